@@ -1,5 +1,5 @@
 /*
- * check.h — the test harness every tests/*.c file uses: CHECK macros that report
+ * check.h — the test harness every test file uses: CHECK macros that report
  * file:line and the values involved, and a failure count that becomes the exit code.
  */
 #ifndef LQ_CHECK_H
