@@ -1,0 +1,201 @@
+/*
+ * field.c — backend selection and field storage (see field.h).
+ */
+#include "field.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int lq_ctx_open(lq_ctx *ctx, const char *device_spec, bool announce)
+{
+    lq_cl_device dev;
+    bool use_ref = false;
+    memset(ctx, 0, sizeof *ctx);
+    int rc = lq_cl_choose(device_spec, &dev, &use_ref);
+    if (rc) return rc;
+    if (use_ref) {
+        ctx->backend = LQ_BACKEND_REF;
+    } else {
+        rc = lq_cl_open(&ctx->cl, &dev);
+        if (rc) return rc;
+        ctx->backend = LQ_BACKEND_CL;
+    }
+    if (announce) {
+        char what[640];
+        lq_ctx_describe(ctx, what, sizeof what);
+        fprintf(stderr, "liquidcl: device %s%s\n", what,
+                strcmp(device_spec, "auto") == 0
+                    ? (use_ref
+                           ? " (auto: no OpenCL device found)"
+                           : (dev.type & CL_DEVICE_TYPE_GPU ? " (auto: GPU)" : " (auto: no GPU)"))
+                    : "");
+    }
+    return LQ_OK;
+}
+
+void lq_ctx_close(lq_ctx *ctx)
+{
+    if (ctx->backend == LQ_BACKEND_CL) lq_cl_close(&ctx->cl);
+    ctx->backend = LQ_BACKEND_REF;
+}
+
+void lq_ctx_describe(const lq_ctx *ctx, char *buf, size_t n)
+{
+    if (ctx->backend == LQ_BACKEND_REF) {
+        snprintf(buf, n, "reference C");
+        return;
+    }
+    const lq_cl_device *d = &ctx->cl.dev;
+    snprintf(buf, n, "OpenCL %d.%d: %s (%s)", d->platform_index, d->device_index, d->name,
+             d->platform_name);
+}
+
+int lq_ctx_reserve(lq_ctx *ctx, const char *what, int count, const size_t *bytes)
+{
+    if (ctx->backend == LQ_BACKEND_CL) return lq_cl_reserve(&ctx->cl, what, count, bytes);
+    size_t total = 0;
+    for (int i = 0; i < count; i++) total += bytes[i];
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && (double)total > 0.9 * (double)pages * (double)page)
+        return lq_error(LQ_EINPUT, "%s needs %.1f MiB but this machine has %.1f MiB of memory",
+                        what, (double)total / 1048576.0, (double)pages * (double)page / 1048576.0);
+    return LQ_OK;
+}
+
+int lq_ctx_finish(lq_ctx *ctx)
+{
+    int rc = LQ_OK;
+    if (ctx->backend == LQ_BACKEND_CL) LQ_CL_CHECK(clFinish(ctx->cl.queue), "queue");
+    return LQ_OK;
+fail:
+    return rc;
+}
+
+int lq_field_alloc(lq_ctx *ctx, lq_field *f, const char *name, int nx, int ny, int nz, size_t elem)
+{
+    int rc = LQ_OK;
+    memset(f, 0, sizeof *f);
+    f->ctx = ctx;
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->nx = nx;
+    f->ny = ny;
+    f->nz = nz;
+    f->count = (size_t)nx * (size_t)ny * (size_t)nz;
+    f->elem = elem;
+    size_t bytes = lq_field_bytes(f);
+    if (ctx->backend == LQ_BACKEND_REF) {
+        f->host = lq_calloc(bytes, 1);
+        return f->host ? LQ_OK : LQ_ESIM;
+    }
+    cl_int e = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(ctx->cl.context, CL_MEM_READ_WRITE, bytes, NULL, &e);
+    LQ_CL_CHECK(e, name);
+    f->mem = m;
+    return lq_field_zero(f, 0);
+fail:
+    return rc;
+}
+
+void lq_field_release(lq_field *f)
+{
+    free(f->host);
+    if (f->mem) clReleaseMemObject(f->mem);
+    f->host = NULL;
+    f->mem = NULL;
+}
+
+size_t lq_field_bytes(const lq_field *f)
+{
+    return f->count * f->elem;
+}
+
+int lq_field_upload(lq_field *f, const void *src)
+{
+    int rc = LQ_OK;
+    if (f->ctx->backend == LQ_BACKEND_REF) {
+        memcpy(f->host, src, lq_field_bytes(f));
+        return LQ_OK;
+    }
+    LQ_CL_CHECK(clEnqueueWriteBuffer(f->ctx->cl.queue, f->mem, CL_TRUE, 0, lq_field_bytes(f), src,
+                                     0, NULL, NULL),
+                f->name);
+    return LQ_OK;
+fail:
+    return rc;
+}
+
+int lq_field_download(const lq_field *f, void *dst)
+{
+    int rc = LQ_OK;
+    if (f->ctx->backend == LQ_BACKEND_REF) {
+        memcpy(dst, f->host, lq_field_bytes(f));
+        return LQ_OK;
+    }
+    LQ_CL_CHECK(clEnqueueReadBuffer(f->ctx->cl.queue, f->mem, CL_TRUE, 0, lq_field_bytes(f), dst, 0,
+                                    NULL, NULL),
+                f->name);
+    return LQ_OK;
+fail:
+    return rc;
+}
+
+int lq_field_zero(lq_field *f, size_t bytes)
+{
+    int rc = LQ_OK;
+    if (bytes == 0 || bytes > lq_field_bytes(f)) bytes = lq_field_bytes(f);
+    if (f->ctx->backend == LQ_BACKEND_REF) {
+        memset(f->host, 0, bytes);
+        return LQ_OK;
+    }
+    const cl_uint zero = 0;
+    size_t pattern = (bytes % 4 == 0) ? 4 : 1;
+    LQ_CL_CHECK(
+        clEnqueueFillBuffer(f->ctx->cl.queue, f->mem, &zero, pattern, 0, bytes, 0, NULL, NULL),
+        f->name);
+    return LQ_OK;
+fail:
+    return rc;
+}
+
+int lq_field_copy(lq_field *dst, const lq_field *src)
+{
+    int rc = LQ_OK;
+    size_t bytes = LQ_MIN(lq_field_bytes(dst), lq_field_bytes(src));
+    if (dst->ctx->backend == LQ_BACKEND_REF) {
+        memcpy(dst->host, src->host, bytes);
+        return LQ_OK;
+    }
+    LQ_CL_CHECK(
+        clEnqueueCopyBuffer(dst->ctx->cl.queue, src->mem, dst->mem, 0, 0, bytes, 0, NULL, NULL),
+        dst->name);
+    return LQ_OK;
+fail:
+    return rc;
+}
+
+int lq_cl_run(lq_ctx *ctx, cl_kernel k, const char *name, int dims, const size_t *global,
+              const size_t *local)
+{
+    int rc = LQ_OK;
+    for (int d = 0; d < dims; d++)
+        if (global[d] == 0) return LQ_OK; /* nothing to do */
+    LQ_CL_CHECK(
+        clEnqueueNDRangeKernel(ctx->cl.queue, k, (cl_uint)dims, NULL, global, local, 0, NULL, NULL),
+        name);
+    return LQ_OK;
+fail:
+    return rc;
+}
+
+int lq_cl_arg(cl_kernel k, const char *name, cl_uint i, size_t size, const void *value)
+{
+    int rc = LQ_OK;
+    char what[96];
+    snprintf(what, sizeof what, "%s arg %u", name, i);
+    LQ_CL_CHECK(clSetKernelArg(k, i, size, value), what);
+    return LQ_OK;
+fail:
+    return rc;
+}

@@ -1,0 +1,62 @@
+/*
+ * field.h — the backend a run uses (reference C or one OpenCL device) and the
+ * fields that live on it.
+ *
+ * Invariant: a field's storage lives on the active backend only — host memory for
+ * the reference path, one cl_mem for OpenCL. Host copies are made explicitly (output,
+ * diff tests, checkpoints) with lq_field_download/upload; solvers never touch
+ * storage directly, they call operations.
+ */
+#ifndef LQ_FIELD_H
+#define LQ_FIELD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cl.h"
+
+typedef enum lq_backend { LQ_BACKEND_REF, LQ_BACKEND_CL } lq_backend;
+
+typedef struct lq_ctx {
+    lq_backend backend;
+    lq_cl cl; /* open when backend == LQ_BACKEND_CL */
+} lq_ctx;
+
+/* Opens the backend --device names; announces the choice on stderr when `announce`. */
+int lq_ctx_open(lq_ctx *ctx, const char *device_spec, bool announce);
+void lq_ctx_close(lq_ctx *ctx);
+/* "reference C" or "OpenCL P.D: NAME (PLATFORM)". */
+void lq_ctx_describe(const lq_ctx *ctx, char *buf, size_t n);
+/* Checks that `count` buffers of these sizes fit before any is allocated. */
+int lq_ctx_reserve(lq_ctx *ctx, const char *what, int count, const size_t *bytes);
+/* Waits for queued work (no-op on the reference path). */
+int lq_ctx_finish(lq_ctx *ctx);
+
+typedef struct lq_field {
+    lq_ctx *ctx;
+    char name[32];
+    int nx, ny, nz; /* extent in elements, x fastest */
+    size_t count;   /* nx * ny * nz */
+    size_t elem;    /* bytes per element */
+    void *host;     /* reference backend storage */
+    cl_mem mem;     /* OpenCL storage */
+} lq_field;
+
+int lq_field_alloc(lq_ctx *ctx, lq_field *f, const char *name, int nx, int ny, int nz, size_t elem);
+void lq_field_release(lq_field *f);
+size_t lq_field_bytes(const lq_field *f);
+int lq_field_upload(lq_field *f, const void *src);
+int lq_field_download(const lq_field *f, void *dst);
+/* Sets every byte of the first `bytes` bytes to zero (bytes == 0: the whole field). */
+int lq_field_zero(lq_field *f, size_t bytes);
+int lq_field_copy(lq_field *dst, const lq_field *src);
+
+/* Enqueues a kernel over `dims` dimensions of `global` work-items (local NULL lets
+ * the runtime choose); records "clEnqueueNDRangeKernel(NAME) failed: ..." on error. */
+int lq_cl_run(lq_ctx *ctx, cl_kernel k, const char *name, int dims, const size_t *global,
+              const size_t *local);
+/* Sets argument i to `size` bytes at `value`; records the kernel name on error. */
+int lq_cl_arg(cl_kernel k, const char *name, cl_uint i, size_t size, const void *value);
+#define LQ_ARG_MEM(k, name, i, field) lq_cl_arg(k, name, i, sizeof(cl_mem), &(field)->mem)
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * heightfield.c — launchers of the height-field operations (see heightfield.h).
+ * Each launcher dispatches to the reference twin or binds its arguments and enqueues
+ * one kernel; nothing here allocates in the step loop.
+ */
+#include "heightfield.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const lq_hf_sources[] = {"kernels/lq_shared.h", "kernels/heightfield_cell.h",
+                                            "kernels/heightfield.cl"};
+
+int lq_hf_ops_init(lq_hf_ops *o, lq_ctx *ctx, int nx, int nz)
+{
+    int rc = LQ_OK;
+    memset(o, 0, sizeof *o);
+    o->ctx = ctx;
+    o->nx = nx;
+    o->nz = nz;
+    if (ctx->backend == LQ_BACKEND_REF) return LQ_OK;
+    if (!ctx->cl.dev.int64_atomics)
+        return lq_error(LQ_EINPUT,
+                        "%s lacks cl_khr_int64_base_atomics, which the height-field volume "
+                        "correction needs; choose another device or --device ref",
+                        ctx->cl.dev.name);
+    char defines[128];
+    snprintf(defines, sizeof defines, "-DNX=%d -DNZ=%d", nx, nz);
+    rc = lq_cl_build(&ctx->cl, (int)LQ_COUNT(lq_hf_sources), lq_hf_sources, defines, &o->program);
+    if (rc) return rc;
+    struct {
+        cl_kernel *k;
+        const char *name;
+    } ks[] = {{&o->adi_x, "hf_adi_x"},
+              {&o->adi_z, "hf_adi_z"},
+              {&o->source, "hf_source"},
+              {&o->label_init, "hf_label_init"},
+              {&o->label_merge, "hf_label_merge"},
+              {&o->label_compress, "hf_label_compress"},
+              {&o->volume_reduce, "hf_volume_reduce"},
+              {&o->volume_apply, "hf_volume_apply"},
+              {&o->finish, "hf_finish"},
+              {&o->stats, "hf_stats"}};
+    for (size_t i = 0; i < LQ_COUNT(ks); i++) {
+        rc = lq_cl_kernel(o->program, ks[i].name, ks[i].k);
+        if (rc) goto fail;
+    }
+    return LQ_OK;
+fail:
+    lq_hf_ops_release(o);
+    return rc;
+}
+
+void lq_hf_ops_release(lq_hf_ops *o)
+{
+    cl_kernel *ks[] = {&o->adi_x,       &o->adi_z,          &o->source,        &o->label_init,
+                       &o->label_merge, &o->label_compress, &o->volume_reduce, &o->volume_apply,
+                       &o->finish,      &o->stats};
+    for (size_t i = 0; i < LQ_COUNT(ks); i++)
+        if (*ks[i]) {
+            clReleaseKernel(*ks[i]);
+            *ks[i] = NULL;
+        }
+    if (o->program) clReleaseProgram(o->program);
+    o->program = NULL;
+}
+
+#define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
+
+/* Binds a list of arguments; each entry is a pointer and a size. */
+typedef struct lq_argv {
+    const void *p;
+    size_t size;
+} lq_argv;
+#define MEM(f)                                                                                     \
+    {                                                                                              \
+        &(f)->mem, sizeof(cl_mem)                                                                  \
+    }
+#define VAL(v)                                                                                     \
+    {                                                                                              \
+        &(v), sizeof(v)                                                                            \
+    }
+
+static int lq_hf_launch(lq_hf_ops *o, cl_kernel k, const char *name, int nargs, const lq_argv *args,
+                        int dims, size_t g0, size_t g1)
+{
+    for (int i = 0; i < nargs; i++) {
+        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
+        if (rc) return rc;
+    }
+    size_t global[2] = {g0, g1};
+    return lq_cl_run(o->ctx, k, name, dims, global, NULL);
+}
+
+int lq_hf_adi_x(lq_hf_ops *o, const lq_field *h1, const lq_field *h0, const lq_field *b,
+                lq_field *hn, lq_field *cp, float kappa, float keep)
+{
+    if (IS_REF(o)) {
+        lq_hf_ref_adi_x(o->nx, o->nz, h1, h0, b, hn, cp, kappa, keep);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(h1), MEM(h0), MEM(b), MEM(hn), MEM(cp), VAL(kappa), VAL(keep)};
+    return lq_hf_launch(o, o->adi_x, "hf_adi_x", 7, a, 1, (size_t)o->nz, 1);
+}
+
+int lq_hf_adi_z(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn, lq_field *cp,
+                float kappa)
+{
+    if (IS_REF(o)) {
+        lq_hf_ref_adi_z(o->nx, o->nz, h1, b, hn, cp, kappa);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(h1), MEM(b), MEM(hn), MEM(cp), VAL(kappa)};
+    return lq_hf_launch(o, o->adi_z, "hf_adi_z", 5, a, 1, (size_t)o->nx, 1);
+}
+
+int lq_hf_source(lq_hf_ops *o, lq_field *h1, lq_field *h0, const lq_field *b, lq_field *acc_l,
+                 int i0, int k0, int ni, int nk, float ci, float ck, float inv_r2, int mode,
+                 float amount, float eps, float scale)
+{
+    if (IS_REF(o)) {
+        lq_hf_ref_source(o->nx, o->nz, h1, h0, b, acc_l, i0, k0, ni, nk, ci, ck, inv_r2, mode,
+                         amount, eps, scale);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(h1), MEM(h0),     MEM(b),    MEM(acc_l),  VAL(i0),  VAL(k0),   VAL(ci),
+                   VAL(ck), VAL(inv_r2), VAL(mode), VAL(amount), VAL(eps), VAL(scale)};
+    return lq_hf_launch(o, o->source, "hf_source", 13, a, 2, (size_t)ni, (size_t)nk);
+}
+
+int lq_hf_label(lq_hf_ops *o, const lq_field *h1, const lq_field *hn, const lq_field *b,
+                lq_field *L, lq_field *old_sum, lq_field *new_sum, lq_field *wet)
+{
+    if (IS_REF(o)) {
+        lq_hf_ref_label(o->nx, o->nz, h1, hn, b, L, old_sum, new_sum, wet);
+        return LQ_OK;
+    }
+    size_t n = (size_t)o->nx * (size_t)o->nz;
+    lq_argv ai[] = {MEM(h1), MEM(hn), MEM(b), MEM(L)};
+    lq_argv am[] = {MEM(L)};
+    lq_argv ac[] = {MEM(L), MEM(old_sum), MEM(new_sum), MEM(wet)};
+    int rc = lq_hf_launch(o, o->label_init, "hf_label_init", 4, ai, 1, n, 1);
+    if (!rc)
+        rc = lq_hf_launch(o, o->label_merge, "hf_label_merge", 1, am, 2, (size_t)o->nx,
+                          (size_t)o->nz);
+    if (!rc) rc = lq_hf_launch(o, o->label_compress, "hf_label_compress", 4, ac, 1, n, 1);
+    return rc;
+}
+
+int lq_hf_volume_reduce(lq_hf_ops *o, const lq_field *h1, const lq_field *hn, const lq_field *b,
+                        const lq_field *L, lq_field *old_sum, lq_field *new_sum, lq_field *wet,
+                        float scale, int with_old)
+{
+    if (IS_REF(o)) {
+        lq_hf_ref_volume_reduce(o->nx, o->nz, h1, hn, b, L, old_sum, new_sum, wet, scale, with_old);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(h1),      MEM(hn),  MEM(b),     MEM(L),       MEM(old_sum),
+                   MEM(new_sum), MEM(wet), VAL(scale), VAL(with_old)};
+    size_t segs = (size_t)(o->nx + LQ_HF_SEGMENT - 1) / LQ_HF_SEGMENT;
+    return lq_hf_launch(o, o->volume_reduce, "hf_volume_reduce", 9, a, 2, segs, (size_t)o->nz);
+}
+
+int lq_hf_volume_apply(lq_hf_ops *o, lq_field *hn, const lq_field *b, const lq_field *L,
+                       const lq_field *old_sum, const lq_field *new_sum, const lq_field *wet,
+                       lq_field *next_new, lq_field *next_wet, lq_field *acc_l, float inv_scale,
+                       int last_pass)
+{
+    if (IS_REF(o)) {
+        lq_hf_ref_volume_apply(o->nx, o->nz, hn, b, L, old_sum, new_sum, wet, next_new, next_wet,
+                               acc_l, inv_scale, last_pass);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(hn),      MEM(b),         MEM(L),        MEM(old_sum),
+                   MEM(new_sum), MEM(wet),       MEM(next_new), MEM(next_wet),
+                   MEM(acc_l),   VAL(inv_scale), VAL(last_pass)};
+    size_t n = (size_t)o->nx * (size_t)o->nz;
+    return lq_hf_launch(o, o->volume_apply, "hf_volume_apply", 11, a, 1, n, 1);
+}
+
+int lq_hf_finish(lq_hf_ops *o, lq_field *hn, const lq_field *h1, const lq_field *b, lq_field *u,
+                 lq_field *w, lq_field *acc_i, float gdt_dx, float keep, float eps, int step)
+{
+    if (IS_REF(o)) {
+        lq_hf_ref_finish(o->nx, o->nz, hn, h1, b, u, w, acc_i, gdt_dx, keep, eps, step);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(hn),    MEM(h1),     MEM(b),    MEM(u),   MEM(w),
+                   MEM(acc_i), VAL(gdt_dx), VAL(keep), VAL(eps), VAL(step)};
+    return lq_hf_launch(o, o->finish, "hf_finish", 10, a, 2, (size_t)o->nx, (size_t)o->nz);
+}
+
+int lq_hf_stats(lq_hf_ops *o, const lq_field *h, const lq_field *b, const lq_field *u,
+                const lq_field *w, lq_field *acc_l, lq_field *acc_i, float scale)
+{
+    if (IS_REF(o)) {
+        lq_hf_ref_stats(o->nx, o->nz, h, b, u, w, acc_l, acc_i, scale);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(h), MEM(b), MEM(u), MEM(w), MEM(acc_l), MEM(acc_i), VAL(scale)};
+    size_t segs = (size_t)(o->nx + LQ_HF_SEGMENT - 1) / LQ_HF_SEGMENT;
+    return lq_hf_launch(o, o->stats, "hf_stats", 7, a, 2, segs, (size_t)o->nz);
+}

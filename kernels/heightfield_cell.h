@@ -1,0 +1,355 @@
+/*
+ * heightfield_cell.h — per-cell and per-line math of the Kass–Miller height-field water
+ * ("Height-Field Fluids for Computer Graphics", §3–5), shared verbatim by the OpenCL
+ * kernels (kernels/heightfield.cl) and the reference twin (host/ref/heightfield.c).
+ *
+ * Discretisation (eq. 6–8): water surface h and ground b at cell centres of an
+ * nx × nz grid (x fastest); depths d = h − b live at cell centres and the velocities
+ * of eq. 7 on the faces between them. Depth is frozen at h(n−1) for a whole step
+ * (§4, "regard d as a constant during the iteration").
+ *
+ * Edge depth D between neighbours a, b is the (d_a + d_b)/2 of eq. 16 when both are
+ * wet. When only one is wet, the paper's rule d = 0 on the dry side gives d_wet/2;
+ * we open that edge only when the wet surface stands above the dry cell's ground
+ * (h_wet > b_dry), so water never flows out of a dry cell whose virtual level
+ * b − ε lies above a resting shoreline — a lake at rest on a beach stays at rest.
+ *
+ * With a = κ·D, κ = g Δt²/Δx², the matrix of eq. 15–16 is
+ *   e_i = 1 + a_{i−1/2} + a_{i+1/2},  f_i = −a_{i+1/2},
+ * symmetric with unit row and column sums, so one solve conserves Σh exactly in exact
+ * arithmetic, and diagonally dominant, so the Thomas algorithm needs no pivoting.
+ */
+#ifndef LQ_HEIGHTFIELD_CELL_H
+#define LQ_HEIGHTFIELD_CELL_H
+
+#include "lq_shared.h"
+
+/* Fixed-point volume sums (order independent, so twins agree bit for bit): a depth
+ * d in metres counts LQ_FIXED(d · scale) with scale = 2^S chosen per run. */
+
+/* Slots of the small accumulator buffers (lq_long acc_l[], int acc_i[]). */
+#define LQ_HF_ACC_VOLUME   0 /* Σ fixed(depth) (stats) */
+#define LQ_HF_ACC_DRAINED  1 /* Σ fixed(depth removed by drains) */
+#define LQ_HF_ACC_LOST     2 /* Σ fixed(volume of components that dried out entirely) */
+#define LQ_HF_ACC_L_COUNT  4
+#define LQ_HF_ACC_WET      0 /* wet cells (stats) */
+#define LQ_HF_ACC_MAXDEPTH 1 /* float bits of the largest depth (stats) */
+#define LQ_HF_ACC_MAXSPEED 2 /* float bits of the largest cell-centred speed (stats) */
+#define LQ_HF_ACC_BAD      3 /* non-finite cells seen by the stats pass */
+#define LQ_HF_ACC_BADSTEP  4 /* first step whose finish saw a non-finite h (INT_MAX: none) */
+#define LQ_HF_ACC_I_COUNT  8
+
+/* Cells per work-item in the segment-walking reductions. */
+#define LQ_HF_SEGMENT 64
+
+/* Sources (hf_source): how `amount` (metres of depth) is spread over the disc. */
+#define LQ_HF_SOURCE_BUMP    0 /* add amount · (1 − r²/R²)² */
+#define LQ_HF_SOURCE_UNIFORM 1 /* add amount */
+#define LQ_HF_SOURCE_DRAIN   2 /* remove min(amount, depth) */
+
+LQ_INLINE float lq_hf_depth(float h, float b)
+{
+    return h > b ? h - b : 0.0f;
+}
+
+/* Edge depth D of eq. 16 with the shoreline rule described above. */
+LQ_INLINE float lq_hf_edge_depth(float ha, float ba, float hb, float bb)
+{
+    float da = ha - ba, db = hb - bb;
+    int wa = da > 0.0f, wb = db > 0.0f;
+    if (wa && wb) return 0.5f * (da + db);
+    if (wa && ha > bb) return 0.5f * da;
+    if (wb && hb > ba) return 0.5f * db;
+    return 0.0f;
+}
+
+/* Right-hand side of eq. 17: h(n−1) + (1 − τ)(h(n−1) − h(n−2)); `keep` = 1 − τ.
+ * A dry cell (h < b) holds h(n−1) = h(n−2) = b − ε (§4, last rule), so its
+ * extrapolation is h(n−1) itself; h(n−2) is not read there. */
+LQ_INLINE float lq_hf_extrapolate(float h1, float h0, float b, float keep)
+{
+    return h1 < b ? h1 : h1 + keep * (h1 - h0);
+}
+
+/*
+ * Solves A h = r (eq. 14–17) along one line of n cells, cells base + t·stride.
+ * from_history: r = lq_hf_extrapolate(h1, h0, b) (first ADI sub-iteration, eq. 19);
+ * otherwise r is read from `out` (second sub-iteration, eq. 20, in place).
+ * The edge coefficients come from the frozen depth (h1, b). `cp` is scratch of the
+ * same layout. Thomas algorithm: forward elimination storing c'_t in cp and d'_t in
+ * out, then back substitution in out.
+ */
+LQ_INLINE void lq_hf_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *h0,
+                                const LQ_GLOBAL float *b, LQ_GLOBAL float *out, LQ_GLOBAL float *cp,
+                                int base, int stride, int n, float kappa, float keep,
+                                int from_history)
+{
+    float a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
+    float hc = h1[base], bc = b[base];
+    int idx = base;
+    for (int t = 0; t < n; t++, idx += stride) {
+        float a_right = 0.0f, hn = 0.0f, bn = 0.0f;
+        if (t + 1 < n) {
+            hn = h1[idx + stride];
+            bn = b[idx + stride];
+            a_right = kappa * lq_hf_edge_depth(hc, bc, hn, bn);
+        }
+        float r = from_history ? lq_hf_extrapolate(hc, h0[idx], bc, keep) : out[idx];
+        /* e_t − f_{t−1} c'_{t−1}, with f_{t−1} = −a_left */
+        float m = (1.0f + a_left + a_right) + a_left * c_prev;
+        float inv = 1.0f / m;
+        c_prev = -a_right * inv;
+        d_prev = (r + a_left * d_prev) * inv;
+        cp[idx] = c_prev;
+        out[idx] = d_prev;
+        a_left = a_right;
+        hc = hn;
+        bc = bn;
+    }
+    /* back substitution: x_t = d'_t − c'_t x_{t+1} */
+    float x = d_prev;
+    idx = base + (n - 2) * stride;
+    for (int t = n - 2; t >= 0; t--, idx -= stride) {
+        x = out[idx] - cp[idx] * x;
+        out[idx] = x;
+    }
+}
+
+/* Union–find with atomic_min (Playne & Hawick 2018): labels only decrease, every label
+ * points at a smaller-or-equal index, so each component ends as one tree whose root
+ * is its smallest cell index, whatever the order of the unions. */
+LQ_INLINE int lq_cc_find(LQ_VOLATILE LQ_GLOBAL int *L, int x)
+{
+    int p = L[x];
+    while (p != x) {
+        x = p;
+        p = L[x];
+    }
+    return x;
+}
+
+LQ_INLINE void lq_cc_union(LQ_VOLATILE LQ_GLOBAL int *L, int a, int b)
+{
+    int done = 0;
+    while (!done) {
+        a = lq_cc_find(L, a);
+        b = lq_cc_find(L, b);
+        if (a < b) {
+            int old = LQ_ATOMIC_MIN(&L[b], a);
+            done = old == b;
+            b = old;
+        } else if (b < a) {
+            int old = LQ_ATOMIC_MIN(&L[a], b);
+            done = old == a;
+            a = old;
+        } else {
+            done = 1;
+        }
+    }
+}
+
+/* Weight of a source at squared distance r2 from its centre (cells²); inv_r2 = 1/R².
+ * The bump is (1 − r²/R²)², smooth and made of products only, so both sides agree. */
+LQ_INLINE float lq_hf_source_weight(int mode, float r2, float inv_r2)
+{
+    float q = 1.0f - r2 * inv_r2;
+    if (q <= 0.0f) return 0.0f;
+    return mode == LQ_HF_SOURCE_BUMP ? q * q : 1.0f;
+}
+
+/* h after the wet/dry rule of §4: a cell below its ground holds b − ε. */
+LQ_INLINE float lq_hf_settle(float h, float b, float eps)
+{
+    return h < b ? b - eps : h;
+}
+
+/*
+ * Sources and sinks (§4: "add or subtract the amounts from the current and last values
+ * of h"): the same depth change goes to h(n−1) and h(n−2), so water appears or leaves
+ * at rest. A dry cell first takes the b − ε of the wet/dry rule, and added water starts
+ * at the ground. A drain removes at most the depth present and counts what it took.
+ */
+LQ_INLINE void lq_hf_source_cell(LQ_GLOBAL float *h1, LQ_GLOBAL float *h0, const LQ_GLOBAL float *b,
+                                 LQ_GLOBAL lq_long *acc_l, int idx, float r2, float inv_r2,
+                                 int mode, float amount, float eps, float scale)
+{
+    float w = lq_hf_source_weight(mode, r2, inv_r2);
+    if (w == 0.0f) return;
+    float bc = b[idx], a = h1[idx], z = h0[idx];
+    if (a < bc) {
+        a = bc - eps;
+        z = bc - eps;
+    }
+    if (mode == LQ_HF_SOURCE_DRAIN) {
+        float d = lq_hf_depth(a, bc);
+        float take = amount < d ? amount : d;
+        if (take <= 0.0f) return;
+        h1[idx] = a - take;
+        h0[idx] = z - take;
+        LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HF_ACC_DRAINED], LQ_FIXED(take * scale));
+    } else {
+        float add = amount * w;
+        int wet = a > bc;
+        h1[idx] = (wet ? a : bc) + add;
+        h0[idx] = (wet ? z : bc) + add;
+    }
+}
+
+/* Connected wet regions (§4, volume projection), step 1: a cell takes part when it is
+ * wet before or after the solve; it starts as its own label. */
+LQ_INLINE void lq_hf_label_init_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn,
+                                     const LQ_GLOBAL float *b, LQ_GLOBAL int *L, int idx)
+{
+    float bc = b[idx];
+    L[idx] = (h1[idx] > bc || hn[idx] > bc) ? idx : -1;
+}
+
+/* Step 2: join each taking-part cell with its +x and +z neighbours (4-connectivity). */
+LQ_INLINE void lq_hf_label_merge_cell(LQ_VOLATILE LQ_GLOBAL int *L, int i, int k, int nx, int nz)
+{
+    int idx = i + nx * k;
+    if (L[idx] < 0) return;
+    if (i + 1 < nx && L[idx + 1] >= 0) lq_cc_union(L, idx, idx + 1);
+    if (k + 1 < nz && L[idx + nx] >= 0) lq_cc_union(L, idx, idx + nx);
+}
+
+/* Step 3: point every cell at its root and clear the root's accumulators (slot 0). */
+LQ_INLINE void lq_hf_label_compress_cell(LQ_VOLATILE LQ_GLOBAL int *L, LQ_GLOBAL lq_long *old_sum,
+                                         LQ_GLOBAL lq_long *new_sum, LQ_GLOBAL int *wet_count,
+                                         int idx)
+{
+    if (L[idx] < 0) return;
+    int r = lq_cc_find(L, idx);
+    L[idx] = r;
+    if (r == idx) {
+        old_sum[idx] = 0;
+        new_sum[idx] = 0;
+        wet_count[idx] = 0;
+    }
+}
+
+/* Step 4: per-region sums of the old depth (first pass only), the new depth and the
+ * number of wet cells, over one segment of a row, flushed once per run of equal
+ * labels. Fixed-point sums: the result does not depend on the order. */
+LQ_INLINE void lq_hf_volume_reduce_segment(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn,
+                                           const LQ_GLOBAL float *b, const LQ_GLOBAL int *L,
+                                           LQ_GLOBAL lq_long *old_sum, LQ_GLOBAL lq_long *new_sum,
+                                           LQ_GLOBAL int *wet_count, int first, int count,
+                                           float scale, int with_old)
+{
+    int root = -1, nw = 0;
+    lq_long so = 0, sn = 0;
+    for (int t = first; t < first + count; t++) {
+        int l = L[t];
+        if (l < 0) continue;
+        if (l != root) {
+            if (root >= 0) {
+                if (with_old) LQ_ATOMIC_ADD_LONG(&old_sum[root], so);
+                LQ_ATOMIC_ADD_LONG(&new_sum[root], sn);
+                LQ_ATOMIC_ADD(&wet_count[root], nw);
+            }
+            root = l;
+            so = 0;
+            sn = 0;
+            nw = 0;
+        }
+        float bc = b[t];
+        float dn = lq_hf_depth(hn[t], bc);
+        if (with_old) so += LQ_FIXED(lq_hf_depth(h1[t], bc) * scale);
+        sn += LQ_FIXED(dn * scale);
+        nw += dn > 0.0f;
+    }
+    if (root >= 0) {
+        if (with_old) LQ_ATOMIC_ADD_LONG(&old_sum[root], so);
+        LQ_ATOMIC_ADD_LONG(&new_sum[root], sn);
+        LQ_ATOMIC_ADD(&wet_count[root], nw);
+    }
+}
+
+/* Step 5: spread the region's volume difference uniformly over its wet cells (§4).
+ * Roots clear the other slot for the next pass; on the last pass a region with old
+ * volume but no wet cell left counts as lost. */
+LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *b,
+                                       const LQ_GLOBAL int *L, const LQ_GLOBAL lq_long *old_sum,
+                                       const LQ_GLOBAL lq_long *new_sum,
+                                       const LQ_GLOBAL int *wet_count, LQ_GLOBAL lq_long *next_new,
+                                       LQ_GLOBAL int *next_wet, LQ_GLOBAL lq_long *acc_l, int idx,
+                                       float inv_scale, int last_pass)
+{
+    int l = L[idx];
+    if (l < 0) return;
+    lq_long delta = old_sum[l] - new_sum[l];
+    int n = wet_count[l];
+    if (l == idx) {
+        next_new[idx] = 0;
+        next_wet[idx] = 0;
+        if (last_pass && n == 0 && delta != 0) LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HF_ACC_LOST], delta);
+    }
+    if (n == 0 || delta == 0) return;
+    float h = hn[idx];
+    if (h > b[idx]) hn[idx] = h + ((float)delta * inv_scale) / (float)n;
+}
+
+/*
+ * End of step: apply the wet/dry rule to h(n) and update the face velocities of eq. 7,
+ * u(n) = (1 − τ) u(n−1) − g Δt (h_{i+1}(n) − h_i(n)) / Δx on open faces, 0 on closed
+ * ones (a diagnostic: the scheme itself is written in h). Each cell owns the face on
+ * its +x side (u) and on its +z side (w); wall faces stay 0. Neighbours' h are read
+ * through lq_hf_settle, which is idempotent, so the order of cells does not matter.
+ */
+LQ_INLINE void lq_hf_finish_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h1,
+                                 const LQ_GLOBAL float *b, LQ_GLOBAL float *u, LQ_GLOBAL float *w,
+                                 LQ_GLOBAL int *acc_i, int i, int k, int nx, int nz, float gdt_dx,
+                                 float keep, float eps, int step)
+{
+    int idx = i + nx * k;
+    float bc = b[idx], h1c = h1[idx];
+    float hc = lq_hf_settle(hn[idx], bc, eps);
+    if (i + 1 < nx) {
+        int j = idx + 1, f = i + 1 + (nx + 1) * k;
+        float D = lq_hf_edge_depth(h1c, bc, h1[j], b[j]);
+        u[f] = D > 0.0f ? keep * u[f] - gdt_dx * (lq_hf_settle(hn[j], b[j], eps) - hc) : 0.0f;
+    }
+    if (k + 1 < nz) {
+        int j = idx + nx, f = idx + nx;
+        float D = lq_hf_edge_depth(h1c, bc, h1[j], b[j]);
+        w[f] = D > 0.0f ? keep * w[f] - gdt_dx * (lq_hf_settle(hn[j], b[j], eps) - hc) : 0.0f;
+    }
+    if (!LQ_IS_FINITE(hc)) LQ_ATOMIC_MIN(&acc_i[LQ_HF_ACC_BADSTEP], step);
+    hn[idx] = hc;
+}
+
+/* Frame statistics over one row segment: volume, wet cells, largest depth, largest
+ * cell-centred speed, non-finite cells. */
+LQ_INLINE void lq_hf_stats_segment(const LQ_GLOBAL float *h, const LQ_GLOBAL float *b,
+                                   const LQ_GLOBAL float *u, const LQ_GLOBAL float *w,
+                                   LQ_GLOBAL lq_long *acc_l, LQ_GLOBAL int *acc_i, int i0, int k,
+                                   int count, int nx, float scale)
+{
+    lq_long vol = 0;
+    int wet = 0, bad = 0;
+    float dmax = 0.0f, smax = 0.0f;
+    for (int i = i0; i < i0 + count; i++) {
+        int idx = i + nx * k;
+        float hc = h[idx];
+        if (!LQ_IS_FINITE(hc)) {
+            bad++;
+            continue;
+        }
+        float d = lq_hf_depth(hc, b[idx]);
+        vol += LQ_FIXED(d * scale);
+        wet += d > 0.0f;
+        dmax = d > dmax ? d : dmax;
+        float uc = 0.5f * (u[i + (nx + 1) * k] + u[i + 1 + (nx + 1) * k]);
+        float wc = 0.5f * (w[idx] + w[idx + nx]);
+        float s = LQ_SQRTF(uc * uc + wc * wc);
+        smax = s > smax ? s : smax;
+    }
+    LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HF_ACC_VOLUME], vol);
+    LQ_ATOMIC_ADD(&acc_i[LQ_HF_ACC_WET], wet);
+    LQ_ATOMIC_ADD(&acc_i[LQ_HF_ACC_BAD], bad);
+    LQ_ATOMIC_MAX_UINT((LQ_GLOBAL lq_uint *)&acc_i[LQ_HF_ACC_MAXDEPTH], LQ_FLOAT_BITS(dmax));
+    LQ_ATOMIC_MAX_UINT((LQ_GLOBAL lq_uint *)&acc_i[LQ_HF_ACC_MAXSPEED], LQ_FLOAT_BITS(smax));
+}
+
+#endif

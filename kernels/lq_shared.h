@@ -1,0 +1,83 @@
+/*
+ * lq_shared.h — lets one function body compile as C (the reference twin) and as
+ * OpenCL C (the kernel), after pbrt-v4's shared-code pattern.
+ *
+ * - LQ_GLOBAL is `global` in OpenCL C and empty in C.
+ * - LQ_INLINE is `inline` in OpenCL C and `static inline` in C.
+ * - Atomics: in C they are plain read-modify-writes (the reference path is serial);
+ *   in OpenCL C the device atomics. 64-bit atomics need cl_khr_int64_base_atomics.
+ * - Floating-point contraction is off on both sides (the host builds with
+ *   -ffp-contract=off) so a*b+c rounds twice everywhere; write fma() to want one.
+ */
+#ifndef LQ_SHARED_H
+#define LQ_SHARED_H
+
+#ifdef __OPENCL_VERSION__
+#pragma OPENCL FP_CONTRACT OFF
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define LQ_GLOBAL global
+#define LQ_INLINE inline
+typedef long lq_long;
+typedef uint lq_uint;
+#define LQ_ATOMIC_MIN(p, v)      atomic_min((p), (v))
+#define LQ_ATOMIC_ADD(p, v)      atomic_add((p), (v))
+#define LQ_ATOMIC_MAX_UINT(p, v) atomic_max((p), (v))
+#define LQ_ATOMIC_ADD_LONG(p, v) atom_add((p), (v))
+#define LQ_VOLATILE              volatile
+/* Round to nearest even, as llrintf in C. */
+#define LQ_FIXED(x)      convert_long_rte(x)
+#define LQ_FLOAT_BITS(x) as_uint(x)
+#define LQ_IS_FINITE(x)  isfinite(x)
+#define LQ_SQRTF(x)      sqrt(x)
+#else
+#include <math.h>
+#include <stdint.h>
+#define LQ_GLOBAL
+#define LQ_INLINE static inline
+typedef int64_t lq_long;
+typedef uint32_t lq_uint;
+#define LQ_VOLATILE
+static inline int lq_atomic_min_int(int *p, int v)
+{
+    int old = *p;
+    if (v < old) *p = v;
+    return old;
+}
+static inline int lq_atomic_add_int(int *p, int v)
+{
+    int old = *p;
+    *p = old + v;
+    return old;
+}
+static inline lq_uint lq_atomic_max_uint(lq_uint *p, lq_uint v)
+{
+    lq_uint old = *p;
+    if (v > old) *p = v;
+    return old;
+}
+static inline lq_long lq_atomic_add_long(lq_long *p, lq_long v)
+{
+    lq_long old = *p;
+    *p = old + v;
+    return old;
+}
+static inline lq_uint lq_float_bits(float x)
+{
+    union {
+        float f;
+        lq_uint u;
+    } c;
+    c.f = x;
+    return c.u;
+}
+#define LQ_ATOMIC_MIN(p, v)      lq_atomic_min_int((p), (v))
+#define LQ_ATOMIC_ADD(p, v)      lq_atomic_add_int((p), (v))
+#define LQ_ATOMIC_MAX_UINT(p, v) lq_atomic_max_uint((p), (v))
+#define LQ_ATOMIC_ADD_LONG(p, v) lq_atomic_add_long((p), (v))
+#define LQ_FIXED(x)              ((lq_long)llrintf(x))
+#define LQ_FLOAT_BITS(x)         lq_float_bits(x)
+#define LQ_IS_FINITE(x)          isfinite(x)
+#define LQ_SQRTF(x)              sqrtf(x)
+#endif
+
+#endif

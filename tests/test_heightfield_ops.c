@@ -1,0 +1,281 @@
+/*
+ * test_heightfield_ops.c — the height-field operations, one by one:
+ *  1. the line solver against a dense solve of the same matrix (eq. 15–16);
+ *  2. one solve conserves Σh (unit column sums of A);
+ *  3. connected-region labels against an independent flood fill;
+ *  4. reference twin vs OpenCL (PoCL in CI) for every operation on random inputs,
+ *     with the tolerances of host/tolerance.c.
+ */
+#include "heightfield.h"
+#include "twin.h"
+
+#define NX 67
+#define NZ 45
+#define N  (NX * NZ)
+
+static float frand(lq_rng *r, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)lq_rng_uniform(r);
+}
+
+/* A rough bed with islands, a lake to level 1.0 with noise, some dry cells. */
+static void make_state(lq_rng *r, float *b, float *h1, float *h0, float eps)
+{
+    for (int k = 0; k < NZ; k++)
+        for (int i = 0; i < NX; i++) {
+            int idx = i + NX * k;
+            float bb = 0.6f + 0.3f * sinf(0.21f * (float)i) * cosf(0.17f * (float)k) +
+                       frand(r, -0.05f, 0.05f);
+            if ((i / 9 + k / 7) % 5 == 0) bb += 0.6f; /* islands above the surface */
+            if (i == 30 || k == 20) bb = 1.5f;        /* ridges: four separate lakes */
+            b[idx] = bb;
+            float h = 1.0f + frand(r, -0.02f, 0.02f);
+            h1[idx] = h > bb ? h : bb - eps;
+            h0[idx] = h > bb ? h + frand(r, -0.01f, 0.01f) : bb - eps;
+        }
+}
+
+/* Dense Gaussian elimination (double) of A x = r along one line, A from eq. 16. */
+static void dense_line(const float *h1, const float *b, const double *rhs, int base, int stride,
+                       int n, double kappa, double *x)
+{
+    double *A = calloc((size_t)n * (size_t)n, sizeof *A), *y = malloc((size_t)n * sizeof *y);
+    for (int t = 0; t < n; t++) A[t * n + t] = 1.0;
+    for (int t = 0; t + 1 < n; t++) {
+        int a = base + t * stride, c = a + stride;
+        double e = kappa * (double)lq_hf_edge_depth(h1[a], b[a], h1[c], b[c]);
+        A[t * n + t] += e;
+        A[(t + 1) * n + t + 1] += e;
+        A[t * n + t + 1] -= e;
+        A[(t + 1) * n + t] -= e;
+    }
+    for (int t = 0; t < n; t++) y[t] = rhs[t];
+    for (int c = 0; c < n; c++) /* no pivoting needed: diagonally dominant */
+        for (int r = c + 1; r < n; r++) {
+            double f = A[r * n + c] / A[c * n + c];
+            if (f == 0) continue;
+            for (int j = c; j < n; j++) A[r * n + j] -= f * A[c * n + j];
+            y[r] -= f * y[c];
+        }
+    for (int r = n - 1; r >= 0; r--) {
+        double s = y[r];
+        for (int j = r + 1; j < n; j++) s -= A[r * n + j] * x[j];
+        x[r] = s / A[r * n + r];
+    }
+    free(A);
+    free(y);
+}
+
+static void test_dense_and_conservation(void)
+{
+    lq_rng r;
+    lq_rng_seed(&r, 7);
+    static float b[N], h1[N], h0[N], out[N], cp[N];
+    const float eps = 1e-5f, kappa = 3.7f, keep = 0.9f;
+    make_state(&r, b, h1, h0, eps);
+    for (int k = 0; k < NZ; k++)
+        lq_hf_solve_line(h1, h0, b, out, cp, k * NX, 1, NX, kappa, keep, 1);
+    double worst = 0, worst_sum = 0;
+    for (int k = 0; k < NZ; k++) {
+        double rhs[NX], x[NX], s_rhs = 0, s_out = 0;
+        for (int i = 0; i < NX; i++) {
+            int idx = i + NX * k;
+            rhs[i] = lq_hf_extrapolate(h1[idx], h0[idx], b[idx], keep);
+            s_rhs += rhs[i];
+            s_out += out[idx];
+        }
+        dense_line(h1, b, rhs, k * NX, 1, NX, kappa, x);
+        for (int i = 0; i < NX; i++) worst = fmax(worst, fabs(x[i] - out[i + NX * k]));
+        worst_sum = fmax(worst_sum, fabs(s_rhs - s_out) / s_rhs);
+    }
+    fprintf(stderr, "  line solve vs dense: max error %.3g m; row-sum drift %.3g\n", worst,
+            worst_sum);
+    CHECK(worst < 2e-6);     /* float solve of O(1) heights */
+    CHECK(worst_sum < 1e-6); /* Σh conserved to round-off */
+
+    /* columns with the in-place right-hand side */
+    for (int i = 0; i < N; i++) out[i] = h1[i] + 0.01f * sinf((float)i);
+    static float rhs_copy[N];
+    memcpy(rhs_copy, out, sizeof out);
+    for (int i = 0; i < NX; i++) lq_hf_solve_line(h1, h1, b, out, cp, i, NX, NZ, kappa, 1, 0);
+    worst = 0;
+    for (int i = 0; i < NX; i++) {
+        double rhs[NZ], x[NZ];
+        for (int k = 0; k < NZ; k++) rhs[k] = rhs_copy[i + NX * k];
+        dense_line(h1, b, rhs, i, NX, NZ, kappa, x);
+        for (int k = 0; k < NZ; k++) worst = fmax(worst, fabs(x[k] - out[i + NX * k]));
+    }
+    fprintf(stderr, "  column solve vs dense: max error %.3g m\n", worst);
+    CHECK(worst < 2e-6);
+}
+
+/* Independent labelling: BFS flood fill, then compare partitions via the smallest
+ * index of each region. */
+static void test_labels(void)
+{
+    lq_rng r;
+    lq_rng_seed(&r, 11);
+    static float b[N], h1[N], h0[N];
+    static int Lref[N], L[N], queue[N];
+    static lq_long o[N], s[N];
+    static int wcount[N];
+    make_state(&r, b, h1, h0, 1e-5f);
+    lq_ctx ctx;
+    CHECK_OK(lq_ctx_open(&ctx, "ref", false));
+    lq_field fh1, fhn, fb, fL, fo, fs, fw;
+    lq_field_alloc(&ctx, &fh1, "h1", NX, NZ, 1, 4);
+    lq_field_alloc(&ctx, &fhn, "hn", NX, NZ, 1, 4);
+    lq_field_alloc(&ctx, &fb, "b", NX, NZ, 1, 4);
+    lq_field_alloc(&ctx, &fL, "L", NX, NZ, 1, 4);
+    lq_field_alloc(&ctx, &fo, "o", NX, NZ, 1, 8);
+    lq_field_alloc(&ctx, &fs, "s", NX, NZ, 1, 8);
+    lq_field_alloc(&ctx, &fw, "w", NX, NZ, 1, 4);
+    lq_field_upload(&fh1, h1);
+    lq_field_upload(&fhn, h0);
+    lq_field_upload(&fb, b);
+    lq_hf_ref_label(NX, NZ, &fh1, &fhn, &fb, &fL, &fo, &fs, &fw);
+    lq_field_download(&fL, L);
+    (void)o;
+    (void)s;
+    (void)wcount;
+    for (int i = 0; i < N; i++) Lref[i] = (h1[i] > b[i] || h0[i] > b[i]) ? -2 : -1;
+    int regions = 0;
+    for (int start = 0; start < N; start++) {
+        if (Lref[start] != -2) continue;
+        regions++;
+        int head = 0, tail = 0;
+        queue[tail++] = start;
+        Lref[start] = start;
+        while (head < tail) {
+            int c = queue[head++], i = c % NX, k = c / NX;
+            int nb[4] = {i > 0 ? c - 1 : -1, i + 1 < NX ? c + 1 : -1, k > 0 ? c - NX : -1,
+                         k + 1 < NZ ? c + NX : -1};
+            for (int q = 0; q < 4; q++)
+                if (nb[q] >= 0 && Lref[nb[q]] == -2) {
+                    Lref[nb[q]] = start; /* BFS from the smallest index first */
+                    queue[tail++] = nb[q];
+                }
+        }
+    }
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += L[i] != Lref[i];
+    fprintf(stderr, "  labels: %d regions, %d cells differ from flood fill\n", regions, bad);
+    CHECK(regions > 3);
+    CHECK(bad == 0);
+    lq_field *fs_[] = {&fh1, &fhn, &fb, &fL, &fo, &fs, &fw};
+    for (size_t i = 0; i < LQ_COUNT(fs_); i++) lq_field_release(fs_[i]);
+    lq_ctx_close(&ctx);
+}
+
+/* Every operation on both backends from the same random inputs. */
+static void test_twins(void)
+{
+    lq_ctx ref, cl;
+    if (twin_open(&ref, &cl)) {
+        CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
+        return;
+    }
+    lq_hf_ops oref, ocl;
+    CHECK_OK(lq_hf_ops_init(&oref, &ref, NX, NZ));
+    CHECK_OK(lq_hf_ops_init(&ocl, &cl, NX, NZ));
+    lq_rng r;
+    lq_rng_seed(&r, 3);
+    static float b[N], h1[N], h0[N], hn[N], u[(NX + 1) * NZ], w[NX * (NZ + 1)];
+    const float eps = 1e-5f, scale = 1073741824.0f, kappa = 2.3f, keep = 0.95f;
+    make_state(&r, b, h1, h0, eps);
+    for (int i = 0; i < N; i++) hn[i] = h0[i] + frand(&r, -0.03f, 0.03f);
+    for (int i = 0; i < (NX + 1) * NZ; i++) u[i] = frand(&r, -1, 1);
+    for (int i = 0; i < NX * (NZ + 1); i++) w[i] = frand(&r, -1, 1);
+    twin_pair H1, H0, HN, B, CP, L, OS, NS0, NS1, WT0, WT1, U, W, AL, AI;
+    int acc_i0[LQ_HF_ACC_I_COUNT] = {0, 0, 0, 0, 0x7fffffff, 0, 0, 0};
+    CHECK_OK(twin_alloc(&H1, &ref, &cl, "h1", NX, NZ, 1, 4, h1));
+    CHECK_OK(twin_alloc(&H0, &ref, &cl, "h0", NX, NZ, 1, 4, h0));
+    CHECK_OK(twin_alloc(&HN, &ref, &cl, "hn", NX, NZ, 1, 4, hn));
+    CHECK_OK(twin_alloc(&B, &ref, &cl, "b", NX, NZ, 1, 4, b));
+    CHECK_OK(twin_alloc(&CP, &ref, &cl, "cp", NX, NZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&L, &ref, &cl, "L", NX, NZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&OS, &ref, &cl, "old_sum", NX, NZ, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&NS0, &ref, &cl, "new_sum0", NX, NZ, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&NS1, &ref, &cl, "new_sum1", NX, NZ, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&WT0, &ref, &cl, "wet0", NX, NZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&WT1, &ref, &cl, "wet1", NX, NZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&U, &ref, &cl, "u", NX + 1, NZ, 1, 4, u));
+    CHECK_OK(twin_alloc(&W, &ref, &cl, "w", NX, NZ + 1, 1, 4, w));
+    CHECK_OK(twin_alloc(&AL, &ref, &cl, "acc_l", LQ_HF_ACC_L_COUNT, 1, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&AI, &ref, &cl, "acc_i", LQ_HF_ACC_I_COUNT, 1, 1, 4, acc_i0));
+
+#define BOTH(call_ref, call_cl)                                                                    \
+    do {                                                                                           \
+        CHECK_OK(call_ref);                                                                        \
+        CHECK_OK(call_cl);                                                                         \
+        CHECK_OK(lq_ctx_finish(&cl));                                                              \
+    } while (0)
+
+    BOTH(lq_hf_adi_x(&oref, &H1.ref, &H0.ref, &B.ref, &HN.ref, &CP.ref, kappa, keep),
+         lq_hf_adi_x(&ocl, &H1.cl, &H0.cl, &B.cl, &HN.cl, &CP.cl, kappa, keep));
+    twin_check_float("hf_adi_x", &HN);
+    BOTH(lq_hf_adi_z(&oref, &H1.ref, &B.ref, &HN.ref, &CP.ref, kappa),
+         lq_hf_adi_z(&ocl, &H1.cl, &B.cl, &HN.cl, &CP.cl, kappa));
+    twin_check_float("hf_adi_z", &HN);
+
+    /* a bump, a uniform inflow and a drain, overlapping dry and wet cells */
+    int modes[3] = {LQ_HF_SOURCE_BUMP, LQ_HF_SOURCE_UNIFORM, LQ_HF_SOURCE_DRAIN};
+    for (int m = 0; m < 3; m++) {
+        float ci = 10.0f + 20.0f * (float)m, ck = 22.5f, R = 6.5f, amount = 0.004f;
+        if (modes[m] == LQ_HF_SOURCE_DRAIN) amount = 0.05f;
+        int i0 = (int)(ci - R), k0 = (int)(ck - R), ni = (int)(2 * R) + 2, nk = ni;
+        BOTH(lq_hf_source(&oref, &H1.ref, &H0.ref, &B.ref, &AL.ref, i0, k0, ni, nk, ci, ck,
+                          1.0f / (R * R), modes[m], amount, eps, scale),
+             lq_hf_source(&ocl, &H1.cl, &H0.cl, &B.cl, &AL.cl, i0, k0, ni, nk, ci, ck,
+                          1.0f / (R * R), modes[m], amount, eps, scale));
+    }
+    twin_check_float("hf_source", &H1);
+    twin_check_float("hf_source", &H0);
+    twin_check_exact("hf_source", &AL);
+
+    BOTH(lq_hf_label(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref),
+         lq_hf_label(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl));
+    twin_check_exact("hf_label", &L);
+
+    BOTH(lq_hf_volume_reduce(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref,
+                             scale, 1),
+         lq_hf_volume_reduce(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl, scale,
+                             1));
+    twin_check_exact("hf_volume_reduce", &OS);
+    twin_check_exact("hf_volume_reduce", &NS0);
+    twin_check_exact("hf_volume_reduce", &WT0);
+
+    BOTH(lq_hf_volume_apply(&oref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref, &NS1.ref,
+                            &WT1.ref, &AL.ref, 1.0f / scale, 1),
+         lq_hf_volume_apply(&ocl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl, &NS1.cl, &WT1.cl,
+                            &AL.cl, 1.0f / scale, 1));
+    twin_check_float("hf_volume_apply", &HN);
+    twin_check_exact("hf_volume_apply", &AL);
+
+    BOTH(lq_hf_finish(&oref, &HN.ref, &H1.ref, &B.ref, &U.ref, &W.ref, &AI.ref, 0.3f, keep, eps, 5),
+         lq_hf_finish(&ocl, &HN.cl, &H1.cl, &B.cl, &U.cl, &W.cl, &AI.cl, 0.3f, keep, eps, 5));
+    twin_check_float("hf_finish", &HN);
+    twin_check_float("hf_finish", &U);
+    twin_check_float("hf_finish", &W);
+    twin_check_exact("hf_finish", &AI);
+
+    BOTH(lq_hf_stats(&oref, &HN.ref, &B.ref, &U.ref, &W.ref, &AL.ref, &AI.ref, scale),
+         lq_hf_stats(&ocl, &HN.cl, &B.cl, &U.cl, &W.cl, &AL.cl, &AI.cl, scale));
+    twin_check_exact("hf_stats", &AL);
+    twin_check_exact("hf_stats", &AI);
+
+    twin_pair *all[] = {&H1, &H0, &HN, &B, &CP, &L, &OS, &NS0, &NS1, &WT0, &WT1, &U, &W, &AL, &AI};
+    for (size_t i = 0; i < LQ_COUNT(all); i++) twin_release(all[i]);
+    lq_hf_ops_release(&oref);
+    lq_hf_ops_release(&ocl);
+    lq_ctx_close(&ref);
+    lq_ctx_close(&cl);
+}
+
+int main(void)
+{
+    test_dense_and_conservation();
+    test_labels();
+    test_twins();
+    CHECK_DONE();
+}
