@@ -47,6 +47,14 @@ typedef enum lq_key_type {
 /* Key flags. */
 #define LQ_KEY_REQUIRED 1u /* must be present when its parent is */
 #define LQ_KEY_KIND     2u /* a list item's kind word ("liquid[].box") */
+#define LQ_KEY_MIN_OPEN 4u /* the range excludes `min`: (min, max] */
+#define LQ_KEY_MAX_OPEN 8u /* the range excludes `max`: [min, max) */
+/* An ENUM that may instead be a mapping of its sub-rows ("walls": one word for all
+ * six faces, or {x_min: no-slip, ...}). Reading a sub-row ("walls.x_min") returns the
+ * scalar word when the key is a scalar, the face's value (or its row default) when it
+ * is a mapping. lq_scene_enum() on the key itself returns the word all sub-rows share,
+ * or NULL when they differ. */
+#define LQ_KEY_FACES 16u
 
 /* One row of the table. List items are written "list[].kind.key". */
 typedef struct lq_key {
@@ -77,6 +85,8 @@ const char *lq_scene_name(const lq_scene *s);   /* `name:` or the file name with
 const char *lq_scene_solver(const lq_scene *s); /* "shallow", "splash", "mac", "pls" */
 
 /* Typed getters: the scene's value, else the table default. */
+/* An optional key with no default reads as 0, false, NULL or 0 items when absent
+ * (e.g. liquid.N.tilt.center: then the grid centre); use lq_scene_has() to tell. */
 double lq_scene_float(const lq_scene *s, const char *path);
 int lq_scene_int(const lq_scene *s, const char *path);
 bool lq_scene_bool(const lq_scene *s, const char *path);
@@ -99,6 +109,11 @@ const char *lq_scene_kind(const lq_scene *s, const char *list, int i);
  * absent) and returns LQ_EINPUT. */
 int lq_scene_error(const lq_scene *s, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Checks that a key table is well formed (parents before children, kinds under
+ * lists, defaults of the right type and in range, enums non-empty, ...). Returns
+ * LQ_OK, or LQ_EINPUT with one line naming the first bad row recorded. */
+int lq_scene_check_keys(const lq_key *keys);
 
 /* Writes docs/SCENE.md's text (Markdown, generated from the table) to `f`. */
 void lq_scene_write_docs(FILE *f);

@@ -1,0 +1,286 @@
+/*
+ * scene_keys.c — the scene key table: every key a scene may hold, with its type,
+ * range, default, units, the solvers that read it and a one-line doc.
+ *
+ * The loader (host/scene.c), its error messages, the typed getters and the generated
+ * docs/SCENE.md all read this one table; adding a key means adding a row here (and
+ * regenerating the docs with LQ_REGENERATE=1 build/test_scene).
+ *
+ * Invariants (checked by lq_scene_check_keys() in tests/test_scene.c):
+ * - a row's parent ("grid" for "grid.size", "liquid" for "liquid[].box") comes
+ *   earlier in the table; list items are written "list[].kind.key";
+ * - rows flagged LQ_KEY_KIND sit directly under "list[]" and every LIST has one;
+ *   other rows directly under "list[]" are per-item attributes (e.g. "boundary");
+ * - a child is read by no solver its parent is not read by;
+ * - defaults are YAML text of the row's type and lie in its range; required rows
+ *   have no default; ranges are inclusive unless LQ_KEY_MIN_OPEN/LQ_KEY_MAX_OPEN;
+ * - `walls` carries LQ_KEY_FACES: one word for all six faces, or a mapping of the
+ *   per-face rows below it.
+ */
+#include "scene.h"
+
+#include <math.h>
+
+/* Row builders: positional lq_key fields are easy to misorder, so rows are written
+ * through these, one per type. */
+#define INF INFINITY
+#define K_MAP(p_, fl_, sv_, doc_)                                                                  \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_MAP, .flags = (fl_), .solvers = (sv_), .min = -INF,           \
+        .max = INF, .units = "", .doc = (doc_)                                                     \
+    }
+#define K_LIST(p_, sv_, doc_)                                                                      \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_LIST, .flags = 0, .solvers = (sv_), .min = -INF, .max = INF,  \
+        .units = "", .doc = (doc_)                                                                 \
+    }
+#define K_FLOAT(p_, fl_, sv_, lo_, hi_, def_, un_, doc_)                                           \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_FLOAT, .flags = (fl_), .solvers = (sv_), .min = (lo_),        \
+        .max = (hi_), .def = (def_), .units = (un_), .doc = (doc_)                                 \
+    }
+#define K_INT(p_, fl_, sv_, lo_, hi_, def_, un_, doc_)                                             \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_INT, .flags = (fl_), .solvers = (sv_), .min = (lo_),          \
+        .max = (hi_), .def = (def_), .units = (un_), .doc = (doc_)                                 \
+    }
+#define K_BOOL(p_, sv_, def_, doc_)                                                                \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_BOOL, .flags = 0, .solvers = (sv_), .min = -INF, .max = INF,  \
+        .def = (def_), .units = "", .doc = (doc_)                                                  \
+    }
+#define K_ENUM(p_, fl_, sv_, words_, def_, doc_)                                                   \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_ENUM, .flags = (fl_), .solvers = (sv_), .min = -INF,          \
+        .max = INF, .enums = (words_), .def = (def_), .units = "", .doc = (doc_)                   \
+    }
+#define K_STRING(p_, fl_, sv_, def_, doc_)                                                         \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_STRING, .flags = (fl_), .solvers = (sv_), .min = -INF,        \
+        .max = INF, .def = (def_), .units = "", .doc = (doc_)                                      \
+    }
+#define K_FILE(p_, fl_, sv_, doc_)                                                                 \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_FILE, .flags = (fl_), .solvers = (sv_), .min = -INF,          \
+        .max = INF, .units = "", .doc = (doc_)                                                     \
+    }
+#define K_FLOATS(p_, fl_, sv_, n0_, n1_, lo_, hi_, def_, un_, doc_)                                \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_FLOATS, .flags = (fl_), .solvers = (sv_), .min = (lo_),       \
+        .max = (hi_), .len_min = (n0_), .len_max = (n1_), .def = (def_), .units = (un_),           \
+        .doc = (doc_)                                                                              \
+    }
+#define K_INTS(p_, fl_, sv_, n0_, n1_, lo_, hi_, def_, un_, doc_)                                  \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_INTS, .flags = (fl_), .solvers = (sv_), .min = (lo_),         \
+        .max = (hi_), .len_min = (n0_), .len_max = (n1_), .def = (def_), .units = (un_),           \
+        .doc = (doc_)                                                                              \
+    }
+#define K_ENUMS(p_, fl_, sv_, n0_, n1_, words_, def_, doc_)                                        \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_ENUMS, .flags = (fl_), .solvers = (sv_), .min = -INF,         \
+        .max = INF, .len_min = (n0_), .len_max = (n1_), .enums = (words_), .def = (def_),          \
+        .units = "", .doc = (doc_)                                                                 \
+    }
+
+#define REQ  LQ_KEY_REQUIRED
+#define KIND LQ_KEY_KIND
+#define GT   LQ_KEY_MIN_OPEN /* value > min */
+#define ALL  LQ_SOLVER_ALL
+#define HF   LQ_SOLVER_HF
+#define SHAL LQ_SOLVER_SHALLOW
+#define NOHF (LQ_SOLVER_SPLASH | LQ_SOLVER_MAC | LQ_SOLVER_PLS)
+#define TERR (LQ_SOLVER_SHALLOW | LQ_SOLVER_SPLASH | LQ_SOLVER_MAC)
+
+const lq_key lq_scene_keys[] = {
+    /* --- what runs ------------------------------------------------------------- */
+    K_ENUM("solver", REQ, ALL, "shallow|splash|mac|pls", NULL,
+           "The solver that animates the scene: `shallow` (Kass & Miller height field), "
+           "`splash` (O'Brien & Hodgins height field with spray), `mac` (Foster & Metaxas "
+           "3D Navier-Stokes), `pls` (particle level set)."),
+    K_STRING("name", 0, ALL, NULL,
+             "The scene's name, used for the default output folder `out/<name>/`; "
+             "default: the file name without `.yaml`/`.yml`."),
+
+    /* --- grid -------------------------------------------------------------------- */
+    K_MAP("grid", REQ, ALL, "The simulation grid: a box of uniform cubic cells."),
+    K_INTS("grid.size", REQ, ALL, 2, 3, 1, 65536, NULL, "cells",
+           "Cells per axis: `[nx, nz]` for the height-field solvers (`shallow`, `splash`), "
+           "`[nx, ny, nz]` for the 3D solvers (2D runs use `nz = 1`)."),
+    K_FLOAT("grid.cell", REQ | GT, ALL, 0, INF, NULL, "m", "Cell edge length."),
+    K_FLOATS("grid.origin", 0, ALL, 2, 3, -INF, INF, "[0, 0, 0]", "m",
+             "World position of the grid's lower corner."),
+
+    /* --- time -------------------------------------------------------------------- */
+    K_MAP("time", 0, ALL, "Frames and time stepping."),
+    K_INT("time.frames", 0, ALL, 1, INF, "120", "", "Frames to simulate and write."),
+    K_FLOAT("time.fps", GT, ALL, 0, 1e6, "30", "1/s", "Frames per second of scene time."),
+    K_FLOAT("time.cfl", GT, ALL, 0, 100, "1.0", "",
+            "The solver's Courant-number limit per step: a step moves liquid at most this "
+            "many cells."),
+
+    /* --- forces and walls ---------------------------------------------------------- */
+    K_FLOATS("gravity", 0, ALL, 3, 3, -INF, INF, "[0, -9.81, 0]", "m/s²",
+             "Gravitational acceleration `[x, y, z]`; y is up."),
+    K_ENUM("walls", LQ_KEY_FACES, ALL, "free-slip|no-slip", "free-slip",
+           "Boundary condition on the grid's six faces: one word for all faces, or a "
+           "mapping of the faces below (faces not named are `free-slip`)."),
+    K_ENUM("walls.x_min", 0, ALL, "free-slip|no-slip", "free-slip", "The face at x = min."),
+    K_ENUM("walls.x_max", 0, ALL, "free-slip|no-slip", "free-slip", "The face at x = max."),
+    K_ENUM("walls.y_min", 0, ALL, "free-slip|no-slip", "free-slip",
+           "The floor (y = min; 3D solvers)."),
+    K_ENUM("walls.y_max", 0, ALL, "free-slip|no-slip", "free-slip",
+           "The ceiling (y = max; 3D solvers)."),
+    K_ENUM("walls.z_min", 0, ALL, "free-slip|no-slip", "free-slip", "The face at z = min."),
+    K_ENUM("walls.z_max", 0, ALL, "free-slip|no-slip", "free-slip", "The face at z = max."),
+
+    /* --- initial liquid ------------------------------------------------------------ */
+    K_LIST("liquid", ALL,
+           "The initial liquid: the union of the items' shapes, plus the surface offsets "
+           "(`hump`, `wave`, `tilt`, `paraboloid`) added to the water surface in order."),
+    K_MAP("liquid[].box", KIND, ALL, "An axis-aligned box of liquid."),
+    K_FLOATS("liquid[].box.min", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
+    K_FLOATS("liquid[].box.max", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
+    K_FLOATS("liquid[].box.velocity", 0, ALL, 3, 3, -INF, INF, "[0, 0, 0]", "m/s",
+             "Initial velocity of the liquid in the box."),
+    K_MAP("liquid[].sphere", KIND, NOHF, "A ball of liquid."),
+    K_FLOATS("liquid[].sphere.center", REQ, NOHF, 3, 3, -INF, INF, NULL, "m", "Centre."),
+    K_FLOAT("liquid[].sphere.radius", REQ | GT, NOHF, 0, INF, NULL, "m", "Radius."),
+    K_FLOATS("liquid[].sphere.velocity", 0, NOHF, 3, 3, -INF, INF, "[0, 0, 0]", "m/s",
+             "Initial velocity of the ball."),
+    K_FLOAT("liquid[].level", KIND, ALL, -INF, INF, NULL, "m",
+            "Still water up to this height over the whole grid (height fields, tanks)."),
+    K_MAP("liquid[].hump", KIND, HF,
+          "A Gaussian bump `height·exp(-r²/(2·sigma²))` added to the water surface."),
+    K_FLOATS("liquid[].hump.center", REQ, HF, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("liquid[].hump.sigma", REQ | GT, HF, 0, INF, NULL, "m", "Standard deviation."),
+    K_FLOAT("liquid[].hump.height", REQ, HF, -INF, INF, NULL, "m",
+            "Peak height (negative for a dip)."),
+    K_MAP("liquid[].wave", KIND, ALL,
+          "A standing cosine mode of the closed basin, `amplitude·cos(mode·π·(x - x0)/L)`, "
+          "added to the water surface (x0, L: the grid's origin and extent along `axis`)."),
+    K_FLOAT("liquid[].wave.amplitude", REQ, ALL, -INF, INF, NULL, "m", "Amplitude A."),
+    K_INT("liquid[].wave.mode", 0, ALL, 1, INF, "1", "", "Mode number m (half wavelengths)."),
+    K_ENUM("liquid[].wave.axis", 0, ALL, "x|z", "x", "The axis the wave runs along."),
+    K_MAP("liquid[].tilt", KIND, HF, "A planar tilt added to the water surface."),
+    K_FLOATS("liquid[].tilt.slope", REQ, HF, 2, 2, -INF, INF, NULL, "", "Slope `[dh/dx, dh/dz]`."),
+    K_FLOATS("liquid[].tilt.center", 0, HF, 2, 2, -INF, INF, NULL, "m",
+             "Point `[x, z]` where the tilt adds nothing; default: the grid centre."),
+    K_MAP("liquid[].paraboloid", KIND, HF,
+          "A paraboloid `curvature·r²` added to the water surface."),
+    K_FLOATS("liquid[].paraboloid.center", REQ, HF, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("liquid[].paraboloid.curvature", REQ, HF, -INF, INF, NULL, "1/m",
+            "Curvature (negative for a dome)."),
+
+    /* --- obstacles ------------------------------------------------------------------ */
+    K_LIST("obstacles", ALL, "Fixed solids inside the grid."),
+    K_MAP("obstacles[].box", KIND, ALL, "An axis-aligned solid box."),
+    K_FLOATS("obstacles[].box.min", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
+    K_FLOATS("obstacles[].box.max", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
+    K_MAP("obstacles[].sphere", KIND, ALL, "A solid ball."),
+    K_FLOATS("obstacles[].sphere.center", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Centre."),
+    K_FLOAT("obstacles[].sphere.radius", REQ | GT, ALL, 0, INF, NULL, "m", "Radius."),
+    K_ENUM("obstacles[].boundary", 0, ALL, "no-slip|free-slip", "no-slip",
+           "Velocity condition on the obstacle's surface."),
+
+    /* --- terrain --------------------------------------------------------------------- */
+    K_LIST("terrain", TERR,
+           "The ground height b(x, z), built item by item (see `combine`); without items "
+           "the ground is flat at the grid's lower corner."),
+    K_MAP("terrain[].plane", KIND, TERR, "A plane `height + slope·(x - x0, z - z0)`."),
+    K_FLOAT("terrain[].plane.height", 0, TERR, -INF, INF, "0", "m", "Height at the grid origin."),
+    K_FLOATS("terrain[].plane.slope", 0, TERR, 2, 2, -INF, INF, "[0, 0]", "",
+             "Slope `[db/dx, db/dz]`."),
+    K_MAP("terrain[].ramp", KIND, TERR,
+          "A beach: linear from `height[0]` at `from` to `height[1]` at `to`, held constant "
+          "beyond the ends."),
+    K_FLOATS("terrain[].ramp.from", REQ, TERR, 2, 2, -INF, INF, NULL, "m", "Start point `[x, z]`."),
+    K_FLOATS("terrain[].ramp.to", REQ, TERR, 2, 2, -INF, INF, NULL, "m", "End point `[x, z]`."),
+    K_FLOATS("terrain[].ramp.height", REQ, TERR, 2, 2, -INF, INF, NULL, "m",
+             "Heights at `from` and at `to`."),
+    K_MAP("terrain[].box", KIND, TERR, "Raises the ground to `max.y` over the box's footprint."),
+    K_FLOATS("terrain[].box.min", REQ, TERR, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
+    K_FLOATS("terrain[].box.max", REQ, TERR, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
+    K_MAP("terrain[].gaussian", KIND, TERR, "A hill `height·exp(-r²/(2·sigma²))`."),
+    K_FLOATS("terrain[].gaussian.center", REQ, TERR, 2, 2, -INF, INF, NULL, "m",
+             "Centre `[x, z]`."),
+    K_FLOAT("terrain[].gaussian.sigma", REQ | GT, TERR, 0, INF, NULL, "m", "Standard deviation."),
+    K_FLOAT("terrain[].gaussian.height", REQ, TERR, -INF, INF, NULL, "m",
+            "Peak height (negative for a pit)."),
+    K_MAP("terrain[].bowl", KIND, TERR, "Thacker's basin `b = -depth·(1 - r²/radius²)`."),
+    K_FLOATS("terrain[].bowl.center", REQ, TERR, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("terrain[].bowl.radius", REQ | GT, TERR, 0, INF, NULL, "m",
+            "Radius where the bowl meets height 0."),
+    K_FLOAT("terrain[].bowl.depth", REQ | GT, TERR, 0, INF, NULL, "m", "Depth at the centre."),
+    K_ENUM("terrain[].bowl.axis", 0, TERR, "radial|x|z", "radial",
+           "`radial`: r is the distance from the centre; `x` or `z`: a parabolic canal, "
+           "r measured along that axis only."),
+    K_MAP("terrain[].heightmap", KIND, TERR,
+          "Ground heights from a gray PNG image (8- or 16-bit), row 0 at z = min."),
+    K_FILE("terrain[].heightmap.file", REQ, TERR,
+           "The PNG file, relative to the scene file's folder."),
+    K_FLOAT("terrain[].heightmap.min", 0, TERR, -INF, INF, "0", "m", "Height of black."),
+    K_FLOAT("terrain[].heightmap.max", REQ, TERR, -INF, INF, NULL, "m", "Height of white."),
+    K_FLOATS("terrain[].heightmap.origin", 0, TERR, 2, 2, -INF, INF, NULL, "m",
+             "World `[x, z]` of the image's corner; default: the grid origin."),
+    K_FLOATS("terrain[].heightmap.size", GT, TERR, 2, 2, 0, INF, NULL, "m",
+             "World extent `[x, z]` the image covers; default: the grid's extent."),
+    K_ENUM("terrain[].combine", 0, TERR, "max|add", "max",
+           "How the item joins what the earlier items built: `max` (union of solids) or "
+           "`add` (added heights)."),
+
+    /* --- sources and sinks ----------------------------------------------------------- */
+    K_LIST("sources", HF, "Water added to or taken from the height field while it runs."),
+    K_MAP("sources[].rain", KIND, HF, "Random drops falling on a region."),
+    K_FLOAT("sources[].rain.rate", REQ, HF, 0, INF, NULL, "drops/s", "Drops per second."),
+    K_FLOAT("sources[].rain.radius", REQ | GT, HF, 0, INF, NULL, "m", "Drop radius."),
+    K_FLOATS("sources[].rain.region_min", 0, HF, 2, 2, -INF, INF, NULL, "m",
+             "Lower corner `[x, z]` of the rain; default: the grid's."),
+    K_FLOATS("sources[].rain.region_max", 0, HF, 2, 2, -INF, INF, NULL, "m",
+             "Upper corner `[x, z]` of the rain; default: the grid's."),
+    K_FLOAT("sources[].rain.start", 0, HF, 0, INF, "0", "s", "Time the rain starts."),
+    K_FLOAT("sources[].rain.stop", 0, HF, 0, INF, "1e30", "s", "Time the rain stops."),
+    K_INT("sources[].rain.seed", 0, HF, 0, INF, "1", "",
+          "Seed of the drop positions (the same on every machine)."),
+    K_MAP("sources[].drop", KIND, HF, "One drop of water."),
+    K_FLOATS("sources[].drop.center", REQ, HF, 2, 2, -INF, INF, NULL, "m",
+             "Where it lands `[x, z]`."),
+    K_FLOAT("sources[].drop.radius", REQ | GT, HF, 0, INF, NULL, "m", "Drop radius."),
+    K_FLOAT("sources[].drop.time", 0, HF, 0, INF, "0", "s", "When it lands."),
+    K_MAP("sources[].inflow", KIND, HF, "Water added over a disc at a steady rate."),
+    K_FLOATS("sources[].inflow.center", REQ, HF, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("sources[].inflow.radius", REQ | GT, HF, 0, INF, NULL, "m", "Disc radius."),
+    K_FLOAT("sources[].inflow.rate", REQ, HF, 0, INF, NULL, "m³/s", "Volume added per second."),
+    K_FLOAT("sources[].inflow.start", 0, HF, 0, INF, "0", "s", "Time the inflow starts."),
+    K_FLOAT("sources[].inflow.stop", 0, HF, 0, INF, "1e30", "s", "Time the inflow stops."),
+    K_MAP("sources[].drain", KIND, HF,
+          "Water removed over a disc at a steady rate (never below the ground)."),
+    K_FLOATS("sources[].drain.center", REQ, HF, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("sources[].drain.radius", REQ | GT, HF, 0, INF, NULL, "m", "Disc radius."),
+    K_FLOAT("sources[].drain.rate", REQ, HF, 0, INF, NULL, "m³/s", "Volume removed per second."),
+    K_FLOAT("sources[].drain.start", 0, HF, 0, INF, "0", "s", "Time the drain opens."),
+    K_FLOAT("sources[].drain.stop", 0, HF, 0, INF, "1e30", "s", "Time the drain closes."),
+
+    /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */
+    K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),
+    K_FLOAT("shallow.damping", 0, SHAL, 0, 1, "0", "",
+            "The τ of eq. 17: damps the extrapolation so waves die out (0: none)."),
+    K_INT("shallow.substeps", 0, SHAL, 0, 100000, "0", "",
+          "Steps per frame; 0 chooses them from `time.cfl`."),
+    K_FLOAT("shallow.dry_epsilon", GT, SHAL, 0, 1, "1e-5", "m",
+            "The ε of the `h = b - ε` rule for dry cells."),
+    K_BOOL("shallow.volume_correction", SHAL, "true",
+           "Restores each connected body of water's volume after every step."),
+
+    /* --- output -------------------------------------------------------------------------- */
+    K_MAP("output", 0, ALL, "What is written to the output folder."),
+    K_INT("output.every", 0, ALL, 1, INF, "1", "", "Write every Nth frame."),
+    K_ENUMS("output.fields", 0, ALL, 0, 8, "h|b|depth|u|v|w|p|phi", "[]",
+            "Fields written as VTK files (names the solver knows)."),
+    K_BOOL("output.mesh", ALL, "true", "Write the liquid surface as a PLY mesh."),
+    K_BOOL("output.particles", ALL, "false", "Write particles as PLY points."),
+    K_BOOL("output.preview", ALL, "true", "Write a PNG preview of each frame."),
+    K_INT("output.preview_width", 0, ALL, 64, 8192, "960", "px", "Width of the previews."),
+
+    {.path = NULL},
+};
