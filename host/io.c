@@ -332,6 +332,11 @@ int lq_vtk_read(const char *path, int dims[3], double origin[3], double spacing[
                  have & 16 ? "" : " POINT_DATA", have & 32 ? "" : " SCALARS");
         goto fail;
     }
+    if ((double)dims[0] * dims[1] * dims[2] > 1e15) {
+        lq_error(LQ_EINPUT, "%s: DIMENSIONS %d %d %d are too large", path, dims[0], dims[1],
+                 dims[2]);
+        goto fail;
+    }
     n = (size_t)dims[0] * (size_t)dims[1] * (size_t)dims[2];
     if ((unsigned long long)npoints != n) {
         lq_error(LQ_EINPUT, "%s: POINT_DATA %lld does not match DIMENSIONS %d %d %d", path, npoints,

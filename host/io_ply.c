@@ -427,7 +427,7 @@ int lq_ply_read(const char *path, lq_ply *out)
     ply_reader *r = NULL;
     ply_elem *ve = NULL;
     double idx[PLY_MAX_POLY];
-    int col_of[PLY_MAX_PROPS], have_faces = 0;
+    int col_of[PLY_MAX_PROPS], have_faces = 0, rc = LQ_EINPUT;
     memset(out, 0, sizeof *out);
     r = lq_calloc(1, sizeof *r);
     if (!r) return LQ_ESIM;
@@ -495,13 +495,13 @@ int lq_ply_read(const char *path, lq_ply *out)
     out->nverts = (int)ve->count;
     out->names = lq_calloc((size_t)out->nprops, sizeof *out->names);
     out->columns = lq_calloc((size_t)out->nprops, sizeof *out->columns);
-    if (!out->names || !out->columns) goto fail;
+    if (!out->names || !out->columns) goto oom;
     for (int p = 0; p < ve->nprops; p++) {
         int c = col_of[p];
         if (c < 0) continue;
         out->names[c] = lq_alloc(strlen(ve->props[p].name) + 1);
         out->columns[c] = lq_alloc((size_t)out->nverts * sizeof(float));
-        if (!out->names[c] || !out->columns[c]) goto fail;
+        if (!out->names[c] || !out->columns[c]) goto oom;
         strcpy(out->names[c], ve->props[p].name);
     }
 
@@ -525,8 +525,13 @@ int lq_ply_read(const char *path, lq_ply *out)
                 }
                 for (int k = 0; k < (int)cnt; k++)
                     if (ply_value(r, q->type, e, item, &idx[k])) goto fail;
-                if (ply_is_face_list(e, q) && ply_polygon(r, idx, (int)cnt, out->nverts, item))
-                    goto fail;
+                if (ply_is_face_list(e, q)) {
+                    int prc = ply_polygon(r, idx, (int)cnt, out->nverts, item);
+                    if (prc) {
+                        rc = prc;
+                        goto fail;
+                    }
+                }
             }
         }
     }
@@ -536,16 +541,18 @@ int lq_ply_read(const char *path, lq_ply *out)
     }
     out->ntris = (int)r->ntris;
     out->tris = r->tris ? r->tris : lq_alloc(sizeof(uint32_t));
-    if (!out->tris) goto fail;
+    if (!out->tris) goto oom;
     fclose(r->f);
     free(r);
     return LQ_OK;
+oom:
+    rc = LQ_ESIM;
 fail:
     if (r->f) fclose(r->f);
     free(r->tris);
     free(r);
     lq_ply_free(out);
-    return LQ_EINPUT;
+    return rc;
 }
 
 void lq_ply_free(lq_ply *p)

@@ -586,6 +586,18 @@ static void test_vtk(void)
                     "SCALARS a float 1\n"
                     "LOOKUP_TABLE default\n");
     CHECK_REJECT(lq_vtk_read(bad, dims, o, s, &back), LQ_EINPUT, bad, "truncated");
+    /* 2^21 · 2^21 · (2^22 + 1) wraps to 2^42 in 64 bits. */
+    write_text(bad, "# vtk DataFile Version 3.0\n"
+                    "t\n"
+                    "BINARY\n"
+                    "DATASET STRUCTURED_POINTS\n"
+                    "DIMENSIONS 2097152 2097152 4194305\n"
+                    "ORIGIN 0 0 0\n"
+                    "SPACING 1 1 1\n"
+                    "POINT_DATA 4398046511104\n"
+                    "SCALARS a float 1\n"
+                    "LOOKUP_TABLE default\n");
+    CHECK_REJECT(lq_vtk_read(bad, dims, o, s, &back), LQ_EINPUT, bad, "too large");
     CHECK_REJECT(lq_vtk_write(bad, "two words", 1, 1, 1, origin, spacing, data), LQ_ESIM, bad,
                  NULL);
     remove(bad);
