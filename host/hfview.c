@@ -582,8 +582,8 @@ static void hf_shade_water(const hf_frame *F, const double q[3], const double d[
         double tr = exp(-F->sigma[c] * path);
         under[c] = bottom[c] * tr + F->deep[c] * (1 - tr);
     }
-    /* Reflection and glint fade in over the first few centimetres of a thin film, so
-     * a shoreline has no hard edge. */
+    /* Reflection and glint fade in over the thinnest film (5 % of the absorption
+     * depth), so a shoreline has no hard edge. */
     double film = smooth(0, 0.05 * p->absorb, depth), rs = fmax(dot3(r, F->sun), 0);
     double spec = film * (1.5 * pow(rs, 400) + 0.10 * pow(rs, 30));
     for (int c = 0; c < 3; c++)
