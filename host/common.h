@@ -48,6 +48,8 @@ uint32_t lq_rng_u32(lq_rng *r);
 /* Uniform in [0, 1). */
 double lq_rng_uniform(lq_rng *r);
 
+#define LQ_PI 3.14159265358979323846
+
 #define LQ_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define LQ_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define LQ_COUNT(a)  (sizeof(a) / sizeof((a)[0]))

@@ -1,12 +1,35 @@
 /*
  * field.c — backend selection and field storage (see field.h).
  */
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "field.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+
+/* Host storage for fields: large ones on 2 MiB boundaries and marked for transparent
+ * huge pages, because column sweeps touch a new 4 KiB page per cell and spend their
+ * time in TLB misses otherwise (measured: the z solve 4x faster at 1024² on PoCL).
+ * Zeroed. */
+static void *lq_field_host_alloc(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < 2 * huge) return lq_calloc(bytes, 1);
+    size_t rounded = (bytes + huge - 1) / huge * huge;
+    void *p = aligned_alloc(huge, rounded);
+    if (!p) {
+        lq_error(LQ_ESIM, "out of host memory allocating %zu bytes", bytes);
+        return NULL;
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+    memset(p, 0, rounded);
+    return p;
+}
 
 int lq_ctx_open(lq_ctx *ctx, const char *device_spec, bool announce)
 {
@@ -86,11 +109,24 @@ int lq_field_alloc(lq_ctx *ctx, lq_field *f, const char *name, int nx, int ny, i
     f->elem = elem;
     size_t bytes = lq_field_bytes(f);
     if (ctx->backend == LQ_BACKEND_REF) {
-        f->host = lq_calloc(bytes, 1);
+        f->host = lq_field_host_alloc(bytes);
         return f->host ? LQ_OK : LQ_ESIM;
     }
     cl_int e = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(ctx->cl.context, CL_MEM_READ_WRITE, bytes, NULL, &e);
+    cl_mem_flags flags = CL_MEM_READ_WRITE;
+    /* CPU devices (PoCL) work on host memory: give them huge-page-backed storage. The
+     * field keeps the pointer only to free it; it is not accessed from the host. */
+    void *host = NULL;
+    if (ctx->cl.dev.type & CL_DEVICE_TYPE_CPU) {
+        host = lq_field_host_alloc(bytes);
+        if (!host) return LQ_ESIM;
+        flags |= CL_MEM_USE_HOST_PTR;
+    }
+    cl_mem m = clCreateBuffer(ctx->cl.context, flags, bytes, host, &e);
+    if (e != CL_SUCCESS)
+        free(host);
+    else
+        f->backing = host;
     LQ_CL_CHECK(e, name);
     f->mem = m;
     return lq_field_zero(f, 0);
@@ -102,8 +138,10 @@ void lq_field_release(lq_field *f)
 {
     free(f->host);
     if (f->mem) clReleaseMemObject(f->mem);
+    free(f->backing); /* after the buffer that used it */
     f->host = NULL;
     f->mem = NULL;
+    f->backing = NULL;
 }
 
 size_t lq_field_bytes(const lq_field *f)

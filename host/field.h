@@ -40,6 +40,7 @@ typedef struct lq_field {
     size_t elem;    /* bytes per element */
     void *host;     /* reference backend storage */
     cl_mem mem;     /* OpenCL storage */
+    void *backing;  /* host memory behind `mem` on CPU devices (CL_MEM_USE_HOST_PTR) */
 } lq_field;
 
 int lq_field_alloc(lq_ctx *ctx, lq_field *f, const char *name, int nx, int ny, int nz, size_t elem);

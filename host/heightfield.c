@@ -5,6 +5,8 @@
  */
 #include "heightfield.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,8 +26,23 @@ int lq_hf_ops_init(lq_hf_ops *o, lq_ctx *ctx, int nx, int nz)
                         "%s lacks cl_khr_int64_base_atomics, which the height-field volume "
                         "correction needs; choose another device or --device ref",
                         ctx->cl.dev.name);
-    char defines[128];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNZ=%d", nx, nz);
+    /* Lines per work-item in the tridiagonal solves (see heightfield.cl): SIMD lanes on
+     * CPUs, one line per work-item on GPUs; LIQUIDCL_VEC overrides (1, 4, 8, 16). */
+    o->vec = (ctx->cl.dev.type & CL_DEVICE_TYPE_GPU) ? 1 : 16;
+    const char *env = getenv("LIQUIDCL_VEC");
+    if (env && *env) {
+        int v = atoi(env);
+        if (v != 1 && v != 4 && v != 8 && v != 16)
+            return lq_error(LQ_EINPUT, "LIQUIDCL_VEC=%s: expected 1, 4, 8 or 16", env);
+        o->vec = v;
+    }
+    /* Rows in 8 x 8 register-transposed blocks on CPUs when the rows allow it. */
+    o->xblock = !(ctx->cl.dev.type & CL_DEVICE_TYPE_GPU) && nx % 8 == 0 && nx >= 8;
+    env = getenv("LIQUIDCL_XBLOCK");
+    if (env && *env) o->xblock = atoi(env) != 0 && nx % 8 == 0 && nx >= 8;
+    char defines[160];
+    snprintf(defines, sizeof defines, "-DNX=%d -DNZ=%d -DLQ_VEC=%d -DLQ_XBLOCK=%d", nx, nz, o->vec,
+             o->xblock);
     rc = lq_cl_build(&ctx->cl, (int)LQ_COUNT(lq_hf_sources), lq_hf_sources, defines, &o->program);
     if (rc) return rc;
     struct {
@@ -92,6 +109,22 @@ static int lq_hf_launch(lq_hf_ops *o, cl_kernel k, const char *name, int nargs, 
     return lq_cl_run(o->ctx, k, name, dims, global, NULL);
 }
 
+/* The line solves have few work-items (one per LQ_VEC lines): pick a work-group size
+ * that leaves at least four groups per compute unit, or runtimes put them all on one
+ * core (PoCL chose 256 of 256 here), and round the global size up to it. */
+static int lq_hf_launch_lines(lq_hf_ops *o, cl_kernel k, const char *name, int nargs,
+                              const lq_argv *args, size_t items)
+{
+    for (int i = 0; i < nargs; i++) {
+        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
+        if (rc) return rc;
+    }
+    size_t cu = LQ_MAX(o->ctx->cl.dev.compute_units, 1u), local = 64;
+    while (local > 1 && items / local < 4 * cu) local /= 2;
+    size_t global = (items + local - 1) / local * local;
+    return lq_cl_run(o->ctx, k, name, 1, &global, &local);
+}
+
 int lq_hf_adi_x(lq_hf_ops *o, const lq_field *h1, const lq_field *h0, const lq_field *b,
                 lq_field *hn, lq_field *cp, float kappa, float keep)
 {
@@ -100,7 +133,9 @@ int lq_hf_adi_x(lq_hf_ops *o, const lq_field *h1, const lq_field *h0, const lq_f
         return LQ_OK;
     }
     lq_argv a[] = {MEM(h1), MEM(h0), MEM(b), MEM(hn), MEM(cp), VAL(kappa), VAL(keep)};
-    return lq_hf_launch(o, o->adi_x, "hf_adi_x", 7, a, 1, (size_t)o->nz, 1);
+    size_t rows_per_item = o->xblock ? 8 : 1;
+    return lq_hf_launch_lines(o, o->adi_x, "hf_adi_x", 7, a,
+                              ((size_t)o->nz + rows_per_item - 1) / rows_per_item);
 }
 
 int lq_hf_adi_z(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn, lq_field *cp,
@@ -111,7 +146,7 @@ int lq_hf_adi_z(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *h
         return LQ_OK;
     }
     lq_argv a[] = {MEM(h1), MEM(b), MEM(hn), MEM(cp), VAL(kappa)};
-    return lq_hf_launch(o, o->adi_z, "hf_adi_z", 5, a, 1, (size_t)o->nx, 1);
+    return lq_hf_launch_lines(o, o->adi_z, "hf_adi_z", 5, a, (size_t)(o->nx + o->vec - 1) / o->vec);
 }
 
 int lq_hf_source(lq_hf_ops *o, lq_field *h1, lq_field *h0, const lq_field *b, lq_field *acc_l,
@@ -200,4 +235,95 @@ int lq_hf_stats(lq_hf_ops *o, const lq_field *h, const lq_field *b, const lq_fie
     lq_argv a[] = {MEM(h), MEM(b), MEM(u), MEM(w), MEM(acc_l), MEM(acc_i), VAL(scale)};
     size_t segs = (size_t)(o->nx + LQ_HF_SEGMENT - 1) / LQ_HF_SEGMENT;
     return lq_hf_launch(o, o->stats, "hf_stats", 7, a, 2, segs, (size_t)o->nz);
+}
+
+int lq_hf_state_alloc(lq_hf_state *st, lq_ctx *ctx, int nx, int nz)
+{
+    int rc = LQ_OK;
+    memset(st, 0, sizeof *st);
+    st->nx = nx;
+    st->nz = nz;
+    size_t n = (size_t)nx * (size_t)nz, f4 = n * 4, f8 = n * 8;
+    size_t plan[] = {f4,
+                     f4,
+                     f4,
+                     f4,
+                     f4,
+                     f4,
+                     f8,
+                     f8,
+                     f8,
+                     f4,
+                     f4,
+                     (size_t)(nx + 1) * nz * 4,
+                     (size_t)nx * (nz + 1) * 4};
+    rc = lq_ctx_reserve(ctx, "the height-field solver", (int)LQ_COUNT(plan), plan);
+    if (rc) return rc;
+    const char *hn[3] = {"h_a", "h_b", "h_c"};
+    for (int i = 0; i < 3 && !rc; i++) rc = lq_field_alloc(ctx, &st->h[i], hn[i], nx, nz, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->b, "b", nx, nz, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->cp, "thomas_scratch", nx, nz, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->L, "labels", nx, nz, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->old_sum, "old_sum", nx, nz, 1, 8);
+    if (!rc) rc = lq_field_alloc(ctx, &st->new_sum[0], "new_sum0", nx, nz, 1, 8);
+    if (!rc) rc = lq_field_alloc(ctx, &st->new_sum[1], "new_sum1", nx, nz, 1, 8);
+    if (!rc) rc = lq_field_alloc(ctx, &st->wet[0], "wet0", nx, nz, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->wet[1], "wet1", nx, nz, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->u, "u", nx + 1, nz, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->w, "w", nx, nz + 1, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->acc_l, "acc_l", LQ_HF_ACC_L_COUNT, 1, 1, 8);
+    if (!rc) rc = lq_field_alloc(ctx, &st->acc_i, "acc_i", LQ_HF_ACC_I_COUNT, 1, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->st_l, "stats_l", LQ_HF_ACC_L_COUNT, 1, 1, 8);
+    if (!rc) rc = lq_field_alloc(ctx, &st->st_i, "stats_i", LQ_HF_ACC_I_COUNT, 1, 1, 4);
+    int acc_i[LQ_HF_ACC_I_COUNT] = {0};
+    acc_i[LQ_HF_ACC_BADSTEP] = INT_MAX;
+    if (!rc) rc = lq_field_upload(&st->acc_i, acc_i);
+    st->i0 = 0;
+    st->i1 = 1;
+    st->in = 2;
+    if (rc) lq_hf_state_release(st);
+    return rc;
+}
+
+void lq_hf_state_release(lq_hf_state *st)
+{
+    lq_field *fs[] = {&st->h[0],   &st->h[1],    &st->h[2],       &st->b,          &st->cp,
+                      &st->L,      &st->old_sum, &st->new_sum[0], &st->new_sum[1], &st->wet[0],
+                      &st->wet[1], &st->u,       &st->w,          &st->acc_l,      &st->acc_i,
+                      &st->st_l,   &st->st_i};
+    for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+}
+
+int lq_hf_step(lq_hf_ops *o, lq_hf_state *st, const lq_hf_step_params *p)
+{
+    lq_field *h0 = &st->h[st->i0], *h1 = &st->h[st->i1], *hn = &st->h[st->in];
+    float inv_scale = 1.0f / p->scale;
+    /* 2–3. d from h(n−1), frozen; eq. 17 by rows (eq. 19), then by columns (eq. 20). */
+    int rc = lq_hf_adi_x(o, h1, h0, &st->b, hn, &st->cp, p->kappa, p->keep_rhs);
+    if (!rc) rc = lq_hf_adi_z(o, h1, &st->b, hn, &st->cp, p->kappa);
+    /* 4. Volume projection: per connected region of cells wet before or after, spread
+     *    old − new volume over its wet cells; a second pass accounts for the cells the
+     *    first one dried out. */
+    if (p->correct) {
+        if (!rc)
+            rc = lq_hf_label(o, h1, hn, &st->b, &st->L, &st->old_sum, &st->new_sum[0], &st->wet[0]);
+        for (int pass = 0; pass < 2 && !rc; pass++) {
+            rc = lq_hf_volume_reduce(o, h1, hn, &st->b, &st->L, &st->old_sum, &st->new_sum[pass],
+                                     &st->wet[pass], p->scale, pass == 0);
+            if (!rc)
+                rc = lq_hf_volume_apply(o, hn, &st->b, &st->L, &st->old_sum, &st->new_sum[pass],
+                                        &st->wet[pass], &st->new_sum[1 - pass], &st->wet[1 - pass],
+                                        &st->acc_l, inv_scale, pass == 1);
+        }
+    }
+    /* 5. Where h < b: h = b − ε; velocities of eq. 7. */
+    if (!rc)
+        rc = lq_hf_finish(o, hn, h1, &st->b, &st->u, &st->w, &st->acc_i, p->gdt_dx, p->keep, p->eps,
+                          p->step);
+    if (rc) return rc;
+    int old0 = st->i0;
+    st->i0 = st->i1;
+    st->i1 = st->in;
+    st->in = old0;
+    return LQ_OK;
 }

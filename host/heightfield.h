@@ -22,6 +22,8 @@
 typedef struct lq_hf_ops {
     lq_ctx *ctx;
     int nx, nz;
+    int vec;    /* columns per work-item in the z solve (OpenCL) */
+    int xblock; /* rows in 8 x 8 register-transposed blocks (CPU devices) */
     cl_program program;
     cl_kernel adi_x, adi_z, source, label_init, label_merge, label_compress, volume_reduce,
         volume_apply, finish, stats;
@@ -61,6 +63,37 @@ int lq_hf_finish(lq_hf_ops *o, lq_field *hn, const lq_field *h1, const lq_field 
 /* Adds this frame's statistics of h into acc_l/acc_i (caller clears them first). */
 int lq_hf_stats(lq_hf_ops *o, const lq_field *h, const lq_field *b, const lq_field *u,
                 const lq_field *w, lq_field *acc_l, lq_field *acc_i, float scale);
+
+/* The state one height-field run keeps on its backend. h[] rotates: i0 = h(n−2),
+ * i1 = h(n−1), in = h(n). */
+typedef struct lq_hf_state {
+    int nx, nz;
+    lq_field h[3];
+    int i0, i1, in;
+    lq_field b, cp, L, old_sum, new_sum[2], wet[2], u, w, acc_l, acc_i, st_l, st_i;
+} lq_hf_state;
+
+/* Checks the plan against the device, then allocates (zeroed; acc_i's bad-step slot
+ * set to INT_MAX). */
+int lq_hf_state_alloc(lq_hf_state *st, lq_ctx *ctx, int nx, int nz);
+void lq_hf_state_release(lq_hf_state *st);
+
+typedef struct lq_hf_step_params {
+    float kappa;    /* g Δt² / Δx² */
+    float keep_rhs; /* (1 − τ) · Δt / Δt_previous: eq. 17's extrapolation weight */
+    float keep;     /* 1 − τ, for the velocities */
+    float gdt_dx;   /* g Δt / Δx */
+    float eps;      /* ε of the wet/dry rule, m */
+    float scale;    /* fixed-point volume scale, 2^S */
+    int correct;    /* volume projection on/off */
+    int step;       /* step number, for the blow-up report */
+} lq_hf_step_params;
+
+/* Steps 2–5 of the paper's algorithm (§4, in 3D by §5) on the state, then rotates
+ * h[]: frozen depth, rows then columns (eq. 19, 20), volume projection per connected
+ * region (two passes), wet/dry rule and velocities. Sources (step 1) are the
+ * caller's. */
+int lq_hf_step(lq_hf_ops *o, lq_hf_state *st, const lq_hf_step_params *p);
 
 /* Reference twins (host/ref/heightfield.c): same arguments, host storage. */
 void lq_hf_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *h0, const lq_field *b,

@@ -45,11 +45,10 @@ int lq_ply_read(const char *path, lq_ply *out); /* LQ_OK or LQ_EINPUT */
 void lq_ply_free(lq_ply *p);
 
 /* --- legacy VTK (binary, big-endian float32 STRUCTURED_POINTS) ------------------ */
-int lq_vtk_write(const char *path, const char *name, int nx, int ny, int nz,
-                 const double origin[3], const double spacing[3], const float *data);
+int lq_vtk_write(const char *path, const char *name, int nx, int ny, int nz, const double origin[3],
+                 const double spacing[3], const float *data);
 /* Reads one written by lq_vtk_write; caller frees *data. */
-int lq_vtk_read(const char *path, int dims[3], double origin[3], double spacing[3],
-                float **data);
+int lq_vtk_read(const char *path, int dims[3], double origin[3], double spacing[3], float **data);
 
 /* --- PNG ---------------------------------------------------------------------------- */
 /* 8-bit RGB, row 0 at the top. */

@@ -58,16 +58,16 @@ typedef enum lq_key_type {
 
 /* One row of the table. List items are written "list[].kind.key". */
 typedef struct lq_key {
-    const char *path;   /* "grid.size", "liquid[].box.min", "walls.x_min" */
-    lq_key_type type;   /* value type */
-    unsigned flags;     /* LQ_KEY_REQUIRED, LQ_KEY_KIND */
-    unsigned solvers;   /* LQ_SOLVER_* mask of the solvers that read it */
-    double min, max;    /* numeric range (inclusive) for FLOAT/INT/FLOATS/INTS */
+    const char *path;     /* "grid.size", "liquid[].box.min", "walls.x_min" */
+    lq_key_type type;     /* value type */
+    unsigned flags;       /* LQ_KEY_REQUIRED, LQ_KEY_KIND */
+    unsigned solvers;     /* LQ_SOLVER_* mask of the solvers that read it */
+    double min, max;      /* numeric range (inclusive) for FLOAT/INT/FLOATS/INTS */
     int len_min, len_max; /* sequence length for FLOATS/INTS/ENUMS */
-    const char *enums;  /* "free-slip|no-slip" for ENUM/ENUMS */
-    const char *def;    /* default as YAML text, NULL when none */
-    const char *units;  /* "m", "m/s", "s", "" */
-    const char *doc;    /* one or two sentences for docs/SCENE.md */
+    const char *enums;    /* "free-slip|no-slip" for ENUM/ENUMS */
+    const char *def;      /* default as YAML text, NULL when none */
+    const char *units;    /* "m", "m/s", "s", "" */
+    const char *doc;      /* one or two sentences for docs/SCENE.md */
 } lq_key;
 
 /* The table (host/scene_keys.c), terminated by a row with path == NULL. */
@@ -90,7 +90,7 @@ const char *lq_scene_solver(const lq_scene *s); /* "shallow", "splash", "mac", "
 double lq_scene_float(const lq_scene *s, const char *path);
 int lq_scene_int(const lq_scene *s, const char *path);
 bool lq_scene_bool(const lq_scene *s, const char *path);
-const char *lq_scene_enum(const lq_scene *s, const char *path);   /* ENUM or STRING */
+const char *lq_scene_enum(const lq_scene *s, const char *path); /* ENUM or STRING */
 /* FILE: the path resolved against the scene's folder (valid while s lives). */
 const char *lq_scene_file_path(const lq_scene *s, const char *path);
 /* FLOATS/INTS/ENUMS: copies up to cap values, returns how many the value has. */

@@ -260,6 +260,19 @@ const lq_key lq_scene_keys[] = {
     K_FLOAT("sources[].drain.rate", REQ, HF, 0, INF, NULL, "m³/s", "Volume removed per second."),
     K_FLOAT("sources[].drain.start", 0, HF, 0, INF, "0", "s", "Time the drain opens."),
     K_FLOAT("sources[].drain.stop", 0, HF, 0, INF, "1e30", "s", "Time the drain closes."),
+    K_MAP("sources[].wavemaker", KIND, HF,
+          "A strip along one wall whose surface is raised and lowered as "
+          "`amplitude·sin(2πt/period)` by adding and removing water: it sends waves away "
+          "from the wall, and its volume returns to zero over each period."),
+    K_ENUM("sources[].wavemaker.wall", 0, HF, "x_min|x_max|z_min|z_max", "x_min",
+           "The wall the strip lies along."),
+    K_FLOAT("sources[].wavemaker.width", REQ | GT, HF, 0, INF, NULL, "m",
+            "Width of the strip, measured from the wall."),
+    K_FLOAT("sources[].wavemaker.amplitude", REQ, HF, 0, INF, NULL, "m",
+            "Amplitude of the strip's surface motion."),
+    K_FLOAT("sources[].wavemaker.period", REQ | GT, HF, 0, INF, NULL, "s", "Wave period."),
+    K_FLOAT("sources[].wavemaker.start", 0, HF, 0, INF, "0", "s", "Time it starts."),
+    K_FLOAT("sources[].wavemaker.stop", 0, HF, 0, INF, "1e30", "s", "Time it stops."),
 
     /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */
     K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),

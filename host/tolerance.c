@@ -26,6 +26,8 @@ const lq_tolerance lq_tolerances[] = {
     {"shallow.h", 1e-5, 0, 1,
      "whole-scene surface height (m) after N frames; float round-off only where "
      "division differs, but a cell can cross its wet/dry threshold one step earlier"},
+    {"shallow.b", 0, 0, 1, "the ground is input, uploaded once: exact"},
+    {"shallow.depth", 1e-5, 0, 1, "max(h - b, 0): as shallow.h"},
     {"shallow.u", 1e-4, 0, 1, "face velocity (m/s), derived from differences of h"},
     {"shallow.w", 1e-4, 0, 1, "face velocity (m/s), derived from differences of h"},
     {"shallow.volume", 0, 1e-6, 1e-9, "fixed-point sums of the same heights"},

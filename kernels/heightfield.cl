@@ -8,22 +8,284 @@
  */
 #include "heightfield_cell.h"
 
-/* eq. 19: one work-item per row (x direction). */
+#define LQ_CONCAT_(a, b) a##b
+#define LQ_CONCAT(a, b)  LQ_CONCAT_(a, b)
+
+/*
+ * The tridiagonal solves process LQ_VEC lines per work-item as one vector (LQ_VEC = 1,
+ * 4, 8 or 16, chosen per device at build time): CPUs run the Thomas recurrence of
+ * LQ_VEC lines in SIMD lanes instead of waiting on one line's divide chain, GPUs take
+ * LQ_VEC = 1 and one line per work-item. Lane by lane the arithmetic is that of
+ * lq_hf_solve_line (the reference twin): the same operations in the same order, with
+ * the branches of lq_hf_edge_depth and lq_hf_extrapolate written as selects in the
+ * same priority. Lines left over (count % LQ_VEC) use lq_hf_solve_line itself.
+ */
+#ifndef LQ_VEC
+#define LQ_VEC 1
+#endif
+#if LQ_VEC == 1
+typedef float floatv;
+#define LQ_SELECT(a, b, c) ((c) ? (b) : (a))
+#elif LQ_VEC == 4
+typedef float4 floatv;
+#define LQ_SELECT(a, b, c) select((a), (b), (c))
+#elif LQ_VEC == 8
+typedef float8 floatv;
+#define LQ_SELECT(a, b, c) select((a), (b), (c))
+#elif LQ_VEC == 16
+typedef float16 floatv;
+#define LQ_SELECT(a, b, c) select((a), (b), (c))
+#else
+#error "LQ_VEC must be 1, 4, 8 or 16"
+#endif
+
+/* LQ_VEC values at p[0], p[lane_stride], ... (contiguous when lane_stride == 1). The
+ * strided form names each lane, so compilers build the vector in registers. */
+#define LQ_G(l) p[(l)*lane_stride]
+inline floatv lq_loadv(const global float *p, int lane_stride)
+{
+#if LQ_VEC == 1
+    return *p;
+#else
+    if (lane_stride == 1) return LQ_CONCAT(vload, LQ_VEC)(0, p);
+#if LQ_VEC == 4
+    return (floatv)(LQ_G(0), LQ_G(1), LQ_G(2), LQ_G(3));
+#elif LQ_VEC == 8
+    return (floatv)(LQ_G(0), LQ_G(1), LQ_G(2), LQ_G(3), LQ_G(4), LQ_G(5), LQ_G(6), LQ_G(7));
+#else
+    return (floatv)(LQ_G(0), LQ_G(1), LQ_G(2), LQ_G(3), LQ_G(4), LQ_G(5), LQ_G(6), LQ_G(7), LQ_G(8),
+                    LQ_G(9), LQ_G(10), LQ_G(11), LQ_G(12), LQ_G(13), LQ_G(14), LQ_G(15));
+#endif
+#endif
+}
+
+inline void lq_storev(floatv v, global float *p, int lane_stride)
+{
+#if LQ_VEC == 1
+    *p = v;
+#else
+    if (lane_stride == 1) {
+        LQ_CONCAT(vstore, LQ_VEC)(v, 0, p);
+        return;
+    }
+    LQ_G(0) = v.s0;
+    LQ_G(1) = v.s1;
+    LQ_G(2) = v.s2;
+    LQ_G(3) = v.s3;
+#if LQ_VEC >= 8
+    LQ_G(4) = v.s4;
+    LQ_G(5) = v.s5;
+    LQ_G(6) = v.s6;
+    LQ_G(7) = v.s7;
+#endif
+#if LQ_VEC == 16
+    LQ_G(8) = v.s8;
+    LQ_G(9) = v.s9;
+    LQ_G(10) = v.sa;
+    LQ_G(11) = v.sb;
+    LQ_G(12) = v.sc;
+    LQ_G(13) = v.sd;
+    LQ_G(14) = v.se;
+    LQ_G(15) = v.sf;
+#endif
+#endif
+}
+#undef LQ_G
+
+inline floatv lq_edge_depthv(floatv ha, floatv ba, floatv hb, floatv bb)
+{
+    floatv da = ha - ba, db = hb - bb, zero = 0.0f;
+    floatv r = zero;
+    r = LQ_SELECT(r, 0.5f * db, (db > zero) && (hb > ba));
+    r = LQ_SELECT(r, 0.5f * da, (da > zero) && (ha > bb));
+    r = LQ_SELECT(r, 0.5f * (da + db), (da > zero) && (db > zero));
+    return r;
+}
+
+inline floatv lq_extrapolatev(floatv h1, floatv h0, floatv b, float keep)
+{
+    return LQ_SELECT(h1 + keep * (h1 - h0), h1, h1 < b);
+}
+
+/* lq_hf_solve_line for LQ_VEC lines at once: lane l is the line starting at
+ * base + l·lane_stride. */
+inline void lq_solve_linev(const global float *h1, const global float *h0, const global float *b,
+                           global float *out, global float *cp, int base, int lane_stride,
+                           int stride, int n, float kappa, float keep, int from_history)
+{
+    floatv a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
+    floatv hc = lq_loadv(h1 + base, lane_stride), bc = lq_loadv(b + base, lane_stride);
+    int idx = base;
+    for (int t = 0; t + 1 < n; t++, idx += stride) {
+        floatv hn = lq_loadv(h1 + idx + stride, lane_stride);
+        floatv bn = lq_loadv(b + idx + stride, lane_stride);
+        floatv a_right = kappa * lq_edge_depthv(hc, bc, hn, bn);
+        floatv r = from_history ? lq_extrapolatev(hc, lq_loadv(h0 + idx, lane_stride), bc, keep)
+                                : lq_loadv(out + idx, lane_stride);
+        floatv m = (1.0f + a_left + a_right) + a_left * c_prev;
+        floatv inv = 1.0f / m;
+        c_prev = -a_right * inv;
+        d_prev = (r + a_left * d_prev) * inv;
+        lq_storev(c_prev, cp + idx, lane_stride);
+        lq_storev(d_prev, out + idx, lane_stride);
+        a_left = a_right;
+        hc = hn;
+        bc = bn;
+    }
+    {
+        floatv r = from_history ? lq_extrapolatev(hc, lq_loadv(h0 + idx, lane_stride), bc, keep)
+                                : lq_loadv(out + idx, lane_stride);
+        floatv m = (1.0f + a_left + 0.0f) + a_left * c_prev;
+        d_prev = (r + a_left * d_prev) * (1.0f / m);
+        lq_storev(d_prev, out + idx, lane_stride);
+    }
+    floatv x = d_prev;
+    idx -= stride;
+    for (int t = n - 2; t >= 0; t--, idx -= stride) {
+        x = lq_loadv(out + idx, lane_stride) - lq_loadv(cp + idx, lane_stride) * x;
+        lq_storev(x, out + idx, lane_stride);
+    }
+}
+
+/*
+ * Rows on CPUs (LQ_XBLOCK): eight rows per work-item in the lanes of float8, read and
+ * written as 8 x 8 blocks that are transposed in registers (three rounds of shuffle2),
+ * so every memory access is a contiguous vload8/vstore8 of one row while the Thomas
+ * recurrence runs down eight rows at once. Needs NX % 8 == 0; the arithmetic per lane
+ * is lq_hf_solve_line's.
+ */
+#if LQ_XBLOCK
+inline void lq_transpose8(float8 *r)
+{
+    const uint8 even = (uint8)(0, 8, 2, 10, 4, 12, 6, 14), odd = (uint8)(1, 9, 3, 11, 5, 13, 7, 15);
+    const uint8 lo2 = (uint8)(0, 1, 8, 9, 4, 5, 12, 13), hi2 = (uint8)(2, 3, 10, 11, 6, 7, 14, 15);
+    const uint8 lo4 = (uint8)(0, 1, 2, 3, 8, 9, 10, 11), hi4 = (uint8)(4, 5, 6, 7, 12, 13, 14, 15);
+    float8 a[8], b[8];
+#pragma unroll
+    for (int i = 0; i < 8; i += 2) {
+        a[i] = shuffle2(r[i], r[i + 1], even);
+        a[i + 1] = shuffle2(r[i], r[i + 1], odd);
+    }
+#pragma unroll
+    for (int i = 0; i < 8; i += 4) {
+        b[i] = shuffle2(a[i], a[i + 2], lo2);
+        b[i + 2] = shuffle2(a[i], a[i + 2], hi2);
+        b[i + 1] = shuffle2(a[i + 1], a[i + 3], lo2);
+        b[i + 3] = shuffle2(a[i + 1], a[i + 3], hi2);
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        r[i] = shuffle2(b[i], b[i + 4], lo4);
+        r[i + 4] = shuffle2(b[i], b[i + 4], hi4);
+    }
+}
+
+/* The 8 x 8 block at (row0, col) of p, as eight column vectors (lane = row). */
+inline void lq_load_block(const global float *p, int row0, int col, float8 *c)
+{
+#pragma unroll
+    for (int r = 0; r < 8; r++) c[r] = vload8(0, p + (row0 + r) * NX + col);
+    lq_transpose8(c);
+}
+
+inline void lq_store_block(global float *p, int row0, int col, float8 *c)
+{
+    lq_transpose8(c);
+#pragma unroll
+    for (int r = 0; r < 8; r++) vstore8(c[r], 0, p + (row0 + r) * NX + col);
+}
+
+inline float8 lq_edge_depth8(float8 ha, float8 ba, float8 hb, float8 bb)
+{
+    float8 da = ha - ba, db = hb - bb, zero = 0.0f, r = 0.0f;
+    r = select(r, 0.5f * db, (db > zero) && (hb > ba));
+    r = select(r, 0.5f * da, (da > zero) && (ha > bb));
+    r = select(r, 0.5f * (da + db), (da > zero) && (db > zero));
+    return r;
+}
+
+inline void lq_solve_rows8(const global float *h1, const global float *h0, const global float *b,
+                           global float *out, global float *cp, int row0, float kappa, float keep)
+{
+    float8 H[8], B[8], HN[8], BN[8], Z[8], C[8], D[8];
+    float8 a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
+    lq_load_block(h1, row0, 0, H);
+    lq_load_block(b, row0, 0, B);
+    for (int c0 = 0; c0 < NX; c0 += 8) {
+        int last = c0 + 8 >= NX;
+        if (!last) {
+            lq_load_block(h1, row0, c0 + 8, HN);
+            lq_load_block(b, row0, c0 + 8, BN);
+        }
+        lq_load_block(h0, row0, c0, Z);
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            float8 hn = j < 7 ? H[j + 1] : HN[0], bn = j < 7 ? B[j + 1] : BN[0];
+            float8 a_right =
+                (last && j == 7) ? (float8)0.0f : kappa * lq_edge_depth8(H[j], B[j], hn, bn);
+            float8 r = select(H[j] + keep * (H[j] - Z[j]), H[j], H[j] < B[j]);
+            float8 m = (1.0f + a_left + a_right) + a_left * c_prev;
+            float8 inv = 1.0f / m;
+            c_prev = -a_right * inv;
+            d_prev = (r + a_left * d_prev) * inv;
+            C[j] = c_prev;
+            D[j] = d_prev;
+            a_left = a_right;
+        }
+        lq_store_block(cp, row0, c0, C);
+        lq_store_block(out, row0, c0, D);
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            H[j] = HN[j];
+            B[j] = BN[j];
+        }
+    }
+    /* back substitution, block by block from the right */
+    float8 x = 0.0f;
+    for (int c0 = NX - 8; c0 >= 0; c0 -= 8) {
+        lq_load_block(cp, row0, c0, C);
+        lq_load_block(out, row0, c0, D);
+#pragma unroll
+        for (int j = 7; j >= 0; j--) {
+            x = (c0 + j == NX - 1) ? D[j] : D[j] - C[j] * x;
+            D[j] = x;
+        }
+        lq_store_block(out, row0, c0, D);
+    }
+}
+#endif
+
+/* eq. 19: rows (x direction). */
 kernel void hf_adi_x(global const float *h1, global const float *h0, global const float *b,
                      global float *hn, global float *cp, float kappa, float keep)
 {
+#if LQ_XBLOCK
+    int k0 = get_global_id(0) * 8;
+    if (k0 >= NZ) return;
+    if (k0 + 8 <= NZ) {
+        lq_solve_rows8(h1, h0, b, hn, cp, k0, kappa, keep);
+        return;
+    }
+    for (int k = k0; k < NZ; k++)
+        lq_hf_solve_line(h1, h0, b, hn, cp, k * NX, 1, NX, kappa, keep, 1);
+#else
     int k = get_global_id(0);
     if (k >= NZ) return;
     lq_hf_solve_line(h1, h0, b, hn, cp, k * NX, 1, NX, kappa, keep, 1);
+#endif
 }
 
-/* eq. 20: one work-item per column (z direction), in place on hn. */
+/* eq. 20: columns (z direction), LQ_VEC adjacent columns per work-item, in place. */
 kernel void hf_adi_z(global const float *h1, global const float *b, global float *hn,
                      global float *cp, float kappa)
 {
-    int i = get_global_id(0);
-    if (i >= NX) return;
-    lq_hf_solve_line(h1, h1, b, hn, cp, i, NX, NZ, kappa, 1.0f, 0);
+    int i0 = get_global_id(0) * LQ_VEC;
+    if (i0 >= NX) return;
+    if (i0 + LQ_VEC <= NX) {
+        lq_solve_linev(h1, h1, b, hn, cp, i0, 1, NX, NZ, kappa, 1.0f, 0);
+        return;
+    }
+    for (int i = i0; i < NX; i++) lq_hf_solve_line(h1, h1, b, hn, cp, i, NX, NZ, kappa, 1.0f, 0);
 }
 
 /* Sources over a rectangle of cells starting at (i0, k0); (ci, ck) centre in cells. */

@@ -87,13 +87,11 @@ LQ_INLINE void lq_hf_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float
     float a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
     float hc = h1[base], bc = b[base];
     int idx = base;
-    for (int t = 0; t < n; t++, idx += stride) {
-        float a_right = 0.0f, hn = 0.0f, bn = 0.0f;
-        if (t + 1 < n) {
-            hn = h1[idx + stride];
-            bn = b[idx + stride];
-            a_right = kappa * lq_hf_edge_depth(hc, bc, hn, bn);
-        }
+    /* Every load is unconditional (the last cell is peeled off below), so compilers
+     * that vectorize across work-items (PoCL) keep doing so. */
+    for (int t = 0; t + 1 < n; t++, idx += stride) {
+        float hn = h1[idx + stride], bn = b[idx + stride];
+        float a_right = kappa * lq_hf_edge_depth(hc, bc, hn, bn);
         float r = from_history ? lq_hf_extrapolate(hc, h0[idx], bc, keep) : out[idx];
         /* e_t − f_{t−1} c'_{t−1}, with f_{t−1} = −a_left */
         float m = (1.0f + a_left + a_right) + a_left * c_prev;
@@ -106,9 +104,15 @@ LQ_INLINE void lq_hf_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float
         hc = hn;
         bc = bn;
     }
+    {
+        float r = from_history ? lq_hf_extrapolate(hc, h0[idx], bc, keep) : out[idx];
+        float m = (1.0f + a_left + 0.0f) + a_left * c_prev;
+        d_prev = (r + a_left * d_prev) * (1.0f / m);
+        out[idx] = d_prev;
+    }
     /* back substitution: x_t = d'_t − c'_t x_{t+1} */
     float x = d_prev;
-    idx = base + (n - 2) * stride;
+    idx -= stride;
     for (int t = n - 2; t >= 0; t--, idx -= stride) {
         x = out[idx] - cp[idx] * x;
         out[idx] = x;

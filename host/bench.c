@@ -1,0 +1,305 @@
+/*
+ * bench.c — `liquidcl bench`: each operation on each device at several sizes, as a
+ * table of ms, Mcells/s, effective GB/s and the fraction of the copy bandwidth the
+ * same device reaches in the same run (a float4 copy kernel; memcpy on the reference
+ * path). The bytes per cell are the compulsory traffic of each operation (fields it
+ * must read and write once), stated in the table; scratch traffic is not counted, so
+ * GB/s is a lower bound on what the memory system moved.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "field.h"
+#include "heightfield.h"
+#include "run.h"
+
+typedef struct lq_bench_ctx {
+    lq_ctx *ctx;
+    char device[160];
+    double copy_gbs;
+    bool json;
+    int reps;
+    int rows;
+} lq_bench_ctx;
+
+/* Runs fn until at least `min_s` seconds and 3 repetitions have passed (after two
+ * warm-up calls); returns ms per call, or a negative value on error. */
+typedef int (*lq_bench_fn)(void *arg);
+static double lq_bench_time(lq_bench_ctx *b, lq_bench_fn fn, void *arg, double min_s)
+{
+    for (int i = 0; i < 2; i++)
+        if (fn(arg)) return -1;
+    if (lq_ctx_finish(b->ctx)) return -1;
+    int reps = 0;
+    double t0 = lq_now(), el = 0;
+    do {
+        if (fn(arg)) return -1;
+        reps++;
+        if (b->reps > 0 && reps < b->reps) continue;
+        if (lq_ctx_finish(b->ctx)) return -1;
+        el = lq_now() - t0;
+    } while ((b->reps > 0 ? reps < b->reps : (el < min_s || reps < 3)) && reps < 100000);
+    return el / reps * 1e3;
+}
+
+static void lq_bench_row(lq_bench_ctx *b, const char *op, int n, double ms, double bytes_cell,
+                         const char *note)
+{
+    double cells = (double)n * (double)n;
+    double mcells = cells / (ms * 1e-3) / 1e6;
+    double gbs = cells * bytes_cell / (ms * 1e-3) / 1e9;
+    double frac = b->copy_gbs > 0 ? gbs / b->copy_gbs : NAN;
+    if (b->json) {
+        printf("%s{\"device\": \"%s\", \"op\": \"%s\", \"size\": %d, \"ms\": %.6g, "
+               "\"mcells_per_s\": %.6g, \"gb_per_s\": %.6g, \"bytes_per_cell\": %g, "
+               "\"copy_fraction\": %.4g, \"copy_gb_per_s\": %.6g}",
+               b->rows ? ",\n " : "[", b->device, op, n, ms, mcells, gbs, bytes_cell, frac,
+               b->copy_gbs);
+    } else {
+        printf("%-14s %6d² %10.3f %11.1f %8.2f %6.0f%% %6g  %s\n", op, n, ms, mcells, gbs,
+               100 * frac, bytes_cell, note ? note : "");
+    }
+    b->rows++;
+}
+
+/* --- copy bandwidth ----------------------------------------------------------------- */
+typedef struct lq_copy_arg {
+    lq_ctx *ctx;
+    lq_field *src, *dst;
+    cl_kernel k;
+} lq_copy_arg;
+
+static int lq_copy_once(void *p)
+{
+    lq_copy_arg *a = p;
+    if (a->ctx->backend == LQ_BACKEND_REF) {
+        memcpy(a->dst->host, a->src->host, lq_field_bytes(a->src));
+        return LQ_OK;
+    }
+    size_t g = a->src->count / 4;
+    return lq_cl_run(a->ctx, a->k, "copy_float4", 1, &g, NULL);
+}
+
+static int lq_bench_copy(lq_bench_ctx *b)
+{
+    int rc = LQ_OK;
+    lq_field src, dst;
+    cl_program prog = NULL;
+    lq_copy_arg a = {b->ctx, &src, &dst, NULL};
+    memset(&src, 0, sizeof src);
+    memset(&dst, 0, sizeof dst);
+    size_t floats = (size_t)64 << 20; /* 256 MiB per buffer: far beyond any cache */
+    if (b->ctx->backend == LQ_BACKEND_CL)
+        while (floats * 4 > b->ctx->cl.dev.max_alloc || floats * 8 > b->ctx->cl.dev.global_mem / 2)
+            floats /= 2;
+    size_t plan[2] = {floats * 4, floats * 4};
+    rc = lq_ctx_reserve(b->ctx, "the copy benchmark", 2, plan);
+    if (!rc) rc = lq_field_alloc(b->ctx, &src, "copy_src", (int)floats, 1, 1, 4);
+    if (!rc) rc = lq_field_alloc(b->ctx, &dst, "copy_dst", (int)floats, 1, 1, 4);
+    if (!rc && b->ctx->backend == LQ_BACKEND_CL) {
+        const char *srcs[] = {"kernels/copy.cl"};
+        rc = lq_cl_build(&b->ctx->cl, 1, srcs, "", &prog);
+        if (!rc) rc = lq_cl_kernel(prog, "copy_float4", &a.k);
+        if (!rc) rc = LQ_ARG_MEM(a.k, "copy_float4", 0, &src);
+        if (!rc) rc = LQ_ARG_MEM(a.k, "copy_float4", 1, &dst);
+    }
+    if (!rc) {
+        double ms = lq_bench_time(b, lq_copy_once, &a, 0.5);
+        if (ms < 0)
+            rc = LQ_ESIM;
+        else
+            b->copy_gbs = 2.0 * (double)floats * 4 / (ms * 1e-3) / 1e9;
+        if (!rc && !b->json)
+            printf("copy bandwidth: %.2f GB/s (%.0f MiB read + written, %.3f ms)\n", b->copy_gbs,
+                   (double)floats * 8 / 1048576.0, ms);
+    }
+    if (a.k) clReleaseKernel(a.k);
+    if (prog) clReleaseProgram(prog);
+    lq_field_release(&src);
+    lq_field_release(&dst);
+    if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
+    return rc;
+}
+
+/* --- height-field operations ---------------------------------------------------------- */
+typedef struct lq_hf_arg {
+    lq_hf_ops *o;
+    lq_hf_state *s;
+    lq_hf_step_params p;
+    int which;
+} lq_hf_arg;
+
+enum { B_ADI_X, B_ADI_Z, B_LABEL, B_REDUCE, B_APPLY, B_FINISH, B_STATS, B_STEP, B_COUNT };
+static const struct {
+    const char *name;
+    double bytes; /* compulsory bytes per cell */
+    const char *note;
+} lq_hf_bench_ops[B_COUNT] = {
+    {"hf_adi_x", 16, "read h1 h0 b, write hn; one row per work-item"},
+    {"hf_adi_z", 16, "read h1 b hn, write hn; one column per work-item"},
+    {"hf_label", 28, "init 16 + merge 4 + compress 8"},
+    {"hf_vol_reduce", 20, "read h1 hn b L, 8-byte sums at roots"},
+    {"hf_vol_apply", 16, "read hn b L, write hn"},
+    {"hf_finish", 32, "read hn h1 b u w, write hn u w"},
+    {"hf_stats", 16, "read h b u w"},
+    {"shallow_step", 156, "adi_x+adi_z+label+2x(reduce+apply)+finish"},
+};
+
+static int lq_hf_once(void *p)
+{
+    lq_hf_arg *a = p;
+    lq_hf_ops *o = a->o;
+    lq_hf_state *s = a->s;
+    lq_field *h0 = &s->h[s->i0], *h1 = &s->h[s->i1], *hn = &s->h[s->in];
+    switch (a->which) {
+    case B_ADI_X:
+        return lq_hf_adi_x(o, h1, h0, &s->b, hn, &s->cp, a->p.kappa, a->p.keep_rhs);
+    case B_ADI_Z:
+        return lq_hf_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+    case B_LABEL:
+        return lq_hf_label(o, h1, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0], &s->wet[0]);
+    case B_REDUCE:
+        return lq_hf_volume_reduce(o, h1, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0], &s->wet[0],
+                                   a->p.scale, 1);
+    case B_APPLY:
+        return lq_hf_volume_apply(o, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0], &s->wet[0],
+                                  &s->new_sum[1], &s->wet[1], &s->acc_l, 1.0f / a->p.scale, 0);
+    case B_FINISH:
+        return lq_hf_finish(o, hn, h1, &s->b, &s->u, &s->w, &s->acc_i, a->p.gdt_dx, a->p.keep,
+                            a->p.eps, 0);
+    case B_STATS:
+        return lq_hf_stats(o, h1, &s->b, &s->u, &s->w, &s->st_l, &s->st_i, a->p.scale);
+    default:
+        return lq_hf_step(o, s, &a->p);
+    }
+}
+
+/* A lake with islands and a beach, waves in it: about three quarters wet. */
+static void lq_bench_lake(int n, float *b, float *h1, float *h0)
+{
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++) {
+            double x = (i + 0.5) / n, z = (k + 0.5) / n;
+            double bb = 0.8 * x + 0.15 * sin(9 * x) * cos(7 * z);
+            double hh = 0.6 + 0.01 * cos(40 * x) * cos(30 * z);
+            size_t c = (size_t)i + (size_t)n * k;
+            b[c] = (float)bb;
+            h1[c] = hh > bb ? (float)hh : (float)bb - 1e-5f;
+            h0[c] = hh > bb ? (float)(hh + 0.001 * sin(50 * z)) : h1[c];
+        }
+}
+
+static int lq_bench_hf(lq_bench_ctx *b, int n)
+{
+    int rc = LQ_OK;
+    lq_hf_ops o;
+    lq_hf_state s;
+    memset(&o, 0, sizeof o);
+    memset(&s, 0, sizeof s);
+    size_t cells = (size_t)n * (size_t)n;
+    float *hb = lq_alloc(cells * 4), *h1 = lq_alloc(cells * 4), *h0 = lq_alloc(cells * 4);
+    if (!hb || !h1 || !h0) rc = LQ_ESIM;
+    if (!rc) rc = lq_hf_state_alloc(&s, b->ctx, n, n);
+    if (!rc) rc = lq_hf_ops_init(&o, b->ctx, n, n);
+    if (!rc) {
+        lq_bench_lake(n, hb, h1, h0);
+        rc = lq_field_upload(&s.b, hb);
+        if (!rc) rc = lq_field_upload(&s.h[s.i1], h1);
+        if (!rc) rc = lq_field_upload(&s.h[s.i0], h0);
+        if (!rc) rc = lq_field_upload(&s.h[s.in], h1);
+    }
+    lq_hf_arg a;
+    memset(&a, 0, sizeof a);
+    a.o = &o;
+    a.s = &s;
+    /* Courant number about 1 at the deepest water (0.6 m): κ = C² / d. */
+    a.p.kappa = 1.0f / 0.6f;
+    a.p.keep_rhs = a.p.keep = 1.0f;
+    a.p.gdt_dx = 0.5f;
+    a.p.eps = 1e-5f;
+    a.p.scale = 1048576.0f; /* small: repeated sums stay far from overflow */
+    a.p.correct = 1;
+    for (int op = 0; op < B_COUNT && !rc; op++) {
+        a.which = op;
+        if (op == B_REDUCE || op == B_APPLY) { /* labels for the reductions */
+            a.which = B_LABEL;
+            rc = lq_hf_once(&a);
+            a.which = op;
+            if (rc) break;
+        }
+        double ms = lq_bench_time(b, lq_hf_once, &a, 0.3);
+        if (ms < 0) {
+            rc = LQ_ESIM;
+            break;
+        }
+        lq_bench_row(b, lq_hf_bench_ops[op].name, n, ms, lq_hf_bench_ops[op].bytes,
+                     lq_hf_bench_ops[op].note);
+        fflush(stdout);
+    }
+    lq_hf_ops_release(&o);
+    lq_hf_state_release(&s);
+    if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
+    free(hb);
+    free(h1);
+    free(h0);
+    return rc;
+}
+
+static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes)
+{
+    char what[640];
+    lq_ctx_describe(b->ctx, what, sizeof what);
+    snprintf(b->device, sizeof b->device, "%.150s", what);
+    if (!b->json) printf("\n== %s\n", what);
+    int rc = lq_bench_copy(b);
+    if (!rc && !b->json)
+        printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s", "GB/s",
+               "%copy", "B/cell", "counted bytes");
+    for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_hf(b, sizes[i]);
+    return rc;
+}
+
+int lq_bench(const lq_bench_opts *o)
+{
+    int rc = LQ_OK;
+    int sizes[3] = {512, 1024, 2048}, nsizes = 3;
+    if (o->size > 0) {
+        sizes[0] = o->size;
+        nsizes = 1;
+    }
+    lq_bench_ctx b;
+    memset(&b, 0, sizeof b);
+    b.json = o->json;
+    b.reps = o->reps;
+    const char *spec = o->device && *o->device ? o->device : "all";
+    lq_ctx ctx;
+    if (strcmp(spec, "all") != 0) {
+        rc = lq_ctx_open(&ctx, spec, !o->json);
+        if (rc) return rc;
+        b.ctx = &ctx;
+        rc = lq_bench_device(&b, sizes, nsizes);
+        lq_ctx_close(&ctx);
+    } else {
+        lq_cl_device *devs = NULL;
+        int n = 0;
+        rc = lq_cl_devices(&devs, &n);
+        for (int i = 0; i <= n && !rc; i++) {
+            char d[32];
+            if (i < n)
+                snprintf(d, sizeof d, "opencl:%d.%d", devs[i].platform_index, devs[i].device_index);
+            else
+                snprintf(d, sizeof d, "ref");
+            rc = lq_ctx_open(&ctx, d, false);
+            if (rc) break;
+            b.ctx = &ctx;
+            rc = lq_bench_device(&b, sizes, nsizes);
+            lq_ctx_close(&ctx);
+        }
+        free(devs);
+    }
+    if (b.json) printf("%s\n", b.rows ? "]" : "[]");
+    return rc;
+}

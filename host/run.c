@@ -1,0 +1,297 @@
+/*
+ * run.c — `liquidcl run`: load and check everything first, then create the output
+ * folder and step frame by frame, writing stats.jsonl, meshes, fields and previews
+ * (DESIGN.md, "Outputs"). Every file is written whole or not at all (io.h); a bad
+ * scene, flag or file stops before anything is written (exit 2); a blow-up stops
+ * after the last good frame with the frame, step and field named (exit 1).
+ */
+#include "run.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "field.h"
+#include "hfview.h"
+#include "io.h"
+#include "scene.h"
+#include "solver.h"
+
+static volatile sig_atomic_t lq_interrupted;
+
+static void lq_on_signal(int sig)
+{
+    (void)sig;
+    lq_interrupted = 1;
+}
+
+/* Checks output.fields against the solver's names (before anything is written). */
+static int lq_check_output_fields(const lq_scene *s, const lq_solver_vt *vt)
+{
+    const char *names[16];
+    int n = lq_scene_enums(s, "output.fields", names, 16);
+    for (int i = 0; i < n && i < 16; i++) {
+        bool known = false;
+        for (const char *const *f = vt->fields; *f; f++) known |= strcmp(*f, names[i]) == 0;
+        if (!known) {
+            char list[256] = "";
+            for (const char *const *f = vt->fields; *f; f++) {
+                strncat(list, list[0] ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, *f, sizeof list - strlen(list) - 1);
+            }
+            return lq_scene_error(s, "output.fields",
+                                  "solver '%s' has no field '%s' (it writes %s)", vt->name,
+                                  names[i], list);
+        }
+    }
+    return LQ_OK;
+}
+
+/* Removes frame files a previous, longer run left in DIR/sub ("0123.ply",
+ * "h_0123.vtk"), so the folder holds one run only. */
+static void lq_clear_frames(const char *dir, const char *sub)
+{
+    char path[4096 + 64];
+    snprintf(path, sizeof path, "%.4000s/%s", dir, sub);
+    DIR *d = opendir(path);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name, *dot = strrchr(name, '.');
+        if (!dot || strcmp(name, "terrain.ply") == 0) continue;
+        if (strcmp(dot, ".ply") && strcmp(dot, ".png") && strcmp(dot, ".vtk")) continue;
+        const char *digits = dot - 4;
+        if (dot - name < 4) continue;
+        bool num = true;
+        for (const char *c = digits; c < dot; c++) num &= *c >= '0' && *c <= '9';
+        if (!num) continue;
+        char full[4096 + 64 + 256];
+        snprintf(full, sizeof full, "%s/%s", path, name);
+        remove(full);
+    }
+    closedir(d);
+}
+
+typedef struct lq_writer {
+    const char *dir;
+    const lq_scene *scene;
+    const lq_solver_vt *vt;
+    void *state;
+    lq_jsonl stats;
+    bool preview_ready;
+    lq_hfview_preview preview;
+} lq_writer;
+
+static int lq_write_stats(lq_writer *w, int frame, double t, const lq_frame_stats *st,
+                          double wall_ms)
+{
+    lq_jsonl *j = &w->stats;
+    lq_jsonl_begin(j);
+    lq_jsonl_int(j, "frame", frame);
+    lq_jsonl_num(j, "time", t);
+    lq_jsonl_int(j, "steps", st->steps);
+    lq_jsonl_num(j, "dt_min", st->steps ? st->dt_min : NAN);
+    lq_jsonl_num(j, "liquid_volume", st->liquid_volume);
+    lq_jsonl_num(j, "max_speed", st->max_speed);
+    if (st->pressure_iterations < 0)
+        lq_jsonl_null(j, "pressure_iterations");
+    else
+        lq_jsonl_int(j, "pressure_iterations", st->pressure_iterations);
+    lq_jsonl_num(j, "pressure_residual", st->pressure_residual);
+    lq_jsonl_num(j, "wall_ms", wall_ms);
+    for (int i = 0; i < st->nextra; i++) lq_jsonl_num(j, st->extra[i].key, st->extra[i].value);
+    return lq_jsonl_end(j);
+}
+
+static int lq_write_frame(lq_writer *w, int frame, double t)
+{
+    char path[4096 + 128];
+    int rc = LQ_OK;
+    const lq_scene *s = w->scene;
+    const char *names[16];
+    int nf = lq_scene_enums(s, "output.fields", names, 16);
+    for (int i = 0; i < nf && i < 16 && !rc; i++) {
+        lq_field_view v;
+        rc = w->vt->view(w->state, names[i], &v);
+        snprintf(path, sizeof path, "%s/fields/%s_%04d.vtk", w->dir, names[i], frame);
+        if (!rc)
+            rc = lq_vtk_write(path, v.name, v.dims[0], v.dims[1], v.dims[2], v.origin, v.spacing,
+                              v.data);
+    }
+    if (rc || !w->vt->height_field) return rc;
+
+    /* Height fields: surface mesh and preview from host copies of h, b, u, w. */
+    bool mesh = lq_scene_bool(s, "output.mesh"), preview = lq_scene_bool(s, "output.preview");
+    if (!mesh && !preview) return LQ_OK;
+    lq_field_view vh, vb, vu, vw;
+    rc = w->vt->view(w->state, "h", &vh);
+    if (!rc) rc = w->vt->view(w->state, "b", &vb);
+    if (rc) return rc;
+    int nx = vh.dims[0], nz = vh.dims[2];
+    double dx = vh.spacing[0];
+    double origin[3] = {vh.origin[0] - 0.5 * dx, vh.origin[1], vh.origin[2] - 0.5 * dx};
+    size_t n = (size_t)nx * (size_t)nz;
+    float *uc = NULL, *wc = NULL;
+    if (mesh) {
+        uc = lq_alloc(n * sizeof *uc);
+        wc = lq_alloc(n * sizeof *wc);
+        if (!uc || !wc) rc = LQ_ESIM;
+        if (!rc) rc = w->vt->view(w->state, "uc", &vu);
+        if (!rc) memcpy(uc, vu.data, n * sizeof *uc);
+        if (!rc) rc = w->vt->view(w->state, "wc", &vw);
+        if (!rc) memcpy(wc, vw.data, n * sizeof *wc);
+        snprintf(path, sizeof path, "%s/mesh/%04d.ply", w->dir, frame);
+        if (!rc)
+            rc = lq_hfview_write_surface(path, nx, nz, dx, origin, vh.data, vb.data, 0.0f, uc, wc);
+    }
+    if (!rc && preview) {
+        if (!w->preview_ready) {
+            rc = lq_hfview_preview_init(&w->preview, nx, nz, dx, origin,
+                                        lq_scene_int(s, "output.preview_width"), 0);
+            w->preview_ready = rc == LQ_OK;
+        }
+        snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
+        if (!rc) rc = lq_hfview_preview_render(&w->preview, path, t, vh.data, vb.data, 0.0f);
+    }
+    free(uc);
+    free(wc);
+    return rc;
+}
+
+static void lq_format_eta(double s, char *buf, size_t n)
+{
+    if (!isfinite(s) || s < 0) {
+        snprintf(buf, n, "--:--");
+        return;
+    }
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
+    else
+        snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+int lq_run(const lq_run_opts *o)
+{
+    int rc = LQ_OK;
+    lq_scene *s = NULL;
+    lq_ctx ctx;
+    bool ctx_open = false;
+    void *state = NULL;
+    const lq_solver_vt *vt = NULL;
+    lq_writer w;
+    memset(&w, 0, sizeof w);
+    memset(&ctx, 0, sizeof ctx);
+    char dir[4096];
+
+    /* 1. Everything that can be wrong with the input is found before writing. */
+    s = lq_scene_load(o->scene, o->nsets, o->sets);
+    if (!s) return LQ_EINPUT;
+    vt = lq_solver_find(s);
+    if (!vt) {
+        rc = LQ_EINPUT;
+        goto fail;
+    }
+    rc = lq_check_output_fields(s, vt);
+    if (rc) goto fail;
+    int frames = o->frames > 0 ? o->frames : lq_scene_int(s, "time.frames");
+    double fps = lq_scene_float(s, "time.fps");
+    int every = lq_scene_int(s, "output.every");
+    if (o->out)
+        snprintf(dir, sizeof dir, "%s", o->out);
+    else
+        snprintf(dir, sizeof dir, "out/%s", lq_scene_name(s));
+    rc = lq_ctx_open(&ctx, o->device ? o->device : "auto", !o->quiet);
+    if (rc) goto fail;
+    ctx_open = true;
+    rc = vt->create(&ctx, s, &state);
+    if (rc) goto fail;
+
+    /* 2. The output folder. */
+    const char *subs[] = {"mesh", "fields", "preview"};
+    for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
+        char p[4096 + 16];
+        snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
+        rc = lq_mkdirs(p);
+        lq_clear_frames(dir, subs[i]);
+    }
+    if (rc) goto fail;
+    w.dir = dir;
+    w.scene = s;
+    w.vt = vt;
+    w.state = state;
+    char path[4096 + 32];
+    snprintf(path, sizeof path, "%s/stats.jsonl", dir);
+    rc = lq_jsonl_open(&w.stats, path);
+    if (rc) goto fail;
+    if (vt->height_field && lq_scene_bool(s, "output.mesh")) {
+        lq_field_view vb;
+        rc = vt->view(state, "b", &vb);
+        double dx = vb.spacing[0];
+        double origin[3] = {vb.origin[0] - 0.5 * dx, vb.origin[1], vb.origin[2] - 0.5 * dx};
+        snprintf(path, sizeof path, "%s/mesh/terrain.ply", dir);
+        if (!rc) rc = lq_hfview_write_terrain(path, vb.dims[0], vb.dims[2], dx, origin, vb.data);
+        if (rc) goto fail;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "liquidcl: %s: %d frames at %g fps, writing %s/\n", o->scene, frames, fps,
+                dir);
+
+    /* 3. Frame 0 is the initial state; frames 1..N follow. */
+    lq_interrupted = 0;
+    void (*old_int)(int) = signal(SIGINT, lq_on_signal);
+    void (*old_term)(int) = signal(SIGTERM, lq_on_signal);
+    bool tty = isatty(2);
+    double start = lq_now();
+    long total_steps = 0;
+    lq_frame_stats st;
+    rc = vt->measure(state, &st);
+    if (!rc) rc = lq_write_stats(&w, 0, 0.0, &st, 0.0);
+    if (!rc) rc = lq_write_frame(&w, 0, 0.0);
+    for (int f = 1; f <= frames && !rc; f++) {
+        double t = f / fps, t0 = lq_now();
+        rc = vt->advance(state, f, t, &st);
+        if (rc) {
+            rc = lq_error_replace(rc, "frame %d: %s", f, lq_error_message());
+            break;
+        }
+        double wall = (lq_now() - t0) * 1e3;
+        total_steps += st.steps;
+        rc = lq_write_stats(&w, f, t, &st, wall);
+        if (!rc && f % every == 0) rc = lq_write_frame(&w, f, t);
+        if (rc) break;
+        if (!o->quiet) {
+            double el = lq_now() - start;
+            char eta[32];
+            lq_format_eta(el / f * (frames - f), eta, sizeof eta);
+            fprintf(stderr,
+                    "%sframe %d/%d  t %.3f s  %d steps  %.2f ms/step  volume %.6g m3  ETA %s%s",
+                    tty ? "\r" : "", f, frames, t, st.steps, wall / LQ_MAX(st.steps, 1),
+                    st.liquid_volume, eta, tty ? "\033[K" : "\n");
+        }
+        if (lq_interrupted) {
+            if (tty && !o->quiet) fputc('\n', stderr);
+            rc = lq_error(LQ_ESIM, "interrupted after frame %d; frames 0..%d are complete in %s", f,
+                          f, dir);
+            break;
+        }
+    }
+    signal(SIGINT, old_int);
+    signal(SIGTERM, old_term);
+    if (tty && !o->quiet && !rc) fputc('\n', stderr);
+    if (!rc && !o->quiet)
+        fprintf(stderr, "liquidcl: done: %d frames, %ld steps in %.1f s\n", frames, total_steps,
+                lq_now() - start);
+fail:
+    if (w.stats.f) lq_jsonl_close(&w.stats);
+    if (w.preview_ready) lq_hfview_preview_free(&w.preview);
+    if (state) vt->destroy(state);
+    if (ctx_open) lq_ctx_close(&ctx);
+    lq_scene_free(s);
+    return rc;
+}

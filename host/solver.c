@@ -1,0 +1,27 @@
+/*
+ * solver.c — the table of solvers and the stats helper.
+ */
+#include "solver.h"
+
+#include <string.h>
+
+static const lq_solver_vt *const lq_solvers[] = {&lq_shallow_solver};
+
+const lq_solver_vt *lq_solver_find(const lq_scene *s)
+{
+    const char *name = lq_scene_solver(s);
+    for (size_t i = 0; i < LQ_COUNT(lq_solvers); i++)
+        if (strcmp(lq_solvers[i]->name, name) == 0) return lq_solvers[i];
+    lq_scene_error(s, "solver",
+                   "solver '%s' is not implemented yet in this build (available: shallow)", name);
+    return NULL;
+}
+
+void lq_stats_extra(lq_frame_stats *st, const char *key, double value)
+{
+    if (st->nextra < LQ_STATS_EXTRA) {
+        st->extra[st->nextra].key = key;
+        st->extra[st->nextra].value = value;
+        st->nextra++;
+    }
+}

@@ -1,0 +1,59 @@
+/*
+ * solver.h — what the run loop (host/run.c), `liquidcl diff` and the tests need from
+ * a solver: create it from a scene on a backend, advance it frame by frame, and hand
+ * out host copies of its fields. Solvers never write files; the run loop does.
+ */
+#ifndef LQ_SOLVER_H
+#define LQ_SOLVER_H
+
+#include "field.h"
+#include "scene.h"
+
+/* Per-frame numbers for stats.jsonl (DESIGN.md) plus solver-specific extras. */
+#define LQ_STATS_EXTRA 16
+typedef struct lq_frame_stats {
+    int steps;
+    double dt_min, dt_max;
+    double liquid_volume;     /* m³ */
+    double max_speed;         /* m/s */
+    int pressure_iterations;  /* -1: the solver has no pressure solve (written as null) */
+    double pressure_residual; /* NaN: none */
+    int nextra;
+    struct {
+        const char *key;
+        double value;
+    } extra[LQ_STATS_EXTRA];
+} lq_frame_stats;
+
+void lq_stats_extra(lq_frame_stats *st, const char *key, double value);
+
+/* A host copy of one field with its place in the world (legacy VTK conventions:
+ * dims x fastest, origin = position of element 0, spacing per axis). */
+typedef struct lq_field_view {
+    const char *name;
+    int dims[3];
+    double origin[3], spacing[3];
+    const float *data; /* owned by the solver, valid until the next call */
+} lq_field_view;
+
+typedef struct lq_solver_vt {
+    const char *name;          /* the scene's `solver:` word */
+    const char *const *fields; /* names output.fields may ask for, NULL-terminated */
+    bool height_field;         /* surface is h over ground b (fields "h", "b") */
+    int (*create)(lq_ctx *ctx, const lq_scene *s, void **state);
+    void (*destroy)(void *state);
+    /* Advances to t_end (the end of `frame`), filling st. */
+    int (*advance)(void *state, int frame, double t_end, lq_frame_stats *st);
+    /* Statistics of the current state without advancing (frame 0). */
+    int (*measure)(void *state, lq_frame_stats *st);
+    /* A host copy of a named field (from `fields`, or "h"/"b"/"uc"/"wc" for height
+     * fields: uc, wc cell-centred velocities); LQ_EINPUT if unknown. */
+    int (*view)(void *state, const char *name, lq_field_view *v);
+} lq_solver_vt;
+
+/* The solver named by the scene, or NULL (with the error recorded at `solver`). */
+const lq_solver_vt *lq_solver_find(const lq_scene *s);
+
+extern const lq_solver_vt lq_shallow_solver;
+
+#endif

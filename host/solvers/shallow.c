@@ -1,0 +1,509 @@
+/*
+ * shallow.c — Kass & Miller height-field water ("Height-Field Fluids for Computer
+ * Graphics"; Kass & Miller, SIGGRAPH 1990), the `shallow` solver.
+ *
+ * State: the water surface at three times, h(n−2), h(n−1), h(n) (three rotating
+ * fields), the ground b, and the face velocities of eq. 7 kept as a diagnostic.
+ * One step is the paper's algorithm list (§4), in 3D by alternating directions (§5):
+ *
+ *   1. sources and sinks change h(n−1) and h(n−2) alike;
+ *   2. d from h(n−1), d = 0 where h < b (frozen for the whole step);
+ *   3. h(n) from eq. 17 (eq. 14 with damping τ), rows then columns (eq. 19, 20);
+ *   4. volume projection: per connected wet region, spread the difference between
+ *      old and new volume uniformly over its wet cells (two passes, so cells the first
+ *      pass dries out are accounted by the second);
+ *   5. where h < b, h(n) = b − ε (and h(n−1) likewise, read lazily next step).
+ *
+ * The time step is the frame time split into substeps so that the Courant number
+ * √(g d_max) Δt / Δx stays at or below time.cfl (or shallow.substeps when set); the
+ * implicit scheme is stable at any Δt, the limit only bounds its phase error and
+ * damping (|z| = (1+μ)^−½, μ = 4C² sin²(kΔx/2), docs/VALIDATION.md).
+ *
+ * Volumes are sums of fixed-point depths (heightfield_cell.h), so the bookkeeping
+ * V(t) = V0 + sources − drains − lost holds to float round-off of the heights.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heightfield.h"
+#include "hfinit.h"
+#include "solver.h"
+
+typedef struct lq_hf_source_def {
+    int mode;         /* LQ_HF_SOURCE_* */
+    double cx, cz, r; /* centre (world x, z) and radius of the footprint, m */
+    double rate;      /* inflow/drain: m³/s */
+    double start, stop;
+    double once;        /* drop: the time it lands (NaN for continuous sources) */
+    double volume;      /* drop: m³ */
+    bool wavemaker;     /* strip along a wall: */
+    int i0, k0, ni, nk; /* its cells */
+    double amplitude, period;
+} lq_hf_source_def;
+
+typedef struct lq_rain {
+    double rate, radius, lo[2], hi[2], start, stop, next;
+    lq_rng rng;
+} lq_rain;
+
+typedef struct lq_shallow {
+    lq_ctx *ctx;
+    lq_hf_ops ops;
+    lq_hf_grid g;
+    double gravity, tau, cfl, fps;
+    float eps;
+    int substeps;
+    bool correct;
+    lq_hf_state hs;
+    double scale;
+    double t, dt_prev, dmax;
+    int step;
+    lq_hf_source_def *src;
+    int nsrc;
+    lq_rain *rain;
+    int nrain;
+    double added, v0;
+    /* host copies for views */
+    float *hv, *bv, *fv, *uv, *wv;
+} lq_shallow;
+
+static const char *const lq_shallow_fields[] = {"h", "b", "depth", "u", "w", NULL};
+
+static int lq_shallow_measure(void *state, lq_frame_stats *st);
+
+/* --- set-up -------------------------------------------------------------------- */
+
+static int lq_shallow_sources(lq_shallow *s, const lq_scene *sc)
+{
+    int n = lq_scene_count(sc, "sources");
+    s->src = lq_calloc((size_t)n + 1, sizeof *s->src);
+    s->rain = lq_calloc((size_t)n + 1, sizeof *s->rain);
+    if (!s->src || !s->rain) return LQ_ESIM;
+    for (int i = 0; i < n; i++) {
+        const char *kind = lq_scene_kind(sc, "sources", i);
+        char p[128];
+        double c[2] = {0, 0};
+#define KEY(k) (snprintf(p, sizeof p, "sources.%d.%s.%s", i, kind, k), p)
+        if (strcmp(kind, "rain") == 0) {
+            lq_rain *r = &s->rain[s->nrain++];
+            r->rate = lq_scene_float(sc, KEY("rate"));
+            r->radius = lq_scene_float(sc, KEY("radius"));
+            r->lo[0] = s->g.origin[0];
+            r->lo[1] = s->g.origin[2];
+            r->hi[0] = s->g.origin[0] + s->g.nx * s->g.dx;
+            r->hi[1] = s->g.origin[2] + s->g.nz * s->g.dx;
+            if (lq_scene_has(sc, KEY("region_min")))
+                lq_scene_floats(sc, KEY("region_min"), r->lo, 2);
+            if (lq_scene_has(sc, KEY("region_max")))
+                lq_scene_floats(sc, KEY("region_max"), r->hi, 2);
+            r->start = lq_scene_float(sc, KEY("start"));
+            r->stop = lq_scene_float(sc, KEY("stop"));
+            lq_rng_seed(&r->rng, (uint64_t)lq_scene_int(sc, KEY("seed")));
+            r->next = r->start;
+            if (r->rate > 0) r->next += -log(1.0 - lq_rng_uniform(&r->rng)) / r->rate;
+            continue;
+        }
+        lq_hf_source_def *d = &s->src[s->nsrc++];
+        if (strcmp(kind, "wavemaker") == 0) {
+            const char *wall = lq_scene_enum(sc, KEY("wall"));
+            int cells = (int)ceil(lq_scene_float(sc, KEY("width")) / s->g.dx - 1e-9);
+            bool along_x = wall[0] == 'x';
+            cells = LQ_MAX(1, LQ_MIN(cells, along_x ? s->g.nx : s->g.nz));
+            d->wavemaker = true;
+            d->once = NAN;
+            d->amplitude = lq_scene_float(sc, KEY("amplitude"));
+            d->period = lq_scene_float(sc, KEY("period"));
+            d->start = lq_scene_float(sc, KEY("start"));
+            d->stop = lq_scene_float(sc, KEY("stop"));
+            d->ni = along_x ? cells : s->g.nx;
+            d->nk = along_x ? s->g.nz : cells;
+            d->i0 = strcmp(wall, "x_max") == 0 ? s->g.nx - cells : 0;
+            d->k0 = strcmp(wall, "z_max") == 0 ? s->g.nz - cells : 0;
+            continue;
+        }
+        lq_scene_floats(sc, KEY("center"), c, 2);
+        d->cx = c[0];
+        d->cz = c[1];
+        d->r = lq_scene_float(sc, KEY("radius"));
+        d->once = NAN;
+        if (strcmp(kind, "drop") == 0) {
+            d->mode = LQ_HF_SOURCE_BUMP;
+            d->once = lq_scene_float(sc, KEY("time"));
+            d->volume = 4.0 / 3.0 * LQ_PI * d->r * d->r * d->r;
+            d->r = fmax(2.0 * d->r, 2.0 * s->g.dx); /* footprint of the deposited bump */
+        } else {
+            d->mode = strcmp(kind, "drain") == 0 ? LQ_HF_SOURCE_DRAIN : LQ_HF_SOURCE_UNIFORM;
+            d->rate = lq_scene_float(sc, KEY("rate"));
+            d->start = lq_scene_float(sc, KEY("start"));
+            d->stop = lq_scene_float(sc, KEY("stop"));
+            d->r = fmax(d->r, 0.75 * s->g.dx); /* at least the nearest cell centre */
+        }
+#undef KEY
+    }
+    return LQ_OK;
+}
+
+/* Footprint of a disc in cells, and Σ of the weights the kernel will use there. */
+typedef struct lq_footprint {
+    int i0, k0, ni, nk;
+    float ci, ck, inv_r2;
+    double weight_sum; /* cells */
+} lq_footprint;
+
+static lq_footprint lq_shallow_footprint(const lq_shallow *s, int mode, double cx, double cz,
+                                         double r)
+{
+    lq_footprint f;
+    double dx = s->g.dx;
+    f.ci = (float)((cx - s->g.origin[0]) / dx);
+    f.ck = (float)((cz - s->g.origin[2]) / dx);
+    float R = (float)(r / dx);
+    f.inv_r2 = 1.0f / (R * R);
+    int i0 = (int)floor(f.ci - R) - 1, k0 = (int)floor(f.ck - R) - 1;
+    int i1 = (int)ceil(f.ci + R) + 1, k1 = (int)ceil(f.ck + R) + 1;
+    i0 = LQ_MAX(i0, 0);
+    k0 = LQ_MAX(k0, 0);
+    i1 = LQ_MIN(i1, s->g.nx);
+    k1 = LQ_MIN(k1, s->g.nz);
+    f.i0 = i0;
+    f.k0 = k0;
+    f.ni = LQ_MAX(i1 - i0, 0);
+    f.nk = LQ_MAX(k1 - k0, 0);
+    f.weight_sum = 0;
+    for (int k = k0; k < k1; k++)
+        for (int i = i0; i < i1; i++) {
+            float ddx = (float)i + 0.5f - f.ci, ddz = (float)k + 0.5f - f.ck;
+            f.weight_sum += lq_hf_source_weight(mode, ddx * ddx + ddz * ddz, f.inv_r2);
+        }
+    return f;
+}
+
+static void lq_shallow_destroy(void *state)
+{
+    lq_shallow *s = state;
+    if (!s) return;
+    lq_hf_state_release(&s->hs);
+    lq_hf_ops_release(&s->ops);
+    free(s->src);
+    free(s->rain);
+    free(s->hv);
+    free(s->bv);
+    free(s->fv);
+    free(s->uv);
+    free(s->wv);
+    free(s);
+}
+
+static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
+{
+    int rc = LQ_OK;
+    float *b = NULL, *h = NULL;
+    lq_shallow *s = lq_calloc(1, sizeof *s);
+    if (!s) return LQ_ESIM;
+    s->ctx = ctx;
+    rc = lq_hf_grid_from_scene(sc, &s->g);
+    if (rc) goto fail;
+    double grav[3];
+    lq_scene_floats(sc, "gravity", grav, 3);
+    if (grav[0] != 0 || grav[2] != 0 || !(grav[1] < 0)) {
+        rc = lq_scene_error(sc, "gravity",
+                            "solver 'shallow' needs gravity along −y, [0, -g, 0] with g > 0");
+        goto fail;
+    }
+    s->gravity = -grav[1];
+    s->tau = lq_scene_float(sc, "shallow.damping");
+    s->cfl = lq_scene_float(sc, "time.cfl");
+    s->fps = lq_scene_float(sc, "time.fps");
+    s->eps = (float)lq_scene_float(sc, "shallow.dry_epsilon");
+    s->substeps = lq_scene_int(sc, "shallow.substeps");
+    s->correct = lq_scene_bool(sc, "shallow.volume_correction");
+    if (lq_scene_bool(sc, "output.particles")) {
+        rc = lq_scene_error(sc, "output.particles", "solver 'shallow' has no particles to write");
+        goto fail;
+    }
+    int nx = s->g.nx, nz = s->g.nz;
+    size_t n = (size_t)nx * (size_t)nz;
+    if (n > (size_t)INT_MAX / 2) {
+        rc = lq_scene_error(sc, "grid.size", "%d x %d cells is more than this solver indexes", nx,
+                            nz);
+        goto fail;
+    }
+
+    /* Ground and initial surface on the host, then checked against the device. */
+    b = lq_alloc(n * sizeof *b);
+    h = lq_alloc(n * sizeof *h);
+    if (!b || !h) {
+        rc = LQ_ESIM;
+        goto fail;
+    }
+    rc = lq_hf_terrain(sc, &s->g, b);
+    if (!rc) rc = lq_hf_surface(sc, &s->g, b, s->eps, h);
+    if (rc) goto fail;
+    rc = lq_shallow_sources(s, sc);
+    if (rc) goto fail;
+
+    size_t f4 = n * 4;
+    rc = lq_hf_state_alloc(&s->hs, ctx, nx, nz);
+    if (!rc) rc = lq_hf_ops_init(&s->ops, ctx, nx, nz);
+    if (!rc) rc = lq_field_upload(&s->hs.b, b);
+    for (int i = 0; i < 3 && !rc; i++) rc = lq_field_upload(&s->hs.h[i], h);
+    if (rc) goto fail;
+
+    /* Fixed-point scale: N cells of depth up to D_cap sum below 2^62. */
+    float hmax = -INFINITY, bmin = INFINITY, dmax = 0;
+    for (size_t c = 0; c < n; c++) {
+        hmax = fmaxf(hmax, h[c]);
+        bmin = fminf(bmin, b[c]);
+        dmax = fmaxf(dmax, lq_hf_depth(h[c], b[c]));
+    }
+    double dcap = exp2(ceil(log2(fmax(8.0 * (hmax - bmin), 1.0))));
+    int S = (int)floor(62.0 - log2((double)n) - log2(dcap));
+    s->scale = ldexp(1.0, LQ_MIN(S, 60));
+    s->dmax = dmax;
+    s->hv = lq_alloc(f4);
+    s->bv = lq_alloc(f4);
+    s->fv = lq_alloc(f4);
+    s->uv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
+    s->wv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
+    if (!s->hv || !s->bv || !s->fv || !s->uv || !s->wv) {
+        rc = LQ_ESIM;
+        goto fail;
+    }
+    lq_frame_stats st;
+    free(b);
+    free(h);
+    b = h = NULL;
+    rc = lq_shallow_measure(s, &st);
+    if (rc) goto fail;
+    s->v0 = st.liquid_volume;
+    *state = s;
+    return LQ_OK;
+fail:
+    free(b);
+    free(h);
+    lq_shallow_destroy(s);
+    return rc;
+}
+
+/* --- one step (§4, §5) ----------------------------------------------------------- */
+
+static int lq_shallow_apply_source(lq_shallow *s, int mode, double cx, double cz, double r,
+                                   double volume)
+{
+    lq_footprint f = lq_shallow_footprint(s, mode, cx, cz, r);
+    if (f.ni == 0 || f.nk == 0 || f.weight_sum <= 0) return LQ_OK;
+    double area = s->g.dx * s->g.dx;
+    float amount = (float)(volume / (f.weight_sum * area)); /* m of depth at weight 1 */
+    if (mode != LQ_HF_SOURCE_DRAIN) s->added += (double)amount * f.weight_sum * area;
+    lq_hf_state *hs = &s->hs;
+    return lq_hf_source(&s->ops, &hs->h[hs->i1], &hs->h[hs->i0], &hs->b, &hs->acc_l, f.i0, f.k0,
+                        f.ni, f.nk, f.ci, f.ck, f.inv_r2, mode, amount, s->eps, (float)s->scale);
+}
+
+/* Step 1: sources and sinks active during [t, t + dt). */
+static int lq_shallow_sources_step(lq_shallow *s, double dt)
+{
+    int rc = LQ_OK;
+    double t0 = s->t, t1 = s->t + dt;
+    for (int i = 0; i < s->nsrc && !rc; i++) {
+        lq_hf_source_def *d = &s->src[i];
+        if (d->wavemaker) { /* the strip's surface follows A sin(2πt/T) */
+            double a = fmax(t0, d->start), e = fmin(t1, d->stop), w = 2 * LQ_PI / d->period;
+            if (e <= a) continue;
+            double rise = d->amplitude * (sin(w * (e - d->start)) - sin(w * (a - d->start)));
+            int mode = rise > 0 ? LQ_HF_SOURCE_UNIFORM : LQ_HF_SOURCE_DRAIN;
+            if (rise > 0) s->added += (double)(float)rise * d->ni * d->nk * s->g.dx * s->g.dx;
+            lq_hf_state *hs = &s->hs;
+            if (rise != 0)
+                rc = lq_hf_source(&s->ops, &hs->h[hs->i1], &hs->h[hs->i0], &hs->b, &hs->acc_l,
+                                  d->i0, d->k0, d->ni, d->nk, 0.0f, 0.0f, 0.0f, mode,
+                                  (float)fabs(rise), s->eps, (float)s->scale);
+            continue;
+        }
+        if (!isnan(d->once)) {
+            if (d->once >= t0 && d->once < t1)
+                rc = lq_shallow_apply_source(s, d->mode, d->cx, d->cz, d->r, d->volume);
+            continue;
+        }
+        double a = fmax(t0, d->start), e = fmin(t1, d->stop);
+        if (e > a && d->rate > 0)
+            rc = lq_shallow_apply_source(s, d->mode, d->cx, d->cz, d->r, d->rate * (e - a));
+    }
+    for (int i = 0; i < s->nrain && !rc; i++) {
+        lq_rain *r = &s->rain[i];
+        while (!rc && r->rate > 0 && r->next < t1 && r->next < r->stop) {
+            double x = r->lo[0] + (r->hi[0] - r->lo[0]) * lq_rng_uniform(&r->rng);
+            double z = r->lo[1] + (r->hi[1] - r->lo[1]) * lq_rng_uniform(&r->rng);
+            double vol = 4.0 / 3.0 * LQ_PI * r->radius * r->radius * r->radius;
+            if (r->next >= t0)
+                rc = lq_shallow_apply_source(s, LQ_HF_SOURCE_BUMP, x, z,
+                                             fmax(2.0 * r->radius, 2.0 * s->g.dx), vol);
+            r->next += -log(1.0 - lq_rng_uniform(&r->rng)) / r->rate;
+        }
+    }
+    return rc;
+}
+
+/* One step of §4's algorithm list: sources, then steps 2–5 (lq_hf_step). */
+static int lq_shallow_step(lq_shallow *s, double dt)
+{
+    lq_hf_step_params p;
+    p.kappa = (float)(s->gravity * dt * dt / (s->g.dx * s->g.dx));
+    p.keep = (float)(1.0 - s->tau);
+    /* eq. 17 extrapolates h(n−1) − h(n−2) over one step: rescale when Δt changed. */
+    p.keep_rhs = (float)((1.0 - s->tau) * (s->dt_prev > 0 ? dt / s->dt_prev : 1.0));
+    p.gdt_dx = (float)(s->gravity * dt / s->g.dx);
+    p.eps = s->eps;
+    p.scale = (float)s->scale;
+    p.correct = s->correct;
+    p.step = s->step;
+    int rc = lq_shallow_sources_step(s, dt);       /* 1. sources and sinks */
+    if (!rc) rc = lq_hf_step(&s->ops, &s->hs, &p); /* 2–5 */
+    if (rc) return rc;
+    s->t += dt;
+    s->dt_prev = dt;
+    s->step++;
+    return LQ_OK;
+}
+
+/* --- frames ------------------------------------------------------------------------ */
+
+static int lq_shallow_measure(void *state, lq_frame_stats *st)
+{
+    lq_shallow *s = state;
+    lq_long sl[LQ_HF_ACC_L_COUNT] = {0}, al[LQ_HF_ACC_L_COUNT];
+    int si[LQ_HF_ACC_I_COUNT] = {0}, ai[LQ_HF_ACC_I_COUNT];
+    int rc = lq_field_upload(&s->hs.st_l, sl);
+    if (!rc) rc = lq_field_upload(&s->hs.st_i, si);
+    if (!rc)
+        rc = lq_hf_stats(&s->ops, &s->hs.h[s->hs.i1], &s->hs.b, &s->hs.u, &s->hs.w, &s->hs.st_l,
+                         &s->hs.st_i, (float)s->scale);
+    if (!rc) rc = lq_field_download(&s->hs.st_l, sl);
+    if (!rc) rc = lq_field_download(&s->hs.st_i, si);
+    if (!rc) rc = lq_field_download(&s->hs.acc_l, al);
+    if (!rc) rc = lq_field_download(&s->hs.acc_i, ai);
+    if (rc) return rc;
+    float fdmax, fsmax;
+    memcpy(&fdmax, &si[LQ_HF_ACC_MAXDEPTH], 4);
+    memcpy(&fsmax, &si[LQ_HF_ACC_MAXSPEED], 4);
+    double area = s->g.dx * s->g.dx;
+    memset(st, 0, sizeof *st);
+    st->liquid_volume = (double)sl[LQ_HF_ACC_VOLUME] / s->scale * area;
+    st->max_speed = fsmax;
+    st->pressure_iterations = -1;
+    st->pressure_residual = NAN;
+    st->dt_min = st->dt_max = s->dt_prev;
+    s->dmax = fdmax;
+    double drained = (double)al[LQ_HF_ACC_DRAINED] / s->scale * area;
+    double lost = (double)al[LQ_HF_ACC_LOST] / s->scale * area;
+    double expect = s->v0 + s->added - drained - lost;
+    lq_stats_extra(st, "source_volume", s->added);
+    lq_stats_extra(st, "sink_volume", drained);
+    lq_stats_extra(st, "volume_lost", lost);
+    lq_stats_extra(st, "volume_drift", s->v0 > 0 ? (st->liquid_volume - expect) / expect : 0);
+    lq_stats_extra(st, "wet_cells", si[LQ_HF_ACC_WET]);
+    lq_stats_extra(st, "max_depth", fdmax);
+    lq_stats_extra(st, "courant",
+                   sqrt(s->gravity * fdmax) * (s->dt_prev > 0 ? s->dt_prev : 1.0 / s->fps) /
+                       s->g.dx);
+    if (ai[LQ_HF_ACC_BADSTEP] != INT_MAX || si[LQ_HF_ACC_BAD] > 0)
+        return lq_error(LQ_ESIM,
+                        "simulation blew up at step %d (t = %.6g s): field h is not finite",
+                        ai[LQ_HF_ACC_BADSTEP] != INT_MAX ? ai[LQ_HF_ACC_BADSTEP] : s->step, s->t);
+    return LQ_OK;
+}
+
+static int lq_shallow_advance(void *state, int frame, double t_end, lq_frame_stats *st)
+{
+    lq_shallow *s = state;
+    (void)frame;
+    double span = t_end - s->t;
+    if (span <= 0) return lq_shallow_measure(s, st);
+    int n = s->substeps;
+    if (n <= 0) {
+        double c = sqrt(s->gravity * fmax(s->dmax, 0.0)) * span / s->g.dx;
+        n = (int)ceil(c / s->cfl - 1e-9);
+        n = LQ_MAX(n, 1);
+    }
+    double dt = span / n, dt_min = INFINITY, dt_max = 0;
+    for (int i = 0; i < n; i++) {
+        double step_dt = (i == n - 1) ? t_end - s->t : dt; /* land exactly on t_end */
+        int rc = lq_shallow_step(s, step_dt);
+        if (rc) return rc;
+        dt_min = fmin(dt_min, step_dt);
+        dt_max = fmax(dt_max, step_dt);
+    }
+    int rc = lq_shallow_measure(s, st);
+    st->steps = n;
+    st->dt_min = dt_min;
+    st->dt_max = dt_max;
+    return rc;
+}
+
+static void lq_view_set(lq_field_view *v, const char *name, int nx, int nz, double ox, double oy,
+                        double oz, double dx, const float *data)
+{
+    v->name = name;
+    v->dims[0] = nx;
+    v->dims[1] = 1;
+    v->dims[2] = nz;
+    v->origin[0] = ox;
+    v->origin[1] = oy;
+    v->origin[2] = oz;
+    v->spacing[0] = dx;
+    v->spacing[1] = dx;
+    v->spacing[2] = dx;
+    v->data = data;
+}
+
+static int lq_shallow_view(void *state, const char *name, lq_field_view *v)
+{
+    lq_shallow *s = state;
+    int nx = s->g.nx, nz = s->g.nz, rc = LQ_OK;
+    double dx = s->g.dx, ox = s->g.origin[0], oy = s->g.origin[1], oz = s->g.origin[2];
+    size_t n = (size_t)nx * (size_t)nz;
+    if (strcmp(name, "h") == 0) {
+        rc = lq_field_download(&s->hs.h[s->hs.i1], s->hv);
+        lq_view_set(v, "h", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->hv);
+    } else if (strcmp(name, "b") == 0) {
+        rc = lq_field_download(&s->hs.b, s->bv);
+        lq_view_set(v, "b", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->bv);
+    } else if (strcmp(name, "depth") == 0) {
+        rc = lq_field_download(&s->hs.h[s->hs.i1], s->hv);
+        if (!rc) rc = lq_field_download(&s->hs.b, s->bv);
+        for (size_t c = 0; c < n && !rc; c++) s->fv[c] = lq_hf_depth(s->hv[c], s->bv[c]);
+        lq_view_set(v, "depth", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->fv);
+    } else if (strcmp(name, "u") == 0) {
+        rc = lq_field_download(&s->hs.u, s->uv);
+        lq_view_set(v, "u", nx + 1, nz, ox, oy, oz + 0.5 * dx, dx, s->uv);
+    } else if (strcmp(name, "w") == 0) {
+        rc = lq_field_download(&s->hs.w, s->wv);
+        lq_view_set(v, "w", nx, nz + 1, ox + 0.5 * dx, oy, oz, dx, s->wv);
+    } else if (strcmp(name, "uc") == 0 || strcmp(name, "wc") == 0) {
+        bool is_u = name[0] == 'u';
+        rc = lq_field_download(is_u ? &s->hs.u : &s->hs.w, is_u ? s->uv : s->wv);
+        const float *f = is_u ? s->uv : s->wv;
+        for (int k = 0; k < nz && !rc; k++)
+            for (int i = 0; i < nx; i++)
+                s->fv[i + nx * k] = is_u ? 0.5f * (f[i + (nx + 1) * k] + f[i + 1 + (nx + 1) * k])
+                                         : 0.5f * (f[i + nx * k] + f[i + nx * (k + 1)]);
+        lq_view_set(v, is_u ? "uc" : "wc", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->fv);
+    } else {
+        return lq_error(LQ_EINPUT, "solver 'shallow' has no field '%s'", name);
+    }
+    return rc;
+}
+
+const lq_solver_vt lq_shallow_solver = {
+    .name = "shallow",
+    .fields = lq_shallow_fields,
+    .height_field = true,
+    .create = lq_shallow_create,
+    .destroy = lq_shallow_destroy,
+    .advance = lq_shallow_advance,
+    .measure = lq_shallow_measure,
+    .view = lq_shallow_view,
+};
