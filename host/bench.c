@@ -132,20 +132,32 @@ typedef struct lq_hf_arg {
     int which;
 } lq_hf_arg;
 
-enum { B_ADI_X, B_ADI_Z, B_LABEL, B_REDUCE, B_APPLY, B_FINISH, B_STATS, B_STEP, B_COUNT };
+enum {
+    B_RESIDUAL,
+    B_ADI_X,
+    B_ADI_Z,
+    B_LABEL,
+    B_REDUCE,
+    B_APPLY,
+    B_FINISH,
+    B_STATS,
+    B_STEP,
+    B_COUNT
+};
 static const struct {
     const char *name;
     double bytes; /* compulsory bytes per cell */
     const char *note;
 } lq_hf_bench_ops[B_COUNT] = {
-    {"hf_adi_x", 16, "read h1 h0 b, write hn; one row per work-item"},
-    {"hf_adi_z", 16, "read h1 b hn, write hn; one column per work-item"},
+    {"hf_residual", 16, "read h1 h0 b, write R"},
+    {"hf_adi_x", 16, "read h1 b R, write R (in place)"},
+    {"hf_adi_z", 16, "read h1 b R, write h (in place)"},
     {"hf_label", 28, "init 16 + merge 4 + compress 8"},
     {"hf_vol_reduce", 20, "read h1 hn b L, 8-byte sums at roots"},
     {"hf_vol_apply", 16, "read hn b L, write hn"},
     {"hf_finish", 32, "read hn h1 b u w, write hn u w"},
     {"hf_stats", 16, "read h b u w"},
-    {"shallow_step", 156, "adi_x+adi_z+label+2x(reduce+apply)+finish"},
+    {"shallow_step", 172, "residual+adi_x+adi_z+label+2x(reduce+apply)+finish"},
 };
 
 static int lq_hf_once(void *p)
@@ -155,8 +167,10 @@ static int lq_hf_once(void *p)
     lq_hf_state *s = a->s;
     lq_field *h0 = &s->h[s->i0], *h1 = &s->h[s->i1], *hn = &s->h[s->in];
     switch (a->which) {
+    case B_RESIDUAL:
+        return lq_hf_residual(o, h1, h0, &s->b, hn, a->p.kappa, a->p.keep_rhs);
     case B_ADI_X:
-        return lq_hf_adi_x(o, h1, h0, &s->b, hn, &s->cp, a->p.kappa, a->p.keep_rhs);
+        return lq_hf_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa);
     case B_ADI_Z:
         return lq_hf_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
     case B_LABEL:

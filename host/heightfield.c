@@ -48,7 +48,8 @@ int lq_hf_ops_init(lq_hf_ops *o, lq_ctx *ctx, int nx, int nz)
     struct {
         cl_kernel *k;
         const char *name;
-    } ks[] = {{&o->adi_x, "hf_adi_x"},
+    } ks[] = {{&o->residual, "hf_residual"},
+              {&o->adi_x, "hf_adi_x"},
               {&o->adi_z, "hf_adi_z"},
               {&o->source, "hf_source"},
               {&o->label_init, "hf_label_init"},
@@ -70,9 +71,9 @@ fail:
 
 void lq_hf_ops_release(lq_hf_ops *o)
 {
-    cl_kernel *ks[] = {&o->adi_x,       &o->adi_z,          &o->source,        &o->label_init,
-                       &o->label_merge, &o->label_compress, &o->volume_reduce, &o->volume_apply,
-                       &o->finish,      &o->stats};
+    cl_kernel *ks[] = {&o->residual,     &o->adi_x,       &o->adi_z,          &o->source,
+                       &o->label_init,   &o->label_merge, &o->label_compress, &o->volume_reduce,
+                       &o->volume_apply, &o->finish,      &o->stats};
     for (size_t i = 0; i < LQ_COUNT(ks); i++)
         if (*ks[i]) {
             clReleaseKernel(*ks[i]);
@@ -125,16 +126,27 @@ static int lq_hf_launch_lines(lq_hf_ops *o, cl_kernel k, const char *name, int n
     return lq_cl_run(o->ctx, k, name, 1, &global, &local);
 }
 
-int lq_hf_adi_x(lq_hf_ops *o, const lq_field *h1, const lq_field *h0, const lq_field *b,
-                lq_field *hn, lq_field *cp, float kappa, float keep)
+int lq_hf_residual(lq_hf_ops *o, const lq_field *h1, const lq_field *h0, const lq_field *b,
+                   lq_field *hn, float kappa, float keep)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_adi_x(o->nx, o->nz, h1, h0, b, hn, cp, kappa, keep);
+        lq_hf_ref_residual(o->nx, o->nz, h1, h0, b, hn, kappa, keep);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(h1), MEM(h0), MEM(b), MEM(hn), MEM(cp), VAL(kappa), VAL(keep)};
+    lq_argv a[] = {MEM(h1), MEM(h0), MEM(b), MEM(hn), VAL(kappa), VAL(keep)};
+    return lq_hf_launch(o, o->residual, "hf_residual", 6, a, 2, (size_t)o->nx, (size_t)o->nz);
+}
+
+int lq_hf_adi_x(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn, lq_field *cp,
+                float kappa)
+{
+    if (IS_REF(o)) {
+        lq_hf_ref_adi_x(o->nx, o->nz, h1, b, hn, cp, kappa);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(h1), MEM(b), MEM(hn), MEM(cp), VAL(kappa)};
     size_t rows_per_item = o->xblock ? 8 : 1;
-    return lq_hf_launch_lines(o, o->adi_x, "hf_adi_x", 7, a,
+    return lq_hf_launch_lines(o, o->adi_x, "hf_adi_x", 5, a,
                               ((size_t)o->nz + rows_per_item - 1) / rows_per_item);
 }
 
@@ -298,8 +310,10 @@ int lq_hf_step(lq_hf_ops *o, lq_hf_state *st, const lq_hf_step_params *p)
 {
     lq_field *h0 = &st->h[st->i0], *h1 = &st->h[st->i1], *hn = &st->h[st->in];
     float inv_scale = 1.0f / p->scale;
-    /* 2–3. d from h(n−1), frozen; eq. 17 by rows (eq. 19), then by columns (eq. 20). */
-    int rc = lq_hf_adi_x(o, h1, h0, &st->b, hn, &st->cp, p->kappa, p->keep_rhs);
+    /* 2–3. d from h(n−1), frozen; eq. 17 in delta form, by rows (eq. 19), then by
+     *      columns (eq. 20), which adds h(n−1) back. */
+    int rc = lq_hf_residual(o, h1, h0, &st->b, hn, p->kappa, p->keep_rhs);
+    if (!rc) rc = lq_hf_adi_x(o, h1, &st->b, hn, &st->cp, p->kappa);
     if (!rc) rc = lq_hf_adi_z(o, h1, &st->b, hn, &st->cp, p->kappa);
     /* 4. Volume projection: per connected region of cells wet before or after, spread
      *    old − new volume over its wet cells; a second pass accounts for the cells the

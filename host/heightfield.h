@@ -25,8 +25,8 @@ typedef struct lq_hf_ops {
     int vec;    /* columns per work-item in the z solve (OpenCL) */
     int xblock; /* rows in 8 x 8 register-transposed blocks (CPU devices) */
     cl_program program;
-    cl_kernel adi_x, adi_z, source, label_init, label_merge, label_compress, volume_reduce,
-        volume_apply, finish, stats;
+    cl_kernel residual, adi_x, adi_z, source, label_init, label_merge, label_compress,
+        volume_reduce, volume_apply, finish, stats;
 } lq_hf_ops;
 
 /* Builds the program for an nx × nz grid on OpenCL (nothing to do on the reference
@@ -34,10 +34,13 @@ typedef struct lq_hf_ops {
 int lq_hf_ops_init(lq_hf_ops *o, lq_ctx *ctx, int nx, int nz);
 void lq_hf_ops_release(lq_hf_ops *o);
 
-/* eq. 14–17, 19: hn ← A_x⁻¹ (h1 + keep (h1 − h0)), rows, depth frozen at (h1, b). */
-int lq_hf_adi_x(lq_hf_ops *o, const lq_field *h1, const lq_field *h0, const lq_field *b,
-                lq_field *hn, lq_field *cp, float kappa, float keep);
-/* eq. 20: hn ← A_z⁻¹ hn, columns, same frozen depth. */
+/* Delta form of eq. 17: hn ← R = keep (h1 − h0) + κ Σ D (h_nb − h), from (h1, h0, b). */
+int lq_hf_residual(lq_hf_ops *o, const lq_field *h1, const lq_field *h0, const lq_field *b,
+                   lq_field *hn, float kappa, float keep);
+/* eq. 19: hn ← A_x⁻¹ hn, rows, depth frozen at (h1, b). */
+int lq_hf_adi_x(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn, lq_field *cp,
+                float kappa);
+/* eq. 20: hn ← h1 + A_z⁻¹ hn, columns, same frozen depth. */
 int lq_hf_adi_z(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn, lq_field *cp,
                 float kappa);
 /* A source or sink on the ni × nk cells from (i0, k0), centre (ci, ck) in cells. */
@@ -96,8 +99,10 @@ typedef struct lq_hf_step_params {
 int lq_hf_step(lq_hf_ops *o, lq_hf_state *st, const lq_hf_step_params *p);
 
 /* Reference twins (host/ref/heightfield.c): same arguments, host storage. */
-void lq_hf_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *h0, const lq_field *b,
-                     lq_field *hn, lq_field *cp, float kappa, float keep);
+void lq_hf_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *h0, const lq_field *b,
+                        lq_field *hn, float kappa, float keep);
+void lq_hf_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
+                     lq_field *cp, float kappa);
 void lq_hf_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
                      lq_field *cp, float kappa);
 void lq_hf_ref_source(int nx, int nz, lq_field *h1, lq_field *h0, const lq_field *b,

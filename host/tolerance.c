@@ -14,6 +14,7 @@
 #include <string.h>
 
 const lq_tolerance lq_tolerances[] = {
+    {"hf_residual", 0, 1e-6, 1e-6, "four products and sums per cell, same order"},
     {"hf_adi_x", 0, 1e-5, 1e-3,
      "same Thomas code; a divide off by 2.5 ulp per cell compounds along a row"},
     {"hf_adi_z", 0, 1e-5, 1e-3, "as hf_adi_x, along columns"},

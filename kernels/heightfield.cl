@@ -17,8 +17,8 @@
  * LQ_VEC lines in SIMD lanes instead of waiting on one line's divide chain, GPUs take
  * LQ_VEC = 1 and one line per work-item. Lane by lane the arithmetic is that of
  * lq_hf_solve_line (the reference twin): the same operations in the same order, with
- * the branches of lq_hf_edge_depth and lq_hf_extrapolate written as selects in the
- * same priority. Lines left over (count % LQ_VEC) use lq_hf_solve_line itself.
+ * the branches of lq_hf_edge_depth written as selects in the same priority. Lines left over (count
+ * % LQ_VEC) use lq_hf_solve_line itself.
  */
 #ifndef LQ_VEC
 #define LQ_VEC 1
@@ -102,16 +102,11 @@ inline floatv lq_edge_depthv(floatv ha, floatv ba, floatv hb, floatv bb)
     return r;
 }
 
-inline floatv lq_extrapolatev(floatv h1, floatv h0, floatv b, float keep)
-{
-    return LQ_SELECT(h1 + keep * (h1 - h0), h1, h1 < b);
-}
-
 /* lq_hf_solve_line for LQ_VEC lines at once: lane l is the line starting at
  * base + l·lane_stride. */
-inline void lq_solve_linev(const global float *h1, const global float *h0, const global float *b,
-                           global float *out, global float *cp, int base, int lane_stride,
-                           int stride, int n, float kappa, float keep, int from_history)
+inline void lq_solve_linev(const global float *h1, const global float *b, global float *out,
+                           global float *cp, int base, int lane_stride, int stride, int n,
+                           float kappa, int add_base)
 {
     floatv a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
     floatv hc = lq_loadv(h1 + base, lane_stride), bc = lq_loadv(b + base, lane_stride);
@@ -120,12 +115,10 @@ inline void lq_solve_linev(const global float *h1, const global float *h0, const
         floatv hn = lq_loadv(h1 + idx + stride, lane_stride);
         floatv bn = lq_loadv(b + idx + stride, lane_stride);
         floatv a_right = kappa * lq_edge_depthv(hc, bc, hn, bn);
-        floatv r = from_history ? lq_extrapolatev(hc, lq_loadv(h0 + idx, lane_stride), bc, keep)
-                                : lq_loadv(out + idx, lane_stride);
         floatv m = (1.0f + a_left + a_right) + a_left * c_prev;
         floatv inv = 1.0f / m;
         c_prev = -a_right * inv;
-        d_prev = (r + a_left * d_prev) * inv;
+        d_prev = (lq_loadv(out + idx, lane_stride) + a_left * d_prev) * inv;
         lq_storev(c_prev, cp + idx, lane_stride);
         lq_storev(d_prev, out + idx, lane_stride);
         a_left = a_right;
@@ -133,17 +126,15 @@ inline void lq_solve_linev(const global float *h1, const global float *h0, const
         bc = bn;
     }
     {
-        floatv r = from_history ? lq_extrapolatev(hc, lq_loadv(h0 + idx, lane_stride), bc, keep)
-                                : lq_loadv(out + idx, lane_stride);
         floatv m = (1.0f + a_left + 0.0f) + a_left * c_prev;
-        d_prev = (r + a_left * d_prev) * (1.0f / m);
-        lq_storev(d_prev, out + idx, lane_stride);
+        d_prev = (lq_loadv(out + idx, lane_stride) + a_left * d_prev) * (1.0f / m);
+        lq_storev(add_base ? hc + d_prev : d_prev, out + idx, lane_stride);
     }
     floatv x = d_prev;
     idx -= stride;
     for (int t = n - 2; t >= 0; t--, idx -= stride) {
         x = lq_loadv(out + idx, lane_stride) - lq_loadv(cp + idx, lane_stride) * x;
-        lq_storev(x, out + idx, lane_stride);
+        lq_storev(add_base ? lq_loadv(h1 + idx, lane_stride) + x : x, out + idx, lane_stride);
     }
 }
 
@@ -204,10 +195,10 @@ inline float8 lq_edge_depth8(float8 ha, float8 ba, float8 hb, float8 bb)
     return r;
 }
 
-inline void lq_solve_rows8(const global float *h1, const global float *h0, const global float *b,
-                           global float *out, global float *cp, int row0, float kappa, float keep)
+inline void lq_solve_rows8(const global float *h1, const global float *b, global float *out,
+                           global float *cp, int row0, float kappa)
 {
-    float8 H[8], B[8], HN[8], BN[8], Z[8], C[8], D[8];
+    float8 H[8], B[8], HN[8], BN[8], C[8], D[8];
     float8 a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
     lq_load_block(h1, row0, 0, H);
     lq_load_block(b, row0, 0, B);
@@ -217,17 +208,16 @@ inline void lq_solve_rows8(const global float *h1, const global float *h0, const
             lq_load_block(h1, row0, c0 + 8, HN);
             lq_load_block(b, row0, c0 + 8, BN);
         }
-        lq_load_block(h0, row0, c0, Z);
+        lq_load_block(out, row0, c0, D);
 #pragma unroll
         for (int j = 0; j < 8; j++) {
             float8 hn = j < 7 ? H[j + 1] : HN[0], bn = j < 7 ? B[j + 1] : BN[0];
             float8 a_right =
                 (last && j == 7) ? (float8)0.0f : kappa * lq_edge_depth8(H[j], B[j], hn, bn);
-            float8 r = select(H[j] + keep * (H[j] - Z[j]), H[j], H[j] < B[j]);
             float8 m = (1.0f + a_left + a_right) + a_left * c_prev;
             float8 inv = 1.0f / m;
             c_prev = -a_right * inv;
-            d_prev = (r + a_left * d_prev) * inv;
+            d_prev = (D[j] + a_left * d_prev) * inv;
             C[j] = c_prev;
             D[j] = d_prev;
             a_left = a_right;
@@ -255,37 +245,46 @@ inline void lq_solve_rows8(const global float *h1, const global float *h0, const
 }
 #endif
 
-/* eq. 19: rows (x direction). */
-kernel void hf_adi_x(global const float *h1, global const float *h0, global const float *b,
-                     global float *hn, global float *cp, float kappa, float keep)
+/* R of the delta form (heightfield_cell.h), one work-item per cell, into hn. */
+kernel void hf_residual(global const float *h1, global const float *h0, global const float *b,
+                        global float *hn, float kappa, float keep)
+{
+    int i = get_global_id(0), k = get_global_id(1);
+    if (i >= NX || k >= NZ) return;
+    hn[i + NX * k] = lq_hf_residual_cell(h1, h0, b, i, k, NX, NZ, kappa, keep);
+}
+
+/* eq. 19: rows (x direction), in place on hn (R in, Δ* out). */
+kernel void hf_adi_x(global const float *h1, global const float *b, global float *hn,
+                     global float *cp, float kappa)
 {
 #if LQ_XBLOCK
     int k0 = get_global_id(0) * 8;
     if (k0 >= NZ) return;
     if (k0 + 8 <= NZ) {
-        lq_solve_rows8(h1, h0, b, hn, cp, k0, kappa, keep);
+        lq_solve_rows8(h1, b, hn, cp, k0, kappa);
         return;
     }
-    for (int k = k0; k < NZ; k++)
-        lq_hf_solve_line(h1, h0, b, hn, cp, k * NX, 1, NX, kappa, keep, 1);
+    for (int k = k0; k < NZ; k++) lq_hf_solve_line(h1, b, hn, cp, k * NX, 1, NX, kappa, 0);
 #else
     int k = get_global_id(0);
     if (k >= NZ) return;
-    lq_hf_solve_line(h1, h0, b, hn, cp, k * NX, 1, NX, kappa, keep, 1);
+    lq_hf_solve_line(h1, b, hn, cp, k * NX, 1, NX, kappa, 0);
 #endif
 }
 
-/* eq. 20: columns (z direction), LQ_VEC adjacent columns per work-item, in place. */
+/* eq. 20: columns (z direction), LQ_VEC adjacent columns per work-item, in place on hn
+ * (Δ* in, h(n) = h(n−1) + Δ out). */
 kernel void hf_adi_z(global const float *h1, global const float *b, global float *hn,
                      global float *cp, float kappa)
 {
     int i0 = get_global_id(0) * LQ_VEC;
     if (i0 >= NX) return;
     if (i0 + LQ_VEC <= NX) {
-        lq_solve_linev(h1, h1, b, hn, cp, i0, 1, NX, NZ, kappa, 1.0f, 0);
+        lq_solve_linev(h1, b, hn, cp, i0, 1, NX, NZ, kappa, 1);
         return;
     }
-    for (int i = i0; i < NX; i++) lq_hf_solve_line(h1, h1, b, hn, cp, i, NX, NZ, kappa, 1.0f, 0);
+    for (int i = i0; i < NX; i++) lq_hf_solve_line(h1, b, hn, cp, i, NX, NZ, kappa, 1);
 }
 
 /* Sources over a rectangle of cells starting at (i0, k0); (ci, ck) centre in cells. */

@@ -18,6 +18,17 @@
  *   e_i = 1 + a_{i−1/2} + a_{i+1/2},  f_i = −a_{i+1/2},
  * symmetric with unit row and column sums, so one solve conserves Σh exactly in exact
  * arithmetic, and diagonally dominant, so the Thomas algorithm needs no pivoting.
+ *
+ * Delta form. Eq. 17, A h(n) = h(n−1) + (1−τ)(h(n−1) − h(n−2)), is solved for the
+ * change Δ = h(n) − h(n−1):
+ *     A Δ = R,  R = (1−τ)(h(n−1) − h(n−2)) + κ Σ_edges D (h_nb − h)     (from h(n−1)),
+ * the same linear system, but R is built from differences, which are exactly zero for
+ * water at rest, so a lake over an uneven bed stays exactly flat instead of being
+ * pushed by the round-off of a full-height solve every step (that round-off repeats
+ * identically each step and acts as a steady force: measured 0.05 m/s after 1000
+ * steps). In 3D the split A_z A_x Δ = R (eq. 19, 20) uses the residual of the whole
+ * unsplit operator, the usual delta-form ADI: it differs from the product form only
+ * by an O(Δt⁴) term, and its steady states are those of the unsplit scheme.
  */
 #ifndef LQ_HEIGHTFIELD_CELL_H
 #define LQ_HEIGHTFIELD_CELL_H
@@ -63,26 +74,41 @@ LQ_INLINE float lq_hf_edge_depth(float ha, float ba, float hb, float bb)
     return 0.0f;
 }
 
-/* Right-hand side of eq. 17: h(n−1) + (1 − τ)(h(n−1) − h(n−2)); `keep` = 1 − τ.
- * A dry cell (h < b) holds h(n−1) = h(n−2) = b − ε (§4, last rule), so its
- * extrapolation is h(n−1) itself; h(n−2) is not read there. */
-LQ_INLINE float lq_hf_extrapolate(float h1, float h0, float b, float keep)
+/* Extrapolation term of eq. 17 in delta form: (1 − τ)(h(n−1) − h(n−2)); `keep` = 1 − τ.
+ * A dry cell (h < b) holds h(n−1) = h(n−2) = b − ε (§4, last rule): no motion, and
+ * h(n−2) is not read there. */
+LQ_INLINE float lq_hf_momentum(float h1, float h0, float b, float keep)
 {
-    return h1 < b ? h1 : h1 + keep * (h1 - h0);
+    return h1 < b ? 0.0f : keep * (h1 - h0);
+}
+
+/* R of the delta form at cell (i, k): momentum plus κ Σ D (h_nb − h) over the four
+ * edges (closed walls have no edge). */
+LQ_INLINE float lq_hf_residual_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *h0,
+                                    const LQ_GLOBAL float *b, int i, int k, int nx, int nz,
+                                    float kappa, float keep)
+{
+    int idx = i + nx * k;
+    float hc = h1[idx], bc = b[idx];
+    float flux = 0.0f;
+    if (i > 0) flux += lq_hf_edge_depth(hc, bc, h1[idx - 1], b[idx - 1]) * (h1[idx - 1] - hc);
+    if (i + 1 < nx) flux += lq_hf_edge_depth(hc, bc, h1[idx + 1], b[idx + 1]) * (h1[idx + 1] - hc);
+    if (k > 0) flux += lq_hf_edge_depth(hc, bc, h1[idx - nx], b[idx - nx]) * (h1[idx - nx] - hc);
+    if (k + 1 < nz)
+        flux += lq_hf_edge_depth(hc, bc, h1[idx + nx], b[idx + nx]) * (h1[idx + nx] - hc);
+    return lq_hf_momentum(hc, h0[idx], bc, keep) + kappa * flux;
 }
 
 /*
- * Solves A h = r (eq. 14–17) along one line of n cells, cells base + t·stride.
- * from_history: r = lq_hf_extrapolate(h1, h0, b) (first ADI sub-iteration, eq. 19);
- * otherwise r is read from `out` (second sub-iteration, eq. 20, in place).
- * The edge coefficients come from the frozen depth (h1, b). `cp` is scratch of the
- * same layout. Thomas algorithm: forward elimination storing c'_t in cp and d'_t in
- * out, then back substitution in out.
+ * Solves A x = r (eq. 15–16) along one line of n cells, cells base + t·stride, in
+ * place: r is read from `out` and x written there; when add_base, h1 + x is written
+ * instead (the last sub-iteration turns Δ into h(n)). The edge coefficients come from
+ * the frozen depth (h1, b). `cp` is scratch of the same layout. Thomas algorithm:
+ * forward elimination storing c'_t in cp and d'_t in out, then back substitution.
  */
-LQ_INLINE void lq_hf_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *h0,
-                                const LQ_GLOBAL float *b, LQ_GLOBAL float *out, LQ_GLOBAL float *cp,
-                                int base, int stride, int n, float kappa, float keep,
-                                int from_history)
+LQ_INLINE void lq_hf_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
+                                LQ_GLOBAL float *out, LQ_GLOBAL float *cp, int base, int stride,
+                                int n, float kappa, int add_base)
 {
     float a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
     float hc = h1[base], bc = b[base];
@@ -92,12 +118,11 @@ LQ_INLINE void lq_hf_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float
     for (int t = 0; t + 1 < n; t++, idx += stride) {
         float hn = h1[idx + stride], bn = b[idx + stride];
         float a_right = kappa * lq_hf_edge_depth(hc, bc, hn, bn);
-        float r = from_history ? lq_hf_extrapolate(hc, h0[idx], bc, keep) : out[idx];
         /* e_t − f_{t−1} c'_{t−1}, with f_{t−1} = −a_left */
         float m = (1.0f + a_left + a_right) + a_left * c_prev;
         float inv = 1.0f / m;
         c_prev = -a_right * inv;
-        d_prev = (r + a_left * d_prev) * inv;
+        d_prev = (out[idx] + a_left * d_prev) * inv;
         cp[idx] = c_prev;
         out[idx] = d_prev;
         a_left = a_right;
@@ -105,17 +130,16 @@ LQ_INLINE void lq_hf_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float
         bc = bn;
     }
     {
-        float r = from_history ? lq_hf_extrapolate(hc, h0[idx], bc, keep) : out[idx];
         float m = (1.0f + a_left + 0.0f) + a_left * c_prev;
-        d_prev = (r + a_left * d_prev) * (1.0f / m);
-        out[idx] = d_prev;
+        d_prev = (out[idx] + a_left * d_prev) * (1.0f / m);
+        out[idx] = add_base ? h1[idx] + d_prev : d_prev;
     }
     /* back substitution: x_t = d'_t − c'_t x_{t+1} */
     float x = d_prev;
     idx -= stride;
     for (int t = n - 2; t >= 0; t--, idx -= stride) {
         x = out[idx] - cp[idx] * x;
-        out[idx] = x;
+        out[idx] = add_base ? h1[idx] + x : x;
     }
 }
 

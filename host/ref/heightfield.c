@@ -10,18 +10,26 @@
 #define I(fld)   ((int *)(fld)->host)
 #define L64(fld) ((lq_long *)(fld)->host)
 
-void lq_hf_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *h0, const lq_field *b,
-                     lq_field *hn, lq_field *cp, float kappa, float keep)
+void lq_hf_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *h0, const lq_field *b,
+                        lq_field *hn, float kappa, float keep)
 {
     for (int k = 0; k < nz; k++)
-        lq_hf_solve_line(CF(h1), CF(h0), CF(b), F(hn), F(cp), k * nx, 1, nx, kappa, keep, 1);
+        for (int i = 0; i < nx; i++)
+            F(hn)
+            [i + nx * k] = lq_hf_residual_cell(CF(h1), CF(h0), CF(b), i, k, nx, nz, kappa, keep);
+}
+
+void lq_hf_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
+                     lq_field *cp, float kappa)
+{
+    for (int k = 0; k < nz; k++)
+        lq_hf_solve_line(CF(h1), CF(b), F(hn), F(cp), k * nx, 1, nx, kappa, 0);
 }
 
 void lq_hf_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
                      lq_field *cp, float kappa)
 {
-    for (int i = 0; i < nx; i++)
-        lq_hf_solve_line(CF(h1), CF(h1), CF(b), F(hn), F(cp), i, nx, nz, kappa, 1.0f, 0);
+    for (int i = 0; i < nx; i++) lq_hf_solve_line(CF(h1), CF(b), F(hn), F(cp), i, nx, nz, kappa, 1);
 }
 
 void lq_hf_ref_source(int nx, int nz, lq_field *h1, lq_field *h0, const lq_field *b,

@@ -1,0 +1,19 @@
+/*
+ * full_shallow_validation.c — VALIDATION.md's `shallow` cases at the sizes of the
+ * scenes under scenes/validation/ (label full), on the default device.
+ */
+#include "shallow_validation.h"
+
+int main(void)
+{
+    const char *dev = "auto";
+    sv_lake_at_rest(dev, 0, NULL);
+    sv_damping(dev, 0.0, 0, NULL);
+    sv_damping(dev, 0.1, 0, NULL);
+    sv_long_wave(dev, 0, NULL);
+    sv_thacker_planar(dev, 0, NULL);
+    sv_thacker_radial(dev, 0, NULL);
+    sv_sloshing(dev, 0, NULL);
+    sv_conservation(dev, 0, NULL);
+    CHECK_DONE();
+}
