@@ -4,7 +4,7 @@
  * reference twin with the same arguments (host/ref/heightfield.c). The per-line and
  * per-cell math both run is kernels/heightfield_cell.h.
  *
- * Fields (nx × nz cells, x fastest): h1 = h(n−1), h0 = h(n−2), hn = h(n), b ground,
+ * Fields (nx × nz cells, x fastest): h1 = h(n−1), hn = h(n), b ground,
  * cp scratch (float, nx·nz), L labels (int, nx·nz), old_sum/new_sum (lq_long, nx·nz),
  * wet (int, nx·nz), u ((nx+1)·nz), w (nx·(nz+1)), acc_l (lq_long, LQ_HF_ACC_L_COUNT),
  * acc_i (int, LQ_HF_ACC_I_COUNT).
@@ -34,9 +34,9 @@ typedef struct lq_hf_ops {
 int lq_hf_ops_init(lq_hf_ops *o, lq_ctx *ctx, int nx, int nz);
 void lq_hf_ops_release(lq_hf_ops *o);
 
-/* Delta form of eq. 17: hn ← R = keep (h1 − h0) + κ Σ D (h_nb − h), from (h1, h0, b). */
-int lq_hf_residual(lq_hf_ops *o, const lq_field *h1, const lq_field *h0, const lq_field *b,
-                   lq_field *hn, float kappa, float keep);
+/* Delta form of eq. 17 (lq_hf_residual_cell): hn ← R from (h1, u, w, b). */
+int lq_hf_residual(lq_hf_ops *o, const lq_field *h1, const lq_field *u, const lq_field *w,
+                   const lq_field *b, lq_field *hn, float kappa, float cdt);
 /* eq. 19: hn ← A_x⁻¹ hn, rows, depth frozen at (h1, b). */
 int lq_hf_adi_x(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn, lq_field *cp,
                 float kappa);
@@ -44,9 +44,9 @@ int lq_hf_adi_x(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *h
 int lq_hf_adi_z(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn, lq_field *cp,
                 float kappa);
 /* A source or sink on the ni × nk cells from (i0, k0), centre (ci, ck) in cells. */
-int lq_hf_source(lq_hf_ops *o, lq_field *h1, lq_field *h0, const lq_field *b, lq_field *acc_l,
-                 int i0, int k0, int ni, int nk, float ci, float ck, float inv_r2, int mode,
-                 float amount, float eps, float scale);
+int lq_hf_source(lq_hf_ops *o, lq_field *h1, const lq_field *b, lq_field *acc_l, int i0, int k0,
+                 int ni, int nk, float ci, float ck, float inv_r2, int mode, float amount,
+                 float scale);
 /* Connected regions of cells wet in h1 or hn: L[i] = smallest index of i's region, -1
  * for cells taking no part; clears the roots' slot-0 accumulators. */
 int lq_hf_label(lq_hf_ops *o, const lq_field *h1, const lq_field *hn, const lq_field *b,
@@ -67,12 +67,12 @@ int lq_hf_finish(lq_hf_ops *o, lq_field *hn, const lq_field *h1, const lq_field 
 int lq_hf_stats(lq_hf_ops *o, const lq_field *h, const lq_field *b, const lq_field *u,
                 const lq_field *w, lq_field *acc_l, lq_field *acc_i, float scale);
 
-/* The state one height-field run keeps on its backend. h[] rotates: i0 = h(n−2),
- * i1 = h(n−1), in = h(n). */
+/* The state one height-field run keeps on its backend. h[] alternates: i1 = h(n−1),
+ * in = h(n). u, w are the face velocities of eq. 7. */
 typedef struct lq_hf_state {
     int nx, nz;
-    lq_field h[3];
-    int i0, i1, in;
+    lq_field h[2];
+    int i1, in;
     lq_field b, cp, L, old_sum, new_sum[2], wet[2], u, w, acc_l, acc_i, st_l, st_i;
 } lq_hf_state;
 
@@ -82,14 +82,14 @@ int lq_hf_state_alloc(lq_hf_state *st, lq_ctx *ctx, int nx, int nz);
 void lq_hf_state_release(lq_hf_state *st);
 
 typedef struct lq_hf_step_params {
-    float kappa;    /* g Δt² / Δx² */
-    float keep_rhs; /* (1 − τ) · Δt / Δt_previous: eq. 17's extrapolation weight */
-    float keep;     /* 1 − τ, for the velocities */
-    float gdt_dx;   /* g Δt / Δx */
-    float eps;      /* ε of the wet/dry rule, m */
-    float scale;    /* fixed-point volume scale, 2^S */
-    int correct;    /* volume projection on/off */
-    int step;       /* step number, for the blow-up report */
+    float kappa;  /* g Δt² / Δx² */
+    float cdt;    /* (1 − τ) Δt / Δx: weight of the carried water in R */
+    float keep;   /* 1 − τ, for the velocities */
+    float gdt_dx; /* g Δt / Δx */
+    float eps;    /* ε of the wet/dry rule, m */
+    float scale;  /* fixed-point volume scale, 2^S */
+    int correct;  /* volume projection on/off */
+    int step;     /* step number, for the blow-up report */
 } lq_hf_step_params;
 
 /* Steps 2–5 of the paper's algorithm (§4, in 3D by §5) on the state, then rotates
@@ -99,15 +99,15 @@ typedef struct lq_hf_step_params {
 int lq_hf_step(lq_hf_ops *o, lq_hf_state *st, const lq_hf_step_params *p);
 
 /* Reference twins (host/ref/heightfield.c): same arguments, host storage. */
-void lq_hf_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *h0, const lq_field *b,
-                        lq_field *hn, float kappa, float keep);
+void lq_hf_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *u, const lq_field *w,
+                        const lq_field *b, lq_field *hn, float kappa, float cdt);
 void lq_hf_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
                      lq_field *cp, float kappa);
 void lq_hf_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
                      lq_field *cp, float kappa);
-void lq_hf_ref_source(int nx, int nz, lq_field *h1, lq_field *h0, const lq_field *b,
-                      lq_field *acc_l, int i0, int k0, int ni, int nk, float ci, float ck,
-                      float inv_r2, int mode, float amount, float eps, float scale);
+void lq_hf_ref_source(int nx, int nz, lq_field *h1, const lq_field *b, lq_field *acc_l, int i0,
+                      int k0, int ni, int nk, float ci, float ck, float inv_r2, int mode,
+                      float amount, float scale);
 void lq_hf_ref_label(int nx, int nz, const lq_field *h1, const lq_field *hn, const lq_field *b,
                      lq_field *L, lq_field *old_sum, lq_field *new_sum, lq_field *wet);
 void lq_hf_ref_volume_reduce(int nx, int nz, const lq_field *h1, const lq_field *hn,

@@ -3,7 +3,7 @@
  * Each kernel is one launch of a per-line or per-cell function of heightfield_cell.h;
  * host/ref/heightfield.c runs the same functions in plain loops.
  *
- * Build defines: NX, NZ (grid cells). Buffers: h1 = h(n−1), h0 = h(n−2), hn = h(n),
+ * Build defines: NX, NZ (grid cells). Buffers: h1 = h(n−1), hn = h(n),
  * b ground, cp Thomas scratch, L labels, u (NX+1)·NZ x-faces, w NX·(NZ+1) z-faces.
  */
 #include "heightfield_cell.h"
@@ -246,12 +246,12 @@ inline void lq_solve_rows8(const global float *h1, const global float *b, global
 #endif
 
 /* R of the delta form (heightfield_cell.h), one work-item per cell, into hn. */
-kernel void hf_residual(global const float *h1, global const float *h0, global const float *b,
-                        global float *hn, float kappa, float keep)
+kernel void hf_residual(global const float *h1, global const float *u, global const float *w,
+                        global const float *b, global float *hn, float kappa, float cdt)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i >= NX || k >= NZ) return;
-    hn[i + NX * k] = lq_hf_residual_cell(h1, h0, b, i, k, NX, NZ, kappa, keep);
+    hn[i + NX * k] = lq_hf_residual_cell(h1, u, w, b, i, k, NX, NZ, kappa, cdt);
 }
 
 /* eq. 19: rows (x direction), in place on hn (R in, Δ* out). */
@@ -288,15 +288,13 @@ kernel void hf_adi_z(global const float *h1, global const float *b, global float
 }
 
 /* Sources over a rectangle of cells starting at (i0, k0); (ci, ck) centre in cells. */
-kernel void hf_source(global float *h1, global float *h0, global const float *b, global long *acc_l,
-                      int i0, int k0, float ci, float ck, float inv_r2, int mode, float amount,
-                      float eps, float scale)
+kernel void hf_source(global float *h1, global const float *b, global long *acc_l, int i0, int k0,
+                      float ci, float ck, float inv_r2, int mode, float amount, float scale)
 {
     int i = i0 + get_global_id(0), k = k0 + get_global_id(1);
     if (i >= NX || k >= NZ) return;
     float dx = (float)i + 0.5f - ci, dz = (float)k + 0.5f - ck;
-    lq_hf_source_cell(h1, h0, b, acc_l, i + NX * k, dx * dx + dz * dz, inv_r2, mode, amount, eps,
-                      scale);
+    lq_hf_source_cell(h1, b, acc_l, i + NX * k, dx * dx + dz * dz, inv_r2, mode, amount, scale);
 }
 
 kernel void hf_label_init(global const float *h1, global const float *hn, global const float *b,

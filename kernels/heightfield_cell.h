@@ -20,10 +20,9 @@
  * arithmetic, and diagonally dominant, so the Thomas algorithm needs no pivoting.
  *
  * Delta form. Eq. 17, A h(n) = h(n−1) + (1−τ)(h(n−1) − h(n−2)), is solved for the
- * change Δ = h(n) − h(n−1):
- *     A Δ = R,  R = (1−τ)(h(n−1) − h(n−2)) + κ Σ_edges D (h_nb − h)     (from h(n−1)),
- * the same linear system, but R is built from differences, which are exactly zero for
- * water at rest, so a lake over an uneven bed stays exactly flat instead of being
+ * change Δ = h(n) − h(n−1):  A Δ = R  (R: lq_hf_residual_cell),
+ * the same linear system, but R is built from differences and velocities, which are
+ * exactly zero for water at rest, so a lake over an uneven bed stays exactly flat instead of being
  * pushed by the round-off of a full-height solve every step (that round-off repeats
  * identically each step and acts as a steady force: measured 0.05 m/s after 1000
  * steps). In 3D the split A_z A_x Δ = R (eq. 19, 20) uses the residual of the whole
@@ -74,29 +73,45 @@ LQ_INLINE float lq_hf_edge_depth(float ha, float ba, float hb, float bb)
     return 0.0f;
 }
 
-/* Extrapolation term of eq. 17 in delta form: (1 − τ)(h(n−1) − h(n−2)); `keep` = 1 − τ.
- * A dry cell (h < b) holds h(n−1) = h(n−2) = b − ε (§4, last rule): no motion, and
- * h(n−2) is not read there. */
-LQ_INLINE float lq_hf_momentum(float h1, float h0, float b, float keep)
+/*
+ * R of the delta form at cell (i, k), from eq. 6 and 7 with the depth frozen:
+ *   R = −(1−τ) Δt/Δx Σ_faces ±D u(n−1)  +  κ Σ_edges D (h_nb − h),   κ = g Δt²/Δx²:
+ * the water carried by the face velocities of the last step through the faces of this
+ * step's depth, plus this step's gravity term. With the depth unchanged between steps
+ * the first term is exactly the paper's (1−τ)(h(n−1) − h(n−2)) (the face velocities
+ * are those of eq. 7, see lq_hf_finish_cell); when a shoreline moves the faces carry
+ * their velocity into the new depth, which is what keeps a front running up a beach
+ * instead of restarting from rest every step. `cdt` = (1−τ) Δt/Δx. Faces on closed
+ * walls hold u = 0 and have no neighbour.
+ */
+LQ_INLINE float lq_hf_residual_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *u,
+                                    const LQ_GLOBAL float *w, const LQ_GLOBAL float *b, int i,
+                                    int k, int nx, int nz, float kappa, float cdt)
 {
-    return h1 < b ? 0.0f : keep * (h1 - h0);
-}
-
-/* R of the delta form at cell (i, k): momentum plus κ Σ D (h_nb − h) over the four
- * edges (closed walls have no edge). */
-LQ_INLINE float lq_hf_residual_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *h0,
-                                    const LQ_GLOBAL float *b, int i, int k, int nx, int nz,
-                                    float kappa, float keep)
-{
-    int idx = i + nx * k;
+    int idx = i + nx * k, fu = i + (nx + 1) * k;
     float hc = h1[idx], bc = b[idx];
-    float flux = 0.0f;
-    if (i > 0) flux += lq_hf_edge_depth(hc, bc, h1[idx - 1], b[idx - 1]) * (h1[idx - 1] - hc);
-    if (i + 1 < nx) flux += lq_hf_edge_depth(hc, bc, h1[idx + 1], b[idx + 1]) * (h1[idx + 1] - hc);
-    if (k > 0) flux += lq_hf_edge_depth(hc, bc, h1[idx - nx], b[idx - nx]) * (h1[idx - nx] - hc);
-    if (k + 1 < nz)
-        flux += lq_hf_edge_depth(hc, bc, h1[idx + nx], b[idx + nx]) * (h1[idx + nx] - hc);
-    return lq_hf_momentum(hc, h0[idx], bc, keep) + kappa * flux;
+    float flux = 0.0f, carried = 0.0f;
+    if (i > 0) {
+        float D = lq_hf_edge_depth(hc, bc, h1[idx - 1], b[idx - 1]);
+        flux += D * (h1[idx - 1] - hc);
+        carried += D * u[fu];
+    }
+    if (i + 1 < nx) {
+        float D = lq_hf_edge_depth(hc, bc, h1[idx + 1], b[idx + 1]);
+        flux += D * (h1[idx + 1] - hc);
+        carried -= D * u[fu + 1];
+    }
+    if (k > 0) {
+        float D = lq_hf_edge_depth(hc, bc, h1[idx - nx], b[idx - nx]);
+        flux += D * (h1[idx - nx] - hc);
+        carried += D * w[idx];
+    }
+    if (k + 1 < nz) {
+        float D = lq_hf_edge_depth(hc, bc, h1[idx + nx], b[idx + nx]);
+        flux += D * (h1[idx + nx] - hc);
+        carried -= D * w[idx + nx];
+    }
+    return cdt * carried + kappa * flux;
 }
 
 /*
@@ -193,33 +208,25 @@ LQ_INLINE float lq_hf_settle(float h, float b, float eps)
 
 /*
  * Sources and sinks (§4: "add or subtract the amounts from the current and last values
- * of h"): the same depth change goes to h(n−1) and h(n−2), so water appears or leaves
- * at rest. A dry cell first takes the b − ε of the wet/dry rule, and added water starts
- * at the ground. A drain removes at most the depth present and counts what it took.
+ * of h"): the depth of h(n−1) changes and the face velocities do not, so water appears
+ * or leaves at rest. Added water starts at the ground of a dry cell. A drain removes at
+ * most the depth present and counts what it took.
  */
-LQ_INLINE void lq_hf_source_cell(LQ_GLOBAL float *h1, LQ_GLOBAL float *h0, const LQ_GLOBAL float *b,
+LQ_INLINE void lq_hf_source_cell(LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
                                  LQ_GLOBAL lq_long *acc_l, int idx, float r2, float inv_r2,
-                                 int mode, float amount, float eps, float scale)
+                                 int mode, float amount, float scale)
 {
     float w = lq_hf_source_weight(mode, r2, inv_r2);
     if (w == 0.0f) return;
-    float bc = b[idx], a = h1[idx], z = h0[idx];
-    if (a < bc) {
-        a = bc - eps;
-        z = bc - eps;
-    }
+    float bc = b[idx], a = h1[idx];
     if (mode == LQ_HF_SOURCE_DRAIN) {
         float d = lq_hf_depth(a, bc);
         float take = amount < d ? amount : d;
         if (take <= 0.0f) return;
         h1[idx] = a - take;
-        h0[idx] = z - take;
         LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HF_ACC_DRAINED], LQ_FIXED(take * scale));
     } else {
-        float add = amount * w;
-        int wet = a > bc;
-        h1[idx] = (wet ? a : bc) + add;
-        h0[idx] = (wet ? z : bc) + add;
+        h1[idx] = (a > bc ? a : bc) + amount * w;
     }
 }
 
@@ -295,8 +302,11 @@ LQ_INLINE void lq_hf_volume_reduce_segment(const LQ_GLOBAL float *h1, const LQ_G
 }
 
 /* Step 5: spread the region's volume difference uniformly over its wet cells (§4).
- * Roots clear the other slot for the next pass; on the last pass a region with old
- * volume but no wet cell left counts as lost. */
+ * A uniform removal can dry out thin cells and so remove less than asked; the next pass
+ * sees the rest. On the last pass a removal scales the region's depths instead
+ * (d ← d (1 + δ/V_new)), which cannot overshoot, so the bookkeeping closes whatever is
+ * left. Roots clear the other slot for the next pass; on the last pass a region with
+ * old volume but no wet cell left counts as lost. */
 LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *b,
                                        const LQ_GLOBAL int *L, const LQ_GLOBAL lq_long *old_sum,
                                        const LQ_GLOBAL lq_long *new_sum,
@@ -306,7 +316,8 @@ LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL floa
 {
     int l = L[idx];
     if (l < 0) return;
-    lq_long delta = old_sum[l] - new_sum[l];
+    lq_long vnew = new_sum[l];
+    lq_long delta = old_sum[l] - vnew;
     int n = wet_count[l];
     if (l == idx) {
         next_new[idx] = 0;
@@ -314,8 +325,12 @@ LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL floa
         if (last_pass && n == 0 && delta != 0) LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HF_ACC_LOST], delta);
     }
     if (n == 0 || delta == 0) return;
-    float h = hn[idx];
-    if (h > b[idx]) hn[idx] = h + ((float)delta * inv_scale) / (float)n;
+    float h = hn[idx], bc = b[idx];
+    if (!(h > bc)) return;
+    if (last_pass && delta < 0)
+        hn[idx] = bc + (h - bc) * (1.0f + (float)delta / (float)vnew);
+    else
+        hn[idx] = h + ((float)delta * inv_scale) / (float)n;
 }
 
 /*

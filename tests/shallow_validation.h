@@ -317,14 +317,15 @@ static void sv_thacker_radial(const char *device, int nsets, const char *const *
         y[f] = CENTRE(r);
     }
 #undef CENTRE
-    /* maxima of the centre height near T, 2T, 3T */
-    double last = 0;
-    int np = 0;
-    for (int p = 1; p <= 3 && (p + 0.4) * T * r.fps <= r.frames; p++) {
-        last = sv_peak_time(t, y, (int)((p - 0.4) * T * r.fps), (int)((p + 0.4) * T * r.fps));
-        np = p;
-    }
-    double period = np ? last / np : 0;
+    /* The centre height is not a clean sine (the motion is strongly nonlinear at this
+     * amplitude): time its down-crossings of its own mean. */
+    double mean = 0;
+    for (int f = 0; f <= r.frames; f++) mean += y[f] / (r.frames + 1);
+    for (int f = 0; f <= r.frames; f++) y[f] -= mean;
+    double cr[8];
+    int nc = sv_down_crossings(t, y, r.frames + 1, cr, 8);
+    int np = nc - 1;
+    double period = nc >= 2 ? (cr[nc - 1] - cr[0]) / (nc - 1) : 0;
     fprintf(stderr, "Thacker radial: period %.5f s (exact %.6f) over %d periods, %.2f%% off\n",
             period, T, np, 100 * (period - T) / T);
     CHECK(np >= 2);

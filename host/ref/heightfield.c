@@ -10,13 +10,14 @@
 #define I(fld)   ((int *)(fld)->host)
 #define L64(fld) ((lq_long *)(fld)->host)
 
-void lq_hf_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *h0, const lq_field *b,
-                        lq_field *hn, float kappa, float keep)
+void lq_hf_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *u, const lq_field *w,
+                        const lq_field *b, lq_field *hn, float kappa, float cdt)
 {
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++)
             F(hn)
-            [i + nx * k] = lq_hf_residual_cell(CF(h1), CF(h0), CF(b), i, k, nx, nz, kappa, keep);
+            [i + nx * k] =
+                lq_hf_residual_cell(CF(h1), CF(u), CF(w), CF(b), i, k, nx, nz, kappa, cdt);
 }
 
 void lq_hf_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
@@ -32,15 +33,15 @@ void lq_hf_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b, lq_f
     for (int i = 0; i < nx; i++) lq_hf_solve_line(CF(h1), CF(b), F(hn), F(cp), i, nx, nz, kappa, 1);
 }
 
-void lq_hf_ref_source(int nx, int nz, lq_field *h1, lq_field *h0, const lq_field *b,
-                      lq_field *acc_l, int i0, int k0, int ni, int nk, float ci, float ck,
-                      float inv_r2, int mode, float amount, float eps, float scale)
+void lq_hf_ref_source(int nx, int nz, lq_field *h1, const lq_field *b, lq_field *acc_l, int i0,
+                      int k0, int ni, int nk, float ci, float ck, float inv_r2, int mode,
+                      float amount, float scale)
 {
     for (int k = k0; k < k0 + nk && k < nz; k++)
         for (int i = i0; i < i0 + ni && i < nx; i++) {
             float dx = (float)i + 0.5f - ci, dz = (float)k + 0.5f - ck;
-            lq_hf_source_cell(F(h1), F(h0), CF(b), L64(acc_l), i + nx * k, dx * dx + dz * dz,
-                              inv_r2, mode, amount, eps, scale);
+            lq_hf_source_cell(F(h1), CF(b), L64(acc_l), i + nx * k, dx * dx + dz * dz, inv_r2, mode,
+                              amount, scale);
         }
 }
 

@@ -2,22 +2,29 @@
  * shallow.c — Kass & Miller height-field water ("Height-Field Fluids for Computer
  * Graphics"; Kass & Miller, SIGGRAPH 1990), the `shallow` solver.
  *
- * State: the water surface at three times, h(n−2), h(n−1), h(n) (three rotating
- * fields), the ground b, and the face velocities of eq. 7 kept as a diagnostic.
- * One step is the paper's algorithm list (§4), in 3D by alternating directions (§5):
+ * State: the water surface h and the ground b at cell centres, and the face velocities
+ * u, w of eq. 7 (staggered as in eq. 6–7 and Fig. 1). One step is the paper's
+ * algorithm list (§4), in 3D by alternating directions (§5):
  *
- *   1. sources and sinks change h(n−1) and h(n−2) alike;
- *   2. d from h(n−1), d = 0 where h < b (frozen for the whole step);
- *   3. h(n) from eq. 17 (eq. 14 with damping τ), rows then columns (eq. 19, 20);
- *   4. volume projection: per connected wet region, spread the difference between
- *      old and new volume uniformly over its wet cells (two passes, so cells the first
- *      pass dries out are accounted by the second);
- *   5. where h < b, h(n) = b − ε (and h(n−1) likewise, read lazily next step).
+ *   1. sources and sinks change the depth (not the velocities: water arrives at rest);
+ *   2. d from h(n−1), d = 0 where h < b, frozen for the whole step;
+ *   3. h(n) from the implicit system of eq. 14–17, rows then columns (eq. 19, 20),
+ *      solved in delta form (heightfield_cell.h);
+ *   4. volume projection: per connected wet region, spread the difference between old
+ *      and new volume over its wet cells;
+ *   5. where h < b, h(n) = b − ε; the face velocities follow eq. 7.
+ *
+ * The paper writes step 3's right-hand side as the extrapolation (1−τ)(h(n−1) −
+ * h(n−2)); we carry the same quantity as the water the face velocities of eq. 7 move
+ * through this step's faces. The two are identical while the depth stays put, and the
+ * velocity form keeps a shoreline moving when cells wet and dry (measured on Thacker's
+ * planar basin: the extrapolation form lost 35 % of the amplitude per period, and more
+ * as Δt shrank; this form loses what the first-order scheme predicts, docs/VALIDATION.md).
  *
  * The time step is the frame time split into substeps so that the Courant number
  * √(g d_max) Δt / Δx stays at or below time.cfl (or shallow.substeps when set); the
  * implicit scheme is stable at any Δt, the limit only bounds its phase error and
- * damping (|z| = (1+μ)^−½, μ = 4C² sin²(kΔx/2), docs/VALIDATION.md).
+ * damping (|z| = (1+μ)^−½, μ = 4C² sin²(kΔx/2)). τ (shallow.damping) acts per step.
  *
  * Volumes are sums of fixed-point depths (heightfield_cell.h), so the bookkeeping
  * V(t) = V0 + sources − drains − lost holds to float round-off of the heights.
@@ -249,7 +256,7 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     rc = lq_hf_state_alloc(&s->hs, ctx, nx, nz);
     if (!rc) rc = lq_hf_ops_init(&s->ops, ctx, nx, nz);
     if (!rc) rc = lq_field_upload(&s->hs.b, b);
-    for (int i = 0; i < 3 && !rc; i++) rc = lq_field_upload(&s->hs.h[i], h);
+    for (int i = 0; i < 2 && !rc; i++) rc = lq_field_upload(&s->hs.h[i], h);
     if (rc) goto fail;
 
     /* Fixed-point scale: N cells of depth up to D_cap sum below 2^62. */
@@ -299,8 +306,8 @@ static int lq_shallow_apply_source(lq_shallow *s, int mode, double cx, double cz
     float amount = (float)(volume / (f.weight_sum * area)); /* m of depth at weight 1 */
     if (mode != LQ_HF_SOURCE_DRAIN) s->added += (double)amount * f.weight_sum * area;
     lq_hf_state *hs = &s->hs;
-    return lq_hf_source(&s->ops, &hs->h[hs->i1], &hs->h[hs->i0], &hs->b, &hs->acc_l, f.i0, f.k0,
-                        f.ni, f.nk, f.ci, f.ck, f.inv_r2, mode, amount, s->eps, (float)s->scale);
+    return lq_hf_source(&s->ops, &hs->h[hs->i1], &hs->b, &hs->acc_l, f.i0, f.k0, f.ni, f.nk, f.ci,
+                        f.ck, f.inv_r2, mode, amount, (float)s->scale);
 }
 
 /* Step 1: sources and sinks active during [t, t + dt). */
@@ -318,9 +325,9 @@ static int lq_shallow_sources_step(lq_shallow *s, double dt)
             if (rise > 0) s->added += (double)(float)rise * d->ni * d->nk * s->g.dx * s->g.dx;
             lq_hf_state *hs = &s->hs;
             if (rise != 0)
-                rc = lq_hf_source(&s->ops, &hs->h[hs->i1], &hs->h[hs->i0], &hs->b, &hs->acc_l,
-                                  d->i0, d->k0, d->ni, d->nk, 0.0f, 0.0f, 0.0f, mode,
-                                  (float)fabs(rise), s->eps, (float)s->scale);
+                rc =
+                    lq_hf_source(&s->ops, &hs->h[hs->i1], &hs->b, &hs->acc_l, d->i0, d->k0, d->ni,
+                                 d->nk, 0.0f, 0.0f, 0.0f, mode, (float)fabs(rise), (float)s->scale);
             continue;
         }
         if (!isnan(d->once)) {
@@ -353,8 +360,7 @@ static int lq_shallow_step(lq_shallow *s, double dt)
     lq_hf_step_params p;
     p.kappa = (float)(s->gravity * dt * dt / (s->g.dx * s->g.dx));
     p.keep = (float)(1.0 - s->tau);
-    /* eq. 17 extrapolates h(n−1) − h(n−2) over one step: rescale when Δt changed. */
-    p.keep_rhs = (float)((1.0 - s->tau) * (s->dt_prev > 0 ? dt / s->dt_prev : 1.0));
+    p.cdt = (float)((1.0 - s->tau) * dt / s->g.dx);
     p.gdt_dx = (float)(s->gravity * dt / s->g.dx);
     p.eps = s->eps;
     p.scale = (float)s->scale;
