@@ -328,7 +328,7 @@ LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL floa
     float h = hn[idx], bc = b[idx];
     if (!(h > bc)) return;
     if (last_pass && delta < 0)
-        hn[idx] = bc + (h - bc) * (1.0f + (float)delta / (float)vnew);
+        hn[idx] = h + (h - bc) * ((float)delta / (float)vnew); /* h unchanged when tiny */
     else
         hn[idx] = h + ((float)delta * inv_scale) / (float)n;
 }

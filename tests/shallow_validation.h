@@ -35,6 +35,7 @@ static int sv_open(sv_run *r, const char *device, const char *path, int nsets,
                    const char *const *sets)
 {
     memset(r, 0, sizeof *r);
+    lq_error_clear();
     r->scene = lq_scene_load(path, nsets, sets);
     if (!r->scene) goto fail;
     r->vt = lq_solver_find(r->scene);
