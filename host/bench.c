@@ -183,7 +183,7 @@ static int lq_hf_once(void *p)
                                   &s->new_sum[1], &s->wet[1], &s->acc_l, 1.0f / a->p.scale, 0);
     case B_FINISH:
         return lq_hf_finish(o, hn, h1, &s->b, &s->u, &s->w, &s->acc_i, a->p.gdt_dx, a->p.keep,
-                            a->p.eps, 0);
+                            a->p.fric, a->p.eps, 0);
     case B_STATS:
         return lq_hf_stats(o, h1, &s->b, &s->u, &s->w, &s->st_l, &s->st_i, a->p.scale);
     default:

@@ -231,15 +231,16 @@ int lq_hf_volume_apply(lq_hf_ops *o, lq_field *hn, const lq_field *b, const lq_f
 }
 
 int lq_hf_finish(lq_hf_ops *o, lq_field *hn, const lq_field *h1, const lq_field *b, lq_field *u,
-                 lq_field *w, lq_field *acc_i, float gdt_dx, float keep, float eps, int step)
+                 lq_field *w, lq_field *acc_i, float gdt_dx, float keep, float fric, float eps,
+                 int step)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_finish(o->nx, o->nz, hn, h1, b, u, w, acc_i, gdt_dx, keep, eps, step);
+        lq_hf_ref_finish(o->nx, o->nz, hn, h1, b, u, w, acc_i, gdt_dx, keep, fric, eps, step);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(hn),    MEM(h1),     MEM(b),    MEM(u),   MEM(w),
-                   MEM(acc_i), VAL(gdt_dx), VAL(keep), VAL(eps), VAL(step)};
-    return lq_hf_launch(o, o->finish, "hf_finish", 10, a, 2, (size_t)o->nx, (size_t)o->nz);
+    lq_argv a[] = {MEM(hn),     MEM(h1),   MEM(b),    MEM(u),   MEM(w),   MEM(acc_i),
+                   VAL(gdt_dx), VAL(keep), VAL(fric), VAL(eps), VAL(step)};
+    return lq_hf_launch(o, o->finish, "hf_finish", 11, a, 2, (size_t)o->nx, (size_t)o->nz);
 }
 
 int lq_hf_stats(lq_hf_ops *o, const lq_field *h, const lq_field *b, const lq_field *u,
@@ -335,10 +336,10 @@ int lq_hf_step(lq_hf_ops *o, lq_hf_state *st, const lq_hf_step_params *p)
                                         inv_scale, pass == LQ_HF_PASSES - 1);
         }
     }
-    /* 5. Where h < b: h = b − ε; velocities of eq. 7. */
+    /* 5. Where h < b: h = b − ε; velocities of eq. 7 (and bed friction). */
     if (!rc)
-        rc = lq_hf_finish(o, hn, h1, &st->b, &st->u, &st->w, &st->acc_i, p->gdt_dx, p->keep, p->eps,
-                          p->step);
+        rc = lq_hf_finish(o, hn, h1, &st->b, &st->u, &st->w, &st->acc_i, p->gdt_dx, p->keep,
+                          p->fric, p->eps, p->step);
     if (rc) return rc;
     int old1 = st->i1;
     st->i1 = st->in;

@@ -62,7 +62,8 @@ int lq_hf_volume_apply(lq_hf_ops *o, lq_field *hn, const lq_field *b, const lq_f
                        int last_pass);
 /* Wet/dry rule on hn and face velocities; records the first bad step in acc_i. */
 int lq_hf_finish(lq_hf_ops *o, lq_field *hn, const lq_field *h1, const lq_field *b, lq_field *u,
-                 lq_field *w, lq_field *acc_i, float gdt_dx, float keep, float eps, int step);
+                 lq_field *w, lq_field *acc_i, float gdt_dx, float keep, float fric, float eps,
+                 int step);
 /* Adds this frame's statistics of h into acc_l/acc_i (caller clears them first). */
 int lq_hf_stats(lq_hf_ops *o, const lq_field *h, const lq_field *b, const lq_field *u,
                 const lq_field *w, lq_field *acc_l, lq_field *acc_i, float scale);
@@ -86,6 +87,7 @@ typedef struct lq_hf_step_params {
     float cdt;    /* (1 − τ) Δt / Δx: weight of the carried water in R */
     float keep;   /* 1 − τ, for the velocities */
     float gdt_dx; /* g Δt / Δx */
+    float fric;   /* g Δt n² of the bed friction (0: none) */
     float eps;    /* ε of the wet/dry rule, m */
     float scale;  /* fixed-point volume scale, 2^S */
     int correct;  /* volume projection on/off */
@@ -119,7 +121,7 @@ void lq_hf_ref_volume_apply(int nx, int nz, lq_field *hn, const lq_field *b, con
                             float inv_scale, int last_pass);
 void lq_hf_ref_finish(int nx, int nz, lq_field *hn, const lq_field *h1, const lq_field *b,
                       lq_field *u, lq_field *w, lq_field *acc_i, float gdt_dx, float keep,
-                      float eps, int step);
+                      float fric, float eps, int step);
 void lq_hf_ref_stats(int nx, int nz, const lq_field *h, const lq_field *b, const lq_field *u,
                      const lq_field *w, lq_field *acc_l, lq_field *acc_i, float scale);
 

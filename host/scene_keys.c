@@ -278,6 +278,9 @@ const lq_key lq_scene_keys[] = {
     K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),
     K_FLOAT("shallow.damping", 0, SHAL, 0, 1, "0", "",
             "The τ of eq. 17: damps the extrapolation so waves die out (0: none)."),
+    K_FLOAT("shallow.friction", 0, SHAL, 0, 1, "0", "s/m^(1/3)",
+            "Manning's n of the bed (0: frictionless, as in the paper; 0.02-0.04 for "
+            "natural channels): slows shallow water, bounds thin sheets on dry slopes."),
     K_INT("shallow.substeps", 0, SHAL, 0, 100000, "0", "",
           "Steps per frame; 0 chooses them from `time.cfl`."),
     K_FLOAT("shallow.dry_epsilon", GT, SHAL, 0, 1, "1e-5", "m",

@@ -347,11 +347,11 @@ kernel void hf_volume_apply(global float *hn, global const float *b, global cons
 
 kernel void hf_finish(global float *hn, global const float *h1, global const float *b,
                       global float *u, global float *w, global int *acc_i, float gdt_dx, float keep,
-                      float eps, int step)
+                      float fric, float eps, int step)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i >= NX || k >= NZ) return;
-    lq_hf_finish_cell(hn, h1, b, u, w, acc_i, i, k, NX, NZ, gdt_dx, keep, eps, step);
+    lq_hf_finish_cell(hn, h1, b, u, w, acc_i, i, k, NX, NZ, gdt_dx, keep, fric, eps, step);
 }
 
 kernel void hf_stats(global const float *h, global const float *b, global const float *u,

@@ -333,17 +333,28 @@ LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL floa
         hn[idx] = h + ((float)delta * inv_scale) / (float)n;
 }
 
+/* Bed friction (Manning): a face velocity v over edge depth D becomes
+ * v / (1 + g Δt n² |v| / D^{4/3}); `fric` = g Δt n². Implicit in |v|, so it can only
+ * slow the water, and it bounds the speed of thin sheets running down dry slopes,
+ * which the paper's frictionless equations let accelerate without limit. */
+LQ_INLINE float lq_hf_friction(float v, float D, float fric)
+{
+    if (fric <= 0.0f) return v;
+    float v_abs = v < 0.0f ? -v : v;
+    return v / (1.0f + fric * v_abs / (D * LQ_CBRTF(D)));
+}
+
 /*
  * End of step: apply the wet/dry rule to h(n) and update the face velocities of eq. 7,
- * u(n) = (1 − τ) u(n−1) − g Δt (h_{i+1}(n) − h_i(n)) / Δx on open faces, 0 on closed
- * ones (a diagnostic: the scheme itself is written in h). Each cell owns the face on
- * its +x side (u) and on its +z side (w); wall faces stay 0. Neighbours' h are read
- * through lq_hf_settle, which is idempotent, so the order of cells does not matter.
+ * u(n) = (1 − τ) u(n−1) − g Δt (h_{i+1}(n) − h_i(n)) / Δx on open faces (then bed
+ * friction), 0 on closed ones. Each cell owns the face on its +x side (u) and on its
+ * +z side (w); wall faces stay 0. Neighbours' h are read through lq_hf_settle, which
+ * is idempotent, so the order of cells does not matter.
  */
 LQ_INLINE void lq_hf_finish_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h1,
                                  const LQ_GLOBAL float *b, LQ_GLOBAL float *u, LQ_GLOBAL float *w,
                                  LQ_GLOBAL int *acc_i, int i, int k, int nx, int nz, float gdt_dx,
-                                 float keep, float eps, int step)
+                                 float keep, float fric, float eps, int step)
 {
     int idx = i + nx * k;
     float bc = b[idx], h1c = h1[idx];
@@ -351,12 +362,14 @@ LQ_INLINE void lq_hf_finish_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h1,
     if (i + 1 < nx) {
         int j = idx + 1, f = i + 1 + (nx + 1) * k;
         float D = lq_hf_edge_depth(h1c, bc, h1[j], b[j]);
-        u[f] = D > 0.0f ? keep * u[f] - gdt_dx * (lq_hf_settle(hn[j], b[j], eps) - hc) : 0.0f;
+        float v = keep * u[f] - gdt_dx * (lq_hf_settle(hn[j], b[j], eps) - hc);
+        u[f] = D > 0.0f ? lq_hf_friction(v, D, fric) : 0.0f;
     }
     if (k + 1 < nz) {
         int j = idx + nx, f = idx + nx;
         float D = lq_hf_edge_depth(h1c, bc, h1[j], b[j]);
-        w[f] = D > 0.0f ? keep * w[f] - gdt_dx * (lq_hf_settle(hn[j], b[j], eps) - hc) : 0.0f;
+        float v = keep * w[f] - gdt_dx * (lq_hf_settle(hn[j], b[j], eps) - hc);
+        w[f] = D > 0.0f ? lq_hf_friction(v, D, fric) : 0.0f;
     }
     if (!LQ_IS_FINITE(hc)) LQ_ATOMIC_MIN(&acc_i[LQ_HF_ACC_BADSTEP], step);
     hn[idx] = hc;

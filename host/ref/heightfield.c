@@ -14,10 +14,8 @@ void lq_hf_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *u, c
                         const lq_field *b, lq_field *hn, float kappa, float cdt)
 {
     for (int k = 0; k < nz; k++)
-        for (int i = 0; i < nx; i++)
-            F(hn)
-            [i + nx * k] =
-                lq_hf_residual_cell(CF(h1), CF(u), CF(w), CF(b), i, k, nx, nz, kappa, cdt);
+        for (int i = 0; i < nx; i++) F(hn)
+    [i + nx * k] = lq_hf_residual_cell(CF(h1), CF(u), CF(w), CF(b), i, k, nx, nz, kappa, cdt);
 }
 
 void lq_hf_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
@@ -81,12 +79,12 @@ void lq_hf_ref_volume_apply(int nx, int nz, lq_field *hn, const lq_field *b, con
 
 void lq_hf_ref_finish(int nx, int nz, lq_field *hn, const lq_field *h1, const lq_field *b,
                       lq_field *u, lq_field *w, lq_field *acc_i, float gdt_dx, float keep,
-                      float eps, int step)
+                      float fric, float eps, int step)
 {
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++)
             lq_hf_finish_cell(F(hn), CF(h1), CF(b), F(u), F(w), I(acc_i), i, k, nx, nz, gdt_dx,
-                              keep, eps, step);
+                              keep, fric, eps, step);
 }
 
 void lq_hf_ref_stats(int nx, int nz, const lq_field *h, const lq_field *b, const lq_field *u,

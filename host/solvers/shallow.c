@@ -60,7 +60,7 @@ typedef struct lq_shallow {
     lq_ctx *ctx;
     lq_hf_ops ops;
     lq_hf_grid g;
-    double gravity, tau, cfl, fps;
+    double gravity, tau, cfl, fps, manning;
     float eps;
     int substeps;
     bool correct;
@@ -222,6 +222,7 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     }
     s->gravity = -grav[1];
     s->tau = lq_scene_float(sc, "shallow.damping");
+    s->manning = lq_scene_float(sc, "shallow.friction");
     s->cfl = lq_scene_float(sc, "time.cfl");
     s->fps = lq_scene_float(sc, "time.fps");
     s->eps = (float)lq_scene_float(sc, "shallow.dry_epsilon");
@@ -362,6 +363,7 @@ static int lq_shallow_step(lq_shallow *s, double dt)
     p.keep = (float)(1.0 - s->tau);
     p.cdt = (float)((1.0 - s->tau) * dt / s->g.dx);
     p.gdt_dx = (float)(s->gravity * dt / s->g.dx);
+    p.fric = (float)(s->gravity * dt * s->manning * s->manning);
     p.eps = s->eps;
     p.scale = (float)s->scale;
     p.correct = s->correct;
