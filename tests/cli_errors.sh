@@ -84,7 +84,7 @@ variant() { sed "$2" "$S/good.yaml" >"$S/$1.yaml"; }
 variant unknown_key 's/^output:/outptu:/'                     # 11:1
 variant wrong_type 's/frames: 2/frames: two/'                  # 6:11
 variant out_of_range 's/cell: 0.05/cell: -1/'                  # 4:9
-variant bad_enum '$a walls: sticky'                            # 13:8
+variant bad_enum "\$a walls: sticky"                            # 13:8
 variant missing_file 's/heightmap.png/nope.png/'               # 10:23
 variant yaml_syntax 's/size: \[32, 16\]/size: [32, 16/'        # flow sequence not closed
 variant missing_key '/cell:/d'                                 # grid without cell
@@ -93,7 +93,7 @@ variant corrupt_png 's/heightmap.png/corrupt.png/'             # a file that is 
 variant not_for_solver '/level: 0.5/a\  - sphere: {center: [0.5, 0.1, 0.4], radius: 0.1}' # 9:5
 variant no_solver '/^solver:/d'
 variant bad_solver 's/^solver: shallow/solver: wave/'          # 1:9
-variant duplicate '$a time: {fps: 10}'                         # 13:1
+variant duplicate "\$a time: {fps: 10}"                         # 13:1
 variant mac 's/^solver: shallow/solver: mac/; s/size: \[32, 16\]/size: [32, 16, 8]/; /^terrain:/,/heightmap/d'
 variant splash 's/^solver: shallow/solver: splash/'
 : >"$S/empty.yaml"
