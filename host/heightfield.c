@@ -139,7 +139,8 @@ int lq_hf_residual(lq_hf_ops *o, const lq_field *h1, const lq_field *u, const lq
         return LQ_OK;
     }
     lq_argv a[] = {MEM(h1), MEM(u), MEM(w), MEM(b), MEM(hn), VAL(kappa), VAL(cdt)};
-    return lq_hf_launch(o, o->residual, "hf_residual", 7, a, 2, (size_t)o->nx, (size_t)o->nz);
+    return lq_hf_launch(o, o->residual, "hf_residual", 7, a, 2,
+                        ((size_t)o->nx + o->vec - 1) / o->vec, (size_t)o->nz);
 }
 
 int lq_hf_adi_x(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn, lq_field *cp,
@@ -163,7 +164,7 @@ int lq_hf_adi_z(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *h
         return LQ_OK;
     }
     lq_argv a[] = {MEM(h1), MEM(b), MEM(hn), MEM(cp), VAL(kappa)};
-    return lq_hf_launch_lines(o, o->adi_z, "hf_adi_z", 5, a, (size_t)(o->nx + o->vec - 1) / o->vec);
+    return lq_hf_launch_lines(o, o->adi_z, "hf_adi_z", 5, a, ((size_t)o->nx + o->vec - 1) / o->vec);
 }
 
 int lq_hf_source(lq_hf_ops *o, lq_field *h1, const lq_field *b, lq_field *acc_l, int i0, int k0,
@@ -240,7 +241,8 @@ int lq_hf_finish(lq_hf_ops *o, lq_field *hn, const lq_field *h1, const lq_field 
     }
     lq_argv a[] = {MEM(hn),     MEM(h1),   MEM(b),    MEM(u),   MEM(w),   MEM(acc_i),
                    VAL(gdt_dx), VAL(keep), VAL(fric), VAL(eps), VAL(step)};
-    return lq_hf_launch(o, o->finish, "hf_finish", 11, a, 2, (size_t)o->nx, (size_t)o->nz);
+    return lq_hf_launch(o, o->finish, "hf_finish", 11, a, 2, ((size_t)o->nx + o->vec - 1) / o->vec,
+                        (size_t)o->nz);
 }
 
 int lq_hf_stats(lq_hf_ops *o, const lq_field *h, const lq_field *b, const lq_field *u,

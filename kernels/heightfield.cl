@@ -1,3 +1,4 @@
+
 /*
  * heightfield.cl — OpenCL kernels of the Kass–Miller height-field water (`shallow`).
  * Each kernel is one launch of a per-line or per-cell function of heightfield_cell.h;
@@ -246,12 +247,42 @@ inline void lq_solve_rows8(const global float *h1, const global float *b, global
 #endif
 
 /* R of the delta form (heightfield_cell.h), one work-item per cell, into hn. */
+/* Cell kernels on CPUs take LQ_VEC cells of a row per work-item as one vector (the
+ * same arithmetic as the per-cell functions, lane by lane); the first and last
+ * segment of a row, whose neighbours cross the row's ends, use the per-cell code. */
+inline void lq_residual_segment(const global float *h1, const global float *u,
+                                const global float *w, const global float *b, global float *R,
+                                int i0, int k, float kappa, float cdt)
+{
+#if LQ_VEC > 1
+    if (i0 > 0 && i0 + LQ_VEC < NX) {
+        int idx = i0 + NX * k, fu = i0 + (NX + 1) * k;
+        int dn = k > 0 ? -NX : 0, up = k + 1 < NZ ? NX : 0;
+        floatv hc = lq_loadv(h1 + idx, 1), bc = lq_loadv(b + idx, 1);
+        floatv hl = lq_loadv(h1 + idx - 1, 1), hr = lq_loadv(h1 + idx + 1, 1);
+        floatv hd = lq_loadv(h1 + idx + dn, 1), ht = lq_loadv(h1 + idx + up, 1);
+        floatv Dl = lq_edge_depthv(hc, bc, hl, lq_loadv(b + idx - 1, 1));
+        floatv Dr = lq_edge_depthv(hc, bc, hr, lq_loadv(b + idx + 1, 1));
+        floatv Dd = lq_edge_depthv(hc, bc, hd, lq_loadv(b + idx + dn, 1));
+        floatv Dt = lq_edge_depthv(hc, bc, ht, lq_loadv(b + idx + up, 1));
+        floatv flux = Dl * (hl - hc) + Dr * (hr - hc) + Dd * (hd - hc) + Dt * (ht - hc);
+        floatv carried = Dl * lq_loadv(u + fu, 1) - Dr * lq_loadv(u + fu + 1, 1) +
+                         Dd * lq_loadv(w + idx, 1) - Dt * lq_loadv(w + idx + NX, 1);
+        lq_storev(cdt * carried + kappa * flux, R + idx, 1);
+        return;
+    }
+#endif
+    for (int i = i0; i < i0 + LQ_VEC && i < NX; i++)
+        R[i + NX * k] = lq_hf_residual_cell(h1, u, w, b, i, k, NX, NZ, kappa, cdt);
+}
+
+/* R of the delta form (heightfield_cell.h) into hn. */
 kernel void hf_residual(global const float *h1, global const float *u, global const float *w,
                         global const float *b, global float *hn, float kappa, float cdt)
 {
-    int i = get_global_id(0), k = get_global_id(1);
-    if (i >= NX || k >= NZ) return;
-    hn[i + NX * k] = lq_hf_residual_cell(h1, u, w, b, i, k, NX, NZ, kappa, cdt);
+    int i0 = get_global_id(0) * LQ_VEC, k = get_global_id(1);
+    if (i0 >= NX || k >= NZ) return;
+    lq_residual_segment(h1, u, w, b, hn, i0, k, kappa, cdt);
 }
 
 /* eq. 19: rows (x direction), in place on hn (R in, Δ* out). */
@@ -345,13 +376,49 @@ kernel void hf_volume_apply(global float *hn, global const float *b, global cons
                             inv_scale, last_pass);
 }
 
+#if LQ_VEC > 1
+inline floatv lq_settlev(floatv h, floatv b, float eps)
+{
+    return LQ_SELECT(h, b - eps, h < b);
+}
+
+inline floatv lq_frictionv(floatv v, floatv D, float fric)
+{
+    return fric > 0.0f ? v / (1.0f + fric * fabs(v) / (D * cbrt(D))) : v;
+}
+#endif
+
+/* lq_hf_finish_cell for LQ_VEC cells of a row (the last segment of a row, whose +x
+ * neighbour is the wall, uses the per-cell code). */
 kernel void hf_finish(global float *hn, global const float *h1, global const float *b,
                       global float *u, global float *w, global int *acc_i, float gdt_dx, float keep,
                       float fric, float eps, int step)
 {
-    int i = get_global_id(0), k = get_global_id(1);
-    if (i >= NX || k >= NZ) return;
-    lq_hf_finish_cell(hn, h1, b, u, w, acc_i, i, k, NX, NZ, gdt_dx, keep, fric, eps, step);
+    int i0 = get_global_id(0) * LQ_VEC, k = get_global_id(1);
+    if (i0 >= NX || k >= NZ) return;
+#if LQ_VEC > 1
+    if (i0 + LQ_VEC < NX) {
+        int idx = i0 + NX * k, up = k + 1 < NZ ? NX : 0;
+        int fu = i0 + 1 + (NX + 1) * k, fw = idx + NX;
+        floatv bc = lq_loadv(b + idx, 1), h1c = lq_loadv(h1 + idx, 1);
+        floatv br = lq_loadv(b + idx + 1, 1), bt = lq_loadv(b + idx + up, 1);
+        floatv hc = lq_settlev(lq_loadv(hn + idx, 1), bc, eps);
+        floatv Du = lq_edge_depthv(h1c, bc, lq_loadv(h1 + idx + 1, 1), br);
+        floatv Dw = lq_edge_depthv(h1c, bc, lq_loadv(h1 + idx + up, 1), bt);
+        floatv vu = keep * lq_loadv(u + fu, 1) -
+                    gdt_dx * (lq_settlev(lq_loadv(hn + idx + 1, 1), br, eps) - hc);
+        floatv vw = keep * lq_loadv(w + fw, 1) -
+                    gdt_dx * (lq_settlev(lq_loadv(hn + idx + up, 1), bt, eps) - hc);
+        floatv zero = 0.0f;
+        lq_storev(LQ_SELECT(zero, lq_frictionv(vu, Du, fric), Du > zero), u + fu, 1);
+        lq_storev(LQ_SELECT(zero, lq_frictionv(vw, Dw, fric), Dw > zero), w + fw, 1);
+        if (any(!isfinite(hc))) atomic_min(&acc_i[LQ_HF_ACC_BADSTEP], step);
+        lq_storev(hc, hn + idx, 1);
+        return;
+    }
+#endif
+    for (int i = i0; i < i0 + LQ_VEC && i < NX; i++)
+        lq_hf_finish_cell(hn, h1, b, u, w, acc_i, i, k, NX, NZ, gdt_dx, keep, fric, eps, step);
 }
 
 kernel void hf_stats(global const float *h, global const float *b, global const float *u,

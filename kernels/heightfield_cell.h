@@ -65,12 +65,13 @@ LQ_INLINE float lq_hf_depth(float h, float b)
 /* Edge depth D of eq. 16 with the shoreline rule described above. */
 LQ_INLINE float lq_hf_edge_depth(float ha, float ba, float hb, float bb)
 {
-    float da = ha - ba, db = hb - bb;
-    int wa = da > 0.0f, wb = db > 0.0f;
-    if (wa && wb) return 0.5f * (da + db);
-    if (wa && ha > bb) return 0.5f * da;
-    if (wb && hb > ba) return 0.5f * db;
-    return 0.0f;
+    /* selects, not branches, in the priority order of the rule above: compilers that
+     * vectorize across work-items keep doing so */
+    float da = ha - ba, db = hb - bb, r = 0.0f;
+    r = (db > 0.0f && hb > ba) ? 0.5f * db : r;
+    r = (da > 0.0f && ha > bb) ? 0.5f * da : r;
+    r = (da > 0.0f && db > 0.0f) ? 0.5f * (da + db) : r;
+    return r;
 }
 
 /*
@@ -89,28 +90,16 @@ LQ_INLINE float lq_hf_residual_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL f
                                     int k, int nx, int nz, float kappa, float cdt)
 {
     int idx = i + nx * k, fu = i + (nx + 1) * k;
+    /* At a wall the neighbour index is the cell itself: its difference is exactly zero
+     * and the wall face holds u = 0, so no branch is needed (see lq_hf_edge_depth). */
+    int l = i > 0 ? idx - 1 : idx, r = i + 1 < nx ? idx + 1 : idx;
+    int d = k > 0 ? idx - nx : idx, t = k + 1 < nz ? idx + nx : idx;
     float hc = h1[idx], bc = b[idx];
-    float flux = 0.0f, carried = 0.0f;
-    if (i > 0) {
-        float D = lq_hf_edge_depth(hc, bc, h1[idx - 1], b[idx - 1]);
-        flux += D * (h1[idx - 1] - hc);
-        carried += D * u[fu];
-    }
-    if (i + 1 < nx) {
-        float D = lq_hf_edge_depth(hc, bc, h1[idx + 1], b[idx + 1]);
-        flux += D * (h1[idx + 1] - hc);
-        carried -= D * u[fu + 1];
-    }
-    if (k > 0) {
-        float D = lq_hf_edge_depth(hc, bc, h1[idx - nx], b[idx - nx]);
-        flux += D * (h1[idx - nx] - hc);
-        carried += D * w[idx];
-    }
-    if (k + 1 < nz) {
-        float D = lq_hf_edge_depth(hc, bc, h1[idx + nx], b[idx + nx]);
-        flux += D * (h1[idx + nx] - hc);
-        carried -= D * w[idx + nx];
-    }
+    float hl = h1[l], hr = h1[r], hd = h1[d], ht = h1[t];
+    float Dl = lq_hf_edge_depth(hc, bc, hl, b[l]), Dr = lq_hf_edge_depth(hc, bc, hr, b[r]);
+    float Dd = lq_hf_edge_depth(hc, bc, hd, b[d]), Dt = lq_hf_edge_depth(hc, bc, ht, b[t]);
+    float flux = Dl * (hl - hc) + Dr * (hr - hc) + Dd * (hd - hc) + Dt * (ht - hc);
+    float carried = Dl * u[fu] - Dr * u[fu + 1] + Dd * w[idx] - Dt * w[idx + nx];
     return cdt * carried + kappa * flux;
 }
 
@@ -339,9 +328,8 @@ LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL floa
  * which the paper's frictionless equations let accelerate without limit. */
 LQ_INLINE float lq_hf_friction(float v, float D, float fric)
 {
-    if (fric <= 0.0f) return v;
     float v_abs = v < 0.0f ? -v : v;
-    return v / (1.0f + fric * v_abs / (D * LQ_CBRTF(D)));
+    return fric > 0.0f ? v / (1.0f + fric * v_abs / (D * LQ_CBRTF(D))) : v;
 }
 
 /*
@@ -357,20 +345,17 @@ LQ_INLINE void lq_hf_finish_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h1,
                                  float keep, float fric, float eps, int step)
 {
     int idx = i + nx * k;
-    float bc = b[idx], h1c = h1[idx];
+    /* The last cell of a row (column) writes the wall face beyond it: with itself as
+     * the neighbour the difference is zero and that face's u is 0, so it stays 0. */
+    int r = i + 1 < nx ? idx + 1 : idx, t = k + 1 < nz ? idx + nx : idx;
+    int fu = i + 1 + (nx + 1) * k, fw = idx + nx;
+    float bc = b[idx], h1c = h1[idx], br = b[r], bt = b[t];
     float hc = lq_hf_settle(hn[idx], bc, eps);
-    if (i + 1 < nx) {
-        int j = idx + 1, f = i + 1 + (nx + 1) * k;
-        float D = lq_hf_edge_depth(h1c, bc, h1[j], b[j]);
-        float v = keep * u[f] - gdt_dx * (lq_hf_settle(hn[j], b[j], eps) - hc);
-        u[f] = D > 0.0f ? lq_hf_friction(v, D, fric) : 0.0f;
-    }
-    if (k + 1 < nz) {
-        int j = idx + nx, f = idx + nx;
-        float D = lq_hf_edge_depth(h1c, bc, h1[j], b[j]);
-        float v = keep * w[f] - gdt_dx * (lq_hf_settle(hn[j], b[j], eps) - hc);
-        w[f] = D > 0.0f ? lq_hf_friction(v, D, fric) : 0.0f;
-    }
+    float Du = lq_hf_edge_depth(h1c, bc, h1[r], br), Dw = lq_hf_edge_depth(h1c, bc, h1[t], bt);
+    float vu = keep * u[fu] - gdt_dx * (lq_hf_settle(hn[r], br, eps) - hc);
+    float vw = keep * w[fw] - gdt_dx * (lq_hf_settle(hn[t], bt, eps) - hc);
+    u[fu] = Du > 0.0f ? lq_hf_friction(vu, Du, fric) : 0.0f;
+    w[fw] = Dw > 0.0f ? lq_hf_friction(vw, Dw, fric) : 0.0f;
     if (!LQ_IS_FINITE(hc)) LQ_ATOMIC_MIN(&acc_i[LQ_HF_ACC_BADSTEP], step);
     hn[idx] = hc;
 }
