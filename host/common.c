@@ -6,14 +6,19 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static char lq_error_text[1024];
 static int lq_error_held;
 
+/* Formats into a scratch buffer first: callers may pass lq_error_message() itself as
+ * an argument (adding context to the held message). */
 static void lq_error_vset(const char *fmt, va_list ap)
 {
-    vsnprintf(lq_error_text, sizeof lq_error_text, fmt, ap);
+    char scratch[sizeof lq_error_text];
+    vsnprintf(scratch, sizeof scratch, fmt, ap);
+    memcpy(lq_error_text, scratch, sizeof scratch);
     lq_error_held = 1;
 }
 

@@ -45,17 +45,20 @@ int lq_ctx_open(lq_ctx *ctx, const char *device_spec, bool announce)
         if (rc) return rc;
         ctx->backend = LQ_BACKEND_CL;
     }
-    if (announce) {
-        char what[640];
-        lq_ctx_describe(ctx, what, sizeof what);
-        fprintf(stderr, "liquidcl: device %s%s\n", what,
-                strcmp(device_spec, "auto") == 0
-                    ? (use_ref
-                           ? " (auto: no OpenCL device found)"
-                           : (dev.type & CL_DEVICE_TYPE_GPU ? " (auto: GPU)" : " (auto: no GPU)"))
-                    : "");
-    }
+    if (announce) lq_ctx_announce(ctx, device_spec);
     return LQ_OK;
+}
+
+void lq_ctx_announce(const lq_ctx *ctx, const char *device_spec)
+{
+    char what[640];
+    lq_ctx_describe(ctx, what, sizeof what);
+    const char *why = "";
+    if (strcmp(device_spec, "auto") == 0)
+        why = ctx->backend == LQ_BACKEND_REF            ? " (auto: no OpenCL device found)"
+              : (ctx->cl.dev.type & CL_DEVICE_TYPE_GPU) ? " (auto: GPU)"
+                                                        : " (auto: no GPU, first OpenCL device)";
+    fprintf(stderr, "liquidcl: device %s%s\n", what, why);
 }
 
 void lq_ctx_close(lq_ctx *ctx)

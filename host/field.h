@@ -25,6 +25,8 @@ typedef struct lq_ctx {
 /* Opens the backend --device names; announces the choice on stderr when `announce`. */
 int lq_ctx_open(lq_ctx *ctx, const char *device_spec, bool announce);
 void lq_ctx_close(lq_ctx *ctx);
+/* "liquidcl: device NAME (auto: why)" on stderr. */
+void lq_ctx_announce(const lq_ctx *ctx, const char *device_spec);
 /* "reference C" or "OpenCL P.D: NAME (PLATFORM)". */
 void lq_ctx_describe(const lq_ctx *ctx, char *buf, size_t n);
 /* Checks that `count` buffers of these sizes fit before any is allocated. */

@@ -62,6 +62,11 @@ static int lq_parse(int argc, char **argv, lq_args *a)
         char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
         snprintf(name, sizeof name, "%.*s", (int)LQ_MIN(len, sizeof name - 1), arg);
+        static const char *const known[] = {"--out", "--device", "--frames", "--size", "--reps",
+                                            "--set", "--json",   "--quiet",  "--help"};
+        bool is_known = false;
+        for (size_t q = 0; q < LQ_COUNT(known); q++) is_known |= strcmp(name, known[q]) == 0;
+        if (!is_known) return lq_error(LQ_EINPUT, "unknown flag %s (see liquidcl --help)", name);
         bool takes = strcmp(name, "--json") && strcmp(name, "--quiet") && strcmp(name, "--help");
         if (takes) {
             if (eq)
@@ -92,8 +97,6 @@ static int lq_parse(int argc, char **argv, lq_args *a)
             a->quiet = true;
         else if (strcmp(name, "--help") == 0)
             a->cmd = "help";
-        else
-            return lq_error(LQ_EINPUT, "unknown flag %s (see liquidcl --help)", name);
         if (rc) return rc;
     }
     return LQ_OK;
@@ -152,6 +155,14 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!rc) {
+        static const char *const commands[] = {"run", "check", "info", "bench", "diff", "docs"};
+        bool known = false;
+        for (size_t q = 0; q < LQ_COUNT(commands); q++) known |= strcmp(a.cmd, commands[q]) == 0;
+        if (!known)
+            rc = lq_error(LQ_EINPUT, "unknown command '%s' (run, check, info, bench, diff, docs)",
+                          a.cmd);
+    }
+    if (!rc) {
         bool needs_scene =
             strcmp(a.cmd, "run") == 0 || strcmp(a.cmd, "check") == 0 || strcmp(a.cmd, "diff") == 0;
         if (needs_scene && !a.scene)
@@ -165,10 +176,7 @@ int main(int argc, char **argv)
         if (strcmp(a.cmd, "run") == 0) {
             rc = lq_run(&ro);
         } else if (strcmp(a.cmd, "check") == 0) {
-            lq_scene *s = lq_scene_load(a.scene, a.nsets, a.sets);
-            rc = s ? LQ_OK : LQ_EINPUT;
-            if (s) printf("%s: ok (solver %s)\n", a.scene, lq_scene_solver(s));
-            lq_scene_free(s);
+            rc = lq_check(&ro);
         } else if (strcmp(a.cmd, "info") == 0) {
             rc = lq_cmd_info();
         } else if (strcmp(a.cmd, "diff") == 0) {

@@ -176,6 +176,25 @@ static void lq_format_eta(double s, char *buf, size_t n)
         snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
 }
 
+int lq_check(const lq_run_opts *o)
+{
+    lq_ctx ctx;
+    void *state = NULL;
+    lq_scene *s = lq_scene_load(o->scene, o->nsets, o->sets);
+    if (!s) return LQ_EINPUT;
+    const lq_solver_vt *vt = lq_solver_find(s);
+    int rc = vt ? lq_check_output_fields(s, vt) : LQ_EINPUT;
+    if (!rc) rc = lq_ctx_open(&ctx, "ref", false);
+    if (!rc) {
+        rc = vt->create(&ctx, s, &state);
+        if (state) vt->destroy(state);
+        lq_ctx_close(&ctx);
+    }
+    if (!rc) printf("%s: ok (solver %s)\n", o->scene, vt->name);
+    lq_scene_free(s);
+    return rc;
+}
+
 int lq_run(const lq_run_opts *o)
 {
     int rc = LQ_OK;
@@ -206,20 +225,21 @@ int lq_run(const lq_run_opts *o)
         snprintf(dir, sizeof dir, "%s", o->out);
     else
         snprintf(dir, sizeof dir, "out/%s", lq_scene_name(s));
-    rc = lq_ctx_open(&ctx, o->device ? o->device : "auto", !o->quiet);
+    rc = lq_ctx_open(&ctx, o->device ? o->device : "auto", false);
     if (rc) goto fail;
     ctx_open = true;
     rc = vt->create(&ctx, s, &state);
     if (rc) goto fail;
 
-    /* 2. The output folder. */
+    /* 2. The output folder (one that cannot be made is a bad --out: exit 2). */
     const char *subs[] = {"mesh", "fields", "preview"};
     for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
         char p[4096 + 16];
         snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
-        rc = lq_mkdirs(p);
-        lq_clear_frames(dir, subs[i]);
+        if (lq_mkdirs(p)) rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
+        if (!rc) lq_clear_frames(dir, subs[i]);
     }
+    if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
     if (rc) goto fail;
     w.dir = dir;
     w.scene = s;
