@@ -352,6 +352,27 @@ kernel void hf_label_compress(global volatile int *L, global long *old_sum, glob
 }
 
 /* One work-item per LQ_HF_SEGMENT cells of a row. */
+#if LQ_VEC == 16
+/* Sum of the fixed-point depths of 16 cells, and how many are wet. */
+inline long lq_fixed_sum16(float16 h, float16 b, float scale, int *wet)
+{
+    float16 d = select((float16)0.0f, h - b, h > b);
+    long16 f = convert_long16_rte(d * scale);
+    long8 a = f.lo + f.hi;
+    long4 c = a.lo + a.hi;
+    long2 e = c.lo + c.hi;
+    int16 w = -(d > (float16)0.0f); /* 1 where wet */
+    int8 wa = w.lo + w.hi;
+    int4 wc = wa.lo + wa.hi;
+    int2 we = wc.lo + wc.hi;
+    *wet += we.x + we.y;
+    return e.x + e.y;
+}
+#endif
+
+/* One work-item per LQ_HF_SEGMENT cells of a row. On CPUs a segment whose cells all
+ * belong to one region (the common case: inside a lake) is summed as vectors and
+ * flushed once; integer sums, so the result is the per-cell code's exactly. */
 kernel void hf_volume_reduce(global const float *h1, global const float *hn, global const float *b,
                              global const int *L, global long *old_sum, global long *new_sum,
                              global int *wet_count, float scale, int with_old)
@@ -359,9 +380,30 @@ kernel void hf_volume_reduce(global const float *h1, global const float *hn, glo
     int s = get_global_id(0), k = get_global_id(1);
     int i0 = s * LQ_HF_SEGMENT;
     if (i0 >= NX || k >= NZ) return;
-    int count = min(LQ_HF_SEGMENT, NX - i0);
-    lq_hf_volume_reduce_segment(h1, hn, b, L, old_sum, new_sum, wet_count, i0 + NX * k, count,
-                                scale, with_old);
+    int count = min(LQ_HF_SEGMENT, NX - i0), first = i0 + NX * k;
+#if LQ_VEC == 16 && LQ_HF_SEGMENT == 64
+    int root = L[first];
+    if (count == 64 && root >= 0) {
+        int16 r = (int16)root;
+        int same = all(vload16(0, L + first) == r) && all(vload16(1, L + first) == r) &&
+                   all(vload16(2, L + first) == r) && all(vload16(3, L + first) == r);
+        if (same) {
+            long sn = 0, so = 0;
+            int nw = 0, unused = 0;
+            for (int q = 0; q < 4; q++) {
+                float16 bq = vload16(q, b + first);
+                sn += lq_fixed_sum16(vload16(q, hn + first), bq, scale, &nw);
+                if (with_old) so += lq_fixed_sum16(vload16(q, h1 + first), bq, scale, &unused);
+            }
+            if (with_old) atom_add(&old_sum[root], so);
+            atom_add(&new_sum[root], sn);
+            atomic_add(&wet_count[root], nw);
+            return;
+        }
+    }
+#endif
+    lq_hf_volume_reduce_segment(h1, hn, b, L, old_sum, new_sum, wet_count, first, count, scale,
+                                with_old);
 }
 
 kernel void hf_volume_apply(global float *hn, global const float *b, global const int *L,

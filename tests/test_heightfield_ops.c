@@ -286,10 +286,58 @@ static void test_twins(void)
     lq_ctx_close(&cl);
 }
 
+/* A lake wider than the reduction segments, so the kernels' one-region fast paths run:
+ * the reduction must still match the twin exactly. */
+static void test_twins_lake(void)
+{
+    enum { LX = 256, LZ = 12, LN = LX * LZ };
+    lq_ctx ref, cl;
+    if (twin_open(&ref, &cl)) return;
+    lq_hf_ops oref, ocl;
+    CHECK_OK(lq_hf_ops_init(&oref, &ref, LX, LZ));
+    CHECK_OK(lq_hf_ops_init(&ocl, &cl, LX, LZ));
+    static float b[LN], h1[LN], hn[LN];
+    lq_rng r;
+    lq_rng_seed(&r, 5);
+    for (int c = 0; c < LN; c++) {
+        b[c] = frand(&r, 0.0f, 0.3f);
+        h1[c] = 1.0f + frand(&r, -0.01f, 0.01f);
+        hn[c] = 1.0f + frand(&r, -0.01f, 0.01f);
+    }
+    b[LX * 6 + 200] = 2.0f; /* one island: a segment with a dry cell */
+    h1[LX * 6 + 200] = hn[LX * 6 + 200] = 2.0f - 1e-5f;
+    twin_pair H1, HN, B, L, OS, NS, WT;
+    CHECK_OK(twin_alloc(&H1, &ref, &cl, "h1", LX, LZ, 1, 4, h1));
+    CHECK_OK(twin_alloc(&HN, &ref, &cl, "hn", LX, LZ, 1, 4, hn));
+    CHECK_OK(twin_alloc(&B, &ref, &cl, "b", LX, LZ, 1, 4, b));
+    CHECK_OK(twin_alloc(&L, &ref, &cl, "L", LX, LZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&OS, &ref, &cl, "old_sum", LX, LZ, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&NS, &ref, &cl, "new_sum", LX, LZ, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&WT, &ref, &cl, "wet", LX, LZ, 1, 4, NULL));
+    CHECK_OK(lq_hf_label(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS.ref, &WT.ref));
+    CHECK_OK(lq_hf_label(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS.cl, &WT.cl));
+    CHECK_OK(lq_hf_volume_reduce(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS.ref, &WT.ref,
+                                 1073741824.0f, 1));
+    CHECK_OK(lq_hf_volume_reduce(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS.cl, &WT.cl,
+                                 1073741824.0f, 1));
+    CHECK_OK(lq_ctx_finish(&cl));
+    twin_check_exact("hf_label", &L);
+    twin_check_exact("hf_volume_reduce", &OS);
+    twin_check_exact("hf_volume_reduce", &NS);
+    twin_check_exact("hf_volume_reduce", &WT);
+    twin_pair *all[] = {&H1, &HN, &B, &L, &OS, &NS, &WT};
+    for (size_t i = 0; i < LQ_COUNT(all); i++) twin_release(all[i]);
+    lq_hf_ops_release(&oref);
+    lq_hf_ops_release(&ocl);
+    lq_ctx_close(&ref);
+    lq_ctx_close(&cl);
+}
+
 int main(void)
 {
     test_dense_and_conservation();
     test_labels();
     test_twins();
+    test_twins_lake();
     CHECK_DONE();
 }
