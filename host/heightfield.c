@@ -192,7 +192,7 @@ int lq_hf_label(lq_hf_ops *o, const lq_field *h1, const lq_field *hn, const lq_f
     lq_argv ai[] = {MEM(h1), MEM(hn), MEM(b), MEM(L)};
     lq_argv am[] = {MEM(L)};
     lq_argv ac[] = {MEM(L), MEM(old_sum), MEM(new_sum), MEM(wet)};
-    int rc = lq_hf_launch(o, o->label_init, "hf_label_init", 4, ai, 1, n, 1);
+    int rc = lq_hf_launch_lines(o, o->label_init, "hf_label_init", 4, ai, (size_t)o->nz);
     if (!rc)
         rc = lq_hf_launch(o, o->label_merge, "hf_label_merge", 1, am, 2, (size_t)o->nx,
                           (size_t)o->nz);

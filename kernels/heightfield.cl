@@ -328,12 +328,13 @@ kernel void hf_source(global float *h1, global const float *b, global long *acc_
     lq_hf_source_cell(h1, b, acc_l, i + NX * k, dx * dx + dz * dz, inv_r2, mode, amount, scale);
 }
 
+/* One work-item per row. */
 kernel void hf_label_init(global const float *h1, global const float *hn, global const float *b,
                           global int *L)
 {
-    int idx = get_global_id(0);
-    if (idx >= NX * NZ) return;
-    lq_hf_label_init_cell(h1, hn, b, L, idx);
+    int k = get_global_id(0);
+    if (k >= NZ) return;
+    lq_hf_label_init_row(h1, hn, b, L, k, NX);
 }
 
 kernel void hf_label_merge(global volatile int *L)

@@ -219,22 +219,29 @@ LQ_INLINE void lq_hf_source_cell(LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
     }
 }
 
-/* Connected wet regions (§4, volume projection), step 1: a cell takes part when it is
- * wet before or after the solve; it starts as its own label. */
-LQ_INLINE void lq_hf_label_init_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn,
-                                     const LQ_GLOBAL float *b, LQ_GLOBAL int *L, int idx)
+/* Connected wet regions (§4, volume projection), step 1, one row: a cell takes part
+ * when it is wet before or after the solve; a run of taking-part cells along the row
+ * starts labelled with its first cell, so the row's horizontal joins are done here. */
+LQ_INLINE void lq_hf_label_init_row(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn,
+                                    const LQ_GLOBAL float *b, LQ_GLOBAL int *L, int k, int nx)
 {
-    float bc = b[idx];
-    L[idx] = (h1[idx] > bc || hn[idx] > bc) ? idx : -1;
+    int start = -1;
+    for (int idx = nx * k; idx < nx * (k + 1); idx++) {
+        float bc = b[idx];
+        int part = h1[idx] > bc || hn[idx] > bc;
+        start = part ? (start >= 0 ? start : idx) : -1;
+        L[idx] = start;
+    }
 }
 
-/* Step 2: join each taking-part cell with its +x and +z neighbours (4-connectivity). */
+/* Step 2: join runs of neighbouring rows (4-connectivity). Two runs that overlap are
+ * joined once, at the first column of their overlap. */
 LQ_INLINE void lq_hf_label_merge_cell(LQ_VOLATILE LQ_GLOBAL int *L, int i, int k, int nx, int nz)
 {
     int idx = i + nx * k;
-    if (L[idx] < 0) return;
-    if (i + 1 < nx && L[idx + 1] >= 0) lq_cc_union(L, idx, idx + 1);
-    if (k + 1 < nz && L[idx + nx] >= 0) lq_cc_union(L, idx, idx + nx);
+    if (k + 1 >= nz || L[idx] < 0 || L[idx + nx] < 0) return;
+    if (i > 0 && L[idx - 1] >= 0 && L[idx - 1 + nx] >= 0) return; /* same two runs */
+    lq_cc_union(L, idx, idx + nx);
 }
 
 /* Step 3: point every cell at its root and clear the root's accumulators (slot 0). */

@@ -47,7 +47,7 @@ void lq_hf_ref_label(int nx, int nz, const lq_field *h1, const lq_field *hn, con
                      lq_field *L, lq_field *old_sum, lq_field *new_sum, lq_field *wet)
 {
     int n = nx * nz;
-    for (int idx = 0; idx < n; idx++) lq_hf_label_init_cell(CF(h1), CF(hn), CF(b), I(L), idx);
+    for (int k = 0; k < nz; k++) lq_hf_label_init_row(CF(h1), CF(hn), CF(b), I(L), k, nx);
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++) lq_hf_label_merge_cell(I(L), i, k, nx, nz);
     for (int idx = 0; idx < n; idx++)
