@@ -175,6 +175,7 @@ static const struct {
     {"hf_residual", 20, "read h1 b u w, write R"},
     {"hf_adi_x", 16, "read h1 b R, write R (in place)"},
     {"hf_adi_z", 16, "read h1 b R, write h (in place)"},
+    {"adi_step", 52, "residual + adi_x + adi_z: the implicit solve of one step"},
     {"hf_label", 28, "init 16 + merge 4 + compress 8"},
     {"hf_vol_reduce", 20, "read h1 hn b L, 8-byte sums at roots"},
     {"hf_vol_apply", 16, "read hn b L, write hn"},
@@ -196,6 +197,12 @@ static int lq_hf_once(void *p)
         return lq_hf_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa);
     case B_ADI_Z:
         return lq_hf_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+    case B_ADI: {
+        int rc = lq_hf_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
+        if (!rc) rc = lq_hf_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        if (!rc) rc = lq_hf_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        return rc;
+    }
     case B_LABEL:
         return lq_hf_label(o, h1, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0], &s->wet[0]);
     case B_REDUCE:

@@ -221,10 +221,18 @@ int lq_run(const lq_run_opts *o)
     int frames = o->frames > 0 ? o->frames : lq_scene_int(s, "time.frames");
     double fps = lq_scene_float(s, "time.fps");
     int every = lq_scene_int(s, "output.every");
+    const char *name = lq_scene_name(s);
+    if (!o->out && (strchr(name, '/') || name[0] == '.' || name[0] == '\0')) {
+        rc = lq_scene_error(s, "name",
+                            "name '%s' cannot be a folder under out/ (no '/', no leading '.'); "
+                            "rename it or pass --out",
+                            name);
+        goto fail;
+    }
     if (o->out)
         snprintf(dir, sizeof dir, "%s", o->out);
     else
-        snprintf(dir, sizeof dir, "out/%s", lq_scene_name(s));
+        snprintf(dir, sizeof dir, "out/%s", name);
     rc = lq_ctx_open(&ctx, o->device ? o->device : "auto", false);
     if (rc) goto fail;
     ctx_open = true;

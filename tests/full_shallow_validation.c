@@ -8,6 +8,8 @@ int main(void)
 {
     const char *dev = "auto";
     sv_lake_at_rest(dev, 0, NULL);
+    const char *lake_face[] = {"liquid.0.level=0.5"};
+    sv_lake_at_rest(dev, 1, lake_face); /* the surface on a multiple of the cell size */
     sv_damping(dev, 0.0, 0, NULL);
     sv_damping(dev, 0.1, 0, NULL);
     sv_long_wave(dev, 0, NULL);

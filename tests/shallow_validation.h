@@ -151,9 +151,9 @@ static void sv_lake_at_rest(const char *device, int nsets, const char *const *se
     double vdrift = fabs(st.liquid_volume - st0.liquid_volume) / st0.liquid_volume;
     double ulim = 1e-4 * sqrt(G * dmax);
     fprintf(stderr,
-            "lake at rest: %d steps, max speed %.3g m/s (limit %.3g), max |u| %.3g, surface drift "
+            "lake at rest (level %.4g m): %d steps, max speed %.3g m/s (limit %.3g), max |u| %.3g, surface drift "
             "%.3g m (limit %.3g), volume drift %.3g\n",
-            steps, max_speed, ulim, umax, drift, 0.01 * r.dx, vdrift);
+            level, steps, max_speed, ulim, umax, drift, 0.01 * r.dx, vdrift);
     CHECK(steps >= 1000 || r.frames < 10);
     CHECK(max_speed <= ulim);
     CHECK(umax <= ulim);

@@ -10,6 +10,8 @@ int main(void)
     const char *dev = "ref";
     const char *lake[] = {"grid.size=[48,48]", "grid.cell=0.1333333333"};
     sv_lake_at_rest(dev, 2, lake);
+    const char *lake_face[] = {"grid.size=[48,48]", "grid.cell=0.1333333333", "liquid.0.level=0.4"};
+    sv_lake_at_rest(dev, 3, lake_face); /* the surface on a multiple of the cell size */
     sv_damping(dev, 0.0, 0, NULL);
     sv_damping(dev, 0.1, 0, NULL);
     sv_long_wave(dev, 0, NULL);
