@@ -159,6 +159,7 @@ enum {
     B_RESIDUAL,
     B_ADI_X,
     B_ADI_Z,
+    B_ADI,
     B_LABEL,
     B_REDUCE,
     B_APPLY,
