@@ -6,21 +6,9 @@
 # Also `liquidcl check` (exit 0 on good scenes, 2 on bad ones, writes nothing) and a
 # scene whose solver is not implemented. Run from the repository root (ctest does).
 set -u
-LQ=${1:?usage: tests/cli_errors.sh /abs/path/to/liquidcl}
-ROOT=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
+# shellcheck source=tests/lib_cli.sh
+source "$(dirname "$0")/lib_cli.sh" "$@"
 OUT=$tmp/out # every run below writes here, and it must never appear
-
-pass() { checks=$((checks + 1)); echo "  ok   $1"; }
-fail() {
-    checks=$((checks + 1)); fails=$((fails + 1)); echo "  FAIL $1"
-    shift
-    local line
-    for line in "$@"; do echo "       $line"; done
-}
 
 # one_line FILE: FILE holds exactly one non-empty, newline-terminated line.
 one_line() {

@@ -6,26 +6,8 @@
 # progress on stderr and --quiet, a blow-up (exit 1, frame/step/field named), and
 # `liquidcl diff`. Run from the repository root (ctest does).
 set -u
-LQ=${1:?usage: tests/cli_run.sh /abs/path/to/liquidcl}
-ROOT=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-pass() { checks=$((checks + 1)); echo "  ok   $1"; }
-fail() {
-    checks=$((checks + 1)); fails=$((fails + 1)); echo "  FAIL $1"
-    shift
-    local line
-    for line in "$@"; do echo "       $line"; done
-}
-# check NAME CMD...: CMD's exit status decides; its output is shown on failure.
-check() {
-    local name=$1 out
-    shift
-    if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$out"; fi
-}
+# shellcheck source=tests/lib_cli.sh
+source "$(dirname "$0")/lib_cli.sh" "$@"
 
 # A tiny beach: 32 x 16 cells, previews 64 px wide, VTK fields h and depth.
 TINY=(--set 'grid.size=[32,16]' --set output.preview_width=64 --set 'output.fields=[h,depth]')

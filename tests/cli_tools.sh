@@ -5,25 +5,8 @@
 # `--help`, and `tools/run` without arguments (usage, exit 2), run against the build
 # that holds LIQUIDCL. Run from the repository root (ctest does).
 set -u
-LQ=${1:?usage: tests/cli_tools.sh /abs/path/to/liquidcl}
-ROOT=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-pass() { checks=$((checks + 1)); echo "  ok   $1"; }
-fail() {
-    checks=$((checks + 1)); fails=$((fails + 1)); echo "  FAIL $1"
-    shift
-    local line
-    for line in "$@"; do echo "       $line"; done
-}
-check() {
-    local name=$1 out
-    shift
-    if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$out"; fi
-}
+# shellcheck source=tests/lib_cli.sh
+source "$(dirname "$0")/lib_cli.sh" "$@"
 exit_is() { # exit_is WANT GOT WHAT
     if [[ $2 -eq $1 ]]; then pass "$3: exit $1"; else fail "$3: exit $2, expected $1" "$(cat "$tmp/stderr")"; fi
 }
