@@ -138,6 +138,11 @@ bad "unknown command with a scene (a typo of run)" "" "unknown command 'rnu'" rn
 bad "--device opencl:9.9 (no such device)" "--device opencl:9.9: " "device" run "$G" \
     --device opencl:9.9
 bad "--device bogus" "--device bogus: " "auto, ref, opencl" run "$G" --device bogus
+# A grid the device cannot hold is refused before anything is allocated or written.
+bad "a grid too big for the OpenCL device" "the height-field solver needs" \
+    "MAX_MEM_ALLOC_SIZE|device memory" run "$G" --device opencl --set "grid.size=[20000,20000]"
+bad "a grid too big for this machine" "the height-field solver needs" "memory" run "$G" \
+    --device ref --set "grid.size=[30000,30000]"
 bad "--frames 0" "--frames 0: " "integer" run "$G" --frames 0
 bad "--frames abc" "--frames abc: " "integer" run "$G" --frames abc
 bad "--frames without a value" "--frames" "value" run "$G" --frames

@@ -240,7 +240,12 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         goto fail;
     }
 
-    /* Ground and initial surface on the host, then checked against the device. */
+    /* The device state first: its size check (lq_ctx_reserve) says "too big" before
+     * anything large is allocated on either side. */
+    rc = lq_hf_state_alloc(&s->hs, ctx, nx, nz);
+    if (rc) goto fail;
+
+    /* Ground and initial surface on the host, then uploaded. */
     b = lq_alloc(n * sizeof *b);
     h = lq_alloc(n * sizeof *h);
     if (!b || !h) {
@@ -254,8 +259,7 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     if (rc) goto fail;
 
     size_t f4 = n * 4;
-    rc = lq_hf_state_alloc(&s->hs, ctx, nx, nz);
-    if (!rc) rc = lq_hf_ops_init(&s->ops, ctx, nx, nz);
+    rc = lq_hf_ops_init(&s->ops, ctx, nx, nz);
     if (!rc) rc = lq_field_upload(&s->hs.b, b);
     for (int i = 0; i < 2 && !rc; i++) rc = lq_field_upload(&s->hs.h[i], h);
     if (rc) goto fail;
