@@ -357,17 +357,18 @@ kernel void hf_label_compress(global volatile int *L, global long *old_sum, glob
 /* Sum of the fixed-point depths of 16 cells, and how many are wet. */
 inline long lq_fixed_sum16(float16 h, float16 b, float scale, int *wet)
 {
-    float16 d = select((float16)0.0f, h - b, h > b);
-    long16 f = convert_long16_rte(d * scale);
-    long8 a = f.lo + f.hi;
-    long4 c = a.lo + a.hi;
-    long2 e = c.lo + c.hi;
+    float16 d = select((float16)0.0f, h - b, h > b), x = d * scale;
+    long16 f = convert_long16_rte(select((float16)0.0f, x, x >= 0.0f && x < 9.0e18f));
+    ulong16 uf = as_ulong16(f); /* wrapping sums, as LQ_WRAP_ADD */
+    ulong8 a = uf.lo + uf.hi;
+    ulong4 c = a.lo + a.hi;
+    ulong2 e = c.lo + c.hi;
     int16 w = -(d > (float16)0.0f); /* 1 where wet */
     int8 wa = w.lo + w.hi;
     int4 wc = wa.lo + wa.hi;
     int2 we = wc.lo + wc.hi;
     *wet += we.x + we.y;
-    return e.x + e.y;
+    return as_long(e.x + e.y);
 }
 #endif
 
@@ -393,8 +394,10 @@ kernel void hf_volume_reduce(global const float *h1, global const float *hn, glo
             int nw = 0, unused = 0;
             for (int q = 0; q < 4; q++) {
                 float16 bq = vload16(q, b + first);
-                sn += lq_fixed_sum16(vload16(q, hn + first), bq, scale, &nw);
-                if (with_old) so += lq_fixed_sum16(vload16(q, h1 + first), bq, scale, &unused);
+                sn = LQ_WRAP_ADD(sn, lq_fixed_sum16(vload16(q, hn + first), bq, scale, &nw));
+                if (with_old)
+                    so =
+                        LQ_WRAP_ADD(so, lq_fixed_sum16(vload16(q, h1 + first), bq, scale, &unused));
             }
             if (with_old) atom_add(&old_sum[root], so);
             atom_add(&new_sum[root], sn);

@@ -286,8 +286,8 @@ LQ_INLINE void lq_hf_volume_reduce_segment(const LQ_GLOBAL float *h1, const LQ_G
         }
         float bc = b[t];
         float dn = lq_hf_depth(hn[t], bc);
-        if (with_old) so += LQ_FIXED(lq_hf_depth(h1[t], bc) * scale);
-        sn += LQ_FIXED(dn * scale);
+        if (with_old) so = LQ_WRAP_ADD(so, LQ_FIXED(lq_hf_depth(h1[t], bc) * scale));
+        sn = LQ_WRAP_ADD(sn, LQ_FIXED(dn * scale));
         nw += dn > 0.0f;
     }
     if (root >= 0) {
@@ -313,7 +313,7 @@ LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL floa
     int l = L[idx];
     if (l < 0) return;
     lq_long vnew = new_sum[l];
-    lq_long delta = old_sum[l] - vnew;
+    lq_long delta = LQ_WRAP_SUB(old_sum[l], vnew);
     int n = wet_count[l];
     if (l == idx) {
         next_new[idx] = 0;
@@ -385,7 +385,7 @@ LQ_INLINE void lq_hf_stats_segment(const LQ_GLOBAL float *h, const LQ_GLOBAL flo
             continue;
         }
         float d = lq_hf_depth(hc, b[idx]);
-        vol += LQ_FIXED(d * scale);
+        vol = LQ_WRAP_ADD(vol, LQ_FIXED(d * scale));
         wet += d > 0.0f;
         dmax = d > dmax ? d : dmax;
         float uc = 0.5f * (u[i + (nx + 1) * k] + u[i + 1 + (nx + 1) * k]);

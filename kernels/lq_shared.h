@@ -25,11 +25,16 @@ typedef uint lq_uint;
 #define LQ_ATOMIC_ADD_LONG(p, v) atom_add((p), (v))
 #define LQ_VOLATILE              volatile
 /* Round to nearest even, as llrintf in C. */
-#define LQ_FIXED(x)      convert_long_rte(x)
-#define LQ_FLOAT_BITS(x) as_uint(x)
-#define LQ_IS_FINITE(x)  isfinite(x)
-#define LQ_SQRTF(x)      sqrt(x)
-#define LQ_CBRTF(x)      cbrt(x)
+/* In range (a depth of a blown-up run is not): 0 otherwise, never an undefined
+ * conversion. */
+#define LQ_FIXED(x) (((x) >= 0.0f && (x) < 9.0e18f) ? convert_long_rte(x) : 0L)
+/* Sums that wrap instead of overflowing (only a blown-up run gets near). */
+#define LQ_WRAP_ADD(a, b) as_long(as_ulong(a) + as_ulong(b))
+#define LQ_WRAP_SUB(a, b) as_long(as_ulong(a) - as_ulong(b))
+#define LQ_FLOAT_BITS(x)  as_uint(x)
+#define LQ_IS_FINITE(x)   isfinite(x)
+#define LQ_SQRTF(x)       sqrt(x)
+#define LQ_CBRTF(x)       cbrt(x)
 #else
 #include <math.h>
 #include <stdint.h>
@@ -56,10 +61,18 @@ static inline lq_uint lq_atomic_max_uint(lq_uint *p, lq_uint v)
     if (v > old) *p = v;
     return old;
 }
+static inline lq_long lq_wrap_add(lq_long a, lq_long b)
+{
+    return (lq_long)((uint64_t)a + (uint64_t)b);
+}
+static inline lq_long lq_wrap_sub(lq_long a, lq_long b)
+{
+    return (lq_long)((uint64_t)a - (uint64_t)b);
+}
 static inline lq_long lq_atomic_add_long(lq_long *p, lq_long v)
 {
     lq_long old = *p;
-    *p = old + v;
+    *p = lq_wrap_add(old, v);
     return old;
 }
 static inline lq_uint lq_float_bits(float x)
@@ -75,7 +88,9 @@ static inline lq_uint lq_float_bits(float x)
 #define LQ_ATOMIC_ADD(p, v)      lq_atomic_add_int((p), (v))
 #define LQ_ATOMIC_MAX_UINT(p, v) lq_atomic_max_uint((p), (v))
 #define LQ_ATOMIC_ADD_LONG(p, v) lq_atomic_add_long((p), (v))
-#define LQ_FIXED(x)              ((lq_long)llrintf(x))
+#define LQ_FIXED(x)              (((x) >= 0.0f && (x) < 9.0e18f) ? (lq_long)llrintf(x) : 0)
+#define LQ_WRAP_ADD(a, b)        lq_wrap_add((a), (b))
+#define LQ_WRAP_SUB(a, b)        lq_wrap_sub((a), (b))
 #define LQ_FLOAT_BITS(x)         lq_float_bits(x)
 #define LQ_IS_FINITE(x)          isfinite(x)
 #define LQ_SQRTF(x)              sqrtf(x)
