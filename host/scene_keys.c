@@ -124,7 +124,8 @@ const lq_key lq_scene_keys[] = {
              "Gravitational acceleration `[x, y, z]`; y is up."),
     K_ENUM("walls", LQ_KEY_FACES, ALL, "free-slip|no-slip", "free-slip",
            "Boundary condition on the grid's six faces: one word for all faces, or a "
-           "mapping of the faces below (faces not named are `free-slip`)."),
+           "mapping of the faces below (faces not named are `free-slip`). The height-field "
+           "solvers treat every wall as closed and reflecting, whichever word is given."),
     K_ENUM("walls.x_min", 0, ALL, "free-slip|no-slip", "free-slip", "The face at x = min."),
     K_ENUM("walls.x_max", 0, ALL, "free-slip|no-slip", "free-slip", "The face at x = max."),
     K_ENUM("walls.y_min", 0, ALL, "free-slip|no-slip", "free-slip",
