@@ -578,9 +578,14 @@ static void hf_shade_water(const hf_frame *F, const double q[3], const double d[
     hf_field_normal(F, p->ground, b[0], b[2], nb);
     hf_ground_colour(F, b, nb, 1, 1, bottom);
     double path = len + fmax(hf_at(F, p->level, b[0], b[2]) - b[1], 0) / fmax(F->sun[1], 0.2);
+    /* Relief shading of the surface itself, as a map's hillshade: small ripples
+     * (a raindrop's rings are millimetres high) tilt the reflection too little to show
+     * against a smooth sky, so the surface's slope toward the sun lightens it. */
+    double relief = 1 + 4 * (n[0] * F->sun[0] + n[2] * F->sun[2]);
+    relief = fmin(fmax(relief, 0.6), 1.5);
     for (int c = 0; c < 3; c++) {
         double tr = exp(-F->sigma[c] * path);
-        under[c] = bottom[c] * tr + F->deep[c] * (1 - tr);
+        under[c] = (bottom[c] * tr + F->deep[c] * (1 - tr)) * relief;
     }
     /* Reflection and glint fade in over the thinnest film (5 % of the absorption
      * depth), so a shoreline has no hard edge. */
