@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 /* Passes of the volume projection: uniform shifts, the last one exact
- * (lq_hf_volume_apply_cell). Measured on scenes/validation/conservation.yaml: worst
- * relative drift 1.5e-7 with 2 passes, 7e-8 with 3. */
+ * (lq_hf_volume_apply_cell). On scenes/validation/conservation.yaml one uniform pass
+ * alone drifted 1e-5; with the exact last pass, 6e-8 (docs/VALIDATION.md). */
 #define LQ_HF_PASSES 2
 #include <stdio.h>
 #include <string.h>
@@ -115,9 +115,10 @@ static int lq_hf_launch(lq_hf_ops *o, cl_kernel k, const char *name, int nargs, 
     return lq_cl_run(o->ctx, k, name, dims, global, NULL);
 }
 
-/* The line solves have few work-items (one per LQ_VEC lines): pick a work-group size
- * that leaves at least four groups per compute unit, or runtimes put them all on one
- * core (PoCL chose 256 of 256 here), and round the global size up to it. */
+/* The line solves have few work-items (one per LQ_VEC lines). On CPUs pick a
+ * work-group size that leaves at least four groups per compute unit, or runtimes put
+ * them all on one core (PoCL chose 256 of 256 here); round the global size up to it
+ * (the kernels return early past the last line). */
 static int lq_hf_launch_lines(lq_hf_ops *o, cl_kernel k, const char *name, int nargs,
                               const lq_argv *args, size_t items)
 {
@@ -126,7 +127,11 @@ static int lq_hf_launch_lines(lq_hf_ops *o, cl_kernel k, const char *name, int n
         if (rc) return rc;
     }
     size_t cu = LQ_MAX(o->ctx->cl.dev.compute_units, 1u), local = 64;
-    while (local > 1 && items / local < 4 * cu) local /= 2;
+    /* GPUs keep whole groups of 64 (lanes of a warp side by side, coalesced); CPUs
+     * trade group size for groups enough to feed every core. */
+    if (!(o->ctx->cl.dev.type & CL_DEVICE_TYPE_GPU))
+        while (local > 1 && items / local < 4 * cu) local /= 2;
+    local = LQ_MIN(local, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
     size_t global = (items + local - 1) / local * local;
     return lq_cl_run(o->ctx, k, name, 1, &global, &local);
 }

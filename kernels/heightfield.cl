@@ -43,7 +43,7 @@ typedef float16 floatv;
 /* LQ_VEC values at p[0], p[lane_stride], ... (contiguous when lane_stride == 1). The
  * strided form names each lane, so compilers build the vector in registers. */
 #define LQ_G(l) p[(l)*lane_stride]
-inline floatv lq_loadv(const global float *p, int lane_stride)
+static inline floatv lq_loadv(const global float *p, int lane_stride)
 {
 #if LQ_VEC == 1
     return *p;
@@ -60,7 +60,7 @@ inline floatv lq_loadv(const global float *p, int lane_stride)
 #endif
 }
 
-inline void lq_storev(floatv v, global float *p, int lane_stride)
+static inline void lq_storev(floatv v, global float *p, int lane_stride)
 {
 #if LQ_VEC == 1
     *p = v;
@@ -93,7 +93,7 @@ inline void lq_storev(floatv v, global float *p, int lane_stride)
 }
 #undef LQ_G
 
-inline floatv lq_edge_depthv(floatv ha, floatv ba, floatv hb, floatv bb)
+static inline floatv lq_edge_depthv(floatv ha, floatv ba, floatv hb, floatv bb)
 {
     floatv da = ha - ba, db = hb - bb, zero = 0.0f;
     floatv r = zero;
@@ -105,9 +105,9 @@ inline floatv lq_edge_depthv(floatv ha, floatv ba, floatv hb, floatv bb)
 
 /* lq_hf_solve_line for LQ_VEC lines at once: lane l is the line starting at
  * base + l·lane_stride. */
-inline void lq_solve_linev(const global float *h1, const global float *b, global float *out,
-                           global float *cp, int base, int lane_stride, int stride, int n,
-                           float kappa, int add_base)
+static inline void lq_solve_linev(const global float *h1, const global float *b, global float *out,
+                                  global float *cp, int base, int lane_stride, int stride, int n,
+                                  float kappa, int add_base)
 {
     floatv a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
     floatv hc = lq_loadv(h1 + base, lane_stride), bc = lq_loadv(b + base, lane_stride);
@@ -147,7 +147,7 @@ inline void lq_solve_linev(const global float *h1, const global float *b, global
  * is lq_hf_solve_line's.
  */
 #if LQ_XBLOCK
-inline void lq_transpose8(float8 *r)
+static inline void lq_transpose8(float8 *r)
 {
     const uint8 even = (uint8)(0, 8, 2, 10, 4, 12, 6, 14), odd = (uint8)(1, 9, 3, 11, 5, 13, 7, 15);
     const uint8 lo2 = (uint8)(0, 1, 8, 9, 4, 5, 12, 13), hi2 = (uint8)(2, 3, 10, 11, 6, 7, 14, 15);
@@ -173,21 +173,21 @@ inline void lq_transpose8(float8 *r)
 }
 
 /* The 8 x 8 block at (row0, col) of p, as eight column vectors (lane = row). */
-inline void lq_load_block(const global float *p, int row0, int col, float8 *c)
+static inline void lq_load_block(const global float *p, int row0, int col, float8 *c)
 {
 #pragma unroll
     for (int r = 0; r < 8; r++) c[r] = vload8(0, p + (row0 + r) * NX + col);
     lq_transpose8(c);
 }
 
-inline void lq_store_block(global float *p, int row0, int col, float8 *c)
+static inline void lq_store_block(global float *p, int row0, int col, float8 *c)
 {
     lq_transpose8(c);
 #pragma unroll
     for (int r = 0; r < 8; r++) vstore8(c[r], 0, p + (row0 + r) * NX + col);
 }
 
-inline float8 lq_edge_depth8(float8 ha, float8 ba, float8 hb, float8 bb)
+static inline float8 lq_edge_depth8(float8 ha, float8 ba, float8 hb, float8 bb)
 {
     float8 da = ha - ba, db = hb - bb, zero = 0.0f, r = 0.0f;
     r = select(r, 0.5f * db, (db > zero) && (hb > ba));
@@ -196,8 +196,8 @@ inline float8 lq_edge_depth8(float8 ha, float8 ba, float8 hb, float8 bb)
     return r;
 }
 
-inline void lq_solve_rows8(const global float *h1, const global float *b, global float *out,
-                           global float *cp, int row0, float kappa)
+static inline void lq_solve_rows8(const global float *h1, const global float *b, global float *out,
+                                  global float *cp, int row0, float kappa)
 {
     float8 H[8], B[8], HN[8], BN[8], C[8], D[8];
     float8 a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
@@ -250,9 +250,9 @@ inline void lq_solve_rows8(const global float *h1, const global float *b, global
 /* Cell kernels on CPUs take LQ_VEC cells of a row per work-item as one vector (the
  * same arithmetic as the per-cell functions, lane by lane); the first and last
  * segment of a row, whose neighbours cross the row's ends, use the per-cell code. */
-inline void lq_residual_segment(const global float *h1, const global float *u,
-                                const global float *w, const global float *b, global float *R,
-                                int i0, int k, float kappa, float cdt)
+static inline void lq_residual_segment(const global float *h1, const global float *u,
+                                       const global float *w, const global float *b,
+                                       global float *R, int i0, int k, float kappa, float cdt)
 {
 #if LQ_VEC > 1
     if (i0 > 0 && i0 + LQ_VEC < NX) {
@@ -355,7 +355,7 @@ kernel void hf_label_compress(global volatile int *L, global long *old_sum, glob
 /* One work-item per LQ_HF_SEGMENT cells of a row. */
 #if LQ_VEC == 16
 /* Sum of the fixed-point depths of 16 cells, and how many are wet. */
-inline long lq_fixed_sum16(float16 h, float16 b, float scale, int *wet)
+static inline long lq_fixed_sum16(float16 h, float16 b, float scale, int *wet)
 {
     float16 d = select((float16)0.0f, h - b, h > b), x = d * scale;
     long16 f = convert_long16_rte(select((float16)0.0f, x, x >= 0.0f && x < 9.0e18f));
@@ -423,14 +423,15 @@ kernel void hf_volume_apply(global float *hn, global const float *b, global cons
 }
 
 #if LQ_VEC > 1
-inline floatv lq_settlev(floatv h, floatv b, float eps)
+static inline floatv lq_settlev(floatv h, floatv b, float eps)
 {
     return LQ_SELECT(h, b - eps, h < b);
 }
 
-inline floatv lq_frictionv(floatv v, floatv D, float fric)
+static inline floatv lq_frictionv(floatv v, floatv D, float fric)
 {
-    return fric > 0.0f ? v / (1.0f + fric * fabs(v) / (D * cbrt(D))) : v;
+    floatv Dp = D * cbrt(D);
+    return fric > 0.0f ? LQ_SELECT(v, v * Dp / (Dp + fric * fabs(v)), Dp > 0.0f) : v;
 }
 #endif
 

@@ -335,8 +335,9 @@ LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL floa
  * which the paper's frictionless equations let accelerate without limit. */
 LQ_INLINE float lq_hf_friction(float v, float D, float fric)
 {
-    float v_abs = v < 0.0f ? -v : v;
-    return fric > 0.0f ? v / (1.0f + fric * v_abs / (D * LQ_CBRTF(D))) : v;
+    /* written v·D^{4/3} / (D^{4/3} + g Δt n² |v|): no 0/0 when D^{4/3} underflows */
+    float v_abs = v < 0.0f ? -v : v, Dp = D * LQ_CBRTF(D);
+    return (fric > 0.0f && Dp > 0.0f) ? v * Dp / (Dp + fric * v_abs) : v;
 }
 
 /*

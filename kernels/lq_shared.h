@@ -3,7 +3,8 @@
  * OpenCL C (the kernel), after pbrt-v4's shared-code pattern.
  *
  * - LQ_GLOBAL is `global` in OpenCL C and empty in C.
- * - LQ_INLINE is `inline` in OpenCL C and `static inline` in C.
+ * - LQ_INLINE is `static inline` on both sides (plain `inline` in OpenCL C has C99
+ *   meaning: a compiler that does not inline it would find no definition to link).
  * - Atomics: in C they are plain read-modify-writes (the reference path is serial);
  *   in OpenCL C the device atomics. 64-bit atomics need cl_khr_int64_base_atomics.
  * - Floating-point contraction is off on both sides (the host builds with
@@ -16,7 +17,7 @@
 #pragma OPENCL FP_CONTRACT OFF
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #define LQ_GLOBAL global
-#define LQ_INLINE inline
+#define LQ_INLINE static inline
 typedef long lq_long;
 typedef uint lq_uint;
 #define LQ_ATOMIC_MIN(p, v)      atomic_min((p), (v))

@@ -17,5 +17,6 @@ int main(void)
     sv_thacker_radial(dev, 0, NULL);
     sv_sloshing(dev, 0, NULL);
     sv_conservation(dev, 0, NULL);
+    sv_filling(dev, 0, NULL);
     CHECK_DONE();
 }

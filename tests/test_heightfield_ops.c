@@ -286,8 +286,9 @@ static void test_twins(void)
     lq_ctx_close(&cl);
 }
 
-/* A lake wider than the reduction segments, so the kernels' one-region fast paths run:
- * the reduction must still match the twin exactly. */
+/* A lake wider than the reduction segments and a whole number of 8-column blocks, so
+ * the kernels' CPU paths run (8 x 8 row blocks plus leftover rows, vector cell
+ * segments, one-region reductions): they must still match the twins exactly. */
 static void test_twins_lake(void)
 {
     enum { LX = 256, LZ = 12, LN = LX * LZ };
@@ -314,6 +315,31 @@ static void test_twins_lake(void)
     CHECK_OK(twin_alloc(&OS, &ref, &cl, "old_sum", LX, LZ, 1, 8, NULL));
     CHECK_OK(twin_alloc(&NS, &ref, &cl, "new_sum", LX, LZ, 1, 8, NULL));
     CHECK_OK(twin_alloc(&WT, &ref, &cl, "wet", LX, LZ, 1, 4, NULL));
+    static float u[(LX + 1) * LZ], w[LX * (LZ + 1)];
+    for (int c = 0; c < (LX + 1) * LZ; c++) u[c] = (c % (LX + 1)) ? frand(&r, -0.5f, 0.5f) : 0;
+    for (int c = 0; c < LX * (LZ + 1); c++)
+        w[c] = (c >= LX && c < LX * LZ) ? frand(&r, -0.5f, 0.5f) : 0;
+    twin_pair U, W, CP, R;
+    CHECK_OK(twin_alloc(&U, &ref, &cl, "u", LX + 1, LZ, 1, 4, u));
+    CHECK_OK(twin_alloc(&W, &ref, &cl, "w", LX, LZ + 1, 1, 4, w));
+    CHECK_OK(twin_alloc(&CP, &ref, &cl, "cp", LX, LZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&R, &ref, &cl, "R", LX, LZ, 1, 4, NULL));
+    CHECK_OK(lq_hf_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &R.ref, 2.1f, 0.03f));
+    CHECK_OK(lq_hf_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &R.cl, 2.1f, 0.03f));
+    CHECK_OK(lq_ctx_finish(&cl));
+    twin_check_float("hf_residual", &R);
+    CHECK_OK(lq_hf_adi_x(&oref, &H1.ref, &B.ref, &R.ref, &CP.ref, 2.1f));
+    CHECK_OK(lq_hf_adi_x(&ocl, &H1.cl, &B.cl, &R.cl, &CP.cl, 2.1f));
+    CHECK_OK(lq_ctx_finish(&cl));
+    twin_check_float("hf_adi_x", &R);
+    CHECK_OK(lq_hf_adi_z(&oref, &H1.ref, &B.ref, &R.ref, &CP.ref, 2.1f));
+    CHECK_OK(lq_hf_adi_z(&ocl, &H1.cl, &B.cl, &R.cl, &CP.cl, 2.1f));
+    CHECK_OK(lq_ctx_finish(&cl));
+    twin_check_float("hf_adi_z", &R);
+    twin_release(&U);
+    twin_release(&W);
+    twin_release(&CP);
+    twin_release(&R);
     CHECK_OK(lq_hf_label(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS.ref, &WT.ref));
     CHECK_OK(lq_hf_label(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS.cl, &WT.cl));
     CHECK_OK(lq_hf_volume_reduce(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS.ref, &WT.ref,

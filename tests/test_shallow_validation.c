@@ -23,5 +23,6 @@ int main(void)
     sv_sloshing(dev, 0, NULL);
     const char *cons[] = {"time.frames=48"};
     sv_conservation(dev, 1, cons);
+    sv_filling(dev, 0, NULL);
     CHECK_DONE();
 }

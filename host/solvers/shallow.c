@@ -1,6 +1,7 @@
 /*
- * shallow.c — Kass & Miller height-field water ("Height-Field Fluids for Computer
- * Graphics"; Kass & Miller, SIGGRAPH 1990), the `shallow` solver.
+ * shallow.c — height-field water after M. Kass, "Height-Field Fluids for Computer
+ * Graphics" (Apple ATG; the method published with G. Miller as "Rapid, Stable Fluid
+ * Dynamics for Computer Graphics", SIGGRAPH 1990), the `shallow` solver.
  *
  * State: the water surface h and the ground b at cell centres, and the face velocities
  * u, w of eq. 7 (staggered as in eq. 6–7 and Fig. 1). One step is the paper's
@@ -264,14 +265,17 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     for (int i = 0; i < 2 && !rc; i++) rc = lq_field_upload(&s->hs.h[i], h);
     if (rc) goto fail;
 
-    /* Fixed-point scale: N cells of depth up to D_cap sum below 2^62. */
-    float hmax = -INFINITY, bmin = INFINITY, dmax = 0;
+    /* Fixed-point scale: N cells of depth up to D_cap sum below 2^62. D_cap covers 8x
+     * the initial water and the terrain's relief; should sources fill the grid deeper
+     * than that, lq_shallow_measure coarsens the scale before the sums can overflow. */
+    float hmax = -INFINITY, bmin = INFINITY, bmax = -INFINITY, dmax = 0;
     for (size_t c = 0; c < n; c++) {
         hmax = fmaxf(hmax, h[c]);
         bmin = fminf(bmin, b[c]);
+        bmax = fmaxf(bmax, b[c]);
         dmax = fmaxf(dmax, lq_hf_depth(h[c], b[c]));
     }
-    double dcap = exp2(ceil(log2(fmax(8.0 * (hmax - bmin), 1.0))));
+    double dcap = exp2(ceil(log2(fmax(8.0 * fmax(hmax - bmin, bmax - bmin), 1.0))));
     int S = (int)floor(62.0 - log2((double)n) - log2(dcap));
     s->scale = ldexp(1.0, LQ_MIN(S, 60));
     s->dmax = dmax;
@@ -415,12 +419,23 @@ static int lq_shallow_measure(void *state, lq_frame_stats *st)
     lq_stats_extra(st, "source_volume", s->added);
     lq_stats_extra(st, "sink_volume", drained);
     lq_stats_extra(st, "volume_lost", lost);
-    lq_stats_extra(st, "volume_drift", s->v0 > 0 ? (st->liquid_volume - expect) / expect : 0);
+    double basis = fmax(s->v0 + s->added, 1e-30); /* a dry start has v0 = 0 */
+    lq_stats_extra(st, "volume_drift", (st->liquid_volume - expect) / basis);
     lq_stats_extra(st, "wet_cells", si[LQ_HF_ACC_WET]);
     lq_stats_extra(st, "max_depth", fdmax);
     lq_stats_extra(st, "courant",
                    sqrt(s->gravity * fdmax) * (s->dt_prev > 0 ? s->dt_prev : 1.0 / s->fps) /
                        s->g.dx);
+    /* The fixed-point sums stay below 2^62 while the water is under D_cap deep on
+     * average; past a quarter of that budget, coarsen the scale 16x (2^-S quanta are
+     * far below float precision either way) and rescale the running counters. */
+    if (sl[LQ_HF_ACC_VOLUME] > ((lq_long)1 << 60) && !rc) {
+        s->scale /= 16;
+        al[LQ_HF_ACC_DRAINED] /= 16;
+        al[LQ_HF_ACC_LOST] /= 16;
+        rc = lq_field_upload(&s->hs.acc_l, al);
+        if (rc) return rc;
+    }
     if (ai[LQ_HF_ACC_BADSTEP] != INT_MAX || si[LQ_HF_ACC_BAD] > 0)
         return lq_error(LQ_ESIM,
                         "simulation blew up at step %d (t = %.6g s): field h is not finite",
