@@ -86,6 +86,15 @@ static int sv_frame(sv_run *r, int f, lq_frame_stats *st)
     return rc;
 }
 
+/* A solver-specific stats value (NaN when the solver does not report it). */
+static double sv_extra(const lq_frame_stats *st, const char *key)
+{
+    for (int i = 0; i < st->nextra; i++)
+        if (strcmp(st->extra[i].key, key) == 0) return st->extra[i].value;
+    CHECK_MSG(0, "stats key %s missing", key);
+    return NAN;
+}
+
 /* Mean of h over row k = nz/2 from cell i: the channel cases are uniform along z. */
 static double sv_h(const sv_run *r, int i)
 {
@@ -377,12 +386,9 @@ static void sv_conservation(const char *device, int nsets, const char *const *se
     memcpy(prev, r.h, (size_t)r.nx * r.nz * sizeof *prev);
     for (int f = 1; f <= r.frames; f++) {
         if (sv_frame(&r, f, &st)) break;
-        for (int i = 0; i < st.nextra; i++) {
-            if (strcmp(st.extra[i].key, "volume_drift") == 0)
-                worst = fmax(worst, fabs(st.extra[i].value));
-            if (strcmp(st.extra[i].key, "source_volume") == 0) added = st.extra[i].value;
-            if (strcmp(st.extra[i].key, "sink_volume") == 0) drained = st.extra[i].value;
-        }
+        worst = fmax(worst, fabs(sv_extra(&st, "volume_drift")));
+        added = sv_extra(&st, "source_volume");
+        drained = sv_extra(&st, "sink_volume");
         for (int c = 0; c < r.nx * r.nz; c++) changes += (prev[c] > r.b[c]) != (r.h[c] > r.b[c]);
         memcpy(prev, r.h, (size_t)r.nx * r.nz * sizeof *prev);
     }
@@ -406,11 +412,8 @@ static void sv_filling(const char *device, int nsets, const char *const *sets)
     double worst = 0, added = 0;
     for (int f = 1; f <= r.frames; f++) {
         if (sv_frame(&r, f, &st)) break;
-        for (int i = 0; i < st.nextra; i++) {
-            if (strcmp(st.extra[i].key, "volume_drift") == 0)
-                worst = fmax(worst, fabs(st.extra[i].value));
-            if (strcmp(st.extra[i].key, "source_volume") == 0) added = st.extra[i].value;
-        }
+        worst = fmax(worst, fabs(sv_extra(&st, "volume_drift")));
+        added = sv_extra(&st, "source_volume");
     }
     double depth = st.liquid_volume / (r.nx * r.nz * r.dx * r.dx);
     fprintf(stderr,
