@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "common.h"
 #include "field.h"
 #include "hfview.h"
@@ -52,9 +53,9 @@ static int lq_check_output_fields(const lq_scene *s, const lq_solver_vt *vt)
     return LQ_OK;
 }
 
-/* Removes frame files a previous, longer run left in DIR/sub ("0123.ply",
- * "h_0123.vtk"), so the folder holds one run only. */
-static void lq_clear_frames(const char *dir, const char *sub)
+/* Removes frame files a previous run left in DIR/sub ("0123.ply", "h_0123.vtk") past
+ * frame `keep` (-1: all of them), so the folder holds one run only. */
+static void lq_clear_frames(const char *dir, const char *sub, int keep)
 {
     char path[4096 + 64];
     snprintf(path, sizeof path, "%.4000s/%s", dir, sub);
@@ -65,16 +66,49 @@ static void lq_clear_frames(const char *dir, const char *sub)
         const char *name = e->d_name, *dot = strrchr(name, '.');
         if (!dot || strcmp(name, "terrain.ply") == 0) continue;
         if (strcmp(dot, ".ply") && strcmp(dot, ".png") && strcmp(dot, ".vtk")) continue;
-        const char *digits = dot - 4;
-        if (dot - name < 4) continue;
-        bool num = true;
-        for (const char *c = digits; c < dot; c++) num &= *c >= '0' && *c <= '9';
-        if (!num) continue;
+        const char *digits = dot;
+        while (digits > name && digits[-1] >= '0' && digits[-1] <= '9') digits--;
+        if (dot - digits < 4) continue;
+        if (atoi(digits) <= keep) continue;
         char full[4096 + 64 + 256];
         snprintf(full, sizeof full, "%s/%s", path, name);
         remove(full);
     }
     closedir(d);
+}
+
+/* Opens stats.jsonl for a resumed run: the lines of frames 0..keep stay, the rest go. */
+static int lq_stats_reopen(lq_jsonl *j, const char *path, int keep)
+{
+    FILE *old = fopen(path, "rb");
+    char *kept = NULL;
+    size_t len = 0, cap = 0;
+    if (old) {
+        char line[8192];
+        while (fgets(line, sizeof line, old)) {
+            int frame = -1;
+            if (sscanf(line, "{\"frame\":%d", &frame) != 1 || frame > keep) continue;
+            size_t n = strlen(line);
+            if (len + n + 1 > cap) {
+                cap = 2 * (len + n + 1);
+                char *grown = realloc(kept, cap);
+                if (!grown) {
+                    free(kept);
+                    fclose(old);
+                    return lq_error(LQ_ESIM, "out of host memory reading %s", path);
+                }
+                kept = grown;
+            }
+            memcpy(kept + len, line, n);
+            len += n;
+        }
+        fclose(old);
+    }
+    int rc = lq_jsonl_open(j, path);
+    if (!rc && len && (fwrite(kept, 1, len, j->f) != len || fflush(j->f) != 0))
+        rc = lq_error(LQ_ESIM, "%s: cannot write", path);
+    free(kept);
+    return rc;
 }
 
 typedef struct lq_writer {
@@ -238,6 +272,18 @@ int lq_run(const lq_run_opts *o)
     ctx_open = true;
     rc = vt->create(&ctx, s, &state);
     if (rc) goto fail;
+    uint64_t run_hash = 0;
+    int start_frame = -1, every_ckpt = lq_scene_int(s, "output.checkpoint");
+    char ckpt[4096 + 32];
+    snprintf(ckpt, sizeof ckpt, "%s/checkpoint.lqc", dir);
+    rc = lq_run_hash(o->scene, o->nsets, o->sets, &run_hash);
+    if (!rc && o->resume) rc = lq_checkpoint_read(ckpt, vt, state, run_hash, &start_frame);
+    if (rc) goto fail;
+    if (o->resume && start_frame >= frames) {
+        rc = lq_error(LQ_EINPUT, "--resume: %s holds frame %d already; ask for more --frames", dir,
+                      start_frame);
+        goto fail;
+    }
 
     /* 2. The output folder (one that cannot be made is a bad --out: exit 2). */
     const char *subs[] = {"mesh", "fields", "preview"};
@@ -245,7 +291,7 @@ int lq_run(const lq_run_opts *o)
         char p[4096 + 16];
         snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
         if (lq_mkdirs(p)) rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
-        if (!rc) lq_clear_frames(dir, subs[i]);
+        if (!rc) lq_clear_frames(dir, subs[i], start_frame);
     }
     if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
     if (rc) goto fail;
@@ -255,7 +301,7 @@ int lq_run(const lq_run_opts *o)
     w.state = state;
     char path[4096 + 32];
     snprintf(path, sizeof path, "%s/stats.jsonl", dir);
-    rc = lq_jsonl_open(&w.stats, path);
+    rc = o->resume ? lq_stats_reopen(&w.stats, path, start_frame) : lq_jsonl_open(&w.stats, path);
     if (rc) goto fail;
     if (vt->height_field && lq_scene_bool(s, "output.mesh")) {
         lq_field_view vb;
@@ -266,7 +312,10 @@ int lq_run(const lq_run_opts *o)
         if (!rc) rc = lq_hfview_write_terrain(path, vb.dims[0], vb.dims[2], dx, origin, vb.data);
         if (rc) goto fail;
     }
-    if (!o->quiet)
+    if (!o->quiet && o->resume)
+        fprintf(stderr, "liquidcl: %s: resuming after frame %d of %d, writing %s/\n", o->scene,
+                start_frame, frames, dir);
+    else if (!o->quiet)
         fprintf(stderr, "liquidcl: %s: %d frames at %g fps, writing %s/\n", o->scene, frames, fps,
                 dir);
 
@@ -278,10 +327,14 @@ int lq_run(const lq_run_opts *o)
     double start = lq_now();
     long total_steps = 0;
     lq_frame_stats st;
-    rc = vt->measure(state, &st);
-    if (!rc) rc = lq_write_stats(&w, 0, 0.0, &st, 0.0);
-    if (!rc) rc = lq_write_frame(&w, 0, 0.0);
-    for (int f = 1; f <= frames && !rc; f++) {
+    if (!o->resume) {
+        rc = vt->measure(state, &st);
+        if (!rc) rc = lq_write_stats(&w, 0, 0.0, &st, 0.0);
+        if (!rc) rc = lq_write_frame(&w, 0, 0.0);
+        start_frame = 0;
+    }
+    int first = start_frame + 1;
+    for (int f = first; f <= frames && !rc; f++) {
         double t = f / fps, t0 = lq_now();
         rc = vt->advance(state, f, t, &st);
         if (rc) {
@@ -292,11 +345,15 @@ int lq_run(const lq_run_opts *o)
         total_steps += st.steps;
         rc = lq_write_stats(&w, f, t, &st, wall);
         if (!rc && f % every == 0) rc = lq_write_frame(&w, f, t);
+        /* A checkpoint every output.checkpoint frames, and of the last frame when
+         * interrupted, so --resume continues from there. */
+        if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_interrupted))
+            rc = lq_checkpoint_write(ckpt, vt, state, f, run_hash);
         if (rc) break;
         if (!o->quiet) {
             double el = lq_now() - start;
             char eta[32];
-            lq_format_eta(el / f * (frames - f), eta, sizeof eta);
+            lq_format_eta(el / (f - first + 1) * (frames - f), eta, sizeof eta);
             fprintf(stderr,
                     "%sframe %d/%d  t %.3f s  %d steps  %.2f ms/step  volume %.6g m3  ETA %s%s",
                     tty ? "\r" : "", f, frames, t, st.steps, wall / LQ_MAX(st.steps, 1),
@@ -304,8 +361,8 @@ int lq_run(const lq_run_opts *o)
         }
         if (lq_interrupted) {
             if (tty && !o->quiet) fputc('\n', stderr);
-            rc = lq_error(LQ_ESIM, "interrupted after frame %d; frames 0..%d are complete in %s", f,
-                          f, dir);
+            rc = lq_error(LQ_ESIM, "interrupted after frame %d; frames 0..%d are complete in %s%s",
+                          f, f, dir, every_ckpt > 0 ? " (continue with --resume)" : "");
             break;
         }
     }

@@ -16,6 +16,7 @@ typedef struct lq_run_opts {
     int nsets;
     const char *const *sets; /* --set KEY=VALUE */
     bool quiet;              /* no progress lines */
+    bool resume;             /* --resume: continue from DIR/checkpoint.lqc */
 } lq_run_opts;
 
 int lq_run(const lq_run_opts *o);

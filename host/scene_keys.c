@@ -298,6 +298,9 @@ const lq_key lq_scene_keys[] = {
     K_BOOL("output.particles", ALL, "false", "Write particles as PLY points."),
     K_BOOL("output.preview", ALL, "true", "Write a PNG preview of each frame."),
     K_INT("output.preview_width", 0, ALL, 64, 8192, "960", "px", "Width of the previews."),
+    K_INT("output.checkpoint", 0, ALL, 0, INF, "10", "frames",
+          "Write `checkpoint.lqc` every this many frames (0: never), so that "
+          "`liquidcl run --resume` can continue an interrupted run."),
 
     {.path = NULL},
 };

@@ -6,6 +6,8 @@
 #ifndef LQ_SOLVER_H
 #define LQ_SOLVER_H
 
+#include <stdio.h>
+
 #include "field.h"
 #include "scene.h"
 
@@ -49,6 +51,10 @@ typedef struct lq_solver_vt {
     /* A host copy of a named field (from `fields`, or "h"/"b"/"uc"/"wc" for height
      * fields: uc, wc cell-centred velocities); LQ_EINPUT if unknown. */
     int (*view)(void *state, const char *name, lq_field_view *v);
+    /* The whole state needed to continue bit for bit, to / from a checkpoint file
+     * (host/checkpoint.c frames it). load: LQ_EINPUT when it does not fit this run. */
+    int (*save)(void *state, FILE *f);
+    int (*load)(void *state, FILE *f);
 } lq_solver_vt;
 
 /* The solver named by the scene, or NULL (with the error recorded at `solver`). */

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpoint.h"
 #include "heightfield.h"
 #include "hfinit.h"
 #include "solver.h"
@@ -524,6 +525,79 @@ static int lq_shallow_view(void *state, const char *name, lq_field_view *v)
     return rc;
 }
 
+/* --- checkpoints: the host scalars, the rain generators, then h, u, w and the running
+ * counters. Scratch fields (the other h, Thomas coefficients, labels, sums) are not
+ * state: every step rebuilds them. */
+typedef struct lq_shallow_scalars {
+    double t, dt_prev, dmax, added, v0, scale;
+    int32_t step, nx, nz, nrain;
+} lq_shallow_scalars;
+
+static int lq_shallow_save(void *state, FILE *f)
+{
+    lq_shallow *s = state;
+    lq_hf_state *hs = &s->hs;
+    lq_shallow_scalars sc;
+    memset(&sc, 0, sizeof sc);
+    sc.t = s->t;
+    sc.dt_prev = s->dt_prev;
+    sc.dmax = s->dmax;
+    sc.added = s->added;
+    sc.v0 = s->v0;
+    sc.scale = s->scale;
+    sc.step = s->step;
+    sc.nx = s->g.nx;
+    sc.nz = s->g.nz;
+    sc.nrain = s->nrain;
+    int rc = lq_ckpt_put(f, &sc, sizeof sc);
+    for (int i = 0; i < s->nrain && !rc; i++) {
+        rc = lq_ckpt_put(f, &s->rain[i].rng.s, sizeof s->rain[i].rng.s);
+        if (!rc) rc = lq_ckpt_put(f, &s->rain[i].next, sizeof s->rain[i].next);
+    }
+    lq_field *fs[] = {&hs->h[hs->i1], &hs->u, &hs->w, &hs->acc_l, &hs->acc_i};
+    for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
+        void *buf = lq_alloc(lq_field_bytes(fs[i]));
+        if (!buf) return LQ_ESIM;
+        rc = lq_field_download(fs[i], buf);
+        if (!rc) rc = lq_ckpt_put(f, buf, lq_field_bytes(fs[i]));
+        free(buf);
+    }
+    return rc;
+}
+
+static int lq_shallow_load(void *state, FILE *f)
+{
+    lq_shallow *s = state;
+    lq_hf_state *hs = &s->hs;
+    lq_shallow_scalars sc;
+    int rc = lq_ckpt_get(f, &sc, sizeof sc);
+    if (rc) return rc;
+    if (sc.nx != s->g.nx || sc.nz != s->g.nz || sc.nrain != s->nrain)
+        return lq_error(LQ_EINPUT, "the checkpoint is for a %d x %d grid with %d rain sources",
+                        sc.nx, sc.nz, sc.nrain);
+    for (int i = 0; i < s->nrain && !rc; i++) {
+        rc = lq_ckpt_get(f, &s->rain[i].rng.s, sizeof s->rain[i].rng.s);
+        if (!rc) rc = lq_ckpt_get(f, &s->rain[i].next, sizeof s->rain[i].next);
+    }
+    lq_field *fs[] = {&hs->h[hs->i1], &hs->u, &hs->w, &hs->acc_l, &hs->acc_i};
+    for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
+        void *buf = lq_alloc(lq_field_bytes(fs[i]));
+        if (!buf) return LQ_ESIM;
+        rc = lq_ckpt_get(f, buf, lq_field_bytes(fs[i]));
+        if (!rc) rc = lq_field_upload(fs[i], buf);
+        free(buf);
+    }
+    if (rc) return rc;
+    s->t = sc.t;
+    s->dt_prev = sc.dt_prev;
+    s->dmax = sc.dmax;
+    s->added = sc.added;
+    s->v0 = sc.v0;
+    s->scale = sc.scale;
+    s->step = sc.step;
+    return LQ_OK;
+}
+
 const lq_solver_vt lq_shallow_solver = {
     .name = "shallow",
     .fields = lq_shallow_fields,
@@ -533,4 +607,6 @@ const lq_solver_vt lq_shallow_solver = {
     .advance = lq_shallow_advance,
     .measure = lq_shallow_measure,
     .view = lq_shallow_view,
+    .save = lq_shallow_save,
+    .load = lq_shallow_load,
 };
