@@ -54,6 +54,7 @@ int lq_hf_ops_init(lq_hf_ops *o, lq_ctx *ctx, int nx, int nz)
         cl_kernel *k;
         const char *name;
     } ks[] = {{&o->residual, "hf_residual"},
+              {&o->advect, "hf_advect"},
               {&o->adi_x, "hf_adi_x"},
               {&o->adi_z, "hf_adi_z"},
               {&o->source, "hf_source"},
@@ -76,9 +77,9 @@ fail:
 
 void lq_hf_ops_release(lq_hf_ops *o)
 {
-    cl_kernel *ks[] = {&o->residual,     &o->adi_x,       &o->adi_z,          &o->source,
-                       &o->label_init,   &o->label_merge, &o->label_compress, &o->volume_reduce,
-                       &o->volume_apply, &o->finish,      &o->stats};
+    cl_kernel *ks[] = {&o->residual,      &o->advect,       &o->adi_x,       &o->adi_z,
+                       &o->source,        &o->label_init,   &o->label_merge, &o->label_compress,
+                       &o->volume_reduce, &o->volume_apply, &o->finish,      &o->stats};
     for (size_t i = 0; i < LQ_COUNT(ks); i++)
         if (*ks[i]) {
             clReleaseKernel(*ks[i]);
@@ -250,6 +251,17 @@ int lq_hf_finish(lq_hf_ops *o, lq_field *hn, const lq_field *h1, const lq_field 
                         (size_t)o->nz);
 }
 
+int lq_hf_advect(lq_hf_ops *o, const lq_field *h1, const lq_field *b, const lq_field *u,
+                 const lq_field *w, lq_field *ua, lq_field *wa, float dt_dx)
+{
+    if (IS_REF(o)) {
+        lq_hf_ref_advect(o->nx, o->nz, h1, b, u, w, ua, wa, dt_dx);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(h1), MEM(b), MEM(u), MEM(w), MEM(ua), MEM(wa), VAL(dt_dx)};
+    return lq_hf_launch(o, o->advect, "hf_advect", 7, a, 2, (size_t)o->nx, (size_t)o->nz);
+}
+
 int lq_hf_stats(lq_hf_ops *o, const lq_field *h, const lq_field *b, const lq_field *u,
                 const lq_field *w, lq_field *acc_l, lq_field *acc_i, float scale)
 {
@@ -269,19 +281,8 @@ int lq_hf_state_alloc(lq_hf_state *st, lq_ctx *ctx, int nx, int nz)
     st->nx = nx;
     st->nz = nz;
     size_t n = (size_t)nx * (size_t)nz, f4 = n * 4, f8 = n * 8;
-    size_t plan[] = {f4,
-                     f4,
-                     f4,
-                     f4,
-                     f4,
-                     f4,
-                     f8,
-                     f8,
-                     f8,
-                     f4,
-                     f4,
-                     (size_t)(nx + 1) * nz * 4,
-                     (size_t)nx * (nz + 1) * 4};
+    size_t fu = (size_t)(nx + 1) * nz * 4, fw = (size_t)nx * (nz + 1) * 4;
+    size_t plan[] = {f4, f4, f4, f4, f4, f8, f8, f8, f4, f4, fu, fw, fu, fw};
     rc = lq_ctx_reserve(ctx, "the height-field solver", (int)LQ_COUNT(plan), plan);
     if (rc) return rc;
     const char *hn[2] = {"h_a", "h_b"};
@@ -296,6 +297,8 @@ int lq_hf_state_alloc(lq_hf_state *st, lq_ctx *ctx, int nx, int nz)
     if (!rc) rc = lq_field_alloc(ctx, &st->wet[1], "wet1", nx, nz, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->u, "u", nx + 1, nz, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->w, "w", nx, nz + 1, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->ua, "u_advected", nx + 1, nz, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->wa, "w_advected", nx, nz + 1, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->acc_l, "acc_l", LQ_HF_ACC_L_COUNT, 1, 1, 8);
     if (!rc) rc = lq_field_alloc(ctx, &st->acc_i, "acc_i", LQ_HF_ACC_I_COUNT, 1, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->st_l, "stats_l", LQ_HF_ACC_L_COUNT, 1, 1, 8);
@@ -311,10 +314,10 @@ int lq_hf_state_alloc(lq_hf_state *st, lq_ctx *ctx, int nx, int nz)
 
 void lq_hf_state_release(lq_hf_state *st)
 {
-    lq_field *fs[] = {&st->h[0],   &st->h[1],    &st->b,          &st->cp,
-                      &st->L,      &st->old_sum, &st->new_sum[0], &st->new_sum[1],
-                      &st->wet[0], &st->wet[1],  &st->u,          &st->w,
-                      &st->acc_l,  &st->acc_i,   &st->st_l,       &st->st_i};
+    lq_field *fs[] = {&st->h[0],    &st->h[1],       &st->b,          &st->cp,     &st->L,
+                      &st->old_sum, &st->new_sum[0], &st->new_sum[1], &st->wet[0], &st->wet[1],
+                      &st->u,       &st->w,          &st->ua,         &st->wa,     &st->acc_l,
+                      &st->acc_i,   &st->st_l,       &st->st_i};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
 }
 
@@ -324,7 +327,17 @@ int lq_hf_step(lq_hf_ops *o, lq_hf_state *st, const lq_hf_step_params *p)
     float inv_scale = 1.0f / p->scale;
     /* 2–3. d from h(n−1), frozen; eq. 17 in delta form, by rows (eq. 19), then by
      *      columns (eq. 20), which adds h(n−1) back. */
-    int rc = lq_hf_residual(o, h1, &st->u, &st->w, &st->b, hn, p->kappa, p->cdt);
+    int rc = LQ_OK;
+    if (p->advect) { /* 1½. u, w carried along by themselves (not in the paper) */
+        rc = lq_hf_advect(o, h1, &st->b, &st->u, &st->w, &st->ua, &st->wa, p->dt_dx);
+        lq_field t = st->u;
+        st->u = st->ua;
+        st->ua = t;
+        t = st->w;
+        st->w = st->wa;
+        st->wa = t;
+    }
+    if (!rc) rc = lq_hf_residual(o, h1, &st->u, &st->w, &st->b, hn, p->kappa, p->cdt);
     if (!rc) rc = lq_hf_adi_x(o, h1, &st->b, hn, &st->cp, p->kappa);
     if (!rc) rc = lq_hf_adi_z(o, h1, &st->b, hn, &st->cp, p->kappa);
     /* 4. Volume projection: per connected region of cells wet before or after, spread

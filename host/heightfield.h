@@ -25,7 +25,7 @@ typedef struct lq_hf_ops {
     int vec;    /* columns per work-item in the z solve (OpenCL) */
     int xblock; /* rows in 8 x 8 register-transposed blocks (CPU devices) */
     cl_program program;
-    cl_kernel residual, adi_x, adi_z, source, label_init, label_merge, label_compress,
+    cl_kernel residual, advect, adi_x, adi_z, source, label_init, label_merge, label_compress,
         volume_reduce, volume_apply, finish, stats;
 } lq_hf_ops;
 
@@ -64,6 +64,9 @@ int lq_hf_volume_apply(lq_hf_ops *o, lq_field *hn, const lq_field *b, const lq_f
 int lq_hf_finish(lq_hf_ops *o, lq_field *hn, const lq_field *h1, const lq_field *b, lq_field *u,
                  lq_field *w, lq_field *acc_i, float gdt_dx, float keep, float fric, float eps,
                  int step);
+/* Semi-Lagrangian advection of the face velocities (u, w) into (ua, wa). */
+int lq_hf_advect(lq_hf_ops *o, const lq_field *h1, const lq_field *b, const lq_field *u,
+                 const lq_field *w, lq_field *ua, lq_field *wa, float dt_dx);
 /* Adds this frame's statistics of h into acc_l/acc_i (caller clears them first). */
 int lq_hf_stats(lq_hf_ops *o, const lq_field *h, const lq_field *b, const lq_field *u,
                 const lq_field *w, lq_field *acc_l, lq_field *acc_i, float scale);
@@ -74,7 +77,7 @@ typedef struct lq_hf_state {
     int nx, nz;
     lq_field h[2];
     int i1, in;
-    lq_field b, cp, L, old_sum, new_sum[2], wet[2], u, w, acc_l, acc_i, st_l, st_i;
+    lq_field b, cp, L, old_sum, new_sum[2], wet[2], u, w, ua, wa, acc_l, acc_i, st_l, st_i;
 } lq_hf_state;
 
 /* Checks the plan against the device, then allocates (zeroed; acc_i's bad-step slot
@@ -91,6 +94,8 @@ typedef struct lq_hf_step_params {
     float eps;    /* ε of the wet/dry rule, m */
     float scale;  /* fixed-point volume scale, 2^S */
     int correct;  /* volume projection on/off */
+    int advect;   /* advection of u, w on/off (not in the paper) */
+    float dt_dx;  /* Δt / Δx, for the advection */
     int step;     /* step number, for the blow-up report */
 } lq_hf_step_params;
 
@@ -122,6 +127,8 @@ void lq_hf_ref_volume_apply(int nx, int nz, lq_field *hn, const lq_field *b, con
 void lq_hf_ref_finish(int nx, int nz, lq_field *hn, const lq_field *h1, const lq_field *b,
                       lq_field *u, lq_field *w, lq_field *acc_i, float gdt_dx, float keep,
                       float fric, float eps, int step);
+void lq_hf_ref_advect(int nx, int nz, const lq_field *h1, const lq_field *b, const lq_field *u,
+                      const lq_field *w, lq_field *ua, lq_field *wa, float dt_dx);
 void lq_hf_ref_stats(int nx, int nz, const lq_field *h, const lq_field *b, const lq_field *u,
                      const lq_field *w, lq_field *acc_l, lq_field *acc_i, float scale);
 

@@ -286,6 +286,9 @@ const lq_key lq_scene_keys[] = {
           "Steps per frame; 0 chooses them from `time.cfl`."),
     K_FLOAT("shallow.dry_epsilon", GT, SHAL, 0, 1, "1e-5", "m",
             "The ε of the `h = b - ε` rule for dry cells."),
+    K_BOOL("shallow.advection", SHAL, "false",
+           "Carry the water's velocity along with it (the u ∂u/∂x term the paper drops, "
+           "semi-Lagrangian): fronts and bores keep their speed; false is the paper's model."),
     K_BOOL("shallow.volume_correction", SHAL, "true",
            "Restores each connected body of water's volume after every step."),
 

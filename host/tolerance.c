@@ -18,6 +18,7 @@ const lq_tolerance lq_tolerances[] = {
     {"hf_adi_x", 0, 1e-5, 1e-3,
      "same Thomas code; a divide off by 2.5 ulp per cell compounds along a row"},
     {"hf_adi_z", 0, 1e-5, 1e-3, "as hf_adi_x, along columns"},
+    {"hf_advect", 0, 1e-6, 1e-3, "bilinear interpolation, same order on both sides"},
     {"hf_source", 0, 1e-6, 1e-3, "products and one compare per cell"},
     {"hf_label", 0, 0, 1, "integer union-find: the root is the smallest index, exactly"},
     {"hf_volume_reduce", 0, 0, 1, "fixed-point sums are order independent: exact"},

@@ -468,6 +468,14 @@ kernel void hf_finish(global float *hn, global const float *h1, global const flo
         lq_hf_finish_cell(hn, h1, b, u, w, acc_i, i, k, NX, NZ, gdt_dx, keep, fric, eps, step);
 }
 
+kernel void hf_advect(global const float *h1, global const float *b, global const float *u,
+                      global const float *w, global float *ua, global float *wa, float dt_dx)
+{
+    int i = get_global_id(0), k = get_global_id(1);
+    if (i >= NX || k >= NZ) return;
+    lq_hf_advect_cell(h1, b, u, w, ua, wa, i, k, NX, NZ, dt_dx);
+}
+
 kernel void hf_stats(global const float *h, global const float *b, global const float *u,
                      global const float *w, global long *acc_l, global int *acc_i, float scale)
 {

@@ -368,6 +368,58 @@ LQ_INLINE void lq_hf_finish_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h1,
     hn[idx] = hc;
 }
 
+/* Bilinear sample of a staggered field f (nfx x nfz values, x fastest) at index
+ * coordinates (fx, fz), clamped to the field. */
+LQ_INLINE float lq_hf_sample(const LQ_GLOBAL float *f, int nfx, int nfz, float fx, float fz)
+{
+    float mx = (float)(nfx - 1), mz = (float)(nfz - 1);
+    fx = fx < 0.0f ? 0.0f : (fx > mx ? mx : fx);
+    fz = fz < 0.0f ? 0.0f : (fz > mz ? mz : fz);
+    int i0 = (int)fx, k0 = (int)fz;
+    int i1 = i0 + 1 < nfx ? i0 + 1 : i0, k1 = k0 + 1 < nfz ? k0 + 1 : k0;
+    float tx = fx - (float)i0, tz = fz - (float)k0;
+    float lo = f[i0 + nfx * k0] * (1.0f - tx) + f[i1 + nfx * k0] * tx;
+    float hi = f[i0 + nfx * k1] * (1.0f - tx) + f[i1 + nfx * k1] * tx;
+    return lo * (1.0f - tz) + hi * tz;
+}
+
+/*
+ * Advection of the face velocities (shallow.advection; the paper drops this term,
+ * eq. 1 → 3): semi-Lagrangian, the velocity of an open face becomes the velocity found
+ * one step upstream of it, (u, w) interpolated bilinearly on their staggered grids.
+ * Closed faces hold 0. Each cell owns the faces on its +x and +z sides; reads u, w and
+ * writes ua, wa (other buffers), so the order of cells does not matter. `dt_dx` is
+ * Δt/Δx: displacements in index units.
+ */
+LQ_INLINE void lq_hf_advect_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
+                                 const LQ_GLOBAL float *u, const LQ_GLOBAL float *w,
+                                 LQ_GLOBAL float *ua, LQ_GLOBAL float *wa, int i, int k, int nx,
+                                 int nz, float dt_dx)
+{
+    int idx = i + nx * k;
+    float hc = h1[idx], bc = b[idx];
+    if (i + 1 < nx) {
+        int fu = i + 1 + (nx + 1) * k;
+        float v = 0.0f;
+        if (lq_hf_edge_depth(hc, bc, h1[idx + 1], b[idx + 1]) > 0.0f) {
+            float wf = 0.25f * (w[idx] + w[idx + nx] + w[idx + 1] + w[idx + 1 + nx]);
+            float uf = (u[fu - 1] + u[fu] + u[fu + 1]) / 3.0f;
+            v = lq_hf_sample(u, nx + 1, nz, (float)(i + 1) - dt_dx * uf, (float)k - dt_dx * wf);
+        }
+        ua[fu] = v;
+    }
+    if (k + 1 < nz) {
+        int fw = idx + nx, f0 = i + (nx + 1) * k, f1 = f0 + nx + 1;
+        float v = 0.0f;
+        if (lq_hf_edge_depth(hc, bc, h1[idx + nx], b[idx + nx]) > 0.0f) {
+            float uf = 0.25f * (u[f0] + u[f0 + 1] + u[f1] + u[f1 + 1]);
+            float wf = (w[fw - nx] + w[fw] + w[fw + nx]) / 3.0f;
+            v = lq_hf_sample(w, nx, nz + 1, (float)i - dt_dx * uf, (float)(k + 1) - dt_dx * wf);
+        }
+        wa[fw] = v;
+    }
+}
+
 /* Frame statistics over one row segment: volume, wet cells, largest depth, largest
  * cell-centred speed, non-finite cells. */
 LQ_INLINE void lq_hf_stats_segment(const LQ_GLOBAL float *h, const LQ_GLOBAL float *b,

@@ -15,8 +15,13 @@ int main(void)
     sv_long_wave(dev, 0, NULL);
     sv_thacker_planar(dev, 0, NULL);
     sv_thacker_radial(dev, 0, NULL);
+    const char *advect[] = {"shallow.advection=true"};
+    sv_thacker_radial(dev, 1, advect); /* with the advection the paper drops */
     sv_sloshing(dev, 0, NULL);
     sv_conservation(dev, 0, NULL);
     sv_filling(dev, 0, NULL);
+    sv_dam_break(dev, 0, NULL);
+    const char *paper[] = {"shallow.advection=false"};
+    sv_dam_break(dev, 1, paper); /* the paper's model, for contrast (reported only) */
     CHECK_DONE();
 }

@@ -119,6 +119,38 @@ static void test_dense_and_conservation(void)
     CHECK(nonzero == 0);
 }
 
+/* Semi-Lagrangian advection of a velocity field that is uniform along x and linear
+ * along z by a uniform flow: bilinear interpolation is exact for it, so each face
+ * must take the value one step upstream exactly (away from the clamped walls). */
+static void test_advect_exact(void)
+{
+    enum { AX = 24, AZ = 20 };
+    static float h[AX * AZ], bb[AX * AZ], u[(AX + 1) * AZ], w[AX * (AZ + 1)], ua[(AX + 1) * AZ],
+        wa[AX * (AZ + 1)];
+    for (int c = 0; c < AX * AZ; c++) {
+        bb[c] = 0.0f;
+        h[c] = 1.0f;
+    }
+    /* u = 0.5 + 0.1 z (index units), w = 0.25 everywhere inside */
+    for (int k = 0; k < AZ; k++)
+        for (int i = 0; i <= AX; i++)
+            u[i + (AX + 1) * k] = (i == 0 || i == AX) ? 0.0f : 0.5f + 0.1f * (float)k;
+    for (int k = 0; k <= AZ; k++)
+        for (int i = 0; i < AX; i++) w[i + AX * k] = (k == 0 || k == AZ) ? 0.0f : 0.25f;
+    const float dt_dx = 1.5f;
+    for (int k = 0; k < AZ; k++)
+        for (int i = 0; i < AX; i++) lq_hf_advect_cell(h, bb, u, w, ua, wa, i, k, AX, AZ, dt_dx);
+    double worst = 0;
+    for (int k = 4; k < AZ - 4; k++)
+        for (int i = 4; i < AX - 4; i++) {
+            /* the face's w is the mean of four inner w faces: 0.25 */
+            double expect = 0.5 + 0.1 * ((double)k - dt_dx * 0.25);
+            worst = fmax(worst, fabs(ua[i + (AX + 1) * k] - expect));
+        }
+    fprintf(stderr, "  advection of a linear field: max error %.3g\n", worst);
+    CHECK(worst < 1e-6);
+}
+
 /* Independent labelling: BFS flood fill, then compare partitions via the smallest
  * index of each region. */
 static void test_labels(void)
@@ -224,6 +256,15 @@ static void test_twins(void)
     BOTH(lq_hf_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &HN.ref, kappa, 0.07f),
          lq_hf_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &HN.cl, kappa, 0.07f));
     twin_check_float("hf_residual", &HN);
+    twin_pair UA, WA;
+    CHECK_OK(twin_alloc(&UA, &ref, &cl, "u_adv", NX + 1, NZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&WA, &ref, &cl, "w_adv", NX, NZ + 1, 1, 4, NULL));
+    BOTH(lq_hf_advect(&oref, &H1.ref, &B.ref, &U.ref, &W.ref, &UA.ref, &WA.ref, 0.9f),
+         lq_hf_advect(&ocl, &H1.cl, &B.cl, &U.cl, &W.cl, &UA.cl, &WA.cl, 0.9f));
+    twin_check_float("hf_advect", &UA);
+    twin_check_float("hf_advect", &WA);
+    twin_release(&UA);
+    twin_release(&WA);
     BOTH(lq_hf_adi_x(&oref, &H1.ref, &B.ref, &HN.ref, &CP.ref, kappa),
          lq_hf_adi_x(&ocl, &H1.cl, &B.cl, &HN.cl, &CP.cl, kappa));
     twin_check_float("hf_adi_x", &HN);
@@ -363,6 +404,7 @@ int main(void)
 {
     test_dense_and_conservation();
     test_labels();
+    test_advect_exact();
     test_twins();
     test_twins_lake();
     CHECK_DONE();

@@ -24,5 +24,8 @@ int main(void)
     const char *cons[] = {"time.frames=48"};
     sv_conservation(dev, 1, cons);
     sv_filling(dev, 0, NULL);
+    sv_dam_break(dev, 0, NULL);
+    const char *paper[] = {"shallow.advection=false"};
+    sv_dam_break(dev, 1, paper); /* the paper's model, for contrast (reported only) */
     CHECK_DONE();
 }

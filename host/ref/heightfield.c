@@ -87,6 +87,14 @@ void lq_hf_ref_finish(int nx, int nz, lq_field *hn, const lq_field *h1, const lq
                               keep, fric, eps, step);
 }
 
+void lq_hf_ref_advect(int nx, int nz, const lq_field *h1, const lq_field *b, const lq_field *u,
+                      const lq_field *w, lq_field *ua, lq_field *wa, float dt_dx)
+{
+    for (int k = 0; k < nz; k++)
+        for (int i = 0; i < nx; i++)
+            lq_hf_advect_cell(CF(h1), CF(b), CF(u), CF(w), F(ua), F(wa), i, k, nx, nz, dt_dx);
+}
+
 void lq_hf_ref_stats(int nx, int nz, const lq_field *h, const lq_field *b, const lq_field *u,
                      const lq_field *w, lq_field *acc_l, lq_field *acc_i, float scale)
 {

@@ -65,7 +65,7 @@ typedef struct lq_shallow {
     double gravity, tau, cfl, fps, manning;
     float eps;
     int substeps;
-    bool correct;
+    bool correct, advect;
     lq_hf_state hs;
     double scale;
     double t, dt_prev, dmax;
@@ -230,6 +230,7 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->eps = (float)lq_scene_float(sc, "shallow.dry_epsilon");
     s->substeps = lq_scene_int(sc, "shallow.substeps");
     s->correct = lq_scene_bool(sc, "shallow.volume_correction");
+    s->advect = lq_scene_bool(sc, "shallow.advection");
     if (lq_scene_bool(sc, "output.particles")) {
         rc = lq_scene_error(sc, "output.particles", "solver 'shallow' has no particles to write");
         goto fail;
@@ -376,6 +377,8 @@ static int lq_shallow_step(lq_shallow *s, double dt)
     p.eps = s->eps;
     p.scale = (float)s->scale;
     p.correct = s->correct;
+    p.advect = s->advect;
+    p.dt_dx = (float)(dt / s->g.dx);
     p.step = s->step;
     int rc = lq_shallow_sources_step(s, dt);       /* 1. sources and sinks */
     if (!rc) rc = lq_hf_step(&s->ops, &s->hs, &p); /* 2–5 */
