@@ -200,22 +200,6 @@ fail:
     return rc;
 }
 
-int lq_field_copy(lq_field *dst, const lq_field *src)
-{
-    int rc = LQ_OK;
-    size_t bytes = LQ_MIN(lq_field_bytes(dst), lq_field_bytes(src));
-    if (dst->ctx->backend == LQ_BACKEND_REF) {
-        memcpy(dst->host, src->host, bytes);
-        return LQ_OK;
-    }
-    LQ_CL_CHECK(
-        clEnqueueCopyBuffer(dst->ctx->cl.queue, src->mem, dst->mem, 0, 0, bytes, 0, NULL, NULL),
-        dst->name);
-    return LQ_OK;
-fail:
-    return rc;
-}
-
 int lq_cl_run(lq_ctx *ctx, cl_kernel k, const char *name, int dims, const size_t *global,
               const size_t *local)
 {

@@ -52,7 +52,6 @@ int lq_field_upload(lq_field *f, const void *src);
 int lq_field_download(const lq_field *f, void *dst);
 /* Sets every byte of the first `bytes` bytes to zero (bytes == 0: the whole field). */
 int lq_field_zero(lq_field *f, size_t bytes);
-int lq_field_copy(lq_field *dst, const lq_field *src);
 
 /* Enqueues a kernel over `dims` dimensions of `global` work-items (local NULL lets
  * the runtime choose); records "clEnqueueNDRangeKernel(NAME) failed: ..." on error. */
