@@ -140,6 +140,9 @@ fail:
 void lq_field_release(lq_field *f)
 {
     free(f->host);
+    /* Queued work may still use the buffer (and the host memory behind it on CPU
+     * devices): finish it before either goes. */
+    if (f->mem && f->ctx && f->ctx->cl.queue) clFinish(f->ctx->cl.queue);
     if (f->mem) clReleaseMemObject(f->mem);
     free(f->backing); /* after the buffer that used it */
     f->host = NULL;

@@ -40,6 +40,20 @@
  * have no hard edge. Absorption lengths scale with the deepest water of the first frame
  * that has water, so a tank and a lake both show depth as colour.
  *
+ * Objects (shape.h) are ray-traced exactly in their body frame: an ellipsoid (or sphere)
+ * as the unit sphere after scaling by 1/half, with the closest approach computed
+ * directly so a small far object keeps its digits; a box by slabs. A bounding sphere
+ * rejects most rays first. The terrain march stops at the nearest object hit, so depth
+ * order is exact. Objects are lit like the ground (sky ambient, Lambert sun, shadowed
+ * by the terrain) plus a small Phong highlight, and shadow the ground (dry, and the
+ * bottom under water). Under water an object is the floor the refracted ray meets
+ * before the ground: it takes the same Beer–Lambert tint over its path through water.
+ * Every pixel keeps the distance to its centre ray's first hit (depth). Spray points
+ * are splatted after anti-aliasing as soft discs of one colour, each pixel of a disc
+ * depth-tested on its own; their coverages multiply into a transparency per pixel, so
+ * the result does not depend on the order of the points, and pixels no point reaches
+ * keep their bytes exactly.
+ *
  * Invariants: every array the marcher reads is finite (non-finite inputs are replaced
  * or treated as dry), every bilinear lookup clamps to the grid, and the only memory
  * a render touches was allocated by lq_hfview_preview_init.
@@ -53,10 +67,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HF_TILE    8
-#define HF_PI      3.14159265358979323846
-#define HF_DRY_DIP 0.05 /* dry vertices of the water mesh sit this many dx below b */
-#define HF_NEVER   1e30f
+#define HF_TILE        8
+#define HF_PI          3.14159265358979323846
+#define HF_DRY_DIP     0.05 /* dry vertices of the water mesh sit this many dx below b */
+#define HF_NEVER       1e30f
+#define HF_SPRAY_PX    4.0  /* px, largest drawn radius of a spray disc (bounds the work) */
+#define HF_SPRAY_ALPHA 0.85 /* opacity of a disc's centre */
 
 static int hf_check_grid(const char *what, int nx, int nz, double dx, const double origin[3])
 {
@@ -298,8 +314,10 @@ int lq_hfview_preview_init(lq_hfview_preview *p, int nx, int nz, double dx, cons
     p->tile_max = lq_alloc(ntiles * sizeof *p->tile_max);
     p->rgb = lq_alloc((size_t)p->width * (size_t)p->height * 3);
     p->aa = lq_alloc((size_t)p->width * (size_t)p->height);
-    if (!p->aa || !p->dry_for || !p->wet || !p->ground || !p->level || !p->wet_now ||
-        !p->tile_max || !p->rgb)
+    p->depth = lq_alloc((size_t)p->width * (size_t)p->height * sizeof *p->depth);
+    p->spray = lq_alloc((size_t)p->width * (size_t)p->height * sizeof *p->spray);
+    if (!p->aa || !p->depth || !p->spray || !p->dry_for || !p->wet || !p->ground || !p->level ||
+        !p->wet_now || !p->tile_max || !p->rgb)
         goto fail;
     for (size_t c = 0; c < n; c++) p->dry_for[c] = HF_NEVER;
     return LQ_OK;
@@ -318,28 +336,35 @@ void lq_hfview_preview_free(lq_hfview_preview *p)
     free(p->tile_max);
     free(p->rgb);
     free(p->aa);
+    free(p->depth);
+    free(p->spray);
     memset(p, 0, sizeof *p);
+}
+
+/* World point → pixel under camera c, and its depth along the view axis; -1 behind. */
+static int hf_project(const lq_hfview_camera *c, const double world[3], double pixel[2], double *zf)
+{
+    double rel[3] = {world[0] - c->eye[0], world[1] - c->eye[1], world[2] - c->eye[2]};
+    *zf = dot3(rel, c->fwd);
+    if (!(*zf > 0)) return -1;
+    pixel[0] = c->cx + c->focal * dot3(rel, c->right) / *zf;
+    pixel[1] = c->cy - c->focal * dot3(rel, c->up) / *zf;
+    return 0;
 }
 
 int lq_hfview_preview_project(const lq_hfview_preview *p, const double world[3], double pixel[2])
 {
-    const lq_hfview_camera *c = &p->cam;
-    double rel[3] = {world[0] - c->eye[0], world[1] - c->eye[1], world[2] - c->eye[2]};
-    double zf = dot3(rel, c->fwd);
-    if (p->frames == 0 || !(zf > 0)) return -1;
-    pixel[0] = c->cx + c->focal * dot3(rel, c->right) / zf;
-    pixel[1] = c->cy - c->focal * dot3(rel, c->up) / zf;
-    return 0;
+    double zf;
+    if (p->frames == 0) return -1;
+    return hf_project(&p->cam, world, pixel, &zf);
 }
 
-/* Places the camera so the box [x0, x0 + nx dx] × [ylo, yhi] × [z0, z0 + nz dx] fills
- * the frame, seen from above, in front (+z) and to the left (−x). */
-static void hf_camera_fit(lq_hfview_preview *p, double ylo, double yhi)
+/* Places the camera so the box lo..hi fills the frame, seen from above, in front (+z)
+ * and to the left (−x). */
+static void hf_camera_fit(lq_hfview_preview *p, const double lo[3], const double hi[3])
 {
     const double az = 32 * HF_PI / 180, el = 33 * HF_PI / 180, Y[3] = {0, 1, 0};
     lq_hfview_camera *c = &p->cam;
-    double lo[3] = {p->origin[0], ylo, p->origin[2]};
-    double hi[3] = {p->origin[0] + p->nx * p->dx, yhi, p->origin[2] + p->nz * p->dx};
     double mid[3], off[3] = {-sin(az) * cos(el), sin(el), cos(az) * cos(el)}, r2 = 0;
     double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
     for (int a = 0; a < 3; a++) {
@@ -381,7 +406,9 @@ typedef struct hf_frame {
     double sigma[3];                      /* 1/m, absorption of water */
     double sky_zenith[3], sky_horizon[3], bg_top[3], bg_bottom[3], sun_light[3], ambient[3];
     double sand[3], grass[3], earth[3], rock[3], soil[3], deep[3], shallow[3];
-    double wet_dark[3]; /* darkening of fully wet ground, per channel (warmer when wet) */
+    double wet_dark[3];        /* darkening of fully wet ground, per channel (warmer when wet) */
+    const lq_view_object *obj; /* the frame's objects (shape codes checked) */
+    int nobj;
 } hf_frame;
 
 /* Bilinear value of a cell-centred field at grid coordinates (gx, gz) (cells from the
@@ -523,11 +550,129 @@ static double hf_march(const hf_frame *F, const double o[3], const double d[3], 
     }
 }
 
-/* 1 when the point sees the sun over the surface. */
-static int hf_sunlit(const hf_frame *F, const double q[3])
+/* --- preview: objects ---------------------------------------------------------------- */
+
+/* 1 when the object has a finite placement and a positive finite size. */
+static int hf_obj_ok(const lq_view_object *ob)
+{
+    for (int a = 0; a < 3; a++)
+        if (!(ob->half[a] > 0) || !isfinite(ob->half[a]) || !isfinite(ob->pos[a])) return 0;
+    for (int a = 0; a < 9; a++)
+        if (!isfinite(ob->rot[a])) return 0;
+    return 1;
+}
+
+/* Grows lo..hi by the world box of a drawable object. */
+static void hf_obj_grow(const lq_view_object *ob, double lo[3], double hi[3])
+{
+    if (!hf_obj_ok(ob)) return;
+    for (int a = 0; a < 3; a++) {
+        double e = 0; /* half extent along world axis a */
+        for (int k = 0; k < 3; k++) {
+            double r = ob->rot[3 * a + k] * ob->half[k];
+            e += ob->shape == LQ_SHAPE_BOX ? fabs(r) : r * r;
+        }
+        if (ob->shape != LQ_SHAPE_BOX) e = sqrt(e);
+        lo[a] = fmin(lo[a], ob->pos[a] - e);
+        hi[a] = fmax(hi[a], ob->pos[a] + e);
+    }
+}
+
+/* Where the ray o + t d (d unit) enters the object with tmin < t < tmax, or -1; the
+ * outward unit normal there into n. A ray that starts inside sees nothing, and so does
+ * every ray when the object is not drawable (the comparisons fail on NaN). */
+static double hf_obj_hit(const lq_view_object *ob, const double o[3], const double d[3],
+                         double tmin, double tmax, double n[3])
+{
+    const double *R = ob->rot, *hs = ob->half;
+    const int box = ob->shape == LQ_SHAPE_BOX;
+    double rel[3], ob_[3], db[3], nb[3], t, miss2 = 0;
+    double rad = box ? sqrt(dot3(hs, hs)) : fmax(fmax(hs[0], hs[1]), hs[2]);
+    if (!(fmin(fmin(hs[0], hs[1]), hs[2]) > 0) || !(rad < INFINITY)) return -1;
+    for (int a = 0; a < 3; a++) rel[a] = ob->pos[a] - o[a];
+    double tc = dot3(rel, d);
+    for (int a = 0; a < 3; a++) miss2 += (rel[a] - tc * d[a]) * (rel[a] - tc * d[a]);
+    if (!(miss2 <= rad * rad) || !(tc + rad > tmin) || !(tc - rad < tmax)) return -1;
+    /* Body frame: world = R body + pos, so body = Rᵀ (world − pos). */
+    for (int a = 0; a < 3; a++) {
+        ob_[a] = -(R[a] * rel[0] + R[3 + a] * rel[1] + R[6 + a] * rel[2]);
+        db[a] = R[a] * d[0] + R[3 + a] * d[1] + R[6 + a] * d[2];
+    }
+    if (box) {
+        double t0 = -INFINITY, t1 = INFINITY;
+        int axis = -1;
+        for (int a = 0; a < 3; a++) {
+            if (fabs(db[a]) < 1e-300) {
+                if (!(fabs(ob_[a]) <= hs[a])) return -1;
+                continue;
+            }
+            double ta = (-hs[a] - ob_[a]) / db[a], tb = (hs[a] - ob_[a]) / db[a];
+            if (ta > tb) {
+                double sw = ta;
+                ta = tb;
+                tb = sw;
+            }
+            if (ta > t0) {
+                t0 = ta;
+                axis = a;
+            }
+            if (tb < t1) t1 = tb;
+        }
+        if (axis < 0 || !(t0 <= t1)) return -1;
+        t = t0;
+        nb[0] = nb[1] = nb[2] = 0;
+        nb[axis] = db[axis] > 0 ? -1 : 1;
+    } else {
+        double os[3], ds[3], m2 = 0;
+        for (int a = 0; a < 3; a++) {
+            os[a] = ob_[a] / hs[a];
+            ds[a] = db[a] / hs[a];
+        }
+        double dl = sqrt(dot3(ds, ds));
+        for (int a = 0; a < 3; a++) ds[a] /= dl;
+        double tcs = -dot3(os, ds);
+        for (int a = 0; a < 3; a++) m2 += (os[a] + tcs * ds[a]) * (os[a] + tcs * ds[a]);
+        if (!(m2 <= 1)) return -1;
+        t = (tcs - sqrt(1 - m2)) / dl;
+        /* Gradient of |body / half|²: the inverse-transpose of the scaling. */
+        for (int a = 0; a < 3; a++) nb[a] = (ob_[a] + t * db[a]) / (hs[a] * hs[a]);
+    }
+    if (!(t > tmin && t < tmax)) return -1;
+    for (int a = 0; a < 3; a++)
+        n[a] = R[3 * a] * nb[0] + R[3 * a + 1] * nb[1] + R[3 * a + 2] * nb[2];
+    norm3(n);
+    return t;
+}
+
+/* The nearest object the ray enters in (tmin, tmax), tmin >= 0, other than `skip`: its
+ * index (-1: none), with the distance in *t and the normal in n. */
+static int hf_objects_hit(const hf_frame *F, const double o[3], const double d[3], double tmin,
+                          double tmax, int skip, double *t, double n[3])
+{
+    int hit = -1;
+    for (int j = 0; j < F->nobj; j++) {
+        double nj[3], tj = j == skip ? -1 : hf_obj_hit(&F->obj[j], o, d, tmin, tmax, nj);
+        if (tj < 0) continue;
+        hit = j;
+        *t = tmax = tj;
+        memcpy(n, nj, sizeof nj);
+    }
+    return hit;
+}
+
+/* 1 when an object other than `skip` stands between q and the sun. */
+static int hf_obj_shadow(const hf_frame *F, const double q[3], int skip)
+{
+    double t, n[3];
+    return hf_objects_hit(F, q, F->sun, 0, INFINITY, skip, &t, n) >= 0;
+}
+
+/* 1 when the point sees the sun over the surface and past the objects but `skip`. */
+static int hf_sunlit(const hf_frame *F, const double q[3], int skip)
 {
     double o[3] = {q[0], q[1] + 0.02 * F->dx, q[2]}, t0, t1;
     int axis;
+    if (hf_obj_shadow(F, q, skip)) return 0;
     if (!hf_box(F, o, F->sun, &t0, &t1, &axis)) return 1;
     /* Start half a cell away, past the bilinear patch the point lies on. */
     return hf_march(F, o, F->sun, fmax(t0, 0.5 * F->dx), t1) < 0;
@@ -538,6 +683,19 @@ static int hf_sunlit(const hf_frame *F, const double q[3])
 static void hf_sky(const hf_frame *F, const double d[3], double out[3])
 {
     mix3(out, F->sky_horizon, F->sky_zenith, sqrt(clamp01(d[1])));
+}
+
+/* Lit colour of an object's surface with outward normal n, seen along d. */
+static void hf_object_colour(const hf_frame *F, const lq_view_object *ob, const double n[3],
+                             const double d[3], int sunlit, double out[3])
+{
+    double lambert = sunlit ? fmax(dot3(n, F->sun), 0) : 0, sky = 0.55 + 0.45 * n[1], r[3];
+    double dn = dot3(d, n);
+    for (int c = 0; c < 3; c++) r[c] = d[c] - 2 * dn * n[c];
+    double spec = lambert > 0 ? 0.25 * pow(fmax(dot3(r, F->sun), 0), 40) : 0;
+    for (int c = 0; c < 3; c++)
+        out[c] = clamp01(ob->rgb[c]) * (F->ambient[c] * sky + F->sun_light[c] * lambert) +
+                 F->sun_light[c] * spec;
 }
 
 /* Lit colour of the ground at q with normal n; wetness in [0, 1]. */
@@ -570,14 +728,22 @@ static void hf_shade_water(const hf_frame *F, const double q[3], const double d[
     /* Refracted view ray; the ground beneath is taken where it meets a flat bottom. */
     double k = 1 - eta * eta * (1 - ci * ci), ct = sqrt(fmax(k, 0));
     for (int c = 0; c < 3; c++) t[c] = eta * d[c] + (eta * ci - ct) * n[c];
-    double down = fmax(-t[1], 0.2), len = depth / down;
-    double b[3] = {q[0] + t[0] * len, 0, q[2] + t[2] * len};
-    b[0] = fmin(fmax(b[0], F->x0), F->x1);
-    b[2] = fmin(fmax(b[2], F->z0), F->z1);
-    b[1] = hf_at(F, p->ground, b[0], b[2]);
-    hf_field_normal(F, p->ground, b[0], b[2], nb);
-    hf_ground_colour(F, b, nb, 1, 1, bottom);
-    double path = len + fmax(hf_at(F, p->level, b[0], b[2]) - b[1], 0) / fmax(F->sun[1], 0.2);
+    double down = fmax(-t[1], 0.2), len = depth / down, path, tobj, nobj[3];
+    /* An object the refracted ray enters before it reaches the bottom is the floor. */
+    int j = hf_objects_hit(F, q, t, 0, len, -1, &tobj, nobj);
+    if (j >= 0) {
+        double qo[3] = {q[0] + t[0] * tobj, q[1] + t[1] * tobj, q[2] + t[2] * tobj};
+        hf_object_colour(F, &F->obj[j], nobj, t, 1, bottom);
+        path = tobj + fmax(hf_at(F, p->level, qo[0], qo[2]) - qo[1], 0) / fmax(F->sun[1], 0.2);
+    } else {
+        double b[3] = {q[0] + t[0] * len, 0, q[2] + t[2] * len};
+        b[0] = fmin(fmax(b[0], F->x0), F->x1);
+        b[2] = fmin(fmax(b[2], F->z0), F->z1);
+        b[1] = hf_at(F, p->ground, b[0], b[2]);
+        hf_field_normal(F, p->ground, b[0], b[2], nb);
+        hf_ground_colour(F, b, nb, 1, !hf_obj_shadow(F, b, -1), bottom);
+        path = len + fmax(hf_at(F, p->level, b[0], b[2]) - b[1], 0) / fmax(F->sun[1], 0.2);
+    }
     /* Relief shading of the surface itself, as a map's hillshade: small ripples
      * (a raindrop's rings are millimetres high) tilt the reflection too little to show
      * against a smooth sky, so the surface's slope toward the sun lightens it. */
@@ -614,30 +780,36 @@ static void hf_shade_side(const hf_frame *F, const double q[3], const double nf[
     }
 }
 
-static void hf_shade_ray(const hf_frame *F, const double o[3], const double d[3], double out[3])
+/* Colour seen along the ray (d unit) into out, out[0] = -1 when it sees nothing; returns
+ * the distance to what it sees (INFINITY: nothing). */
+static double hf_shade_ray(const hf_frame *F, const double o[3], const double d[3], double out[3])
 {
     const lq_hfview_preview *p = F->p;
-    double t0, t1, q[3];
-    int axis;
-    if (!hf_box(F, o, d, &t0, &t1, &axis)) {
-        out[0] = -1;
-        return;
-    }
-    if (axis == 0 || axis == 2) {
-        /* Entering through a side: below the surface there, the ray sees the block's
-         * cross-section. */
-        for (int a = 0; a < 3; a++) q[a] = o[a] + t0 * d[a];
-        if (q[1] < hf_top(F, q[0], q[2])) {
-            double nf[3] = {0, 0, 0};
-            nf[axis] = d[axis] > 0 ? -1 : 1;
-            hf_shade_side(F, q, nf, out);
-            return;
+    double t0, t1, q[3], tobj = INFINITY, nobj[3], t = -1;
+    int axis, j = hf_objects_hit(F, o, d, 0, INFINITY, -1, &tobj, nobj);
+    /* The block is looked at only when no object stands in front of it. */
+    if (hf_box(F, o, d, &t0, &t1, &axis) && !(tobj < t0)) {
+        if (axis == 0 || axis == 2) {
+            /* Entering through a side: below the surface there, the ray sees the block's
+             * cross-section. */
+            for (int a = 0; a < 3; a++) q[a] = o[a] + t0 * d[a];
+            if (q[1] < hf_top(F, q[0], q[2])) {
+                double nf[3] = {0, 0, 0};
+                nf[axis] = d[axis] > 0 ? -1 : 1;
+                hf_shade_side(F, q, nf, out);
+                return t0;
+            }
         }
+        t = hf_march(F, o, d, t0, fmin(t1, tobj));
     }
-    double t = hf_march(F, o, d, t0, t1);
+    if (t < 0 && j >= 0) {
+        for (int a = 0; a < 3; a++) q[a] = o[a] + tobj * d[a];
+        hf_object_colour(F, &F->obj[j], nobj, d, hf_sunlit(F, q, j), out);
+        return tobj;
+    }
     if (t < 0) {
         out[0] = -1;
-        return;
+        return INFINITY;
     }
     for (int a = 0; a < 3; a++) q[a] = o[a] + t * d[a];
     double g = hf_at(F, p->ground, q[0], q[2]), depth = hf_at(F, p->level, q[0], q[2]) - g;
@@ -646,16 +818,17 @@ static void hf_shade_ray(const hf_frame *F, const double o[3], const double d[3]
     } else {
         double n[3];
         hf_field_normal(F, p->ground, q[0], q[2], n);
-        hf_ground_colour(F, q, n, hf_at(F, p->wet, q[0], q[2]), hf_sunlit(F, q), out);
+        hf_ground_colour(F, q, n, hf_at(F, p->wet, q[0], q[2]), hf_sunlit(F, q, -1), out);
     }
+    return t;
 }
 
 /* --- preview: one frame ---------------------------------------------------------------- */
 
 /* Updates wetness, the sanitised ground and surface, the tile maxima and (first frame)
- * camera and colour scales. */
+ * camera, framing the objects too, and colour scales. */
 static void hf_prepare(lq_hfview_preview *p, double time, const float *h, const float *b, float eps,
-                       double *top)
+                       const lq_view_object *obj, int nobj, double *top)
 {
     size_t n = (size_t)p->nx * (size_t)p->nz;
     double dt = p->frames > 0 && time > p->time ? time - p->time : 0;
@@ -727,17 +900,24 @@ static void hf_prepare(lq_hfview_preview *p, double time, const float *h, const 
         p->b_hi = hi;
         p->shore = wcount ? wsum / (double)wcount + 0.03 * (hi - lo) : lo + 0.3 * (hi - lo);
         p->base = lo - 0.12 * (hi - lo) - 0.03 * size;
-        hf_camera_fit(p, p->base, fmax(smax, hi));
+        double box_lo[3] = {p->origin[0], p->base, p->origin[2]};
+        double box_hi[3] = {p->origin[0] + p->nx * p->dx, fmax(smax, hi),
+                            p->origin[2] + p->nz * p->dx};
+        for (int j = 0; j < nobj; j++) hf_obj_grow(&obj[j], box_lo, box_hi);
+        hf_camera_fit(p, box_lo, box_hi);
     }
     if (p->absorb <= 0 && dmax > 0) p->absorb = fmax(0.5 * dmax, 0.01 * p->dx);
     *top = smax + 1e-6 * (fabs(smax) + p->dx);
     p->time = time;
 }
 
-static void hf_frame_setup(hf_frame *F, const lq_hfview_preview *p, double top)
+static void hf_frame_setup(hf_frame *F, const lq_hfview_preview *p, double top,
+                           const lq_view_object *obj, int nobj)
 {
     memset(F, 0, sizeof *F);
     F->p = p;
+    F->obj = obj;
+    F->nobj = nobj;
     F->nx = p->nx;
     F->nz = p->nz;
     F->ntx = (p->nx + HF_TILE - 1) / HF_TILE;
@@ -776,15 +956,17 @@ static void hf_frame_setup(hf_frame *F, const lq_hfview_preview *p, double top)
     F->wet_dark[2] = 0.58;
 }
 
-/* Linear colour seen through the continuous pixel position (sx, sy). */
-static void hf_pixel(const hf_frame *F, double sx, double sy, double col[3])
+/* Linear colour seen through the continuous pixel position (sx, sy); returns the
+ * distance from the eye to what it sees (INFINITY: the sky). */
+static double hf_pixel(const hf_frame *F, double sx, double sy, double col[3])
 {
     const lq_hfview_camera *cam = &F->p->cam;
     double d[3], u = (sx - cam->cx) / cam->focal, v = (cam->cy - sy) / cam->focal;
     for (int a = 0; a < 3; a++) d[a] = cam->fwd[a] + u * cam->right[a] + v * cam->up[a];
     norm3(d);
-    hf_shade_ray(F, cam->eye, d, col);
+    double t = hf_shade_ray(F, cam->eye, d, col);
     if (col[0] < 0) mix3(col, F->bg_top, F->bg_bottom, clamp01(sy / F->p->height));
+    return t;
 }
 
 static void hf_encode(const double col[3], uint8_t *o)
@@ -792,8 +974,62 @@ static void hf_encode(const double col[3], uint8_t *o)
     for (int c = 0; c < 3; c++) o[c] = (uint8_t)lround(255 * pow(clamp01(col[c]), 1 / 2.2));
 }
 
+/* Spray over the finished picture (see the top of the file). */
+static void hf_splat(lq_hfview_preview *p, const float *px, const float *py, const float *pz,
+                     int npts, double radius)
+{
+    const size_t w = (size_t)p->width, hgt = (size_t)p->height;
+    const double X = (double)w, Y = (double)hgt;
+    double spray[3], lut[256];
+    int any = 0;
+    radius = radius > 0 && radius < INFINITY ? radius : 0;
+    for (size_t c = 0; c < w * hgt; c++) p->spray[c] = 1;
+    for (int j = 0; j < npts; j++) {
+        double q[3] = {px[j], py[j], pz[j]}, pix[2], zf, rel[3];
+        if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2])) continue;
+        if (hf_project(&p->cam, q, pix, &zf)) continue;
+        double r = fmin(fmax(radius * p->cam.focal / zf, 1), HF_SPRAY_PX), reach = r + 0.5;
+        if (!(pix[0] > -reach && pix[0] < X + reach && pix[1] > -reach && pix[1] < Y + reach))
+            continue;
+        for (int a = 0; a < 3; a++) rel[a] = q[a] - p->cam.eye[a];
+        double dist = sqrt(dot3(rel, rel)) - radius; /* the drop's near side */
+        int x0 = LQ_MAX((int)floor(pix[0] - reach), 0),
+            x1 = LQ_MIN((int)(pix[0] + reach), (int)w - 1);
+        int y0 = LQ_MAX((int)floor(pix[1] - reach), 0),
+            y1 = LQ_MIN((int)(pix[1] + reach), (int)hgt - 1);
+        for (int y = y0; y <= y1; y++)
+            for (int x = x0; x <= x1; x++) {
+                size_t c = (size_t)y * w + (size_t)x;
+                double ex = x + 0.5 - pix[0], ey = y + 0.5 - pix[1];
+                double a = HF_SPRAY_ALPHA * (1 - smooth(0, reach, sqrt(ex * ex + ey * ey)));
+                if (a <= 0 || !(dist < p->depth[c])) continue;
+                p->spray[c] *= (float)(1 - a);
+                any = 1;
+            }
+    }
+    if (!any) return;
+    lin3(spray, 0.93, 0.95, 0.98);
+    for (int v = 0; v < 256; v++) lut[v] = pow(v / 255.0, 2.2);
+    for (size_t c = 0; c < w * hgt; c++) {
+        double keep = p->spray[c], col[3];
+        uint8_t *o = p->rgb + 3 * c;
+        if (keep >= 1) continue;
+        for (int k = 0; k < 3; k++) col[k] = lut[o[k]] * keep + spray[k] * (1 - keep);
+        hf_encode(col, o);
+    }
+}
+
 int lq_hfview_preview_render(lq_hfview_preview *p, const char *path, double time, const float *h,
                              const float *b, float eps)
+{
+    return lq_hfview_preview_render_scene(p, path, time, h, b, eps, NULL, 0, NULL, NULL, NULL, 0,
+                                          0);
+}
+
+int lq_hfview_preview_render_scene(lq_hfview_preview *p, const char *path, double time,
+                                   const float *h, const float *b, float eps,
+                                   const lq_view_object *obj, int nobj, const float *px,
+                                   const float *py, const float *pz, int npts, float point_radius)
 {
     /* Rotated-grid offsets for the second look at edge pixels. */
     static const double sub[4][2] = {
@@ -803,39 +1039,49 @@ int lq_hfview_preview_render(lq_hfview_preview *p, const char *path, double time
     double top;
     if (!p->rgb) return lq_error(LQ_ESIM, "%s: preview used before lq_hfview_preview_init", path);
     if (!h || !b) return lq_error(LQ_ESIM, "%s: no height field to render", path);
-    hf_prepare(p, time, h, b, eps, &top);
-    hf_frame_setup(&F, p, top);
+    if (nobj < 0 || (nobj > 0 && !obj))
+        return lq_error(LQ_ESIM, "%s: bad object list (%d objects)", path, nobj);
+    if (npts < 0 || (npts > 0 && (!px || !py || !pz)))
+        return lq_error(LQ_ESIM, "%s: bad spray point list (%d points)", path, npts);
+    for (int j = 0; j < nobj; j++)
+        if (obj[j].shape != LQ_SHAPE_SPHERE && obj[j].shape != LQ_SHAPE_ELLIPSOID &&
+            obj[j].shape != LQ_SHAPE_BOX)
+            return lq_error(LQ_ESIM, "%s: object %d has unknown shape %d", path, j, obj[j].shape);
+    hf_prepare(p, time, h, b, eps, obj, nobj, &top);
+    hf_frame_setup(&F, p, top, obj, nobj);
     /* One ray through each pixel centre ... */
-    for (size_t py = 0; py < hgt; py++)
-        for (size_t px = 0; px < w; px++) {
+    for (size_t y = 0; y < hgt; y++)
+        for (size_t x = 0; x < w; x++) {
             double col[3];
-            hf_pixel(&F, px + 0.5, py + 0.5, col);
-            hf_encode(col, p->rgb + 3 * (py * w + px));
+            p->depth[y * w + x] = (float)hf_pixel(&F, x + 0.5, y + 0.5, col);
+            hf_encode(col, p->rgb + 3 * (y * w + x));
         }
     /* ... then four more where a pixel differs sharply from a neighbour (silhouettes,
      * shorelines, shadow edges), averaged in linear light. */
     memset(p->aa, 0, w * hgt);
-    for (size_t py = 0; py < hgt; py++)
-        for (size_t px = 0; px < w; px++) {
-            const uint8_t *o = p->rgb + 3 * (py * w + px);
+    for (size_t y = 0; y < hgt; y++)
+        for (size_t x = 0; x < w; x++) {
+            const uint8_t *o = p->rgb + 3 * (y * w + x);
             for (int nb = 0; nb < 2; nb++) {
-                size_t qx = px + (nb == 0), qy = py + (nb == 1);
+                size_t qx = x + (nb == 0), qy = y + (nb == 1);
                 if (qx >= w || qy >= hgt) continue;
                 const uint8_t *q = p->rgb + 3 * (qy * w + qx);
                 if (abs(o[0] - q[0]) + abs(o[1] - q[1]) + abs(o[2] - q[2]) > 36)
-                    p->aa[py * w + px] = p->aa[qy * w + qx] = 1;
+                    p->aa[y * w + x] = p->aa[qy * w + qx] = 1;
             }
         }
-    for (size_t py = 0; py < hgt; py++)
-        for (size_t px = 0; px < w; px++) {
+    for (size_t y = 0; y < hgt; y++)
+        for (size_t x = 0; x < w; x++) {
             double sum[3] = {0, 0, 0}, col[3];
-            if (!p->aa[py * w + px]) continue;
+            if (!p->aa[y * w + x]) continue;
             for (int s = 0; s < 4; s++) {
-                hf_pixel(&F, px + sub[s][0], py + sub[s][1], col);
+                hf_pixel(&F, x + sub[s][0], y + sub[s][1], col);
                 for (int c = 0; c < 3; c++) sum[c] += 0.25 * col[c];
             }
-            hf_encode(sum, p->rgb + 3 * (py * w + px));
+            hf_encode(sum, p->rgb + 3 * (y * w + x));
         }
+    /* Spray last: it lies over the finished picture. */
+    if (npts > 0) hf_splat(p, px, py, pz, npts, point_radius);
     p->frames++;
     return lq_png_write_rgb(path, p->width, p->height, p->rgb);
 }

@@ -12,9 +12,14 @@
  * caller owns: the camera (chosen by the first frame and then fixed, so an animation
  * does not jitter) and a wetness map (ground that is or was recently wet is drawn
  * darker, fading over `wet_fade` seconds of simulated time after it dries).
+ *
+ * A scene may add rigid objects (shape.h: spheres, ellipsoids, boxes; splash) and
+ * spray particles to the picture; lq_hfview_preview_render is the scene with neither.
  */
 #ifndef LQ_HFVIEW_H
 #define LQ_HFVIEW_H
+
+#include "shape.h"
 
 #include <stdint.h>
 
@@ -62,6 +67,9 @@ typedef struct lq_hfview_preview {
     float *tile_max;   /* max of ground and level over each 8 × 8 tile and a one-cell rim */
     uint8_t *rgb;      /* the last picture, width · height · 3 */
     uint8_t *aa;       /* pixels that get extra samples, width · height */
+    float *depth;      /* m, eye to the first hit of each pixel centre's ray (ground, water,
+                          block side or object; INFINITY: sky), width · height */
+    float *spray;      /* transparency left by the spray over each pixel, width · height */
 } lq_hfview_preview;
 
 /* wet_fade <= 0 picks 3 s. LQ_OK or LQ_ESIM (out of memory, bad size). */
@@ -75,6 +83,27 @@ int lq_hfview_preview_init(lq_hfview_preview *p, int nx, int nz, double dx, cons
  * Single-threaded; the picture stays in p->rgb. LQ_OK or LQ_ESIM. */
 int lq_hfview_preview_render(lq_hfview_preview *p, const char *path, double time, const float *h,
                              const float *b, float eps);
+/* The same picture with rigid objects and spray particles in it.
+ *
+ * Objects (obj[0..nobj), world placement as in shape.h, rot a rotation) are ray-traced
+ * exactly, hidden where ground or water is nearer, and lit like the ground (sun,
+ * sky ambient, a small highlight) in their rgb colour; terrain shadows them and they
+ * shadow the ground, dry or under water. A part under water is seen through it: the
+ * refracted ray that would reach the bottom meets the object instead and its colour
+ * takes the same Beer–Lambert tint as the ground would. An object with a non-finite
+ * or non-positive size or placement is skipped; an unknown shape is an error. When
+ * this is the first frame, the camera frames the objects' boxes too.
+ *
+ * Spray: the points (px[j], py[j], pz[j]) (m) are drawn after the picture as soft
+ * white discs of radius point_radius (m) seen from the camera, at least 1 px and at
+ * most 4 px, each hidden per pixel where the scene is nearer (p->depth); the discs
+ * blend, so a single drop is a dot and a dense cloud turns to white mist. O(npts)
+ * work plus a pass over the pixels. Non-finite points are skipped; px, py, pz may be
+ * NULL when npts is 0. LQ_OK or LQ_ESIM. */
+int lq_hfview_preview_render_scene(lq_hfview_preview *p, const char *path, double time,
+                                   const float *h, const float *b, float eps,
+                                   const lq_view_object *obj, int nobj, const float *px,
+                                   const float *py, const float *pz, int npts, float point_radius);
 /* World point → continuous pixel coordinates under the preview's camera (fixed by the
  * first frame). Returns 0, or -1 when the point is behind the camera or there is no
  * camera yet. */

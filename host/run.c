@@ -20,6 +20,7 @@
 #include "field.h"
 #include "hfview.h"
 #include "io.h"
+#include "objview.h"
 #include "scene.h"
 #include "solver.h"
 
@@ -117,6 +118,7 @@ typedef struct lq_writer {
     const lq_solver_vt *vt;
     void *state;
     lq_jsonl stats;
+    FILE *objects; /* objects.csv, when the solver has objects */
     bool preview_ready;
     lq_hfview_preview preview;
 } lq_writer;
@@ -142,6 +144,64 @@ static int lq_write_stats(lq_writer *w, int frame, double t, const lq_frame_stat
     return lq_jsonl_end(j);
 }
 
+/* One line per object per frame: objects.csv (header written when the file opens). */
+static int lq_write_objects(lq_writer *w, int frame, double t)
+{
+    if (!w->objects) return LQ_OK;
+    const lq_object_record *r;
+    int n = 0;
+    int rc = w->vt->objects(w->state, &r, &n);
+    for (int i = 0; i < n && !rc; i++)
+        fprintf(
+            w->objects,
+            "%d,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
+            frame, t, r[i].name, r[i].pos[0], r[i].pos[1], r[i].pos[2], r[i].q[0], r[i].q[1],
+            r[i].q[2], r[i].q[3], r[i].vel[0], r[i].vel[1], r[i].vel[2], r[i].omega[0],
+            r[i].omega[1], r[i].omega[2], r[i].force);
+    if (!rc && fflush(w->objects) != 0)
+        rc = lq_error(LQ_ESIM, "%s/objects.csv: cannot write", w->dir);
+    return rc;
+}
+
+/* Opens objects.csv: fresh with its header, or (resuming) keeping frames 0..keep. */
+static int lq_objects_open(lq_writer *w, bool resume, int keep)
+{
+    char path[4096 + 32];
+    snprintf(path, sizeof path, "%s/objects.csv", w->dir);
+    char *kept = NULL;
+    size_t len = 0;
+    if (resume) {
+        FILE *old = fopen(path, "rb");
+        if (old) {
+            char line[1024];
+            size_t cap = 0;
+            while (fgets(line, sizeof line, old)) {
+                int frame = -1;
+                if (sscanf(line, "%d,", &frame) != 1 || frame > keep) continue;
+                size_t n = strlen(line);
+                if (len + n + 1 > cap) {
+                    cap = 2 * (len + n + 1);
+                    char *grown = realloc(kept, cap);
+                    if (!grown) break;
+                    kept = grown;
+                }
+                memcpy(kept + len, line, n);
+                len += n;
+            }
+            fclose(old);
+        }
+    }
+    w->objects = fopen(path, "wb");
+    if (!w->objects) {
+        free(kept);
+        return lq_error(LQ_ESIM, "%s: cannot write", path);
+    }
+    fputs("frame,time,object,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,force\n", w->objects);
+    if (len) fwrite(kept, 1, len, w->objects);
+    free(kept);
+    return fflush(w->objects) == 0 ? LQ_OK : lq_error(LQ_ESIM, "%s: cannot write", path);
+}
+
 static int lq_write_frame(lq_writer *w, int frame, double t)
 {
     char path[4096 + 128];
@@ -157,10 +217,31 @@ static int lq_write_frame(lq_writer *w, int frame, double t)
             rc = lq_vtk_write(path, v.name, v.dims[0], v.dims[1], v.dims[2], v.origin, v.spacing,
                               v.data);
     }
+    if (rc) return rc;
+
+    /* Particles and objects (solvers that have them). */
+    bool mesh = lq_scene_bool(s, "output.mesh"), preview = lq_scene_bool(s, "output.preview");
+    lq_points_view pts;
+    memset(&pts, 0, sizeof pts);
+    const lq_object_record *objs = NULL;
+    int nobj = 0;
+    if (w->vt->points && (preview || lq_scene_bool(s, "output.particles")))
+        rc = w->vt->points(w->state, &pts);
+    if (!rc && w->vt->objects) rc = w->vt->objects(w->state, &objs, &nobj);
+    if (!rc && w->vt->points && lq_scene_bool(s, "output.particles")) {
+        snprintf(path, sizeof path, "%s/particles/%04d.ply", w->dir, frame);
+        rc = lq_ply_write(path, pts.n, pts.nprops, pts.names, pts.columns, 0, NULL);
+    }
+    lq_view_object views[64];
+    nobj = LQ_MIN(nobj, 64);
+    for (int i = 0; i < nobj; i++) views[i] = objs[i].view;
+    if (!rc && mesh && nobj > 0) {
+        snprintf(path, sizeof path, "%s/mesh/objects_%04d.ply", w->dir, frame);
+        rc = lq_objview_write_mesh(path, views, nobj);
+    }
     if (rc || !w->vt->height_field) return rc;
 
     /* Height fields: surface mesh and preview from host copies of h, b, u, w. */
-    bool mesh = lq_scene_bool(s, "output.mesh"), preview = lq_scene_bool(s, "output.preview");
     if (!mesh && !preview) return LQ_OK;
     lq_field_view vh, vb, vu, vw;
     rc = w->vt->view(w->state, "h", &vh);
@@ -190,7 +271,11 @@ static int lq_write_frame(lq_writer *w, int frame, double t)
             w->preview_ready = rc == LQ_OK;
         }
         snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
-        if (!rc) rc = lq_hfview_preview_render(&w->preview, path, t, vh.data, vb.data, 0.0f);
+        if (!rc)
+            rc = lq_hfview_preview_render_scene(
+                &w->preview, path, t, vh.data, vb.data, 0.0f, views, nobj,
+                pts.n ? pts.columns[0] : NULL, pts.n ? pts.columns[1] : NULL,
+                pts.n ? pts.columns[2] : NULL, pts.n, (float)(0.3 * dx));
     }
     free(uc);
     free(wc);
@@ -286,7 +371,7 @@ int lq_run(const lq_run_opts *o)
     }
 
     /* 2. The output folder (one that cannot be made is a bad --out: exit 2). */
-    const char *subs[] = {"mesh", "fields", "preview"};
+    const char *subs[] = {"mesh", "fields", "preview", "particles"};
     for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
         char p[4096 + 16];
         snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
@@ -302,6 +387,7 @@ int lq_run(const lq_run_opts *o)
     char path[4096 + 32];
     snprintf(path, sizeof path, "%s/stats.jsonl", dir);
     rc = o->resume ? lq_stats_reopen(&w.stats, path, start_frame) : lq_jsonl_open(&w.stats, path);
+    if (!rc && vt->objects) rc = lq_objects_open(&w, o->resume, start_frame);
     if (rc) goto fail;
     if (vt->height_field && lq_scene_bool(s, "output.mesh")) {
         lq_field_view vb;
@@ -330,6 +416,7 @@ int lq_run(const lq_run_opts *o)
     if (!o->resume) {
         rc = vt->measure(state, &st);
         if (!rc) rc = lq_write_stats(&w, 0, 0.0, &st, 0.0);
+        if (!rc) rc = lq_write_objects(&w, 0, 0.0);
         if (!rc) rc = lq_write_frame(&w, 0, 0.0);
         start_frame = 0;
     }
@@ -344,6 +431,7 @@ int lq_run(const lq_run_opts *o)
         double wall = (lq_now() - t0) * 1e3;
         total_steps += st.steps;
         rc = lq_write_stats(&w, f, t, &st, wall);
+        if (!rc) rc = lq_write_objects(&w, f, t);
         if (!rc && f % every == 0) rc = lq_write_frame(&w, f, t);
         /* A checkpoint every output.checkpoint frames, and of the last frame when
          * interrupted, so --resume continues from there. */
@@ -374,6 +462,7 @@ int lq_run(const lq_run_opts *o)
                 lq_now() - start);
 fail:
     if (w.stats.f) lq_jsonl_close(&w.stats);
+    if (w.objects) fclose(w.objects);
     if (w.preview_ready) lq_hfview_preview_free(&w.preview);
     if (state) vt->destroy(state);
     if (ctx_open) lq_ctx_close(&ctx);

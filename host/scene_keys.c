@@ -91,6 +91,7 @@
 #define SHAL LQ_SOLVER_SHALLOW
 #define NOHF (LQ_SOLVER_SPLASH | LQ_SOLVER_MAC | LQ_SOLVER_PLS)
 #define TERR (LQ_SOLVER_SHALLOW | LQ_SOLVER_SPLASH | LQ_SOLVER_MAC)
+#define SPL  LQ_SOLVER_SPLASH
 
 const lq_key lq_scene_keys[] = {
     /* --- what runs ------------------------------------------------------------- */
@@ -232,48 +233,153 @@ const lq_key lq_scene_keys[] = {
 
     /* --- sources and sinks ----------------------------------------------------------- */
     K_LIST("sources", HF, "Water added to or taken from the height field while it runs."),
-    K_MAP("sources[].rain", KIND, HF, "Random drops falling on a region."),
-    K_FLOAT("sources[].rain.rate", REQ, HF, 0, INF, NULL, "drops/s", "Drops per second."),
-    K_FLOAT("sources[].rain.radius", REQ | GT, HF, 0, INF, NULL, "m", "Drop radius."),
-    K_FLOATS("sources[].rain.region_min", 0, HF, 2, 2, -INF, INF, NULL, "m",
+    K_MAP("sources[].rain", KIND, SHAL, "Random drops falling on a region."),
+    K_FLOAT("sources[].rain.rate", REQ, SHAL, 0, INF, NULL, "drops/s", "Drops per second."),
+    K_FLOAT("sources[].rain.radius", REQ | GT, SHAL, 0, INF, NULL, "m", "Drop radius."),
+    K_FLOATS("sources[].rain.region_min", 0, SHAL, 2, 2, -INF, INF, NULL, "m",
              "Lower corner `[x, z]` of the rain; default: the grid's."),
-    K_FLOATS("sources[].rain.region_max", 0, HF, 2, 2, -INF, INF, NULL, "m",
+    K_FLOATS("sources[].rain.region_max", 0, SHAL, 2, 2, -INF, INF, NULL, "m",
              "Upper corner `[x, z]` of the rain; default: the grid's."),
-    K_FLOAT("sources[].rain.start", 0, HF, 0, INF, "0", "s", "Time the rain starts."),
-    K_FLOAT("sources[].rain.stop", 0, HF, 0, INF, "1e30", "s", "Time the rain stops."),
-    K_INT("sources[].rain.seed", 0, HF, 0, INF, "1", "",
+    K_FLOAT("sources[].rain.start", 0, SHAL, 0, INF, "0", "s", "Time the rain starts."),
+    K_FLOAT("sources[].rain.stop", 0, SHAL, 0, INF, "1e30", "s", "Time the rain stops."),
+    K_INT("sources[].rain.seed", 0, SHAL, 0, INF, "1", "",
           "Seed of the drop positions (the same on every machine)."),
-    K_MAP("sources[].drop", KIND, HF, "One drop of water."),
-    K_FLOATS("sources[].drop.center", REQ, HF, 2, 2, -INF, INF, NULL, "m",
+    K_MAP("sources[].drop", KIND, SHAL, "One drop of water."),
+    K_FLOATS("sources[].drop.center", REQ, SHAL, 2, 2, -INF, INF, NULL, "m",
              "Where it lands `[x, z]`."),
-    K_FLOAT("sources[].drop.radius", REQ | GT, HF, 0, INF, NULL, "m", "Drop radius."),
-    K_FLOAT("sources[].drop.time", 0, HF, 0, INF, "0", "s", "When it lands."),
-    K_MAP("sources[].inflow", KIND, HF, "Water added over a disc at a steady rate."),
-    K_FLOATS("sources[].inflow.center", REQ, HF, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
-    K_FLOAT("sources[].inflow.radius", REQ | GT, HF, 0, INF, NULL, "m", "Disc radius."),
-    K_FLOAT("sources[].inflow.rate", REQ, HF, 0, INF, NULL, "m³/s", "Volume added per second."),
-    K_FLOAT("sources[].inflow.start", 0, HF, 0, INF, "0", "s", "Time the inflow starts."),
-    K_FLOAT("sources[].inflow.stop", 0, HF, 0, INF, "1e30", "s", "Time the inflow stops."),
-    K_MAP("sources[].drain", KIND, HF,
+    K_FLOAT("sources[].drop.radius", REQ | GT, SHAL, 0, INF, NULL, "m", "Drop radius."),
+    K_FLOAT("sources[].drop.time", 0, SHAL, 0, INF, "0", "s", "When it lands."),
+    K_MAP("sources[].inflow", KIND, SHAL, "Water added over a disc at a steady rate."),
+    K_FLOATS("sources[].inflow.center", REQ, SHAL, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("sources[].inflow.radius", REQ | GT, SHAL, 0, INF, NULL, "m", "Disc radius."),
+    K_FLOAT("sources[].inflow.rate", REQ, SHAL, 0, INF, NULL, "m³/s", "Volume added per second."),
+    K_FLOAT("sources[].inflow.start", 0, SHAL, 0, INF, "0", "s", "Time the inflow starts."),
+    K_FLOAT("sources[].inflow.stop", 0, SHAL, 0, INF, "1e30", "s", "Time the inflow stops."),
+    K_MAP("sources[].drain", KIND, SHAL,
           "Water removed over a disc at a steady rate (never below the ground)."),
-    K_FLOATS("sources[].drain.center", REQ, HF, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
-    K_FLOAT("sources[].drain.radius", REQ | GT, HF, 0, INF, NULL, "m", "Disc radius."),
-    K_FLOAT("sources[].drain.rate", REQ, HF, 0, INF, NULL, "m³/s", "Volume removed per second."),
-    K_FLOAT("sources[].drain.start", 0, HF, 0, INF, "0", "s", "Time the drain opens."),
-    K_FLOAT("sources[].drain.stop", 0, HF, 0, INF, "1e30", "s", "Time the drain closes."),
-    K_MAP("sources[].wavemaker", KIND, HF,
+    K_FLOATS("sources[].drain.center", REQ, SHAL, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("sources[].drain.radius", REQ | GT, SHAL, 0, INF, NULL, "m", "Disc radius."),
+    K_FLOAT("sources[].drain.rate", REQ, SHAL, 0, INF, NULL, "m³/s", "Volume removed per second."),
+    K_FLOAT("sources[].drain.start", 0, SHAL, 0, INF, "0", "s", "Time the drain opens."),
+    K_FLOAT("sources[].drain.stop", 0, SHAL, 0, INF, "1e30", "s", "Time the drain closes."),
+    K_MAP("sources[].wavemaker", KIND, SHAL,
           "A strip along one wall whose surface is raised and lowered as "
           "`amplitude·sin(2πt/period)` by adding and removing water: it sends waves away "
           "from the wall, and its volume returns to zero over each period."),
-    K_ENUM("sources[].wavemaker.wall", 0, HF, "x_min|x_max|z_min|z_max", "x_min",
+    K_ENUM("sources[].wavemaker.wall", 0, SHAL, "x_min|x_max|z_min|z_max", "x_min",
            "The wall the strip lies along."),
-    K_FLOAT("sources[].wavemaker.width", REQ | GT, HF, 0, INF, NULL, "m",
+    K_FLOAT("sources[].wavemaker.width", REQ | GT, SHAL, 0, INF, NULL, "m",
             "Width of the strip, measured from the wall."),
-    K_FLOAT("sources[].wavemaker.amplitude", REQ, HF, 0, INF, NULL, "m",
+    K_FLOAT("sources[].wavemaker.amplitude", REQ, SHAL, 0, INF, NULL, "m",
             "Amplitude of the strip's surface motion."),
-    K_FLOAT("sources[].wavemaker.period", REQ | GT, HF, 0, INF, NULL, "s", "Wave period."),
-    K_FLOAT("sources[].wavemaker.start", 0, HF, 0, INF, "0", "s", "Time it starts."),
-    K_FLOAT("sources[].wavemaker.stop", 0, HF, 0, INF, "1e30", "s", "Time it stops."),
+    K_FLOAT("sources[].wavemaker.period", REQ | GT, SHAL, 0, INF, NULL, "s", "Wave period."),
+    K_FLOAT("sources[].wavemaker.start", 0, SHAL, 0, INF, "0", "s", "Time it starts."),
+    K_FLOAT("sources[].wavemaker.stop", 0, SHAL, 0, INF, "1e30", "s", "Time it stops."),
+
+    K_MAP("sources[].pipe", KIND, SPL,
+          "A stretch of one wall whose boundary pipes (§3.1) carry a set flow into the grid "
+          "(negative: out of it), `rate + amplitude·sin(2π(t - start)/period)` between "
+          "`start` and `stop`, shared evenly by the columns along the stretch."),
+    K_ENUM("sources[].pipe.wall", 0, SPL, "x_min|x_max|z_min|z_max", "x_min",
+           "The wall the pipes go through."),
+    K_FLOATS("sources[].pipe.span", 0, SPL, 2, 2, -INF, INF, NULL, "m",
+             "World coordinates `[from, to]` along the wall (z for x walls, x for z walls); "
+             "default: the whole wall."),
+    K_FLOAT("sources[].pipe.rate", REQ, SPL, -INF, INF, NULL, "m³/s",
+            "Mean flow into the grid (negative for a sink; a sink never takes water that is "
+            "not there: eq. 9 scales it back)."),
+    K_FLOAT("sources[].pipe.amplitude", 0, SPL, -INF, INF, "0", "m³/s",
+            "Amplitude of the flow's sinusoidal part."),
+    K_FLOAT("sources[].pipe.period", GT, SPL, 0, INF, "1", "s", "Period of the sinusoidal part."),
+    K_FLOAT("sources[].pipe.start", 0, SPL, 0, INF, "0", "s", "Time the flow starts."),
+    K_FLOAT("sources[].pipe.stop", 0, SPL, 0, INF, "1e30", "s", "Time the flow stops."),
+
+    /* --- objects: O'Brien & Hodgins §4 ------------------------------------------------- */
+    K_LIST("objects", SPL,
+           "Rigid bodies that fall into, float on and are carried by the water, or follow a "
+           "scripted path."),
+    K_MAP("objects[].sphere", KIND, SPL, "A ball."),
+    K_FLOATS("objects[].sphere.center", REQ, SPL, 3, 3, -INF, INF, NULL, "m",
+             "Centre (with `path_file`: its place in the path's frame)."),
+    K_FLOAT("objects[].sphere.radius", REQ | GT, SPL, 0, INF, NULL, "m", "Radius."),
+    K_MAP("objects[].ellipsoid", KIND, SPL, "An ellipsoid."),
+    K_FLOATS("objects[].ellipsoid.center", REQ, SPL, 3, 3, -INF, INF, NULL, "m",
+             "Centre (with `path_file`: its place in the path's frame)."),
+    K_FLOATS("objects[].ellipsoid.radii", REQ | GT, SPL, 3, 3, 0, INF, NULL, "m",
+             "Radii along the body's x, y, z axes."),
+    K_MAP("objects[].box", KIND, SPL, "A box."),
+    K_FLOATS("objects[].box.center", REQ, SPL, 3, 3, -INF, INF, NULL, "m",
+             "Centre (with `path_file`: its place in the path's frame)."),
+    K_FLOATS("objects[].box.size", REQ | GT, SPL, 3, 3, 0, INF, NULL, "m",
+             "Edge lengths along the body's x, y, z axes."),
+    K_STRING("objects[].name", 0, SPL, NULL,
+             "Name in `objects.csv`; default: the shape word and its index."),
+    K_FLOAT("objects[].density", GT, SPL, 0, INF, "500", "kg/m³",
+            "Density; the body floats when it is below `splash.density`."),
+    K_FLOATS("objects[].velocity", 0, SPL, 3, 3, -INF, INF, "[0, 0, 0]", "m/s",
+             "Initial velocity."),
+    K_FLOATS("objects[].rotation", 0, SPL, 3, 3, -INF, INF, "[0, 0, 0]", "degrees",
+             "Initial orientation as rotations about x, then y, then z (world axes)."),
+    K_FLOATS("objects[].spin", 0, SPL, 3, 3, -INF, INF, "[0, 0, 0]", "rad/s",
+             "Initial angular velocity (world axes)."),
+    K_FLOAT("objects[].release", 0, SPL, 0, INF, "0", "s",
+            "The body is held still (and out of the water's way) until this time, then "
+            "falls."),
+    K_FLOAT("objects[].drag", 0, SPL, 0, INF, "1", "1/s",
+            "Damping of the body's motion relative to the water, per second, in proportion "
+            "to the fraction of it that is submerged."),
+    K_FLOAT("objects[].restitution", 0, SPL, 0, 1, "0.3", "",
+            "Bounce of collisions with the pool's walls and floor and with other bodies."),
+    K_FILE("objects[].path_file", 0, SPL,
+           "A CSV trajectory (`t,x,y,z` and optionally `qw,qx,qy,qz`) the body follows "
+           "instead of falling freely; bodies sharing one file move as one rigid set "
+           "(the paper's diver). Relative to the scene file's folder."),
+    K_FLOATS("objects[].color", 0, SPL, 3, 3, 0, 1, "[0.8, 0.3, 0.2]", "",
+             "Linear RGB colour in previews."),
+
+    /* --- spray: O'Brien & Hodgins §3.3 --------------------------------------------------- */
+    K_MAP("spray", 0, SPL, "Droplets thrown up where the surface rises fast (§3.3)."),
+    K_FLOAT("spray.threshold", GT, SPL, 0, INF, "2.0", "m/s",
+            "Upward surface speed above which a control point emits spray (the paper "
+            "used 2.0-2.5 m/s)."),
+    K_FLOAT("spray.rate", 0, SPL, 0, INF, "200000", "1/(m² s)",
+            "Particles emitted per second per square metre of surface above the threshold "
+            "(0: no spray)."),
+    K_FLOAT("spray.volume", GT, SPL, 0, 1, "2e-7", "m³",
+            "Water volume each particle carries away from its columns and returns where it "
+            "lands."),
+    K_FLOAT("spray.drag", 0, SPL, 0, INF, "0", "1/s",
+            "Air resistance: velocity lost per second (0: exact ballistic flight)."),
+    K_INT("spray.max_particles", 0, SPL, 0, 100000000, "1000000", "",
+          "Room for particles in flight; emission beyond it is skipped and counted."),
+    K_INT("spray.seed", 0, SPL, 0, 2147483647, "1", "",
+          "Seed of the particles' positions (the same on every device)."),
+
+    /* --- splash: O'Brien & Hodgins 1995 -------------------------------------------------- */
+    K_MAP("splash", 0, SPL, "Settings of the `splash` solver."),
+    K_FLOAT("splash.density", GT, SPL, 0, INF, "1000", "kg/m³", "The water's density ρ."),
+    K_FLOAT("splash.conductance", GT, SPL, 0, 100, "1", "",
+            "Pipe constant k: every pipe's c/l is k times its share times the mean depth of "
+            "its columns, which makes waves travel at √(k·g·h); 1 gives shallow-water speed."),
+    K_FLOAT("splash.diagonal", 0, SPL, 0, 0.99, "0.333333", "",
+            "Share of the conductance given to the four diagonal pipes (1/3 makes waves "
+            "travel the same speed in every direction)."),
+    K_FLOAT("splash.damping", 0, SPL, 0, INF, "0", "1/s",
+            "Damping of the pipe flows during integration, per second."),
+    K_FLOAT("splash.contact_stiffness", GT, SPL, 0, 1000, "16", "",
+            "κ: the pressure head an object puts on a column is κ times how far the water "
+            "would rise into it (capped at the object's thickness there). Larger is closer "
+            "to Archimedes at equilibrium (draft error about 1/(1+κ) of the draft) and "
+            "needs smaller steps (by √(1+κ) while an object touches the water)."),
+    K_ENUM("splash.impact", 0, SPL, "heuristic|surface", "heuristic",
+           "The force an object takes on impact (§4, eq. 17): `heuristic` is the contact "
+           "pressure, which grows with the size of the impact face, bounded by f_max; "
+           "`surface` is f_max itself, the force that leaves the object on the surface."),
+    K_INT("splash.volume_passes", 0, SPL, 1, 64, "3", "",
+          "Passes of the non-negative-volume rule (eq. 9) per step; the last one always "
+          "guarantees it."),
+    K_INT("splash.substeps", 0, SPL, 0, 100000, "0", "",
+          "Steps per frame; 0 chooses them from `time.cfl`."),
 
     /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */
     K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),

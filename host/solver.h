@@ -10,9 +10,10 @@
 
 #include "field.h"
 #include "scene.h"
+#include "shape.h"
 
 /* Per-frame numbers for stats.jsonl (DESIGN.md) plus solver-specific extras. */
-#define LQ_STATS_EXTRA 16
+#define LQ_STATS_EXTRA 24
 typedef struct lq_frame_stats {
     int steps;
     double dt_min, dt_max;
@@ -38,6 +39,23 @@ typedef struct lq_field_view {
     const float *data; /* owned by the solver, valid until the next call */
 } lq_field_view;
 
+/* Points a solver writes as particles/NNNN.ply: n points, nprops float columns (the
+ * first three x, y, z), valid until the next call. */
+#define LQ_POINTS_MAX_PROPS 8
+typedef struct lq_points_view {
+    int n, nprops;
+    const char *const *names;
+    const float *columns[LQ_POINTS_MAX_PROPS];
+} lq_points_view;
+
+/* One rigid object as the outputs see it (objects.csv, meshes, previews). */
+typedef struct lq_object_record {
+    const char *name;
+    double pos[3], q[4], vel[3], omega[3]; /* m, unit (w x y z), m/s, rad/s */
+    double force;                          /* N: the water's vertical force, last step */
+    lq_view_object view;
+} lq_object_record;
+
 typedef struct lq_solver_vt {
     const char *name;          /* the scene's `solver:` word */
     const char *const *fields; /* names output.fields may ask for, NULL-terminated */
@@ -55,11 +73,15 @@ typedef struct lq_solver_vt {
      * (host/checkpoint.c frames it). load: LQ_EINPUT when it does not fit this run. */
     int (*save)(void *state, FILE *f);
     int (*load)(void *state, FILE *f);
+    /* Optional (NULL: none): particles to write, and rigid objects. */
+    int (*points)(void *state, lq_points_view *pv);
+    int (*objects)(void *state, const lq_object_record **rec, int *n);
 } lq_solver_vt;
 
 /* The solver named by the scene, or NULL (with the error recorded at `solver`). */
 const lq_solver_vt *lq_solver_find(const lq_scene *s);
 
 extern const lq_solver_vt lq_shallow_solver;
+extern const lq_solver_vt lq_splash_solver;
 
 #endif

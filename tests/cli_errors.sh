@@ -83,7 +83,12 @@ variant no_solver '/^solver:/d'
 variant bad_solver 's/^solver: shallow/solver: wave/'          # 1:9
 variant duplicate "\$a time: {fps: 10}"                         # 13:1
 variant mac 's/^solver: shallow/solver: mac/; s/size: \[32, 16\]/size: [32, 16, 8]/; /^terrain:/,/heightmap/d'
-variant splash 's/^solver: shallow/solver: splash/'
+variant splash_rain 's/^solver: shallow/solver: splash/'
+printf 'sources:\n  - rain: {rate: 1, radius: 0.01}\n' >>"$S/splash_rain.yaml" # 14:5
+variant splash_path 's/^solver: shallow/solver: splash/'
+printf 'objects:\n  - sphere: {center: [0.5, 0.6, 0.4], radius: 0.1}\n    path_file: dive.csv\n' \
+    >>"$S/splash_path.yaml"
+printf 't,x,y,z\n0,0,1,0\n0.5,0,oops,0\n' >"$S/dive.csv" # a bad number at 3:7
 : >"$S/empty.yaml"
 
 bad "unknown key, with a did-you-mean" "$S/unknown_key.yaml:11:1: " \
@@ -110,8 +115,10 @@ bad "empty scene file" "$S/empty.yaml:" "^[^:]+:[0-9]+:[0-9]+: " run "$S/empty.y
 bad "nonexistent scene file" "$S/nonexistent.yaml: " "." run "$S/nonexistent.yaml"
 bad "scene path is a folder" "$S: " "." run "$S"
 bad "solver not implemented yet: mac" "$S/mac.yaml:1:9: " "mac.*not implemented" run "$S/mac.yaml"
-bad "solver not implemented yet: splash" "$S/splash.yaml:1:9: " "splash.*not implemented" \
-    run "$S/splash.yaml"
+bad "a shallow-only source in a splash scene" "$S/splash_rain.yaml:14:5: " "rain.*splash" \
+    run "$S/splash_rain.yaml"
+bad "a bad number in an object's path file" "$S/dive.csv:3:7: " "oops|number" \
+    run "$S/splash_path.yaml"
 
 # --- --set ----------------------------------------------------------------------------
 G=$S/good.yaml

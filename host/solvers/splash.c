@@ -1,0 +1,938 @@
+/*
+ * splash.c — splashing water after J. F. O'Brien and J. K. Hodgins, "Dynamic
+ * Simulation of Splashing Fluids", Computer Animation '95: the `splash` solver.
+ *
+ * Three subsystems (Fig. 2): the volume model (columns joined to their eight
+ * neighbours by virtual pipes, §3.1), the surface model (control points between the
+ * columns that take forces from objects, §3.2) and the spray model (particles thrown
+ * up where the surface rises fast and returned where they land, §3.3), plus rigid
+ * objects that fall in and float (§4). One step:
+ *
+ *   1. boundary pipes take their sources' flows (walls stay 0);
+ *   2. objects press on the columns under them: the contact pressure (kernels/
+ *      splash_cell.h) bounded by f_max (eq. 17), spread as external pressure E (eq. 11);
+ *   3. every pipe accelerates by its pressure difference (eq. 3–6);
+ *   4. pipes that would drain a column below zero are scaled back (eq. 9), in passes;
+ *   5. columns change by the net flow (eq. 7); ḣ (eq. 12); landed spray returns;
+ *   6. control points rising faster than the threshold emit spray (eq. 13–15), whose
+ *      volume leaves the four columns around them; spray flies ballistically and lands;
+ *   7. objects move under gravity and the water's force, f_o = −f_e (eq. 16).
+ *
+ * Time integration. Eq. 6 and 7 are taken with the flows at the half steps
+ * (leapfrog): the trapezoid of eq. 7 averages the flow over the step, which is the
+ * half-step flow Q(n+½) = Q(n−½) + Δt c a(n). Evaluating a at the start of the step
+ * with Q at whole steps instead multiplies every mode's energy by 1 + ω²Δt²/2 per step
+ * (it grows without damping); the staggered form is neutral for ωΔt < 2, which is
+ * Courant number √(k g D) Δt / Δx < 0.87 with the isotropic pipes. Steps are chosen
+ * for a Courant number of 0.5 · time.cfl (with √(1 + κ) more where objects touch).
+ *
+ * Volume bookkeeping: V(columns) + V(spray in flight) = V0 + in − out (boundary pipes)
+ * − lost (spray that hit dry ground or an object or left the grid) + clamp (round-off
+ * zeroed by eq. 9's last pass), every term summed in fixed point on the device;
+ * stats.jsonl reports each and the drift.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "body.h"
+#include "checkpoint.h"
+#include "hfinit.h"
+#include "path.h"
+#include "solver.h"
+#include "splash.h"
+
+typedef struct lq_sp_source {
+    int axis, wall, from, n; /* boundary pipes it drives (lq_sp_boundary) */
+    double sign;             /* +1 when positive pipe flow enters the grid */
+    double rate, amplitude, period, start, stop;
+} lq_sp_source;
+
+typedef struct lq_sp_object {
+    lq_body body;
+    char name[48];
+    float rgb[3];
+    double release, drag;
+    double force[3], torque[3]; /* the water's, last step */
+    double submerged;           /* fraction of the volume under water, last step */
+    bool touching;
+} lq_sp_object;
+
+typedef struct lq_splash {
+    lq_ctx *ctx;
+    lq_sp_ops ops;
+    lq_sp_state st;
+    lq_hf_grid g;
+    double grav[3], gravity, rho, k, sdiag, damping, kappa, cfl, fps;
+    int impact_surface, passes, substeps;
+    /* spray */
+    double threshold, rate, volume, drag;
+    lq_uint seed;
+    /* objects and their paths (one per distinct file) */
+    lq_sp_object *obj;
+    int nobj;
+    lq_path **paths;
+    int npaths;
+    float *obj_desc;
+    int rect[4], prev_rect[4]; /* columns the contact passes cover: i0, k0, ni, nk */
+    lq_sp_source *src;
+    int nsrc;
+    /* time */
+    double t, dt_prev, dmax;
+    int step, live;
+    /* bookkeeping, m³ */
+    double v0, lost, clamped, bin, bout, absorbed;
+    long long emitted, dropped, limited;
+    /* host copies for views and outputs */
+    float *hv, *bv, *dv, *fv, *uv, *wv, *pv[7];
+    int pcap;
+    lq_object_record *rec;
+} lq_splash;
+
+static const char *const lq_splash_fields[] = {"h", "b", "depth", "u", "w", NULL};
+static int lq_splash_measure(void *state, lq_frame_stats *st);
+
+/* --- set-up -------------------------------------------------------------------- */
+
+static int lq_splash_sources(lq_splash *s, const lq_scene *sc)
+{
+    int n = lq_scene_count(sc, "sources");
+    s->src = lq_calloc((size_t)n + 1, sizeof *s->src);
+    if (!s->src) return LQ_ESIM;
+    for (int i = 0; i < n; i++) {
+        char p[128];
+        snprintf(p, sizeof p, "sources.%d.pipe.wall", i);
+        const char *wall = lq_scene_enum(sc, p);
+        lq_sp_source *d = &s->src[s->nsrc++];
+        bool xwall = wall[0] == 'x', maxw = strcmp(wall + 2, "max") == 0;
+        d->axis = xwall ? 0 : 1;
+        d->wall = maxw ? (xwall ? s->g.nx : s->g.nz) : 0;
+        d->sign = maxw ? -1.0 : 1.0;
+        int len = xwall ? s->g.nz : s->g.nx;
+        double o = xwall ? s->g.origin[2] : s->g.origin[0];
+        double span[2] = {o, o + len * s->g.dx};
+        snprintf(p, sizeof p, "sources.%d.pipe.span", i);
+        if (lq_scene_has(sc, p)) lq_scene_floats(sc, p, span, 2);
+        int a = (int)floor((fmin(span[0], span[1]) - o) / s->g.dx + 0.5);
+        int b = (int)floor((fmax(span[0], span[1]) - o) / s->g.dx + 0.5);
+        a = LQ_MAX(a, 0);
+        b = LQ_MIN(b, len);
+        if (b <= a)
+            return lq_scene_error(sc, p, "the span covers no column along wall %s (%d columns)",
+                                  wall, len);
+        d->from = a;
+        d->n = b - a;
+#define KEY(k) (snprintf(p, sizeof p, "sources.%d.pipe.%s", i, k), p)
+        d->rate = lq_scene_float(sc, KEY("rate"));
+        d->amplitude = lq_scene_float(sc, KEY("amplitude"));
+        d->period = lq_scene_float(sc, KEY("period"));
+        d->start = lq_scene_float(sc, KEY("start"));
+        d->stop = lq_scene_float(sc, KEY("stop"));
+#undef KEY
+    }
+    return LQ_OK;
+}
+
+/* Rotation about x, then y, then z (world axes), degrees → quaternion. */
+static void lq_euler_quat(const double deg[3], double q[4])
+{
+    double out[4] = {1, 0, 0, 0};
+    for (int a = 0; a < 3; a++) {
+        double h = deg[a] * LQ_PI / 360.0, r[4] = {cos(h), 0, 0, 0};
+        r[1 + a] = sin(h);
+        lq_quat_mul(r, out, out);
+    }
+    memcpy(q, out, sizeof out);
+}
+
+static int lq_splash_objects(lq_splash *s, const lq_scene *sc)
+{
+    int n = lq_scene_count(sc, "objects");
+    if (n > LQ_SP_MAX_OBJECTS)
+        return lq_scene_error(sc, "objects", "%d objects; the splash solver takes at most %d", n,
+                              LQ_SP_MAX_OBJECTS);
+    s->obj = lq_calloc((size_t)n + 1, sizeof *s->obj);
+    s->paths = lq_calloc((size_t)n + 1, sizeof *s->paths);
+    s->rec = lq_calloc((size_t)n + 1, sizeof *s->rec);
+    s->obj_desc = lq_calloc(LQ_SP_MAX_OBJECTS * LQ_SP_OBJ_STRIDE, sizeof *s->obj_desc);
+    if (!s->obj || !s->paths || !s->rec || !s->obj_desc) return LQ_ESIM;
+    const char *path_files[LQ_SP_MAX_OBJECTS];
+    for (int i = 0; i < n; i++) {
+        const char *kind = lq_scene_kind(sc, "objects", i);
+        lq_sp_object *o = &s->obj[s->nobj++];
+        char p[160];
+        double c[3] = {0, 0, 0}, half[3], vel[3], rot[3], spin[3], q[4], col[3];
+#define KEY(k)  (snprintf(p, sizeof p, "objects.%d.%s.%s", i, kind, k), p)
+#define ATTR(k) (snprintf(p, sizeof p, "objects.%d.%s", i, k), p)
+        lq_scene_floats(sc, KEY("center"), c, 3);
+        int shape = LQ_SHAPE_SPHERE;
+        if (strcmp(kind, "sphere") == 0) {
+            half[0] = half[1] = half[2] = lq_scene_float(sc, KEY("radius"));
+        } else if (strcmp(kind, "ellipsoid") == 0) {
+            shape = LQ_SHAPE_ELLIPSOID;
+            lq_scene_floats(sc, KEY("radii"), half, 3);
+        } else {
+            shape = LQ_SHAPE_BOX;
+            lq_scene_floats(sc, KEY("size"), half, 3);
+            for (int a = 0; a < 3; a++) half[a] *= 0.5;
+        }
+        lq_scene_floats(sc, ATTR("velocity"), vel, 3);
+        lq_scene_floats(sc, ATTR("rotation"), rot, 3);
+        lq_scene_floats(sc, ATTR("spin"), spin, 3);
+        lq_scene_floats(sc, ATTR("color"), col, 3);
+        lq_euler_quat(rot, q);
+        lq_body_init(&o->body, shape, half, lq_scene_float(sc, ATTR("density")), c, vel, q);
+        memcpy(o->body.omega, spin, sizeof spin);
+        o->body.restitution = lq_scene_float(sc, ATTR("restitution"));
+        o->release = lq_scene_float(sc, ATTR("release"));
+        o->drag = lq_scene_float(sc, ATTR("drag"));
+        for (int a = 0; a < 3; a++) o->rgb[a] = (float)col[a];
+        const char *name = lq_scene_enum(sc, ATTR("name"));
+        if (name)
+            snprintf(o->name, sizeof o->name, "%s", name);
+        else
+            snprintf(o->name, sizeof o->name, "%s%d", kind, i);
+        if (lq_scene_has(sc, ATTR("path_file"))) {
+            const char *file = lq_scene_file_path(sc, ATTR("path_file"));
+            int found = -1;
+            for (int j = 0; j < s->npaths; j++)
+                if (strcmp(path_files[j], file) == 0) found = j;
+            if (found < 0) {
+                int rc = lq_path_read_csv(&s->paths[s->npaths], file);
+                if (rc) return rc;
+                path_files[s->npaths] = file;
+                found = s->npaths++;
+            }
+            lq_body_attach(&o->body, s->paths[found], c, q, 0.0);
+        }
+#undef KEY
+#undef ATTR
+    }
+    return LQ_OK;
+}
+
+static void lq_splash_destroy(void *state)
+{
+    lq_splash *s = state;
+    if (!s) return;
+    lq_sp_state_release(&s->st);
+    lq_sp_ops_release(&s->ops);
+    for (int i = 0; i < s->npaths; i++) lq_path_free(s->paths[i]);
+    free(s->paths);
+    free(s->obj);
+    free(s->rec);
+    free(s->obj_desc);
+    free(s->src);
+    free(s->hv);
+    free(s->bv);
+    free(s->dv);
+    free(s->fv);
+    free(s->uv);
+    free(s->wv);
+    for (int i = 0; i < 7; i++) free(s->pv[i]);
+    free(s);
+}
+
+static int lq_splash_create(lq_ctx *ctx, const lq_scene *sc, void **state)
+{
+    int rc = LQ_OK;
+    float *b = NULL, *h = NULL;
+    lq_splash *s = lq_calloc(1, sizeof *s);
+    if (!s) return LQ_ESIM;
+    s->ctx = ctx;
+    rc = lq_hf_grid_from_scene(sc, &s->g);
+    if (rc) goto fail;
+    if (s->g.nx < 2 || s->g.nz < 2) {
+        rc = lq_scene_error(sc, "grid.size",
+                            "solver 'splash' needs at least 2 x 2 columns (its control points "
+                            "lie between them)");
+        goto fail;
+    }
+    if (lq_scene_count(sc, "obstacles") > 0) {
+        rc = lq_scene_error(sc, "obstacles",
+                            "solver 'splash' has no fixed obstacles; shape the pool with "
+                            "`terrain`, or use a heavy object");
+        goto fail;
+    }
+    lq_scene_floats(sc, "gravity", s->grav, 3);
+    if (s->grav[0] != 0 || s->grav[2] != 0 || !(s->grav[1] < 0)) {
+        rc = lq_scene_error(sc, "gravity",
+                            "solver 'splash' needs gravity along −y, [0, -g, 0] with g > 0");
+        goto fail;
+    }
+    s->gravity = -s->grav[1];
+    s->cfl = lq_scene_float(sc, "time.cfl");
+    if (s->cfl > 1.6) {
+        rc = lq_scene_error(sc, "time.cfl",
+                            "solver 'splash' is explicit: time.cfl above 1.6 (Courant number "
+                            "0.8) is past its stability limit of 1.73");
+        goto fail;
+    }
+    s->fps = lq_scene_float(sc, "time.fps");
+    s->rho = lq_scene_float(sc, "splash.density");
+    s->k = lq_scene_float(sc, "splash.conductance");
+    s->sdiag = lq_scene_float(sc, "splash.diagonal");
+    s->damping = lq_scene_float(sc, "splash.damping");
+    s->kappa = lq_scene_float(sc, "splash.contact_stiffness");
+    s->impact_surface = strcmp(lq_scene_enum(sc, "splash.impact"), "surface") == 0;
+    s->passes = lq_scene_int(sc, "splash.volume_passes");
+    s->substeps = lq_scene_int(sc, "splash.substeps");
+    s->threshold = lq_scene_float(sc, "spray.threshold");
+    s->rate = lq_scene_float(sc, "spray.rate");
+    /* particle volumes on the fixed-point grid, so what leaves and returns is exact */
+    s->volume = nearbyint(lq_scene_float(sc, "spray.volume") * LQ_SP_VSCALE) / LQ_SP_VSCALE;
+    s->drag = lq_scene_float(sc, "spray.drag");
+    s->seed = (lq_uint)lq_scene_int(sc, "spray.seed");
+    int capacity = s->rate > 0 ? lq_scene_int(sc, "spray.max_particles") : 0;
+    int nx = s->g.nx, nz = s->g.nz;
+    size_t n = (size_t)nx * (size_t)nz;
+    if (n > (size_t)INT_MAX / 4) {
+        rc = lq_scene_error(sc, "grid.size", "%d x %d columns is more than this solver indexes", nx,
+                            nz);
+        goto fail;
+    }
+    rc = lq_sp_state_alloc(&s->st, ctx, nx, nz, capacity);
+    if (rc) goto fail;
+    b = lq_alloc(n * sizeof *b);
+    h = lq_alloc(n * sizeof *h);
+    if (!b || !h) {
+        rc = LQ_ESIM;
+        goto fail;
+    }
+    rc = lq_hf_terrain(sc, &s->g, b);
+    if (!rc) rc = lq_hf_surface(sc, &s->g, b, 0.0f, h);
+    if (!rc) rc = lq_splash_sources(s, sc);
+    if (!rc) rc = lq_splash_objects(s, sc);
+    if (rc) goto fail;
+    for (size_t c = 0; c < n; c++) h[c] = h[c] > b[c] ? h[c] - b[c] : 0.0f; /* depth */
+    rc = lq_sp_ops_init(&s->ops, ctx, nx, nz);
+    if (!rc) rc = lq_field_upload(&s->st.b, b);
+    if (!rc) rc = lq_field_upload(&s->st.d, h);
+    if (rc) goto fail;
+    size_t f4 = n * 4;
+    s->hv = lq_alloc(f4);
+    s->bv = lq_alloc(f4);
+    s->dv = lq_alloc(f4);
+    s->fv = lq_alloc(f4);
+    s->uv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
+    s->wv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
+    if (!s->hv || !s->bv || !s->dv || !s->fv || !s->uv || !s->wv) {
+        rc = LQ_ESIM;
+        goto fail;
+    }
+    memcpy(s->bv, b, f4);
+    free(b);
+    free(h);
+    b = h = NULL;
+    lq_frame_stats st;
+    rc = lq_splash_measure(s, &st);
+    if (rc) goto fail;
+    s->v0 = st.liquid_volume;
+    *state = s;
+    return LQ_OK;
+fail:
+    free(b);
+    free(h);
+    lq_splash_destroy(s);
+    return rc;
+}
+
+/* --- objects (§4) ------------------------------------------------------------------ */
+
+static bool lq_splash_active(const lq_splash *s, const lq_sp_object *o)
+{
+    return o->body.path != NULL || s->t >= o->release;
+}
+
+/* Descriptors for the kernels; factor per object (eq. 17's share). */
+static void lq_splash_describe(lq_splash *s, const double *factor)
+{
+    for (int i = 0; i < s->nobj; i++) {
+        const lq_sp_object *o = &s->obj[i];
+        float *d = s->obj_desc + i * LQ_SP_OBJ_STRIDE;
+        double rot[9];
+        lq_body_rotation(&o->body, rot);
+        d[LQ_SP_O_SHAPE] = (float)o->body.shape;
+        for (int a = 0; a < 3; a++) {
+            d[LQ_SP_O_POS + a] = (float)o->body.pos[a];
+            d[LQ_SP_O_HALF + a] = (float)o->body.half[a];
+        }
+        for (int a = 0; a < 9; a++) d[LQ_SP_O_ROT + a] = (float)rot[a];
+        d[LQ_SP_O_KAPPA] = lq_splash_active(s, o) ? (float)s->kappa : 0.0f;
+        d[LQ_SP_O_FACTOR] = factor ? (float)factor[i] : 1.0f;
+    }
+}
+
+/* The columns under every object's bounding sphere. */
+static void lq_splash_footprint(const lq_splash *s, int r[4])
+{
+    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    for (int i = 0; i < s->nobj; i++) {
+        const lq_body *b = &s->obj[i].body;
+        double rad = lq_body_bounding_radius(b) + s->g.dx;
+        lo[0] = fmin(lo[0], b->pos[0] - rad);
+        hi[0] = fmax(hi[0], b->pos[0] + rad);
+        lo[1] = fmin(lo[1], b->pos[2] - rad);
+        hi[1] = fmax(hi[1], b->pos[2] + rad);
+    }
+    int i0 = (int)floor((lo[0] - s->g.origin[0]) / s->g.dx);
+    int i1 = (int)ceil((hi[0] - s->g.origin[0]) / s->g.dx);
+    int k0 = (int)floor((lo[1] - s->g.origin[2]) / s->g.dx);
+    int k1 = (int)ceil((hi[1] - s->g.origin[2]) / s->g.dx);
+    i0 = LQ_MAX(i0, 0);
+    k0 = LQ_MAX(k0, 0);
+    i1 = LQ_MIN(i1, s->g.nx);
+    k1 = LQ_MIN(k1, s->g.nz);
+    r[0] = i0;
+    r[1] = k0;
+    r[2] = LQ_MAX(i1 - i0, 0);
+    r[3] = LQ_MAX(k1 - k0, 0);
+}
+
+/* Adds the device's running sums to the host's and clears them. */
+static int lq_splash_drain_acc(lq_splash *s, lq_long *acc)
+{
+    int rc = lq_field_download(&s->st.acc, acc);
+    if (rc) return rc;
+    double v = 1.0 / LQ_SP_VSCALE;
+    s->lost += (double)acc[LQ_SP_ACC_LOST] * v;
+    s->clamped += (double)acc[LQ_SP_ACC_CLAMP] * v;
+    s->bin += (double)acc[LQ_SP_ACC_BIN] * v;
+    s->bout += (double)acc[LQ_SP_ACC_BOUT] * v;
+    s->absorbed += (double)acc[LQ_SP_ACC_ABSORBED] * v;
+    lq_long zero[LQ_SP_ACC_L_COUNT];
+    memset(zero, 0, sizeof zero);
+    return lq_field_upload(&s->st.acc, zero);
+}
+
+/* Step 2: the water's force on each object and the pressure it puts back (eq. 11, 17). */
+static int lq_splash_contact(lq_splash *s, double dt)
+{
+    double dx = s->g.dx, area = dx * dx;
+    float fdx = (float)dx, ox = (float)s->g.origin[0], oz = (float)s->g.origin[2];
+    lq_long acc[LQ_SP_ACC_L_COUNT];
+    double factor[LQ_SP_MAX_OBJECTS];
+    lq_splash_describe(s, NULL);
+    int r[4];
+    lq_splash_footprint(s, r);
+    int rc = lq_field_upload(&s->st.obj, s->obj_desc);
+    if (!rc) rc = lq_sp_contact(&s->ops, &s->st, s->nobj, fdx, ox, oz, 0, r[0], r[1], r[2], r[3]);
+    if (!rc) rc = lq_splash_drain_acc(s, acc);
+    if (rc) return rc;
+    double rg = s->rho * s->gravity * area;
+    for (int i = 0; i < s->nobj; i++) {
+        lq_sp_object *o = &s->obj[i];
+        const lq_long *a = acc + LQ_SP_ACC_OBJ + i * LQ_SP_OBJ_ACC;
+        double inv = 1.0 / LQ_SP_FSCALE;
+        double up = rg * (double)a[LQ_SP_OA_HEAD] * inv;
+        double count = (double)a[LQ_SP_OA_COUNT] * inv;
+        double f = up;
+        o->touching = up > 0;
+        if (up > 0 && !o->body.path) {
+            /* eq. 17: no more than what stops the body at the surface this step */
+            double z = (double)a[LQ_SP_OA_ZSUM] * inv / fmax(count, 1.0);
+            double s0 = o->body.pos[1] - lq_body_extent(&o->body, 1);
+            double fmax = lq_body_fmax(o->body.mass, z, s0, o->body.vel[1], s->grav[1], dt);
+            fmax = fmax > 0 ? fmax : 0;
+            f = s->impact_surface ? fmax : fmin(up, fmax);
+        }
+        factor[i] = up > 0 ? f / up : 0.0;
+        o->force[0] = o->force[2] = 0;
+        o->force[1] = f;
+        o->torque[0] = -rg * (double)a[LQ_SP_OA_TX] * inv * factor[i];
+        o->torque[1] = 0;
+        o->torque[2] = rg * (double)a[LQ_SP_OA_TZ] * inv * factor[i];
+        o->submerged = fmin(area * (double)a[LQ_SP_OA_SUB] * inv / lq_body_volume(&o->body), 1.0);
+    }
+    lq_splash_describe(s, factor);
+    /* the pressure pass also clears the columns the objects left */
+    int u[4];
+    if (s->prev_rect[2] > 0 && s->prev_rect[3] > 0 && r[2] > 0 && r[3] > 0) {
+        u[0] = LQ_MIN(r[0], s->prev_rect[0]);
+        u[1] = LQ_MIN(r[1], s->prev_rect[1]);
+        u[2] = LQ_MAX(r[0] + r[2], s->prev_rect[0] + s->prev_rect[2]) - u[0];
+        u[3] = LQ_MAX(r[1] + r[3], s->prev_rect[1] + s->prev_rect[3]) - u[1];
+    } else {
+        memcpy(u, r[2] > 0 && r[3] > 0 ? r : s->prev_rect, sizeof u);
+    }
+    memcpy(s->prev_rect, r, sizeof r);
+    rc = lq_field_upload(&s->st.obj, s->obj_desc);
+    if (!rc) rc = lq_sp_contact(&s->ops, &s->st, s->nobj, fdx, ox, oz, 1, u[0], u[1], u[2], u[3]);
+    return rc;
+}
+
+/* Step 7: bodies move (eq. 16) under gravity, the water's force and drag. */
+static void lq_splash_move_bodies(lq_splash *s, double dt)
+{
+    double lo[3] = {s->g.origin[0], INFINITY, s->g.origin[2]};
+    double hi[3] = {s->g.origin[0] + s->g.nx * s->g.dx, INFINITY,
+                    s->g.origin[2] + s->g.nz * s->g.dx};
+    for (size_t c = 0; c < (size_t)s->g.nx * s->g.nz; c++) lo[1] = fmin(lo[1], s->bv[c]);
+    for (int i = 0; i < s->nobj; i++) {
+        lq_sp_object *o = &s->obj[i];
+        lq_body *b = &o->body;
+        if (!lq_splash_active(s, o)) continue;
+        if (b->path) {
+            lq_body_step(b, dt, s->t + dt, o->force, o->torque, s->grav);
+            continue;
+        }
+        double f[3], tq[3], c = o->drag * o->submerged;
+        for (int a = 0; a < 3; a++) {
+            f[a] = o->force[a] - c * b->mass * b->vel[a];
+            double inertia = (b->inertia[0] + b->inertia[1] + b->inertia[2]) / 3.0;
+            tq[a] = o->torque[a] - c * inertia * b->omega[a];
+        }
+        lq_body_step(b, dt, s->t + dt, f, tq, s->grav);
+        lq_body_collide_box(b, lo, hi);
+    }
+    for (int i = 0; i < s->nobj; i++)
+        for (int j = i + 1; j < s->nobj; j++)
+            if (lq_splash_active(s, &s->obj[i]) && lq_splash_active(s, &s->obj[j]))
+                lq_body_collide_pair(&s->obj[i].body, &s->obj[j].body);
+}
+
+/* --- one step ------------------------------------------------------------------------ */
+
+static int lq_splash_step(lq_splash *s, double dt)
+{
+    lq_sp_ops *o = &s->ops;
+    lq_sp_state *st = &s->st;
+    double dx = s->g.dx, area = dx * dx;
+    int rc = LQ_OK;
+    /* 1. boundary pipes */
+    double tm = s->t + 0.5 * dt;
+    for (int i = 0; i < s->nsrc && !rc; i++) {
+        const lq_sp_source *d = &s->src[i];
+        double q = 0;
+        if (tm >= d->start && tm < d->stop)
+            q = d->rate + d->amplitude * sin(2 * LQ_PI * (tm - d->start) / d->period);
+        rc = lq_sp_boundary(o, st, d->axis, d->wall, d->from, d->n, (float)(d->sign * q / d->n));
+    }
+    /* 2. objects press on the surface */
+    if (!rc && s->nobj > 0) rc = lq_splash_contact(s, dt);
+    /* 3. pipes accelerate (eq. 5–6) */
+    double kg = dt * s->gravity * s->k * 0.5;
+    float keep = (float)fmax(0.0, 1.0 - s->damping * dt);
+    if (!rc)
+        rc = lq_sp_flow(o, st, keep, (float)(kg * (1.0 - s->sdiag)), (float)(kg * s->sdiag * 0.5));
+    /* 4. no column below zero (eq. 9) */
+    float r = (float)(dt / area);
+    for (int p = 0; p < s->passes && !rc; p++) rc = lq_sp_limit(o, st, r, p == s->passes - 1);
+    /* 5. volumes (eq. 7, 12) */
+    if (!rc) rc = lq_sp_volume(o, st, r, (float)(1.0 / area), (float)dt);
+    /* 6. spray (eq. 13–15), flight and landing */
+    if (!rc && st->capacity > 0) {
+        lq_sp_spray_params sp;
+        sp.threshold = (float)s->threshold;
+        sp.per_step = (float)(s->rate * area * dt);
+        sp.cap_per_depth = (float)(area / (2.0 * s->volume));
+        sp.dx = (float)dx;
+        sp.ox = (float)s->g.origin[0];
+        sp.oz = (float)s->g.origin[2];
+        sp.inv_fa = (float)(1.0 / ((1.0 - s->sdiag) * dx));
+        sp.volume = (float)s->volume;
+        sp.quarter_depth = (float)(s->volume / (4.0 * area));
+        sp.seed = s->seed;
+        sp.step = (lq_uint)s->step;
+        int ctr[LQ_SP_CNT_COUNT];
+        rc = lq_sp_spray(o, st, &sp);
+        if (!rc) rc = lq_field_download(&st->counters, ctr);
+        if (!rc && ctr[LQ_SP_CNT_LIVE] > 0) {
+            lq_sp_flight_params fp;
+            fp.n = ctr[LQ_SP_CNT_LIVE];
+            fp.nobj = s->nobj;
+            fp.dx = sp.dx;
+            fp.ox = sp.ox;
+            fp.oz = sp.oz;
+            fp.dt = (float)dt;
+            for (int a = 0; a < 3; a++) fp.g[a] = (float)s->grav[a];
+            fp.drag_keep = (float)fmax(0.0, 1.0 - s->drag * dt);
+            fp.dry = 1e-6f;
+            rc = lq_sp_particles(o, st, &fp);
+            if (!rc) rc = lq_sp_compact(o, st, fp.n);
+        }
+        if (!rc) s->emitted += ctr[LQ_SP_CNT_EMITTED];
+    }
+    /* 7. objects move */
+    if (!rc && s->nobj > 0) lq_splash_move_bodies(s, dt);
+    if (rc) return rc;
+    s->t += dt;
+    s->dt_prev = dt;
+    s->step++;
+    return LQ_OK;
+}
+
+/* --- frames ------------------------------------------------------------------------ */
+
+static int lq_splash_measure(void *state, lq_frame_stats *st)
+{
+    lq_splash *s = state;
+    int nx = s->g.nx, nz = s->g.nz;
+    size_t n = (size_t)nx * nz;
+    lq_long acc[LQ_SP_ACC_L_COUNT];
+    int ctr[LQ_SP_CNT_COUNT];
+    int rc = lq_field_download(&s->st.d, s->dv);
+    if (!rc) rc = lq_splash_drain_acc(s, acc);
+    if (!rc) rc = lq_field_download(&s->st.counters, ctr);
+    if (rc) return rc;
+    double area = s->g.dx * s->g.dx, vol = 0, dmax = 0;
+    long bad = 0, wet = 0;
+    for (size_t c = 0; c < n; c++) {
+        float d = s->dv[c];
+        if (!isfinite(d)) {
+            bad++;
+            continue;
+        }
+        vol += (double)d * area;
+        dmax = fmax(dmax, d);
+        wet += d > 1e-6f;
+    }
+    if (bad)
+        return lq_error(LQ_ESIM,
+                        "simulation blew up at step %d (t = %.6g s): field d (depth) is not "
+                        "finite in %ld columns",
+                        s->step, s->t, bad);
+    s->dmax = dmax;
+    s->live = ctr[LQ_SP_CNT_LIVE];
+    double flight = s->live * s->volume;
+    memset(st, 0, sizeof *st);
+    st->liquid_volume = vol + flight;
+    st->pressure_iterations = -1;
+    st->pressure_residual = NAN;
+    st->dt_min = st->dt_max = s->dt_prev;
+    /* surface speed from the axis pipes (cell-centred, for max_speed) */
+    rc = lq_field_download(&s->st.qx, s->uv);
+    if (!rc) rc = lq_field_download(&s->st.qz, s->wv);
+    if (rc) return rc;
+    double vmax = 0, inv_fa = 1.0 / ((1.0 - s->sdiag) * s->g.dx);
+    for (int k = 0; k < nz; k++)
+        for (int i = 0; i + 1 < nx; i++) {
+            double dm = 0.5 * (s->dv[i + nx * k] + s->dv[i + 1 + nx * k]);
+            if (dm > 1e-4) vmax = fmax(vmax, fabs(s->uv[i + 1 + (nx + 1) * k]) * inv_fa / dm);
+        }
+    for (int k = 0; k + 1 < nz; k++)
+        for (int i = 0; i < nx; i++) {
+            double dm = 0.5 * (s->dv[i + nx * k] + s->dv[i + nx * (k + 1)]);
+            if (dm > 1e-4) vmax = fmax(vmax, fabs(s->wv[i + nx * (k + 1)]) * inv_fa / dm);
+        }
+    st->max_speed = vmax;
+    double expect = s->v0 + s->bin - s->bout - s->lost + s->clamped;
+    lq_stats_extra(st, "column_volume", vol);
+    lq_stats_extra(st, "spray_volume", flight);
+    lq_stats_extra(st, "spray_particles", s->live);
+    lq_stats_extra(st, "spray_emitted", (double)s->emitted);
+    lq_stats_extra(st, "spray_dropped", ctr[LQ_SP_CNT_DROPPED]);
+    lq_stats_extra(st, "spray_lost_volume", s->lost);
+    lq_stats_extra(st, "boundary_in", s->bin);
+    lq_stats_extra(st, "boundary_out", s->bout);
+    lq_stats_extra(st, "volume_drift",
+                   s->v0 > 0 ? (st->liquid_volume - expect) / fmax(s->v0 + s->bin, 1e-30) : 0);
+    lq_stats_extra(st, "limited_columns", ctr[LQ_SP_CNT_LIMITED]);
+    lq_stats_extra(st, "wet_columns", (double)wet);
+    lq_stats_extra(st, "max_depth", dmax);
+    double maxf = 0;
+    for (int i = 0; i < s->nobj; i++) maxf = fmax(maxf, s->obj[i].force[1]);
+    if (s->nobj) lq_stats_extra(st, "max_object_force", maxf);
+    return LQ_OK;
+}
+
+static int lq_splash_advance(void *state, int frame, double t_end, lq_frame_stats *st)
+{
+    lq_splash *s = state;
+    (void)frame;
+    double span = t_end - s->t;
+    if (span <= 0) return lq_splash_measure(s, st);
+    int n = s->substeps;
+    if (n <= 0) {
+        /* Courant 0.5·cfl on the deepest water (1.5x margin for splashes within the
+         * frame), √(1+κ) stiffer where objects touch; objects move ≤ dx/4 per step. */
+        double stiff = 1.0, vobj = 0;
+        for (int i = 0; i < s->nobj; i++) {
+            const lq_body *b = &s->obj[i].body;
+            if (s->obj[i].touching || b->pos[1] - lq_body_extent(b, 1) < s->dmax + s->g.origin[1])
+                stiff = 1.0 + s->kappa;
+            double v = sqrt(b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1] + b->vel[2] * b->vel[2]);
+            vobj = fmax(vobj, v + s->gravity * span);
+        }
+        for (int i = 0; i < s->nobj && stiff == 1.0; i++)
+            if (s->obj[i].body.path || lq_splash_active(s, &s->obj[i])) stiff = 1.0 + s->kappa;
+        double c = sqrt(s->k * s->gravity * fmax(1.5 * s->dmax, 1e-6) * stiff) * span / s->g.dx;
+        n = (int)ceil(c / (0.5 * s->cfl) - 1e-9);
+        n = LQ_MAX(n, (int)ceil(vobj * span / (0.25 * s->g.dx) - 1e-9));
+        n = LQ_MAX(n, 1);
+    }
+    double dt = span / n, dt_min = INFINITY, dt_max = 0;
+    for (int i = 0; i < n; i++) {
+        double step_dt = (i == n - 1) ? t_end - s->t : dt;
+        int rc = lq_splash_step(s, step_dt);
+        if (rc) return rc;
+        dt_min = fmin(dt_min, step_dt);
+        dt_max = fmax(dt_max, step_dt);
+    }
+    int rc = lq_splash_measure(s, st);
+    st->steps = n;
+    st->dt_min = dt_min;
+    st->dt_max = dt_max;
+    return rc;
+}
+
+static void lq_view_set(lq_field_view *v, const char *name, int nx, int nz, double ox, double oy,
+                        double oz, double dx, const float *data)
+{
+    v->name = name;
+    v->dims[0] = nx;
+    v->dims[1] = 1;
+    v->dims[2] = nz;
+    v->origin[0] = ox;
+    v->origin[1] = oy;
+    v->origin[2] = oz;
+    v->spacing[0] = v->spacing[1] = v->spacing[2] = dx;
+    v->data = data;
+}
+
+static int lq_splash_view(void *state, const char *name, lq_field_view *v)
+{
+    lq_splash *s = state;
+    int nx = s->g.nx, nz = s->g.nz, rc = LQ_OK;
+    double dx = s->g.dx, ox = s->g.origin[0] + 0.5 * dx, oy = s->g.origin[1],
+           oz = s->g.origin[2] + 0.5 * dx;
+    size_t n = (size_t)nx * (size_t)nz;
+    double inv_fa = 1.0 / ((1.0 - s->sdiag) * dx);
+    if (strcmp(name, "b") == 0) {
+        lq_view_set(v, "b", nx, nz, ox, oy, oz, dx, s->bv);
+        return LQ_OK;
+    }
+    rc = lq_field_download(&s->st.d, s->dv);
+    if (rc) return rc;
+    if (strcmp(name, "h") == 0) {
+        /* dry columns sit just below their ground, as the shallow solver's do */
+        for (size_t c = 0; c < n; c++)
+            s->hv[c] = s->dv[c] > 1e-6f ? s->bv[c] + s->dv[c] : s->bv[c] - 1e-5f;
+        lq_view_set(v, "h", nx, nz, ox, oy, oz, dx, s->hv);
+    } else if (strcmp(name, "depth") == 0) {
+        lq_view_set(v, "depth", nx, nz, ox, oy, oz, dx, s->dv);
+    } else if (strcmp(name, "u") == 0 || strcmp(name, "w") == 0 || strcmp(name, "uc") == 0 ||
+               strcmp(name, "wc") == 0) {
+        bool is_u = name[0] == 'u', centred = name[1] == 'c';
+        rc = lq_field_download(is_u ? &s->st.qx : &s->st.qz, is_u ? s->uv : s->wv);
+        if (rc) return rc;
+        float *q = is_u ? s->uv : s->wv;
+        /* face velocities from the axis pipes; boundary faces carry their flow over the
+         * inside column's depth */
+        int fx = is_u ? nx + 1 : nx, fz = is_u ? nz : nz + 1;
+        for (int k = 0; k < fz; k++)
+            for (int i = 0; i < fx; i++) {
+                int a = is_u ? LQ_MAX(i - 1, 0) + nx * k : i + nx * LQ_MAX(k - 1, 0);
+                int b = is_u ? LQ_MIN(i, nx - 1) + nx * k : i + nx * LQ_MIN(k, nz - 1);
+                double dm = 0.5 * (s->dv[a] + s->dv[b]);
+                q[i + fx * k] = dm > 1e-6 ? (float)(q[i + fx * k] * inv_fa / dm) : 0.0f;
+            }
+        if (!centred) {
+            lq_view_set(v, name, fx, fz, is_u ? ox - 0.5 * dx : ox, oy, is_u ? oz : oz - 0.5 * dx,
+                        dx, q);
+        } else {
+            for (int k = 0; k < nz; k++)
+                for (int i = 0; i < nx; i++)
+                    s->fv[i + nx * k] = is_u ? 0.5f * (q[i + fx * k] + q[i + 1 + fx * k])
+                                             : 0.5f * (q[i + fx * k] + q[i + fx * (k + 1)]);
+            lq_view_set(v, name, nx, nz, ox, oy, oz, dx, s->fv);
+        }
+    } else {
+        return lq_error(LQ_EINPUT, "solver 'splash' has no field '%s'", name);
+    }
+    return rc;
+}
+
+/* Spray particles as PLY columns. */
+static int lq_splash_points(void *state, lq_points_view *pv)
+{
+    static const char *const names[] = {"x", "y", "z", "vx", "vy", "vz", "volume"};
+    lq_splash *s = state;
+    int n = s->live;
+    memset(pv, 0, sizeof *pv);
+    pv->nprops = 7;
+    pv->names = names;
+    if (n <= 0 || s->st.capacity == 0) {
+        static const float none[1] = {0};
+        pv->n = 0;
+        for (int a = 0; a < 7; a++) pv->columns[a] = none;
+        return LQ_OK;
+    }
+    if (n > s->pcap) {
+        for (int a = 0; a < 7; a++) {
+            free(s->pv[a]);
+            s->pv[a] = lq_alloc((size_t)n * sizeof(float));
+            if (!s->pv[a]) return LQ_ESIM;
+        }
+        s->pcap = n;
+    }
+    float *all = lq_alloc(lq_field_bytes(&s->st.part[s->st.cur]));
+    if (!all) return LQ_ESIM;
+    int rc = lq_field_download(&s->st.part[s->st.cur], all);
+    for (int j = 0; j < n && !rc; j++)
+        for (int a = 0; a < 7; a++) s->pv[a][j] = all[(size_t)j * LQ_SP_PSTRIDE + a];
+    free(all);
+    pv->n = n;
+    for (int a = 0; a < 7; a++) pv->columns[a] = s->pv[a];
+    return rc;
+}
+
+static int lq_splash_objects_view(void *state, const lq_object_record **rec, int *n)
+{
+    lq_splash *s = state;
+    for (int i = 0; i < s->nobj; i++) {
+        const lq_sp_object *o = &s->obj[i];
+        lq_object_record *r = &s->rec[i];
+        r->name = o->name;
+        memcpy(r->pos, o->body.pos, sizeof r->pos);
+        memcpy(r->q, o->body.q, sizeof r->q);
+        memcpy(r->vel, o->body.vel, sizeof r->vel);
+        memcpy(r->omega, o->body.omega, sizeof r->omega);
+        r->force = o->force[1];
+        lq_body_view(&o->body, o->rgb[0], o->rgb[1], o->rgb[2], &r->view);
+    }
+    *rec = s->rec;
+    *n = s->nobj;
+    return LQ_OK;
+}
+
+/* --- checkpoints: the host scalars and bodies, then the device state. Scratch (the
+ * eq. 9 factors, block sums, the idle particle buffer) is rebuilt every step. */
+typedef struct lq_splash_scalars {
+    double t, dt_prev, dmax, v0, lost, clamped, bin, bout, absorbed;
+    int64_t emitted, dropped, limited;
+    int32_t step, live, nx, nz, nobj, cur, capacity, rect[4];
+} lq_splash_scalars;
+
+static lq_field *const *lq_splash_ckpt_fields(lq_splash *s, int *n)
+{
+    static lq_field *fs[10];
+    lq_sp_state *st = &s->st;
+    lq_field *list[] = {&st->d,  &st->e,  &st->hd,  &st->qx,       &st->qz,
+                        &st->qd, &st->qa, &st->ret, &st->counters, &st->part[st->cur]};
+    memcpy(fs, list, sizeof list);
+    *n = (int)LQ_COUNT(list);
+    return fs;
+}
+
+static int lq_splash_save(void *state, FILE *f)
+{
+    lq_splash *s = state;
+    lq_long acc[LQ_SP_ACC_L_COUNT];
+    int rc = lq_splash_drain_acc(s, acc);
+    if (rc) return rc;
+    lq_splash_scalars sc;
+    memset(&sc, 0, sizeof sc);
+    sc.t = s->t;
+    sc.dt_prev = s->dt_prev;
+    sc.dmax = s->dmax;
+    sc.v0 = s->v0;
+    sc.lost = s->lost;
+    sc.clamped = s->clamped;
+    sc.bin = s->bin;
+    sc.bout = s->bout;
+    sc.absorbed = s->absorbed;
+    sc.emitted = s->emitted;
+    sc.step = s->step;
+    sc.live = s->live;
+    sc.nx = s->g.nx;
+    sc.nz = s->g.nz;
+    sc.nobj = s->nobj;
+    sc.cur = s->st.cur;
+    sc.capacity = s->st.capacity;
+    memcpy(sc.rect, s->prev_rect, sizeof sc.rect);
+    rc = lq_ckpt_put(f, &sc, sizeof sc);
+    for (int i = 0; i < s->nobj && !rc; i++) {
+        const lq_sp_object *o = &s->obj[i];
+        double b[19];
+        memcpy(b, o->body.pos, 24);
+        memcpy(b + 3, o->body.vel, 24);
+        memcpy(b + 6, o->body.q, 32);
+        memcpy(b + 10, o->body.omega, 24);
+        memcpy(b + 13, o->force, 24);
+        memcpy(b + 16, o->torque, 24);
+        rc = lq_ckpt_put(f, b, sizeof b);
+        double extra[2] = {o->submerged, o->touching ? 1.0 : 0.0};
+        if (!rc) rc = lq_ckpt_put(f, extra, sizeof extra);
+    }
+    int nf;
+    lq_field *const *fs = lq_splash_ckpt_fields(s, &nf);
+    for (int i = 0; i < nf && !rc; i++) {
+        void *buf = lq_alloc(lq_field_bytes(fs[i]));
+        if (!buf) return LQ_ESIM;
+        rc = lq_field_download(fs[i], buf);
+        if (!rc) rc = lq_ckpt_put(f, buf, lq_field_bytes(fs[i]));
+        free(buf);
+    }
+    return rc;
+}
+
+static int lq_splash_load(void *state, FILE *f)
+{
+    lq_splash *s = state;
+    lq_splash_scalars sc;
+    int rc = lq_ckpt_get(f, &sc, sizeof sc);
+    if (rc) return rc;
+    if (sc.nx != s->g.nx || sc.nz != s->g.nz || sc.nobj != s->nobj || sc.capacity != s->st.capacity)
+        return lq_error(LQ_EINPUT,
+                        "the checkpoint is for a %d x %d grid with %d objects and room for %d "
+                        "particles",
+                        sc.nx, sc.nz, sc.nobj, sc.capacity);
+    for (int i = 0; i < s->nobj && !rc; i++) {
+        lq_sp_object *o = &s->obj[i];
+        double b[19], extra[2];
+        rc = lq_ckpt_get(f, b, sizeof b);
+        if (!rc) rc = lq_ckpt_get(f, extra, sizeof extra);
+        if (rc) break;
+        memcpy(o->body.pos, b, 24);
+        memcpy(o->body.vel, b + 3, 24);
+        memcpy(o->body.q, b + 6, 32);
+        memcpy(o->body.omega, b + 10, 24);
+        memcpy(o->force, b + 13, 24);
+        memcpy(o->torque, b + 16, 24);
+        o->submerged = extra[0];
+        o->touching = extra[1] != 0;
+    }
+    s->st.cur = sc.cur;
+    int nf;
+    lq_field *const *fs = lq_splash_ckpt_fields(s, &nf);
+    for (int i = 0; i < nf && !rc; i++) {
+        void *buf = lq_alloc(lq_field_bytes(fs[i]));
+        if (!buf) return LQ_ESIM;
+        rc = lq_ckpt_get(f, buf, lq_field_bytes(fs[i]));
+        if (!rc) rc = lq_field_upload(fs[i], buf);
+        free(buf);
+    }
+    if (rc) return rc;
+    s->t = sc.t;
+    s->dt_prev = sc.dt_prev;
+    s->dmax = sc.dmax;
+    s->v0 = sc.v0;
+    s->lost = sc.lost;
+    s->clamped = sc.clamped;
+    s->bin = sc.bin;
+    s->bout = sc.bout;
+    s->absorbed = sc.absorbed;
+    s->emitted = sc.emitted;
+    s->step = sc.step;
+    s->live = sc.live;
+    memcpy(s->prev_rect, sc.rect, sizeof sc.rect);
+    return LQ_OK;
+}
+
+const lq_solver_vt lq_splash_solver = {
+    .name = "splash",
+    .fields = lq_splash_fields,
+    .height_field = true,
+    .create = lq_splash_create,
+    .destroy = lq_splash_destroy,
+    .advance = lq_splash_advance,
+    .measure = lq_splash_measure,
+    .view = lq_splash_view,
+    .save = lq_splash_save,
+    .load = lq_splash_load,
+    .points = lq_splash_points,
+    .objects = lq_splash_objects_view,
+};

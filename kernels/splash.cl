@@ -1,0 +1,174 @@
+/*
+ * splash.cl — kernels of the `splash` solver (O'Brien & Hodgins 1995): pipe flows
+ * (eq. 5–6), the non-negative-volume rule (eq. 9), column volumes (eq. 7, 12), spray
+ * emission at control points (eq. 13–15), ballistic spray, object contact (§4, eq. 11),
+ * and the block scans that keep emission and compaction deterministic. The math is
+ * kernels/splash_cell.h, shared with the reference twins (host/ref/splash.c).
+ *
+ * Built with -DNX, -DNZ. One work-item per corner ((NX+1) × (NZ+1)) for pipe updates,
+ * per column for column updates, per particle for flight, per block of LQ_SP_BLOCK
+ * corners or particles for the sequential emit / compaction passes.
+ */
+
+kernel void sp_flow(global float *qx, global float *qz, global float *qd, global float *qa,
+                    global const float *b, global const float *d, global const float *e, float keep,
+                    float ga, float gd)
+{
+    int i = get_global_id(0), k = get_global_id(1);
+    if (i > NX || k > NZ) return;
+    lq_sp_flow_corner(qx, qz, qd, qa, b, d, e, i, k, NX, NZ, keep, ga, gd);
+}
+
+kernel void sp_limit(global const float *qx, global const float *qz, global const float *qd,
+                     global const float *qa, global const float *d, global float *s,
+                     global int *cnt, float r, int last)
+{
+    int i = get_global_id(0), k = get_global_id(1);
+    if (i >= NX || k >= NZ) return;
+    float f = lq_sp_limit_cell(qx, qz, qd, qa, d, i, k, NX, r, last);
+    s[i + NX * k] = f;
+    if (f < 1.0f) atomic_add(&cnt[LQ_SP_CNT_LIMITED], 1);
+}
+
+kernel void sp_scale(global float *qx, global float *qz, global float *qd, global float *qa,
+                     global const float *s)
+{
+    int i = get_global_id(0), k = get_global_id(1);
+    if (i > NX || k > NZ) return;
+    lq_sp_scale_corner(qx, qz, qd, qa, s, i, k, NX, NZ);
+}
+
+kernel void sp_volume(global float *d, global float *hd, global long *ret, global long *acc,
+                      global const float *qx, global const float *qz, global const float *qd,
+                      global const float *qa, float r, float inv_area, float dt)
+{
+    int i = get_global_id(0), k = get_global_id(1);
+    if (i >= NX || k >= NZ) return;
+    lq_sp_volume_cell(d, hd, ret, acc, qx, qz, qd, qa, i, k, NX, NZ, r, inv_area, dt);
+}
+
+/* Boundary axis pipes: a run of x-faces (axis 0, wall i = idx) or z-faces (axis 1)
+ * from `from`, `n` long, set to q each. */
+kernel void sp_boundary(global float *qx, global float *qz, int axis, int wall, int from, float q)
+{
+    int j = from + get_global_id(0);
+    if (axis == 0) {
+        if (j < NZ) qx[wall + (NX + 1) * j] = q;
+    } else {
+        if (j < NX) qz[j + NX * wall] = q;
+    }
+}
+
+/* Emission, pass 1: each block of corners counts its particles. */
+kernel void sp_spray_count(global const float *d, global const float *hd, global int *cnt,
+                           global int *bsum, float threshold, float per_step, float cap_per_depth,
+                           uint seed, uint step)
+{
+    int blk = get_global_id(0);
+    int total = (NX + 1) * (NZ + 1), c0 = blk * LQ_SP_BLOCK;
+    if (c0 >= total) return;
+    int sum = 0;
+    for (int c = c0; c < c0 + LQ_SP_BLOCK && c < total; c++) {
+        int n = lq_sp_emit_count(d, hd, c % (NX + 1), c / (NX + 1), NX, NZ, threshold, per_step,
+                                 cap_per_depth, seed, step);
+        cnt[c] = n;
+        sum += n;
+    }
+    bsum[blk] = sum;
+}
+
+/* Pass 2 (one work-item): block offsets after the live particles; the buffer's room
+ * bounds what is written. */
+kernel void sp_spray_scan(global int *boff, global const int *bsum, global int *counters,
+                          int nblocks, int capacity)
+{
+    if (get_global_id(0) != 0) return;
+    int live = counters[LQ_SP_CNT_LIVE];
+    int total = lq_sp_scan(boff, bsum, nblocks, live);
+    int room = capacity - live;
+    int made = total < room ? total : room;
+    counters[LQ_SP_CNT_EMITTED] = made;
+    counters[LQ_SP_CNT_DROPPED] += total - made;
+    counters[LQ_SP_CNT_LIVE] = live + made;
+}
+
+/* Pass 3: each block writes its corners' particles in order; cnt becomes what was
+ * written (the columns give up exactly that volume). */
+kernel void sp_spray_emit(global float *part, global int *cnt, global const int *boff,
+                          global const float *b, global const float *d, global const float *hd,
+                          global const float *qx, global const float *qz, float dx, float ox,
+                          float oz, float inv_fa, float volume, uint seed, uint step, int capacity)
+{
+    int blk = get_global_id(0);
+    int total = (NX + 1) * (NZ + 1), c0 = blk * LQ_SP_BLOCK;
+    if (c0 >= total) return;
+    int slot = boff[blk];
+    for (int c = c0; c < c0 + LQ_SP_BLOCK && c < total; c++) {
+        int n = cnt[c], made = 0;
+        for (int j = 0; j < n && slot < capacity; j++, slot++, made++)
+            lq_sp_emit_particle(part + (size_t)slot * LQ_SP_PSTRIDE, b, d, hd, qx, qz, c % (NX + 1),
+                                c / (NX + 1), j, NX, NZ, dx, ox, oz, inv_fa, volume, seed, step);
+        cnt[c] = made;
+    }
+}
+
+kernel void sp_spray_take(global float *d, global const int *cnt, float quarter_depth)
+{
+    int i = get_global_id(0), k = get_global_id(1);
+    if (i >= NX || k >= NZ) return;
+    lq_sp_take_cell(d, cnt, i, k, NX, quarter_depth);
+}
+
+kernel void sp_particles(global float *part, global const float *b, global const float *d,
+                         global long *ret, global long *acc, global const float *obj, int nobj,
+                         int n, float dx, float ox, float oz, float dt, float gx, float gy,
+                         float gz, float drag_keep, float dry)
+{
+    int p = get_global_id(0);
+    if (p >= n) return;
+    lq_sp_particle_step(part + (size_t)p * LQ_SP_PSTRIDE, b, d, ret, acc, obj, nobj, NX, NZ, dx, ox,
+                        oz, dt, gx, gy, gz, drag_keep, dry);
+}
+
+/* Compaction, pass 1: live particles per block. */
+kernel void sp_compact_count(global const float *part, global int *bsum, int n)
+{
+    int blk = get_global_id(0), p0 = blk * LQ_SP_BLOCK;
+    if (p0 >= n) return;
+    int sum = 0;
+    for (int p = p0; p < p0 + LQ_SP_BLOCK && p < n; p++)
+        sum += part[(size_t)p * LQ_SP_PSTRIDE + 7] != 0.0f;
+    bsum[blk] = sum;
+}
+
+kernel void sp_compact_scan(global int *boff, global const int *bsum, global int *counters,
+                            int nblocks)
+{
+    if (get_global_id(0) != 0) return;
+    counters[LQ_SP_CNT_LIVE] = lq_sp_scan(boff, bsum, nblocks, 0);
+}
+
+/* Pass 3: live particles move, in order, to the other buffer. */
+kernel void sp_compact_scatter(global const float *src, global float *dst, global const int *boff,
+                               int n)
+{
+    int blk = get_global_id(0), p0 = blk * LQ_SP_BLOCK;
+    if (p0 >= n) return;
+    int slot = boff[blk];
+    for (int p = p0; p < p0 + LQ_SP_BLOCK && p < n; p++) {
+        global const float *a = src + (size_t)p * LQ_SP_PSTRIDE;
+        if (a[7] == 0.0f) continue;
+        global float *o = dst + (size_t)slot * LQ_SP_PSTRIDE;
+        for (int j = 0; j < LQ_SP_PSTRIDE; j++) o[j] = a[j];
+        slot++;
+    }
+}
+
+kernel void sp_contact(global float *e, global long *acc, global const float *obj, int nobj,
+                       global const float *b, global const float *d, float dx, float ox, float oz,
+                       int mode, int i0, int k0)
+{
+    int i = i0 + get_global_id(0), k = k0 + get_global_id(1);
+    if (i >= NX || k >= NZ) return;
+    lq_sp_contact_cell(e, acc, obj, nobj, b, d, i, k, NX, dx, ox, oz, mode);
+}
