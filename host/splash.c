@@ -160,15 +160,15 @@ static int lq_sp_launch(lq_sp_ops *o, cl_kernel k, const char *name, int nargs, 
     return lq_cl_run(o->ctx, k, name, dims, global, NULL);
 }
 
-int lq_sp_flow(lq_sp_ops *o, lq_sp_state *st, float keep, float ga, float gd)
+int lq_sp_flow(lq_sp_ops *o, lq_sp_state *st, float keep, float ga, float gd, float ge)
 {
     if (IS_REF(o)) {
-        lq_sp_ref_flow(st, keep, ga, gd);
+        lq_sp_ref_flow(st, keep, ga, gd, ge);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(&st->qx), MEM(&st->qz), MEM(&st->qd), MEM(&st->qa), MEM(&st->b),
-                   MEM(&st->d),  MEM(&st->e),  VAL(keep),    VAL(ga),      VAL(gd)};
-    return lq_sp_launch(o, o->flow, "sp_flow", 10, a, 2, (size_t)o->nx + 1, (size_t)o->nz + 1);
+    lq_argv a[] = {MEM(&st->qx), MEM(&st->qz), MEM(&st->qd), MEM(&st->qa), MEM(&st->b), MEM(&st->d),
+                   MEM(&st->e),  VAL(keep),    VAL(ga),      VAL(gd),      VAL(ge)};
+    return lq_sp_launch(o, o->flow, "sp_flow", 11, a, 2, (size_t)o->nx + 1, (size_t)o->nz + 1);
 }
 
 int lq_sp_limit(lq_sp_ops *o, lq_sp_state *st, float r, int last)

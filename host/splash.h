@@ -49,8 +49,9 @@ void lq_sp_state_release(lq_sp_state *st);
 int lq_sp_ops_init(lq_sp_ops *o, lq_ctx *ctx, int nx, int nz);
 void lq_sp_ops_release(lq_sp_ops *o);
 
-/* Eq. 5–6 on every interior pipe. ga, gd = Δt g k share / 2 for axis and diagonal. */
-int lq_sp_flow(lq_sp_ops *o, lq_sp_state *st, float keep, float ga, float gd);
+/* Eq. 5–6 on every interior pipe. ga, gd, ge = Δt g k share / 2 for axis, diagonal and
+ * wall-side axis pipes (lq_sp_flow_corner). */
+int lq_sp_flow(lq_sp_ops *o, lq_sp_state *st, float keep, float ga, float gd, float ge);
 /* Eq. 9, one pass: factors from the current flows, then the donors' pipes scaled.
  * r = Δt / A; `last` ignores inflow (the pass that guarantees d ≥ 0). */
 int lq_sp_limit(lq_sp_ops *o, lq_sp_state *st, float r, int last);
@@ -91,7 +92,7 @@ int lq_sp_contact(lq_sp_ops *o, lq_sp_state *st, int nobj, float dx, float ox, f
                   int i0, int k0, int ni, int nk);
 
 /* Reference twins (host/ref/splash.c): same arguments, host storage. */
-void lq_sp_ref_flow(lq_sp_state *st, float keep, float ga, float gd);
+void lq_sp_ref_flow(lq_sp_state *st, float keep, float ga, float gd, float ge);
 void lq_sp_ref_limit(lq_sp_state *st, float r, int last);
 void lq_sp_ref_volume(lq_sp_state *st, float r, float inv_area, float dt);
 void lq_sp_ref_boundary(lq_sp_state *st, int axis, int wall, int from, int n, float q);

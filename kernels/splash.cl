@@ -12,11 +12,11 @@
 
 kernel void sp_flow(global float *qx, global float *qz, global float *qd, global float *qa,
                     global const float *b, global const float *d, global const float *e, float keep,
-                    float ga, float gd)
+                    float ga, float gd, float ge)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i > NX || k > NZ) return;
-    lq_sp_flow_corner(qx, qz, qd, qa, b, d, e, i, k, NX, NZ, keep, ga, gd);
+    lq_sp_flow_corner(qx, qz, qd, qa, b, d, e, i, k, NX, NZ, keep, ga, gd, ge);
 }
 
 kernel void sp_limit(global const float *qx, global const float *qz, global const float *qd,

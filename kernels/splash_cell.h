@@ -102,22 +102,28 @@ LQ_INLINE float lq_sp_pipe(float q, float keep, float gw, float da, float db, fl
 }
 
 /* Updates the interior pipes corner (i, k) owns: qx and qz ending at column (i, k)
- * and the two diagonals crossing the corner. */
+ * and the two diagonals crossing the corner. Axis pipes running along a wall take
+ * `ge` (share 1 − s/2 instead of 1 − s): the wall's diagonals, mirrored as a free-slip
+ * wall mirrors the columns, join the two columns beside it like one more axis pipe of
+ * share s/2; without them waves along a wall travel slower (a 3-column channel ran
+ * 5.6 % slow, docs/VALIDATION.md). */
 LQ_INLINE void lq_sp_flow_corner(LQ_GLOBAL float *qx, LQ_GLOBAL float *qz, LQ_GLOBAL float *qd,
                                  LQ_GLOBAL float *qa, const LQ_GLOBAL float *b,
                                  const LQ_GLOBAL float *d, const LQ_GLOBAL float *e, int i, int k,
-                                 int nx, int nz, float keep, float ga, float gd)
+                                 int nx, int nz, float keep, float ga, float gd, float ge)
 {
     int c = i + nx * k;
     if (k < nz && i > 0 && i < nx) {
         int a = c - 1;
         int q = i + (nx + 1) * k;
-        qx[q] = lq_sp_pipe(qx[q], keep, ga, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]);
+        float g = (k == 0 || k == nz - 1) ? ge : ga;
+        qx[q] = lq_sp_pipe(qx[q], keep, g, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]);
     }
     if (i < nx && k > 0 && k < nz) {
         int a = c - nx;
         int q = i + nx * k;
-        qz[q] = lq_sp_pipe(qz[q], keep, ga, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]);
+        float g = (i == 0 || i == nx - 1) ? ge : ga;
+        qz[q] = lq_sp_pipe(qz[q], keep, g, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]);
     }
     if (i > 0 && i < nx && k > 0 && k < nz) {
         int q = i + (nx + 1) * k;

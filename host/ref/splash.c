@@ -10,13 +10,13 @@
 #define I(fld)   ((int *)(fld)->host)
 #define L64(fld) ((lq_long *)(fld)->host)
 
-void lq_sp_ref_flow(lq_sp_state *st, float keep, float ga, float gd)
+void lq_sp_ref_flow(lq_sp_state *st, float keep, float ga, float gd, float ge)
 {
     int nx = st->nx, nz = st->nz;
     for (int k = 0; k <= nz; k++)
         for (int i = 0; i <= nx; i++)
             lq_sp_flow_corner(F(&st->qx), F(&st->qz), F(&st->qd), F(&st->qa), F(&st->b), F(&st->d),
-                              F(&st->e), i, k, nx, nz, keep, ga, gd);
+                              F(&st->e), i, k, nx, nz, keep, ga, gd, ge);
 }
 
 void lq_sp_ref_limit(lq_sp_state *st, float r, int last)

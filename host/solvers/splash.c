@@ -516,7 +516,8 @@ static int lq_splash_step(lq_splash *s, double dt)
     double kg = dt * s->gravity * s->k * 0.5;
     float keep = (float)fmax(0.0, 1.0 - s->damping * dt);
     if (!rc)
-        rc = lq_sp_flow(o, st, keep, (float)(kg * (1.0 - s->sdiag)), (float)(kg * s->sdiag * 0.5));
+        rc = lq_sp_flow(o, st, keep, (float)(kg * (1.0 - s->sdiag)), (float)(kg * s->sdiag * 0.5),
+                        (float)(kg * (1.0 - 0.5 * s->sdiag)));
     /* 4. no column below zero (eq. 9) */
     float r = (float)(dt / area);
     for (int p = 0; p < s->passes && !rc; p++) rc = lq_sp_limit(o, st, r, p == s->passes - 1);
@@ -597,6 +598,15 @@ static int lq_splash_measure(void *state, lq_frame_stats *st)
     s->dmax = dmax;
     s->live = ctr[LQ_SP_CNT_LIVE];
     double flight = s->live * s->volume;
+    /* spray that landed this step waits in ret until the next volume update */
+    lq_long *ret = lq_alloc(n * sizeof *ret);
+    if (!ret) return LQ_ESIM;
+    rc = lq_field_download(&s->st.ret, ret);
+    lq_long landed = 0;
+    for (size_t c = 0; c < n && !rc; c++) landed += ret[c];
+    free(ret);
+    if (rc) return rc;
+    vol += (double)landed / LQ_SP_VSCALE;
     memset(st, 0, sizeof *st);
     st->liquid_volume = vol + flight;
     st->pressure_iterations = -1;
