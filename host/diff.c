@@ -71,7 +71,7 @@ int lq_diff(const lq_run_opts *o)
     while (vt->fields[nfields]) nfields++;
     lq_diff_acc acc[16];
     memset(acc, 0, sizeof acc);
-    lq_diff_acc vol = {0, 0, 0};
+    lq_diff_acc vol = {0, 0, 0}, objs = {0, 0, 0}, pts = {0, 0, 0};
     double fps = lq_scene_float(s, "time.fps");
     fprintf(stderr, "liquidcl: diff %s: %d frames, reference vs OpenCL\n", o->scene, o->frames);
     for (int f = 1; f <= o->frames && !rc; f++) {
@@ -106,15 +106,61 @@ int lq_diff(const lq_run_opts *o)
             rc = vt->view(scl, vt->fields[i], &vb);
             if (!rc) lq_diff_field(&va, &vb, t->floor, &acc[i], f);
         }
+        /* rigid objects: centres (m); particles: count, then positions (m) */
+        if (!rc && vt->objects) {
+            const lq_object_record *ra, *rb;
+            int na = 0, nb = 0;
+            rc = vt->objects(sref, &ra, &na);
+            if (!rc) rc = vt->objects(scl, &rb, &nb);
+            for (int i = 0; i < na && i < nb && !rc; i++)
+                for (int x = 0; x < 3; x++) {
+                    double err = fabs(ra[i].pos[x] - rb[i].pos[x]);
+                    objs.max_abs = fmax(objs.max_abs, err);
+                    objs.max_rel = fmax(objs.max_rel, err / fmax(fabs(ra[i].pos[x]), 1e-3));
+                }
+        }
+        if (!rc && vt->points) {
+            lq_points_view pa, pb;
+            rc = vt->points(sref, &pa);
+            size_t n = (size_t)pa.n * 3;
+            free(copy);
+            copy = lq_alloc((n + 1) * sizeof *copy);
+            if (!copy) rc = LQ_ESIM;
+            for (size_t j = 0; j < (size_t)pa.n && !rc; j++)
+                for (int x = 0; x < 3; x++) copy[j * 3 + x] = pa.columns[x][j];
+            if (!rc) rc = vt->points(scl, &pb);
+            if (!rc && pa.n != pb.n) {
+                pts.max_abs = INFINITY; /* a different count is a failure */
+                pts.max_rel = INFINITY;
+            }
+            for (size_t j = 0; j < (size_t)pa.n && !rc && pa.n == pb.n; j++)
+                for (int x = 0; x < 3; x++) {
+                    double err = fabs(copy[j * 3 + x] - pb.columns[x][j]);
+                    pts.max_abs = fmax(pts.max_abs, err);
+                    pts.max_rel = fmax(pts.max_rel, err / fmax(fabs(copy[j * 3 + x]), 1e-3));
+                }
+        }
     }
     if (rc) goto done;
     int bad = 0;
     printf("%-16s %12s %12s %12s %12s  %s\n", "field", "max abs", "max rel", "tol abs", "tol rel",
            "verdict");
-    for (int i = 0; i <= nfields && i < 17; i++) {
+    int rows = nfields + 1 + (vt->objects != NULL) + (vt->points != NULL);
+    for (int i = 0; i < rows && i < 19; i++) {
         char key[64];
-        const lq_diff_acc *d = i < nfields ? &acc[i] : &vol;
-        snprintf(key, sizeof key, "%s.%s", vt->name, i < nfields ? vt->fields[i] : "volume");
+        const lq_diff_acc *d = &vol;
+        const char *what = "volume";
+        if (i < nfields) {
+            d = &acc[i];
+            what = vt->fields[i];
+        } else if (i > nfields && vt->objects && i == nfields + 1) {
+            d = &objs;
+            what = "objects";
+        } else if (i > nfields) {
+            d = &pts;
+            what = "particles";
+        }
+        snprintf(key, sizeof key, "%s.%s", vt->name, what);
         const lq_tolerance *t = lq_tolerance_get(key);
         bool ok = lq_tolerance_ok(t, d->max_abs, d->max_rel);
         bad += !ok;
