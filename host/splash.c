@@ -160,6 +160,26 @@ static int lq_sp_launch(lq_sp_ops *o, cl_kernel k, const char *name, int nargs, 
     return lq_cl_run(o->ctx, k, name, dims, global, NULL);
 }
 
+/* For ranges that change from step to step (particles, object footprints): a fixed
+ * work-group size and the range rounded up to it (the kernels return past their end).
+ * Left to the runtime, each new range may get a new group size, and PoCL compiles a
+ * kernel variant per group size: a ball splash took seconds per frame that way. */
+static int lq_sp_launch_var(lq_sp_ops *o, cl_kernel k, const char *name, int nargs,
+                            const lq_argv *args, int dims, size_t g0, size_t g1)
+{
+    for (int i = 0; i < nargs; i++) {
+        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
+        if (rc) return rc;
+    }
+    if (g0 == 0 || g1 == 0) return LQ_OK;
+    size_t maxwg = LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1);
+    size_t local[2] = {dims == 1 ? LQ_MIN((size_t)64, maxwg) : LQ_MIN((size_t)8, maxwg),
+                       dims == 1 ? 1 : LQ_MIN((size_t)8, maxwg / LQ_MIN((size_t)8, maxwg))};
+    size_t global[2] = {(g0 + local[0] - 1) / local[0] * local[0],
+                        (g1 + local[1] - 1) / local[1] * local[1]};
+    return lq_cl_run(o->ctx, k, name, dims, global, local);
+}
+
 int lq_sp_flow(lq_sp_ops *o, lq_sp_state *st, float keep, float ga, float gd, float ge)
 {
     if (IS_REF(o)) {
@@ -256,7 +276,7 @@ int lq_sp_particles(lq_sp_ops *o, lq_sp_state *st, const lq_sp_flight_params *p)
                    VAL(p->g[2]),
                    VAL(p->drag_keep),
                    VAL(p->dry)};
-    return lq_sp_launch(o, o->particles, "sp_particles", 17, a, 1, (size_t)p->n, 1);
+    return lq_sp_launch_var(o, o->particles, "sp_particles", 17, a, 1, (size_t)p->n, 1);
 }
 
 int lq_sp_compact(lq_sp_ops *o, lq_sp_state *st, int n)
@@ -270,10 +290,11 @@ int lq_sp_compact(lq_sp_ops *o, lq_sp_state *st, int n)
     lq_argv a[] = {MEM(src), MEM(&st->bsum), VAL(n)};
     lq_argv s[] = {MEM(&st->boff), MEM(&st->bsum), MEM(&st->counters), VAL(nblocks)};
     lq_argv c[] = {MEM(src), MEM(dst), MEM(&st->boff), VAL(n)};
-    int rc = lq_sp_launch(o, o->compact_count, "sp_compact_count", 3, a, 1, (size_t)nblocks, 1);
+    int rc = lq_sp_launch_var(o, o->compact_count, "sp_compact_count", 3, a, 1, (size_t)nblocks, 1);
     if (!rc) rc = lq_sp_launch(o, o->compact_scan, "sp_compact_scan", 4, s, 1, 1, 1);
     if (!rc)
-        rc = lq_sp_launch(o, o->compact_scatter, "sp_compact_scatter", 4, c, 1, (size_t)nblocks, 1);
+        rc = lq_sp_launch_var(o, o->compact_scatter, "sp_compact_scatter", 4, c, 1, (size_t)nblocks,
+                              1);
     if (!rc) st->cur = 1 - st->cur;
     return rc;
 }
@@ -287,6 +308,6 @@ int lq_sp_contact(lq_sp_ops *o, lq_sp_state *st, int nobj, float dx, float ox, f
     }
     lq_argv a[] = {MEM(&st->e), MEM(&st->acc), MEM(&st->obj), VAL(nobj), MEM(&st->b), MEM(&st->d),
                    VAL(dx),     VAL(ox),       VAL(oz),       VAL(mode), VAL(i0),     VAL(k0)};
-    return lq_sp_launch(o, o->contact, "sp_contact", 12, a, 2, (size_t)LQ_MAX(ni, 0),
-                        (size_t)LQ_MAX(nk, 0));
+    return lq_sp_launch_var(o, o->contact, "sp_contact", 12, a, 2, (size_t)LQ_MAX(ni, 0),
+                            (size_t)LQ_MAX(nk, 0));
 }
