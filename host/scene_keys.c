@@ -366,7 +366,7 @@ const lq_key lq_scene_keys[] = {
             "travel the same speed in every direction)."),
     K_FLOAT("splash.damping", 0, SPL, 0, INF, "0", "1/s",
             "Damping of the pipe flows during integration, per second."),
-    K_FLOAT("splash.contact_stiffness", GT, SPL, 0, 1000, "16", "",
+    K_FLOAT("splash.contact_stiffness", GT, SPL, 0, 1000, "32", "",
             "κ: the pressure head an object puts on a column is κ times how far the water "
             "would rise into it (capped at the object's thickness there). Larger is closer "
             "to Archimedes at equilibrium (draft error about 1/(1+κ) of the draft) and "

@@ -306,8 +306,9 @@ int lq_sp_contact(lq_sp_ops *o, lq_sp_state *st, int nobj, float dx, float ox, f
         lq_sp_ref_contact(st, nobj, dx, ox, oz, mode, i0, k0, ni, nk);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(&st->e), MEM(&st->acc), MEM(&st->obj), VAL(nobj), MEM(&st->b), MEM(&st->d),
-                   VAL(dx),     VAL(ox),       VAL(oz),       VAL(mode), VAL(i0),     VAL(k0)};
-    return lq_sp_launch_var(o, o->contact, "sp_contact", 12, a, 2, (size_t)LQ_MAX(ni, 0),
+    lq_argv a[] = {MEM(&st->e), MEM(&st->acc), MEM(&st->obj), VAL(nobj), MEM(&st->b),
+                   MEM(&st->d), VAL(dx),       VAL(ox),       VAL(oz),   VAL(mode),
+                   VAL(i0),     VAL(k0),       VAL(ni),       VAL(nk)};
+    return lq_sp_launch_var(o, o->contact, "sp_contact", 14, a, 2, (size_t)LQ_MAX(ni, 0),
                             (size_t)LQ_MAX(nk, 0));
 }

@@ -166,9 +166,10 @@ kernel void sp_compact_scatter(global const float *src, global float *dst, globa
 
 kernel void sp_contact(global float *e, global long *acc, global const float *obj, int nobj,
                        global const float *b, global const float *d, float dx, float ox, float oz,
-                       int mode, int i0, int k0)
+                       int mode, int i0, int k0, int ni, int nk)
 {
-    int i = i0 + get_global_id(0), k = k0 + get_global_id(1);
-    if (i >= NX || k >= NZ) return;
+    int gi = get_global_id(0), gk = get_global_id(1);
+    int i = i0 + gi, k = k0 + gk;
+    if (gi >= ni || gk >= nk || i >= NX || k >= NZ) return;
     lq_sp_contact_cell(e, acc, obj, nobj, b, d, i, k, NX, dx, ox, oz, mode);
 }
