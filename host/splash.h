@@ -86,8 +86,9 @@ int lq_sp_particles(lq_sp_ops *o, lq_sp_state *st, const lq_sp_flight_params *p)
 /* Moves the live particles of part[cur] (n of them before) to the other buffer, in
  * order; flips cur; counters[LIVE] becomes their number. */
 int lq_sp_compact(lq_sp_ops *o, lq_sp_state *st, int n);
-/* Object contact over columns [i0, i0+ni) × [k0, k0+nk): mode 0 accumulates into acc,
- * mode 1 writes e. */
+/* Object contact (§3.2, §4): mode 0 accumulates the objects' heads at the control
+ * points (corners) [i0, i0+ni) × [k0, k0+nk) into acc; mode 1 writes e of the columns
+ * [i0, i0+ni) × [k0, k0+nk) from their four corners (eq. 11). */
 int lq_sp_contact(lq_sp_ops *o, lq_sp_state *st, int nobj, float dx, float ox, float oz, int mode,
                   int i0, int k0, int ni, int nk);
 

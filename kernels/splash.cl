@@ -164,12 +164,16 @@ kernel void sp_compact_scatter(global const float *src, global float *dst, globa
     }
 }
 
+/* mode 0 over corners [i0, i0+ni) × [k0, k0+nk), mode 1 over those columns. */
 kernel void sp_contact(global float *e, global long *acc, global const float *obj, int nobj,
                        global const float *b, global const float *d, float dx, float ox, float oz,
                        int mode, int i0, int k0, int ni, int nk)
 {
     int gi = get_global_id(0), gk = get_global_id(1);
     int i = i0 + gi, k = k0 + gk;
-    if (gi >= ni || gk >= nk || i >= NX || k >= NZ) return;
-    lq_sp_contact_cell(e, acc, obj, nobj, b, d, i, k, NX, dx, ox, oz, mode);
+    if (gi >= ni || gk >= nk) return;
+    if (mode == 0)
+        lq_sp_contact_corner(acc, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
+    else if (i < NX && k < NZ)
+        lq_sp_pressure_cell(e, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
 }

@@ -413,25 +413,35 @@ LQ_INLINE float lq_sp_object_head(const LQ_GLOBAL float *o, float bc, float dc, 
     return e < t ? e : t;
 }
 
-/* mode 0: accumulate each object's head, moments and cover into acc (§4: the force
- * on the object, f_o = −f_e); mode 1: write e[c] = Σ factor · head (eq. 11 spread
- * per column). */
-LQ_INLINE void lq_sp_contact_cell(LQ_GLOBAL float *e, LQ_GLOBAL lq_long *acc,
-                                  const LQ_GLOBAL float *obj, int nobj, const LQ_GLOBAL float *b,
+/* The surface model (§3.2): object o against control point (i, k), an interior
+ * corner, whose surface height is eq. 10's mean of its four columns (ground and depth
+ * alike). Returns the head there; *zc is the surface height, *thick the submerged
+ * thickness. */
+LQ_INLINE float lq_sp_corner_head(const LQ_GLOBAL float *o, const LQ_GLOBAL float *b,
                                   const LQ_GLOBAL float *d, int i, int k, int nx, float dx,
-                                  float ox, float oz, int mode)
+                                  float ox, float oz, float *zc, float *thick)
 {
     int c = i + nx * k;
-    float x = ox + ((float)i + 0.5f) * dx, z = oz + ((float)k + 0.5f) * dx;
-    float bc = b[c], dc = d[c], sum = 0.0f;
+    int c00 = c - 1 - nx, c10 = c - nx, c01 = c - 1;
+    float bc = 0.25f * (b[c00] + b[c10] + b[c01] + b[c]);
+    float dc = 0.25f * (d[c00] + d[c10] + d[c01] + d[c]);
+    *zc = bc + dc;
+    return lq_sp_object_head(o, bc, dc, ox + (float)i * dx, oz + (float)k * dx, thick);
+}
+
+/* mode 0, per control point (i, k): each object's head there, its moments about the
+ * object's centre, the submerged thickness and the surface under it, into acc (§4:
+ * the force on the object, f_o = −f_e, is ρ g dx dz times the summed head). */
+LQ_INLINE void lq_sp_contact_corner(LQ_GLOBAL lq_long *acc, const LQ_GLOBAL float *obj, int nobj,
+                                    const LQ_GLOBAL float *b, const LQ_GLOBAL float *d, int i,
+                                    int k, int nx, int nz, float dx, float ox, float oz)
+{
+    if (i < 1 || i > nx - 1 || k < 1 || k > nz - 1) return;
+    float x = ox + (float)i * dx, z = oz + (float)k * dx;
     for (int n = 0; n < nobj; n++) {
         const LQ_GLOBAL float *o = obj + n * LQ_SP_OBJ_STRIDE;
-        float thick, lo, hi;
-        float head = lq_sp_object_head(o, bc, dc, x, z, &thick);
-        if (mode == 1) {
-            sum += o[LQ_SP_O_FACTOR] * head;
-            continue;
-        }
+        float thick, zc, lo, hi;
+        float head = lq_sp_corner_head(o, b, d, i, k, nx, dx, ox, oz, &zc, &thick);
         LQ_GLOBAL lq_long *a = acc + LQ_SP_ACC_OBJ + n * LQ_SP_OBJ_ACC;
         if (head > 0.0f) {
             LQ_ATOMIC_ADD_LONG(&a[LQ_SP_OA_HEAD], LQ_FIXED(head * LQ_SP_FSCALE));
@@ -441,12 +451,33 @@ LQ_INLINE void lq_sp_contact_cell(LQ_GLOBAL float *e, LQ_GLOBAL lq_long *acc,
                                lq_sp_fixed_signed(head * (x - o[LQ_SP_O_POS]) * LQ_SP_FSCALE));
             LQ_ATOMIC_ADD_LONG(&a[LQ_SP_OA_SUB], LQ_FIXED(thick * LQ_SP_FSCALE));
         }
-        if (dc > 0.0f && lq_sp_object_span(o, x, z, &lo, &hi)) {
-            LQ_ATOMIC_ADD_LONG(&a[LQ_SP_OA_ZSUM], lq_sp_fixed_signed((bc + dc) * LQ_SP_FSCALE));
+        if (zc > 0.25f * (b[i + nx * k] + b[i - 1 + nx * k] + b[i + nx * (k - 1)] +
+                          b[i - 1 + nx * (k - 1)]) &&
+            lq_sp_object_span(o, x, z, &lo, &hi)) {
+            LQ_ATOMIC_ADD_LONG(&a[LQ_SP_OA_ZSUM], lq_sp_fixed_signed(zc * LQ_SP_FSCALE));
             LQ_ATOMIC_ADD_LONG(&a[LQ_SP_OA_COUNT], (lq_long)LQ_SP_FSCALE);
         }
     }
-    if (mode == 1) e[c] = sum;
+}
+
+/* mode 1, per column (i, k): eq. 11, each of its four control points passes a quarter
+ * of its force on as pressure: e = Σ over corners and objects of factor · head / 4. */
+LQ_INLINE void lq_sp_pressure_cell(LQ_GLOBAL float *e, const LQ_GLOBAL float *obj, int nobj,
+                                   const LQ_GLOBAL float *b, const LQ_GLOBAL float *d, int i, int k,
+                                   int nx, int nz, float dx, float ox, float oz)
+{
+    float sum = 0.0f;
+    for (int q = 0; q < 4; q++) {
+        int ci = i + (q & 1), ck = k + (q >> 1);
+        if (ci < 1 || ci > nx - 1 || ck < 1 || ck > nz - 1) continue;
+        for (int n = 0; n < nobj; n++) {
+            const LQ_GLOBAL float *o = obj + n * LQ_SP_OBJ_STRIDE;
+            float thick, zc;
+            float head = lq_sp_corner_head(o, b, d, ci, ck, nx, dx, ox, oz, &zc, &thick);
+            sum += o[LQ_SP_O_FACTOR] * head;
+        }
+    }
+    e[i + nx * k] = 0.25f * sum;
 }
 
 /* Is world point (x, y, z) inside object o? */

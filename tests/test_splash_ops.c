@@ -901,7 +901,7 @@ static void test_compact(const image *init)
 
 /* (f) object contact: a sphere floating on flat water (part of it over a raised shelf
  * and a dry column), an ellipsoid turned a quarter about y and a box turned about y,
- * against their vertical chords evaluated in double. */
+ * against their vertical chords at the control points evaluated in double. */
 typedef struct host_obj {
     int shape;
     double c[3], half[3], yaw;
@@ -987,17 +987,25 @@ static void test_contact(void)
     FV(im, F_D)[18 + NX * 14] = 0.0f; /* a dry column under the sphere */
     FV(im, F_B)[18 + NX * 14] = 0.3f;
     double rim = 1e30;
-    double want[3][6] = {{0}}, want_e[N];
-    for (int k = 0; k < NZ; k++)
-        for (int i = 0; i < NX; i++) {
-            int c = i + NX * k;
-            double x = col_x(i), z = col_z(k), bc = FV(im, F_B)[c], dc = FV(im, F_D)[c];
-            want_e[c] = 0;
+    double want[3][6] = {{0}}, want_e[N], head_at[3][(NX + 1) * (NZ + 1)];
+    memset(head_at, 0, sizeof head_at);
+    /* control points (interior corners): eq. 10's mean ground and depth of their four
+     * columns, the object's chord at the corner */
+    for (int k = 1; k < NZ; k++)
+        for (int i = 1; i < NX; i++) {
+            int c = i + NX * k, cs[4] = {c - 1 - NX, c - NX, c - 1, c};
+            double bc = 0, dc = 0;
+            for (int q = 0; q < 4; q++) {
+                bc += 0.25 * FV(im, F_B)[cs[q]];
+                dc += 0.25 * FV(im, F_D)[cs[q]];
+            }
+            double x = col_x(i) - 0.5 * DX, z = col_z(k) - 0.5 * DX;
             for (int n = 0; n < nobj; n++) {
                 double lo, hi, th;
                 rim = fmin(rim, host_rim(&objs[n], x, z));
                 if (!host_span(&objs[n], x, z, &lo, &hi)) continue;
                 double h = host_head(lo, hi, bc, dc, kappa[n], &th);
+                head_at[n][i + (NX + 1) * k] = h;
                 want[n][LQ_SP_OA_HEAD] += h;
                 want[n][LQ_SP_OA_TX] += h * (z - objs[n].c[2]);
                 want[n][LQ_SP_OA_TZ] += h * (x - objs[n].c[0]);
@@ -1006,12 +1014,20 @@ static void test_contact(void)
                     want[n][LQ_SP_OA_ZSUM] += bc + dc;
                     want[n][LQ_SP_OA_COUNT] += 1;
                 }
-                want_e[c] += (double)factor[n] * h;
             }
         }
-    CHECK(rim > 1e-3); /* no column centre on a rim: counts are unambiguous */
+    /* eq. 11: each column takes a quarter of each of its corners' heads */
+    for (int k = 0; k < NZ; k++)
+        for (int i = 0; i < NX; i++) {
+            double e = 0;
+            for (int n = 0; n < nobj; n++)
+                for (int q = 0; q < 4; q++)
+                    e += (double)factor[n] * head_at[n][i + (q & 1) + (NX + 1) * (k + (q >> 1))];
+            want_e[i + NX * k] = 0.25 * e;
+        }
+    CHECK(rim > 1e-3); /* no control point on a rim: counts are unambiguous */
     put(&R.st, im);
-    CHECK_OK(lq_sp_contact(&R.ops, &R.st, nobj, DX, OX, OZ, 0, 0, 0, NX, NZ));
+    CHECK_OK(lq_sp_contact(&R.ops, &R.st, nobj, DX, OX, OZ, 0, 0, 0, NX + 1, NZ + 1));
     get(&R.st, im);
     const char *names[6] = {"head", "tx", "tz", "sub", "zsum", "count"};
     for (int n = 0; n < nobj; n++) {

@@ -117,8 +117,13 @@ void lq_sp_ref_compact(lq_sp_state *st, int n)
 void lq_sp_ref_contact(lq_sp_state *st, int nobj, float dx, float ox, float oz, int mode, int i0,
                        int k0, int ni, int nk)
 {
-    for (int k = k0; k < k0 + nk && k < st->nz; k++)
-        for (int i = i0; i < i0 + ni && i < st->nx; i++)
-            lq_sp_contact_cell(F(&st->e), L64(&st->acc), F(&st->obj), nobj, F(&st->b), F(&st->d), i,
-                               k, st->nx, dx, ox, oz, mode);
+    for (int k = k0; k < k0 + nk; k++)
+        for (int i = i0; i < i0 + ni; i++) {
+            if (mode == 0)
+                lq_sp_contact_corner(L64(&st->acc), F(&st->obj), nobj, F(&st->b), F(&st->d), i, k,
+                                     st->nx, st->nz, dx, ox, oz);
+            else if (i < st->nx && k < st->nz)
+                lq_sp_pressure_cell(F(&st->e), F(&st->obj), nobj, F(&st->b), F(&st->d), i, k,
+                                    st->nx, st->nz, dx, ox, oz);
+        }
 }

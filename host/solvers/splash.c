@@ -418,7 +418,10 @@ static int lq_splash_contact(lq_splash *s, double dt)
     int r[4];
     lq_splash_footprint(s, r);
     int rc = lq_field_upload(&s->st.obj, s->obj_desc);
-    if (!rc) rc = lq_sp_contact(&s->ops, &s->st, s->nobj, fdx, ox, oz, 0, r[0], r[1], r[2], r[3]);
+    /* the control points of those columns: one more each way */
+    if (!rc)
+        rc =
+            lq_sp_contact(&s->ops, &s->st, s->nobj, fdx, ox, oz, 0, r[0], r[1], r[2] + 1, r[3] + 1);
     if (!rc) rc = lq_splash_drain_acc(s, acc);
     if (rc) return rc;
     double rg = s->rho * s->gravity * area;
