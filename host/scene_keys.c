@@ -374,7 +374,9 @@ const lq_key lq_scene_keys[] = {
     K_ENUM("splash.impact", 0, SPL, "heuristic|surface", "heuristic",
            "The force an object takes on impact (§4, eq. 17): `heuristic` is the contact "
            "pressure, which grows with the size of the impact face, bounded by f_max; "
-           "`surface` is f_max itself, the force that leaves the object on the surface."),
+           "`surface` is the force that stops the object on the surface in one step (an "
+           "inelastic impact: it then sinks only as fast as it pushes the water away), "
+           "bounded by f_max."),
     K_INT("splash.volume_passes", 0, SPL, 1, 64, "3", "",
           "Passes of the non-negative-volume rule (eq. 9) per step; the last one always "
           "guarantees it."),

@@ -52,7 +52,7 @@ typedef struct lq_points_view {
 typedef struct lq_object_record {
     const char *name;
     double pos[3], q[4], vel[3], omega[3]; /* m, unit (w x y z), m/s, rad/s */
-    double force;                          /* N: the water's vertical force, last step */
+    double force;                          /* N: the water's vertical force, frame mean */
     lq_view_object view;
 } lq_object_record;
 

@@ -57,6 +57,8 @@ typedef struct lq_sp_object {
     double release, drag;
     double force[3], torque[3]; /* the water's, last step */
     double submerged;           /* fraction of the volume under water, last step */
+    double impulse;             /* N s: the water's vertical push over the frame so far */
+    double frame_force;         /* N: its mean over the last frame */
     bool touching;
 } lq_sp_object;
 
@@ -437,13 +439,18 @@ static int lq_splash_contact(lq_splash *s, double dt)
             /* eq. 17: no more than what stops the body at the surface this step */
             double z = (double)a[LQ_SP_OA_ZSUM] * inv / fmax(count, 1.0);
             double s0 = o->body.pos[1] - lq_body_extent(&o->body, 1);
-            double fmax = lq_body_fmax(o->body.mass, z, s0, o->body.vel[1], s->grav[1], dt);
-            fmax = fmax > 0 ? fmax : 0;
-            f = s->impact_surface ? fmax : fmin(up, fmax);
+            double fcap = lq_body_fmax(o->body.mass, z, s0, o->body.vel[1], s->grav[1], dt);
+            fcap = fcap > 0 ? fcap : 0;
+            /* surface: the object stays on the surface (§4, "does not bounce off"): the
+             * force that brings it to rest relative to the (slow) surface this step,
+             * within [0, f_max]; heuristic: the contact pressure, within f_max */
+            double stop = o->body.mass * (-o->body.vel[1] / dt - s->grav[1]);
+            f = s->impact_surface ? fmin(fmax(stop, 0.0), fcap) : fmin(up, fcap);
         }
         factor[i] = up > 0 ? f / up : 0.0;
         o->force[0] = o->force[2] = 0;
         o->force[1] = f;
+        o->impulse += f * dt;
         o->torque[0] = -rg * (double)a[LQ_SP_OA_TX] * inv * factor[i];
         o->torque[1] = 0;
         o->torque[2] = rg * (double)a[LQ_SP_OA_TZ] * inv * factor[i];
@@ -646,7 +653,7 @@ static int lq_splash_measure(void *state, lq_frame_stats *st)
     lq_stats_extra(st, "wet_columns", (double)wet);
     lq_stats_extra(st, "max_depth", dmax);
     double maxf = 0;
-    for (int i = 0; i < s->nobj; i++) maxf = fmax(maxf, s->obj[i].force[1]);
+    for (int i = 0; i < s->nobj; i++) maxf = fmax(maxf, s->obj[i].frame_force);
     if (s->nobj) lq_stats_extra(st, "max_object_force", maxf);
     return LQ_OK;
 }
@@ -677,6 +684,7 @@ static int lq_splash_advance(void *state, int frame, double t_end, lq_frame_stat
         n = LQ_MAX(n, 1);
     }
     double dt = span / n, dt_min = INFINITY, dt_max = 0;
+    for (int i = 0; i < s->nobj; i++) s->obj[i].impulse = 0;
     for (int i = 0; i < n; i++) {
         double step_dt = (i == n - 1) ? t_end - s->t : dt;
         int rc = lq_splash_step(s, step_dt);
@@ -684,6 +692,7 @@ static int lq_splash_advance(void *state, int frame, double t_end, lq_frame_stat
         dt_min = fmin(dt_min, step_dt);
         dt_max = fmax(dt_max, step_dt);
     }
+    for (int i = 0; i < s->nobj; i++) s->obj[i].frame_force = s->obj[i].impulse / span;
     int rc = lq_splash_measure(s, st);
     st->steps = n;
     st->dt_min = dt_min;
@@ -803,7 +812,7 @@ static int lq_splash_objects_view(void *state, const lq_object_record **rec, int
         memcpy(r->q, o->body.q, sizeof r->q);
         memcpy(r->vel, o->body.vel, sizeof r->vel);
         memcpy(r->omega, o->body.omega, sizeof r->omega);
-        r->force = o->force[1];
+        r->force = o->frame_force;
         lq_body_view(&o->body, o->rgb[0], o->rgb[1], o->rgb[2], &r->view);
     }
     *rec = s->rec;
