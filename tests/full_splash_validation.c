@@ -18,7 +18,7 @@ int main(void)
     const char *cons[] = {"grid.size=[96,96]", "grid.cell=0.01", "time.frames=60"};
     spv_conservation(dev, 3, cons);
     spv_lake_at_rest(dev, 0, NULL);
-    const char *fine[] = {"grid.size=[96,96]", "grid.cell=0.0125", "time.frames=180"};
+    const char *fine[] = {"grid.size=[96,96]", "grid.cell=0.0125", "time.frames=330"};
     for (int i = 1; i <= 3; i++) {
         spv_float(dev, 0.25 * i, 0, NULL);
         spv_float(dev, 0.25 * i, 3, fine);
