@@ -4,7 +4,9 @@
  * same device reaches in the same run (a float4 copy kernel; memcpy on the reference
  * path). The bytes per cell are the compulsory traffic of each operation (fields it
  * must read and write once), stated in the table; scratch traffic is not counted, so
- * GB/s is a lower bound on what the memory system moved.
+ * GB/s is a lower bound on what the memory system moved. Most rows count grid cells;
+ * rows of particle and footprint operations count particles or columns instead (the
+ * JSON's "unit"; its mcells_per_s and bytes_per_cell are then per that unit).
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +17,8 @@
 #include "field.h"
 #include "heightfield.h"
 #include "run.h"
+#include "shape.h"
+#include "splash.h"
 
 typedef struct lq_bench_ctx {
     lq_ctx *ctx;
@@ -52,24 +56,30 @@ static double lq_bench_time(lq_bench_ctx *b, lq_bench_fn fn, void *arg, double m
     return best;
 }
 
+/* One row: `items` units (cells, particles, columns) done in ms, bytes_item each. */
+static void lq_bench_row_items(lq_bench_ctx *b, const char *op, int n, double items,
+                               const char *unit, double ms, double bytes_item, const char *note)
+{
+    double mitems = items / (ms * 1e-3) / 1e6;
+    double gbs = items * bytes_item / (ms * 1e-3) / 1e9;
+    double frac = b->copy_gbs > 0 ? gbs / b->copy_gbs : NAN;
+    if (b->json) {
+        printf("%s{\"device\": \"%s\", \"op\": \"%s\", \"size\": %d, \"unit\": \"%s\", "
+               "\"items\": %.0f, \"ms\": %.6g, \"mcells_per_s\": %.6g, \"gb_per_s\": %.6g, "
+               "\"bytes_per_cell\": %g, \"copy_fraction\": %.4g, \"copy_gb_per_s\": %.6g}",
+               b->rows ? ",\n " : "[", b->device, op, n, unit, items, ms, mitems, gbs, bytes_item,
+               frac, b->copy_gbs);
+    } else {
+        printf("%-14s %6d² %10.3f %11.1f %8.2f %6.0f%% %6.5g  %s\n", op, n, ms, mitems, gbs,
+               100 * frac, bytes_item, note ? note : "");
+    }
+    b->rows++;
+}
+
 static void lq_bench_row(lq_bench_ctx *b, const char *op, int n, double ms, double bytes_cell,
                          const char *note)
 {
-    double cells = (double)n * (double)n;
-    double mcells = cells / (ms * 1e-3) / 1e6;
-    double gbs = cells * bytes_cell / (ms * 1e-3) / 1e9;
-    double frac = b->copy_gbs > 0 ? gbs / b->copy_gbs : NAN;
-    if (b->json) {
-        printf("%s{\"device\": \"%s\", \"op\": \"%s\", \"size\": %d, \"ms\": %.6g, "
-               "\"mcells_per_s\": %.6g, \"gb_per_s\": %.6g, \"bytes_per_cell\": %g, "
-               "\"copy_fraction\": %.4g, \"copy_gb_per_s\": %.6g}",
-               b->rows ? ",\n " : "[", b->device, op, n, ms, mcells, gbs, bytes_cell, frac,
-               b->copy_gbs);
-    } else {
-        printf("%-14s %6d² %10.3f %11.1f %8.2f %6.0f%% %6g  %s\n", op, n, ms, mcells, gbs,
-               100 * frac, bytes_cell, note ? note : "");
-    }
-    b->rows++;
+    lq_bench_row_items(b, op, n, (double)n * (double)n, "cell", ms, bytes_cell, note);
 }
 
 /* --- copy bandwidth ----------------------------------------------------------------- */
@@ -292,6 +302,385 @@ static int lq_bench_hf(lq_bench_ctx *b, int n)
     return rc;
 }
 
+/* --- splash operations (O'Brien & Hodgins 1995) ----------------------------------------
+ * A pool 1 cm per column, 0.5 m deep over gently varying ground, with two travelling
+ * waves whose pipe flows are set from linear theory, so every pipe carries flow and ḣ
+ * varies. Rows that change the state are arranged so that repeated calls do the same
+ * work: the state is restored before each row; sp_volume alternates r and −r; sp_spray
+ * resets the live count before each call; particles fly alternately +Δt and −Δt well
+ * above the water, so none land and the same 100 000 stay live; splash_step runs the
+ * simulation for a fixed number of steps from the restored pool in every trial. */
+typedef struct lq_sp_arg {
+    lq_sp_ops *o;
+    lq_sp_state *s;
+    int which, flip, nparticles, rect[4];
+    float keep, ga, gd, ge, r, inv_area, dt;
+    lq_sp_spray_params sp;
+    lq_sp_flight_params fp;
+    double live_sum, emitted_sum, steps; /* splash_step: particle traffic */
+} lq_sp_arg;
+
+enum { S_FLOW, S_LIMIT, S_VOLUME, S_SPRAY, S_PARTICLES, S_COMPACT, S_CONTACT, S_STEP, S_COUNT };
+#define LQ_SP_BENCH_PASSES    3      /* eq. 9 passes per step (splash.volume_passes default) */
+#define LQ_SP_BENCH_PARTICLES 100000 /* particles in flight for sp_particles, sp_compact */
+#define LQ_SP_BENCH_EMIT      0.01   /* fraction of corners over the spray threshold */
+#define LQ_SP_BENCH_FOOT      64     /* sp_contact footprint, columns per side */
+/* Compulsory bytes per cell (per particle, per footprint column) of each kernel:
+ * fields read and written once, kernel by kernel; a field two kernels of one operation
+ * both touch counts twice, as it must cross memory twice. */
+static const double lq_sp_bytes[S_COUNT] = {
+    44,  /* flow: read b d e, read + write qx qz qd qa */
+    60,  /* limit: read 4 pipes + d, write s; scale: read s + 4 pipes, write 4 pipes */
+    36,  /* volume: read 4 pipes + d + ret (8 B), write d ḣ */
+    24,  /* spray: count 12 (d ḣ → ccnt), emit 4, take 8; + 32 per particle emitted */
+    72,  /* per particle: read + write 32 B, b and d of its column */
+    96,  /* per particle: count reads the flags (32 B/particle at that stride), scatter 64 */
+    20,  /* per column: mode 0 reads b d; mode 1 reads b d, writes e */
+    284, /* flow + 3 limit + volume + spray; particle traffic added per live particle */
+};
+
+static int lq_sp_once(void *p)
+{
+    lq_sp_arg *a = p;
+    lq_sp_ops *o = a->o;
+    lq_sp_state *s = a->s;
+    int rc = LQ_OK;
+    switch (a->which) {
+    case S_FLOW:
+        return lq_sp_flow(o, s, a->keep, a->ga, a->gd, a->ge);
+    case S_LIMIT:
+        return lq_sp_limit(o, s, a->r, 0);
+    case S_VOLUME:
+        a->flip = !a->flip;
+        return lq_sp_volume(o, s, a->flip ? a->r : -a->r, a->inv_area, a->dt);
+    case S_SPRAY:
+        rc = lq_field_zero(&s->counters, sizeof(int)); /* live = 0: emit the same again */
+        return rc ? rc : lq_sp_spray(o, s, &a->sp);
+    case S_PARTICLES:
+        a->flip = !a->flip;
+        a->fp.n = a->nparticles;
+        a->fp.dt = a->flip ? a->dt : -a->dt;
+        return lq_sp_particles(o, s, &a->fp);
+    case S_COMPACT:
+        return lq_sp_compact(o, s, a->nparticles);
+    case S_CONTACT:
+        rc = lq_sp_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, 0, a->rect[0], a->rect[1],
+                           a->rect[2], a->rect[3]);
+        if (!rc)
+            rc = lq_sp_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, 1, a->rect[0], a->rect[1],
+                               a->rect[2], a->rect[3]);
+        return rc;
+    default: { /* the device work of lq_splash_step without objects, its counter read included */
+        int ctr[LQ_SP_CNT_COUNT];
+        rc = lq_sp_flow(o, s, a->keep, a->ga, a->gd, a->ge);
+        for (int q = 0; q < LQ_SP_BENCH_PASSES && !rc; q++)
+            rc = lq_sp_limit(o, s, a->r, q == LQ_SP_BENCH_PASSES - 1);
+        if (!rc) rc = lq_sp_volume(o, s, a->r, a->inv_area, a->dt);
+        a->sp.step++;
+        if (!rc) rc = lq_sp_spray(o, s, &a->sp);
+        if (!rc) rc = lq_field_download(&s->counters, ctr);
+        if (!rc && ctr[LQ_SP_CNT_LIVE] > 0) {
+            a->fp.n = ctr[LQ_SP_CNT_LIVE];
+            a->fp.dt = a->dt;
+            rc = lq_sp_particles(o, s, &a->fp);
+            if (!rc) rc = lq_sp_compact(o, s, a->fp.n);
+        }
+        a->live_sum += ctr[LQ_SP_CNT_LIVE];
+        a->emitted_sum += ctr[LQ_SP_CNT_EMITTED];
+        a->steps++;
+        return rc;
+    }
+    }
+}
+
+static int lq_bench_cmp_float(const void *x, const void *y)
+{
+    float a = *(const float *)x, b = *(const float *)y;
+    return (a > b) - (a < b);
+}
+
+/* Host copies of the pool: restored before each row. */
+typedef struct lq_sp_pool {
+    float *b, *d, *hd, *q[4], *part;
+} lq_sp_pool;
+
+static int lq_sp_pool_restore(lq_sp_state *s, const lq_sp_pool *p, bool particles)
+{
+    lq_field *q[4] = {&s->qx, &s->qz, &s->qd, &s->qa};
+    int ctr[LQ_SP_CNT_COUNT] = {particles ? LQ_SP_BENCH_PARTICLES : 0, 0, 0, 0};
+    int rc = lq_field_upload(&s->d, p->d);
+    if (!rc) rc = lq_field_upload(&s->hd, p->hd);
+    for (int j = 0; j < 4 && !rc; j++) rc = lq_field_upload(q[j], p->q[j]);
+    if (!rc) rc = lq_field_zero(&s->e, 0);
+    if (!rc) rc = lq_field_zero(&s->ret, 0);
+    if (!rc) rc = lq_field_upload(&s->counters, ctr);
+    if (!rc && particles) rc = lq_field_upload(&s->part[s->cur], p->part);
+    return rc;
+}
+
+static void lq_sp_pool_free(lq_sp_pool *p)
+{
+    free(p->b);
+    free(p->d);
+    free(p->hd);
+    for (int j = 0; j < 4; j++) free(p->q[j]);
+    free(p->part);
+}
+
+/* Two waves on 0.5 m of water (1 cm columns, Courant number 0.4); the pipes carry the
+ * flows of linear theory, Q = share·k·D̄·g·Σ A (κ·Δ)/ω cos(κ·x_mid) (eq. 5–6 integrated
+ * over a travelling wave, Δ the pipe's vector, κ the wave number). */
+static int lq_sp_pool_make(lq_sp_pool *p, lq_sp_arg *a, int n, int capacity)
+{
+    size_t cells = (size_t)n * n, corners = (size_t)(n + 1) * (n + 1);
+    memset(p, 0, sizeof *p);
+    p->b = lq_alloc(cells * 4);
+    p->d = lq_alloc(cells * 4);
+    p->hd = lq_calloc(cells, 4);
+    for (int j = 0; j < 4; j++) p->q[j] = lq_calloc(corners, 4);
+    p->part = lq_calloc((size_t)capacity * LQ_SP_PSTRIDE, 4);
+    bool ok = p->b && p->d && p->hd && p->part;
+    for (int j = 0; j < 4; j++) ok = ok && p->q[j];
+    if (!ok) return LQ_ESIM;
+    const double dx = 0.01, g = 9.81, sd = 1.0 / 3.0, depth = 0.5, level = 0.52, L = n * dx;
+    const double amp[2] = {0.02, 0.006}, len[2] = {48 * dx, 20 * dx};
+    const double dir[2][2] = {{0.8, 0.6}, {-0.6, 0.8}};
+    double c = sqrt(g * depth), kw[2][2], om[2];
+    for (int w = 0; w < 2; w++) {
+        for (int x = 0; x < 2; x++) kw[w][x] = 2 * LQ_PI / len[w] * dir[w][x];
+        om[w] = c * 2 * LQ_PI / len[w];
+    }
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++) {
+            double x = (i + 0.5) * dx, z = (k + 0.5) * dx, eta = 0;
+            for (int w = 0; w < 2; w++) eta += amp[w] * cos(kw[w][0] * x + kw[w][1] * z);
+            double bb = 0.02 + 0.02 * sin(2 * LQ_PI * x / L) * cos(2 * LQ_PI * z / L);
+            p->b[i + (size_t)n * k] = (float)bb;
+            p->d[i + (size_t)n * k] = (float)(level + eta - bb);
+        }
+    /* qx, qz, qd, qa: from column (i0, k0) to (i0 + di, k0 + dk), share of k = 1 */
+    const struct {
+        int stride, di, dk;
+        double share;
+    } pipes[4] = {
+        {n + 1, 1, 0, 1 - sd}, {n, 0, 1, 1 - sd}, {n + 1, 1, 1, sd / 2}, {n + 1, -1, 1, sd / 2}};
+    for (int j = 0; j < 4; j++)
+        for (int k = pipes[j].dk ? 1 : 0; k < n; k++)
+            for (int i = pipes[j].di ? 1 : 0; i < n; i++) {
+                int ia = j == 3 ? i : i - pipes[j].di, ka = k - pipes[j].dk;
+                int ib = ia + pipes[j].di, kb = ka + pipes[j].dk;
+                double xm = 0.5 * (ia + ib + 1) * dx, zm = 0.5 * (ka + kb + 1) * dx, q = 0;
+                double dm = 0.5 * (p->d[ia + (size_t)n * ka] + p->d[ib + (size_t)n * kb]);
+                for (int w = 0; w < 2; w++)
+                    q += amp[w] * (kw[w][0] * pipes[j].di + kw[w][1] * pipes[j].dk) * dx / om[w] *
+                         cos(kw[w][0] * xm + kw[w][1] * zm);
+                p->q[j][i + (size_t)pipes[j].stride * k] = (float)(pipes[j].share * dm * g * q);
+            }
+    double dt = 0.4 * dx / c, kg = dt * g * 0.5, area = dx * dx;
+    a->keep = 1.0f;
+    a->ga = (float)(kg * (1 - sd));
+    a->gd = (float)(kg * sd * 0.5);
+    a->ge = (float)(kg * (1 - 0.5 * sd));
+    a->dt = (float)dt;
+    a->r = (float)(dt / area);
+    a->inv_area = (float)(1 / area);
+    lq_sp_spray_params *sp = &a->sp;
+    sp->per_step = 1.0f;                 /* one particle per corner over the threshold */
+    sp->volume = (float)ldexp(1.0, -33); /* 1.2e-10 m³: repeated calls barely drain d */
+    sp->cap_per_depth = (float)(area / (2.0 * sp->volume));
+    sp->dx = (float)dx;
+    sp->ox = sp->oz = 0.0f;
+    sp->inv_fa = (float)(1.0 / ((1.0 - sd) * dx));
+    sp->quarter_depth = (float)(sp->volume / (4.0 * area));
+    sp->seed = 1;
+    sp->step = 0;
+    lq_sp_flight_params *fp = &a->fp;
+    fp->nobj = 0;
+    fp->dx = sp->dx;
+    fp->ox = fp->oz = 0.0f;
+    fp->g[0] = fp->g[2] = 0.0f;
+    fp->g[1] = (float)-g;
+    fp->drag_keep = 1.0f;
+    fp->dry = 1e-6f;
+    /* particles in corner order (as emission leaves them), 0.1-0.3 m above the water */
+    lq_rng rng;
+    lq_rng_seed(&rng, 7);
+    for (int j = 0; j < LQ_SP_BENCH_PARTICLES && j < capacity; j++) {
+        size_t cn = (size_t)((j + 0.5) / LQ_SP_BENCH_PARTICLES * (double)corners);
+        int ci = LQ_MIN(LQ_MAX((int)(cn % (size_t)(n + 1)), 1), n - 1);
+        int ck = LQ_MIN(LQ_MAX((int)(cn / (size_t)(n + 1)), 1), n - 1);
+        double x = (ci + lq_rng_uniform(&rng) - 0.5) * dx,
+               z = (ck + lq_rng_uniform(&rng) - 0.5) * dx;
+        size_t col =
+            (size_t)LQ_MIN((int)(x / dx), n - 1) + (size_t)n * LQ_MIN((int)(z / dx), n - 1);
+        float *pp = p->part + (size_t)j * LQ_SP_PSTRIDE;
+        pp[0] = (float)x;
+        pp[1] = p->b[col] + p->d[col] + (float)(0.1 + 0.2 * lq_rng_uniform(&rng));
+        pp[2] = (float)z;
+        pp[3] = (float)(2 * lq_rng_uniform(&rng) - 1);
+        pp[4] = (float)(1.5 * lq_rng_uniform(&rng) - 0.5);
+        pp[5] = (float)(2 * lq_rng_uniform(&rng) - 1);
+        pp[6] = sp->volume;
+        pp[7] = 1.0f;
+    }
+    return LQ_OK;
+}
+
+/* The ḣ above which LQ_SP_BENCH_EMIT of the interior corners lie (eq. 13's ż). */
+static int lq_sp_threshold(const float *hd, int n, float *threshold)
+{
+    size_t m = (size_t)(n - 1) * (n - 1), j = 0;
+    float *z = lq_alloc(m * 4);
+    if (!z) return LQ_ESIM;
+    for (int k = 1; k < n; k++)
+        for (int i = 1; i < n; i++) {
+            size_t c = (size_t)i + (size_t)n * k;
+            z[j++] = 0.25f * (hd[c - 1 - n] + hd[c - n] + hd[c - 1] + hd[c]);
+        }
+    qsort(z, m, 4, lq_bench_cmp_float);
+    *threshold = z[(size_t)((1.0 - LQ_SP_BENCH_EMIT) * (double)(m - 1))];
+    free(z);
+    return LQ_OK;
+}
+
+/* splash_step: `steps` steps from the restored pool per trial (after one warm-up trial),
+ * best of five, so every device simulates the same steps and carries the same particles
+ * (the backends agree bit for bit). Returns ms per step, negative on error. */
+static double lq_sp_time_steps(lq_bench_ctx *b, lq_sp_arg *a, const lq_sp_pool *pool, int steps)
+{
+    double best = INFINITY;
+    for (int trial = -1; trial < 5; trial++) {
+        if (lq_sp_pool_restore(a->s, pool, true) || lq_ctx_finish(b->ctx)) return -1;
+        a->sp.step = 0;
+        a->live_sum = a->emitted_sum = a->steps = 0;
+        double t0 = lq_now();
+        for (int i = 0; i < steps; i++)
+            if (lq_sp_once(a)) return -1;
+        if (lq_ctx_finish(b->ctx)) return -1;
+        if (trial >= 0) best = fmin(best, (lq_now() - t0) / steps * 1e3);
+    }
+    return best;
+}
+
+static const char *const lq_sp_names[S_COUNT] = {"sp_flow",    "sp_limit",     "sp_volume",
+                                                 "sp_spray",   "sp_particles", "sp_compact",
+                                                 "sp_contact", "splash_step"};
+
+static int lq_bench_splash(lq_bench_ctx *b, int n)
+{
+    int rc = LQ_OK, capacity = 1 << 20;
+    lq_sp_ops o;
+    lq_sp_state s;
+    lq_sp_pool pool;
+    lq_sp_arg a;
+    memset(&o, 0, sizeof o);
+    memset(&s, 0, sizeof s);
+    memset(&a, 0, sizeof a);
+    a.o = &o;
+    a.s = &s;
+    a.nparticles = LQ_SP_BENCH_PARTICLES;
+    rc = lq_sp_pool_make(&pool, &a, n, capacity);
+    if (!rc) rc = lq_sp_state_alloc(&s, b->ctx, n, n, capacity);
+    if (!rc) rc = lq_sp_ops_init(&o, b->ctx, n, n);
+    /* ḣ from the pipes (eq. 12), then the spray threshold from it */
+    if (!rc) rc = lq_field_upload(&s.b, pool.b);
+    if (!rc) rc = lq_sp_pool_restore(&s, &pool, false);
+    if (!rc) rc = lq_sp_volume(&o, &s, a.r, a.inv_area, a.dt);
+    if (!rc) rc = lq_field_download(&s.d, pool.d);
+    if (!rc) rc = lq_field_download(&s.hd, pool.hd);
+    if (!rc) rc = lq_sp_threshold(pool.hd, n, &a.sp.threshold);
+    /* one sphere half under water in the middle of a 64 × 64 footprint */
+    int foot = LQ_MIN(LQ_SP_BENCH_FOOT, n);
+    a.rect[0] = a.rect[1] = (n - foot) / 2;
+    a.rect[2] = a.rect[3] = foot;
+    float obj[LQ_SP_MAX_OBJECTS * LQ_SP_OBJ_STRIDE];
+    memset(obj, 0, sizeof obj);
+    obj[LQ_SP_O_SHAPE] = LQ_SHAPE_SPHERE;
+    obj[LQ_SP_O_POS] = obj[LQ_SP_O_POS + 2] = (a.rect[0] + 0.5f * foot) * a.sp.dx;
+    obj[LQ_SP_O_POS + 1] = 0.52f;
+    obj[LQ_SP_O_ROT] = obj[LQ_SP_O_ROT + 4] = obj[LQ_SP_O_ROT + 8] = 1.0f;
+    for (int x = 0; x < 3; x++) obj[LQ_SP_O_HALF + x] = 0.45f * foot * a.sp.dx;
+    obj[LQ_SP_O_KAPPA] = 16.0f;
+    obj[LQ_SP_O_FACTOR] = 1.0f;
+    if (!rc) rc = lq_field_upload(&s.obj, obj);
+    double cells = (double)n * n;
+    for (int op = 0; op < S_COUNT && !rc; op++) {
+        char note[160];
+        double items = cells, bytes = lq_sp_bytes[op];
+        const char *unit = "cell";
+        a.which = op;
+        a.flip = 0;
+        rc = lq_sp_pool_restore(&s, &pool, op == S_PARTICLES || op == S_COMPACT || op == S_STEP);
+        if (rc) break;
+        switch (op) {
+        case S_FLOW:
+            snprintf(note, sizeof note, "read b d e, read+write qx qz qd qa");
+            break;
+        case S_LIMIT:
+            snprintf(note, sizeof note,
+                     "one eq. 9 pass: limit (4 pipes d -> s) + scale (s, 4 pipes)");
+            break;
+        case S_VOLUME:
+            snprintf(note, sizeof note, "read 4 pipes d ret(8 B), write d hdot");
+            break;
+        case S_SPRAY: { /* the same corners emit at every call: count them once */
+            int ctr[LQ_SP_CNT_COUNT];
+            rc = lq_sp_spray(&o, &s, &a.sp);
+            if (!rc) rc = lq_field_download(&s.counters, ctr);
+            if (rc) break;
+            double frac = ctr[LQ_SP_CNT_EMITTED] / ((n + 1.0) * (n + 1.0));
+            bytes += 32.0 * ctr[LQ_SP_CNT_EMITTED] / cells;
+            snprintf(note, sizeof note,
+                     "count+emit+take, %.2f%% of corners emit (%d particles, 32 B each); "
+                     "64 corners per work-item in sequence",
+                     100 * frac, ctr[LQ_SP_CNT_EMITTED]);
+            break;
+        }
+        case S_PARTICLES:
+        case S_COMPACT:
+            items = LQ_SP_BENCH_PARTICLES;
+            unit = "particle";
+            snprintf(note, sizeof note, "per particle (%d live, none land): %s",
+                     LQ_SP_BENCH_PARTICLES,
+                     op == S_PARTICLES ? "read+write 32 B, b d of its column"
+                                       : "count reads flags (32 B at that stride), scatter 64");
+            break;
+        case S_CONTACT:
+            items = (double)foot * foot;
+            unit = "column";
+            snprintf(note, sizeof note,
+                     "per column of a %dx%d footprint, 1 sphere: mode 0 (b d) + mode 1 (b d -> e)",
+                     foot, foot);
+            break;
+        default:
+            break;
+        }
+        if (rc) break;
+        double ms = op == S_STEP ? lq_sp_time_steps(b, &a, &pool, b->reps > 0 ? b->reps : 10)
+                                 : lq_bench_time(b, lq_sp_once, &a, 0.3);
+        if (ms < 0) {
+            rc = LQ_ESIM;
+            break;
+        }
+        if (op == S_STEP) {
+            double live = a.live_sum / fmax(a.steps, 1), made = a.emitted_sum / fmax(a.steps, 1);
+            bytes +=
+                ((lq_sp_bytes[S_PARTICLES] + lq_sp_bytes[S_COMPACT]) * live + 32 * made) / cells;
+            snprintf(note, sizeof note,
+                     "flow+3 limit+volume+spray+particles+compact+counter read; %.0f steps, "
+                     "%.0f live, %.0f emitted per step",
+                     a.steps, live, made);
+        }
+        lq_bench_row_items(b, lq_sp_names[op], n, items, unit, ms, bytes, note);
+        fflush(stdout);
+    }
+    lq_sp_ops_release(&o);
+    lq_sp_state_release(&s);
+    if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
+    lq_sp_pool_free(&pool);
+    return rc;
+}
+
 static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes)
 {
     char what[640];
@@ -303,6 +692,19 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes)
         printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s", "GB/s",
                "%copy", "B/cell", "counted bytes");
     for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_hf(b, sizes[i]);
+    if (!rc && b->ctx->backend == LQ_BACKEND_CL && !b->ctx->cl.dev.int64_atomics) {
+        /* the splash bookkeeping needs 64-bit atomics (lq_sp_ops_init) */
+        fprintf(b->json ? stderr : stdout, "splash: skipped, %s lacks cl_khr_int64_base_atomics\n",
+                b->ctx->cl.dev.name);
+        return rc;
+    }
+    /* the yardstick again, next to the rows it is compared with (a shared machine's
+     * bandwidth drifts over a long run) */
+    if (!rc) rc = lq_bench_copy(b);
+    if (!rc && !b->json)
+        printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s", "GB/s",
+               "%copy", "B/cell", "counted bytes (particle and column rows: per unit)");
+    for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_splash(b, sizes[i]);
     return rc;
 }
 
