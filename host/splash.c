@@ -106,12 +106,12 @@ int lq_sp_ops_init(lq_sp_ops *o, lq_ctx *ctx, int nx, int nz)
               {&o->volume, "sp_volume"},
               {&o->boundary, "sp_boundary"},
               {&o->spray_count, "sp_spray_count"},
-              {&o->spray_scan, "sp_spray_scan"},
+              {&o->block_sum, "sp_block_sum"},
+              {&o->block_scan, "sp_block_scan"},
               {&o->spray_emit, "sp_spray_emit"},
               {&o->spray_take, "sp_spray_take"},
               {&o->particles, "sp_particles"},
               {&o->compact_count, "sp_compact_count"},
-              {&o->compact_scan, "sp_compact_scan"},
               {&o->compact_scatter, "sp_compact_scatter"},
               {&o->contact, "sp_contact"}};
     for (size_t i = 0; i < LQ_COUNT(ks) && !rc; i++)
@@ -123,9 +123,9 @@ int lq_sp_ops_init(lq_sp_ops *o, lq_ctx *ctx, int nx, int nz)
 void lq_sp_ops_release(lq_sp_ops *o)
 {
     cl_kernel *ks[] = {
-        &o->flow,          &o->limit,        &o->scale,           &o->volume,     &o->boundary,
-        &o->spray_count,   &o->spray_scan,   &o->spray_emit,      &o->spray_take, &o->particles,
-        &o->compact_count, &o->compact_scan, &o->compact_scatter, &o->contact};
+        &o->flow,        &o->limit,         &o->scale,           &o->volume,     &o->boundary,
+        &o->spray_count, &o->block_sum,     &o->block_scan,      &o->spray_emit, &o->spray_take,
+        &o->particles,   &o->compact_count, &o->compact_scatter, &o->contact};
     for (size_t i = 0; i < LQ_COUNT(ks); i++)
         if (*ks[i]) {
             clReleaseKernel(*ks[i]);
@@ -228,6 +228,20 @@ int lq_sp_boundary(lq_sp_ops *o, lq_sp_state *st, int axis, int wall, int from, 
     return lq_sp_launch(o, o->boundary, "sp_boundary", 6, a, 1, (size_t)LQ_MAX(n, 0), 1);
 }
 
+/* sp_block_scan as one work-group (up to 256 work-items) with its local scratch. */
+static int lq_sp_block_scan(lq_sp_ops *o, lq_sp_state *st, int nblocks, int mode)
+{
+    size_t wg = LQ_MIN((size_t)256, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
+    lq_argv s[] = {MEM(&st->boff), MEM(&st->bsum),    MEM(&st->counters),
+                   VAL(nblocks),   VAL(st->capacity), VAL(mode)};
+    int rc = LQ_OK;
+    for (int i = 0; i < 6 && !rc; i++)
+        rc = lq_cl_arg(o->block_scan, "sp_block_scan", (cl_uint)i, s[i].size, s[i].p);
+    if (!rc) rc = lq_cl_arg(o->block_scan, "sp_block_scan", 6, (wg + 1) * sizeof(int), NULL);
+    if (!rc) rc = lq_cl_run(o->ctx, o->block_scan, "sp_block_scan", 1, &wg, &wg);
+    return rc;
+}
+
 int lq_sp_spray(lq_sp_ops *o, lq_sp_state *st, const lq_sp_spray_params *p)
 {
     if (IS_REF(o)) {
@@ -235,18 +249,19 @@ int lq_sp_spray(lq_sp_ops *o, lq_sp_state *st, const lq_sp_spray_params *p)
         return LQ_OK;
     }
     lq_field *part = &st->part[st->cur];
-    lq_argv a[] = {MEM(&st->d),           MEM(&st->hd),      MEM(&st->ccnt),
-                   MEM(&st->bsum),        VAL(p->threshold), VAL(p->per_step),
-                   VAL(p->cap_per_depth), VAL(p->seed),      VAL(p->step)};
-    lq_argv s[] = {MEM(&st->boff), MEM(&st->bsum), MEM(&st->counters), VAL(st->cblocks),
-                   VAL(st->capacity)};
+    int corners = (o->nx + 1) * (o->nz + 1);
+    lq_argv a[] = {MEM(&st->d),      MEM(&st->hd),          MEM(&st->ccnt), VAL(p->threshold),
+                   VAL(p->per_step), VAL(p->cap_per_depth), VAL(p->seed),   VAL(p->step)};
+    lq_argv b[] = {MEM(&st->ccnt), MEM(&st->bsum), VAL(corners)};
     lq_argv e[] = {MEM(part),      MEM(&st->ccnt), MEM(&st->boff), MEM(&st->b),
                    MEM(&st->d),    MEM(&st->hd),   MEM(&st->qx),   MEM(&st->qz),
                    VAL(p->dx),     VAL(p->ox),     VAL(p->oz),     VAL(p->inv_fa),
                    VAL(p->volume), VAL(p->seed),   VAL(p->step),   VAL(st->capacity)};
     lq_argv t[] = {MEM(&st->d), MEM(&st->ccnt), VAL(p->quarter_depth)};
-    int rc = lq_sp_launch(o, o->spray_count, "sp_spray_count", 9, a, 1, (size_t)st->cblocks, 1);
-    if (!rc) rc = lq_sp_launch(o, o->spray_scan, "sp_spray_scan", 5, s, 1, 1, 1);
+    int rc = lq_sp_launch(o, o->spray_count, "sp_spray_count", 8, a, 2, (size_t)o->nx + 1,
+                          (size_t)o->nz + 1);
+    if (!rc) rc = lq_sp_launch(o, o->block_sum, "sp_block_sum", 3, b, 1, (size_t)st->cblocks, 1);
+    if (!rc) rc = lq_sp_block_scan(o, st, st->cblocks, 0);
     if (!rc) rc = lq_sp_launch(o, o->spray_emit, "sp_spray_emit", 16, e, 1, (size_t)st->cblocks, 1);
     if (!rc)
         rc = lq_sp_launch(o, o->spray_take, "sp_spray_take", 3, t, 2, (size_t)o->nx, (size_t)o->nz);
@@ -288,10 +303,9 @@ int lq_sp_compact(lq_sp_ops *o, lq_sp_state *st, int n)
     int nblocks = (n + LQ_SP_BLOCK - 1) / LQ_SP_BLOCK;
     lq_field *src = &st->part[st->cur], *dst = &st->part[1 - st->cur];
     lq_argv a[] = {MEM(src), MEM(&st->bsum), VAL(n)};
-    lq_argv s[] = {MEM(&st->boff), MEM(&st->bsum), MEM(&st->counters), VAL(nblocks)};
     lq_argv c[] = {MEM(src), MEM(dst), MEM(&st->boff), VAL(n)};
     int rc = lq_sp_launch_var(o, o->compact_count, "sp_compact_count", 3, a, 1, (size_t)nblocks, 1);
-    if (!rc) rc = lq_sp_launch(o, o->compact_scan, "sp_compact_scan", 4, s, 1, 1, 1);
+    if (!rc) rc = lq_sp_block_scan(o, st, nblocks, 1);
     if (!rc)
         rc = lq_sp_launch_var(o, o->compact_scatter, "sp_compact_scatter", 4, c, 1, (size_t)nblocks,
                               1);

@@ -38,8 +38,8 @@ typedef struct lq_sp_ops {
     lq_ctx *ctx;
     int nx, nz;
     cl_program program;
-    cl_kernel flow, limit, scale, volume, boundary, spray_count, spray_scan, spray_emit, spray_take,
-        particles, compact_count, compact_scan, compact_scatter, contact;
+    cl_kernel flow, limit, scale, volume, boundary, spray_count, block_sum, block_scan, spray_emit,
+        spray_take, particles, compact_count, compact_scatter, contact;
 } lq_sp_ops;
 
 /* Checks the plan against the device, then allocates everything zeroed. */

@@ -59,37 +59,68 @@ kernel void sp_boundary(global float *qx, global float *qz, int axis, int wall, 
     }
 }
 
-/* Emission, pass 1: each block of corners counts its particles. */
+/* Emission, pass 1: each corner counts its particles. */
 kernel void sp_spray_count(global const float *d, global const float *hd, global int *cnt,
-                           global int *bsum, float threshold, float per_step, float cap_per_depth,
-                           uint seed, uint step)
+                           float threshold, float per_step, float cap_per_depth, uint seed,
+                           uint step)
 {
-    int blk = get_global_id(0);
-    int total = (NX + 1) * (NZ + 1), c0 = blk * LQ_SP_BLOCK;
-    if (c0 >= total) return;
+    int i = get_global_id(0), k = get_global_id(1);
+    if (i > NX || k > NZ) return;
+    cnt[i + (NX + 1) * k] =
+        lq_sp_emit_count(d, hd, i, k, NX, NZ, threshold, per_step, cap_per_depth, seed, step);
+}
+
+/* Sums of LQ_SP_BLOCK consecutive counts (n of them in all). */
+kernel void sp_block_sum(global const int *cnt, global int *bsum, int n)
+{
+    int blk = get_global_id(0), c0 = blk * LQ_SP_BLOCK;
+    if (c0 >= n) return;
     int sum = 0;
-    for (int c = c0; c < c0 + LQ_SP_BLOCK && c < total; c++) {
-        int n = lq_sp_emit_count(d, hd, c % (NX + 1), c / (NX + 1), NX, NZ, threshold, per_step,
-                                 cap_per_depth, seed, step);
-        cnt[c] = n;
-        sum += n;
-    }
+    for (int c = c0; c < c0 + LQ_SP_BLOCK && c < n; c++) sum += cnt[c];
     bsum[blk] = sum;
 }
 
-/* Pass 2 (one work-item): block offsets after the live particles; the buffer's room
- * bounds what is written. */
-kernel void sp_spray_scan(global int *boff, global const int *bsum, global int *counters,
-                          int nblocks, int capacity)
+/* Pass 2, one work-group: exclusive prefix of the block sums into boff. Each work-item
+ * sums a run of blocks, the first scans the runs' totals, each then writes its run's
+ * offsets; integers, so the result is lq_sp_scan's exactly. spray (mode 0): after the
+ * live particles, bounded by the buffer's room; compaction (mode 1): from 0, and the
+ * total becomes the live count. `part` holds local size + 1 ints. */
+kernel void sp_block_scan(global int *boff, global const int *bsum, global int *counters,
+                          int nblocks, int capacity, int mode, local int *part)
 {
-    if (get_global_id(0) != 0) return;
-    int live = counters[LQ_SP_CNT_LIVE];
-    int total = lq_sp_scan(boff, bsum, nblocks, live);
-    int room = capacity - live;
-    int made = total < room ? total : room;
-    counters[LQ_SP_CNT_EMITTED] = made;
-    counters[LQ_SP_CNT_DROPPED] += total - made;
-    counters[LQ_SP_CNT_LIVE] = live + made;
+    int lid = get_local_id(0), nl = get_local_size(0);
+    int chunk = (nblocks + nl - 1) / nl, lo = lid * chunk;
+    int hi = lo + chunk < nblocks ? lo + chunk : nblocks;
+    int base = mode == 0 ? counters[LQ_SP_CNT_LIVE] : 0, sum = 0;
+    for (int j = lo; j < hi; j++) sum += bsum[j];
+    part[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+        int run = 0;
+        for (int j = 0; j < nl; j++) {
+            int t = part[j];
+            part[j] = run;
+            run += t;
+        }
+        part[nl] = run;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int off = base + part[lid];
+    for (int j = lo; j < hi; j++) {
+        boff[j] = off;
+        off += bsum[j];
+    }
+    if (lid != 0) return;
+    int total = part[nl];
+    if (mode == 0) {
+        int room = capacity - base;
+        int made = total < room ? total : room;
+        counters[LQ_SP_CNT_EMITTED] = made;
+        counters[LQ_SP_CNT_DROPPED] += total - made;
+        counters[LQ_SP_CNT_LIVE] = base + made;
+    } else {
+        counters[LQ_SP_CNT_LIVE] = total;
+    }
 }
 
 /* Pass 3: each block writes its corners' particles in order; cnt becomes what was
@@ -139,13 +170,6 @@ kernel void sp_compact_count(global const float *part, global int *bsum, int n)
     for (int p = p0; p < p0 + LQ_SP_BLOCK && p < n; p++)
         sum += part[(size_t)p * LQ_SP_PSTRIDE + 7] != 0.0f;
     bsum[blk] = sum;
-}
-
-kernel void sp_compact_scan(global int *boff, global const int *bsum, global int *counters,
-                            int nblocks)
-{
-    if (get_global_id(0) != 0) return;
-    counters[LQ_SP_CNT_LIVE] = lq_sp_scan(boff, bsum, nblocks, 0);
 }
 
 /* Pass 3: live particles move, in order, to the other buffer. */
