@@ -827,8 +827,9 @@ struct lq_scene {
 static const char *lq_scene_where(const lq_scene *s, const lq_node *n, char *buf, size_t cap)
 {
     char clip[512];
-    if (n && n->origin > 0)
-        snprintf(buf, cap, "--set %s",
+    /* snprintf truncates safely; the length check only quiets -Wformat-truncation */
+    if (n && n->origin > 0 && cap > 6)
+        snprintf(buf, cap, "--set %.*s", (int)(cap - 7),
                  lq_scene_clip(s->sets[n->origin - 1], 200, clip, sizeof clip));
     else if (n && n->origin == 0 && n->line > 0)
         snprintf(buf, cap, "%s:%d:%d", lq_scene_clip(s->file, 400, clip, sizeof clip), n->line,
