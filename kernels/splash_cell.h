@@ -394,9 +394,10 @@ LQ_INLINE int lq_sp_object_span(const LQ_GLOBAL float *o, float x, float z, floa
     return 1;
 }
 
-/* Object o's pressure head on column (i, k): the water would rise `pen` into it; the
- * contact pushes back with κ · pen, at most the thickness of the object under the
- * water (a column it fills holds the object's displacement, Archimedes). */
+/* Object o's pressure head at (x, z): the water would rise `pen` into it; the contact
+ * pushes back with κ · pen, at most the object's thickness there (a column it fills
+ * holds the object's displacement, Archimedes). *thick: how much of the object is
+ * under water there, pen plus the head (the water it holds below the level around). */
 LQ_INLINE float lq_sp_object_head(const LQ_GLOBAL float *o, float bc, float dc, float x, float z,
                                   float *thick)
 {
@@ -408,9 +409,12 @@ LQ_INLINE float lq_sp_object_head(const LQ_GLOBAL float *o, float bc, float dc, 
     if (!(t > 0.0f) || !(dc > 0.0f)) return 0.0f;
     float pen = bc + dc - lo;
     if (!(pen > 0.0f)) return 0.0f;
-    *thick = pen < t ? pen : t;
     float e = o[LQ_SP_O_KAPPA] * pen;
-    return e < t ? e : t;
+    e = e < t ? e : t;
+    /* under water: what the water rose into it plus what its pressure holds down */
+    float sub = pen + e;
+    *thick = sub < t ? sub : t;
+    return e;
 }
 
 /* The surface model (§3.2): object o against control point (i, k), an interior

@@ -950,8 +950,9 @@ static double host_head(double lo, double hi, double bc, double dc, double kappa
     if (!(t > 0) || !(dc > 0)) return 0;
     double pen = bc + dc - lo;
     if (!(pen > 0)) return 0;
-    *thick = fmin(pen, t);
-    return fmin(kappa * pen, t);
+    double e = fmin(kappa * pen, t);
+    *thick = fmin(pen + e, t); /* what the water rose into plus what the head holds down */
+    return e;
 }
 
 static void test_contact(void)
