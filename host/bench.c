@@ -632,7 +632,7 @@ static int lq_bench_splash(lq_bench_ctx *b, int n)
             bytes += 32.0 * ctr[LQ_SP_CNT_EMITTED] / cells;
             snprintf(note, sizeof note,
                      "count+emit+take, %.2f%% of corners emit (%d particles, 32 B each); "
-                     "64 corners per work-item in sequence",
+                     "emit walks 64 corners per work-item",
                      100 * frac, ctr[LQ_SP_CNT_EMITTED]);
             break;
         }
