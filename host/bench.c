@@ -347,7 +347,7 @@ static int lq_sp_once(void *p)
     int rc = LQ_OK;
     switch (a->which) {
     case S_FLOW:
-        return lq_sp_flow(o, s, a->keep, a->ga, a->gd, a->ge);
+        return lq_sp_flow(o, s, a->keep, a->ga, a->gd, a->ge, 0.0f);
     case S_LIMIT:
         return lq_sp_limit(o, s, a->r, 0);
     case S_VOLUME:
@@ -372,7 +372,7 @@ static int lq_sp_once(void *p)
         return rc;
     default: { /* the device work of lq_splash_step without objects, its counter read included */
         int ctr[LQ_SP_CNT_COUNT];
-        rc = lq_sp_flow(o, s, a->keep, a->ga, a->gd, a->ge);
+        rc = lq_sp_flow(o, s, a->keep, a->ga, a->gd, a->ge, 0.0f);
         for (int q = 0; q < LQ_SP_BENCH_PASSES && !rc; q++)
             rc = lq_sp_limit(o, s, a->r, q == LQ_SP_BENCH_PASSES - 1);
         if (!rc) rc = lq_sp_volume(o, s, a->r, a->inv_area, a->dt);

@@ -366,6 +366,13 @@ const lq_key lq_scene_keys[] = {
             "travel the same speed in every direction)."),
     K_FLOAT("splash.damping", 0, SPL, 0, INF, "0", "1/s",
             "Damping of the pipe flows during integration, per second."),
+    K_FLOAT("splash.viscosity", 0, SPL, 0, INF, "0", "m²/s",
+            "Diffusion of the pipe flows between neighbouring parallel pipes (an eddy "
+            "viscosity, not in the paper): damps the shortest waves, at a rate growing as "
+            "the square of the wavenumber, and leaves long ones alone. Fine grids need it: "
+            "the pipe model carries every wavelength at the same speed, so a steep front "
+            "stays steep and its fast-rising surface throws spray all the way out. Stable "
+            "while viscosity·Δt/Δx² stays below 1/8 (the step is shortened to keep it so)."),
     K_FLOAT("splash.contact_stiffness", GT, SPL, 0, 1000, "32", "",
             "κ: the pressure head an object puts on a column is κ times how far the water "
             "would rise into it (capped at the object's thickness there). Larger is closer "

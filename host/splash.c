@@ -24,19 +24,10 @@ int lq_sp_state_alloc(lq_sp_state *st, lq_ctx *ctx, int nx, int nz, int capacity
     st->pblocks = (capacity + LQ_SP_BLOCK - 1) / LQ_SP_BLOCK;
     int blocks = LQ_MAX(st->cblocks, st->pblocks);
     size_t pbytes = (size_t)LQ_MAX(capacity, 1) * LQ_SP_PSTRIDE * 4;
-    size_t plan[] = {n * 4,
-                     n * 4,
-                     n * 4,
-                     n * 4,
-                     n * 4,
-                     (size_t)(nx + 1) * nz * 4,
-                     (size_t)nx * (nz + 1) * 4,
-                     corners * 4,
-                     corners * 4,
-                     n * 8,
-                     corners * 4,
-                     pbytes,
-                     pbytes};
+    size_t px = (size_t)(nx + 1) * nz * 4, pz = (size_t)nx * (nz + 1) * 4, pc = corners * 4;
+    /* b d e hd s, the pipes twice, ret, the corner counts, the particles twice */
+    size_t plan[] = {n * 4, n * 4, n * 4, n * 4, n * 4, px, pz,     pc,    pc,
+                     px,    pz,    pc,    pc,    n * 8, pc, pbytes, pbytes};
     int rc = lq_ctx_reserve(ctx, "the splash grid", (int)LQ_COUNT(plan), plan);
     if (rc) return rc;
     struct {
@@ -54,6 +45,10 @@ int lq_sp_state_alloc(lq_sp_state *st, lq_ctx *ctx, int nx, int nz, int capacity
         {&st->qz, "qz", nx, nz + 1, 4},
         {&st->qd, "qd", nx + 1, nz + 1, 4},
         {&st->qa, "qa", nx + 1, nz + 1, 4},
+        {&st->qx2, "qx2", nx + 1, nz, 4},
+        {&st->qz2, "qz2", nx, nz + 1, 4},
+        {&st->qd2, "qd2", nx + 1, nz + 1, 4},
+        {&st->qa2, "qa2", nx + 1, nz + 1, 4},
         {&st->ret, "ret", nx, nz, 8},
         {&st->acc, "acc", LQ_SP_ACC_L_COUNT, 1, 8},
         {&st->counters, "counters", LQ_SP_CNT_COUNT, 1, 4},
@@ -74,9 +69,10 @@ int lq_sp_state_alloc(lq_sp_state *st, lq_ctx *ctx, int nx, int nz, int capacity
 
 void lq_sp_state_release(lq_sp_state *st)
 {
-    lq_field *fs[] = {&st->b,    &st->d,    &st->e,    &st->hd,  &st->s,       &st->qx,
-                      &st->qz,   &st->qd,   &st->qa,   &st->ret, &st->acc,     &st->counters,
-                      &st->ccnt, &st->bsum, &st->boff, &st->obj, &st->part[0], &st->part[1]};
+    lq_field *fs[] = {&st->qx2,  &st->qz2, &st->qd2,     &st->qa2,      &st->b,    &st->d,
+                      &st->e,    &st->hd,  &st->s,       &st->qx,       &st->qz,   &st->qd,
+                      &st->qa,   &st->ret, &st->acc,     &st->counters, &st->ccnt, &st->bsum,
+                      &st->boff, &st->obj, &st->part[0], &st->part[1]};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
 }
 
@@ -180,15 +176,31 @@ static int lq_sp_launch_var(lq_sp_ops *o, cl_kernel k, const char *name, int nar
     return lq_cl_run(o->ctx, k, name, dims, global, local);
 }
 
-int lq_sp_flow(lq_sp_ops *o, lq_sp_state *st, float keep, float ga, float gd, float ge)
+static void lq_sp_swap(lq_field *a, lq_field *b)
 {
+    lq_field t = *a;
+    *a = *b;
+    *b = t;
+}
+
+int lq_sp_flow(lq_sp_ops *o, lq_sp_state *st, float keep, float ga, float gd, float ge, float visc)
+{
+    int rc = LQ_OK;
     if (IS_REF(o)) {
-        lq_sp_ref_flow(st, keep, ga, gd, ge);
-        return LQ_OK;
+        lq_sp_ref_flow(st, keep, ga, gd, ge, visc);
+    } else {
+        lq_argv a[] = {MEM(&st->qx),  MEM(&st->qz),  MEM(&st->qd),  MEM(&st->qa),
+                       MEM(&st->qx2), MEM(&st->qz2), MEM(&st->qd2), MEM(&st->qa2),
+                       MEM(&st->b),   MEM(&st->d),   MEM(&st->e),   VAL(keep),
+                       VAL(ga),       VAL(gd),       VAL(ge),       VAL(visc)};
+        rc = lq_sp_launch(o, o->flow, "sp_flow", 16, a, 2, (size_t)o->nx + 1, (size_t)o->nz + 1);
     }
-    lq_argv a[] = {MEM(&st->qx), MEM(&st->qz), MEM(&st->qd), MEM(&st->qa), MEM(&st->b), MEM(&st->d),
-                   MEM(&st->e),  VAL(keep),    VAL(ga),      VAL(gd),      VAL(ge)};
-    return lq_sp_launch(o, o->flow, "sp_flow", 11, a, 2, (size_t)o->nx + 1, (size_t)o->nz + 1);
+    if (rc) return rc;
+    lq_sp_swap(&st->qx, &st->qx2);
+    lq_sp_swap(&st->qz, &st->qz2);
+    lq_sp_swap(&st->qd, &st->qd2);
+    lq_sp_swap(&st->qa, &st->qa2);
+    return LQ_OK;
 }
 
 int lq_sp_limit(lq_sp_ops *o, lq_sp_state *st, float r, int last)

@@ -17,20 +17,21 @@
 /* Everything one splash run keeps on its backend. */
 typedef struct lq_sp_state {
     int nx, nz;
-    int capacity;        /* particles the buffers hold */
-    int cblocks;         /* blocks of LQ_SP_BLOCK corners */
-    int pblocks;         /* blocks of LQ_SP_BLOCK particles at capacity */
-    lq_field b, d, e;    /* ground (m), depth (m), object pressure head (m): columns */
-    lq_field hd, s;      /* ḣ (m/s, eq. 12), eq. 9 factors: columns */
-    lq_field qx, qz;     /* axis pipes (m³/s) */
-    lq_field qd, qa;     /* diagonal pipes (m³/s), corners */
-    lq_field ret;        /* spray volume landed per column (lq_long, m³ · VSCALE) */
-    lq_field acc;        /* lq_long[LQ_SP_ACC_L_COUNT] */
-    lq_field counters;   /* int[LQ_SP_CNT_COUNT] */
-    lq_field ccnt;       /* int per corner: particles emitted this step */
-    lq_field bsum, boff; /* int per block */
-    lq_field part[2];    /* particles, LQ_SP_PSTRIDE floats each; part[cur] is live */
-    lq_field obj;        /* LQ_SP_MAX_OBJECTS · LQ_SP_OBJ_STRIDE floats */
+    int capacity;                /* particles the buffers hold */
+    int cblocks;                 /* blocks of LQ_SP_BLOCK corners */
+    int pblocks;                 /* blocks of LQ_SP_BLOCK particles at capacity */
+    lq_field b, d, e;            /* ground (m), depth (m), object pressure head (m): columns */
+    lq_field hd, s;              /* ḣ (m/s, eq. 12), eq. 9 factors: columns */
+    lq_field qx, qz;             /* axis pipes (m³/s) */
+    lq_field qd, qa;             /* diagonal pipes (m³/s), corners */
+    lq_field qx2, qz2, qd2, qa2; /* the flow update's output, then swapped in */
+    lq_field ret;                /* spray volume landed per column (lq_long, m³ · VSCALE) */
+    lq_field acc;                /* lq_long[LQ_SP_ACC_L_COUNT] */
+    lq_field counters;           /* int[LQ_SP_CNT_COUNT] */
+    lq_field ccnt;               /* int per corner: particles emitted this step */
+    lq_field bsum, boff;         /* int per block */
+    lq_field part[2];            /* particles, LQ_SP_PSTRIDE floats each; part[cur] is live */
+    lq_field obj;                /* LQ_SP_MAX_OBJECTS · LQ_SP_OBJ_STRIDE floats */
     int cur;
 } lq_sp_state;
 
@@ -50,8 +51,9 @@ int lq_sp_ops_init(lq_sp_ops *o, lq_ctx *ctx, int nx, int nz);
 void lq_sp_ops_release(lq_sp_ops *o);
 
 /* Eq. 5–6 on every interior pipe. ga, gd, ge = Δt g k share / 2 for axis, diagonal and
- * wall-side axis pipes (lq_sp_flow_corner). */
-int lq_sp_flow(lq_sp_ops *o, lq_sp_state *st, float keep, float ga, float gd, float ge);
+ * wall-side axis pipes, visc = ν Δt / Δx² (lq_sp_flow_corner). The new flows go to
+ * qx2 ... qa2, which then trade places with qx ... qa. */
+int lq_sp_flow(lq_sp_ops *o, lq_sp_state *st, float keep, float ga, float gd, float ge, float visc);
 /* Eq. 9, one pass: factors from the current flows, then the donors' pipes scaled.
  * r = Δt / A; `last` ignores inflow (the pass that guarantees d ≥ 0). */
 int lq_sp_limit(lq_sp_ops *o, lq_sp_state *st, float r, int last);
@@ -93,7 +95,7 @@ int lq_sp_contact(lq_sp_ops *o, lq_sp_state *st, int nobj, float dx, float ox, f
                   int i0, int k0, int ni, int nk);
 
 /* Reference twins (host/ref/splash.c): same arguments, host storage. */
-void lq_sp_ref_flow(lq_sp_state *st, float keep, float ga, float gd, float ge);
+void lq_sp_ref_flow(lq_sp_state *st, float keep, float ga, float gd, float ge, float visc);
 void lq_sp_ref_limit(lq_sp_state *st, float r, int last);
 void lq_sp_ref_volume(lq_sp_state *st, float r, float inv_area, float dt);
 void lq_sp_ref_boundary(lq_sp_state *st, int axis, int wall, int from, int n, float q);

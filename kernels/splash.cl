@@ -10,13 +10,15 @@
  * corners or particles for the sequential emit / compaction passes.
  */
 
-kernel void sp_flow(global float *qx, global float *qz, global float *qd, global float *qa,
-                    global const float *b, global const float *d, global const float *e, float keep,
-                    float ga, float gd, float ge)
+kernel void sp_flow(global const float *qx, global const float *qz, global const float *qd,
+                    global const float *qa, global float *ox, global float *oz, global float *od,
+                    global float *oa, global const float *b, global const float *d,
+                    global const float *e, float keep, float ga, float gd, float ge, float visc)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i > NX || k > NZ) return;
-    lq_sp_flow_corner(qx, qz, qd, qa, b, d, e, i, k, NX, NZ, keep, ga, gd, ge);
+    lq_sp_flow_corner(qx, qz, qd, qa, ox, oz, od, oa, b, d, e, i, k, NX, NZ, keep, ga, gd, ge,
+                      visc);
 }
 
 kernel void sp_limit(global const float *qx, global const float *qz, global const float *qd,

@@ -101,38 +101,72 @@ LQ_INLINE float lq_sp_pipe(float q, float keep, float gw, float da, float db, fl
     return q * keep + gw * (da + db) * (wa - wb);
 }
 
-/* Updates the interior pipes corner (i, k) owns: qx and qz ending at column (i, k)
- * and the two diagonals crossing the corner. Axis pipes running along a wall take
- * `ge` (share 1 − s/2 instead of 1 − s): the wall's diagonals, mirrored as a free-slip
- * wall mirrors the columns, join the two columns beside it like one more axis pipe of
+/* Σ over the four parallel neighbours of pipe q (strides sx, sz; a missing neighbour,
+ * beyond a wall, counts as equal) of (Q_nb − Q): the momentum diffusion of
+ * splash.viscosity, which damps the shortest waves (rate ∝ k²) and leaves long ones. */
+LQ_INLINE float lq_sp_pipe_laplacian(const LQ_GLOBAL float *f, int q, int sx, int sz, int w, int ea,
+                                     int so, int no)
+{
+    float v = f[q], sum = 0.0f;
+    if (w) sum += f[q - sx] - v;
+    if (ea) sum += f[q + sx] - v;
+    if (so) sum += f[q - sz] - v;
+    if (no) sum += f[q + sz] - v;
+    return sum;
+}
+
+/* New flows of the pipes corner (i, k) owns (qx and qz ending at column (i, k), the two
+ * diagonals crossing the corner) from the old ones: interior pipes by eq. 5–6 plus
+ * `visc` (ν Δt / Δx²) times their neighbours' Laplacian, the others copied. Axis pipes running
+ * along a wall take `ge` (share 1 − s/2 instead of 1 − s): the wall's diagonals, mirrored as a
+ * free-slip wall mirrors the columns, join the two columns beside it like one more axis pipe of
  * share s/2; without them waves along a wall travel slower (a 3-column channel ran
  * 5.6 % slow, docs/VALIDATION.md). */
-LQ_INLINE void lq_sp_flow_corner(LQ_GLOBAL float *qx, LQ_GLOBAL float *qz, LQ_GLOBAL float *qd,
-                                 LQ_GLOBAL float *qa, const LQ_GLOBAL float *b,
+LQ_INLINE void lq_sp_flow_corner(const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz,
+                                 const LQ_GLOBAL float *qd, const LQ_GLOBAL float *qa,
+                                 LQ_GLOBAL float *ox, LQ_GLOBAL float *oz, LQ_GLOBAL float *od,
+                                 LQ_GLOBAL float *oa, const LQ_GLOBAL float *b,
                                  const LQ_GLOBAL float *d, const LQ_GLOBAL float *e, int i, int k,
-                                 int nx, int nz, float keep, float ga, float gd, float ge)
+                                 int nx, int nz, float keep, float ga, float gd, float ge,
+                                 float visc)
 {
-    int c = i + nx * k;
-    if (k < nz && i > 0 && i < nx) {
-        int a = c - 1;
-        int q = i + (nx + 1) * k;
-        float g = (k == 0 || k == nz - 1) ? ge : ga;
-        qx[q] = lq_sp_pipe(qx[q], keep, g, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]);
+    int c = i + nx * k, r = nx + 1;
+    if (k < nz) {
+        int q = i + r * k;
+        float v = qx[q];
+        if (i > 0 && i < nx) {
+            int a = c - 1;
+            float g = (k == 0 || k == nz - 1) ? ge : ga;
+            v = lq_sp_pipe(v, keep, g, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]) +
+                visc * lq_sp_pipe_laplacian(qx, q, 1, r, i > 1, i<nx - 1, k> 0, k < nz - 1);
+        }
+        ox[q] = v;
     }
-    if (i < nx && k > 0 && k < nz) {
-        int a = c - nx;
+    if (i < nx) {
         int q = i + nx * k;
-        float g = (i == 0 || i == nx - 1) ? ge : ga;
-        qz[q] = lq_sp_pipe(qz[q], keep, g, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]);
+        float v = qz[q];
+        if (k > 0 && k < nz) {
+            int a = c - nx;
+            float g = (i == 0 || i == nx - 1) ? ge : ga;
+            v = lq_sp_pipe(v, keep, g, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]) +
+                visc * lq_sp_pipe_laplacian(qz, q, 1, nx, i > 0, i<nx - 1, k> 1, k < nz - 1);
+        }
+        oz[q] = v;
     }
+    int q = i + r * k;
+    float vd = qd[q], va = qa[q];
     if (i > 0 && i < nx && k > 0 && k < nz) {
-        int q = i + (nx + 1) * k;
         int a = c - 1 - nx, bb = c; /* (i−1, k−1) → (i, k) */
-        qd[q] = lq_sp_pipe(qd[q], keep, gd, d[a], d[bb], b[a] + d[a] + e[a], b[bb] + d[bb] + e[bb]);
+        int w = i > 1, ea = i<nx - 1, s = k> 1, n = k < nz - 1;
+        vd = lq_sp_pipe(vd, keep, gd, d[a], d[bb], b[a] + d[a] + e[a], b[bb] + d[bb] + e[bb]) +
+             visc * lq_sp_pipe_laplacian(qd, q, 1, r, w, ea, s, n);
         a = c - nx; /* (i, k−1) */
         bb = c - 1; /* (i−1, k) */
-        qa[q] = lq_sp_pipe(qa[q], keep, gd, d[a], d[bb], b[a] + d[a] + e[a], b[bb] + d[bb] + e[bb]);
+        va = lq_sp_pipe(va, keep, gd, d[a], d[bb], b[a] + d[a] + e[a], b[bb] + d[bb] + e[bb]) +
+             visc * lq_sp_pipe_laplacian(qa, q, 1, r, w, ea, s, n);
     }
+    od[q] = vd;
+    oa[q] = va;
 }
 
 /* The eight pipes of column (i, k) as inflows (m³/s), in a fixed order. */

@@ -399,7 +399,7 @@ static void test_twins(const image *init)
     const int qs[4] = {F_QX, F_QZ, F_QD, F_QA};
 
     put2(t, init);
-    RUN2(t, lq_sp_flow, KEEP, GA, GD, GE);
+    RUN2(t, lq_sp_flow, KEEP, GA, GD, GE, 0.05f); /* with momentum diffusion */
     for (int j = 0; j < 4; j++) cmp(t, "splash.flow", qs[j]);
     cmp_all(t, "splash.flow");
 
@@ -559,13 +559,31 @@ static void test_flow(void)
             CHECK(b[c] + d[c] + e[c] == 0.5f);
         }
     put(&R.st, im);
-    CHECK_OK(lq_sp_flow(&R.ops, &R.st, KEEP, GA, GD, GE));
+    CHECK_OK(lq_sp_flow(&R.ops, &R.st, KEEP, GA, GD, GE, 0.0f));
     get(&R.st, im);
     int moved = 0;
     for (int f = F_QX; f <= F_QA; f++)
         for (size_t q = 0; q < im->bytes[f] / 4; q++) moved += FV(im, f)[q] != 0.0f;
     fprintf(stderr, "  flow, level surface: %d pipes nonzero\n", moved);
     CHECK(moved == 0);
+
+    /* momentum diffusion on the level surface: one interior x-pipe carries 1 m³/s;
+     * it keeps keep - 4 ν' of it and each parallel neighbour gets ν' */
+    const float nu = 0.05f;
+    int qs0 = 20 + (NX + 1) * 14;
+    FV(im, F_QX)[qs0] = 1.0f;
+    put(&R.st, im);
+    CHECK_OK(lq_sp_flow(&R.ops, &R.st, KEEP, GA, GD, GE, nu));
+    get(&R.st, im);
+    double spread = 0;
+    const int nbs[4] = {qs0 - 1, qs0 + 1, qs0 - (NX + 1), qs0 + NX + 1};
+    for (int j = 0; j < 4; j++) spread += FV(im, F_QX)[nbs[j]];
+    fprintf(stderr, "  flow, diffusion of one pipe: %.6g stays, %.6g to its 4 neighbours\n",
+            FV(im, F_QX)[qs0], spread);
+    CHECK(FV(im, F_QX)[qs0] == KEEP * 1.0f + nu * -4.0f);
+    for (int j = 0; j < 4; j++) CHECK(FV(im, F_QX)[nbs[j]] == nu);
+    for (int f = F_QX; f <= F_QA; f++)
+        for (size_t q = 0; q < im->bytes[f] / 4; q++) FV(im, f)[q] = 0.0f;
 
     /* tilted: W = 0.5 + 0.01 i + 0.02 k, random split into b, d, e; random flows */
     lq_rng r;
@@ -583,7 +601,7 @@ static void test_flow(void)
         for (size_t q = 0; q < im->bytes[f] / 4; q++) FV(im, f)[q] = frand(&r, -0.01f, 0.01f);
     image_copy(&before, im);
     put(&R.st, im);
-    CHECK_OK(lq_sp_flow(&R.ops, &R.st, KEEP, GA, GD, GE));
+    CHECK_OK(lq_sp_flow(&R.ops, &R.st, KEEP, GA, GD, GE, 0.0f));
     get(&R.st, im);
     /* pipe list: field, stored index, columns a → b, g, slope W_a − W_b of the plane */
     int bad = 0, untouched_bad = 0, checked = 0, off_plane = 0;

@@ -10,13 +10,14 @@
 #define I(fld)   ((int *)(fld)->host)
 #define L64(fld) ((lq_long *)(fld)->host)
 
-void lq_sp_ref_flow(lq_sp_state *st, float keep, float ga, float gd, float ge)
+void lq_sp_ref_flow(lq_sp_state *st, float keep, float ga, float gd, float ge, float visc)
 {
     int nx = st->nx, nz = st->nz;
     for (int k = 0; k <= nz; k++)
         for (int i = 0; i <= nx; i++)
-            lq_sp_flow_corner(F(&st->qx), F(&st->qz), F(&st->qd), F(&st->qa), F(&st->b), F(&st->d),
-                              F(&st->e), i, k, nx, nz, keep, ga, gd, ge);
+            lq_sp_flow_corner(F(&st->qx), F(&st->qz), F(&st->qd), F(&st->qa), F(&st->qx2),
+                              F(&st->qz2), F(&st->qd2), F(&st->qa2), F(&st->b), F(&st->d),
+                              F(&st->e), i, k, nx, nz, keep, ga, gd, ge, visc);
 }
 
 void lq_sp_ref_limit(lq_sp_state *st, float r, int last)

@@ -67,7 +67,7 @@ typedef struct lq_splash {
     lq_sp_ops ops;
     lq_sp_state st;
     lq_hf_grid g;
-    double grav[3], gravity, rho, k, sdiag, damping, kappa, cfl, fps;
+    double grav[3], gravity, rho, k, sdiag, damping, viscosity, kappa, cfl, fps;
     int impact_surface, passes, substeps;
     /* spray */
     double threshold, rate, volume, drag;
@@ -277,6 +277,7 @@ static int lq_splash_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->k = lq_scene_float(sc, "splash.conductance");
     s->sdiag = lq_scene_float(sc, "splash.diagonal");
     s->damping = lq_scene_float(sc, "splash.damping");
+    s->viscosity = lq_scene_float(sc, "splash.viscosity");
     s->kappa = lq_scene_float(sc, "splash.contact_stiffness");
     s->impact_surface = strcmp(lq_scene_enum(sc, "splash.impact"), "surface") == 0;
     s->passes = lq_scene_int(sc, "splash.volume_passes");
@@ -527,7 +528,8 @@ static int lq_splash_step(lq_splash *s, double dt)
     float keep = (float)fmax(0.0, 1.0 - s->damping * dt);
     if (!rc)
         rc = lq_sp_flow(o, st, keep, (float)(kg * (1.0 - s->sdiag)), (float)(kg * s->sdiag * 0.5),
-                        (float)(kg * (1.0 - 0.5 * s->sdiag)));
+                        (float)(kg * (1.0 - 0.5 * s->sdiag)),
+                        (float)(s->viscosity * dt / (s->g.dx * s->g.dx)));
     /* 4. no column below zero (eq. 9) */
     float r = (float)(dt / area);
     for (int p = 0; p < s->passes && !rc; p++) rc = lq_sp_limit(o, st, r, p == s->passes - 1);
@@ -681,6 +683,8 @@ static int lq_splash_advance(void *state, int frame, double t_end, lq_frame_stat
         double c = sqrt(s->k * s->gravity * fmax(1.5 * s->dmax, 1e-6) * stiff) * span / s->g.dx;
         n = (int)ceil(c / (0.5 * s->cfl) - 1e-9);
         n = LQ_MAX(n, (int)ceil(vobj * span / (0.25 * s->g.dx) - 1e-9));
+        if (s->viscosity > 0) /* explicit diffusion: ν Δt / Δx² ≤ 1/8 */
+            n = LQ_MAX(n, (int)ceil(8.0 * s->viscosity * span / (s->g.dx * s->g.dx) - 1e-9));
         n = LQ_MAX(n, 1);
     }
     double dt = span / n, dt_min = INFINITY, dt_max = 0;
