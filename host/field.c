@@ -227,3 +227,15 @@ int lq_cl_arg(cl_kernel k, const char *name, cl_uint i, size_t size, const void 
 fail:
     return rc;
 }
+
+int lq_cl_launch(lq_ctx *ctx, cl_kernel k, const char *name, int nargs, const lq_argv *args,
+                 int dims, size_t g0, size_t g1, const size_t *local)
+{
+    for (int i = 0; i < nargs; i++) {
+        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
+        if (rc) return rc;
+    }
+    if (g0 == 0 || (dims > 1 && g1 == 0)) return LQ_OK;
+    size_t global[2] = {g0, g1};
+    return lq_cl_run(ctx, k, name, dims, global, local);
+}

@@ -91,29 +91,10 @@ void lq_hf_ops_release(lq_hf_ops *o)
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-/* Binds a list of arguments; each entry is a pointer and a size. */
-typedef struct lq_argv {
-    const void *p;
-    size_t size;
-} lq_argv;
-#define MEM(f)                                                                                     \
-    {                                                                                              \
-        &(f)->mem, sizeof(cl_mem)                                                                  \
-    }
-#define VAL(v)                                                                                     \
-    {                                                                                              \
-        &(v), sizeof(v)                                                                            \
-    }
-
 static int lq_hf_launch(lq_hf_ops *o, cl_kernel k, const char *name, int nargs, const lq_argv *args,
                         int dims, size_t g0, size_t g1)
 {
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
-        if (rc) return rc;
-    }
-    size_t global[2] = {g0, g1};
-    return lq_cl_run(o->ctx, k, name, dims, global, NULL);
+    return lq_cl_launch(o->ctx, k, name, nargs, args, dims, g0, g1, NULL);
 }
 
 /* The line solves have few work-items (one per LQ_VEC lines). On CPUs pick a

@@ -56,6 +56,11 @@ typedef struct lq_object_record {
     lq_view_object view;
 } lq_object_record;
 
+/* Fills v for an nx × nz height-field array (dims [nx, 1, nz]), its element 0 at
+ * (ox, oy, oz), spacing dx on every axis. */
+void lq_view_hf(lq_field_view *v, const char *name, int nx, int nz, double ox, double oy, double oz,
+                double dx, const float *data);
+
 typedef struct lq_solver_vt {
     const char *name;          /* the scene's `solver:` word */
     const char *const *fields; /* names output.fields may ask for, NULL-terminated */

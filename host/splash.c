@@ -131,29 +131,10 @@ void lq_sp_ops_release(lq_sp_ops *o)
     o->program = NULL;
 }
 
-typedef struct lq_argv {
-    const void *p;
-    size_t size;
-} lq_argv;
-#define MEM(f)                                                                                     \
-    {                                                                                              \
-        &(f)->mem, sizeof(cl_mem)                                                                  \
-    }
-#define VAL(v)                                                                                     \
-    {                                                                                              \
-        &(v), sizeof(v)                                                                            \
-    }
-
 static int lq_sp_launch(lq_sp_ops *o, cl_kernel k, const char *name, int nargs, const lq_argv *args,
                         int dims, size_t g0, size_t g1)
 {
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
-        if (rc) return rc;
-    }
-    if (g0 == 0 || g1 == 0) return LQ_OK;
-    size_t global[2] = {g0, g1};
-    return lq_cl_run(o->ctx, k, name, dims, global, NULL);
+    return lq_cl_launch(o->ctx, k, name, nargs, args, dims, g0, g1, NULL);
 }
 
 /* For ranges that change from step to step (particles, object footprints): a fixed
@@ -163,17 +144,12 @@ static int lq_sp_launch(lq_sp_ops *o, cl_kernel k, const char *name, int nargs, 
 static int lq_sp_launch_var(lq_sp_ops *o, cl_kernel k, const char *name, int nargs,
                             const lq_argv *args, int dims, size_t g0, size_t g1)
 {
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
-        if (rc) return rc;
-    }
-    if (g0 == 0 || g1 == 0) return LQ_OK;
     size_t maxwg = LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1);
     size_t local[2] = {dims == 1 ? LQ_MIN((size_t)64, maxwg) : LQ_MIN((size_t)8, maxwg),
                        dims == 1 ? 1 : LQ_MIN((size_t)8, maxwg / LQ_MIN((size_t)8, maxwg))};
-    size_t global[2] = {(g0 + local[0] - 1) / local[0] * local[0],
-                        (g1 + local[1] - 1) / local[1] * local[1]};
-    return lq_cl_run(o->ctx, k, name, dims, global, local);
+    size_t r0 = (g0 + local[0] - 1) / local[0] * local[0];
+    size_t r1 = (g1 + local[1] - 1) / local[1] * local[1];
+    return lq_cl_launch(o->ctx, k, name, nargs, args, dims, r0, r1, local);
 }
 
 static void lq_sp_swap(lq_field *a, lq_field *b)

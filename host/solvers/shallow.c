@@ -474,22 +474,6 @@ static int lq_shallow_advance(void *state, int frame, double t_end, lq_frame_sta
     return rc;
 }
 
-static void lq_view_set(lq_field_view *v, const char *name, int nx, int nz, double ox, double oy,
-                        double oz, double dx, const float *data)
-{
-    v->name = name;
-    v->dims[0] = nx;
-    v->dims[1] = 1;
-    v->dims[2] = nz;
-    v->origin[0] = ox;
-    v->origin[1] = oy;
-    v->origin[2] = oz;
-    v->spacing[0] = dx;
-    v->spacing[1] = dx;
-    v->spacing[2] = dx;
-    v->data = data;
-}
-
 static int lq_shallow_view(void *state, const char *name, lq_field_view *v)
 {
     lq_shallow *s = state;
@@ -498,21 +482,21 @@ static int lq_shallow_view(void *state, const char *name, lq_field_view *v)
     size_t n = (size_t)nx * (size_t)nz;
     if (strcmp(name, "h") == 0) {
         rc = lq_field_download(&s->hs.h[s->hs.i1], s->hv);
-        lq_view_set(v, "h", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->hv);
+        lq_view_hf(v, "h", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->hv);
     } else if (strcmp(name, "b") == 0) {
         rc = lq_field_download(&s->hs.b, s->bv);
-        lq_view_set(v, "b", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->bv);
+        lq_view_hf(v, "b", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->bv);
     } else if (strcmp(name, "depth") == 0) {
         rc = lq_field_download(&s->hs.h[s->hs.i1], s->hv);
         if (!rc) rc = lq_field_download(&s->hs.b, s->bv);
         for (size_t c = 0; c < n && !rc; c++) s->fv[c] = lq_hf_depth(s->hv[c], s->bv[c]);
-        lq_view_set(v, "depth", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->fv);
+        lq_view_hf(v, "depth", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->fv);
     } else if (strcmp(name, "u") == 0) {
         rc = lq_field_download(&s->hs.u, s->uv);
-        lq_view_set(v, "u", nx + 1, nz, ox, oy, oz + 0.5 * dx, dx, s->uv);
+        lq_view_hf(v, "u", nx + 1, nz, ox, oy, oz + 0.5 * dx, dx, s->uv);
     } else if (strcmp(name, "w") == 0) {
         rc = lq_field_download(&s->hs.w, s->wv);
-        lq_view_set(v, "w", nx, nz + 1, ox + 0.5 * dx, oy, oz, dx, s->wv);
+        lq_view_hf(v, "w", nx, nz + 1, ox + 0.5 * dx, oy, oz, dx, s->wv);
     } else if (strcmp(name, "uc") == 0 || strcmp(name, "wc") == 0) {
         bool is_u = name[0] == 'u';
         rc = lq_field_download(is_u ? &s->hs.u : &s->hs.w, is_u ? s->uv : s->wv);
@@ -521,7 +505,7 @@ static int lq_shallow_view(void *state, const char *name, lq_field_view *v)
             for (int i = 0; i < nx; i++)
                 s->fv[i + nx * k] = is_u ? 0.5f * (f[i + (nx + 1) * k] + f[i + 1 + (nx + 1) * k])
                                          : 0.5f * (f[i + nx * k] + f[i + nx * (k + 1)]);
-        lq_view_set(v, is_u ? "uc" : "wc", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->fv);
+        lq_view_hf(v, is_u ? "uc" : "wc", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->fv);
     } else {
         return lq_error(LQ_EINPUT, "solver 'shallow' has no field '%s'", name);
     }

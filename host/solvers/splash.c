@@ -704,20 +704,6 @@ static int lq_splash_advance(void *state, int frame, double t_end, lq_frame_stat
     return rc;
 }
 
-static void lq_view_set(lq_field_view *v, const char *name, int nx, int nz, double ox, double oy,
-                        double oz, double dx, const float *data)
-{
-    v->name = name;
-    v->dims[0] = nx;
-    v->dims[1] = 1;
-    v->dims[2] = nz;
-    v->origin[0] = ox;
-    v->origin[1] = oy;
-    v->origin[2] = oz;
-    v->spacing[0] = v->spacing[1] = v->spacing[2] = dx;
-    v->data = data;
-}
-
 static int lq_splash_view(void *state, const char *name, lq_field_view *v)
 {
     lq_splash *s = state;
@@ -727,7 +713,7 @@ static int lq_splash_view(void *state, const char *name, lq_field_view *v)
     size_t n = (size_t)nx * (size_t)nz;
     double inv_fa = 1.0 / ((1.0 - s->sdiag) * dx);
     if (strcmp(name, "b") == 0) {
-        lq_view_set(v, "b", nx, nz, ox, oy, oz, dx, s->bv);
+        lq_view_hf(v, "b", nx, nz, ox, oy, oz, dx, s->bv);
         return LQ_OK;
     }
     rc = lq_field_download(&s->st.d, s->dv);
@@ -736,9 +722,9 @@ static int lq_splash_view(void *state, const char *name, lq_field_view *v)
         /* dry columns sit just below their ground, as the shallow solver's do */
         for (size_t c = 0; c < n; c++)
             s->hv[c] = s->dv[c] > 1e-6f ? s->bv[c] + s->dv[c] : s->bv[c] - 1e-5f;
-        lq_view_set(v, "h", nx, nz, ox, oy, oz, dx, s->hv);
+        lq_view_hf(v, "h", nx, nz, ox, oy, oz, dx, s->hv);
     } else if (strcmp(name, "depth") == 0) {
-        lq_view_set(v, "depth", nx, nz, ox, oy, oz, dx, s->dv);
+        lq_view_hf(v, "depth", nx, nz, ox, oy, oz, dx, s->dv);
     } else if (strcmp(name, "u") == 0 || strcmp(name, "w") == 0 || strcmp(name, "uc") == 0 ||
                strcmp(name, "wc") == 0) {
         bool is_u = name[0] == 'u', centred = name[1] == 'c';
@@ -756,14 +742,14 @@ static int lq_splash_view(void *state, const char *name, lq_field_view *v)
                 q[i + fx * k] = dm > 1e-6 ? (float)(q[i + fx * k] * inv_fa / dm) : 0.0f;
             }
         if (!centred) {
-            lq_view_set(v, name, fx, fz, is_u ? ox - 0.5 * dx : ox, oy, is_u ? oz : oz - 0.5 * dx,
-                        dx, q);
+            lq_view_hf(v, name, fx, fz, is_u ? ox - 0.5 * dx : ox, oy, is_u ? oz : oz - 0.5 * dx,
+                       dx, q);
         } else {
             for (int k = 0; k < nz; k++)
                 for (int i = 0; i < nx; i++)
                     s->fv[i + nx * k] = is_u ? 0.5f * (q[i + fx * k] + q[i + 1 + fx * k])
                                              : 0.5f * (q[i + fx * k] + q[i + fx * (k + 1)]);
-            lq_view_set(v, name, nx, nz, ox, oy, oz, dx, s->fv);
+            lq_view_hf(v, name, nx, nz, ox, oy, oz, dx, s->fv);
         }
     } else {
         return lq_error(LQ_EINPUT, "solver 'splash' has no field '%s'", name);
