@@ -12,9 +12,9 @@
  * Spacing δx, δy, δz may differ (non-uniform per axis, uniform along it). 2D runs use
  * nz = 1.
  *
- * Cell flags (one uchar per cell, Foster & Metaxas §3.1, §3.2.2): the kind in the low
- * bits; a SURFACE cell also carries which of its six neighbours are EMPTY in bits 2..7
- * of a separate mask (mac_surface.h), so the flags array itself holds only the kind.
+ * Cell flags (one uchar per cell, Foster & Metaxas §3.1, §3.2.2) hold only the kind
+ * (LQ_MAC_*). Which of a SURFACE cell's six neighbours are EMPTY is a separate uchar
+ * mask per cell (kernels/mac_surface.h), bit n for neighbour n in the order below.
  */
 #ifndef LQ_MAC_GRID_H
 #define LQ_MAC_GRID_H
