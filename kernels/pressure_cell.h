@@ -1,0 +1,147 @@
+/*
+ * pressure_cell.h — per-cell math of the pressure iteration (Foster & Metaxas 1996
+ * §3.1, eq. 5–9; boundaries §3.2), shared by the OpenCL kernels (kernels/pressure.cl)
+ * and their reference twins (host/ref/pressure.c). Grid and cell kinds: mac_grid.h.
+ *
+ * Eq. 5: D = −((u_{i+1/2} − u_{i−1/2})/δx + (v_{j+1/2} − v_{j−1/2})/δy
+ *              + (w_{k+1/2} − w_{k−1/2})/δz)            (1/s; D > 0 is an influx)
+ * Eq. 6–7: δp = β D, β = β0 / (2 δt (1/δx² + 1/δy² + 1/δz²)) (an axis one cell thick,
+ *          as z in 2D, has no free faces and leaves its term out: host/pressure.c).
+ * Eq. 8: each face of the cell moves by ±(δt/δ) δp, outward positive; eq. 9: p += δp.
+ * p is kinematic (pressure over density, m²/s²), as in eq. 2.
+ *
+ * Which faces move. Only FULL cells are relaxed (§6 step 6). A FULL cell moves a face
+ * unless the cell across it is
+ *   SOLID   (§3.2.1: the normal velocity of an obstacle face stays 0),
+ *   INFLOW  (§3.2.2: the inflow velocity is held fixed),
+ *   outside the grid (the domain edge is a wall; scenes bound it with SOLID cells).
+ * Faces toward OUTFLOW cells relax freely (§3.2.2). Faces toward SURFACE (and EMPTY)
+ * cells are the FULL cell's own faces and move with its δp by eq. 8: the surface cell's
+ * pressure is the applied one (§3.2.3) and is not relaxed; the free-surface velocity
+ * rules (eq. 10 and the 64 Empty-Fluid cases) are a separate module the solver applies
+ * after the iteration.
+ *
+ * Invariants (bit-for-bit twins): plain float arithmetic in a fixed order, contraction
+ * off, no division (the host passes reciprocals). In a red-black colour pass no two
+ * cells of the colour share a face (neighbours differ in the parity of i + j + k), so
+ * every face and every D read is written by at most one work-item per pass and the
+ * order of cells within a pass does not matter. The Jacobi variant reads only the previous
+ * velocities (pass 1) and then the stored δp (pass 2, each face written by the cell
+ * above it). The max |D| is a max, which does not depend on order.
+ */
+#ifndef LQ_PRESSURE_CELL_H
+#define LQ_PRESSURE_CELL_H
+
+#include "lq_shared.h"
+#include "mac_grid.h"
+
+#define LQ_PR_INF_BITS 0x7f800000u /* bits of +inf: what a non-finite D reduces to */
+#define LQ_PR_BLOCK    256         /* cells per work-item of the max |D| pass */
+
+/* Can a FULL cell move its face toward a cell of this kind? */
+LQ_INLINE int lq_pr_free(int kind)
+{
+    return kind != LQ_MAC_SOLID && kind != LQ_MAC_INFLOW;
+}
+
+/* Does the face between cells of kinds a and b move in the Jacobi variant: one of
+ * them is relaxed and neither holds it fixed (the same faces the red-black pass
+ * moves). */
+LQ_INLINE int lq_pr_face_moves(int a, int b)
+{
+    return (a == LQ_MAC_FULL || b == LQ_MAC_FULL) && lq_pr_free(a) && lq_pr_free(b);
+}
+
+/* Eq. 5 for cell (i, j, k); idx = 1/δx, ... */
+LQ_INLINE float lq_pr_div(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                          const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny, float idx,
+                          float idy, float idz)
+{
+    int qu = LQ_MAC_U(i, j, k, nx, ny), qv = LQ_MAC_V(i, j, k, nx, ny),
+        qw = LQ_MAC_W(i, j, k, nx, ny);
+    float dudx = (u[qu + 1] - u[qu]) * idx;
+    float dvdy = (v[qv + nx] - v[qv]) * idy;
+    float dwdz = (w[qw + nx * ny] - w[qw]) * idz;
+    return -((dudx + dvdy) + dwdz);
+}
+
+/* D of a FULL cell, 0 elsewhere, stored in div and returned. */
+LQ_INLINE float lq_pr_div_cell(LQ_GLOBAL float *div, const LQ_GLOBAL float *u,
+                               const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
+                               const LQ_GLOBAL unsigned char *flags, int i, int j, int k, int nx,
+                               int ny, float idx, float idy, float idz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    float d = flags[c] == LQ_MAC_FULL ? lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz) : 0.0f;
+    div[c] = d;
+    return d;
+}
+
+/* |d| as ordered bits (non-negative floats sort as their bit patterns): 0 for ±0,
+ * +inf for inf and NaN, so a max over cells is exact and order-independent. */
+LQ_INLINE lq_uint lq_pr_abs_bits(float d)
+{
+    if (!LQ_IS_FINITE(d)) return LQ_PR_INF_BITS;
+    if (d == 0.0f) return 0u;
+    return LQ_FLOAT_BITS(d < 0.0f ? -d : d);
+}
+
+/* Eq. 6–9 for one FULL cell of the colour being relaxed (the caller picks the colour):
+ * beta = β of eq. 7, tx = δt/δx, ... */
+LQ_INLINE void lq_pr_rb_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
+                             LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags, int i, int j,
+                             int k, int nx, int ny, int nz, float idx, float idy, float idz,
+                             float beta, float tx, float ty, float tz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    if (flags[c] != LQ_MAC_FULL) return;
+    float dp = beta * lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz);
+    int qu = LQ_MAC_U(i, j, k, nx, ny), qv = LQ_MAC_V(i, j, k, nx, ny),
+        qw = LQ_MAC_W(i, j, k, nx, ny), sz = nx * ny;
+    if (i > 0 && lq_pr_free(flags[c - 1])) u[qu] = u[qu] - tx * dp;
+    if (i < nx - 1 && lq_pr_free(flags[c + 1])) u[qu + 1] = u[qu + 1] + tx * dp;
+    if (j > 0 && lq_pr_free(flags[c - nx])) v[qv] = v[qv] - ty * dp;
+    if (j < ny - 1 && lq_pr_free(flags[c + nx])) v[qv + nx] = v[qv + nx] + ty * dp;
+    if (k > 0 && lq_pr_free(flags[c - sz])) w[qw] = w[qw] - tz * dp;
+    if (k < nz - 1 && lq_pr_free(flags[c + sz])) w[qw + sz] = w[qw + sz] + tz * dp;
+    p[c] = p[c] + dp;
+}
+
+/* Jacobi pass 1: δp = β D of a FULL cell from the velocities as they are, 0 elsewhere
+ * (beta already carries the Jacobi relaxation factor). */
+LQ_INLINE void lq_pr_jacobi_dp_cell(LQ_GLOBAL float *dp, const LQ_GLOBAL float *u,
+                                    const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
+                                    const LQ_GLOBAL unsigned char *flags, int i, int j, int k,
+                                    int nx, int ny, float idx, float idy, float idz, float beta)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    dp[c] =
+        flags[c] == LQ_MAC_FULL ? beta * lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz) : 0.0f;
+}
+
+/* Jacobi pass 2, cell (i, j, k): its −x, −y, −z faces from both cells' δp (eq. 8 of
+ * both: u_{i−1/2} += (δt/δx)(δp_{i−1} − δp_i)), and its pressure (eq. 9). Faces on the
+ * domain edge never move, so the low faces of all cells are all the faces that can. */
+LQ_INLINE void lq_pr_jacobi_apply_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
+                                       LQ_GLOBAL float *p, const LQ_GLOBAL float *dp,
+                                       const LQ_GLOBAL unsigned char *flags, int i, int j, int k,
+                                       int nx, int ny, float tx, float ty, float tz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny), fc = flags[c], sz = nx * ny;
+    float d = dp[c];
+    if (i > 0 && lq_pr_face_moves(flags[c - 1], fc)) {
+        int q = LQ_MAC_U(i, j, k, nx, ny);
+        u[q] = u[q] + tx * (dp[c - 1] - d);
+    }
+    if (j > 0 && lq_pr_face_moves(flags[c - nx], fc)) {
+        int q = LQ_MAC_V(i, j, k, nx, ny);
+        v[q] = v[q] + ty * (dp[c - nx] - d);
+    }
+    if (k > 0 && lq_pr_face_moves(flags[c - sz], fc)) {
+        int q = LQ_MAC_W(i, j, k, nx, ny);
+        w[q] = w[q] + tz * (dp[c - sz] - d);
+    }
+    if (fc == LQ_MAC_FULL) p[c] = p[c] + d;
+}
+
+#endif
