@@ -72,6 +72,13 @@ const lq_tolerance lq_tolerances[] = {
      "table-driven sums and products in one order, host reciprocals, one writer per face: exact"},
     {"mac_surface.pressure", 0, 1e-5, 1e-3,
      "eq. 17: OpenCL's cos may be 4 ulp from libm's cosf; the rest is the same float code"},
+    {"markers.advect", 0, 0, 1,
+     "RK2 through the same trilinear code, host reciprocals, no contraction or divide: exact"},
+    {"markers.classify", 0, 0, 1, "integer counts (order-free atomics) and neighbour tests: exact"},
+    {"momentum.step", 0, 0, 1,
+     "eq. 2: same per-face code, host reciprocals, no division or contraction: exact"},
+    {"momentum.boundary", 0, 0, 1, "copies and negations of fluid values, one writer: exact"},
+    {"momentum.max_speed", 0, 0, 1, "a max of |q| bits is order-free: exact"},
     {0, 0, 0, 0, 0}};
 
 const lq_tolerance *lq_tolerance_get(const char *name)

@@ -1,0 +1,203 @@
+/*
+ * momentum_cell.h — per-face math of the explicit momentum update (Foster & Metaxas
+ * 1996 §3.1, eq. 2), the solid-obstacle boundary conditions (§3.2.1) and the max-speed
+ * reduction behind the time step (eq. 3), shared by the OpenCL kernels
+ * (kernels/momentum.cl) and their reference twins (host/ref/momentum.c). Grid and cell
+ * kinds: mac_grid.h. p is kinematic (pressure over density, m²/s²).
+ *
+ * Eq. 2 for a face of axis a (component q = u, v or w) at the low side of cell c, i.e.
+ * between cells c − e_a and c:
+ *   q̃ = q + δt { Σ_b A_b + g_a + (p_{c−e_a} − p_c)/δa + Σ_b ν/δb² (q_{+b} + q_{−b} − 2q) }
+ * with the paper's averages ("averaged over the nearest available values"):
+ *   A_a = (1/δa) [ (q_{c−e_a})² − (q_c)² ], q at a cell centre = ½ (its two a-faces),
+ *         the square of the average;
+ *   A_b = (1/δb) [ (q r)_{−b} − (q r)_{+b} ] for b ≠ a, r the b component, at the edge
+ *         between the face and its b neighbour: (q r)_{−b} = ½(q_{−b} + q) · ½(r at the
+ *         low b-faces of cells c − e_a and c), (q r)_{+b} = ½(q + q_{+b}) · ½(r at the
+ *         high b-faces of cells c − e_a and c): each factor the average of its two
+ *         nearest faces, then the product (not the average of products).
+ * Terms are summed in the order A_x, A_y, A_z, g, pressure, viscosity x, y, z.
+ *
+ * Which faces move: both cells in the grid, neither SOLID nor INFLOW, at least one FULL
+ * or SURFACE. The others keep their value: faces touching only EMPTY (or OUTFLOW)
+ * cells, domain-edge faces, and faces touching SOLID or INFLOW cells (set by the
+ * boundary operation and the inflow rule). A q neighbour across b ≠ a that lies outside
+ * the grid is replaced by q itself (zero gradient: its viscous term is 0). In 2D
+ * (nz = 1) every w face is a domain-edge face and w is expected to be 0, so the z terms
+ * vanish.
+ *
+ * §3.2.1 on faces touching a SOLID cell (the boundary operation):
+ *   - a face between a SOLID cell and a non-SOLID one, or between a SOLID cell and the
+ *     domain edge: the normal velocity, 0;
+ *   - a face between two SOLID cells (tangential, inside the obstacle): mirrored from
+ *     the first "fluid face" found in the order −b, +b for b ≠ a ascending (u: −y, +y,
+ *     −z, +z; v: −x, +x, −z, +z; w: −x, +x, −y, +y), a fluid face being the parallel
+ *     face one cell away whose two cells are both in the grid and non-SOLID. The value
+ *     is −q_fluid (no-slip) if either SOLID cell's boundary flag is 1, else +q_fluid
+ *     (free-slip). No fluid face: 0 (the inside of an obstacle is at rest).
+ *   - p of a SOLID cell: p of its first neighbour in the order −x, +x, −y, +y, −z, +z
+ *     that is neither SOLID nor EMPTY; none: p unchanged.
+ * Race-free in place: it writes only faces touching a SOLID cell and p of SOLID cells,
+ * and reads only fluid faces (which touch no SOLID cell) and p of non-SOLID cells.
+ *
+ * Invariants (bit-for-bit twins): plain float arithmetic in a fixed order, contraction
+ * off, no division (the host passes 1/δ, ν/δ², δt). The max-speed reduction is a max
+ * of |q| bits, which does not depend on order.
+ */
+#ifndef LQ_MOMENTUM_CELL_H
+#define LQ_MOMENTUM_CELL_H
+
+#include "lq_shared.h"
+#include "mac_grid.h"
+
+#define LQ_MO_INF_BITS 0x7f800000u /* bits of +inf: what a non-finite speed reduces to */
+#define LQ_MO_BLOCK    256         /* faces per work-item of the max |q| pass */
+
+/* What eq. 2 takes, from the params in double, rounded once (host/momentum.c). */
+typedef struct lq_momentum_coef {
+    float idx, idy, idz; /* 1/m */
+    float vx, vy, vz;    /* ν/δ² per axis, 1/s */
+    float gx, gy, gz;    /* m/s² */
+    float dt;            /* s */
+} lq_momentum_coef;
+
+/* Index of the face of axis a on the low side of cell (i, j, k). */
+LQ_INLINE int lq_mo_face(int a, int i, int j, int k, int nx, int ny)
+{
+    if (a == 0) return LQ_MAC_U(i, j, k, nx, ny);
+    if (a == 1) return LQ_MAC_V(i, j, k, nx, ny);
+    return LQ_MAC_W(i, j, k, nx, ny);
+}
+
+LQ_INLINE int lq_mo_is_fluid(int kind)
+{
+    return kind == LQ_MAC_FULL || kind == LQ_MAC_SURFACE;
+}
+
+/* Does eq. 2 move the face between cells of kinds ka and kb (both in the grid)? */
+LQ_INLINE int lq_mo_face_moves(int ka, int kb)
+{
+    return ka != LQ_MAC_SOLID && kb != LQ_MAC_SOLID && ka != LQ_MAC_INFLOW && kb != LQ_MAC_INFLOW &&
+           (lq_mo_is_fluid(ka) || lq_mo_is_fluid(kb));
+}
+
+/* |x| as ordered bits: 0 for ±0, +inf for inf and NaN (as lq_pr_abs_bits). */
+LQ_INLINE lq_uint lq_mo_abs_bits(float x)
+{
+    if (!LQ_IS_FINITE(x)) return LQ_MO_INF_BITS;
+    if (x == 0.0f) return 0u;
+    return LQ_FLOAT_BITS(x < 0.0f ? -x : x);
+}
+
+/* Eq. 2 for the face of axis a at the low side of cell (i, j, k); returns the new
+ * value (the old one where the face does not move). */
+LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                const LQ_GLOBAL float *w, const LQ_GLOBAL float *p,
+                                const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k,
+                                int nx, int ny, int nz, lq_momentum_coef cf)
+{
+    const LQ_GLOBAL float *comp[3] = {u, v, w};
+    const LQ_GLOBAL float *q = comp[a];
+    int c[3] = {i, j, k}, n[3] = {nx, ny, nz};
+    float id[3] = {cf.idx, cf.idy, cf.idz}, vis[3] = {cf.vx, cf.vy, cf.vz};
+    float g[3] = {cf.gx, cf.gy, cf.gz};
+    int e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    int f = lq_mo_face(a, i, j, k, nx, ny);
+    float q0 = q[f];
+    if (c[a] == 0 || c[a] == n[a]) return q0; /* domain edge */
+    int cb = LQ_MAC_CELL(i, j, k, nx, ny);
+    int ca = LQ_MAC_CELL(i - e[a][0], j - e[a][1], k - e[a][2], nx, ny);
+    if (!lq_mo_face_moves(flags[ca], flags[cb])) return q0;
+
+    const float h = 0.5f;
+    float qm = q[lq_mo_face(a, i - e[a][0], j - e[a][1], k - e[a][2], nx, ny)];
+    float qp = q[lq_mo_face(a, i + e[a][0], j + e[a][1], k + e[a][2], nx, ny)];
+    float qlo[3], qhi[3]; /* q's neighbours across each axis (clamped to q itself) */
+    float sum = 0.0f;
+    for (int b = 0; b < 3; b++) {
+        if (b == a) {
+            qlo[b] = qm;
+            qhi[b] = qp;
+            float cm = h * (qm + q0), cp = h * (q0 + qp);
+            sum = sum + (cm * cm - cp * cp) * id[b];
+            continue;
+        }
+        qlo[b] = c[b] > 0 ? q[lq_mo_face(a, i - e[b][0], j - e[b][1], k - e[b][2], nx, ny)] : q0;
+        qhi[b] =
+            c[b] < n[b] - 1 ? q[lq_mo_face(a, i + e[b][0], j + e[b][1], k + e[b][2], nx, ny)] : q0;
+        const LQ_GLOBAL float *r = comp[b];
+        int il = i - e[a][0], jl = j - e[a][1], kl = k - e[a][2]; /* cell c − e_a */
+        float rlo = h * (r[lq_mo_face(b, il, jl, kl, nx, ny)] + r[lq_mo_face(b, i, j, k, nx, ny)]);
+        float rhi = h * (r[lq_mo_face(b, il + e[b][0], jl + e[b][1], kl + e[b][2], nx, ny)] +
+                         r[lq_mo_face(b, i + e[b][0], j + e[b][1], k + e[b][2], nx, ny)]);
+        float ql = h * (qlo[b] + q0), qh = h * (q0 + qhi[b]);
+        sum = sum + (ql * rlo - qh * rhi) * id[b];
+    }
+    sum = sum + g[a];
+    sum = sum + (p[ca] - p[cb]) * id[a];
+    for (int b = 0; b < 3; b++) sum = sum + vis[b] * ((qhi[b] + qlo[b]) - 2.0f * q0);
+    return q0 + cf.dt * sum;
+}
+
+/* Kind of cell (i, j, k), or -1 outside the grid. */
+LQ_INLINE int lq_mo_kind(const LQ_GLOBAL unsigned char *flags, int i, int j, int k, int nx, int ny,
+                         int nz)
+{
+    if (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz) return -1;
+    return flags[LQ_MAC_CELL(i, j, k, nx, ny)];
+}
+
+/* §3.2.1 for the face of axis a at the low side of cell (i, j, k): stores the new value
+ * when the face touches a SOLID cell (see the block above); other faces are untouched. */
+LQ_INLINE void lq_mo_boundary_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags,
+                                   const LQ_GLOBAL unsigned char *bnd, int a, int i, int j, int k,
+                                   int nx, int ny, int nz)
+{
+    int e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    int c[3] = {i, j, k}, n[3] = {nx, ny, nz};
+    int ka = lq_mo_kind(flags, i - e[a][0], j - e[a][1], k - e[a][2], nx, ny, nz);
+    int kb = lq_mo_kind(flags, i, j, k, nx, ny, nz);
+    int sa = ka == LQ_MAC_SOLID, sb = kb == LQ_MAC_SOLID;
+    int f = lq_mo_face(a, i, j, k, nx, ny);
+    if (!sa && !sb) return;
+    if (!(sa && sb)) { /* normal face of an obstacle, or of a SOLID cell at the edge */
+        q[f] = 0.0f;
+        return;
+    }
+    int noslip = bnd[LQ_MAC_CELL(i - e[a][0], j - e[a][1], k - e[a][2], nx, ny)] != 0 ||
+                 bnd[LQ_MAC_CELL(i, j, k, nx, ny)] != 0;
+    for (int b = 0; b < 3; b++) {
+        if (b == a) continue;
+        for (int s = -1; s <= 1; s += 2) {
+            int cn = c[b] + s;
+            if (cn < 0 || cn >= n[b]) continue;
+            int i2 = i + s * e[b][0], j2 = j + s * e[b][1], k2 = k + s * e[b][2];
+            int k1 = lq_mo_kind(flags, i2 - e[a][0], j2 - e[a][1], k2 - e[a][2], nx, ny, nz);
+            int k2k = lq_mo_kind(flags, i2, j2, k2, nx, ny, nz);
+            if (k1 < 0 || k2k < 0 || k1 == LQ_MAC_SOLID || k2k == LQ_MAC_SOLID) continue;
+            float qf = q[lq_mo_face(a, i2, j2, k2, nx, ny)];
+            q[f] = noslip ? -qf : qf;
+            return;
+        }
+    }
+    q[f] = 0.0f;
+}
+
+/* §3.2.1: p of a SOLID cell from its first neighbour (−x, +x, −y, +y, −z, +z) that is
+ * neither SOLID nor EMPTY. */
+LQ_INLINE void lq_mo_boundary_p(LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags, int i,
+                                int j, int k, int nx, int ny, int nz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    if (flags[c] != LQ_MAC_SOLID) return;
+    int d[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+    for (int m = 0; m < 6; m++) {
+        int i2 = i + d[m][0], j2 = j + d[m][1], k2 = k + d[m][2];
+        int kn = lq_mo_kind(flags, i2, j2, k2, nx, ny, nz);
+        if (kn < 0 || kn == LQ_MAC_SOLID || kn == LQ_MAC_EMPTY) continue;
+        p[c] = p[LQ_MAC_CELL(i2, j2, k2, nx, ny)];
+        return;
+    }
+}
+
+#endif
