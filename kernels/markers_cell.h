@@ -1,0 +1,201 @@
+/*
+ * markers_cell.h — per-particle and per-cell math of marker particles (Foster & Metaxas
+ * 1996 §4.1), shared by the OpenCL kernels (kernels/markers.cl) and their reference
+ * twins (host/ref/markers.c). Grid, face arrays and cell kinds: mac_grid.h.
+ *
+ * Sampling. Each velocity component is interpolated trilinearly on its own face lattice
+ * (the 3D form of the paper's area weighting, Fig. 3):
+ *   u at (i δx, (j+½) δy, (k+½) δz),  0 ≤ i ≤ nx, 0 ≤ j < ny, 0 ≤ k < nz;
+ *   v at ((i+½) δx, j δy, (k+½) δz);  w at ((i+½) δx, (j+½) δy, k δz).
+ * A point is turned into continuous lattice coordinates (x/δx − offset, ...) and clamped
+ * to the lattice, so beyond the outermost nodes the value is held constant. A lattice one
+ * node thick along an axis (u and v in 2D, nz = 1) is constant along it. Trilinear
+ * interpolation reproduces a linear field up to float rounding.
+ *
+ * Advection: second-order Runge–Kutta (midpoint), x½ = x + (δt/2) u(x),
+ * x' = x + δt u(x½), each stage clamped to the domain [0, nx δx] × [0, ny δy] × [0, nz δz].
+ * A particle whose x' lies in a SOLID cell stays at x (it is pushed back to its start:
+ * markers never enter obstacles; the fluid velocity toward a wall is 0 there anyway). A
+ * start outside the domain (or NaN) is first clamped into it, so every particle ends in
+ * the domain.
+ *
+ * Classification (§4.1), three passes, each race-free: (1) per cell, count = −1 for a
+ * fixed kind (SOLID, INFLOW, OUTFLOW) and 0 otherwise; (2) per particle, an integer
+ * atomic increment of its cell's count unless the cell is fixed (flags only read; the
+ * sum does not depend on order); (3) per cell, reading only counts and writing only its
+ * own flag: fixed cells keep their kind, a cell with no particles is EMPTY, a cell with
+ * particles is SURFACE when a neighbour in the grid has count 0 (is EMPTY) and FULL
+ * otherwise. A neighbour outside the grid is a wall, not EMPTY. A position outside the
+ * grid (or NaN) counts in the nearest cell, as lq_mk_cell_of clamps.
+ *
+ * Invariants (bit-for-bit twins): plain float arithmetic in a fixed order, contraction
+ * off, no division (the host passes 1/δ and the domain size), comparisons instead of
+ * fmin/fmax so NaN is handled the same on both sides.
+ */
+#ifndef LQ_MARKERS_CELL_H
+#define LQ_MARKERS_CELL_H
+
+#include "lq_shared.h"
+#include "mac_grid.h"
+
+typedef struct lq_mk_vec3 {
+    float x, y, z;
+} lq_mk_vec3;
+
+/* x clamped to [lo, hi]; NaN becomes lo. */
+LQ_INLINE float lq_mk_clampf(float x, float lo, float hi)
+{
+    if (!(x >= lo)) return lo;
+    if (x > hi) return hi;
+    return x;
+}
+
+LQ_INLINE float lq_mk_lerp(float a, float b, float f)
+{
+    return (1.0f - f) * a + f * b;
+}
+
+/* Node index along one axis of m nodes for the clamped coordinate g ≥ 0, and the
+ * fraction toward the next node (0 when the axis has one node). */
+LQ_INLINE int lq_mk_node(float g, int m, float *f)
+{
+    int i = (int)g;
+    if (i > m - 2) i = m - 2;
+    if (i < 0) i = 0;
+    *f = m > 1 ? g - (float)i : 0.0f;
+    return i;
+}
+
+/* Trilinear sample of lattice a (m0 × m1 × m2 nodes, first index fastest) at continuous
+ * node coordinates (g0, g1, g2), clamped to the lattice. */
+LQ_INLINE float lq_mk_lattice(const LQ_GLOBAL float *a, int m0, int m1, int m2, float g0, float g1,
+                              float g2)
+{
+    float f0, f1, f2;
+    int i = lq_mk_node(lq_mk_clampf(g0, 0.0f, (float)(m0 - 1)), m0, &f0);
+    int j = lq_mk_node(lq_mk_clampf(g1, 0.0f, (float)(m1 - 1)), m1, &f1);
+    int k = lq_mk_node(lq_mk_clampf(g2, 0.0f, (float)(m2 - 1)), m2, &f2);
+    int s0 = m0 > 1 ? 1 : 0, s1 = m1 > 1 ? m0 : 0, s2 = m2 > 1 ? m0 * m1 : 0;
+    int b = i + m0 * (j + m1 * k);
+    float c00 = lq_mk_lerp(a[b], a[b + s0], f0);
+    float c10 = lq_mk_lerp(a[b + s1], a[b + s1 + s0], f0);
+    float c01 = lq_mk_lerp(a[b + s2], a[b + s2 + s0], f0);
+    float c11 = lq_mk_lerp(a[b + s2 + s1], a[b + s2 + s1 + s0], f0);
+    return lq_mk_lerp(lq_mk_lerp(c00, c10, f1), lq_mk_lerp(c01, c11, f1), f2);
+}
+
+/* u, v, w each on its own face lattice at the point (x, y, z) (m); idx = 1/δx, ... */
+LQ_INLINE float lq_mk_sample_u(const LQ_GLOBAL float *u, float x, float y, float z, int nx, int ny,
+                               int nz, float idx, float idy, float idz)
+{
+    return lq_mk_lattice(u, nx + 1, ny, nz, x * idx, y * idy - 0.5f, z * idz - 0.5f);
+}
+LQ_INLINE float lq_mk_sample_v(const LQ_GLOBAL float *v, float x, float y, float z, int nx, int ny,
+                               int nz, float idx, float idy, float idz)
+{
+    return lq_mk_lattice(v, nx, ny + 1, nz, x * idx - 0.5f, y * idy, z * idz - 0.5f);
+}
+LQ_INLINE float lq_mk_sample_w(const LQ_GLOBAL float *w, float x, float y, float z, int nx, int ny,
+                               int nz, float idx, float idy, float idz)
+{
+    return lq_mk_lattice(w, nx, ny, nz + 1, x * idx - 0.5f, y * idy - 0.5f, z * idz);
+}
+
+LQ_INLINE lq_mk_vec3 lq_mk_velocity(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                    const LQ_GLOBAL float *w, lq_mk_vec3 p, int nx, int ny, int nz,
+                                    float idx, float idy, float idz)
+{
+    lq_mk_vec3 r;
+    r.x = lq_mk_sample_u(u, p.x, p.y, p.z, nx, ny, nz, idx, idy, idz);
+    r.y = lq_mk_sample_v(v, p.x, p.y, p.z, nx, ny, nz, idx, idy, idz);
+    r.z = lq_mk_sample_w(w, p.x, p.y, p.z, nx, ny, nz, idx, idy, idz);
+    return r;
+}
+
+/* The cell holding the point, the nearest cell for a point outside the grid (or NaN). */
+LQ_INLINE int lq_mk_cell_of(lq_mk_vec3 p, int nx, int ny, int nz, float idx, float idy, float idz)
+{
+    int i = (int)lq_mk_clampf(p.x * idx, 0.0f, (float)nx);
+    int j = (int)lq_mk_clampf(p.y * idy, 0.0f, (float)ny);
+    int k = (int)lq_mk_clampf(p.z * idz, 0.0f, (float)nz);
+    if (i > nx - 1) i = nx - 1;
+    if (j > ny - 1) j = ny - 1;
+    if (k > nz - 1) k = nz - 1;
+    return LQ_MAC_CELL(i, j, k, nx, ny);
+}
+
+/* p + s·d, clamped to the domain [0, lx] × [0, ly] × [0, lz]. */
+LQ_INLINE lq_mk_vec3 lq_mk_step(lq_mk_vec3 p, lq_mk_vec3 d, float s, float lx, float ly, float lz)
+{
+    lq_mk_vec3 r;
+    r.x = lq_mk_clampf(p.x + s * d.x, 0.0f, lx);
+    r.y = lq_mk_clampf(p.y + s * d.y, 0.0f, ly);
+    r.z = lq_mk_clampf(p.z + s * d.z, 0.0f, lz);
+    return r;
+}
+
+/* One midpoint step of particle n (pos: x, y, z per particle, m). */
+LQ_INLINE void lq_mk_advect_one(LQ_GLOBAL float *pos, const LQ_GLOBAL float *u,
+                                const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
+                                const LQ_GLOBAL unsigned char *flags, int n, int nx, int ny, int nz,
+                                float idx, float idy, float idz, float lx, float ly, float lz,
+                                float dt)
+{
+    lq_mk_vec3 p0;
+    p0.x = pos[3 * n];
+    p0.y = pos[3 * n + 1];
+    p0.z = pos[3 * n + 2];
+    lq_mk_vec3 zero = {0.0f, 0.0f, 0.0f};
+    p0 = lq_mk_step(p0, zero, 0.0f, lx, ly, lz); /* a start outside the domain is clamped */
+    lq_mk_vec3 v0 = lq_mk_velocity(u, v, w, p0, nx, ny, nz, idx, idy, idz);
+    lq_mk_vec3 pm = lq_mk_step(p0, v0, 0.5f * dt, lx, ly, lz);
+    lq_mk_vec3 vm = lq_mk_velocity(u, v, w, pm, nx, ny, nz, idx, idy, idz);
+    lq_mk_vec3 p1 = lq_mk_step(p0, vm, dt, lx, ly, lz);
+    if (flags[lq_mk_cell_of(p1, nx, ny, nz, idx, idy, idz)] == LQ_MAC_SOLID) p1 = p0;
+    pos[3 * n] = p1.x;
+    pos[3 * n + 1] = p1.y;
+    pos[3 * n + 2] = p1.z;
+}
+
+/* Kinds the markers never change. */
+LQ_INLINE int lq_mk_fixed(int kind)
+{
+    return kind == LQ_MAC_SOLID || kind == LQ_MAC_INFLOW || kind == LQ_MAC_OUTFLOW;
+}
+
+/* Classification pass 1, cell c. */
+LQ_INLINE void lq_mk_clear_cell(LQ_GLOBAL int *count, const LQ_GLOBAL unsigned char *flags, int c)
+{
+    count[c] = lq_mk_fixed(flags[c]) ? -1 : 0;
+}
+
+/* Classification pass 2, particle n. */
+LQ_INLINE void lq_mk_count_one(LQ_GLOBAL LQ_VOLATILE int *count, const LQ_GLOBAL float *pos,
+                               const LQ_GLOBAL unsigned char *flags, int n, int nx, int ny, int nz,
+                               float idx, float idy, float idz)
+{
+    lq_mk_vec3 p;
+    p.x = pos[3 * n];
+    p.y = pos[3 * n + 1];
+    p.z = pos[3 * n + 2];
+    int c = lq_mk_cell_of(p, nx, ny, nz, idx, idy, idz);
+    if (!lq_mk_fixed(flags[c])) LQ_ATOMIC_ADD(&count[c], 1);
+}
+
+/* Classification pass 3, cell (i, j, k). */
+LQ_INLINE void lq_mk_label_cell(LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *count, int i,
+                                int j, int k, int nx, int ny, int nz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny), sz = nx * ny, n = count[c];
+    if (n < 0) return;
+    if (n == 0) {
+        flags[c] = LQ_MAC_EMPTY;
+        return;
+    }
+    int surface = (i > 0 && count[c - 1] == 0) || (i < nx - 1 && count[c + 1] == 0) ||
+                  (j > 0 && count[c - nx] == 0) || (j < ny - 1 && count[c + nx] == 0) ||
+                  (k > 0 && count[c - sz] == 0) || (k < nz - 1 && count[c + sz] == 0);
+    flags[c] = surface ? LQ_MAC_SURFACE : LQ_MAC_FULL;
+}
+
+#endif
