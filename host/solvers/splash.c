@@ -719,9 +719,15 @@ static int lq_splash_view(void *state, const char *name, lq_field_view *v)
     rc = lq_field_download(&s->st.d, s->dv);
     if (rc) return rc;
     if (strcmp(name, "h") == 0) {
-        /* dry columns sit just below their ground, as the shallow solver's do */
-        for (size_t c = 0; c < n; c++)
-            s->hv[c] = s->dv[c] > 1e-6f ? s->bv[c] + s->dv[c] : s->bv[c] - 1e-5f;
+        /* The water's surface: where objects press on it (e > 0), the level their
+         * displacement holds it at (b + d + e), so a submerged body does not show as a
+         * pit; dry columns sit just below their ground, as the shallow solver's do. */
+        if (s->nobj > 0) rc = lq_field_download(&s->st.e, s->fv);
+        if (rc) return rc;
+        for (size_t c = 0; c < n; c++) {
+            float e = s->nobj > 0 ? s->fv[c] : 0.0f;
+            s->hv[c] = s->dv[c] > 1e-6f ? s->bv[c] + s->dv[c] + e : s->bv[c] - 1e-5f;
+        }
         lq_view_hf(v, "h", nx, nz, ox, oy, oz, dx, s->hv);
     } else if (strcmp(name, "depth") == 0) {
         lq_view_hf(v, "depth", nx, nz, ox, oy, oz, dx, s->dv);
