@@ -238,15 +238,16 @@ int lq_sp_spray(lq_sp_ops *o, lq_sp_state *st, const lq_sp_spray_params *p)
     }
     lq_field *part = &st->part[st->cur];
     int corners = (o->nx + 1) * (o->nz + 1);
-    lq_argv a[] = {MEM(&st->d),      MEM(&st->hd),          MEM(&st->ccnt), VAL(p->threshold),
-                   VAL(p->per_step), VAL(p->cap_per_depth), VAL(p->seed),   VAL(p->step)};
+    lq_argv a[] = {MEM(&st->d),           MEM(&st->hd),      MEM(&st->e),
+                   MEM(&st->ccnt),        VAL(p->threshold), VAL(p->per_step),
+                   VAL(p->cap_per_depth), VAL(p->seed),      VAL(p->step)};
     lq_argv b[] = {MEM(&st->ccnt), MEM(&st->bsum), VAL(corners)};
     lq_argv e[] = {MEM(part),      MEM(&st->ccnt), MEM(&st->boff), MEM(&st->b),
                    MEM(&st->d),    MEM(&st->hd),   MEM(&st->qx),   MEM(&st->qz),
                    VAL(p->dx),     VAL(p->ox),     VAL(p->oz),     VAL(p->inv_fa),
                    VAL(p->volume), VAL(p->seed),   VAL(p->step),   VAL(st->capacity)};
     lq_argv t[] = {MEM(&st->d), MEM(&st->ccnt), VAL(p->quarter_depth)};
-    int rc = lq_sp_launch(o, o->spray_count, "sp_spray_count", 8, a, 2, (size_t)o->nx + 1,
+    int rc = lq_sp_launch(o, o->spray_count, "sp_spray_count", 9, a, 2, (size_t)o->nx + 1,
                           (size_t)o->nz + 1);
     if (!rc) rc = lq_sp_launch(o, o->block_sum, "sp_block_sum", 3, b, 1, (size_t)st->cblocks, 1);
     if (!rc) rc = lq_sp_block_scan(o, st, st->cblocks, 0);

@@ -62,14 +62,14 @@ kernel void sp_boundary(global float *qx, global float *qz, int axis, int wall, 
 }
 
 /* Emission, pass 1: each corner counts its particles. */
-kernel void sp_spray_count(global const float *d, global const float *hd, global int *cnt,
-                           float threshold, float per_step, float cap_per_depth, uint seed,
-                           uint step)
+kernel void sp_spray_count(global const float *d, global const float *hd, global const float *e,
+                           global int *cnt, float threshold, float per_step, float cap_per_depth,
+                           uint seed, uint step)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i > NX || k > NZ) return;
     cnt[i + (NX + 1) * k] =
-        lq_sp_emit_count(d, hd, i, k, NX, NZ, threshold, per_step, cap_per_depth, seed, step);
+        lq_sp_emit_count(d, hd, e, i, k, NX, NZ, threshold, per_step, cap_per_depth, seed, step);
 }
 
 /* Sums of LQ_SP_BLOCK consecutive counts (n of them in all). */

@@ -309,17 +309,20 @@ LQ_INLINE void lq_sp_corner_velocity(const LQ_GLOBAL float *d, const LQ_GLOBAL f
                      lq_sp_pipe_velocity(qz[i + nx * k], d[c10], d[c11], inv_fa));
 }
 
-/* Particles corner (i, k) emits this step: where the surface rises faster than the
- * threshold, `per_step` particles on average (spray rate × corner area × Δt), at most
- * as many as take an eighth of the shallowest neighbouring column (`cap_per_depth` =
- * A / (2 · volume)) and never more than LQ_SP_BLOCK. */
-LQ_INLINE int lq_sp_emit_count(const LQ_GLOBAL float *d, const LQ_GLOBAL float *hd, int i, int k,
-                               int nx, int nz, float threshold, float per_step, float cap_per_depth,
-                               lq_uint seed, lq_uint step)
+/* Particles corner (i, k) emits this step: where the free surface (no object
+ * pressing on any of its four columns) rises faster than the threshold, `per_step` particles on
+ * average (spray rate × corner area × Δt), at most as many as take an eighth of the shallowest
+ * neighbouring column (`cap_per_depth` = A / (2 · volume)) and never more than LQ_SP_BLOCK. */
+LQ_INLINE int lq_sp_emit_count(const LQ_GLOBAL float *d, const LQ_GLOBAL float *hd,
+                               const LQ_GLOBAL float *e, int i, int k, int nx, int nz,
+                               float threshold, float per_step, float cap_per_depth, lq_uint seed,
+                               lq_uint step)
 {
     if (i < 1 || i > nx - 1 || k < 1 || k > nz - 1) return 0;
     int c = i + nx * k;
     int c00 = c - 1 - nx, c10 = c - nx, c01 = c - 1;
+    /* an object presses on this control point: its surface is the object's, not free */
+    if (e[c00] > 0.0f || e[c10] > 0.0f || e[c01] > 0.0f || e[c] > 0.0f) return 0;
     float zdot = 0.25f * (hd[c00] + hd[c10] + hd[c01] + hd[c]);
     if (!(zdot > threshold)) return 0;
     float u = lq_sp_uniform(seed, step, (lq_uint)(i + (nx + 1) * k), 0xffffu);

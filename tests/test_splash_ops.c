@@ -758,8 +758,12 @@ static void test_spray(const image *init)
                     wrong_count += cc[c] != 0;
                     continue;
                 }
-                const float *hd = FV(init, F_HD), *d = FV(init, F_D);
+                const float *hd = FV(init, F_HD), *d = FV(init, F_D), *e = FV(init, F_E);
                 int c0 = i - 1 + NX * (k - 1);
+                if (e[c0] > 0 || e[c0 + 1] > 0 || e[c0 + NX] > 0 || e[c0 + NX + 1] > 0) {
+                    wrong_count += cc[c] != 0; /* an object presses there: no spray */
+                    continue;
+                }
                 double zdot = 0.25 * ((double)hd[c0] + hd[c0 + 1] + hd[c0 + NX] + hd[c0 + NX + 1]);
                 double dmin = fmin(fmin(d[c0], d[c0 + 1]), fmin(d[c0 + NX], d[c0 + NX + 1]));
                 int cap = (int)LQ_MIN(dmin * sp.cap_per_depth, 64.0);

@@ -61,8 +61,8 @@ void lq_sp_ref_spray(lq_sp_state *st, const lq_sp_spray_params *p)
         int sum = 0;
         for (int c = blk * LQ_SP_BLOCK; c < (blk + 1) * LQ_SP_BLOCK && c < total; c++) {
             cnt[c] =
-                lq_sp_emit_count(F(&st->d), F(&st->hd), c % (nx + 1), c / (nx + 1), nx, nz,
-                                 p->threshold, p->per_step, p->cap_per_depth, p->seed, p->step);
+                lq_sp_emit_count(F(&st->d), F(&st->hd), F(&st->e), c % (nx + 1), c / (nx + 1), nx,
+                                 nz, p->threshold, p->per_step, p->cap_per_depth, p->seed, p->step);
             sum += cnt[c];
         }
         bsum[blk] = sum;
