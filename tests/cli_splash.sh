@@ -12,7 +12,7 @@ S=scenes/ball_drop.yaml
 # A coarser pool; the ball starts just above the water so it lands in frame 3.
 A=(--quiet --set "grid.size=[48,48]" --set "grid.cell=0.03125"
    --set "objects.0.sphere.center=[0.75,0.42,0.75]" --set "objects.0.velocity=[0,-4,0]"
-   --set output.checkpoint=4 --set output.preview_width=160 --set spray.threshold=1.0)
+   --set output.checkpoint=4 --set output.preview_width=160 --set spray.threshold=0.5 --set spray.rate=3e5)
 strip() { sed 's/"wall_ms":[^,]*,//' "$1"; }
 
 echo "outputs of a splash run:"
