@@ -1,0 +1,263 @@
+/*
+ * test_volview.c — volview.h: previews of synthetic 3D fields whose pixels are known.
+ * A ball of liquid shows water-blue at its projected centre and sky at the corners; a
+ * block of solid cells between the camera and the ball hides it behind stone; an empty
+ * field shows only sky and floor; the camera stays fixed after the first frame; the PNG
+ * is written atomically (no stray files) and reads back as the picture. Bad inputs are
+ * errors, not crashes.
+ *
+ * `test_volview look FILE.png` writes a 960-px picture of a 128³ scene (a ball, a pool,
+ * a stone block, an object) to FILE.png and prints the render time.
+ *
+ * Files live in a fresh folder under /tmp that the test removes at the end.
+ */
+#include "check.h"
+#include "common.h"
+#include "io.h"
+#include "volview.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[64];
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[8][256];
+    static int next;
+    char *p = buf[next++ % 8];
+    snprintf(p, 256, "%s/%s", dir, name);
+    return p;
+}
+
+/* Signed distance to a ball of radius r at c (m), at every cell centre of an n³ unit box,
+ * united (min) with a pool of depth `pool` (m) on the floor (pool <= 0: none). */
+static void fill_ball(float *phi, int n, const double c[3], double r, double pool)
+{
+    const double dx = 1.0 / n;
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) {
+                double x = (i + 0.5) * dx - c[0], y = (j + 0.5) * dx - c[1];
+                double z = (k + 0.5) * dx - c[2], v = sqrt(x * x + y * y + z * z) - r;
+                if (pool > 0) v = fmin(v, (j + 0.5) * dx - pool);
+                phi[i + n * (j + n * k)] = (float)v;
+            }
+}
+
+static const uint8_t *pixel(const lq_volview *p, double px, double py)
+{
+    int x = (int)px, y = (int)py;
+    x = x < 0 ? 0 : x >= p->width ? p->width - 1 : x;
+    y = y < 0 ? 0 : y >= p->height ? p->height - 1 : y;
+    return p->rgb + 3 * ((size_t)y * p->width + x);
+}
+
+static int count_files(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (!d) return -1;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') n++;
+    closedir(d);
+    return n;
+}
+
+static int look(const char *path)
+{
+    const int n = 128;
+    const double origin[3] = {0, 0, 0}, spacing[3] = {1.0 / n, 1.0 / n, 1.0 / n};
+    const double c[3] = {0.45, 0.55, 0.5};
+    float *phi = malloc((size_t)n * n * n * sizeof *phi);
+    uint8_t *solid = calloc((size_t)n * n * n, 1);
+    lq_volview p;
+    lq_view_object ob = {.shape = LQ_SHAPE_SPHERE,
+                         .half = {0.08, 0.08, 0.08},
+                         .pos = {0.78, 0.2, 0.3},
+                         .rot = {1, 0, 0, 0, 1, 0, 0, 0, 1},
+                         .rgb = {0.8, 0.25, 0.15}};
+    if (!phi || !solid) return 1;
+    fill_ball(phi, n, c, 0.2, 0.12);
+    for (int k = 90; k < 120; k++)
+        for (int j = 0; j < 40; j++)
+            for (int i = 8; i < 40; i++) solid[i + n * (j + n * k)] = 1;
+    CHECK_OK(lq_volview_init(&p, n, n, n, origin, spacing, 960));
+    p.phi_is_distance = 1;
+    double t = lq_now();
+    CHECK_OK(lq_volview_render(&p, path, phi, solid, &ob, 1));
+    fprintf(stderr, "%dx%d frame of a %d^3 field (distance): %.2f s\n", p.width, p.height, n,
+            lq_now() - t);
+    /* The same field as a non-distance (half-cell steps), as a marker density would be. */
+    p.phi_is_distance = 0;
+    t = lq_now();
+    CHECK_OK(lq_volview_render(&p, path, phi, solid, &ob, 1));
+    fprintf(stderr, "%dx%d frame of a %d^3 field (half-cell steps): %.2f s\n", p.width, p.height, n,
+            lq_now() - t);
+    lq_volview_free(&p);
+    free(phi);
+    free(solid);
+    CHECK_DONE();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "look") == 0) return look(argv[2]);
+    const int n = 48;
+    const size_t cells = (size_t)n * n * n;
+    const double origin[3] = {0, 0, 0}, spacing[3] = {1.0 / n, 1.0 / n, 1.0 / n};
+    const double c[3] = {0.5, 0.5, 0.5};
+    float *ball = malloc(cells * sizeof *ball), *empty = malloc(cells * sizeof *empty);
+    uint8_t *solid = calloc(cells, 1), *back = NULL, *sky = NULL, *ball_rgb = NULL;
+    lq_volview p;
+    int w = 0, h = 0;
+    double ctr[2];
+
+    snprintf(dir, sizeof dir, "/tmp/lq_volview_XXXXXX");
+    if (!mkdtemp(dir) || !ball || !empty || !solid) {
+        fprintf(stderr, "cannot set up\n");
+        return 1;
+    }
+    fill_ball(ball, n, c, 0.22, 0);
+    for (size_t q = 0; q < cells; q++) empty[q] = 1.0f / n;
+    CHECK_OK(lq_volview_init(&p, n, n, n, origin, spacing, 320));
+    CHECK(p.height == 180);
+    CHECK(lq_volview_project(&p, c, ctr) == -1); /* no camera yet */
+
+    /* A ball of liquid: water at its projected centre, sky in the corners. */
+    p.phi_is_distance = 1;
+    CHECK_OK(lq_volview_render(&p, tmp_path("ball.png"), ball, NULL, NULL, 0));
+    lq_volview_camera cam = p.cam;
+    CHECK(lq_volview_project(&p, c, ctr) == 0);
+    CHECK(ctr[0] > 0 && ctr[0] < p.width && ctr[1] > 0 && ctr[1] < p.height);
+    uint8_t wat[3];
+    memcpy(wat, pixel(&p, ctr[0], ctr[1]), 3);
+    CHECK_MSG(wat[2] > wat[0] + 40 && wat[2] >= wat[1], "not water-blue at the centre: %d %d %d",
+              wat[0], wat[1], wat[2]);
+    ball_rgb = malloc((size_t)p.width * p.height * 3);
+    if (ball_rgb) memcpy(ball_rgb, p.rgb, (size_t)p.width * p.height * 3);
+    const double corners[4][2] = {
+        {0, 0}, {p.width - 1, 0}, {0, p.height - 1}, {p.width - 1, p.height - 1}};
+    for (int k = 0; k < 4; k++) {
+        const uint8_t *s = pixel(&p, corners[k][0], corners[k][1]);
+        CHECK_MSG(s[2] > s[0] && s[2] > 180 && s[1] > s[0], "corner %d is not sky: %d %d %d", k,
+                  s[0], s[1], s[2]);
+    }
+    /* Atomic write: exactly the one file, and it reads back as the picture. */
+    CHECK(count_files() == 1);
+    CHECK_OK(lq_png_read_rgb(tmp_path("ball.png"), &w, &h, &back));
+    CHECK(w == p.width && h == p.height);
+    CHECK(back && memcmp(back, p.rgb, (size_t)w * h * 3) == 0);
+
+    /* A solid block between the camera and the ball hides it behind grey stone. */
+    double u[3], m[3];
+    for (int a = 0; a < 3; a++) u[a] = cam.eye[a] - c[a];
+    double ul = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    for (int a = 0; a < 3; a++) m[a] = c[a] + 0.36 * u[a] / ul;
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) {
+                double x = (i + 0.5) / n, y = (j + 0.5) / n, z = (k + 0.5) / n;
+                if (fabs(x - m[0]) < 0.1 && fabs(y - m[1]) < 0.1 && fabs(z - m[2]) < 0.1)
+                    solid[i + n * (j + n * k)] = 1;
+            }
+    CHECK_OK(lq_volview_render(&p, tmp_path("block.png"), ball, solid, NULL, 0));
+    const uint8_t *st = pixel(&p, ctr[0], ctr[1]);
+    CHECK_MSG(abs(st[0] - st[2]) < 30 && abs(st[1] - st[2]) < 30 && st[0] > 40,
+              "not stone-grey in front of the ball: %d %d %d", st[0], st[1], st[2]);
+    CHECK(abs(st[0] - wat[0]) + abs(st[1] - wat[1]) + abs(st[2] - wat[2]) > 40);
+    CHECK(memcmp(&cam, &p.cam, sizeof cam) == 0);
+
+    /* An empty field: only sky and floor; no pixel is water-blue beyond the sky's tint,
+     * the floor's centre is a neutral checker, the ball's centre (the line of sight
+     * through it passes beyond the floor) and the corners are sky. */
+    CHECK_OK(lq_volview_render(&p, tmp_path("empty.png"), empty, NULL, NULL, 0));
+    CHECK(memcmp(&cam, &p.cam, sizeof cam) == 0);
+    const double floor_c[3] = {0.5, 0, 0.5};
+    double fpx[2];
+    CHECK(lq_volview_project(&p, floor_c, fpx) == 0);
+    const uint8_t *fl = pixel(&p, fpx[0], fpx[1]);
+    CHECK_MSG(abs(fl[0] - fl[2]) < 30 && fl[0] > 60, "floor of the empty frame: %d %d %d", fl[0],
+              fl[1], fl[2]);
+    fl = pixel(&p, ctr[0], ctr[1]);
+    CHECK_MSG(fl[2] > 200 && fl[2] > fl[0], "not sky behind the ball: %d %d %d", fl[0], fl[1],
+              fl[2]);
+    for (int k = 0; k < 4; k++) {
+        const uint8_t *s = pixel(&p, corners[k][0], corners[k][1]);
+        const uint8_t *b =
+            ball_rgb ? ball_rgb + 3 * ((size_t)corners[k][1] * p.width + (size_t)corners[k][0]) : s;
+        CHECK(memcmp(s, b, 3) == 0);
+    }
+    {
+        /* Sky or floor only: every pixel is either the background gradient (blue above
+         * red) or near-neutral floor. Water would be strongly blue and dark. */
+        int bad = 0;
+        for (size_t q = 0; q < (size_t)p.width * p.height; q++) {
+            const uint8_t *s = p.rgb + 3 * q;
+            if (s[2] > s[0] + 40 && s[2] < 170) bad++;
+        }
+        CHECK_MSG(bad == 0, "%d water-like pixels in an empty frame", bad);
+    }
+    sky = malloc((size_t)p.width * p.height * 3);
+    if (sky) memcpy(sky, p.rgb, (size_t)p.width * p.height * 3);
+    /* The ball frame differs from the empty one where the ball is. */
+    CHECK(ball_rgb && memcmp(pixel(&p, ctr[0], ctr[1]),
+                             ball_rgb + 3 * ((size_t)ctr[1] * p.width + (size_t)ctr[0]), 3) != 0);
+
+    /* A non-distance field (a marker density passed as 0.5 − ρ) draws the same ball. */
+    p.phi_is_distance = 0;
+    for (size_t q = 0; q < cells; q++) empty[q] = ball[q] < 0 ? -0.5f : 0.5f;
+    CHECK_OK(lq_volview_render(&p, tmp_path("density.png"), empty, NULL, NULL, 0));
+    memcpy(wat, pixel(&p, ctr[0], ctr[1]), 3);
+    CHECK_MSG(wat[2] > wat[0] + 40, "density ball not water-blue: %d %d %d", wat[0], wat[1],
+              wat[2]);
+    CHECK(memcmp(&cam, &p.cam, sizeof cam) == 0);
+
+    /* Deterministic: the same frame twice gives the same bytes. */
+    CHECK_OK(lq_volview_render(&p, tmp_path("density2.png"), empty, NULL, NULL, 0));
+    {
+        uint8_t *a = NULL, *b = NULL;
+        int w1, h1, w2, h2;
+        CHECK_OK(lq_png_read_rgb(tmp_path("density.png"), &w1, &h1, &a));
+        CHECK_OK(lq_png_read_rgb(tmp_path("density2.png"), &w2, &h2, &b));
+        CHECK(a && b && memcmp(a, b, (size_t)w1 * h1 * 3) == 0);
+        free(a);
+        free(b);
+    }
+    CHECK(count_files() == 5);
+
+    /* Non-finite phi is air; bad inputs are errors. */
+    for (size_t q = 0; q < cells; q++) empty[q] = q % 3 ? NAN : INFINITY;
+    CHECK_OK(lq_volview_render(&p, tmp_path("nan.png"), empty, NULL, NULL, 0));
+    CHECK(sky && memcmp(p.rgb, sky, (size_t)p.width * p.height * 3) == 0);
+    lq_view_object bad = {.shape = 7};
+    CHECK(lq_volview_render(&p, tmp_path("x.png"), ball, NULL, &bad, 1) != LQ_OK);
+    CHECK(lq_volview_render(&p, tmp_path("x.png"), NULL, NULL, NULL, 0) != LQ_OK);
+    CHECK(lq_volview_render(&p, "/nonexistent_dir/x.png", ball, NULL, NULL, 0) != LQ_OK);
+    CHECK(count_files() == 6);
+    lq_error_clear();
+    lq_volview_free(&p);
+    lq_volview q;
+    CHECK(lq_volview_init(&q, 0, 4, 4, origin, spacing, 320) != LQ_OK);
+    CHECK(lq_volview_init(&q, 4, 4, 4, origin, spacing, 8) != LQ_OK);
+    lq_error_clear();
+
+    /* Clean up the folder. */
+    {
+        const char *names[] = {"ball.png",    "block.png",    "empty.png",
+                               "density.png", "density2.png", "nan.png"};
+        for (size_t k = 0; k < LQ_COUNT(names); k++) unlink(tmp_path(names[k]));
+        rmdir(dir);
+    }
+    free(ball);
+    free(empty);
+    free(solid);
+    free(back);
+    free(sky);
+    free(ball_rgb);
+    CHECK_DONE();
+}
