@@ -15,8 +15,9 @@ int main(void)
     spv_symmetry(dev, 5, sym);
     spv_long_wave(dev, 0, NULL);
     spv_conservation(dev, 0, NULL);
-    const char *cons[] = {"grid.size=[96,96]", "grid.cell=0.01", "time.frames=60"};
-    spv_conservation(dev, 3, cons);
+    const char *cons[] = {"grid.size=[96,96]", "grid.cell=0.01", "time.frames=60",
+                          "spray.threshold=1.0"};
+    spv_conservation(dev, 4, cons);
     spv_lake_at_rest(dev, 0, NULL);
     const char *fine[] = {"grid.size=[96,96]", "grid.cell=0.0125", "time.frames=330"};
     for (int i = 1; i <= 3; i++) {
