@@ -37,9 +37,9 @@
 #define LQ_MAC_NZ_MINUS 4
 #define LQ_MAC_NZ_PLUS  5
 
-#define LQ_MAC_CELL(i, j, k, nx, ny)   ((i) + (nx) * ((j) + (ny) * (k)))
-#define LQ_MAC_U(i, j, k, nx, ny)      ((i) + ((nx) + 1) * ((j) + (ny) * (k)))
-#define LQ_MAC_V(i, j, k, nx, ny)      ((i) + (nx) * ((j) + ((ny) + 1) * (k)))
-#define LQ_MAC_W(i, j, k, nx, ny)      ((i) + (nx) * ((j) + (ny) * (k)))
+#define LQ_MAC_CELL(i, j, k, nx, ny) ((i) + (nx) * ((j) + (ny) * (k)))
+#define LQ_MAC_U(i, j, k, nx, ny)    ((i) + ((nx) + 1) * ((j) + (ny) * (k)))
+#define LQ_MAC_V(i, j, k, nx, ny)    ((i) + (nx) * ((j) + ((ny) + 1) * (k)))
+#define LQ_MAC_W(i, j, k, nx, ny)    ((i) + (nx) * ((j) + (ny) * (k)))
 
 #endif
