@@ -20,7 +20,9 @@
 #include "field.h"
 #include "hfview.h"
 #include "io.h"
+#include "mcubes.h"
 #include "objview.h"
+#include "volview.h"
 #include "scene.h"
 #include "solver.h"
 
@@ -119,8 +121,9 @@ typedef struct lq_writer {
     void *state;
     lq_jsonl stats;
     FILE *objects; /* objects.csv, when the solver has objects */
-    bool preview_ready;
+    bool preview_ready, vol_ready;
     lq_hfview_preview preview;
+    lq_volview vol; /* previews of the 3D solvers */
 } lq_writer;
 
 static int lq_write_stats(lq_writer *w, int frame, double t, const lq_frame_stats *st,
@@ -202,6 +205,44 @@ static int lq_objects_open(lq_writer *w, bool resume, int keep)
     return fflush(w->objects) == 0 ? LQ_OK : lq_error(LQ_ESIM, "%s: cannot write", path);
 }
 
+/* The 3D solvers: the surface of phi < 0 (their "phi" field) as a mesh, and a
+ * ray-marched preview with obstacle cells ("solid") and objects. */
+static int lq_write_frame_3d(lq_writer *w, int frame, bool mesh, bool preview,
+                             const lq_view_object *views, int nobj)
+{
+    char path[4096 + 128];
+    lq_field_view vp, vs;
+    if (!mesh && !preview) return LQ_OK;
+    int rc = w->vt->view(w->state, "phi", &vp);
+    if (rc) return rc;
+    size_t n = (size_t)vp.dims[0] * vp.dims[1] * vp.dims[2];
+    float *phi = lq_alloc(n * sizeof *phi);
+    uint8_t *solid = lq_alloc(n);
+    if (!phi || !solid) rc = LQ_ESIM;
+    if (!rc) memcpy(phi, vp.data, n * sizeof *phi);
+    if (!rc) rc = w->vt->view(w->state, "solid", &vs);
+    for (size_t c = 0; c < n && !rc; c++) solid[c] = vs.data[c] > 0.5f;
+    double origin[3];
+    for (int a = 0; a < 3; a++) origin[a] = vp.origin[a] - 0.5 * vp.spacing[a];
+    if (!rc && mesh) {
+        snprintf(path, sizeof path, "%s/mesh/%04d.ply", w->dir, frame);
+        rc = lq_mcubes_write(path, vp.dims[0], vp.dims[1], vp.dims[2], vp.origin, vp.spacing, phi,
+                             0.0f, true);
+    }
+    if (!rc && preview) {
+        if (!w->vol_ready) {
+            rc = lq_volview_init(&w->vol, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing,
+                                 lq_scene_int(w->scene, "output.preview_width"));
+            w->vol_ready = rc == LQ_OK;
+        }
+        snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
+        if (!rc) rc = lq_volview_render(&w->vol, path, phi, solid, views, nobj);
+    }
+    free(phi);
+    free(solid);
+    return rc;
+}
+
 static int lq_write_frame(lq_writer *w, int frame, double t)
 {
     char path[4096 + 128];
@@ -239,7 +280,8 @@ static int lq_write_frame(lq_writer *w, int frame, double t)
         snprintf(path, sizeof path, "%s/mesh/objects_%04d.ply", w->dir, frame);
         rc = lq_objview_write_mesh(path, views, nobj);
     }
-    if (rc || !w->vt->height_field) return rc;
+    if (rc) return rc;
+    if (!w->vt->height_field) return lq_write_frame_3d(w, frame, mesh, preview, views, nobj);
 
     /* Height fields: surface mesh and preview from host copies of h, b, u, w. */
     if (!mesh && !preview) return LQ_OK;
@@ -464,6 +506,7 @@ fail:
     if (w.stats.f) lq_jsonl_close(&w.stats);
     if (w.objects) fclose(w.objects);
     if (w.preview_ready) lq_hfview_preview_free(&w.preview);
+    if (w.vol_ready) lq_volview_free(&w.vol);
     if (state) vt->destroy(state);
     if (ctx_open) lq_ctx_close(&ctx);
     lq_scene_free(s);

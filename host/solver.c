@@ -5,16 +5,17 @@
 
 #include <string.h>
 
-static const lq_solver_vt *const lq_solvers[] = {&lq_shallow_solver, &lq_splash_solver};
+static const lq_solver_vt *const lq_solvers[] = {&lq_shallow_solver, &lq_splash_solver,
+                                                 &lq_mac_solver};
 
 const lq_solver_vt *lq_solver_find(const lq_scene *s)
 {
     const char *name = lq_scene_solver(s);
     for (size_t i = 0; i < LQ_COUNT(lq_solvers); i++)
         if (strcmp(lq_solvers[i]->name, name) == 0) return lq_solvers[i];
-    lq_scene_error(s, "solver",
-                   "solver '%s' is not implemented yet in this build (available: shallow, splash)",
-                   name);
+    lq_scene_error(
+        s, "solver",
+        "solver '%s' is not implemented yet in this build (available: shallow, splash, mac)", name);
     return NULL;
 }
 

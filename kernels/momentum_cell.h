@@ -107,6 +107,11 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
     if (c[a] == 0 || c[a] == n[a]) return q0; /* domain edge */
     int cb = LQ_MAC_CELL(i, j, k, nx, ny);
     int ca = LQ_MAC_CELL(i - e[a][0], j - e[a][1], k - e[a][2], nx, ny);
+    /* air: a face with no liquid on either side carries nothing (stale values left
+     * behind when cells empty would feed the markers' sampling at the surface) */
+    if ((flags[ca] == LQ_MAC_EMPTY || flags[cb] == LQ_MAC_EMPTY) && !lq_mo_is_fluid(flags[ca]) &&
+        !lq_mo_is_fluid(flags[cb]))
+        return 0.0f;
     if (!lq_mo_face_moves(flags[ca], flags[cb])) return q0;
 
     const float h = 0.5f;

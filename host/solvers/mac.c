@@ -1,0 +1,495 @@
+/*
+ * mac.c — 3D liquid after N. Foster and D. Metaxas, "Realistic Animation of Liquids"
+ * (1996), with the free-surface velocity conditions of M. Gates (2001): the `mac`
+ * solver, first version. One step is the paper's algorithm list (§6):
+ *
+ *   3. cell contents from the marker particles (§4.1);
+ *   4. boundary conditions: Gates' surface conditions, then the obstacle mirrors
+ *      (§3.2.1; in this order, so walls mirror the surface's velocities);
+ *   5. ũ, ṽ, w̃ by eq. 2 (explicit; Δt from eq. 3 and the viscous limit);
+ *   6. the pressure iteration of eq. 5–9 (red-black or Jacobi) to ε;
+ *   7. the surface conditions again;
+ *   8. the markers move (second-order Runge–Kutta through the staggered field).
+ *
+ * The grid's outermost layer of cells is the domain wall (SOLID, `walls` says free- or
+ * no-slip), as in the paper's examples (§3.2.2 footnote); obstacles are voxelised by
+ * cell centre. Liquid volume is reported from the markers (cell volume / particles per
+ * cell each).
+ *
+ * Not yet here (issue 3): inflow/outflow and their control, spray and foam, the
+ * height-field surface and the 2D particle chains, buoyant bodies, heightmap/mesh
+ * obstacles, the surface pressure forcing.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkpoint.h"
+#include "mac_grid.h"
+#include "mac_surface.h"
+#include "markers.h"
+#include "momentum.h"
+#include "pressure.h"
+#include "solver.h"
+
+typedef struct lq_mac {
+    lq_ctx *ctx;
+    int nx, ny, nz, per_cell;
+    double dx, origin[3], g[3], cfl, fps, nu;
+    lq_field u, v, w, p, flags, bnd, mask, pos, count;
+    lq_momentum_ops mo;
+    lq_momentum_state ms;
+    lq_pressure_ops po;
+    lq_pressure_state ps;
+    lq_pressure_params pp;
+    lq_ms_ops so;
+    lq_markers_ops ko;
+    int npart, step, sweeps;
+    float maxdiv;
+    double t, dt_prev;
+    unsigned char *fl; /* host copy of the flags */
+    int *cnt;
+    float *fv, *gv; /* host scratch for views */
+} lq_mac;
+
+static const char *const lq_mac_fields[] = {"p", "u", "v", "w", "phi", NULL};
+
+static void lq_mac_destroy(void *state)
+{
+    lq_mac *s = state;
+    if (!s) return;
+    lq_momentum_state_release(&s->ms);
+    lq_momentum_ops_release(&s->mo);
+    lq_pressure_state_release(&s->ps);
+    lq_pressure_ops_release(&s->po);
+    lq_ms_ops_release(&s->so);
+    lq_markers_ops_release(&s->ko);
+    lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->bnd, &s->mask, &s->pos, &s->count};
+    for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+    free(s->fl);
+    free(s->cnt);
+    free(s->fv);
+    free(s->gv);
+    free(s);
+}
+
+/* Walls (the outer layer) and obstacles (cell centres inside a box or ball). */
+static int lq_mac_solids(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsigned char *bn)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz;
+    const char *faces[6] = {"walls.x_min", "walls.x_max", "walls.y_min",
+                            "walls.y_max", "walls.z_min", "walls.z_max"};
+    const char *all = lq_scene_enum(sc, "walls");
+    int noslip[6];
+    for (int f = 0; f < 6; f++) {
+        const char *wd = all ? all : lq_scene_enum(sc, faces[f]);
+        noslip[f] = wd && strcmp(wd, "no-slip") == 0;
+    }
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                int c = LQ_MAC_CELL(i, j, k, nx, ny);
+                int f = i == 0 ? 0 : i == nx - 1 ? 1 : j == 0 ? 2 : j == ny - 1 ? 3 : -1;
+                if (f < 0 && nz > 1) f = k == 0 ? 4 : k == nz - 1 ? 5 : -1;
+                fl[c] = f >= 0 ? LQ_MAC_SOLID : LQ_MAC_EMPTY;
+                bn[c] = f >= 0 ? (unsigned char)noslip[f] : 0;
+            }
+    int n = lq_scene_count(sc, "obstacles");
+    for (int o = 0; o < n; o++) {
+        const char *kind = lq_scene_kind(sc, "obstacles", o);
+        char p[128];
+        double a[3] = {0, 0, 0}, b[3] = {0, 0, 0}, r = 0;
+        snprintf(p, sizeof p, "obstacles.%d.boundary", o);
+        unsigned char ns = strcmp(lq_scene_enum(sc, p), "no-slip") == 0;
+        if (strcmp(kind, "box") == 0) {
+            snprintf(p, sizeof p, "obstacles.%d.box.min", o);
+            lq_scene_floats(sc, p, a, 3);
+            snprintf(p, sizeof p, "obstacles.%d.box.max", o);
+            lq_scene_floats(sc, p, b, 3);
+        } else {
+            snprintf(p, sizeof p, "obstacles.%d.sphere.center", o);
+            lq_scene_floats(sc, p, a, 3);
+            snprintf(p, sizeof p, "obstacles.%d.sphere.radius", o);
+            r = lq_scene_float(sc, p);
+        }
+        for (int k = 0; k < nz; k++)
+            for (int j = 0; j < ny; j++)
+                for (int i = 0; i < nx; i++) {
+                    double x[3] = {s->origin[0] + (i + 0.5) * s->dx,
+                                   s->origin[1] + (j + 0.5) * s->dx,
+                                   s->origin[2] + (k + 0.5) * s->dx};
+                    bool in;
+                    if (r > 0) {
+                        double d2 = 0;
+                        for (int q = 0; q < 3; q++) d2 += (x[q] - a[q]) * (x[q] - a[q]);
+                        in = d2 <= r * r;
+                    } else {
+                        in = x[0] >= a[0] && x[0] <= b[0] && x[1] >= a[1] && x[1] <= b[1] &&
+                             (nz == 1 || (x[2] >= a[2] && x[2] <= b[2]));
+                    }
+                    if (in) {
+                        int c = LQ_MAC_CELL(i, j, k, nx, ny);
+                        fl[c] = LQ_MAC_SOLID;
+                        bn[c] = ns;
+                    }
+                }
+    }
+    return LQ_OK;
+}
+
+static int lq_mac_measure(void *state, lq_frame_stats *st);
+
+static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
+{
+    int rc = LQ_OK;
+    unsigned char *bn = NULL;
+    float *pos = NULL;
+    lq_mac *s = lq_calloc(1, sizeof *s);
+    if (!s) return LQ_ESIM;
+    s->ctx = ctx;
+    int size[3] = {0, 0, 0};
+    if (lq_scene_ints(sc, "grid.size", size, 3) != 3) {
+        rc = lq_scene_error(sc, "grid.size", "solver 'mac' needs [nx, ny, nz] (nz = 1 for 2D)");
+        goto fail;
+    }
+    s->nx = size[0];
+    s->ny = size[1];
+    s->nz = size[2];
+    if (s->nx < 3 || s->ny < 3 || (s->nz != 1 && s->nz < 3)) {
+        rc = lq_scene_error(sc, "grid.size",
+                            "solver 'mac' needs at least 3 cells per axis (the outer layer is "
+                            "the wall), or nz = 1 for 2D");
+        goto fail;
+    }
+    s->dx = lq_scene_float(sc, "grid.cell");
+    lq_scene_floats(sc, "grid.origin", s->origin, 3);
+    lq_scene_floats(sc, "gravity", s->g, 3);
+    s->cfl = fmin(lq_scene_float(sc, "time.cfl"), 0.9);
+    s->fps = lq_scene_float(sc, "time.fps");
+    s->nu = lq_scene_float(sc, "mac.viscosity");
+    s->per_cell = s->nz == 1 ? 4 : 8;
+    int nx = s->nx, ny = s->ny, nz = s->nz;
+    size_t n = (size_t)nx * ny * nz;
+    s->fl = lq_alloc(n);
+    s->cnt = lq_alloc(n * sizeof(int));
+    s->fv = lq_alloc((size_t)(nx + 1) * (ny + 1) * (nz + 1) * sizeof(float));
+    s->gv = lq_alloc(n * sizeof(float));
+    bn = lq_alloc(n);
+    if (!s->fl || !s->cnt || !s->fv || !s->gv || !bn) {
+        rc = LQ_ESIM;
+        goto fail;
+    }
+    rc = lq_mac_solids(s, sc, s->fl, bn);
+    if (rc) goto fail;
+
+    /* the liquid: boxes, balls and levels as marker shapes (grid-relative) */
+    int items = lq_scene_count(sc, "liquid");
+    lq_markers_shape *shapes = lq_calloc((size_t)items + 1, sizeof *shapes);
+    if (!shapes) {
+        rc = LQ_ESIM;
+        goto fail;
+    }
+    int ns = 0;
+    for (int it = 0; it < items; it++) {
+        const char *kind = lq_scene_kind(sc, "liquid", it);
+        char p[128];
+        double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+        lq_markers_shape *sh = &shapes[ns];
+        if (strcmp(kind, "box") == 0) {
+            snprintf(p, sizeof p, "liquid.%d.box.min", it);
+            lq_scene_floats(sc, p, a, 3);
+            snprintf(p, sizeof p, "liquid.%d.box.max", it);
+            lq_scene_floats(sc, p, b, 3);
+            sh->kind = LQ_MARKERS_BOX;
+        } else if (strcmp(kind, "sphere") == 0) {
+            snprintf(p, sizeof p, "liquid.%d.sphere.center", it);
+            lq_scene_floats(sc, p, a, 3);
+            snprintf(p, sizeof p, "liquid.%d.sphere.radius", it);
+            sh->r = (float)lq_scene_float(sc, p);
+            sh->kind = LQ_MARKERS_SPHERE;
+        } else if (strcmp(kind, "level") == 0) {
+            snprintf(p, sizeof p, "liquid.%d.level", it);
+            for (int q = 0; q < 3; q++) {
+                a[q] = s->origin[q];
+                b[q] = s->origin[q] + (q == 0 ? nx : q == 1 ? ny : nz) * s->dx;
+            }
+            b[1] = lq_scene_float(sc, p);
+            sh->kind = LQ_MARKERS_BOX;
+        } else {
+            snprintf(p, sizeof p, "liquid.%d", it);
+            free(shapes);
+            rc = lq_scene_error(sc, p, "liquid '%s' is not supported by solver 'mac' yet", kind);
+            goto fail;
+        }
+        for (int q = 0; q < 3; q++) {
+            sh->a[q] = (float)(a[q] - s->origin[q]);
+            sh->b[q] = (float)(b[q] - s->origin[q]);
+        }
+        ns++;
+    }
+    size_t need = 0, cap = n * (size_t)s->per_cell;
+    pos = lq_alloc(cap * 3 * sizeof(float) + 12);
+    if (!pos) {
+        free(shapes);
+        rc = LQ_ESIM;
+        goto fail;
+    }
+    float h = (float)s->dx;
+    rc = lq_markers_seed(nx, ny, nz, h, h, h, s->fl, ns, shapes, s->per_cell, 1, pos, cap, &need);
+    free(shapes);
+    if (rc) goto fail;
+    s->npart = (int)need;
+
+    struct {
+        lq_field *f;
+        const char *name;
+        int a, b, c;
+        size_t elem;
+    } fs[] = {{&s->u, "u", nx + 1, ny, nz, 4},
+              {&s->v, "v", nx, ny + 1, nz, 4},
+              {&s->w, "w", nx, ny, nz + 1, 4},
+              {&s->p, "p", nx, ny, nz, 4},
+              {&s->flags, "flags", nx, ny, nz, 1},
+              {&s->bnd, "bnd", nx, ny, nz, 1},
+              {&s->mask, "mask", nx, ny, nz, 1},
+              {&s->count, "count", nx, ny, nz, 4},
+              {&s->pos, "markers", 3, LQ_MAX(s->npart, 1), 1, 4}};
+    for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
+        rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, fs[i].elem);
+        if (!rc) rc = lq_field_zero(fs[i].f, 0);
+    }
+    if (!rc) rc = lq_field_upload(&s->flags, s->fl);
+    if (!rc) rc = lq_field_upload(&s->bnd, bn);
+    if (!rc && s->npart > 0) rc = lq_field_upload(&s->pos, pos);
+    if (!rc) rc = lq_momentum_ops_init(&s->mo, ctx, nx, ny, nz);
+    if (!rc)
+        rc = lq_momentum_state_init(&s->ms, ctx, nx, ny, nz, &s->u, &s->v, &s->w, &s->p, &s->flags,
+                                    &s->bnd);
+    if (!rc) rc = lq_pressure_ops_init(&s->po, ctx, nx, ny, nz);
+    if (!rc)
+        rc = lq_pressure_state_init(&s->ps, ctx, nx, ny, nz, &s->u, &s->v, &s->w, &s->p, &s->flags);
+    if (!rc) rc = lq_ms_ops_init(&s->so, ctx, nx, ny, nz);
+    if (!rc) rc = lq_markers_ops_init(&s->ko, ctx, nx, ny, nz);
+    if (rc) goto fail;
+    const char *method = lq_scene_enum(sc, "mac.pressure");
+    s->pp = lq_pressure_defaults(
+        strcmp(method, "jacobi") == 0 ? LQ_PRESSURE_JACOBI : LQ_PRESSURE_RED_BLACK, 0.01f, h, h, h);
+    if (lq_scene_has(sc, "mac.beta0")) s->pp.beta0 = (float)lq_scene_float(sc, "mac.beta0");
+    s->pp.eps = (float)lq_scene_float(sc, "mac.epsilon");
+    /* step 3 once, so frame 0 shows the cells the markers fill */
+    lq_markers_params kp = {.dt = 0.0f, .dx = h, .dy = h, .dz = h};
+    rc = lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp);
+    if (rc) goto fail;
+    free(bn);
+    free(pos);
+    *state = s;
+    return LQ_OK;
+fail:
+    free(bn);
+    free(pos);
+    lq_mac_destroy(s);
+    return rc;
+}
+
+static void lq_mac_swap(lq_field *a, lq_field *b)
+{
+    lq_field t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* One step of §6 (steps 3–8). */
+static int lq_mac_step(lq_mac *s, double dt)
+{
+    float h = (float)s->dx, g3[3] = {(float)s->g[0], (float)s->g[1], (float)s->g[2]};
+    float hh[3] = {h, h, h};
+    lq_markers_params kp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
+    lq_momentum_params mp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu};
+    memcpy(mp.g, g3, sizeof g3);
+    s->pp.dt = (float)dt;
+    int rc = lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp); /* 3 */
+    if (!rc) rc = lq_ms_classify(&s->so, &s->flags, &s->mask);
+    /* surface cells hold the atmosphere's pressure (§3.2.3; forcing of §7.2: not yet) */
+    lq_ms_forcing fo = {.p_atm = 0,
+                        .A = 0,
+                        .a = 0,
+                        .depth = 1,
+                        .L = 1,
+                        .omega = 0,
+                        .g = g3[1],
+                        .t = s->t,
+                        .dt = (float)dt,
+                        .axis = 0};
+    float org[3] = {0, 0, 0};
+    if (!rc) rc = lq_ms_pressure(&s->so, &s->flags, &s->p, hh, org, &fo);
+    if (!rc) rc = lq_ms_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, (float)dt, g3);
+    if (!rc) rc = lq_momentum_boundary(&s->mo, &s->ms);  /* 4 */
+    if (!rc) rc = lq_momentum_step(&s->mo, &s->ms, &mp); /* 5 */
+    if (rc) return rc;
+    lq_mac_swap(&s->u, &s->ms.un);
+    lq_mac_swap(&s->v, &s->ms.vn);
+    lq_mac_swap(&s->w, &s->ms.wn);
+    int sweeps = 0;
+    float maxdiv = 0;
+    rc = lq_pressure_solve(&s->po, &s->ps, &s->pp, &sweeps, &maxdiv); /* 6 */
+    if (!rc) rc = lq_ms_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, (float)dt, g3);
+    if (!rc) rc = lq_momentum_boundary(&s->mo, &s->ms); /* 7 */
+    if (!rc)
+        rc = lq_markers_advect(&s->ko, &s->pos, s->npart, &s->u, &s->v, &s->w, &s->flags,
+                               &kp); /* 8 */
+    if (rc) return rc;
+    s->sweeps += sweeps;
+    s->maxdiv = fmaxf(s->maxdiv, maxdiv);
+    s->t += dt;
+    s->dt_prev = dt;
+    s->step++;
+    return LQ_OK;
+}
+
+static int lq_mac_measure(void *state, lq_frame_stats *st)
+{
+    lq_mac *s = state;
+    memset(st, 0, sizeof *st);
+    float smax[3] = {0, 0, 0};
+    int rc = lq_momentum_max_speed(&s->mo, &s->ms, smax);
+    if (rc) return rc;
+    if (!isfinite(smax[0]) || !isfinite(smax[1]) || !isfinite(smax[2]))
+        return lq_error(LQ_ESIM,
+                        "simulation blew up at step %d (t = %.6g s): field u/v/w is not finite",
+                        s->step, s->t);
+    double cellv = s->dx * s->dx * (s->nz == 1 ? 1.0 : s->dx);
+    st->liquid_volume = s->npart * cellv / s->per_cell;
+    st->max_speed = fmax(smax[0], fmax(smax[1], smax[2]));
+    st->pressure_iterations = s->sweeps;
+    st->pressure_residual = s->maxdiv;
+    st->dt_min = st->dt_max = s->dt_prev;
+    lq_stats_extra(st, "markers", s->npart);
+    return LQ_OK;
+}
+
+static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *st)
+{
+    lq_mac *s = state;
+    (void)frame;
+    s->sweeps = 0;
+    s->maxdiv = 0;
+    int steps = 0;
+    double dt_min = INFINITY, dt_max = 0;
+    while (s->t < t_end - 1e-12) {
+        float h = (float)s->dx, dt = 0;
+        lq_momentum_params mp = {.dt = 0, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu};
+        int rc = lq_momentum_dt(&s->mo, &s->ms, &mp, (float)s->cfl, (float)(0.25 / s->fps), &dt);
+        if (rc) return rc;
+        /* gravity alone moves a resting fluid cfl·dx within this step */
+        double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
+        if (gmag > 0) dt = (float)fmin(dt, sqrt(2 * s->cfl * s->dx / gmag));
+        double step = fmin((double)dt, t_end - s->t);
+        if (t_end - s->t - step < 0.05 * step) step = t_end - s->t;
+        rc = lq_mac_step(s, step);
+        if (rc) return rc;
+        steps++;
+        dt_min = fmin(dt_min, step);
+        dt_max = fmax(dt_max, step);
+    }
+    int rc = lq_mac_measure(s, st);
+    st->steps = steps;
+    st->dt_min = steps ? dt_min : 0;
+    st->dt_max = dt_max;
+    return rc;
+}
+
+static int lq_mac_view(void *state, const char *name, lq_field_view *v)
+{
+    lq_mac *s = state;
+    int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
+    double dx = s->dx;
+    v->name = name;
+    v->spacing[0] = v->spacing[1] = v->spacing[2] = dx;
+    for (int q = 0; q < 3; q++) v->origin[q] = s->origin[q] + 0.5 * dx;
+    v->dims[0] = nx;
+    v->dims[1] = ny;
+    v->dims[2] = nz;
+    if (strcmp(name, "p") == 0) {
+        rc = lq_field_download(&s->p, s->gv);
+        v->data = s->gv;
+    } else if (strcmp(name, "u") == 0 || strcmp(name, "v") == 0 || strcmp(name, "w") == 0) {
+        int a = name[0] - 'u';
+        lq_field *f = a == 0 ? &s->u : a == 1 ? &s->v : &s->w;
+        rc = lq_field_download(f, s->fv);
+        v->dims[a]++;
+        v->origin[a] -= 0.5 * dx;
+        v->data = s->fv;
+    } else if (strcmp(name, "phi") == 0 || strcmp(name, "solid") == 0) {
+        /* phi: 0.5 − the cell's marker fill (liquid < 0); solid: 1 in obstacle cells */
+        rc = lq_field_download(&s->count, s->cnt);
+        if (!rc) rc = lq_field_download(&s->flags, s->fl);
+        size_t n = (size_t)nx * ny * nz;
+        for (size_t c = 0; c < n && !rc; c++)
+            s->gv[c] = name[0] == 's'
+                           ? (s->fl[c] == LQ_MAC_SOLID)
+                           : 0.5f - fminf((float)LQ_MAX(s->cnt[c], 0) / s->per_cell, 1.0f);
+        v->data = s->gv;
+    } else {
+        return lq_error(LQ_EINPUT, "solver 'mac' has no field '%s'", name);
+    }
+    return rc;
+}
+
+/* --- checkpoints: scalars, then u v w p flags and the markers. */
+typedef struct lq_mac_scalars {
+    double t, dt_prev;
+    int32_t step, npart, nx, ny, nz, pad;
+} lq_mac_scalars;
+
+static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
+{
+    lq_mac_scalars sc = {s->t, s->dt_prev, s->step, s->npart, s->nx, s->ny, s->nz, 0};
+    int rc = save ? lq_ckpt_put(f, &sc, sizeof sc) : lq_ckpt_get(f, &sc, sizeof sc);
+    if (rc) return rc;
+    if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz || sc.npart != s->npart))
+        return lq_error(LQ_EINPUT, "the checkpoint is for a %d x %d x %d grid with %d markers",
+                        sc.nx, sc.ny, sc.nz, sc.npart);
+    lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->pos};
+    for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
+        void *buf = lq_alloc(lq_field_bytes(fs[i]));
+        if (!buf) return LQ_ESIM;
+        if (save) {
+            rc = lq_field_download(fs[i], buf);
+            if (!rc) rc = lq_ckpt_put(f, buf, lq_field_bytes(fs[i]));
+        } else {
+            rc = lq_ckpt_get(f, buf, lq_field_bytes(fs[i]));
+            if (!rc) rc = lq_field_upload(fs[i], buf);
+        }
+        free(buf);
+    }
+    if (!rc && !save) {
+        s->t = sc.t;
+        s->dt_prev = sc.dt_prev;
+        s->step = sc.step;
+    }
+    return rc;
+}
+
+static int lq_mac_save(void *state, FILE *f)
+{
+    return lq_mac_ckpt(state, f, true);
+}
+
+static int lq_mac_load(void *state, FILE *f)
+{
+    return lq_mac_ckpt(state, f, false);
+}
+
+const lq_solver_vt lq_mac_solver = {
+    .name = "mac",
+    .fields = lq_mac_fields,
+    .height_field = false,
+    .create = lq_mac_create,
+    .destroy = lq_mac_destroy,
+    .advance = lq_mac_advance,
+    .measure = lq_mac_measure,
+    .view = lq_mac_view,
+    .save = lq_mac_save,
+    .load = lq_mac_load,
+};
