@@ -30,6 +30,7 @@ lq_momentum_coef lq_momentum_coef_of(const lq_momentum_params *prm)
     c.gy = prm->g[1];
     c.gz = prm->g[2];
     c.dt = prm->dt;
+    c.gamma = prm->gamma;
     return c;
 }
 
@@ -133,9 +134,10 @@ int lq_momentum_step(lq_momentum_ops *o, lq_momentum_state *st, const lq_momentu
         return LQ_OK;
     }
     lq_momentum_coef c = lq_momentum_coef_of(prm);
-    lq_argv a[] = {MEM(st->u),   MEM(st->v),   MEM(st->w), MEM(st->p), MEM(st->flags), MEM(&st->un),
-                   MEM(&st->vn), MEM(&st->wn), VAL(c.idx), VAL(c.idy), VAL(c.idz),     VAL(c.vx),
-                   VAL(c.vy),    VAL(c.vz),    VAL(c.gx),  VAL(c.gy),  VAL(c.gz),      VAL(c.dt)};
+    lq_argv a[] = {MEM(st->u),   MEM(st->v),   MEM(st->w),   MEM(st->p),  MEM(st->flags),
+                   MEM(&st->un), MEM(&st->vn), MEM(&st->wn), VAL(c.idx),  VAL(c.idy),
+                   VAL(c.idz),   VAL(c.vx),    VAL(c.vy),    VAL(c.vz),   VAL(c.gx),
+                   VAL(c.gy),    VAL(c.gz),    VAL(c.dt),    VAL(c.gamma)};
     return lq_mo_launch_corners(o, o->step, "momentum_step", (int)LQ_COUNT(a), a);
 }
 

@@ -20,6 +20,7 @@ typedef struct lq_momentum_params {
     float dx, dy, dz; /* m, cell size per axis */
     float nu;         /* m²/s, kinematic viscosity */
     float g[3];       /* m/s², body force per unit mass */
+    float gamma;      /* donor-cell share of the convective terms (0: eq. 2 as the paper) */
 } lq_momentum_params;
 
 /* 1/δ, ν/δ², g, δt from the params in double, rounded once. */

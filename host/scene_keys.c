@@ -395,13 +395,17 @@ const lq_key lq_scene_keys[] = {
     K_MAP("mac", 0, MAC, "Settings of the `mac` solver."),
     K_FLOAT("mac.viscosity", 0, MAC, 0, 10, "1e-6", "m²/s",
             "Kinematic viscosity ν of eq. 2 (water: 1e-6; thick soup: 3e-3)."),
+    K_FLOAT("mac.upwind", 0, MAC, 0, 1, "1", "",
+            "Donor-cell share γ of eq. 2's convective terms: 0 is the paper's centred "
+            "differences (unstable for nearly inviscid flow: a dam break blew up), 1 fully "
+            "upwinded (stable, first order)."),
     K_ENUM("mac.pressure", 0, MAC, "red-black|jacobi", "red-black",
            "The pressure iteration of eq. 5-9: red-black ordered sweeps, or weighted Jacobi."),
     K_FLOAT("mac.beta0", GT, MAC, 0, 2, "1.7", "",
             "β0 of eq. 7 (the paper used 1.7 with red-black sweeps; Jacobi converges only "
             "up to 1)."),
     K_FLOAT("mac.epsilon", GT, MAC, 0, 1, "1e-4", "1/s",
-            "The iteration stops when every FULL cell's |divergence| is below this."),
+            "The iteration stops when every FULL cell's divergence is below this in size."),
 
     /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */
     K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),

@@ -15,10 +15,11 @@
 kernel void momentum_step(global const float *u, global const float *v, global const float *w,
                           global const float *p, global const uchar *flags, global float *un,
                           global float *vn, global float *wn, float idx, float idy, float idz,
-                          float vx, float vy, float vz, float gx, float gy, float gz, float dt)
+                          float vx, float vy, float vz, float gx, float gy, float gz, float dt,
+                          float gamma)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-    lq_momentum_coef cf = {idx, idy, idz, vx, vy, vz, gx, gy, gz, dt};
+    lq_momentum_coef cf = {idx, idy, idz, vx, vy, vz, gx, gy, gz, dt, gamma};
     if (j < NY && k < NZ && i <= NX)
         un[LQ_MAC_U(i, j, k, NX, NY)] =
             lq_mo_step_face(u, v, w, p, flags, 0, i, j, k, NX, NY, NZ, cf);

@@ -59,6 +59,7 @@ typedef struct lq_momentum_coef {
     float vx, vy, vz;    /* ν/δ² per axis, 1/s */
     float gx, gy, gz;    /* m/s² */
     float dt;            /* s */
+    float gamma;         /* donor-cell share of the convective terms, [0, 1] (0: eq. 2) */
 } lq_momentum_coef;
 
 /* Index of the face of axis a on the low side of cell (i, j, k). */
@@ -125,6 +126,9 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
             qhi[b] = qp;
             float cm = h * (qm + q0), cp = h * (q0 + qp);
             sum = sum + (cm * cm - cp * cp) * id[b];
+            /* donor cell: upwind the transported velocity by γ */
+            float up = fabs(cp) * (q0 - qp) - fabs(cm) * (qm - q0);
+            sum = sum - cf.gamma * h * up * id[b];
             continue;
         }
         qlo[b] = c[b] > 0 ? q[lq_mo_face(a, i - e[b][0], j - e[b][1], k - e[b][2], nx, ny)] : q0;
@@ -137,6 +141,8 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
                          r[lq_mo_face(b, i + e[b][0], j + e[b][1], k + e[b][2], nx, ny)]);
         float ql = h * (qlo[b] + q0), qh = h * (q0 + qhi[b]);
         sum = sum + (ql * rlo - qh * rhi) * id[b];
+        float up = fabs(rhi) * (q0 - qhi[b]) - fabs(rlo) * (qlo[b] - q0);
+        sum = sum - cf.gamma * h * up * id[b];
     }
     sum = sum + g[a];
     sum = sum + (p[ca] - p[cb]) * id[a];

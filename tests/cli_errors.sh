@@ -4,7 +4,7 @@
 # exactly ONE line on stderr (beginning with FILE:LINE:COL where there is a scene
 # position, or with the offending flag), nothing on stdout, and no output folder.
 # Also `liquidcl check` (exit 0 on good scenes, 2 on bad ones, writes nothing) and a
-# scene whose solver is not implemented. Run from the repository root (ctest does).
+# scene with a key its solver does not read. Run from the repository root (ctest does).
 set -u
 # shellcheck source=tests/lib_cli.sh
 source "$(dirname "$0")/lib_cli.sh" "$@"
@@ -82,7 +82,7 @@ variant not_for_solver '/level: 0.5/a\  - sphere: {center: [0.5, 0.1, 0.4], radi
 variant no_solver '/^solver:/d'
 variant bad_solver 's/^solver: shallow/solver: wave/'          # 1:9
 variant duplicate "\$a time: {fps: 10}"                         # 13:1
-variant mac 's/^solver: shallow/solver: mac/; s/size: \[32, 16\]/size: [32, 16, 8]/; /^terrain:/,/heightmap/d'
+variant mac_terrain 's/^solver: shallow/solver: mac/; s/size: \[32, 16\]/size: [32, 16, 8]/'
 variant splash_rain 's/^solver: shallow/solver: splash/'
 printf 'sources:\n  - rain: {rate: 1, radius: 0.01}\n' >>"$S/splash_rain.yaml" # 14:5
 variant splash_path 's/^solver: shallow/solver: splash/'
@@ -114,7 +114,7 @@ bad "duplicate key" "$S/duplicate.yaml:13:1: " "duplicate" run "$S/duplicate.yam
 bad "empty scene file" "$S/empty.yaml:" "^[^:]+:[0-9]+:[0-9]+: " run "$S/empty.yaml"
 bad "nonexistent scene file" "$S/nonexistent.yaml: " "." run "$S/nonexistent.yaml"
 bad "scene path is a folder" "$S: " "." run "$S"
-bad "solver not implemented yet: mac" "$S/mac.yaml:1:9: " "mac.*not implemented" run "$S/mac.yaml"
+bad "a terrain key in a mac scene" "$S/mac_terrain.yaml:" "terrain.*mac" run "$S/mac_terrain.yaml"
 bad "a shallow-only source in a splash scene" "$S/splash_rain.yaml:14:5: " "rain.*splash" \
     run "$S/splash_rain.yaml"
 bad "a bad number in an object's path file" "$S/dive.csv:3:7: " "oops|number" \

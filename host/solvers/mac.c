@@ -36,7 +36,7 @@
 typedef struct lq_mac {
     lq_ctx *ctx;
     int nx, ny, nz, per_cell;
-    double dx, origin[3], g[3], cfl, fps, nu;
+    double dx, origin[3], g[3], cfl, fps, nu, gamma;
     lq_field u, v, w, p, flags, bnd, mask, pos, count;
     lq_momentum_ops mo;
     lq_momentum_state ms;
@@ -162,12 +162,19 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
                             "the wall), or nz = 1 for 2D");
         goto fail;
     }
+    if (lq_scene_count(sc, "terrain") > 0) {
+        rc = lq_scene_error(sc, "terrain",
+                            "solver 'mac' does not read terrain yet; use obstacles (boxes, "
+                            "spheres)");
+        goto fail;
+    }
     s->dx = lq_scene_float(sc, "grid.cell");
     lq_scene_floats(sc, "grid.origin", s->origin, 3);
     lq_scene_floats(sc, "gravity", s->g, 3);
     s->cfl = fmin(lq_scene_float(sc, "time.cfl"), 0.9);
     s->fps = lq_scene_float(sc, "time.fps");
     s->nu = lq_scene_float(sc, "mac.viscosity");
+    s->gamma = lq_scene_float(sc, "mac.upwind");
     s->per_cell = s->nz == 1 ? 4 : 8;
     int nx = s->nx, ny = s->ny, nz = s->nz;
     size_t n = (size_t)nx * ny * nz;
@@ -305,7 +312,8 @@ static int lq_mac_step(lq_mac *s, double dt)
     float h = (float)s->dx, g3[3] = {(float)s->g[0], (float)s->g[1], (float)s->g[2]};
     float hh[3] = {h, h, h};
     lq_markers_params kp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
-    lq_momentum_params mp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu};
+    lq_momentum_params mp = {
+        .dt = (float)dt, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu, .gamma = (float)s->gamma};
     memcpy(mp.g, g3, sizeof g3);
     s->pp.dt = (float)dt;
     int rc = lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp); /* 3 */
@@ -424,11 +432,17 @@ static int lq_mac_view(void *state, const char *name, lq_field_view *v)
         /* phi: 0.5 − the cell's marker fill (liquid < 0); solid: 1 in obstacle cells */
         rc = lq_field_download(&s->count, s->cnt);
         if (!rc) rc = lq_field_download(&s->flags, s->fl);
-        size_t n = (size_t)nx * ny * nz;
-        for (size_t c = 0; c < n && !rc; c++)
-            s->gv[c] = name[0] == 's'
-                           ? (s->fl[c] == LQ_MAC_SOLID)
-                           : 0.5f - fminf((float)LQ_MAX(s->cnt[c], 0) / s->per_cell, 1.0f);
+        /* (solid leaves out the domain's wall layer, which would hide the inside) */
+        for (int k = 0; k < nz && !rc; k++)
+            for (int j = 0; j < ny; j++)
+                for (int i = 0; i < nx; i++) {
+                    size_t c = LQ_MAC_CELL(i, j, k, nx, ny);
+                    bool wall = i == 0 || j == 0 || i == nx - 1 || j == ny - 1 ||
+                                (nz > 1 && (k == 0 || k == nz - 1));
+                    s->gv[c] = name[0] == 's'
+                                   ? (float)(s->fl[c] == LQ_MAC_SOLID && !wall)
+                                   : 0.5f - fminf((float)LQ_MAX(s->cnt[c], 0) / s->per_cell, 1.0f);
+                }
         v->data = s->gv;
     } else {
         return lq_error(LQ_EINPUT, "solver 'mac' has no field '%s'", name);
