@@ -231,6 +231,11 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->substeps = lq_scene_int(sc, "shallow.substeps");
     s->correct = lq_scene_bool(sc, "shallow.volume_correction");
     s->advect = lq_scene_bool(sc, "shallow.advection");
+    if (lq_scene_count(sc, "obstacles") > 0) {
+        rc = lq_scene_error(sc, "obstacles",
+                            "solver 'shallow' has no obstacles; shape the ground with `terrain`");
+        goto fail;
+    }
     if (lq_scene_bool(sc, "output.particles")) {
         rc = lq_scene_error(sc, "output.particles", "solver 'shallow' has no particles to write");
         goto fail;
