@@ -22,4 +22,13 @@ typedef struct lq_view_object {
     float rgb[3];   /* linear colour in [0, 1] for previews */
 } lq_view_object;
 
+/* 1 when the object has a finite placement and a positive finite size (drawable). */
+int lq_shape_ok(const lq_view_object *ob);
+/* Grows lo..hi by the world box of a drawable object (others leave it alone). */
+void lq_shape_grow(const lq_view_object *ob, double lo[3], double hi[3]);
+/* Where the ray o + t d (d unit) enters the object with tmin < t < tmax, or -1; the
+ * outward unit normal there into n. A ray that starts inside sees nothing. */
+double lq_shape_hit(const lq_view_object *ob, const double o[3], const double d[3], double tmin,
+                    double tmax, double n[3]);
+
 #endif
