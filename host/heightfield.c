@@ -18,6 +18,20 @@
 static const char *const lq_hf_sources[] = {"kernels/lq_shared.h", "kernels/heightfield_cell.h",
                                             "kernels/heightfield.cl"};
 
+/* The module's kernels (ops_init creates them, ops_release frees them). */
+#define LQ_HF_KERNELS(o)                                                                           \
+    {                                                                                              \
+        {&(o)->residual, "hf_residual"}, {&(o)->advect, "hf_advect"}, {&(o)->adi_x, "hf_adi_x"},   \
+            {&(o)->adi_z, "hf_adi_z"}, {&(o)->source, "hf_source"},                                \
+            {&(o)->label_init, "hf_label_init"}, {&(o)->label_merge, "hf_label_merge"},            \
+            {&(o)->label_compress, "hf_label_compress"},                                           \
+            {&(o)->volume_reduce, "hf_volume_reduce"}, {&(o)->volume_apply, "hf_volume_apply"},    \
+            {&(o)->finish, "hf_finish"},                                                           \
+        {                                                                                          \
+            &(o)->stats, "hf_stats"                                                                \
+        }                                                                                          \
+    }
+
 int lq_hf_ops_init(lq_hf_ops *o, lq_ctx *ctx, int nx, int nz)
 {
     int rc = LQ_OK;
@@ -48,45 +62,16 @@ int lq_hf_ops_init(lq_hf_ops *o, lq_ctx *ctx, int nx, int nz)
     char defines[160];
     snprintf(defines, sizeof defines, "-DNX=%d -DNZ=%d -DLQ_VEC=%d -DLQ_XBLOCK=%d", nx, nz, o->vec,
              o->xblock);
-    rc = lq_cl_build(&ctx->cl, (int)LQ_COUNT(lq_hf_sources), lq_hf_sources, defines, &o->program);
-    if (rc) return rc;
-    struct {
-        cl_kernel *k;
-        const char *name;
-    } ks[] = {{&o->residual, "hf_residual"},
-              {&o->advect, "hf_advect"},
-              {&o->adi_x, "hf_adi_x"},
-              {&o->adi_z, "hf_adi_z"},
-              {&o->source, "hf_source"},
-              {&o->label_init, "hf_label_init"},
-              {&o->label_merge, "hf_label_merge"},
-              {&o->label_compress, "hf_label_compress"},
-              {&o->volume_reduce, "hf_volume_reduce"},
-              {&o->volume_apply, "hf_volume_apply"},
-              {&o->finish, "hf_finish"},
-              {&o->stats, "hf_stats"}};
-    for (size_t i = 0; i < LQ_COUNT(ks); i++) {
-        rc = lq_cl_kernel(o->program, ks[i].name, ks[i].k);
-        if (rc) goto fail;
-    }
-    return LQ_OK;
-fail:
-    lq_hf_ops_release(o);
+    lq_cl_kernel_name ks[] = LQ_HF_KERNELS(o);
+    rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_hf_sources), lq_hf_sources, defines,
+                             &o->program, (int)LQ_COUNT(ks), ks);
     return rc;
 }
 
 void lq_hf_ops_release(lq_hf_ops *o)
 {
-    cl_kernel *ks[] = {&o->residual,      &o->advect,       &o->adi_x,       &o->adi_z,
-                       &o->source,        &o->label_init,   &o->label_merge, &o->label_compress,
-                       &o->volume_reduce, &o->volume_apply, &o->finish,      &o->stats};
-    for (size_t i = 0; i < LQ_COUNT(ks); i++)
-        if (*ks[i]) {
-            clReleaseKernel(*ks[i]);
-            *ks[i] = NULL;
-        }
-    if (o->program) clReleaseProgram(o->program);
-    o->program = NULL;
+    lq_cl_kernel_name ks[] = LQ_HF_KERNELS(o);
+    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
 }
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)

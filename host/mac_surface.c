@@ -16,6 +16,15 @@ static const char *const lq_ms_sources[] = {"kernels/lq_shared.h", "kernels/mac_
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
+/* The module's kernels (ops_init creates them, ops_release frees them). */
+#define LQ_MS_KERNELS(o)                                                                           \
+    {                                                                                              \
+        {&(o)->classify, "mac_surface_classify"}, {&(o)->apply, "mac_surface_apply"},              \
+        {                                                                                          \
+            &(o)->pressure, "mac_surface_pressure"                                                 \
+        }                                                                                          \
+    }
+
 int lq_ms_ops_init(lq_ms_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
     memset(o, 0, sizeof *o);
@@ -28,31 +37,16 @@ int lq_ms_ops_init(lq_ms_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (IS_REF(o)) return LQ_OK;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    int rc =
-        lq_cl_build(&ctx->cl, (int)LQ_COUNT(lq_ms_sources), lq_ms_sources, defines, &o->program);
-    if (rc) return rc;
-    struct {
-        cl_kernel *k;
-        const char *name;
-    } ks[] = {{&o->classify, "mac_surface_classify"},
-              {&o->apply, "mac_surface_apply"},
-              {&o->pressure, "mac_surface_pressure"}};
-    for (size_t i = 0; i < LQ_COUNT(ks) && !rc; i++)
-        rc = lq_cl_kernel(o->program, ks[i].name, ks[i].k);
-    if (rc) lq_ms_ops_release(o);
+    lq_cl_kernel_name ks[] = LQ_MS_KERNELS(o);
+    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_ms_sources), lq_ms_sources, defines,
+                                 &o->program, (int)LQ_COUNT(ks), ks);
     return rc;
 }
 
 void lq_ms_ops_release(lq_ms_ops *o)
 {
-    cl_kernel *ks[] = {&o->classify, &o->apply, &o->pressure};
-    for (size_t i = 0; i < LQ_COUNT(ks); i++)
-        if (*ks[i]) {
-            clReleaseKernel(*ks[i]);
-            *ks[i] = NULL;
-        }
-    if (o->program) clReleaseProgram(o->program);
-    o->program = NULL;
+    lq_cl_kernel_name ks[] = LQ_MS_KERNELS(o);
+    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
 }
 
 int lq_ms_apply_prepare(const float h[3], float dt, const float g[3], lq_ms_apply_k *k)

@@ -30,6 +30,16 @@ lq_markers_coef lq_markers_coef_of(const lq_markers_params *prm, int nx, int ny,
     return c;
 }
 
+/* The module's kernels (ops_init creates them, ops_release frees them). */
+#define LQ_MARKERS_KERNELS(o)                                                                      \
+    {                                                                                              \
+        {&(o)->advect, "markers_advect"}, {&(o)->clear, "markers_clear"},                          \
+            {&(o)->count, "markers_count"},                                                        \
+        {                                                                                          \
+            &(o)->label, "markers_label"                                                           \
+        }                                                                                          \
+    }
+
 int lq_markers_ops_init(lq_markers_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
     memset(o, 0, sizeof *o);
@@ -40,32 +50,16 @@ int lq_markers_ops_init(lq_markers_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (IS_REF(o)) return LQ_OK;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    int rc =
-        lq_cl_build(&ctx->cl, (int)LQ_COUNT(lq_mk_sources), lq_mk_sources, defines, &o->program);
-    if (rc) return rc;
-    struct {
-        cl_kernel *k;
-        const char *name;
-    } ks[] = {{&o->advect, "markers_advect"},
-              {&o->clear, "markers_clear"},
-              {&o->count, "markers_count"},
-              {&o->label, "markers_label"}};
-    for (size_t i = 0; i < LQ_COUNT(ks) && !rc; i++)
-        rc = lq_cl_kernel(o->program, ks[i].name, ks[i].k);
-    if (rc) lq_markers_ops_release(o);
+    lq_cl_kernel_name ks[] = LQ_MARKERS_KERNELS(o);
+    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_mk_sources), lq_mk_sources, defines,
+                                 &o->program, (int)LQ_COUNT(ks), ks);
     return rc;
 }
 
 void lq_markers_ops_release(lq_markers_ops *o)
 {
-    cl_kernel *ks[] = {&o->advect, &o->clear, &o->count, &o->label};
-    for (size_t i = 0; i < LQ_COUNT(ks); i++)
-        if (*ks[i]) {
-            clReleaseKernel(*ks[i]);
-            *ks[i] = NULL;
-        }
-    if (o->program) clReleaseProgram(o->program);
-    o->program = NULL;
+    lq_cl_kernel_name ks[] = LQ_MARKERS_KERNELS(o);
+    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
 }
 
 /* The fields must have the grid's shape (a programmer error otherwise). */

@@ -77,6 +77,15 @@ void lq_momentum_state_release(lq_momentum_state *st)
     lq_field_release(&st->smax);
 }
 
+/* The module's kernels (ops_init creates them, ops_release frees them). */
+#define LQ_MOMENTUM_KERNELS(o)                                                                     \
+    {                                                                                              \
+        {&(o)->step, "momentum_step"}, {&(o)->boundary, "momentum_boundary"},                      \
+        {                                                                                          \
+            &(o)->max, "momentum_max"                                                              \
+        }                                                                                          \
+    }
+
 int lq_momentum_ops_init(lq_momentum_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
     memset(o, 0, sizeof *o);
@@ -87,31 +96,16 @@ int lq_momentum_ops_init(lq_momentum_ops *o, lq_ctx *ctx, int nx, int ny, int nz
     if (IS_REF(o)) return LQ_OK;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    int rc =
-        lq_cl_build(&ctx->cl, (int)LQ_COUNT(lq_mo_sources), lq_mo_sources, defines, &o->program);
-    if (rc) return rc;
-    struct {
-        cl_kernel *k;
-        const char *name;
-    } ks[] = {{&o->step, "momentum_step"},
-              {&o->boundary, "momentum_boundary"},
-              {&o->max, "momentum_max"}};
-    for (size_t i = 0; i < LQ_COUNT(ks) && !rc; i++)
-        rc = lq_cl_kernel(o->program, ks[i].name, ks[i].k);
-    if (rc) lq_momentum_ops_release(o);
+    lq_cl_kernel_name ks[] = LQ_MOMENTUM_KERNELS(o);
+    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_mo_sources), lq_mo_sources, defines,
+                                 &o->program, (int)LQ_COUNT(ks), ks);
     return rc;
 }
 
 void lq_momentum_ops_release(lq_momentum_ops *o)
 {
-    cl_kernel *ks[] = {&o->step, &o->boundary, &o->max};
-    for (size_t i = 0; i < LQ_COUNT(ks); i++)
-        if (*ks[i]) {
-            clReleaseKernel(*ks[i]);
-            *ks[i] = NULL;
-        }
-    if (o->program) clReleaseProgram(o->program);
-    o->program = NULL;
+    lq_cl_kernel_name ks[] = LQ_MOMENTUM_KERNELS(o);
+    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
 }
 
 /* Binds the arguments and enqueues over the (nx + 1) × (ny + 1) × (nz + 1) corners

@@ -96,6 +96,17 @@ void lq_pressure_state_release(lq_pressure_state *st)
     lq_field_release(&st->dmax);
 }
 
+/* The module's kernels (ops_init creates them, ops_release frees them). */
+#define LQ_PRESSURE_KERNELS(o)                                                                     \
+    {                                                                                              \
+        {&(o)->divergence, "pressure_divergence"}, {&(o)->max, "pressure_max"},                    \
+            {&(o)->rb, "pressure_rb"}, {&(o)->rb_half, "pressure_rb_half"},                        \
+            {&(o)->jacobi_dp, "pressure_jacobi_dp"},                                               \
+        {                                                                                          \
+            &(o)->jacobi_apply, "pressure_jacobi_apply"                                            \
+        }                                                                                          \
+    }
+
 int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
     memset(o, 0, sizeof *o);
@@ -107,35 +118,16 @@ int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz
     if (IS_REF(o)) return LQ_OK;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    int rc =
-        lq_cl_build(&ctx->cl, (int)LQ_COUNT(lq_pr_sources), lq_pr_sources, defines, &o->program);
-    if (rc) return rc;
-    struct {
-        cl_kernel *k;
-        const char *name;
-    } ks[] = {{&o->divergence, "pressure_divergence"},
-              {&o->max, "pressure_max"},
-              {&o->rb, "pressure_rb"},
-              {&o->rb_half, "pressure_rb_half"},
-              {&o->jacobi_dp, "pressure_jacobi_dp"},
-              {&o->jacobi_apply, "pressure_jacobi_apply"}};
-    for (size_t i = 0; i < LQ_COUNT(ks) && !rc; i++)
-        rc = lq_cl_kernel(o->program, ks[i].name, ks[i].k);
-    if (rc) lq_pressure_ops_release(o);
+    lq_cl_kernel_name ks[] = LQ_PRESSURE_KERNELS(o);
+    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_pr_sources), lq_pr_sources, defines,
+                                 &o->program, (int)LQ_COUNT(ks), ks);
     return rc;
 }
 
 void lq_pressure_ops_release(lq_pressure_ops *o)
 {
-    cl_kernel *ks[] = {&o->divergence, &o->max,       &o->rb,
-                       &o->rb_half,    &o->jacobi_dp, &o->jacobi_apply};
-    for (size_t i = 0; i < LQ_COUNT(ks); i++)
-        if (*ks[i]) {
-            clReleaseKernel(*ks[i]);
-            *ks[i] = NULL;
-        }
-    if (o->program) clReleaseProgram(o->program);
-    o->program = NULL;
+    lq_cl_kernel_name ks[] = LQ_PRESSURE_KERNELS(o);
+    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
 }
 
 /* Binds the arguments and enqueues over a 3D range (local size left to the runtime). */

@@ -76,6 +76,21 @@ void lq_sp_state_release(lq_sp_state *st)
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
 }
 
+/* The module's kernels (ops_init creates them, ops_release frees them). */
+#define LQ_SP_KERNELS(o)                                                                           \
+    {                                                                                              \
+        {&(o)->flow, "sp_flow"}, {&(o)->limit, "sp_limit"}, {&(o)->scale, "sp_scale"},             \
+            {&(o)->volume, "sp_volume"}, {&(o)->boundary, "sp_boundary"},                          \
+            {&(o)->spray_count, "sp_spray_count"}, {&(o)->block_sum, "sp_block_sum"},              \
+            {&(o)->block_scan, "sp_block_scan"}, {&(o)->spray_emit, "sp_spray_emit"},              \
+            {&(o)->spray_take, "sp_spray_take"}, {&(o)->particles, "sp_particles"},                \
+            {&(o)->compact_count, "sp_compact_count"},                                             \
+            {&(o)->compact_scatter, "sp_compact_scatter"},                                         \
+        {                                                                                          \
+            &(o)->contact, "sp_contact"                                                            \
+        }                                                                                          \
+    }
+
 int lq_sp_ops_init(lq_sp_ops *o, lq_ctx *ctx, int nx, int nz)
 {
     memset(o, 0, sizeof *o);
@@ -90,45 +105,16 @@ int lq_sp_ops_init(lq_sp_ops *o, lq_ctx *ctx, int nx, int nz)
                         ctx->cl.dev.name);
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNZ=%d", nx, nz);
-    int rc =
-        lq_cl_build(&ctx->cl, (int)LQ_COUNT(lq_sp_sources), lq_sp_sources, defines, &o->program);
-    if (rc) return rc;
-    struct {
-        cl_kernel *k;
-        const char *name;
-    } ks[] = {{&o->flow, "sp_flow"},
-              {&o->limit, "sp_limit"},
-              {&o->scale, "sp_scale"},
-              {&o->volume, "sp_volume"},
-              {&o->boundary, "sp_boundary"},
-              {&o->spray_count, "sp_spray_count"},
-              {&o->block_sum, "sp_block_sum"},
-              {&o->block_scan, "sp_block_scan"},
-              {&o->spray_emit, "sp_spray_emit"},
-              {&o->spray_take, "sp_spray_take"},
-              {&o->particles, "sp_particles"},
-              {&o->compact_count, "sp_compact_count"},
-              {&o->compact_scatter, "sp_compact_scatter"},
-              {&o->contact, "sp_contact"}};
-    for (size_t i = 0; i < LQ_COUNT(ks) && !rc; i++)
-        rc = lq_cl_kernel(o->program, ks[i].name, ks[i].k);
-    if (rc) lq_sp_ops_release(o);
+    lq_cl_kernel_name ks[] = LQ_SP_KERNELS(o);
+    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_sp_sources), lq_sp_sources, defines,
+                                 &o->program, (int)LQ_COUNT(ks), ks);
     return rc;
 }
 
 void lq_sp_ops_release(lq_sp_ops *o)
 {
-    cl_kernel *ks[] = {
-        &o->flow,        &o->limit,         &o->scale,           &o->volume,     &o->boundary,
-        &o->spray_count, &o->block_sum,     &o->block_scan,      &o->spray_emit, &o->spray_take,
-        &o->particles,   &o->compact_count, &o->compact_scatter, &o->contact};
-    for (size_t i = 0; i < LQ_COUNT(ks); i++)
-        if (*ks[i]) {
-            clReleaseKernel(*ks[i]);
-            *ks[i] = NULL;
-        }
-    if (o->program) clReleaseProgram(o->program);
-    o->program = NULL;
+    lq_cl_kernel_name ks[] = LQ_SP_KERNELS(o);
+    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
 }
 
 static int lq_sp_launch(lq_sp_ops *o, cl_kernel k, const char *name, int nargs, const lq_argv *args,
