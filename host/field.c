@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "field.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,40 @@ int lq_field_upload(lq_field *f, const void *src)
     LQ_CL_CHECK(clEnqueueWriteBuffer(f->ctx->cl.queue, f->mem, CL_TRUE, 0, lq_field_bytes(f), src,
                                      0, NULL, NULL),
                 f->name);
+    return LQ_OK;
+fail:
+    return rc;
+}
+
+int lq_field_write(lq_field *f, size_t off, size_t bytes, const void *src)
+{
+    int rc = LQ_OK;
+    assert(off + bytes <= lq_field_bytes(f));
+    if (bytes == 0) return LQ_OK;
+    if (f->ctx->backend == LQ_BACKEND_REF) {
+        memcpy((char *)f->host + off, src, bytes);
+        return LQ_OK;
+    }
+    LQ_CL_CHECK(
+        clEnqueueWriteBuffer(f->ctx->cl.queue, f->mem, CL_TRUE, off, bytes, src, 0, NULL, NULL),
+        f->name);
+    return LQ_OK;
+fail:
+    return rc;
+}
+
+int lq_field_read(const lq_field *f, size_t off, size_t bytes, void *dst)
+{
+    int rc = LQ_OK;
+    assert(off + bytes <= lq_field_bytes(f));
+    if (bytes == 0) return LQ_OK;
+    if (f->ctx->backend == LQ_BACKEND_REF) {
+        memcpy(dst, (const char *)f->host + off, bytes);
+        return LQ_OK;
+    }
+    LQ_CL_CHECK(
+        clEnqueueReadBuffer(f->ctx->cl.queue, f->mem, CL_TRUE, off, bytes, dst, 0, NULL, NULL),
+        f->name);
     return LQ_OK;
 fail:
     return rc;

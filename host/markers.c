@@ -127,6 +127,11 @@ static int lq_mk_inside(const lq_markers_shape *s, double x, double y, double z)
     if (s->kind == LQ_MARKERS_BOX)
         return x >= s->a[0] && x <= s->b[0] && y >= s->a[1] && y <= s->b[1] && z >= s->a[2] &&
                z <= s->b[2];
+    if (s->kind == LQ_MARKERS_WAVE) {
+        double xa = s->axis == 2 ? z : x;
+        bool in_box = x >= s->a[0] && x <= s->b[0] && z >= s->a[2] && z <= s->b[2];
+        return in_box && y >= s->a[1] && y <= s->level + s->amp * cos(s->k * (xa - s->x0));
+    }
     double ex = x - s->a[0], ey = y - s->a[1], ez = z - s->a[2];
     return ex * ex + ey * ey + ez * ez <= (double)s->r * s->r;
 }

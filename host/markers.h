@@ -61,13 +61,19 @@ void lq_markers_ref_advect(lq_field *pos, int n, const lq_field *u, const lq_fie
 void lq_markers_ref_classify(const lq_field *pos, int n, lq_field *flags, lq_field *count,
                              const lq_markers_params *prm);
 
-/* A region of liquid to seed: an axis-aligned box [a, b] or a sphere (centre a,
- * radius r), m. */
-typedef enum lq_markers_shape_kind { LQ_MARKERS_BOX, LQ_MARKERS_SPHERE } lq_markers_shape_kind;
+/* A region of liquid to seed: an axis-aligned box [a, b], a sphere (centre a,
+ * radius r), or the part of the box [a, b] below a cosine surface (WAVE), m. */
+typedef enum lq_markers_shape_kind {
+    LQ_MARKERS_BOX,
+    LQ_MARKERS_SPHERE,
+    LQ_MARKERS_WAVE /* y ≤ level + amp·cos(k·(x_axis − x0)), inside the box [a, b] */
+} lq_markers_shape_kind;
 typedef struct lq_markers_shape {
     lq_markers_shape_kind kind;
     float a[3], b[3];
     float r;
+    float level, amp, k, x0; /* WAVE: m, m, rad/m, m (grid-relative) */
+    int axis;                /* WAVE: 0 (x) or 2 (z) */
 } lq_markers_shape;
 
 /* Fills the shapes with particles on the host: every cell not SOLID, INFLOW or OUTFLOW

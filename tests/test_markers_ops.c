@@ -309,10 +309,9 @@ static void test_seed_box(int nz, int per_cell)
     unsigned char *f = calloc(nc, 1);
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++) f[LQ_MAC_CELL(i, 0, k, nx, ny)] = LQ_MAC_SOLID;
-    lq_markers_shape box = {LQ_MARKERS_BOX,
-                            {lo[0] * dx, 0.0f, lo[2] * dz}, /* down into the floor */
-                            {hi[0] * dx, hi[1] * dy, hi[2] * dz},
-                            0};
+    lq_markers_shape box = {.kind = LQ_MARKERS_BOX,
+                            .a = {lo[0] * dx, 0.0f, lo[2] * dz}, /* down into the floor */
+                            .b = {hi[0] * dx, hi[1] * dy, hi[2] * dz}};
     size_t cap = 4000, m = 0;
     float *pos = malloc(cap * 12);
     CHECK_OK(lq_markers_seed(nx, ny, nz, dx, dy, dz, f, 1, &box, per_cell, 5, pos, cap, &m));
@@ -383,7 +382,7 @@ out:
 static void test_seed_misc(void)
 {
     const float d = 0.1f;
-    lq_markers_shape s = {LQ_MARKERS_SPHERE, {1.0f, 1.0f, 1.0f}, {0, 0, 0}, 0.5f};
+    lq_markers_shape s = {.kind = LQ_MARKERS_SPHERE, .a = {1.0f, 1.0f, 1.0f}, .r = 0.5f};
     size_t cap = 20000, m = 0;
     float *pos = malloc(cap * 12);
     CHECK_OK(lq_markers_seed(20, 20, 20, d, d, d, NULL, 1, &s, 8, 3, pos, cap, &m));

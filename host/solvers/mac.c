@@ -222,7 +222,34 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
                 b[q] = s->origin[q] + (q == 0 ? nx : q == 1 ? ny : nz) * s->dx;
             }
             b[1] = lq_scene_float(sc, p);
-            sh->kind = LQ_MARKERS_BOX;
+            sh->kind = LQ_MARKERS_WAVE; /* amplitude 0 until a `wave` item follows */
+            sh->level = (float)(b[1] - s->origin[1]);
+        } else if (strcmp(kind, "wave") == 0) {
+            /* a standing mode of the basin inside the wall layer, on the last `level` */
+            lq_markers_shape *lv = ns > 0 ? &shapes[ns - 1] : NULL;
+            snprintf(p, sizeof p, "liquid.%d", it);
+            if (!lv || lv->kind != LQ_MARKERS_WAVE || lv->amp != 0) {
+                free(shapes);
+                rc = lq_scene_error(sc, p,
+                                    "solver 'mac' adds a wave to the `level` item just before "
+                                    "it (one wave per level)");
+                goto fail;
+            }
+            snprintf(p, sizeof p, "liquid.%d.wave.amplitude", it);
+            lv->amp = (float)lq_scene_float(sc, p);
+            snprintf(p, sizeof p, "liquid.%d.wave.mode", it);
+            int mode = lq_scene_int(sc, p);
+            snprintf(p, sizeof p, "liquid.%d.wave.axis", it);
+            lv->axis = strcmp(lq_scene_enum(sc, p), "z") == 0 ? 2 : 0;
+            int cells = lv->axis == 2 ? nz : nx;
+            if (cells < 3) {
+                free(shapes);
+                rc = lq_scene_error(sc, p, "a wave along z needs nz > 1");
+                goto fail;
+            }
+            lv->x0 = (float)s->dx;
+            lv->k = (float)(mode * LQ_PI / ((cells - 2) * s->dx));
+            continue;
         } else {
             snprintf(p, sizeof p, "liquid.%d", it);
             free(shapes);
@@ -373,6 +400,19 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
     st->pressure_residual = s->maxdiv;
     st->dt_min = st->dt_max = s->dt_prev;
     lq_stats_extra(st, "markers", s->npart);
+    /* the liquid's centroid (m, world), from the markers */
+    if (s->npart > 0) {
+        float *pos = lq_alloc((size_t)s->npart * 3 * sizeof(float));
+        if (!pos) return LQ_ESIM;
+        rc = lq_field_read(&s->pos, 0, (size_t)s->npart * 3 * sizeof(float), pos);
+        double c[3] = {0, 0, 0};
+        for (int n = 0; n < s->npart && !rc; n++)
+            for (int q = 0; q < 3; q++) c[q] += pos[3 * n + q];
+        free(pos);
+        if (rc) return rc;
+        const char *names[3] = {"centroid_x", "centroid_y", "centroid_z"};
+        for (int q = 0; q < 3; q++) lq_stats_extra(st, names[q], s->origin[q] + c[q] / s->npart);
+    }
     return LQ_OK;
 }
 
