@@ -1,0 +1,511 @@
+/*
+ * macbody.c — buoyant rigid bodies of the `mac` solver (Foster & Metaxas 1996 §5; see
+ * macbody.h): node lattices at creation, the force launcher, the host-side sums,
+ * integration and collisions, records and checkpoints. Nothing here allocates in the
+ * step loop.
+ */
+#include "macbody.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkpoint.h"
+#include "common.h"
+#include "path.h"
+
+static const char *const lq_mb_sources[] = {"kernels/lq_shared.h", "kernels/mac_grid.h",
+                                            "kernels/markers_cell.h", "kernels/macbody_cell.h",
+                                            "kernels/macbody.cl"};
+
+#define IS_REF(ctx) ((ctx)->backend == LQ_BACKEND_REF)
+
+#define LQ_MACBODY_KERNELS(o)                                                                      \
+    {                                                                                              \
+        {                                                                                          \
+            &(o)->forces, "macbody_forces"                                                         \
+        }                                                                                          \
+    }
+
+int lq_macbody_ops_init(lq_macbody_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+{
+    memset(o, 0, sizeof *o);
+    o->ctx = ctx;
+    o->nx = nx;
+    o->ny = ny;
+    o->nz = nz;
+    if (IS_REF(ctx)) return LQ_OK;
+    char defines[96];
+    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
+    lq_cl_kernel_name ks[] = LQ_MACBODY_KERNELS(o);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_mb_sources), lq_mb_sources, defines,
+                               &o->program, (int)LQ_COUNT(ks), ks);
+}
+
+void lq_macbody_ops_release(lq_macbody_ops *o)
+{
+    lq_cl_kernel_name ks[] = LQ_MACBODY_KERNELS(o);
+    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+}
+
+/* --- shapes ---------------------------------------------------------------------- */
+
+static double lq_mb_volume(int shape, const double a[3])
+{
+    double abc = a[0] * a[1] * a[2];
+    if (shape == LQ_SHAPE_BOX) return 8 * abc;
+    if (shape == LQ_MACBODY_CYLINDER) return LQ_PI * a[0] * a[0] * 2 * a[1];
+    return 4.0 / 3.0 * LQ_PI * abc;
+}
+
+static int lq_mb_inside(int shape, const double a[3], const double b[3])
+{
+    if (shape == LQ_SHAPE_BOX) return 1;
+    if (shape == LQ_MACBODY_CYLINDER)
+        return (b[0] * b[0] + b[2] * b[2]) / (a[0] * a[0]) <= 1.0 && fabs(b[1]) <= a[1];
+    double s = 0;
+    for (int j = 0; j < 3; j++) s += b[j] * b[j] / (a[j] * a[j]);
+    return s <= 1.0;
+}
+
+/* Half extent of the shape along the world unit vector n (its support function). */
+static double lq_mb_support(const lq_macbody_item *it, const double n[3])
+{
+    double R[9], m[3];
+    const double *a = it->body.half;
+    lq_body_rotation(&it->body, R);
+    for (int j = 0; j < 3; j++) m[j] = R[j] * n[0] + R[3 + j] * n[1] + R[6 + j] * n[2];
+    if (it->shape == LQ_SHAPE_BOX) return fabs(m[0]) * a[0] + fabs(m[1]) * a[1] + fabs(m[2]) * a[2];
+    if (it->shape == LQ_MACBODY_CYLINDER)
+        return fabs(m[1]) * a[1] + a[0] * sqrt(fmax(0.0, 1.0 - m[1] * m[1]));
+    double s = 0;
+    for (int j = 0; j < 3; j++) s += m[j] * m[j] * a[j] * a[j];
+    return sqrt(s);
+}
+
+/* The body lattice along one axis: n nodes at −a + (i + ½) 2a/n, spacing ≤ hn. */
+static int lq_mb_count(double a, double hn)
+{
+    int n = (int)ceil(2 * a / hn - 1e-9);
+    return n < 1 ? 1 : n;
+}
+
+/* Writes the nodes of shape `a` (NULL: counts only); returns their number. */
+static int lq_mb_lattice(int shape, const double a[3], double hn, float *nodes)
+{
+    int c[3], m = 0;
+    for (int j = 0; j < 3; j++) c[j] = lq_mb_count(a[j], hn);
+    for (int k = 0; k < c[2]; k++)
+        for (int j = 0; j < c[1]; j++)
+            for (int i = 0; i < c[0]; i++) {
+                int ii[3] = {i, j, k};
+                double b[3];
+                for (int q = 0; q < 3; q++) b[q] = -a[q] + (ii[q] + 0.5) * 2 * a[q] / c[q];
+                if (!lq_mb_inside(shape, a, b)) continue;
+                if (nodes)
+                    for (int q = 0; q < 3; q++) nodes[4 * m + q] = (float)b[q];
+                m++;
+            }
+    if (m == 0) { /* smaller than the lattice: one node at the centre */
+        if (nodes) nodes[0] = nodes[1] = nodes[2] = 0.0f;
+        m = 1;
+    }
+    return m;
+}
+
+/* --- creation -------------------------------------------------------------------- */
+
+int lq_macbody_init(lq_macbody_set *s, lq_ctx *ctx, int n, const lq_macbody_desc *d, int nx, int ny,
+                    int nz, double dx, const double origin[3], double rho,
+                    const unsigned char *flags)
+{
+    int rc = LQ_OK;
+    float *nodes = NULL;
+    int *nb = NULL;
+    memset(s, 0, sizeof *s);
+    s->ctx = ctx;
+    s->n = n;
+    s->nx = nx;
+    s->ny = ny;
+    s->nz = nz;
+    s->dx = dx;
+    s->rho = rho;
+    memcpy(s->origin, origin, sizeof s->origin);
+    size_t cells = (size_t)nx * ny * nz;
+    s->b = lq_calloc((size_t)n + 1, sizeof *s->b);
+    s->rec = lq_calloc((size_t)n + 1, sizeof *s->rec);
+    s->solid = lq_calloc(cells, 1);
+    if (!s->b || !s->rec || !s->solid) goto oom;
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                size_t c = LQ_MAC_CELL(i, j, k, nx, ny);
+                int wall = i == 0 || j == 0 || i == nx - 1 || j == ny - 1 ||
+                           (nz > 1 && (k == 0 || k == nz - 1));
+                s->solid[c] = (unsigned char)(wall || (flags && flags[c] == LQ_MAC_SOLID));
+            }
+    double hn = 0.5 * dx;
+    int groups = 0;
+    for (int i = 0; i < n; i++) {
+        lq_macbody_item *it = &s->b[i];
+        const lq_macbody_desc *e = &d[i];
+        int box = e->shape == LQ_SHAPE_BOX || e->shape == LQ_MACBODY_CYLINDER;
+        lq_body_init(&it->body, box ? LQ_SHAPE_BOX : e->shape, e->half, e->density, e->pos, e->vel,
+                     e->q);
+        if (e->shape == LQ_MACBODY_CYLINDER) { /* a solid can: m, m r²/2, m (3 r² + h²)/12 */
+            double r = e->half[0], h = 2 * e->half[1],
+                   m = e->density * lq_mb_volume(e->shape, e->half);
+            it->body.half[2] = r;
+            it->body.mass = m;
+            it->body.inertia[1] = m * r * r / 2;
+            it->body.inertia[0] = it->body.inertia[2] = m * (3 * r * r + h * h) / 12;
+        }
+        memcpy(it->body.omega, e->omega, sizeof e->omega);
+        it->body.restitution = e->restitution;
+        it->shape = e->shape;
+        it->damping = e->damping;
+        it->two_way = e->two_way;
+        snprintf(it->name, sizeof it->name, "%s", e->name);
+        memcpy(it->rgb, e->rgb, sizeof it->rgb);
+        it->nnodes = lq_mb_lattice(e->shape, it->body.half, hn, NULL);
+        it->group0 = groups;
+        it->ngroups = (it->nnodes + LQ_MB_LOCAL - 1) / LQ_MB_LOCAL;
+        groups += it->ngroups;
+    }
+    s->ngroups = groups;
+    size_t slots = (size_t)LQ_MAX(groups, 1) * LQ_MB_LOCAL;
+    nodes = lq_calloc(slots * 4, sizeof(float));
+    nb = lq_alloc(slots * sizeof(int));
+    s->hb = lq_calloc((size_t)LQ_MAX(n, 1) * LQ_MB_B_STRIDE, sizeof(float));
+    s->hout = lq_calloc((size_t)LQ_MAX(groups, 1) * LQ_MB_OUT, sizeof(float));
+    if (!nodes || !nb || !s->hb || !s->hout) goto oom;
+    for (size_t q = 0; q < slots; q++) nb[q] = -1;
+    for (int i = 0; i < n; i++) {
+        lq_macbody_item *it = &s->b[i];
+        size_t at = (size_t)it->group0 * LQ_MB_LOCAL;
+        lq_mb_lattice(it->shape, it->body.half, hn, nodes + 4 * at);
+        float dV = (float)(lq_mb_volume(it->shape, it->body.half) / it->nnodes);
+        for (int q = 0; q < it->nnodes; q++) {
+            nodes[4 * (at + q) + 3] = dV;
+            nb[at + q] = i;
+        }
+    }
+    rc = lq_field_alloc(ctx, &s->nodes, "body_nodes", 4, (int)slots, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &s->nbody, "body_of_node", (int)slots, 1, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &s->bodies, "bodies", LQ_MB_B_STRIDE, LQ_MAX(n, 1), 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &s->out, "body_sums", LQ_MB_OUT, LQ_MAX(groups, 1), 1, 4);
+    if (!rc) rc = lq_field_upload(&s->nodes, nodes);
+    if (!rc) rc = lq_field_upload(&s->nbody, nb);
+    if (!rc) rc = lq_field_zero(&s->bodies, 0);
+    if (!rc) rc = lq_field_zero(&s->out, 0);
+    free(nodes);
+    free(nb);
+    if (rc) lq_macbody_release(s);
+    return rc;
+oom:
+    free(nodes);
+    free(nb);
+    lq_macbody_release(s);
+    return LQ_ESIM;
+}
+
+/* Rotation about x, then y, then z (world axes), degrees → quaternion (as splash). */
+static void lq_mb_euler_quat(const double deg[3], double q[4])
+{
+    double out[4] = {1, 0, 0, 0};
+    for (int a = 0; a < 3; a++) {
+        double h = deg[a] * LQ_PI / 360.0, r[4] = {cos(h), 0, 0, 0};
+        r[1 + a] = sin(h);
+        lq_quat_mul(r, out, out);
+    }
+    memcpy(q, out, sizeof out);
+}
+
+int lq_macbody_from_scene(lq_macbody_set *s, lq_ctx *ctx, const lq_scene *sc, int nx, int ny,
+                          int nz, double dx, const double origin[3], double rho,
+                          const unsigned char *flags)
+{
+    int n = lq_scene_count(sc, "objects");
+    lq_macbody_desc *d = lq_calloc((size_t)n + 1, sizeof *d);
+    if (!d) return LQ_ESIM;
+    int rc = LQ_OK;
+    for (int i = 0; i < n && !rc; i++) {
+        const char *kind = lq_scene_kind(sc, "objects", i);
+        lq_macbody_desc *e = &d[i];
+        char p[160];
+        double rot[3], col[3];
+#define KEY(k)  (snprintf(p, sizeof p, "objects.%d.%s.%s", i, kind, k), p)
+#define ATTR(k) (snprintf(p, sizeof p, "objects.%d.%s", i, k), p)
+        if (lq_scene_has(sc, ATTR("path_file"))) {
+            rc = lq_scene_error(sc, p, "solver 'mac' has no scripted objects yet");
+            break;
+        }
+        lq_scene_floats(sc, KEY("center"), e->pos, 3);
+        if (strcmp(kind, "sphere") == 0) {
+            e->shape = LQ_SHAPE_SPHERE;
+            e->half[0] = e->half[1] = e->half[2] = lq_scene_float(sc, KEY("radius"));
+        } else if (strcmp(kind, "ellipsoid") == 0) {
+            e->shape = LQ_SHAPE_ELLIPSOID;
+            lq_scene_floats(sc, KEY("radii"), e->half, 3);
+        } else if (strcmp(kind, "box") == 0) {
+            e->shape = LQ_SHAPE_BOX;
+            lq_scene_floats(sc, KEY("size"), e->half, 3);
+            for (int a = 0; a < 3; a++) e->half[a] *= 0.5;
+        } else if (strcmp(kind, "cylinder") == 0) {
+            e->shape = LQ_MACBODY_CYLINDER;
+            e->half[0] = e->half[2] = lq_scene_float(sc, KEY("radius"));
+            e->half[1] = 0.5 * lq_scene_float(sc, KEY("height"));
+        } else {
+            rc = lq_scene_error(sc, ATTR(kind), "object '%s' is not supported by solver 'mac'",
+                                kind);
+            break;
+        }
+        e->density = lq_scene_float(sc, ATTR("density"));
+        lq_scene_floats(sc, ATTR("velocity"), e->vel, 3);
+        lq_scene_floats(sc, ATTR("rotation"), rot, 3);
+        lq_scene_floats(sc, ATTR("spin"), e->omega, 3);
+        lq_scene_floats(sc, ATTR("color"), col, 3);
+        lq_mb_euler_quat(rot, e->q);
+        e->damping = lq_scene_float(sc, ATTR("drag"));
+        e->restitution = lq_scene_float(sc, ATTR("restitution"));
+        const char *cp = lq_scene_enum(sc, ATTR("coupling"));
+        e->two_way = cp && strcmp(cp, "two-way") == 0;
+        for (int a = 0; a < 3; a++) e->rgb[a] = (float)col[a];
+        const char *name = lq_scene_enum(sc, ATTR("name"));
+        if (name)
+            snprintf(e->name, sizeof e->name, "%s", name);
+        else
+            snprintf(e->name, sizeof e->name, "%s%d", kind, i);
+#undef KEY
+#undef ATTR
+    }
+    if (!rc) rc = lq_macbody_init(s, ctx, n, d, nx, ny, nz, dx, origin, rho, flags);
+    free(d);
+    return rc;
+}
+
+void lq_macbody_release(lq_macbody_set *s)
+{
+    lq_field *fs[] = {&s->nodes, &s->nbody, &s->bodies, &s->out};
+    for (size_t i = 0; i < LQ_COUNT(fs); i++)
+        if (fs[i]->ctx) lq_field_release(fs[i]);
+    free(s->b);
+    free(s->rec);
+    free(s->solid);
+    free(s->hb);
+    free(s->hout);
+    memset(s, 0, sizeof *s);
+}
+
+/* --- forces (eq. 13–16) ------------------------------------------------------------ */
+
+int lq_macbody_forces(lq_macbody_ops *o, lq_macbody_set *s, const lq_field *p, const lq_field *u,
+                      const lq_field *v, const lq_field *w, const lq_field *flags)
+{
+    assert(o->nx == s->nx && o->ny == s->ny && o->nz == s->nz);
+    assert(p->count == (size_t)s->nx * s->ny * s->nz && flags->count == p->count);
+    if (s->n == 0) return LQ_OK;
+    for (int i = 0; i < s->n; i++) {
+        const lq_body *b = &s->b[i].body;
+        float *B = s->hb + (size_t)i * LQ_MB_B_STRIDE;
+        double R[9];
+        lq_body_rotation(b, R);
+        for (int a = 0; a < 3; a++) {
+            B[LQ_MB_B_POS + a] = (float)(b->pos[a] - s->origin[a]);
+            B[LQ_MB_B_VEL + a] = (float)b->vel[a];
+            B[LQ_MB_B_OMEGA + a] = (float)b->omega[a];
+        }
+        for (int a = 0; a < 9; a++) B[LQ_MB_B_ROT + a] = (float)R[a];
+        B[LQ_MB_B_RHO] = (float)s->rho;
+        B[LQ_MB_B_DAMP] = (float)s->b[i].damping;
+    }
+    int rc = lq_field_upload(&s->bodies, s->hb);
+    if (rc) return rc;
+    float idx = (float)(1.0 / s->dx), idy = idx, idz = idx;
+    if (IS_REF(o->ctx)) {
+        lq_macbody_ref_forces(&s->nodes, &s->nbody, &s->bodies, s->ngroups, p, u, v, w, flags, idx,
+                              idy, idz, &s->out);
+    } else {
+        lq_argv a[] = {MEM(&s->nodes), MEM(&s->nbody), MEM(&s->bodies), MEM(p),
+                       MEM(u),         MEM(v),         MEM(w),          MEM(flags),
+                       VAL(idx),       VAL(idy),       VAL(idz),        MEM(&s->out)};
+        size_t local = LQ_MB_LOCAL;
+        rc = lq_cl_launch(o->ctx, o->forces, "macbody_forces", (int)LQ_COUNT(a), a, 1,
+                          (size_t)s->ngroups * LQ_MB_LOCAL, 1, &local);
+        if (rc) return rc;
+    }
+    rc = lq_field_download(&s->out, s->hout);
+    if (rc) return rc;
+    for (int i = 0; i < s->n; i++) {
+        lq_macbody_item *it = &s->b[i];
+        double sum[LQ_MB_OUT] = {0};
+        for (int g = it->group0; g < it->group0 + it->ngroups; g++)
+            for (int q = 0; q < LQ_MB_OUT; q++) sum[q] += s->hout[(size_t)g * LQ_MB_OUT + q];
+        for (int a = 0; a < 3; a++) {
+            it->force[a] = sum[a];
+            it->torque[a] = sum[3 + a];
+        }
+        it->vsub = sum[6];
+    }
+    return LQ_OK;
+}
+
+/* --- motion and collisions ---------------------------------------------------------- */
+
+/* Pushes the body out of the static SOLID cells inside the domain (not the wall layer,
+ * which lq_body_collide_box handles): the deepest cell first, a few rounds. */
+static void lq_mb_collide_solids(lq_macbody_set *s, lq_macbody_item *it)
+{
+    lq_body *b = &it->body;
+    int nx = s->nx, ny = s->ny, nz = s->nz;
+    for (int round = 0; round < 4; round++) {
+        double rad = lq_body_bounding_radius(b), best = 0, bn[3] = {0, 0, 0};
+        int lo[3], hi[3], nn[3] = {nx, ny, nz};
+        for (int a = 0; a < 3; a++) {
+            lo[a] = (int)floor((b->pos[a] - rad - s->origin[a]) / s->dx);
+            hi[a] = (int)floor((b->pos[a] + rad - s->origin[a]) / s->dx);
+            lo[a] = LQ_MAX(lo[a], 1);
+            hi[a] = LQ_MIN(hi[a], nn[a] - 2);
+        }
+        if (nz == 1) lo[2] = hi[2] = 0;
+        for (int k = lo[2]; k <= hi[2]; k++)
+            for (int j = lo[1]; j <= hi[1]; j++)
+                for (int i = lo[0]; i <= hi[0]; i++) {
+                    if (!s->solid[LQ_MAC_CELL(i, j, k, nx, ny)]) continue;
+                    int ijk[3] = {i, j, k};
+                    double d[3], dist = 0;
+                    for (int a = 0; a < 3; a++) {
+                        double c0 = s->origin[a] + ijk[a] * s->dx, c1 = c0 + s->dx;
+                        double cp = b->pos[a] < c0 ? c0 : b->pos[a] > c1 ? c1 : b->pos[a];
+                        d[a] = (nz == 1 && a == 2) ? 0 : b->pos[a] - cp;
+                        dist += d[a] * d[a];
+                    }
+                    dist = sqrt(dist);
+                    if (dist <= 1e-12) continue; /* centre inside an obstacle: leave it */
+                    for (int a = 0; a < 3; a++) d[a] /= dist;
+                    double pen = lq_mb_support(it, d) - dist;
+                    if (pen > best) {
+                        best = pen;
+                        memcpy(bn, d, sizeof bn);
+                    }
+                }
+        if (best <= 0) return;
+        double vn = 0;
+        for (int a = 0; a < 3; a++) {
+            b->pos[a] += best * bn[a];
+            vn += b->vel[a] * bn[a];
+        }
+        if (vn < 0) /* moving into it: reflect the normal part with the restitution */
+            for (int a = 0; a < 3; a++) b->vel[a] -= (1 + b->restitution) * vn * bn[a];
+    }
+}
+
+void lq_macbody_integrate(lq_macbody_set *s, double dt, double t_new, const double g[3])
+{
+    double lo[3], hi[3], n3[3] = {s->nx, s->ny, s->nz};
+    for (int a = 0; a < 3; a++) {
+        lo[a] = s->origin[a] + s->dx;
+        hi[a] = s->origin[a] + (n3[a] - 1) * s->dx;
+    }
+    if (s->nz == 1) {
+        lo[2] = -INFINITY;
+        hi[2] = INFINITY;
+    }
+    for (int i = 0; i < s->n; i++) {
+        lq_macbody_item *it = &s->b[i];
+        lq_body_step(&it->body, dt, t_new, it->force, it->torque, g); /* eq. 16 */
+        it->frame_fy += it->force[1] * dt;
+        it->frame_t += dt;
+        lq_body_collide_box(&it->body, lo, hi);
+        lq_mb_collide_solids(s, it);
+    }
+    for (int i = 0; i < s->n; i++)
+        for (int j = i + 1; j < s->n; j++) lq_body_collide_pair(&s->b[i].body, &s->b[j].body);
+}
+
+double lq_macbody_dt_limit(const lq_macbody_set *s, double g)
+{
+    double lim = INFINITY;
+    for (int i = 0; i < s->n; i++) {
+        const lq_macbody_item *it = &s->b[i];
+        double vol = lq_mb_volume(it->shape, it->body.half), rb = it->body.mass / vol;
+        double rate = it->damping * s->rho / rb;
+        double draft = fmax(0.5 * s->dx, (rb / s->rho) * 2 * it->body.half[1]);
+        rate = fmax(rate, sqrt(fabs(g) / draft));
+        if (rate > 0) lim = fmin(lim, 0.5 / rate);
+    }
+    return lim;
+}
+
+/* --- records and checkpoints --------------------------------------------------------- */
+
+int lq_macbody_records(lq_macbody_set *s, const lq_object_record **rec, int *n)
+{
+    for (int i = 0; i < s->n; i++) {
+        lq_macbody_item *it = &s->b[i];
+        lq_object_record *r = &s->rec[i];
+        r->name = it->name;
+        memcpy(r->pos, it->body.pos, sizeof r->pos);
+        memcpy(r->q, it->body.q, sizeof r->q);
+        memcpy(r->vel, it->body.vel, sizeof r->vel);
+        memcpy(r->omega, it->body.omega, sizeof r->omega);
+        r->force = it->frame_t > 0 ? it->frame_fy / it->frame_t : it->force[1];
+        it->frame_fy = it->frame_t = 0;
+        /* a can is drawn as its box (shape.h has no cylinder) */
+        lq_body_view(&it->body, it->rgb[0], it->rgb[1], it->rgb[2], &r->view);
+    }
+    *rec = s->rec;
+    *n = s->n;
+    return LQ_OK;
+}
+
+typedef struct lq_mb_ckpt {
+    double pos[3], vel[3], q[4], omega[3], force[3], torque[3], vsub, frame_fy, frame_t;
+} lq_mb_ckpt;
+
+int lq_macbody_save(const lq_macbody_set *s, FILE *f)
+{
+    int32_t n = s->n;
+    int rc = lq_ckpt_put(f, &n, sizeof n);
+    for (int i = 0; i < s->n && !rc; i++) {
+        const lq_macbody_item *it = &s->b[i];
+        lq_mb_ckpt c;
+        memcpy(c.pos, it->body.pos, sizeof c.pos);
+        memcpy(c.vel, it->body.vel, sizeof c.vel);
+        memcpy(c.q, it->body.q, sizeof c.q);
+        memcpy(c.omega, it->body.omega, sizeof c.omega);
+        memcpy(c.force, it->force, sizeof c.force);
+        memcpy(c.torque, it->torque, sizeof c.torque);
+        c.vsub = it->vsub;
+        c.frame_fy = it->frame_fy;
+        c.frame_t = it->frame_t;
+        rc = lq_ckpt_put(f, &c, sizeof c);
+    }
+    return rc;
+}
+
+int lq_macbody_load(lq_macbody_set *s, FILE *f)
+{
+    int32_t n = 0;
+    int rc = lq_ckpt_get(f, &n, sizeof n);
+    if (rc) return rc;
+    if (n != s->n)
+        return lq_error(LQ_EINPUT, "the checkpoint has %d bodies, the scene %d", n, s->n);
+    for (int i = 0; i < s->n && !rc; i++) {
+        lq_macbody_item *it = &s->b[i];
+        lq_mb_ckpt c;
+        rc = lq_ckpt_get(f, &c, sizeof c);
+        if (rc) break;
+        memcpy(it->body.pos, c.pos, sizeof c.pos);
+        memcpy(it->body.vel, c.vel, sizeof c.vel);
+        memcpy(it->body.q, c.q, sizeof c.q);
+        memcpy(it->body.omega, c.omega, sizeof c.omega);
+        memcpy(it->force, c.force, sizeof c.force);
+        memcpy(it->torque, c.torque, sizeof c.torque);
+        it->vsub = c.vsub;
+        it->frame_fy = c.frame_fy;
+        it->frame_t = c.frame_t;
+    }
+    return rc;
+}

@@ -1,0 +1,33 @@
+/*
+ * macbody.cl — buoyant rigid bodies of the `mac` solver (Foster & Metaxas 1996 §5,
+ * eq. 13–16): the per-node force and torque and their per-work-group reduction. The
+ * per-node math is kernels/macbody_cell.h, shared with the reference twin
+ * (host/ref/macbody.c).
+ *
+ * Built with -DNX, -DNY, -DNZ (cells). One work-item per node over the padded node array
+ * (a multiple of LQ_MB_LOCAL; every group belongs to one body), local size LQ_MB_LOCAL.
+ * Each group writes one row of LQ_MB_OUT sums to `out` by a fixed binary tree.
+ */
+
+kernel __attribute__((reqd_work_group_size(LQ_MB_LOCAL, 1, 1))) void
+macbody_forces(global const float *nodes, global const int *nbody, global const float *bodies,
+               global const float *p, global const float *u, global const float *v,
+               global const float *w, global const uchar *flags, float idx, float idy, float idz,
+               global float *out)
+{
+    local float red[LQ_MB_OUT * LQ_MB_LOCAL];
+    int n = get_global_id(0), l = get_local_id(0);
+    float f[LQ_MB_OUT];
+    lq_mb_node(nodes, nbody, bodies, p, u, v, w, flags, n, NX, NY, NZ, idx, idy, idz, f);
+    for (int q = 0; q < LQ_MB_OUT; q++) red[q * LQ_MB_LOCAL + l] = f[q];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = LQ_MB_LOCAL / 2; s > 0; s >>= 1) {
+        if (l < s)
+            for (int q = 0; q < LQ_MB_OUT; q++)
+                red[q * LQ_MB_LOCAL + l] = red[q * LQ_MB_LOCAL + l] + red[q * LQ_MB_LOCAL + l + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0)
+        for (int q = 0; q < LQ_MB_OUT; q++)
+            out[get_group_id(0) * LQ_MB_OUT + q] = red[q * LQ_MB_LOCAL];
+}

@@ -1,0 +1,174 @@
+/*
+ * macbody_cell.h — per-node math of the buoyant rigid bodies of the `mac` solver
+ * (Foster & Metaxas 1996 §5, eq. 13–16), shared by the OpenCL kernel
+ * (kernels/macbody.cl) and its reference twin (host/ref/macbody.c). Grid, face arrays
+ * and cell kinds: mac_grid.h; velocity sampling: markers_cell.h.
+ *
+ * Nodes. Each body is a fixed set of nodes in body coordinates (a lattice at about half
+ * a cell inside the shape, host/macbody.c), each with a volume dV. Node n belongs to
+ * body nbody[n] (−1: padding). Every body's nodes are padded to a multiple of
+ * LQ_MB_LOCAL, so a work-group holds the nodes of one body only.
+ *
+ * Per node (eq. 13, 16), in grid coordinates x = pos + R b (pos: the body's centre
+ * relative to the grid's lower corner):
+ *   F = −ρ_l ∇p dV + ρ_l c dV (u_fluid − u_node) [node in a FULL or SURFACE cell],
+ *   u_node = v + ω × (R b),  τ = (R b) × F.
+ * p is kinematic (pressure over density, m²/s², eq. 2), so ρ_l turns it into N. The
+ * gravity term m g of eq. 13 is added per body on the host (it acts at the centre).
+ *
+ * Pressure gradient (eq. 14, the one-sided difference of the staggered grid): the
+ * gradient on each face is (p_b − p_a)/δ between the cells a, b it separates, and a node
+ * takes the trilinear interpolation of these face values on the face lattice of its
+ * axis (the lattices of markers_cell.h). Face rules:
+ *   both cells liquid (FULL/SURFACE): (p_b − p_a)/δ;
+ *   a liquid cell and an EMPTY one: 0 (EMPTY holds the surface pressure, which the
+ *     SURFACE cell carries, §3.2.3) — and 0 between EMPTY and anything: air pushes
+ *     nothing;
+ *   a liquid cell and a fixed one (SOLID, INFLOW, OUTFLOW): the gradient of the next
+ *     face into the liquid when that face is liquid–liquid, else 0 (constant
+ *     extrapolation into walls, so a body resting on the floor keeps its buoyancy);
+ *   faces on the grid's edge: 0.
+ * In still water with p = g (y_s − y) in the liquid and 0 at the SURFACE cells' centres
+ * y_s, the face gradient is −g up to half a cell below y_s and 0 from half a cell above,
+ * so the node-sampled ramp integrates to exactly g (y_s − y_bottom): Archimedes with the
+ * surface at the SURFACE cells' centres.
+ *
+ * Reduction: per work-group of LQ_MB_LOCAL nodes (one body), a fixed binary tree over
+ * the LQ_MB_OUT node values (F, τ, submerged volume, damping conductance ρ_l c dV), one
+ * row of LQ_MB_OUT floats per group; the host adds the rows of a body in group order.
+ *
+ * Invariants (bit-for-bit twins): plain float arithmetic in a fixed order, contraction
+ * off, no division (the host passes 1/δ), the tree's order fixed on both sides.
+ */
+#ifndef LQ_MACBODY_CELL_H
+#define LQ_MACBODY_CELL_H
+
+#include "lq_shared.h"
+#include "mac_grid.h"
+#include "markers_cell.h"
+
+#define LQ_MB_LOCAL 64 /* nodes per work-group (fixed: PoCL recompiles per size) */
+#define LQ_MB_OUT   8 /* Fx Fy Fz (N), τx τy τz (N m), submerged volume (m³), Σ ρ c dV (kg/s) */
+
+/* Per-body row of `bodies` (floats): centre relative to the grid's lower corner (m), R
+ * body → world row-major, velocity (m/s), angular velocity (rad/s), ρ_l (kg/m³), damping
+ * rate c (1/s). */
+#define LQ_MB_B_POS    0
+#define LQ_MB_B_ROT    3
+#define LQ_MB_B_VEL    12
+#define LQ_MB_B_OMEGA  15
+#define LQ_MB_B_RHO    18
+#define LQ_MB_B_DAMP   19
+#define LQ_MB_B_STRIDE 20
+
+LQ_INLINE int lq_mb_liquid(int kind)
+{
+    return kind == LQ_MAC_FULL || kind == LQ_MAC_SURFACE;
+}
+
+/* Gradient of p (m/s²) on the face of `axis` (0 x, 1 y, 2 z) below cell (i, j, k): the
+ * face between cell c − s and c, s the cell stride of the axis; n its index along the
+ * axis of m cells; inv = 1/δ. */
+LQ_INLINE float lq_mb_face_grad(const LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
+                                int c, int s, int n, int m, float inv)
+{
+    if (n <= 0 || n >= m) return 0.0f;
+    int a = c - s, ka = flags[a], kb = flags[c];
+    int la = lq_mb_liquid(ka), lb = lq_mb_liquid(kb);
+    if (la && lb) return (p[c] - p[a]) * inv;
+    if (ka == LQ_MAC_EMPTY || kb == LQ_MAC_EMPTY || (!la && !lb)) return 0.0f;
+    if (lb) {
+        if (n + 1 < m && lq_mb_liquid(flags[c + s])) return (p[c + s] - p[c]) * inv;
+        return 0.0f;
+    }
+    if (n - 2 >= 0 && lq_mb_liquid(flags[a - s])) return (p[a] - p[a - s]) * inv;
+    return 0.0f;
+}
+
+/* The face gradient of `axis` at lattice node (i, j, k) of that axis's face lattice. */
+LQ_INLINE float lq_mb_grad_at(const LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
+                              int axis, int i, int j, int k, int nx, int ny, int nz, float inv)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    if (axis == 0) return i >= nx ? 0.0f : lq_mb_face_grad(p, flags, c, 1, i, nx, inv);
+    if (axis == 1) return j >= ny ? 0.0f : lq_mb_face_grad(p, flags, c, nx, j, ny, inv);
+    return k >= nz ? 0.0f : lq_mb_face_grad(p, flags, c, nx * ny, k, nz, inv);
+}
+
+/* Trilinear sample of the face gradient of `axis` at the point (x, y, z) (m), on the
+ * lattice of m0 × m1 × m2 face nodes, clamped as lq_mk_lattice. */
+LQ_INLINE float lq_mb_grad(const LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags, int axis,
+                           float x, float y, float z, int nx, int ny, int nz, float idx, float idy,
+                           float idz)
+{
+    int m0 = nx + (axis == 0), m1 = ny + (axis == 1), m2 = nz + (axis == 2);
+    float g0 = x * idx - (axis == 0 ? 0.0f : 0.5f);
+    float g1 = y * idy - (axis == 1 ? 0.0f : 0.5f);
+    float g2 = z * idz - (axis == 2 ? 0.0f : 0.5f);
+    float inv = axis == 0 ? idx : axis == 1 ? idy : idz;
+    float f0, f1, f2;
+    int i = lq_mk_node(lq_mk_clampf(g0, 0.0f, (float)(m0 - 1)), m0, &f0);
+    int j = lq_mk_node(lq_mk_clampf(g1, 0.0f, (float)(m1 - 1)), m1, &f1);
+    int k = lq_mk_node(lq_mk_clampf(g2, 0.0f, (float)(m2 - 1)), m2, &f2);
+    int s0 = m0 > 1 ? 1 : 0, s1 = m1 > 1 ? 1 : 0, s2 = m2 > 1 ? 1 : 0;
+    float c000 = lq_mb_grad_at(p, flags, axis, i, j, k, nx, ny, nz, inv);
+    float c100 = lq_mb_grad_at(p, flags, axis, i + s0, j, k, nx, ny, nz, inv);
+    float c010 = lq_mb_grad_at(p, flags, axis, i, j + s1, k, nx, ny, nz, inv);
+    float c110 = lq_mb_grad_at(p, flags, axis, i + s0, j + s1, k, nx, ny, nz, inv);
+    float c001 = lq_mb_grad_at(p, flags, axis, i, j, k + s2, nx, ny, nz, inv);
+    float c101 = lq_mb_grad_at(p, flags, axis, i + s0, j, k + s2, nx, ny, nz, inv);
+    float c011 = lq_mb_grad_at(p, flags, axis, i, j + s1, k + s2, nx, ny, nz, inv);
+    float c111 = lq_mb_grad_at(p, flags, axis, i + s0, j + s1, k + s2, nx, ny, nz, inv);
+    float a0 = lq_mk_lerp(lq_mk_lerp(c000, c100, f0), lq_mk_lerp(c010, c110, f0), f1);
+    float a1 = lq_mk_lerp(lq_mk_lerp(c001, c101, f0), lq_mk_lerp(c011, c111, f0), f1);
+    return lq_mk_lerp(a0, a1, f2);
+}
+
+/* The LQ_MB_OUT values of node n into out (zeros for padding). nodes: bx, by, bz (m,
+ * body frame), dV (m³) per node. */
+LQ_INLINE void lq_mb_node(const LQ_GLOBAL float *nodes, const LQ_GLOBAL int *nbody,
+                          const LQ_GLOBAL float *bodies, const LQ_GLOBAL float *p,
+                          const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                          const LQ_GLOBAL float *w, const LQ_GLOBAL unsigned char *flags, int n,
+                          int nx, int ny, int nz, float idx, float idy, float idz, float *out)
+{
+    for (int q = 0; q < LQ_MB_OUT; q++) out[q] = 0.0f;
+    int b = nbody[n];
+    if (b < 0) return;
+    const LQ_GLOBAL float *B = bodies + b * LQ_MB_B_STRIDE;
+    const LQ_GLOBAL float *R = B + LQ_MB_B_ROT;
+    float bx = nodes[4 * n], by = nodes[4 * n + 1], bz = nodes[4 * n + 2], dV = nodes[4 * n + 3];
+    float r[3];
+    for (int a = 0; a < 3; a++) r[a] = R[3 * a] * bx + R[3 * a + 1] * by + R[3 * a + 2] * bz;
+    lq_mk_vec3 x;
+    x.x = B[LQ_MB_B_POS] + r[0];
+    x.y = B[LQ_MB_B_POS + 1] + r[1];
+    x.z = B[LQ_MB_B_POS + 2] + r[2];
+    float rho = B[LQ_MB_B_RHO], rdV = rho * dV;
+    float F[3];
+    for (int a = 0; a < 3; a++) /* eq. 13–14 */
+        F[a] = -(lq_mb_grad(p, flags, a, x.x, x.y, x.z, nx, ny, nz, idx, idy, idz) * rdV);
+    int wet = lq_mb_liquid(flags[lq_mk_cell_of(x, nx, ny, nz, idx, idy, idz)]);
+    if (wet) { /* eq. 16: damping by the node's velocity relative to the liquid */
+        const LQ_GLOBAL float *V = B + LQ_MB_B_VEL, *W = B + LQ_MB_B_OMEGA;
+        float un[3];
+        un[0] = V[0] + (W[1] * r[2] - W[2] * r[1]);
+        un[1] = V[1] + (W[2] * r[0] - W[0] * r[2]);
+        un[2] = V[2] + (W[0] * r[1] - W[1] * r[0]);
+        lq_mk_vec3 uf = lq_mk_velocity(u, v, w, x, nx, ny, nz, idx, idy, idz);
+        float k = rdV * B[LQ_MB_B_DAMP];
+        F[0] = F[0] + k * (uf.x - un[0]);
+        F[1] = F[1] + k * (uf.y - un[1]);
+        F[2] = F[2] + k * (uf.z - un[2]);
+        out[6] = dV;
+        out[7] = k;
+    }
+    out[0] = F[0];
+    out[1] = F[1];
+    out[2] = F[2];
+    out[3] = r[1] * F[2] - r[2] * F[1];
+    out[4] = r[2] * F[0] - r[0] * F[2];
+    out[5] = r[0] * F[1] - r[1] * F[0];
+}
+
+#endif
