@@ -185,6 +185,45 @@ const lq_key lq_scene_keys[] = {
     K_MAP("obstacles[].sphere", KIND, ALL, "A solid ball."),
     K_FLOATS("obstacles[].sphere.center", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Centre."),
     K_FLOAT("obstacles[].sphere.radius", REQ | GT, ALL, 0, INF, NULL, "m", "Radius."),
+    K_MAP("obstacles[].cylinder", KIND, MAC | LQ_SOLVER_PLS,
+          "A solid capped cylinder (3D solvers; a 2D grid sees its cross-section at its "
+          "centre's z)."),
+    K_FLOATS("obstacles[].cylinder.center", REQ, MAC | LQ_SOLVER_PLS, 3, 3, -INF, INF, NULL, "m",
+             "Centre (the middle of the axis)."),
+    K_FLOAT("obstacles[].cylinder.radius", REQ | GT, MAC | LQ_SOLVER_PLS, 0, INF, NULL, "m",
+            "Radius."),
+    K_FLOAT("obstacles[].cylinder.height", REQ | GT, MAC | LQ_SOLVER_PLS, 0, INF, NULL, "m",
+            "Length along the axis, cap to cap."),
+    K_ENUM("obstacles[].cylinder.axis", 0, MAC | LQ_SOLVER_PLS, "x|y|z", "y", "The axis."),
+    K_MAP("obstacles[].mask", KIND, MAC | LQ_SOLVER_PLS,
+          "A solid drawn as a stack of gray PNG images, one per z slice, stretched over the "
+          "box `[min, max]`: a cell whose centre falls on a texel of 128 or more (of 255) is "
+          "solid (nearest texel; colour images are read as their luma). Image row 0 is the "
+          "top (max y), slice 0 lies at min z; a 2D grid uses the middle slice."),
+    K_STRING("obstacles[].mask.file", REQ, MAC | LQ_SOLVER_PLS, NULL,
+             "One PNG file, or a pattern with one integer conversion (`rock_%03d.png`) "
+             "numbered from `first`; relative to the scene file's folder."),
+    K_INT("obstacles[].mask.count", 0, MAC | LQ_SOLVER_PLS, 1, 65536, NULL, "",
+          "Number of slices (required with a pattern; a single file is one slice)."),
+    K_INT("obstacles[].mask.first", 0, MAC | LQ_SOLVER_PLS, -1000000000, 1000000000, "0", "",
+          "The number of the first slice's file."),
+    K_FLOATS("obstacles[].mask.min", REQ, MAC | LQ_SOLVER_PLS, 3, 3, -INF, INF, NULL, "m",
+             "Lower corner of the box the stack covers."),
+    K_FLOATS("obstacles[].mask.max", REQ, MAC | LQ_SOLVER_PLS, 3, 3, -INF, INF, NULL, "m",
+             "Upper corner of the box the stack covers."),
+    K_MAP("obstacles[].mesh", KIND, MAC | LQ_SOLVER_PLS,
+          "A solid bounded by a closed triangle mesh (Wavefront OBJ: `v` and `f` lines, "
+          "polygons allowed, other statements ignored), e.g. a rock. Every edge must be "
+          "shared by an even number of faces (vertices at the same position are merged); "
+          "face winding does not matter. Cells whose centre the surface encloses are solid."),
+    K_FILE("obstacles[].mesh.file", REQ, MAC | LQ_SOLVER_PLS,
+           "The OBJ file, relative to the scene file's folder."),
+    K_FLOATS("obstacles[].mesh.scale", GT, MAC | LQ_SOLVER_PLS, 1, 3, 0, INF, "[1]", "",
+             "Scale factor: `[s]` for all axes or `[sx, sy, sz]`; applied first."),
+    K_FLOATS("obstacles[].mesh.rotate", 0, MAC | LQ_SOLVER_PLS, 3, 3, -INF, INF, "[0, 0, 0]",
+             "degrees", "Rotations about x, then y, then z (world axes), after the scale."),
+    K_FLOATS("obstacles[].mesh.translate", 0, MAC | LQ_SOLVER_PLS, 3, 3, -INF, INF, "[0, 0, 0]",
+             "m", "Offset added last."),
     K_ENUM("obstacles[].boundary", 0, ALL, "no-slip|free-slip", "no-slip",
            "Velocity condition on the obstacle's surface."),
 
@@ -233,9 +272,15 @@ const lq_key lq_scene_keys[] = {
     K_ENUM("terrain[].combine", 0, TERR, "max|add", "max",
            "How the item joins what the earlier items built: `max` (union of solids) or "
            "`add` (added heights)."),
+    K_ENUM("terrain[].boundary", 0, MAC, "free-slip|no-slip", "free-slip",
+           "Velocity condition on the ground's surface for the 3D solvers, which make the "
+           "cells whose centre lies below b(x, z) solid: the whole ground is `no-slip` when "
+           "any item says so."),
 
     /* --- sources and sinks ----------------------------------------------------------- */
-    K_LIST("sources", HF, "Water added to or taken from the height field while it runs."),
+    K_LIST("sources", HF | MAC,
+           "Water added to or taken from the liquid while it runs (height fields: rain, drops, "
+           "discs, wavemakers, pipes; `mac`: inlets and outlets)."),
     K_MAP("sources[].rain", KIND, SHAL, "Random drops falling on a region."),
     K_FLOAT("sources[].rain.rate", REQ, SHAL, 0, INF, NULL, "drops/s", "Drops per second."),
     K_FLOAT("sources[].rain.radius", REQ | GT, SHAL, 0, INF, NULL, "m", "Drop radius."),
@@ -296,67 +341,147 @@ const lq_key lq_scene_keys[] = {
     K_FLOAT("sources[].pipe.period", GT, SPL, 0, INF, "1", "s", "Period of the sinusoidal part."),
     K_FLOAT("sources[].pipe.start", 0, SPL, 0, INF, "0", "s", "Time the flow starts."),
     K_FLOAT("sources[].pipe.stop", 0, SPL, 0, INF, "1e30", "s", "Time the flow stops."),
+    /* mac: Foster & Metaxas §3.2.2, §7.1 */
+    K_MAP("sources[].inlet", KIND, MAC,
+          "Inflow cells (§3.2.2): the cells whose centres lie in the box hold the inlet's "
+          "velocity on their faces and emit marker particles; usually a slab of the wall layer "
+          "or a few cells inside the tank."),
+    K_FLOATS("sources[].inlet.min", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
+    K_FLOATS("sources[].inlet.max", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
+    K_FLOATS("sources[].inlet.velocity", REQ, MAC, 3, 3, -INF, INF, NULL, "m/s",
+             "Inflow velocity u0 (its direction is kept; the profile scales its speed)."),
+    K_ENUM("sources[].inlet.profile", 0, MAC, "constant|decay|wave|table", "constant",
+           "The speed over time τ since `start` (§7.1): constant; decay: u0·exp(-rate·τ) (a "
+           "broken dam); wave: u0 + amplitude·omega·sin(omega·τ), eq. 20 read as the face's "
+           "acceleration a·ω²·cos ωτ; table: u0 times the keyframed factor."),
+    K_FLOAT("sources[].inlet.rate", 0, MAC, 0, INF, "1", "1/s", "Decay rate of `decay`."),
+    K_FLOAT("sources[].inlet.amplitude", 0, MAC, -INF, INF, "0", "m",
+            "Wave amplitude a of `wave` (eq. 20)."),
+    K_FLOAT("sources[].inlet.omega", 0, MAC, 0, INF, "1", "rad/s",
+            "Wave frequency ω of `wave` (eq. 20)."),
+    K_FLOATS("sources[].inlet.table", 0, MAC, 2, 512, -INF, INF, NULL, "",
+             "Keyframes `[t0, f0, t1, f1, ...]` of `table` (times from `start`, increasing; "
+             "linear between keys, held outside)."),
+    K_FLOAT("sources[].inlet.particles", 0, MAC, 0, INF, NULL, "1/s",
+            "Markers emitted per second (the paper's jet: 500). Default: the flux through the "
+            "inlet's open faces at the scene's particles per cell."),
+    K_FLOAT("sources[].inlet.start", 0, MAC, 0, INF, "0", "s",
+            "Time the inlet opens (before it, its cells are free-slip wall)."),
+    K_FLOAT("sources[].inlet.stop", 0, MAC, 0, INF, "1e30", "s", "Time the inlet closes."),
+    K_ENUM("sources[].inlet.then", 0, MAC, "wall|outflow", "wall",
+           "What the inlet's cells become at `stop`: free-slip wall, or outflow cells that let "
+           "the added liquid leave at its own rate (Moonlight Cove, §8)."),
+    K_MAP("sources[].outlet", KIND, MAC,
+          "Outflow cells (§3.2.2): liquid leaves through them at its own rate (their faces "
+          "follow the adjacent liquid; markers entering them are removed)."),
+    K_FLOATS("sources[].outlet.min", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
+    K_FLOATS("sources[].outlet.max", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
 
-    /* --- objects: O'Brien & Hodgins §4 ------------------------------------------------- */
-    K_LIST("objects", SPL,
+    /* --- objects: O'Brien & Hodgins §4 (splash), Foster & Metaxas §5 (mac) ------------ */
+    K_LIST("objects", SPL | MAC,
            "Rigid bodies that fall into, float on and are carried by the water, or follow a "
-           "scripted path."),
-    K_MAP("objects[].sphere", KIND, SPL, "A ball."),
-    K_FLOATS("objects[].sphere.center", REQ, SPL, 3, 3, -INF, INF, NULL, "m",
+           "scripted path (`splash`). `mac` moves them by the liquid's pressure gradient and "
+           "velocity sampled at nodes inside them (§5)."),
+    K_MAP("objects[].sphere", KIND, SPL | MAC, "A ball."),
+    K_FLOATS("objects[].sphere.center", REQ, SPL | MAC, 3, 3, -INF, INF, NULL, "m",
              "Centre (with `path_file`: its place in the path's frame)."),
-    K_FLOAT("objects[].sphere.radius", REQ | GT, SPL, 0, INF, NULL, "m", "Radius."),
-    K_MAP("objects[].ellipsoid", KIND, SPL, "An ellipsoid."),
-    K_FLOATS("objects[].ellipsoid.center", REQ, SPL, 3, 3, -INF, INF, NULL, "m",
+    K_FLOAT("objects[].sphere.radius", REQ | GT, SPL | MAC, 0, INF, NULL, "m", "Radius."),
+    K_MAP("objects[].ellipsoid", KIND, SPL | MAC, "An ellipsoid."),
+    K_FLOATS("objects[].ellipsoid.center", REQ, SPL | MAC, 3, 3, -INF, INF, NULL, "m",
              "Centre (with `path_file`: its place in the path's frame)."),
-    K_FLOATS("objects[].ellipsoid.radii", REQ | GT, SPL, 3, 3, 0, INF, NULL, "m",
+    K_FLOATS("objects[].ellipsoid.radii", REQ | GT, SPL | MAC, 3, 3, 0, INF, NULL, "m",
              "Radii along the body's x, y, z axes."),
-    K_MAP("objects[].box", KIND, SPL, "A box."),
-    K_FLOATS("objects[].box.center", REQ, SPL, 3, 3, -INF, INF, NULL, "m",
+    K_MAP("objects[].box", KIND, SPL | MAC, "A box."),
+    K_FLOATS("objects[].box.center", REQ, SPL | MAC, 3, 3, -INF, INF, NULL, "m",
              "Centre (with `path_file`: its place in the path's frame)."),
-    K_FLOATS("objects[].box.size", REQ | GT, SPL, 3, 3, 0, INF, NULL, "m",
+    K_FLOATS("objects[].box.size", REQ | GT, SPL | MAC, 3, 3, 0, INF, NULL, "m",
              "Edge lengths along the body's x, y, z axes."),
-    K_STRING("objects[].name", 0, SPL, NULL,
+    K_MAP("objects[].cylinder", KIND, MAC,
+          "A solid can (`mac` only): its axis is the body's y axis. Previews draw its box; "
+          "collisions with other bodies use its box's bounding sphere."),
+    K_FLOATS("objects[].cylinder.center", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Centre."),
+    K_FLOAT("objects[].cylinder.radius", REQ | GT, MAC, 0, INF, NULL, "m", "Radius."),
+    K_FLOAT("objects[].cylinder.height", REQ | GT, MAC, 0, INF, NULL, "m",
+            "Length along the axis."),
+    K_STRING("objects[].name", 0, SPL | MAC, NULL,
              "Name in `objects.csv`; default: the shape word and its index."),
-    K_FLOAT("objects[].density", GT, SPL, 0, INF, "500", "kg/m³",
-            "Density; the body floats when it is below `splash.density`."),
-    K_FLOATS("objects[].velocity", 0, SPL, 3, 3, -INF, INF, "[0, 0, 0]", "m/s",
+    K_FLOAT("objects[].density", GT, SPL | MAC, 0, INF, "500", "kg/m³",
+            "Density; the body floats when it is below the liquid's (`splash.density`; "
+            "`mac`: 1000)."),
+    K_FLOATS("objects[].velocity", 0, SPL | MAC, 3, 3, -INF, INF, "[0, 0, 0]", "m/s",
              "Initial velocity."),
-    K_FLOATS("objects[].rotation", 0, SPL, 3, 3, -INF, INF, "[0, 0, 0]", "degrees",
+    K_FLOATS("objects[].rotation", 0, SPL | MAC, 3, 3, -INF, INF, "[0, 0, 0]", "degrees",
              "Initial orientation as rotations about x, then y, then z (world axes)."),
-    K_FLOATS("objects[].spin", 0, SPL, 3, 3, -INF, INF, "[0, 0, 0]", "rad/s",
+    K_FLOATS("objects[].spin", 0, SPL | MAC, 3, 3, -INF, INF, "[0, 0, 0]", "rad/s",
              "Initial angular velocity (world axes)."),
     K_FLOAT("objects[].release", 0, SPL, 0, INF, "0", "s",
             "The body is held still (and out of the water's way) until this time, then "
             "falls."),
-    K_FLOAT("objects[].drag", 0, SPL, 0, INF, "1", "1/s",
+    K_FLOAT("objects[].drag", 0, SPL | MAC, 0, INF, "1", "1/s",
             "Damping of the body's motion relative to the water, per second, in proportion "
-            "to the fraction of it that is submerged."),
-    K_FLOAT("objects[].restitution", 0, SPL, 0, 1, "0.3", "",
-            "Bounce of collisions with the pool's walls and floor and with other bodies."),
+            "to the fraction of it that is submerged (`mac`: eq. 16, each node in liquid is "
+            "pulled toward the liquid's velocity with the force drag times the mass of "
+            "liquid it displaces times the relative velocity)."),
+    K_FLOAT("objects[].restitution", 0, SPL | MAC, 0, 1, "0.3", "",
+            "Bounce of collisions with the pool's walls and floor (`mac`: and obstacles) and "
+            "with other bodies."),
+    K_ENUM("objects[].coupling", 0, MAC, "one-way|two-way", "one-way",
+           "`one-way`: the liquid moves the body and the body does not change the liquid "
+           "(the paper's §5). `two-way`: the body also pushes the liquid (the cells it "
+           "covers act as a moving obstacle)."),
     K_FILE("objects[].path_file", 0, SPL,
            "A CSV trajectory (`t,x,y,z` and optionally `qw,qx,qy,qz`) the body follows "
            "instead of falling freely; bodies sharing one file move as one rigid set "
            "(the paper's diver). Relative to the scene file's folder."),
-    K_FLOATS("objects[].color", 0, SPL, 3, 3, 0, 1, "[0.8, 0.3, 0.2]", "",
+    K_FLOATS("objects[].color", 0, SPL | MAC, 3, 3, 0, 1, "[0.8, 0.3, 0.2]", "",
              "Linear RGB colour in previews."),
 
-    /* --- spray: O'Brien & Hodgins §3.3 --------------------------------------------------- */
-    K_MAP("spray", 0, SPL, "Droplets thrown up where the surface rises fast (§3.3)."),
-    K_FLOAT("spray.threshold", GT, SPL, 0, INF, "2.0", "m/s",
-            "Upward surface speed above which a control point emits spray (the paper "
-            "used 2.0-2.5 m/s)."),
-    K_FLOAT("spray.rate", 0, SPL, 0, INF, "200000", "1/(m² s)",
-            "Particles emitted per second per square metre of surface above the threshold "
-            "(0: no spray)."),
+    /* --- spray: O'Brien & Hodgins §3.3 (splash), Foster & Metaxas §4.3 (mac) ------------- */
+    K_MAP("spray", 0, SPL | MAC,
+          "Droplets thrown up where the surface rises fast (O'Brien & Hodgins §3.3; Foster & "
+          "Metaxas §4.3)."),
+    K_FLOAT("spray.threshold", GT, SPL | MAC, 0, INF, "2.0", "m/s",
+            "Upward surface speed above which a control point (`splash`) or a surface cell "
+            "with empty space above it (`mac`: the mean of its two vertical faces) emits spray "
+            "(the paper used 2.0-2.5 m/s)."),
+    K_FLOAT("spray.rate", 0, SPL | MAC, 0, INF, "200000", "1/(m² s)",
+            "Particles emitted per second per square metre of (horizontal) surface above the "
+            "threshold (0: no spray)."),
     K_FLOAT("spray.volume", GT, SPL, 0, 1, "2e-7", "m³",
             "Water volume each particle carries away from its columns and returns where it "
             "lands."),
-    K_FLOAT("spray.drag", 0, SPL, 0, INF, "0", "1/s",
-            "Air resistance: velocity lost per second (0: exact ballistic flight)."),
-    K_INT("spray.max_particles", 0, SPL, 0, 100000000, "1000000", "",
-          "Room for particles in flight; emission beyond it is skipped and counted."),
-    K_INT("spray.seed", 0, SPL, 0, 2147483647, "1", "",
-          "Seed of the particles' positions (the same on every device)."),
+    K_FLOAT("spray.drag", 0, SPL | MAC, 0, INF, "0", "1/s",
+            "Air resistance: velocity relative to the air (`spray.wind`, `mac`; still air for "
+            "`splash`) lost per second (0: exact ballistic flight)."),
+    K_INT("spray.max_particles", 0, SPL | MAC, 0, 100000000, "1000000", "",
+          "Room for particles in flight (and foam, `mac`); emission beyond it is skipped and "
+          "counted."),
+    K_INT("spray.seed", 0, SPL | MAC, 0, 2147483647, "1", "",
+          "Seed of the particles' random numbers (the same on every device)."),
+    K_FLOATS("spray.wind", 0, MAC, 3, 3, -INF, INF, "[0, 0, 0]", "m/s",
+             "The air's velocity `[x, y, z]`, which drag pulls the spray toward (no effect "
+             "while `spray.drag` is 0)."),
+    K_FLOAT("spray.radius", GT, MAC, 0, 1, "0.002", "m",
+            "Mean radius of an emitted droplet (radii are uniform within 25% of it); it sets "
+            "the foam's life and is written with the particles. The spray is decorative: it "
+            "takes no liquid from the grid."),
+    K_FLOAT("spray.spread", 0, MAC, 0, INF, "0.5", "m/s",
+            "Random separation velocity: each emitted droplet, and each half of a separating "
+            "one, gets up to this much added along each axis."),
+    K_FLOAT("spray.separation", 0, MAC, 0, INF, "1", "1/s",
+            "Chance per second that an airborne droplet separates into two of half its volume "
+            "(dispersing spray, §4.3)."),
+
+    /* --- foam: Foster & Metaxas §4.3 (mac) ----------------------------------------------- */
+    K_MAP("foam", 0, MAC, "Foam where spray falls back onto the liquid (Foster & Metaxas §4.3)."),
+    K_BOOL("foam.enabled", MAC, "true",
+           "Spray that falls back onto the liquid becomes foam; false: it disappears."),
+    K_FLOAT("foam.life", 0, MAC, 0, INF, "3", "s",
+            "Life span of foam from a droplet of `spray.radius`: random within 50% of this, in "
+            "proportion to the parent droplet's radius."),
+    K_FLOAT("foam.rise", 0, MAC, 0, INF, "0.1", "m/s",
+            "Speed at which foam carried under the surface floats back up; at the surface foam "
+            "moves with the liquid."),
 
     /* --- splash: O'Brien & Hodgins 1995 -------------------------------------------------- */
     K_MAP("splash", 0, SPL, "Settings of the `splash` solver."),
@@ -408,6 +533,19 @@ const lq_key lq_scene_keys[] = {
             "up to 1)."),
     K_FLOAT("mac.epsilon", GT, MAC, 0, 1, "1e-4", "1/s",
             "The iteration stops when every FULL cell's divergence is below this in size."),
+    K_MAP("mac.forcing", 0, MAC,
+          "A pressure history on the free surface (§7.2, eq. 17-19): p = (A + B·cos(C·s - "
+          "omega·t))/δt in SURFACE cells, B = a·sqrt(g·D/C), C = π/L, s along `axis`."),
+    K_FLOAT("mac.forcing.mean", 0, MAC, -INF, INF, "0", "m²/s", "A: δt times the mean pressure."),
+    K_FLOAT("mac.forcing.amplitude", 0, MAC, -INF, INF, "0", "m", "a: the wave amplitude."),
+    K_FLOAT("mac.forcing.depth", GT, MAC, 0, INF, "1", "m", "D: the mean depth of the liquid."),
+    K_FLOAT("mac.forcing.half_wavelength", GT, MAC, 0, INF, "1", "m",
+            "L: half the wavelength (C = π/L)."),
+    K_FLOAT("mac.forcing.omega", 0, MAC, -INF, INF, "0", "rad/s", "ω: the wave frequency."),
+    K_ENUM("mac.forcing.axis", 0, MAC, "x|z", "x", "The axis the forced wave runs along."),
+    K_INT("mac.particles", 0, MAC, 0, 64, "0", "",
+          "Marker particles per cell (a square in 2D, a cube in 3D; 0: 4 in 2D, 8 in 3D; the "
+          "paper's drop used 25)."),
 
     /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */
     K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),
