@@ -439,6 +439,50 @@ static void test_foam(void)
     lq_ctx_close(&ref);
 }
 
+/* Foam under the surface floats up at foam.rise and stops rising at the surface; with
+ * foam off, spray hitting the liquid is removed. */
+static void test_foam_rise_off(void)
+{
+    lq_ctx ref;
+    CHECK_OK(lq_ctx_open(&ref, "ref", false));
+    int nx = 12, ny = 12, nz = 12;
+    side s;
+    if (side_open(&s, &ref, nx, ny, nz, 8)) return;
+    lq_rng r;
+    lq_rng_seed(&r, 3);
+    pool(nx, ny, nz, 4, 0, &r, (float *)s.u.host, (float *)s.v.host, (float *)s.w.host,
+         (unsigned char *)s.f.host);
+    lq_field_zero(&s.u, 0), lq_field_zero(&s.v, 0), lq_field_zero(&s.w, 0);
+    lq_macspray_params p = base_params();
+    p.rate = 0;
+    p.foam_life = 100.0f;
+    p.foam_rise = 0.1f;
+    float part[8 * LQ_MSP_STRIDE] = {0};
+    float *a = part;
+    a[0] = 6.5f * p.dx, a[1] = 2.5f * p.dy, a[2] = 6.5f * p.dz; /* a FULL cell */
+    a[LQ_MSP_R] = p.radius, a[LQ_MSP_KIND] = LQ_MSP_FOAM, a[LQ_MSP_LIFE] = 100.0f;
+    float *b = part + LQ_MSP_STRIDE; /* spray falling onto the surface */
+    b[0] = 8.5f * p.dx, b[1] = 4.9f * p.dy, b[2] = 6.5f * p.dz, b[LQ_MSP_V + 1] = -1.0f;
+    b[LQ_MSP_R] = p.radius, b[LQ_MSP_KIND] = LQ_MSP_SPRAY;
+    CHECK_OK(lq_field_upload(&s.st.part[0], part));
+    s.st.live = 2;
+    p.foam = 0;
+    lq_macspray_counts c;
+    CHECK_OK(lq_macspray_step(&s.ops, &s.st, &s.u, &s.v, &s.w, &s.f, &p, &c));
+    const float *q = (const float *)s.st.part[s.st.cur].host;
+    CHECK(c.removed == 1 && c.foamed == 0 && s.st.live == 1 && c.foam == 1);
+    CHECK(q[1] == 2.5f * p.dy + p.dt * p.foam_rise);
+    for (int t = 1; t < 200; t++) {
+        p.step = (uint32_t)t;
+        CHECK_OK(lq_macspray_step(&s.ops, &s.st, &s.u, &s.v, &s.w, &s.f, &p, &c));
+    }
+    q = (const float *)s.st.part[s.st.cur].host;
+    fprintf(stderr, "foam rise: from row 2.5 to row %.3f (the surface row is 4)\n", q[1] / p.dy);
+    CHECK(s.st.live == 1 && q[1] >= 4.0f * p.dy && q[1] < 4.0f * p.dy + 2 * p.dt * p.foam_rise);
+    side_close(&s);
+    lq_ctx_close(&ref);
+}
+
 /* A separation: two halves of the same volume, the same momentum. */
 static void test_split(void)
 {
@@ -486,6 +530,7 @@ int main(void)
     test_ballistic();
     test_emission();
     test_foam();
+    test_foam_rise_off();
     test_split();
     test_twins(12, 12, 12, 100000);
     test_twins(12, 12, 12, 120);
