@@ -75,6 +75,12 @@ const lq_tolerance lq_tolerances[] = {
     {"markers.advect", 0, 0, 1,
      "RK2 through the same trilinear code, host reciprocals, no contraction or divide: exact"},
     {"markers.classify", 0, 0, 1, "integer counts (order-free atomics) and neighbour tests: exact"},
+    {"machf.advance", 0, 0, 1,
+     "eq. 12: same per-column code, host reciprocals, no division or contraction: exact"},
+    {"machf.classify", 0, 0, 1, "compares of the same floats, integer neighbour tests: exact"},
+    {"chains.classify", 0, 0, 1,
+     "integer labels (atomic min to a unique fixed point), winding numbers from sign tests of "
+     "the same products: exact"},
     {"momentum.step", 0, 0, 1,
      "eq. 2: same per-face code, host reciprocals, no division or contraction: exact"},
     {"momentum.boundary", 0, 0, 1, "copies and negations of fluid values, one writer: exact"},
