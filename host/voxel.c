@@ -773,9 +773,10 @@ int lq_voxel_obstacles(const lq_scene *sc, int nx, int ny, int nz, double dx,
             lq_vox_floats(sc, o, kind, "min", s.a, 3);
             lq_vox_floats(sc, o, kind, "max", s.b, 3);
             for (int q = 0; q < (nz == 1 ? 2 : 3); q++)
-                if (s.a[q] > s.b[q])
-                    return lq_scene_error(sc, lq_vox_key(p, sizeof p, "obstacles", o, kind, "max"),
-                                          "max lies below min on axis %c", "xyz"[q]);
+                if (s.a[q] > s.b[q] && !rc)
+                    rc = lq_scene_error(sc, lq_vox_key(p, sizeof p, "obstacles", o, kind, "max"),
+                                        "max lies below min on axis %c", "xyz"[q]);
+            if (rc) break;
         } else if (strcmp(kind, "sphere") == 0) {
             s.kind = LQ_VOX_SPHERE;
             lq_vox_floats(sc, o, kind, "center", s.a, 3);
