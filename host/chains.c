@@ -159,11 +159,11 @@ int lq_chains_sync(lq_chains_state *st)
 {
     int rc = LQ_OK;
     if (st->dev_cap < st->cap || st->dev_cap == 0) {
-        int cap = LQ_MAX(st->cap, 1);
         lq_field_release(&st->pos);
         lq_field_release(&st->next);
         st->dev_cap = 0;
-        rc = lq_ch_reserve(st, cap, 0);
+        rc = lq_ch_reserve(st, LQ_MAX(st->cap, 1), 0);
+        int cap = st->cap;
         if (!rc) rc = lq_field_alloc(st->ctx, &st->pos, "chain_pos", 3, cap, 1, 4);
         if (!rc) rc = lq_field_alloc(st->ctx, &st->next, "chain_next", cap, 1, 1, 4);
         if (rc) return rc;

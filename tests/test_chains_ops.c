@@ -470,6 +470,18 @@ static void test_shear_insertion(void)
     CHECK(st.merged == 5 && st.dropped == 1 && st.nchains == 1);
     CHECK(max_segment(&st) <= 0.5 * h * (1 + 1e-6));
     lq_chains_state_release(&st);
+    /* no chains at all: advancing is a no-op, every cell EMPTY */
+    CHECK_OK(lq_chains_state_init(&st, &ref, nx, ny, 1, (float)h));
+    CHECK_OK(lq_chains_sync(&st));
+    CHECK_OK(lq_chains_advance(&st, &A.ko, &A.u, &A.v, &A.w, &A.f, &prm));
+    CHECK_OK(lq_chains_classify(&A.ops, &st, &A.f, &prm));
+    int liquid = 0;
+    for (int c = 0; c < nx * ny; c++) {
+        int k = ((unsigned char *)A.f.host)[c];
+        liquid += k == LQ_MAC_FULL || k == LQ_MAC_SURFACE;
+    }
+    CHECK(st.n == 0 && liquid == 0 && lq_chains_area(&st, NULL, NULL) == 0);
+    lq_chains_state_release(&st);
     /* 3D is refused */
     lq_error_clear();
     CHECK(lq_chains_state_init(&st, &ref, 8, 8, 8, 0.1f) == LQ_EINPUT);
