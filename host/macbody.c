@@ -69,21 +69,6 @@ static int lq_mb_inside(int shape, const double a[3], const double b[3])
     return s <= 1.0;
 }
 
-/* Half extent of the shape along the world unit vector n (its support function). */
-static double lq_mb_support(const lq_macbody_item *it, const double n[3])
-{
-    double R[9], m[3];
-    const double *a = it->body.half;
-    lq_body_rotation(&it->body, R);
-    for (int j = 0; j < 3; j++) m[j] = R[j] * n[0] + R[3 + j] * n[1] + R[6 + j] * n[2];
-    if (it->shape == LQ_SHAPE_BOX) return fabs(m[0]) * a[0] + fabs(m[1]) * a[1] + fabs(m[2]) * a[2];
-    if (it->shape == LQ_MACBODY_CYLINDER)
-        return fabs(m[1]) * a[1] + a[0] * sqrt(fmax(0.0, 1.0 - m[1] * m[1]));
-    double s = 0;
-    for (int j = 0; j < 3; j++) s += m[j] * m[j] * a[j] * a[j];
-    return sqrt(s);
-}
-
 /* The body lattice along one axis: n nodes at −a + (i + ½) 2a/n, spacing ≤ hn. */
 static int lq_mb_count(double a, double hn)
 {
@@ -354,17 +339,24 @@ int lq_macbody_forces(lq_macbody_ops *o, lq_macbody_set *s, const lq_field *p, c
 /* --- motion and collisions ---------------------------------------------------------- */
 
 /* Pushes the body out of the static SOLID cells inside the domain (not the wall layer,
- * which lq_body_collide_box handles): the deepest cell first, a few rounds. */
+ * which lq_body_collide_box handles), a few rounds, the deepest contact first. A ball
+ * (sphere) meets each cell at the cell's nearest point to its centre (exact); other
+ * shapes meet it with their world bounding box (exact extents, lq_body_extent; a tilted
+ * box or can is held off a little early), separated along the cell axis of least
+ * overlap whose face is open (the neighbour that way is not SOLID), so a body resting
+ * on a flat floor of cells is pushed up, not sideways off the cells' edges. */
 static void lq_mb_collide_solids(lq_macbody_set *s, lq_macbody_item *it)
 {
     lq_body *b = &it->body;
-    int nx = s->nx, ny = s->ny, nz = s->nz;
+    int nx = s->nx, ny = s->ny, nz = s->nz, nn[3] = {nx, ny, nz};
+    int stride[3] = {1, nx, nx * ny};
     for (int round = 0; round < 4; round++) {
-        double rad = lq_body_bounding_radius(b), best = 0, bn[3] = {0, 0, 0};
-        int lo[3], hi[3], nn[3] = {nx, ny, nz};
+        double e[3], best = 0, bn[3] = {0, 0, 0};
+        int lo[3], hi[3];
         for (int a = 0; a < 3; a++) {
-            lo[a] = (int)floor((b->pos[a] - rad - s->origin[a]) / s->dx);
-            hi[a] = (int)floor((b->pos[a] + rad - s->origin[a]) / s->dx);
+            e[a] = lq_body_extent(b, a);
+            lo[a] = (int)floor((b->pos[a] - e[a] - s->origin[a]) / s->dx);
+            hi[a] = (int)floor((b->pos[a] + e[a] - s->origin[a]) / s->dx);
             lo[a] = LQ_MAX(lo[a], 1);
             hi[a] = LQ_MIN(hi[a], nn[a] - 2);
         }
@@ -372,22 +364,49 @@ static void lq_mb_collide_solids(lq_macbody_set *s, lq_macbody_item *it)
         for (int k = lo[2]; k <= hi[2]; k++)
             for (int j = lo[1]; j <= hi[1]; j++)
                 for (int i = lo[0]; i <= hi[0]; i++) {
-                    if (!s->solid[LQ_MAC_CELL(i, j, k, nx, ny)]) continue;
-                    int ijk[3] = {i, j, k};
-                    double d[3], dist = 0;
+                    int c = LQ_MAC_CELL(i, j, k, nx, ny), ijk[3] = {i, j, k};
+                    if (!s->solid[c]) continue;
+                    double c0[3], c1[3], pen = 0, n[3] = {0, 0, 0};
                     for (int a = 0; a < 3; a++) {
-                        double c0 = s->origin[a] + ijk[a] * s->dx, c1 = c0 + s->dx;
-                        double cp = b->pos[a] < c0 ? c0 : b->pos[a] > c1 ? c1 : b->pos[a];
-                        d[a] = (nz == 1 && a == 2) ? 0 : b->pos[a] - cp;
-                        dist += d[a] * d[a];
+                        c0[a] = s->origin[a] + ijk[a] * s->dx;
+                        c1[a] = c0[a] + s->dx;
                     }
-                    dist = sqrt(dist);
-                    if (dist <= 1e-12) continue; /* centre inside an obstacle: leave it */
-                    for (int a = 0; a < 3; a++) d[a] /= dist;
-                    double pen = lq_mb_support(it, d) - dist;
+                    if (it->shape == LQ_SHAPE_SPHERE) {
+                        double d[3], dist = 0;
+                        for (int a = 0; a < 3; a++) {
+                            double cp = b->pos[a] < c0[a]   ? c0[a]
+                                        : b->pos[a] > c1[a] ? c1[a]
+                                                            : b->pos[a];
+                            d[a] = (nz == 1 && a == 2) ? 0 : b->pos[a] - cp;
+                            dist += d[a] * d[a];
+                        }
+                        dist = sqrt(dist);
+                        if (dist <= 1e-12) continue; /* centre inside an obstacle: leave it */
+                        pen = b->half[0] - dist;
+                        for (int a = 0; a < 3; a++) n[a] = d[a] / dist;
+                    } else {
+                        pen = INFINITY;
+                        for (int a = 0; a < (nz == 1 ? 2 : 3); a++)
+                            for (int sg = -1; sg <= 1; sg += 2) {
+                                int nb = ijk[a] + sg;
+                                if (nb >= 0 && nb < nn[a] && s->solid[c + sg * stride[a]])
+                                    continue; /* an inner face */
+                                double o = sg > 0 ? c1[a] - (b->pos[a] - e[a])
+                                                  : (b->pos[a] + e[a]) - c0[a];
+                                if (o < pen) {
+                                    pen = o;
+                                    n[0] = n[1] = n[2] = 0;
+                                    n[a] = sg;
+                                }
+                            }
+                        /* overlap needs every axis to overlap */
+                        for (int a = 0; a < (nz == 1 ? 2 : 3); a++)
+                            if (b->pos[a] + e[a] <= c0[a] || b->pos[a] - e[a] >= c1[a]) pen = 0;
+                        if (!isfinite(pen)) pen = 0;
+                    }
                     if (pen > best) {
                         best = pen;
-                        memcpy(bn, d, sizeof bn);
+                        memcpy(bn, n, sizeof bn);
                     }
                 }
         if (best <= 0) return;

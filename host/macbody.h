@@ -14,10 +14,10 @@
  * coupling as the paper: the bodies do not change the liquid.
  *
  * Collisions (the paper's [9]: here impulses on the centre, host/body.c): the domain's
- * wall layer with the shape's exact support function (a can: its bounding box, whose
- * support is the can's along the can's axis), static SOLID cells as boxes against the
- * shape's support function along the line from the nearest point of the cell to the
- * centre, other bodies by bounding spheres (lq_body_collide_pair; for a can, its box's).
+ * wall layer with the shape's exact extents (a can: its bounding box), static SOLID
+ * cells inside the domain (a ball exactly; other shapes by their world bounding box,
+ * separated along an open face of the cell), other bodies by bounding spheres
+ * (lq_body_collide_pair; for a can, its box's). No spin is exchanged in contacts.
  *
  * Invariant: the force kernel and its twin (host/ref/macbody.c) agree bit for bit; the
  * per-body sums add the group rows in group order in double on the host for both.
@@ -98,7 +98,8 @@ int lq_macbody_init(lq_macbody_set *s, lq_ctx *ctx, int n, const lq_macbody_desc
                     const unsigned char *flags);
 /* The same from the scene's `objects` list (shapes sphere, ellipsoid, box, cylinder;
  * keys density, velocity, rotation, spin, drag, restitution, coupling, name, color).
- * LQ_EINPUT (at the key) for what the `mac` solver cannot do (path_file, release). */
+ * LQ_EINPUT at objects.N.path_file (no scripted bodies in `mac` yet; `release` is a
+ * splash-only key the loader refuses). */
 int lq_macbody_from_scene(lq_macbody_set *s, lq_ctx *ctx, const lq_scene *sc, int nx, int ny,
                           int nz, double dx, const double origin[3], double rho,
                           const unsigned char *flags);

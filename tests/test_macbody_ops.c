@@ -7,7 +7,9 @@
  *      torque, for a rotated box and a can away from the walls;
  *   3. damping (eq. 16): a still body in a uniform stream is pushed along it with
  *      ρ_l c V U, a moving body in still liquid is held back with −ρ_l c V v, a spinning
- *      one feels a torque against its spin; nodes in EMPTY cells feel nothing.
+ *      one feels a torque against its spin; nodes in EMPTY cells feel nothing;
+ *   4. collisions (host only): a box falling in air comes to rest on a static SOLID
+ *      block, a ball on the floor's wall layer, two overlapping balls are pushed apart.
  */
 #include <math.h>
 #include <stdio.h>
@@ -269,8 +271,50 @@ static void test_damping(const char *device)
     if (ctx.backend == LQ_BACKEND_CL) lq_ctx_close(&ctx);
 }
 
+static void test_collisions(void)
+{
+    lq_ctx ctx;
+    if (lq_ctx_open(&ctx, "ref", false)) {
+        CHECK(!"context");
+        return;
+    }
+    walls(LQ_MAC_EMPTY);
+    for (int k = 2; k <= 6; k++) /* a block, top at y = 0.4 m above the origin */
+        for (int j = 1; j <= 3; j++)
+            for (int i = 3; i <= 8; i++) hfl[LQ_MAC_CELL(i, j, k, NX, NY)] = LQ_MAC_SOLID;
+    lq_macbody_desc d[4] = {body(LQ_SHAPE_BOX, 0.1, 0.05, 0.1, 0.6, 0.8, 0.45),
+                            body(LQ_SHAPE_SPHERE, 0.08, 0.08, 0.08, 1.0, 0.5, 0.2),
+                            body(LQ_SHAPE_SPHERE, 0.1, 0.1, 0.1, 0.25, 0.75, 0.75),
+                            body(LQ_SHAPE_SPHERE, 0.1, 0.1, 0.1, 0.4, 0.75, 0.75)};
+    for (int i = 0; i < 4; i++) d[i].restitution = 0;
+    lq_macbody_set s;
+    CHECK_OK(lq_macbody_init(&s, &ctx, 4, d, NX, NY, NZ, H, origin, 1000.0, hfl));
+    const double g[3] = {0, -9.81, 0};
+    double t = 0;
+    for (int step = 0; step < 500; step++) { /* no liquid: force and torque stay 0 */
+        t += 0.002;
+        lq_macbody_integrate(&s, 0.002, t, g);
+    }
+    double box_bottom = s.b[0].body.pos[1] - 0.05 - origin[1];
+    double ball_bottom = s.b[1].body.pos[1] - 0.08 - origin[1];
+    double gap = 0;
+    for (int a = 0; a < 3; a++) gap += pow(s.b[3].body.pos[a] - s.b[2].body.pos[a], 2);
+    gap = sqrt(gap);
+    fprintf(stderr,
+            "collisions: box bottom %.5f m (block top 0.4), ball bottom %.5f m (floor 0.1), "
+            "balls' centres %.4f m apart (radii sum 0.2), box tilt q_w %.6f\n",
+            box_bottom, ball_bottom, gap, s.b[0].body.q[0]);
+    CHECK_NEAR(box_bottom, 0.4, 1e-3);
+    CHECK_NEAR(ball_bottom, 0.1, 1e-3);
+    CHECK(gap >= 0.2 - 1e-9);
+    CHECK_NEAR(s.b[0].body.pos[0] - origin[0], 0.6, 1e-9); /* straight down */
+    CHECK(s.b[0].body.q[0] == 1.0);
+    lq_macbody_release(&s);
+}
+
 int main(void)
 {
+    test_collisions();
     test_twin();
     test_linear("ref");
     test_linear("opencl");
