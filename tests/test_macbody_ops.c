@@ -9,7 +9,8 @@
  *      ρ_l c V U, a moving body in still liquid is held back with −ρ_l c V v, a spinning
  *      one feels a torque against its spin; nodes in EMPTY cells feel nothing;
  *   4. collisions (host only): a box falling in air comes to rest on a static SOLID
- *      block, a ball on the floor's wall layer, two overlapping balls are pushed apart.
+ *      block, a ball on the floor's wall layer, two overlapping balls are pushed apart;
+ *   5. the scene's `objects` rows: a can's mass and inertia, names, rotation, coupling.
  */
 #include <math.h>
 #include <stdio.h>
@@ -312,8 +313,55 @@ static void test_collisions(void)
     lq_macbody_release(&s);
 }
 
+static void test_scene(void)
+{
+    const char *path = "test_macbody_scene.yaml";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fprintf(f, "solver: mac\ngrid: {size: [12, 10, 9], cell: 0.1}\nobjects:\n"
+               "  - cylinder: {center: [0.5, 0.5, 0.4], radius: 0.05, height: 0.2}\n"
+               "    density: 400\n    coupling: two-way\n    name: can\n"
+               "  - box: {center: [0.3, 0.6, 0.4], size: [0.2, 0.1, 0.1]}\n"
+               "    rotation: [0, 90, 0]\n    drag: 4\n");
+    fclose(f);
+    lq_scene *sc = lq_scene_load(path, 0, NULL);
+    CHECK_MSG(sc != NULL, "%s", lq_error_message());
+    remove(path);
+    if (!sc) return;
+    lq_ctx ctx;
+    CHECK_OK(lq_ctx_open(&ctx, "ref", false));
+    lq_macbody_set s;
+    double org[3] = {0, 0, 0};
+    CHECK_OK(lq_macbody_from_scene(&s, &ctx, sc, 12, 10, 9, 0.1, org, 1000, NULL));
+    CHECK(s.n == 2);
+    if (s.n == 2) {
+        const lq_body *c = &s.b[0].body, *b = &s.b[1].body;
+        double m = 400 * LQ_PI * 0.05 * 0.05 * 0.2;
+        fprintf(stderr,
+                "scene: %s mass %.5f kg (want %.5f), inertia %.3g %.3g %.3g, two-way %d; %s "
+                "q %.4f %.4f %.4f %.4f, drag %g\n",
+                s.b[0].name, c->mass, m, c->inertia[0], c->inertia[1], c->inertia[2],
+                s.b[0].two_way, s.b[1].name, b->q[0], b->q[1], b->q[2], b->q[3], s.b[1].damping);
+        CHECK(strcmp(s.b[0].name, "can") == 0 && strcmp(s.b[1].name, "box1") == 0);
+        CHECK_NEAR(c->mass, m, 1e-12);
+        CHECK_NEAR(c->inertia[1], m * 0.05 * 0.05 / 2, 1e-12);
+        CHECK_NEAR(c->inertia[0], m * (3 * 0.05 * 0.05 + 0.04) / 12, 1e-12);
+        CHECK(s.b[0].shape == LQ_MACBODY_CYLINDER && s.b[0].two_way == 1 && s.b[1].two_way == 0);
+        CHECK_NEAR(b->q[2], sin(LQ_PI / 4), 1e-12);
+        CHECK(s.b[1].damping == 4 && s.b[0].damping == 1);
+        const lq_object_record *rec;
+        int n = 0;
+        CHECK_OK(lq_macbody_records(&s, &rec, &n));
+        CHECK(n == 2 && rec[1].view.shape == LQ_SHAPE_BOX);
+    }
+    lq_macbody_release(&s);
+    lq_scene_free(sc);
+}
+
 int main(void)
 {
+    test_scene();
     test_collisions();
     test_twin();
     test_linear("ref");
