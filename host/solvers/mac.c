@@ -27,17 +27,33 @@
 
 #include "checkpoint.h"
 #include "mac_grid.h"
+#include "macbc.h"
 #include "mac_surface.h"
 #include "markers.h"
 #include "momentum.h"
 #include "pressure.h"
 #include "solver.h"
+#include "timefn.h"
+#include "voxel.h"
+
+/* An inlet (§3.2.2, §7.1): its cells, its velocity over time and its markers. */
+typedef struct lq_mac_inlet {
+    double dir[3];        /* unit direction of u0 */
+    lq_timefn speed;      /* |u| over τ = t − start */
+    double start, stop;   /* s */
+    bool then_outflow;    /* at stop: OUTFLOW cells instead of wall */
+    double particles;     /* markers per second; < 0: from the flux */
+    double open_faces[6]; /* faces toward a non-SOLID, non-inlet cell, per −x … +z */
+    int ncells, *cells;   /* the inlet's cells */
+    int state;            /* 0 before start, 1 open, 2 closed */
+    double carry;         /* fractional markers owed */
+} lq_mac_inlet;
 
 typedef struct lq_mac {
     lq_ctx *ctx;
     int nx, ny, nz, per_cell;
     double dx, origin[3], g[3], cfl, fps, nu, gamma;
-    lq_field u, v, w, p, flags, bnd, mask, pos, count;
+    lq_field u, v, w, p, flags, bnd, mask, pos, count, region, vel;
     lq_momentum_ops mo;
     lq_momentum_state ms;
     lq_pressure_ops po;
@@ -45,7 +61,15 @@ typedef struct lq_mac {
     lq_pressure_params pp;
     lq_ms_ops so;
     lq_markers_ops ko;
-    int npart, step, sweeps;
+    lq_macbc_ops bo;
+    lq_ms_forcing forcing;
+    int ninlets;
+    lq_mac_inlet inlets[LQ_BC_MAX_INLETS];
+    bool sinks;      /* outlets or inlets that close: markers are removed each frame */
+    double removed;  /* markers removed this frame */
+    double injected; /* markers injected this frame */
+    double dropped;  /* markers the capacity had no room for, this frame */
+    int npart, cap, step, sweeps;
     float maxdiv;
     double t, dt_prev;
     unsigned char *fl; /* host copy of the flags */
@@ -65,7 +89,10 @@ static void lq_mac_destroy(void *state)
     lq_pressure_ops_release(&s->po);
     lq_ms_ops_release(&s->so);
     lq_markers_ops_release(&s->ko);
-    lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->bnd, &s->mask, &s->pos, &s->count};
+    lq_macbc_ops_release(&s->bo);
+    for (int i = 0; i < s->ninlets; i++) free(s->inlets[i].cells);
+    lq_field *fs[] = {&s->u,    &s->v,   &s->w,     &s->p,      &s->flags, &s->bnd,
+                      &s->mask, &s->pos, &s->count, &s->region, &s->vel};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     free(s->fl);
     free(s->cnt);
@@ -74,7 +101,7 @@ static void lq_mac_destroy(void *state)
     free(s);
 }
 
-/* Walls (the outer layer) and obstacles (cell centres inside a box or ball). */
+/* Walls (the outer layer), terrain and obstacles (host/voxel.c). */
 static int lq_mac_solids(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsigned char *bn)
 {
     int nx = s->nx, ny = s->ny, nz = s->nz;
@@ -95,45 +122,112 @@ static int lq_mac_solids(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsig
                 fl[c] = f >= 0 ? LQ_MAC_SOLID : LQ_MAC_EMPTY;
                 bn[c] = f >= 0 ? (unsigned char)noslip[f] : 0;
             }
-    int n = lq_scene_count(sc, "obstacles");
-    for (int o = 0; o < n; o++) {
-        const char *kind = lq_scene_kind(sc, "obstacles", o);
-        char p[128];
-        double a[3] = {0, 0, 0}, b[3] = {0, 0, 0}, r = 0;
-        snprintf(p, sizeof p, "obstacles.%d.boundary", o);
-        unsigned char ns = strcmp(lq_scene_enum(sc, p), "no-slip") == 0;
-        if (strcmp(kind, "box") == 0) {
-            snprintf(p, sizeof p, "obstacles.%d.box.min", o);
-            lq_scene_floats(sc, p, a, 3);
-            snprintf(p, sizeof p, "obstacles.%d.box.max", o);
-            lq_scene_floats(sc, p, b, 3);
-        } else {
-            snprintf(p, sizeof p, "obstacles.%d.sphere.center", o);
-            lq_scene_floats(sc, p, a, 3);
-            snprintf(p, sizeof p, "obstacles.%d.sphere.radius", o);
-            r = lq_scene_float(sc, p);
+    /* terrain, then obstacles: cell centres inside a shape, mask stack or closed mesh */
+    size_t cells = (size_t)nx * ny * nz;
+    unsigned char *solid = lq_calloc(cells, 1), *ns = lq_calloc(cells, 1);
+    int rc =
+        solid && ns ? lq_voxel_obstacles(sc, nx, ny, nz, s->dx, s->origin, solid, ns) : LQ_ESIM;
+    for (size_t c = 0; c < cells && !rc; c++)
+        if (solid[c]) {
+            fl[c] = LQ_MAC_SOLID;
+            bn[c] = ns[c];
         }
+    free(solid);
+    free(ns);
+    return rc;
+}
+
+/* Inlets and outlets (sources[]): cells whose centre lies in the box become INFLOW (or,
+ * for an inlet that opens later, free-slip wall until then) or OUTFLOW; rg gets the
+ * inlet number + 1. */
+static int lq_mac_sources(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsigned char *bn,
+                          unsigned char *rg)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz, n = lq_scene_count(sc, "sources");
+    for (int it = 0; it < n; it++) {
+        const char *kind = lq_scene_kind(sc, "sources", it);
+        char p[160];
+        snprintf(p, sizeof p, "sources.%d", it);
+        if (strcmp(kind, "inlet") != 0 && strcmp(kind, "outlet") != 0)
+            return lq_scene_error(sc, p, "source '%s' is not supported by solver 'mac'", kind);
+        bool inlet = kind[0] == 'i';
+        if (inlet && s->ninlets == LQ_BC_MAX_INLETS)
+            return lq_scene_error(sc, p, "solver 'mac' takes at most %d inlets", LQ_BC_MAX_INLETS);
+        double a[3], b[3];
+        snprintf(p, sizeof p, "sources.%d.%s.min", it, kind);
+        lq_scene_floats(sc, p, a, 3);
+        snprintf(p, sizeof p, "sources.%d.%s.max", it, kind);
+        lq_scene_floats(sc, p, b, 3);
+        lq_mac_inlet *in = inlet ? &s->inlets[s->ninlets] : NULL;
+        if (inlet) {
+            in->cells = lq_alloc((size_t)nx * ny * nz * sizeof(int));
+            if (!in->cells) return LQ_ESIM;
+            s->ninlets++;
+        }
+        int count = 0;
         for (int k = 0; k < nz; k++)
             for (int j = 0; j < ny; j++)
                 for (int i = 0; i < nx; i++) {
                     double x[3] = {s->origin[0] + (i + 0.5) * s->dx,
                                    s->origin[1] + (j + 0.5) * s->dx,
                                    s->origin[2] + (k + 0.5) * s->dx};
-                    bool in;
-                    if (r > 0) {
-                        double d2 = 0;
-                        for (int q = 0; q < 3; q++) d2 += (x[q] - a[q]) * (x[q] - a[q]);
-                        in = d2 <= r * r;
-                    } else {
-                        in = x[0] >= a[0] && x[0] <= b[0] && x[1] >= a[1] && x[1] <= b[1] &&
-                             (nz == 1 || (x[2] >= a[2] && x[2] <= b[2]));
-                    }
-                    if (in) {
-                        int c = LQ_MAC_CELL(i, j, k, nx, ny);
-                        fl[c] = LQ_MAC_SOLID;
-                        bn[c] = ns;
-                    }
+                    bool ok = true;
+                    for (int q = 0; q < (nz == 1 ? 2 : 3); q++)
+                        ok = ok && x[q] >= a[q] && x[q] <= b[q];
+                    if (!ok) continue;
+                    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+                    fl[c] = inlet ? LQ_MAC_INFLOW : LQ_MAC_OUTFLOW;
+                    bn[c] = 0;
+                    rg[c] = inlet ? (unsigned char)s->ninlets : 0;
+                    if (inlet) in->cells[count] = c;
+                    count++;
                 }
+        snprintf(p, sizeof p, "sources.%d.%s", it, kind);
+        if (count == 0) return lq_scene_error(sc, p, "the %s's box holds no cell centre", kind);
+        if (!inlet) {
+            s->sinks = true;
+            continue;
+        }
+        in->ncells = count;
+        double u0[3], m = 0;
+        snprintf(p, sizeof p, "sources.%d.inlet.velocity", it);
+        lq_scene_floats(sc, p, u0, 3);
+        for (int q = 0; q < 3; q++) m += u0[q] * u0[q];
+        m = sqrt(m);
+        for (int q = 0; q < 3; q++) in->dir[q] = m > 0 ? u0[q] / m : 0;
+        snprintf(p, sizeof p, "sources.%d.inlet", it);
+        int rc = lq_timefn_read(sc, p, m, &in->speed);
+        if (rc) return rc;
+        if (m == 0 && in->speed.kind == LQ_TIMEFN_WAVE) {
+            snprintf(p, sizeof p, "sources.%d.inlet.velocity", it);
+            return lq_scene_error(sc, p, "a wave inlet needs a nonzero velocity (its direction)");
+        }
+        snprintf(p, sizeof p, "sources.%d.inlet.start", it);
+        in->start = lq_scene_float(sc, p);
+        snprintf(p, sizeof p, "sources.%d.inlet.stop", it);
+        in->stop = lq_scene_float(sc, p);
+        snprintf(p, sizeof p, "sources.%d.inlet.then", it);
+        in->then_outflow = strcmp(lq_scene_enum(sc, p), "outflow") == 0;
+        snprintf(p, sizeof p, "sources.%d.inlet.particles", it);
+        in->particles = lq_scene_has(sc, p) ? lq_scene_float(sc, p) : -1;
+        if (in->then_outflow || in->stop < 1e29) s->sinks = true;
+    }
+    /* each inlet's open faces (toward a cell that is neither SOLID nor an inlet), once
+     * every source is marked */
+    for (int r = 0; r < s->ninlets; r++) {
+        lq_mac_inlet *in = &s->inlets[r];
+        for (int q = 0; q < in->ncells; q++) {
+            int c = in->cells[q], i = c % nx, j = (c / nx) % ny, k = c / (nx * ny);
+            for (int d = 0; d < (nz == 1 ? 4 : 6); d++) {
+                int ii = i + (d == 0 ? -1 : d == 1), jj = j + (d == 2 ? -1 : d == 3),
+                    kk = k + (d == 4 ? -1 : d == 5);
+                if (ii < 0 || jj < 0 || kk < 0 || ii >= nx || jj >= ny || kk >= nz) continue;
+                int cn = LQ_MAC_CELL(ii, jj, kk, nx, ny);
+                if (fl[cn] != LQ_MAC_SOLID && fl[cn] != LQ_MAC_INFLOW) in->open_faces[d] += 1;
+            }
+            if (in->start > 0) fl[c] = LQ_MAC_SOLID; /* a wall until it opens */
+        }
+        in->state = in->start > 0 ? 0 : 1;
     }
     return LQ_OK;
 }
@@ -143,7 +237,7 @@ static int lq_mac_measure(void *state, lq_frame_stats *st);
 static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
 {
     int rc = LQ_OK;
-    unsigned char *bn = NULL;
+    unsigned char *bn = NULL, *rg = NULL;
     float *pos = NULL;
     lq_mac *s = lq_calloc(1, sizeof *s);
     if (!s) return LQ_ESIM;
@@ -162,12 +256,6 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
                             "the wall), or nz = 1 for 2D");
         goto fail;
     }
-    if (lq_scene_count(sc, "terrain") > 0) {
-        rc = lq_scene_error(sc, "terrain",
-                            "solver 'mac' does not read terrain yet; use obstacles (boxes, "
-                            "spheres)");
-        goto fail;
-    }
     s->dx = lq_scene_float(sc, "grid.cell");
     lq_scene_floats(sc, "grid.origin", s->origin, 3);
     lq_scene_floats(sc, "gravity", s->g, 3);
@@ -175,7 +263,8 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->fps = lq_scene_float(sc, "time.fps");
     s->nu = lq_scene_float(sc, "mac.viscosity");
     s->gamma = lq_scene_float(sc, "mac.upwind");
-    s->per_cell = s->nz == 1 ? 4 : 8;
+    s->per_cell = lq_scene_int(sc, "mac.particles");
+    if (s->per_cell == 0) s->per_cell = s->nz == 1 ? 4 : 8;
     int nx = s->nx, ny = s->ny, nz = s->nz;
     size_t n = (size_t)nx * ny * nz;
     s->fl = lq_alloc(n);
@@ -183,11 +272,13 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->fv = lq_alloc((size_t)(nx + 1) * (ny + 1) * (nz + 1) * sizeof(float));
     s->gv = lq_alloc(n * sizeof(float));
     bn = lq_alloc(n);
-    if (!s->fl || !s->cnt || !s->fv || !s->gv || !bn) {
+    rg = lq_calloc(n, 1);
+    if (!s->fl || !s->cnt || !s->fv || !s->gv || !bn || !rg) {
         rc = LQ_ESIM;
         goto fail;
     }
     rc = lq_mac_solids(s, sc, s->fl, bn);
+    if (!rc) rc = lq_mac_sources(s, sc, s->fl, bn, rg);
     if (rc) goto fail;
 
     /* the liquid: boxes, balls and levels as marker shapes (grid-relative) */
@@ -262,7 +353,7 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         }
         ns++;
     }
-    size_t need = 0, cap = n * (size_t)s->per_cell;
+    size_t need = 0, cap = n * (size_t)s->per_cell + 1;
     pos = lq_alloc(cap * 3 * sizeof(float) + 12);
     if (!pos) {
         free(shapes);
@@ -274,6 +365,19 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     free(shapes);
     if (rc) goto fail;
     s->npart = (int)need;
+    /* room for the markers inlets add: the grid's open cells full, and a quarter more */
+    s->cap = s->npart;
+    if (s->ninlets > 0) {
+        size_t open = 0;
+        for (size_t c = 0; c < n; c++) open += s->fl[c] != LQ_MAC_SOLID;
+        double want = 1.25 * (double)open * s->per_cell;
+        if (want > 2e9) {
+            rc = lq_scene_error(sc, "grid.size", "too many marker particles (%.3g) for one array",
+                                want);
+            goto fail;
+        }
+        s->cap = LQ_MAX(s->npart, (int)want);
+    }
 
     struct {
         lq_field *f;
@@ -288,14 +392,18 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
               {&s->bnd, "bnd", nx, ny, nz, 1},
               {&s->mask, "mask", nx, ny, nz, 1},
               {&s->count, "count", nx, ny, nz, 4},
-              {&s->pos, "markers", 3, LQ_MAX(s->npart, 1), 1, 4}};
+              {&s->region, "region", nx, ny, nz, 1},
+              {&s->vel, "inlet_velocity", 3, LQ_BC_MAX_INLETS, 1, 4},
+              {&s->pos, "markers", 3, LQ_MAX(s->cap, 1), 1, 4}};
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
         rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, fs[i].elem);
         if (!rc) rc = lq_field_zero(fs[i].f, 0);
     }
     if (!rc) rc = lq_field_upload(&s->flags, s->fl);
     if (!rc) rc = lq_field_upload(&s->bnd, bn);
-    if (!rc && s->npart > 0) rc = lq_field_upload(&s->pos, pos);
+    if (!rc) rc = lq_field_upload(&s->region, rg);
+    if (!rc && s->npart > 0)
+        rc = lq_field_write(&s->pos, 0, (size_t)s->npart * 3 * sizeof(float), pos);
     if (!rc) rc = lq_momentum_ops_init(&s->mo, ctx, nx, ny, nz);
     if (!rc)
         rc = lq_momentum_state_init(&s->ms, ctx, nx, ny, nz, &s->u, &s->v, &s->w, &s->p, &s->flags,
@@ -305,7 +413,23 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         rc = lq_pressure_state_init(&s->ps, ctx, nx, ny, nz, &s->u, &s->v, &s->w, &s->p, &s->flags);
     if (!rc) rc = lq_ms_ops_init(&s->so, ctx, nx, ny, nz);
     if (!rc) rc = lq_markers_ops_init(&s->ko, ctx, nx, ny, nz);
+    if (!rc) rc = lq_macbc_ops_init(&s->bo, ctx, nx, ny, nz);
     if (rc) goto fail;
+    /* §7.2: the surface pressure history (zero amplitude and mean: the atmosphere only) */
+    s->forcing =
+        (lq_ms_forcing){.p_atm = 0,
+                        .A = (float)lq_scene_float(sc, "mac.forcing.mean"),
+                        .a = (float)lq_scene_float(sc, "mac.forcing.amplitude"),
+                        .depth = (float)lq_scene_float(sc, "mac.forcing.depth"),
+                        .L = (float)lq_scene_float(sc, "mac.forcing.half_wavelength"),
+                        .omega = (float)lq_scene_float(sc, "mac.forcing.omega"),
+                        .g = (float)s->g[1],
+                        .axis = strcmp(lq_scene_enum(sc, "mac.forcing.axis"), "z") == 0 ? 2 : 0};
+    if (s->forcing.a != 0 && !(s->g[1] < 0)) {
+        rc = lq_scene_error(sc, "mac.forcing.amplitude",
+                            "the forcing's B = a·sqrt(-g·D/C) needs gravity pointing down (-y)");
+        goto fail;
+    }
     const char *method = lq_scene_enum(sc, "mac.pressure");
     s->pp = lq_pressure_defaults(
         strcmp(method, "jacobi") == 0 ? LQ_PRESSURE_JACOBI : LQ_PRESSURE_RED_BLACK, 0.01f, h, h, h);
@@ -316,11 +440,13 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     rc = lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp);
     if (rc) goto fail;
     free(bn);
+    free(rg);
     free(pos);
     *state = s;
     return LQ_OK;
 fail:
     free(bn);
+    free(rg);
     free(pos);
     lq_mac_destroy(s);
     return rc;
@@ -333,6 +459,124 @@ static void lq_mac_swap(lq_field *a, lq_field *b)
     *b = t;
 }
 
+/* Inlets at time t (§3.2.2, §7.1): open or close them (their cells' kind), set their
+ * velocities and add the markers they emit over dt. */
+static int lq_mac_inlets(lq_mac *s, double dt)
+{
+    if (s->ninlets == 0) return LQ_OK;
+    int rc = LQ_OK;
+    bool changed = false;
+    for (int r = 0; r < s->ninlets; r++) {
+        lq_mac_inlet *in = &s->inlets[r];
+        int state = s->t < in->start - 1e-12 ? 0 : s->t < in->stop - 1e-12 ? 1 : 2;
+        if (state != in->state) {
+            if (!changed) rc = lq_field_download(&s->flags, s->fl);
+            if (rc) return rc;
+            changed = true;
+            unsigned char kind = state == 1         ? LQ_MAC_INFLOW
+                                 : in->then_outflow ? LQ_MAC_OUTFLOW
+                                                    : LQ_MAC_SOLID;
+            for (int q = 0; q < in->ncells; q++) s->fl[in->cells[q]] = kind;
+            in->state = state;
+        }
+    }
+    if (changed) rc = lq_field_upload(&s->flags, s->fl);
+    if (rc) return rc;
+    float vel[3 * LQ_BC_MAX_INLETS] = {0};
+    double h = s->dx, area = s->nz == 1 ? h : h * h, cellv = area * h;
+    for (int r = 0; r < s->ninlets; r++) {
+        lq_mac_inlet *in = &s->inlets[r];
+        if (in->state != 1) continue;
+        double sp = lq_timefn_eval(&in->speed, s->t - in->start), u[3];
+        for (int q = 0; q < 3; q++) {
+            u[q] = sp * in->dir[q];
+            vel[3 * r + q] = (float)u[q];
+        }
+        /* the markers it emits: the scene's rate, or the flux at the particle density */
+        double rate = in->particles;
+        if (rate < 0) {
+            double flux = 0;
+            for (int d = 0; d < 6; d++)
+                flux += in->open_faces[d] * area * fmax(0, (d & 1 ? 1 : -1) * u[d / 2]);
+            rate = flux * s->per_cell / cellv;
+        }
+        double want = rate * dt + in->carry;
+        int m = (int)floor(want);
+        in->carry = want - m;
+        if (m <= 0) continue;
+        int room = LQ_MIN(m, s->cap - s->npart);
+        s->dropped += m - room;
+        if (room <= 0) continue;
+        float *pos = lq_alloc((size_t)room * 3 * sizeof(float));
+        if (!pos) return LQ_ESIM;
+        lq_rng g;
+        lq_rng_seed(&g, 0x9e3779b97f4a7c15ull * (uint64_t)(s->step + 1) + (uint64_t)r);
+        int nx = s->nx, ny = s->ny;
+        for (int q = 0; q < room; q++) {
+            int c = in->cells[lq_rng_u32(&g) % (uint32_t)in->ncells];
+            int ijk[3] = {c % nx, (c / nx) % ny, c / (nx * ny)};
+            for (int a = 0; a < 3; a++) {
+                double f = a == 2 && s->nz == 1 ? 0.5 : lq_rng_uniform(&g);
+                pos[3 * q + a] = (float)((ijk[a] + f) * h);
+            }
+        }
+        rc = lq_field_write(&s->pos, (size_t)s->npart * 3 * sizeof(float),
+                            (size_t)room * 3 * sizeof(float), pos);
+        free(pos);
+        if (rc) return rc;
+        s->npart += room;
+        s->injected += room;
+    }
+    return lq_field_write(&s->vel, 0, sizeof vel, vel);
+}
+
+/* Removes the markers that sit in OUTFLOW cells (they have left) or in SOLID cells (an
+ * inlet that closed as a wall), keeping the others' order. */
+static int lq_mac_compact(lq_mac *s)
+{
+    if (!s->sinks || s->npart == 0) return LQ_OK;
+    size_t bytes = (size_t)s->npart * 3 * sizeof(float);
+    float *pos = lq_alloc(bytes);
+    if (!pos) return LQ_ESIM;
+    int rc = lq_field_read(&s->pos, 0, bytes, pos);
+    if (!rc) rc = lq_field_download(&s->flags, s->fl);
+    int nx = s->nx, ny = s->ny, nz = s->nz, kept = 0;
+    double inv = 1.0 / s->dx;
+    for (int q = 0; q < s->npart && !rc; q++) {
+        int ijk[3], dims[3] = {nx, ny, nz};
+        for (int a = 0; a < 3; a++) {
+            double g = pos[3 * q + a] * inv;
+            ijk[a] = g < 0 ? 0 : g >= dims[a] ? dims[a] - 1 : (int)g;
+        }
+        unsigned char kind = s->fl[LQ_MAC_CELL(ijk[0], ijk[1], ijk[2], nx, ny)];
+        if (kind == LQ_MAC_OUTFLOW || kind == LQ_MAC_SOLID) continue;
+        memmove(&pos[3 * kept], &pos[3 * q], 3 * sizeof(float));
+        kept++;
+    }
+    if (!rc && kept != s->npart) {
+        s->removed += s->npart - kept;
+        s->npart = kept;
+        rc = lq_field_write(&s->pos, 0, (size_t)kept * 3 * sizeof(float), pos);
+    }
+    free(pos);
+    return rc;
+}
+
+/* The boundary conditions of steps 4 and 7: Gates' surface conditions, the inlets' and
+ * outlets' faces, the air band (step 7 only), then the obstacle mirrors. */
+static int lq_mac_boundaries(lq_mac *s, double dt, bool air)
+{
+    float h = (float)s->dx, g3[3] = {(float)s->g[0], (float)s->g[1], (float)s->g[2]};
+    float hh[3] = {h, h, h};
+    int rc = lq_ms_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, (float)dt, g3);
+    if (!rc && s->ninlets)
+        rc = lq_macbc_inflow(&s->bo, &s->u, &s->v, &s->w, &s->flags, &s->region, &s->vel);
+    if (!rc && s->sinks) rc = lq_macbc_outflow(&s->bo, &s->u, &s->v, &s->w, &s->flags);
+    if (!rc && air) rc = lq_macbc_extrapolate(&s->bo, &s->u, &s->v, &s->w, &s->flags);
+    if (!rc) rc = lq_momentum_boundary(&s->mo, &s->ms);
+    return rc;
+}
+
 /* One step of §6 (steps 3–8). */
 static int lq_mac_step(lq_mac *s, double dt)
 {
@@ -343,23 +587,16 @@ static int lq_mac_step(lq_mac *s, double dt)
         .dt = (float)dt, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu, .gamma = (float)s->gamma};
     memcpy(mp.g, g3, sizeof g3);
     s->pp.dt = (float)dt;
-    int rc = lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp); /* 3 */
+    int rc = lq_mac_inlets(s, dt); /* §7.1 */
+    if (!rc) rc = lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp); /* 3 */
     if (!rc) rc = lq_ms_classify(&s->so, &s->flags, &s->mask);
-    /* surface cells hold the atmosphere's pressure (§3.2.3; forcing of §7.2: not yet) */
-    lq_ms_forcing fo = {.p_atm = 0,
-                        .A = 0,
-                        .a = 0,
-                        .depth = 1,
-                        .L = 1,
-                        .omega = 0,
-                        .g = g3[1],
-                        .t = s->t,
-                        .dt = (float)dt,
-                        .axis = 0};
-    float org[3] = {0, 0, 0};
+    /* surface cells hold the atmosphere's pressure plus the forcing of §7.2 */
+    lq_ms_forcing fo = s->forcing;
+    fo.t = s->t;
+    fo.dt = (float)dt;
+    float org[3] = {(float)s->origin[0], (float)s->origin[1], (float)s->origin[2]};
     if (!rc) rc = lq_ms_pressure(&s->so, &s->flags, &s->p, hh, org, &fo);
-    if (!rc) rc = lq_ms_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, (float)dt, g3);
-    if (!rc) rc = lq_momentum_boundary(&s->mo, &s->ms);  /* 4 */
+    if (!rc) rc = lq_mac_boundaries(s, dt, false);       /* 4 */
     if (!rc) rc = lq_momentum_step(&s->mo, &s->ms, &mp); /* 5 */
     if (rc) return rc;
     lq_mac_swap(&s->u, &s->ms.un);
@@ -368,8 +605,7 @@ static int lq_mac_step(lq_mac *s, double dt)
     int sweeps = 0;
     float maxdiv = 0;
     rc = lq_pressure_solve(&s->po, &s->ps, &s->pp, &sweeps, &maxdiv); /* 6 */
-    if (!rc) rc = lq_ms_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, (float)dt, g3);
-    if (!rc) rc = lq_momentum_boundary(&s->mo, &s->ms); /* 7 */
+    if (!rc) rc = lq_mac_boundaries(s, dt, true);                     /* 7 */
     if (!rc)
         rc = lq_markers_advect(&s->ko, &s->pos, s->npart, &s->u, &s->v, &s->w, &s->flags,
                                &kp); /* 8 */
@@ -400,6 +636,12 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
     st->pressure_residual = s->maxdiv;
     st->dt_min = st->dt_max = s->dt_prev;
     lq_stats_extra(st, "markers", s->npart);
+    if (s->ninlets || s->sinks) {
+        double mv = cellv / s->per_cell;
+        lq_stats_extra(st, "inflow_volume", s->injected * mv);
+        lq_stats_extra(st, "outflow_volume", s->removed * mv);
+        lq_stats_extra(st, "markers_dropped", s->dropped);
+    }
     /* the liquid's centroid (m, world), from the markers */
     if (s->npart > 0) {
         float *pos = lq_alloc((size_t)s->npart * 3 * sizeof(float));
@@ -422,6 +664,7 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
     (void)frame;
     s->sweeps = 0;
     s->maxdiv = 0;
+    s->removed = s->injected = s->dropped = 0;
     int steps = 0;
     double dt_min = INFINITY, dt_max = 0;
     while (s->t < t_end - 1e-12) {
@@ -440,7 +683,8 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
         dt_min = fmin(dt_min, step);
         dt_max = fmax(dt_max, step);
     }
-    int rc = lq_mac_measure(s, st);
+    int rc = lq_mac_compact(s);
+    if (!rc) rc = lq_mac_measure(s, st);
     st->steps = steps;
     st->dt_min = steps ? dt_min : 0;
     st->dt_max = dt_max;
@@ -493,17 +737,26 @@ static int lq_mac_view(void *state, const char *name, lq_field_view *v)
 /* --- checkpoints: scalars, then u v w p flags and the markers. */
 typedef struct lq_mac_scalars {
     double t, dt_prev;
-    int32_t step, npart, nx, ny, nz, pad;
+    int32_t step, npart, nx, ny, nz, cap;
+    double carry[LQ_BC_MAX_INLETS];
+    int32_t state[LQ_BC_MAX_INLETS];
 } lq_mac_scalars;
 
 static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
 {
-    lq_mac_scalars sc = {s->t, s->dt_prev, s->step, s->npart, s->nx, s->ny, s->nz, 0};
+    lq_mac_scalars sc = {s->t,  s->dt_prev, s->step, s->npart, s->nx,
+                         s->ny, s->nz,      s->cap,  {0},      {0}};
+    for (int r = 0; r < s->ninlets; r++) {
+        sc.carry[r] = s->inlets[r].carry;
+        sc.state[r] = s->inlets[r].state;
+    }
     int rc = save ? lq_ckpt_put(f, &sc, sizeof sc) : lq_ckpt_get(f, &sc, sizeof sc);
     if (rc) return rc;
-    if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz || sc.npart != s->npart))
-        return lq_error(LQ_EINPUT, "the checkpoint is for a %d x %d x %d grid with %d markers",
-                        sc.nx, sc.ny, sc.nz, sc.npart);
+    if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz || sc.cap != s->cap ||
+                  sc.npart > s->cap))
+        return lq_error(LQ_EINPUT,
+                        "the checkpoint is for a %d x %d x %d grid with room for %d markers", sc.nx,
+                        sc.ny, sc.nz, sc.cap);
     lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->pos};
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
         void *buf = lq_alloc(lq_field_bytes(fs[i]));
@@ -521,6 +774,11 @@ static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;
         s->step = sc.step;
+        s->npart = sc.npart;
+        for (int r = 0; r < s->ninlets; r++) {
+            s->inlets[r].carry = sc.carry[r];
+            s->inlets[r].state = sc.state[r];
+        }
     }
     return rc;
 }
