@@ -427,8 +427,8 @@ const lq_key lq_scene_keys[] = {
             "with other bodies."),
     K_ENUM("objects[].coupling", 0, MAC, "one-way|two-way", "one-way",
            "`one-way`: the liquid moves the body and the body does not change the liquid "
-           "(the paper's §5). `two-way`: the body also pushes the liquid (the cells it "
-           "covers act as a moving obstacle)."),
+           "(the paper's §5). `two-way`: the body should also push the liquid; read but "
+           "not applied yet (the body moves one-way)."),
     K_FILE("objects[].path_file", 0, SPL,
            "A CSV trajectory (`t,x,y,z` and optionally `qw,qx,qy,qz`) the body follows "
            "instead of falling freely; bodies sharing one file move as one rigid set "
