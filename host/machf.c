@@ -145,8 +145,9 @@ int lq_machf_classify(lq_machf_ops *o, lq_machf_state *st, lq_field *flags,
 
 /* --- host helpers ------------------------------------------------------------------- */
 
-void lq_machf_from_shapes(int nx, int ny, int nz, float dx, float dy, float dz, int nshapes,
-                          const lq_markers_shape *shapes, float *h)
+void lq_machf_from_shapes(int nx, int ny, int nz, float dx, float dy, float dz,
+                          const unsigned char *flags, int nshapes, const lq_markers_shape *shapes,
+                          float *h)
 {
     double top = ny * (double)dy;
     for (int k = 0; k < nz; k++)
@@ -170,6 +171,9 @@ void lq_machf_from_shapes(int nx, int ny, int nz, float dx, float dy, float dz, 
                 }
                 if (y > best) best = y;
             }
+            int jf = 0;
+            while (flags && jf < ny - 1 && lq_mk_fixed(flags[LQ_MAC_CELL(i, jf, k, nx, ny)])) jf++;
+            if (best < jf * (double)dy) best = jf * (double)dy;
             h[i + nx * k] = (float)(best < top ? best : top);
         }
 }

@@ -81,10 +81,12 @@ void lq_machf_ref_classify(const lq_field *h, lq_field *state, lq_field *flags,
  * is ignored): a box's max y, a sphere's upper cap, a wave's cosine (below its box's
  * max y). The liquid is taken to fill the
  * column from the floor up (a height field has no air under water: a box or a ball in
- * the air becomes a column down to the floor). Columns no shape covers are dry (h = 0).
- * Clamped to [0, ny dy]. */
-void lq_machf_from_shapes(int nx, int ny, int nz, float dx, float dy, float dz, int nshapes,
-                          const lq_markers_shape *shapes, float *h);
+ * the air becomes a column down to the floor). Columns no shape covers are dry. h is at
+ * least the column's floor (the bottom of its lowest cell not SOLID, INFLOW or OUTFLOW
+ * in flags; 0 when flags is NULL) and at most ny dy. */
+void lq_machf_from_shapes(int nx, int ny, int nz, float dx, float dy, float dz,
+                          const unsigned char *flags, int nshapes, const lq_markers_shape *shapes,
+                          float *h);
 /* h from cell flags: per column, (1 + the highest FULL or SURFACE row) dy, 0 for none. */
 void lq_machf_from_flags(int nx, int ny, int nz, float dy, const unsigned char *flags, float *h);
 

@@ -7,8 +7,10 @@
  * vertical column (i, k) of cells; y is up in this project, so the paper's vertical w is
  * our v and its horizontal (u, v) are our (u, w). A cell (i, j, k) is liquid when it is
  * not SOLID, INFLOW or OUTFLOW and its bottom is below the surface, j δy < h. The
- * surface row js of a column is the highest j with j δy < h (clamped to [0, ny − 1]; a
- * dry column, h ≤ 0, uses row 0).
+ * surface row js of a column is the highest j with j δy < h (clamped to [0, ny − 1]).
+ * A column's floor is the bottom of its lowest cell not of a fixed kind (δy over the
+ * wall layer); a column with h at or below its floor is dry and is updated in the row
+ * just above its floor, so liquid flowing in from a neighbour raises it.
  *
  * Eq. 12 (the paper's discretisation, with our axes):
  *   h' = h + δt { v̄ + (h[i−1] − h[i+1]) / (4 δx) · (u[i+½] + u[i−½])
@@ -20,9 +22,9 @@
  * exactly (up to float rounding).
  * Boundaries: a neighbour column whose cell in row js is SOLID, INFLOW or OUTFLOW (or
  * that lies beyond the grid) is mirrored, h[nb] := h (∂h/∂n = 0, free-slip walls). A
- * column whose own surface cell is of a fixed kind (the wall columns, a surface that
- * has reached an obstacle's underside) keeps its h. h' is clamped to [0, ny δy] (a NaN
- * becomes 0).
+ * column of fixed cells only (the wall columns) or whose surface cell is of a fixed kind
+ * (a surface that has reached an obstacle's underside) keeps its h. h' is clamped to
+ * [floor, ny δy] (a NaN becomes the floor).
  * Overturning cannot be represented: h stays one value per column, so a wave that would
  * overturn steepens instead (the measure on the host reports the steepest slope).
  *
@@ -67,8 +69,18 @@ LQ_INLINE void lq_hfc_advance_column(LQ_GLOBAL float *hn, const LQ_GLOBAL float 
 {
     int col = i + nx * k;
     float hc = h[col];
+    /* the column's floor: the bottom of its lowest cell not of a fixed kind */
+    int jf = 0;
+    while (jf < ny && lq_mk_fixed(flags[LQ_MAC_CELL(i, jf, k, nx, ny)])) jf++;
+    if (jf >= ny) { /* all fixed: a wall column */
+        hn[col] = hc;
+        return;
+    }
+    float hfl = (float)jf * dy;
+    if (!(hc >= hfl)) hc = hfl; /* a dry column sits on its floor */
     int js = lq_hfc_row(hc, ny, dy, idy);
-    if (lq_mk_fixed(flags[LQ_MAC_CELL(i, js, k, nx, ny)])) {
+    if (js < jf) js = jf; /* dry: the first row above the floor */
+    if (lq_mk_fixed(flags[LQ_MAC_CELL(i, js, k, nx, ny)])) { /* under an overhang */
         hn[col] = hc;
         return;
     }
@@ -84,7 +96,7 @@ LQ_INLINE void lq_hfc_advance_column(LQ_GLOBAL float *hn, const LQ_GLOBAL float 
     float us = u[LQ_MAC_U(i, js, k, nx, ny)] + u[LQ_MAC_U(i + 1, js, k, nx, ny)];
     float ws = w[LQ_MAC_W(i, js, k, nx, ny)] + w[LQ_MAC_W(i, js, k + 1, nx, ny)];
     float rate = vs + (hl - hr) * q4x * us + (hb - hf) * q4z * ws; /* eq. 12's braces */
-    hn[col] = lq_mk_clampf(hc + dt * rate, 0.0f, ly);
+    hn[col] = lq_mk_clampf(hc + dt * rate, hfl, ly);
 }
 
 /* Classification pass 1, cell (i, j, k): −1 fixed, 1 liquid (j δy < h), 0 empty. */
