@@ -571,6 +571,8 @@ const lq_key lq_scene_keys[] = {
             "Fields written as VTK files (names the solver knows)."),
     K_BOOL("output.mesh", ALL, "true", "Write the liquid surface as a PLY mesh."),
     K_BOOL("output.particles", ALL, "false", "Write particles as PLY points."),
+    K_BOOL("output.markers", MAC, "false",
+           "With `output.particles`, add the marker particles (kind 2) to the spray and foam."),
     K_BOOL("output.preview", ALL, "true", "Write a PNG preview of each frame."),
     K_INT("output.preview_width", 0, ALL, 64, 8192, "960", "px", "Width of the previews."),
     K_INT("output.checkpoint", 0, ALL, 0, INF, "10", "frames",

@@ -28,6 +28,7 @@
 #include "checkpoint.h"
 #include "mac_grid.h"
 #include "macbc.h"
+#include "macspray.h"
 #include "mac_surface.h"
 #include "markers.h"
 #include "momentum.h"
@@ -69,6 +70,14 @@ typedef struct lq_mac {
     double removed;  /* markers removed this frame */
     double injected; /* markers injected this frame */
     double dropped;  /* markers the capacity had no room for, this frame */
+    bool spray_on, write_markers;
+    lq_macspray_ops spo;
+    lq_macspray_state sps;
+    lq_macspray_params spp;
+    lq_macspray_counts sp_last;
+    long long spray_emitted, spray_foamed, spray_dropped; /* this frame */
+    float *pcols[LQ_MACSPRAY_NCOLS];                      /* host columns of the points view */
+    int pcap;
     int npart, cap, step, sweeps;
     float maxdiv;
     double t, dt_prev;
@@ -90,6 +99,9 @@ static void lq_mac_destroy(void *state)
     lq_ms_ops_release(&s->so);
     lq_markers_ops_release(&s->ko);
     lq_macbc_ops_release(&s->bo);
+    lq_macspray_state_release(&s->sps);
+    lq_macspray_ops_release(&s->spo);
+    for (int i = 0; i < LQ_MACSPRAY_NCOLS; i++) free(s->pcols[i]);
     for (int i = 0; i < s->ninlets; i++) free(s->inlets[i].cells);
     lq_field *fs[] = {&s->u,    &s->v,   &s->w,     &s->p,      &s->flags, &s->bnd,
                       &s->mask, &s->pos, &s->count, &s->region, &s->vel};
@@ -415,6 +427,33 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     if (!rc) rc = lq_markers_ops_init(&s->ko, ctx, nx, ny, nz);
     if (!rc) rc = lq_macbc_ops_init(&s->bo, ctx, nx, ny, nz);
     if (rc) goto fail;
+    /* §4.3: spray and foam, when the scene has a `spray` map */
+    s->spray_on = lq_scene_has(sc, "spray");
+    s->write_markers = lq_scene_bool(sc, "output.markers");
+    if (s->spray_on) {
+        double wind[3];
+        lq_scene_floats(sc, "spray.wind", wind, 3);
+        s->spp = (lq_macspray_params){.dx = h,
+                                      .dy = h,
+                                      .dz = h,
+                                      .g = {(float)s->g[0], (float)s->g[1], (float)s->g[2]},
+                                      .wind = {(float)wind[0], (float)wind[1], (float)wind[2]},
+                                      .threshold = (float)lq_scene_float(sc, "spray.threshold"),
+                                      .rate = (float)lq_scene_float(sc, "spray.rate"),
+                                      .radius = (float)lq_scene_float(sc, "spray.radius"),
+                                      .spread = (float)lq_scene_float(sc, "spray.spread"),
+                                      .separation = (float)lq_scene_float(sc, "spray.separation"),
+                                      .drag = (float)lq_scene_float(sc, "spray.drag"),
+                                      .foam = lq_scene_bool(sc, "foam.enabled"),
+                                      .foam_life = (float)lq_scene_float(sc, "foam.life"),
+                                      .foam_rise = (float)lq_scene_float(sc, "foam.rise"),
+                                      .seed = (uint32_t)lq_scene_int(sc, "spray.seed")};
+        rc = lq_macspray_ops_init(&s->spo, ctx, nx, ny, nz);
+        if (!rc)
+            rc = lq_macspray_state_init(&s->sps, ctx, nx, ny, nz,
+                                        lq_scene_int(sc, "spray.max_particles"));
+        if (rc) goto fail;
+    }
     /* §7.2: the surface pressure history (zero amplitude and mean: the atmosphere only) */
     s->forcing =
         (lq_ms_forcing){.p_atm = 0,
@@ -609,6 +648,16 @@ static int lq_mac_step(lq_mac *s, double dt)
     if (!rc)
         rc = lq_markers_advect(&s->ko, &s->pos, s->npart, &s->u, &s->v, &s->w, &s->flags,
                                &kp); /* 8 */
+    if (!rc && s->spray_on) {        /* §4.3 */
+        lq_macspray_counts sc;
+        s->spp.dt = (float)dt;
+        s->spp.step = (uint32_t)s->step;
+        rc = lq_macspray_step(&s->spo, &s->sps, &s->u, &s->v, &s->w, &s->flags, &s->spp, &sc);
+        s->sp_last = sc;
+        s->spray_emitted += sc.emitted;
+        s->spray_foamed += sc.foamed;
+        s->spray_dropped += sc.dropped;
+    }
     if (rc) return rc;
     s->sweeps += sweeps;
     s->maxdiv = fmaxf(s->maxdiv, maxdiv);
@@ -636,6 +685,13 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
     st->pressure_residual = s->maxdiv;
     st->dt_min = st->dt_max = s->dt_prev;
     lq_stats_extra(st, "markers", s->npart);
+    if (s->spray_on) {
+        lq_stats_extra(st, "spray", s->sp_last.spray);
+        lq_stats_extra(st, "foam", s->sp_last.foam);
+        lq_stats_extra(st, "spray_emitted", (double)s->spray_emitted);
+        lq_stats_extra(st, "spray_foamed", (double)s->spray_foamed);
+        lq_stats_extra(st, "spray_dropped", (double)s->spray_dropped);
+    }
     if (s->ninlets || s->sinks) {
         double mv = cellv / s->per_cell;
         lq_stats_extra(st, "inflow_volume", s->injected * mv);
@@ -665,6 +721,7 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
     s->sweeps = 0;
     s->maxdiv = 0;
     s->removed = s->injected = s->dropped = 0;
+    s->spray_emitted = s->spray_foamed = s->spray_dropped = 0;
     int steps = 0;
     double dt_min = INFINITY, dt_max = 0;
     while (s->t < t_end - 1e-12) {
@@ -734,6 +791,50 @@ static int lq_mac_view(void *state, const char *name, lq_field_view *v)
     return rc;
 }
 
+/* Spray and foam (kind 0, 1) and, with output.markers, the markers (kind 2) as points. */
+static int lq_mac_points(void *state, lq_points_view *pv)
+{
+    lq_mac *s = state;
+    int nsp = s->spray_on ? s->sps.live : 0, nmk = s->write_markers ? s->npart : 0;
+    int n = LQ_MAX(nsp + nmk, 1);
+    if (n > s->pcap) {
+        for (int i = 0; i < LQ_MACSPRAY_NCOLS; i++) {
+            free(s->pcols[i]);
+            s->pcols[i] = lq_alloc((size_t)n * sizeof(float));
+            if (!s->pcols[i]) {
+                s->pcap = 0;
+                return LQ_ESIM;
+            }
+        }
+        s->pcap = n;
+    }
+    int rc = LQ_OK, got = 0;
+    if (nsp > 0) rc = lq_macspray_download(&s->sps, s->pcols, &got);
+    if (rc) return rc;
+    if (nmk > 0) {
+        float *pos = lq_alloc((size_t)nmk * 3 * sizeof(float));
+        if (!pos) return LQ_ESIM;
+        rc = lq_field_read(&s->pos, 0, (size_t)nmk * 3 * sizeof(float), pos);
+        for (int q = 0; q < nmk && !rc; q++) {
+            for (int a = 0; a < 3; a++) {
+                s->pcols[a][got + q] = pos[3 * q + a];
+                s->pcols[3 + a][got + q] = 0;
+            }
+            s->pcols[6][got + q] = 0;
+            s->pcols[7][got + q] = 2;
+        }
+        free(pos);
+        got += nmk;
+    }
+    for (int q = 0; q < got; q++)
+        for (int a = 0; a < 3; a++) s->pcols[a][q] += (float)s->origin[a];
+    pv->n = got;
+    pv->nprops = LQ_MACSPRAY_NCOLS;
+    pv->names = lq_macspray_column_names;
+    for (int i = 0; i < LQ_MACSPRAY_NCOLS; i++) pv->columns[i] = s->pcols[i];
+    return rc;
+}
+
 /* --- checkpoints: scalars, then u v w p flags and the markers. */
 typedef struct lq_mac_scalars {
     double t, dt_prev;
@@ -770,6 +871,7 @@ static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
         }
         free(buf);
     }
+    if (!rc && s->spray_on) rc = save ? lq_macspray_save(&s->sps, f) : lq_macspray_load(&s->sps, f);
     if (!rc && !save) {
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;
@@ -804,4 +906,5 @@ const lq_solver_vt lq_mac_solver = {
     .view = lq_mac_view,
     .save = lq_mac_save,
     .load = lq_mac_load,
+    .points = lq_mac_points,
 };
