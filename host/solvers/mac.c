@@ -28,6 +28,7 @@
 #include "checkpoint.h"
 #include "mac_grid.h"
 #include "macbc.h"
+#include "macbody.h"
 #include "macspray.h"
 #include "mac_surface.h"
 #include "markers.h"
@@ -74,6 +75,9 @@ typedef struct lq_mac {
     lq_macspray_ops spo;
     lq_macspray_state sps;
     lq_macspray_params spp;
+    bool bodies_on;
+    lq_macbody_ops mbo;
+    lq_macbody_set mbs;
     lq_macspray_counts sp_last;
     long long spray_emitted, spray_foamed, spray_dropped; /* this frame */
     float *pcols[LQ_MACSPRAY_NCOLS];                      /* host columns of the points view */
@@ -81,7 +85,8 @@ typedef struct lq_mac {
     int npart, cap, step, sweeps;
     float maxdiv;
     double t, dt_prev;
-    unsigned char *fl; /* host copy of the flags */
+    unsigned char *fl;  /* host copy of the flags */
+    unsigned char *fl0; /* the static kinds: walls, terrain, obstacles, sources */
     int *cnt;
     float *fv, *gv; /* host scratch for views */
 } lq_mac;
@@ -99,6 +104,8 @@ static void lq_mac_destroy(void *state)
     lq_ms_ops_release(&s->so);
     lq_markers_ops_release(&s->ko);
     lq_macbc_ops_release(&s->bo);
+    lq_macbody_release(&s->mbs);
+    lq_macbody_ops_release(&s->mbo);
     lq_macspray_state_release(&s->sps);
     lq_macspray_ops_release(&s->spo);
     for (int i = 0; i < LQ_MACSPRAY_NCOLS; i++) free(s->pcols[i]);
@@ -107,6 +114,7 @@ static void lq_mac_destroy(void *state)
                       &s->mask, &s->pos, &s->count, &s->region, &s->vel};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     free(s->fl);
+    free(s->fl0);
     free(s->cnt);
     free(s->fv);
     free(s->gv);
@@ -292,6 +300,12 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     rc = lq_mac_solids(s, sc, s->fl, bn);
     if (!rc) rc = lq_mac_sources(s, sc, s->fl, bn, rg);
     if (rc) goto fail;
+    s->fl0 = lq_alloc(n);
+    if (!s->fl0) {
+        rc = LQ_ESIM;
+        goto fail;
+    }
+    memcpy(s->fl0, s->fl, n);
 
     /* the liquid: boxes, balls and levels as marker shapes (grid-relative) */
     int items = lq_scene_count(sc, "liquid");
@@ -427,6 +441,15 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     if (!rc) rc = lq_markers_ops_init(&s->ko, ctx, nx, ny, nz);
     if (!rc) rc = lq_macbc_ops_init(&s->bo, ctx, nx, ny, nz);
     if (rc) goto fail;
+    /* §5: buoyant bodies (one-way: the liquid moves them) */
+    s->bodies_on = lq_scene_count(sc, "objects") > 0;
+    if (s->bodies_on) {
+        rc = lq_macbody_ops_init(&s->mbo, ctx, nx, ny, nz);
+        if (!rc)
+            rc = lq_macbody_from_scene(&s->mbs, ctx, sc, nx, ny, nz, s->dx, s->origin, 1000.0,
+                                       s->fl0);
+        if (rc) goto fail;
+    }
     /* §4.3: spray and foam, when the scene has a `spray` map */
     s->spray_on = lq_scene_has(sc, "spray");
     s->write_markers = lq_scene_bool(sc, "output.markers");
@@ -648,7 +671,11 @@ static int lq_mac_step(lq_mac *s, double dt)
     if (!rc)
         rc = lq_markers_advect(&s->ko, &s->pos, s->npart, &s->u, &s->v, &s->w, &s->flags,
                                &kp); /* 8 */
-    if (!rc && s->spray_on) {        /* §4.3 */
+    if (!rc && s->bodies_on) {       /* §5: eq. 13–16 from this step's p and u */
+        rc = lq_macbody_forces(&s->mbo, &s->mbs, &s->p, &s->u, &s->v, &s->w, &s->flags);
+        if (!rc) lq_macbody_integrate(&s->mbs, dt, s->t + dt, s->g);
+    }
+    if (!rc && s->spray_on) { /* §4.3 */
         lq_macspray_counts sc;
         s->spp.dt = (float)dt;
         s->spp.step = (uint32_t)s->step;
@@ -732,6 +759,7 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
         /* gravity alone moves a resting fluid cfl·dx within this step */
         double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
         if (gmag > 0) dt = (float)fmin(dt, sqrt(2 * s->cfl * s->dx / gmag));
+        if (s->bodies_on) dt = (float)fmin(dt, lq_macbody_dt_limit(&s->mbs, gmag));
         double step = fmin((double)dt, t_end - s->t);
         if (t_end - s->t - step < 0.05 * step) step = t_end - s->t;
         rc = lq_mac_step(s, step);
@@ -835,6 +863,17 @@ static int lq_mac_points(void *state, lq_points_view *pv)
     return rc;
 }
 
+static int lq_mac_objects(void *state, const lq_object_record **rec, int *n)
+{
+    lq_mac *s = state;
+    if (!s->bodies_on) {
+        *rec = NULL;
+        *n = 0;
+        return LQ_OK;
+    }
+    return lq_macbody_records(&s->mbs, rec, n);
+}
+
 /* --- checkpoints: scalars, then u v w p flags and the markers. */
 typedef struct lq_mac_scalars {
     double t, dt_prev;
@@ -872,6 +911,7 @@ static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
         free(buf);
     }
     if (!rc && s->spray_on) rc = save ? lq_macspray_save(&s->sps, f) : lq_macspray_load(&s->sps, f);
+    if (!rc && s->bodies_on) rc = save ? lq_macbody_save(&s->mbs, f) : lq_macbody_load(&s->mbs, f);
     if (!rc && !save) {
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;
@@ -907,4 +947,5 @@ const lq_solver_vt lq_mac_solver = {
     .save = lq_mac_save,
     .load = lq_mac_load,
     .points = lq_mac_points,
+    .objects = lq_mac_objects,
 };
