@@ -176,6 +176,42 @@ static void vv_camera_fit(lq_volview *p, const double lo[3], const double hi[3])
     c->cy = 0.5 * p->height + c->focal * 0.5 * (vmin + vmax);
 }
 
+/* 2D runs: the interior of the box in x and y (the box less its outer layer of cells,
+ * a mac grid's walls, along an axis with at least 3 cells). */
+static void vv_flat_interior(const lq_volview *p, double lo[2], double hi[2])
+{
+    const int n[2] = {p->nx, p->ny};
+    for (int a = 0; a < 2; a++) {
+        int wall = n[a] >= 3;
+        lo[a] = p->origin[a] + wall * p->spacing[a];
+        hi[a] = p->origin[a] + (n[a] - wall) * p->spacing[a];
+    }
+}
+
+/* 2D runs: looks along −z straight at the x-y plane through the middle of the slab, the
+ * interior centred with a small margin (letterboxed to the picture's aspect). The map is
+ * orthographic; the camera records it as a pinhole far away (100 × the interior's size)
+ * so that lq_volview_project maps the mid plane exactly. */
+static void vv_camera_fit_2d(lq_volview *p)
+{
+    lq_volview_camera *c = &p->cam;
+    double lo[2], hi[2];
+    vv_flat_interior(p, lo, hi);
+    double wx = hi[0] - lo[0], wy = hi[1] - lo[1];
+    double mpp = fmax(wx / (0.94 * p->width), wy / (0.90 * p->height)); /* m per px */
+    double dist = 100 * fmax(wx, wy);
+    memset(c, 0, sizeof *c);
+    c->eye[0] = 0.5 * (lo[0] + hi[0]);
+    c->eye[1] = 0.5 * (lo[1] + hi[1]);
+    c->eye[2] = p->origin[2] + 0.5 * p->spacing[2] + dist;
+    c->fwd[2] = -1;
+    c->right[0] = 1;
+    c->up[1] = 1;
+    c->focal = dist / mpp;
+    c->cx = 0.5 * p->width;
+    c->cy = 0.5 * p->height;
+}
+
 /* --- objects: host/shape.c ----------------------------------------------------------- */
 
 /* --- one frame's view of the field ---------------------------------------------------- */
@@ -195,6 +231,11 @@ typedef struct vv_frame {
     double sigma[3];                    /* 1/m, absorption of water */
     double sky_zenith[3], sky_horizon[3], bg_top[3], bg_bottom[3], sun_light[3], ambient[3];
     double floor_a[3], floor_b[3], stone[3], deep[3];
+    /* 2D runs (nz == 1): the side-on map */
+    double mpp;                    /* m per pixel on the mid plane */
+    double zmid;                   /* m, the plane z = zmid the map shows */
+    double flat_lo[2], flat_hi[2]; /* m, the framed interior (x, y) */
+    double water[3], contour[3], frame_line[3];
 } vv_frame;
 
 /* Trilinear phi at world point x, clamped to the outermost cell centres. */
@@ -611,7 +652,10 @@ static void vv_prepare(lq_volview *p, const float *phi, const lq_view_object *ob
             hi[a] = p->origin[a] + cells[a] * p->spacing[a];
         }
         for (int j = 0; j < nobj; j++) lq_shape_grow(&obj[j], lo, hi);
-        vv_camera_fit(p, lo, hi);
+        if (nz == 1)
+            vv_camera_fit_2d(p);
+        else
+            vv_camera_fit(p, lo, hi);
     }
 }
 
@@ -661,12 +705,109 @@ static void vv_frame_setup(vv_frame *F, const lq_volview *p, const uint8_t *soli
     lin3(F->floor_b, 0.52, 0.50, 0.48);
     lin3(F->stone, 0.58, 0.57, 0.55);
     lin3(F->deep, 0.10, 0.38, 0.62);
+    if (p->nz == 1) {
+        F->zmid = p->origin[2] + 0.5 * p->spacing[2];
+        F->mpp = (p->cam.eye[2] - F->zmid) / p->cam.focal;
+        vv_flat_interior(p, F->flat_lo, F->flat_hi);
+        lin3(F->water, 0.20, 0.50, 0.80);
+        lin3(F->contour, 0.04, 0.20, 0.40);
+        lin3(F->frame_line, 0.36, 0.35, 0.34);
+    }
+}
+
+/* --- 2D runs: a flat side-on map --------------------------------------------------------- */
+
+/* 1 when the world point q lies inside the object (shape.h: world = rot · body + pos). */
+static int vv_object_inside(const lq_view_object *ob, const double q[3])
+{
+    double r[3], b[3], s = 0;
+    for (int a = 0; a < 3; a++) r[a] = q[a] - ob->pos[a];
+    for (int a = 0; a < 3; a++) /* body = rotᵀ · (q − pos) */
+        b[a] = ob->rot[a] * r[0] + ob->rot[3 + a] * r[1] + ob->rot[6 + a] * r[2];
+    if (ob->shape == LQ_SHAPE_BOX)
+        return fabs(b[0]) <= ob->half[0] && fabs(b[1]) <= ob->half[1] && fabs(b[2]) <= ob->half[2];
+    for (int a = 0; a < 3; a++) s += b[a] / ob->half[a] * (b[a] / ob->half[a]);
+    return s <= 1;
+}
+
+/* Linear colour of the map at world (x, y) on the mid plane, back to front: the sky
+ * gradient; liquid (bilinear phi < 0) in water colour, with a dark line ~2 px wide along
+ * phi = 0 on its inside, at distance |phi| / |∇phi| (phi need not be a distance: a
+ * marker density's phi that touches 0 without liquid on either side draws nothing, and
+ * the liquid's edge is the line, not a jagged fill boundary); a thin line around
+ * the framed interior; solid cells in stone grey with a dark joint along the solid's
+ * outline; objects' cross-sections at the mid plane in their colour with a darker rim. */
+static void vv_pixel_2d(const vv_frame *F, double sy, double x, double y, double col[3])
+{
+    const double q[3] = {x, y, F->zmid}, px = F->mpp;
+    mix3(col, F->bg_top, F->bg_bottom, clamp01(sy / F->p->height));
+    int inbox = x >= F->lo[0] && x <= F->hi[0] && y >= F->lo[1] && y <= F->hi[1];
+    if (inbox) {
+        double f = vv_phi(F, q), g[2];
+        for (int a = 0; a < 2; a++) {
+            double qp[3] = {x, y, F->zmid}, qm[3] = {x, y, F->zmid};
+            qp[a] += 0.5 * F->sp[a];
+            qm[a] -= 0.5 * F->sp[a];
+            g[a] = (vv_phi(F, qp) - vv_phi(F, qm)) * F->inv[a];
+        }
+        double gl = sqrt(g[0] * g[0] + g[1] * g[1]);
+        if (f < 0) {
+            memcpy(col, F->water, sizeof F->water);
+            if (gl > 0) mix3(col, col, F->contour, clamp01(1.8 - fabs(f) / gl / px));
+        }
+    }
+    /* The interior's outline, just outside it. */
+    double ox = fmax(fmax(F->flat_lo[0] - x, x - F->flat_hi[0]), 0);
+    double oy = fmax(fmax(F->flat_lo[1] - y, y - F->flat_hi[1]), 0), od = sqrt(ox * ox + oy * oy);
+    if (od > 0) mix3(col, col, F->frame_line, clamp01(1.5 - od / px));
+    if (inbox && F->solid) {
+        int cell[2];
+        for (int a = 0; a < 2; a++) {
+            int i = (int)floor((q[a] - F->lo[a]) * F->inv[a]);
+            cell[a] = i < 0 ? 0 : i >= F->n[a] ? F->n[a] - 1 : i;
+        }
+        size_t c = (size_t)cell[0] + F->stride[1] * (size_t)cell[1];
+        if (F->solid[c]) {
+            uint32_t hsh = (uint32_t)(c * 2654435761u); /* ±6 % per cell, as in 3D */
+            hsh ^= hsh >> 15;
+            double v = 0.94 + 0.12 * (hsh & 255) / 255.0;
+            /* A dark joint ~1.5 px (at most 0.2 cell) wide where the neighbour across a
+             * cell edge is not solid. */
+            for (int a = 0; a < 2; a++) {
+                double g = (q[a] - F->lo[a]) * F->inv[a] - cell[a];
+                int side = g < 0.5 ? -1 : 1, e = cell[a] + side;
+                double near = (g < 0.5 ? g : 1 - g) * F->sp[a];
+                if (near > fmin(1.5 * px, 0.2 * F->sp[a])) continue;
+                if (e < 0 || e >= F->n[a] ||
+                    !F->solid[(size_t)((long)c + side * (long)F->stride[a])])
+                    v *= 0.6;
+            }
+            for (int k = 0; k < 3; k++) col[k] = F->stone[k] * v;
+        }
+    }
+    for (int j = 0; j < F->nobj; j++) {
+        const lq_view_object *ob = &F->obj[j];
+        if (!lq_shape_ok(ob) || !vv_object_inside(ob, q)) continue;
+        /* A darker rim where a point 1.5 px away is outside. */
+        static const double off[4][2] = {{1.5, 0}, {-1.5, 0}, {0, 1.5}, {0, -1.5}};
+        double v = 1;
+        for (int k = 0; k < 4 && v == 1; k++) {
+            double r[3] = {x + off[k][0] * px, y + off[k][1] * px, F->zmid};
+            if (!vv_object_inside(ob, r)) v = 0.45;
+        }
+        for (int k = 0; k < 3; k++) col[k] = clamp01(ob->rgb[k]) * v;
+    }
 }
 
 /* Linear colour seen through the continuous pixel position (sx, sy). */
 static void vv_pixel(const vv_frame *F, double sx, double sy, double col[3])
 {
     const lq_volview_camera *cam = &F->p->cam;
+    if (F->p->nz == 1) {
+        vv_pixel_2d(F, sy, cam->eye[0] + (sx - cam->cx) * F->mpp,
+                    cam->eye[1] + (cam->cy - sy) * F->mpp, col);
+        return;
+    }
     double d[3], u = (sx - cam->cx) / cam->focal, v = (cam->cy - sy) / cam->focal;
     for (int a = 0; a < 3; a++) d[a] = cam->fwd[a] + u * cam->right[a] + v * cam->up[a];
     norm3(d);
