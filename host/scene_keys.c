@@ -543,6 +543,10 @@ const lq_key lq_scene_keys[] = {
             "L: half the wavelength (C = π/L)."),
     K_FLOAT("mac.forcing.omega", 0, MAC, -INF, INF, "0", "rad/s", "ω: the wave frequency."),
     K_ENUM("mac.forcing.axis", 0, MAC, "x|z", "x", "The axis the forced wave runs along."),
+    K_ENUM("mac.surface", 0, MAC, "markers|heightfield|chains", "markers",
+           "How the surface is tracked (§4): marker particles filling the liquid (§4.1); a "
+           "height field h(x, z) moved by eq. 11-12, for scenes that do not overturn; or 2D "
+           "particle chains with region growing (§4.2, nz = 1)."),
     K_INT("mac.particles", 0, MAC, 0, 64, "0", "",
           "Marker particles per cell (a square in 2D, a cube in 3D; 0: 4 in 2D, 8 in 3D; the "
           "paper's drop used 25)."),

@@ -27,6 +27,8 @@
 
 #include "checkpoint.h"
 #include "mac_grid.h"
+#include "chains.h"
+#include "machf.h"
 #include "macbc.h"
 #include "macbody.h"
 #include "macspray.h"
@@ -50,6 +52,9 @@ typedef struct lq_mac_inlet {
     int state;            /* 0 before start, 1 open, 2 closed */
     double carry;         /* fractional markers owed */
 } lq_mac_inlet;
+
+/* §4's three ways to track the surface. */
+enum { LQ_MAC_MARKERS, LQ_MAC_HEIGHTFIELD, LQ_MAC_CHAINS };
 
 typedef struct lq_mac {
     lq_ctx *ctx;
@@ -75,6 +80,12 @@ typedef struct lq_mac {
     lq_macspray_ops spo;
     lq_macspray_state sps;
     lq_macspray_params spp;
+    int surface; /* LQ_MAC_MARKERS, LQ_MAC_HEIGHTFIELD or LQ_MAC_CHAINS (§4) */
+    lq_machf_ops hfo;
+    lq_machf_state hfs;
+    lq_chains_ops cho;
+    lq_chains_state chs;
+    float *hcol; /* host copy of the height field */
     bool bodies_on;
     lq_macbody_ops mbo;
     lq_macbody_set mbs;
@@ -104,6 +115,11 @@ static void lq_mac_destroy(void *state)
     lq_ms_ops_release(&s->so);
     lq_markers_ops_release(&s->ko);
     lq_macbc_ops_release(&s->bo);
+    lq_machf_state_release(&s->hfs);
+    lq_machf_ops_release(&s->hfo);
+    lq_chains_state_release(&s->chs);
+    lq_chains_ops_release(&s->cho);
+    free(s->hcol);
     lq_macbody_release(&s->mbs);
     lq_macbody_ops_release(&s->mbo);
     lq_macspray_state_release(&s->sps);
@@ -253,6 +269,7 @@ static int lq_mac_sources(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsi
 }
 
 static int lq_mac_measure(void *state, lq_frame_stats *st);
+static int lq_mac_classify(lq_mac *s, double dt);
 
 static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
 {
@@ -387,7 +404,30 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         goto fail;
     }
     float h = (float)s->dx;
-    rc = lq_markers_seed(nx, ny, nz, h, h, h, s->fl, ns, shapes, s->per_cell, 1, pos, cap, &need);
+    const char *surf = lq_scene_enum(sc, "mac.surface");
+    s->surface = strcmp(surf, "heightfield") == 0 ? LQ_MAC_HEIGHTFIELD
+                 : strcmp(surf, "chains") == 0    ? LQ_MAC_CHAINS
+                                                  : LQ_MAC_MARKERS;
+    if (s->surface != LQ_MAC_MARKERS && lq_scene_count(sc, "sources") > 0)
+        rc = lq_scene_error(sc, "sources",
+                            "inlets and outlets need mac.surface: markers (they add and remove "
+                            "marker particles)");
+    else if (s->surface == LQ_MAC_CHAINS && nz != 1)
+        rc = lq_scene_error(sc, "mac.surface", "particle chains are 2D only (§4.2): nz must be 1");
+    else if (s->surface == LQ_MAC_MARKERS)
+        rc = lq_markers_seed(nx, ny, nz, h, h, h, s->fl, ns, shapes, s->per_cell, 1, pos, cap,
+                             &need);
+    else if (s->surface == LQ_MAC_HEIGHTFIELD) {
+        s->hcol = lq_alloc((size_t)nx * nz * sizeof(float));
+        if (s->hcol)
+            lq_machf_from_shapes(nx, ny, nz, h, h, h, s->fl, ns, shapes, s->hcol);
+        else
+            rc = LQ_ESIM;
+    } else {
+        rc = lq_chains_state_init(&s->chs, ctx, nx, ny, nz, h);
+        if (!rc) rc = lq_chains_from_shapes(&s->chs, h, h, ns, shapes);
+        if (!rc) rc = lq_chains_sync(&s->chs);
+    }
     free(shapes);
     if (rc) goto fail;
     s->npart = (int)need;
@@ -497,9 +537,15 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         strcmp(method, "jacobi") == 0 ? LQ_PRESSURE_JACOBI : LQ_PRESSURE_RED_BLACK, 0.01f, h, h, h);
     if (lq_scene_has(sc, "mac.beta0")) s->pp.beta0 = (float)lq_scene_float(sc, "mac.beta0");
     s->pp.eps = (float)lq_scene_float(sc, "mac.epsilon");
-    /* step 3 once, so frame 0 shows the cells the markers fill */
-    lq_markers_params kp = {.dt = 0.0f, .dx = h, .dy = h, .dz = h};
-    rc = lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp);
+    /* step 3 once, so frame 0 shows the cells the liquid fills */
+    if (s->surface == LQ_MAC_HEIGHTFIELD) {
+        rc = lq_machf_ops_init(&s->hfo, ctx, nx, ny, nz);
+        if (!rc) rc = lq_machf_state_init(&s->hfs, ctx, nx, ny, nz);
+        if (!rc) rc = lq_machf_set(&s->hfs, s->hcol);
+    } else if (s->surface == LQ_MAC_CHAINS) {
+        rc = lq_chains_ops_init(&s->cho, ctx, nx, ny, nz);
+    }
+    if (!rc) rc = lq_mac_classify(s, 0);
     if (rc) goto fail;
     free(bn);
     free(rg);
@@ -512,6 +558,38 @@ fail:
     free(pos);
     lq_mac_destroy(s);
     return rc;
+}
+
+/* §6 step 3: the cells' contents from the surface tracker. */
+static int lq_mac_classify(lq_mac *s, double dt)
+{
+    float h = (float)s->dx;
+    if (s->surface == LQ_MAC_HEIGHTFIELD) {
+        lq_machf_params hp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
+        return lq_machf_classify(&s->hfo, &s->hfs, &s->flags, &hp);
+    }
+    if (s->surface == LQ_MAC_CHAINS) {
+        lq_chains_params cp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
+        return lq_chains_classify(&s->cho, &s->chs, &s->flags, &cp);
+    }
+    lq_markers_params kp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
+    return lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp);
+}
+
+/* §6 step 8: the surface tracker moves with the new velocities. */
+static int lq_mac_move_surface(lq_mac *s, double dt)
+{
+    float h = (float)s->dx;
+    if (s->surface == LQ_MAC_HEIGHTFIELD) {
+        lq_machf_params hp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
+        return lq_machf_advance(&s->hfo, &s->hfs, &s->u, &s->v, &s->w, &s->flags, &hp);
+    }
+    if (s->surface == LQ_MAC_CHAINS) {
+        lq_chains_params cp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
+        return lq_chains_advance(&s->chs, &s->ko, &s->u, &s->v, &s->w, &s->flags, &cp);
+    }
+    lq_markers_params kp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
+    return lq_markers_advect(&s->ko, &s->pos, s->npart, &s->u, &s->v, &s->w, &s->flags, &kp);
 }
 
 static void lq_mac_swap(lq_field *a, lq_field *b)
@@ -644,13 +722,12 @@ static int lq_mac_step(lq_mac *s, double dt)
 {
     float h = (float)s->dx, g3[3] = {(float)s->g[0], (float)s->g[1], (float)s->g[2]};
     float hh[3] = {h, h, h};
-    lq_markers_params kp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
     lq_momentum_params mp = {
         .dt = (float)dt, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu, .gamma = (float)s->gamma};
     memcpy(mp.g, g3, sizeof g3);
     s->pp.dt = (float)dt;
-    int rc = lq_mac_inlets(s, dt); /* §7.1 */
-    if (!rc) rc = lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp); /* 3 */
+    int rc = lq_mac_inlets(s, dt);        /* §7.1 */
+    if (!rc) rc = lq_mac_classify(s, dt); /* 3 */
     if (!rc) rc = lq_ms_classify(&s->so, &s->flags, &s->mask);
     /* surface cells hold the atmosphere's pressure plus the forcing of §7.2 */
     lq_ms_forcing fo = s->forcing;
@@ -668,10 +745,8 @@ static int lq_mac_step(lq_mac *s, double dt)
     float maxdiv = 0;
     rc = lq_pressure_solve(&s->po, &s->ps, &s->pp, &sweeps, &maxdiv); /* 6 */
     if (!rc) rc = lq_mac_boundaries(s, dt, true);                     /* 7 */
-    if (!rc)
-        rc = lq_markers_advect(&s->ko, &s->pos, s->npart, &s->u, &s->v, &s->w, &s->flags,
-                               &kp); /* 8 */
-    if (!rc && s->bodies_on) {       /* §5: eq. 13–16 from this step's p and u */
+    if (!rc) rc = lq_mac_move_surface(s, dt);                         /* 8 */
+    if (!rc && s->bodies_on) { /* §5: eq. 13–16 from this step's p and u */
         rc = lq_macbody_forces(&s->mbo, &s->mbs, &s->p, &s->u, &s->v, &s->w, &s->flags);
         if (!rc) lq_macbody_integrate(&s->mbs, dt, s->t + dt, s->g);
     }
@@ -706,12 +781,30 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
                         "simulation blew up at step %d (t = %.6g s): field u/v/w is not finite",
                         s->step, s->t);
     double cellv = s->dx * s->dx * (s->nz == 1 ? 1.0 : s->dx);
-    st->liquid_volume = s->npart * cellv / s->per_cell;
+    /* the liquid's volume (2D: its area, m²) from the surface tracker */
+    if (s->surface == LQ_MAC_HEIGHTFIELD) {
+        lq_machf_measure m;
+        rc = lq_machf_get(&s->hfs, s->hcol);
+        if (!rc) rc = lq_field_download(&s->flags, s->fl);
+        if (rc) return rc;
+        lq_machf_measure_host(s->nx, s->ny, s->nz, (float)s->dx, (float)s->dx,
+                              s->nz == 1 ? 1.0f : (float)s->dx, s->fl, s->hcol, &m);
+        st->liquid_volume = m.volume;
+        lq_stats_extra(st, "steep_columns", m.steep);
+        lq_stats_extra(st, "max_slope", m.max_slope);
+    } else if (s->surface == LQ_MAC_CHAINS) {
+        double lo[2] = {s->dx, s->dx}, hi[2] = {(s->nx - 1) * s->dx, (s->ny - 1) * s->dx};
+        st->liquid_volume = lq_chains_area(&s->chs, lo, hi);
+        lq_stats_extra(st, "chain_points", s->chs.n);
+        lq_stats_extra(st, "chains", s->chs.nchains);
+    } else {
+        st->liquid_volume = s->npart * cellv / s->per_cell;
+        lq_stats_extra(st, "markers", s->npart);
+    }
     st->max_speed = fmax(smax[0], fmax(smax[1], smax[2]));
     st->pressure_iterations = s->sweeps;
     st->pressure_residual = s->maxdiv;
     st->dt_min = st->dt_max = s->dt_prev;
-    lq_stats_extra(st, "markers", s->npart);
     if (s->spray_on) {
         lq_stats_extra(st, "spray", s->sp_last.spray);
         lq_stats_extra(st, "foam", s->sp_last.foam);
@@ -776,6 +869,71 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
     return rc;
 }
 
+/* phi at the cell centres for meshes and previews (liquid < 0, the surface at 0), with
+ * s->fl holding the flags:
+ * - markers: 0.5 − the marker density, each marker spread trilinearly over the eight
+ *   nearest cell centres (its weight renormalised over those not SOLID, so the liquid
+ *   does not thin at walls): smoother than counting markers per cell;
+ * - height field: (y − h) / δ of the column, clamped to ±1 (the surface exactly at h);
+ * - chains: −0.5 in FULL, −0.1 in SURFACE cells, 0.5 elsewhere. */
+static int lq_mac_phi(lq_mac *s, float *phi)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
+    size_t n = (size_t)nx * ny * nz;
+    double h = s->dx;
+    if (s->surface == LQ_MAC_HEIGHTFIELD) {
+        rc = lq_machf_get(&s->hfs, s->hcol);
+        for (int k = 0; k < nz && !rc; k++)
+            for (int j = 0; j < ny; j++)
+                for (int i = 0; i < nx; i++) {
+                    double d = ((j + 0.5) * h - s->hcol[i + (size_t)nx * k]) / h;
+                    phi[LQ_MAC_CELL(i, j, k, nx, ny)] = (float)fmax(-1, fmin(1, d));
+                }
+        return rc;
+    }
+    if (s->surface == LQ_MAC_CHAINS) {
+        for (size_t c = 0; c < n; c++)
+            phi[c] = s->fl[c] == LQ_MAC_FULL ? -0.5f : s->fl[c] == LQ_MAC_SURFACE ? -0.1f : 0.5f;
+        return LQ_OK;
+    }
+    float *pos = s->npart ? lq_alloc((size_t)s->npart * 3 * sizeof(float)) : NULL;
+    if (s->npart && !pos) return LQ_ESIM;
+    rc = lq_field_read(&s->pos, 0, (size_t)s->npart * 3 * sizeof(float), pos);
+    for (size_t c = 0; c < n; c++) phi[c] = 0;
+    int dims[3] = {nx, ny, nz};
+    for (int q = 0; q < s->npart && !rc; q++) {
+        int i0[3];
+        double f[3];
+        for (int a = 0; a < 3; a++) {
+            double g = pos[3 * q + a] / h - 0.5;
+            if (dims[a] == 1) g = 0;
+            g = fmax(0, fmin(g, dims[a] - 1.0));
+            i0[a] = LQ_MIN((int)g, dims[a] - 2 < 0 ? 0 : dims[a] - 2);
+            f[a] = dims[a] == 1 ? 0 : g - i0[a];
+        }
+        int idx[8];
+        double wt[8], sum = 0;
+        for (int m = 0; m < 8; m++) {
+            int ii = i0[0] + (m & 1), jj = i0[1] + ((m >> 1) & 1), kk = i0[2] + ((m >> 2) & 1);
+            double w = ((m & 1) ? f[0] : 1 - f[0]) * ((m & 2) ? f[1] : 1 - f[1]) *
+                       ((m & 4) ? f[2] : 1 - f[2]);
+            idx[m] = -1;
+            wt[m] = 0;
+            if (ii >= nx || jj >= ny || kk >= nz || w <= 0) continue;
+            int c = LQ_MAC_CELL(ii, jj, kk, nx, ny);
+            if (s->fl[c] == LQ_MAC_SOLID) continue;
+            idx[m] = c;
+            wt[m] = w;
+            sum += w;
+        }
+        for (int m = 0; m < 8 && sum > 0; m++)
+            if (idx[m] >= 0) phi[idx[m]] += (float)(wt[m] / sum);
+    }
+    free(pos);
+    for (size_t c = 0; c < n; c++) phi[c] = 0.5f - fminf(phi[c] / s->per_cell, 1.0f);
+    return rc;
+}
+
 static int lq_mac_view(void *state, const char *name, lq_field_view *v)
 {
     lq_mac *s = state;
@@ -798,20 +956,21 @@ static int lq_mac_view(void *state, const char *name, lq_field_view *v)
         v->origin[a] -= 0.5 * dx;
         v->data = s->fv;
     } else if (strcmp(name, "phi") == 0 || strcmp(name, "solid") == 0) {
-        /* phi: 0.5 − the cell's marker fill (liquid < 0); solid: 1 in obstacle cells */
-        rc = lq_field_download(&s->count, s->cnt);
-        if (!rc) rc = lq_field_download(&s->flags, s->fl);
-        /* (solid leaves out the domain's wall layer, which would hide the inside) */
-        for (int k = 0; k < nz && !rc; k++)
-            for (int j = 0; j < ny; j++)
-                for (int i = 0; i < nx; i++) {
-                    size_t c = LQ_MAC_CELL(i, j, k, nx, ny);
-                    bool wall = i == 0 || j == 0 || i == nx - 1 || j == ny - 1 ||
-                                (nz > 1 && (k == 0 || k == nz - 1));
-                    s->gv[c] = name[0] == 's'
-                                   ? (float)(s->fl[c] == LQ_MAC_SOLID && !wall)
-                                   : 0.5f - fminf((float)LQ_MAX(s->cnt[c], 0) / s->per_cell, 1.0f);
-                }
+        /* solid: 1 in obstacle cells, leaving out the domain's wall layer (it would hide
+         * the inside); phi: liquid < 0, from the surface tracker (lq_mac_phi) */
+        rc = lq_field_download(&s->flags, s->fl);
+        if (!rc && name[0] == 's') {
+            for (int k = 0; k < nz; k++)
+                for (int j = 0; j < ny; j++)
+                    for (int i = 0; i < nx; i++) {
+                        size_t c = LQ_MAC_CELL(i, j, k, nx, ny);
+                        bool wall = i == 0 || j == 0 || i == nx - 1 || j == ny - 1 ||
+                                    (nz > 1 && (k == 0 || k == nz - 1));
+                        s->gv[c] = (float)(s->fl[c] == LQ_MAC_SOLID && !wall);
+                    }
+        } else if (!rc) {
+            rc = lq_mac_phi(s, s->gv);
+        }
         v->data = s->gv;
     } else {
         return lq_error(LQ_EINPUT, "solver 'mac' has no field '%s'", name);
