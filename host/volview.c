@@ -32,6 +32,14 @@
  * read as water. Floor, stone and objects: sky ambient plus Lambert sun, times the
  * sun's transmittance (0 past a solid or object, 0.55 past liquid).
  *
+ * 2D runs (nz == 1). A slab seen at an angle is hard to read, so the view is side-on
+ * and flat: pixels map linearly (orthographic, one scale for x and y) to the slab's mid
+ * plane, framing the x-y interior (the walls' cell layer left out) in 94 % of the width
+ * or 90 % of the height. Each sample is painted back to front (vv_pixel_2d) with no
+ * lighting; the same edge pass supersamples where neighbours differ sharply. The
+ * contour line's width comes from |phi| / |∇phi| (∇ by central differences half a cell
+ * apart), so it is smooth without supersampling.
+ *
  * Invariants: every value the marcher reads is finite (non-finite phi is air), every
  * trilinear lookup clamps to the grid, and a render touches only memory allocated by
  * lq_volview_init plus its inputs.

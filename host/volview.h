@@ -9,6 +9,8 @@
  * as 0.5 − ρ. When phi is a signed distance (m) the caller may set phi_is_distance after
  * init, and the march sphere-traces by |phi| instead of half-cell steps.
  *
+ * A 2D run (nz == 1) is drawn as a flat side-on map instead (lq_volview_render).
+ *
  * The preview keeps what a picture needs between frames in lq_volview, which the caller
  * owns: the camera (chosen by the first frame and then fixed, so an animation does not
  * jitter) and the picture's buffers. Rendering never allocates.
@@ -55,12 +57,22 @@ int lq_volview_init(lq_volview *p, int nx, int ny, int nz, const double origin[3
  * may be NULL) are grey stone cubes; the grid's bottom face is a checkered floor;
  * objects (shape.h; obj may be NULL when nobj is 0) are ray-traced exactly in their rgb
  * colour. Floor, stone and objects are lit by the sun, shadowed by solids and objects
- * and partly by liquid. The picture stays in p->rgb. LQ_OK or LQ_ESIM. */
+ * and partly by liquid.
+ *
+ * 2D runs (nz == 1) are drawn side-on instead: an orthographic view along −z of the
+ * mid plane of the slab, framing the box's interior in x-y (the box less its outer cell
+ * layer, the mac walls, where an axis has >= 3 cells) with a small margin, letterboxed;
+ * a thin grey line outlines that interior. Liquid (bilinear phi < 0) is a flat water
+ * colour with a dark line along phi = 0 on its inside, solid cells stone grey (dark joints
+ * on the solid's outline), objects their x-y cross-section at the mid plane in their
+ * colour with a darker rim, all over the sky gradient. The picture stays in p->rgb.
+ * LQ_OK or LQ_ESIM. */
 int lq_volview_render(lq_volview *p, const char *path, const float *phi, const uint8_t *solid,
                       const lq_view_object *obj, int nobj);
 /* World point → continuous pixel coordinates under the camera (fixed by the first
- * frame). Returns 0, or -1 when the point is behind the camera or there is no camera
- * yet. */
+ * frame; for a 2D run a distant pinhole that maps the slab's mid plane z = origin_z +
+ * dz/2 exactly as drawn). Returns 0, or -1 when the point is behind the camera or there
+ * is no camera yet. */
 int lq_volview_project(const lq_volview *p, const double world[3], double pixel[2]);
 void lq_volview_free(lq_volview *p);
 

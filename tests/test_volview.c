@@ -4,7 +4,10 @@
  * block of solid cells between the camera and the ball hides it behind stone; an empty
  * field shows only sky and floor; the camera stays fixed after the first frame; the PNG
  * is written atomically (no stray files) and reads back as the picture. Bad inputs are
- * errors, not crashes.
+ * errors, not crashes. A 2D field (nz 1) is drawn side-on: a half-full tank is water below
+ * its surface and sky above it, framed centred with its aspect, with a dark outline, a
+ * stone block and an object's cross-section where lq_volview_project puts them, the same
+ * bytes twice.
  *
  * `test_volview look FILE.png` writes a 960-px picture of a 128³ scene (a ball, a pool,
  * a stone block, an object) to FILE.png and prints the render time.
@@ -66,6 +69,156 @@ static int count_files(void)
         if (e->d_name[0] != '.') n++;
     closedir(d);
     return n;
+}
+
+/* Colour checks for the 2D map (sRGB bytes). */
+static int is_water(const uint8_t *s)
+{
+    /* the fill: lin3(0.20, 0.50, 0.80) written back as sRGB */
+    return abs(s[0] - 51) <= 1 && abs(s[1] - 128) <= 1 && abs(s[2] - 204) <= 1;
+}
+
+static int is_sky(const uint8_t *s)
+{
+    return s[0] >= 110 && s[2] > s[0] && s[2] >= 200;
+}
+
+/* 2D (nz == 1): a half-full tank seen side-on. 34 × 20 cells of 0.05 m; the outer layer
+ * is the wall (air, as the mac solver's view gives it); the surface is at y = 0.5, the
+ * middle of the interior y 0.05..0.95. A solid block (cells 24..27 × 1..4, x 1.2..1.4,
+ * y 0.05..0.25) sits in the water and a red box object hangs in the air. */
+static int test_flat(void)
+{
+    const int nx = 34, ny = 20;
+    const double origin[3] = {0, 0, -0.025}, spacing[3] = {0.05, 0.05, 0.05};
+    const double ilo[2] = {0.05, 0.05}, ihi[2] = {1.65, 0.95};
+    float phi[34 * 20], dens[34 * 20];
+    uint8_t solid[34 * 20] = {0};
+    lq_view_object ob = {.shape = LQ_SHAPE_BOX,
+                         .half = {0.1, 0.08, 0.2},
+                         .pos = {0.4, 0.75, 0.0},
+                         .rot = {1, 0, 0, 0, 1, 0, 0, 0, 1},
+                         .rgb = {0.9f, 0.1f, 0.1f}};
+    lq_volview p, q;
+    double pa[2], pb[2], pc[2];
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            int wall = i == 0 || j == 0 || i == nx - 1 || j == ny - 1;
+            phi[i + nx * j] = wall ? 0.05f : (float)((j + 0.5) * 0.05 - 0.5);
+            dens[i + nx * j] = wall || j >= 10 ? 0.5f : -0.5f; /* 0.5 − marker fill */
+            solid[i + nx * j] = i >= 24 && i < 28 && j >= 1 && j < 5;
+        }
+    CHECK_OK(lq_volview_init(&p, nx, ny, 1, origin, spacing, 320));
+    CHECK(p.height == 180);
+    CHECK_OK(lq_volview_render(&p, tmp_path("flat.png"), phi, solid, &ob, 1));
+    lq_volview_camera cam = p.cam;
+    CHECK(cam.fwd[0] == 0 && cam.fwd[1] == 0 && cam.fwd[2] == -1);
+
+    /* Framing: the interior (1.6 × 0.9 m) is centred, keeps its aspect, and fills the
+     * height up to a small margin (it is wider than 16:9 only by a hair: 1.78 vs 1.78). */
+    const double wlo[3] = {ilo[0], ilo[1], 0}, whi[3] = {ihi[0], ihi[1], 0};
+    const double wmid[3] = {0.85, 0.5, 0};
+    CHECK(lq_volview_project(&p, wlo, pa) == 0 && lq_volview_project(&p, whi, pb) == 0);
+    CHECK(lq_volview_project(&p, wmid, pc) == 0);
+    double sx = pb[0] - pa[0], sy = pa[1] - pb[1]; /* y up: row numbers fall */
+    fprintf(stderr, "2D interior: %.2f x %.2f px of %d x %d, centre %.2f %.2f\n", sx, sy, p.width,
+            p.height, pc[0], pc[1]);
+    CHECK(fabs(pc[0] - 0.5 * p.width) < 1e-6 && fabs(pc[1] - 0.5 * p.height) < 1e-6);
+    CHECK(fabs(sx / sy - 1.6 / 0.9) < 1e-6);
+    CHECK(pa[0] > 0 && pb[0] < p.width && pb[1] > 0 && pa[1] < p.height);
+    CHECK(sx >= 0.93 * p.width || sy >= 0.89 * p.height);
+    double mpp = 1.6 / sx; /* m per px */
+
+    /* Every sample of the interior 4+ px from the surface, the block and the object:
+     * water below y = 0.5, sky above; for the distance field and the marker density. */
+    for (int pass = 0; pass < 2; pass++) {
+        const float *f = pass ? dens : phi;
+        int nw = 0, ns = 0, bad = 0;
+        if (pass) CHECK_OK(lq_volview_render(&p, tmp_path("flat_d.png"), f, solid, &ob, 1));
+        for (int a = 0; a <= 40; a++)
+            for (int b = 0; b <= 24; b++) {
+                double w[3] = {ilo[0] + (ihi[0] - ilo[0]) * a / 40.0,
+                               ilo[1] + (ihi[1] - ilo[1]) * b / 24.0, 0},
+                       px[2];
+                double m = 4 * mpp;
+                if (fabs(w[1] - 0.5) < m || w[0] < ilo[0] + m || w[0] > ihi[0] - m ||
+                    w[1] < ilo[1] + m || w[1] > ihi[1] - m)
+                    continue;
+                if (w[0] > 1.2 - m && w[0] < 1.4 + m && w[1] < 0.25 + m) continue;
+                if (fabs(w[0] - 0.4) < 0.1 + m && fabs(w[1] - 0.75) < 0.08 + m) continue;
+                CHECK(lq_volview_project(&p, w, px) == 0);
+                const uint8_t *s = pixel(&p, px[0], px[1]);
+                if (w[1] < 0.5) {
+                    nw++;
+                    bad += !is_water(s);
+                } else {
+                    ns++;
+                    bad += !is_sky(s);
+                }
+            }
+        CHECK_MSG(bad == 0 && nw > 200 && ns > 200,
+                  "2D tank (pass %d): %d wrong of %d water + %d sky samples", pass, bad, nw, ns);
+    }
+    CHECK(memcmp(&cam, &p.cam, sizeof cam) == 0);
+
+    /* The outline: the pixel just under the surface is darker than the water. */
+    {
+        const double w[3] = {0.85, 0.5 - 0.6 * mpp, 0};
+        double px[2];
+        CHECK(lq_volview_project(&p, w, px) == 0);
+        const uint8_t *s = pixel(&p, px[0], px[1]);
+        CHECK_MSG(s[2] < 204 - 60 && s[0] < 51, "no dark outline at the surface: %d %d %d", s[0],
+                  s[1], s[2]);
+    }
+    /* Stone grey in the block, the object's red at its centre, sky in the letterbox. */
+    {
+        const double wb[3] = {1.3, 0.15, 0}, wo[3] = {0.4, 0.75, 0};
+        double px[2];
+        CHECK(lq_volview_project(&p, wb, px) == 0);
+        const uint8_t *s = pixel(&p, px[0], px[1]);
+        CHECK_MSG(abs(s[0] - s[2]) < 20 && abs(s[1] - s[2]) < 20 && s[0] > 120 && s[0] < 220,
+                  "block is not stone-grey: %d %d %d", s[0], s[1], s[2]);
+        CHECK(lq_volview_project(&p, wo, px) == 0);
+        s = pixel(&p, px[0], px[1]);
+        CHECK_MSG(s[0] > 230 && s[1] < 100 && s[2] < 100, "object is not red: %d %d %d", s[0], s[1],
+                  s[2]);
+        CHECK(is_sky(pixel(&p, 0, 0)) && is_sky(pixel(&p, p.width - 1, 0)));
+        /* The block's left face (x = 1.2, 63 px right of the centre) is where
+         * lq_volview_project puts it: water 1 px left of it, stone 2.5 px right (past
+         * the ~1.5 px joint). */
+        const double we[3] = {1.2, 0.15, 0};
+        CHECK(lq_volview_project(&p, we, px) == 0);
+        CHECK(is_water(pixel(&p, px[0] - 1, px[1])));
+        s = pixel(&p, px[0] + 2.5, px[1]);
+        CHECK_MSG(abs(s[0] - s[2]) < 20 && s[0] > 120, "no stone right of the block's face");
+    }
+    /* Deterministic: a fresh preview of the same frame gives the same bytes; without
+     * solids or objects the block and the object's places are water and sky. */
+    {
+        uint8_t *a = NULL, *b = NULL;
+        int w1 = 0, h1 = 0, w2 = 0, h2 = 0;
+        CHECK_OK(lq_volview_render(&p, tmp_path("flat2.png"), phi, solid, &ob, 1));
+        CHECK_OK(lq_volview_init(&q, nx, ny, 1, origin, spacing, 320));
+        CHECK_OK(lq_volview_render(&q, tmp_path("flat3.png"), phi, solid, &ob, 1));
+        CHECK(memcmp(p.rgb, q.rgb, (size_t)p.width * p.height * 3) == 0);
+        CHECK_OK(lq_png_read_rgb(tmp_path("flat.png"), &w1, &h1, &a));
+        CHECK_OK(lq_png_read_rgb(tmp_path("flat3.png"), &w2, &h2, &b));
+        CHECK(a && b && w1 == w2 && h1 == h2 && memcmp(a, b, (size_t)w1 * h1 * 3) == 0);
+        free(a);
+        free(b);
+        CHECK_OK(lq_volview_render(&q, tmp_path("flat4.png"), phi, NULL, NULL, 0));
+        const double wb[3] = {1.3, 0.15, 0}, wo[3] = {0.4, 0.75, 0};
+        double px[2];
+        CHECK(lq_volview_project(&q, wb, px) == 0 && is_water(pixel(&q, px[0], px[1])));
+        CHECK(lq_volview_project(&q, wo, px) == 0 && is_sky(pixel(&q, px[0], px[1])));
+        lq_volview_free(&q);
+    }
+    lq_volview_free(&p);
+    {
+        const char *names[] = {"flat.png", "flat_d.png", "flat2.png", "flat3.png", "flat4.png"};
+        for (size_t k = 0; k < LQ_COUNT(names); k++) unlink(tmp_path(names[k]));
+    }
+    return 0;
 }
 
 static int look(const char *path)
@@ -245,6 +398,10 @@ int main(int argc, char **argv)
     CHECK(lq_volview_init(&q, 0, 4, 4, origin, spacing, 320) != LQ_OK);
     CHECK(lq_volview_init(&q, 4, 4, 4, origin, spacing, 8) != LQ_OK);
     lq_error_clear();
+
+    /* 2D runs: a flat side-on map (its own files, removed again). */
+    test_flat();
+    CHECK(count_files() == 6);
 
     /* Clean up the folder. */
     {
