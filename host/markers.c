@@ -122,7 +122,7 @@ int lq_markers_classify(lq_markers_ops *o, const lq_field *pos, int n, lq_field 
 
 /* --- seeding ------------------------------------------------------------------------ */
 
-static int lq_mk_inside(const lq_markers_shape *s, double x, double y, double z)
+bool lq_markers_shape_inside(const lq_markers_shape *s, double x, double y, double z)
 {
     if (s->kind == LQ_MARKERS_BOX)
         return x >= s->a[0] && x <= s->b[0] && y >= s->a[1] && y <= s->b[1] && z >= s->a[2] &&
@@ -167,7 +167,7 @@ int lq_markers_seed(int nx, int ny, int nz, float dx, float dy, float dz,
                             double z = dim == 3 ? (k + (c + 0.5 + jz) / s) * dz : 0.5 * dz;
                             int in = 0;
                             for (int q = 0; q < nshapes && !in; q++)
-                                in = lq_mk_inside(&shapes[q], x, y, z);
+                                in = lq_markers_shape_inside(&shapes[q], x, y, z);
                             if (!in) continue;
                             if (m < capacity) {
                                 pos[3 * m] = (float)x;

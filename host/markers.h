@@ -85,6 +85,9 @@ typedef struct lq_markers_shape {
  * `capacity` particles; *count gets the number the shapes need. LQ_EINPUT when that is
  * more than capacity (nothing beyond capacity is written) or per_cell is not a square or
  * cube. */
+/* Is (x, y, z) (m, grid-relative) inside the shape? */
+bool lq_markers_shape_inside(const lq_markers_shape *s, double x, double y, double z);
+
 int lq_markers_seed(int nx, int ny, int nz, float dx, float dy, float dz,
                     const unsigned char *flags, int nshapes, const lq_markers_shape *shapes,
                     int per_cell, uint64_t seed, float *pos, size_t capacity, size_t *count);

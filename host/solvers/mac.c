@@ -269,12 +269,44 @@ static int lq_mac_sources(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsi
 }
 
 static int lq_mac_measure(void *state, lq_frame_stats *st);
+
+/* Faces whose midpoint lies in a liquid item with a `velocity` take its component (the
+ * last such item wins). */
+static int lq_mac_initial_velocity(lq_mac *s, int ns, const lq_markers_shape *shapes,
+                                   const double (*vel0)[3])
+{
+    bool any = false;
+    for (int q = 0; q < ns; q++) any = any || vel0[q][0] || vel0[q][1] || vel0[q][2];
+    if (!any) return LQ_OK;
+    int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
+    lq_field *f[3] = {&s->u, &s->v, &s->w};
+    double h = s->dx;
+    for (int a = 0; a < 3 && !rc; a++) {
+        int fx = nx + (a == 0), fy = ny + (a == 1), fz = nz + (a == 2);
+        rc = lq_field_download(f[a], s->fv);
+        for (int k = 0; k < fz && !rc; k++)
+            for (int j = 0; j < fy; j++)
+                for (int i = 0; i < fx; i++) {
+                    double x = (i + (a == 0 ? 0 : 0.5)) * h, y = (j + (a == 1 ? 0 : 0.5)) * h,
+                           z = (k + (a == 2 ? 0 : 0.5)) * h;
+                    for (int q = 0; q < ns; q++)
+                        if ((vel0[q][0] || vel0[q][1] || vel0[q][2]) &&
+                            lq_markers_shape_inside(&shapes[q], x, y, z))
+                            s->fv[i + (size_t)fx * (j + (size_t)fy * k)] = (float)vel0[q][a];
+                }
+        if (!rc) rc = lq_field_upload(f[a], s->fv);
+    }
+    return rc;
+}
 static int lq_mac_classify(lq_mac *s, double dt);
 
 static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
 {
     int rc = LQ_OK;
     unsigned char *bn = NULL, *rg = NULL;
+    double(*vel0)[3] = NULL; /* the liquid items' initial velocities */
+    lq_markers_shape *shapes = NULL;
+    int ns = 0;
     float *pos = NULL;
     lq_mac *s = lq_calloc(1, sizeof *s);
     if (!s) return LQ_ESIM;
@@ -326,12 +358,12 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
 
     /* the liquid: boxes, balls and levels as marker shapes (grid-relative) */
     int items = lq_scene_count(sc, "liquid");
-    lq_markers_shape *shapes = lq_calloc((size_t)items + 1, sizeof *shapes);
-    if (!shapes) {
+    shapes = lq_calloc((size_t)items + 1, sizeof *shapes);
+    vel0 = lq_calloc((size_t)items + 1, sizeof *vel0);
+    if (!shapes || !vel0) {
         rc = LQ_ESIM;
         goto fail;
     }
-    int ns = 0;
     for (int it = 0; it < items; it++) {
         const char *kind = lq_scene_kind(sc, "liquid", it);
         char p[128];
@@ -343,12 +375,16 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
             snprintf(p, sizeof p, "liquid.%d.box.max", it);
             lq_scene_floats(sc, p, b, 3);
             sh->kind = LQ_MARKERS_BOX;
+            snprintf(p, sizeof p, "liquid.%d.box.velocity", it);
+            lq_scene_floats(sc, p, vel0[ns], 3);
         } else if (strcmp(kind, "sphere") == 0) {
             snprintf(p, sizeof p, "liquid.%d.sphere.center", it);
             lq_scene_floats(sc, p, a, 3);
             snprintf(p, sizeof p, "liquid.%d.sphere.radius", it);
             sh->r = (float)lq_scene_float(sc, p);
             sh->kind = LQ_MARKERS_SPHERE;
+            snprintf(p, sizeof p, "liquid.%d.sphere.velocity", it);
+            lq_scene_floats(sc, p, vel0[ns], 3);
         } else if (strcmp(kind, "level") == 0) {
             snprintf(p, sizeof p, "liquid.%d.level", it);
             for (int q = 0; q < 3; q++) {
@@ -363,7 +399,6 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
             lq_markers_shape *lv = ns > 0 ? &shapes[ns - 1] : NULL;
             snprintf(p, sizeof p, "liquid.%d", it);
             if (!lv || lv->kind != LQ_MARKERS_WAVE || lv->amp != 0) {
-                free(shapes);
                 rc = lq_scene_error(sc, p,
                                     "solver 'mac' adds a wave to the `level` item just before "
                                     "it (one wave per level)");
@@ -377,7 +412,6 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
             lv->axis = strcmp(lq_scene_enum(sc, p), "z") == 0 ? 2 : 0;
             int cells = lv->axis == 2 ? nz : nx;
             if (cells < 3) {
-                free(shapes);
                 rc = lq_scene_error(sc, p, "a wave along z needs nz > 1");
                 goto fail;
             }
@@ -386,7 +420,6 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
             continue;
         } else {
             snprintf(p, sizeof p, "liquid.%d", it);
-            free(shapes);
             rc = lq_scene_error(sc, p, "liquid '%s' is not supported by solver 'mac' yet", kind);
             goto fail;
         }
@@ -399,7 +432,6 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     size_t need = 0, cap = n * (size_t)s->per_cell + 1;
     pos = lq_alloc(cap * 3 * sizeof(float) + 12);
     if (!pos) {
-        free(shapes);
         rc = LQ_ESIM;
         goto fail;
     }
@@ -428,7 +460,6 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         if (!rc) rc = lq_chains_from_shapes(&s->chs, h, h, ns, shapes);
         if (!rc) rc = lq_chains_sync(&s->chs);
     }
-    free(shapes);
     if (rc) goto fail;
     s->npart = (int)need;
     /* room for the markers inlets add: the grid's open cells full, and a quarter more */
@@ -546,16 +577,21 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         rc = lq_chains_ops_init(&s->cho, ctx, nx, ny, nz);
     }
     if (!rc) rc = lq_mac_classify(s, 0);
+    if (!rc) rc = lq_mac_initial_velocity(s, ns, shapes, vel0);
     if (rc) goto fail;
     free(bn);
     free(rg);
     free(pos);
+    free(shapes);
+    free(vel0);
     *state = s;
     return LQ_OK;
 fail:
     free(bn);
     free(rg);
     free(pos);
+    free(shapes);
+    free(vel0);
     lq_mac_destroy(s);
     return rc;
 }
