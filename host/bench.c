@@ -16,6 +16,9 @@
 #include "common.h"
 #include "field.h"
 #include "heightfield.h"
+#include "markers.h"
+#include "momentum.h"
+#include "pressure.h"
 #include "run.h"
 #include "shape.h"
 #include "splash.h"
@@ -27,6 +30,7 @@ typedef struct lq_bench_ctx {
     bool json;
     int reps;
     int rows;
+    int dims; /* 2: sizes print as n², 3: as n³ */
 } lq_bench_ctx;
 
 /* Times fn: two warm-up calls, then five trials, each repeating fn for at least
@@ -70,8 +74,8 @@ static void lq_bench_row_items(lq_bench_ctx *b, const char *op, int n, double it
                b->rows ? ",\n " : "[", b->device, op, n, unit, items, ms, mitems, gbs, bytes_item,
                frac, b->copy_gbs);
     } else {
-        printf("%-14s %6d² %10.3f %11.1f %8.2f %6.0f%% %6.5g  %s\n", op, n, ms, mitems, gbs,
-               100 * frac, bytes_item, note ? note : "");
+        printf("%-14s %6d%s %10.3f %11.1f %8.2f %6.0f%% %6.5g  %s\n", op, n,
+               b->dims == 3 ? "³" : "²", ms, mitems, gbs, 100 * frac, bytes_item, note ? note : "");
     }
     b->rows++;
 }
@@ -681,30 +685,311 @@ static int lq_bench_splash(lq_bench_ctx *b, int n)
     return rc;
 }
 
-static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes)
+/* --- mac operations (Foster & Metaxas 1996) ---------------------------------------------
+ * A closed tank n³ (h = 1/n m): the outer layer SOLID, FULL below the middle, one
+ * SURFACE layer, EMPTY above; random face velocities of ±1 cm/s, a hydrostatic p; 8
+ * markers per liquid (FULL or SURFACE) cell, one per octant with a jitter. Every row
+ * starts from that state (uploaded again). Pressure sweeps change u, v, w and p, but a
+ * sweep does the same work whatever the values (no early exit); marker advection flies
+ * alternately +δt and −δt so the markers stay where they were seeded.
+ *
+ * Counted bytes per grid cell, f the FULL fraction, s the liquid (FULL+SURFACE) one:
+ * each array a pass must touch read (and written) once; arrays of faces (n+1)n² count as
+ * cells. A pressure colour pass reads the flags of every cell (1 B) and, for FULL cells,
+ * reads and writes u, v, w (each face of a FULL cell is its own or a neighbour's of the
+ * other colour: all of them move in each colour) and p (p's lines hold both colours):
+ * 1 + 32 f. The full red-black sweep counts ONE such pass (1 + 32 f): the traffic of an
+ * ideal sweep that keeps the colours' shared data in cache; two separate colour passes
+ * move twice that, which is why the sweep fuses them (kernels/pressure.cl). */
+typedef struct lq_mac_bench {
+    int n;
+    size_t cells, nfull, nliquid;
+    lq_field u, v, w, p, flags, bnd, pos;
+    float *hu, *hv, *hw, *hp, *hpos;
+    unsigned char *hf, *hb;
+    lq_momentum_ops mo;
+    lq_momentum_state ms;
+    lq_momentum_params mp;
+    lq_pressure_ops po;
+    lq_pressure_state ps;
+    lq_pressure_params rb, jc;
+    lq_markers_ops ko;
+    lq_markers_params kp;
+    int npart, which, flip;
+} lq_mac_bench;
+
+enum { M_MOMENTUM, M_RED, M_BLACK, M_SWEEP, M_SWEEP2, M_JACOBI, M_DIVERGENCE, M_ADVECT, M_COUNT };
+static const char *const lq_mac_names[M_COUNT] = {"mac_momentum",  "pr_red",      "pr_black",
+                                                  "pr_rb_sweep",   "pr_rb_2pass", "pr_jacobi",
+                                                  "pr_divergence", "mk_advect"};
+
+static int lq_mac_once(void *arg)
+{
+    lq_mac_bench *m = arg;
+    switch (m->which) {
+    case M_MOMENTUM:
+        return lq_momentum_step(&m->mo, &m->ms, &m->mp);
+    case M_RED:
+        return lq_pressure_rb_sweep(&m->po, &m->ps, &m->rb, 0);
+    case M_BLACK:
+        return lq_pressure_rb_sweep(&m->po, &m->ps, &m->rb, 1);
+    case M_SWEEP:
+        return lq_pressure_rb_full_sweep(&m->po, &m->ps, &m->rb);
+    case M_SWEEP2: {
+        int rc = lq_pressure_rb_sweep(&m->po, &m->ps, &m->rb, 0);
+        return rc ? rc : lq_pressure_rb_sweep(&m->po, &m->ps, &m->rb, 1);
+    }
+    case M_JACOBI:
+        return lq_pressure_jacobi_sweep(&m->po, &m->ps, &m->jc);
+    case M_DIVERGENCE: {
+        float md;
+        return lq_pressure_divergence(&m->po, &m->ps, &m->rb, &md);
+    }
+    default: {
+        lq_markers_params kp = m->kp;
+        m->flip = !m->flip;
+        if (!m->flip) kp.dt = -kp.dt;
+        return lq_markers_advect(&m->ko, &m->pos, m->npart, &m->u, &m->v, &m->w, &m->flags, &kp);
+    }
+    }
+}
+
+static int lq_mac_restore(lq_mac_bench *m)
+{
+    int rc = lq_field_upload(&m->u, m->hu);
+    if (!rc) rc = lq_field_upload(&m->v, m->hv);
+    if (!rc) rc = lq_field_upload(&m->w, m->hw);
+    if (!rc) rc = lq_field_upload(&m->p, m->hp);
+    return rc;
+}
+
+static void lq_mac_bench_free(lq_mac_bench *m)
+{
+    lq_momentum_ops_release(&m->mo);
+    lq_momentum_state_release(&m->ms);
+    lq_pressure_ops_release(&m->po);
+    lq_pressure_state_release(&m->ps);
+    lq_markers_ops_release(&m->ko);
+    lq_field *fs[] = {&m->u, &m->v, &m->w, &m->p, &m->flags, &m->bnd, &m->pos};
+    for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+    free(m->hu);
+    free(m->hv);
+    free(m->hw);
+    free(m->hp);
+    free(m->hpos);
+    free(m->hf);
+    free(m->hb);
+}
+
+static int lq_mac_bench_make(lq_mac_bench *m, lq_ctx *ctx, int n)
+{
+    size_t c = (size_t)n * n * n, faces = (size_t)(n + 1) * n * n;
+    m->n = n;
+    m->cells = c;
+    m->hu = lq_alloc(faces * 4);
+    m->hv = lq_alloc(faces * 4);
+    m->hw = lq_alloc(faces * 4);
+    m->hp = lq_alloc(c * 4);
+    m->hf = lq_alloc(c);
+    m->hb = lq_calloc(c, 1);
+    if (!m->hu || !m->hv || !m->hw || !m->hp || !m->hf || !m->hb) return LQ_ESIM;
+    float h = 1.0f / (float)n;
+    int top = n / 2;
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) {
+                size_t q = (size_t)i + (size_t)n * (j + (size_t)n * k);
+                bool wall = i == 0 || j == 0 || k == 0 || i == n - 1 || j == n - 1 || k == n - 1;
+                unsigned char f = wall       ? LQ_MAC_SOLID
+                                  : j < top  ? LQ_MAC_FULL
+                                  : j == top ? LQ_MAC_SURFACE
+                                             : LQ_MAC_EMPTY;
+                m->hf[q] = f;
+                m->nfull += f == LQ_MAC_FULL;
+                m->nliquid += f == LQ_MAC_FULL || f == LQ_MAC_SURFACE;
+                m->hp[q] = f == LQ_MAC_FULL ? 9.81f * (top - j) * h : 0.0f;
+            }
+    lq_rng rng;
+    lq_rng_seed(&rng, 11);
+    float *vel[3] = {m->hu, m->hv, m->hw};
+    for (int a = 0; a < 3; a++)
+        for (size_t q = 0; q < faces; q++) vel[a][q] = (float)(0.02 * lq_rng_uniform(&rng) - 0.01);
+    m->npart = (int)(8 * m->nliquid);
+    m->hpos = lq_alloc((size_t)m->npart * 12);
+    if (!m->hpos) return LQ_ESIM;
+    size_t np = 0;
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) {
+                unsigned char f = m->hf[(size_t)i + (size_t)n * (j + (size_t)n * k)];
+                if (f != LQ_MAC_FULL && f != LQ_MAC_SURFACE) continue;
+                for (int o = 0; o < 8; o++) {
+                    float *pp = m->hpos + 3 * np++;
+                    pp[0] =
+                        (float)((i + 0.25 + 0.5 * (o & 1) + 0.2 * (lq_rng_uniform(&rng) - 0.5)) *
+                                h);
+                    pp[1] = (float)((j + 0.25 + 0.5 * (o >> 1 & 1) +
+                                     0.2 * (lq_rng_uniform(&rng) - 0.5)) *
+                                    h);
+                    pp[2] =
+                        (float)((k + 0.25 + 0.5 * (o >> 2) + 0.2 * (lq_rng_uniform(&rng) - 0.5)) *
+                                h);
+                }
+            }
+    int rc = LQ_OK;
+    struct {
+        lq_field *f;
+        const char *name;
+        int a, b, c;
+        size_t elem;
+    } fs[] = {{&m->u, "u", n + 1, n, n, 4},           {&m->v, "v", n, n + 1, n, 4},
+              {&m->w, "w", n, n, n + 1, 4},           {&m->p, "p", n, n, n, 4},
+              {&m->flags, "flags", n, n, n, 1},       {&m->bnd, "bnd", n, n, n, 1},
+              {&m->pos, "markers", 3, m->npart, 1, 4}};
+    for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++)
+        rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, fs[i].elem);
+    if (!rc) rc = lq_mac_restore(m);
+    if (!rc) rc = lq_field_upload(&m->flags, m->hf);
+    if (!rc) rc = lq_field_upload(&m->bnd, m->hb);
+    if (!rc) rc = lq_field_upload(&m->pos, m->hpos);
+    if (!rc) rc = lq_momentum_ops_init(&m->mo, ctx, n, n, n);
+    if (!rc)
+        rc = lq_momentum_state_init(&m->ms, ctx, n, n, n, &m->u, &m->v, &m->w, &m->p, &m->flags,
+                                    &m->bnd);
+    if (!rc) rc = lq_pressure_ops_init(&m->po, ctx, n, n, n);
+    if (!rc)
+        rc = lq_pressure_state_init(&m->ps, ctx, n, n, n, &m->u, &m->v, &m->w, &m->p, &m->flags);
+    if (!rc) rc = lq_markers_ops_init(&m->ko, ctx, n, n, n);
+    float dt = 0.2f * h; /* Courant 0.2 at 1 m/s */
+    m->mp = (lq_momentum_params){
+        .dt = dt, .dx = h, .dy = h, .dz = h, .nu = 1e-6f, .g = {0.0f, -9.81f, 0.0f}, .gamma = 0.0f};
+    m->rb = lq_pressure_defaults(LQ_PRESSURE_RED_BLACK, dt, h, h, h);
+    m->jc = lq_pressure_defaults(LQ_PRESSURE_JACOBI, dt, h, h, h);
+    m->kp = (lq_markers_params){.dt = dt, .dx = h, .dy = h, .dz = h};
+    return rc;
+}
+
+static int lq_bench_mac(lq_bench_ctx *b, int n)
+{
+    lq_mac_bench m;
+    memset(&m, 0, sizeof m);
+    int rc = lq_mac_bench_make(&m, b->ctx, n);
+    double f = (double)m.nfull / (double)m.cells, s = (double)m.nliquid / (double)m.cells;
+    double colour = 1 + 32 * f;
+    for (int op = 0; op < M_COUNT && !rc; op++) {
+        char note[200];
+        double items = (double)m.cells, bytes = 0;
+        const char *unit = "cell";
+        switch (op) {
+        case M_MOMENTUM: /* read u v w p flags, write un vn wn */
+            bytes = 29;
+            snprintf(note, sizeof note, "eq. 2: read u v w p flags, write un vn wn");
+            break;
+        case M_RED:
+        case M_BLACK:
+            bytes = colour;
+            snprintf(note, sizeof note, "one colour: flags + FULL cells (%.1f%%) r+w u v w p",
+                     100 * f);
+            break;
+        case M_SWEEP:
+            bytes = colour;
+            snprintf(note, sizeof note, "both colours, counted as ONE pass (1 + 32 f)");
+            break;
+        case M_SWEEP2:
+            bytes = colour;
+            snprintf(note, sizeof note, "red pass then black pass, counted as ONE pass");
+            break;
+        case M_JACOBI: /* dp: flags + FULL (u v w -> dp); apply: flags, dp, r+w u v w p */
+            bytes = 2 + 4 + f * 12 + 4 + f * 32;
+            snprintf(note, sizeof note, "dp pass (flags, FULL: u v w -> dp) + apply pass");
+            break;
+        case M_DIVERGENCE:
+            bytes = 1 + 4 + 4 + 12 * f;
+            snprintf(note, sizeof note, "flags, FULL: u v w; write D, max pass reads D; read back");
+            break;
+        default:
+            items = m.npart;
+            unit = "marker";
+            bytes = 24;
+            snprintf(note, sizeof note,
+                     "per marker (%d, 8 per liquid cell, %.1f%% liquid): r+w 12 B, gathers "
+                     "not counted",
+                     m.npart, 100 * s);
+            break;
+        }
+        m.which = op;
+        m.flip = 0;
+        rc = lq_mac_restore(&m);
+        if (rc) break;
+        double ms = lq_bench_time(b, lq_mac_once, &m, 0.3);
+        if (ms < 0) {
+            rc = LQ_ESIM;
+            break;
+        }
+        lq_bench_row_items(b, lq_mac_names[op], n, items, unit, ms, bytes, note);
+        fflush(stdout);
+    }
+    lq_mac_bench_free(&m);
+    if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
+    return rc;
+}
+
+/* Which families run: LIQUIDCL_BENCH, a comma-separated list of shallow, splash, mac
+ * (default all three). */
+static bool lq_bench_family(const char *name)
+{
+    const char *env = getenv("LIQUIDCL_BENCH");
+    if (!env || !*env) return true;
+    size_t len = strlen(name);
+    for (const char *q = env; (q = strstr(q, name)) != NULL; q += len)
+        if ((q == env || q[-1] == ',') && (q[len] == 0 || q[len] == ',')) return true;
+    return false;
+}
+
+static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const int *sizes3,
+                           int nsizes3)
 {
     char what[640];
     lq_ctx_describe(b->ctx, what, sizeof what);
     snprintf(b->device, sizeof b->device, "%.150s", what);
     if (!b->json) printf("\n== %s\n", what);
-    int rc = lq_bench_copy(b);
-    if (!rc && !b->json)
-        printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s", "GB/s",
-               "%copy", "B/cell", "counted bytes");
-    for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_hf(b, sizes[i]);
-    if (!rc && b->ctx->backend == LQ_BACKEND_CL && !b->ctx->cl.dev.int64_atomics) {
-        /* the splash bookkeeping needs 64-bit atomics (lq_sp_ops_init) */
-        fprintf(b->json ? stderr : stdout, "splash: skipped, %s lacks cl_khr_int64_base_atomics\n",
-                b->ctx->cl.dev.name);
-        return rc;
+    int rc = LQ_OK;
+    b->dims = 2;
+    if (lq_bench_family("shallow")) {
+        rc = lq_bench_copy(b);
+        if (!rc && !b->json)
+            printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s", "GB/s",
+                   "%copy", "B/cell", "counted bytes");
+        for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_hf(b, sizes[i]);
     }
-    /* the yardstick again, next to the rows it is compared with (a shared machine's
-     * bandwidth drifts over a long run) */
-    if (!rc) rc = lq_bench_copy(b);
-    if (!rc && !b->json)
-        printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s", "GB/s",
-               "%copy", "B/cell", "counted bytes (particle and column rows: per unit)");
-    for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_splash(b, sizes[i]);
+    if (!rc && lq_bench_family("splash")) {
+        if (b->ctx->backend == LQ_BACKEND_CL && !b->ctx->cl.dev.int64_atomics) {
+            /* the splash bookkeeping needs 64-bit atomics (lq_sp_ops_init) */
+            fprintf(b->json ? stderr : stdout,
+                    "splash: skipped, %s lacks cl_khr_int64_base_atomics\n", b->ctx->cl.dev.name);
+        } else {
+            /* the yardstick again, next to the rows it is compared with (a shared
+             * machine's bandwidth drifts over a long run) */
+            rc = lq_bench_copy(b);
+            if (!rc && !b->json)
+                printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
+                       "GB/s", "%copy", "B/cell",
+                       "counted bytes (particle and column rows: per unit)");
+            for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_splash(b, sizes[i]);
+        }
+    }
+    if (!rc && lq_bench_family("mac")) {
+        b->dims = 3;
+        for (int i = 0; i < nsizes3 && !rc; i++) {
+            /* the yardstick before each size: the 256³ rows alone take most of a minute */
+            rc = lq_bench_copy(b);
+            if (!rc && !b->json)
+                printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
+                       "GB/s", "%copy", "B/cell", "counted bytes (marker rows: per marker)");
+            if (!rc) rc = lq_bench_mac(b, sizes3[i]);
+        }
+        b->dims = 2;
+    }
     return rc;
 }
 
@@ -712,9 +997,11 @@ int lq_bench(const lq_bench_opts *o)
 {
     int rc = LQ_OK;
     int sizes[3] = {512, 1024, 2048}, nsizes = 3;
+    int sizes3[3] = {64, 128, 256}, nsizes3 = 3; /* mac: n³ */
     if (o->size > 0) {
-        sizes[0] = o->size;
-        nsizes = 1;
+        sizes[0] = sizes3[0] = o->size;
+        nsizes = nsizes3 = 1;
+        if (o->size > 512) nsizes3 = 0; /* mac: 512³ is 2.5 GB of fields already */
     }
     lq_bench_ctx b;
     memset(&b, 0, sizeof b);
@@ -726,7 +1013,7 @@ int lq_bench(const lq_bench_opts *o)
         rc = lq_ctx_open(&ctx, spec, !o->json);
         if (rc) return rc;
         b.ctx = &ctx;
-        rc = lq_bench_device(&b, sizes, nsizes);
+        rc = lq_bench_device(&b, sizes, nsizes, sizes3, nsizes3);
         lq_ctx_close(&ctx);
     } else {
         lq_cl_device *devs = NULL;
@@ -741,7 +1028,7 @@ int lq_bench(const lq_bench_opts *o)
             rc = lq_ctx_open(&ctx, d, false);
             if (rc) break;
             b.ctx = &ctx;
-            rc = lq_bench_device(&b, sizes, nsizes);
+            rc = lq_bench_device(&b, sizes, nsizes, sizes3, nsizes3);
             lq_ctx_close(&ctx);
         }
         free(devs);

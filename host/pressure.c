@@ -19,6 +19,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const lq_pr_sources[] = {"kernels/lq_shared.h", "kernels/mac_grid.h",
@@ -102,10 +103,20 @@ void lq_pressure_state_release(lq_pressure_state *st)
         {&(o)->divergence, "pressure_divergence"}, {&(o)->max, "pressure_max"},                    \
             {&(o)->rb, "pressure_rb"}, {&(o)->rb_half, "pressure_rb_half"},                        \
             {&(o)->jacobi_dp, "pressure_jacobi_dp"},                                               \
+            {&(o)->jacobi_apply, "pressure_jacobi_apply"}, {&(o)->rb_slabs, "pressure_rb_slabs"},  \
         {                                                                                          \
-            &(o)->jacobi_apply, "pressure_jacobi_apply"                                            \
+            &(o)->rb_edges, "pressure_rb_edges"                                                    \
         }                                                                                          \
     }
+
+/* Planes per slab of a whole sweep on a CPU: about 4 slabs per compute unit, so the
+ * runtime can even out the cores, but at least 8 planes each, so that the black edge
+ * planes left to a second launch stay a small part. */
+static int lq_pr_slab_planes(const lq_ctx *ctx, int nz)
+{
+    int slabs = 4 * (int)LQ_MAX(ctx->cl.dev.compute_units, 1u);
+    return LQ_MAX((nz + slabs - 1) / slabs, 8);
+}
 
 int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
@@ -121,6 +132,9 @@ int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz
     lq_cl_kernel_name ks[] = LQ_PRESSURE_KERNELS(o);
     int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_pr_sources), lq_pr_sources, defines,
                                  &o->program, (int)LQ_COUNT(ks), ks);
+    if (ctx->cl.dev.type & CL_DEVICE_TYPE_CPU) o->slab = lq_pr_slab_planes(ctx, nz);
+    const char *env = getenv("LIQUIDCL_PRESSURE_SLAB");
+    if (env && *env) o->slab = LQ_MAX(atoi(env), 0);
     return rc;
 }
 
@@ -186,6 +200,29 @@ int lq_pressure_rb_sweep(lq_pressure_ops *o, lq_pressure_state *st, const lq_pre
     return lq_pr_launch3(o, o->rb_half, "pressure_rb_half", 13, a, (g0 + 1) / 2, g1, g2);
 }
 
+int lq_pressure_rb_full_sweep(lq_pressure_ops *o, lq_pressure_state *st,
+                              const lq_pressure_params *prm)
+{
+    if (IS_REF(o) || o->slab <= 0) {
+        int rc = lq_pressure_rb_sweep(o, st, prm, 0);
+        return rc ? rc : lq_pressure_rb_sweep(o, st, prm, 1);
+    }
+    lq_pressure_coef c = lq_pressure_coef_of(prm, st->nx, st->ny, st->nz);
+    int slab = o->slab, slabs = (st->nz + slab - 1) / slab;
+    lq_argv a[] = {MEM(st->u), MEM(st->v), MEM(st->w), MEM(st->p), MEM(st->flags),
+                   VAL(slab),  VAL(c.idx), VAL(c.idy), VAL(c.idz), VAL(c.beta),
+                   VAL(c.tx),  VAL(c.ty),  VAL(c.tz)};
+    size_t one = 1, g = (size_t)slabs;
+    int rc = LQ_OK;
+    for (int i = 0; i < 13 && !rc; i++)
+        rc = lq_cl_arg(o->rb_slabs, "pressure_rb_slabs", (cl_uint)i, a[i].size, a[i].p);
+    if (!rc) rc = lq_cl_run(o->ctx, o->rb_slabs, "pressure_rb_slabs", 1, &g, &one);
+    if (!rc)
+        rc = lq_pr_launch3(o, o->rb_edges, "pressure_rb_edges", 13, a, (size_t)(st->nx + 1) / 2,
+                           (size_t)st->ny, (size_t)(2 * slabs));
+    return rc;
+}
+
 int lq_pressure_jacobi_sweep(lq_pressure_ops *o, lq_pressure_state *st,
                              const lq_pressure_params *prm)
 {
@@ -237,8 +274,7 @@ int lq_pressure_solve(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressu
             if (prm->method == LQ_PRESSURE_JACOBI) {
                 rc = lq_pressure_jacobi_sweep(o, st, prm);
             } else {
-                rc = lq_pressure_rb_sweep(o, st, prm, 0);
-                if (!rc) rc = lq_pressure_rb_sweep(o, st, prm, 1);
+                rc = lq_pressure_rb_full_sweep(o, st, prm);
             }
         }
         done += todo;

@@ -89,7 +89,8 @@ typedef struct lq_pressure_ops {
     int nx, ny, nz;
     lq_pressure_rb_launch rb_launch;
     cl_program program;
-    cl_kernel divergence, max, rb, rb_half, jacobi_dp, jacobi_apply;
+    cl_kernel divergence, max, rb, rb_half, jacobi_dp, jacobi_apply, rb_slabs, rb_edges;
+    int slab; /* planes per slab of a whole sweep on a CPU; 0: two colour launches */
 } lq_pressure_ops;
 
 int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
@@ -103,6 +104,11 @@ int lq_pressure_divergence(lq_pressure_ops *o, lq_pressure_state *st, const lq_p
 /* One red-black colour: eq. 6–9 for every FULL cell with (i + j + k) % 2 == parity. */
 int lq_pressure_rb_sweep(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressure_params *prm,
                          int parity);
+/* Both colours, red (parity 0) then black: the same result as lq_pressure_rb_sweep
+ * with parity 0 then 1, bit for bit, in fewer passes over memory where the device
+ * allows (host/pressure.c). */
+int lq_pressure_rb_full_sweep(lq_pressure_ops *o, lq_pressure_state *st,
+                              const lq_pressure_params *prm);
 /* One Jacobi sweep: δp into st->dp for every FULL cell, then faces and p. */
 int lq_pressure_jacobi_sweep(lq_pressure_ops *o, lq_pressure_state *st,
                              const lq_pressure_params *prm);

@@ -107,6 +107,49 @@ LQ_INLINE void lq_pr_rb_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL f
     p[c] = p[c] + dp;
 }
 
+/* One colour of one plane k: every cell (i, j, k) of that colour, rows in order. */
+LQ_INLINE void lq_pr_rb_plane(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
+                              LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags, int k,
+                              int parity, int nx, int ny, int nz, float idx, float idy, float idz,
+                              float beta, float tx, float ty, float tz)
+{
+    for (int j = 0; j < ny; j++)
+        for (int i = (j + k + parity) & 1; i < nx; i += 2)
+            lq_pr_rb_cell(u, v, w, p, flags, i, j, k, nx, ny, nz, idx, idy, idz, beta, tx, ty, tz);
+}
+
+/* Both colours of the planes [k0, k1) of a slab as a wavefront: red plane k, then black
+ * plane k − 1, for k = k0 ... k1 − 1, leaving black planes k0 and k1 − 1 (the ones whose
+ * red neighbours lie in other slabs) to lq_pr_rb_edge_planes. This is the red-then-black
+ * sweep exactly: a black cell of plane k − 1 shares faces only with red cells of planes
+ * k − 2, k − 1 and k, all relaxed by then, and no red cell relaxed later (planes > k)
+ * shares a face with it; the slabs touch no common face while black planes at their
+ * edges wait. The planes k − 2 ... k stay in cache between the two colours, so a sweep
+ * streams u, v, w, p and the flags once instead of twice. */
+LQ_INLINE void lq_pr_rb_slab(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
+                             LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags, int k0,
+                             int k1, int nx, int ny, int nz, float idx, float idy, float idz,
+                             float beta, float tx, float ty, float tz)
+{
+    for (int k = k0; k < k1; k++) {
+        lq_pr_rb_plane(u, v, w, p, flags, k, 0, nx, ny, nz, idx, idy, idz, beta, tx, ty, tz);
+        if (k - 1 > k0)
+            lq_pr_rb_plane(u, v, w, p, flags, k - 1, 1, nx, ny, nz, idx, idy, idz, beta, tx, ty,
+                           tz);
+    }
+}
+
+/* The plane of edge q (0 ≤ q < 2 × slabs) that lq_pr_rb_slab leaves black: the first
+ * plane of slab q / 2 for even q, its last for odd q; −1 when a one-plane slab's last
+ * is its first. */
+LQ_INLINE int lq_pr_edge_plane(int q, int slab, int nz)
+{
+    int k0 = (q >> 1) * slab, k1 = k0 + slab < nz ? k0 + slab : nz;
+    if (k0 >= nz) return -1;
+    if ((q & 1) == 0) return k0;
+    return k1 - 1 > k0 ? k1 - 1 : -1;
+}
+
 /* Jacobi pass 1: δp = β D of a FULL cell from the velocities as they are, 0 elsewhere
  * (beta already carries the Jacobi relaxation factor). */
 LQ_INLINE void lq_pr_jacobi_dp_cell(LQ_GLOBAL float *dp, const LQ_GLOBAL float *u,
