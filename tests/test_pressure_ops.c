@@ -346,6 +346,29 @@ static void test_twins(int nx, int ny, int nz, unsigned seed)
     }
     b.ops.rb_launch = chosen;
 
+    /* whole red-black sweeps (lq_pressure_rb_full_sweep), two chained, against the two
+     * colour passes of the reference: on a CPU device a wavefront per slab of planes with
+     * vector rows (pressure_rb_slabs) and the slabs' black edge planes (pressure_rb_edges);
+     * every slab thickness from one plane (no vector plane, every plane an edge) to more
+     * than the grid, and 0 (the two colour launches) */
+    int chosen_slab = b.ops.slab;
+    const int slabs[] = {chosen_slab, 0, 1, 2, 3, 4, 5, nz + 1};
+    for (size_t q = 0; q < LQ_COUNT(slabs); q++) {
+        b.ops.slab = slabs[q];
+        side_put(&a, &init);
+        side_put(&b, &init);
+        for (int s = 0; s < 2; s++) {
+            CHECK_OK(lq_pressure_rb_sweep(&a.ops, &a.st, &rb, 0));
+            CHECK_OK(lq_pressure_rb_sweep(&a.ops, &a.st, &rb, 1));
+            CHECK_OK(lq_pressure_rb_full_sweep(&b.ops, &b.st, &rb));
+        }
+        CHECK_OK(lq_ctx_finish(&cl));
+        fprintf(stderr, " whole sweeps, %d planes per slab%s:\n", slabs[q],
+                q == 0 ? " (the device's choice)" : "");
+        cmp_all(&a, &b, "pressure.rb_sweep");
+    }
+    b.ops.slab = chosen_slab;
+
     /* Jacobi, two sweeps chained */
     side_put(&a, &init);
     side_put(&b, &init);
@@ -608,6 +631,7 @@ int main(void)
     (void)twin_release;
     test_twins(NX, NY, NZ, 2024);
     test_twins(23, 17, 1, 7);
+    test_twins(37, 12, 14, 99); /* rows of 4 vectors and a tail of 5 cells */
     test_isolated(7);
     test_isolated(1);
     test_errors();
