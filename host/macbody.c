@@ -23,9 +23,8 @@ static const char *const lq_mb_sources[] = {"kernels/lq_shared.h", "kernels/mac_
 
 #define LQ_MACBODY_KERNELS(o)                                                                      \
     {                                                                                              \
-        {                                                                                          \
-            &(o)->forces, "macbody_forces"                                                         \
-        }                                                                                          \
+        {&(o)->forces, "macbody_forces"}, {&(o)->mark, "macbody_mark"},                            \
+            {&(o)->face, "macbody_face"}, {&(o)->bpress, "macbody_body_pressure"},                 \
     }
 
 int lq_macbody_ops_init(lq_macbody_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
@@ -151,6 +150,7 @@ int lq_macbody_init(lq_macbody_set *s, lq_ctx *ctx, int n, const lq_macbody_desc
         it->shape = e->shape;
         it->damping = e->damping;
         it->two_way = e->two_way;
+        s->ntwo_way += e->two_way != 0;
         snprintf(it->name, sizeof it->name, "%s", e->name);
         memcpy(it->rgb, e->rgb, sizeof it->rgb);
         it->nnodes = lq_mb_lattice(e->shape, it->body.half, hn, NULL);
@@ -184,6 +184,7 @@ int lq_macbody_init(lq_macbody_set *s, lq_ctx *ctx, int n, const lq_macbody_desc
     if (!rc) rc = lq_field_upload(&s->nbody, nb);
     if (!rc) rc = lq_field_zero(&s->bodies, 0);
     if (!rc) rc = lq_field_zero(&s->out, 0);
+    if (!rc && s->ntwo_way) rc = lq_field_alloc(ctx, &s->pscratch, "body_p", nx, ny, nz, 4);
     free(nodes);
     free(nb);
     if (rc) lq_macbody_release(s);
@@ -272,7 +273,7 @@ int lq_macbody_from_scene(lq_macbody_set *s, lq_ctx *ctx, const lq_scene *sc, in
 
 void lq_macbody_release(lq_macbody_set *s)
 {
-    lq_field *fs[] = {&s->nodes, &s->nbody, &s->bodies, &s->out};
+    lq_field *fs[] = {&s->nodes, &s->nbody, &s->bodies, &s->out, &s->pscratch};
     for (size_t i = 0; i < LQ_COUNT(fs); i++)
         if (fs[i]->ctx) lq_field_release(fs[i]);
     free(s->b);
@@ -285,12 +286,9 @@ void lq_macbody_release(lq_macbody_set *s)
 
 /* --- forces (eq. 13–16) ------------------------------------------------------------ */
 
-int lq_macbody_forces(lq_macbody_ops *o, lq_macbody_set *s, const lq_field *p, const lq_field *u,
-                      const lq_field *v, const lq_field *w, const lq_field *flags)
+/* The per-body rows (LQ_MB_B_*) from the bodies' state now, uploaded. */
+static int lq_mb_upload(lq_macbody_set *s)
 {
-    assert(o->nx == s->nx && o->ny == s->ny && o->nz == s->nz);
-    assert(p->count == (size_t)s->nx * s->ny * s->nz && flags->count == p->count);
-    if (s->n == 0) return LQ_OK;
     for (int i = 0; i < s->n; i++) {
         const lq_body *b = &s->b[i].body;
         float *B = s->hb + (size_t)i * LQ_MB_B_STRIDE;
@@ -300,20 +298,42 @@ int lq_macbody_forces(lq_macbody_ops *o, lq_macbody_set *s, const lq_field *p, c
             B[LQ_MB_B_POS + a] = (float)(b->pos[a] - s->origin[a]);
             B[LQ_MB_B_VEL + a] = (float)b->vel[a];
             B[LQ_MB_B_OMEGA + a] = (float)b->omega[a];
+            B[LQ_MB_B_IHALF + a] = (float)(1.0 / b->half[a]);
         }
         for (int a = 0; a < 9; a++) B[LQ_MB_B_ROT + a] = (float)R[a];
         B[LQ_MB_B_RHO] = (float)s->rho;
         B[LQ_MB_B_DAMP] = (float)s->b[i].damping;
+        B[LQ_MB_B_SHAPE] = (float)s->b[i].shape;
+        B[LQ_MB_B_TWOWAY] = s->b[i].two_way ? 1.0f : 0.0f;
     }
-    int rc = lq_field_upload(&s->bodies, s->hb);
+    return lq_field_upload(&s->bodies, s->hb);
+}
+
+int lq_macbody_forces(lq_macbody_ops *o, lq_macbody_set *s, const lq_field *p, const lq_field *u,
+                      const lq_field *v, const lq_field *w, const lq_field *flags)
+{
+    return lq_macbody_forces_owned(o, s, p, u, v, w, flags, NULL);
+}
+
+int lq_macbody_forces_owned(lq_macbody_ops *o, lq_macbody_set *s, const lq_field *p,
+                            const lq_field *u, const lq_field *v, const lq_field *w,
+                            const lq_field *flags, const lq_field *owner)
+{
+    assert(o->nx == s->nx && o->ny == s->ny && o->nz == s->nz);
+    assert(p->count == (size_t)s->nx * s->ny * s->nz && flags->count == p->count);
+    assert(!owner || owner->count == p->count);
+    if (s->n == 0) return LQ_OK;
+    int rc = lq_mb_upload(s);
     if (rc) return rc;
     float idx = (float)(1.0 / s->dx), idy = idx, idz = idx;
     if (IS_REF(o->ctx)) {
-        lq_macbody_ref_forces(&s->nodes, &s->nbody, &s->bodies, s->ngroups, p, u, v, w, flags, idx,
-                              idy, idz, &s->out);
+        lq_macbody_ref_forces(&s->nodes, &s->nbody, &s->bodies, s->ngroups, p, u, v, w, flags,
+                              owner, idx, idy, idz, &s->out);
     } else {
-        lq_argv a[] = {MEM(&s->nodes), MEM(&s->nbody), MEM(&s->bodies), MEM(p),
-                       MEM(u),         MEM(v),         MEM(w),          MEM(flags),
+        int use = owner != NULL;
+        const lq_field *ow = owner ? owner : &s->nbody; /* an int buffer the kernel ignores */
+        lq_argv a[] = {MEM(&s->nodes), MEM(&s->nbody), MEM(&s->bodies), MEM(p),      MEM(u),
+                       MEM(v),         MEM(w),         MEM(flags),      MEM(ow),     VAL(use),
                        VAL(idx),       VAL(idy),       VAL(idz),        MEM(&s->out)};
         size_t local = LQ_MB_LOCAL;
         rc = lq_cl_launch(o->ctx, o->forces, "macbody_forces", (int)LQ_COUNT(a), a, 1,
@@ -334,6 +354,73 @@ int lq_macbody_forces(lq_macbody_ops *o, lq_macbody_set *s, const lq_field *p, c
         it->vsub = sum[6];
     }
     return LQ_OK;
+}
+
+/* --- two-way coupling ---------------------------------------------------------------- */
+
+/* One work-item per cell (lq_cl_launch takes 1 or 2 dimensions). */
+static int lq_mb_cells(lq_macbody_ops *o, cl_kernel k, const char *name, int n, lq_argv *a)
+{
+    for (int i = 0; i < n; i++) {
+        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
+        if (rc) return rc;
+    }
+    size_t global[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
+    return lq_cl_run(o->ctx, k, name, 3, global, NULL);
+}
+
+int lq_macbody_mark(lq_macbody_ops *o, lq_macbody_set *s, lq_field *flags,
+                    const lq_field *static_flags, lq_field *owner)
+{
+    assert(flags->count == (size_t)s->nx * s->ny * s->nz && owner->count == flags->count &&
+           owner->elem == 4 && static_flags->count == flags->count);
+    if (s->ntwo_way == 0) return LQ_OK;
+    int rc = lq_mb_upload(s);
+    if (rc) return rc;
+    float h = (float)s->dx;
+    int nb = s->n;
+    if (IS_REF(o->ctx)) {
+        lq_macbody_ref_mark(flags, static_flags, owner, &s->bodies, nb, h);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(flags), MEM(static_flags), MEM(owner), MEM(&s->bodies), VAL(nb), VAL(h)};
+    return lq_mb_cells(o, o->mark, "macbody_mark", (int)LQ_COUNT(a), a);
+}
+
+int lq_macbody_face_velocity(lq_macbody_ops *o, lq_macbody_set *s, lq_field *u, lq_field *v,
+                             lq_field *w, const lq_field *flags, const lq_field *owner)
+{
+    assert(owner->count == (size_t)s->nx * s->ny * s->nz && owner->elem == 4);
+    if (s->ntwo_way == 0) return LQ_OK;
+    int rc = lq_mb_upload(s);
+    if (rc) return rc;
+    float h = (float)s->dx;
+    if (IS_REF(o->ctx)) {
+        lq_macbody_ref_face(u, v, w, flags, owner, &s->bodies, h);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(u), MEM(v), MEM(w), MEM(flags), MEM(owner), MEM(&s->bodies), VAL(h)};
+    return lq_mb_cells(o, o->face, "macbody_face", (int)LQ_COUNT(a), a);
+}
+
+int lq_macbody_body_pressure(lq_macbody_ops *o, lq_macbody_set *s, lq_field *p,
+                             const lq_field *flags, const lq_field *owner, int passes)
+{
+    assert(p->count == (size_t)s->nx * s->ny * s->nz && owner->count == p->count);
+    if (s->ntwo_way == 0) return LQ_OK;
+    passes = passes < 2 ? 2 : passes + (passes & 1); /* even: the result lands in p */
+    int rc = LQ_OK;
+    for (int q = 0; q < passes && !rc; q++) {
+        lq_field *src = q & 1 ? &s->pscratch : p, *dst = q & 1 ? p : &s->pscratch;
+        int first = q == 0, last = q == passes - 1;
+        if (IS_REF(o->ctx)) {
+            lq_macbody_ref_body_pressure(src, dst, flags, owner, first, last);
+        } else {
+            lq_argv a[] = {MEM(src), MEM(dst), MEM(flags), MEM(owner), VAL(first), VAL(last)};
+            rc = lq_mb_cells(o, o->bpress, "macbody_body_pressure", (int)LQ_COUNT(a), a);
+        }
+    }
+    return rc;
 }
 
 /* --- motion and collisions ---------------------------------------------------------- */

@@ -13,6 +13,23 @@
  * eq. 16 with lq_body_step (semi-implicit Euler, angular momentum state). One-way
  * coupling as the paper: the bodies do not change the liquid.
  *
+ * Two-way coupling (objects[].coupling two-way; beyond the paper). A two-way body owns
+ * the cells whose centres it covers: they are SOLID with owner[c] = body + 1 (an int
+ * field per cell the solver allocates, zeroed at start), so the momentum step leaves
+ * them and the pressure iteration holds their faces fixed; lq_macbody_face_velocity
+ * sets those faces to the body's rigid velocity — a moving wall that pushes the liquid
+ * (the pressure solve makes it divergence-free around the body). The liquid's pressure
+ * is carried into the owned cells (lq_macbody_body_pressure, a harmonic extension) and
+ * lq_macbody_forces_owned takes owned cells as liquid for ∇p, so the buoyancy and the
+ * pressure drag reach the body through the same node sums as one-way. The solver's step
+ * (Foster & Metaxas §6) calls, per step:
+ *   lq_macbody_mark                 before the classification of step 3 (markers);
+ *   lq_macbody_face_velocity        after step 4's boundaries, before the pressure solve;
+ *   lq_macbody_face_velocity        after step 7's boundaries, before step 8 (advection);
+ *   lq_macbody_body_pressure        after step 8, then lq_macbody_forces_owned (owner),
+ *                                   lq_macbody_integrate.
+ * One-way bodies in the same set are untouched by these passes.
+ *
  * Collisions (the paper's [9]: here impulses on the centre, host/body.c): the domain's
  * wall layer with the shape's exact extents (a can: its bounding box), static SOLID
  * cells inside the domain (a ball exactly; other shapes by their world bounding box,
@@ -76,6 +93,8 @@ typedef struct lq_macbody_set {
     lq_field out;         /* float LQ_MB_OUT per group */
     float *hb, *hout;     /* host copies of bodies and out */
     unsigned char *solid; /* nx ny nz: 1 in static SOLID cells (walls and obstacles) */
+    int ntwo_way;         /* bodies with two-way coupling */
+    lq_field pscratch;    /* float per cell: the pressure extension's ping-pong (two-way) */
     lq_object_record *rec;
 } lq_macbody_set;
 
@@ -83,7 +102,7 @@ typedef struct lq_macbody_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel forces;
+    cl_kernel forces, mark, face, bpress;
 } lq_macbody_ops;
 
 int lq_macbody_ops_init(lq_macbody_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
@@ -111,6 +130,36 @@ void lq_macbody_release(lq_macbody_set *s);
 int lq_macbody_forces(lq_macbody_ops *o, lq_macbody_set *s, const lq_field *p, const lq_field *u,
                       const lq_field *v, const lq_field *w, const lq_field *flags);
 
+/* The same with the two-way bodies' cells: owner (int per cell, lq_macbody_mark) makes
+ * owned cells liquid for ∇p (their p from lq_macbody_body_pressure), and a node in an
+ * owned cell with p > 0 counts as submerged (vsub; it gets no damping: the liquid there
+ * moves with the body). owner NULL: lq_macbody_forces. */
+int lq_macbody_forces_owned(lq_macbody_ops *o, lq_macbody_set *s, const lq_field *p,
+                            const lq_field *u, const lq_field *v, const lq_field *w,
+                            const lq_field *flags, const lq_field *owner);
+
+/* Two-way, before the marker classification (§6 step 3): per cell, a static fixed kind
+ * (static_flags: walls, obstacles, sources — SOLID, INFLOW, OUTFLOW; uchar per cell) is
+ * kept (owner 0); a cell whose centre is inside a two-way body (pose of the bodies now)
+ * becomes SOLID with owner = body + 1; a cell a body has left (owner ≠ 0) becomes EMPTY
+ * with owner 0, for the classification to refill. flags: uchar, owner: int per cell. */
+int lq_macbody_mark(lq_macbody_ops *o, lq_macbody_set *s, lq_field *flags,
+                    const lq_field *static_flags, lq_field *owner);
+
+/* Two-way: every face between an owned cell and a cell that is not SOLID (and between
+ * two cells of one body) gets the normal part of that body's rigid velocity
+ * v + ω × (x_face − x_cm) at the face centre. After the boundary op (which zeroes the
+ * normal faces of SOLID cells), before the pressure solve and again at step 7. */
+int lq_macbody_face_velocity(lq_macbody_ops *o, lq_macbody_set *s, lq_field *u, lq_field *v,
+                             lq_field *w, const lq_field *flags, const lq_field *owner);
+
+/* Two-way: p (kinematic) of every owned cell = the mean of p over its neighbours that are
+ * FULL/SURFACE or owned cells reached in an earlier pass (Jacobi passes, ping-pong
+ * through s->pscratch; `passes` rounded up to even, at least 2; cells never reached get
+ * 0). Other cells keep p. After the pressure solve, before lq_macbody_forces_owned. */
+int lq_macbody_body_pressure(lq_macbody_ops *o, lq_macbody_set *s, lq_field *p,
+                             const lq_field *flags, const lq_field *owner, int passes);
+
 /* Eq. 16: every body by dt under the last forces and gravity g (m/s², world), then the
  * collisions (walls, static SOLID cells, pairs). t_new: the time at the step's end. */
 void lq_macbody_integrate(lq_macbody_set *s, double dt, double t_new, const double g[3]);
@@ -128,10 +177,18 @@ int lq_macbody_records(lq_macbody_set *s, const lq_object_record **rec, int *n);
 int lq_macbody_save(const lq_macbody_set *s, FILE *f);
 int lq_macbody_load(lq_macbody_set *s, FILE *f);
 
-/* Reference twin (host/ref/macbody.c): the group rows of the force kernel. */
+/* Reference twins (host/ref/macbody.c): the group rows of the force kernel (owner NULL:
+ * none) ... */
 void lq_macbody_ref_forces(const lq_field *nodes, const lq_field *nbody, const lq_field *bodies,
                            int ngroups, const lq_field *p, const lq_field *u, const lq_field *v,
-                           const lq_field *w, const lq_field *flags, float idx, float idy,
-                           float idz, lq_field *out);
+                           const lq_field *w, const lq_field *flags, const lq_field *owner,
+                           float idx, float idy, float idz, lq_field *out);
+/* ... and of the two-way passes (bodies: the uploaded rows; h: the cell size, m). */
+void lq_macbody_ref_mark(lq_field *flags, const lq_field *static_flags, lq_field *owner,
+                         const lq_field *bodies, int nbodies, float h);
+void lq_macbody_ref_face(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags,
+                         const lq_field *owner, const lq_field *bodies, float h);
+void lq_macbody_ref_body_pressure(const lq_field *src, lq_field *dst, const lq_field *flags,
+                                  const lq_field *owner, int first, int last);
 
 #endif

@@ -59,47 +59,62 @@
 #define LQ_MB_B_OMEGA  15
 #define LQ_MB_B_RHO    18
 #define LQ_MB_B_DAMP   19
-#define LQ_MB_B_STRIDE 20
+#define LQ_MB_B_IHALF  20 /* 1 / half extents (1/m), body frame */
+#define LQ_MB_B_SHAPE  23 /* LQ_SHAPE_* (0 ball, 1 ellipsoid, 2 box) or 3 can, as a float */
+#define LQ_MB_B_TWOWAY 24 /* 1: the body pushes the liquid (two-way coupling) */
+#define LQ_MB_B_STRIDE 25
+
+#define LQ_MB_UNSET 3.0e38f /* body_pressure: an owned cell not reached yet */
 
 LQ_INLINE int lq_mb_liquid(int kind)
 {
     return kind == LQ_MAC_FULL || kind == LQ_MAC_SURFACE;
 }
 
+/* Liquid for the pressure gradient: FULL/SURFACE, or a cell owned by a two-way body
+ * (use_owner: owner is a real field; its p is the extension of lq_mb_body_pressure). */
+LQ_INLINE int lq_mb_wet(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *owner,
+                        int use_owner, int c)
+{
+    return lq_mb_liquid(flags[c]) || (use_owner && owner[c] != 0);
+}
+
 /* Gradient of p (m/s²) on the face of `axis` (0 x, 1 y, 2 z) below cell (i, j, k): the
  * face between cell c − s and c, s the cell stride of the axis; n its index along the
  * axis of m cells; inv = 1/δ. */
 LQ_INLINE float lq_mb_face_grad(const LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
-                                int c, int s, int n, int m, float inv)
+                                const LQ_GLOBAL int *owner, int use_owner, int c, int s, int n,
+                                int m, float inv)
 {
     if (n <= 0 || n >= m) return 0.0f;
     int a = c - s, ka = flags[a], kb = flags[c];
-    int la = lq_mb_liquid(ka), lb = lq_mb_liquid(kb);
+    int la = lq_mb_wet(flags, owner, use_owner, a), lb = lq_mb_wet(flags, owner, use_owner, c);
     if (la && lb) return (p[c] - p[a]) * inv;
     if (ka == LQ_MAC_EMPTY || kb == LQ_MAC_EMPTY || (!la && !lb)) return 0.0f;
     if (lb) {
-        if (n + 1 < m && lq_mb_liquid(flags[c + s])) return (p[c + s] - p[c]) * inv;
+        if (n + 1 < m && lq_mb_wet(flags, owner, use_owner, c + s)) return (p[c + s] - p[c]) * inv;
         return 0.0f;
     }
-    if (n - 2 >= 0 && lq_mb_liquid(flags[a - s])) return (p[a] - p[a - s]) * inv;
+    if (n - 2 >= 0 && lq_mb_wet(flags, owner, use_owner, a - s)) return (p[a] - p[a - s]) * inv;
     return 0.0f;
 }
 
 /* The face gradient of `axis` at lattice node (i, j, k) of that axis's face lattice. */
 LQ_INLINE float lq_mb_grad_at(const LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
-                              int axis, int i, int j, int k, int nx, int ny, int nz, float inv)
+                              const LQ_GLOBAL int *ow, int uo, int axis, int i, int j, int k,
+                              int nx, int ny, int nz, float inv)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-    if (axis == 0) return i >= nx ? 0.0f : lq_mb_face_grad(p, flags, c, 1, i, nx, inv);
-    if (axis == 1) return j >= ny ? 0.0f : lq_mb_face_grad(p, flags, c, nx, j, ny, inv);
-    return k >= nz ? 0.0f : lq_mb_face_grad(p, flags, c, nx * ny, k, nz, inv);
+    if (axis == 0) return i >= nx ? 0.0f : lq_mb_face_grad(p, flags, ow, uo, c, 1, i, nx, inv);
+    if (axis == 1) return j >= ny ? 0.0f : lq_mb_face_grad(p, flags, ow, uo, c, nx, j, ny, inv);
+    return k >= nz ? 0.0f : lq_mb_face_grad(p, flags, ow, uo, c, nx * ny, k, nz, inv);
 }
 
 /* Trilinear sample of the face gradient of `axis` at the point (x, y, z) (m), on the
  * lattice of m0 × m1 × m2 face nodes, clamped as lq_mk_lattice. */
-LQ_INLINE float lq_mb_grad(const LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags, int axis,
-                           float x, float y, float z, int nx, int ny, int nz, float idx, float idy,
-                           float idz)
+LQ_INLINE float lq_mb_grad(const LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
+                           const LQ_GLOBAL int *ow, int uo, int axis, float x, float y, float z,
+                           int nx, int ny, int nz, float idx, float idy, float idz)
 {
     int m0 = nx + (axis == 0), m1 = ny + (axis == 1), m2 = nz + (axis == 2);
     float g0 = x * idx - (axis == 0 ? 0.0f : 0.5f);
@@ -111,14 +126,14 @@ LQ_INLINE float lq_mb_grad(const LQ_GLOBAL float *p, const LQ_GLOBAL unsigned ch
     int j = lq_mk_node(lq_mk_clampf(g1, 0.0f, (float)(m1 - 1)), m1, &f1);
     int k = lq_mk_node(lq_mk_clampf(g2, 0.0f, (float)(m2 - 1)), m2, &f2);
     int s0 = m0 > 1 ? 1 : 0, s1 = m1 > 1 ? 1 : 0, s2 = m2 > 1 ? 1 : 0;
-    float c000 = lq_mb_grad_at(p, flags, axis, i, j, k, nx, ny, nz, inv);
-    float c100 = lq_mb_grad_at(p, flags, axis, i + s0, j, k, nx, ny, nz, inv);
-    float c010 = lq_mb_grad_at(p, flags, axis, i, j + s1, k, nx, ny, nz, inv);
-    float c110 = lq_mb_grad_at(p, flags, axis, i + s0, j + s1, k, nx, ny, nz, inv);
-    float c001 = lq_mb_grad_at(p, flags, axis, i, j, k + s2, nx, ny, nz, inv);
-    float c101 = lq_mb_grad_at(p, flags, axis, i + s0, j, k + s2, nx, ny, nz, inv);
-    float c011 = lq_mb_grad_at(p, flags, axis, i, j + s1, k + s2, nx, ny, nz, inv);
-    float c111 = lq_mb_grad_at(p, flags, axis, i + s0, j + s1, k + s2, nx, ny, nz, inv);
+    float c000 = lq_mb_grad_at(p, flags, ow, uo, axis, i, j, k, nx, ny, nz, inv);
+    float c100 = lq_mb_grad_at(p, flags, ow, uo, axis, i + s0, j, k, nx, ny, nz, inv);
+    float c010 = lq_mb_grad_at(p, flags, ow, uo, axis, i, j + s1, k, nx, ny, nz, inv);
+    float c110 = lq_mb_grad_at(p, flags, ow, uo, axis, i + s0, j + s1, k, nx, ny, nz, inv);
+    float c001 = lq_mb_grad_at(p, flags, ow, uo, axis, i, j, k + s2, nx, ny, nz, inv);
+    float c101 = lq_mb_grad_at(p, flags, ow, uo, axis, i + s0, j, k + s2, nx, ny, nz, inv);
+    float c011 = lq_mb_grad_at(p, flags, ow, uo, axis, i, j + s1, k + s2, nx, ny, nz, inv);
+    float c111 = lq_mb_grad_at(p, flags, ow, uo, axis, i + s0, j + s1, k + s2, nx, ny, nz, inv);
     float a0 = lq_mk_lerp(lq_mk_lerp(c000, c100, f0), lq_mk_lerp(c010, c110, f0), f1);
     float a1 = lq_mk_lerp(lq_mk_lerp(c001, c101, f0), lq_mk_lerp(c011, c111, f0), f1);
     return lq_mk_lerp(a0, a1, f2);
@@ -129,8 +144,9 @@ LQ_INLINE float lq_mb_grad(const LQ_GLOBAL float *p, const LQ_GLOBAL unsigned ch
 LQ_INLINE void lq_mb_node(const LQ_GLOBAL float *nodes, const LQ_GLOBAL int *nbody,
                           const LQ_GLOBAL float *bodies, const LQ_GLOBAL float *p,
                           const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                          const LQ_GLOBAL float *w, const LQ_GLOBAL unsigned char *flags, int n,
-                          int nx, int ny, int nz, float idx, float idy, float idz, float *out)
+                          const LQ_GLOBAL float *w, const LQ_GLOBAL unsigned char *flags,
+                          const LQ_GLOBAL int *ow, int uo, int n, int nx, int ny, int nz, float idx,
+                          float idy, float idz, float *out)
 {
     for (int q = 0; q < LQ_MB_OUT; q++) out[q] = 0.0f;
     int b = nbody[n];
@@ -147,8 +163,10 @@ LQ_INLINE void lq_mb_node(const LQ_GLOBAL float *nodes, const LQ_GLOBAL int *nbo
     float rho = B[LQ_MB_B_RHO], rdV = rho * dV;
     float F[3];
     for (int a = 0; a < 3; a++) /* eq. 13–14 */
-        F[a] = -(lq_mb_grad(p, flags, a, x.x, x.y, x.z, nx, ny, nz, idx, idy, idz) * rdV);
-    int wet = lq_mb_liquid(flags[lq_mk_cell_of(x, nx, ny, nz, idx, idy, idz)]);
+        F[a] = -(lq_mb_grad(p, flags, ow, uo, a, x.x, x.y, x.z, nx, ny, nz, idx, idy, idz) * rdV);
+    int cell = lq_mk_cell_of(x, nx, ny, nz, idx, idy, idz);
+    int wet = lq_mb_liquid(flags[cell]);
+    if (!wet && uo && ow[cell] != 0 && p[cell] > 0.0f) out[6] = dV; /* two-way: submerged */
     if (wet) { /* eq. 16: damping by the node's velocity relative to the liquid */
         const LQ_GLOBAL float *V = B + LQ_MB_B_VEL, *W = B + LQ_MB_B_OMEGA;
         float un[3];
@@ -169,6 +187,140 @@ LQ_INLINE void lq_mb_node(const LQ_GLOBAL float *nodes, const LQ_GLOBAL int *nbo
     out[3] = r[1] * F[2] - r[2] * F[1];
     out[4] = r[2] * F[0] - r[0] * F[2];
     out[5] = r[0] * F[1] - r[1] * F[0];
+}
+
+/* --- two-way coupling (the bodies push the liquid; not in the paper, which is one-way) --
+ *
+ * A two-way body occupies the cells whose centres lie inside it: they become SOLID
+ * (owner[c] = body + 1, an int per cell, 0 elsewhere), so the momentum step leaves their
+ * faces and the pressure iteration holds them as walls; their faces carry the body's
+ * rigid velocity (lq_mb_face_cell), a moving wall that pushes the liquid. The pressure
+ * the liquid puts on the body is carried into its cells by lq_mb_body_pressure_cell, and
+ * lq_mb_node treats owned cells as liquid for ∇p, so eq. 13–14 integrate over the
+ * body's nodes as in the one-way case. */
+
+/* Is the point (x, y, z) (m, grid-relative) inside body row B? (float; 1/half uploaded,
+ * no division.) */
+LQ_INLINE int lq_mb_inside_row(const LQ_GLOBAL float *B, float x, float y, float z)
+{
+    const LQ_GLOBAL float *R = B + LQ_MB_B_ROT;
+    float d0 = x - B[LQ_MB_B_POS], d1 = y - B[LQ_MB_B_POS + 1], d2 = z - B[LQ_MB_B_POS + 2];
+    float q[3];
+    for (int a = 0; a < 3; a++) /* body frame: Rᵀ d, scaled by 1/half */
+        q[a] = (R[a] * d0 + R[3 + a] * d1 + R[6 + a] * d2) * B[LQ_MB_B_IHALF + a];
+    int shape = (int)B[LQ_MB_B_SHAPE];
+    if (shape == 2) /* box */
+        return fabs(q[0]) <= 1.0f && fabs(q[1]) <= 1.0f && fabs(q[2]) <= 1.0f;
+    if (shape == 3) /* can, axis along body y */
+        return q[0] * q[0] + q[2] * q[2] <= 1.0f && fabs(q[1]) <= 1.0f;
+    return q[0] * q[0] + q[1] * q[1] + q[2] * q[2] <= 1.0f; /* ball, ellipsoid */
+}
+
+/* Cell (i, j, k) of the mark pass (called before the marker classification, §6 step
+ * 3): a static fixed kind (SOLID, INFLOW, OUTFLOW in static_flags) is left as it is; a
+ * cell whose centre is inside a two-way body (the lowest index first) becomes SOLID,
+ * owned by it; a cell a body has left becomes EMPTY (the classification refills it). */
+LQ_INLINE void lq_mb_mark_cell(LQ_GLOBAL unsigned char *flags,
+                               const LQ_GLOBAL unsigned char *static_flags, LQ_GLOBAL int *owner,
+                               const LQ_GLOBAL float *bodies, int nbodies, int i, int j, int k,
+                               int nx, int ny, float h)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    if (static_flags[c] >= LQ_MAC_SOLID) {
+        owner[c] = 0;
+        return;
+    }
+    float x = ((float)i + 0.5f) * h, y = ((float)j + 0.5f) * h, z = ((float)k + 0.5f) * h;
+    for (int b = 0; b < nbodies; b++) {
+        const LQ_GLOBAL float *B = bodies + b * LQ_MB_B_STRIDE;
+        if (B[LQ_MB_B_TWOWAY] != 0.0f && lq_mb_inside_row(B, x, y, z)) {
+            flags[c] = LQ_MAC_SOLID;
+            owner[c] = b + 1;
+            return;
+        }
+    }
+    if (owner[c] != 0) {
+        flags[c] = LQ_MAC_EMPTY;
+        owner[c] = 0;
+    }
+}
+
+/* The rigid velocity of body row B along `axis` at the point x (m, grid-relative):
+ * (v + ω × (x − x_cm))·e_axis. */
+LQ_INLINE float lq_mb_rigid(const LQ_GLOBAL float *B, int axis, float x, float y, float z)
+{
+    const LQ_GLOBAL float *V = B + LQ_MB_B_VEL, *W = B + LQ_MB_B_OMEGA;
+    float r0 = x - B[LQ_MB_B_POS], r1 = y - B[LQ_MB_B_POS + 1], r2 = z - B[LQ_MB_B_POS + 2];
+    if (axis == 0) return V[0] + (W[1] * r2 - W[2] * r1);
+    if (axis == 1) return V[1] + (W[2] * r0 - W[0] * r2);
+    return V[2] + (W[0] * r1 - W[1] * r0);
+}
+
+/* The faces below cell (i, j, k) (x, y, z: the face toward cell i−1, j−1, k−1), so every
+ * face has one writer: a face between an owned cell and a cell that is not SOLID, or
+ * between two cells of one body, gets the normal rigid velocity of that body at the
+ * face centre. Faces between two different bodies and toward static fixed cells are
+ * left as they are. */
+LQ_INLINE void lq_mb_face_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
+                               const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *owner,
+                               const LQ_GLOBAL float *bodies, int i, int j, int k, int nx, int ny,
+                               int nz, float h)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    int st[3] = {1, nx, nx * ny}, n[3] = {i, j, k};
+    float cx = ((float)i + 0.5f) * h, cy = ((float)j + 0.5f) * h, cz = ((float)k + 0.5f) * h;
+    for (int a = 0; a < 3; a++) {
+        if (n[a] <= 0 || (a == 2 && nz == 1)) continue;
+        int d = c - st[a], ob = owner[c], oa = owner[d], o = 0;
+        if (ob != 0 && oa != 0) {
+            if (ob == oa) o = ob;
+        } else if (ob != 0) {
+            if (flags[d] != LQ_MAC_SOLID) o = ob;
+        } else if (oa != 0) {
+            if (flags[c] != LQ_MAC_SOLID) o = oa;
+        }
+        if (o == 0) continue;
+        const LQ_GLOBAL float *B = bodies + (o - 1) * LQ_MB_B_STRIDE;
+        float x = a == 0 ? (float)i * h : cx, y = a == 1 ? (float)j * h : cy,
+              z = a == 2 ? (float)k * h : cz;
+        float vn = lq_mb_rigid(B, a, x, y, z);
+        if (a == 0) u[LQ_MAC_U(i, j, k, nx, ny)] = vn;
+        if (a == 1) v[LQ_MAC_V(i, j, k, nx, ny)] = vn;
+        if (a == 2) w[LQ_MAC_W(i, j, k, nx, ny)] = vn;
+    }
+}
+
+/* One Jacobi pass of the pressure extension into owned cells (cell c; src → dst): an
+ * owned cell takes the mean of its neighbours' p over those that are FULL/SURFACE, or
+ * owned and already reached (src ≠ LQ_MB_UNSET; not in the first pass, whose owned
+ * values are last step's); none: LQ_MB_UNSET, or 0 in the last pass. Other cells copy.
+ * The mean multiplies by a float reciprocal (no division: exact in both twins). */
+LQ_INLINE void lq_mb_body_pressure_cell(const LQ_GLOBAL float *src, LQ_GLOBAL float *dst,
+                                        const LQ_GLOBAL unsigned char *flags,
+                                        const LQ_GLOBAL int *owner, int i, int j, int k, int nx,
+                                        int ny, int nz, int first, int last)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    if (owner[c] == 0) {
+        dst[c] = src[c];
+        return;
+    }
+    int st[3] = {1, nx, nx * ny}, n[3] = {i, j, k}, m[3] = {nx, ny, nz};
+    float sum = 0.0f;
+    int cnt = 0;
+    for (int a = 0; a < 3; a++)
+        for (int sg = -1; sg <= 1; sg += 2) {
+            int q = n[a] + sg;
+            if (q < 0 || q >= m[a]) continue;
+            int d = c + sg * st[a];
+            int ok = owner[d] != 0 ? (!first && src[d] != LQ_MB_UNSET) : lq_mb_liquid(flags[d]);
+            if (ok) {
+                sum = sum + src[d];
+                cnt++;
+            }
+        }
+    const float inv[7] = {0.0f, 1.0f, 0.5f, 1.0f / 3.0f, 0.25f, 0.2f, 1.0f / 6.0f};
+    dst[c] = cnt > 0 ? sum * inv[cnt] : (last ? 0.0f : LQ_MB_UNSET);
 }
 
 #endif
