@@ -102,7 +102,7 @@ typedef struct lq_mac {
     float *fv, *gv; /* host scratch for views */
 } lq_mac;
 
-static const char *const lq_mac_fields[] = {"p", "u", "v", "w", "phi", NULL};
+static const char *const lq_mac_fields[] = {"p", "u", "v", "w", "phi", "flags", NULL};
 
 static void lq_mac_destroy(void *state)
 {
@@ -991,6 +991,12 @@ static int lq_mac_view(void *state, const char *name, lq_field_view *v)
         v->dims[a]++;
         v->origin[a] -= 0.5 * dx;
         v->data = s->fv;
+    } else if (strcmp(name, "flags") == 0) {
+        /* the cell kinds (LQ_MAC_*: 0 empty, 1 full, 2 surface, 3 solid, 4 inflow,
+         * 5 outflow) as numbers */
+        rc = lq_field_download(&s->flags, s->fl);
+        for (size_t c = 0; c < (size_t)nx * ny * nz && !rc; c++) s->gv[c] = s->fl[c];
+        v->data = s->gv;
     } else if (strcmp(name, "phi") == 0 || strcmp(name, "solid") == 0) {
         /* solid: 1 in obstacle cells, leaving out the domain's wall layer (it would hide
          * the inside); phi: liquid < 0, from the surface tracker (lq_mac_phi) */
@@ -1077,6 +1083,37 @@ typedef struct lq_mac_scalars {
     int32_t state[LQ_BC_MAX_INLETS];
 } lq_mac_scalars;
 
+/* The chains: their count, then per chain its point count, closed flag and x y pairs
+ * (each chain's points are contiguous after every refinement). */
+static int lq_mac_ckpt_chains(lq_mac *s, FILE *f, bool save)
+{
+    lq_chains_state *c = &s->chs;
+    int32_t nch = c->nchains;
+    int rc = save ? lq_ckpt_put(f, &nch, sizeof nch) : lq_ckpt_get(f, &nch, sizeof nch);
+    if (!save && !rc) c->n = c->nchains = 0;
+    for (int ch = 0; ch < nch && !rc; ch++) {
+        int32_t hdr[2] = {save ? c->count[ch] : 0, save ? c->closed[ch] : 0};
+        rc = save ? lq_ckpt_put(f, hdr, sizeof hdr) : lq_ckpt_get(f, hdr, sizeof hdr);
+        if (rc) break;
+        if (hdr[0] < 0 || hdr[0] > 1 << 28) return lq_error(LQ_EINPUT, "checkpoint: bad chain");
+        float *xy = lq_alloc((size_t)LQ_MAX(hdr[0], 1) * 2 * sizeof(float));
+        if (!xy) return LQ_ESIM;
+        if (save) {
+            for (int q = 0; q < hdr[0]; q++) {
+                xy[2 * q] = c->hp[3 * (size_t)(c->first[ch] + q)];
+                xy[2 * q + 1] = c->hp[3 * (size_t)(c->first[ch] + q) + 1];
+            }
+            rc = lq_ckpt_put(f, xy, (size_t)hdr[0] * 2 * sizeof(float));
+        } else {
+            rc = lq_ckpt_get(f, xy, (size_t)hdr[0] * 2 * sizeof(float));
+            if (!rc) rc = lq_chains_add(c, hdr[0], xy, hdr[1]);
+        }
+        free(xy);
+    }
+    if (!rc && !save) rc = lq_chains_sync(c);
+    return rc;
+}
+
 static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
 {
     lq_mac_scalars sc = {s->t,  s->dt_prev, s->step, s->npart, s->nx,
@@ -1092,8 +1129,9 @@ static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
         return lq_error(LQ_EINPUT,
                         "the checkpoint is for a %d x %d x %d grid with room for %d markers", sc.nx,
                         sc.ny, sc.nz, sc.cap);
-    lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->pos};
-    for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
+    lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->pos, &s->hfs.h};
+    size_t nf = LQ_COUNT(fs) - (s->surface != LQ_MAC_HEIGHTFIELD);
+    for (size_t i = 0; i < nf && !rc; i++) {
         void *buf = lq_alloc(lq_field_bytes(fs[i]));
         if (!buf) return LQ_ESIM;
         if (save) {
@@ -1105,6 +1143,7 @@ static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
         }
         free(buf);
     }
+    if (!rc && s->surface == LQ_MAC_CHAINS) rc = lq_mac_ckpt_chains(s, f, save);
     if (!rc && s->spray_on) rc = save ? lq_macspray_save(&s->sps, f) : lq_macspray_load(&s->sps, f);
     if (!rc && s->bodies_on) rc = save ? lq_macbody_save(&s->mbs, f) : lq_macbody_load(&s->mbs, f);
     if (!rc && !save) {
