@@ -72,7 +72,10 @@ LQ_INLINE int lq_mb_liquid(int kind)
 }
 
 /* Liquid for the pressure gradient: FULL/SURFACE, or a cell owned by a two-way body
- * (use_owner: owner is a real field; its p is the extension of lq_mb_body_pressure). */
+ * (use_owner: owner is a real field; its p is the extension of lq_mb_body_pressure).
+ * A face between an owned cell and an EMPTY one takes the air's p as 0 there (the body's
+ * dry surface is at the atmosphere's pressure), unlike liquid | EMPTY faces (0: the
+ * SURFACE cell carries the surface pressure). */
 LQ_INLINE int lq_mb_wet(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *owner,
                         int use_owner, int c)
 {
@@ -90,6 +93,10 @@ LQ_INLINE float lq_mb_face_grad(const LQ_GLOBAL float *p, const LQ_GLOBAL unsign
     int a = c - s, ka = flags[a], kb = flags[c];
     int la = lq_mb_wet(flags, owner, use_owner, a), lb = lq_mb_wet(flags, owner, use_owner, c);
     if (la && lb) return (p[c] - p[a]) * inv;
+    if (use_owner) { /* a two-way body's cell and air: p = 0 on its dry surface */
+        if (owner[a] != 0 && kb == LQ_MAC_EMPTY) return (0.0f - p[a]) * inv;
+        if (owner[c] != 0 && ka == LQ_MAC_EMPTY) return p[c] * inv;
+    }
     if (ka == LQ_MAC_EMPTY || kb == LQ_MAC_EMPTY || (!la && !lb)) return 0.0f;
     if (lb) {
         if (n + 1 < m && lq_mb_wet(flags, owner, use_owner, c + s)) return (p[c + s] - p[c]) * inv;
@@ -290,10 +297,18 @@ LQ_INLINE void lq_mb_face_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL
     }
 }
 
-/* One Jacobi pass of the pressure extension into owned cells (cell c; src → dst): an
- * owned cell takes the mean of its neighbours' p over those that are FULL/SURFACE, or
- * owned and already reached (src ≠ LQ_MB_UNSET; not in the first pass, whose owned
- * values are last step's); none: LQ_MB_UNSET, or 0 in the last pass. Other cells copy.
+/* One Jacobi pass of the pressure extension into owned cells (cell c; src → dst). The
+ * neighbours that count: FULL/SURFACE cells (their p), EMPTY cells (air: p = 0, the dry
+ * part of the body's surface) and owned cells already reached (src ≠ LQ_MB_UNSET; not in
+ * the first pass, whose owned values are last step's); static fixed cells (walls) do
+ * not. An owned cell takes the mean over its counting neighbours across gravity (x and
+ * z: y is up) when it has any, else over those along y; none: LQ_MB_UNSET, or 0 in the
+ * last pass. Other cells copy. Across gravity first: a row of the body gets the
+ * liquid's p at its own height (hydrostatic p exactly, the waterline's kink in p where it
+ * is: above the water the rows take the air's 0), which an isotropic mean would smear
+ * over the body's height (tens of % on a box floating a cell deep). Exact for a linear
+ * p. With the face rule of lq_mb_face_grad (owned | EMPTY: the air's p = 0) the node sum
+ * of −∇p over a column of owned cells runs from the liquid below to the air above.
  * The mean multiplies by a float reciprocal (no division: exact in both twins). */
 LQ_INLINE void lq_mb_body_pressure_cell(const LQ_GLOBAL float *src, LQ_GLOBAL float *dst,
                                         const LQ_GLOBAL unsigned char *flags,
@@ -306,21 +321,23 @@ LQ_INLINE void lq_mb_body_pressure_cell(const LQ_GLOBAL float *src, LQ_GLOBAL fl
         return;
     }
     int st[3] = {1, nx, nx * ny}, n[3] = {i, j, k}, m[3] = {nx, ny, nz};
-    float sum = 0.0f;
-    int cnt = 0;
+    float sum[2] = {0.0f, 0.0f}; /* across gravity (x, z), along it (y) */
+    int cnt[2] = {0, 0};
     for (int a = 0; a < 3; a++)
         for (int sg = -1; sg <= 1; sg += 2) {
-            int q = n[a] + sg;
+            int q = n[a] + sg, h = a == 1;
             if (q < 0 || q >= m[a]) continue;
             int d = c + sg * st[a];
-            int ok = owner[d] != 0 ? (!first && src[d] != LQ_MB_UNSET) : lq_mb_liquid(flags[d]);
-            if (ok) {
-                sum = sum + src[d];
-                cnt++;
+            if (owner[d] != 0 ? (!first && src[d] != LQ_MB_UNSET) : lq_mb_liquid(flags[d])) {
+                sum[h] = sum[h] + src[d];
+                cnt[h]++;
+            } else if (owner[d] == 0 && flags[d] == LQ_MAC_EMPTY) {
+                cnt[h]++; /* air: p = 0 */
             }
         }
-    const float inv[7] = {0.0f, 1.0f, 0.5f, 1.0f / 3.0f, 0.25f, 0.2f, 1.0f / 6.0f};
-    dst[c] = cnt > 0 ? sum * inv[cnt] : (last ? 0.0f : LQ_MB_UNSET);
+    const float inv[5] = {0.0f, 1.0f, 0.5f, 1.0f / 3.0f, 0.25f};
+    int h = cnt[0] > 0 ? 0 : 1;
+    dst[c] = cnt[h] > 0 ? sum[h] * inv[cnt[h]] : (last ? 0.0f : LQ_MB_UNSET);
 }
 
 #endif
