@@ -60,6 +60,18 @@ const lq_tolerance lq_tolerances[] = {
     {"splash.objects", 1e-4, 0, 1,
      "body centres (m): integrated on the host in double from device force sums (fixed "
      "point, exact); as splash.h where division differs"},
+    {"mac.p", 0, 0, 1,
+     "whole-scene fields after N frames: every mac operation is bit for bit on both backends "
+     "(with mac.forcing, OpenCL's cos may differ by ulps and the runs then drift apart)"},
+    {"mac.u", 0, 0, 1, "as mac.p"},
+    {"mac.v", 0, 0, 1, "as mac.p"},
+    {"mac.w", 0, 0, 1, "as mac.p"},
+    {"mac.phi", 0, 0, 1, "the marker density from the same markers: as mac.p"},
+    {"mac.flags", 0, 0, 1, "as mac.p"},
+    {"mac.volume", 0, 0, 1, "marker counts, or the same height field or chains: exact"},
+    {"mac.objects", 0, 0, 1,
+     "body centres (m): integrated on the host in double from fixed-tree force sums: exact"},
+    {"mac.particles", 0, 0, 1, "spray and foam from deterministic scans and hashes: exact"},
     {"pressure.divergence", 0, 0, 1,
      "eq. 5: products by host reciprocals, fixed order; the max of |D| is order-free: exact"},
     {"pressure.rb_sweep", 0, 0, 1,
