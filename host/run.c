@@ -208,7 +208,7 @@ static int lq_objects_open(lq_writer *w, bool resume, int keep)
 /* The 3D solvers: the surface of phi < 0 (their "phi" field) as a mesh, and a
  * ray-marched preview with obstacle cells ("solid") and objects. */
 static int lq_write_frame_3d(lq_writer *w, int frame, bool mesh, bool preview,
-                             const lq_view_object *views, int nobj)
+                             const lq_view_object *views, int nobj, const lq_points_view *pts)
 {
     char path[4096 + 128];
     lq_field_view vp, vs;
@@ -236,6 +236,13 @@ static int lq_write_frame_3d(lq_writer *w, int frame, bool mesh, bool preview,
             w->vol_ready = rc == LQ_OK;
         }
         snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
+        /* spray and foam over the liquid (columns x y z ... kind, as the solver names them) */
+        int kind = -1;
+        for (int i = 0; pts && i < pts->nprops; i++)
+            if (strcmp(pts->names[i], "kind") == 0) kind = i;
+        if (!rc && kind >= 0 && pts->n > 0)
+            lq_volview_points(&w->vol, pts->n, pts->columns[0], pts->columns[1], pts->columns[2],
+                              pts->columns[kind]);
         if (!rc) rc = lq_volview_render(&w->vol, path, phi, solid, views, nobj);
     }
     free(phi);
@@ -281,7 +288,7 @@ static int lq_write_frame(lq_writer *w, int frame, double t)
         rc = lq_objview_write_mesh(path, views, nobj);
     }
     if (rc) return rc;
-    if (!w->vt->height_field) return lq_write_frame_3d(w, frame, mesh, preview, views, nobj);
+    if (!w->vt->height_field) return lq_write_frame_3d(w, frame, mesh, preview, views, nobj, &pts);
 
     /* Height fields: surface mesh and preview from host copies of h, b, u, w. */
     if (!mesh && !preview) return LQ_OK;

@@ -138,6 +138,38 @@ void lq_volview_free(lq_volview *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The points of lq_volview_points as soft dots (radius ~1.2 px, scaled with the picture),
+ * blended over the picture; then forgotten. */
+static void vv_draw_points(lq_volview *p)
+{
+    const lq_volview_camera *c = &p->cam;
+    int w = p->width, h = p->height;
+    double r = fmax(0.8, w / 800.0);
+    for (int q = 0; q < p->npoints; q++) {
+        int kind = (int)p->pkind[q];
+        if (kind != 0 && kind != 1) continue;
+        double x[3] = {p->px[q], p->py[q], p->pz[q]}, rel[3], pix[2];
+        for (int a = 0; a < 3; a++) rel[a] = x[a] - c->eye[a];
+        double zf = dot3(rel, c->fwd);
+        if (!(zf > 0)) continue;
+        pix[0] = c->cx + c->focal * dot3(rel, c->right) / zf; /* as lq_volview_project */
+        pix[1] = c->cy - c->focal * dot3(rel, c->up) / zf;
+        const double col[2][3] = {{0.86, 0.93, 1.0}, {1.0, 1.0, 1.0}};
+        double alpha = kind ? 0.85 : 0.7;
+        for (int yy = (int)floor(pix[1] - r); yy <= (int)ceil(pix[1] + r); yy++)
+            for (int xx = (int)floor(pix[0] - r); xx <= (int)ceil(pix[0] + r); xx++) {
+                if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+                double dx = xx + 0.5 - pix[0], dy = yy + 0.5 - pix[1];
+                double a = alpha * fmax(0, 1 - sqrt(dx * dx + dy * dy) / (r + 0.5));
+                if (a <= 0) continue;
+                uint8_t *px = p->rgb + 3 * ((size_t)yy * w + xx);
+                for (int k = 0; k < 3; k++)
+                    px[k] = (uint8_t)lround((1 - a) * px[k] + a * 255.0 * col[kind][k]);
+            }
+    }
+    p->npoints = 0;
+}
+
 int lq_volview_project(const lq_volview *p, const double world[3], double pixel[2])
 {
     const lq_volview_camera *c = &p->cam;
@@ -877,6 +909,17 @@ int lq_volview_render(lq_volview *p, const char *path, const float *phi, const u
             }
             vv_encode(sum, p->rgb + 3 * (y * w + x));
         }
+    vv_draw_points(p);
     p->frames++;
     return lq_png_write_rgb(path, p->width, p->height, p->rgb);
+}
+
+void lq_volview_points(lq_volview *p, int n, const float *x, const float *y, const float *z,
+                       const float *kind)
+{
+    p->npoints = n;
+    p->px = x;
+    p->py = y;
+    p->pz = z;
+    p->pkind = kind;
 }

@@ -42,6 +42,9 @@ typedef struct lq_volview {
                          trilinear value inside the brick) */
     uint8_t *rgb;     /* the last picture, width · height · 3 */
     uint8_t *aa;      /* pixels that get extra samples, width · height */
+    /* points drawn over the next picture (lq_volview_points), not owned */
+    int npoints;
+    const float *px, *py, *pz, *pkind;
 } lq_volview;
 
 /* width: 16..16384 px. LQ_OK or LQ_ESIM (bad grid or size, out of memory). */
@@ -69,6 +72,12 @@ int lq_volview_init(lq_volview *p, int nx, int ny, int nz, const double origin[3
  * LQ_OK or LQ_ESIM. */
 int lq_volview_render(lq_volview *p, const char *path, const float *phi, const uint8_t *solid,
                       const lq_view_object *obj, int nobj);
+/* Spray and foam to draw over the next lq_volview_render: n points at (x, y, z) (m,
+ * world), kind 0 spray (a small blue-white dot), 1 foam (a white dot), others skipped.
+ * The arrays must stay valid until that call; n = 0 draws none. No depth test: the
+ * points are drawn over everything (spray flies above the liquid, foam rides on it). */
+void lq_volview_points(lq_volview *p, int n, const float *x, const float *y, const float *z,
+                       const float *kind);
 /* World point → continuous pixel coordinates under the camera (fixed by the first
  * frame; for a 2D run a distant pinhole that maps the slab's mid plane z = origin_z +
  * dz/2 exactly as drawn). Returns 0, or -1 when the point is behind the camera or there
