@@ -25,6 +25,7 @@ static const char *const lq_mb_sources[] = {"kernels/lq_shared.h", "kernels/mac_
     {                                                                                              \
         {&(o)->forces, "macbody_forces"}, {&(o)->mark, "macbody_mark"},                            \
             {&(o)->face, "macbody_face"}, {&(o)->bpress, "macbody_body_pressure"},                 \
+            {&(o)->markers, "macbody_markers"},                                                    \
     }
 
 int lq_macbody_ops_init(lq_macbody_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
@@ -305,6 +306,9 @@ static int lq_mb_upload(lq_macbody_set *s)
         B[LQ_MB_B_DAMP] = (float)s->b[i].damping;
         B[LQ_MB_B_SHAPE] = (float)s->b[i].shape;
         B[LQ_MB_B_TWOWAY] = s->b[i].two_way ? 1.0f : 0.0f;
+        float vv = B[LQ_MB_B_VEL] * B[LQ_MB_B_VEL] + B[LQ_MB_B_VEL + 1] * B[LQ_MB_B_VEL + 1] +
+                   B[LQ_MB_B_VEL + 2] * B[LQ_MB_B_VEL + 2];
+        B[LQ_MB_B_IVV] = vv > 1e-12f ? 1.0f / vv : 0.0f; /* at rest: no mirroring */
     }
     return lq_field_upload(&s->bodies, s->hb);
 }
@@ -385,6 +389,24 @@ int lq_macbody_mark(lq_macbody_ops *o, lq_macbody_set *s, lq_field *flags,
     }
     lq_argv a[] = {MEM(flags), MEM(static_flags), MEM(owner), MEM(&s->bodies), VAL(nb), VAL(h)};
     return lq_mb_cells(o, o->mark, "macbody_mark", (int)LQ_COUNT(a), a);
+}
+
+int lq_macbody_markers(lq_macbody_ops *o, lq_macbody_set *s, lq_field *pos, int n,
+                       const lq_field *owner)
+{
+    assert(owner->count == (size_t)s->nx * s->ny * s->nz && owner->elem == 4);
+    if (s->ntwo_way == 0 || n == 0) return LQ_OK;
+    int rc = lq_mb_upload(s);
+    if (rc) return rc;
+    float idx = (float)(1.0 / s->dx);
+    if (IS_REF(o->ctx)) {
+        lq_macbody_ref_markers(pos, n, owner, &s->bodies, idx, idx, idx);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(pos), VAL(n), MEM(owner), MEM(&s->bodies), VAL(idx), VAL(idx), VAL(idx)};
+    size_t local = LQ_MB_LOCAL, global = ((size_t)n + LQ_MB_LOCAL - 1) / LQ_MB_LOCAL * LQ_MB_LOCAL;
+    return lq_cl_launch(o->ctx, o->markers, "macbody_markers", (int)LQ_COUNT(a), a, 1, global, 1,
+                        &local);
 }
 
 int lq_macbody_face_velocity(lq_macbody_ops *o, lq_macbody_set *s, lq_field *u, lq_field *v,

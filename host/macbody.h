@@ -23,7 +23,9 @@
  * lq_macbody_forces_owned takes owned cells as liquid for ∇p, so the buoyancy and the
  * pressure drag reach the body through the same node sums as one-way. The solver's step
  * (Foster & Metaxas §6) calls, per step:
- *   lq_macbody_mark                 before the classification of step 3 (markers);
+ *   lq_macbody_mark                 before the classification of step 3, then
+ *   lq_macbody_markers              (marker tracker) moves the markers the bodies ran
+ *                                   over to their wakes;
  *   lq_macbody_face_velocity        after step 4's boundaries, before the pressure solve;
  *   lq_macbody_face_velocity        after step 7's boundaries, before step 8 (advection);
  *   lq_macbody_body_pressure        after step 8, then lq_macbody_forces_owned (owner),
@@ -102,7 +104,7 @@ typedef struct lq_macbody_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel forces, mark, face, bpress;
+    cl_kernel forces, mark, face, bpress, markers;
 } lq_macbody_ops;
 
 int lq_macbody_ops_init(lq_macbody_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
@@ -146,6 +148,16 @@ int lq_macbody_forces_owned(lq_macbody_ops *o, lq_macbody_set *s, const lq_field
 int lq_macbody_mark(lq_macbody_ops *o, lq_macbody_set *s, lq_field *flags,
                     const lq_field *static_flags, lq_field *owner);
 
+/* Two-way, right after lq_macbody_mark (marker tracker only): every marker (pos: x y z
+ * per particle, m, grid-relative; the first n) in the front half of the body owning its
+ * cell (relative to the body's velocity) is mirrored to the back half: the liquid the
+ * body's front runs over is given back to its wake (the advection leaves markers in
+ * SOLID cells where they are; left there, they would come back as liquid where the
+ * body was — the swept volume gained — and retired, the vacated cells would be air
+ * bubbles inside the liquid). No marker is created or lost. See lq_mb_marker_one. */
+int lq_macbody_markers(lq_macbody_ops *o, lq_macbody_set *s, lq_field *pos, int n,
+                       const lq_field *owner);
+
 /* Two-way: every face between an owned cell and a cell that is not SOLID (and between
  * two cells of one body) gets the normal part of that body's rigid velocity
  * v + ω × (x_face − x_cm) at the face centre. After the boundary op (which zeroes the
@@ -188,6 +200,8 @@ void lq_macbody_ref_mark(lq_field *flags, const lq_field *static_flags, lq_field
                          const lq_field *bodies, int nbodies, float h);
 void lq_macbody_ref_face(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags,
                          const lq_field *owner, const lq_field *bodies, float h);
+void lq_macbody_ref_markers(lq_field *pos, int n, const lq_field *owner, const lq_field *bodies,
+                            float idx, float idy, float idz);
 void lq_macbody_ref_body_pressure(const lq_field *src, lq_field *dst, const lq_field *flags,
                                   const lq_field *owner, int first, int last);
 

@@ -8,7 +8,7 @@
  * (a multiple of LQ_MB_LOCAL; every group belongs to one body), local size LQ_MB_LOCAL.
  * Each group writes one row of LQ_MB_OUT sums to `out` by a fixed binary tree.
  * Two-way coupling (macbody_mark, macbody_face, macbody_body_pressure): one work-item
- * per cell over NX × NY × NZ.
+ * per cell over NX × NY × NZ; macbody_markers: one per marker, local size LQ_MB_LOCAL.
  */
 
 kernel __attribute__((reqd_work_group_size(LQ_MB_LOCAL, 1, 1))) void
@@ -59,4 +59,13 @@ kernel void macbody_body_pressure(global const float *src, global float *dst,
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
     lq_mb_body_pressure_cell(src, dst, flags, owner, i, j, k, NX, NY, NZ, first, last);
+}
+
+kernel __attribute__((reqd_work_group_size(LQ_MB_LOCAL, 1, 1))) void
+macbody_markers(global float *pos, int n, global const int *owner, global const float *bodies,
+                float idx, float idy, float idz)
+{
+    int q = get_global_id(0);
+    if (q >= n) return;
+    lq_mb_marker_one(pos, owner, bodies, q, NX, NY, NZ, idx, idy, idz);
 }

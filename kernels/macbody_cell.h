@@ -62,7 +62,8 @@
 #define LQ_MB_B_IHALF  20 /* 1 / half extents (1/m), body frame */
 #define LQ_MB_B_SHAPE  23 /* LQ_SHAPE_* (0 ball, 1 ellipsoid, 2 box) or 3 can, as a float */
 #define LQ_MB_B_TWOWAY 24 /* 1: the body pushes the liquid (two-way coupling) */
-#define LQ_MB_B_STRIDE 25
+#define LQ_MB_B_IVV    25 /* 1 / |v|² (s²/m²), 0 at rest */
+#define LQ_MB_B_STRIDE 26
 
 #define LQ_MB_UNSET 3.0e38f /* body_pressure: an owned cell not reached yet */
 
@@ -338,6 +339,45 @@ LQ_INLINE void lq_mb_body_pressure_cell(const LQ_GLOBAL float *src, LQ_GLOBAL fl
     const float inv[5] = {0.0f, 1.0f, 0.5f, 1.0f / 3.0f, 0.25f};
     int h = cnt[0] > 0 ? 0 : 1;
     dst[c] = cnt[h] > 0 ? sum[h] * inv[cnt[h]] : (last ? 0.0f : LQ_MB_UNSET);
+}
+
+/* Marker n (§4.1 markers, x y z per particle, m, grid-relative) in a cell owned by a
+ * body: the advection leaves markers in SOLID cells where they are, so a marker the
+ * body's front runs over would stay inside it and come back as liquid where the body
+ * was (the swept volume added twice: pushed aside by the faces and left behind), and a
+ * cell the body leaves with no marker would be an air cell inside the liquid (p = 0:
+ * the liquid rushes in). So a marker in the front half of its body (r·v > 0, r from the
+ * centre, v the body's velocity) is mirrored to the back half, x − 2 (r·v / |v|²) v:
+ * the liquid the front captures is given back to the wake, no marker is created or
+ * lost. The mirror image must lie in a cell of the same body (else the marker stays:
+ * a marker put outside the body would be liquid dropped in the air above a rising
+ * body, which feeds sloshing); markers in the back half, or of a body at rest, stay.
+ * The cells of a shape symmetric about the plane through the centre across v (a ball
+ * always; a box or can moving along an axis) mirror into its own cells. 1/|v|² is
+ * uploaded (no division). */
+LQ_INLINE void lq_mb_marker_one(LQ_GLOBAL float *pos, const LQ_GLOBAL int *owner,
+                                const LQ_GLOBAL float *bodies, int n, int nx, int ny, int nz,
+                                float idx, float idy, float idz)
+{
+    lq_mk_vec3 p;
+    p.x = pos[3 * n];
+    p.y = pos[3 * n + 1];
+    p.z = pos[3 * n + 2];
+    int o = owner[lq_mk_cell_of(p, nx, ny, nz, idx, idy, idz)];
+    if (o == 0) return;
+    const LQ_GLOBAL float *B = bodies + (o - 1) * LQ_MB_B_STRIDE, *V = B + LQ_MB_B_VEL;
+    float r0 = p.x - B[LQ_MB_B_POS], r1 = p.y - B[LQ_MB_B_POS + 1], r2 = p.z - B[LQ_MB_B_POS + 2];
+    float rv = r0 * V[0] + r1 * V[1] + r2 * V[2];
+    if (!(rv > 0.0f) || B[LQ_MB_B_IVV] == 0.0f) return;
+    float f = 2.0f * rv * B[LQ_MB_B_IVV];
+    lq_mk_vec3 m;
+    m.x = p.x - f * V[0];
+    m.y = p.y - f * V[1];
+    m.z = p.z - f * V[2];
+    if (owner[lq_mk_cell_of(m, nx, ny, nz, idx, idy, idz)] != o) return; /* stays inside */
+    pos[3 * n] = m.x;
+    pos[3 * n + 1] = m.y;
+    pos[3 * n + 2] = m.z;
 }
 
 #endif

@@ -71,3 +71,11 @@ void lq_macbody_ref_body_pressure(const lq_field *src, lq_field *dst, const lq_f
                                          (const int *)owner->host, i, j, k, nx, ny, nz, first,
                                          last);
 }
+
+void lq_macbody_ref_markers(lq_field *pos, int n, const lq_field *owner, const lq_field *bodies,
+                            float idx, float idy, float idz)
+{
+    for (int q = 0; q < n; q++)
+        lq_mb_marker_one((float *)pos->host, (const int *)owner->host, (const float *)bodies->host,
+                         q, owner->nx, owner->ny, owner->nz, idx, idy, idz);
+}
