@@ -427,8 +427,9 @@ const lq_key lq_scene_keys[] = {
             "with other bodies."),
     K_ENUM("objects[].coupling", 0, MAC, "one-way|two-way", "one-way",
            "`one-way`: the liquid moves the body and the body does not change the liquid "
-           "(the paper's §5). `two-way`: the body should also push the liquid; read but "
-           "not applied yet (the body moves one-way)."),
+           "(the paper's §5). `two-way`: the body's cells are also solid to the liquid and "
+           "move with it, so it pushes the liquid (mac.surface: markers only; the body's "
+           "drag is not applied)."),
     K_FILE("objects[].path_file", 0, SPL,
            "A CSV trajectory (`t,x,y,z` and optionally `qw,qx,qy,qz`) the body follows "
            "instead of falling freely; bodies sharing one file move as one rigid set "

@@ -4,7 +4,8 @@
 # removes liquid and conserves the markers' count, an inlet switched to outflow (the
 # Moonlight Cove set-up) stops adding and starts draining, the height-field and chain
 # trackers (§4) keep a still tank still and its volume, spray and foam appear over a
-# dam break (§4.3), a floating box settles at its draft (§5), and runs with all of these
+# dam break (§4.3), a floating box settles at its draft (§5), a heavy two-way ball moves
+# the liquid where a one-way one does not, and runs with all of these
 # resume bit for bit from a checkpoint. Bad sources are refused with exit 2.
 set -u
 # shellcheck source=tests/lib_cli.sh
@@ -119,6 +120,21 @@ print("centre y %.4f m at the end" % y[-1])
 assert abs(y[-1] - 0.20) < 0.03, y[-1]' "$tmp/box/objects.csv" 2>&1) &&
     pass "settles near its draft: $out" || fail "box" "$out"
 
+echo "two-way body:"
+for c in one-way two-way; do
+    tank "objects:
+  - sphere: {center: [0.4, 0.45, 0.02], radius: 0.08}
+    density: 3000
+    coupling: $c" 12 >"$tmp/$c.yaml"
+    "$LQ" run "$tmp/$c.yaml" --out "$tmp/$c" --quiet || fail "$c run"
+done
+out=$(python3 -c '
+import json, sys
+v = [max(json.loads(l)["max_speed"] for l in open(f)) for f in sys.argv[1:]]
+print("liquid max speed %.2g m/s one-way, %.2g m/s two-way" % tuple(v))
+assert v[0] < 1e-3 and v[1] > 0.3, v' "$tmp/one-way/stats.jsonl" "$tmp/two-way/stats.jsonl" 2>&1) &&
+    pass "a heavy ball splashes the liquid only when two-way: $out" || fail "two-way" "$out"
+
 echo "resume:"
 strip() { sed 's/"wall_ms":[^,]*,//' "$1"; }
 resume_check() { # name yaml extra-args...
@@ -139,6 +155,7 @@ objects:
     density: 600" 10 >"$tmp/all.yaml"
 resume_check "inlet, spray, body" "$tmp/all.yaml"
 resume_check "chains" "$tmp/chains.yaml"
+resume_check "two-way body" "$tmp/two-way.yaml"
 resume_check "height field" "$tmp/heightfield.yaml"
 
 echo "bad input:"

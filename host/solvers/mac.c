@@ -89,6 +89,9 @@ typedef struct lq_mac {
     bool bodies_on;
     lq_macbody_ops mbo;
     lq_macbody_set mbs;
+    bool twoway;          /* a body pushes the liquid back (objects[].coupling) */
+    lq_field owner, fl0f; /* int per cell: body + 1 in cells a two-way body holds; the
+                             static kinds on the backend */
     lq_macspray_counts sp_last;
     long long spray_emitted, spray_foamed, spray_dropped; /* this frame */
     float *pcols[LQ_MACSPRAY_NCOLS];                      /* host columns of the points view */
@@ -120,6 +123,8 @@ static void lq_mac_destroy(void *state)
     lq_chains_state_release(&s->chs);
     lq_chains_ops_release(&s->cho);
     free(s->hcol);
+    lq_field_release(&s->owner);
+    lq_field_release(&s->fl0f);
     lq_macbody_release(&s->mbs);
     lq_macbody_ops_release(&s->mbo);
     lq_macspray_state_release(&s->sps);
@@ -519,6 +524,17 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         if (!rc)
             rc = lq_macbody_from_scene(&s->mbs, ctx, sc, nx, ny, nz, s->dx, s->origin, 1000.0,
                                        s->fl0);
+        s->twoway = !rc && s->mbs.ntwo_way > 0;
+        if (!rc && s->twoway && s->surface != LQ_MAC_MARKERS)
+            rc = lq_scene_error(sc, "objects",
+                                "two-way bodies need mac.surface: markers (they move the "
+                                "markers they displace)");
+        if (!rc && s->twoway) {
+            rc = lq_field_alloc(ctx, &s->owner, "owner", nx, ny, nz, 4);
+            if (!rc) rc = lq_field_zero(&s->owner, 0);
+            if (!rc) rc = lq_field_alloc(ctx, &s->fl0f, "static_flags", nx, ny, nz, 1);
+            if (!rc) rc = lq_field_upload(&s->fl0f, s->fl0);
+        }
         if (rc) goto fail;
     }
     /* §4.3: spray and foam, when the scene has a `spray` map */
@@ -762,7 +778,11 @@ static int lq_mac_step(lq_mac *s, double dt)
         .dt = (float)dt, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu, .gamma = (float)s->gamma};
     memcpy(mp.g, g3, sizeof g3);
     s->pp.dt = (float)dt;
-    int rc = lq_mac_inlets(s, dt);        /* §7.1 */
+    int rc = lq_mac_inlets(s, dt); /* §7.1 */
+    if (!rc && s->twoway) {        /* two-way bodies: their cells are SOLID this step */
+        rc = lq_macbody_mark(&s->mbo, &s->mbs, &s->flags, &s->fl0f, &s->owner);
+        if (!rc) rc = lq_macbody_markers(&s->mbo, &s->mbs, &s->pos, s->npart, &s->owner);
+    }
     if (!rc) rc = lq_mac_classify(s, dt); /* 3 */
     if (!rc) rc = lq_ms_classify(&s->so, &s->flags, &s->mask);
     /* surface cells hold the atmosphere's pressure plus the forcing of §7.2 */
@@ -771,7 +791,9 @@ static int lq_mac_step(lq_mac *s, double dt)
     fo.dt = (float)dt;
     float org[3] = {(float)s->origin[0], (float)s->origin[1], (float)s->origin[2]};
     if (!rc) rc = lq_ms_pressure(&s->so, &s->flags, &s->p, hh, org, &fo);
-    if (!rc) rc = lq_mac_boundaries(s, dt, false);       /* 4 */
+    if (!rc) rc = lq_mac_boundaries(s, dt, false); /* 4 */
+    if (!rc && s->twoway)
+        rc = lq_macbody_face_velocity(&s->mbo, &s->mbs, &s->u, &s->v, &s->w, &s->flags, &s->owner);
     if (!rc) rc = lq_momentum_step(&s->mo, &s->ms, &mp); /* 5 */
     if (rc) return rc;
     lq_mac_swap(&s->u, &s->ms.un);
@@ -781,9 +803,15 @@ static int lq_mac_step(lq_mac *s, double dt)
     float maxdiv = 0;
     rc = lq_pressure_solve(&s->po, &s->ps, &s->pp, &sweeps, &maxdiv); /* 6 */
     if (!rc) rc = lq_mac_boundaries(s, dt, true);                     /* 7 */
-    if (!rc) rc = lq_mac_move_surface(s, dt);                         /* 8 */
-    if (!rc && s->bodies_on) { /* §5: eq. 13–16 from this step's p and u */
-        rc = lq_macbody_forces(&s->mbo, &s->mbs, &s->p, &s->u, &s->v, &s->w, &s->flags);
+    if (!rc && s->twoway)
+        rc = lq_macbody_face_velocity(&s->mbo, &s->mbs, &s->u, &s->v, &s->w, &s->flags, &s->owner);
+    if (!rc) rc = lq_mac_move_surface(s, dt); /* 8 */
+    if (!rc && s->bodies_on) {                /* §5: eq. 13–16 from this step's p and u */
+        if (s->twoway)                        /* p inside the bodies from the liquid around them */
+            rc = lq_macbody_body_pressure(&s->mbo, &s->mbs, &s->p, &s->flags, &s->owner, 16);
+        if (!rc)
+            rc = lq_macbody_forces_owned(&s->mbo, &s->mbs, &s->p, &s->u, &s->v, &s->w, &s->flags,
+                                         s->twoway ? &s->owner : NULL);
         if (!rc) lq_macbody_integrate(&s->mbs, dt, s->t + dt, s->g);
     }
     if (!rc && s->spray_on) { /* §4.3 */
@@ -1129,8 +1157,10 @@ static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
         return lq_error(LQ_EINPUT,
                         "the checkpoint is for a %d x %d x %d grid with room for %d markers", sc.nx,
                         sc.ny, sc.nz, sc.cap);
-    lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->pos, &s->hfs.h};
-    size_t nf = LQ_COUNT(fs) - (s->surface != LQ_MAC_HEIGHTFIELD);
+    lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->pos, &s->owner, &s->hfs.h};
+    size_t nf = 6;
+    if (s->twoway) nf++;
+    if (s->surface == LQ_MAC_HEIGHTFIELD) fs[nf++] = &s->hfs.h;
     for (size_t i = 0; i < nf && !rc; i++) {
         void *buf = lq_alloc(lq_field_bytes(fs[i]));
         if (!buf) return LQ_ESIM;
