@@ -869,6 +869,18 @@ static int lq_mac_bench_make(lq_mac_bench *m, lq_ctx *ctx, int n)
     return rc;
 }
 
+/* Which mac rows run: LIQUIDCL_BENCH_OPS, a comma-separated list of row names (default
+ * all), for experiments on one kernel. */
+static bool lq_bench_op(const char *name)
+{
+    const char *env = getenv("LIQUIDCL_BENCH_OPS");
+    if (!env || !*env) return true;
+    size_t len = strlen(name);
+    for (const char *q = env; (q = strstr(q, name)) != NULL; q += len)
+        if ((q == env || q[-1] == ',') && (q[len] == 0 || q[len] == ',')) return true;
+    return false;
+}
+
 static int lq_bench_mac(lq_bench_ctx *b, int n)
 {
     lq_mac_bench m;
@@ -917,6 +929,7 @@ static int lq_bench_mac(lq_bench_ctx *b, int n)
                      m.npart, 100 * s);
             break;
         }
+        if (!lq_bench_op(lq_mac_names[op])) continue;
         m.which = op;
         m.flip = 0;
         rc = lq_mac_restore(&m);

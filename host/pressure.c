@@ -127,8 +127,10 @@ int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz
     o->nz = nz;
     o->rb_launch = LQ_PRESSURE_RB_HALF;
     if (IS_REF(o)) return LQ_OK;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
+    char defines[128];
+    const char *wenv = getenv("LIQUIDCL_PRESSURE_W"); /* 8 or 16: lanes of a vector row */
+    int lanes = wenv && atoi(wenv) == 16 ? 16 : 8;
+    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d -DLQ_PR_W=%d", nx, ny, nz, lanes);
     lq_cl_kernel_name ks[] = LQ_PRESSURE_KERNELS(o);
     int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_pr_sources), lq_pr_sources, defines,
                                  &o->program, (int)LQ_COUNT(ks), ks);
