@@ -35,6 +35,7 @@ typedef uint lq_uint;
 #define LQ_FLOAT_BITS(x)  as_uint(x)
 #define LQ_IS_FINITE(x)   isfinite(x)
 #define LQ_SQRTF(x)       sqrt(x)
+#define LQ_FABSF(x)       fabs(x)
 #define LQ_CBRTF(x)       cbrt(x)
 #else
 #include <math.h>
@@ -95,6 +96,7 @@ static inline lq_uint lq_float_bits(float x)
 #define LQ_FLOAT_BITS(x)         lq_float_bits(x)
 #define LQ_IS_FINITE(x)          isfinite(x)
 #define LQ_SQRTF(x)              sqrtf(x)
+#define LQ_FABSF(x)              fabsf(x)
 #define LQ_CBRTF(x)              cbrtf(x)
 #endif
 

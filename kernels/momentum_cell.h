@@ -127,7 +127,7 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
             float cm = h * (qm + q0), cp = h * (q0 + qp);
             sum = sum + (cm * cm - cp * cp) * id[b];
             /* donor cell: upwind the transported velocity by γ */
-            float up = fabs(cp) * (q0 - qp) - fabs(cm) * (qm - q0);
+            float up = LQ_FABSF(cp) * (q0 - qp) - LQ_FABSF(cm) * (qm - q0);
             sum = sum - cf.gamma * h * up * id[b];
             continue;
         }
@@ -141,7 +141,7 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
                          r[lq_mo_face(b, i + e[b][0], j + e[b][1], k + e[b][2], nx, ny)]);
         float ql = h * (qlo[b] + q0), qh = h * (q0 + qhi[b]);
         sum = sum + (ql * rlo - qh * rhi) * id[b];
-        float up = fabs(rhi) * (q0 - qhi[b]) - fabs(rlo) * (qlo[b] - q0);
+        float up = LQ_FABSF(rhi) * (q0 - qhi[b]) - LQ_FABSF(rlo) * (qlo[b] - q0);
         sum = sum - cf.gamma * h * up * id[b];
     }
     sum = sum + g[a];

@@ -158,6 +158,12 @@ resume_check "chains" "$tmp/chains.yaml"
 resume_check "two-way body" "$tmp/two-way.yaml"
 resume_check "height field" "$tmp/heightfield.yaml"
 
+echo "reference vs OpenCL, whole scenes:"
+check "dam break with spray: every field, the particles and volume bit for bit" \
+    "$LQ" diff scenes/mac_dam_break.yaml --frames 6 --set "grid.size=[16,10,8]" \
+    --set spray.threshold=0.5
+check "inlet, two-way ball: bit for bit" "$LQ" diff "$tmp/two-way.yaml" --frames 6
+
 echo "bad input:"
 tank "sources:
   - inlet: {min: [5, 5, 5], max: [6, 6, 6], velocity: [1, 0, 0]}" >"$tmp/bad.yaml"
