@@ -72,6 +72,15 @@ const lq_tolerance lq_tolerances[] = {
     {"mac.objects", 0, 0, 1,
      "body centres (m): integrated on the host in double from fixed-tree force sums: exact"},
     {"mac.particles", 0, 0, 1, "spray and foam from deterministic scans and hashes: exact"},
+    {"sl.velocity", 0, 0, 1,
+     "RK2 backtrace and trilinear sampling, same code, host reciprocals, no contraction or "
+     "divide: exact"},
+    {"sl.scalar", 0, 0, 1, "as sl.velocity"},
+    {"reinit.pde", 0, 0, 1,
+     "same per-cell code in the same pass order; sqrt and the sub-cell divide are correctly "
+     "rounded on both sides (PoCL -cl-fp32-correctly-rounded-divide-sqrt); max change an "
+     "order-free atomic max: exact"},
+    {"reinit.fim", 0, 0, 1, "as reinit.pde (min-updates, divide by 3 correctly rounded)"},
     {"pressure.divergence", 0, 0, 1,
      "eq. 5: products by host reciprocals, fixed order; the max of |D| is order-free: exact"},
     {"pressure.rb_sweep", 0, 0, 1,
