@@ -1,0 +1,467 @@
+/*
+ * poisson.c — launchers of the `pls` pressure operations (poisson.h; Rasmussen et al.
+ * 2004 §3) and the solver loops built on them: red-black SOR, weighted Jacobi and
+ * (Jacobi-)preconditioned CG. The loops run on the host and call one operation per
+ * kernel, so they are the same on both backends; scalars (α, β, norms) come from the
+ * deterministic reductions, added in double on the host in group order.
+ */
+#include "poisson.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+static const char *const lq_ps_sources[] = {"kernels/lq_shared.h", "kernels/mac_grid.h",
+                                            "kernels/poisson_cell.h", "kernels/poisson.cl"};
+
+#define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
+
+#define LQ_POISSON_KERNELS(o)                                                                      \
+    {                                                                                              \
+        {&(o)->setup, "poisson_setup"}, {&(o)->apply, "poisson_apply"},                            \
+            {&(o)->residual, "poisson_residual"}, {&(o)->sor, "poisson_sor"},                      \
+            {&(o)->jacobi, "poisson_jacobi"}, {&(o)->cg_update, "poisson_cg_update"},              \
+            {&(o)->cg_direction, "poisson_cg_direction"},                                          \
+            {&(o)->precond_jacobi, "poisson_precond_jacobi"}, {&(o)->reduce, "poisson_reduce"},    \
+            {&(o)->rhs, "poisson_rhs"},                                                            \
+        {                                                                                          \
+            &(o)->project, "poisson_project"                                                       \
+        }                                                                                          \
+    }
+
+float lq_poisson_theta_min(const lq_poisson_params *prm)
+{
+    return prm->theta_min > 0 ? prm->theta_min : 0.01f;
+}
+
+float lq_poisson_rhs_scale(const lq_poisson_params *prm)
+{
+    return (float)(-(double)prm->h / prm->dt);
+}
+
+float lq_poisson_dt_h(const lq_poisson_params *prm)
+{
+    return (float)((double)prm->dt / prm->h);
+}
+
+int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+{
+    memset(o, 0, sizeof *o);
+    o->ctx = ctx;
+    o->nx = nx;
+    o->ny = ny;
+    o->nz = nz;
+    long n = (long)nx * ny * nz;
+    long g = (n + LQ_PS_LOCAL - 1) / LQ_PS_LOCAL;
+    o->groups = (int)(g < LQ_PS_GROUPS ? g : LQ_PS_GROUPS);
+    if (o->groups < 1) o->groups = 1;
+    o->span = (int)((n + o->groups - 1) / o->groups);
+    int rc = lq_field_alloc(ctx, &o->mask, "poisson.mask", nx, ny, nz, 1);
+    if (!rc) rc = lq_field_alloc(ctx, &o->diag, "poisson.diag", nx, ny, nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->r, "poisson.r", nx, ny, nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->z, "poisson.z", nx, ny, nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->d, "poisson.d", nx, ny, nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->q, "poisson.q", nx, ny, nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->partial, "poisson.partial", o->groups, 1, 1, 4);
+    if (!rc) {
+        o->partial_host = calloc((size_t)o->groups, sizeof(float));
+        if (!o->partial_host) rc = lq_error(LQ_ESIM, "poisson: out of host memory");
+    }
+    if (!rc) rc = lq_field_zero(&o->mask, 0);
+    if (!rc) rc = lq_field_zero(&o->diag, 0);
+    if (rc || IS_REF(o)) return rc;
+    char defines[96];
+    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
+    lq_cl_kernel_name ks[] = LQ_POISSON_KERNELS(o);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_ps_sources), lq_ps_sources, defines,
+                               &o->program, (int)LQ_COUNT(ks), ks);
+}
+
+void lq_poisson_ops_release(lq_poisson_ops *o)
+{
+    lq_cl_kernel_name ks[] = LQ_POISSON_KERNELS(o);
+    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_field *fs[] = {&o->mask, &o->diag, &o->r, &o->z, &o->d, &o->q, &o->partial};
+    for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+    free(o->partial_host);
+    o->partial_host = NULL;
+}
+
+/* Binds the arguments and runs over a 3D range (cells, or faces of one axis). */
+static int lq_ps_run3(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs, const lq_argv *a,
+                      int gx, int gy, int gz)
+{
+    for (int i = 0; i < nargs; i++) {
+        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
+        if (rc) return rc;
+    }
+    size_t global[3] = {(size_t)gx, (size_t)gy, (size_t)gz};
+    return lq_cl_run(o->ctx, k, name, 3, global, NULL);
+}
+
+static int lq_ps_cells(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
+                       const lq_argv *a)
+{
+    return lq_ps_run3(o, k, name, nargs, a, o->nx, o->ny, o->nz);
+}
+
+static size_t lq_ps_count(const lq_poisson_ops *o)
+{
+    return (size_t)o->nx * o->ny * o->nz;
+}
+
+static void lq_ps_check(const lq_poisson_ops *o, const lq_field *f)
+{
+    (void)o;
+    (void)f;
+    assert(f->elem == 4 && f->count == lq_ps_count(o));
+}
+
+/* --- single operations ---------------------------------------------------------------- */
+
+int lq_poisson_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                     const lq_poisson_params *prm)
+{
+    lq_ps_check(o, phi);
+    if (sdf) lq_ps_check(o, sdf);
+    if (IS_REF(o)) {
+        lq_poisson_ref_setup(o, phi, sdf, prm);
+        return LQ_OK;
+    }
+    int has_sdf = sdf != NULL, wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
+    float tmin = lq_poisson_theta_min(prm);
+    const lq_field *s = sdf ? sdf : phi;
+    lq_argv a[] = {MEM(phi),   MEM(s),    VAL(has_sdf),  VAL(wall),
+                   VAL(ghost), VAL(tmin), MEM(&o->mask), MEM(&o->diag)};
+    return lq_ps_cells(o, o->setup, "poisson_setup", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y)
+{
+    lq_ps_check(o, x);
+    lq_ps_check(o, y);
+    if (IS_REF(o)) {
+        lq_poisson_ref_apply(o, x, y);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(x), MEM(&o->mask), MEM(&o->diag), MEM(y)};
+    return lq_ps_cells(o, o->apply, "poisson_apply", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_residual(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                        lq_field *r)
+{
+    lq_ps_check(o, b);
+    lq_ps_check(o, p);
+    lq_ps_check(o, r);
+    if (IS_REF(o)) {
+        lq_poisson_ref_residual(o, b, shift, p, r);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(b), VAL(shift), MEM(p), MEM(&o->mask), MEM(&o->diag), MEM(r)};
+    return lq_ps_cells(o, o->residual, "poisson_residual", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_sor_pass(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p, int colour,
+                        float omega)
+{
+    lq_ps_check(o, b);
+    lq_ps_check(o, p);
+    if (IS_REF(o)) {
+        lq_poisson_ref_sor_pass(o, b, shift, p, colour, omega);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(b),        VAL(shift),  MEM(p),    MEM(&o->mask),
+                   MEM(&o->diag), VAL(colour), VAL(omega)};
+    return lq_ps_cells(o, o->sor, "poisson_sor", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_jacobi_pass(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *pin,
+                           lq_field *pout, float omega)
+{
+    lq_ps_check(o, b);
+    lq_ps_check(o, pin);
+    lq_ps_check(o, pout);
+    if (IS_REF(o)) {
+        lq_poisson_ref_jacobi_pass(o, b, shift, pin, pout, omega);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(b),        VAL(shift),    MEM(pin),  MEM(pout),
+                   MEM(&o->mask), MEM(&o->diag), VAL(omega)};
+    return lq_ps_cells(o, o->jacobi, "poisson_jacobi", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_cg_update(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                         const lq_field *q, float alpha)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_cg_update(o, x, r, d, q, alpha);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(x), MEM(r), MEM(d), MEM(q), VAL(alpha)};
+    return lq_cl_launch(o->ctx, o->cg_update, "poisson_cg_update", (int)LQ_COUNT(a), a, 1,
+                        lq_ps_count(o), 1, NULL);
+}
+
+int lq_poisson_cg_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_cg_direction(o, z, d, beta);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(z), MEM(d), VAL(beta)};
+    return lq_cl_launch(o->ctx, o->cg_direction, "poisson_cg_direction", (int)LQ_COUNT(a), a, 1,
+                        lq_ps_count(o), 1, NULL);
+}
+
+int lq_poisson_precond(lq_poisson_ops *o, const lq_field *r, lq_field *z)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_precond(o, r, z);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(r), MEM(z), MEM(&o->mask), MEM(&o->diag)};
+    return lq_cl_launch(o->ctx, o->precond_jacobi, "poisson_precond_jacobi", (int)LQ_COUNT(a), a, 1,
+                        lq_ps_count(o), 1, NULL);
+}
+
+int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_field *b,
+                      float shift, double *sum)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_reduce(o, mode, a, b, shift, sum);
+        return LQ_OK;
+    }
+    const lq_field *pa = a ? a : &o->diag, *pb = b ? b : pa;
+    int span = o->span;
+    lq_argv av[] = {VAL(mode),  MEM(pa),   MEM(pb),         MEM(&o->mask),
+                    VAL(shift), VAL(span), MEM(&o->partial)};
+    size_t local = LQ_PS_LOCAL;
+    int rc = lq_cl_launch(o->ctx, o->reduce, "poisson_reduce", (int)LQ_COUNT(av), av, 1,
+                          (size_t)o->groups * LQ_PS_LOCAL, 1, &local);
+    if (!rc) rc = lq_field_download(&o->partial, o->partial_host);
+    if (rc) return rc;
+    double s = 0;
+    for (int g = 0; g < o->groups; g++) s += o->partial_host[g];
+    *sum = s;
+    return LQ_OK;
+}
+
+int lq_poisson_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
+                   lq_field *b, const lq_poisson_params *prm)
+{
+    lq_ps_check(o, b);
+    assert(u->count == (size_t)(o->nx + 1) * o->ny * o->nz);
+    assert(v->count == (size_t)o->nx * (o->ny + 1) * o->nz);
+    if (IS_REF(o)) {
+        lq_poisson_ref_rhs(o, u, v, w, b, prm);
+        return LQ_OK;
+    }
+    float scale = lq_poisson_rhs_scale(prm);
+    lq_argv a[] = {MEM(u), MEM(v), MEM(w), MEM(&o->mask), MEM(b), VAL(scale)};
+    return lq_ps_cells(o, o->rhs, "poisson_rhs", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_field *v, lq_field *w,
+                       const lq_field *phi, const lq_field *sdf, const lq_poisson_params *prm)
+{
+    lq_ps_check(o, p);
+    lq_ps_check(o, phi);
+    if (IS_REF(o)) {
+        lq_poisson_ref_project(o, p, u, v, w, phi, sdf, prm);
+        return LQ_OK;
+    }
+    int has_sdf = sdf != NULL, wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
+    float tmin = lq_poisson_theta_min(prm), dt_h = lq_poisson_dt_h(prm);
+    const lq_field *s = sdf ? sdf : phi;
+    lq_field *f[3] = {u, v, w};
+    int rc = LQ_OK;
+    for (int axis = 0; axis < (o->nz > 1 ? 3 : 2) && !rc; axis++) {
+        lq_argv a[] = {MEM(f[axis]), VAL(axis), MEM(p),     MEM(phi),  MEM(s),
+                       VAL(has_sdf), VAL(wall), VAL(ghost), VAL(tmin), VAL(dt_h)};
+        rc = lq_ps_run3(o, o->project, "poisson_project", (int)LQ_COUNT(a), a, o->nx + (axis == 0),
+                        o->ny + (axis == 1), o->nz + (axis == 2));
+    }
+    return rc;
+}
+
+/* --- the system and the solvers --------------------------------------------------------- */
+
+int lq_poisson_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                     const lq_poisson_params *prm)
+{
+    double nu = 0, nd = 0;
+    int rc = lq_poisson_setup(o, phi, sdf, prm);
+    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_UNKNOWNS, NULL, NULL, 0.0f, &nu);
+    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DIRICHLET, NULL, NULL, 0.0f, &nd);
+    o->unknowns = (int)nu;
+    o->dirichlet = (int)nd;
+    return rc;
+}
+
+/* p = 0 off the unknowns, unchanged on them: two SOR colour passes with ω = 0. */
+static int lq_ps_mask(lq_poisson_ops *o, const lq_field *b, lq_field *p)
+{
+    int rc = lq_poisson_sor_pass(o, b, 0.0f, p, 0, 0.0f);
+    if (!rc) rc = lq_poisson_sor_pass(o, b, 0.0f, p, 1, 0.0f);
+    return rc;
+}
+
+static int lq_ps_rnorm(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                       double *norm)
+{
+    double rr = 0;
+    int rc = lq_poisson_residual(o, b, shift, p, &o->r);
+    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->r, &o->r, 0.0f, &rr);
+    *norm = sqrt(rr);
+    return rc;
+}
+
+static int lq_ps_relax(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p,
+                       const lq_poisson_params *prm, double goal, lq_poisson_stats *st)
+{
+    int sor = prm->solver == LQ_POISSON_SOR;
+    int nmax = o->nx > o->ny ? o->nx : o->ny;
+    if (o->nz > nmax) nmax = o->nz;
+    float omega = prm->omega > 0
+                      ? prm->omega
+                      : (sor ? (float)(2.0 / (1.0 + sin(3.14159265358979323846 / nmax))) : 0.9f);
+    int max_iter = prm->max_iter > 0 ? prm->max_iter : 1000;
+    int every = prm->check_every > 0 ? prm->check_every : 1;
+    lq_field *cur = p, *other = &o->z;
+    double rn = INFINITY;
+    int rc = LQ_OK, it = 0;
+    while (it < max_iter && !rc) {
+        it++;
+        if (sor) {
+            rc = lq_poisson_sor_pass(o, b, shift, p, 0, omega);
+            if (!rc) rc = lq_poisson_sor_pass(o, b, shift, p, 1, omega);
+        } else {
+            rc = lq_poisson_jacobi_pass(o, b, shift, cur, other, omega);
+            lq_field *t = cur;
+            cur = other;
+            other = t;
+        }
+        if (!rc && (it % every == 0 || it == max_iter)) {
+            rc = lq_ps_rnorm(o, b, shift, cur, &rn);
+            if (rn <= goal) break;
+        }
+    }
+    if (!rc && cur != p) rc = lq_poisson_jacobi_pass(o, b, shift, cur, p, 0.0f); /* copy back */
+    st->iterations = it;
+    st->converged = rn <= goal;
+    return rc;
+}
+
+static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *x,
+                    const lq_poisson_params *prm, double goal, lq_poisson_stats *st)
+{
+    int pre = prm->precond == LQ_POISSON_PRECOND_JACOBI;
+    int max_iter = prm->max_iter > 0 ? prm->max_iter : 1000;
+    lq_field *r = &o->r, *z = pre ? &o->z : &o->r, *d = &o->d, *q = &o->q;
+    double rr = 0, rz = 0, dq = 0;
+    int rc = lq_field_zero(d, 0), it = 0;
+    if (!rc) rc = lq_poisson_residual(o, b, shift, x, r);
+    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, r, r, 0.0f, &rr);
+    st->converged = sqrt(rr) <= goal;
+    if (rc || st->converged) goto done;
+    if (pre) rc = lq_poisson_precond(o, r, z);
+    if (!rc) rc = lq_poisson_cg_direction(o, z, d, 0.0f);
+    if (!rc && pre) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, r, z, 0.0f, &rz);
+    if (!pre) rz = rr;
+    while (!rc && it < max_iter) {
+        it++;
+        rc = lq_poisson_apply(o, d, q);
+        if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, d, q, 0.0f, &dq);
+        if (rc) break;
+        if (!(dq > 0)) {
+            snprintf(st->message, sizeof st->message, "CG breakdown: dᵀAd = %g at iteration %d", dq,
+                     it);
+            break;
+        }
+        rc = lq_poisson_cg_update(o, x, r, d, q, (float)(rz / dq));
+        if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, r, r, 0.0f, &rr);
+        if (rc) break;
+        if (sqrt(rr) <= goal) {
+            st->converged = 1;
+            break;
+        }
+        double rz_new = rr;
+        if (pre) {
+            rc = lq_poisson_precond(o, r, z);
+            if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, r, z, 0.0f, &rz_new);
+        }
+        if (!rc) rc = lq_poisson_cg_direction(o, z, d, (float)(rz_new / rz));
+        rz = rz_new;
+    }
+done:
+    st->iterations = it;
+    return rc;
+}
+
+int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
+                     const lq_poisson_params *prm, lq_poisson_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    st->unknowns = o->unknowns;
+    if (o->unknowns == 0) {
+        st->converged = 1;
+        snprintf(st->message, sizeof st->message, "no liquid: nothing to solve");
+        return lq_field_zero(p, 0);
+    }
+    double sum = 0, bb = 0;
+    float shift = 0.0f;
+    int rc = LQ_OK;
+    if (o->dirichlet == 0) {
+        rc = lq_poisson_reduce(o, LQ_PS_RED_SUM, b, NULL, 0.0f, &sum);
+        shift = (float)(sum / o->unknowns);
+        st->singular = 1;
+        st->shift = shift;
+    }
+    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_NORM2, b, NULL, shift, &bb);
+    if (!rc) rc = lq_ps_mask(o, b, p);
+    if (rc) return rc;
+    st->b_norm = sqrt(bb);
+    double tol = prm->tol > 0 ? prm->tol : 1e-5;
+    double goal = tol * st->b_norm;
+    if (!(st->b_norm > 0)) {
+        st->converged = 1;
+        rc = lq_field_zero(p, 0);
+    } else if (prm->solver == LQ_POISSON_PCG) {
+        rc = lq_ps_cg(o, b, shift, p, prm, goal, st);
+    } else {
+        rc = lq_ps_relax(o, b, shift, p, prm, goal, st);
+    }
+    double rn = 0;
+    if (!rc && st->b_norm > 0) rc = lq_ps_rnorm(o, b, shift, p, &rn);
+    if (rc) return rc;
+    st->residual = st->b_norm > 0 ? rn / st->b_norm : 0;
+    if (!isfinite(st->residual))
+        return lq_error(LQ_ESIM, "poisson: the pressure solve diverged (residual %g)", rn);
+    if (!st->message[0]) {
+        static const char *const names[] = {"PCG", "SOR", "Jacobi"};
+        int len = snprintf(st->message, sizeof st->message,
+                           "%s: %d unknowns, %d iterations, |r|/|b| = %.3g%s", names[prm->solver],
+                           st->unknowns, st->iterations, st->residual,
+                           st->converged ? "" : " (not converged)");
+        if (st->singular && len > 0 && (size_t)len < sizeof st->message)
+            snprintf(st->message + len, sizeof st->message - (size_t)len,
+                     "; singular (no air, Neumann walls): mean %.3g removed from b", st->shift);
+    }
+    return LQ_OK;
+}
+
+int lq_poisson_step(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf, lq_field *u,
+                    lq_field *v, lq_field *w, lq_field *b, lq_field *p,
+                    const lq_poisson_params *prm, lq_poisson_stats *st)
+{
+    int rc = lq_poisson_build(o, phi, sdf, prm);
+    if (!rc) rc = lq_poisson_rhs(o, u, v, w, b, prm);
+    if (!rc) rc = lq_poisson_solve(o, b, p, prm, st);
+    if (!rc) rc = lq_poisson_project(o, p, u, v, w, phi, sdf, prm);
+    return rc;
+}

@@ -1,0 +1,151 @@
+/*
+ * poisson.h — pressure projection of the `pls` solver (Rasmussen et al. 2004 §3: zero
+ * pressure in the air, the liquid surface at sub-cell accuracy by the ghost fluid method
+ * of Gibou et al. 2002 / Enright et al., solid walls and objects Neumann), next to
+ * host/pressure.c's Foster–Metaxas relaxation of the `mac` solver. Discretisation,
+ * boundary rules and scaling: kernels/poisson_cell.h. Every operation has an OpenCL
+ * launcher (host/poisson.c, kernels/poisson.cl) and a reference twin with the same
+ * arguments (host/ref/poisson.c); the solver loops (SOR, Jacobi, PCG) are written once
+ * here on top of them, so they run on either backend and agree bit for bit.
+ *
+ * Grid: pls conventions (no wall layer; the domain edge is a wall; cell size h).
+ * Fields (float unless told): φ and sdf per cell (m; liquid φ ≤ 0, solid sdf ≤ 0; sdf
+ * may be NULL: no objects), u, v, w on faces (m/s, mac_grid.h), b and p per cell
+ * (p kinematic: pressure / density, m²/s²).
+ *
+ * A step calls, in order:
+ *   lq_poisson_build(o, phi, sdf, prm)          the system from φ (after advection)
+ *   lq_poisson_rhs(o, u, v, w, b, prm)         b = −(h/dt)·(net outflow of each cell)
+ *   lq_poisson_solve(o, b, p, prm, &stats)      A p = b (p is the warm start)
+ *   lq_poisson_project(o, p, u, v, w, phi, sdf, prm)  u −= dt ∇p on the liquid's faces
+ * (or lq_poisson_step for all four). Faces with air on both sides are left as they were
+ * (the caller extrapolates velocity into the air).
+ *
+ * Singular systems: when no unknown has an air or Dirichlet term (a closed box full of
+ * liquid), the mean of b over the unknowns is subtracted (project b onto the range; the
+ * solution is then fixed up to a constant, and stats.singular says so). This is global:
+ * several separate liquid regions of which only some touch air are not detected, a
+ * closed one then only converges when its own b sums to zero (it does when its walls'
+ * normal velocities are 0, up to round-off).
+ */
+#ifndef LQ_HOST_POISSON_H
+#define LQ_HOST_POISSON_H
+
+#include "field.h"
+#include "poisson_cell.h"
+
+typedef enum lq_poisson_solver {
+    LQ_POISSON_PCG = 0, /* preconditioned CG (default) */
+    LQ_POISSON_SOR,     /* red-black SOR */
+    LQ_POISSON_JACOBI   /* weighted Jacobi */
+} lq_poisson_solver;
+
+typedef enum lq_poisson_precond {
+    LQ_POISSON_PRECOND_JACOBI = 0, /* z = r / A_cc */
+    LQ_POISSON_PRECOND_NONE
+} lq_poisson_precond_kind;
+
+typedef struct lq_poisson_params {
+    float dt, h;        /* s, m */
+    int cell_centre;    /* 1: p = 0 at air cell centres (θ = 1, first order); 0: ghost fluid */
+    float theta_min;    /* lower clamp of θ (0: 0.01) */
+    int wall_dirichlet; /* 1: the domain edge is p = 0 on the face (validation); 0: walls */
+    lq_poisson_solver solver;
+    lq_poisson_precond_kind precond;
+    float omega;     /* SOR: 0 → 2/(1 + sin(π/N)), N the longest side; Jacobi: 0 → 1 */
+    float tol;       /* stop at ‖r‖ ≤ tol ‖b‖ (0: 1e-5) */
+    int max_iter;    /* 0: 1000 */
+    int check_every; /* SOR/Jacobi: residual every this many iterations (0: 1) */
+} lq_poisson_params;
+
+typedef struct lq_poisson_stats {
+    int unknowns;      /* liquid cells with an equation */
+    int iterations;    /* SOR: red + black passes; Jacobi: passes; CG: iterations */
+    int converged;     /* ‖r‖ ≤ tol ‖b‖ reached */
+    int singular;      /* no air or Dirichlet term: b's mean was removed */
+    double b_norm;     /* ‖b‖ (2-norm over the unknowns, after the mean removal) */
+    double residual;   /* final ‖r‖ / ‖b‖ (0 when b = 0) */
+    double shift;      /* the mean removed from b (singular only) */
+    char message[160]; /* one line for logs */
+} lq_poisson_stats;
+
+typedef struct lq_poisson_ops {
+    lq_ctx *ctx;
+    int nx, ny, nz;
+    int groups, span;    /* reduction layout: groups × LQ_PS_LOCAL items, span cells a group */
+    lq_field mask;       /* uchar per cell: neighbour bits, LQ_PS_UNKNOWN, LQ_PS_DIRICHLET */
+    lq_field diag;       /* A_cc per cell */
+    lq_field r, z, d, q; /* solver vectors per cell */
+    lq_field partial;    /* one float per reduction group */
+    float *partial_host;
+    int unknowns, dirichlet; /* counted by lq_poisson_build */
+    cl_program program;
+    cl_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
+        rhs, project;
+} lq_poisson_ops;
+
+int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+void lq_poisson_ops_release(lq_poisson_ops *o);
+
+/* The whole projection: build, rhs (into b, a caller's per-cell scratch), solve (p is the
+ * warm start and the result), project. */
+int lq_poisson_step(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf, lq_field *u,
+                    lq_field *v, lq_field *w, lq_field *b, lq_field *p,
+                    const lq_poisson_params *prm, lq_poisson_stats *st);
+
+int lq_poisson_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                     const lq_poisson_params *prm);
+int lq_poisson_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
+                   lq_field *b, const lq_poisson_params *prm);
+int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
+                     const lq_poisson_params *prm, lq_poisson_stats *st);
+int lq_poisson_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_field *v, lq_field *w,
+                       const lq_field *phi, const lq_field *sdf, const lq_poisson_params *prm);
+
+/* --- single operations (the solvers' building blocks; tests diff them) ---------------- */
+int lq_poisson_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                     const lq_poisson_params *prm); /* mask, diag only (no counts) */
+int lq_poisson_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y);
+int lq_poisson_residual(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                        lq_field *r);
+int lq_poisson_sor_pass(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p, int colour,
+                        float omega);
+int lq_poisson_jacobi_pass(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *pin,
+                           lq_field *pout, float omega);
+int lq_poisson_cg_update(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                         const lq_field *q, float alpha);
+int lq_poisson_cg_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta);
+int lq_poisson_precond(lq_poisson_ops *o, const lq_field *r, lq_field *z);
+/* A deterministic sum (LQ_PS_RED_* mode; b only for DOT): group sums by the fixed tree,
+ * then added in group order in double on the host. */
+int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_field *b,
+                      float shift, double *sum);
+
+/* Reference twins (host/ref/poisson.c): same arguments, host storage. */
+void lq_poisson_ref_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                          const lq_poisson_params *prm);
+void lq_poisson_ref_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y);
+void lq_poisson_ref_residual(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                             lq_field *r);
+void lq_poisson_ref_sor_pass(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p,
+                             int colour, float omega);
+void lq_poisson_ref_jacobi_pass(lq_poisson_ops *o, const lq_field *b, float shift,
+                                const lq_field *pin, lq_field *pout, float omega);
+void lq_poisson_ref_cg_update(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                              const lq_field *q, float alpha);
+void lq_poisson_ref_cg_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta);
+void lq_poisson_ref_precond(lq_poisson_ops *o, const lq_field *r, lq_field *z);
+void lq_poisson_ref_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_field *b,
+                           float shift, double *sum);
+void lq_poisson_ref_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
+                        lq_field *b, const lq_poisson_params *prm);
+void lq_poisson_ref_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_field *v,
+                            lq_field *w, const lq_field *phi, const lq_field *sdf,
+                            const lq_poisson_params *prm);
+
+/* The kernels' scalars from the params (rounded once from double). */
+float lq_poisson_theta_min(const lq_poisson_params *prm);
+float lq_poisson_rhs_scale(const lq_poisson_params *prm); /* −h/dt */
+float lq_poisson_dt_h(const lq_poisson_params *prm);      /* dt/h */
+
+#endif

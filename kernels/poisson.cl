@@ -1,0 +1,108 @@
+/*
+ * poisson.cl — the `pls` pressure projection (Rasmussen et al. 2004 §3; ghost fluid
+ * surface after Gibou et al. 2002): system setup, operator, red-black SOR and Jacobi
+ * passes, CG vector operations, deterministic reductions, RHS and projection. The math
+ * is kernels/poisson_cell.h, shared with the reference twins (host/ref/poisson.c).
+ *
+ * Built with -DNX, -DNY, -DNZ (cells). Cell kernels: one work-item per cell over
+ * NX × NY × NZ (3D range); vector kernels: one per cell index (1D range);
+ * poisson_reduce: G groups of LQ_PS_LOCAL work-items (fixed local size), one sum per
+ * group into `out` by a fixed binary tree; poisson_project: one per face of `axis`.
+ */
+
+#define CELL_IDS                                                                                   \
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);                          \
+    if (i >= NX || j >= NY || k >= NZ) return;
+
+kernel void poisson_setup(global const float *phi, global const float *sdf, int has_sdf,
+                          int wall_dirichlet, int ghost, float theta_min, global uchar *mask,
+                          global float *diag)
+{
+    CELL_IDS
+    lq_ps_setup_cell(phi, sdf, has_sdf, wall_dirichlet, ghost, theta_min, i, j, k, NX, NY, NZ, mask,
+                     diag);
+}
+
+kernel void poisson_apply(global const float *x, global const uchar *mask, global const float *diag,
+                          global float *y)
+{
+    CELL_IDS
+    lq_ps_apply_cell(x, mask, diag, y, i, j, k, NX, NY, NZ);
+}
+
+kernel void poisson_residual(global const float *b, float shift, global const float *p,
+                             global const uchar *mask, global const float *diag, global float *r)
+{
+    CELL_IDS
+    lq_ps_residual_cell(b, shift, p, mask, diag, r, i, j, k, NX, NY, NZ);
+}
+
+kernel void poisson_sor(global const float *b, float shift, global float *p,
+                        global const uchar *mask, global const float *diag, int colour, float omega)
+{
+    CELL_IDS
+    lq_ps_sor_cell(b, shift, p, mask, diag, colour, omega, i, j, k, NX, NY, NZ);
+}
+
+kernel void poisson_jacobi(global const float *b, float shift, global const float *pin,
+                           global float *pout, global const uchar *mask, global const float *diag,
+                           float omega)
+{
+    CELL_IDS
+    lq_ps_jacobi_cell(b, shift, pin, pout, mask, diag, omega, i, j, k, NX, NY, NZ);
+}
+
+kernel void poisson_cg_update(global float *x, global float *r, global const float *d,
+                              global const float *q, float alpha)
+{
+    int c = get_global_id(0);
+    if (c >= NX * NY * NZ) return;
+    lq_ps_cg_update_cell(x, r, d, q, alpha, c);
+}
+
+kernel void poisson_cg_direction(global const float *z, global float *d, float beta)
+{
+    int c = get_global_id(0);
+    if (c >= NX * NY * NZ) return;
+    lq_ps_cg_direction_cell(z, d, beta, c);
+}
+
+kernel void poisson_precond_jacobi(global const float *r, global float *z, global const uchar *mask,
+                                   global const float *diag)
+{
+    int c = get_global_id(0);
+    if (c >= NX * NY * NZ) return;
+    lq_ps_precond_jacobi_cell(r, z, mask, diag, c);
+}
+
+kernel __attribute__((reqd_work_group_size(LQ_PS_LOCAL, 1, 1))) void
+poisson_reduce(int mode, global const float *a, global const float *b, global const uchar *mask,
+               float shift, int span, global float *out)
+{
+    local float red[LQ_PS_LOCAL];
+    int g = get_group_id(0), l = get_local_id(0);
+    red[l] = lq_ps_red_item(mode, a, b, mask, shift, g, l, span, NX * NY * NZ);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = LQ_PS_LOCAL / 2; s > 0; s >>= 1) {
+        if (l < s) red[l] = red[l] + red[l + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0) out[g] = red[0];
+}
+
+kernel void poisson_rhs(global const float *u, global const float *v, global const float *w,
+                        global const uchar *mask, global float *b, float rhs_scale)
+{
+    CELL_IDS
+    lq_ps_rhs_cell(u, v, w, mask, b, rhs_scale, i, j, k, NX, NY, NZ);
+}
+
+kernel void poisson_project(global float *u, int axis, global const float *p,
+                            global const float *phi, global const float *sdf, int has_sdf,
+                            int wall_dirichlet, int ghost, float theta_min, float dt_h)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX + (axis == 0) || j >= NY + (axis == 1) || k >= NZ + (axis == 2)) return;
+    lq_ps_project_face(u, axis, i, j, k, NX, NY, NZ, p, phi, sdf, has_sdf, wall_dirichlet, ghost,
+                       theta_min, dt_h);
+}

@@ -1,0 +1,297 @@
+/*
+ * poisson_cell.h — per-cell math of the `pls` pressure projection (Rasmussen et al. 2004
+ * §3: a preconditioned CG solve with zero pressure in the air and the liquid surface at
+ * sub-cell position by the ghost fluid method of Gibou et al. 2002 / Enright et al.),
+ * shared by kernels/poisson.cl and the reference twins (host/ref/poisson.c).
+ *
+ * Unknowns: one kinematic pressure p (m²/s², pressure / density) per liquid cell
+ * (φ ≤ 0 and not solid: sdf > 0 where an sdf is given). The system is −h²∇²p = −h²∇·u/dt,
+ * i.e. A p = b with, per liquid cell c and each of its faces towards neighbour n:
+ *   - n liquid:                     A_cc += 1, A_cn = −1 (bit n of the mask);
+ *   - n air (φ_n > 0):              A_cc += 1/θ, θ = φ_c/(φ_c − φ_n) clamped to
+ *                                   [θ_min, 1] (ghost fluid: p_ghost = p_c (1 − 1/θ), so
+ *                                   that p = 0 where φ = 0); θ = 1 in the cell-centre
+ *                                   variant (p = 0 at the air cell's centre, first order);
+ *   - n solid (sdf_n ≤ 0) or the domain edge with Neumann walls: nothing (closed face);
+ *   - the domain edge with Dirichlet walls (p = 0 on the face): A_cc += 2 (θ = ½).
+ * In 2D (NZ = 1) there are no z faces. A liquid cell with no open face at all has no
+ * equation (p = 0 there).
+ * Per cell the setup stores diag = A_cc (float, summed in face order −x +x −y +y −z +z)
+ * and a mask: bits 0–5 liquid neighbours (mac_grid.h order), LQ_PS_UNKNOWN, and
+ * LQ_PS_DIRICHLET when the cell has an air or Dirichlet-wall term (a connected region
+ * with none is singular).
+ * RHS: b = −(h/dt) Σ_axes (u_{+face} − u_{−face}) (= −h² (∇·u)/dt); projection:
+ * u_face −= (dt/h)(p_+ − p_−) on faces with liquid on one side at least, the air side's p
+ * the ghost value; closed faces untouched.
+ * Vectors are per cell, zero off the unknowns. No contraction, correctly rounded divides:
+ * both backends agree bit for bit.
+ */
+#ifndef LQ_POISSON_CELL_H
+#define LQ_POISSON_CELL_H
+
+#include "mac_grid.h"
+
+#define LQ_PS_UNKNOWN   0x40
+#define LQ_PS_DIRICHLET 0x80
+#define LQ_PS_LOCAL     256 /* work-items per reduction group (fixed: twin order) */
+#define LQ_PS_GROUPS    256 /* most reduction groups */
+
+/* Reduction modes (lq_ps_red_value). */
+#define LQ_PS_RED_DOT       0 /* a·b */
+#define LQ_PS_RED_SUM       1 /* Σ a over the unknowns */
+#define LQ_PS_RED_NORM2     2 /* Σ (a − shift)² over the unknowns */
+#define LQ_PS_RED_UNKNOWNS  3 /* how many unknowns */
+#define LQ_PS_RED_DIRICHLET 4 /* how many unknowns with an air or Dirichlet term */
+
+LQ_INLINE int lq_ps_solid(LQ_GLOBAL const float *sdf, int has_sdf, int c)
+{
+    return has_sdf && sdf[c] <= 0.0f;
+}
+
+LQ_INLINE int lq_ps_liquid(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
+                           int c)
+{
+    return phi[c] <= 0.0f && !lq_ps_solid(sdf, has_sdf, c);
+}
+
+/* Where φ = 0 between the liquid centre (φ_c ≤ 0) and the air centre (φ_n > 0), as a
+ * fraction of h from the liquid centre (Gibou et al. 2002). */
+LQ_INLINE float lq_ps_theta(float phic, float phin, int ghost, float theta_min)
+{
+    if (!ghost) return 1.0f;
+    float t = phic / (phic - phin);
+    if (!(t >= theta_min)) t = theta_min; /* also a NaN φ */
+    return t > 1.0f ? 1.0f : t;
+}
+
+/* Neighbour n (mac_grid.h order) of cell (i, j, k): its index, or −1 beyond the edge. */
+LQ_INLINE int lq_ps_neighbour(int i, int j, int k, int n, int nx, int ny, int nz)
+{
+    int di = n == 0 ? -1 : (n == 1 ? 1 : 0);
+    int dj = n == 2 ? -1 : (n == 3 ? 1 : 0);
+    int dk = n == 4 ? -1 : (n == 5 ? 1 : 0);
+    int a = i + di, b = j + dj, c = k + dk;
+    if (a < 0 || a >= nx || b < 0 || b >= ny || c < 0 || c >= nz) return -1;
+    return LQ_MAC_CELL(a, b, c, nx, ny);
+}
+
+LQ_INLINE void lq_ps_setup_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
+                                int wall_dirichlet, int ghost, float theta_min, int i, int j, int k,
+                                int nx, int ny, int nz, LQ_GLOBAL unsigned char *mask,
+                                LQ_GLOBAL float *diag)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    unsigned int m = 0;
+    float d = 0.0f;
+    if (lq_ps_liquid(phi, sdf, has_sdf, c)) {
+        int faces = nz > 1 ? 6 : 4;
+        for (int n = 0; n < faces; n++) {
+            int q = lq_ps_neighbour(i, j, k, n, nx, ny, nz);
+            if (q < 0) {
+                if (wall_dirichlet) {
+                    d = d + 2.0f;
+                    m |= LQ_PS_DIRICHLET;
+                }
+            } else if (lq_ps_solid(sdf, has_sdf, q)) {
+                /* closed face: Neumann */
+            } else if (phi[q] <= 0.0f) {
+                d = d + 1.0f;
+                m |= 1u << n;
+            } else {
+                d = d + 1.0f / lq_ps_theta(phi[c], phi[q], ghost, theta_min);
+                m |= LQ_PS_DIRICHLET;
+            }
+        }
+        if (d > 0.0f) m |= LQ_PS_UNKNOWN;
+    }
+    mask[c] = (unsigned char)m;
+    diag[c] = m & LQ_PS_UNKNOWN ? d : 0.0f;
+}
+
+/* Σ of x over the liquid neighbours of c, in face order. */
+LQ_INLINE float lq_ps_neighbour_sum(LQ_GLOBAL const float *x, unsigned int m, int i, int j, int k,
+                                    int nx, int ny, int nz)
+{
+    float s = 0.0f;
+    for (int n = 0; n < 6; n++)
+        if (m & (1u << n)) s = s + x[lq_ps_neighbour(i, j, k, n, nx, ny, nz)];
+    return s;
+}
+
+/* y = A x (0 off the unknowns). */
+LQ_INLINE void lq_ps_apply_cell(LQ_GLOBAL const float *x, LQ_GLOBAL const unsigned char *mask,
+                                LQ_GLOBAL const float *diag, LQ_GLOBAL float *y, int i, int j,
+                                int k, int nx, int ny, int nz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    unsigned int m = mask[c];
+    if (!(m & LQ_PS_UNKNOWN)) {
+        y[c] = 0.0f;
+        return;
+    }
+    y[c] = diag[c] * x[c] - lq_ps_neighbour_sum(x, m, i, j, k, nx, ny, nz);
+}
+
+/* r = (b − shift) − A p (0 off the unknowns). */
+LQ_INLINE void lq_ps_residual_cell(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL const float *p,
+                                   LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
+                                   LQ_GLOBAL float *r, int i, int j, int k, int nx, int ny, int nz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    unsigned int m = mask[c];
+    if (!(m & LQ_PS_UNKNOWN)) {
+        r[c] = 0.0f;
+        return;
+    }
+    float ap = diag[c] * p[c] - lq_ps_neighbour_sum(p, m, i, j, k, nx, ny, nz);
+    r[c] = (b[c] - shift) - ap;
+}
+
+/* One red-black SOR colour pass: cells with (i + j + k) % 2 == colour relax toward the
+ * Gauss–Seidel value g = (b − shift + Σ p_n)/A_cc by ω: p += ω (g − p). */
+LQ_INLINE void lq_ps_sor_cell(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL float *p,
+                              LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
+                              int colour, float omega, int i, int j, int k, int nx, int ny, int nz)
+{
+    if (((i + j + k) & 1) != colour) return;
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    unsigned int m = mask[c];
+    if (!(m & LQ_PS_UNKNOWN)) {
+        p[c] = 0.0f;
+        return;
+    }
+    float g = ((b[c] - shift) + lq_ps_neighbour_sum(p, m, i, j, k, nx, ny, nz)) / diag[c];
+    p[c] = p[c] + omega * (g - p[c]);
+}
+
+/* One weighted Jacobi pass from pin into pout: pout = pin + ω (g − pin). */
+LQ_INLINE void lq_ps_jacobi_cell(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL const float *pin,
+                                 LQ_GLOBAL float *pout, LQ_GLOBAL const unsigned char *mask,
+                                 LQ_GLOBAL const float *diag, float omega, int i, int j, int k,
+                                 int nx, int ny, int nz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    unsigned int m = mask[c];
+    if (!(m & LQ_PS_UNKNOWN)) {
+        pout[c] = 0.0f;
+        return;
+    }
+    float g = ((b[c] - shift) + lq_ps_neighbour_sum(pin, m, i, j, k, nx, ny, nz)) / diag[c];
+    pout[c] = pin[c] + omega * (g - pin[c]);
+}
+
+/* --- CG vector operations (per cell c, every cell) ----------------------------------- */
+
+/* x += α d, r −= α q. */
+LQ_INLINE void lq_ps_cg_update_cell(LQ_GLOBAL float *x, LQ_GLOBAL float *r,
+                                    LQ_GLOBAL const float *d, LQ_GLOBAL const float *q, float alpha,
+                                    int c)
+{
+    x[c] = x[c] + alpha * d[c];
+    r[c] = r[c] - alpha * q[c];
+}
+
+/* d = z + β d. */
+LQ_INLINE void lq_ps_cg_direction_cell(LQ_GLOBAL const float *z, LQ_GLOBAL float *d, float beta,
+                                       int c)
+{
+    d[c] = z[c] + beta * d[c];
+}
+
+/* Diagonal (Jacobi) preconditioner: z = r / A_cc. */
+LQ_INLINE void lq_ps_precond_jacobi_cell(LQ_GLOBAL const float *r, LQ_GLOBAL float *z,
+                                         LQ_GLOBAL const unsigned char *mask,
+                                         LQ_GLOBAL const float *diag, int c)
+{
+    z[c] = (mask[c] & LQ_PS_UNKNOWN) ? r[c] / diag[c] : 0.0f;
+}
+
+/* --- reductions ------------------------------------------------------------------------
+ * Group g of G covers cells [g S, min((g + 1) S, n)); its work-item l sums the cells
+ * g S + l + LQ_PS_LOCAL t in increasing t, then the group adds its items by a binary tree
+ * (halving strides); the host adds the G group sums in order, in double. */
+LQ_INLINE float lq_ps_red_value(int mode, LQ_GLOBAL const float *a, LQ_GLOBAL const float *b,
+                                LQ_GLOBAL const unsigned char *mask, float shift, int c)
+{
+    unsigned int m = mask[c];
+    if (mode == LQ_PS_RED_DOT) return a[c] * b[c];
+    if (!(m & LQ_PS_UNKNOWN)) return 0.0f;
+    if (mode == LQ_PS_RED_SUM) return a[c];
+    if (mode == LQ_PS_RED_NORM2) {
+        float e = a[c] - shift;
+        return e * e;
+    }
+    if (mode == LQ_PS_RED_UNKNOWNS) return 1.0f;
+    return (m & LQ_PS_DIRICHLET) ? 1.0f : 0.0f;
+}
+
+LQ_INLINE float lq_ps_red_item(int mode, LQ_GLOBAL const float *a, LQ_GLOBAL const float *b,
+                               LQ_GLOBAL const unsigned char *mask, float shift, int g, int l,
+                               int span, int n)
+{
+    int lo = g * span, hi = lo + span < n ? lo + span : n;
+    float s = 0.0f;
+    for (int c = lo + l; c < hi; c += LQ_PS_LOCAL)
+        s = s + lq_ps_red_value(mode, a, b, mask, shift, c);
+    return s;
+}
+
+/* --- projection ------------------------------------------------------------------------ */
+
+/* The face on `axis` (0 x, 1 y, 2 z) at face coordinates (i, j, k) lies between the cells
+ * one step down that axis and (i, j, k). Subtracts (dt/h)(p_+ − p_−) where one side is
+ * liquid and neither solid; a side beyond the domain edge is a closed wall, or with
+ * Dirichlet walls the ghost −p of the inner cell. */
+LQ_INLINE void lq_ps_project_face(LQ_GLOBAL float *u, int axis, int i, int j, int k, int nx, int ny,
+                                  int nz, LQ_GLOBAL const float *p, LQ_GLOBAL const float *phi,
+                                  LQ_GLOBAL const float *sdf, int has_sdf, int wall_dirichlet,
+                                  int ghost, float theta_min, float dt_h)
+{
+    int fx = nx + (axis == 0), fy = ny + (axis == 1);
+    int f = i + fx * (j + fy * k);
+    int im = i - (axis == 0), jm = j - (axis == 1), km = k - (axis == 2);
+    int na = axis == 0 ? nx : (axis == 1 ? ny : nz);
+    int ca = axis == 0 ? i : (axis == 1 ? j : k);
+    int cm = ca > 0 ? LQ_MAC_CELL(im, jm, km, nx, ny) : -1;
+    int cp = ca < na ? LQ_MAC_CELL(i, j, k, nx, ny) : -1;
+    if ((cm >= 0 && lq_ps_solid(sdf, has_sdf, cm)) || (cp >= 0 && lq_ps_solid(sdf, has_sdf, cp)))
+        return;
+    int lm = cm >= 0 && phi[cm] <= 0.0f, lp = cp >= 0 && phi[cp] <= 0.0f;
+    if (!lm && !lp) return;
+    float pm, pp;
+    if (cm < 0 || cp < 0) {
+        if (!wall_dirichlet) return;
+        float pin = cm < 0 ? p[cp] : p[cm];
+        pm = cm < 0 ? -pin : pin;
+        pp = cm < 0 ? pin : -pin;
+    } else if (lm && lp) {
+        pm = p[cm];
+        pp = p[cp];
+    } else if (lm) {
+        pm = p[cm];
+        pp = pm * (1.0f - 1.0f / lq_ps_theta(phi[cm], phi[cp], ghost, theta_min));
+    } else {
+        pp = p[cp];
+        pm = pp * (1.0f - 1.0f / lq_ps_theta(phi[cp], phi[cm], ghost, theta_min));
+    }
+    u[f] = u[f] - dt_h * (pp - pm);
+}
+
+/* b = −(h/dt) Σ (u_+ − u_−) on the unknowns, 0 elsewhere; rhs_scale = −h/dt. */
+LQ_INLINE void lq_ps_rhs_cell(LQ_GLOBAL const float *u, LQ_GLOBAL const float *v,
+                              LQ_GLOBAL const float *w, LQ_GLOBAL const unsigned char *mask,
+                              LQ_GLOBAL float *b, float rhs_scale, int i, int j, int k, int nx,
+                              int ny, int nz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    if (!(mask[c] & LQ_PS_UNKNOWN)) {
+        b[c] = 0.0f;
+        return;
+    }
+    float s = (u[LQ_MAC_U(i + 1, j, k, nx, ny)] - u[LQ_MAC_U(i, j, k, nx, ny)]) +
+              (v[LQ_MAC_V(i, j + 1, k, nx, ny)] - v[LQ_MAC_V(i, j, k, nx, ny)]);
+    if (nz > 1) s = s + (w[LQ_MAC_W(i, j, k + 1, nx, ny)] - w[LQ_MAC_W(i, j, k, nx, ny)]);
+    b[c] = rhs_scale * s;
+}
+
+#endif
