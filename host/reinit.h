@@ -1,0 +1,83 @@
+/*
+ * reinit.h — reinitialisation of the level set φ to a signed distance, keeping its zero
+ * level set in place (Rasmussen et al. 2004 §3: φ is kept a signed distance; methods
+ * after Russo & Smereka 2000 and the fast iterative method of Jeong & Whitaker 2008).
+ * kernels/reinit_cell.h states the two methods; each operation has an OpenCL launcher
+ * (host/reinit.c, kernels/reinit.cl) and a reference twin with the same arguments
+ * (host/ref/reinit.c).
+ *
+ * Grid: cells as mac_grid.h, uniform size h, φ nx·ny·nz floats at cell centres (m,
+ * liquid φ ≤ 0); 2D is nz = 1.
+ *
+ * Methods (prm->method):
+ *  - LQ_REINIT_FIM (the default, 0 in a zeroed params struct is PDE, so set it): interface
+ *    cells get the Russo–Smereka sub-cell distance, the rest a Jacobi solve of the
+ *    Godunov eikonal equation (min-updates, converged in about dim·band sweeps).
+ *  - LQ_REINIT_PDE: φ_τ + S(φ0)(|∇φ| − 1) = 0, Godunov upwinding, TVD-RK2, Russo–Smereka
+ *    fix near the interface, Δτ = 0.5 h (2D) or 0.4 h (3D).
+ * Measured (tests/test_reinit_ops.c, full numbers in the report of issue 5): see the
+ * comment above lq_reinit_params_default.
+ *
+ * Band: |φ| beyond band·h is clamped to ±band·h; the sweep count grows with the band.
+ *
+ * Use in a step: after lq_sl_advect_scalar (and the particle correction), every step or
+ * every few steps: lq_reinit(o, phi, scratch, &prm, NULL). scratch: a float field of
+ * nx·ny·nz (any content; overwritten).
+ *
+ * Invariant: bit for bit on both backends (same code, no contraction; sqrt and divide
+ * correctly rounded on both sides).
+ */
+#ifndef LQ_HOST_REINIT_H
+#define LQ_HOST_REINIT_H
+
+#include "field.h"
+#include "reinit_cell.h"
+
+typedef struct lq_reinit_params {
+    float h;        /* m, the cell size */
+    float band;     /* cells: |φ| is clamped to band·h */
+    int iterations; /* sweeps (FIM) or RK2 steps (PDE); 0: enough for the band */
+    int method;     /* LQ_REINIT_FIM or LQ_REINIT_PDE */
+} lq_reinit_params;
+
+/* FIM, band 5, automatic sweeps. FIM is the default: on a sphere and a box corner it is
+ * as accurate as the PDE or better (it is the converged discrete distance, the PDE is
+ * its pseudo-time approach) and it needs fewer passes (one per sweep against two per
+ * RK2 step, and fewer sweeps than steps for the same band). */
+lq_reinit_params lq_reinit_params_default(float h);
+
+typedef struct lq_reinit_stats {
+    int iterations;   /* sweeps or RK2 steps done */
+    float max_change; /* m, max |Δφ| over the last sweep or step */
+} lq_reinit_stats;
+
+typedef struct lq_reinit_ops {
+    lq_ctx *ctx;
+    int nx, ny, nz;
+    lq_field phi0; /* φ at the start (float per cell) */
+    lq_field mx;   /* the max change (one uint, float bits) */
+    cl_program program;
+    cl_kernel init, fim_seed, pde1, pde2, fim;
+} lq_reinit_ops;
+
+int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+void lq_reinit_ops_release(lq_reinit_ops *o);
+
+/* The sweeps or steps prm asks for (its own count, or enough for the band). */
+int lq_reinit_iterations(const lq_reinit_ops *o, const lq_reinit_params *prm);
+
+/* Reinitialises phi in place; out (may be NULL) gets the stats (one download). */
+int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reinit_params *prm,
+              lq_reinit_stats *out);
+
+/* Reference twin (host/ref/reinit.c): same arguments, host storage; o->phi0 and o->mx
+ * are host fields there. */
+void lq_reinit_ref(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reinit_params *prm);
+
+/* Kernel coefficients from the params, computed in double and rounded once. */
+typedef struct lq_reinit_coef {
+    float h, ih, h2, bh, dth;
+} lq_reinit_coef;
+lq_reinit_coef lq_reinit_coef_of(const lq_reinit_params *prm, int nz);
+
+#endif
