@@ -103,10 +103,18 @@ static inline void lq_pr_rb_row_vec(global float *u, global float *v, global flo
     const int sz = NX * NY;
     const int c0 = LQ_MAC_CELL(0, j, k, NX, NY), qu0 = LQ_MAC_U(0, j, k, NX, NY),
               qv0 = LQ_MAC_V(0, j, k, NX, NY), qw0 = LQ_MAC_W(0, j, k, NX, NY);
+    /* a row without FULL cells (the air above a pool, walls) changes nothing: skip it,
+     * reading only its flags, so the air's faces never travel through the cache */
+    IV any_full = (IV)(0);
+    int i0 = 0;
+    for (; i0 + LQ_PR_W <= NX; i0 += LQ_PR_W)
+        any_full |= CONV_I(VLOAD(0, flags + c0 + i0)) == LQ_MAC_FULL;
+    int found = any(any_full);
+    for (int i = i0; i < NX; i++) found |= flags[c0 + i] == LQ_MAC_FULL;
+    if (!found) return;
     FV prev_dp = (FV)(0.0f);
     IV prev_act = (IV)(0);
-    int i0 = 0;
-    for (; i0 + LQ_PR_W <= NX; i0 += LQ_PR_W) {
+    for (i0 = 0; i0 + LQ_PR_W <= NX; i0 += LQ_PR_W) {
         int c = c0 + i0, qu = qu0 + i0, qv = qv0 + i0, qw = qw0 + i0;
         IV ii = LANES + i0;
         IV fc = CONV_I(VLOAD(0, flags + c));
