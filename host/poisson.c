@@ -27,9 +27,13 @@ static const char *const lq_ps_sources[] = {"kernels/lq_shared.h", "kernels/mac_
             {&(o)->jacobi, "poisson_jacobi"}, {&(o)->cg_update, "poisson_cg_update"},              \
             {&(o)->cg_direction, "poisson_cg_direction"},                                          \
             {&(o)->precond_jacobi, "poisson_precond_jacobi"}, {&(o)->reduce, "poisson_reduce"},    \
-            {&(o)->rhs, "poisson_rhs"},                                                            \
+            {&(o)->rhs, "poisson_rhs"}, {&(o)->project, "poisson_project"},                        \
+            {&(o)->mg_state, "poisson_mg_state"}, {&(o)->mg_coarsen, "poisson_mg_coarsen"},        \
+            {&(o)->mg_system, "poisson_mg_system"}, {&(o)->mg_smooth, "poisson_mg_smooth"},        \
+            {&(o)->mg_residual, "poisson_mg_residual"},                                            \
+            {&(o)->mg_restrict, "poisson_mg_restrict"},                                            \
         {                                                                                          \
-            &(o)->project, "poisson_project"                                                       \
+            &(o)->mg_prolong, "poisson_mg_prolong"                                                 \
         }                                                                                          \
     }
 
@@ -73,6 +77,29 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     }
     if (!rc) rc = lq_field_zero(&o->mask, 0);
     if (!rc) rc = lq_field_zero(&o->diag, 0);
+    /* multigrid levels: halve (rounding up) until the longest side is ≤ 4 */
+    int lx = nx, ly = ny, lz = nz;
+    for (int l = 0; l < LQ_PS_MAX_LEVELS && !rc; l++) {
+        lq_poisson_level *L = &o->lv[l];
+        L->nx = lx;
+        L->ny = ly;
+        L->nz = lz;
+        o->levels = l + 1;
+        rc = lq_field_alloc(ctx, &L->state, "poisson.mg.state", lx, ly, lz, 1);
+        if (!rc) rc = lq_field_alloc(ctx, &L->res, "poisson.mg.res", lx, ly, lz, 4);
+        if (l > 0) {
+            if (!rc) rc = lq_field_alloc(ctx, &L->mask, "poisson.mg.mask", lx, ly, lz, 1);
+            if (!rc) rc = lq_field_alloc(ctx, &L->diag, "poisson.mg.diag", lx, ly, lz, 4);
+            if (!rc) rc = lq_field_alloc(ctx, &L->x, "poisson.mg.x", lx, ly, lz, 4);
+            if (!rc) rc = lq_field_alloc(ctx, &L->b, "poisson.mg.b", lx, ly, lz, 4);
+        }
+        int longest = lx > ly ? lx : ly;
+        if (lz > longest) longest = lz;
+        if (longest <= 4) break;
+        lx = (lx + 1) / 2;
+        ly = (ly + 1) / 2;
+        lz = (lz + 1) / 2;
+    }
     if (rc || IS_REF(o)) return rc;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
@@ -87,6 +114,11 @@ void lq_poisson_ops_release(lq_poisson_ops *o)
     lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
     lq_field *fs[] = {&o->mask, &o->diag, &o->r, &o->z, &o->d, &o->q, &o->partial};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+    for (int l = 0; l < LQ_PS_MAX_LEVELS; l++) {
+        lq_poisson_level *L = &o->lv[l];
+        lq_field *ls[] = {&L->mask, &L->diag, &L->state, &L->x, &L->b, &L->res};
+        for (size_t i = 0; i < LQ_COUNT(ls); i++) lq_field_release(ls[i]);
+    }
     free(o->partial_host);
     o->partial_host = NULL;
 }
@@ -289,6 +321,149 @@ int lq_poisson_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_fie
     return rc;
 }
 
+/* --- multigrid ------------------------------------------------------------------------- */
+
+static lq_field *lq_ps_lmask(lq_poisson_ops *o, int l)
+{
+    return l ? &o->lv[l].mask : &o->mask;
+}
+
+static lq_field *lq_ps_ldiag(lq_poisson_ops *o, int l)
+{
+    return l ? &o->lv[l].diag : &o->diag;
+}
+
+int lq_poisson_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                        const lq_poisson_params *prm)
+{
+    o->mg_ready = 1;
+    if (IS_REF(o)) {
+        lq_poisson_ref_mg_build(o, phi, sdf, prm);
+        return LQ_OK;
+    }
+    int has_sdf = sdf != NULL, wall = prm->wall_dirichlet, dim3 = o->nz > 1;
+    const lq_field *s = sdf ? sdf : phi;
+    lq_argv a[] = {MEM(phi), MEM(s), VAL(has_sdf), MEM(&o->mask), MEM(&o->lv[0].state)};
+    int rc = lq_cl_launch(o->ctx, o->mg_state, "poisson_mg_state", (int)LQ_COUNT(a), a, 1,
+                          lq_ps_count(o), 1, NULL);
+    for (int l = 1; l < o->levels && !rc; l++) {
+        lq_poisson_level *f = &o->lv[l - 1], *c = &o->lv[l];
+        lq_argv ca[] = {MEM(&f->state), VAL(f->nx), VAL(f->ny), VAL(f->nz),
+                        MEM(&c->state), VAL(c->nx), VAL(c->ny), VAL(c->nz)};
+        rc = lq_ps_run3(o, o->mg_coarsen, "poisson_mg_coarsen", (int)LQ_COUNT(ca), ca, c->nx, c->ny,
+                        c->nz);
+        lq_argv sa[] = {MEM(&c->state), VAL(wall),  VAL(dim3),  MEM(&c->mask),
+                        MEM(&c->diag),  VAL(c->nx), VAL(c->ny), VAL(c->nz)};
+        if (!rc)
+            rc = lq_ps_run3(o, o->mg_system, "poisson_mg_system", (int)LQ_COUNT(sa), sa, c->nx,
+                            c->ny, c->nz);
+    }
+    return rc;
+}
+
+int lq_poisson_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *x, int colour)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_mg_smooth(o, l, b, x, colour);
+        return LQ_OK;
+    }
+    lq_poisson_level *L = &o->lv[l];
+    lq_argv a[] = {MEM(b),
+                   MEM(x),
+                   MEM(lq_ps_lmask(o, l)),
+                   MEM(lq_ps_ldiag(o, l)),
+                   VAL(colour),
+                   VAL(L->nx),
+                   VAL(L->ny),
+                   VAL(L->nz)};
+    return lq_ps_run3(o, o->mg_smooth, "poisson_mg_smooth", (int)LQ_COUNT(a), a, L->nx, L->ny,
+                      L->nz);
+}
+
+int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq_field *x,
+                           lq_field *res)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_mg_residual(o, l, b, x, res);
+        return LQ_OK;
+    }
+    lq_poisson_level *L = &o->lv[l];
+    lq_argv a[] = {
+        MEM(b),     MEM(x),    MEM(lq_ps_lmask(o, l)), MEM(lq_ps_ldiag(o, l)), MEM(res), VAL(L->nx),
+        VAL(L->ny), VAL(L->nz)};
+    return lq_ps_run3(o, o->mg_residual, "poisson_mg_residual", (int)LQ_COUNT(a), a, L->nx, L->ny,
+                      L->nz);
+}
+
+int lq_poisson_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_field *bc)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_mg_restrict(o, l, res, bc);
+        return LQ_OK;
+    }
+    lq_poisson_level *f = &o->lv[l], *L = &o->lv[l + 1];
+    int dim3 = o->nz > 1;
+    float scale = dim3 ? 0.5f : 1.0f;
+    lq_argv a[] = {MEM(res),  VAL(f->nx), VAL(f->ny), VAL(f->nz), MEM(lq_ps_lmask(o, l + 1)),
+                   MEM(bc),   VAL(scale), VAL(dim3),  VAL(L->nx), VAL(L->ny),
+                   VAL(L->nz)};
+    return lq_ps_run3(o, o->mg_restrict, "poisson_mg_restrict", (int)LQ_COUNT(a), a, L->nx, L->ny,
+                      L->nz);
+}
+
+int lq_poisson_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field *x)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_mg_prolong(o, l, ec, x);
+        return LQ_OK;
+    }
+    lq_poisson_level *L = &o->lv[l], *c = &o->lv[l + 1];
+    int dim3 = o->nz > 1;
+    lq_argv a[] = {MEM(ec), VAL(c->nx), VAL(c->ny), VAL(c->nz), MEM(lq_ps_lmask(o, l)),
+                   MEM(x),  VAL(dim3),  VAL(L->nx), VAL(L->ny), VAL(L->nz)};
+    return lq_ps_run3(o, o->mg_prolong, "poisson_mg_prolong", (int)LQ_COUNT(a), a, L->nx, L->ny,
+                      L->nz);
+}
+
+/* z = M⁻¹ r: one V-cycle from a zero guess, smoothing mirrored on the way up. */
+int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z)
+{
+    assert(o->mg_ready);
+    int L = o->levels, rc = LQ_OK;
+    lq_field *X[LQ_PS_MAX_LEVELS];
+    const lq_field *B[LQ_PS_MAX_LEVELS];
+    for (int l = 0; l < L; l++) {
+        X[l] = l ? &o->lv[l].x : z;
+        B[l] = l ? &o->lv[l].b : r;
+    }
+    for (int l = 0; l < L - 1 && !rc; l++) {
+        rc = lq_field_zero(X[l], 0);
+        for (int s = 0; s < LQ_PS_MG_SMOOTH && !rc; s++) {
+            rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 0);
+            if (!rc) rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 1);
+        }
+        if (!rc) rc = lq_poisson_mg_residual(o, l, B[l], X[l], &o->lv[l].res);
+        if (!rc) rc = lq_poisson_mg_restrict(o, l, &o->lv[l].res, &o->lv[l + 1].b);
+    }
+    if (!rc) rc = lq_field_zero(X[L - 1], 0);
+    for (int s = 0; s < LQ_PS_MG_COARSE && !rc; s++) {
+        rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 0);
+        if (!rc) rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 1);
+    }
+    for (int s = 0; s < LQ_PS_MG_COARSE && !rc; s++) {
+        rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 1);
+        if (!rc) rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 0);
+    }
+    for (int l = L - 2; l >= 0 && !rc; l--) {
+        rc = lq_poisson_mg_prolong(o, l, X[l + 1], X[l]);
+        for (int s = 0; s < LQ_PS_MG_SMOOTH && !rc; s++) {
+            rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 1);
+            if (!rc) rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 0);
+        }
+    }
+    return rc;
+}
+
 /* --- the system and the solvers --------------------------------------------------------- */
 
 int lq_poisson_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
@@ -300,6 +475,8 @@ int lq_poisson_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf
     if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DIRICHLET, NULL, NULL, 0.0f, &nd);
     o->unknowns = (int)nu;
     o->dirichlet = (int)nd;
+    o->mg_ready = 0;
+    if (!rc && prm->precond == LQ_POISSON_PRECOND_MG) rc = lq_poisson_mg_build(o, phi, sdf, prm);
     return rc;
 }
 
@@ -362,7 +539,7 @@ static int lq_ps_relax(lq_poisson_ops *o, const lq_field *b, float shift, lq_fie
 static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *x,
                     const lq_poisson_params *prm, double goal, lq_poisson_stats *st)
 {
-    int pre = prm->precond == LQ_POISSON_PRECOND_JACOBI;
+    int pre = prm->precond != LQ_POISSON_PRECOND_NONE, mg = prm->precond == LQ_POISSON_PRECOND_MG;
     int max_iter = prm->max_iter > 0 ? prm->max_iter : 1000;
     lq_field *r = &o->r, *z = pre ? &o->z : &o->r, *d = &o->d, *q = &o->q;
     double rr = 0, rz = 0, dq = 0;
@@ -371,7 +548,7 @@ static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field 
     if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, r, r, 0.0f, &rr);
     st->converged = sqrt(rr) <= goal;
     if (rc || st->converged) goto done;
-    if (pre) rc = lq_poisson_precond(o, r, z);
+    if (pre) rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
     if (!rc) rc = lq_poisson_cg_direction(o, z, d, 0.0f);
     if (!rc && pre) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, r, z, 0.0f, &rz);
     if (!pre) rz = rr;
@@ -400,7 +577,7 @@ static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field 
             }
             restarts++;
             rr = rn * rn;
-            if (pre) rc = lq_poisson_precond(o, r, z);
+            if (pre) rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
             if (!rc) rc = lq_poisson_cg_direction(o, z, d, 0.0f);
             rz = rr;
             if (!rc && pre) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, r, z, 0.0f, &rz);
@@ -408,7 +585,7 @@ static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field 
         }
         double rz_new = rr;
         if (pre) {
-            rc = lq_poisson_precond(o, r, z);
+            rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
             if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, r, z, 0.0f, &rz_new);
         }
         if (!rc) rc = lq_poisson_cg_direction(o, z, d, (float)(rz_new / rz));
@@ -460,10 +637,11 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
         return lq_error(LQ_ESIM, "poisson: the pressure solve diverged (residual %g)", rn);
     if (!st->message[0]) {
         static const char *const names[] = {"PCG", "SOR", "Jacobi"};
+        static const char *const pcs[] = {" (Jacobi)", " (none)", " (multigrid)"};
         int len = snprintf(st->message, sizeof st->message,
-                           "%s: %d unknowns, %d iterations, |r|/|b| = %.3g%s", names[prm->solver],
-                           st->unknowns, st->iterations, st->residual,
-                           st->converged ? "" : " (not converged)");
+                           "%s%s: %d unknowns, %d iterations, |r|/|b| = %.3g%s", names[prm->solver],
+                           prm->solver == LQ_POISSON_PCG ? pcs[prm->precond] : "", st->unknowns,
+                           st->iterations, st->residual, st->converged ? "" : " (not converged)");
         if (st->singular && len > 0 && (size_t)len < sizeof st->message)
             snprintf(st->message + len, sizeof st->message - (size_t)len,
                      "; singular (no air, Neumann walls): mean %.3g removed from b", st->shift);

@@ -42,7 +42,8 @@ typedef enum lq_poisson_solver {
 
 typedef enum lq_poisson_precond {
     LQ_POISSON_PRECOND_JACOBI = 0, /* z = r / A_cc */
-    LQ_POISSON_PRECOND_NONE
+    LQ_POISSON_PRECOND_NONE,
+    LQ_POISSON_PRECOND_MG /* one geometric multigrid V-cycle (poisson_cell.h; build with it) */
 } lq_poisson_precond_kind;
 
 typedef struct lq_poisson_params {
@@ -69,6 +70,18 @@ typedef struct lq_poisson_stats {
     char message[160]; /* one line for logs */
 } lq_poisson_stats;
 
+#define LQ_PS_MAX_LEVELS 16
+#define LQ_PS_MG_SMOOTH  2  /* red-black Gauss–Seidel sweeps before and after each level */
+#define LQ_PS_MG_COARSE  16 /* sweeps (and as many mirrored) on the coarsest level */
+
+/* One multigrid level (level 0 uses the ops' mask and diag, and the CG r and z). */
+typedef struct lq_poisson_level {
+    int nx, ny, nz;
+    lq_field mask, diag; /* coarse levels: the rediscretised system */
+    lq_field state;      /* uchar per cell: LQ_PS_ST_* */
+    lq_field x, b, res;  /* correction, RHS (coarse levels), residual */
+} lq_poisson_level;
+
 typedef struct lq_poisson_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
@@ -79,9 +92,13 @@ typedef struct lq_poisson_ops {
     lq_field partial;    /* one float per reduction group */
     float *partial_host;
     int unknowns, dirichlet; /* counted by lq_poisson_build */
+    int levels;              /* multigrid levels (coarsest: longest side ≤ 4) */
+    int mg_ready;            /* the hierarchy matches the last build */
+    lq_poisson_level lv[LQ_PS_MAX_LEVELS];
     cl_program program;
     cl_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
-        rhs, project;
+        rhs, project, mg_state, mg_coarsen, mg_system, mg_smooth, mg_residual, mg_restrict,
+        mg_prolong;
 } lq_poisson_ops;
 
 int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
@@ -121,7 +138,26 @@ int lq_poisson_precond(lq_poisson_ops *o, const lq_field *r, lq_field *z);
 int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_field *b,
                       float shift, double *sum);
 
+/* Multigrid: the hierarchy from the last lq_poisson_setup's system (build calls it when
+ * prm->precond is MG), and one V-cycle z = M⁻¹ r. */
+int lq_poisson_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                        const lq_poisson_params *prm);
+int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z);
+/* The V-cycle's steps on level l (fine) and l + 1 (coarse). */
+int lq_poisson_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *x, int colour);
+int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq_field *x,
+                           lq_field *res);
+int lq_poisson_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_field *bc);
+int lq_poisson_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field *x);
+
 /* Reference twins (host/ref/poisson.c): same arguments, host storage. */
+void lq_poisson_ref_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                             const lq_poisson_params *prm);
+void lq_poisson_ref_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *x, int colour);
+void lq_poisson_ref_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq_field *x,
+                                lq_field *res);
+void lq_poisson_ref_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_field *bc);
+void lq_poisson_ref_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field *x);
 void lq_poisson_ref_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                           const lq_poisson_params *prm);
 void lq_poisson_ref_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y);

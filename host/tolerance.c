@@ -115,6 +115,9 @@ const lq_tolerance lq_tolerances[] = {
      "fixed layout: items sum in index order, a fixed group tree, groups added in order: exact"},
     {"poisson.rhs", 0, 0, 1, "face differences in axis order times one host-rounded scale: exact"},
     {"poisson.project", 0, 0, 1, "ghost value from the same theta; one product per face: exact"},
+    {"poisson.mg", 0, 0, 1,
+     "multigrid levels, V-cycle: integer states, fixed-order gathers with power-of-two weights, "
+     "the same red-black passes: exact"},
     {"poisson.solve", 0, 0, 1,
      "SOR, Jacobi and PCG loops of the exact operations above with the same host scalars: exact"},
     {"machf.advance", 0, 0, 1,

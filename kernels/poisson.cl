@@ -106,3 +106,62 @@ kernel void poisson_project(global float *u, int axis, global const float *p,
     lq_ps_project_face(u, axis, i, j, k, NX, NY, NZ, p, phi, sdf, has_sdf, wall_dirichlet, ghost,
                        theta_min, dt_h);
 }
+
+/* --- multigrid (level dims as arguments: one program serves every level) --------------- */
+
+#define LEVEL_IDS                                                                                  \
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);                          \
+    if (i >= nx || j >= ny || k >= nz) return;
+
+kernel void poisson_mg_state(global const float *phi, global const float *sdf, int has_sdf,
+                             global const uchar *mask, global uchar *state)
+{
+    int c = get_global_id(0);
+    if (c >= NX * NY * NZ) return;
+    lq_ps_state_cell(phi, sdf, has_sdf, mask, state, c);
+}
+
+kernel void poisson_mg_coarsen(global const uchar *fine, int fnx, int fny, int fnz,
+                               global uchar *coarse, int nx, int ny, int nz)
+{
+    LEVEL_IDS
+    lq_ps_coarsen_state(fine, fnx, fny, fnz, coarse, i, j, k, nx, ny);
+}
+
+kernel void poisson_mg_system(global const uchar *state, int wall_dirichlet, int dim3,
+                              global uchar *mask, global float *diag, int nx, int ny, int nz)
+{
+    LEVEL_IDS
+    lq_ps_coarse_system_cell(state, wall_dirichlet, dim3, i, j, k, nx, ny, nz, mask, diag);
+}
+
+kernel void poisson_mg_smooth(global const float *b, global float *x, global const uchar *mask,
+                              global const float *diag, int colour, int nx, int ny, int nz)
+{
+    LEVEL_IDS
+    lq_ps_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
+}
+
+kernel void poisson_mg_residual(global const float *b, global const float *x,
+                                global const uchar *mask, global const float *diag, global float *r,
+                                int nx, int ny, int nz)
+{
+    LEVEL_IDS
+    lq_ps_residual_cell(b, 0.0f, x, mask, diag, r, i, j, k, nx, ny, nz);
+}
+
+kernel void poisson_mg_restrict(global const float *r, int fnx, int fny, int fnz,
+                                global const uchar *cmask, global float *b, float scale, int dim3,
+                                int nx, int ny, int nz)
+{
+    LEVEL_IDS
+    lq_ps_restrict_cell(r, fnx, fny, fnz, cmask, b, scale, dim3, i, j, k, nx, ny, nz);
+}
+
+kernel void poisson_mg_prolong(global const float *e, int cnx, int cny, int cnz,
+                               global const uchar *fmask, global float *x, int dim3, int nx, int ny,
+                               int nz)
+{
+    LEVEL_IDS
+    lq_ps_prolong_cell(e, cnx, cny, cnz, fmask, x, dim3, i, j, k, nx, ny);
+}

@@ -294,4 +294,136 @@ LQ_INLINE void lq_ps_rhs_cell(LQ_GLOBAL const float *u, LQ_GLOBAL const float *v
     b[c] = rhs_scale * s;
 }
 
+/* --- multigrid preconditioner ---------------------------------------------------------
+ * Levels l = 0 (the system) … L: each coarse cell has the fine cells 2I, 2I+1 per axis
+ * (z stays 1 in 2D), dims ceil(n/2). Cell state: LQ_PS_ST_UNKNOWN, LQ_PS_ST_AIR, or 0
+ * (solid, or no equation); a coarse cell takes the highest state of its children. The
+ * coarse system is rediscretised from the states (scaling −(2^l h)²∇²): unknown
+ * neighbours couple, an air neighbour is p = 0 at its centre (θ = 1), the domain edge as
+ * on level 0. Prolongation P is trilinear (weights ¾, ¼ per axis toward the child's side,
+ * coarse values 0 off the unknowns); restriction is (4/2^dim) Pᵀ, so with red-black
+ * Gauss–Seidel pre-smoothing (red, black) mirrored by post-smoothing (black, red) the
+ * V-cycle is a symmetric preconditioner. */
+#define LQ_PS_ST_AIR     1
+#define LQ_PS_ST_UNKNOWN 2
+
+LQ_INLINE void lq_ps_state_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
+                                LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL unsigned char *state,
+                                int c)
+{
+    unsigned char s = 0;
+    if (mask[c] & LQ_PS_UNKNOWN)
+        s = LQ_PS_ST_UNKNOWN;
+    else if (phi[c] > 0.0f && !lq_ps_solid(sdf, has_sdf, c))
+        s = LQ_PS_ST_AIR;
+    state[c] = s;
+}
+
+LQ_INLINE void lq_ps_coarsen_state(LQ_GLOBAL const unsigned char *fine, int fnx, int fny, int fnz,
+                                   LQ_GLOBAL unsigned char *coarse, int i, int j, int k, int cnx,
+                                   int cny)
+{
+    unsigned char s = 0;
+    for (int c = 0; c < 2; c++)
+        for (int b = 0; b < 2; b++)
+            for (int a = 0; a < 2; a++) {
+                int fi = 2 * i + a, fj = 2 * j + b, fk = 2 * k + c;
+                if (fi >= fnx || fj >= fny || fk >= fnz) continue;
+                unsigned char t = fine[LQ_MAC_CELL(fi, fj, fk, fnx, fny)];
+                if (t > s) s = t;
+            }
+    coarse[LQ_MAC_CELL(i, j, k, cnx, cny)] = s;
+}
+
+LQ_INLINE void lq_ps_coarse_system_cell(LQ_GLOBAL const unsigned char *state, int wall_dirichlet,
+                                        int dim3, int i, int j, int k, int nx, int ny, int nz,
+                                        LQ_GLOBAL unsigned char *mask, LQ_GLOBAL float *diag)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    unsigned int m = 0;
+    float d = 0.0f;
+    if (state[c] == LQ_PS_ST_UNKNOWN) {
+        for (int n = 0; n < (dim3 ? 6 : 4); n++) {
+            int q = lq_ps_neighbour(i, j, k, n, nx, ny, nz);
+            if (q < 0) {
+                if (wall_dirichlet) {
+                    d = d + 2.0f;
+                    m |= LQ_PS_DIRICHLET;
+                }
+            } else if (state[q] == LQ_PS_ST_UNKNOWN) {
+                d = d + 1.0f;
+                m |= 1u << n;
+            } else if (state[q] == LQ_PS_ST_AIR) {
+                d = d + 1.0f;
+                m |= LQ_PS_DIRICHLET;
+            }
+        }
+        if (d > 0.0f) m |= LQ_PS_UNKNOWN;
+    }
+    mask[c] = (unsigned char)m;
+    diag[c] = m & LQ_PS_UNKNOWN ? d : 0.0f;
+}
+
+/* b_coarse = scale Σ w r_fine over fine cells 2I−1 … 2I+2 per axis (w ¼ ¾ ¾ ¼). */
+LQ_INLINE void lq_ps_restrict_cell(LQ_GLOBAL const float *r, int fnx, int fny, int fnz,
+                                   LQ_GLOBAL const unsigned char *cmask, LQ_GLOBAL float *b,
+                                   float scale, int dim3, int i, int j, int k, int cnx, int cny,
+                                   int cnz)
+{
+    int c = LQ_MAC_CELL(i, j, k, cnx, cny);
+    (void)cnz;
+    if (!(cmask[c] & LQ_PS_UNKNOWN)) {
+        b[c] = 0.0f;
+        return;
+    }
+    float s = 0.0f;
+    int zlo = dim3 ? -1 : 0, zhi = dim3 ? 2 : 0;
+    for (int dc = zlo; dc <= zhi; dc++) {
+        int fk = 2 * k + dc;
+        if (fk < 0 || fk >= fnz) continue;
+        float wz = dim3 ? ((dc == 0 || dc == 1) ? 0.75f : 0.25f) : 1.0f;
+        for (int db = -1; db <= 2; db++) {
+            int fj = 2 * j + db;
+            if (fj < 0 || fj >= fny) continue;
+            float wy = (db == 0 || db == 1) ? 0.75f : 0.25f;
+            for (int da = -1; da <= 2; da++) {
+                int fi = 2 * i + da;
+                if (fi < 0 || fi >= fnx) continue;
+                float wx = (da == 0 || da == 1) ? 0.75f : 0.25f;
+                s = s + (wx * wy * wz) * r[LQ_MAC_CELL(fi, fj, fk, fnx, fny)];
+            }
+        }
+    }
+    b[c] = scale * s;
+}
+
+/* x_fine += P e_coarse on the fine unknowns. */
+LQ_INLINE void lq_ps_prolong_cell(LQ_GLOBAL const float *e, int cnx, int cny, int cnz,
+                                  LQ_GLOBAL const unsigned char *fmask, LQ_GLOBAL float *x,
+                                  int dim3, int i, int j, int k, int fnx, int fny)
+{
+    int f = LQ_MAC_CELL(i, j, k, fnx, fny);
+    if (!(fmask[f] & LQ_PS_UNKNOWN)) return;
+    int ci = i >> 1, cj = j >> 1, ck = k >> 1;
+    int si = (i & 1) ? 1 : -1, sj = (j & 1) ? 1 : -1, sk = (k & 1) ? 1 : -1;
+    float s = 0.0f;
+    for (int c = 0; c < (dim3 ? 2 : 1); c++) {
+        int kk = ck + c * sk;
+        if (kk < 0 || kk >= cnz) continue;
+        float wz = dim3 ? (c ? 0.25f : 0.75f) : 1.0f;
+        for (int b = 0; b < 2; b++) {
+            int jj = cj + b * sj;
+            if (jj < 0 || jj >= cny) continue;
+            float wy = b ? 0.25f : 0.75f;
+            for (int a = 0; a < 2; a++) {
+                int ii = ci + a * si;
+                if (ii < 0 || ii >= cnx) continue;
+                float wx = a ? 0.25f : 0.75f;
+                s = s + (wx * wy * wz) * e[LQ_MAC_CELL(ii, jj, kk, cnx, cny)];
+            }
+        }
+    }
+    x[f] = x[f] + s;
+}
+
 #endif

@@ -5,14 +5,16 @@
  *     random vectors; 3D and 2D; ghost fluid and cell-centre; Neumann and Dirichlet
  *     walls): setup (mask, diag), operator, residual, both SOR colours, Jacobi, the CG
  *     vector operations, the preconditioner, every reduction mode (group sums and the
- *     total), RHS, projection, and whole solves with each solver (p and the iteration
- *     count) must agree bit for bit ("poisson.*" in host/tolerance.c);
+ *     total), RHS, projection, the multigrid hierarchy and a V-cycle (every level's
+ *     state, system, correction, residual and RHS), and whole solves with each solver
+ *     (p and the iteration count) must agree bit for bit ("poisson.*" in host/tolerance.c);
  *  2. math: the operator against an independent double-precision assembly from φ and
  *     sdf; after a projection the RHS of the new velocity equals the solver's residual
  *     (the discrete divergence is gone on the liquid, closed faces untouched, faces in
  *     the air untouched); no liquid is a no-op; a closed box full of liquid (singular)
  *     is reported and solved without NaN; a tank at rest under gravity comes out at rest
- *     with the hydrostatic pressure ρ g depth (ghost-fluid surface mid-cell).
+ *     with the hydrostatic pressure ρ g depth (ghost-fluid surface mid-cell); the
+ *     multigrid V-cycle is symmetric and positive (x·M⁻¹y = y·M⁻¹x).
  */
 #include "poisson.h"
 #include "twin.h"
@@ -111,8 +113,10 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
     for (int with_sdf = 0; with_sdf < 2; with_sdf++) {
         sd[0] = with_sdf ? &A.sdf : NULL;
         sd[1] = with_sdf ? &B.sdf : NULL;
-        CHECK_OK(lq_poisson_build(&A.ops, &A.phi, sd[0], prm));
-        CHECK_OK(lq_poisson_build(&B.ops, &B.phi, sd[1], prm));
+        lq_poisson_params pmg = *prm;
+        pmg.precond = LQ_POISSON_PRECOND_MG;
+        CHECK_OK(lq_poisson_build(&A.ops, &A.phi, sd[0], &pmg));
+        CHECK_OK(lq_poisson_build(&B.ops, &B.phi, sd[1], &pmg));
         twin_pair pm = pair_of(&A.ops.mask, &B.ops.mask), pd = pair_of(&A.ops.diag, &B.ops.diag);
         twin_check_exact("poisson.setup", &pm);
         twin_check_exact("poisson.setup", &pd);
@@ -195,10 +199,32 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
         twin_check_exact("poisson.project", &pu);
         twin_check_exact("poisson.project", &pv);
         twin_check_exact("poisson.project", &pw);
-        /* whole solves */
-        for (int s = 0; s < 3; s++) {
+        /* multigrid: every level's system, then one V-cycle (every level's correction,
+         * residual and restricted RHS) */
+        CHECK(A.ops.levels == B.ops.levels && A.ops.levels >= 2);
+        fill(buf, nc, &r, -1, 1);
+        up2(&A.x, &B.x, buf);
+        CHECK_OK(lq_poisson_mg_vcycle(&A.ops, &A.x, &A.y));
+        CHECK_OK(lq_poisson_mg_vcycle(&B.ops, &B.x, &B.y));
+        twin_check_exact("poisson.mg", &py);
+        for (int l = 0; l < A.ops.levels; l++) {
+            lq_poisson_level *la = &A.ops.lv[l], *lb = &B.ops.lv[l];
+            twin_pair q1 = pair_of(&la->state, &lb->state), q2 = pair_of(&la->res, &lb->res);
+            twin_check_exact("poisson.mg", &q1);
+            if (l < A.ops.levels - 1) twin_check_exact("poisson.mg", &q2);
+            if (l == 0) continue;
+            twin_pair q3 = pair_of(&la->mask, &lb->mask), q4 = pair_of(&la->diag, &lb->diag),
+                      q5 = pair_of(&la->x, &lb->x), q6 = pair_of(&la->b, &lb->b);
+            twin_check_exact("poisson.mg", &q3);
+            twin_check_exact("poisson.mg", &q4);
+            twin_check_exact("poisson.mg", &q5);
+            twin_check_exact("poisson.mg", &q6);
+        }
+        /* whole solves: SOR, Jacobi, Jacobi-PCG, multigrid-PCG */
+        for (int s = 0; s < 4; s++) {
             lq_poisson_params q = *prm;
-            q.solver = (lq_poisson_solver)s;
+            q.solver = (lq_poisson_solver)(s < 3 ? s : 0);
+            if (s == 3) q.precond = LQ_POISSON_PRECOND_MG;
             q.tol = 1e-4f;
             q.max_iter = 60;
             q.check_every = 3;
@@ -305,7 +331,7 @@ static void test_operator_math(lq_ctx *ctx, int ghost, int wall)
 
 /* After a solve and projection, rhs(new u) = residual; closed faces and air faces keep
  * their values. */
-static void test_projection(lq_ctx *ctx, int nz)
+static void test_projection(lq_ctx *ctx, int nz, lq_poisson_precond_kind pc)
 {
     int nx = 20, ny = 16;
     size_t nc = (size_t)nx * ny * nz, nu = (size_t)(nx + 1) * ny * nz,
@@ -339,6 +365,7 @@ static void test_projection(lq_ctx *ctx, int nz)
     prm.dt = 0.02f;
     prm.h = h;
     prm.tol = 1e-5f;
+    prm.precond = pc;
     lq_poisson_stats st;
     CHECK_OK(lq_poisson_step(&S.ops, &S.phi, &S.sdf, &S.u, &S.v, &S.w, &S.b, &S.p, &prm, &st));
     fprintf(stderr, "projection %dD: %s\n", nz > 1 ? 3 : 2, st.message);
@@ -391,6 +418,54 @@ static void test_projection(lq_ctx *ctx, int nz)
     free(v1);
     free(w0);
     free(w1);
+    side_close(&S);
+}
+
+/* The V-cycle is a symmetric positive preconditioner: x·M⁻¹y = y·M⁻¹x, x·M⁻¹x > 0. */
+static void test_mg_symmetric(lq_ctx *ctx)
+{
+    int nx = 21, ny = 18, nz = 13;
+    size_t nc = (size_t)nx * ny * nz;
+    side S;
+    if (side_open(&S, ctx, nx, ny, nz)) return;
+    float *phi = malloc(nc * 4), *sdf = malloc(nc * 4), *x = malloc(nc * 4), *y = malloc(nc * 4);
+    lq_rng r;
+    lq_rng_seed(&r, 31);
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                int c = i + nx * (j + ny * k);
+                phi[c] = (j - 0.6f * ny + 2.0f * sinf(0.4f * i)) * 0.1f;
+                sdf[c] = (i > 8 && i < 12 && j < 5) ? -1.0f : 1.0f;
+            }
+    lq_poisson_params prm = {0};
+    prm.dt = 0.01f;
+    prm.h = 0.1f;
+    prm.precond = LQ_POISSON_PRECOND_MG;
+    CHECK_OK(lq_field_upload(&S.phi, phi));
+    CHECK_OK(lq_field_upload(&S.sdf, sdf));
+    CHECK_OK(lq_poisson_build(&S.ops, &S.phi, &S.sdf, &prm));
+    /* x, y random on the unknowns (masked by a residual of b = x with p = 0) */
+    fill(x, nc, &r, -1, 1);
+    CHECK_OK(lq_field_upload(&S.b, x));
+    CHECK_OK(lq_field_zero(&S.p, 0));
+    CHECK_OK(lq_poisson_residual(&S.ops, &S.b, 0.0f, &S.p, &S.x));
+    fill(y, nc, &r, -1, 1);
+    CHECK_OK(lq_field_upload(&S.b, y));
+    CHECK_OK(lq_poisson_residual(&S.ops, &S.b, 0.0f, &S.p, &S.y));
+    double xmy = 0, ymx = 0, xmx = 0;
+    CHECK_OK(lq_poisson_mg_vcycle(&S.ops, &S.y, &S.b)); /* b = M⁻¹ y */
+    CHECK_OK(lq_poisson_reduce(&S.ops, LQ_PS_RED_DOT, &S.x, &S.b, 0.0f, &xmy));
+    CHECK_OK(lq_poisson_mg_vcycle(&S.ops, &S.x, &S.b)); /* b = M⁻¹ x */
+    CHECK_OK(lq_poisson_reduce(&S.ops, LQ_PS_RED_DOT, &S.y, &S.b, 0.0f, &ymx));
+    CHECK_OK(lq_poisson_reduce(&S.ops, LQ_PS_RED_DOT, &S.x, &S.b, 0.0f, &xmx));
+    fprintf(stderr, "V-cycle (%d levels): x·My %.7g, y·Mx %.7g, x·Mx %.7g\n", S.ops.levels, xmy,
+            ymx, xmx);
+    CHECK(fabs(xmy - ymx) <= 1e-5 * xmx && xmx > 0);
+    free(phi);
+    free(sdf);
+    free(x);
+    free(y);
     side_close(&S);
 }
 
@@ -448,12 +523,13 @@ static void test_degenerate(lq_ctx *ctx)
     /* full closed box */
     for (size_t c = 0; c < nc; c++) phi[c] = -1.0f;
     CHECK_OK(lq_field_upload(&S.phi, phi));
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < 4; s++) {
         CHECK_OK(lq_field_upload(&S.u, u));
         CHECK_OK(lq_field_upload(&S.v, v));
         CHECK_OK(lq_field_upload(&S.w, w));
         CHECK_OK(lq_field_zero(&S.p, 0));
-        prm.solver = (lq_poisson_solver)s;
+        prm.solver = (lq_poisson_solver)(s < 3 ? s : 0);
+        prm.precond = s == 3 ? LQ_POISSON_PRECOND_MG : LQ_POISSON_PRECOND_JACOBI;
         prm.max_iter = 2000;
         CHECK_OK(lq_poisson_step(&S.ops, &S.phi, NULL, &S.u, &S.v, &S.w, &S.b, &S.p, &prm, &st));
         fprintf(stderr, "closed full box: %s\n", st.message);
@@ -543,8 +619,11 @@ int main(void)
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     for (int ghost = 0; ghost < 2; ghost++)
         for (int wall = 0; wall < 2; wall++) test_operator_math(&ref, ghost, wall);
-    test_projection(&ref, 12);
-    test_projection(&ref, 1);
+    test_projection(&ref, 12, LQ_POISSON_PRECOND_JACOBI);
+    test_projection(&ref, 1, LQ_POISSON_PRECOND_JACOBI);
+    test_projection(&ref, 12, LQ_POISSON_PRECOND_MG);
+    test_projection(&ref, 1, LQ_POISSON_PRECOND_MG);
+    test_mg_symmetric(&ref);
     test_degenerate(&ref);
     test_hydrostatic(&ref);
     lq_ctx_close(&ref);

@@ -1,8 +1,8 @@
 /*
  * test_poisson_validation.c — quick `pls` pressure-solver validation
  * (tests/poisson_validation.h, VALIDATION.md `pls`) on the OpenCL device (PoCL in CI):
- * iteration counts at 64³ (red-black SOR 146, CG 182, ±25%; Jacobi-PCG reported against
- * CG's), the time per iteration of SOR, Jacobi and PCG, and the order of accuracy at
+ * iteration counts at 64³ (red-black SOR 146, CG 182, ±25%; Jacobi-PCG against CG's;
+ * multigrid-PCG ≤ 20), the time per iteration of SOR, Jacobi and PCG, and the order of accuracy at
  * 16³ → 32³ (sine: ×4, ghost-fluid sphere: ×4, cell-centre sphere: ×2).
  */
 #include "poisson_validation.h"

@@ -118,3 +118,77 @@ void lq_poisson_ref_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, l
                                        sdf != NULL, prm->wall_dirichlet, !prm->cell_centre, tmin,
                                        dt_h);
 }
+
+/* --- multigrid ------------------------------------------------------------------------- */
+
+static lq_field *lq_ps_lmask(lq_poisson_ops *o, int l)
+{
+    return l ? &o->lv[l].mask : &o->mask;
+}
+
+static lq_field *lq_ps_ldiag(lq_poisson_ops *o, int l)
+{
+    return l ? &o->lv[l].diag : &o->diag;
+}
+
+void lq_poisson_ref_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                             const lq_poisson_params *prm)
+{
+    const float *s = sdf ? CF(sdf) : CF(phi);
+    int n = o->nx * o->ny * o->nz, dim3 = o->nz > 1;
+    for (int c = 0; c < n; c++)
+        lq_ps_state_cell(CF(phi), s, sdf != NULL, UC(&o->mask), UC(&o->lv[0].state), c);
+    for (int l = 1; l < o->levels; l++) {
+        lq_poisson_level *f = &o->lv[l - 1], *c = &o->lv[l];
+        for (int k = 0; k < c->nz; k++)
+            for (int j = 0; j < c->ny; j++)
+                for (int i = 0; i < c->nx; i++)
+                    lq_ps_coarsen_state(UC(&f->state), f->nx, f->ny, f->nz, UC(&c->state), i, j, k,
+                                        c->nx, c->ny);
+        for (int k = 0; k < c->nz; k++)
+            for (int j = 0; j < c->ny; j++)
+                for (int i = 0; i < c->nx; i++)
+                    lq_ps_coarse_system_cell(UC(&c->state), prm->wall_dirichlet, dim3, i, j, k,
+                                             c->nx, c->ny, c->nz, UC(&c->mask), F(&c->diag));
+    }
+}
+
+#define FOR_LEVEL(L)                                                                               \
+    for (int k = 0; k < (L)->nz; k++)                                                              \
+        for (int j = 0; j < (L)->ny; j++)                                                          \
+            for (int i = 0; i < (L)->nx; i++)
+
+void lq_poisson_ref_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *x, int colour)
+{
+    lq_poisson_level *L = &o->lv[l];
+    FOR_LEVEL(L)
+    lq_ps_sor_cell(CF(b), 0.0f, F(x), UC(lq_ps_lmask(o, l)), CF(lq_ps_ldiag(o, l)), colour, 1.0f, i,
+                   j, k, L->nx, L->ny, L->nz);
+}
+
+void lq_poisson_ref_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq_field *x,
+                                lq_field *res)
+{
+    lq_poisson_level *L = &o->lv[l];
+    FOR_LEVEL(L)
+    lq_ps_residual_cell(CF(b), 0.0f, CF(x), UC(lq_ps_lmask(o, l)), CF(lq_ps_ldiag(o, l)), F(res), i,
+                        j, k, L->nx, L->ny, L->nz);
+}
+
+void lq_poisson_ref_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_field *bc)
+{
+    lq_poisson_level *f = &o->lv[l], *L = &o->lv[l + 1];
+    int dim3 = o->nz > 1;
+    float scale = dim3 ? 0.5f : 1.0f;
+    FOR_LEVEL(L)
+    lq_ps_restrict_cell(CF(res), f->nx, f->ny, f->nz, UC(lq_ps_lmask(o, l + 1)), F(bc), scale, dim3,
+                        i, j, k, L->nx, L->ny, L->nz);
+}
+
+void lq_poisson_ref_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field *x)
+{
+    lq_poisson_level *L = &o->lv[l], *c = &o->lv[l + 1];
+    FOR_LEVEL(L)
+    lq_ps_prolong_cell(CF(ec), c->nx, c->ny, c->nz, UC(lq_ps_lmask(o, l)), F(x), o->nz > 1, i, j, k,
+                       L->nx, L->ny);
+}
