@@ -30,7 +30,8 @@ typedef struct lq_bench_ctx {
     bool json;
     int reps;
     int rows;
-    int dims; /* 2: sizes print as n², 3: as n³ */
+    int dims;   /* 2: sizes print as n², 3: as n³ */
+    bool quiet; /* lq_bench_copy prints nothing */
 } lq_bench_ctx;
 
 /* Times fn: two warm-up calls, then five trials, each repeating fn for at least
@@ -145,7 +146,7 @@ static int lq_bench_copy(lq_bench_ctx *b)
             break;
         }
         double gbs = 2.0 * (double)floats * 4 / (ms * 1e-3) / 1e9;
-        if (!b->json)
+        if (!b->json && !b->quiet)
             printf("copy bandwidth: %.2f GB/s (%s, %.0f MiB read + written, %.3f ms)\n", gbs,
                    b->ctx->backend == LQ_BACKEND_CL ? names[v] : "memcpy",
                    (double)floats * 8 / 1048576.0, ms);
@@ -889,7 +890,7 @@ static int lq_bench_mac(lq_bench_ctx *b, int n)
     double f = (double)m.nfull / (double)m.cells, s = (double)m.nliquid / (double)m.cells;
     double colour = 1 + 32 * f;
     for (int op = 0; op < M_COUNT && !rc; op++) {
-        char note[200];
+        char note[240];
         double items = (double)m.cells, bytes = 0;
         const char *unit = "cell";
         switch (op) {
@@ -934,11 +935,21 @@ static int lq_bench_mac(lq_bench_ctx *b, int n)
         m.flip = 0;
         rc = lq_mac_restore(&m);
         if (rc) break;
+        /* the yardstick again right before each row, its fields released while the row
+         * runs: on a shared machine the bandwidth drifts 2× within a minute, and each row
+         * is compared with the copy measured next to it (printed in the row) */
+        b->quiet = true;
+        rc = lq_bench_copy(b);
+        b->quiet = false;
+        if (!rc) rc = lq_mac_restore(&m);
+        if (rc) break;
         double ms = lq_bench_time(b, lq_mac_once, &m, 0.3);
         if (ms < 0) {
             rc = LQ_ESIM;
             break;
         }
+        size_t len = strlen(note);
+        snprintf(note + len, sizeof note - len, " [copy %.1f GB/s]", b->copy_gbs);
         lq_bench_row_items(b, lq_mac_names[op], n, items, unit, ms, bytes, note);
         fflush(stdout);
     }
