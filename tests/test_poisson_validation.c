@@ -18,7 +18,7 @@ int main(void)
     char dev[160];
     lq_ctx_describe(&ctx, dev, sizeof dev);
     fprintf(stderr, "device: %s\n", dev);
-    pv_iteration_case(&ctx, 64, 146, 182);
+    pv_iteration_case(&ctx, 64, 146, 182, 0);
     pv_jacobi_timing(&ctx, 64);
     int sizes[] = {16, 32};
     pv_order_case(&ctx, sizes, 2);
