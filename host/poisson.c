@@ -615,6 +615,9 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
         st->singular = 1;
         st->shift = shift;
     }
+    if (prm->solver == LQ_POISSON_PCG && prm->precond == LQ_POISSON_PRECOND_MG && !o->mg_ready)
+        return lq_error(LQ_ESIM, "poisson: multigrid PCG asked for, but the last "
+                                 "lq_poisson_build had another preconditioner");
     if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_NORM2, b, NULL, shift, &bb);
     if (!rc) rc = lq_ps_mask(o, b, p);
     if (rc) return rc;
@@ -637,7 +640,7 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
         return lq_error(LQ_ESIM, "poisson: the pressure solve diverged (residual %g)", rn);
     if (!st->message[0]) {
         static const char *const names[] = {"PCG", "SOR", "Jacobi"};
-        static const char *const pcs[] = {" (Jacobi)", " (none)", " (multigrid)"};
+        static const char *const pcs[] = {" (multigrid)", " (Jacobi)", " (none)"};
         int len = snprintf(st->message, sizeof st->message,
                            "%s%s: %d unknowns, %d iterations, |r|/|b| = %.3g%s", names[prm->solver],
                            prm->solver == LQ_POISSON_PCG ? pcs[prm->precond] : "", st->unknowns,

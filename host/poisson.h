@@ -41,9 +41,9 @@ typedef enum lq_poisson_solver {
 } lq_poisson_solver;
 
 typedef enum lq_poisson_precond {
-    LQ_POISSON_PRECOND_JACOBI = 0, /* z = r / A_cc */
-    LQ_POISSON_PRECOND_NONE,
-    LQ_POISSON_PRECOND_MG /* one geometric multigrid V-cycle (poisson_cell.h; build with it) */
+    LQ_POISSON_PRECOND_MG = 0, /* one geometric multigrid V-cycle (default; poisson_cell.h) */
+    LQ_POISSON_PRECOND_JACOBI, /* z = r / A_cc */
+    LQ_POISSON_PRECOND_NONE
 } lq_poisson_precond_kind;
 
 typedef struct lq_poisson_params {

@@ -224,7 +224,7 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
         for (int s = 0; s < 4; s++) {
             lq_poisson_params q = *prm;
             q.solver = (lq_poisson_solver)(s < 3 ? s : 0);
-            if (s == 3) q.precond = LQ_POISSON_PRECOND_MG;
+            q.precond = s == 3 ? LQ_POISSON_PRECOND_MG : LQ_POISSON_PRECOND_JACOBI;
             q.tol = 1e-4f;
             q.max_iter = 60;
             q.check_every = 3;
