@@ -20,8 +20,9 @@ static const char *const lq_ms_sources[] = {"kernels/lq_shared.h", "kernels/mac_
 #define LQ_MS_KERNELS(o)                                                                           \
     {                                                                                              \
         {&(o)->classify, "mac_surface_classify"}, {&(o)->apply, "mac_surface_apply"},              \
+            {&(o)->pressure, "mac_surface_pressure"},                                              \
         {                                                                                          \
-            &(o)->pressure, "mac_surface_pressure"                                                 \
+            &(o)->fill_pressure, "mac_surface_fill_pressure"                                       \
         }                                                                                          \
     }
 
@@ -138,6 +139,18 @@ int lq_ms_apply(lq_ms_ops *o, const lq_field *flags, const lq_field *mask, lq_fi
                    VAL(k.inv[2]), VAL(k.gdt[0]), VAL(k.gdt[1]), VAL(k.gdt[2])};
     return lq_cl_launch(o->ctx, o->apply, "mac_surface_apply", (int)LQ_COUNT(a), a, 2,
                         (size_t)o->nx, (size_t)o->ny * o->nz, NULL);
+}
+
+int lq_ms_fill_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const lq_field *count,
+                        int per_cell, float g_abs, float dy)
+{
+    lq_ms_check_fields(o, flags, p);
+    assert(count->elem == 4 && count->count == flags->count && per_cell > 0);
+    if (IS_REF(o)) return lq_ms_ref_fill_pressure(o, flags, p, count, per_cell, g_abs, dy);
+    float inv_pc = (float)(1.0 / per_cell), gdy = (float)((double)g_abs * dy);
+    lq_argv a[] = {MEM(flags), MEM(p), MEM(count), VAL(inv_pc), VAL(gdy)};
+    return lq_cl_launch(o->ctx, o->fill_pressure, "mac_surface_fill_pressure", (int)LQ_COUNT(a), a,
+                        1, flags->count, 1, NULL);
 }
 
 int lq_ms_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const float h[3],

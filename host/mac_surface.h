@@ -24,7 +24,7 @@ typedef struct lq_ms_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel classify, apply, pressure;
+    cl_kernel classify, apply, pressure, fill_pressure;
 } lq_ms_ops;
 
 /* The surface pressure: the atmosphere plus eq. 17's forcing,
@@ -69,6 +69,13 @@ int lq_ms_apply(lq_ms_ops *o, const lq_field *flags, const lq_field *mask, lq_fi
                 lq_field *w, const float h[3], float dt, const float g[3]);
 /* p of every SURFACE cell from lq_ms_forcing; other cells untouched. h: spacing (m),
  * origin: world position of the grid's lower corner (m). */
+/* After lq_ms_pressure: every SURFACE cell's p gains |g| (f − ½) δy, f its marker fill
+ * count / per_cell (lq_ms_fill_pressure_cell). count: int per cell (the markers'
+ * classification counts); g_abs: |g| (m/s²); dy: δy (m). */
+int lq_ms_fill_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const lq_field *count,
+                        int per_cell, float g_abs, float dy);
+int lq_ms_ref_fill_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const lq_field *count,
+                            int per_cell, float g_abs, float dy);
 int lq_ms_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const float h[3],
                    const float origin[3], const lq_ms_forcing *f);
 

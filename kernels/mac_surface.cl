@@ -27,6 +27,14 @@ kernel void mac_surface_apply(global const uchar *flags, global const uchar *mas
                      gy, gz);
 }
 
+kernel void mac_surface_fill_pressure(global const uchar *flags, global float *p,
+                                      global const int *count, float inv_pc, float gdy)
+{
+    int c = get_global_id(0);
+    if (c >= NX * NY * NZ) return;
+    lq_ms_fill_pressure_cell(flags, p, count, c, inv_pc, gdy);
+}
+
 kernel void mac_surface_pressure(global const uchar *flags, global float *p, int axis, float s0,
                                  float ds, float p_atm, float A, float B, float C, float phase,
                                  float inv_dt)

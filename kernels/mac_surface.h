@@ -275,4 +275,21 @@ LQ_INLINE void lq_ms_pressure_cell(const LQ_GLOBAL unsigned char *flags, LQ_GLOB
     p[c] = p_atm + (A + B * LQ_MS_COSF(C * s - phase)) * inv_dt;
 }
 
+/* The surface cell's pressure placed at the liquid's height within it: a SURFACE cell
+ * whose marker fill is f = count / per_cell (clamped to [0, 1]) holds liquid up to f δy
+ * above its bottom, so its centre lies (f − ½) δy below the surface and takes the
+ * hydrostatic p + |g| (f − ½) δy (gdy = |g| δy, inv_pc = 1 / per_cell from the host).
+ * Without it the surface pressure sits at the cell centre and jumps by a whole |g| δy
+ * when the surface crosses a row of faces: a wave lower than a cell has no restoring
+ * force, and the jumps drive noise of order √(g δy). Cells not SURFACE: untouched. */
+LQ_INLINE void lq_ms_fill_pressure_cell(const LQ_GLOBAL unsigned char *flags, LQ_GLOBAL float *p,
+                                        const LQ_GLOBAL int *count, int c, float inv_pc, float gdy)
+{
+    if (flags[c] != LQ_MAC_SURFACE) return;
+    float f = (float)count[c] * inv_pc;
+    if (!(f >= 0.0f)) f = 0.0f;
+    if (f > 1.0f) f = 1.0f;
+    p[c] = p[c] + gdy * (f - 0.5f);
+}
+
 #endif

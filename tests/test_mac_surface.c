@@ -598,6 +598,49 @@ static void test_bad_input(lq_ctx *ctx)
     grid_free(&g);
 }
 
+/* The fill-placed surface pressure: both backends bit for bit on random kinds, counts
+ * and pressures; each SURFACE cell gains |g| (f − ½) δy with f = count / per_cell in
+ * [0, 1], every other cell is untouched. */
+static void test_fill_pressure(lq_ctx *ref, lq_ctx *cl)
+{
+    enum { NX = 13, NY = 11, NZ = 7, N = NX * NY * NZ, PC = 8 };
+    const float g = 9.81f, dy = 0.05f;
+    unsigned char fl[N];
+    int cnt[N];
+    float p0[N], pr[N];
+    lq_rng r;
+    lq_rng_seed(&r, 99);
+    for (int c = 0; c < N; c++) {
+        fl[c] = (unsigned char)(lq_rng_u32(&r) % 6);
+        cnt[c] = (int)(lq_rng_u32(&r) % 12) - 1;
+        p0[c] = (float)(lq_rng_uniform(&r) * 4 - 2);
+    }
+    lq_ms_ops oref, ocl;
+    CHECK_OK(lq_ms_ops_init(&oref, ref, NX, NY, NZ));
+    CHECK_OK(lq_ms_ops_init(&ocl, cl, NX, NY, NZ));
+    twin_pair f, pp, cc;
+    CHECK_OK(twin_alloc(&f, ref, cl, "flags", NX, NY, NZ, 1, fl));
+    CHECK_OK(twin_alloc(&pp, ref, cl, "p", NX, NY, NZ, 4, p0));
+    CHECK_OK(twin_alloc(&cc, ref, cl, "count", NX, NY, NZ, 4, cnt));
+    CHECK_OK(lq_ms_fill_pressure(&oref, &f.ref, &pp.ref, &cc.ref, PC, g, dy));
+    CHECK_OK(lq_ms_fill_pressure(&ocl, &f.cl, &pp.cl, &cc.cl, PC, g, dy));
+    twin_check_exact("mac_surface.fill_pressure", &pp);
+    CHECK_OK(lq_field_download(&pp.ref, pr));
+    int surf = 0;
+    for (int c = 0; c < N; c++) {
+        double fill = fmin(fmax(cnt[c] / (double)PC, 0), 1);
+        double want = fl[c] == LQ_MAC_SURFACE ? p0[c] + g * dy * (fill - 0.5) : p0[c];
+        surf += fl[c] == LQ_MAC_SURFACE;
+        CHECK_NEAR(pr[c], want, 1e-6);
+    }
+    CHECK(surf > 50);
+    twin_release(&f);
+    twin_release(&pp);
+    twin_release(&cc);
+    lq_ms_ops_release(&ocl);
+    lq_ms_ops_release(&oref);
+}
+
 int main(void)
 {
     lq_ctx ref, cl;
@@ -609,6 +652,7 @@ int main(void)
     test_configs(&ref, &cl);
     test_random(&ref, &cl, 29, 23, 19, 7);
     test_random(&ref, &cl, 41, 27, 1, 11);
+    test_fill_pressure(&ref, &cl);
     test_bad_input(&ref);
     test_bad_input(&cl);
     lq_ctx_close(&cl);

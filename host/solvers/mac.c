@@ -77,6 +77,7 @@ typedef struct lq_mac {
     double injected; /* markers injected this frame */
     double dropped;  /* markers the capacity had no room for, this frame */
     bool spray_on, write_markers;
+    bool fill_pressure; /* mac.surface_pressure: fill */
     lq_macspray_ops spo;
     lq_macspray_state sps;
     lq_macspray_params spp;
@@ -275,8 +276,8 @@ static int lq_mac_sources(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsi
 
 static int lq_mac_measure(void *state, lq_frame_stats *st);
 
-/* Faces whose midpoint lies in a liquid item with a `velocity` take its component (the
- * last such item wins). */
+/* Faces whose midpoint lies within a cell of a liquid item with a `velocity` take its
+ * component (the last such item wins). */
 static int lq_mac_initial_velocity(lq_mac *s, int ns, const lq_markers_shape *shapes,
                                    const double (*vel0)[3])
 {
@@ -294,10 +295,21 @@ static int lq_mac_initial_velocity(lq_mac *s, int ns, const lq_markers_shape *sh
                 for (int i = 0; i < fx; i++) {
                     double x = (i + (a == 0 ? 0 : 0.5)) * h, y = (j + (a == 1 ? 0 : 0.5)) * h,
                            z = (k + (a == 2 ? 0 : 0.5)) * h;
-                    for (int q = 0; q < ns; q++)
+                    for (int q = 0; q < ns; q++) {
+                        /* the shape grown by half a cell: the faces of the cells whose
+                         * centres it holds */
+                        lq_markers_shape g = shapes[q];
+                        float hh = (float)(0.5 * h);
+                        for (int b = 0; b < 3; b++) {
+                            g.a[b] -= hh;
+                            g.b[b] += hh;
+                        }
+                        g.r += hh;
+                        g.level += hh;
                         if ((vel0[q][0] || vel0[q][1] || vel0[q][2]) &&
-                            lq_markers_shape_inside(&shapes[q], x, y, z))
+                            lq_markers_shape_inside(&g, x, y, z))
                             s->fv[i + (size_t)fx * (j + (size_t)fy * k)] = (float)vel0[q][a];
+                    }
                 }
         if (!rc) rc = lq_field_upload(f[a], s->fv);
     }
@@ -540,6 +552,8 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     /* §4.3: spray and foam, when the scene has a `spray` map */
     s->spray_on = lq_scene_has(sc, "spray");
     s->write_markers = lq_scene_bool(sc, "output.markers");
+    s->fill_pressure = s->surface == LQ_MAC_MARKERS &&
+                       strcmp(lq_scene_enum(sc, "mac.surface_pressure"), "fill") == 0;
     if (s->spray_on) {
         double wind[3];
         lq_scene_floats(sc, "spray.wind", wind, 3);
@@ -758,9 +772,13 @@ static int lq_mac_compact(lq_mac *s)
  * outlets' faces, the air band (step 7 only), then the obstacle mirrors. */
 static int lq_mac_boundaries(lq_mac *s, double dt, bool air)
 {
-    float h = (float)s->dx, g3[3] = {(float)s->g[0], (float)s->g[1], (float)s->g[2]};
+    /* Gates' rules with no body force: eq. 2 (step 5) already moved every face of a
+     * SURFACE cell, its faces toward the air included, by g δt; the rules' "body force
+     * only" faces keep that value instead of gaining g δt twice more (a lone drop fell
+     * at 3 g) */
+    float h = (float)s->dx, g0[3] = {0, 0, 0};
     float hh[3] = {h, h, h};
-    int rc = lq_ms_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, (float)dt, g3);
+    int rc = lq_ms_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, (float)dt, g0);
     if (!rc && s->ninlets)
         rc = lq_macbc_inflow(&s->bo, &s->u, &s->v, &s->w, &s->flags, &s->region, &s->vel);
     if (!rc && s->sinks) rc = lq_macbc_outflow(&s->bo, &s->u, &s->v, &s->w, &s->flags);
@@ -791,6 +809,9 @@ static int lq_mac_step(lq_mac *s, double dt)
     fo.dt = (float)dt;
     float org[3] = {(float)s->origin[0], (float)s->origin[1], (float)s->origin[2]};
     if (!rc) rc = lq_ms_pressure(&s->so, &s->flags, &s->p, hh, org, &fo);
+    if (!rc && s->fill_pressure) /* placed at the markers' height in the cell */
+        rc = lq_ms_fill_pressure(&s->so, &s->flags, &s->p, &s->count, s->per_cell,
+                                 (float)fabs(s->g[1]), h);
     if (!rc) rc = lq_mac_boundaries(s, dt, false); /* 4 */
     if (!rc && s->twoway)
         rc = lq_macbody_face_velocity(&s->mbo, &s->mbs, &s->u, &s->v, &s->w, &s->flags, &s->owner);
