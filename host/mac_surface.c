@@ -141,14 +141,20 @@ int lq_ms_apply(lq_ms_ops *o, const lq_field *flags, const lq_field *mask, lq_fi
                         (size_t)o->nx, (size_t)o->ny * o->nz, NULL);
 }
 
-int lq_ms_fill_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const lq_field *count,
-                        int per_cell, float g_abs, float dy)
+void lq_ms_fill_ratio(int per_cell, float *ratio)
+{
+    for (int m = 0; m <= per_cell; m++)
+        ratio[m] = (float)((2.0 * m - per_cell) / (2.0 * m + per_cell));
+}
+
+int lq_ms_fill_pressure(lq_ms_ops *o, const lq_field *flags, const lq_field *mask, lq_field *p,
+                        const lq_field *count, const lq_field *ratio, int per_cell)
 {
     lq_ms_check_fields(o, flags, p);
     assert(count->elem == 4 && count->count == flags->count && per_cell > 0);
-    if (IS_REF(o)) return lq_ms_ref_fill_pressure(o, flags, p, count, per_cell, g_abs, dy);
-    float inv_pc = (float)(1.0 / per_cell), gdy = (float)((double)g_abs * dy);
-    lq_argv a[] = {MEM(flags), MEM(p), MEM(count), VAL(inv_pc), VAL(gdy)};
+    assert(ratio->elem == 4 && ratio->count >= (size_t)per_cell + 1);
+    if (IS_REF(o)) return lq_ms_ref_fill_pressure(o, flags, mask, p, count, ratio, per_cell);
+    lq_argv a[] = {MEM(flags), MEM(mask), MEM(p), MEM(count), MEM(ratio), VAL(per_cell)};
     return lq_cl_launch(o->ctx, o->fill_pressure, "mac_surface_fill_pressure", (int)LQ_COUNT(a), a,
                         1, flags->count, 1, NULL);
 }

@@ -69,13 +69,15 @@ int lq_ms_apply(lq_ms_ops *o, const lq_field *flags, const lq_field *mask, lq_fi
                 lq_field *w, const float h[3], float dt, const float g[3]);
 /* p of every SURFACE cell from lq_ms_forcing; other cells untouched. h: spacing (m),
  * origin: world position of the grid's lower corner (m). */
-/* After lq_ms_pressure: every SURFACE cell's p gains |g| (f − ½) δy, f its marker fill
- * count / per_cell (lq_ms_fill_pressure_cell). count: int per cell (the markers'
- * classification counts); g_abs: |g| (m/s²); dy: δy (m). */
-int lq_ms_fill_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const lq_field *count,
-                        int per_cell, float g_abs, float dy);
-int lq_ms_ref_fill_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const lq_field *count,
-                            int per_cell, float g_abs, float dy);
+/* After lq_ms_pressure: an up-facing SURFACE cell's p from the FULL cell below and its
+ * marker fill (lq_ms_fill_pressure_cell). mask: from lq_ms_classify; count: int per cell
+ * (the markers' classification counts); ratio: a float field of at least per_cell + 1
+ * values filled by lq_ms_fill_ratio. 1 ≤ per_cell ≤ 64. */
+void lq_ms_fill_ratio(int per_cell, float *ratio);
+int lq_ms_fill_pressure(lq_ms_ops *o, const lq_field *flags, const lq_field *mask, lq_field *p,
+                        const lq_field *count, const lq_field *ratio, int per_cell);
+int lq_ms_ref_fill_pressure(lq_ms_ops *o, const lq_field *flags, const lq_field *mask, lq_field *p,
+                            const lq_field *count, const lq_field *ratio, int per_cell);
 int lq_ms_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const float h[3],
                    const float origin[3], const lq_ms_forcing *f);
 

@@ -551,7 +551,8 @@ const lq_key lq_scene_keys[] = {
     K_ENUM("mac.surface_pressure", 0, MAC, "fill|centre", "fill",
            "Where a SURFACE cell's atmospheric pressure sits: `centre`, the paper's (the "
            "pressure jumps by a whole g·δy when the surface crosses a row of faces); `fill`, at "
-           "the height its marker fill puts the surface (p + g·(f - ½)·δy; markers only)."),
+           "the height its marker fill puts an up-facing surface, by a ghost-fluid line from the "
+           "full cell below (markers only)."),
     K_INT("mac.particles", 0, MAC, 0, 64, "0", "",
           "Marker particles per cell (a square in 2D, a cube in 3D; 0: 4 in 2D, 8 in 3D; the "
           "paper's drop used 25)."),

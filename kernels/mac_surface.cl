@@ -27,12 +27,13 @@ kernel void mac_surface_apply(global const uchar *flags, global const uchar *mas
                      gy, gz);
 }
 
-kernel void mac_surface_fill_pressure(global const uchar *flags, global float *p,
-                                      global const int *count, float inv_pc, float gdy)
+kernel void mac_surface_fill_pressure(global const uchar *flags, global const uchar *mask,
+                                      global float *p, global const int *count,
+                                      global const float *ratio, int per_cell)
 {
     int c = get_global_id(0);
     if (c >= NX * NY * NZ) return;
-    lq_ms_fill_pressure_cell(flags, p, count, c, inv_pc, gdy);
+    lq_ms_fill_pressure_cell(flags, mask, p, count, ratio, c, NX, per_cell);
 }
 
 kernel void mac_surface_pressure(global const uchar *flags, global float *p, int axis, float s0,

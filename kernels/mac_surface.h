@@ -275,21 +275,30 @@ LQ_INLINE void lq_ms_pressure_cell(const LQ_GLOBAL unsigned char *flags, LQ_GLOB
     p[c] = p_atm + (A + B * LQ_MS_COSF(C * s - phase)) * inv_dt;
 }
 
-/* The surface cell's pressure placed at the liquid's height within it: a SURFACE cell
- * whose marker fill is f = count / per_cell (clamped to [0, 1]) holds liquid up to f δy
- * above its bottom, so its centre lies (f − ½) δy below the surface and takes the
- * hydrostatic p + |g| (f − ½) δy (gdy = |g| δy, inv_pc = 1 / per_cell from the host).
- * Without it the surface pressure sits at the cell centre and jumps by a whole |g| δy
- * when the surface crosses a row of faces: a wave lower than a cell has no restoring
- * force, and the jumps drive noise of order √(g δy). Cells not SURFACE: untouched. */
-LQ_INLINE void lq_ms_fill_pressure_cell(const LQ_GLOBAL unsigned char *flags, LQ_GLOBAL float *p,
-                                        const LQ_GLOBAL int *count, int c, float inv_pc, float gdy)
+/* The surface pressure placed at the liquid's height within the cell (a ghost-fluid
+ * condition on the marker fill): in a SURFACE cell c with air above (+y EMPTY in its
+ * mask) and a FULL cell n below, the fill f = count / per_cell (clamped to [0, 1]) puts
+ * the surface f δy above c's bottom; the applied pressure P (what lq_ms_pressure put in
+ * p_c) there and linear between n's centre and the surface give
+ * p_c = P + (p_n − P) (f − ½) / (f + ½): the hydrostatic g (f − ½) δy at rest, P in free
+ * fall (p_n = P). ratio[m] = (2m − per_cell) / (2m + per_cell) for a count
+ * of m markers, from the host (no division here). Other cells, and SURFACE cells without
+ * that up-facing shape, keep p. Reads only p of FULL cells, writes only SURFACE cells:
+ * race-free. Without it the surface pressure sits at the cell centre and jumps by a whole
+ * g δy when the surface crosses a row of faces: a wave lower than a cell has no restoring
+ * force. */
+LQ_INLINE void lq_ms_fill_pressure_cell(const LQ_GLOBAL unsigned char *flags,
+                                        const LQ_GLOBAL unsigned char *mask, LQ_GLOBAL float *p,
+                                        const LQ_GLOBAL int *count, const LQ_GLOBAL float *ratio,
+                                        int c, int nx, int per_cell)
 {
     if (flags[c] != LQ_MAC_SURFACE) return;
-    float f = (float)count[c] * inv_pc;
-    if (!(f >= 0.0f)) f = 0.0f;
-    if (f > 1.0f) f = 1.0f;
-    p[c] = p[c] + gdy * (f - 0.5f);
+    if (!(mask[c] & (1 << LQ_MAC_NY_PLUS)) || (mask[c] & (1 << LQ_MAC_NY_MINUS))) return;
+    if (c < nx || flags[c - nx] != LQ_MAC_FULL) return;
+    int m = count[c];
+    if (m < 0) m = 0;
+    if (m > per_cell) m = per_cell;
+    p[c] = p[c] + (p[c - nx] - p[c]) * ratio[m];
 }
 
 #endif

@@ -51,12 +51,12 @@ int lq_ms_ref_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const f
     return LQ_OK;
 }
 
-int lq_ms_ref_fill_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const lq_field *count,
-                            int per_cell, float g_abs, float dy)
+int lq_ms_ref_fill_pressure(lq_ms_ops *o, const lq_field *flags, const lq_field *mask, lq_field *p,
+                            const lq_field *count, const lq_field *ratio, int per_cell)
 {
-    float inv_pc = (float)(1.0 / per_cell), gdy = (float)((double)g_abs * dy);
     size_t n = (size_t)o->nx * o->ny * o->nz;
     for (size_t c = 0; c < n; c++)
-        lq_ms_fill_pressure_cell(U8(flags), F(p), (const int *)count->host, (int)c, inv_pc, gdy);
+        lq_ms_fill_pressure_cell(U8(flags), U8(mask), F(p), (const int *)count->host,
+                                 (const float *)ratio->host, (int)c, o->nx, per_cell);
     return LQ_OK;
 }

@@ -78,6 +78,7 @@ typedef struct lq_mac {
     double dropped;  /* markers the capacity had no room for, this frame */
     bool spray_on, write_markers;
     bool fill_pressure; /* mac.surface_pressure: fill */
+    lq_field ratio;     /* its (2m − per_cell) / (2m + per_cell) per marker count m */
     lq_macspray_ops spo;
     lq_macspray_state sps;
     lq_macspray_params spp;
@@ -125,6 +126,7 @@ static void lq_mac_destroy(void *state)
     lq_chains_ops_release(&s->cho);
     free(s->hcol);
     lq_field_release(&s->owner);
+    lq_field_release(&s->ratio);
     lq_field_release(&s->fl0f);
     lq_macbody_release(&s->mbs);
     lq_macbody_ops_release(&s->mbo);
@@ -554,6 +556,13 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->write_markers = lq_scene_bool(sc, "output.markers");
     s->fill_pressure = s->surface == LQ_MAC_MARKERS &&
                        strcmp(lq_scene_enum(sc, "mac.surface_pressure"), "fill") == 0;
+    if (s->fill_pressure) {
+        float ratio[65];
+        lq_ms_fill_ratio(s->per_cell, ratio);
+        rc = lq_field_alloc(ctx, &s->ratio, "fill_ratio", s->per_cell + 1, 1, 1, 4);
+        if (!rc) rc = lq_field_upload(&s->ratio, ratio);
+        if (rc) goto fail;
+    }
     if (s->spray_on) {
         double wind[3];
         lq_scene_floats(sc, "spray.wind", wind, 3);
@@ -810,8 +819,8 @@ static int lq_mac_step(lq_mac *s, double dt)
     float org[3] = {(float)s->origin[0], (float)s->origin[1], (float)s->origin[2]};
     if (!rc) rc = lq_ms_pressure(&s->so, &s->flags, &s->p, hh, org, &fo);
     if (!rc && s->fill_pressure) /* placed at the markers' height in the cell */
-        rc = lq_ms_fill_pressure(&s->so, &s->flags, &s->p, &s->count, s->per_cell,
-                                 (float)fabs(s->g[1]), h);
+        rc = lq_ms_fill_pressure(&s->so, &s->flags, &s->mask, &s->p, &s->count, &s->ratio,
+                                 s->per_cell);
     if (!rc) rc = lq_mac_boundaries(s, dt, false); /* 4 */
     if (!rc && s->twoway)
         rc = lq_macbody_face_velocity(&s->mbo, &s->mbs, &s->u, &s->v, &s->w, &s->flags, &s->owner);
