@@ -29,12 +29,15 @@ lq_sl_coef lq_sl_coef_of(const lq_sl_params *prm, int nx, int ny, int nz)
     return c;
 }
 
+lq_sl_scheme lq_sl_scheme_of(const lq_sl_params *prm)
+{
+    return prm->scheme == LQ_SL_DEFAULT ? LQ_SL_BFECC : (lq_sl_scheme)prm->scheme;
+}
+
 #define LQ_SL_KERNELS(o)                                                                           \
     {                                                                                              \
-        {&(o)->velocity, "sl_velocity"},                                                           \
-        {                                                                                          \
-            &(o)->scalar, "sl_scalar"                                                              \
-        }                                                                                          \
+        {&(o)->velocity, "sl_velocity"}, {&(o)->scalar, "sl_scalar"},                              \
+            {&(o)->maccormack, "sl_maccormack"}, {&(o)->bfecc, "sl_bfecc"},                        \
     }
 
 int lq_sl_ops_init(lq_sl_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
@@ -44,7 +47,8 @@ int lq_sl_ops_init(lq_sl_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     o->nx = nx;
     o->ny = ny;
     o->nz = nz;
-    if (IS_REF(o)) return LQ_OK;
+    int rc = lq_field_alloc(ctx, &o->scratch, "sl_scratch", nx, ny, nz, 4);
+    if (rc || IS_REF(o)) return rc;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
     lq_cl_kernel_name ks[] = LQ_SL_KERNELS(o);
@@ -54,8 +58,11 @@ int lq_sl_ops_init(lq_sl_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 
 void lq_sl_ops_release(lq_sl_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_SL_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    if (!IS_REF(o)) {
+        lq_cl_kernel_name ks[] = LQ_SL_KERNELS(o);
+        lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    }
+    lq_field_release(&o->scratch);
 }
 
 static void lq_sl_check_velocity(const lq_sl_ops *o, const lq_field *u, const lq_field *v,
@@ -105,18 +112,53 @@ int lq_sl_advect_velocity(lq_sl_ops *o, const lq_field *u, const lq_field *v, co
     return rc;
 }
 
+/* The plain pass of q into qn over dt (−δt: the reverse pass). */
+static int lq_sl_scalar_pass(lq_sl_ops *o, const lq_field *q, lq_field *qn, const lq_field *u,
+                             const lq_field *v, const lq_field *w, const lq_sl_params *prm,
+                             float dt)
+{
+    if (IS_REF(o)) {
+        lq_sl_ref_scalar_pass(q, qn, u, v, w, prm, dt);
+        return LQ_OK;
+    }
+    lq_sl_coef c = lq_sl_coef_of(prm, o->nx, o->ny, o->nz);
+    lq_argv a[] = {MEM(qn),   MEM(q),    MEM(u),    MEM(v),    MEM(w), VAL(c.h),
+                   VAL(c.ih), VAL(c.lx), VAL(c.ly), VAL(c.lz), VAL(dt)};
+    return lq_sl_run3(o, o->scalar, "sl_scalar", (int)LQ_COUNT(a), a, (size_t)o->nx, (size_t)o->ny,
+                      (size_t)o->nz);
+}
+
+/* The final pass of MacCormack or BFECC (sladvect_cell.h). */
+static int lq_sl_final_pass(lq_sl_ops *o, lq_sl_scheme sc, lq_field *qn, const lq_field *q,
+                            const lq_field *qt, const lq_field *u, const lq_field *v,
+                            const lq_field *w, const lq_sl_params *prm)
+{
+    if (IS_REF(o)) {
+        if (sc == LQ_SL_MACCORMACK)
+            lq_sl_ref_maccormack(qn, q, qt, u, v, w, prm);
+        else
+            lq_sl_ref_bfecc(qn, q, qt, u, v, w, prm);
+        return LQ_OK;
+    }
+    lq_sl_coef c = lq_sl_coef_of(prm, o->nx, o->ny, o->nz);
+    lq_argv a[] = {MEM(qn),  MEM(q),    MEM(qt),   MEM(u),    MEM(v),    MEM(w),
+                   VAL(c.h), VAL(c.ih), VAL(c.lx), VAL(c.ly), VAL(c.lz), VAL(c.dt)};
+    int mc = sc == LQ_SL_MACCORMACK;
+    return lq_sl_run3(o, mc ? o->maccormack : o->bfecc, mc ? "sl_maccormack" : "sl_bfecc",
+                      (int)LQ_COUNT(a), a, (size_t)o->nx, (size_t)o->ny, (size_t)o->nz);
+}
+
 int lq_sl_advect_scalar(lq_sl_ops *o, const lq_field *q, lq_field *qn, const lq_field *u,
                         const lq_field *v, const lq_field *w, const lq_sl_params *prm)
 {
     lq_sl_check_velocity(o, u, v, w);
     assert(q->count == (size_t)o->nx * o->ny * o->nz && qn->count == q->count && qn != q);
-    if (IS_REF(o)) {
-        lq_sl_ref_advect_scalar(q, qn, u, v, w, prm);
-        return LQ_OK;
-    }
-    lq_sl_coef c = lq_sl_coef_of(prm, o->nx, o->ny, o->nz);
-    lq_argv a[] = {MEM(qn),   MEM(q),    MEM(u),    MEM(v),    MEM(w),   VAL(c.h),
-                   VAL(c.ih), VAL(c.lx), VAL(c.ly), VAL(c.lz), VAL(c.dt)};
-    return lq_sl_run3(o, o->scalar, "sl_scalar", (int)LQ_COUNT(a), a, (size_t)o->nx, (size_t)o->ny,
-                      (size_t)o->nz);
+    lq_sl_scheme sc = lq_sl_scheme_of(prm);
+    if (sc != LQ_SL_MACCORMACK && sc != LQ_SL_BFECC)
+        return lq_sl_scalar_pass(o, q, qn, u, v, w, prm, prm->dt);
+    /* q^ into qn, q~ into the scratch, then the final pass into qn */
+    int rc = lq_sl_scalar_pass(o, q, qn, u, v, w, prm, prm->dt);
+    if (!rc) rc = lq_sl_scalar_pass(o, qn, &o->scratch, u, v, w, prm, -prm->dt);
+    if (!rc) rc = lq_sl_final_pass(o, sc, qn, q, &o->scratch, u, v, w, prm);
+    return rc;
 }

@@ -17,6 +17,11 @@
  * Inputs and outputs must be distinct fields. Both read only the old velocity, so the
  * order of the two calls does not matter.
  *
+ * Scalar schemes (lq_sl_params.scheme): the plain pass, or MacCormack / BFECC, both built
+ * from three plain-pass-like sweeps (forward, reverse, corrected) and limited to the
+ * departure point's old values (kernels/sladvect_cell.h). Measured: see the end of this
+ * comment.
+ *
  * Invariant: bit for bit on both backends (same code, no contraction, no division).
  */
 #ifndef LQ_HOST_SLADVECT_H
@@ -25,10 +30,22 @@
 #include "field.h"
 #include "sladvect_cell.h"
 
+/* How lq_sl_advect_scalar carries the scalar (the velocity always takes the plain pass). */
+typedef enum lq_sl_scheme {
+    LQ_SL_DEFAULT = 0,    /* the best measured: LQ_SL_BFECC (see below) */
+    LQ_SL_PLAIN = 1,      /* one RK2 backtrace + trilinear pass (Stam 1999) */
+    LQ_SL_MACCORMACK = 2, /* Selle et al. 2008, limited; 3 passes (sladvect_cell.h) */
+    LQ_SL_BFECC = 3       /* Dupont & Liu 2003 / Kim et al. 2005, limited; 3 passes */
+} lq_sl_scheme;
+
 typedef struct lq_sl_params {
-    float dt; /* s */
-    float h;  /* m, the cell size */
+    float dt;   /* s */
+    float h;    /* m, the cell size */
+    int scheme; /* lq_sl_scheme of the scalar; 0 (a zeroed struct): LQ_SL_DEFAULT */
 } lq_sl_params;
+
+/* The scheme LQ_SL_DEFAULT stands for. */
+lq_sl_scheme lq_sl_scheme_of(const lq_sl_params *prm);
 
 /* What the kernels take, from the params in double, rounded once. */
 typedef struct lq_sl_coef {
@@ -42,7 +59,8 @@ typedef struct lq_sl_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel velocity, scalar;
+    cl_kernel velocity, scalar, maccormack, bfecc;
+    lq_field scratch; /* q~ of the error-compensated schemes (nx·ny·nz floats) */
 } lq_sl_ops;
 
 int lq_sl_ops_init(lq_sl_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
@@ -52,14 +70,26 @@ void lq_sl_ops_release(lq_sl_ops *o);
  * the domain edge get 0. */
 int lq_sl_advect_velocity(lq_sl_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
                           lq_field *un, lq_field *vn, lq_field *wn, const lq_sl_params *prm);
-/* qn = the cell-centred q carried along (u, v, w) over prm->dt. */
+/* qn = the cell-centred q carried along (u, v, w) over prm->dt, by prm->scheme (the
+ * error-compensated schemes use o->scratch; q, qn and the scratch must be distinct). */
 int lq_sl_advect_scalar(lq_sl_ops *o, const lq_field *q, lq_field *qn, const lq_field *u,
                         const lq_field *v, const lq_field *w, const lq_sl_params *prm);
 
 /* Reference twins (host/ref/sladvect.c): same arguments, host storage. */
 void lq_sl_ref_advect_velocity(const lq_field *u, const lq_field *v, const lq_field *w,
                                lq_field *un, lq_field *vn, lq_field *wn, const lq_sl_params *prm);
+/* The scalar by prm->scheme; the error-compensated schemes allocate a host scratch per
+ * call here (the launcher uses o->scratch and the passes below). */
 void lq_sl_ref_advect_scalar(const lq_field *q, lq_field *qn, const lq_field *u, const lq_field *v,
                              const lq_field *w, const lq_sl_params *prm);
+/* The passes (kernels sl_scalar, sl_maccormack, sl_bfecc): the plain pass over dt (m/s
+ * from prm, dt given: −prm->dt is the reverse pass), and the final passes of MacCormack
+ * (qn holds q^ on entry) and BFECC, qt = q~. */
+void lq_sl_ref_scalar_pass(const lq_field *q, lq_field *qn, const lq_field *u, const lq_field *v,
+                           const lq_field *w, const lq_sl_params *prm, float dt);
+void lq_sl_ref_maccormack(lq_field *qn, const lq_field *q, const lq_field *qt, const lq_field *u,
+                          const lq_field *v, const lq_field *w, const lq_sl_params *prm);
+void lq_sl_ref_bfecc(lq_field *qn, const lq_field *q, const lq_field *qt, const lq_field *u,
+                     const lq_field *v, const lq_field *w, const lq_sl_params *prm);
 
 #endif

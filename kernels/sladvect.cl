@@ -24,3 +24,21 @@ kernel void sl_scalar(global float *qn, global const float *q, global const floa
     if (i >= NX || j >= NY || k >= NZ) return;
     lq_sl_scalar_cell(qn, q, u, v, w, i, j, k, NX, NY, NZ, h, ih, lx, ly, lz, dt);
 }
+
+kernel void sl_maccormack(global float *qn, global const float *q, global const float *qt,
+                          global const float *u, global const float *v, global const float *w,
+                          float h, float ih, float lx, float ly, float lz, float dt)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX || j >= NY || k >= NZ) return;
+    lq_sl_maccormack_cell(qn, q, qt, u, v, w, i, j, k, NX, NY, NZ, h, ih, lx, ly, lz, dt);
+}
+
+kernel void sl_bfecc(global float *qn, global const float *q, global const float *qt,
+                     global const float *u, global const float *v, global const float *w, float h,
+                     float ih, float lx, float ly, float lz, float dt)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX || j >= NY || k >= NZ) return;
+    lq_sl_bfecc_cell(qn, q, qt, u, v, w, i, j, k, NX, NY, NZ, h, ih, lx, ly, lz, dt);
+}

@@ -67,15 +67,15 @@ static void swap_fields(lq_field *a, lq_field *b)
 
 /* --- 1. twins ----------------------------------------------------------------------- */
 
-static void test_twins(int nx, int ny, int nz, uint64_t seed)
+static void test_twins(int nx, int ny, int nz, uint64_t seed, int scheme)
 {
     lq_ctx ref, cl;
-    fprintf(stderr, "twin diff, %d×%d×%d:\n", nx, ny, nz);
+    fprintf(stderr, "twin diff, %d×%d×%d, scalar scheme %d:\n", nx, ny, nz, scheme);
     if (twin_open(&ref, &cl)) {
         CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
         return;
     }
-    lq_sl_params prm = {0.05f, 0.1f};
+    lq_sl_params prm = {0.05f, 0.1f, scheme};
     size_t nu = (size_t)(nx + 1) * ny * nz, nv = (size_t)nx * (ny + 1) * nz,
            nw = (size_t)nx * ny * (nz + 1), nc = (size_t)nx * ny * nz;
     float *u = malloc(nu * 4), *v = malloc(nv * 4), *w = malloc(nw * 4), *q = malloc(nc * 4);
@@ -148,7 +148,7 @@ static void test_translation(void)
     lq_ctx ref;
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     const int nx = 24, ny = 20, nz = 12, cx = 2, cy = -1, cz = 3;
-    lq_sl_params prm = {0.25f, 0.5f}; /* u = c h / δt = 2c m/s: exact */
+    lq_sl_params prm = {0.25f, 0.5f, LQ_SL_PLAIN}; /* u = c h / δt = 2c m/s: exact */
     side S;
     if (side_open(&S, &ref, nx, ny, nz)) return;
     float *U = F_HOST(&S.u), *V = F_HOST(&S.v), *W = F_HOST(&S.w), *q = F_HOST(&S.q);
@@ -210,7 +210,7 @@ static void test_rotation_linear(void)
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     const int n = 24;
     const float h = 0.1f;
-    lq_sl_params prm = {0.05f, h};
+    lq_sl_params prm = {0.05f, h, LQ_SL_PLAIN};
     double A[3][3], c[3] = {1.2, 1.2, 1.2}, g[3] = {0.7, -0.4, 0.25}; /* φ = g·x */
     rot_matrix(A, 1.3);
     side S;
@@ -271,7 +271,7 @@ static void test_rotation_linear(void)
         if (side_open(&R, &ref, m, m, 1)) break;
         const double om = 1.0, hh = 1.0 / m, cc = 0.5;
         int steps = 16 << t;
-        lq_sl_params p2 = {(float)(2 * LQ_PI / om / steps), (float)hh};
+        lq_sl_params p2 = {(float)(2 * LQ_PI / om / steps), (float)hh, LQ_SL_PLAIN};
         float *u = F_HOST(&R.u), *v = F_HOST(&R.v), *qq = F_HOST(&R.q);
         for (int j = 0; j < m; j++)
             for (int i = 0; i <= m; i++)
@@ -304,8 +304,10 @@ static void test_rotation_linear(void)
 int main(void)
 {
     (void)twin_alloc, (void)twin_release, (void)twin_check_exact; /* unused helpers */
-    test_twins(13, 9, 7, 11);
-    test_twins(17, 12, 1, 12);
+    for (int sc = LQ_SL_PLAIN; sc <= LQ_SL_BFECC; sc++) {
+        test_twins(13, 9, 7, 11, sc);
+        test_twins(17, 12, 1, 12, sc);
+    }
     test_translation();
     test_rotation_linear();
     CHECK_DONE();
