@@ -72,6 +72,18 @@ const lq_tolerance lq_tolerances[] = {
     {"mac.objects", 0, 0, 1,
      "body centres (m): integrated on the host in double from fixed-tree force sums: exact"},
     {"mac.particles", 0, 0, 1, "spray and foam from deterministic scans and hashes: exact"},
+    {"plsforce.body", 0, 0, 1, "one add of a host-rounded g dt per face, or a stored 0: exact"},
+    {"pls.phi", 0, 0, 1,
+     "whole pls run: every operation (advection, particles, reinit, ghost-fluid MG-PCG with "
+     "fixed-order sums, extrapolation, fixed-point volume) is bit for bit on a device with "
+     "correctly rounded divide and sqrt (PoCL): exact"},
+    {"pls.solid", 0, 0, 1, "the object sdf is computed once on the host: exact"},
+    {"pls.u", 0, 0, 1, "as pls.phi"},
+    {"pls.v", 0, 0, 1, "as pls.phi"},
+    {"pls.w", 0, 0, 1, "as pls.phi"},
+    {"pls.p", 0, 0, 1, "as pls.phi"},
+    {"pls.volume", 0, 0, 1, "fixed-point sum of the same phi: exact"},
+    {"pls.particles", 0, 0, 1, "the same particle operations in the same order: exact"},
     {"sl.velocity", 0, 0, 1,
      "RK2 backtrace and trilinear sampling, same code, host reciprocals, no contraction or "
      "divide: exact"},
