@@ -93,6 +93,12 @@ const lq_tolerance lq_tolerances[] = {
      "rounded on both sides (PoCL -cl-fp32-correctly-rounded-divide-sqrt); max change an "
      "order-free atomic max: exact"},
     {"reinit.fim", 0, 0, 1, "as reinit.pde (min-updates, divide by 3 correctly rounded)"},
+    {"extrap.velocity", 0, 0, 1,
+     "layer means in a fixed neighbour order times literal reciprocals, ping-pong masks: exact"},
+    {"extrap.object_bc", 0, 0, 1,
+     "fixed-order dot products, one correctly rounded sqrt and divide per solid face: exact"},
+    {"extrap.divfree", 0, 0, 1,
+     "red-black SOR (a colour's cells share no face), literal reciprocals, no contraction: exact"},
     {"pressure.divergence", 0, 0, 1,
      "eq. 5: products by host reciprocals, fixed order; the max of |D| is order-free: exact"},
     {"pressure.rb_sweep", 0, 0, 1,

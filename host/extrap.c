@@ -1,0 +1,197 @@
+/*
+ * extrap.c — launchers of velocity extrapolation (see extrap.h; Rasmussen et al. 2004
+ * §3, §5.2, §5.5.1). Each launcher dispatches to the reference twin or binds its
+ * arguments and enqueues; the scratch (masks, band, pressure) is owned by the ops and
+ * allocated once in ops_init.
+ */
+#include "extrap.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+
+static const char *const lq_ex_sources[] = {"kernels/lq_shared.h", "kernels/mac_grid.h",
+                                            "kernels/extrap_cell.h", "kernels/extrap.cl"};
+
+#define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
+
+lq_extrap_params lq_extrap_params_default(void)
+{
+    lq_extrap_params p;
+    memset(&p, 0, sizeof p);
+    p.layers = 4;
+    p.iterations = 60;
+    p.omega = 1.7f;
+    p.friction = 0.0f;
+    return p;
+}
+
+#define LQ_EXTRAP_KERNELS(o)                                                                       \
+    {                                                                                              \
+        {&(o)->init, "extrap_init"}, {&(o)->layer, "extrap_layer"}, {&(o)->bandk, "extrap_band"},  \
+            {&(o)->sor, "extrap_sor"}, {&(o)->correct, "extrap_correct"},                          \
+            {&(o)->object, "extrap_object"}, {&(o)->copy, "extrap_copy"},                          \
+    }
+
+int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+{
+    memset(o, 0, sizeof *o);
+    o->ctx = ctx;
+    o->nx = nx;
+    o->ny = ny;
+    o->nz = nz;
+    int rc = LQ_OK;
+    for (int s = 0; s < 2 && !rc; s++)
+        for (int c = 0; c < 3 && !rc; c++)
+            rc = lq_field_alloc(ctx, &o->valid[s][c], "extrap_valid", nx + (c == 0), ny + (c == 1),
+                                nz + (c == 2), 1);
+    for (int c = 0; c < 3 && !rc; c++)
+        rc = lq_field_alloc(ctx, &o->tmp[c], "extrap_tmp", nx + (c == 0), ny + (c == 1),
+                            nz + (c == 2), 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->band, "extrap_band", nx, ny, nz, 1);
+    if (!rc) rc = lq_field_alloc(ctx, &o->rhs, "extrap_rhs", nx, ny, nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->p, "extrap_p", nx, ny, nz, 4);
+    if (rc || IS_REF(o)) return rc;
+    char defines[96];
+    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
+    lq_cl_kernel_name ks[] = LQ_EXTRAP_KERNELS(o);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_ex_sources), lq_ex_sources, defines,
+                               &o->program, (int)LQ_COUNT(ks), ks);
+}
+
+void lq_extrap_ops_release(lq_extrap_ops *o)
+{
+    if (!IS_REF(o)) {
+        lq_cl_kernel_name ks[] = LQ_EXTRAP_KERNELS(o);
+        lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    }
+    for (int s = 0; s < 2; s++)
+        for (int c = 0; c < 3; c++) lq_field_release(&o->valid[s][c]);
+    for (int c = 0; c < 3; c++) lq_field_release(&o->tmp[c]);
+    lq_field_release(&o->band);
+    lq_field_release(&o->rhs);
+    lq_field_release(&o->p);
+}
+
+static void lq_ex_check(const lq_extrap_ops *o, const lq_field *u, const lq_field *v,
+                        const lq_field *w, const lq_field *cellf)
+{
+    (void)o;
+    (void)u;
+    (void)v;
+    (void)w;
+    (void)cellf;
+    assert(u->count == (size_t)(o->nx + 1) * o->ny * o->nz);
+    assert(v->count == (size_t)o->nx * (o->ny + 1) * o->nz);
+    assert(w->count == (size_t)o->nx * o->ny * (o->nz + 1));
+    assert(!cellf || cellf->count == (size_t)o->nx * o->ny * o->nz);
+}
+
+/* Binds n arguments and runs over g (3D). */
+static int lq_ex_run(lq_extrap_ops *o, cl_kernel k, const char *name, int n, const lq_argv *a,
+                     const size_t *g)
+{
+    for (int i = 0; i < n; i++) {
+        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
+        if (rc) return rc;
+    }
+    return lq_cl_run(o->ctx, k, name, 3, g, NULL);
+}
+
+static void lq_ex_face_range(const lq_extrap_ops *o, int c, size_t *g)
+{
+    g[0] = (size_t)(o->nx + (c == 0));
+    g[1] = (size_t)(o->ny + (c == 1));
+    g[2] = (size_t)(o->nz + (c == 2));
+}
+
+int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
+                       const lq_field *sdf, const lq_extrap_params *prm)
+{
+    lq_ex_check(o, u, v, w, phi);
+    assert(prm->layers >= 0);
+    if (IS_REF(o)) {
+        lq_extrap_ref_velocity(o, u, v, w, phi, sdf, prm);
+        return LQ_OK;
+    }
+    int use_sdf = sdf != NULL;
+    const lq_field *sd = sdf ? sdf : phi;
+    lq_field *vel[3] = {u, v, w};
+    int rc = LQ_OK;
+    size_t g[3];
+    for (int c = 0; c < 3 && !rc; c++) {
+        lq_argv a[] = {MEM(&o->valid[0][c]), MEM(phi), MEM(sd), VAL(use_sdf), VAL(c)};
+        lq_ex_face_range(o, c, g);
+        rc = lq_ex_run(o, o->init, "extrap_init", (int)LQ_COUNT(a), a, g);
+    }
+    for (int l = 0; l < prm->layers && !rc; l++)
+        for (int c = 0; c < 3 && !rc; c++) {
+            lq_argv a[] = {MEM(vel[c]), MEM(&o->valid[l & 1][c]), MEM(&o->valid[(l + 1) & 1][c]),
+                           VAL(c)};
+            lq_ex_face_range(o, c, g);
+            rc = lq_ex_run(o, o->layer, "extrap_layer", (int)LQ_COUNT(a), a, g);
+        }
+    o->final = prm->layers & 1;
+    return rc;
+}
+
+int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                        const lq_field *sdf, const lq_extrap_params *prm)
+{
+    lq_ex_check(o, u, v, w, sdf);
+    if (IS_REF(o)) {
+        lq_extrap_ref_object_bc(o, u, v, w, sdf, prm);
+        return LQ_OK;
+    }
+    float ox = prm->obj_vel[0], oy = prm->obj_vel[1], oz = prm->obj_vel[2], al = prm->friction;
+    lq_field *vel[3] = {u, v, w};
+    int rc = LQ_OK;
+    size_t g[3];
+    for (int c = 0; c < 3 && !rc; c++) {
+        lq_argv a[] = {MEM(&o->tmp[c]), MEM(u),  MEM(v),  MEM(w),  MEM(sdf),
+                       VAL(ox),         VAL(oy), VAL(oz), VAL(al), VAL(c)};
+        lq_ex_face_range(o, c, g);
+        rc = lq_ex_run(o, o->object, "extrap_object", (int)LQ_COUNT(a), a, g);
+    }
+    for (int c = 0; c < 3 && !rc; c++) {
+        int n = (int)vel[c]->count;
+        lq_argv a[] = {MEM(vel[c]), MEM(&o->tmp[c]), VAL(n)};
+        rc = lq_cl_launch(o->ctx, o->copy, "extrap_copy", (int)LQ_COUNT(a), a, 1, (size_t)n, 1,
+                          NULL);
+    }
+    return rc;
+}
+
+int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
+                      const lq_field *sdf, const lq_extrap_params *prm)
+{
+    lq_ex_check(o, u, v, w, phi);
+    if (IS_REF(o)) {
+        lq_extrap_ref_divfree(o, u, v, w, phi, sdf, prm);
+        return LQ_OK;
+    }
+    int use_sdf = sdf != NULL;
+    const lq_field *sd = sdf ? sdf : phi;
+    lq_field *vm = o->valid[o->final];
+    size_t gc[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz}, g[3];
+    lq_argv ba[] = {MEM(&o->band), MEM(&o->rhs), MEM(&o->p),  MEM(u),   MEM(v),  MEM(w),
+                    MEM(&vm[0]),   MEM(&vm[1]),  MEM(&vm[2]), MEM(phi), MEM(sd), VAL(use_sdf)};
+    int rc = lq_ex_run(o, o->bandk, "extrap_band", (int)LQ_COUNT(ba), ba, gc);
+    float omega = prm->omega;
+    for (int it = 0; it < prm->iterations && !rc; it++)
+        for (int colour = 0; colour < 2 && !rc; colour++) {
+            lq_argv a[] = {MEM(&o->p), MEM(&o->band), MEM(&o->rhs), MEM(phi),
+                           MEM(sd),    VAL(use_sdf),  VAL(colour),  VAL(omega)};
+            rc = lq_ex_run(o, o->sor, "extrap_sor", (int)LQ_COUNT(a), a, gc);
+        }
+    lq_field *vel[3] = {u, v, w};
+    for (int c = 0; c < 3 && !rc; c++) {
+        lq_argv a[] = {MEM(vel[c]), MEM(&o->p),   MEM(&o->band), MEM(phi),
+                       MEM(sd),     VAL(use_sdf), VAL(c)};
+        lq_ex_face_range(o, c, g);
+        rc = lq_ex_run(o, o->correct, "extrap_correct", (int)LQ_COUNT(a), a, g);
+    }
+    return rc;
+}

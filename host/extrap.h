@@ -1,0 +1,94 @@
+/*
+ * extrap.h — velocity extrapolation for the `pls` solver (Rasmussen et al. 2004): the MAC
+ * face velocity carried from the liquid into an air band and into objects, layer by
+ * layer (§3, the simple extrapolation of Enright, Marschner & Fedkiw 2002 [EMF02];
+ * §5.5.1, "extrapolate the velocity field nearby the object into the object"), the
+ * object velocity condition of §5.5.1, and the divergence-free extrapolation of §5.2.
+ * kernels/extrap_cell.h states the face kinds and the discretisation; each operation has
+ * an OpenCL launcher (host/extrap.c, kernels/extrap.cl) and a reference twin with the
+ * same arguments (host/ref/extrap.c).
+ *
+ * The paper has no numbered equation for §5.2; it says: after the extrapolation, "project
+ * out any non-divergence free component of the extrapolated velocity field" with the same
+ * projection as for the liquid (eq. 1, ∇·u = 0, enforced through the pressure of eq. 2),
+ * "a constant pressure boundary condition ... in the air outside the extrapolated
+ * velocity region and a fixed velocity boundary condition ... applied to the liquid"
+ * (after Sussman 2003 [Sus03]). Here: the unknowns are the air cells all of whose faces
+ * got a velocity (the band), p = 0 in the air beyond, the liquid, object and wall faces
+ * are Neumann (never changed), red-black SOR for m p_c − Σ p_n = −D_c, then u_f −= p_b − p_a.
+ * Without it the extrapolated field, though divergence-free under refinement, is not
+ * discretely so on the grid (Fig. 5): air between merging drops is not squeezed out.
+ *
+ * Grid: mac_grid.h indexing, uniform cell size h, no wall layer: u (nx+1)·ny·nz, v
+ * nx·(ny+1)·nz, w nx·ny·(nz+1) floats (m/s); φ and sdf nx·ny·nz floats at cell centres (m;
+ * liquid φ ≤ 0; sdf < 0 inside objects; sdf may be NULL: no objects). 2D is nz = 1 (w is
+ * then untouched). Faces on the domain edge (walls) are never changed or read here.
+ *
+ * Use in a pls step, after the pressure projection and before advection:
+ *   lq_extrap_velocity(o, u, v, w, phi, sdf, &prm);        air band + inside objects
+ *   lq_extrap_object_bc(o, u, v, w, sdf, &prm);            only with objects (§5.5.1)
+ *   lq_extrap_divfree(o, u, v, w, phi, sdf, &prm);         optional (§5.2)
+ * then lq_sl_advect_velocity / lq_sl_advect_scalar. prm.layers should cover the largest
+ * backtrace (CFL + 1 or 2). Faces beyond the layers keep the values they had.
+ * lq_extrap_divfree uses the valid mask of the last lq_extrap_velocity call.
+ *
+ * Invariant: bit for bit on both backends (same code, no contraction, literal
+ * reciprocals; one correctly rounded sqrt and divide per solid face in object_bc).
+ */
+#ifndef LQ_HOST_EXTRAP_H
+#define LQ_HOST_EXTRAP_H
+
+#include "extrap_cell.h"
+#include "field.h"
+
+typedef struct lq_extrap_params {
+    int layers;       /* face layers filled beyond the liquid (and into objects) */
+    int iterations;   /* §5.2: red-black SOR sweeps (each a red and a black pass) */
+    float omega;      /* §5.2: SOR factor, 1 = Gauss–Seidel, < 2 */
+    float obj_vel[3]; /* §5.5.1: the object's velocity uobj (m/s), one for all objects */
+    float friction;   /* §5.5.1: α ∈ [0, 1]: 0 slip (tangential kept), 1 stick */
+} lq_extrap_params;
+
+/* layers 4, 60 SOR sweeps at ω 1.7 (div ≤ 1e-5 of the velocity scale in the tests'
+ * bands of 4 layers), object at rest, α 0. */
+lq_extrap_params lq_extrap_params_default(void);
+
+typedef struct lq_extrap_ops {
+    lq_ctx *ctx;
+    int nx, ny, nz;
+    lq_field valid[2][3]; /* uchar per face: ping-pong valid masks of u, v, w */
+    int final;            /* which valid[] holds the last extrapolation's mask */
+    lq_field band;        /* uchar per cell: §5.2 unknowns */
+    lq_field rhs, p;      /* float per cell: −D_c and the pressure (m/s) */
+    lq_field tmp[3];      /* float per face: object_bc output */
+    cl_program program;
+    cl_kernel init, layer, bandk, sor, correct, object, copy;
+} lq_extrap_ops;
+
+int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+void lq_extrap_ops_release(lq_extrap_ops *o);
+
+/* The valid mask starts at the liquid faces (not solid, φ ≤ 0 beside them); prm->layers
+ * times, each face not yet valid with valid same-component neighbours becomes their
+ * mean. Liquid faces are never changed. */
+int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
+                       const lq_field *sdf, const lq_extrap_params *prm);
+/* §5.5.1 at every face inside an object (sdf_a + sdf_b < 0): the extrapolated velocity
+ * blended with the object's by α, its normal part set to the object's where the liquid
+ * would flow into the object. Call after lq_extrap_velocity; the caller keeps these
+ * faces fixed in its projection (hard control). */
+int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                        const lq_field *sdf, const lq_extrap_params *prm);
+/* §5.2: projects the extrapolated band onto zero discrete divergence. */
+int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
+                      const lq_field *sdf, const lq_extrap_params *prm);
+
+/* Reference twins (host/ref/extrap.c): same arguments, host storage. */
+void lq_extrap_ref_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                            const lq_field *phi, const lq_field *sdf, const lq_extrap_params *prm);
+void lq_extrap_ref_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                             const lq_field *sdf, const lq_extrap_params *prm);
+void lq_extrap_ref_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                           const lq_field *phi, const lq_field *sdf, const lq_extrap_params *prm);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * ref/extrap.c — reference twins of velocity extrapolation: plain loops over the
+ * per-face and per-cell functions the kernels call (kernels/extrap_cell.h), pass for
+ * pass. A layer writes only faces its mask marks invalid, which no face of the layer
+ * reads; a red-black colour's cells share no face; the other passes write fields they
+ * do not read across faces. So the serial loops give the kernels' results exactly.
+ */
+#include "extrap.h"
+
+#define F(fld)  ((float *)(fld)->host)
+#define CF(fld) ((const float *)(fld)->host)
+#define B(fld)  ((lq_ex_u8 *)(fld)->host)
+
+#define LQ_EX_LOOP(ax, ay, az)                                                                     \
+    for (int k = 0; k < (az); k++)                                                                 \
+        for (int j = 0; j < (ay); j++)                                                             \
+            for (int i = 0; i < (ax); i++)
+
+void lq_extrap_ref_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                            const lq_field *phi, const lq_field *sdf, const lq_extrap_params *prm)
+{
+    int nx = o->nx, ny = o->ny, nz = o->nz, use_sdf = sdf != NULL;
+    const float *sd = sdf ? CF(sdf) : CF(phi);
+    lq_field *vel[3] = {u, v, w};
+    for (int c = 0; c < 3; c++) {
+        int ax, ay, az;
+        lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
+        LQ_EX_LOOP(ax, ay, az)
+        lq_ex_init_face(B(&o->valid[0][c]), CF(phi), sd, use_sdf, c, i, j, k, nx, ny, nz);
+    }
+    for (int l = 0; l < prm->layers; l++)
+        for (int c = 0; c < 3; c++) {
+            int ax, ay, az;
+            lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
+            LQ_EX_LOOP(ax, ay, az)
+            lq_ex_layer_face(F(vel[c]), B(&o->valid[l & 1][c]), B(&o->valid[(l + 1) & 1][c]), c, i,
+                             j, k, nx, ny, nz);
+        }
+    o->final = prm->layers & 1;
+}
+
+void lq_extrap_ref_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                             const lq_field *sdf, const lq_extrap_params *prm)
+{
+    int nx = o->nx, ny = o->ny, nz = o->nz;
+    lq_field *vel[3] = {u, v, w};
+    for (int c = 0; c < 3; c++) {
+        int ax, ay, az;
+        lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
+        LQ_EX_LOOP(ax, ay, az)
+        lq_ex_object_face(F(&o->tmp[c]), CF(u), CF(v), CF(w), CF(sdf), prm->obj_vel[0],
+                          prm->obj_vel[1], prm->obj_vel[2], prm->friction, c, i, j, k, nx, ny, nz);
+    }
+    for (int c = 0; c < 3; c++)
+        for (size_t f = 0; f < vel[c]->count; f++) F(vel[c])[f] = CF(&o->tmp[c])[f];
+}
+
+void lq_extrap_ref_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                           const lq_field *phi, const lq_field *sdf, const lq_extrap_params *prm)
+{
+    int nx = o->nx, ny = o->ny, nz = o->nz, use_sdf = sdf != NULL;
+    const float *sd = sdf ? CF(sdf) : CF(phi);
+    lq_field *vm = o->valid[o->final];
+    LQ_EX_LOOP(nx, ny, nz)
+    lq_ex_band_cell(B(&o->band), F(&o->rhs), F(&o->p), CF(u), CF(v), CF(w), B(&vm[0]), B(&vm[1]),
+                    B(&vm[2]), CF(phi), sd, use_sdf, i, j, k, nx, ny, nz);
+    for (int it = 0; it < prm->iterations; it++)
+        for (int colour = 0; colour < 2; colour++) {
+            LQ_EX_LOOP(nx, ny, nz)
+            lq_ex_sor_cell(F(&o->p), B(&o->band), CF(&o->rhs), CF(phi), sd, use_sdf, colour,
+                           prm->omega, i, j, k, nx, ny, nz);
+        }
+    lq_field *vel[3] = {u, v, w};
+    for (int c = 0; c < 3; c++) {
+        int ax, ay, az;
+        lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
+        LQ_EX_LOOP(ax, ay, az)
+        lq_ex_correct_face(F(vel[c]), CF(&o->p), B(&o->band), CF(phi), sd, use_sdf, c, i, j, k, nx,
+                           ny, nz);
+    }
+}

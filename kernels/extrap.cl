@@ -1,0 +1,67 @@
+/*
+ * extrap.cl — velocity extrapolation for the `pls` solver (Rasmussen et al. 2004 §3,
+ * §5.2, §5.5.1). The math is kernels/extrap_cell.h, shared with the reference twins
+ * (host/ref/extrap.c).
+ *
+ * Built with -DNX, -DNY, -DNZ (cells). Face kernels run one work-item per face of one
+ * component c (a 3D range of that component's extent); cell kernels one per cell.
+ */
+
+#define LQ_EX_FACE                                                                                 \
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);                          \
+    if (i >= NX + (c == 0) || j >= NY + (c == 1) || k >= NZ + (c == 2)) return
+
+#define LQ_EX_CELL                                                                                 \
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);                          \
+    if (i >= NX || j >= NY || k >= NZ) return
+
+kernel void extrap_init(global uchar *valid, global const float *phi, global const float *sdf,
+                        int use_sdf, int c)
+{
+    LQ_EX_FACE;
+    lq_ex_init_face(valid, phi, sdf, use_sdf, c, i, j, k, NX, NY, NZ);
+}
+
+kernel void extrap_layer(global float *vel, global const uchar *vin, global uchar *vout, int c)
+{
+    LQ_EX_FACE;
+    lq_ex_layer_face(vel, vin, vout, c, i, j, k, NX, NY, NZ);
+}
+
+kernel void extrap_band(global uchar *band, global float *rhs, global float *p,
+                        global const float *u, global const float *v, global const float *w,
+                        global const uchar *vu, global const uchar *vv, global const uchar *vw,
+                        global const float *phi, global const float *sdf, int use_sdf)
+{
+    LQ_EX_CELL;
+    lq_ex_band_cell(band, rhs, p, u, v, w, vu, vv, vw, phi, sdf, use_sdf, i, j, k, NX, NY, NZ);
+}
+
+kernel void extrap_sor(global float *p, global const uchar *band, global const float *rhs,
+                       global const float *phi, global const float *sdf, int use_sdf, int colour,
+                       float omega)
+{
+    LQ_EX_CELL;
+    lq_ex_sor_cell(p, band, rhs, phi, sdf, use_sdf, colour, omega, i, j, k, NX, NY, NZ);
+}
+
+kernel void extrap_correct(global float *vel, global const float *p, global const uchar *band,
+                           global const float *phi, global const float *sdf, int use_sdf, int c)
+{
+    LQ_EX_FACE;
+    lq_ex_correct_face(vel, p, band, phi, sdf, use_sdf, c, i, j, k, NX, NY, NZ);
+}
+
+kernel void extrap_object(global float *out, global const float *u, global const float *v,
+                          global const float *w, global const float *sdf, float ox, float oy,
+                          float oz, float alpha, int c)
+{
+    LQ_EX_FACE;
+    lq_ex_object_face(out, u, v, w, sdf, ox, oy, oz, alpha, c, i, j, k, NX, NY, NZ);
+}
+
+kernel void extrap_copy(global float *dst, global const float *src, int n)
+{
+    int f = get_global_id(0);
+    if (f < n) dst[f] = src[f];
+}

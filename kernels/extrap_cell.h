@@ -1,0 +1,344 @@
+/*
+ * extrap_cell.h — per-face and per-cell math of velocity extrapolation for the `pls`
+ * solver (Rasmussen et al. 2004 §3, §5.2, §5.5.1; the layer-by-layer averaging of
+ * Enright, Marschner & Fedkiw 2002), shared by the kernels (kernels/extrap.cl) and the
+ * reference twins (host/ref/extrap.c).
+ *
+ * Grid: mac_grid.h indexing, uniform cell size h, no wall layer. Component c = 0, 1, 2
+ * is u, v, w; its array has (nx + [c=0]) × (ny + [c=1]) × (nz + [c=2]) faces. The face
+ * (i, j, k) of component c lies between cell a = (i, j, k) − e_c and cell b = (i, j, k).
+ * A face with index 0 or n_c along c is on the domain edge (a wall): it is never
+ * written and never read as a source here (it keeps the caller's wall value).
+ *
+ * Face kinds (a pure function of φ and the object sdf, so every pass can recompute it):
+ *  - solid:  the object sdf interpolated to the face is negative, sdf_a + sdf_b < 0;
+ *  - liquid: not on the edge, not solid, and φ_a ≤ 0 or φ_b ≤ 0 (liquid on either side);
+ *  - fixed:  on the edge, liquid or solid. Extrapolation and the projection of §5.2
+ *            never change a fixed face except that extrapolation fills solid faces.
+ *
+ * Extrapolation (§3, after [EMF02]; §5.5.1 "extrapolate ... into the object"): the
+ * valid mask starts as the liquid faces; each layer, a face that is not valid becomes
+ * the mean of its valid same-component neighbours (±x, ±y, ±z, summed in that order,
+ * times a literal reciprocal of the count) and valid. A layer reads mask `in` and writes
+ * mask `out` (ping-pong); it writes velocity only at faces not valid in `in`, which no
+ * other face of the layer reads, so it runs in place and race-free.
+ *
+ * Divergence-free extrapolation (§5.2, after [Sus03]): after extrapolating, "project
+ * out any non-divergence free component of the extrapolated velocity field ... the same
+ * as for the liquid velocities. A constant pressure boundary condition is maintained
+ * in the air outside the extrapolated velocity region and a fixed velocity boundary
+ * condition is applied to the liquid." Discretely: the unknowns are the band cells, air
+ * cells (φ > 0, not solid) all of whose faces are valid or on the edge; p = 0 in every
+ * other non-liquid cell (Dirichlet); fixed faces are Neumann (not corrected). With the
+ * discrete divergence D_c = Σ_c (u_{+} − u_{−}) (m/s, h cancels) of eq. 1 and the face
+ * update u_f ← u_f − (p_b − p_a) (p in m/s: pressure × δt/(ρ h)), ∇·u = 0 in a band cell
+ * is  m_c p_c − Σ_{n free} p_n = −D_c, m_c the number of its non-fixed faces; solved by
+ * red-black SOR (one colour's cells share no face: order-free, bit for bit).
+ *
+ * Object velocity (§5.5.1, after [HBW03]), at solid faces, with N = ∇sdf/|∇sdf| (outward)
+ * and uext the extrapolated velocity (own component at the face, the others the mean
+ * of the 4 surrounding faces): ucomb = (1 − α) uext + α uobj; ufix = ucomb −
+ * (ucomb·N) N + u⊥ N, u⊥ = uobj·N when (uext − uobj)·N < 0 (flow into the object), else
+ * uext·N; the face keeps ufix's own component.
+ *
+ * Invariants: plain float arithmetic in a fixed order, contraction off, no division
+ * (literal reciprocals) except 1/sqrt in the object normal (correctly rounded on both
+ * sides: PoCL builds with -cl-fp32-correctly-rounded-divide-sqrt).
+ */
+#ifndef LQ_EXTRAP_CELL_H
+#define LQ_EXTRAP_CELL_H
+
+#include "lq_shared.h"
+#include "mac_grid.h"
+
+#ifdef __OPENCL_VERSION__
+typedef uchar lq_ex_u8;
+#else
+typedef unsigned char lq_ex_u8;
+#endif
+
+/* 1/n for n = 1..6 as literals (no division on either side). */
+LQ_INLINE float lq_ex_recip(int n)
+{
+    switch (n) {
+    case 1:
+        return 1.0f;
+    case 2:
+        return 0.5f;
+    case 3:
+        return 0.333333343f;
+    case 4:
+        return 0.25f;
+    case 5:
+        return 0.200000003f;
+    default:
+        return 0.166666672f;
+    }
+}
+
+/* Extent of component c's face array. */
+LQ_INLINE void lq_ex_dims(int c, int nx, int ny, int nz, int *ax, int *ay, int *az)
+{
+    *ax = nx + (c == 0);
+    *ay = ny + (c == 1);
+    *az = nz + (c == 2);
+}
+
+LQ_INLINE int lq_ex_face_index(int c, int i, int j, int k, int nx, int ny, int nz)
+{
+    int ax, ay, az;
+    lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
+    (void)az;
+    return i + ax * (j + ay * k);
+}
+
+/* On the domain edge along its own axis. */
+LQ_INLINE int lq_ex_edge(int c, int i, int j, int k, int nx, int ny, int nz)
+{
+    if (c == 0) return i == 0 || i == nx;
+    if (c == 1) return j == 0 || j == ny;
+    return k == 0 || k == nz;
+}
+
+/* The two cells beside an interior face (a below, b above along c). */
+LQ_INLINE void lq_ex_cells(int c, int i, int j, int k, int nx, int ny, int *a, int *b)
+{
+    *b = LQ_MAC_CELL(i, j, k, nx, ny);
+    *a = *b - (c == 0 ? 1 : c == 1 ? nx : nx * ny);
+}
+
+LQ_INLINE int lq_ex_solid(LQ_GLOBAL const float *sdf, int use_sdf, int a, int b)
+{
+    return use_sdf && sdf[a] + sdf[b] < 0.0f;
+}
+
+/* The face kinds of the header comment; an edge face is neither liquid nor solid. */
+LQ_INLINE int lq_ex_liquid(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int use_sdf,
+                           int c, int i, int j, int k, int nx, int ny, int nz)
+{
+    if (lq_ex_edge(c, i, j, k, nx, ny, nz)) return 0;
+    int a, b;
+    lq_ex_cells(c, i, j, k, nx, ny, &a, &b);
+    if (lq_ex_solid(sdf, use_sdf, a, b)) return 0;
+    return phi[a] <= 0.0f || phi[b] <= 0.0f;
+}
+
+LQ_INLINE int lq_ex_fixed(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int use_sdf,
+                          int c, int i, int j, int k, int nx, int ny, int nz)
+{
+    if (lq_ex_edge(c, i, j, k, nx, ny, nz)) return 1;
+    int a, b;
+    lq_ex_cells(c, i, j, k, nx, ny, &a, &b);
+    if (lq_ex_solid(sdf, use_sdf, a, b)) return 1;
+    return phi[a] <= 0.0f || phi[b] <= 0.0f;
+}
+
+/* --- extrapolation ------------------------------------------------------------------ */
+
+LQ_INLINE void lq_ex_init_face(LQ_GLOBAL lq_ex_u8 *valid, LQ_GLOBAL const float *phi,
+                               LQ_GLOBAL const float *sdf, int use_sdf, int c, int i, int j, int k,
+                               int nx, int ny, int nz)
+{
+    int f = lq_ex_face_index(c, i, j, k, nx, ny, nz);
+    valid[f] = (lq_ex_u8)lq_ex_liquid(phi, sdf, use_sdf, c, i, j, k, nx, ny, nz);
+}
+
+/* One layer at one face of component c (vel is that component's array). */
+LQ_INLINE void lq_ex_layer_face(LQ_GLOBAL float *vel, LQ_GLOBAL const lq_ex_u8 *vin,
+                                LQ_GLOBAL lq_ex_u8 *vout, int c, int i, int j, int k, int nx,
+                                int ny, int nz)
+{
+    int ax, ay, az;
+    lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
+    int f = i + ax * (j + ay * k), sy = ax, sz = ax * ay;
+    if (vin[f]) {
+        vout[f] = (lq_ex_u8)1;
+        return;
+    }
+    /* edge faces are never valid, so they are never sources; never targets either */
+    if (lq_ex_edge(c, i, j, k, nx, ny, nz)) {
+        vout[f] = (lq_ex_u8)0;
+        return;
+    }
+    float s = 0.0f;
+    int n = 0;
+    if (i > 0 && vin[f - 1]) {
+        s = s + vel[f - 1];
+        n++;
+    }
+    if (i < ax - 1 && vin[f + 1]) {
+        s = s + vel[f + 1];
+        n++;
+    }
+    if (j > 0 && vin[f - sy]) {
+        s = s + vel[f - sy];
+        n++;
+    }
+    if (j < ay - 1 && vin[f + sy]) {
+        s = s + vel[f + sy];
+        n++;
+    }
+    if (k > 0 && vin[f - sz]) {
+        s = s + vel[f - sz];
+        n++;
+    }
+    if (k < az - 1 && vin[f + sz]) {
+        s = s + vel[f + sz];
+        n++;
+    }
+    if (n > 0) vel[f] = s * lq_ex_recip(n);
+    vout[f] = (lq_ex_u8)(n > 0);
+}
+
+/* --- divergence-free extrapolation (§5.2) --------------------------------------------- */
+
+/* Is face (c; i, j, k) valid in the final mask or on the edge? */
+LQ_INLINE int lq_ex_known(LQ_GLOBAL const lq_ex_u8 *valid, int c, int i, int j, int k, int nx,
+                          int ny, int nz)
+{
+    return lq_ex_edge(c, i, j, k, nx, ny, nz) || valid[lq_ex_face_index(c, i, j, k, nx, ny, nz)];
+}
+
+/* Marks band cells, sets rhs = −D_c there (0 elsewhere) and p = 0. */
+LQ_INLINE void lq_ex_band_cell(LQ_GLOBAL lq_ex_u8 *band, LQ_GLOBAL float *rhs, LQ_GLOBAL float *p,
+                               LQ_GLOBAL const float *u, LQ_GLOBAL const float *v,
+                               LQ_GLOBAL const float *w, LQ_GLOBAL const lq_ex_u8 *vu,
+                               LQ_GLOBAL const lq_ex_u8 *vv, LQ_GLOBAL const lq_ex_u8 *vw,
+                               LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int use_sdf,
+                               int i, int j, int k, int nx, int ny, int nz)
+{
+    int cell = LQ_MAC_CELL(i, j, k, nx, ny);
+    p[cell] = 0.0f;
+    rhs[cell] = 0.0f;
+    int in = phi[cell] > 0.0f && !(use_sdf && sdf[cell] < 0.0f);
+    in = in && lq_ex_known(vu, 0, i, j, k, nx, ny, nz) &&
+         lq_ex_known(vu, 0, i + 1, j, k, nx, ny, nz);
+    in = in && lq_ex_known(vv, 1, i, j, k, nx, ny, nz) &&
+         lq_ex_known(vv, 1, i, j + 1, k, nx, ny, nz);
+    in = in && lq_ex_known(vw, 2, i, j, k, nx, ny, nz) &&
+         lq_ex_known(vw, 2, i, j, k + 1, nx, ny, nz);
+    band[cell] = (lq_ex_u8)in;
+    if (!in) return;
+    float d = u[LQ_MAC_U(i + 1, j, k, nx, ny)] - u[LQ_MAC_U(i, j, k, nx, ny)];
+    d = d + (v[LQ_MAC_V(i, j + 1, k, nx, ny)] - v[LQ_MAC_V(i, j, k, nx, ny)]);
+    if (nz > 1) d = d + (w[LQ_MAC_W(i, j, k + 1, nx, ny)] - w[LQ_MAC_W(i, j, k, nx, ny)]);
+    rhs[cell] = -d;
+}
+
+/* One red-black SOR update of band cell (i, j, k) when (i + j + k) & 1 == colour. The
+ * neighbour across face (c, fi, fj, fk) counts when the face is not fixed. */
+LQ_INLINE void lq_ex_sor_cell(LQ_GLOBAL float *p, LQ_GLOBAL const lq_ex_u8 *band,
+                              LQ_GLOBAL const float *rhs, LQ_GLOBAL const float *phi,
+                              LQ_GLOBAL const float *sdf, int use_sdf, int colour, float omega,
+                              int i, int j, int k, int nx, int ny, int nz)
+{
+    if (((i + j + k) & 1) != colour) return;
+    int cell = LQ_MAC_CELL(i, j, k, nx, ny);
+    if (!band[cell]) return;
+    float s = 0.0f;
+    int m = 0, sy = nx, sz = nx * ny;
+#define LQ_EX_NB(c, fi, fj, fk, off)                                                               \
+    if (!lq_ex_fixed(phi, sdf, use_sdf, c, fi, fj, fk, nx, ny, nz)) {                              \
+        m++;                                                                                       \
+        if (band[cell + (off)]) s = s + p[cell + (off)];                                           \
+    }
+    LQ_EX_NB(0, i, j, k, -1)
+    LQ_EX_NB(0, i + 1, j, k, 1)
+    LQ_EX_NB(1, i, j, k, -sy)
+    LQ_EX_NB(1, i, j + 1, k, sy)
+    LQ_EX_NB(2, i, j, k, -sz)
+    LQ_EX_NB(2, i, j, k + 1, sz)
+#undef LQ_EX_NB
+    if (m == 0) return;
+    float pn = (s + rhs[cell]) * lq_ex_recip(m);
+    p[cell] = p[cell] + omega * (pn - p[cell]);
+}
+
+/* u_f ← u_f − (p_b − p_a) at a non-fixed face beside a band cell (p = 0 outside). */
+LQ_INLINE void lq_ex_correct_face(LQ_GLOBAL float *vel, LQ_GLOBAL const float *p,
+                                  LQ_GLOBAL const lq_ex_u8 *band, LQ_GLOBAL const float *phi,
+                                  LQ_GLOBAL const float *sdf, int use_sdf, int c, int i, int j,
+                                  int k, int nx, int ny, int nz)
+{
+    if (lq_ex_fixed(phi, sdf, use_sdf, c, i, j, k, nx, ny, nz)) return;
+    int a, b;
+    lq_ex_cells(c, i, j, k, nx, ny, &a, &b);
+    if (!band[a] && !band[b]) return;
+    float pa = band[a] ? p[a] : 0.0f, pb = band[b] ? p[b] : 0.0f;
+    int f = lq_ex_face_index(c, i, j, k, nx, ny, nz);
+    vel[f] = vel[f] - (pb - pa);
+}
+
+/* --- object velocity (§5.5.1) ------------------------------------------------------- */
+
+/* d sdf / d axis at cell (i, j, k) (unscaled: central, one-sided at the domain edge, 0
+ * when the axis has one cell). */
+LQ_INLINE float lq_ex_sdf_d(LQ_GLOBAL const float *sdf, int axis, int i, int j, int k, int nx,
+                            int ny, int nz)
+{
+    int n = axis == 0 ? nx : axis == 1 ? ny : nz, q = axis == 0 ? i : axis == 1 ? j : k;
+    int st = axis == 0 ? 1 : axis == 1 ? nx : nx * ny, c = LQ_MAC_CELL(i, j, k, nx, ny);
+    if (n < 2) return 0.0f;
+    int lo = q > 0 ? c - st : c, hi = q < n - 1 ? c + st : c;
+    float d = sdf[hi] - sdf[lo];
+    return (q > 0 && q < n - 1) ? 0.5f * d : d;
+}
+
+/* Mean of the 4 faces of component e around face (c; i, j, k): the faces of the two
+ * cells a and b beside it, low and high along e. */
+LQ_INLINE float lq_ex_cross(LQ_GLOBAL const float *vel, int e, int c, int i, int j, int k, int nx,
+                            int ny, int nz)
+{
+    int ai = i - (c == 0), aj = j - (c == 1), ak = k - (c == 2);
+    float s = vel[lq_ex_face_index(e, ai, aj, ak, nx, ny, nz)];
+    s = s + vel[lq_ex_face_index(e, ai + (e == 0), aj + (e == 1), ak + (e == 2), nx, ny, nz)];
+    s = s + vel[lq_ex_face_index(e, i, j, k, nx, ny, nz)];
+    s = s + vel[lq_ex_face_index(e, i + (e == 0), j + (e == 1), k + (e == 2), nx, ny, nz)];
+    return 0.25f * s;
+}
+
+/* out = the face's own component of ufix at solid faces, the input elsewhere. */
+LQ_INLINE void lq_ex_object_face(LQ_GLOBAL float *out, LQ_GLOBAL const float *u,
+                                 LQ_GLOBAL const float *v, LQ_GLOBAL const float *w,
+                                 LQ_GLOBAL const float *sdf, float ox, float oy, float oz,
+                                 float alpha, int c, int i, int j, int k, int nx, int ny, int nz)
+{
+    LQ_GLOBAL const float *own = c == 0 ? u : c == 1 ? v : w;
+    int f = lq_ex_face_index(c, i, j, k, nx, ny, nz);
+    float val = own[f];
+    out[f] = val;
+    if (lq_ex_edge(c, i, j, k, nx, ny, nz)) return;
+    int a, b;
+    lq_ex_cells(c, i, j, k, nx, ny, &a, &b);
+    if (!lq_ex_solid(sdf, 1, a, b)) return;
+    int ai = i - (c == 0), aj = j - (c == 1), ak = k - (c == 2);
+    float g[3], e[3];
+    for (int q = 0; q < 3; q++) {
+        if (q == c)
+            g[q] = sdf[b] - sdf[a];
+        else
+            g[q] = 0.5f * (lq_ex_sdf_d(sdf, q, ai, aj, ak, nx, ny, nz) +
+                           lq_ex_sdf_d(sdf, q, i, j, k, nx, ny, nz));
+    }
+    float g2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+    if (!(g2 > 0.0f)) return;
+    float il = 1.0f / LQ_SQRTF(g2);
+    float nrm[3] = {g[0] * il, g[1] * il, g[2] * il};
+    e[0] = c == 0 ? val : lq_ex_cross(u, 0, c, i, j, k, nx, ny, nz);
+    e[1] = c == 1 ? val : lq_ex_cross(v, 1, c, i, j, k, nx, ny, nz);
+    e[2] = nz < 2 ? 0.0f : c == 2 ? val : lq_ex_cross(w, 2, c, i, j, k, nx, ny, nz);
+    float ob[3] = {ox, oy, oz};
+    if (nz < 2) ob[2] = 0.0f;
+    float cb[3], dn_comb = 0.0f, dn_rel = 0.0f, dn_obj = 0.0f, dn_ext = 0.0f;
+    for (int q = 0; q < 3; q++) {
+        cb[q] = (1.0f - alpha) * e[q] + alpha * ob[q];
+        dn_comb = dn_comb + cb[q] * nrm[q];
+        dn_rel = dn_rel + (e[q] - ob[q]) * nrm[q];
+        dn_obj = dn_obj + ob[q] * nrm[q];
+        dn_ext = dn_ext + e[q] * nrm[q];
+    }
+    float perp = dn_rel < 0.0f ? dn_obj : dn_ext;
+    out[f] = cb[c] - dn_comb * nrm[c] + perp * nrm[c];
+}
+
+#endif
