@@ -61,19 +61,19 @@ static void lq_pf_check(const lq_pf_ops *o, const lq_field *u, const lq_field *v
     assert(w->count == (size_t)o->nx * o->ny * (o->nz + 1));
 }
 
-int lq_pf_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *sdf,
-                     const double g[3], double dt)
+int lq_pf_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
+                     const lq_field *sdf, const double g[3], double dt)
 {
     lq_pf_check(o, u, v, w);
     if (IS_REF(o)) {
-        lq_pf_ref_body_force(o, u, v, w, sdf, g, dt);
+        lq_pf_ref_body_force(o, u, v, w, phi, sdf, g, dt);
         return LQ_OK;
     }
     float gx = (float)(g[0] * dt), gy = (float)(g[1] * dt), gz = (float)(g[2] * dt);
     int has = sdf != NULL, nx = o->nx, ny = o->ny, nz = o->nz;
     const lq_field *sd = sdf ? sdf : u; /* a placeholder buffer, never read */
-    lq_argv a[] = {MEM(u),  MEM(v),  MEM(w),  MEM(sd), VAL(has), VAL(nx),
-                   VAL(ny), VAL(nz), VAL(gx), VAL(gy), VAL(gz)};
+    lq_argv a[] = {MEM(u),  MEM(v),  MEM(w),  MEM(phi), MEM(sd), VAL(has),
+                   VAL(nx), VAL(ny), VAL(nz), VAL(gx),  VAL(gy), VAL(gz)};
     for (int i = 0; i < (int)LQ_COUNT(a); i++) {
         int rc = lq_cl_arg(o->body, "plsforce_body", (cl_uint)i, a[i].size, a[i].p);
         if (rc) return rc;

@@ -35,10 +35,11 @@ void lq_pf_ops_release(lq_pf_ops *o);
 /* Device bytes lq_pf_ops_init allocates (for lq_ctx_reserve). */
 size_t lq_pf_ops_bytes(void);
 
-/* u, v, w += g·dt on the interior faces without a solid side; domain-edge faces and
- * faces touching an object (sdf ≤ 0) are set to 0. g·dt is rounded once from double. */
-int lq_pf_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *sdf,
-                     const double g[3], double dt);
+/* u, v, w += g·dt on the interior faces with liquid (φ ≤ 0) beside them and no solid
+ * side; domain-edge faces and faces touching an object (sdf ≤ 0) are set to 0; faces with
+ * air on both sides are kept. g·dt is rounded once from double. */
+int lq_pf_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
+                     const lq_field *sdf, const double g[3], double dt);
 /* smax = max |u|, |v|, |w| over all faces (m/s; 2D: smax[2] = 0); a NaN shows as NaN. */
 int lq_pf_max_speed(lq_pf_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
                     float smax[3]);
@@ -48,8 +49,8 @@ int lq_pf_volume(lq_pf_ops *o, const lq_field *phi, const lq_field *sdf, float h
                  int *bad);
 
 /* Reference twins (host/ref/plsforce.c): same arguments, host storage. */
-void lq_pf_ref_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *sdf,
-                          const double g[3], double dt);
+void lq_pf_ref_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
+                          const lq_field *sdf, const double g[3], double dt);
 void lq_pf_ref_max_speed(lq_pf_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
                          float smax[3]);
 void lq_pf_ref_volume(lq_pf_ops *o, const lq_field *phi, const lq_field *sdf, float h,

@@ -6,16 +6,19 @@
  */
 
 kernel void plsforce_body(global float *u, global float *v, global float *w,
-                          global const float *sdf, int has_sdf, int nx, int ny, int nz, float gx,
-                          float gy, float gz)
+                          global const float *phi, global const float *sdf, int has_sdf, int nx,
+                          int ny, int nz, float gx, float gy, float gz)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (j < ny && k < nz && i <= nx)
-        u[LQ_MAC_U(i, j, k, nx, ny)] = lq_pf_body_face(u, 0, i, j, k, nx, ny, nz, sdf, has_sdf, gx);
+        u[LQ_MAC_U(i, j, k, nx, ny)] =
+            lq_pf_body_face(u, 0, i, j, k, nx, ny, nz, phi, sdf, has_sdf, gx);
     if (i < nx && k < nz && j <= ny)
-        v[LQ_MAC_V(i, j, k, nx, ny)] = lq_pf_body_face(v, 1, i, j, k, nx, ny, nz, sdf, has_sdf, gy);
+        v[LQ_MAC_V(i, j, k, nx, ny)] =
+            lq_pf_body_face(v, 1, i, j, k, nx, ny, nz, phi, sdf, has_sdf, gy);
     if (nz > 1 && i < nx && j < ny && k <= nz)
-        w[LQ_MAC_W(i, j, k, nx, ny)] = lq_pf_body_face(w, 2, i, j, k, nx, ny, nz, sdf, has_sdf, gz);
+        w[LQ_MAC_W(i, j, k, nx, ny)] =
+            lq_pf_body_face(w, 2, i, j, k, nx, ny, nz, phi, sdf, has_sdf, gz);
 }
 
 kernel void plsforce_max(global const float *q, int n, global uint *smax, int slot)

@@ -3,9 +3,12 @@
  * module has (Rasmussen et al. 2004 §3, eq. 2's body force g and the CFL step of the
  * semi-Lagrangian scheme), shared by kernels/plsforce.cl and the reference twins
  * (host/ref/plsforce.c):
- *  - body force: u_f += g_axis·dt on every interior face with no solid cell (sdf ≤ 0, the
- *    same test as poisson_cell.h's lq_ps_solid) on either side; faces on the domain edge
- *    (walls) and faces touching an object get 0 (objects at rest, walls closed);
+ *  - body force: u_f += g_axis·dt on every interior face with liquid (φ ≤ 0) on at least
+ *    one side and no solid cell (sdf ≤ 0, the same test as poisson_cell.h's lq_ps_solid)
+ *    on either side; faces on the domain edge (walls) and faces touching an object get 0
+ *    (objects at rest, walls closed); faces with air on both sides keep their value (the
+ *    extrapolation overwrites the band; beyond it they must not gather g·dt step after
+ *    step, which would shrink the CFL step for nothing);
  *  - max |q| over a face array: a max of the bits of |q| (order-free, exact; a NaN's bits
  *    exceed +inf's, so a blown-up field shows as not finite);
  *  - liquid volume from φ: each cell's liquid fraction by the smoothed Heaviside
@@ -33,7 +36,8 @@ LQ_INLINE int lq_pf_solid(LQ_GLOBAL const float *sdf, int has_sdf, int c)
 /* The face on `axis` at face coordinates (i, j, k) (between the cells one step down the
  * axis and (i, j, k)): its value after the body force. gdt: g_axis·dt. */
 LQ_INLINE float lq_pf_body_face(LQ_GLOBAL const float *q, int axis, int i, int j, int k, int nx,
-                                int ny, int nz, LQ_GLOBAL const float *sdf, int has_sdf, float gdt)
+                                int ny, int nz, LQ_GLOBAL const float *phi,
+                                LQ_GLOBAL const float *sdf, int has_sdf, float gdt)
 {
     int fx = nx + (axis == 0), fy = ny + (axis == 1);
     int f = i + fx * (j + fy * k);
@@ -43,6 +47,7 @@ LQ_INLINE float lq_pf_body_face(LQ_GLOBAL const float *q, int axis, int i, int j
     int cm = LQ_MAC_CELL(i - (axis == 0), j - (axis == 1), k - (axis == 2), nx, ny);
     int cp = LQ_MAC_CELL(i, j, k, nx, ny);
     if (lq_pf_solid(sdf, has_sdf, cm) || lq_pf_solid(sdf, has_sdf, cp)) return 0.0f;
+    if (phi[cm] > 0.0f && phi[cp] > 0.0f) return q[f];
     return q[f] + gdt;
 }
 

@@ -4,7 +4,8 @@
  *     2D: the body force's faces, the max speeds and the fixed-point volume must agree
  *     bit for bit ("plsforce.*" in host/tolerance.c);
  *  2. independent checks: the body force adds exactly g·dt (rounded once) on interior
- *     open faces and leaves 0 on the domain edge and next to solids; the max speed equals
+ *     open faces beside liquid, keeps air-only faces, and leaves 0 on the domain edge and
+ *     next to solids; the max speed equals
  *     a plain host max of |q| and shows a NaN as not finite; the volume of a flat
  *     surface at height Y is nx·nz·Y/h cells (to float rounding of φ), a sphere's is
  *     4/3 π R³ within 1 %, solid cells hold none, and a NaN φ is counted.
@@ -53,8 +54,8 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
     double g[3] = {0.3, -9.81, 0.7};
     for (int with = 0; with < 2; with++) {
         const lq_field *sa = with ? &S.ref : NULL, *sb = with ? &S.cl : NULL;
-        CHECK_OK(lq_pf_body_force(&oa, &U.ref, &V.ref, &W.ref, sa, g, 0.0123));
-        CHECK_OK(lq_pf_body_force(&ob, &U.cl, &V.cl, &W.cl, sb, g, 0.0123));
+        CHECK_OK(lq_pf_body_force(&oa, &U.ref, &V.ref, &W.ref, &P.ref, sa, g, 0.0123));
+        CHECK_OK(lq_pf_body_force(&ob, &U.cl, &V.cl, &W.cl, &P.cl, sb, g, 0.0123));
         twin_check_exact("plsforce.body", &U);
         twin_check_exact("plsforce.body", &V);
         twin_check_exact("plsforce.body", &W);
@@ -109,13 +110,18 @@ static void test_math(int nz)
     int sc = LQ_MAC_CELL(5, 4, nz > 1 ? 3 : 0, nx, ny); /* one solid cell */
     S[sc] = -0.01f;
     double g[3] = {0.5, -9.81, 0.25}, dt = 0.01;
-    CHECK_OK(lq_pf_body_force(&o, &u, &v, &w, &sdf, g, dt));
+    /* liquid below y = 6.5 h (φ ≤ 0 up to cell row 6): rows 8 and up are air on both sides */
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) P[LQ_MAC_CELL(i, j, k, nx, ny)] = (float)(j - 6.5);
+    CHECK_OK(lq_pf_body_force(&o, &u, &v, &w, &phi, &sdf, g, dt));
     int k0 = nz > 1 ? 3 : 0, bad = 0;
     float gy = (float)(g[1] * dt);
     for (int k = 0; k < nz; k++)
         for (int j = 0; j <= ny; j++)
             for (int i = 0; i < nx; i++) {
                 float want = 1.0f + gy;
+                if (j >= 8) want = 1.0f; /* air on both sides: kept */
                 if (j == 0 || j == ny) want = 0;
                 if (i == 5 && k == k0 && (j == 4 || j == 5)) want = 0; /* the solid's faces */
                 bad += V[LQ_MAC_V(i, j, k, nx, ny)] != want;
@@ -124,6 +130,7 @@ static void test_math(int nz)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i <= nx; i++) {
                 float want = 1.0f + (float)(g[0] * dt);
+                if (j >= 7) want = 1.0f;
                 if (i == 0 || i == nx) want = 0;
                 if (j == 4 && k == k0 && (i == 5 || i == 6)) want = 0;
                 bad += U[LQ_MAC_U(i, j, k, nx, ny)] != want;
@@ -137,6 +144,7 @@ static void test_math(int nz)
     CHECK_OK(lq_pf_max_speed(&o, &u, &v, &w, sm));
     CHECK(sm[0] == 4.5f && sm[1] == 2.25f);
     if (nz > 1) CHECK(sm[2] == (float)(1.0f + (float)(g[2] * dt)));
+    CHECK(sm[1] == 2.25f);
     V[3] = NAN;
     CHECK_OK(lq_pf_max_speed(&o, &u, &v, &w, sm));
     CHECK(!isfinite(sm[1]));

@@ -10,8 +10,8 @@
 
 #define CF(fld) ((const float *)(fld)->host)
 
-void lq_pf_ref_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *sdf,
-                          const double g[3], double dt)
+void lq_pf_ref_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
+                          const lq_field *sdf, const double g[3], double dt)
 {
     int nx = o->nx, ny = o->ny, nz = o->nz, has = sdf != NULL;
     float gd[3] = {(float)(g[0] * dt), (float)(g[1] * dt), (float)(g[2] * dt)};
@@ -24,7 +24,7 @@ void lq_pf_ref_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, c
             for (int j = 0; j < fy; j++)
                 for (int i = 0; i < fx; i++)
                     q[i + fx * (j + fy * k)] =
-                        lq_pf_body_face(q, a, i, j, k, nx, ny, nz, sd, has, gd[a]);
+                        lq_pf_body_face(q, a, i, j, k, nx, ny, nz, CF(phi), sd, has, gd[a]);
     }
 }
 
