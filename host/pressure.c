@@ -13,6 +13,13 @@
  * was slower still (1.6–2.0 ms at 64³). Not measured on a GPU, where the half-size
  * range also launches half the work-items. Same machine, 64³: a Jacobi sweep 0.45 ms,
  * a residual check (divergence, max, read back) 0.15 ms.
+ *
+ * Whole sweeps. lq_pressure_rb_full_sweep (what lq_pressure_solve runs) on a CPU device
+ * runs one wavefront per slab of planes (pressure_rb_slabs, vector rows) and then the
+ * slabs' black edge planes (pressure_rb_edges): the fields stream once per sweep instead
+ * of twice. At 256³ on PoCL (2 cores, docs/PERFORMANCE.md) it took 20–80 ms against
+ * 63–263 ms for the two colour launches in the same runs. Other devices keep the two
+ * colour launches (ops.slab 0).
  */
 #include "pressure.h"
 
