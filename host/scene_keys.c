@@ -557,6 +557,34 @@ const lq_key lq_scene_keys[] = {
           "Marker particles per cell (a square in 2D, a cube in 3D; 0: 4 in 2D, 8 in 3D; the "
           "paper's drop used 25)."),
 
+    /* --- pls: Rasmussen et al. 2004 §3, Enright et al. 2002 ------------------------------ */
+    K_MAP("pls", 0, LQ_SOLVER_PLS, "Settings of the `pls` solver (particle level set)."),
+    K_FLOAT("pls.cfl", GT, LQ_SOLVER_PLS, 0, 10, "3", "",
+            "Courant number of the semi-Lagrangian step: dt = cfl·h / max speed, also at most "
+            "cfl·sqrt(h / g) (g: the magnitude of gravity) and the frame end (`time.cfl` is "
+            "not read)."),
+    K_ENUM("pls.pressure", 0, LQ_SOLVER_PLS, "pcg|sor|jacobi", "pcg",
+           "Pressure solver of the ghost-fluid projection: `pcg` (conjugate gradients with a "
+           "multigrid V-cycle preconditioner), `sor` (red-black SOR) or `jacobi`."),
+    K_FLOAT("pls.tolerance", GT, LQ_SOLVER_PLS, 0, 1, "1e-4", "",
+            "The pressure solve stops when the residual is this fraction of the right-hand "
+            "side (2-norms)."),
+    K_INT("pls.max_iterations", 0, LQ_SOLVER_PLS, 1, 1000000, "1000", "",
+          "Most pressure iterations per step."),
+    K_INT("pls.particles_per_cell", 0, LQ_SOLVER_PLS, 0, 256, "0", "",
+          "Particles seeded per cell of the band (each side of the surface); 0: 16 in 2D, 64 "
+          "in 3D (Enright et al.)."),
+    K_FLOAT("pls.band", GT, LQ_SOLVER_PLS, 0, 10, "3", "cells",
+            "Half-width of the band around the surface where particles are seeded."),
+    K_INT("pls.reseed_every", 0, LQ_SOLVER_PLS, 0, 1000000, "20", "steps",
+          "Reseed the particles every this many steps (0: never)."),
+    K_INT("pls.max_particles", 0, LQ_SOLVER_PLS, 0, 2000000000, "0", "",
+          "Room for particles; 0: particles_per_cell times a quarter of the grid's cells (at "
+          "least three times the first seeding). Particles beyond it are dropped and counted."),
+    K_ENUM("pls.reinit", 0, LQ_SOLVER_PLS, "fim|pde", "fim",
+           "Reinitialisation of φ to a signed distance: `fim` (fast iterative eikonal solve) or "
+           "`pde` (Russo-Smereka pseudo-time steps)."),
+
     /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */
     K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),
     K_FLOAT("shallow.damping", 0, SHAL, 0, 1, "0", "",

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const lq_solver_vt *const lq_solvers[] = {&lq_shallow_solver, &lq_splash_solver,
-                                                 &lq_mac_solver};
+                                                 &lq_mac_solver, &lq_pls_solver};
 
 const lq_solver_vt *lq_solver_find(const lq_scene *s)
 {
@@ -15,7 +15,8 @@ const lq_solver_vt *lq_solver_find(const lq_scene *s)
         if (strcmp(lq_solvers[i]->name, name) == 0) return lq_solvers[i];
     lq_scene_error(
         s, "solver",
-        "solver '%s' is not implemented yet in this build (available: shallow, splash, mac)", name);
+        "solver '%s' is not implemented yet in this build (available: shallow, splash, mac, pls)",
+        name);
     return NULL;
 }
 

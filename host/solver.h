@@ -89,5 +89,6 @@ const lq_solver_vt *lq_solver_find(const lq_scene *s);
 extern const lq_solver_vt lq_shallow_solver;
 extern const lq_solver_vt lq_splash_solver;
 extern const lq_solver_vt lq_mac_solver;
+extern const lq_solver_vt lq_pls_solver;
 
 #endif

@@ -1,0 +1,709 @@
+/*
+ * pls.c — 3D liquid after N. Rasmussen, D. Enright, D. Nguyen, S. Marino, N. Sumner,
+ * W. Geiger, S. Hoon and R. Fedkiw, "Directable photorealistic liquids" (2004) §3: the
+ * `pls` solver, first version. The liquid is the φ ≤ 0 region of a level set carried
+ * with the particle level set of Enright, Fedkiw, Ferziger & Mitchell (2002); velocity by
+ * the "stable fluids" semi-Lagrangian step of eq. 2, pressure by a ghost-fluid Poisson
+ * solve with p = 0 in the air (eq. 1). One step of dt, in this order:
+ *
+ *   1. the particles move (RK2 through the extrapolated u);
+ *   2. φ is advected (eq. 3, semi-Lagrangian);
+ *   3. escaped particles correct φ; φ is reinitialised to a signed distance; the
+ *      particles correct it again; their radii are adjusted; every N steps they are
+ *      reseeded (Enright's order);
+ *   4. the velocity is advected by itself (eq. 2's convection);
+ *   5. gravity g·dt on the faces beside liquid (eq. 2's g);
+ *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
+ *      fluid), the domain edge and objects (sdf < 0) Neumann;
+ *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects.
+ *
+ * dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|) and the frame end. Grid: the pls
+ * conventions (no wall layer; the domain edge is a closed wall). Objects (obstacles box,
+ * sphere, cylinder) are an analytic signed distance at cell centres, at rest.
+ *
+ * Not yet here: viscosity (§5.1), the divergence-free extrapolation (§5.2), moving
+ * objects and their velocity condition (§5.5.1), φ extrapolated into objects (§5.5.2),
+ * control particles (§4), no-slip walls (every wall is free-slip), mesh and mask
+ * obstacles, sources.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkpoint.h"
+#include "extrap.h"
+#include "mac_grid.h"
+#include "plsforce.h"
+#include "plsparticles.h"
+#include "poisson.h"
+#include "reinit.h"
+#include "sladvect.h"
+#include "solver.h"
+
+typedef struct lq_pls {
+    lq_ctx *ctx;
+    int nx, ny, nz, has_sdf, reseed_every;
+    double h, origin[3], g[3], cfl, fps, cellv;
+    lq_field u, v, w, un, vn, wn, phi, phin, sdf, b, p;
+    lq_sl_ops so;
+    lq_reinit_ops ro;
+    lq_pls_ops ko;
+    lq_pls_state ks;
+    lq_poisson_ops qo;
+    lq_extrap_ops eo;
+    lq_pf_ops fo;
+    lq_sl_params slp;
+    lq_reinit_params rp;
+    lq_pls_params kp;
+    lq_poisson_params pp;
+    lq_extrap_params ep;
+    double t, dt_prev, volume0;
+    int step, frame;
+    size_t device_bytes;
+    /* this frame */
+    int iterations, unconverged;
+    double residual;
+    long long escaped;
+    float *fv, *gv, *pcols[5], *pbuf; /* host scratch of the views */
+    int pcap;
+} lq_pls;
+
+static const char *const lq_pls_fields[] = {"phi", "u", "v", "w", "p", "solid", NULL};
+static const char *const lq_pls_point_names[] = {"x", "y", "z", "radius", "sign"};
+
+static void lq_pls_destroy(void *state)
+{
+    lq_pls *s = state;
+    if (!s) return;
+    lq_sl_ops_release(&s->so);
+    lq_reinit_ops_release(&s->ro);
+    lq_pls_state_release(&s->ks);
+    lq_pls_ops_release(&s->ko);
+    lq_poisson_ops_release(&s->qo);
+    lq_extrap_ops_release(&s->eo);
+    lq_pf_ops_release(&s->fo);
+    lq_field *fs[] = {&s->u,   &s->v,    &s->w,   &s->un, &s->vn, &s->wn,
+                      &s->phi, &s->phin, &s->sdf, &s->b,  &s->p};
+    for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+    free(s->fv);
+    free(s->gv);
+    free(s->pbuf);
+    for (int i = 0; i < 5; i++) free(s->pcols[i]);
+    free(s);
+}
+
+/* --- analytic shapes (world coordinates, m) ------------------------------------------ */
+
+static double lq_pls_len3(double a, double b, double c)
+{
+    return sqrt(a * a + b * b + c * c);
+}
+
+static double lq_pls_sdf_box(const double x[3], const double a[3], const double b[3])
+{
+    double q[3], out = 0, in = -INFINITY;
+    for (int k = 0; k < 3; k++) {
+        q[k] = fabs(x[k] - 0.5 * (a[k] + b[k])) - 0.5 * (b[k] - a[k]);
+        in = fmax(in, q[k]);
+    }
+    out = lq_pls_len3(fmax(q[0], 0), fmax(q[1], 0), fmax(q[2], 0));
+    return out + fmin(in, 0);
+}
+
+/* One liquid item or obstacle. */
+typedef struct lq_pls_item {
+    int kind; /* 0 box, 1 sphere, 2 level (liquid), 3 cylinder (obstacle) */
+    double a[3], b[3], r, hgt, vel[3];
+    int axis;
+} lq_pls_item;
+
+/* In 2D the shapes are cut at their own centre's z (a 2D grid sees their cross-section). */
+static double lq_pls_shape_sdf(const lq_pls_item *sh, const double x0[3], bool flat)
+{
+    double x[3] = {x0[0], x0[1], x0[2]};
+    if (sh->kind == 0) {
+        if (flat) x[2] = 0.5 * (sh->a[2] + sh->b[2]);
+        return lq_pls_sdf_box(x, sh->a, sh->b);
+    }
+    if (flat) x[2] = sh->a[2];
+    if (sh->kind == 1)
+        return lq_pls_len3(x[0] - sh->a[0], x[1] - sh->a[1], x[2] - sh->a[2]) - sh->r;
+    if (sh->kind == 2) return x[1] - sh->a[1];
+    /* capped cylinder along axis: radial and axial distances, combined as a 2D box */
+    double d[3] = {x[0] - sh->a[0], x[1] - sh->a[1], x[2] - sh->a[2]};
+    double ax = fabs(d[sh->axis]) - 0.5 * sh->hgt;
+    d[sh->axis] = 0;
+    double rad = lq_pls_len3(d[0], d[1], d[2]) - sh->r;
+    return sqrt(fmax(ax, 0) * fmax(ax, 0) + fmax(rad, 0) * fmax(rad, 0)) + fmin(fmax(ax, rad), 0);
+}
+
+/* Reads liquid[] (obst = false) or obstacles[] (obst = true); *n gets the count. */
+static int lq_pls_read_shapes(const lq_scene *sc, bool obst, lq_pls_item **out, int *n)
+{
+    const char *list = obst ? "obstacles" : "liquid";
+    int items = lq_scene_count(sc, list);
+    lq_pls_item *sh = lq_calloc((size_t)items + 1, sizeof *sh);
+    if (!sh) return LQ_ESIM;
+    *out = sh;
+    *n = 0;
+    for (int it = 0; it < items; it++) {
+        const char *kind = lq_scene_kind(sc, list, it);
+        char p[160];
+        lq_pls_item *q = &sh[*n];
+        if (strcmp(kind, "box") == 0) {
+            q->kind = 0;
+            snprintf(p, sizeof p, "%s.%d.box.min", list, it);
+            lq_scene_floats(sc, p, q->a, 3);
+            snprintf(p, sizeof p, "%s.%d.box.max", list, it);
+            lq_scene_floats(sc, p, q->b, 3);
+            if (!obst) {
+                snprintf(p, sizeof p, "%s.%d.box.velocity", list, it);
+                lq_scene_floats(sc, p, q->vel, 3);
+            }
+        } else if (strcmp(kind, "sphere") == 0) {
+            q->kind = 1;
+            snprintf(p, sizeof p, "%s.%d.sphere.center", list, it);
+            lq_scene_floats(sc, p, q->a, 3);
+            snprintf(p, sizeof p, "%s.%d.sphere.radius", list, it);
+            q->r = lq_scene_float(sc, p);
+            if (!obst) {
+                snprintf(p, sizeof p, "%s.%d.sphere.velocity", list, it);
+                lq_scene_floats(sc, p, q->vel, 3);
+            }
+        } else if (!obst && strcmp(kind, "level") == 0) {
+            q->kind = 2;
+            snprintf(p, sizeof p, "%s.%d.level", list, it);
+            q->a[1] = lq_scene_float(sc, p);
+        } else if (obst && strcmp(kind, "cylinder") == 0) {
+            q->kind = 3;
+            snprintf(p, sizeof p, "%s.%d.cylinder.center", list, it);
+            lq_scene_floats(sc, p, q->a, 3);
+            snprintf(p, sizeof p, "%s.%d.cylinder.radius", list, it);
+            q->r = lq_scene_float(sc, p);
+            snprintf(p, sizeof p, "%s.%d.cylinder.height", list, it);
+            q->hgt = lq_scene_float(sc, p);
+            snprintf(p, sizeof p, "%s.%d.cylinder.axis", list, it);
+            const char *ax = lq_scene_enum(sc, p);
+            q->axis = ax[0] - 'x';
+        } else {
+            snprintf(p, sizeof p, "%s.%d", list, it);
+            return lq_scene_error(sc, p, "%s '%s' is not supported by solver 'pls' yet",
+                                  obst ? "obstacle" : "liquid", kind);
+        }
+        (*n)++;
+    }
+    return LQ_OK;
+}
+
+/* World position of cell (i, j, k)'s centre, or of a face (axis 0–2) at (i, j, k). */
+static void lq_pls_world(const lq_pls *s, int axis, int i, int j, int k, double x[3])
+{
+    x[0] = s->origin[0] + (i + (axis == 0 ? 0.0 : 0.5)) * s->h;
+    x[1] = s->origin[1] + (j + (axis == 1 ? 0.0 : 0.5)) * s->h;
+    x[2] = s->origin[2] + (k + (axis == 2 ? 0.0 : 0.5)) * s->h;
+}
+
+/* φ (the union of the liquid items, clamped to ±10 h) and sdf (the union of the
+ * obstacles) at the cell centres on the host; *band gets the cells within the particle
+ * band. */
+static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *sdf, size_t *band)
+{
+    lq_pls_item *liq = NULL, *obs = NULL;
+    int nl = 0, no = 0, nx = s->nx, ny = s->ny, nz = s->nz;
+    int rc = lq_pls_read_shapes(sc, false, &liq, &nl);
+    if (!rc) rc = lq_pls_read_shapes(sc, true, &obs, &no);
+    bool flat = nz == 1;
+    double far = 5.0 * s->h * 2;
+    *band = 0;
+    for (int k = 0; k < nz && !rc; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                double x[3], d = far, e = far;
+                lq_pls_world(s, -1, i, j, k, x);
+                for (int q = 0; q < nl; q++) d = fmin(d, lq_pls_shape_sdf(&liq[q], x, flat));
+                for (int q = 0; q < no; q++) e = fmin(e, lq_pls_shape_sdf(&obs[q], x, flat));
+                size_t c = LQ_MAC_CELL(i, j, k, nx, ny);
+                phi[c] = (float)fmax(-far, fmin(far, d));
+                sdf[c] = (float)fmax(-far, fmin(far, e));
+                *band += fabs(d) < s->kp.band;
+            }
+    s->has_sdf = no > 0;
+    free(liq);
+    free(obs);
+    return rc;
+}
+
+/* Faces whose midpoint lies within half a cell of a moving liquid item take its velocity
+ * (the last such item wins). */
+static int lq_pls_initial_velocity(lq_pls *s, const lq_scene *sc)
+{
+    lq_pls_item *liq = NULL;
+    int nl = 0, nx = s->nx, ny = s->ny, nz = s->nz;
+    int rc = lq_pls_read_shapes(sc, false, &liq, &nl);
+    bool flat = nz == 1;
+    lq_field *f[3] = {&s->u, &s->v, &s->w};
+    for (int a = 0; a < 3 && !rc; a++) {
+        bool any = false;
+        for (int q = 0; q < nl; q++) any = any || liq[q].vel[a] != 0;
+        if (!any || (flat && a == 2)) continue;
+        int fx = nx + (a == 0), fy = ny + (a == 1), fz = nz + (a == 2);
+        memset(s->fv, 0, (size_t)fx * fy * fz * sizeof(float));
+        for (int k = 0; k < fz; k++)
+            for (int j = 0; j < fy; j++)
+                for (int i = 0; i < fx; i++) {
+                    double x[3];
+                    lq_pls_world(s, a, i, j, k, x);
+                    for (int q = 0; q < nl; q++)
+                        if (liq[q].kind != 2 && lq_pls_shape_sdf(&liq[q], x, flat) <= 0.5 * s->h)
+                            s->fv[i + (size_t)fx * (j + (size_t)fy * k)] = (float)liq[q].vel[a];
+                }
+        rc = lq_field_upload(f[a], s->fv);
+    }
+    free(liq);
+    return rc;
+}
+
+/* Device bytes of every buffer the solver and its modules allocate (their ops_init and
+ * state_init layouts), for lq_ctx_reserve and the stats. */
+static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan)
+{
+    size_t nx = s->nx, ny = s->ny, nz = s->nz, C = nx * ny * nz;
+    size_t F = (nx + 1) * ny * nz + nx * (ny + 1) * nz + nx * ny * (nz + 1);
+    int n = 0;
+    plan[n++] = 2 * F * 4;                                           /* u v w, un vn wn */
+    plan[n++] = (size_t)(4 + s->has_sdf) * C * 4;                    /* phi phin b p (sdf) */
+    plan[n++] = C * 4;                                               /* sladvect scratch */
+    plan[n++] = C * 4 + 4;                                           /* reinit phi0, max */
+    plan[n++] = 2 * (size_t)LQ_MAX(capacity, 1) * LQ_PLS_STRIDE * 4; /* particles */
+    plan[n++] = 3 * C * 4 + 2 * (C / 256 + 2) * 4 + 256;             /* keys, counts, scans */
+    plan[n++] = C * (1 + 4 + 16) + LQ_PS_GROUPS * 4;                 /* poisson system, CG */
+    size_t lx = nx, ly = ny, lz = nz, mg = 0;                        /* multigrid levels */
+    for (int l = 0; l < LQ_PS_MAX_LEVELS; l++) {
+        size_t lc = lx * ly * lz;
+        mg += lc * 5 + (l > 0 ? lc * 13 : 0);
+        if (LQ_MAX(LQ_MAX(lx, ly), lz) <= 4) break;
+        lx = (lx + 1) / 2;
+        ly = (ly + 1) / 2;
+        if (lz > 1) lz = (lz + 1) / 2;
+    }
+    plan[n++] = mg;
+    plan[n++] = 2 * F + 4 * F + C * 9; /* extrapolation masks, scratch, band system */
+    plan[n++] = lq_pf_ops_bytes();
+    return n;
+}
+
+static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
+{
+    int rc = LQ_OK;
+    float *phi0 = NULL, *sdf0 = NULL;
+    lq_pls *s = lq_calloc(1, sizeof *s);
+    if (!s) return LQ_ESIM;
+    s->ctx = ctx;
+    int size[3] = {0, 0, 0};
+    if (lq_scene_ints(sc, "grid.size", size, 3) != 3) {
+        rc = lq_scene_error(sc, "grid.size", "solver 'pls' needs [nx, ny, nz] (nz = 1 for 2D)");
+        goto fail;
+    }
+    s->nx = size[0];
+    s->ny = size[1];
+    s->nz = size[2];
+    if (s->nx < 4 || s->ny < 4 || (s->nz != 1 && s->nz < 4)) {
+        rc = lq_scene_error(sc, "grid.size",
+                            "solver 'pls' needs at least 4 cells per axis, or nz = 1 for 2D");
+        goto fail;
+    }
+    int nx = s->nx, ny = s->ny, nz = s->nz;
+    size_t n = (size_t)nx * ny * nz;
+    s->h = lq_scene_float(sc, "grid.cell");
+    lq_scene_floats(sc, "grid.origin", s->origin, 3);
+    lq_scene_floats(sc, "gravity", s->g, 3);
+    if (nz == 1) s->g[2] = 0;
+    s->cfl = lq_scene_float(sc, "pls.cfl");
+    s->fps = lq_scene_float(sc, "time.fps");
+    s->cellv = s->h * s->h * (nz == 1 ? 1.0 : s->h);
+    s->reseed_every = lq_scene_int(sc, "pls.reseed_every");
+    float h = (float)s->h;
+    s->slp = (lq_sl_params){.dt = 0, .h = h};
+    s->rp = lq_reinit_params_default(h);
+    s->rp.method =
+        strcmp(lq_scene_enum(sc, "pls.reinit"), "pde") == 0 ? LQ_REINIT_PDE : LQ_REINIT_FIM;
+    int per_cell = lq_scene_int(sc, "pls.particles_per_cell");
+    if (per_cell == 0) per_cell = nz == 1 ? 16 : 64;
+    s->kp = (lq_pls_params){.h = h,
+                            .band = (float)(lq_scene_float(sc, "pls.band") * s->h),
+                            .per_cell = per_cell,
+                            .seed = 0x5eed};
+    /* the reinitialised band must reach past the particles' deletion distance */
+    s->rp.band = fmaxf(s->rp.band, (float)lq_scene_float(sc, "pls.band") + 2.0f);
+    const char *method = lq_scene_enum(sc, "pls.pressure");
+    s->pp = (lq_poisson_params){.h = h,
+                                .solver = strcmp(method, "sor") == 0      ? LQ_POISSON_SOR
+                                          : strcmp(method, "jacobi") == 0 ? LQ_POISSON_JACOBI
+                                                                          : LQ_POISSON_PCG,
+                                .precond = LQ_POISSON_PRECOND_MG,
+                                .tol = (float)lq_scene_float(sc, "pls.tolerance"),
+                                .max_iter = lq_scene_int(sc, "pls.max_iterations")};
+    s->ep = lq_extrap_params_default();
+    s->ep.layers = (int)ceil(s->cfl) + 2;
+
+    s->fv = lq_alloc((size_t)(nx + 1) * (ny + 1) * (nz + 1) * sizeof(float));
+    s->gv = lq_alloc(n * sizeof(float));
+    phi0 = lq_alloc(n * sizeof(float));
+    sdf0 = lq_alloc(n * sizeof(float));
+    if (!s->fv || !s->gv || !phi0 || !sdf0) {
+        rc = LQ_ESIM;
+        goto fail;
+    }
+    /* the velocity fields first: the initial state writes into u, v, w */
+    struct {
+        lq_field *f;
+        const char *name;
+        int a, b, c;
+    } fs[] = {{&s->u, "u", nx + 1, ny, nz},   {&s->v, "v", nx, ny + 1, nz},
+              {&s->w, "w", nx, ny, nz + 1},   {&s->un, "un", nx + 1, ny, nz},
+              {&s->vn, "vn", nx, ny + 1, nz}, {&s->wn, "wn", nx, ny, nz + 1},
+              {&s->phi, "phi", nx, ny, nz},   {&s->phin, "phin", nx, ny, nz},
+              {&s->b, "b", nx, ny, nz},       {&s->p, "p", nx, ny, nz}};
+    /* the liquid and the objects on the host, then the plan before anything sits on the
+     * device: a grid too large is refused with the memory it needs */
+    size_t band = 0;
+    rc = lq_pls_initial_phi(s, sc, phi0, sdf0, &band);
+    if (rc) goto fail;
+    /* room for particles: per_cell times an eighth of the grid's cells, and at least
+     * twice the first seeding */
+    long long cap = lq_scene_int(sc, "pls.max_particles");
+    if (cap == 0) {
+        cap = (long long)per_cell * (long long)LQ_MAX(n / 8, 64);
+        cap = LQ_MAX(cap, 2LL * per_cell * (long long)band);
+    }
+    if (cap > 400000000LL)
+        rc = lq_scene_error(sc, "pls.particles_per_cell",
+                            "room for %.3g particles is more than one array holds (400e6); "
+                            "lower pls.particles_per_cell or set pls.max_particles",
+                            (double)cap);
+    if (rc) goto fail;
+    size_t plan[16];
+    int np = lq_pls_plan(s, (int)cap, plan);
+    for (int i = 0; i < np; i++) s->device_bytes += plan[i];
+    rc = lq_ctx_reserve(ctx, "solver 'pls'", np, plan);
+    for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
+        rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, 4);
+        if (!rc) rc = lq_field_zero(fs[i].f, 0);
+    }
+    if (!rc) rc = lq_pls_initial_velocity(s, sc);
+    if (!rc && s->has_sdf) {
+        rc = lq_field_alloc(ctx, &s->sdf, "sdf", nx, ny, nz, 4);
+        if (!rc) rc = lq_field_upload(&s->sdf, sdf0);
+    }
+    if (!rc) rc = lq_field_upload(&s->phi, phi0);
+    if (!rc) rc = lq_sl_ops_init(&s->so, ctx, nx, ny, nz);
+    if (!rc) rc = lq_reinit_ops_init(&s->ro, ctx, nx, ny, nz);
+    if (!rc) rc = lq_pls_ops_init(&s->ko, ctx, nx, ny, nz);
+    if (!rc) rc = lq_pls_state_init(&s->ks, ctx, nx, ny, nz, (int)cap);
+    if (!rc) rc = lq_poisson_ops_init(&s->qo, ctx, nx, ny, nz);
+    if (!rc) rc = lq_extrap_ops_init(&s->eo, ctx, nx, ny, nz);
+    if (!rc) rc = lq_pf_ops_init(&s->fo, ctx, nx, ny, nz);
+    if (rc) goto fail;
+    const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
+    /* φ a signed distance, the particles seeded, the velocity extrapolated */
+    rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
+    if (!rc) rc = lq_pls_seed(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
+    if (!rc) rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
+    int bad = 0;
+    double cells = 0;
+    if (!rc) rc = lq_pf_volume(&s->fo, &s->phi, sdf, h, &cells, &bad);
+    if (rc) goto fail;
+    s->volume0 = cells * s->cellv;
+    free(phi0);
+    free(sdf0);
+    *state = s;
+    return LQ_OK;
+fail:
+    free(phi0);
+    free(sdf0);
+    lq_pls_destroy(s);
+    return rc;
+}
+
+static void lq_pls_swap(lq_field *a, lq_field *b)
+{
+    lq_field t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* One step of dt (the order of the header comment). */
+static int lq_pls_step(lq_pls *s, double dt)
+{
+    const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
+    s->slp.dt = (float)dt;
+    s->kp.dt = (float)dt;
+    s->kp.step = (uint32_t)s->step;
+    s->pp.dt = (float)dt;
+    int esc = 0;
+    int rc = lq_pls_advect(&s->ko, &s->ks, &s->u, &s->v, &s->w, &s->kp); /* 1 */
+    if (!rc) rc = lq_sl_advect_scalar(&s->so, &s->phi, &s->phin, &s->u, &s->v, &s->w, &s->slp);
+    if (rc) return rc;
+    lq_pls_swap(&s->phi, &s->phin);                             /* 2 */
+    rc = lq_pls_correct(&s->ko, &s->ks, &s->phi, &s->kp, &esc); /* 3 */
+    if (!rc) rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
+    if (!rc) rc = lq_pls_correct(&s->ko, &s->ks, &s->phi, &s->kp, NULL);
+    if (!rc) rc = lq_pls_adjust_radii(&s->ko, &s->ks, &s->phi, &s->kp);
+    if (!rc && s->reseed_every > 0 && (s->step + 1) % s->reseed_every == 0)
+        rc = lq_pls_reseed(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
+    if (!rc)
+        rc = lq_sl_advect_velocity(&s->so, &s->u, &s->v, &s->w, &s->un, &s->vn, &s->wn,
+                                   &s->slp); /* 4 */
+    if (rc) return rc;
+    lq_pls_swap(&s->u, &s->un);
+    lq_pls_swap(&s->v, &s->vn);
+    lq_pls_swap(&s->w, &s->wn);
+    rc = lq_pf_body_force(&s->fo, &s->u, &s->v, &s->w, &s->phi, sdf, s->g, dt); /* 5 */
+    lq_poisson_stats pst;
+    if (!rc)
+        rc = lq_poisson_step(&s->qo, &s->phi, sdf, &s->u, &s->v, &s->w, &s->b, &s->p, &s->pp,
+                             &pst);                                                      /* 6 */
+    if (!rc) rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep); /* 7 */
+    if (rc) return rc;
+    s->iterations += pst.iterations;
+    s->unconverged += !pst.converged;
+    if (!isfinite(pst.residual))
+        return lq_error(LQ_ESIM,
+                        "simulation blew up in frame %d at step %d (t = %.6g s): field p is not "
+                        "finite",
+                        s->frame, s->step, s->t);
+    s->residual = fmax(s->residual, pst.residual);
+    s->escaped += esc;
+    s->t += dt;
+    s->dt_prev = dt;
+    s->step++;
+    return LQ_OK;
+}
+
+static int lq_pls_max_speed(lq_pls *s, int frame, double *umax)
+{
+    float sm[3];
+    int rc = lq_pf_max_speed(&s->fo, &s->u, &s->v, &s->w, sm);
+    if (rc) return rc;
+    for (int a = 0; a < 3; a++)
+        if (!isfinite(sm[a]))
+            return lq_error(LQ_ESIM,
+                            "simulation blew up in frame %d at step %d (t = %.6g s): field %c is "
+                            "not finite",
+                            frame, s->step, s->t, "uvw"[a]);
+    *umax = fmax(sm[0], fmax(sm[1], sm[2]));
+    return LQ_OK;
+}
+
+static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    double umax = 0, cells = 0;
+    int bad = 0;
+    int rc = lq_pls_max_speed(s, frame, &umax);
+    if (!rc)
+        rc = lq_pf_volume(&s->fo, &s->phi, s->has_sdf ? &s->sdf : NULL, (float)s->h, &cells, &bad);
+    if (rc) return rc;
+    if (bad)
+        return lq_error(LQ_ESIM,
+                        "simulation blew up in frame %d at step %d (t = %.6g s): field phi is not "
+                        "finite",
+                        frame, s->step, s->t);
+    st->liquid_volume = cells * s->cellv;
+    st->max_speed = umax;
+    st->pressure_iterations = s->iterations;
+    st->pressure_residual = s->residual;
+    st->dt_min = st->dt_max = s->dt_prev;
+    lq_stats_extra(st, "volume_change",
+                   s->volume0 > 0 ? (st->liquid_volume - s->volume0) / s->volume0 : 0);
+    lq_stats_extra(st, "particles", s->ks.live);
+    lq_stats_extra(st, "escaped", (double)s->escaped);
+    lq_stats_extra(st, "particles_dropped", (double)s->ks.dropped);
+    lq_stats_extra(st, "pressure_unconverged", s->unconverged);
+    lq_stats_extra(st, "device_bytes", (double)s->device_bytes);
+    return LQ_OK;
+}
+
+static int lq_pls_measure(void *state, lq_frame_stats *st)
+{
+    return lq_pls_measure_frame(state, 0, st);
+}
+
+static int lq_pls_advance(void *state, int frame, double t_end, lq_frame_stats *st)
+{
+    lq_pls *s = state;
+    s->frame = frame;
+    s->iterations = s->unconverged = 0;
+    s->residual = 0;
+    s->escaped = 0;
+    int steps = 0;
+    double dt_min = INFINITY, dt_max = 0;
+    double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
+    while (s->t < t_end - 1e-12) {
+        double umax = 0, dt = t_end - s->t;
+        int rc = lq_pls_max_speed(s, frame, &umax);
+        if (rc) return rc;
+        if (umax > 0) dt = fmin(dt, s->cfl * s->h / umax);
+        if (gmag > 0) dt = fmin(dt, s->cfl * sqrt(s->h / gmag));
+        /* the rest of the frame in equal steps no longer than dt */
+        double rest = t_end - s->t, nsteps = ceil(rest / dt - 1e-9);
+        double step = nsteps > 1 ? rest / nsteps : rest;
+        rc = lq_pls_step(s, step);
+        if (rc) return rc;
+        steps++;
+        dt_min = fmin(dt_min, step);
+        dt_max = fmax(dt_max, step);
+    }
+    int rc = lq_pls_measure_frame(s, frame, st);
+    st->steps = steps;
+    st->dt_min = steps ? dt_min : 0;
+    st->dt_max = dt_max;
+    return rc;
+}
+
+static int lq_pls_view(void *state, const char *name, lq_field_view *v)
+{
+    lq_pls *s = state;
+    int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
+    v->name = name;
+    v->spacing[0] = v->spacing[1] = v->spacing[2] = s->h;
+    for (int q = 0; q < 3; q++) v->origin[q] = s->origin[q] + 0.5 * s->h;
+    v->dims[0] = nx;
+    v->dims[1] = ny;
+    v->dims[2] = nz;
+    if (strcmp(name, "phi") == 0 || strcmp(name, "p") == 0) {
+        rc = lq_field_download(name[1] == 'h' ? &s->phi : &s->p, s->gv);
+        v->data = s->gv;
+    } else if (strcmp(name, "u") == 0 || strcmp(name, "v") == 0 || strcmp(name, "w") == 0) {
+        int a = name[0] - 'u';
+        lq_field *f = a == 0 ? &s->u : a == 1 ? &s->v : &s->w;
+        rc = lq_field_download(f, s->fv);
+        v->dims[a]++;
+        v->origin[a] -= 0.5 * s->h;
+        v->data = s->fv;
+    } else if (strcmp(name, "solid") == 0) {
+        /* 1 in object cells (sdf ≤ 0), 0 elsewhere */
+        size_t n = (size_t)nx * ny * nz;
+        if (s->has_sdf) rc = lq_field_download(&s->sdf, s->gv);
+        for (size_t c = 0; c < n && !rc; c++) s->gv[c] = s->has_sdf ? (float)(s->gv[c] <= 0) : 0;
+        v->data = s->gv;
+    } else {
+        return lq_error(LQ_EINPUT, "solver 'pls' has no field '%s'", name);
+    }
+    return rc;
+}
+
+/* The level-set particles: x, y, z (world, m), radius (m) and sign (−1 liquid, +1 air). */
+static int lq_pls_points(void *state, lq_points_view *pv)
+{
+    lq_pls *s = state;
+    int n = LQ_MAX(s->ks.live, 1);
+    if (n > s->pcap) {
+        free(s->pbuf);
+        s->pbuf = lq_alloc((size_t)n * LQ_PLS_STRIDE * sizeof(float));
+        for (int i = 0; i < 5; i++) {
+            free(s->pcols[i]);
+            s->pcols[i] = lq_alloc((size_t)n * sizeof(float));
+        }
+        s->pcap = n;
+        for (int i = 0; i < 5; i++)
+            if (!s->pcols[i]) s->pcap = 0;
+        if (!s->pbuf || !s->pcap) {
+            s->pcap = 0;
+            return LQ_ESIM;
+        }
+    }
+    int got = 0;
+    int rc = lq_pls_download(&s->ks, s->pbuf, s->pcap, &got);
+    got = LQ_MIN(got, s->pcap);
+    for (int q = 0; q < got && !rc; q++) {
+        const float *pq = s->pbuf + (size_t)q * LQ_PLS_STRIDE;
+        for (int a = 0; a < 3; a++) s->pcols[a][q] = (float)(pq[a] + s->origin[a]);
+        s->pcols[3][q] = pq[3];
+        s->pcols[4][q] = pq[4];
+    }
+    pv->n = rc ? 0 : got;
+    pv->nprops = 5;
+    pv->names = lq_pls_point_names;
+    for (int i = 0; i < 5; i++) pv->columns[i] = s->pcols[i];
+    return rc;
+}
+
+/* --- checkpoints: scalars, u v w p phi, the particles ---------------------------------- */
+typedef struct lq_pls_scalars {
+    double t, dt_prev, volume0;
+    int64_t dropped;
+    int32_t step, nx, ny, nz, capacity, live;
+} lq_pls_scalars;
+
+static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
+{
+    lq_pls_scalars sc = {s->t,  s->dt_prev, s->volume0, s->ks.dropped,  s->step,
+                         s->nx, s->ny,      s->nz,      s->ks.capacity, s->ks.live};
+    int rc = save ? lq_ckpt_put(f, &sc, sizeof sc) : lq_ckpt_get(f, &sc, sizeof sc);
+    if (rc) return rc;
+    if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz ||
+                  sc.capacity != s->ks.capacity || sc.live < 0 || sc.live > sc.capacity))
+        return lq_error(LQ_EINPUT,
+                        "the checkpoint is for a %d x %d x %d grid with room for %d particles",
+                        sc.nx, sc.ny, sc.nz, sc.capacity);
+    lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->phi};
+    for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
+        void *buf = lq_alloc(lq_field_bytes(fs[i]));
+        if (!buf) return LQ_ESIM;
+        if (save) {
+            rc = lq_field_download(fs[i], buf);
+            if (!rc) rc = lq_ckpt_put(f, buf, lq_field_bytes(fs[i]));
+        } else {
+            rc = lq_ckpt_get(f, buf, lq_field_bytes(fs[i]));
+            if (!rc) rc = lq_field_upload(fs[i], buf);
+        }
+        free(buf);
+    }
+    size_t pb = (size_t)LQ_MAX(sc.live, 1) * LQ_PLS_STRIDE * sizeof(float);
+    float *buf = rc ? NULL : lq_alloc(pb);
+    if (!rc && !buf) return LQ_ESIM;
+    if (!rc && save) {
+        int got = 0;
+        rc = lq_pls_download(&s->ks, buf, sc.live, &got);
+        if (!rc) rc = lq_ckpt_put(f, buf, (size_t)sc.live * LQ_PLS_STRIDE * sizeof(float));
+    } else if (!rc) {
+        rc = lq_ckpt_get(f, buf, (size_t)sc.live * LQ_PLS_STRIDE * sizeof(float));
+        if (!rc) rc = lq_pls_upload(&s->ks, buf, sc.live);
+    }
+    free(buf);
+    if (!rc && !save) {
+        s->t = sc.t;
+        s->dt_prev = sc.dt_prev;
+        s->volume0 = sc.volume0;
+        s->ks.dropped = sc.dropped;
+        s->step = sc.step;
+    }
+    return rc;
+}
+
+static int lq_pls_save(void *state, FILE *f)
+{
+    return lq_pls_ckpt(state, f, true);
+}
+
+static int lq_pls_load(void *state, FILE *f)
+{
+    return lq_pls_ckpt(state, f, false);
+}
+
+const lq_solver_vt lq_pls_solver = {
+    .name = "pls",
+    .fields = lq_pls_fields,
+    .height_field = false,
+    .create = lq_pls_create,
+    .destroy = lq_pls_destroy,
+    .advance = lq_pls_advance,
+    .measure = lq_pls_measure,
+    .view = lq_pls_view,
+    .save = lq_pls_save,
+    .load = lq_pls_load,
+    .points = lq_pls_points,
+    .objects = NULL,
+};
