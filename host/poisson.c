@@ -498,6 +498,8 @@ static int lq_ps_rnorm(lq_poisson_ops *o, const lq_field *b, float shift, const 
     return rc;
 }
 
+#define LQ_PS_STALL 50
+
 static int lq_ps_relax(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p,
                        const lq_poisson_params *prm, double goal, lq_poisson_stats *st)
 {
@@ -510,8 +512,8 @@ static int lq_ps_relax(lq_poisson_ops *o, const lq_field *b, float shift, lq_fie
     int max_iter = prm->max_iter > 0 ? prm->max_iter : 1000;
     int every = prm->check_every > 0 ? prm->check_every : 1;
     lq_field *cur = p, *other = &o->z;
-    double rn = INFINITY;
-    int rc = LQ_OK, it = 0;
+    double rn = INFINITY, best = INFINITY;
+    int rc = LQ_OK, it = 0, stall = 0;
     while (it < max_iter && !rc) {
         it++;
         if (sor) {
@@ -526,6 +528,18 @@ static int lq_ps_relax(lq_poisson_ops *o, const lq_field *b, float shift, lq_fie
         if (!rc && (it % every == 0 || it == max_iter)) {
             rc = lq_ps_rnorm(o, b, shift, cur, &rn);
             if (rn <= goal) break;
+            /* float's floor (~ε|p|/|b|): stop when LQ_PS_STALL checks in a row bring no
+             * new lowest residual */
+            if (rn < (1.0 - 1e-5) * best) {
+                best = rn;
+                stall = 0;
+            } else if (++stall >= LQ_PS_STALL) {
+                snprintf(st->message, sizeof st->message,
+                         "%s: %d unknowns, stalled at |r|/|b| = %.3g after %d iterations "
+                         "(float round-off floor)",
+                         sor ? "SOR" : "Jacobi", o->unknowns, rn / st->b_norm, it);
+                break;
+            }
         }
     }
     if (!rc && cur != p) rc = lq_poisson_jacobi_pass(o, b, shift, cur, p, 0.0f); /* copy back */
