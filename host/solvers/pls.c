@@ -41,6 +41,16 @@
 #include "sladvect.h"
 #include "solver.h"
 
+enum {
+    LQ_PLS_R_SL = 1,
+    LQ_PLS_R_REINIT = 2,
+    LQ_PLS_R_OPS = 4,
+    LQ_PLS_R_STATE = 8,
+    LQ_PLS_R_POISSON = 16,
+    LQ_PLS_R_EXTRAP = 32,
+    LQ_PLS_R_FORCE = 64
+};
+
 typedef struct lq_pls {
     lq_ctx *ctx;
     int nx, ny, nz, has_sdf, reseed_every;
@@ -60,6 +70,7 @@ typedef struct lq_pls {
     lq_extrap_params ep;
     double t, dt_prev, volume0;
     int step, frame;
+    unsigned ready; /* bit per module whose init succeeded (LQ_PLS_R_*) */
     size_t device_bytes;
     /* this frame */
     int iterations, unconverged;
@@ -76,13 +87,14 @@ static void lq_pls_destroy(void *state)
 {
     lq_pls *s = state;
     if (!s) return;
-    lq_sl_ops_release(&s->so);
-    lq_reinit_ops_release(&s->ro);
-    lq_pls_state_release(&s->ks);
-    lq_pls_ops_release(&s->ko);
-    lq_poisson_ops_release(&s->qo);
-    lq_extrap_ops_release(&s->eo);
-    lq_pf_ops_release(&s->fo);
+    /* only what was made: the modules' release functions need an initialised struct */
+    if (s->ready & LQ_PLS_R_SL) lq_sl_ops_release(&s->so);
+    if (s->ready & LQ_PLS_R_REINIT) lq_reinit_ops_release(&s->ro);
+    if (s->ready & LQ_PLS_R_STATE) lq_pls_state_release(&s->ks);
+    if (s->ready & LQ_PLS_R_OPS) lq_pls_ops_release(&s->ko);
+    if (s->ready & LQ_PLS_R_POISSON) lq_poisson_ops_release(&s->qo);
+    if (s->ready & LQ_PLS_R_EXTRAP) lq_extrap_ops_release(&s->eo);
+    if (s->ready & LQ_PLS_R_FORCE) lq_pf_ops_release(&s->fo);
     lq_field *fs[] = {&s->u,   &s->v,    &s->w,   &s->un, &s->vn, &s->wn,
                       &s->phi, &s->phin, &s->sdf, &s->b,  &s->p};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
@@ -397,13 +409,19 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         if (!rc) rc = lq_field_upload(&s->sdf, sdf0);
     }
     if (!rc) rc = lq_field_upload(&s->phi, phi0);
-    if (!rc) rc = lq_sl_ops_init(&s->so, ctx, nx, ny, nz);
-    if (!rc) rc = lq_reinit_ops_init(&s->ro, ctx, nx, ny, nz);
-    if (!rc) rc = lq_pls_ops_init(&s->ko, ctx, nx, ny, nz);
-    if (!rc) rc = lq_pls_state_init(&s->ks, ctx, nx, ny, nz, (int)cap);
-    if (!rc) rc = lq_poisson_ops_init(&s->qo, ctx, nx, ny, nz);
-    if (!rc) rc = lq_extrap_ops_init(&s->eo, ctx, nx, ny, nz);
-    if (!rc) rc = lq_pf_ops_init(&s->fo, ctx, nx, ny, nz);
+#define LQ_PLS_INIT(bit, call)                                                                     \
+    if (!rc) {                                                                                     \
+        rc = (call);                                                                               \
+        if (!rc) s->ready |= (bit);                                                                \
+    }
+    LQ_PLS_INIT(LQ_PLS_R_SL, lq_sl_ops_init(&s->so, ctx, nx, ny, nz));
+    LQ_PLS_INIT(LQ_PLS_R_REINIT, lq_reinit_ops_init(&s->ro, ctx, nx, ny, nz));
+    LQ_PLS_INIT(LQ_PLS_R_OPS, lq_pls_ops_init(&s->ko, ctx, nx, ny, nz));
+    LQ_PLS_INIT(LQ_PLS_R_STATE, lq_pls_state_init(&s->ks, ctx, nx, ny, nz, (int)cap));
+    LQ_PLS_INIT(LQ_PLS_R_POISSON, lq_poisson_ops_init(&s->qo, ctx, nx, ny, nz));
+    LQ_PLS_INIT(LQ_PLS_R_EXTRAP, lq_extrap_ops_init(&s->eo, ctx, nx, ny, nz));
+    LQ_PLS_INIT(LQ_PLS_R_FORCE, lq_pf_ops_init(&s->fo, ctx, nx, ny, nz));
+#undef LQ_PLS_INIT
     if (rc) goto fail;
     const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
     /* φ a signed distance, the particles seeded, the velocity extrapolated */
