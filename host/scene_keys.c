@@ -581,6 +581,10 @@ const lq_key lq_scene_keys[] = {
     K_INT("pls.max_particles", 0, LQ_SOLVER_PLS, 0, 2000000000, "0", "",
           "Room for particles; 0: particles_per_cell times a quarter of the grid's cells (at "
           "least three times the first seeding). Particles beyond it are dropped and counted."),
+    K_BOOL("pls.divfree", LQ_SOLVER_PLS, "true",
+           "Project the velocity extrapolated into the air divergence-free (Rasmussen et al. "
+           "§5.2). Measured on the dam break at 32 x 20 x 14 over 30 frames: volume change "
+           "-2.3 % with it, -15 % without."),
     K_ENUM("pls.reinit", 0, LQ_SOLVER_PLS, "fim|pde", "fim",
            "Reinitialisation of φ to a signed distance: `fim` (fast iterative eikonal solve) or "
            "`pde` (Russo-Smereka pseudo-time steps)."),

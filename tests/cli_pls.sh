@@ -35,7 +35,7 @@ A=(--quiet --device ref --frames 12 --set "grid.size=[32,20,14]" --set grid.cell
 [[ -s $tmp/a/mesh/0012.ply && -s $tmp/a/preview/0012.png && -s $tmp/a/particles/0012.ply ]] &&
     pass "mesh, preview and particles written" ||
     fail "outputs missing" "$(ls -R "$tmp/a" | head)"
-# bound: |volume change| <= 2.5 % over 12 frames at this coarse grid (measured 0.65 %
+# bound: |volume change| <= 2.5 % over 12 frames at this coarse grid (measured 0.31 %
 # worst; 8 cells across the falling front, about a frame per step)
 out=$(python3 -c '
 import json, sys

@@ -15,13 +15,14 @@
  *   5. gravity g·dt on the faces beside liquid (eq. 2's g);
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
  *      fluid), the domain edge and objects (sdf < 0) Neumann;
- *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects.
+ *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects,
+ *      then (pls.divfree, the default) the band is projected divergence-free (§5.2).
  *
  * dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|) and the frame end. Grid: the pls
  * conventions (no wall layer; the domain edge is a closed wall). Objects (obstacles box,
  * sphere, cylinder) are an analytic signed distance at cell centres, at rest.
  *
- * Not yet here: viscosity (§5.1), the divergence-free extrapolation (§5.2), moving
+ * Not yet here: viscosity (§5.1), moving
  * objects and their velocity condition (§5.5.1), φ extrapolated into objects (§5.5.2),
  * control particles (§4), no-slip walls (every wall is free-slip), mesh and mask
  * obstacles, sources.
@@ -54,6 +55,7 @@ enum {
 typedef struct lq_pls {
     lq_ctx *ctx;
     int nx, ny, nz, has_sdf, reseed_every;
+    bool divfree;
     double h, origin[3], g[3], cfl, fps, cellv;
     lq_field u, v, w, un, vn, wn, phi, phin, sdf, b, p;
     lq_sl_ops so;
@@ -335,6 +337,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->fps = lq_scene_float(sc, "time.fps");
     s->cellv = s->h * s->h * (nz == 1 ? 1.0 : s->h);
     s->reseed_every = lq_scene_int(sc, "pls.reseed_every");
+    s->divfree = lq_scene_bool(sc, "pls.divfree");
     float h = (float)s->h;
     s->slp = (lq_sl_params){.dt = 0, .h = h};
     s->rp = lq_reinit_params_default(h);
@@ -483,6 +486,8 @@ static int lq_pls_step(lq_pls *s, double dt)
         rc = lq_poisson_step(&s->qo, &s->phi, sdf, &s->u, &s->v, &s->w, &s->b, &s->p, &s->pp,
                              &pst);                                                      /* 6 */
     if (!rc) rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep); /* 7 */
+    if (!rc && s->divfree)                                                               /* §5.2 */
+        rc = lq_extrap_divfree(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
     if (rc) return rc;
     s->iterations += pst.iterations;
     s->unconverged += !pst.converged;
