@@ -63,6 +63,9 @@ static void lv_close(lv_run *r)
     lq_ctx_close(&r->ctx);
 }
 
+/* The scalar scheme of the φ advection (lq_sl_scheme; the tests may switch it). */
+static int lv_scheme = LQ_SL_DEFAULT;
+
 typedef void (*lv_vel)(double x, double y, double t, double *u, double *v);
 
 /* Faces from the velocity function at time t. */
@@ -100,7 +103,7 @@ static int lv_set_phi(lv_run *r, double (*f)(double x, double y))
 /* One step: advect φ over dt through the faces at the step's mid time, reinitialise. */
 static int lv_step(lv_run *r, lv_vel f, double t, double dt, int reinit)
 {
-    lq_sl_params p = {(float)dt, (float)r->h};
+    lq_sl_params p = {(float)dt, (float)r->h, lv_scheme};
     int rc = lv_set_faces(r, f, t + 0.5 * dt);
     if (!rc) rc = lq_sl_advect_scalar(&r->sl, &r->phi, &r->phin, &r->u, &r->v, &r->w, &p);
     lq_field tmp = r->phi;

@@ -7,18 +7,32 @@
  *
  * Per step (Enright et al. 2002 §3, Rasmussen et al. 2004 §3): particles RK2
  * (lq_pls_advect) and φ semi-Lagrangian (lq_sl_advect_scalar); correct φ with the escaped
- * particles; reinitialise; correct again; adjust radii; reseed every `reseed` steps. The
+ * particles; reinitialise (every zk_reinit_every steps, 1 unless a test sets it); correct
+ * again; adjust radii; reseed every `reseed` steps. The
  * plain level set does the advection and the reinitialisation only.
  *
  * Reinitialisation: lq_reinit (host/reinit.h) with its defaults (FIM, band 5 h), also
  * applied once to the initial φ. The area of {φ ≤ 0} is exact for the piecewise-linear
  * φ on the triangulated dual grid.
  *
- * Measured (reference backend, dt = 2, reseed every 20 steps, 16 particles per band
- * cell): the loss of the particle level set settles within the first ~40 steps at about
- * 3.6% on 100² and then holds (the interface lags behind the particles by about r_min
- * + their spacing while trilinear semi-Lagrangian advection keeps shrinking it,
- * ~0.01 h per step); the plain level set loses ~50% per revolution.
+ * Measured (reference backend, 100², one revolution in 628 steps, reseed every 20 steps,
+ * 16 particles per band cell, one run each; |ΔA|/A0 with particles):
+ *  - reinitialised every step (Enright's order): 3.7% with the plain trilinear pass, 3.7%
+ *    with MacCormack, 3.8% with BFECC — the advection is NOT what limits it. With zero
+ *    velocity, 628 reinitialisations alone lose 1.64% (also with particles). The particles
+ *    only correct an interface that has moved past an escaped particle by more than its
+ *    radius (r ≥ r_min = 0.1 h, and the nearest particles sit ~r_min deep), so a drift of
+ *    up to ~0.2 h per side (~5% of this disk) is never corrected: the loss settles at the
+ *    reinitialisation's drift (lower with r_min = 0.05 h: 2.5%; 0.02 h: 1.9%). Keeping the
+ *    interface cells' φ through the reinitialisation (zk_keep_near) still loses 3.4%: the
+ *    first-order eikonal values of the next ring steer the next advection.
+ *  - reinitialised every N steps (zk_reinit_every), BFECC: N = 5 3.1%, 10 3.2%, 20 2.5%,
+ *    50 0.55% (corners kept; plain level set 5.0%), 100 0.26%, 200 0.30%, never 0.57%
+ *    (plain level set without reinitialisation: +4.7%, it grows). MacCormack N = 100
+ *    0.58%; the plain trilinear pass N = 100: 10.5% (it needs the reinitialisation
+ *    often). 314 steps, BFECC: N = 1 3.4%, N = 50 0.49%, N = 100 0.45% (corners rounded).
+ * A rigid rotation keeps φ a signed distance, so sparse reinitialisation suits it; in a
+ * deforming flow |∇φ| drifts and N must be chosen from that (not measured here).
  */
 #ifndef LQ_PLSPARTICLES_ZALESAK_H
 #define LQ_PLSPARTICLES_ZALESAK_H
@@ -37,6 +51,34 @@
 #define ZK_AREA   582.2070
 #define ZK_PERIOD 628.0
 #define ZK_PI     3.14159265358979323846
+
+/* The scalar scheme of the φ advection (lq_sl_scheme; the tests may switch it). */
+static int zk_scheme = LQ_SL_DEFAULT;
+/* Reinitialise every this many steps (0: never; experiments). */
+static int zk_reinit_every = 1;
+/* Reinitialisation method (lq_reinit_params.method); < 0: lq_reinit_params_default's. */
+static int zk_reinit_method = -1;
+/* Particle radius bounds in cells (0: the module's defaults, 0.1 and 0.5). */
+static double zk_r_min = 0, zk_r_max = 0;
+/* Experiment: restore φ at the interface cells (a 4-neighbour of the other sign) after
+ * each reinitialisation, so that it cannot move the interface (host copies). */
+static int zk_keep_near = 0;
+
+static void zk_restore_near(lq_field *phi, const float *before, float *tmp, int n)
+{
+    CHECK_OK(lq_field_download(phi, tmp));
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            float a = before[i + n * j];
+            int near = 0;
+            if (i > 0) near |= (a <= 0) != (before[i - 1 + n * j] <= 0);
+            if (i < n - 1) near |= (a <= 0) != (before[i + 1 + n * j] <= 0);
+            if (j > 0) near |= (a <= 0) != (before[i + n * (j - 1)] <= 0);
+            if (j < n - 1) near |= (a <= 0) != (before[i + n * (j + 1)] <= 0);
+            if (near) tmp[i + n * j] = a;
+        }
+    CHECK_OK(lq_field_upload(phi, tmp));
+}
 
 /* Signed distance (approximately: the max of the disk's and minus the slot's) of the slotted disk.
  */
@@ -118,6 +160,7 @@ static zk_result zk_run(const char *dev, int n, int steps, double frac, int with
     lq_pls_state st;
     lq_reinit_ops ro;
     lq_reinit_params rp = lq_reinit_params_default(h);
+    if (zk_reinit_method >= 0) rp.method = zk_reinit_method;
     int cap = 64 * n * n / 4;
     int rc = lq_field_alloc(&ctx, &u, "u", n + 1, n, 1, 4);
     if (!rc) rc = lq_field_alloc(&ctx, &v, "v", n, n + 1, 1, 4);
@@ -145,12 +188,14 @@ static zk_result zk_run(const char *dev, int n, int steps, double frac, int with
     CHECK_OK(lq_reinit(&ro, &phi, &phin, &rp, NULL));
     CHECK_OK(lq_field_download(&phi, hp));
     res.area0 = zk_area(hp, n, n, h);
-    lq_sl_params sp = {(float)dt, h};
+    lq_sl_params sp = {(float)dt, h, zk_scheme};
     lq_pls_params pp;
     memset(&pp, 0, sizeof pp);
     pp.h = h;
     pp.dt = (float)dt;
     pp.seed = 2002;
+    pp.r_min = (float)(zk_r_min * h);
+    pp.r_max = (float)(zk_r_max * h);
     if (with_pls) CHECK_OK(lq_pls_seed(&po, &st, &phi, NULL, &pp));
     for (int s = 0; s < steps; s++) {
         if (with_pls) CHECK_OK(lq_pls_advect(&po, &st, &u, &v, &w, &pp));
@@ -159,7 +204,11 @@ static zk_result zk_run(const char *dev, int n, int steps, double frac, int with
         phi = phin;
         phin = t;
         if (with_pls) CHECK_OK(lq_pls_correct(&po, &st, &phi, &pp, NULL));
-        CHECK_OK(lq_reinit(&ro, &phi, &phin, &rp, NULL));
+        if (zk_reinit_every > 0 && (s + 1) % zk_reinit_every == 0) {
+            if (zk_keep_near) CHECK_OK(lq_field_download(&phi, hp));
+            CHECK_OK(lq_reinit(&ro, &phi, &phin, &rp, NULL));
+            if (zk_keep_near) zk_restore_near(&phi, hp, hu, n);
+        }
         if (with_pls) {
             CHECK_OK(lq_pls_correct(&po, &st, &phi, &pp, NULL));
             CHECK_OK(lq_pls_adjust_radii(&po, &st, &phi, &pp));
