@@ -36,8 +36,8 @@
  *   single vortex 128², T 8, δt = h       79.8%    15.7%       3.5%
  *   single vortex, δt = 2 h                 —       1.6%     −12.4%
  *   single vortex, δt = 4 h               37.1%    −4.0%     −17.3%
- *   one scalar advection at 128³, PoCL on 2 shared CPU cores (best of 5):
- *                                         260 ms   793 ms     876 ms (3.05×, 3.37× plain)
+ *   one scalar advection at 128³, PoCL on 2 shared CPU cores (best of 5, one run):
+ *                                         115 ms   329 ms     361 ms (2.87×, 3.15× plain)
  * BFECC is the default: the most accurate on smooth fields and on Zalesak with particles
  * (MacCormack also meets the 1% target with sparse reinitialisation); MacCormack is the safer
  * choice at several cells per step in a shearing flow (BFECC's reverse trace no longer cancels the
