@@ -17,8 +17,9 @@ static const char *const lq_bc_sources[] = {"kernels/lq_shared.h", "kernels/mac_
 #define LQ_MACBC_KERNELS(o)                                                                        \
     {                                                                                              \
         {&(o)->inflow, "macbc_inflow"}, {&(o)->outflow, "macbc_outflow"},                          \
+            {&(o)->extrapolate, "macbc_extrapolate"},                                              \
         {                                                                                          \
-            &(o)->extrapolate, "macbc_extrapolate"                                                 \
+            &(o)->outflow_pressure, "macbc_outflow_pressure"                                       \
         }                                                                                          \
     }
 
@@ -99,6 +100,23 @@ int lq_macbc_outflow(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w, con
         rc = lq_bc_run(o, o->outflow, "macbc_outflow", (int)LQ_COUNT(args), args, a);
     }
     return rc;
+}
+
+int lq_macbc_outflow_pressure(lq_macbc_ops *o, lq_field *p, const lq_field *flags)
+{
+    assert(p->count == flags->count && flags->count == (size_t)o->nx * o->ny * o->nz);
+    if (IS_REF(o)) {
+        lq_macbc_ref_outflow_pressure(p, flags);
+        return LQ_OK;
+    }
+    lq_argv args[] = {MEM(p), MEM(flags)};
+    for (int i = 0; i < 2; i++) {
+        int rc = lq_cl_arg(o->outflow_pressure, "macbc_outflow_pressure", (cl_uint)i, args[i].size,
+                           args[i].p);
+        if (rc) return rc;
+    }
+    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
+    return lq_cl_run(o->ctx, o->outflow_pressure, "macbc_outflow_pressure", 3, g, NULL);
 }
 
 int lq_macbc_extrapolate(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w,

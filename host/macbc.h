@@ -20,7 +20,7 @@ typedef struct lq_macbc_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel inflow, outflow, extrapolate;
+    cl_kernel inflow, outflow, extrapolate, outflow_pressure;
 } lq_macbc_ops;
 
 int lq_macbc_ops_init(lq_macbc_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
@@ -31,6 +31,8 @@ int lq_macbc_inflow(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w, cons
                     const lq_field *region, const lq_field *vel);
 /* The outflow rule on every face of u, v and w. */
 int lq_macbc_outflow(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *flags);
+/* p of every OUTFLOW cell from its first liquid neighbour (zero gradient). */
+int lq_macbc_outflow_pressure(lq_macbc_ops *o, lq_field *p, const lq_field *flags);
 /* One layer of faces outside the liquid from the liquid's faces. */
 int lq_macbc_extrapolate(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w,
                          const lq_field *flags);
@@ -39,6 +41,7 @@ int lq_macbc_extrapolate(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w,
 void lq_macbc_ref_inflow(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags,
                          const lq_field *region, const lq_field *vel);
 void lq_macbc_ref_outflow(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags);
+void lq_macbc_ref_outflow_pressure(lq_field *p, const lq_field *flags);
 void lq_macbc_ref_extrapolate(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags);
 
 #endif

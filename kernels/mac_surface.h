@@ -281,9 +281,10 @@ LQ_INLINE void lq_ms_pressure_cell(const LQ_GLOBAL unsigned char *flags, LQ_GLOB
  * the surface f δy above c's bottom; the applied pressure P (what lq_ms_pressure put in
  * p_c) there and linear between n's centre and the surface give
  * p_c = P + (p_n − P) (f − ½) / (f + ½): the hydrostatic g (f − ½) δy at rest, P in free
- * fall (p_n = P). ratio[m] = (2m − per_cell) / (2m + per_cell) for a count
- * of m markers, from the host (no division here). Other cells, and SURFACE cells without
- * that up-facing shape, keep p. Reads only p of FULL cells, writes only SURFACE cells:
+ * fall (p_n = P), with p_n − P capped at its hydrostatic value |g| (f + ½) δy.
+ * ratio[m] = (f − ½)/(f + ½), f held at ≥ ¼, for a count of m markers, and
+ * ratio[per_cell + 1 + m] the cap, from the host (no division here). Other cells, and SURFACE cells
+ * without that up-facing shape, keep p. Reads only p of FULL cells, writes only SURFACE cells:
  * race-free. Without it the surface pressure sits at the cell centre and jumps by a whole
  * g δy when the surface crosses a row of faces: a wave lower than a cell has no restoring
  * force. */
@@ -298,7 +299,12 @@ LQ_INLINE void lq_ms_fill_pressure_cell(const LQ_GLOBAL unsigned char *flags,
     int m = count[c];
     if (m < 0) m = 0;
     if (m > per_cell) m = per_cell;
-    p[c] = p[c] + (p[c - nx] - p[c]) * ratio[m];
+    /* the head between the full cell and the surface, capped at its hydrostatic value
+     * |g| (f + ½) δy (ratio[per_cell + 1 + m]): an impact's pressure below a surface cell
+     * fed back through this lagged line and blew a dam break up */
+    float head = p[c - nx] - p[c], cap = ratio[per_cell + 1 + m];
+    if (head > cap) head = cap;
+    p[c] = p[c] + head * ratio[m];
 }
 
 #endif

@@ -19,6 +19,13 @@ kernel void macbc_outflow(global float *q, global const uchar *flags, int a)
     lq_bc_outflow_face(q, flags, a, i, j, k, NX, NY, NZ);
 }
 
+kernel void macbc_outflow_pressure(global float *p, global const uchar *flags)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX || j >= NY || k >= NZ) return;
+    lq_bc_outflow_pressure_cell(p, flags, i, j, k, NX, NY, NZ);
+}
+
 kernel void macbc_extrapolate(global float *q, global const uchar *flags, int a)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);

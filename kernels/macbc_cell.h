@@ -91,6 +91,24 @@ LQ_INLINE void lq_bc_outflow_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned c
     }
 }
 
+/* Outflow pressure, cell c (coordinates i, j, k): an OUTFLOW cell takes the pressure of its
+ * first liquid neighbour in the order −x, +x, −y, +y, −z, +z (none: p unchanged), so
+ * eq. 2 sees no pressure gradient across the outflow face (zero gradient). Reads only
+ * liquid cells' p, writes only OUTFLOW cells': race-free. */
+LQ_INLINE void lq_bc_outflow_pressure_cell(LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
+                                           int i, int j, int k, int nx, int ny, int nz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny), sz = nx * ny;
+    if (flags[c] != LQ_MAC_OUTFLOW) return;
+    int nb[6] = {i > 0 ? c - 1 : -1,       i < nx - 1 ? c + 1 : -1, j > 0 ? c - nx : -1,
+                 j < ny - 1 ? c + nx : -1, k > 0 ? c - sz : -1,     k < nz - 1 ? c + sz : -1};
+    for (int d = 0; d < 6; d++)
+        if (nb[d] >= 0 && lq_bc_liquid(flags[nb[d]])) {
+            p[c] = p[nb[d]];
+            return;
+        }
+}
+
 /* Does face (i, j, k) of axis a touch a liquid cell? */
 LQ_INLINE int lq_bc_known(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k, int nx,
                           int ny, int nz)

@@ -15,7 +15,10 @@
  *   SOLID   (§3.2.1: the normal velocity of an obstacle face stays 0),
  *   INFLOW  (§3.2.2: the inflow velocity is held fixed),
  *   outside the grid (the domain edge is a wall; scenes bound it with SOLID cells).
- * Faces toward OUTFLOW cells relax freely (§3.2.2). Faces toward SURFACE (and EMPTY)
+ * Faces toward OUTFLOW cells relax freely (§3.2.2: the liquid leaves at the rate
+ * continuity asks; the solver gives an OUTFLOW cell its liquid neighbour's pressure before
+ * eq. 2, host/macbc.h, so the outflow is not also driven by a drop to atmospheric pressure
+ * at every depth: with p = 0 there a whole sea drained in a second). Faces toward SURFACE (and EMPTY)
  * cells are the FULL cell's own faces and move with its δp by eq. 8: the surface cell's
  * pressure is the applied one (§3.2.3) and is not relaxed; the free-surface velocity
  * rules (eq. 10 and the 64 Empty-Fluid cases) are a separate module the solver applies

@@ -600,13 +600,13 @@ static void test_bad_input(lq_ctx *ctx)
 
 /* The fill-placed surface pressure: both backends bit for bit on random kinds, counts
  * and pressures; an up-facing SURFACE cell over a FULL one gets P + (p_below − P) r(m),
- * r(m) = (2m − per_cell)/(2m + per_cell); every other cell is untouched. */
+ * r(m) = (f − ½)/(f + ½), f = m/per_cell held at ≥ ¼; every other cell is untouched. */
 static void test_fill_pressure(lq_ctx *ref, lq_ctx *cl)
 {
     enum { NX = 13, NY = 11, NZ = 7, N = NX * NY * NZ, PC = 8 };
     unsigned char fl[N], mk[N];
     int cnt[N];
-    float p0[N], pr[N], ratio[PC + 1];
+    float p0[N], pr[N], ratio[2 * (PC + 1)];
     lq_rng r;
     lq_rng_seed(&r, 99);
     for (int c = 0; c < N; c++) {
@@ -620,8 +620,9 @@ static void test_fill_pressure(lq_ctx *ref, lq_ctx *cl)
         cnt[c] = (int)(lq_rng_u32(&r) % 12) - 1;
         p0[c] = (float)(lq_rng_uniform(&r) * 4 - 2);
     }
-    lq_ms_fill_ratio(PC, ratio);
-    CHECK_NEAR(ratio[0], -1.0, 0);
+    const float G = 9.81f, DY = 0.2f; /* caps of 0.74-2.9: some random heads exceed them */
+    lq_ms_fill_ratio(PC, G, DY, ratio);
+    CHECK_NEAR(ratio[0], -1.0 / 3.0, 1e-7); /* fills below ¼ count as ¼ */
     CHECK_NEAR(ratio[PC / 2], 0.0, 0);
     CHECK_NEAR(ratio[PC], 1.0 / 3.0, 1e-7);
     lq_ms_ops oref, ocl;
@@ -632,7 +633,7 @@ static void test_fill_pressure(lq_ctx *ref, lq_ctx *cl)
     CHECK_OK(twin_alloc(&m, ref, cl, "mask", NX, NY, NZ, 1, NULL));
     CHECK_OK(twin_alloc(&pp, ref, cl, "p", NX, NY, NZ, 4, p0));
     CHECK_OK(twin_alloc(&cc, ref, cl, "count", NX, NY, NZ, 4, cnt));
-    CHECK_OK(twin_alloc(&rt, ref, cl, "ratio", PC + 1, 1, 1, 4, ratio));
+    CHECK_OK(twin_alloc(&rt, ref, cl, "ratio", 2 * (PC + 1), 1, 1, 4, ratio));
     CHECK_OK(lq_ms_classify(&oref, &f.ref, &m.ref));
     CHECK_OK(lq_ms_classify(&ocl, &f.cl, &m.cl));
     CHECK_OK(lq_field_download(&m.ref, mk));
@@ -645,8 +646,9 @@ static void test_fill_pressure(lq_ctx *ref, lq_ctx *cl)
         bool up = fl[c] == LQ_MAC_SURFACE && (mk[c] & (1 << LQ_MAC_NY_PLUS)) &&
                   !(mk[c] & (1 << LQ_MAC_NY_MINUS)) && c >= NX && fl[c - NX] == LQ_MAC_FULL;
         int mm = cnt[c] < 0 ? 0 : cnt[c] > PC ? PC : cnt[c];
-        double rr = (2.0 * mm - PC) / (2.0 * mm + PC);
-        double want = up ? p0[c] + (p0[c - NX] - p0[c]) * rr : p0[c];
+        double fm = mm < PC / 4 ? 0.25 : (double)mm / PC, rr = (fm - 0.5) / (fm + 0.5);
+        double head = fmin(p0[c - NX] - p0[c], G * (fm + 0.5) * DY);
+        double want = up ? p0[c] + head * rr : p0[c];
         moved += up;
         CHECK_NEAR(pr[c], want, 2e-6);
     }

@@ -54,6 +54,15 @@ void lq_macbc_ref_outflow(lq_field *u, lq_field *v, lq_field *w, const lq_field 
     for (int a = 0; a < 3; a++) lq_bc_each(q[a], a, flags, NULL, NULL, lq_bc_out);
 }
 
+void lq_macbc_ref_outflow_pressure(lq_field *p, const lq_field *flags)
+{
+    int nx = flags->nx, ny = flags->ny, nz = flags->nz;
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++)
+                lq_bc_outflow_pressure_cell((float *)p->host, UC(flags), i, j, k, nx, ny, nz);
+}
+
 void lq_macbc_ref_extrapolate(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags)
 {
     lq_field *q[3] = {u, v, w};

@@ -78,7 +78,7 @@ typedef struct lq_mac {
     double dropped;  /* markers the capacity had no room for, this frame */
     bool spray_on, write_markers;
     bool fill_pressure; /* mac.surface_pressure: fill */
-    lq_field ratio;     /* its (2m − per_cell) / (2m + per_cell) per marker count m */
+    lq_field ratio;     /* its ratio per marker count m (lq_ms_fill_ratio) */
     lq_macspray_ops spo;
     lq_macspray_state sps;
     lq_macspray_params spp;
@@ -277,6 +277,43 @@ static int lq_mac_sources(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsi
 }
 
 static int lq_mac_measure(void *state, lq_frame_stats *st);
+
+/* §6 step 2, the initial pressure: hydrostatic down each column from its surface cell
+ * (p = |g| times the depth of the cell centre below the surface cell's centre; gravity
+ * along −y), so the first steps do not build the pressure up from 0 by relaxation (a
+ * transient that leaks through outflow cells and sloshes the tank). */
+static int lq_mac_initial_pressure(lq_mac *s)
+{
+    if (!(s->g[1] < 0) || s->g[0] != 0 || s->g[2] != 0) return LQ_OK;
+    int nx = s->nx, ny = s->ny, nz = s->nz;
+    int rc = lq_field_download(&s->flags, s->fl);
+    if (!rc && s->fill_pressure) rc = lq_field_download(&s->count, s->cnt);
+    for (size_t c = 0; c < (size_t)nx * ny * nz; c++) s->gv[c] = 0;
+    for (int k = 0; k < nz && !rc; k++)
+        for (int i = 0; i < nx; i++) {
+            bool wet = false; /* below a surface cell, in liquid */
+            double depth = 0; /* of this cell's centre below the surface (m) */
+            for (int j = ny - 1; j >= 0; j--) {
+                int c = LQ_MAC_CELL(i, j, k, nx, ny);
+                unsigned char f = s->fl[c];
+                if (f != LQ_MAC_FULL && f != LQ_MAC_SURFACE) {
+                    wet = false;
+                    continue;
+                }
+                if (!wet) { /* the column's surface cell: p = 0 at its centre, or at the
+                               height its marker fill puts the surface */
+                    double fill = s->fill_pressure ? (double)s->cnt[c] / s->per_cell : 0.5;
+                    depth = (fmax(0.25, fmin(fill, 1.0)) - 0.5) * s->dx;
+                    wet = true;
+                } else {
+                    depth += s->dx;
+                }
+                s->gv[c] = (float)(-s->g[1] * depth);
+            }
+        }
+    if (!rc) rc = lq_field_upload(&s->p, s->gv);
+    return rc;
+}
 
 /* Faces whose midpoint lies within a cell of a liquid item with a `velocity` take its
  * component (the last such item wins). */
@@ -557,9 +594,9 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->fill_pressure = s->surface == LQ_MAC_MARKERS &&
                        strcmp(lq_scene_enum(sc, "mac.surface_pressure"), "fill") == 0;
     if (s->fill_pressure) {
-        float ratio[65];
-        lq_ms_fill_ratio(s->per_cell, ratio);
-        rc = lq_field_alloc(ctx, &s->ratio, "fill_ratio", s->per_cell + 1, 1, 1, 4);
+        float ratio[130];
+        lq_ms_fill_ratio(s->per_cell, (float)fabs(s->g[1]), (float)s->dx, ratio);
+        rc = lq_field_alloc(ctx, &s->ratio, "fill_ratio", 2 * (s->per_cell + 1), 1, 1, 4);
         if (!rc) rc = lq_field_upload(&s->ratio, ratio);
         if (rc) goto fail;
     }
@@ -617,6 +654,7 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     }
     if (!rc) rc = lq_mac_classify(s, 0);
     if (!rc) rc = lq_mac_initial_velocity(s, ns, shapes, vel0);
+    if (!rc) rc = lq_mac_initial_pressure(s);
     if (rc) goto fail;
     free(bn);
     free(rg);
@@ -791,6 +829,7 @@ static int lq_mac_boundaries(lq_mac *s, double dt, bool air)
     if (!rc && s->ninlets)
         rc = lq_macbc_inflow(&s->bo, &s->u, &s->v, &s->w, &s->flags, &s->region, &s->vel);
     if (!rc && s->sinks) rc = lq_macbc_outflow(&s->bo, &s->u, &s->v, &s->w, &s->flags);
+    if (!rc && s->sinks) rc = lq_macbc_outflow_pressure(&s->bo, &s->p, &s->flags);
     if (!rc && air) rc = lq_macbc_extrapolate(&s->bo, &s->u, &s->v, &s->w, &s->flags);
     if (!rc) rc = lq_momentum_boundary(&s->mo, &s->ms);
     return rc;
