@@ -82,7 +82,8 @@ variant not_for_solver '/level: 0.5/a\  - sphere: {center: [0.5, 0.1, 0.4], radi
 variant no_solver '/^solver:/d'
 variant bad_solver 's/^solver: shallow/solver: wave/'          # 1:9
 variant duplicate "\$a time: {fps: 10}"                         # 13:1
-variant mac_terrain 's/^solver: shallow/solver: mac/; s/size: \[32, 16\]/size: [32, 16, 8]/'
+variant mac_rain 's/^solver: shallow/solver: mac/; s/size: \[32, 16\]/size: [32, 16, 8]/'
+printf 'sources:\n  - rain: {rate: 1, radius: 0.01}\n' >>"$S/mac_rain.yaml"
 variant splash_rain 's/^solver: shallow/solver: splash/'
 printf 'sources:\n  - rain: {rate: 1, radius: 0.01}\n' >>"$S/splash_rain.yaml" # 14:5
 variant splash_path 's/^solver: shallow/solver: splash/'
@@ -114,7 +115,7 @@ bad "duplicate key" "$S/duplicate.yaml:13:1: " "duplicate" run "$S/duplicate.yam
 bad "empty scene file" "$S/empty.yaml:" "^[^:]+:[0-9]+:[0-9]+: " run "$S/empty.yaml"
 bad "nonexistent scene file" "$S/nonexistent.yaml: " "." run "$S/nonexistent.yaml"
 bad "scene path is a folder" "$S: " "." run "$S"
-bad "a terrain key in a mac scene" "$S/mac_terrain.yaml:" "terrain.*mac" run "$S/mac_terrain.yaml"
+bad "a shallow-only source in a mac scene" "$S/mac_rain.yaml:" "rain.*mac" run "$S/mac_rain.yaml"
 bad "a shallow-only source in a splash scene" "$S/splash_rain.yaml:14:5: " "rain.*splash" \
     run "$S/splash_rain.yaml"
 bad "a bad number in an object's path file" "$S/dive.csv:3:7: " "oops|number" \
