@@ -130,6 +130,7 @@ typedef struct lq_pls_item {
     int kind; /* 0 box, 1 sphere, 2 level (liquid), 3 cylinder (obstacle) */
     double a[3], b[3], r, hgt, vel[3];
     int axis;
+    double amp, k, x0; /* a level's wave: η = level + amp cos(k (x_axis − x0)) */
 } lq_pls_item;
 
 /* In 2D the shapes are cut at their own centre's z (a 2D grid sees their cross-section). */
@@ -143,7 +144,8 @@ static double lq_pls_shape_sdf(const lq_pls_item *sh, const double x0[3], bool f
     if (flat) x[2] = sh->a[2];
     if (sh->kind == 1)
         return lq_pls_len3(x[0] - sh->a[0], x[1] - sh->a[1], x[2] - sh->a[2]) - sh->r;
-    if (sh->kind == 2) return x[1] - sh->a[1];
+    if (sh->kind == 2) /* the level, with its wave (not a distance: reinit makes it one) */
+        return x[1] - sh->a[1] - (sh->amp != 0 ? sh->amp * cos(sh->k * (x[sh->axis] - sh->x0)) : 0);
     /* capped cylinder along axis: radial and axial distances, combined as a 2D box */
     double d[3] = {x[0] - sh->a[0], x[1] - sh->a[1], x[2] - sh->a[2]};
     double ax = fabs(d[sh->axis]) - 0.5 * sh->hgt;
@@ -189,6 +191,30 @@ static int lq_pls_read_shapes(const lq_scene *sc, bool obst, lq_pls_item **out, 
             q->kind = 2;
             snprintf(p, sizeof p, "%s.%d.level", list, it);
             q->a[1] = lq_scene_float(sc, p);
+        } else if (!obst && strcmp(kind, "wave") == 0) {
+            /* a standing mode of the closed domain on the `level` item just before it (as
+             * host/solvers/mac.c does for its markers, here without a wall layer: the
+             * basin is the domain, x from grid.origin to origin + n h) */
+            lq_pls_item *lv = *n > 0 ? &sh[*n - 1] : NULL;
+            snprintf(p, sizeof p, "%s.%d", list, it);
+            if (!lv || lv->kind != 2 || lv->amp != 0)
+                return lq_scene_error(sc, p,
+                                      "solver 'pls' adds a wave to the `level` item just before "
+                                      "it (one wave per level)");
+            snprintf(p, sizeof p, "%s.%d.wave.amplitude", list, it);
+            lv->amp = lq_scene_float(sc, p);
+            snprintf(p, sizeof p, "%s.%d.wave.mode", list, it);
+            int mode = lq_scene_int(sc, p);
+            snprintf(p, sizeof p, "%s.%d.wave.axis", list, it);
+            lv->axis = strcmp(lq_scene_enum(sc, p), "z") == 0 ? 2 : 0;
+            int size[3] = {1, 1, 1};
+            double org[3] = {0, 0, 0};
+            lq_scene_ints(sc, "grid.size", size, 3);
+            lq_scene_floats(sc, "grid.origin", org, 3);
+            if (size[lv->axis] < 2) return lq_scene_error(sc, p, "a wave along z needs nz > 1");
+            lv->x0 = org[lv->axis];
+            lv->k = mode * LQ_PI / (size[lv->axis] * lq_scene_float(sc, "grid.cell"));
+            continue;
         } else if (obst && strcmp(kind, "cylinder") == 0) {
             q->kind = 3;
             snprintf(p, sizeof p, "%s.%d.cylinder.center", list, it);
