@@ -529,9 +529,13 @@ const lq_key lq_scene_keys[] = {
             "upwinded (stable, first order)."),
     K_ENUM("mac.pressure", 0, MAC, "red-black|jacobi", "red-black",
            "The pressure iteration of eq. 5-9: red-black ordered sweeps, or weighted Jacobi."),
-    K_FLOAT("mac.beta0", GT, MAC, 0, 2, "1.7", "",
-            "β0 of eq. 7 (the paper used 1.7 with red-black sweeps; Jacobi converges only "
-            "up to 1)."),
+    K_FLOAT("mac.beta0", GT, MAC, 0, 2, NULL, "",
+            "β0 of eq. 7, SOR's over-relaxation (the paper used 1.7 with red-black sweeps; "
+            "Jacobi converges only up to 1). Default: red-black 2/(1 + sin(π/N)) for the "
+            "longest side N, held within [1.7, 1.9]; Jacobi 1."),
+    K_INT("mac.max_sweeps", 0, MAC, 1, 1000000, "2000", "",
+          "The most sweeps a step's pressure iteration may take (a step that stops here is "
+          "counted in stats as pressure_unconverged)."),
     K_FLOAT("mac.epsilon", GT, MAC, 0, 1, "1e-4", "1/s",
             "The iteration stops when every FULL cell's divergence is below this in size."),
     K_MAP("mac.forcing", 0, MAC,
