@@ -165,10 +165,9 @@ int lq_vs_setup(lq_vs_ops *o, int axis, const lq_field *nu, const lq_field *phi,
         return LQ_OK;
     }
     int a = axis, nx = o->nx, ny = o->ny, nz = o->nz, has = sdf != NULL, fs = prm->free_slip;
-    float kk = o->kk;
     const lq_field *sd = sdf ? sdf : phi;
-    lq_argv av[] = {VAL(a),  VAL(nx),  VAL(ny), VAL(nz), MEM(nu),       MEM(phi),
-                    MEM(sd), VAL(has), VAL(fs), VAL(kk), MEM(&o->kind), MEM(&o->diag)};
+    lq_argv av[] = {VAL(a),  VAL(nx),  VAL(ny), VAL(nz),       MEM(nu),      MEM(phi),
+                    MEM(sd), VAL(has), VAL(fs), MEM(&o->kind), MEM(&o->diag)};
     return lq_vs_run_faces(o, o->setup, "viscosity_setup", (int)LQ_COUNT(av), av, a);
 }
 
@@ -243,7 +242,8 @@ int lq_vs_precond(lq_vs_ops *o, const lq_field *r, lq_field *z)
         return LQ_OK;
     }
     int n = lq_vs_count(o, o->axis);
-    lq_argv av[] = {MEM(r), MEM(z), MEM(&o->kind), MEM(&o->diag), VAL(n)};
+    float kk = o->kk;
+    lq_argv av[] = {MEM(r), MEM(z), MEM(&o->kind), MEM(&o->diag), VAL(kk), VAL(n)};
     return lq_cl_launch(o->ctx, o->precond, "viscosity_precond", (int)LQ_COUNT(av), av, 1,
                         (size_t)n, 1, NULL);
 }

@@ -70,10 +70,11 @@ typedef struct lq_vs_stats {
 typedef struct lq_vs_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
-    lq_field kind;                /* uchar per face of the current axis (max face count) */
-    lq_field diag, b, r, z, d, q; /* float per face (max face count) */
-    lq_field partial;             /* one float per reduction group */
-    lq_field boxes;               /* LQ_VS_MAX_BOXES · LQ_VS_BOX_FLOATS floats */
+    lq_field kind;          /* uchar per face of the current axis (max face count) */
+    lq_field diag;          /* W per face: the system diagonal is 1 + Δt/h² W */
+    lq_field b, r, z, d, q; /* float per face (max face count) */
+    lq_field partial;       /* one float per reduction group */
+    lq_field boxes;         /* LQ_VS_MAX_BOXES · LQ_VS_BOX_FLOATS floats */
     float *partial_host;
     /* set by lq_vs_setup: the system the single operations below work on */
     int axis, free_slip;
@@ -100,7 +101,7 @@ int lq_vs_step(lq_vs_ops *o, const lq_field *u0, const lq_field *v0, const lq_fi
 int lq_vs_explicit(lq_vs_ops *o, const lq_field *u0, const lq_field *v0, const lq_field *w0,
                    lq_field *us, lq_field *vs, lq_field *ws, const lq_field *nu,
                    const lq_field *phi, const lq_field *sdf, const lq_vs_params *prm);
-/* Kinds and diagonal of component `axis`; remembers ν, Δt/h², the wall condition. */
+/* Kinds and weight sums W of component `axis`; remembers ν, Δt/h², the wall condition. */
 int lq_vs_setup(lq_vs_ops *o, int axis, const lq_field *nu, const lq_field *phi,
                 const lq_field *sdf, const lq_vs_params *prm);
 /* The system of the last setup. x, y, b, r, q, z, d: face arrays of that axis (or the

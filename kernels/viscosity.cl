@@ -32,10 +32,10 @@ kernel void viscosity_explicit(global float *q, int a, int nx, int ny, int nz,
 
 kernel void viscosity_setup(int a, int nx, int ny, int nz, global const float *nu,
                             global const float *phi, global const float *sdf, int has_sdf,
-                            int free_slip, float kk, global uchar *kind, global float *diag)
+                            int free_slip, global uchar *kind, global float *diag)
 {
     FACE_IDS(void) f;
-    lq_vs_setup_face(a, i, j, k, nx, ny, nz, nu, phi, sdf, has_sdf, free_slip, kk, kind, diag);
+    lq_vs_setup_face(a, i, j, k, nx, ny, nz, nu, phi, sdf, has_sdf, free_slip, kind, diag);
 }
 
 kernel void viscosity_apply(int a, int nx, int ny, int nz, global const float *nu,
@@ -77,10 +77,10 @@ kernel void viscosity_cg_direction(global const float *z, global float *d, float
 }
 
 kernel void viscosity_precond(global const float *r, global float *z, global const uchar *kind,
-                              global const float *diag, int n)
+                              global const float *diag, float kk, int n)
 {
     int f = get_global_id(0);
-    if (f < n) lq_vs_precond_elem(r, z, kind, diag, f);
+    if (f < n) lq_vs_precond_elem(r, z, kind, diag, kk, f);
 }
 
 kernel __attribute__((reqd_work_group_size(LQ_VS_LOCAL, 1, 1))) void

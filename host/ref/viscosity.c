@@ -22,10 +22,9 @@ void lq_vs_ref_fill(lq_vs_ops *o, lq_field *nu, float nu0, int nbox, float h)
 {
     for (int k = 0; k < o->nz; k++)
         for (int j = 0; j < o->ny; j++)
-            for (int i = 0; i < o->nx; i++)
-                F(nu)
-                [LQ_MAC_CELL(i, j, k, o->nx, o->ny)] =
-                    lq_vs_fill_cell(i, j, k, o->nz, h, nu0, CF(&o->boxes), nbox);
+            for (int i = 0; i < o->nx; i++) F(nu)
+    [LQ_MAC_CELL(i, j, k, o->nx, o->ny)] =
+        lq_vs_fill_cell(i, j, k, o->nz, h, nu0, CF(&o->boxes), nbox);
 }
 
 void lq_vs_ref_explicit(lq_vs_ops *o, const lq_field *u0, const lq_field *v0, const lq_field *w0,
@@ -55,7 +54,7 @@ void lq_vs_ref_setup(lq_vs_ops *o, int axis, const lq_field *nu, const lq_field 
     const float *sd = sdf ? CF(sdf) : NULL;
     FACE_LOOP(o, axis)
     lq_vs_setup_face(axis, i, j, k, o->nx, o->ny, o->nz, CF(nu), CF(phi), sd, sdf != NULL,
-                     o->free_slip, o->kk, (unsigned char *)o->kind.host, F(&o->diag));
+                     o->free_slip, (unsigned char *)o->kind.host, F(&o->diag));
 }
 
 void lq_vs_ref_rhs(lq_vs_ops *o, const lq_field *q, lq_field *b)
@@ -102,7 +101,8 @@ void lq_vs_ref_cg_direction(lq_vs_ops *o, const lq_field *z, lq_field *d, float 
 void lq_vs_ref_precond(lq_vs_ops *o, const lq_field *r, lq_field *z)
 {
     int n = lq_vs_count(o, o->axis);
-    for (int f = 0; f < n; f++) lq_vs_precond_elem(CF(r), F(z), CU(&o->kind), CF(&o->diag), f);
+    for (int f = 0; f < n; f++)
+        lq_vs_precond_elem(CF(r), F(z), CU(&o->kind), CF(&o->diag), o->kk, f);
 }
 
 void lq_vs_ref_dot(lq_vs_ops *o, const lq_field *a, const lq_field *b, double *sum)
