@@ -48,6 +48,16 @@ float lq_vs_kk(const lq_vs_params *prm)
     return (float)((double)prm->dt / ((double)prm->h * prm->h));
 }
 
+size_t lq_vs_ops_bytes(int nx, int ny, int nz)
+{
+    size_t n = 0;
+    for (int a = 0; a < 3; a++) {
+        size_t c = (size_t)(nx + (a == 0)) * (ny + (a == 1)) * (nz + (a == 2));
+        n = c > n ? c : n;
+    }
+    return n * (1 + 6 * 4) + LQ_VS_GROUPS * 4 + LQ_VS_MAX_BOXES * LQ_VS_BOX_FLOATS * 4;
+}
+
 int lq_vs_ops_init(lq_vs_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
     memset(o, 0, sizeof *o);
