@@ -32,18 +32,15 @@
  * the surface drops as the whole shear ν(∂_d u_a + ∂_a u_d), which is 0 for a rigid
  * rotation everywhere else; (I − ΔtA) u_rigid = u_rigid + ΔtE(u_rigid) holds exactly, so a
  * spinning liquid ball keeps its angular velocity (to the CG tolerance), for any ν field.
- * Measured (tests/*_viscosity_validation.c; ball R = 0.3 in the unit box, Ω = 1, 100
- * viscous steps per revolution, Ω after one revolution / before):
- *   MASKED   2D 32²: 0.999998 (ν = 0.1), 1.000002 (ν random in [0.02, 0.1]);
- *            3D 32³: 0.999966, 1.000001.
- *   NONE     ([CMVHT02]: no explicit part; the zero-flux surface makes the implicit
- *            Laplacian diffuse the rotation away): 2D ν = 0.1: 0.000000 (stopped),
- *            ν = 0.001: 0.778 (2D), 0.736 (3D).
- *   UNMASKED (eq. 8–10 read literally: cross terms at every face pair, the implicit flux
- *            to air 0): unmatched explicit surface terms; ν = 0.1 (νΔt/h² = 6.4): blows
- *            up (NaN); ν = 0.001: 0.809 (2D), 0.761 (3D).
- * So the Rasmussen split as literally written does spin the ball down (or is unstable
- * at large νΔt/h²); the stress-consistent masking is the default here.
+ * Measured (tests/test_viscosity_validation.c, full_viscosity_validation.c; ball R = 0.3 in the
+ * unit box, Ω = 1, 100 viscous steps per revolution, Ω after one revolution / before): MASKED   2D
+ * 32²: 0.999998 (ν = 0.1), 1.000002 (ν random in [0.02, 0.1]); 3D 32³: 0.999966, 1.000001. NONE
+ * ([CMVHT02]: no explicit part; the zero-flux surface makes the implicit Laplacian diffuse the
+ * rotation away): 2D ν = 0.1: 0.000000 (stopped), ν = 0.001: 0.778 (2D), 0.736 (3D). UNMASKED (eq.
+ * 8–10 read literally: cross terms at every face pair, the implicit flux to air 0): unmatched
+ * explicit surface terms; ν = 0.1 (νΔt/h² = 6.4): blows up (NaN); ν = 0.001: 0.809 (2D), 0.761
+ * (3D). So the Rasmussen split as literally written does spin the ball down (or is unstable at
+ * large νΔt/h²); the stress-consistent masking is the default here.
  *
  * Invariant: bit for bit on both backends (same per-face code, no contraction, one
  * correctly rounded divide per face in the preconditioner, fixed-order group sums added
