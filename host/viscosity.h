@@ -100,7 +100,8 @@ size_t lq_vs_ops_bytes(int nx, int ny, int nz);
 int lq_vs_fill(lq_vs_ops *o, lq_field *nu, float nu0, const lq_vs_box *boxes, int nbox, float h);
 
 /* The whole viscous step: explicit part (unless prm->cross is NONE), then the implicit
- * solve of each component in place in us, vs, ws (u* in, u** out). u0, v0, w0: uⁿ. */
+ * solve of each component in place in us, vs, ws (u* in, u** out). u0, v0, w0: uⁿ, in
+ * buffers distinct from us, vs, ws (w0, ws are passed in 2D too, and left alone). */
 int lq_vs_step(lq_vs_ops *o, const lq_field *u0, const lq_field *v0, const lq_field *w0,
                lq_field *us, lq_field *vs, lq_field *ws, const lq_field *nu, const lq_field *phi,
                const lq_field *sdf, const lq_vs_params *prm, lq_vs_stats *st);
