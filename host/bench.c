@@ -18,9 +18,15 @@
 #include "heightfield.h"
 #include "markers.h"
 #include "momentum.h"
+#include "plsparticles.h"
+#include "poisson.h"
 #include "pressure.h"
+#include "reinit.h"
 #include "run.h"
+#include "scene.h"
 #include "shape.h"
+#include "sladvect.h"
+#include "solver.h"
 #include "splash.h"
 
 typedef struct lq_bench_ctx {
@@ -959,8 +965,299 @@ static int lq_bench_mac(lq_bench_ctx *b, int n)
     return rc;
 }
 
-/* Which families run: LIQUIDCL_BENCH, a comma-separated list of shallow, splash, mac
- * (default all three). */
+/* --- pls operations (Rasmussen et al. 2004; particle level set) ------------------------
+ * A closed tank n³ (h = 1/n m, no wall layer: the domain edge is the wall), φ = y − ½ (a
+ * signed distance, the lower half liquid), random face velocities of ±1 cm/s; the
+ * particles seeded in the band (16 per band cell, the scenes' setting); the Poisson system
+ * built from φ with its multigrid hierarchy and b its right-hand side. Every row starts
+ * from that state (uploaded again). Particle advection flies alternately +δt and −δt.
+ * One PCG iteration is CG's body (apply, d·q, update x and r, r·r, the preconditioner,
+ * r·z, the new direction) with α = β = 0, so that repeating it keeps the vectors (the
+ * kernels do the same work whatever the values).
+ *
+ * Counted bytes per grid cell (compulsory traffic: each array read or written once; face
+ * arrays (n+1)n² count as cells; gathers by backtraces and neighbours not counted):
+ *   sl_velocity   read u v w, write un vn wn                             24
+ *   sl_phi        BFECC (the default): read φ u v w, write φn           20 (its 3 passes
+ *                 and the combination move more: counted once, like the mac sweep)
+ *   reinit        read φ, write φ (the FIM sweeps over the band not counted)     8
+ *   pt_advect_correct  per particle: r+w 24 B (advect), read 20 B (correct)     44
+ *   ps_sor_colour mask 1 + p 4 (neighbours), half the cells: b diag p-write 12    11
+ *   ps_jacobi     mask 1, diag 4, b 4, p in 4, p out 4                           17
+ *   ps_pcg_jacobi apply 13 (mask diag d → q), d·q 8, update 24, r·r 4, z = r/diag 12,
+ *                 r·z 8, direction 12                                            81
+ *   ps_pcg_mg     the same with the V-cycle counted as r read + z write 8 (its coarse
+ *                 levels and smoothing sweeps not counted)                        77
+ *   pls_step      the whole solver step on a dam break (scenes/pls_dam_break.yaml's
+ *                 column and block scaled into a 1.28 m cube, CFL 3): its rows above once
+ *                 (24 + 20 + 8) plus its PCG-MG iterations × 77; particles not counted */
+typedef struct lq_plsb {
+    int n, which, flip, npart;
+    lq_field u, v, w, un, vn, wn, phi, phin, p, b, pn;
+    float *hu, *hv, *hw, *hphi, *hpart;
+    lq_sl_ops so;
+    lq_reinit_ops ro;
+    lq_pls_ops ko;
+    lq_pls_state ks;
+    lq_poisson_ops qo;
+    lq_sl_params slp;
+    lq_reinit_params rp;
+    lq_pls_params kp;
+    lq_poisson_params pp;
+    float omega;
+    unsigned ready;
+} lq_plsb;
+
+enum { P_SLVEL, P_SLPHI, P_REINIT, P_PART, P_SOR, P_JACOBI, P_PCG_MG, P_PCG_JAC, P_COUNT };
+static const char *const lq_plsb_names[P_COUNT] = {"sl_velocity",    "sl_phi",        "reinit",
+                                                   "pt_adv_correct", "ps_sor_colour", "ps_jacobi",
+                                                   "ps_pcg_mg",      "ps_pcg_jacobi"};
+static const double lq_plsb_bytes[P_COUNT] = {24, 20, 8, 44, 11, 17, 77, 81};
+
+static int lq_plsb_pcg(lq_plsb *m, bool mg)
+{
+    lq_poisson_ops *o = &m->qo;
+    double dq = 0, rr = 0, rz = 0;
+    int rc = lq_poisson_apply(o, &o->d, &o->q);
+    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->d, &o->q, 0.0f, &dq);
+    if (!rc) rc = lq_poisson_cg_update(o, &m->p, &o->r, &o->d, &o->q, 0.0f);
+    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->r, &o->r, 0.0f, &rr);
+    if (!rc) rc = mg ? lq_poisson_mg_vcycle(o, &o->r, &o->z) : lq_poisson_precond(o, &o->r, &o->z);
+    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->r, &o->z, 0.0f, &rz);
+    if (!rc) rc = lq_poisson_cg_direction(o, &o->z, &o->d, 0.0f);
+    return rc;
+}
+
+static int lq_plsb_once(void *arg)
+{
+    lq_plsb *m = arg;
+    switch (m->which) {
+    case P_SLVEL:
+        return lq_sl_advect_velocity(&m->so, &m->u, &m->v, &m->w, &m->un, &m->vn, &m->wn, &m->slp);
+    case P_SLPHI:
+        return lq_sl_advect_scalar(&m->so, &m->phi, &m->phin, &m->u, &m->v, &m->w, &m->slp);
+    case P_REINIT:
+        return lq_reinit(&m->ro, &m->phi, &m->phin, &m->rp, NULL);
+    case P_PART: {
+        lq_pls_params kp = m->kp;
+        m->flip = !m->flip;
+        if (!m->flip) kp.dt = -kp.dt;
+        int rc = lq_pls_advect(&m->ko, &m->ks, &m->u, &m->v, &m->w, &kp);
+        return rc ? rc : lq_pls_correct(&m->ko, &m->ks, &m->phi, &kp, NULL);
+    }
+    case P_SOR:
+        m->flip = !m->flip;
+        return lq_poisson_sor_pass(&m->qo, &m->b, 0.0f, &m->p, m->flip, m->omega);
+    case P_JACOBI:
+        return lq_poisson_jacobi_pass(&m->qo, &m->b, 0.0f, &m->p, &m->pn, 0.9f);
+    case P_PCG_MG:
+        return lq_plsb_pcg(m, true);
+    default:
+        return lq_plsb_pcg(m, false);
+    }
+}
+
+static int lq_plsb_restore(lq_plsb *m)
+{
+    int rc = lq_field_upload(&m->u, m->hu);
+    if (!rc) rc = lq_field_upload(&m->v, m->hv);
+    if (!rc) rc = lq_field_upload(&m->w, m->hw);
+    if (!rc) rc = lq_field_upload(&m->phi, m->hphi);
+    if (!rc) rc = lq_field_zero(&m->p, 0);
+    if (!rc && (m->ready & 4)) rc = lq_pls_upload(&m->ks, m->hpart, m->npart);
+    if (!rc && (m->ready & 8)) { /* CG's vectors: r = b − A·0, z = M⁻¹ r, d = z */
+        lq_poisson_ops *o = &m->qo;
+        rc = lq_poisson_residual(o, &m->b, 0.0f, &m->p, &o->r);
+        if (!rc) rc = lq_poisson_mg_vcycle(o, &o->r, &o->z);
+        if (!rc) rc = lq_field_zero(&o->d, 0);
+        if (!rc) rc = lq_poisson_cg_direction(o, &o->z, &o->d, 0.0f);
+    }
+    return rc;
+}
+
+static void lq_plsb_free(lq_plsb *m)
+{
+    if (m->ready & 1) lq_sl_ops_release(&m->so);
+    if (m->ready & 2) lq_reinit_ops_release(&m->ro);
+    if (m->ready & 4) lq_pls_state_release(&m->ks);
+    if (m->ready & 16) lq_pls_ops_release(&m->ko);
+    if (m->ready & 8) lq_poisson_ops_release(&m->qo);
+    lq_field *fs[] = {&m->u,   &m->v,    &m->w, &m->un, &m->vn, &m->wn,
+                      &m->phi, &m->phin, &m->p, &m->b,  &m->pn};
+    for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+    free(m->hu);
+    free(m->hv);
+    free(m->hw);
+    free(m->hphi);
+    free(m->hpart);
+}
+
+static int lq_plsb_make(lq_plsb *m, lq_ctx *ctx, int n)
+{
+    size_t c = (size_t)n * n * n, faces = (size_t)(n + 1) * n * n;
+    m->n = n;
+    m->hu = lq_alloc(faces * 4);
+    m->hv = lq_alloc(faces * 4);
+    m->hw = lq_alloc(faces * 4);
+    m->hphi = lq_alloc(c * 4);
+    if (!m->hu || !m->hv || !m->hw || !m->hphi) return LQ_ESIM;
+    float h = 1.0f / (float)n;
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                m->hphi[(size_t)i + (size_t)n * (j + (size_t)n * k)] = (j + 0.5f) * h - 0.5f;
+    lq_rng rng;
+    lq_rng_seed(&rng, 13);
+    float *vel[3] = {m->hu, m->hv, m->hw};
+    for (int a = 0; a < 3; a++)
+        for (size_t q = 0; q < faces; q++) vel[a][q] = (float)(0.02 * lq_rng_uniform(&rng) - 0.01);
+    int rc = LQ_OK;
+    struct {
+        lq_field *f;
+        const char *name;
+        int a, b, c;
+    } fs[] = {{&m->u, "u", n + 1, n, n},   {&m->v, "v", n, n + 1, n},   {&m->w, "w", n, n, n + 1},
+              {&m->un, "un", n + 1, n, n}, {&m->vn, "vn", n, n + 1, n}, {&m->wn, "wn", n, n, n + 1},
+              {&m->phi, "phi", n, n, n},   {&m->phin, "phin", n, n, n}, {&m->p, "p", n, n, n},
+              {&m->b, "b", n, n, n},       {&m->pn, "pn", n, n, n}};
+    for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++)
+        rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, 4);
+    float dt = 0.2f * h; /* Courant 0.2 at 1 m/s */
+    m->slp = (lq_sl_params){.dt = dt, .h = h};
+    m->rp = lq_reinit_params_default(h);
+    m->kp = (lq_pls_params){.h = h, .dt = dt, .band = 3 * h, .per_cell = 16, .seed = 0x5eed};
+    m->pp = (lq_poisson_params){
+        .h = h, .dt = dt, .solver = LQ_POISSON_PCG, .precond = LQ_POISSON_PRECOND_MG};
+    m->omega = (float)(2.0 / (1.0 + sin(LQ_PI / n)));
+    if (!rc) rc = lq_plsb_restore(m);
+    if (!rc && !(rc = lq_sl_ops_init(&m->so, ctx, n, n, n))) m->ready |= 1;
+    if (!rc && !(rc = lq_reinit_ops_init(&m->ro, ctx, n, n, n))) m->ready |= 2;
+    if (!rc && !(rc = lq_pls_ops_init(&m->ko, ctx, n, n, n))) m->ready |= 16;
+    /* the band: 6 layers of n² cells (|φ| < 3 h), 16 particles each, twice that room */
+    int cap = 2 * 16 * 6 * n * n;
+    if (!rc && !(rc = lq_pls_state_init(&m->ks, ctx, n, n, n, cap))) m->ready |= 4;
+    if (!rc && !(rc = lq_poisson_ops_init(&m->qo, ctx, n, n, n))) m->ready |= 8;
+    if (!rc) rc = lq_pls_seed(&m->ko, &m->ks, &m->phi, NULL, &m->kp);
+    if (!rc) {
+        m->npart = m->ks.live;
+        m->hpart = lq_alloc((size_t)LQ_MAX(m->npart, 1) * LQ_PLS_STRIDE * 4);
+        int got = 0;
+        rc = m->hpart ? lq_pls_download(&m->ks, m->hpart, m->npart, &got) : LQ_ESIM;
+    }
+    if (!rc) rc = lq_poisson_build(&m->qo, &m->phi, NULL, &m->pp);
+    if (!rc) rc = lq_poisson_rhs(&m->qo, &m->u, &m->v, &m->w, &m->b, &m->pp);
+    if (!rc) rc = lq_plsb_restore(m);
+    return rc;
+}
+
+/* The whole pls step on a dam break n³ through the solver (a temporary scene file): the
+ * first frame is a warm-up, then frames until ≥ 2 steps and ≥ 3 s; ms per step. Writes
+ * the solver's device bytes and the mean PCG iterations per step. */
+static int lq_plsb_step(lq_bench_ctx *b, int n, double *ms, double *dev_bytes, double *iters,
+                        int *steps_out)
+{
+    char path[] = "/tmp/liquidcl_bench_pls_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return lq_error(LQ_ESIM, "bench: cannot make a temporary scene file");
+    FILE *f = fdopen(fd, "w");
+    fprintf(f,
+            "solver: pls\ngrid:\n  size: [%d, %d, %d]\n  cell: %.9g\ntime:\n  frames: 100\n"
+            "  fps: 30\nliquid:\n  - box: {min: [0, 0, 0], max: [0.4, 0.5, 0.56]}\n"
+            "obstacles:\n  - box: {min: [0.8, 0, 0.2], max: [0.9, 0.25, 0.36]}\npls:\n"
+            "  cfl: 3\n  particles_per_cell: 16\n",
+            n, n, n, 1.28 / n);
+    fclose(f);
+    lq_scene *sc = lq_scene_load(path, 0, NULL);
+    remove(path);
+    if (!sc) return LQ_EINPUT;
+    const lq_solver_vt *vt = lq_solver_find(sc);
+    void *state = NULL;
+    int rc = vt ? vt->create(b->ctx, sc, &state) : LQ_EINPUT;
+    lq_frame_stats st;
+    int steps = 0, its = 0, frame = 1;
+    double el = 0;
+    /* --reps N (a smoke run): no warm-up, one frame */
+    if (!rc && b->reps == 0) rc = vt->advance(state, frame, frame / 30.0, &st);
+    while (!rc && (b->reps > 0 ? frame < 2 : steps < 2 || el < 3.0) && frame < 100) {
+        frame++;
+        double t0 = lq_now();
+        rc = vt->advance(state, frame, frame / 30.0, &st);
+        if (!rc) rc = lq_ctx_finish(b->ctx);
+        el += lq_now() - t0;
+        steps += st.steps;
+        its += st.pressure_iterations;
+    }
+    *dev_bytes = 0;
+    for (int i = 0; !rc && i < st.nextra; i++)
+        if (strcmp(st.extra[i].key, "device_bytes") == 0) *dev_bytes = st.extra[i].value;
+    *ms = steps ? el / steps * 1e3 : 0;
+    *iters = steps ? (double)its / steps : 0;
+    *steps_out = steps;
+    if (state) vt->destroy(state);
+    lq_scene_free(sc);
+    if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
+    return rc;
+}
+
+static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
+{
+    lq_plsb m;
+    memset(&m, 0, sizeof m);
+    int rc = lq_plsb_make(&m, b->ctx, n);
+    double cells = (double)n * n * n;
+    for (int op = 0; op < P_COUNT && !rc; op++) {
+        if (!lq_bench_op(lq_plsb_names[op])) continue;
+        char note[240];
+        double items = op == P_PART ? m.npart : cells;
+        snprintf(note, sizeof note, "%s",
+                 op == P_PART      ? "per particle (16 per band cell)"
+                 : op == P_SLPHI   ? "BFECC, counted as one pass"
+                 : op == P_REINIT  ? "FIM, band 5 cells"
+                 : op == P_SOR     ? "one colour"
+                 : op == P_PCG_MG  ? "one iteration, V-cycle preconditioner"
+                 : op == P_PCG_JAC ? "one iteration, Jacobi preconditioner"
+                                   : "");
+        m.which = op;
+        m.flip = 0;
+        b->quiet = true;
+        if (b->reps == 0) rc = lq_bench_copy(b);
+        b->quiet = false;
+        if (!rc) rc = lq_plsb_restore(&m);
+        if (rc) break;
+        double ms = lq_bench_time(b, lq_plsb_once, &m, 0.3);
+        if (ms < 0) {
+            rc = LQ_ESIM;
+            break;
+        }
+        size_t len = strlen(note);
+        snprintf(note + len, sizeof note - len, " [copy %.1f GB/s]", b->copy_gbs);
+        lq_bench_row_items(b, lq_plsb_names[op], n, items, op == P_PART ? "particle" : "cell", ms,
+                           lq_plsb_bytes[op], note);
+        fflush(stdout);
+    }
+    lq_plsb_free(&m);
+    if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
+    if (!rc && step && lq_bench_op("pls_step")) {
+        double ms = 0, dev = 0, its = 0;
+        int steps = 0;
+        b->quiet = true;
+        if (b->reps == 0) rc = lq_bench_copy(b);
+        b->quiet = false;
+        if (!rc) rc = lq_plsb_step(b, n, &ms, &dev, &its, &steps);
+        if (rc) return rc;
+        char note[240];
+        snprintf(note, sizeof note,
+                 "dam break, CFL 3, %d steps timed, %.1f PCG-MG iterations a step; device "
+                 "%.1f MB = %.1f MB per million cells [copy %.1f GB/s]",
+                 steps, its, dev / 1e6, dev / cells, b->copy_gbs);
+        lq_bench_row_items(b, "pls_step", n, cells, "cell", ms, 52 + 77 * its, note);
+        fflush(stdout);
+    }
+    return rc;
+}
+
+/* Which families run: LIQUIDCL_BENCH, a comma-separated list of shallow, splash, mac,
+ * pls (default all four; pls not in --reps smoke runs unless named). */
 static bool lq_bench_family(const char *name)
 {
     const char *env = getenv("LIQUIDCL_BENCH");
@@ -1012,6 +1309,24 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
                 printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
                        "GB/s", "%copy", "B/cell", "counted bytes (marker rows: per marker)");
             if (!rc) rc = lq_bench_mac(b, sizes3[i]);
+        }
+        b->dims = 2;
+    }
+    /* pls: in a --reps smoke run only when LIQUIDCL_BENCH names it (its rows and the
+     * solver's set-up for the whole step take most of a minute at 64³ on 2 CPU cores;
+     * tests/cli_pls.sh smoke-tests them at 16³) */
+    const char *fam = getenv("LIQUIDCL_BENCH");
+    bool pls = lq_bench_family("pls") && (b->reps == 0 || (fam && *fam));
+    if (!rc && pls) {
+        b->dims = 3;
+        for (int i = 0; i < nsizes3 && !rc; i++) {
+            rc = lq_bench_copy(b);
+            if (!rc && !b->json)
+                printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
+                       "GB/s", "%copy", "B/cell", "counted bytes (particle rows: per particle)");
+            /* the whole step at 256³ takes minutes a step on a 2-core CPU: only up to 128³,
+             * or at 256³ when asked for with --size */
+            if (!rc) rc = lq_bench_pls(b, sizes3[i], sizes3[i] <= 128 || nsizes3 == 1);
         }
         b->dims = 2;
     }

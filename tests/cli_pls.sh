@@ -3,8 +3,9 @@
 # al. 2004 §3): still water in a closed tank stays still and keeps its volume
 # (VALIDATION.md's hydrostatic tank), a small dam break runs with its pressure solved
 # every step and a bounded volume change, a resumed run ends bit for bit where an
-# uninterrupted one does, reference and OpenCL agree exactly (`liquidcl diff`), and a
-# grid without nz is refused with nothing written.
+# uninterrupted one does, reference and OpenCL agree exactly (`liquidcl diff`), the
+# bench's pls rows run (a 16³ smoke run, valid JSON), and a grid without nz is refused
+# with nothing written.
 set -u
 # shellcheck source=tests/lib_cli.sh
 source "$(dirname "$0")/lib_cli.sh" "$@"
@@ -60,6 +61,18 @@ diff <(strip "$tmp/a/stats.jsonl") <(strip "$tmp/b/stats.jsonl") >/dev/null &&
 echo "reference vs OpenCL:"
 check "dam break 16 x 10 x 8, 4 frames: bit for bit" "$LQ" diff scenes/pls_dam_break.yaml \
     --frames 4 --set "grid.size=[16,10,8]" --set grid.cell=0.08
+
+echo "bench (the pls rows, 16³ smoke run):"
+out=$(LIQUIDCL_BENCH=pls "$LQ" bench --device ref --size 16 --reps 1 --json 2>"$tmp/err" | python3 -c '
+import json, math, sys
+rows = json.load(sys.stdin)
+ops = [r["op"] for r in rows]
+want = ["sl_velocity", "sl_phi", "reinit", "pt_adv_correct", "ps_sor_colour", "ps_jacobi",
+        "ps_pcg_mg", "ps_pcg_jacobi", "pls_step"]
+assert ops == want, ops
+assert all(r["size"] == 16 and r["ms"] > 0 and math.isfinite(r["copy_fraction"]) for r in rows)
+print("%d rows, step %.0f ms" % (len(rows), rows[-1]["ms"]))' 2>&1) &&
+    pass "$out" || fail "bench pls rows" "$out"
 
 echo "bad input:"
 "$LQ" run scenes/pls_dam_break.yaml --out "$tmp/c" --set "grid.size=[20,12]" 2>"$tmp/err"
