@@ -162,8 +162,8 @@ const lq_key lq_scene_keys[] = {
     K_MAP("liquid[].wave", KIND, ALL,
           "A standing cosine mode of the closed basin, `amplitude·cos(mode·π·(x - x0)/L)`, "
           "added to the water surface (x0, L: the grid's origin and extent along `axis`; for "
-          "`mac`, the basin inside the wall layer, and the wave shapes the `level` item just "
-          "before it)."),
+          "`mac`, the basin inside the wall layer). In `mac` and `pls` the wave shapes the "
+          "`level` item just before it."),
     K_FLOAT("liquid[].wave.amplitude", REQ, ALL, -INF, INF, NULL, "m", "Amplitude A."),
     K_INT("liquid[].wave.mode", 0, ALL, 1, INF, "1", "", "Mode number m (half wavelengths)."),
     K_ENUM("liquid[].wave.axis", 0, ALL, "x|z", "x", "The axis the wave runs along."),
