@@ -589,6 +589,23 @@ const lq_key lq_scene_keys[] = {
            "Project the velocity extrapolated into the air divergence-free (Rasmussen et al. "
            "§5.2). Measured on the dam break at 32 x 20 x 14 over 30 frames: volume change "
            "-2.3 % with it, -15 % without."),
+    K_FLOAT("pls.viscosity", 0, LQ_SOLVER_PLS, 0, 1e3, "0", "m²/s",
+            "Kinematic viscosity ν (0: inviscid). Above 0, §5.1's split: the cross terms "
+            "explicit, one implicit CG solve per velocity component (stable at any ν)."),
+    K_MAP("pls.viscosity_change", 0, LQ_SOLVER_PLS,
+          "ν over time: `pls.viscosity` times or decaying like the profile (a melting block: "
+          "decay or a table of factors)."),
+    K_ENUM("pls.viscosity_change.profile", 0, LQ_SOLVER_PLS, "constant|decay|wave|table",
+           "constant",
+           "constant; decay: ν·exp(-rate·t); wave: ν + amplitude·omega·sin(omega·t); "
+           "table: ν times the keyframed factor."),
+    K_FLOAT("pls.viscosity_change.rate", 0, LQ_SOLVER_PLS, 0, INF, "1", "1/s", "Decay rate."),
+    K_FLOAT("pls.viscosity_change.amplitude", 0, LQ_SOLVER_PLS, -INF, INF, "0", "m²",
+            "Amplitude of `wave`."),
+    K_FLOAT("pls.viscosity_change.omega", 0, LQ_SOLVER_PLS, 0, INF, "1", "rad/s",
+            "Frequency of `wave`."),
+    K_FLOATS("pls.viscosity_change.table", 0, LQ_SOLVER_PLS, 2, 512, -INF, INF, NULL, "",
+             "Keyframes `[t0, f0, t1, f1, ...]` (s, factor on ν; linear between keys)."),
     K_ENUM("pls.reinit", 0, LQ_SOLVER_PLS, "fim|pde", "fim",
            "Reinitialisation of φ to a signed distance: `fim` (fast iterative eikonal solve) or "
            "`pde` (Russo-Smereka pseudo-time steps)."),

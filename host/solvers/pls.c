@@ -41,6 +41,8 @@
 #include "reinit.h"
 #include "sladvect.h"
 #include "solver.h"
+#include "timefn.h"
+#include "viscosity.h"
 
 enum {
     LQ_PLS_R_SL = 1,
@@ -49,7 +51,8 @@ enum {
     LQ_PLS_R_STATE = 8,
     LQ_PLS_R_POISSON = 16,
     LQ_PLS_R_EXTRAP = 32,
-    LQ_PLS_R_FORCE = 64
+    LQ_PLS_R_FORCE = 64,
+    LQ_PLS_R_VISC = 128
 };
 
 typedef struct lq_pls {
@@ -58,6 +61,12 @@ typedef struct lq_pls {
     bool divfree;
     double h, origin[3], g[3], cfl, fps, cellv;
     lq_field u, v, w, un, vn, wn, phi, phin, sdf, b, p;
+    bool viscous;   /* pls.viscosity > 0: §5.1's split, implicit per component */
+    lq_timefn nu_t; /* ν over time (pls.viscosity and pls.viscosity_change) */
+    lq_vs_ops vo;
+    lq_vs_params vp;
+    lq_field nu;    /* ν per cell */
+    int visc_iters; /* this frame's CG iterations, all components */
     lq_sl_ops so;
     lq_reinit_ops ro;
     lq_pls_ops ko;
@@ -97,6 +106,8 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_POISSON) lq_poisson_ops_release(&s->qo);
     if (s->ready & LQ_PLS_R_EXTRAP) lq_extrap_ops_release(&s->eo);
     if (s->ready & LQ_PLS_R_FORCE) lq_pf_ops_release(&s->fo);
+    if (s->ready & LQ_PLS_R_VISC) lq_vs_ops_release(&s->vo);
+    lq_field_release(&s->nu);
     lq_field *fs[] = {&s->u,   &s->v,    &s->w,   &s->un, &s->vn, &s->wn,
                       &s->phi, &s->phin, &s->sdf, &s->b,  &s->p};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
@@ -330,6 +341,7 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan)
     plan[n++] = mg;
     plan[n++] = 2 * F + 4 * F + C * 9; /* extrapolation masks, scratch, band system */
     plan[n++] = lq_pf_ops_bytes();
+    if (s->viscous) plan[n++] = lq_vs_ops_bytes(s->nx, s->ny, s->nz) + C * 4; /* + ν */
     return n;
 }
 
@@ -424,6 +436,14 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
                             "lower pls.particles_per_cell or set pls.max_particles",
                             (double)cap);
     if (rc) goto fail;
+    /* §5.1: viscosity, constant or a function of time */
+    double nu0 = lq_scene_float(sc, "pls.viscosity");
+    s->viscous = nu0 > 0;
+    if (s->viscous) {
+        rc = lq_timefn_read(sc, "pls.viscosity_change", nu0, &s->nu_t);
+        if (rc) goto fail;
+        s->vp = (lq_vs_params){.h = (float)s->h, .free_slip = 1, .cross = LQ_VS_CROSS_MASKED};
+    }
     size_t plan[16];
     int np = lq_pls_plan(s, (int)cap, plan);
     for (int i = 0; i < np; i++) s->device_bytes += plan[i];
@@ -450,6 +470,10 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     LQ_PLS_INIT(LQ_PLS_R_POISSON, lq_poisson_ops_init(&s->qo, ctx, nx, ny, nz));
     LQ_PLS_INIT(LQ_PLS_R_EXTRAP, lq_extrap_ops_init(&s->eo, ctx, nx, ny, nz));
     LQ_PLS_INIT(LQ_PLS_R_FORCE, lq_pf_ops_init(&s->fo, ctx, nx, ny, nz));
+    if (s->viscous) {
+        LQ_PLS_INIT(LQ_PLS_R_VISC, lq_vs_ops_init(&s->vo, ctx, nx, ny, nz));
+        if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
+    }
 #undef LQ_PLS_INIT
     if (rc) goto fail;
     const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
@@ -502,6 +526,16 @@ static int lq_pls_step(lq_pls *s, double dt)
     if (!rc)
         rc = lq_sl_advect_velocity(&s->so, &s->u, &s->v, &s->w, &s->un, &s->vn, &s->wn,
                                    &s->slp); /* 4 */
+    if (!rc && s->viscous) { /* §5.1: explicit cross terms from uⁿ, implicit per component */
+        lq_vs_stats vst;
+        s->vp.dt = (float)dt;
+        rc =
+            lq_vs_fill(&s->vo, &s->nu, (float)lq_timefn_eval(&s->nu_t, s->t), NULL, 0, (float)s->h);
+        if (!rc)
+            rc = lq_vs_step(&s->vo, &s->u, &s->v, &s->w, &s->un, &s->vn, &s->wn, &s->nu, &s->phi,
+                            sdf, &s->vp, &vst);
+        for (int a = 0; a < 3 && !rc; a++) s->visc_iters += vst.iterations[a];
+    }
     if (rc) return rc;
     lq_pls_swap(&s->u, &s->un);
     lq_pls_swap(&s->v, &s->vn);
@@ -568,6 +602,10 @@ static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
                    s->volume0 > 0 ? (st->liquid_volume - s->volume0) / s->volume0 : 0);
     lq_stats_extra(st, "particles", s->ks.live);
     lq_stats_extra(st, "escaped", (double)s->escaped);
+    if (s->viscous) {
+        lq_stats_extra(st, "viscosity", lq_timefn_eval(&s->nu_t, s->t));
+        lq_stats_extra(st, "viscosity_iterations", s->visc_iters);
+    }
     lq_stats_extra(st, "particles_dropped", (double)s->ks.dropped);
     lq_stats_extra(st, "pressure_unconverged", s->unconverged);
     lq_stats_extra(st, "device_bytes", (double)s->device_bytes);
@@ -583,7 +621,7 @@ static int lq_pls_advance(void *state, int frame, double t_end, lq_frame_stats *
 {
     lq_pls *s = state;
     s->frame = frame;
-    s->iterations = s->unconverged = 0;
+    s->iterations = s->unconverged = s->visc_iters = 0;
     s->residual = 0;
     s->escaped = 0;
     int steps = 0;
