@@ -20,12 +20,12 @@
  *
  * dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|) and the frame end. Grid: the pls
  * conventions (no wall layer; the domain edge is a closed wall). Objects (obstacles box,
- * sphere, cylinder) are an analytic signed distance at cell centres, at rest.
+ * sphere, cylinder) are an analytic signed distance at cell centres, at rest; mesh and
+ * mask obstacles and terrain are voxelised (host/voxel.c) and reinitialised into one.
  *
  * Not yet here: viscosity (§5.1), moving
  * objects and their velocity condition (§5.5.1), φ extrapolated into objects (§5.5.2),
- * control particles (§4), no-slip walls (every wall is free-slip), mesh and mask
- * obstacles, sources.
+ * control particles (§4), no-slip walls (every wall is free-slip), sources.
  */
 #include <math.h>
 #include <stdio.h>
@@ -43,6 +43,7 @@
 #include "solver.h"
 #include "timefn.h"
 #include "viscosity.h"
+#include "voxel.h"
 
 enum {
     LQ_PLS_R_SL = 1,
@@ -61,8 +62,9 @@ typedef struct lq_pls {
     bool divfree;
     double h, origin[3], g[3], cfl, fps, cellv;
     lq_field u, v, w, un, vn, wn, phi, phin, sdf, b, p;
-    bool viscous;   /* pls.viscosity > 0: §5.1's split, implicit per component */
-    lq_timefn nu_t; /* ν over time (pls.viscosity and pls.viscosity_change) */
+    bool sdf_reinit; /* sdf holds voxelised objects: reinitialise it to a distance */
+    bool viscous;    /* pls.viscosity > 0: §5.1's split, implicit per component */
+    lq_timefn nu_t;  /* ν over time (pls.viscosity and pls.viscosity_change) */
     lq_vs_ops vo;
     lq_vs_params vp;
     lq_field nu;    /* ν per cell */
@@ -237,6 +239,8 @@ static int lq_pls_read_shapes(const lq_scene *sc, bool obst, lq_pls_item **out, 
             snprintf(p, sizeof p, "%s.%d.cylinder.axis", list, it);
             const char *ax = lq_scene_enum(sc, p);
             q->axis = ax[0] - 'x';
+        } else if (obst && (strcmp(kind, "mesh") == 0 || strcmp(kind, "mask") == 0)) {
+            continue; /* voxelised (host/voxel.c), then a distance by reinitialisation */
         } else {
             snprintf(p, sizeof p, "%s.%d", list, it);
             return lq_scene_error(sc, p, "%s '%s' is not supported by solver 'pls' yet",
@@ -280,6 +284,24 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *
                 *band += fabs(d) < s->kp.band;
             }
     s->has_sdf = no > 0;
+    /* mesh and mask obstacles and terrain: their cells (by centre) as ∓½ h, merged; the
+     * solver then reinitialises sdf to a distance (s->sdf_reinit) */
+    bool voxels = lq_scene_count(sc, "terrain") > 0;
+    for (int it = 0; it < lq_scene_count(sc, "obstacles"); it++) {
+        const char *kind = lq_scene_kind(sc, "obstacles", it);
+        voxels = voxels || strcmp(kind, "mesh") == 0 || strcmp(kind, "mask") == 0;
+    }
+    if (!rc && voxels) {
+        size_t n = (size_t)nx * ny * nz;
+        unsigned char *solid = lq_calloc(n, 1), *ns = lq_calloc(n, 1);
+        rc = solid && ns ? lq_voxel_obstacles(sc, nx, ny, nz, s->h, s->origin, solid, ns) : LQ_ESIM;
+        for (size_t c = 0; c < n && !rc; c++)
+            sdf[c] = fminf(sdf[c], (float)((solid[c] ? -0.5 : 0.5) * s->h));
+        free(solid);
+        free(ns);
+        s->has_sdf = true;
+        s->sdf_reinit = true;
+    }
     free(liq);
     free(obs);
     return rc;
@@ -477,8 +499,9 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
 #undef LQ_PLS_INIT
     if (rc) goto fail;
     const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
-    /* φ a signed distance, the particles seeded, the velocity extrapolated */
-    rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
+    /* sdf and φ signed distances, the particles seeded, the velocity extrapolated */
+    if (s->sdf_reinit) rc = lq_reinit(&s->ro, &s->sdf, &s->phin, &s->rp, NULL);
+    if (!rc) rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
     if (!rc) rc = lq_pls_seed(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
     if (!rc) rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
     int bad = 0;
