@@ -13,10 +13,8 @@ const lq_solver_vt *lq_solver_find(const lq_scene *s)
     const char *name = lq_scene_solver(s);
     for (size_t i = 0; i < LQ_COUNT(lq_solvers); i++)
         if (strcmp(lq_solvers[i]->name, name) == 0) return lq_solvers[i];
-    lq_scene_error(
-        s, "solver",
-        "solver '%s' is not implemented yet in this build (available: shallow, splash, mac, pls)",
-        name);
+    lq_scene_error(s, "solver",
+                   "solver '%s' is not in this build (available: shallow, splash, mac, pls)", name);
     return NULL;
 }
 

@@ -18,8 +18,8 @@
  * Faces toward OUTFLOW cells relax freely (§3.2.2: the liquid leaves at the rate
  * continuity asks; the solver gives an OUTFLOW cell its liquid neighbour's pressure before
  * eq. 2, host/macbc.h, so the outflow is not also driven by a drop to atmospheric pressure
- * at every depth: with p = 0 there a whole sea drained in a second). Faces toward SURFACE (and EMPTY)
- * cells are the FULL cell's own faces and move with its δp by eq. 8: the surface cell's
+ * at every depth: with p = 0 there a whole sea drained in a second). Faces toward SURFACE (and
+ * EMPTY) cells are the FULL cell's own faces and move with its δp by eq. 8: the surface cell's
  * pressure is the applied one (§3.2.3) and is not relaxed; the free-surface velocity
  * rules (eq. 10 and the 64 Empty-Fluid cases) are a separate module the solver applies
  * after the iteration.
