@@ -8,6 +8,7 @@
 
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -16,6 +17,29 @@ static const char *const lq_ex_sources[] = {"kernels/lq_shared.h", "kernels/mac_
                                             "kernels/extrap_cell.h", "kernels/extrap.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
+
+/* Work-group shape of the 3D cell and face ranges: PoCL's own choice for a NULL local
+ * size over a 3D range is poor; the global range is rounded up to it (the kernels check
+ * their bounds). LIQUIDCL_LOCAL3="a,b,c" overrides it (for measuring). */
+static void lq_ex_local3(size_t *global, size_t *local)
+{
+    static int init = 0;
+    static size_t l3[3] = {16, 4, 1};
+    if (!init) {
+        const char *e = getenv("LIQUIDCL_LOCAL3");
+        unsigned a, b, c;
+        if (e && sscanf(e, "%u,%u,%u", &a, &b, &c) == 3 && a && b && c) {
+            l3[0] = a;
+            l3[1] = b;
+            l3[2] = c;
+        }
+        init = 1;
+    }
+    for (int d = 0; d < 3; d++) {
+        local[d] = global[d] < l3[d] ? global[d] : l3[d];
+        global[d] = (global[d] + local[d] - 1) / local[d] * local[d];
+    }
+}
 
 lq_extrap_params lq_extrap_params_default(void)
 {
@@ -33,6 +57,7 @@ lq_extrap_params lq_extrap_params_default(void)
         {&(o)->init, "extrap_init"}, {&(o)->layer, "extrap_layer"}, {&(o)->bandk, "extrap_band"},  \
             {&(o)->sor, "extrap_sor"}, {&(o)->correct, "extrap_correct"},                          \
             {&(o)->object, "extrap_object"}, {&(o)->copy, "extrap_copy"},                          \
+            {&(o)->listk, "extrap_list"}, {&(o)->sor_list, "extrap_sor_list"},                     \
     }
 
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
@@ -53,6 +78,8 @@ int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (!rc) rc = lq_field_alloc(ctx, &o->band, "extrap_band", nx, ny, nz, 1);
     if (!rc) rc = lq_field_alloc(ctx, &o->rhs, "extrap_rhs", nx, ny, nz, 4);
     if (!rc) rc = lq_field_alloc(ctx, &o->p, "extrap_p", nx, ny, nz, 4);
+    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->list, "extrap_list", nx, ny, nz, 4);
+    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->cnt, "extrap_cnt", 2, 1, 1, 4);
     if (rc || IS_REF(o)) return rc;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
@@ -73,6 +100,8 @@ void lq_extrap_ops_release(lq_extrap_ops *o)
     lq_field_release(&o->band);
     lq_field_release(&o->rhs);
     lq_field_release(&o->p);
+    lq_field_release(&o->list);
+    lq_field_release(&o->cnt);
 }
 
 static void lq_ex_check(const lq_extrap_ops *o, const lq_field *u, const lq_field *v,
@@ -97,7 +126,9 @@ static int lq_ex_run(lq_extrap_ops *o, cl_kernel k, const char *name, int n, con
         int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
         if (rc) return rc;
     }
-    return lq_cl_run(o->ctx, k, name, 3, g, NULL);
+    size_t global[3] = {g[0], g[1], g[2]}, local[3];
+    lq_ex_local3(global, local);
+    return lq_cl_run(o->ctx, k, name, 3, global, local);
 }
 
 static void lq_ex_face_range(const lq_extrap_ops *o, int c, size_t *g)
@@ -179,12 +210,23 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
     lq_argv ba[] = {MEM(&o->band), MEM(&o->rhs), MEM(&o->p),  MEM(u),   MEM(v),  MEM(w),
                     MEM(&vm[0]),   MEM(&vm[1]),  MEM(&vm[2]), MEM(phi), MEM(sd), VAL(use_sdf)};
     int rc = lq_ex_run(o, o->bandk, "extrap_band", (int)LQ_COUNT(ba), ba, gc);
+    /* the sweeps visit only the band cells, by colour (lists built once; extrap_sor over
+     * the whole grid computes the same, bit for bit, at several times the cost) */
+    int cnt[2] = {0, 0};
+    if (!rc) rc = lq_field_zero(&o->cnt, 0);
+    lq_argv la[] = {MEM(&o->list), MEM(&o->cnt), MEM(&o->band)};
+    if (!rc) rc = lq_ex_run(o, o->listk, "extrap_list", (int)LQ_COUNT(la), la, gc);
+    if (!rc) rc = lq_field_download(&o->cnt, cnt);
     float omega = prm->omega;
+    size_t local = 64;
     for (int it = 0; it < prm->iterations && !rc; it++)
         for (int colour = 0; colour < 2 && !rc; colour++) {
-            lq_argv a[] = {MEM(&o->p), MEM(&o->band), MEM(&o->rhs), MEM(phi),
-                           MEM(sd),    VAL(use_sdf),  VAL(colour),  VAL(omega)};
-            rc = lq_ex_run(o, o->sor, "extrap_sor", (int)LQ_COUNT(a), a, gc);
+            int n = cnt[colour];
+            if (n <= 0) continue;
+            lq_argv a[] = {MEM(&o->p),  MEM(&o->band), MEM(&o->rhs), MEM(&o->list),
+                           VAL(colour), VAL(n),        VAL(omega)};
+            rc = lq_cl_launch(o->ctx, o->sor_list, "extrap_sor_list", (int)LQ_COUNT(a), a, 1,
+                              ((size_t)n + local - 1) / local * local, 1, &local);
         }
     lq_field *vel[3] = {u, v, w};
     for (int c = 0; c < 3 && !rc; c++) {

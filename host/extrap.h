@@ -58,11 +58,12 @@ typedef struct lq_extrap_ops {
     int nx, ny, nz;
     lq_field valid[2][3]; /* uchar per face: ping-pong valid masks of u, v, w */
     int final;            /* which valid[] holds the last extrapolation's mask */
-    lq_field band;        /* uchar per cell: §5.2 unknowns */
+    lq_field band;        /* uchar per cell: §5.2 unknowns (nonzero; extrap_cell.h) */
     lq_field rhs, p;      /* float per cell: −D_c and the pressure (m/s) */
     lq_field tmp[3];      /* float per face: object_bc output */
+    lq_field list, cnt;   /* int per cell: §5.2's band cells by colour; int[2]: their counts */
     cl_program program;
-    cl_kernel init, layer, bandk, sor, correct, object, copy;
+    cl_kernel init, layer, bandk, sor, correct, object, copy, listk, sor_list;
 } lq_extrap_ops;
 
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz);

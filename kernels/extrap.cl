@@ -65,3 +65,25 @@ kernel void extrap_copy(global float *dst, global const float *src, int n)
     int f = get_global_id(0);
     if (f < n) dst[f] = src[f];
 }
+
+/* The band cells of colour (i + j + k) & 1 into list: colour 0 from the front, colour 1
+ * from the back (cnt[0], cnt[1] zeroed by the host). The order within a list is free:
+ * one colour's SOR updates are independent, so the result does not depend on it. */
+kernel void extrap_list(global int *list, global volatile int *cnt, global const uchar *band)
+{
+    LQ_EX_CELL;
+    int cell = LQ_MAC_CELL(i, j, k, NX, NY), colour = (i + j + k) & 1;
+    if (!band[cell]) return;
+    int q = atomic_inc(&cnt[colour]);
+    list[colour ? NX * NY * NZ - 1 - q : q] = cell;
+}
+
+/* lq_ex_sor_cell at the n band cells of one colour's list. */
+kernel void extrap_sor_list(global float *p, global const uchar *band, global const float *rhs,
+                            global const int *list, int colour, int n, float omega)
+{
+    int g = get_global_id(0);
+    if (g >= n) return;
+    int cell = list[colour ? NX * NY * NZ - 1 - g : g];
+    lq_ex_sor_bits(p, band, rhs, omega, cell, NX, NY);
+}

@@ -199,7 +199,8 @@ LQ_INLINE int lq_ex_known(LQ_GLOBAL const lq_ex_u8 *valid, int c, int i, int j, 
     return lq_ex_edge(c, i, j, k, nx, ny, nz) || valid[lq_ex_face_index(c, i, j, k, nx, ny, nz)];
 }
 
-/* Marks band cells, sets rhs = −D_c there (0 elsewhere) and p = 0. */
+/* Marks band cells (nonzero: bit 0 and the non-fixed faces' bits, see below), sets
+ * rhs = −D_c there (0 elsewhere) and p = 0. */
 LQ_INLINE void lq_ex_band_cell(LQ_GLOBAL lq_ex_u8 *band, LQ_GLOBAL float *rhs, LQ_GLOBAL float *p,
                                LQ_GLOBAL const float *u, LQ_GLOBAL const float *v,
                                LQ_GLOBAL const float *w, LQ_GLOBAL const lq_ex_u8 *vu,
@@ -217,6 +218,14 @@ LQ_INLINE void lq_ex_band_cell(LQ_GLOBAL lq_ex_u8 *band, LQ_GLOBAL float *rhs, L
          lq_ex_known(vv, 1, i, j + 1, k, nx, ny, nz);
     in = in && lq_ex_known(vw, 2, i, j, k, nx, ny, nz) &&
          lq_ex_known(vw, 2, i, j, k + 1, nx, ny, nz);
+    if (in) { /* bit 0: an unknown; bits 1–6: its non-fixed faces −x +x −y +y −z +z */
+        in |= !lq_ex_fixed(phi, sdf, use_sdf, 0, i, j, k, nx, ny, nz) << 1;
+        in |= !lq_ex_fixed(phi, sdf, use_sdf, 0, i + 1, j, k, nx, ny, nz) << 2;
+        in |= !lq_ex_fixed(phi, sdf, use_sdf, 1, i, j, k, nx, ny, nz) << 3;
+        in |= !lq_ex_fixed(phi, sdf, use_sdf, 1, i, j + 1, k, nx, ny, nz) << 4;
+        in |= !lq_ex_fixed(phi, sdf, use_sdf, 2, i, j, k, nx, ny, nz) << 5;
+        in |= !lq_ex_fixed(phi, sdf, use_sdf, 2, i, j, k + 1, nx, ny, nz) << 6;
+    }
     band[cell] = (lq_ex_u8)in;
     if (!in) return;
     float d = u[LQ_MAC_U(i + 1, j, k, nx, ny)] - u[LQ_MAC_U(i, j, k, nx, ny)];
@@ -249,6 +258,31 @@ LQ_INLINE void lq_ex_sor_cell(LQ_GLOBAL float *p, LQ_GLOBAL const lq_ex_u8 *band
     LQ_EX_NB(2, i, j, k, -sz)
     LQ_EX_NB(2, i, j, k + 1, sz)
 #undef LQ_EX_NB
+    if (m == 0) return;
+    float pn = (s + rhs[cell]) * lq_ex_recip(m);
+    p[cell] = p[cell] + omega * (pn - p[cell]);
+}
+
+/* lq_ex_sor_cell of band cell `cell` from its face bits (lq_ex_band_cell): the same
+ * sums in the same order, without recomputing the face kinds; for the kernels that
+ * visit a list of one colour's band cells. */
+LQ_INLINE void lq_ex_sor_bits(LQ_GLOBAL float *p, LQ_GLOBAL const lq_ex_u8 *band,
+                              LQ_GLOBAL const float *rhs, float omega, int cell, int nx, int ny)
+{
+    int bits = band[cell], sy = nx, sz = nx * ny, m = 0;
+    float s = 0.0f;
+#define LQ_EX_NBB(bit, off)                                                                        \
+    if (bits & (1 << (bit))) {                                                                     \
+        m++;                                                                                       \
+        if (band[cell + (off)]) s = s + p[cell + (off)];                                           \
+    }
+    LQ_EX_NBB(1, -1)
+    LQ_EX_NBB(2, 1)
+    LQ_EX_NBB(3, -sy)
+    LQ_EX_NBB(4, sy)
+    LQ_EX_NBB(5, -sz)
+    LQ_EX_NBB(6, sz)
+#undef LQ_EX_NBB
     if (m == 0) return;
     float pn = (s + rhs[cell]) * lq_ex_recip(m);
     p[cell] = p[cell] + omega * (pn - p[cell]);

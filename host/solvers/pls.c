@@ -361,7 +361,7 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan)
         if (lz > 1) lz = (lz + 1) / 2;
     }
     plan[n++] = mg;
-    plan[n++] = 2 * F + 4 * F + C * 9; /* extrapolation masks, scratch, band system */
+    plan[n++] = 2 * F + 4 * F + C * 13 + 8; /* extrapolation masks, scratch, band system */
     plan[n++] = lq_pf_ops_bytes();
     if (s->viscous) plan[n++] = lq_vs_ops_bytes(s->nx, s->ny, s->nz) + C * 4; /* + ν */
     return n;
@@ -527,9 +527,27 @@ static void lq_pls_swap(lq_field *a, lq_field *b)
     *b = t;
 }
 
+/* LIQUIDCL_PLS_PROFILE=1: each part of a step timed (lq_ctx_finish between parts), one
+ * line per step on stderr, in ms. */
+static int lq_pls_prof = -1;
+static double lq_pls_prof_t;
+static void lq_pls_tick(lq_pls *s, const char *name)
+{
+    if (lq_pls_prof < 0) {
+        const char *e = getenv("LIQUIDCL_PLS_PROFILE");
+        lq_pls_prof = e && *e && *e != '0';
+    }
+    if (!lq_pls_prof) return;
+    lq_ctx_finish(s->ctx);
+    double t = lq_now();
+    if (name) fprintf(stderr, " %s %.1f", name, 1e3 * (t - lq_pls_prof_t));
+    lq_pls_prof_t = t;
+}
+
 /* One step of dt (the order of the header comment). */
 static int lq_pls_step(lq_pls *s, double dt)
 {
+    lq_pls_tick(s, NULL);
     const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
     s->slp.dt = (float)dt;
     s->kp.dt = (float)dt;
@@ -537,15 +555,20 @@ static int lq_pls_step(lq_pls *s, double dt)
     s->pp.dt = (float)dt;
     int esc = 0;
     int rc = lq_pls_advect(&s->ko, &s->ks, &s->u, &s->v, &s->w, &s->kp); /* 1 */
+    lq_pls_tick(s, "pt_advect");
     if (!rc) rc = lq_sl_advect_scalar(&s->so, &s->phi, &s->phin, &s->u, &s->v, &s->w, &s->slp);
     if (rc) return rc;
+    lq_pls_tick(s, "sl_phi");
     lq_pls_swap(&s->phi, &s->phin);                             /* 2 */
     rc = lq_pls_correct(&s->ko, &s->ks, &s->phi, &s->kp, &esc); /* 3 */
+    lq_pls_tick(s, "correct");
     if (!rc) rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
+    lq_pls_tick(s, "reinit");
     if (!rc) rc = lq_pls_correct(&s->ko, &s->ks, &s->phi, &s->kp, NULL);
     if (!rc) rc = lq_pls_adjust_radii(&s->ko, &s->ks, &s->phi, &s->kp);
     if (!rc && s->reseed_every > 0 && (s->step + 1) % s->reseed_every == 0)
         rc = lq_pls_reseed(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
+    lq_pls_tick(s, "correct_radii_reseed");
     if (!rc)
         rc = lq_sl_advect_velocity(&s->so, &s->u, &s->v, &s->w, &s->un, &s->vn, &s->wn,
                                    &s->slp); /* 4 */
@@ -560,17 +583,23 @@ static int lq_pls_step(lq_pls *s, double dt)
         for (int a = 0; a < 3 && !rc; a++) s->visc_iters += vst.iterations[a];
     }
     if (rc) return rc;
+    lq_pls_tick(s, "sl_vel");
     lq_pls_swap(&s->u, &s->un);
     lq_pls_swap(&s->v, &s->vn);
     lq_pls_swap(&s->w, &s->wn);
     rc = lq_pf_body_force(&s->fo, &s->u, &s->v, &s->w, &s->phi, sdf, s->g, dt); /* 5 */
+    lq_pls_tick(s, "force");
     lq_poisson_stats pst;
     if (!rc)
         rc = lq_poisson_step(&s->qo, &s->phi, sdf, &s->u, &s->v, &s->w, &s->b, &s->p, &s->pp,
-                             &pst);                                                      /* 6 */
+                             &pst); /* 6 */
+    lq_pls_tick(s, "poisson");
     if (!rc) rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep); /* 7 */
-    if (!rc && s->divfree)                                                               /* §5.2 */
+    lq_pls_tick(s, "extrap");
+    if (!rc && s->divfree) /* §5.2 */
         rc = lq_extrap_divfree(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
+    lq_pls_tick(s, "divfree");
+    if (lq_pls_prof) fprintf(stderr, " pcg_its %d\n", pst.iterations);
     if (rc) return rc;
     s->iterations += pst.iterations;
     s->unconverged += !pst.converged;
