@@ -31,10 +31,8 @@ static const char *const lq_ps_sources[] = {"kernels/lq_shared.h", "kernels/mac_
             {&(o)->mg_state, "poisson_mg_state"}, {&(o)->mg_coarsen, "poisson_mg_coarsen"},        \
             {&(o)->mg_system, "poisson_mg_system"}, {&(o)->mg_smooth, "poisson_mg_smooth"},        \
             {&(o)->mg_residual, "poisson_mg_residual"},                                            \
-            {&(o)->mg_restrict, "poisson_mg_restrict"},                                            \
-        {                                                                                          \
-            &(o)->mg_prolong, "poisson_mg_prolong"                                                 \
-        }                                                                                          \
+            {&(o)->mg_restrict, "poisson_mg_restrict"}, {&(o)->mg_prolong, "poisson_mg_prolong"},  \
+            {&(o)->mg_coarse, "poisson_mg_coarse"},                                                \
     }
 
 float lq_poisson_theta_min(const lq_poisson_params *prm)
@@ -445,6 +443,26 @@ int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z)
         if (!rc) rc = lq_poisson_mg_residual(o, l, B[l], X[l], &o->lv[l].res);
         if (!rc) rc = lq_poisson_mg_restrict(o, l, &o->lv[l].res, &o->lv[l + 1].b);
     }
+    int cn = o->lv[L - 1].nx * o->lv[L - 1].ny * o->lv[L - 1].nz;
+    if (!rc && !IS_REF(o) && cn <= LQ_PS_COARSE_GROUP &&
+        o->ctx->cl.dev.max_work_group >= LQ_PS_COARSE_GROUP) {
+        /* the coarsest level's zero start and 2 × LQ_PS_MG_COARSE sweeps in one
+         * work-group (barriers between the colours), bit for bit the launches below */
+        lq_poisson_level *C = &o->lv[L - 1];
+        int sweeps = LQ_PS_MG_COARSE;
+        lq_argv a[] = {MEM(B[L - 1]),
+                       MEM(X[L - 1]),
+                       MEM(lq_ps_lmask(o, L - 1)),
+                       MEM(lq_ps_ldiag(o, L - 1)),
+                       VAL(sweeps),
+                       VAL(C->nx),
+                       VAL(C->ny),
+                       VAL(C->nz)};
+        size_t local = LQ_PS_COARSE_GROUP;
+        rc = lq_cl_launch(o->ctx, o->mg_coarse, "poisson_mg_coarse", (int)LQ_COUNT(a), a, 1, local,
+                          1, &local);
+        goto up;
+    }
     if (!rc) rc = lq_field_zero(X[L - 1], 0);
     for (int s = 0; s < LQ_PS_MG_COARSE && !rc; s++) {
         rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 0);
@@ -454,6 +472,7 @@ int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z)
         rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 1);
         if (!rc) rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 0);
     }
+up:
     for (int l = L - 2; l >= 0 && !rc; l--) {
         rc = lq_poisson_mg_prolong(o, l, X[l + 1], X[l]);
         for (int s = 0; s < LQ_PS_MG_SMOOTH && !rc; s++) {

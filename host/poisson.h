@@ -70,9 +70,10 @@ typedef struct lq_poisson_stats {
     char message[160]; /* one line for logs */
 } lq_poisson_stats;
 
-#define LQ_PS_MAX_LEVELS 16
-#define LQ_PS_MG_SMOOTH  2  /* red-black Gauss–Seidel sweeps before and after each level */
-#define LQ_PS_MG_COARSE  16 /* sweeps (and as many mirrored) on the coarsest level */
+#define LQ_PS_MAX_LEVELS   16
+#define LQ_PS_MG_SMOOTH    2  /* red-black Gauss–Seidel sweeps before and after each level */
+#define LQ_PS_MG_COARSE    16 /* sweeps (and as many mirrored) on the coarsest level */
+#define LQ_PS_COARSE_GROUP 64 /* work-group of the one-launch coarsest solve (≥ its cells) */
 
 /* One multigrid level (level 0 uses the ops' mask and diag, and the CG r and z). */
 typedef struct lq_poisson_level {
@@ -98,7 +99,7 @@ typedef struct lq_poisson_ops {
     cl_program program;
     cl_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
         rhs, project, mg_state, mg_coarsen, mg_system, mg_smooth, mg_residual, mg_restrict,
-        mg_prolong;
+        mg_prolong, mg_coarse;
 } lq_poisson_ops;
 
 int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz);

@@ -165,3 +165,24 @@ kernel void poisson_mg_prolong(global const float *e, int cnx, int cny, int cnz,
     LEVEL_IDS
     lq_ps_prolong_cell(e, cnx, cny, cnz, fmask, x, dim3, i, j, k, nx, ny);
 }
+
+/* The coarsest level's part of the V-cycle in one work-group of get_local_size(0) items:
+ * x = 0, then `sweeps` red-black Gauss–Seidel sweeps (red, black) and as many mirrored
+ * (black, red), a barrier after each colour: the same updates in the same order as the
+ * launches of poisson_mg_smooth it replaces (one colour's cells share no face). */
+kernel void poisson_mg_coarse(global const float *b, global float *x, global const uchar *mask,
+                              global const float *diag, int sweeps, int nx, int ny, int nz)
+{
+    int n = nx * ny * nz, lid = get_local_id(0), ls = get_local_size(0);
+    for (int c = lid; c < n; c += ls) x[c] = 0.0f;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int s = 0; s < 4 * sweeps; s++) {
+        /* s < 2 sweeps: 0, 1, 0, 1, ...; then 1, 0, 1, 0, ... */
+        int colour = s < 2 * sweeps ? (s & 1) : 1 - (s & 1);
+        for (int c = lid; c < n; c += ls) {
+            int i = c % nx, j = (c / nx) % ny, k = c / (nx * ny);
+            lq_ps_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+}
