@@ -70,6 +70,8 @@ int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     o->nz = nz;
     int rc = lq_field_alloc(ctx, &o->phi0, "reinit.phi0", nx, ny, nz, 4);
     if (!rc) rc = lq_field_alloc(ctx, &o->mx, "reinit.max", 1, 1, 1, 4);
+    for (int q = 0; q < 2 && !rc && !IS_REF(o); q++)
+        rc = lq_field_alloc(ctx, &o->chg[q], "reinit.changed", nx, ny, nz, 1);
     if (rc || IS_REF(o)) return rc;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
@@ -84,6 +86,8 @@ void lq_reinit_ops_release(lq_reinit_ops *o)
     lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
     lq_field_release(&o->phi0);
     lq_field_release(&o->mx);
+    lq_field_release(&o->chg[0]);
+    lq_field_release(&o->chg[1]);
 }
 
 static int lq_ri_run(lq_reinit_ops *o, cl_kernel k, const char *name, int nargs, const lq_argv *a)
@@ -120,9 +124,18 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
             int m = n + (n & 1);
             for (int it = 0; it < m && !rc; it++) {
                 lq_field *src = it & 1 ? scratch : phi, *dst = it & 1 ? phi : scratch;
-                int note = it >= m - 2;
-                lq_argv fa[] = {MEM(dst),  MEM(src), MEM(&o->phi0), MEM(&o->mx),
-                                VAL(note), VAL(c.h), VAL(c.h2),     VAL(c.bh)};
+                int note = it >= m - 2, all = it == 0;
+                lq_argv fa[] = {MEM(dst),
+                                MEM(src),
+                                MEM(&o->phi0),
+                                MEM(&o->mx),
+                                VAL(note),
+                                VAL(c.h),
+                                VAL(c.h2),
+                                VAL(c.bh),
+                                MEM(&o->chg[(it + 1) & 1]),
+                                MEM(&o->chg[it & 1]),
+                                VAL(all)};
                 rc = lq_ri_run(o, o->fim, "reinit_fim", (int)LQ_COUNT(fa), fa);
             }
         } else {

@@ -62,8 +62,9 @@ typedef struct lq_reinit_stats {
 typedef struct lq_reinit_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
-    lq_field phi0; /* φ at the start (float per cell) */
-    lq_field mx;   /* the max change (one uint, float bits) */
+    lq_field phi0;   /* φ at the start (float per cell) */
+    lq_field mx;     /* the max change (one uint, float bits) */
+    lq_field chg[2]; /* uchar per cell: changed in the last FIM sweep (ping-pong) */
     cl_program program;
     cl_kernel init, fim_seed, pde1, pde2, fim;
 } lq_reinit_ops;

@@ -344,10 +344,10 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan)
     size_t nx = s->nx, ny = s->ny, nz = s->nz, C = nx * ny * nz;
     size_t F = (nx + 1) * ny * nz + nx * (ny + 1) * nz + nx * ny * (nz + 1);
     int n = 0;
-    plan[n++] = 2 * F * 4;                                           /* u v w, un vn wn */
-    plan[n++] = (size_t)(4 + s->has_sdf) * C * 4;                    /* phi phin b p (sdf) */
-    plan[n++] = C * 4;                                               /* sladvect scratch */
-    plan[n++] = C * 4 + 4;                                           /* reinit phi0, max */
+    plan[n++] = 2 * F * 4;                        /* u v w, un vn wn */
+    plan[n++] = (size_t)(4 + s->has_sdf) * C * 4; /* phi phin b p (sdf) */
+    plan[n++] = C * 4;                            /* sladvect scratch */
+    plan[n++] = C * 6 + 4;                        /* reinit phi0, max, changed flags */
     plan[n++] = 2 * (size_t)LQ_MAX(capacity, 1) * LQ_PLS_STRIDE * 4; /* particles */
     plan[n++] = 3 * C * 4 + 2 * (C / 256 + 2) * 4 + 256;             /* keys, counts, scans */
     plan[n++] = C * (1 + 4 + 16) + LQ_PS_GROUPS * 4;                 /* poisson system, CG */
