@@ -72,7 +72,7 @@ int lq_ms_apply(lq_ms_ops *o, const lq_field *flags, const lq_field *mask, lq_fi
 /* After lq_ms_pressure: an up-facing SURFACE cell's p from the FULL cell below and its
  * marker fill (lq_ms_fill_pressure_cell). mask: from lq_ms_classify; count: int per cell
  * (the markers' classification counts); ratio: a float field of 2 (per_cell + 1) values
- * filled by lq_ms_fill_ratio ((f − ½)/(f + ½), f = m / per_cell held at ≥ ¼, then the caps
+ * filled by lq_ms_fill_ratio ((f − ½)/(f + ½), f = m / per_cell held at ≥ 0.1, then the caps
  * |g| (f + ½) δy; g_abs = |g|, dy = δy).
  * 1 ≤ per_cell ≤ 64. */
 void lq_ms_fill_ratio(int per_cell, float g_abs, float dy, float *ratio);

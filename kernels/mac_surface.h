@@ -282,7 +282,7 @@ LQ_INLINE void lq_ms_pressure_cell(const LQ_GLOBAL unsigned char *flags, LQ_GLOB
  * p_c) there and linear between n's centre and the surface give
  * p_c = P + (p_n − P) (f − ½) / (f + ½): the hydrostatic g (f − ½) δy at rest, P in free
  * fall (p_n = P), with p_n − P capped at its hydrostatic value |g| (f + ½) δy.
- * ratio[m] = (f − ½)/(f + ½), f held at ≥ ¼, for a count of m markers, and
+ * ratio[m] = (f − ½)/(f + ½), f held at ≥ 0.1, for a count of m markers, and
  * ratio[per_cell + 1 + m] the cap, from the host (no division here). Other cells, and SURFACE cells
  * without that up-facing shape, keep p. Reads only p of FULL cells, writes only SURFACE cells:
  * race-free. Without it the surface pressure sits at the cell centre and jumps by a whole

@@ -292,24 +292,33 @@ static int lq_mac_initial_pressure(lq_mac *s)
     for (size_t c = 0; c < (size_t)nx * ny * nz; c++) s->gv[c] = 0;
     for (int k = 0; k < nz && !rc; k++)
         for (int i = 0; i < nx; i++) {
-            bool wet = false; /* below a surface cell, in liquid */
-            double depth = 0; /* of this cell's centre below the surface (m) */
-            for (int j = ny - 1; j >= 0; j--) {
+            /* runs of liquid cells from a surface cell down: hydrostatic when the run
+             * rests on a SOLID (or fixed) cell or the floor; a run with air below is in
+             * free fall and starts at 0 */
+            int j = ny - 1;
+            while (j >= 0) {
                 int c = LQ_MAC_CELL(i, j, k, nx, ny);
                 unsigned char f = s->fl[c];
                 if (f != LQ_MAC_FULL && f != LQ_MAC_SURFACE) {
-                    wet = false;
+                    j--;
                     continue;
                 }
-                if (!wet) { /* the column's surface cell: p = 0 at its centre, or at the
-                               height its marker fill puts the surface */
-                    double fill = s->fill_pressure ? (double)s->cnt[c] / s->per_cell : 0.5;
-                    depth = (fmax(0.25, fmin(fill, 1.0)) - 0.5) * s->dx;
-                    wet = true;
-                } else {
-                    depth += s->dx;
+                int top = j;
+                while (j >= 0) {
+                    unsigned char g = s->fl[LQ_MAC_CELL(i, j, k, nx, ny)];
+                    if (g != LQ_MAC_FULL && g != LQ_MAC_SURFACE) break;
+                    j--;
                 }
-                s->gv[c] = (float)(-s->g[1] * depth);
+                /* j: the cell under the run (−1: the floor) */
+                bool rests = j < 0 || s->fl[LQ_MAC_CELL(i, j, k, nx, ny)] != LQ_MAC_EMPTY;
+                if (!rests) continue;
+                /* the surface cell: p = 0 at its centre, or at the height its marker
+                 * fill puts the surface */
+                int ct = LQ_MAC_CELL(i, top, k, nx, ny);
+                double fill = s->fill_pressure ? (double)s->cnt[ct] / s->per_cell : 0.5;
+                double depth = (fmax(0.1, fmin(fill, 1.0)) - 0.5) * s->dx;
+                for (int jj = top; jj > j; jj--, depth += s->dx)
+                    s->gv[LQ_MAC_CELL(i, jj, k, nx, ny)] = (float)(-s->g[1] * depth);
             }
         }
     if (!rc) rc = lq_field_upload(&s->p, s->gv);
@@ -336,16 +345,20 @@ static int lq_mac_initial_velocity(lq_mac *s, int ns, const lq_markers_shape *sh
                     double x = (i + (a == 0 ? 0 : 0.5)) * h, y = (j + (a == 1 ? 0 : 0.5)) * h,
                            z = (k + (a == 2 ? 0 : 0.5)) * h;
                     for (int q = 0; q < ns; q++) {
-                        /* the shape grown by half a cell: the faces of the cells whose
-                         * centres it holds */
+                        /* the shape grown (a box by half a cell, a ball's radius by 1.5
+                         * cells, its centre kept): every face of the cells it fills,
+                         * and the first faces outside, which the air band would take */
                         lq_markers_shape g = shapes[q];
                         float hh = (float)(0.5 * h);
-                        for (int b = 0; b < 3; b++) {
-                            g.a[b] -= hh;
-                            g.b[b] += hh;
+                        if (g.kind == LQ_MARKERS_SPHERE) {
+                            g.r += 3 * hh;
+                        } else {
+                            for (int b = 0; b < 3; b++) {
+                                g.a[b] -= hh;
+                                g.b[b] += hh;
+                            }
+                            g.level += hh;
                         }
-                        g.r += hh;
-                        g.level += hh;
                         if ((vel0[q][0] || vel0[q][1] || vel0[q][2]) &&
                             lq_markers_shape_inside(&g, x, y, z))
                             s->fv[i + (size_t)fx * (j + (size_t)fy * k)] = (float)vel0[q][a];
