@@ -55,10 +55,8 @@ int lq_reinit_iterations(const lq_reinit_ops *o, const lq_reinit_params *prm)
 #define LQ_RI_KERNELS(o)                                                                           \
     {                                                                                              \
         {&(o)->init, "reinit_init"}, {&(o)->fim_seed, "reinit_fim_seed"},                          \
-            {&(o)->pde1, "reinit_pde1"}, {&(o)->pde2, "reinit_pde2"},                              \
-        {                                                                                          \
-            &(o)->fim, "reinit_fim"                                                                \
-        }                                                                                          \
+            {&(o)->pde1, "reinit_pde1"}, {&(o)->pde2, "reinit_pde2"}, {&(o)->fim, "reinit_fim"},   \
+            {&(o)->fim_list, "reinit_fim_list"},                                                   \
     }
 
 int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
@@ -70,8 +68,11 @@ int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     o->nz = nz;
     int rc = lq_field_alloc(ctx, &o->phi0, "reinit.phi0", nx, ny, nz, 4);
     if (!rc) rc = lq_field_alloc(ctx, &o->mx, "reinit.max", 1, 1, 1, 4);
+    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->mark, "reinit.mark", nx, ny, nz, 4);
     for (int q = 0; q < 2 && !rc && !IS_REF(o); q++)
-        rc = lq_field_alloc(ctx, &o->chg[q], "reinit.changed", nx, ny, nz, 1);
+        rc = lq_field_alloc(ctx, &o->list[q], "reinit.list", nx, ny, nz, 4);
+    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->cnt, "reinit.count", 1, 1, 1, 4);
+    if (!rc && !IS_REF(o)) rc = lq_field_zero(&o->mark, 0);
     if (rc || IS_REF(o)) return rc;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
@@ -86,8 +87,10 @@ void lq_reinit_ops_release(lq_reinit_ops *o)
     lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
     lq_field_release(&o->phi0);
     lq_field_release(&o->mx);
-    lq_field_release(&o->chg[0]);
-    lq_field_release(&o->chg[1]);
+    lq_field_release(&o->mark);
+    lq_field_release(&o->list[0]);
+    lq_field_release(&o->list[1]);
+    lq_field_release(&o->cnt);
 }
 
 static int lq_ri_run(lq_reinit_ops *o, cl_kernel k, const char *name, int nargs, const lq_argv *a)
@@ -121,10 +124,18 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
         if (method == LQ_REINIT_FIM) {
             lq_argv sa[] = {MEM(phi), MEM(&o->phi0), VAL(c.h), VAL(c.bh)};
             if (!rc) rc = lq_ri_run(o, o->fim_seed, "reinit_fim_seed", (int)LQ_COUNT(sa), sa);
-            int m = n + (n & 1);
+            int m = n + (n & 1), len = 0;
+            size_t local = 64;
+            /* the first sweep over every cell, then the active lists (reinit.cl) */
             for (int it = 0; it < m && !rc; it++) {
                 lq_field *src = it & 1 ? scratch : phi, *dst = it & 1 ? phi : scratch;
-                int note = it >= m - 2, all = it == 0;
+                int note = it >= m - 2;
+                if (o->stamp >= INT32_MAX - 1) {
+                    o->stamp = 0;
+                    rc = lq_field_zero(&o->mark, 0);
+                }
+                int stamp = ++o->stamp;
+                if (!rc) rc = lq_field_zero(&o->cnt, 0);
                 lq_argv fa[] = {MEM(dst),
                                 MEM(src),
                                 MEM(&o->phi0),
@@ -133,10 +144,19 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
                                 VAL(c.h),
                                 VAL(c.h2),
                                 VAL(c.bh),
-                                MEM(&o->chg[(it + 1) & 1]),
-                                MEM(&o->chg[it & 1]),
-                                VAL(all)};
-                rc = lq_ri_run(o, o->fim, "reinit_fim", (int)LQ_COUNT(fa), fa);
+                                MEM(&o->mark),
+                                MEM(&o->list[it & 1]),
+                                MEM(&o->cnt),
+                                VAL(stamp),
+                                MEM(&o->list[(it + 1) & 1]),
+                                VAL(len)};
+                if (!rc && it == 0)
+                    rc = lq_ri_run(o, o->fim, "reinit_fim", (int)LQ_COUNT(fa) - 2, fa);
+                else if (!rc)
+                    rc = lq_cl_launch(o->ctx, o->fim_list, "reinit_fim_list", (int)LQ_COUNT(fa), fa,
+                                      1, ((size_t)len + local - 1) / local * local, 1, &local);
+                if (!rc && it < m - 1) rc = lq_field_download(&o->cnt, &len);
+                if (!rc && len == 0) break; /* both buffers equal: φ holds the result */
             }
         } else {
             for (int it = 0; it < n && !rc; it++) {

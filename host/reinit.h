@@ -62,11 +62,14 @@ typedef struct lq_reinit_stats {
 typedef struct lq_reinit_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
-    lq_field phi0;   /* φ at the start (float per cell) */
-    lq_field mx;     /* the max change (one uint, float bits) */
-    lq_field chg[2]; /* uchar per cell: changed in the last FIM sweep (ping-pong) */
+    lq_field phi0;    /* φ at the start (float per cell) */
+    lq_field mx;      /* the max change (one uint, float bits) */
+    lq_field mark;    /* int per cell: the FIM sweep that last listed it (a stamp) */
+    lq_field list[2]; /* int per cell: the FIM's active lists (ping-pong) */
+    lq_field cnt;     /* int: the next list's length */
+    int stamp;        /* the last stamp used */
     cl_program program;
-    cl_kernel init, fim_seed, pde1, pde2, fim;
+    cl_kernel init, fim_seed, pde1, pde2, fim, fim_list;
 } lq_reinit_ops;
 
 int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz);

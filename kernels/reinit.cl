@@ -38,26 +38,45 @@ kernel void reinit_pde2(global float *phi, global const float *f1, global const 
     lq_ri_pde_stage2(phi, f1, phi0, mx, note, i, j, k, NX, NY, NZ, h, ih, dth, bh);
 }
 
-/* One Jacobi FIM sweep, at the cells that can change: a cell none of whose inputs (its
- * own value and its 6 neighbours') changed in the previous sweep (cin, bit for bit)
- * would compute what it computed then, which `out` (the buffer of two sweeps ago) already
- * holds; it only clears its flag. all = 1 (the first sweep): every cell. cout gets which
- * cells changed. The result is that of sweeping every cell, bit for bit. */
+/* The FIM sweeps visit only the cells that can change (an active list). A cell none of
+ * whose inputs (its own value and its 6 neighbours') changed in the previous sweep, bit
+ * for bit, would compute what it computed then, which `out` (the buffer of two sweeps
+ * ago) already holds. So each sweep, a cell that changed stamps itself and its
+ * neighbours in `mark` with the next sweep's stamp (atomic_max: once each) and appends
+ * them to the next list. The order within a list is free (a Jacobi sweep reads `in`,
+ * writes `out`); the result is that of sweeping every cell, bit for bit, and an empty
+ * list means both buffers are equal (the rest of the sweeps would change nothing). */
+void lq_ri_activate(global volatile int *mark, global int *lout, global volatile int *cnt, int i,
+                    int j, int k, int stamp)
+{
+    int nb[6], c = LQ_MAC_CELL(i, j, k, NX, NY);
+    lq_ri_nbrs(nb, i, j, k, NX, NY, NZ);
+    if (atomic_max(&mark[c], stamp) < stamp) lout[atomic_inc(cnt)] = c;
+    for (int n = 0; n < 6; n++)
+        if (atomic_max(&mark[nb[n]], stamp) < stamp) lout[atomic_inc(cnt)] = nb[n];
+}
+
+/* The first sweep: every cell. */
 kernel void reinit_fim(global float *out, global const float *in, global const float *phi0,
                        global volatile uint *mx, int note, float h, float h2, float bh,
-                       global const uchar *cin, global uchar *cout, int all)
+                       global volatile int *mark, global int *lout, global volatile int *cnt,
+                       int stamp)
 {
     LQ_RI_CELL;
     int c = LQ_MAC_CELL(i, j, k, NX, NY);
-    if (!all) {
-        int nb[6], act = cin[c];
-        lq_ri_nbrs(nb, i, j, k, NX, NY, NZ);
-        for (int n = 0; n < 6; n++) act |= cin[nb[n]];
-        if (!act) {
-            cout[c] = 0;
-            return;
-        }
-    }
     lq_ri_fim_cell(out, in, phi0, mx, note, i, j, k, NX, NY, NZ, h, h2, bh);
-    cout[c] = as_uint(out[c]) != as_uint(in[c]);
+    if (as_uint(out[c]) != as_uint(in[c])) lq_ri_activate(mark, lout, cnt, i, j, k, stamp);
+}
+
+/* A later sweep: the n cells of list lin. */
+kernel void reinit_fim_list(global float *out, global const float *in, global const float *phi0,
+                            global volatile uint *mx, int note, float h, float h2, float bh,
+                            global volatile int *mark, global int *lout, global volatile int *cnt,
+                            int stamp, global const int *lin, int n)
+{
+    int g = get_global_id(0);
+    if (g >= n) return;
+    int c = lin[g], i = c % NX, j = (c / NX) % NY, k = c / (NX * NY);
+    lq_ri_fim_cell(out, in, phi0, mx, note, i, j, k, NX, NY, NZ, h, h2, bh);
+    if (as_uint(out[c]) != as_uint(in[c])) lq_ri_activate(mark, lout, cnt, i, j, k, stamp);
 }
