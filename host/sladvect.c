@@ -38,6 +38,8 @@ lq_sl_scheme lq_sl_scheme_of(const lq_sl_params *prm)
     {                                                                                              \
         {&(o)->velocity, "sl_velocity"}, {&(o)->scalar, "sl_scalar"},                              \
             {&(o)->maccormack, "sl_maccormack"}, {&(o)->bfecc, "sl_bfecc"},                        \
+            {&(o)->scalar_keep, "sl_scalar_keep"}, {&(o)->maccormack_dep, "sl_maccormack_dep"},    \
+            {&(o)->bfecc_dep, "sl_bfecc_dep"},                                                     \
     }
 
 int lq_sl_ops_init(lq_sl_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
@@ -48,6 +50,7 @@ int lq_sl_ops_init(lq_sl_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     o->ny = ny;
     o->nz = nz;
     int rc = lq_field_alloc(ctx, &o->scratch, "sl_scratch", nx, ny, nz, 4);
+    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->dep, "sl_departure", nx, ny, 3 * nz, 4);
     if (rc || IS_REF(o)) return rc;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
@@ -63,6 +66,7 @@ void lq_sl_ops_release(lq_sl_ops *o)
         lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
     }
     lq_field_release(&o->scratch);
+    lq_field_release(&o->dep);
 }
 
 static void lq_sl_check_velocity(const lq_sl_ops *o, const lq_field *u, const lq_field *v,
@@ -157,8 +161,24 @@ int lq_sl_advect_scalar(lq_sl_ops *o, const lq_field *q, lq_field *qn, const lq_
     if (sc != LQ_SL_MACCORMACK && sc != LQ_SL_BFECC)
         return lq_sl_scalar_pass(o, q, qn, u, v, w, prm, prm->dt);
     /* q^ into qn, q~ into the scratch, then the final pass into qn */
-    int rc = lq_sl_scalar_pass(o, q, qn, u, v, w, prm, prm->dt);
+    if (IS_REF(o)) {
+        int rc = lq_sl_scalar_pass(o, q, qn, u, v, w, prm, prm->dt);
+        if (!rc) rc = lq_sl_scalar_pass(o, qn, &o->scratch, u, v, w, prm, -prm->dt);
+        if (!rc) rc = lq_sl_final_pass(o, sc, qn, q, &o->scratch, u, v, w, prm);
+        return rc;
+    }
+    /* OpenCL: the first pass keeps its departure points for the final pass (the same
+     * floats the final pass would trace again: sladvect_cell.h) */
+    lq_sl_coef c = lq_sl_coef_of(prm, o->nx, o->ny, o->nz);
+    size_t nx = (size_t)o->nx, ny = (size_t)o->ny, nz = (size_t)o->nz;
+    lq_argv a[] = {MEM(qn),  MEM(q),    MEM(u),    MEM(v),    MEM(w),    MEM(&o->dep),
+                   VAL(c.h), VAL(c.ih), VAL(c.lx), VAL(c.ly), VAL(c.lz), VAL(c.dt)};
+    int rc = lq_sl_run3(o, o->scalar_keep, "sl_scalar_keep", (int)LQ_COUNT(a), a, nx, ny, nz);
     if (!rc) rc = lq_sl_scalar_pass(o, qn, &o->scratch, u, v, w, prm, -prm->dt);
-    if (!rc) rc = lq_sl_final_pass(o, sc, qn, q, &o->scratch, u, v, w, prm);
+    int mc = sc == LQ_SL_MACCORMACK;
+    lq_argv f[] = {MEM(qn), MEM(q), MEM(&o->scratch), MEM(&o->dep), VAL(c.ih)};
+    if (!rc)
+        rc = lq_sl_run3(o, mc ? o->maccormack_dep : o->bfecc_dep,
+                        mc ? "sl_maccormack_dep" : "sl_bfecc_dep", (int)LQ_COUNT(f), f, nx, ny, nz);
     return rc;
 }

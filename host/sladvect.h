@@ -82,8 +82,9 @@ typedef struct lq_sl_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel velocity, scalar, maccormack, bfecc;
+    cl_kernel velocity, scalar, maccormack, bfecc, scalar_keep, maccormack_dep, bfecc_dep;
     lq_field scratch; /* q~ of the error-compensated schemes (nx·ny·nz floats) */
+    lq_field dep;     /* their first pass's departure points (3 nx·ny·nz floats; OpenCL) */
 } lq_sl_ops;
 
 int lq_sl_ops_init(lq_sl_ops *o, lq_ctx *ctx, int nx, int ny, int nz);

@@ -42,3 +42,29 @@ kernel void sl_bfecc(global float *qn, global const float *q, global const float
     if (i >= NX || j >= NY || k >= NZ) return;
     lq_sl_bfecc_cell(qn, q, qt, u, v, w, i, j, k, NX, NY, NZ, h, ih, lx, ly, lz, dt);
 }
+
+/* The first pass of MacCormack / BFECC, keeping the departure (sladvect_cell.h). */
+kernel void sl_scalar_keep(global float *qn, global const float *q, global const float *u,
+                           global const float *v, global const float *w, global float *dep, float h,
+                           float ih, float lx, float ly, float lz, float dt)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX || j >= NY || k >= NZ) return;
+    lq_sl_scalar_cell_keep(qn, q, u, v, w, dep, i, j, k, NX, NY, NZ, h, ih, lx, ly, lz, dt);
+}
+
+kernel void sl_maccormack_dep(global float *qn, global const float *q, global const float *qt,
+                              global const float *dep, float ih)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX || j >= NY || k >= NZ) return;
+    lq_sl_maccormack_cell_dep(qn, q, qt, dep, i, j, k, NX, NY, NZ, ih);
+}
+
+kernel void sl_bfecc_dep(global float *qn, global const float *q, global const float *qt,
+                         global const float *dep, float ih)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX || j >= NY || k >= NZ) return;
+    lq_sl_bfecc_cell_dep(qn, q, qt, dep, i, j, k, NX, NY, NZ, ih);
+}

@@ -193,4 +193,62 @@ LQ_INLINE void lq_sl_bfecc_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
     qn[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_sl_limit(r, lo, hi);
 }
 
+/* --- the departure kept (kernels only; the twins recompute it, with the same floats) ---
+ * The first pass of MacCormack and BFECC and their final pass trace the same departure
+ * point (the cell centre over +dt): the first pass stores it, 3 planes of nx·ny·nz floats
+ * in dep, and the final pass reads it back instead of tracing again. */
+
+/* lq_sl_scalar_cell, keeping the departure in dep. */
+LQ_INLINE void lq_sl_scalar_cell_keep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                      const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                      const LQ_GLOBAL float *w, LQ_GLOBAL float *dep, int i, int j,
+                                      int k, int nx, int ny, int nz, float h, float ih, float lx,
+                                      float ly, float lz, float dt)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny), n = nx * ny * nz;
+    lq_mk_vec3 d = lq_sl_departure(u, v, w, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
+    dep[c] = d.x;
+    dep[n + c] = d.y;
+    dep[2 * n + c] = d.z;
+    qn[c] = lq_sl_sample_cell(q, d.x, d.y, d.z, nx, ny, nz, ih);
+}
+
+LQ_INLINE lq_mk_vec3 lq_sl_dep_at(const LQ_GLOBAL float *dep, int c, int n)
+{
+    lq_mk_vec3 d;
+    d.x = dep[c];
+    d.y = dep[n + c];
+    d.z = dep[2 * n + c];
+    return d;
+}
+
+/* lq_sl_maccormack_cell with the kept departure. */
+LQ_INLINE void lq_sl_maccormack_cell_dep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                         const LQ_GLOBAL float *qt, const LQ_GLOBAL float *dep,
+                                         int i, int j, int k, int nx, int ny, int nz, float ih)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    lq_mk_vec3 d = lq_sl_dep_at(dep, c, nx * ny * nz);
+    float lo, hi;
+    lq_sl_lattice_range(q, nx, ny, nz, d.x * ih - 0.5f, d.y * ih - 0.5f, d.z * ih - 0.5f, &lo, &hi);
+    float r = qn[c] + 0.5f * (q[c] - qt[c]);
+    qn[c] = lq_sl_limit(r, lo, hi);
+}
+
+/* lq_sl_bfecc_cell with the kept departure. */
+LQ_INLINE void lq_sl_bfecc_cell_dep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                    const LQ_GLOBAL float *qt, const LQ_GLOBAL float *dep, int i,
+                                    int j, int k, int nx, int ny, int nz, float ih)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    lq_mk_vec3 d = lq_sl_dep_at(dep, c, nx * ny * nz);
+    float g0 = d.x * ih - 0.5f, g1 = d.y * ih - 0.5f, g2 = d.z * ih - 0.5f;
+    float a = lq_mk_lattice(q, nx, ny, nz, g0, g1, g2);
+    float b = lq_mk_lattice(qt, nx, ny, nz, g0, g1, g2);
+    float lo, hi;
+    lq_sl_lattice_range(q, nx, ny, nz, g0, g1, g2, &lo, &hi);
+    float r = a + 0.5f * (a - b);
+    qn[c] = lq_sl_limit(r, lo, hi);
+}
+
 #endif

@@ -346,7 +346,7 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan)
     int n = 0;
     plan[n++] = 2 * F * 4;                        /* u v w, un vn wn */
     plan[n++] = (size_t)(4 + s->has_sdf) * C * 4; /* phi phin b p (sdf) */
-    plan[n++] = C * 4;                            /* sladvect scratch */
+    plan[n++] = C * 16;                           /* sladvect scratch, departures */
     plan[n++] = C * 16 + 8;                       /* reinit phi0, max, FIM mark, lists */
     plan[n++] = 2 * (size_t)LQ_MAX(capacity, 1) * LQ_PLS_STRIDE * 4; /* particles */
     plan[n++] = 3 * C * 4 + 2 * (C / 256 + 2) * 4 + 256;             /* keys, counts, scans */
