@@ -33,6 +33,7 @@ static const char *const lq_ps_sources[] = {"kernels/lq_shared.h", "kernels/mac_
             {&(o)->mg_residual, "poisson_mg_residual"},                                            \
             {&(o)->mg_restrict, "poisson_mg_restrict"}, {&(o)->mg_prolong, "poisson_mg_prolong"},  \
             {&(o)->mg_coarse, "poisson_mg_coarse"},                                                \
+            {&(o)->mg_smooth_half, "poisson_mg_smooth_half"},                                      \
     }
 
 float lq_poisson_theta_min(const lq_poisson_params *prm)
@@ -374,8 +375,9 @@ int lq_poisson_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *
                    VAL(L->nx),
                    VAL(L->ny),
                    VAL(L->nz)};
-    return lq_ps_run3(o, o->mg_smooth, "poisson_mg_smooth", (int)LQ_COUNT(a), a, L->nx, L->ny,
-                      L->nz);
+    /* one colour's cells only (poisson.cl) */
+    return lq_ps_run3(o, o->mg_smooth_half, "poisson_mg_smooth_half", (int)LQ_COUNT(a), a,
+                      (L->nx + 1) / 2, L->ny, L->nz);
 }
 
 int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq_field *x,

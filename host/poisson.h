@@ -99,7 +99,7 @@ typedef struct lq_poisson_ops {
     cl_program program;
     cl_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
         rhs, project, mg_state, mg_coarsen, mg_system, mg_smooth, mg_residual, mg_restrict,
-        mg_prolong, mg_coarse;
+        mg_prolong, mg_coarse, mg_smooth_half;
 } lq_poisson_ops;
 
 int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz);

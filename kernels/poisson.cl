@@ -142,6 +142,18 @@ kernel void poisson_mg_smooth(global const float *b, global float *x, global con
     lq_ps_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
 }
 
+/* poisson_mg_smooth over half the range: work-item g0 of row (j, k) is the cell
+ * i = 2 g0 + ((j + k + colour) & 1), the one of that colour (the same updates, no idle
+ * half). */
+kernel void poisson_mg_smooth_half(global const float *b, global float *x, global const uchar *mask,
+                                   global const float *diag, int colour, int nx, int ny, int nz)
+{
+    int j = get_global_id(1), k = get_global_id(2);
+    int i = 2 * (int)get_global_id(0) + ((j + k + colour) & 1);
+    if (i >= nx || j >= ny || k >= nz) return;
+    lq_ps_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
+}
+
 kernel void poisson_mg_residual(global const float *b, global const float *x,
                                 global const uchar *mask, global const float *diag, global float *r,
                                 int nx, int ny, int nz)
