@@ -18,29 +18,6 @@ static const char *const lq_ex_sources[] = {"kernels/lq_shared.h", "kernels/mac_
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-/* Work-group shape of the 3D cell and face ranges: PoCL's own choice for a NULL local
- * size over a 3D range is poor; the global range is rounded up to it (the kernels check
- * their bounds). LIQUIDCL_LOCAL3="a,b,c" overrides it (for measuring). */
-static void lq_ex_local3(size_t *global, size_t *local)
-{
-    static int init = 0;
-    static size_t l3[3] = {16, 4, 1};
-    if (!init) {
-        const char *e = getenv("LIQUIDCL_LOCAL3");
-        unsigned a, b, c;
-        if (e && sscanf(e, "%u,%u,%u", &a, &b, &c) == 3 && a && b && c) {
-            l3[0] = a;
-            l3[1] = b;
-            l3[2] = c;
-        }
-        init = 1;
-    }
-    for (int d = 0; d < 3; d++) {
-        local[d] = global[d] < l3[d] ? global[d] : l3[d];
-        global[d] = (global[d] + local[d] - 1) / local[d] * local[d];
-    }
-}
-
 lq_extrap_params lq_extrap_params_default(void)
 {
     lq_extrap_params p;
@@ -126,9 +103,7 @@ static int lq_ex_run(lq_extrap_ops *o, cl_kernel k, const char *name, int n, con
         int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
         if (rc) return rc;
     }
-    size_t global[3] = {g[0], g[1], g[2]}, local[3];
-    lq_ex_local3(global, local);
-    return lq_cl_run(o->ctx, k, name, 3, global, local);
+    return lq_cl_run(o->ctx, k, name, 3, g, NULL);
 }
 
 static void lq_ex_face_range(const lq_extrap_ops *o, int c, size_t *g)
