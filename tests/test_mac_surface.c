@@ -647,7 +647,7 @@ static void test_fill_pressure(lq_ctx *ref, lq_ctx *cl)
                   !(mk[c] & (1 << LQ_MAC_NY_MINUS)) && c >= NX && fl[c - NX] == LQ_MAC_FULL;
         int mm = cnt[c] < 0 ? 0 : cnt[c] > PC ? PC : cnt[c];
         double fm = mm < 0.1 * PC ? 0.1 : (double)mm / PC, rr = (fm - 0.5) / (fm + 0.5);
-        double head = fmin(p0[c - NX] - p0[c], G * (fm + 0.5) * DY);
+        double head = up ? fmin(p0[c - NX] - p0[c], G * (fm + 0.5) * DY) : 0;
         double want = up ? p0[c] + head * rr : p0[c];
         moved += up;
         CHECK_NEAR(pr[c], want, 2e-6);
