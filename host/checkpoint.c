@@ -50,6 +50,25 @@ int lq_ckpt_get(FILE *f, void *p, size_t bytes)
     return LQ_OK;
 }
 
+int lq_ckpt_fields(FILE *f, lq_field *const *fs, int n, bool save)
+{
+    int rc = LQ_OK;
+    for (int i = 0; i < n && !rc; i++) {
+        size_t bytes = lq_field_bytes(fs[i]);
+        void *buf = lq_alloc(bytes);
+        if (!buf) return LQ_ESIM;
+        if (save) {
+            rc = lq_field_download(fs[i], buf);
+            if (!rc) rc = lq_ckpt_put(f, buf, bytes);
+        } else {
+            rc = lq_ckpt_get(f, buf, bytes);
+            if (!rc) rc = lq_field_upload(fs[i], buf);
+        }
+        free(buf);
+    }
+    return rc;
+}
+
 int lq_checkpoint_write(const char *path, const lq_solver_vt *vt, void *state, int frame,
                         uint64_t hash)
 {

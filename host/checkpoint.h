@@ -28,5 +28,7 @@ int lq_checkpoint_read(const char *path, const lq_solver_vt *vt, void *state, ui
  * short file) with the error recorded. */
 int lq_ckpt_put(FILE *f, const void *p, size_t bytes);
 int lq_ckpt_get(FILE *f, void *p, size_t bytes);
+/* n whole fields through a host copy: written (save) or read back and uploaded. */
+int lq_ckpt_fields(FILE *f, lq_field *const *fs, int n, bool save);
 
 #endif

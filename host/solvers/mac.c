@@ -1256,18 +1256,7 @@ static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
     size_t nf = 6;
     if (s->twoway) nf++;
     if (s->surface == LQ_MAC_HEIGHTFIELD) fs[nf++] = &s->hfs.h;
-    for (size_t i = 0; i < nf && !rc; i++) {
-        void *buf = lq_alloc(lq_field_bytes(fs[i]));
-        if (!buf) return LQ_ESIM;
-        if (save) {
-            rc = lq_field_download(fs[i], buf);
-            if (!rc) rc = lq_ckpt_put(f, buf, lq_field_bytes(fs[i]));
-        } else {
-            rc = lq_ckpt_get(f, buf, lq_field_bytes(fs[i]));
-            if (!rc) rc = lq_field_upload(fs[i], buf);
-        }
-        free(buf);
-    }
+    if (!rc) rc = lq_ckpt_fields(f, fs, (int)nf, save);
     if (!rc && s->surface == LQ_MAC_CHAINS) rc = lq_mac_ckpt_chains(s, f, save);
     if (!rc && s->spray_on) rc = save ? lq_macspray_save(&s->sps, f) : lq_macspray_load(&s->sps, f);
     if (!rc && s->bodies_on) rc = save ? lq_macbody_save(&s->mbs, f) : lq_macbody_load(&s->mbs, f);

@@ -788,18 +788,7 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
                         "the checkpoint is for a %d x %d x %d grid with room for %d particles",
                         sc.nx, sc.ny, sc.nz, sc.capacity);
     lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->phi};
-    for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
-        void *buf = lq_alloc(lq_field_bytes(fs[i]));
-        if (!buf) return LQ_ESIM;
-        if (save) {
-            rc = lq_field_download(fs[i], buf);
-            if (!rc) rc = lq_ckpt_put(f, buf, lq_field_bytes(fs[i]));
-        } else {
-            rc = lq_ckpt_get(f, buf, lq_field_bytes(fs[i]));
-            if (!rc) rc = lq_field_upload(fs[i], buf);
-        }
-        free(buf);
-    }
+    if (!rc) rc = lq_ckpt_fields(f, fs, (int)LQ_COUNT(fs), save);
     size_t pb = (size_t)LQ_MAX(sc.live, 1) * LQ_PLS_STRIDE * sizeof(float);
     float *buf = rc ? NULL : lq_alloc(pb);
     if (!rc && !buf) return LQ_ESIM;
