@@ -62,6 +62,7 @@
 
 #include "common.h"
 #include "io.h"
+#include "vec3.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -243,49 +244,10 @@ fail:
     return rc;
 }
 
-/* --- preview: small vector helpers ------------------------------------------------- */
-
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static void norm3(double v[3])
-{
-    double l = sqrt(dot3(v, v));
-    if (l > 0)
-        for (int a = 0; a < 3; a++) v[a] /= l;
-}
-
-static void mix3(double out[3], const double a[3], const double b[3], double t)
-{
-    for (int c = 0; c < 3; c++) out[c] = a[c] + (b[c] - a[c]) * t;
-}
-
-static double clamp01(double x)
-{
-    return x > 0 ? (x < 1 ? x : 1) : 0; /* NaN → 0 */
-}
-
 static double smooth(double e0, double e1, double x)
 {
-    double t = clamp01((x - e0) / (e1 - e0));
+    double t = lq_clamp01((x - e0) / (e1 - e0));
     return t * t * (3 - 2 * t);
-}
-
-/* sRGB (0..1) → linear. */
-static void lin3(double out[3], double r, double g, double b)
-{
-    out[0] = pow(r, 2.2);
-    out[1] = pow(g, 2.2);
-    out[2] = pow(b, 2.2);
 }
 
 /* --- preview: state ------------------------------------------------------------------ */
@@ -345,10 +307,10 @@ void lq_hfview_preview_free(lq_hfview_preview *p)
 static int hf_project(const lq_hfview_camera *c, const double world[3], double pixel[2], double *zf)
 {
     double rel[3] = {world[0] - c->eye[0], world[1] - c->eye[1], world[2] - c->eye[2]};
-    *zf = dot3(rel, c->fwd);
+    *zf = lq_dot3(rel, c->fwd);
     if (!(*zf > 0)) return -1;
-    pixel[0] = c->cx + c->focal * dot3(rel, c->right) / *zf;
-    pixel[1] = c->cy - c->focal * dot3(rel, c->up) / *zf;
+    pixel[0] = c->cx + c->focal * lq_dot3(rel, c->right) / *zf;
+    pixel[1] = c->cy - c->focal * lq_dot3(rel, c->up) / *zf;
     return 0;
 }
 
@@ -375,16 +337,16 @@ static void hf_camera_fit(lq_hfview_preview *p, const double lo[3], const double
         c->eye[a] = mid[a] + 2.6 * sqrt(r2) * off[a];
         c->fwd[a] = -off[a];
     }
-    cross3(c->fwd, Y, c->right);
-    norm3(c->right);
-    cross3(c->right, c->fwd, c->up);
+    lq_cross3(c->fwd, Y, c->right);
+    lq_norm3(c->right);
+    lq_cross3(c->right, c->fwd, c->up);
     for (int corner = 0; corner < 8; corner++) {
         double q[3], rel[3], zf, u, v;
         for (int a = 0; a < 3; a++) q[a] = corner >> a & 1 ? hi[a] : lo[a];
         for (int a = 0; a < 3; a++) rel[a] = q[a] - c->eye[a];
-        zf = dot3(rel, c->fwd);
-        u = dot3(rel, c->right) / zf;
-        v = dot3(rel, c->up) / zf;
+        zf = lq_dot3(rel, c->fwd);
+        u = lq_dot3(rel, c->right) / zf;
+        v = lq_dot3(rel, c->up) / zf;
         umin = fmin(umin, u);
         umax = fmax(umax, u);
         vmin = fmin(vmin, v);
@@ -415,8 +377,8 @@ typedef struct hf_frame {
  * lower corner), clamped to the outermost centres. */
 static double hf_bilerp(const float *f, int nx, int nz, double gx, double gz)
 {
-    double fx = clamp01((gx - 0.5) / (nx > 1 ? nx - 1 : 1)) * (nx - 1);
-    double fz = clamp01((gz - 0.5) / (nz > 1 ? nz - 1 : 1)) * (nz - 1);
+    double fx = lq_clamp01((gx - 0.5) / (nx > 1 ? nx - 1 : 1)) * (nx - 1);
+    double fz = lq_clamp01((gz - 0.5) / (nz > 1 ? nz - 1 : 1)) * (nz - 1);
     int i = (int)fx, k = (int)fz;
     if (i > nx - 2) i = nx > 1 ? nx - 2 : 0;
     if (k > nz - 2) k = nz > 1 ? nz - 2 : 0;
@@ -440,7 +402,7 @@ static void hf_field_normal(const hf_frame *F, const float *f, double x, double 
     n[0] = -(hf_at(F, f, x + h, z) - hf_at(F, f, x - h, z)) / (2 * h);
     n[1] = 1;
     n[2] = -(hf_at(F, f, x, z + h) - hf_at(F, f, x, z - h)) / (2 * h);
-    norm3(n);
+    lq_norm3(n);
 }
 
 /* Ray against the block's box: entry/exit t and the axis of the entry face (-1: the ray
@@ -590,19 +552,19 @@ static int hf_sunlit(const hf_frame *F, const double q[3], int skip)
 
 static void hf_sky(const hf_frame *F, const double d[3], double out[3])
 {
-    mix3(out, F->sky_horizon, F->sky_zenith, sqrt(clamp01(d[1])));
+    lq_mix3(out, F->sky_horizon, F->sky_zenith, sqrt(lq_clamp01(d[1])));
 }
 
 /* Lit colour of an object's surface with outward normal n, seen along d. */
 static void hf_object_colour(const hf_frame *F, const lq_view_object *ob, const double n[3],
                              const double d[3], int sunlit, double out[3])
 {
-    double lambert = sunlit ? fmax(dot3(n, F->sun), 0) : 0, sky = 0.55 + 0.45 * n[1], r[3];
-    double dn = dot3(d, n);
+    double lambert = sunlit ? fmax(lq_dot3(n, F->sun), 0) : 0, sky = 0.55 + 0.45 * n[1], r[3];
+    double dn = lq_dot3(d, n);
     for (int c = 0; c < 3; c++) r[c] = d[c] - 2 * dn * n[c];
-    double spec = lambert > 0 ? 0.25 * pow(fmax(dot3(r, F->sun), 0), 40) : 0;
+    double spec = lambert > 0 ? 0.25 * pow(fmax(lq_dot3(r, F->sun), 0), 40) : 0;
     for (int c = 0; c < 3; c++)
-        out[c] = clamp01(ob->rgb[c]) * (F->ambient[c] * sky + F->sun_light[c] * lambert) +
+        out[c] = lq_clamp01(ob->rgb[c]) * (F->ambient[c] * sky + F->sun_light[c] * lambert) +
                  F->sun_light[c] * spec;
 }
 
@@ -612,10 +574,10 @@ static void hf_ground_colour(const hf_frame *F, const double q[3], const double 
 {
     const lq_hfview_preview *p = F->p;
     double range = fmax(p->b_hi - p->b_lo, 1e-9), hn = (q[1] - p->b_lo) / range, base[3];
-    double lambert = sunlit ? fmax(dot3(n, F->sun), 0) : 0, sky = 0.55 + 0.45 * n[1];
-    mix3(base, F->sand, F->grass, smooth(0, 0.12, (q[1] - p->shore) / range));
-    mix3(base, base, F->earth, smooth(0.72, 0.95, hn));
-    mix3(base, base, F->rock, 1 - smooth(0.62, 0.78, n[1]));
+    double lambert = sunlit ? fmax(lq_dot3(n, F->sun), 0) : 0, sky = 0.55 + 0.45 * n[1];
+    lq_mix3(base, F->sand, F->grass, smooth(0, 0.12, (q[1] - p->shore) / range));
+    lq_mix3(base, base, F->earth, smooth(0.72, 0.95, hn));
+    lq_mix3(base, base, F->rock, 1 - smooth(0.62, 0.78, n[1]));
     for (int c = 0; c < 3; c++)
         out[c] = base[c] * (F->ambient[c] * sky + F->sun_light[c] * lambert) *
                  (1 - wetness * F->wet_dark[c]);
@@ -628,10 +590,10 @@ static void hf_shade_water(const hf_frame *F, const double q[3], const double d[
     double n[3], v[3] = {-d[0], -d[1], -d[2]}, r[3], t[3], bottom[3], nb[3], under[3], sky[3];
     const double eta = 1 / 1.33;
     hf_field_normal(F, p->level, q[0], q[2], n);
-    double ci = clamp01(dot3(n, v)), fres = 0.02 + 0.98 * pow(1 - ci, 5);
+    double ci = lq_clamp01(lq_dot3(n, v)), fres = 0.02 + 0.98 * pow(1 - ci, 5);
     for (int c = 0; c < 3; c++) r[c] = d[c] + 2 * ci * n[c];
     if (r[1] < 0.02) r[1] = 0.02;
-    norm3(r);
+    lq_norm3(r);
     hf_sky(F, r, sky);
     /* Refracted view ray; the ground beneath is taken where it meets a flat bottom. */
     double k = 1 - eta * eta * (1 - ci * ci), ct = sqrt(fmax(k, 0));
@@ -663,7 +625,7 @@ static void hf_shade_water(const hf_frame *F, const double q[3], const double d[
     }
     /* Reflection and glint fade in over the thinnest film (5 % of the absorption
      * depth), so a shoreline has no hard edge. */
-    double film = smooth(0, 0.05 * p->absorb, depth), rs = fmax(dot3(r, F->sun), 0);
+    double film = smooth(0, 0.05 * p->absorb, depth), rs = fmax(lq_dot3(r, F->sun), 0);
     double spec = film * (1.5 * pow(rs, 400) + 0.10 * pow(rs, 30));
     for (int c = 0; c < 3; c++)
         out[c] = under[c] * (1 - fres * film) + sky[c] * fres * film + F->sun_light[c] * spec;
@@ -674,10 +636,10 @@ static void hf_shade_side(const hf_frame *F, const double q[3], const double nf[
 {
     const lq_hfview_preview *p = F->p;
     double g = hf_at(F, p->ground, q[0], q[2]), s = hf_top(F, q[0], q[2]);
-    double light[3], lambert = fmax(dot3(nf, F->sun), 0);
+    double light[3], lambert = fmax(lq_dot3(nf, F->sun), 0);
     for (int c = 0; c < 3; c++) light[c] = F->ambient[c] * 0.8 + F->sun_light[c] * lambert;
     if (q[1] <= g) {
-        double shade = 1 - 0.4 * clamp01((g - q[1]) / fmax(g - F->base, 1e-9));
+        double shade = 1 - 0.4 * lq_clamp01((g - q[1]) / fmax(g - F->base, 1e-9));
         for (int c = 0; c < 3; c++) out[c] = F->soil[c] * light[c] * shade;
     } else {
         /* Water against the side: light from above, absorbed on its way down. */
@@ -841,24 +803,24 @@ static void hf_frame_setup(hf_frame *F, const lq_hfview_preview *p, double top,
     F->sun[0] = -0.15;
     F->sun[1] = 0.62;
     F->sun[2] = -0.77;
-    norm3(F->sun);
+    lq_norm3(F->sun);
     double absorb = p->absorb > 0 ? p->absorb : 0.02 * fmax(p->nx, p->nz) * p->dx;
     F->sigma[0] = 1.2 / absorb;
     F->sigma[1] = 0.40 / absorb;
     F->sigma[2] = 0.22 / absorb;
-    lin3(F->sky_zenith, 0.36, 0.56, 0.86);
-    lin3(F->sky_horizon, 0.80, 0.87, 0.95);
-    lin3(F->bg_top, 0.46, 0.64, 0.88);
-    lin3(F->bg_bottom, 0.88, 0.92, 0.97);
-    lin3(F->sun_light, 1.10, 1.06, 0.98);
-    lin3(F->ambient, 0.55, 0.62, 0.74);
-    lin3(F->sand, 0.86, 0.78, 0.60);
-    lin3(F->grass, 0.42, 0.55, 0.26);
-    lin3(F->earth, 0.55, 0.45, 0.33);
-    lin3(F->rock, 0.56, 0.54, 0.52);
-    lin3(F->soil, 0.50, 0.38, 0.27);
-    lin3(F->deep, 0.05, 0.25, 0.44);
-    lin3(F->shallow, 0.42, 0.68, 0.76);
+    lq_lin3(F->sky_zenith, 0.36, 0.56, 0.86);
+    lq_lin3(F->sky_horizon, 0.80, 0.87, 0.95);
+    lq_lin3(F->bg_top, 0.46, 0.64, 0.88);
+    lq_lin3(F->bg_bottom, 0.88, 0.92, 0.97);
+    lq_lin3(F->sun_light, 1.10, 1.06, 0.98);
+    lq_lin3(F->ambient, 0.55, 0.62, 0.74);
+    lq_lin3(F->sand, 0.86, 0.78, 0.60);
+    lq_lin3(F->grass, 0.42, 0.55, 0.26);
+    lq_lin3(F->earth, 0.55, 0.45, 0.33);
+    lq_lin3(F->rock, 0.56, 0.54, 0.52);
+    lq_lin3(F->soil, 0.50, 0.38, 0.27);
+    lq_lin3(F->deep, 0.05, 0.25, 0.44);
+    lq_lin3(F->shallow, 0.42, 0.68, 0.76);
     F->wet_dark[0] = 0.50;
     F->wet_dark[1] = 0.53;
     F->wet_dark[2] = 0.58;
@@ -871,15 +833,15 @@ static double hf_pixel(const hf_frame *F, double sx, double sy, double col[3])
     const lq_hfview_camera *cam = &F->p->cam;
     double d[3], u = (sx - cam->cx) / cam->focal, v = (cam->cy - sy) / cam->focal;
     for (int a = 0; a < 3; a++) d[a] = cam->fwd[a] + u * cam->right[a] + v * cam->up[a];
-    norm3(d);
+    lq_norm3(d);
     double t = hf_shade_ray(F, cam->eye, d, col);
-    if (col[0] < 0) mix3(col, F->bg_top, F->bg_bottom, clamp01(sy / F->p->height));
+    if (col[0] < 0) lq_mix3(col, F->bg_top, F->bg_bottom, lq_clamp01(sy / F->p->height));
     return t;
 }
 
 static void hf_encode(const double col[3], uint8_t *o)
 {
-    for (int c = 0; c < 3; c++) o[c] = (uint8_t)lround(255 * pow(clamp01(col[c]), 1 / 2.2));
+    for (int c = 0; c < 3; c++) o[c] = (uint8_t)lround(255 * pow(lq_clamp01(col[c]), 1 / 2.2));
 }
 
 /* Spray over the finished picture (see the top of the file). */
@@ -900,7 +862,7 @@ static void hf_splat(lq_hfview_preview *p, const float *px, const float *py, con
         if (!(pix[0] > -reach && pix[0] < X + reach && pix[1] > -reach && pix[1] < Y + reach))
             continue;
         for (int a = 0; a < 3; a++) rel[a] = q[a] - p->cam.eye[a];
-        double dist = sqrt(dot3(rel, rel)) - radius; /* the drop's near side */
+        double dist = sqrt(lq_dot3(rel, rel)) - radius; /* the drop's near side */
         int x0 = LQ_MAX((int)floor(pix[0] - reach), 0),
             x1 = LQ_MIN((int)(pix[0] + reach), (int)w - 1);
         int y0 = LQ_MAX((int)floor(pix[1] - reach), 0),
@@ -916,7 +878,7 @@ static void hf_splat(lq_hfview_preview *p, const float *px, const float *py, con
             }
     }
     if (!any) return;
-    lin3(spray, 0.93, 0.95, 0.98);
+    lq_lin3(spray, 0.93, 0.95, 0.98);
     for (int v = 0; v < 256; v++) lut[v] = pow(v / 255.0, 2.2);
     for (size_t c = 0; c < w * hgt; c++) {
         double keep = p->spray[c], col[3];

@@ -48,6 +48,7 @@
 
 #include "common.h"
 #include "io.h"
+#include "vec3.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -55,45 +56,6 @@
 
 #define VV_BRICK 8
 #define VV_SKY_T 1e30 /* distance returned for rays that see nothing */
-
-/* --- small vector helpers -------------------------------------------------------------- */
-
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static void norm3(double v[3])
-{
-    double l = sqrt(dot3(v, v));
-    if (l > 0)
-        for (int a = 0; a < 3; a++) v[a] /= l;
-}
-
-static void mix3(double out[3], const double a[3], const double b[3], double t)
-{
-    for (int c = 0; c < 3; c++) out[c] = a[c] + (b[c] - a[c]) * t;
-}
-
-static double clamp01(double x)
-{
-    return x > 0 ? (x < 1 ? x : 1) : 0; /* NaN → 0 */
-}
-
-/* sRGB (0..1) → linear. */
-static void lin3(double out[3], double r, double g, double b)
-{
-    out[0] = pow(r, 2.2);
-    out[1] = pow(g, 2.2);
-    out[2] = pow(b, 2.2);
-}
 
 /* --- state ----------------------------------------------------------------------------- */
 
@@ -150,10 +112,10 @@ static void vv_draw_points(lq_volview *p)
         if (kind != 0 && kind != 1) continue;
         double x[3] = {p->px[q], p->py[q], p->pz[q]}, rel[3], pix[2];
         for (int a = 0; a < 3; a++) rel[a] = x[a] - c->eye[a];
-        double zf = dot3(rel, c->fwd);
+        double zf = lq_dot3(rel, c->fwd);
         if (!(zf > 0)) continue;
-        pix[0] = c->cx + c->focal * dot3(rel, c->right) / zf; /* as lq_volview_project */
-        pix[1] = c->cy - c->focal * dot3(rel, c->up) / zf;
+        pix[0] = c->cx + c->focal * lq_dot3(rel, c->right) / zf; /* as lq_volview_project */
+        pix[1] = c->cy - c->focal * lq_dot3(rel, c->up) / zf;
         const double col[2][3] = {{0.86, 0.93, 1.0}, {1.0, 1.0, 1.0}};
         double alpha = kind ? 0.85 : 0.7;
         for (int yy = (int)floor(pix[1] - r); yy <= (int)ceil(pix[1] + r); yy++)
@@ -174,10 +136,10 @@ int lq_volview_project(const lq_volview *p, const double world[3], double pixel[
 {
     const lq_volview_camera *c = &p->cam;
     double rel[3] = {world[0] - c->eye[0], world[1] - c->eye[1], world[2] - c->eye[2]};
-    double zf = dot3(rel, c->fwd);
+    double zf = lq_dot3(rel, c->fwd);
     if (p->frames == 0 || !(zf > 0)) return -1;
-    pixel[0] = c->cx + c->focal * dot3(rel, c->right) / zf;
-    pixel[1] = c->cy - c->focal * dot3(rel, c->up) / zf;
+    pixel[0] = c->cx + c->focal * lq_dot3(rel, c->right) / zf;
+    pixel[1] = c->cy - c->focal * lq_dot3(rel, c->up) / zf;
     return 0;
 }
 
@@ -197,15 +159,15 @@ static void vv_camera_fit(lq_volview *p, const double lo[3], const double hi[3])
         c->eye[a] = mid[a] + 2.6 * sqrt(r2) * off[a];
         c->fwd[a] = -off[a];
     }
-    cross3(c->fwd, Y, c->right);
-    norm3(c->right);
-    cross3(c->right, c->fwd, c->up);
+    lq_cross3(c->fwd, Y, c->right);
+    lq_norm3(c->right);
+    lq_cross3(c->right, c->fwd, c->up);
     for (int corner = 0; corner < 8; corner++) {
         double rel[3], zf, u, v;
         for (int a = 0; a < 3; a++) rel[a] = (corner >> a & 1 ? hi[a] : lo[a]) - c->eye[a];
-        zf = dot3(rel, c->fwd);
-        u = dot3(rel, c->right) / zf;
-        v = dot3(rel, c->up) / zf;
+        zf = lq_dot3(rel, c->fwd);
+        u = lq_dot3(rel, c->right) / zf;
+        v = lq_dot3(rel, c->up) / zf;
         umin = fmin(umin, u);
         umax = fmax(umax, u);
         vmin = fmin(vmin, v);
@@ -311,8 +273,8 @@ static void vv_phi_normal(const vv_frame *F, const double x[3], double n[3])
         xm[a] -= 0.5 * F->sp[a];
         n[a] = (vv_phi(F, xp) - vv_phi(F, xm)) * F->inv[a];
     }
-    if (!(dot3(n, n) > 0)) n[1] = 1;
-    norm3(n);
+    if (!(lq_dot3(n, n) > 0)) n[1] = 1;
+    lq_norm3(n);
 }
 
 static void vv_at(const double o[3], const double d[3], double t, double q[3])
@@ -506,17 +468,17 @@ static double vv_sunlight(const vv_frame *F, const double q[3], int skip)
 
 static void vv_sky(const vv_frame *F, const double d[3], double out[3])
 {
-    mix3(out, F->sky_horizon, F->sky_zenith, sqrt(clamp01(d[1])));
+    lq_mix3(out, F->sky_horizon, F->sky_zenith, sqrt(lq_clamp01(d[1])));
 }
 
 /* Diffuse surface of colour base with normal n, seen along d, sunlight fraction sun. */
 static void vv_lit(const vv_frame *F, const double base[3], const double n[3], const double d[3],
                    double sun, double gloss, double out[3])
 {
-    double lambert = sun * fmax(dot3(n, F->sun), 0), sky = 0.55 + 0.45 * n[1], r[3];
-    double dn = dot3(d, n);
+    double lambert = sun * fmax(lq_dot3(n, F->sun), 0), sky = 0.55 + 0.45 * n[1], r[3];
+    double dn = lq_dot3(d, n);
     for (int c = 0; c < 3; c++) r[c] = d[c] - 2 * dn * n[c];
-    double spec = lambert > 0 ? gloss * pow(fmax(dot3(r, F->sun), 0), 40) : 0;
+    double spec = lambert > 0 ? gloss * pow(fmax(lq_dot3(r, F->sun), 0), 40) : 0;
     for (int c = 0; c < 3; c++)
         out[c] =
             base[c] * (F->ambient[c] * sky + F->sun_light[c] * lambert) + F->sun_light[c] * spec;
@@ -574,15 +536,15 @@ static void vv_shade_water(const vv_frame *F, const double q[3], const double n[
 {
     const double eta = 1 / 1.33;
     double v[3] = {-d[0], -d[1], -d[2]}, r[3], tr[3], sky[3], behind[3], body[3];
-    double ci = clamp01(dot3(n, v)), fres = 0.02 + 0.98 * pow(1 - ci, 5);
+    double ci = lq_clamp01(lq_dot3(n, v)), fres = 0.02 + 0.98 * pow(1 - ci, 5);
     for (int c = 0; c < 3; c++) r[c] = d[c] + 2 * ci * n[c];
-    norm3(r);
+    lq_norm3(r);
     vv_sky(F, r, sky);
     /* The refracted ray goes through the liquid; beyond, the scene without liquid. */
     double k = 1 - eta * eta * (1 - ci * ci), ct = sqrt(fmax(k, 0)), t0, t1, len = 0;
     int axis;
     for (int c = 0; c < 3; c++) tr[c] = eta * d[c] + (eta * ci - ct) * n[c];
-    norm3(tr);
+    lq_norm3(tr);
     double qi[3];
     for (int a = 0; a < 3; a++) qi[a] = q[a] - n[a] * 1e-3 * F->h;
     if (vv_box(F, qi, tr, &t0, &t1, &axis)) len = vv_thickness(F, qi, tr, t0, t1);
@@ -590,10 +552,10 @@ static void vv_shade_water(const vv_frame *F, const double q[3], const double n[
     vv_at(qi, tr, fmax(len - 1e-3 * F->h, 0), qe);
     if (vv_trace(F, qe, tr, 0, behind) >= VV_SKY_T) vv_sky(F, tr, behind);
     /* The liquid's own colour: blue scattering lit by sun and sky. */
-    double lambert = fmax(dot3(n, F->sun), 0);
+    double lambert = fmax(lq_dot3(n, F->sun), 0);
     for (int c = 0; c < 3; c++)
         body[c] = F->deep[c] * (F->ambient[c] * (0.6 + 0.4 * n[1]) + F->sun_light[c] * lambert);
-    double rs = fmax(dot3(r, F->sun), 0), spec = 1.2 * pow(rs, 300) + 0.12 * pow(rs, 24);
+    double rs = fmax(lq_dot3(r, F->sun), 0), spec = 1.2 * pow(rs, 300) + 0.12 * pow(rs, 24);
     for (int c = 0; c < 3; c++) {
         double trans = exp(-F->sigma[c] * len);
         double under = behind[c] * trans + body[c] * (1 - trans);
@@ -643,7 +605,7 @@ static double vv_trace(const vv_frame *F, const double o[3], const double d[3], 
         double lift[3];
         for (int a = 0; a < 3; a++) lift[a] = q[a] + nobj[a] * 1e-3 * F->h;
         double base[3];
-        for (int c = 0; c < 3; c++) base[c] = clamp01(F->obj[j].rgb[c]);
+        for (int c = 0; c < 3; c++) base[c] = lq_clamp01(F->obj[j].rgb[c]);
         vv_lit(F, base, nobj, d, vv_sunlight(F, lift, j), 0.25, out);
     } else if (what == 2) {
         vv_shade_stone(F, q, cell, nsol, d, out);
@@ -729,29 +691,29 @@ static void vv_frame_setup(vv_frame *F, const lq_volview *p, const uint8_t *soli
     F->sun[0] = -0.15;
     F->sun[1] = 0.62;
     F->sun[2] = -0.77;
-    norm3(F->sun);
+    lq_norm3(F->sun);
     /* Light crossing a quarter of the domain keeps ~ 30 % red, 67 % green, 80 % blue. */
     double absorb = 0.25 * ext;
     F->sigma[0] = 1.2 / absorb;
     F->sigma[1] = 0.40 / absorb;
     F->sigma[2] = 0.22 / absorb;
-    lin3(F->sky_zenith, 0.36, 0.56, 0.86);
-    lin3(F->sky_horizon, 0.80, 0.87, 0.95);
-    lin3(F->bg_top, 0.46, 0.64, 0.88);
-    lin3(F->bg_bottom, 0.88, 0.92, 0.97);
-    lin3(F->sun_light, 1.10, 1.06, 0.98);
-    lin3(F->ambient, 0.55, 0.62, 0.74);
-    lin3(F->floor_a, 0.78, 0.76, 0.72);
-    lin3(F->floor_b, 0.52, 0.50, 0.48);
-    lin3(F->stone, 0.58, 0.57, 0.55);
-    lin3(F->deep, 0.10, 0.38, 0.62);
+    lq_lin3(F->sky_zenith, 0.36, 0.56, 0.86);
+    lq_lin3(F->sky_horizon, 0.80, 0.87, 0.95);
+    lq_lin3(F->bg_top, 0.46, 0.64, 0.88);
+    lq_lin3(F->bg_bottom, 0.88, 0.92, 0.97);
+    lq_lin3(F->sun_light, 1.10, 1.06, 0.98);
+    lq_lin3(F->ambient, 0.55, 0.62, 0.74);
+    lq_lin3(F->floor_a, 0.78, 0.76, 0.72);
+    lq_lin3(F->floor_b, 0.52, 0.50, 0.48);
+    lq_lin3(F->stone, 0.58, 0.57, 0.55);
+    lq_lin3(F->deep, 0.10, 0.38, 0.62);
     if (p->nz == 1) {
         F->zmid = p->origin[2] + 0.5 * p->spacing[2];
         F->mpp = (p->cam.eye[2] - F->zmid) / p->cam.focal;
         vv_flat_interior(p, F->flat_lo, F->flat_hi);
-        lin3(F->water, 0.20, 0.50, 0.80);
-        lin3(F->contour, 0.04, 0.20, 0.40);
-        lin3(F->frame_line, 0.36, 0.35, 0.34);
+        lq_lin3(F->water, 0.20, 0.50, 0.80);
+        lq_lin3(F->contour, 0.04, 0.20, 0.40);
+        lq_lin3(F->frame_line, 0.36, 0.35, 0.34);
     }
 }
 
@@ -780,7 +742,7 @@ static int vv_object_inside(const lq_view_object *ob, const double q[3])
 static void vv_pixel_2d(const vv_frame *F, double sy, double x, double y, double col[3])
 {
     const double q[3] = {x, y, F->zmid}, px = F->mpp;
-    mix3(col, F->bg_top, F->bg_bottom, clamp01(sy / F->p->height));
+    lq_mix3(col, F->bg_top, F->bg_bottom, lq_clamp01(sy / F->p->height));
     int inbox = x >= F->lo[0] && x <= F->hi[0] && y >= F->lo[1] && y <= F->hi[1];
     if (inbox) {
         double f = vv_phi(F, q), g[2];
@@ -793,13 +755,13 @@ static void vv_pixel_2d(const vv_frame *F, double sy, double x, double y, double
         double gl = sqrt(g[0] * g[0] + g[1] * g[1]);
         if (f < 0) {
             memcpy(col, F->water, sizeof F->water);
-            if (gl > 0) mix3(col, col, F->contour, clamp01(1.8 - fabs(f) / gl / px));
+            if (gl > 0) lq_mix3(col, col, F->contour, lq_clamp01(1.8 - fabs(f) / gl / px));
         }
     }
     /* The interior's outline, just outside it. */
     double ox = fmax(fmax(F->flat_lo[0] - x, x - F->flat_hi[0]), 0);
     double oy = fmax(fmax(F->flat_lo[1] - y, y - F->flat_hi[1]), 0), od = sqrt(ox * ox + oy * oy);
-    if (od > 0) mix3(col, col, F->frame_line, clamp01(1.5 - od / px));
+    if (od > 0) lq_mix3(col, col, F->frame_line, lq_clamp01(1.5 - od / px));
     if (inbox && F->solid) {
         int cell[2];
         for (int a = 0; a < 2; a++) {
@@ -835,7 +797,7 @@ static void vv_pixel_2d(const vv_frame *F, double sy, double x, double y, double
             double r[3] = {x + off[k][0] * px, y + off[k][1] * px, F->zmid};
             if (!vv_object_inside(ob, r)) v = 0.45;
         }
-        for (int k = 0; k < 3; k++) col[k] = clamp01(ob->rgb[k]) * v;
+        for (int k = 0; k < 3; k++) col[k] = lq_clamp01(ob->rgb[k]) * v;
     }
 }
 
@@ -850,14 +812,14 @@ static void vv_pixel(const vv_frame *F, double sx, double sy, double col[3])
     }
     double d[3], u = (sx - cam->cx) / cam->focal, v = (cam->cy - sy) / cam->focal;
     for (int a = 0; a < 3; a++) d[a] = cam->fwd[a] + u * cam->right[a] + v * cam->up[a];
-    norm3(d);
+    lq_norm3(d);
     if (vv_trace(F, cam->eye, d, 1, col) >= VV_SKY_T)
-        mix3(col, F->bg_top, F->bg_bottom, clamp01(sy / F->p->height));
+        lq_mix3(col, F->bg_top, F->bg_bottom, lq_clamp01(sy / F->p->height));
 }
 
 static void vv_encode(const double col[3], uint8_t *o)
 {
-    for (int c = 0; c < 3; c++) o[c] = (uint8_t)lround(255 * pow(clamp01(col[c]), 1 / 2.2));
+    for (int c = 0; c < 3; c++) o[c] = (uint8_t)lround(255 * pow(lq_clamp01(col[c]), 1 / 2.2));
 }
 
 int lq_volview_render(lq_volview *p, const char *path, const float *phi, const uint8_t *solid,
