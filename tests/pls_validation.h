@@ -194,6 +194,88 @@ static void pv_standing_wave(const char *device, double tol, int nsets, const ch
 
 /* --- dam break against Martin & Moyce (1952) ------------------------------------- */
 
+/* The initial acceleration of a w × d column released at rest against the back wall
+ * (x = 0) on the floor (y = 0), over |g|: inviscid potential flow at t = 0+ (the
+ * pressure's Laplace problem: p = 0 on the top y = d and the dam face x = w, ∂p/∂x = 0 on
+ * the wall, ∂p/∂y = −ρ|g| on the floor). With p = ρ|g|(d − y) + q and (d − y) expanded
+ * in cos k_n y, k_n = (n + ½)π/d (coefficients 2/(d k_n²)), q's modes are cosh k_n x:
+ *   a_x/|g| = Σ 2/(d k_n) sinh(k_n x)/cosh(k_n w) cos k_n y,
+ *   a_y/|g| = −Σ 2/(d k_n) cosh(k_n x)/cosh(k_n w) sin k_n y.
+ * At the top of the back wall of a 1 × 2 column a_y = −0.890 |g|: the whole column starts
+ * falling at once. (Singular at the toe x = w, y = 0: sampled in the back half only.) */
+static void pv_release_accel(double x, double y, double w, double d, double *ax, double *ay)
+{
+    double sx = 0, sy = 0;
+    for (int n = 0; n < 4000; n++) {
+        double k = (n + 0.5) * LQ_PI / d;
+        double e = 2 / (d * k) * exp(k * (x - w)) / (1 + exp(-2 * k * w));
+        sx += e * (1 - exp(-2 * k * x)) * cos(k * y);
+        sy -= e * (1 + exp(-2 * k * x)) * sin(k * y);
+    }
+    *ax = sx;
+    *ay = sy;
+}
+
+/* The dam break's first step from rest (one frame, one step: u = dt (g − ∇p/ρ), the
+ * projection alone) against pv_release_accel on every face of the back half of the
+ * column (x ≤ w/2; the back wall's cells included): max |u/(|g| t) − a/|g|| within
+ * `tol`, per component (second order in h: 0.0028, 0.0007, 0.0002 at w = 8, 16, 32
+ * cells). A wall condition that held the liquid next to the back wall (the column's H)
+ * would show here. */
+static void pv_dam_release(const char *device, double tol, int nsets, const char *const *sets)
+{
+    const char *one[16] = {"time.frames=1"};
+    for (int q = 0; q < nsets && q < 15; q++) one[q + 1] = sets[q];
+    mv_run r;
+    int rc =
+        mv_open(&r, device, "scenes/validation/pls_dam_break.yaml", LQ_MIN(nsets, 15) + 1, one);
+    if (rc) {
+        if (rc == 2) CHECK_MSG(0, "dam release not run");
+        if (rc == 2) mv_close(&r);
+        return;
+    }
+    double b[3];
+    lq_scene_floats(r.sv.scene, "liquid.0.box.max", b, 3);
+    double w = b[0] - r.origin[0], d = b[1] - r.origin[1], g = fabs(r.g[1]), h = r.dx;
+    lq_frame_stats st;
+    double t = 1 / r.sv.fps, eu = 0, ev = 0, top = 0, top_th = 0;
+    int nu = 0, nv = 0;
+    if (pv_frame(&r, 1, &st)) {
+        mv_close(&r);
+        return;
+    }
+    lq_field_view vw;
+    for (int c = 0; c < 2; c++) {
+        if (r.sv.vt->view(r.sv.state, c ? "v" : "u", &vw)) break;
+        for (int j = 0; j < r.ny; j++)
+            for (int i = 0; i < vw.dims[0]; i++) {
+                double x = (i + (c ? 0.5 : 0)) * h, y = (j + (c ? 0 : 0.5)) * h, ax, ay;
+                if (x > 0.5 * w || y >= d || (c ? j == 0 : i == 0)) continue;
+                pv_release_accel(x / w, y / w, 1, d / w, &ax, &ay);
+                double e = fabs(vw.data[i + vw.dims[0] * j] / (g * t) - (c ? ay : ax));
+                if (c)
+                    ev = fmax(ev, e), nv++;
+                else
+                    eu = fmax(eu, e), nu++;
+                if (c && i == 0 && y + h >= d) {
+                    top = vw.data[i + vw.dims[0] * j] / (g * t);
+                    top_th = ay;
+                }
+            }
+    }
+    fprintf(stderr,
+            "dam break release (w = %.3g cells, first step %.3g s, %d steps): back half of "
+            "the column against potential flow, max |du|/(g t) %.2g over %d u faces, max "
+            "|dv|/(g t) %.2g over %d v faces (bar %.3g); at the top of the back wall v/(g t) "
+            "%.4f, potential flow %.4f\n",
+            w / h, t, st.steps, eu, nu, ev, nv, tol, top, top_th);
+    CHECK(st.steps == 1);
+    CHECK(nu > 0 && nv > 0);
+    CHECK(eu <= tol);
+    CHECK(ev <= tol);
+    mv_close(&r);
+}
+
 /* The front, m from the back wall: along the two lowest rows, the farthest zero of φ
  * (linear between cell centres) reached from the back wall before a gap of 3 dry
  * columns (a stray droplet ahead of the front does not count). */
@@ -289,15 +371,25 @@ static void pv_dam_break(const char *device, const char *csv, int check, int nse
             best = 0.01 * q;
         }
     }
+    mv_dev dh = d0; /* the column alone: its own best shift (reported) */
+    double besth = 0;
+    for (int q = 1; q <= 30; q++) {
+        mv_dev d = mv_dam_compare(T, Z, tau, H, nf, 0.01 * q);
+        if (d.hmean < dh.hmean) {
+            dh = d;
+            besth = 0.01 * q;
+        }
+    }
     fprintf(stderr,
             "\n  as run: front (%d points, T >= 1) mean |dZ|/Z %.1f%%, worst %.1f%%; "
             "column (%d points) mean |dH| %.3f, worst %.3f\n"
             "  delayed by the best shift dT = %.2f: front mean |dZ| %.3f (bar 0.056), mean "
             "%.1f%%, worst %.1f%%; column mean |dH| %.3f (bar 0.028), worst %.3f%s\n"
+            "  the column alone: best shift dT = %.2f, mean |dH| %.3f, worst %.3f\n"
             "  volume change from phi: worst |dV|/V0 %.2f%%, at the end %+.2f%% (bar 2%%)\n",
             d0.zn, 100 * d0.zmean, 100 * d0.zworst, d0.hn, d0.hmean, d0.hworst, best, ds.zabs,
             100 * ds.zmean, 100 * ds.zworst, ds.hmean, ds.hworst, check ? "" : " (reported only)",
-            100 * dv, 100 * dv_last);
+            besth, dh.hmean, dh.hworst, 100 * dv, 100 * dv_last);
     CHECK(nf == n);
     CHECK(d0.zn >= 10 && d0.hn >= 15);
     CHECK(dv < 0.02);
