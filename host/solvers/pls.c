@@ -36,6 +36,7 @@
 #include "extrap.h"
 #include "mac_grid.h"
 #include "plsforce.h"
+#include "plsobject.h"
 #include "plsparticles.h"
 #include "poisson.h"
 #include "reinit.h"
@@ -53,7 +54,8 @@ enum {
     LQ_PLS_R_POISSON = 16,
     LQ_PLS_R_EXTRAP = 32,
     LQ_PLS_R_FORCE = 64,
-    LQ_PLS_R_VISC = 128
+    LQ_PLS_R_VISC = 128,
+    LQ_PLS_R_OBJ = 256
 };
 
 typedef struct lq_pls {
@@ -67,7 +69,12 @@ typedef struct lq_pls {
     lq_timefn nu_t;  /* ν over time (pls.viscosity and pls.viscosity_change) */
     lq_vs_ops vo;
     lq_vs_params vp;
-    lq_field nu;    /* ν per cell */
+    lq_field nu; /* ν per cell */
+    /* §5.5 moving obstacles (host/plsobject.h): sdf is rebuilt every step from the static
+     * objects' sdf_static and the moving ones at the step's end time */
+    bool moving, has_static, separation;
+    lq_po_ops po;
+    lq_field sdf_static;
     int visc_iters; /* this frame's CG iterations, all components */
     lq_sl_ops so;
     lq_reinit_ops ro;
@@ -93,6 +100,8 @@ typedef struct lq_pls {
     int pcap;
 } lq_pls;
 
+#define LQ_PLS_PHI_LAYERS 6 /* §5.5.2: cells of φ extrapolated into moving objects */
+
 static const char *const lq_pls_fields[] = {"phi", "u", "v", "w", "p", "solid", NULL};
 static const char *const lq_pls_point_names[] = {"x", "y", "z", "radius", "sign"};
 
@@ -109,6 +118,8 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_EXTRAP) lq_extrap_ops_release(&s->eo);
     if (s->ready & LQ_PLS_R_FORCE) lq_pf_ops_release(&s->fo);
     if (s->ready & LQ_PLS_R_VISC) lq_vs_ops_release(&s->vo);
+    if (s->ready & LQ_PLS_R_OBJ) lq_po_ops_release(&s->po);
+    lq_field_release(&s->sdf_static);
     lq_field_release(&s->nu);
     lq_field *fs[] = {&s->u,   &s->v,    &s->w,   &s->un, &s->vn, &s->wn,
                       &s->phi, &s->phin, &s->sdf, &s->b,  &s->p};
@@ -180,6 +191,8 @@ static int lq_pls_read_shapes(const lq_scene *sc, bool obst, lq_pls_item **out, 
         const char *kind = lq_scene_kind(sc, list, it);
         char p[160];
         lq_pls_item *q = &sh[*n];
+        snprintf(p, sizeof p, "%s.%d.motion", list, it);
+        if (obst && lq_scene_has(sc, p)) continue; /* moving: host/plsobject.c */
         if (strcmp(kind, "box") == 0) {
             q->kind = 0;
             snprintf(p, sizeof p, "%s.%d.box.min", list, it);
@@ -289,6 +302,9 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *
     bool voxels = lq_scene_count(sc, "terrain") > 0;
     for (int it = 0; it < lq_scene_count(sc, "obstacles"); it++) {
         const char *kind = lq_scene_kind(sc, "obstacles", it);
+        char p[64];
+        snprintf(p, sizeof p, "obstacles.%d.motion", it);
+        if (lq_scene_has(sc, p)) continue;
         voxels = voxels || strcmp(kind, "mesh") == 0 || strcmp(kind, "mask") == 0;
     }
     if (!rc && voxels) {
@@ -365,6 +381,15 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan)
     plan[n++] = lq_pf_ops_bytes();
     if (s->viscous) plan[n++] = lq_vs_ops_bytes(s->nx, s->ny, s->nz) + C * 4; /* + ν */
     return n;
+}
+
+/* §5.5: the moving objects at time t (sdf and their face velocities), φ extrapolated
+ * into them (§5.5.2, after φ's advection). */
+static int lq_pls_objects_at(lq_pls *s, double t)
+{
+    int rc = lq_po_update(&s->po, t, s->has_static ? &s->sdf_static : NULL, &s->sdf);
+    if (!rc) rc = lq_po_extrap_phi(&s->po, &s->phi, &s->sdf, LQ_PLS_PHI_LAYERS);
+    return rc;
 }
 
 static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
@@ -466,8 +491,33 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         if (rc) goto fail;
         s->vp = (lq_vs_params){.h = (float)s->h, .free_slip = 1, .cross = LQ_VS_CROSS_MASKED};
     }
+    /* §5.5: moving obstacles (the static ones are in sdf0 already) */
+    lq_po_object mob[LQ_PO_MAX];
+    int nmob = 0;
+    for (int it = 0; it < lq_scene_count(sc, "obstacles") && !rc; it++) {
+        char p[64];
+        snprintf(p, sizeof p, "obstacles.%d.motion", it);
+        if (!lq_scene_has(sc, p)) continue;
+        if (nmob == LQ_PO_MAX) {
+            rc = lq_scene_error(sc, p, "solver 'pls' moves at most %d obstacles", LQ_PO_MAX);
+            break;
+        }
+        rc = lq_po_read(sc, it, s->origin, nz == 1, &mob[nmob]);
+        if (!rc) nmob++;
+    }
+    if (rc) {
+        for (int q = 0; q < nmob; q++) free(mob[q].keys);
+        goto fail;
+    }
+    s->moving = nmob > 0;
+    s->has_static = s->has_sdf;
+    s->has_sdf = s->has_sdf || s->moving;
+    s->separation = lq_scene_bool(sc, "pls.object_separation");
+    s->ep.friction = (float)lq_scene_float(sc, "pls.object_friction");
+    s->ep.hold_normal = !s->separation;
     size_t plan[16];
     int np = lq_pls_plan(s, (int)cap, plan);
+    if (s->moving) plan[np++] = lq_po_ops_bytes(nx, ny, nz) + (s->has_static ? n * 4 : 0);
     for (int i = 0; i < np; i++) s->device_bytes += plan[i];
     rc = lq_ctx_reserve(ctx, "solver 'pls'", np, plan);
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
@@ -492,6 +542,15 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     LQ_PLS_INIT(LQ_PLS_R_POISSON, lq_poisson_ops_init(&s->qo, ctx, nx, ny, nz));
     LQ_PLS_INIT(LQ_PLS_R_EXTRAP, lq_extrap_ops_init(&s->eo, ctx, nx, ny, nz));
     LQ_PLS_INIT(LQ_PLS_R_FORCE, lq_pf_ops_init(&s->fo, ctx, nx, ny, nz));
+    if (s->moving) {
+        LQ_PLS_INIT(LQ_PLS_R_OBJ, lq_po_ops_init(&s->po, ctx, nx, ny, nz, h, (float)(10.0 * s->h)));
+        for (int q = 0; q < nmob; q++) {
+            if (!rc) rc = lq_po_add(&s->po, &mob[q]);
+            if (rc) free(mob[q].keys);
+        }
+    } else {
+        for (int q = 0; q < nmob; q++) free(mob[q].keys);
+    }
     if (s->viscous) {
         LQ_PLS_INIT(LQ_PLS_R_VISC, lq_vs_ops_init(&s->vo, ctx, nx, ny, nz));
         if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
@@ -501,6 +560,14 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
     /* sdf and φ signed distances, the particles seeded, the velocity extrapolated */
     if (s->sdf_reinit) rc = lq_reinit(&s->ro, &s->sdf, &s->phin, &s->rp, NULL);
+    if (!rc && s->moving) { /* the static part kept, the objects at t = 0, φ inside them */
+        if (s->has_static) {
+            rc = lq_field_alloc(ctx, &s->sdf_static, "sdf_static", nx, ny, nz, 4);
+            if (!rc) rc = lq_field_download(&s->sdf, sdf0);
+            if (!rc) rc = lq_field_upload(&s->sdf_static, sdf0);
+        }
+        if (!rc) rc = lq_pls_objects_at(s, 0.0);
+    }
     if (!rc) rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
     if (!rc) rc = lq_pls_seed(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
     if (!rc) rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
@@ -553,14 +620,21 @@ static int lq_pls_step(lq_pls *s, double dt)
     s->kp.dt = (float)dt;
     s->kp.step = (uint32_t)s->step;
     s->pp.dt = (float)dt;
-    int esc = 0;
-    int rc = lq_pls_advect(&s->ko, &s->ks, &s->u, &s->v, &s->w, &s->kp); /* 1 */
+    int esc = 0, rc = LQ_OK;
+    if (s->moving && s->separation) /* §5.5.2: liquid leaving an object turns to air */
+        rc = lq_po_separate(&s->po, &s->phi, &s->u, &s->v, &s->w, &s->sdf);
+    if (!rc) rc = lq_pls_advect(&s->ko, &s->ks, &s->u, &s->v, &s->w, &s->kp); /* 1 */
     lq_pls_tick(s, "pt_advect");
     if (!rc) rc = lq_sl_advect_scalar(&s->so, &s->phi, &s->phin, &s->u, &s->v, &s->w, &s->slp);
     if (rc) return rc;
     lq_pls_tick(s, "sl_phi");
-    lq_pls_swap(&s->phi, &s->phin);                             /* 2 */
-    rc = lq_pls_correct(&s->ko, &s->ks, &s->phi, &s->kp, &esc); /* 3 */
+    lq_pls_swap(&s->phi, &s->phin); /* 2 */
+    if (s->moving) { /* §5.5: the objects at t + dt, φ into them, particles inside deleted */
+        rc = lq_pls_objects_at(s, s->t + dt);
+        if (!rc) rc = lq_pls_delete(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
+        lq_pls_tick(s, "objects");
+    }
+    if (!rc) rc = lq_pls_correct(&s->ko, &s->ks, &s->phi, &s->kp, &esc); /* 3 */
     lq_pls_tick(s, "correct");
     if (!rc) rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
     lq_pls_tick(s, "reinit");
@@ -587,7 +661,15 @@ static int lq_pls_step(lq_pls *s, double dt)
     lq_pls_swap(&s->u, &s->un);
     lq_pls_swap(&s->v, &s->vn);
     lq_pls_swap(&s->w, &s->wn);
-    rc = lq_pf_body_force(&s->fo, &s->u, &s->v, &s->w, &s->phi, sdf, s->g, dt); /* 5 */
+    /* 5; with moving objects §5.5.1 sets every closed face (hard control) from the
+     * advected velocity, gravity goes to the other faces (the body force without the
+     * objects, then the closed faces put back): the projection keeps the closed faces and
+     * takes their flux into its right-hand side */
+    if (s->moving) rc = lq_extrap_object_bc(&s->eo, &s->u, &s->v, &s->w, sdf, s->po.vel, &s->ep);
+    if (!rc)
+        rc = lq_pf_body_force(&s->fo, &s->u, &s->v, &s->w, &s->phi, s->moving ? NULL : sdf, s->g,
+                              dt);
+    if (!rc && s->moving) rc = lq_extrap_object_restore(&s->eo, &s->u, &s->v, &s->w, sdf);
     lq_pls_tick(s, "force");
     lq_poisson_stats pst;
     if (!rc)
@@ -595,6 +677,8 @@ static int lq_pls_step(lq_pls *s, double dt)
                              &pst); /* 6 */
     lq_pls_tick(s, "poisson");
     if (!rc) rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep); /* 7 */
+    if (!rc && s->moving) /* §5.5.1 inside the objects for the next advection */
+        rc = lq_extrap_object_bc(&s->eo, &s->u, &s->v, &s->w, sdf, s->po.vel, &s->ep);
     lq_pls_tick(s, "extrap");
     if (!rc && s->divfree) /* §5.2 */
         rc = lq_extrap_divfree(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
@@ -807,6 +891,9 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
         s->volume0 = sc.volume0;
         s->ks.dropped = sc.dropped;
         s->step = sc.step;
+        /* the objects are a function of t: rebuilt, not saved (φ inside them is saved) */
+        if (s->moving)
+            rc = lq_po_update(&s->po, s->t, s->has_static ? &s->sdf_static : NULL, &s->sdf);
     }
     return rc;
 }
