@@ -153,7 +153,7 @@ void lq_po_pose(const lq_po_object *ob, double t, double c[3], double R[9], doub
     double val[6] = {0, 0, 0, 0, 0, 0}, rate[6] = {0, 0, 0, 0, 0, 0};
     const double *K = ob->keys;
     int n = ob->nkeys;
-    if (n > 0 && t <= K[0]) {
+    if (n > 0 && t < K[0]) {
         memcpy(val, K + 1, sizeof val);
     } else if (n > 0 && t >= K[7 * (n - 1)]) {
         memcpy(val, K + 7 * (n - 1) + 1, sizeof val);
