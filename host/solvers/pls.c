@@ -1,31 +1,44 @@
 /*
  * pls.c — 3D liquid after N. Rasmussen, D. Enright, D. Nguyen, S. Marino, N. Sumner,
  * W. Geiger, S. Hoon and R. Fedkiw, "Directable photorealistic liquids" (2004) §3: the
- * `pls` solver, first version. The liquid is the φ ≤ 0 region of a level set carried
- * with the particle level set of Enright, Fedkiw, Ferziger & Mitchell (2002); velocity by
- * the "stable fluids" semi-Lagrangian step of eq. 2, pressure by a ghost-fluid Poisson
- * solve with p = 0 in the air (eq. 1). One step of dt, in this order:
+ * `pls` solver. The liquid is the φ ≤ 0 region of a level set carried with the particle
+ * level set of Enright, Fedkiw, Ferziger & Mitchell (2002); velocity by the "stable
+ * fluids" semi-Lagrangian step of eq. 2, pressure by a ghost-fluid Poisson solve with
+ * p = 0 in the air (eq. 1). One step of dt, in this order:
  *
+ *   0. (moving objects, pls.object_separation) §5.5.2: object cells the liquid leaves
+ *      turn to air (φ = |sdf|);
  *   1. the particles move (RK2 through the extrapolated u);
  *   2. φ is advected (eq. 3, semi-Lagrangian);
+ *      (moving objects) the objects at t + dt: sdf and their velocity on the faces
+ *      (host/plsobject.h), φ extrapolated into them (§5.5.2), particles inside deleted
+ *      (§5.5.3);
  *   3. escaped particles correct φ; φ is reinitialised to a signed distance; the
  *      particles correct it again; their radii are adjusted; every N steps they are
  *      reseeded (Enright's order);
- *   4. the velocity is advected by itself (eq. 2's convection);
- *   5. gravity g·dt on the faces beside liquid (eq. 2's g);
+ *   4. the velocity is advected by itself (eq. 2's convection); viscosity (§5.1, when
+ *      pls.viscosity > 0: explicit cross terms, implicit per component);
+ *   5. gravity g·dt on the faces beside liquid (eq. 2's g); with moving objects first
+ *      §5.5.1 at every closed face (an object cell on either side): the object's normal
+ *      velocity, the tangential part by pls.object_friction (α), then gravity elsewhere;
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
- *      fluid), the domain edge and objects (sdf < 0) Neumann;
- *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects,
- *      then (pls.divfree, the default) the band is projected divergence-free (§5.2).
+ *      fluid), the domain edge and objects (sdf ≤ 0) Neumann: the closed faces keep their
+ *      velocity, whose flux enters the right-hand side (0 at rest, the wall's when moving);
+ *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects
+ *      (moving ones: §5.5.1 again inside them), then (pls.divfree, the default) the band
+ *      is projected divergence-free (§5.2).
  *
  * dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|) and the frame end. Grid: the pls
  * conventions (no wall layer; the domain edge is a closed wall). Objects (obstacles box,
- * sphere, cylinder) are an analytic signed distance at cell centres, at rest; mesh and
- * mask obstacles and terrain are voxelised (host/voxel.c) and reinitialised into one.
+ * sphere, cylinder) are an analytic signed distance at cell centres; mesh and mask
+ * obstacles and terrain are voxelised (host/voxel.c) and reinitialised into one. Boxes,
+ * spheres and cylinders with obstacles[].motion move (keyframed rigid motion,
+ * host/plsobject.h); their pose is a function of t, so a checkpoint needs nothing new.
  *
- * Not yet here: viscosity (§5.1), moving
- * objects and their velocity condition (§5.5.1), φ extrapolated into objects (§5.5.2),
- * control particles (§4), no-slip walls (every wall is free-slip), sources.
+ * Not yet here: moving mesh obstacles, §5.5.1 at static objects (they are closed
+ * free-slip walls with zero normal velocity), §5.5.3's stratified liquid particles near
+ * objects, control particles (§4), no-slip domain walls (every wall is free-slip),
+ * sources.
  */
 #include <math.h>
 #include <stdio.h>
