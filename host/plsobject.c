@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "voxel.h"
 
 static const char *const lq_po_sources[] = {"kernels/lq_shared.h", "kernels/mac_grid.h",
                                             "kernels/plsobject_cell.h", "kernels/plsobject.cl"};
@@ -65,11 +66,155 @@ void lq_po_ops_release(lq_po_ops *o)
     lq_field_release(&o->desc);
     for (int c = 0; c < 3; c++) lq_field_release(&o->vel[c]);
     for (int s = 0; s < 2; s++) lq_field_release(&o->valid[s]);
-    for (int q = 0; q < o->n; q++) free(o->obj[q].keys);
+    lq_field_release(&o->grids);
+    for (int q = 0; q < o->n; q++) lq_po_object_free(&o->obj[q]);
     o->n = 0;
 }
 
-int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, lq_po_object *ob)
+void lq_po_object_free(lq_po_object *ob)
+{
+    free(ob->keys);
+    free(ob->grid);
+    ob->keys = NULL;
+    ob->grid = NULL;
+}
+
+/* Squared distance from p to triangle abc (Ericson, Real-Time Collision Detection
+ * §5.1.5: the closest point by Voronoi regions). */
+static double lq_po_tri_d2(const double *p, const double *a, const double *b, const double *c)
+{
+    double ab[3], ac[3], ap[3], bp[3], cp[3], q[3];
+    for (int i = 0; i < 3; i++) {
+        ab[i] = b[i] - a[i], ac[i] = c[i] - a[i], ap[i] = p[i] - a[i];
+        bp[i] = p[i] - b[i], cp[i] = p[i] - c[i];
+    }
+#define DOT(x, y) (x[0] * y[0] + x[1] * y[1] + x[2] * y[2])
+    double d1 = DOT(ab, ap), d2 = DOT(ac, ap), d3 = DOT(ab, bp), d4 = DOT(ac, bp);
+    double d5 = DOT(ab, cp), d6 = DOT(ac, cp);
+#undef DOT
+    double va = d3 * d6 - d5 * d4, vb = d5 * d2 - d1 * d6, vc = d1 * d4 - d3 * d2;
+    if (d1 <= 0 && d2 <= 0) {
+        memcpy(q, a, sizeof q);
+    } else if (d3 >= 0 && d4 <= d3) {
+        memcpy(q, b, sizeof q);
+    } else if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+        double v = d1 / (d1 - d3);
+        for (int i = 0; i < 3; i++) q[i] = a[i] + v * ab[i];
+    } else if (d6 >= 0 && d5 <= d6) {
+        memcpy(q, c, sizeof q);
+    } else if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+        double w = d2 / (d2 - d6);
+        for (int i = 0; i < 3; i++) q[i] = a[i] + w * ac[i];
+    } else if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+        double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        for (int i = 0; i < 3; i++) q[i] = b[i] + w * (c[i] - b[i]);
+    } else {
+        double den = 1.0 / (va + vb + vc), v = vb * den, w = vc * den;
+        for (int i = 0; i < 3; i++) q[i] = a[i] + ab[i] * v + ac[i] * w;
+    }
+    double e = 0;
+    for (int i = 0; i < 3; i++) e += (p[i] - q[i]) * (p[i] - q[i]);
+    return e;
+}
+
+/* A mesh obstacle: read and placed as host/voxel.c places it (scaled, turned x then y
+ * then z about the world axes, translated), then its local sdf grid. */
+static int lq_po_read_mesh(const lq_scene *sc, int item, const double origin[3], bool flat,
+                           double h, lq_po_object *ob)
+{
+    char p[160];
+    snprintf(p, sizeof p, "obstacles.%d.mesh.file", item);
+    const char *file = lq_scene_file_path(sc, p);
+    double s3[3] = {1, 1, 1}, rot[3] = {0, 0, 0}, tr[3] = {0, 0, 0};
+    snprintf(p, sizeof p, "obstacles.%d.mesh.scale", item);
+    int ns = lq_scene_floats(sc, p, s3, 3);
+    if (ns == 2)
+        return lq_scene_error(sc, p, "scale takes 1 number (uniform) or 3 (x, y, z), got 2");
+    if (ns == 1) s3[1] = s3[2] = s3[0];
+    snprintf(p, sizeof p, "obstacles.%d.mesh.rotate", item);
+    lq_scene_floats(sc, p, rot, 3);
+    snprintf(p, sizeof p, "obstacles.%d.mesh.translate", item);
+    lq_scene_floats(sc, p, tr, 3);
+    lq_voxel_mesh m;
+    int rc = lq_voxel_mesh_read(file, &m);
+    if (rc) return rc;
+    double R[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int ax = 0; ax < 3; ax++) { /* R = Rz·Ry·Rx, as host/voxel.c */
+        double a = rot[ax] * LQ_PI / 180, c = cos(a), sn = sin(a), Q[3][3] = {{0}}, N[3][3];
+        int u = (ax + 1) % 3, w = (ax + 2) % 3;
+        Q[ax][ax] = 1;
+        Q[u][u] = c;
+        Q[u][w] = -sn;
+        Q[w][u] = sn;
+        Q[w][w] = c;
+        for (int r = 0; r < 3; r++)
+            for (int q = 0; q < 3; q++)
+                N[r][q] = Q[r][0] * R[0][q] + Q[r][1] * R[1][q] + Q[r][2] * R[2][q];
+        memcpy(R, N, sizeof R);
+    }
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < m.nverts; i++) {
+        double *v = m.v + 3 * i, q[3] = {v[0] * s3[0], v[1] * s3[1], v[2] * s3[2]};
+        for (int r = 0; r < 3; r++) {
+            v[r] = R[r][0] * q[0] + R[r][1] * q[1] + R[r][2] * q[2] + tr[r];
+            lo[r] = fmin(lo[r], v[r]);
+            hi[r] = fmax(hi[r], v[r]);
+        }
+    }
+    /* the local grid: the bounds plus 4 cells a side, centred on the bounds' centre */
+    size_t cells = 1;
+    double wo[3]; /* the grid's lower corner, world */
+    for (int a = 0; a < 3; a++) {
+        ob->c0[a] = 0.5 * (lo[a] + hi[a]) - origin[a];
+        ob->gdim[a] = flat && a == 2 ? 1 : (int)ceil((hi[a] - lo[a]) / h) + 8;
+        ob->glo[a] = -0.5 * ob->gdim[a] * h;
+        wo[a] = 0.5 * (lo[a] + hi[a]) + ob->glo[a];
+        cells *= (size_t)ob->gdim[a];
+    }
+    if (cells > (size_t)1 << 24) {
+        lq_voxel_mesh_free(&m);
+        snprintf(p, sizeof p, "obstacles.%d.mesh", item);
+        return lq_scene_error(sc, p, "a moving mesh's grid of %zu cells is too large (2^24)",
+                              cells);
+    }
+    unsigned char *in = lq_calloc(cells, 1);
+    ob->grid = lq_alloc(cells * sizeof(float));
+    if (!in || !ob->grid) rc = LQ_ESIM;
+    double zmid = 0.5 * (lo[2] + hi[2]);
+    if (!rc) rc = lq_voxel_mesh_fill(&m, ob->gdim[0], ob->gdim[1], ob->gdim[2], h, wo, zmid, in);
+    double far = 10 * h;
+    for (int k = 0; k < ob->gdim[2] && !rc; k++)
+        for (int j = 0; j < ob->gdim[1]; j++)
+            for (int i = 0; i < ob->gdim[0]; i++) {
+                double x[3] = {wo[0] + (i + 0.5) * h, wo[1] + (j + 0.5) * h,
+                               flat ? zmid : wo[2] + (k + 0.5) * h};
+                double best = far * far;
+                for (int t = 0; t < m.ntris; t++) {
+                    const double *a = m.v + 3 * m.tri[3 * t], *b = m.v + 3 * m.tri[3 * t + 1],
+                                 *c = m.v + 3 * m.tri[3 * t + 2];
+                    double bl = 0; /* the triangle's box first */
+                    for (int q = 0; q < 3; q++) {
+                        double l = fmin(a[q], fmin(b[q], c[q])), u = fmax(a[q], fmax(b[q], c[q]));
+                        double o = x[q] < l ? l - x[q] : x[q] > u ? x[q] - u : 0;
+                        bl += o * o;
+                    }
+                    if (bl < best) best = fmin(best, lq_po_tri_d2(x, a, b, c));
+                }
+                size_t g = (size_t)i + ob->gdim[0] * ((size_t)j + ob->gdim[1] * (size_t)k);
+                double d = sqrt(best);
+                ob->grid[g] = (float)(in[g] ? -d : d);
+            }
+    free(in);
+    lq_voxel_mesh_free(&m);
+    if (rc) {
+        free(ob->grid);
+        ob->grid = NULL;
+    }
+    return rc;
+}
+
+int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, double h,
+               lq_po_object *ob)
 {
     char p[160], kp[160];
     memset(ob, 0, sizeof *ob);
@@ -100,9 +245,13 @@ int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, 
             snprintf(p, sizeof p, "obstacles.%d.cylinder.axis", item);
             ob->axis = lq_scene_enum(sc, p)[0] - 'x';
         }
+    } else if (strcmp(kind, "mesh") == 0) {
+        ob->kind = 4;
+        int rc = lq_po_read_mesh(sc, item, origin, flat, h, ob);
+        if (rc) return rc;
     } else {
         return lq_scene_error(sc, kp,
-                              "solver 'pls' moves box, sphere and cylinder obstacles only "
+                              "solver 'pls' moves box, sphere, cylinder and mesh obstacles only "
                               "(this one is a %s)",
                               kind);
     }
@@ -113,7 +262,10 @@ int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, 
                               "(%d given)",
                               n);
     ob->keys = lq_alloc((size_t)n * sizeof(double));
-    if (!ob->keys) return LQ_ESIM;
+    if (!ob->keys) {
+        lq_po_object_free(ob);
+        return LQ_ESIM;
+    }
     lq_scene_floats(sc, kp, ob->keys, n);
     ob->nkeys = n / 7;
     int rc = LQ_OK;
@@ -132,10 +284,7 @@ int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, 
     }
     snprintf(p, sizeof p, "obstacles.%d.motion.interpolate", item);
     ob->smooth = strcmp(lq_scene_enum(sc, p), "smooth") == 0;
-    if (rc) {
-        free(ob->keys);
-        ob->keys = NULL;
-    }
+    if (rc) lq_po_object_free(ob);
     return rc;
 }
 
@@ -143,7 +292,14 @@ int lq_po_add(lq_po_ops *o, const lq_po_object *ob)
 {
     if (o->n >= LQ_PO_MAX)
         return lq_error(LQ_EINPUT, "solver 'pls' moves at most %d obstacles", LQ_PO_MAX);
-    o->obj[o->n++] = *ob;
+    lq_po_object *q = &o->obj[o->n++];
+    *q = *ob;
+    if (q->kind == 4) {
+        q->goff = o->grid_floats;
+        o->grid_floats += (size_t)q->gdim[0] * q->gdim[1] * q->gdim[2];
+        if (o->grid_floats >= (size_t)1 << 24)
+            return lq_error(LQ_EINPUT, "the moving meshes' grids hold more than 2^24 cells");
+    }
     return LQ_OK;
 }
 
@@ -210,6 +366,20 @@ static int lq_po_run(lq_po_ops *o, cl_kernel k, const char *name, int n, const l
 int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *sdf)
 {
     assert(sdf->count == (size_t)o->nx * o->ny * o->nz);
+    if (!o->grids.count) { /* the meshes' grids, once (one float when there are none) */
+        size_t nf = o->grid_floats ? o->grid_floats : 1;
+        int rc = lq_field_alloc(o->ctx, &o->grids, "po_grids", (int)nf, 1, 1, 4);
+        float *buf = rc ? NULL : lq_calloc(nf, sizeof(float));
+        if (!rc && !buf) rc = LQ_ESIM;
+        for (int q = 0; q < o->n && !rc; q++)
+            if (o->obj[q].kind == 4)
+                memcpy(buf + o->obj[q].goff, o->obj[q].grid,
+                       (size_t)o->obj[q].gdim[0] * o->obj[q].gdim[1] * o->obj[q].gdim[2] *
+                           sizeof(float));
+        if (!rc) rc = lq_field_upload(&o->grids, buf);
+        free(buf);
+        if (rc) return rc;
+    }
     memset(o->desc_host, 0, sizeof o->desc_host);
     for (int q = 0; q < o->n; q++) {
         const lq_po_object *ob = &o->obj[q];
@@ -219,6 +389,14 @@ int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *s
         d[LQ_PO_KIND] = (float)ob->kind;
         d[LQ_PO_AXIS] = (float)ob->axis;
         d[LQ_PO_FLAT] = o->nz == 1 ? 1.0f : 0.0f;
+        if (ob->kind == 4) {
+            d[LQ_PO_GOFF] = (float)ob->goff;
+            d[LQ_PO_GIH] = 1.0f / o->h;
+            for (int a = 0; a < 3; a++) {
+                d[LQ_PO_GDIM + a] = (float)ob->gdim[a];
+                d[LQ_PO_GLO + a] = (float)ob->glo[a];
+            }
+        }
         for (int a = 0; a < 3; a++) {
             d[LQ_PO_SIZE + a] = (float)ob->size[a];
             d[LQ_PO_C + a] = (float)c[a];
@@ -236,12 +414,12 @@ int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *s
     int has_static = sdf_static != NULL, n = o->n;
     const lq_field *st = sdf_static ? sdf_static : sdf;
     size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    lq_argv a[] = {MEM(sdf), MEM(st),   VAL(has_static), MEM(&o->desc),
-                   VAL(n),   VAL(o->h), VAL(o->far)};
+    lq_argv a[] = {MEM(sdf),       MEM(st), VAL(has_static), MEM(&o->desc),
+                   MEM(&o->grids), VAL(n),  VAL(o->h),       VAL(o->far)};
     rc = lq_po_run(o, o->sdf, "po_sdf", (int)LQ_COUNT(a), a, g);
     for (int c = 0; c < 3 && !rc; c++) {
         size_t gf[3] = {g[0] + (c == 0), g[1] + (c == 1), g[2] + (c == 2)};
-        lq_argv b[] = {MEM(&o->vel[c]), MEM(st),   VAL(has_static), MEM(&o->desc),
+        lq_argv b[] = {MEM(&o->vel[c]), MEM(st),   VAL(has_static), MEM(&o->desc), MEM(&o->grids),
                        VAL(n),          VAL(o->h), VAL(o->band),    VAL(c)};
         rc = lq_po_run(o, o->velk, "po_vel", (int)LQ_COUNT(b), b, gf);
     }

@@ -1,6 +1,7 @@
 /*
  * plsobject.h — moving rigid objects of the `pls` solver (Rasmussen et al. 2004 §5.5):
- * analytic shapes (box, sphere, cylinder) whose pose is keyframed in time, turned into
+ * analytic shapes (box, sphere, cylinder) and meshes (a signed-distance grid in their own
+ * frame, made once at load and sampled trilinearly) whose pose is keyframed, turned into
  * the solver's object signed distance `sdf` at the cell centres and the object velocity
  * on the faces every step, and the level-set boundary conditions of §5.5.2. The math is
  * kernels/plsobject_cell.h; each operation has an OpenCL launcher (host/plsobject.c,
@@ -35,13 +36,19 @@
 #include "scene.h"
 
 typedef struct lq_po_object {
-    int kind;       /* 0 box, 1 sphere, 3 cylinder (plsobject_cell.h) */
+    int kind;       /* 0 box, 1 sphere, 3 cylinder, 4 mesh (plsobject_cell.h) */
     int axis;       /* cylinder axis */
     double size[3]; /* box half sizes; sphere r; cylinder r, height (m) */
     double c0[3];   /* rest centre (m, grid-relative) */
     int nkeys;      /* rows of keys */
     double *keys;   /* nkeys × 7: t, tx, ty, tz, rx, ry, rz (s, m, degrees) */
     bool smooth;    /* smoothstep between keys */
+    /* kind 4: the mesh's signed distance on a grid in its local frame (cell size h,
+     * cell-centred samples, x fastest), lower corner glo relative to c0 */
+    float *grid;
+    int gdim[3];
+    double glo[3];
+    size_t goff; /* its first float in the ops' grids buffer (lq_po_add) */
 } lq_po_object;
 
 typedef struct lq_po_ops {
@@ -50,7 +57,9 @@ typedef struct lq_po_ops {
     float h, far, band; /* cell size; sdf clamp (m); object velocity written within band */
     lq_po_object obj[LQ_PO_MAX];
     float desc_host[LQ_PO_MAX * LQ_PO_STRIDE];
-    lq_field desc;     /* the descriptors at the last lq_po_update's time */
+    lq_field desc;  /* the descriptors at the last lq_po_update's time */
+    lq_field grids; /* the meshes' sdf grids, one after another (at the first update) */
+    size_t grid_floats;
     lq_field vel[3];   /* object velocity per face: u, v, w layouts (m/s) */
     lq_field valid[2]; /* uchar per cell: §5.5.2 extrapolation masks */
     cl_program program;
@@ -65,8 +74,14 @@ void lq_po_ops_release(lq_po_ops *o);
 /* Reads obstacle `item` of the scene (a box, sphere or cylinder with motion keys) into
  * *ob (keys allocated; free them with free(ob->keys)). origin: the grid's origin (the
  * object is stored grid-relative). LQ_EINPUT with the key's file:line:col on bad keys
- * (row length, times not increasing, rotations about x or y in 2D, a moving mesh). */
-int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, lq_po_object *ob);
+ * (row length, times not increasing, rotations about x or y in 2D). A mesh (OBJ, with
+ * its scale, rotate and translate) becomes a signed distance on a grid of cell size h
+ * around it in its own frame: exact distances to its triangles (brute force, so meant for
+ * small meshes), the sign from lq_voxel_mesh_fill; its rest centre is its bounds' centre. */
+int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, double h,
+               lq_po_object *ob);
+/* Frees what lq_po_read allocated (keys, grid). */
+void lq_po_object_free(lq_po_object *ob);
 /* Adds an object (copied; the ops own its keys afterwards). */
 int lq_po_add(lq_po_ops *o, const lq_po_object *ob);
 

@@ -227,12 +227,15 @@ const lq_key lq_scene_keys[] = {
     K_ENUM("obstacles[].boundary", 0, ALL, "no-slip|free-slip", "no-slip",
            "Velocity condition on the obstacle's surface."),
     K_MAP("obstacles[].motion", 0, LQ_SOLVER_PLS,
-          "Keyframed rigid motion of a box, sphere or cylinder (`pls`; Rasmussen et al. 2004 "
-          "§5.5): the object's signed distance and velocity are rebuilt every step."),
+          "Keyframed rigid motion of a box, sphere, cylinder or mesh (`pls`; Rasmussen et al. "
+          "2004 §5.5): the object's signed distance and velocity are rebuilt every step (a "
+          "mesh's distance is made once on a grid in its own frame, for small meshes). Not "
+          "with static mesh or mask obstacles or terrain in the same scene."),
     K_FLOATS("obstacles[].motion.keys", REQ, LQ_SOLVER_PLS, 7, 7 * 256, -INF, INF, NULL, "",
              "Rows `[t, tx, ty, tz, rx, ry, rz, ...]` (s, m, degrees; times increasing): at time "
              "t the shape is turned about its own centre by Rz(rz) Ry(ry) Rx(rx), then moved by "
-             "(tx, ty, tz); held before the first key and after the last. 2D: rz only."),
+             "(tx, ty, tz) (a mesh: about the centre of its bounds); held before the first key and "
+             "after the last. 2D: rz only."),
     K_ENUM("obstacles[].motion.interpolate", 0, LQ_SOLVER_PLS, "linear|smooth", "linear",
            "Between keys: linear, or smooth (a smoothstep per segment: at rest at every key)."),
 

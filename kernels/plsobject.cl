@@ -10,18 +10,19 @@
     if (i >= NX || j >= NY || k >= NZ) return
 
 kernel void po_sdf(global float *sdf, global const float *sdf_static, int has_static,
-                   global const float *desc, int n, float h, float far)
+                   global const float *desc, global const float *grids, int n, float h, float far)
 {
     LQ_PO_CELL;
-    lq_po_sdf_cell(sdf, sdf_static, has_static, desc, n, h, far, i, j, k, NX, NY);
+    lq_po_sdf_cell(sdf, sdf_static, has_static, desc, grids, n, h, far, i, j, k, NX, NY);
 }
 
 kernel void po_vel(global float *out, global const float *sdf_static, int has_static,
-                   global const float *desc, int n, float h, float band, int c)
+                   global const float *desc, global const float *grids, int n, float h, float band,
+                   int c)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX + (c == 0) || j >= NY + (c == 1) || k >= NZ + (c == 2)) return;
-    lq_po_vel_face(out, sdf_static, has_static, desc, n, h, band, c, i, j, k, NX, NY, NZ);
+    lq_po_vel_face(out, sdf_static, has_static, desc, grids, n, h, band, c, i, j, k, NX, NY, NZ);
 }
 
 kernel void po_separate(global float *phi, global const float *u, global const float *v,

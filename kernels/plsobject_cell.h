@@ -14,6 +14,9 @@
  * l = Rᵀ (x − c) and the signed distance of the shape at l (negative inside); the rigid
  * velocity there is v + ω × (x − c). In 2D (flat) the shape is cut at its centre's z:
  * the local z is 0 (only rotations about z are allowed), and a box has no z faces.
+ * A mesh is a signed-distance grid in its local frame (made once at load, host/
+ * plsobject.c), sampled trilinearly at l (cell-centred samples, clamped to the grid,
+ * plus the distance from l to the grid's box when l lies outside it).
  *
  * Operations:
  *  - sdf per cell: the minimum of the static objects' sdf (when given) and every moving
@@ -42,10 +45,10 @@
 #include "lq_shared.h"
 #include "mac_grid.h"
 
-#define LQ_PO_STRIDE 24
+#define LQ_PO_STRIDE 32
 #define LQ_PO_MAX    16
 /* descriptor offsets */
-#define LQ_PO_KIND 0  /* 0 box, 1 sphere, 3 cylinder */
+#define LQ_PO_KIND 0  /* 0 box, 1 sphere, 3 cylinder, 4 sdf grid (a mesh) */
 #define LQ_PO_AXIS 1  /* cylinder axis 0–2 */
 #define LQ_PO_SIZE 2  /* box: half sizes (3); sphere: radius; cylinder: radius, height */
 #define LQ_PO_C    5  /* centre (3, m) */
@@ -53,6 +56,16 @@
 #define LQ_PO_V    17 /* velocity of the centre (3, m/s) */
 #define LQ_PO_W    20 /* angular velocity (3, rad/s) */
 #define LQ_PO_FLAT 23 /* 1 in 2D */
+#define LQ_PO_GOFF 24 /* sdf grid: first float in the grids buffer (exact below 2^24) */
+#define LQ_PO_GDIM 25 /* sdf grid: cells per axis (3) */
+#define LQ_PO_GLO  28 /* sdf grid: lower corner in the local frame (3, m) */
+#define LQ_PO_GIH  31 /* sdf grid: 1 / its cell size (1/m) */
+
+#ifdef __OPENCL_VERSION__
+#define LQ_PO_FLOOR(x) floor(x)
+#else
+#define LQ_PO_FLOOR(x) floorf(x)
+#endif
 
 #ifdef __OPENCL_VERSION__
 typedef uchar lq_po_u8;
@@ -75,8 +88,41 @@ LQ_INLINE float lq_po_len3(float a, float b, float c)
     return LQ_SQRTF(a * a + b * b + c * c);
 }
 
+/* Trilinear sample of object d's local sdf grid at local position l. */
+LQ_INLINE float lq_po_grid_at(LQ_GLOBAL const float *d, LQ_GLOBAL const float *grids,
+                              const float *l)
+{
+    float ih = d[LQ_PO_GIH], f[3], out = 0.0f;
+    int i0[3], dim[3];
+    for (int q = 0; q < 3; q++) {
+        dim[q] = (int)d[LQ_PO_GDIM + q];
+        float lo = d[LQ_PO_GLO + q], hi = lo + (float)dim[q] / ih;
+        float o = l[q] < lo ? lo - l[q] : l[q] > hi ? l[q] - hi : 0.0f;
+        out = out + o * o;
+        float g = (l[q] - lo) * ih - 0.5f;
+        float gm = (float)(dim[q] - 1);
+        g = g < 0.0f ? 0.0f : g > gm ? gm : g;
+        float fl = LQ_PO_FLOOR(g);
+        i0[q] = (int)fl;
+        if (i0[q] > dim[q] - 2) i0[q] = dim[q] - 2;
+        if (i0[q] < 0) i0[q] = 0;
+        f[q] = dim[q] < 2 ? 0.0f : g - (float)i0[q];
+    }
+    LQ_GLOBAL const float *gr = grids + (int)d[LQ_PO_GOFF];
+    int sx = dim[0] > 1 ? 1 : 0, sy = dim[1] > 1 ? dim[0] : 0,
+        sz = dim[2] > 1 ? dim[0] * dim[1] : 0;
+    int b = i0[0] + dim[0] * (i0[1] + dim[1] * i0[2]);
+    float c00 = gr[b] + f[0] * (gr[b + sx] - gr[b]);
+    float c10 = gr[b + sy] + f[0] * (gr[b + sy + sx] - gr[b + sy]);
+    float c01 = gr[b + sz] + f[0] * (gr[b + sz + sx] - gr[b + sz]);
+    float c11 = gr[b + sz + sy] + f[0] * (gr[b + sz + sy + sx] - gr[b + sz + sy]);
+    float c0 = c00 + f[1] * (c10 - c00), c1 = c01 + f[1] * (c11 - c01);
+    return c0 + f[2] * (c1 - c0) + LQ_SQRTF(out);
+}
+
 /* Signed distance of object d's shape at point (x, y, z) (m, grid-relative). */
-LQ_INLINE float lq_po_sdf_at(LQ_GLOBAL const float *d, float x, float y, float z)
+LQ_INLINE float lq_po_sdf_at(LQ_GLOBAL const float *d, LQ_GLOBAL const float *grids, float x,
+                             float y, float z)
 {
     float flat = d[LQ_PO_FLAT];
     float r0 = x - d[LQ_PO_C], r1 = y - d[LQ_PO_C + 1];
@@ -86,6 +132,7 @@ LQ_INLINE float lq_po_sdf_at(LQ_GLOBAL const float *d, float x, float y, float z
         l[q] =
             d[LQ_PO_RT + 3 * q] * r0 + d[LQ_PO_RT + 3 * q + 1] * r1 + d[LQ_PO_RT + 3 * q + 2] * r2;
     int kind = (int)d[LQ_PO_KIND];
+    if (kind == 4) return lq_po_grid_at(d, grids, l);
     if (kind == 1) return lq_po_len3(l[0], l[1], l[2]) - d[LQ_PO_SIZE];
     if (kind == 0) {
         float q0 = LQ_FABSF(l[0]) - d[LQ_PO_SIZE], q1 = LQ_FABSF(l[1]) - d[LQ_PO_SIZE + 1];
@@ -114,20 +161,23 @@ LQ_INLINE float lq_po_vel_at(LQ_GLOBAL const float *d, int c, float x, float y, 
 
 /* sdf of cell (i, j, k): static (has_static) and n moving objects, clamped to ±far. */
 LQ_INLINE void lq_po_sdf_cell(LQ_GLOBAL float *sdf, LQ_GLOBAL const float *sdf_static,
-                              int has_static, LQ_GLOBAL const float *desc, int n, float h,
-                              float far, int i, int j, int k, int nx, int ny)
+                              int has_static, LQ_GLOBAL const float *desc,
+                              LQ_GLOBAL const float *grids, int n, float h, float far, int i, int j,
+                              int k, int nx, int ny)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     float x = ((float)i + 0.5f) * h, y = ((float)j + 0.5f) * h, z = ((float)k + 0.5f) * h;
     float e = has_static ? sdf_static[c] : far;
-    for (int q = 0; q < n; q++) e = lq_po_min(e, lq_po_sdf_at(desc + q * LQ_PO_STRIDE, x, y, z));
+    for (int q = 0; q < n; q++)
+        e = lq_po_min(e, lq_po_sdf_at(desc + q * LQ_PO_STRIDE, grids, x, y, z));
     sdf[c] = lq_po_max(-far, lq_po_min(far, e));
 }
 
 /* Object velocity at face (c; i, j, k) (see the header comment). */
 LQ_INLINE void lq_po_vel_face(LQ_GLOBAL float *out, LQ_GLOBAL const float *sdf_static,
-                              int has_static, LQ_GLOBAL const float *desc, int n, float h,
-                              float band, int c, int i, int j, int k, int nx, int ny, int nz)
+                              int has_static, LQ_GLOBAL const float *desc,
+                              LQ_GLOBAL const float *grids, int n, float h, float band, int c,
+                              int i, int j, int k, int nx, int ny, int nz)
 {
     int ax = nx + (c == 0), ay = ny + (c == 1);
     int f = i + ax * (j + ay * k);
@@ -137,7 +187,7 @@ LQ_INLINE void lq_po_vel_face(LQ_GLOBAL float *out, LQ_GLOBAL const float *sdf_s
     float best = band;
     int who = -1;
     for (int q = 0; q < n; q++) {
-        float s = lq_po_sdf_at(desc + q * LQ_PO_STRIDE, x, y, z);
+        float s = lq_po_sdf_at(desc + q * LQ_PO_STRIDE, grids, x, y, z);
         if (s < best) {
             best = s;
             who = q;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/cli_pls_objects.sh LIQUIDCL — moving obstacles of the `pls` solver (Rasmussen et
 # al. 2004 §5.5; host/plsobject.h): a ball moving back and forth in a closed tank keeps
-# the liquid's volume within 1 %, the paddle scene agrees bit for bit between reference
-# and OpenCL (`liquidcl diff`), a resumed run ends where an uninterrupted one does (the
+# the liquid's volume within 1 %, the paddle scene and a 3D scene with a moving mesh and
+# box agree bit for bit between reference and OpenCL (`liquidcl diff`), a resumed run ends where an uninterrupted one does (the
 # pose is a function of time: nothing new in the checkpoint), and bad motion keys are
 # refused with exit 2 and the key's file:line:col.
 set -u
@@ -51,6 +51,27 @@ print("worst volume change %.2f %%, max speed %.2f m/s" % (100 * dv, vmax))' \
 echo "paddle (48 x 32, 10 frames), reference vs OpenCL:"
 S=(--set "grid.size=[48,32,1]" --set grid.cell=0.02)
 check "bit for bit" "$LQ" diff scenes/pls_paddle.yaml --frames 10 "${S[@]}"
+
+echo "a moving mesh and box, 3D (16 x 12 x 16, 4 frames), reference vs OpenCL:"
+cat >"$tmp/mesh.yaml" <<YAML
+solver: pls
+grid:
+  size: [16, 12, 16]
+  cell: 0.05
+time:
+  frames: 4
+  fps: 30
+liquid:
+  - level: 0.3
+obstacles:
+  - mesh: {file: $ROOT/scenes/assets/pyramid.obj, scale: [0.3], translate: [0.4, 0.2, 0.4]}
+    motion:
+      keys: [0, 0, 0, 0, 0, 0, 0, 0.2, 0.1, 0.1, 0, 0, 45, 0]
+  - box: {min: [0.1, 0.1, 0.1], max: [0.25, 0.15, 0.25]}
+    motion:
+      keys: [0, 0, 0, 0, 0, 0, 0, 0.2, 0, 0, 0.1, 0, 0, 30]
+YAML
+check "bit for bit" "$LQ" diff "$tmp/mesh.yaml"
 
 echo "paddle resumed:"
 A=(--quiet --device opencl --frames 12 "${S[@]}" --set output.checkpoint=6

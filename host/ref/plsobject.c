@@ -21,10 +21,11 @@ void lq_po_ref_update(lq_po_ops *o, const lq_field *sdf_static, lq_field *sdf)
     int nx = o->nx, ny = o->ny, nz = o->nz, hs = sdf_static != NULL;
     const float *st = sdf_static ? CF(sdf_static) : CF(sdf);
     LQ_PO_LOOP(nx, ny, nz)
-    lq_po_sdf_cell(F(sdf), st, hs, CF(&o->desc), o->n, o->h, o->far, i, j, k, nx, ny);
+    lq_po_sdf_cell(F(sdf), st, hs, CF(&o->desc), CF(&o->grids), o->n, o->h, o->far, i, j, k, nx,
+                   ny);
     for (int c = 0; c < 3; c++) LQ_PO_LOOP(nx + (c == 0), ny + (c == 1), nz + (c == 2))
-    lq_po_vel_face(F(&o->vel[c]), st, hs, CF(&o->desc), o->n, o->h, o->band, c, i, j, k, nx, ny,
-                   nz);
+    lq_po_vel_face(F(&o->vel[c]), st, hs, CF(&o->desc), CF(&o->grids), o->n, o->h, o->band, c, i, j,
+                   k, nx, ny, nz);
 }
 
 void lq_po_ref_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,

@@ -32,10 +32,11 @@
  * conventions (no wall layer; the domain edge is a closed wall). Objects (obstacles box,
  * sphere, cylinder) are an analytic signed distance at cell centres; mesh and mask
  * obstacles and terrain are voxelised (host/voxel.c) and reinitialised into one. Boxes,
- * spheres and cylinders with obstacles[].motion move (keyframed rigid motion,
+ * spheres, cylinders and meshes with obstacles[].motion move (keyframed rigid motion,
  * host/plsobject.h); their pose is a function of t, so a checkpoint needs nothing new.
  *
- * Not yet here: moving mesh obstacles, §5.5.1 at static objects (they are closed
+ * Not yet here: moving obstacles together with static mesh, mask or terrain solids,
+ * §5.5.1 at static objects (they are closed
  * free-slip walls with zero normal velocity), §5.5.3's stratified liquid particles near
  * objects, control particles (§4), no-slip domain walls (every wall is free-slip),
  * sources.
@@ -320,6 +321,16 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *
         if (lq_scene_has(sc, p)) continue;
         voxels = voxels || strcmp(kind, "mesh") == 0 || strcmp(kind, "mask") == 0;
     }
+    bool moving = false;
+    for (int it = 0; it < lq_scene_count(sc, "obstacles"); it++) {
+        char p[64];
+        snprintf(p, sizeof p, "obstacles.%d.motion", it);
+        moving = moving || lq_scene_has(sc, p);
+    }
+    if (!rc && voxels && moving) /* host/voxel.c would fill the moving shapes too */
+        rc = lq_scene_error(sc, "obstacles",
+                            "solver 'pls' cannot yet move obstacles in a scene with static mesh "
+                            "or mask obstacles or terrain");
     if (!rc && voxels) {
         size_t n = (size_t)nx * ny * nz;
         unsigned char *solid = lq_calloc(n, 1), *ns = lq_calloc(n, 1);
@@ -515,11 +526,11 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
             rc = lq_scene_error(sc, p, "solver 'pls' moves at most %d obstacles", LQ_PO_MAX);
             break;
         }
-        rc = lq_po_read(sc, it, s->origin, nz == 1, &mob[nmob]);
+        rc = lq_po_read(sc, it, s->origin, nz == 1, s->h, &mob[nmob]);
         if (!rc) nmob++;
     }
     if (rc) {
-        for (int q = 0; q < nmob; q++) free(mob[q].keys);
+        for (int q = 0; q < nmob; q++) lq_po_object_free(&mob[q]);
         goto fail;
     }
     s->moving = nmob > 0;
@@ -559,10 +570,10 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         LQ_PLS_INIT(LQ_PLS_R_OBJ, lq_po_ops_init(&s->po, ctx, nx, ny, nz, h, (float)(10.0 * s->h)));
         for (int q = 0; q < nmob; q++) {
             if (!rc) rc = lq_po_add(&s->po, &mob[q]);
-            if (rc) free(mob[q].keys);
+            if (rc) lq_po_object_free(&mob[q]);
         }
     } else {
-        for (int q = 0; q < nmob; q++) free(mob[q].keys);
+        for (int q = 0; q < nmob; q++) lq_po_object_free(&mob[q]);
     }
     if (s->viscous) {
         LQ_PLS_INIT(LQ_PLS_R_VISC, lq_vs_ops_init(&s->vo, ctx, nx, ny, nz));
