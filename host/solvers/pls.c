@@ -541,7 +541,13 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->ep.hold_normal = !s->separation;
     size_t plan[16];
     int np = lq_pls_plan(s, (int)cap, plan);
-    if (s->moving) plan[np++] = lq_po_ops_bytes(nx, ny, nz) + (s->has_static ? n * 4 : 0);
+    if (s->moving) {
+        size_t grids = 0; /* the moving meshes' sdf grids */
+        for (int q = 0; q < nmob; q++)
+            grids +=
+                mob[q].kind == 4 ? (size_t)mob[q].gdim[0] * mob[q].gdim[1] * mob[q].gdim[2] : 0;
+        plan[np++] = lq_po_ops_bytes(nx, ny, nz) + (s->has_static ? n * 4 : 0) + grids * 4;
+    }
     for (int i = 0; i < np; i++) s->device_bytes += plan[i];
     rc = lq_ctx_reserve(ctx, "solver 'pls'", np, plan);
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
