@@ -123,7 +123,7 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
         lq_extrap_ref_velocity(o, u, v, w, phi, sdf, prm);
         return LQ_OK;
     }
-    int use_sdf = sdf != NULL;
+    int use_sdf = sdf != NULL ? 1 + (prm->closed != 0) : 0;
     const lq_field *sd = sdf ? sdf : phi;
     lq_field *vel[3] = {u, v, w};
     int rc = LQ_OK;
@@ -202,7 +202,7 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
         lq_extrap_ref_divfree(o, u, v, w, phi, sdf, prm);
         return LQ_OK;
     }
-    int use_sdf = sdf != NULL;
+    int use_sdf = sdf != NULL ? 1 + (prm->closed != 0) : 0;
     const lq_field *sd = sdf ? sdf : phi;
     lq_field *vm = o->valid[o->final];
     size_t gc[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz}, g[3];

@@ -48,6 +48,8 @@ typedef struct lq_extrap_params {
     float obj_vel[3]; /* §5.5.1: the object's velocity uobj (m/s), one for all objects */
     float friction;   /* §5.5.1: α ∈ [0, 1]: 0 slip (tangential kept), 1 stick */
     int hold_normal;  /* §5.5.1: 1: the normal part is always the object's (no separation) */
+    int closed;       /* 1: faces with an object cell (sdf ≤ 0) on either side are solid:
+                       * extrapolated from the liquid alone (moving objects, uext of §5.5.1) */
 } lq_extrap_params;
 
 /* layers 4, 60 SOR sweeps at ω 1.7 (div ≤ 1e-5 of the velocity scale in the tests'

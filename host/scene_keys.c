@@ -627,8 +627,9 @@ const lq_key lq_scene_keys[] = {
     K_BOOL("pls.object_separation", LQ_SOLVER_PLS, "false",
            "The paper's separation at moving obstacles (§5.5.1, §5.5.2): where the liquid "
            "moves away from an object it keeps its own normal velocity and the object's "
-           "cells turn to air. Experimental: it gains volume (12 % in 20 frames of a ball "
-           "moving in a closed tank). false: the normal velocity is always the object's "
+           "cells turn to air. Experimental: it gains volume (8 % in 20 frames of a ball "
+           "moving in a closed tank, with speed spikes). false: the normal velocity is always "
+           "the object's "
            "(volume kept; a rising object pulls liquid after it)."),
 
     /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */

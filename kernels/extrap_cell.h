@@ -11,7 +11,9 @@
  * written and never read as a source here (it keeps the caller's wall value).
  *
  * Face kinds (a pure function of φ and the object sdf, so every pass can recompute it):
- *  - solid:  the object sdf interpolated to the face is negative, sdf_a + sdf_b < 0;
+ *  - solid:  the object sdf interpolated to the face is negative, sdf_a + sdf_b < 0 (with
+ *            prm.closed: an object cell on either side, sdf_a ≤ 0 or sdf_b ≤ 0, so the
+ *            faces the object condition sets are extrapolated from the liquid alone);
  *  - liquid: not on the edge, not solid, and φ_a ≤ 0 or φ_b ≤ 0 (liquid on either side);
  *  - fixed:  on the edge, liquid or solid. Extrapolation and the projection of §5.2
  *            never change a fixed face except that extrapolation fills solid faces.
@@ -110,8 +112,11 @@ LQ_INLINE void lq_ex_cells(int c, int i, int j, int k, int nx, int ny, int *a, i
     *a = *b - (c == 0 ? 1 : c == 1 ? nx : nx * ny);
 }
 
+/* use_sdf 0: no objects; 1: solid when sdf_a + sdf_b < 0; 2: closed (an object cell on
+ * either side, the faces of host/poisson.c's Neumann condition) */
 LQ_INLINE int lq_ex_solid(LQ_GLOBAL const float *sdf, int use_sdf, int a, int b)
 {
+    if (use_sdf == 2) return sdf[a] <= 0.0f || sdf[b] <= 0.0f;
     return use_sdf && sdf[a] + sdf[b] < 0.0f;
 }
 

@@ -6,8 +6,9 @@
  *  2. sdf and the object velocity per face against an independent double-precision
  *     evaluation (a box turned 30° about z, a sphere, a cylinder; 3D and 2D);
  *  3. reference vs OpenCL, bit for bit: update (sdf and face velocities, with and
- *     without a static sdf), separate, φ extrapolation, object_bc with per-face object
- *     velocity (slip and no-separation), object_restore;
+ *     without a static sdf), separate, φ extrapolation, velocity extrapolation with the
+ *     closed faces solid, object_bc with per-face object velocity (slip and
+ *     no-separation), object_restore;
  *  4. §5.5.2: the separation rule resets exactly the object cells the liquid leaves; the
  *     inward extrapolation gives object cells the mean of their outside neighbours;
  *  5. a box moving at constant velocity through still liquid, with the projection: the
@@ -320,6 +321,19 @@ static void test_twins(int nx, int ny, int nz)
     for (int s = 0; s < 2; s++) CHECK_OK(lq_po_extrap_phi(&ss[s]->po, &ss[s]->phi, &ss[s]->sdf, 4));
     p = pair_of(&A.phi, &B.phi);
     twin_check_exact("plsobject.extrap_phi", &p);
+    { /* extrapolation with closed faces solid (moving objects: uext from the liquid) */
+        lq_extrap_params prm = lq_extrap_params_default();
+        prm.closed = 1;
+        for (int s = 0; s < 2; s++)
+            CHECK_OK(lq_extrap_velocity(&ss[s]->eo, &ss[s]->vel[0], &ss[s]->vel[1], &ss[s]->vel[2],
+                                        &ss[s]->phi, &ss[s]->sdf, &prm));
+        for (int c = 0; c < 3; c++) {
+            p = pair_of(&A.vel[c], &B.vel[c]);
+            twin_check_exact("extrap.velocity", &p);
+            p = pair_of(&A.eo.valid[A.eo.final][c], &B.eo.valid[B.eo.final][c]);
+            twin_check_exact("extrap.velocity", &p);
+        }
+    }
     for (int hold = 0; hold < 2; hold++) {
         lq_extrap_params prm = lq_extrap_params_default();
         prm.friction = 0.25f;

@@ -19,7 +19,7 @@
 void lq_extrap_ref_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                             const lq_field *phi, const lq_field *sdf, const lq_extrap_params *prm)
 {
-    int nx = o->nx, ny = o->ny, nz = o->nz, use_sdf = sdf != NULL;
+    int nx = o->nx, ny = o->ny, nz = o->nz, use_sdf = sdf != NULL ? 1 + (prm->closed != 0) : 0;
     const float *sd = sdf ? CF(sdf) : CF(phi);
     lq_field *vel[3] = {u, v, w};
     for (int c = 0; c < 3; c++) {
@@ -74,7 +74,7 @@ void lq_extrap_ref_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq
 void lq_extrap_ref_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                            const lq_field *phi, const lq_field *sdf, const lq_extrap_params *prm)
 {
-    int nx = o->nx, ny = o->ny, nz = o->nz, use_sdf = sdf != NULL;
+    int nx = o->nx, ny = o->ny, nz = o->nz, use_sdf = sdf != NULL ? 1 + (prm->closed != 0) : 0;
     const float *sd = sdf ? CF(sdf) : CF(phi);
     lq_field *vm = o->valid[o->final];
     LQ_EX_LOOP(nx, ny, nz)

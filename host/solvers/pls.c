@@ -539,6 +539,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->separation = lq_scene_bool(sc, "pls.object_separation");
     s->ep.friction = (float)lq_scene_float(sc, "pls.object_friction");
     s->ep.hold_normal = !s->separation;
+    s->ep.closed = s->moving; /* uext of §5.5.1: the liquid's alone */
     size_t plan[16];
     int np = lq_pls_plan(s, (int)cap, plan);
     if (s->moving) {
@@ -695,7 +696,10 @@ static int lq_pls_step(lq_pls *s, double dt)
      * advected velocity, gravity goes to the other faces (the body force without the
      * objects, then the closed faces put back): the projection keeps the closed faces and
      * takes their flux into its right-hand side */
-    if (s->moving) rc = lq_extrap_object_bc(&s->eo, &s->u, &s->v, &s->w, sdf, s->po.vel, &s->ep);
+    if (s->moving) { /* uext: the advected liquid velocity extrapolated into the objects */
+        rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
+        if (!rc) rc = lq_extrap_object_bc(&s->eo, &s->u, &s->v, &s->w, sdf, s->po.vel, &s->ep);
+    }
     if (!rc)
         rc = lq_pf_body_force(&s->fo, &s->u, &s->v, &s->w, &s->phi, s->moving ? NULL : sdf, s->g,
                               dt);
