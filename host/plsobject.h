@@ -24,7 +24,15 @@
  *   lq_po_update(o, t + dt, sdf_static, sdf)      the objects at the step's end: sdf and
  *                                                 o->vel[] (object velocity per face)
  *   lq_po_extrap_phi(o, phi, sdf, layers)         §5.5.2, φ extrapolated into objects
- * and the velocity condition §5.5.1 with lq_extrap_object_bc(..., o->vel, ...).
+ *   lq_pls_delete(..., phi, sdf, ...)             §5.5.3, particles inside deleted
+ *   ... φ corrected and reinitialised, velocity advected ...
+ *   lq_extrap_velocity (prm.closed = 1), lq_extrap_object_bc(..., o->vel, prm)
+ *                                                 §5.5.1 at the closed faces (uext from
+ *                                                 the liquid alone)
+ *   lq_pf_body_force (no sdf), lq_extrap_object_restore   gravity elsewhere
+ *   lq_poisson_step(..., sdf, ...)                the closed faces' flux in its RHS
+ *   lq_extrap_velocity, lq_extrap_object_bc       for the next advection
+ * with prm.hold_normal = 1 unless pls.object_separation (then lq_po_separate first).
  */
 #ifndef LQ_HOST_PLSOBJECT_H
 #define LQ_HOST_PLSOBJECT_H
