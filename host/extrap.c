@@ -35,6 +35,7 @@ lq_extrap_params lq_extrap_params_default(void)
             {&(o)->sor, "extrap_sor"}, {&(o)->correct, "extrap_correct"},                          \
             {&(o)->object, "extrap_object"}, {&(o)->copy, "extrap_copy"},                          \
             {&(o)->listk, "extrap_list"}, {&(o)->sor_list, "extrap_sor_list"},                     \
+            {&(o)->restore, "extrap_restore"},                                                     \
     }
 
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
@@ -122,7 +123,7 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
         lq_extrap_ref_velocity(o, u, v, w, phi, sdf, prm);
         return LQ_OK;
     }
-    int use_sdf = sdf != NULL;
+    int use_sdf = sdf != NULL ? 1 + (prm->closed != 0) : 0;
     const lq_field *sd = sdf ? sdf : phi;
     lq_field *vel[3] = {u, v, w};
     int rc = LQ_OK;
@@ -144,20 +145,24 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
 }
 
 int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                        const lq_field *sdf, const lq_extrap_params *prm)
+                        const lq_field *sdf, const lq_field *ob, const lq_extrap_params *prm)
 {
     lq_ex_check(o, u, v, w, sdf);
+    if (ob) lq_ex_check(o, &ob[0], &ob[1], &ob[2], NULL);
     if (IS_REF(o)) {
-        lq_extrap_ref_object_bc(o, u, v, w, sdf, prm);
+        lq_extrap_ref_object_bc(o, u, v, w, sdf, ob, prm);
         return LQ_OK;
     }
     float ox = prm->obj_vel[0], oy = prm->obj_vel[1], oz = prm->obj_vel[2], al = prm->friction;
+    int use_ob = ob != NULL, hold = prm->hold_normal;
+    const lq_field *oo[3] = {ob ? &ob[0] : u, ob ? &ob[1] : v, ob ? &ob[2] : w};
     lq_field *vel[3] = {u, v, w};
     int rc = LQ_OK;
     size_t g[3];
     for (int c = 0; c < 3 && !rc; c++) {
-        lq_argv a[] = {MEM(&o->tmp[c]), MEM(u),  MEM(v),  MEM(w),  MEM(sdf),
-                       VAL(ox),         VAL(oy), VAL(oz), VAL(al), VAL(c)};
+        lq_argv a[] = {MEM(&o->tmp[c]), MEM(u),      MEM(v),    MEM(w),     MEM(sdf),
+                       VAL(ox),         VAL(oy),     VAL(oz),   MEM(oo[0]), MEM(oo[1]),
+                       MEM(oo[2]),      VAL(use_ob), VAL(hold), VAL(al),    VAL(c)};
         lq_ex_face_range(o, c, g);
         rc = lq_ex_run(o, o->object, "extrap_object", (int)LQ_COUNT(a), a, g);
     }
@@ -170,6 +175,25 @@ int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
     return rc;
 }
 
+int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                             const lq_field *sdf)
+{
+    lq_ex_check(o, u, v, w, sdf);
+    if (IS_REF(o)) {
+        lq_extrap_ref_object_restore(o, u, v, w, sdf);
+        return LQ_OK;
+    }
+    lq_field *vel[3] = {u, v, w};
+    int rc = LQ_OK;
+    size_t g[3];
+    for (int c = 0; c < 3 && !rc; c++) {
+        lq_argv a[] = {MEM(vel[c]), MEM(&o->tmp[c]), MEM(sdf), VAL(c)};
+        lq_ex_face_range(o, c, g);
+        rc = lq_ex_run(o, o->restore, "extrap_restore", (int)LQ_COUNT(a), a, g);
+    }
+    return rc;
+}
+
 int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                       const lq_field *sdf, const lq_extrap_params *prm)
 {
@@ -178,7 +202,7 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
         lq_extrap_ref_divfree(o, u, v, w, phi, sdf, prm);
         return LQ_OK;
     }
-    int use_sdf = sdf != NULL;
+    int use_sdf = sdf != NULL ? 1 + (prm->closed != 0) : 0;
     const lq_field *sd = sdf ? sdf : phi;
     lq_field *vm = o->valid[o->final];
     size_t gc[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz}, g[3];

@@ -26,7 +26,7 @@
  *
  * Use in a pls step, after the pressure projection and before advection:
  *   lq_extrap_velocity(o, u, v, w, phi, sdf, &prm);        air band + inside objects
- *   lq_extrap_object_bc(o, u, v, w, sdf, &prm);            only with objects (§5.5.1)
+ *   lq_extrap_object_bc(o, u, v, w, sdf, ob, &prm);        only with objects (§5.5.1)
  *   lq_extrap_divfree(o, u, v, w, phi, sdf, &prm);         optional (§5.2)
  * then lq_sl_advect_velocity / lq_sl_advect_scalar. prm.layers should cover the largest
  * backtrace (CFL + 1 or 2). Faces beyond the layers keep the values they had.
@@ -47,6 +47,9 @@ typedef struct lq_extrap_params {
     float omega;      /* §5.2: SOR factor, 1 = Gauss–Seidel, < 2 */
     float obj_vel[3]; /* §5.5.1: the object's velocity uobj (m/s), one for all objects */
     float friction;   /* §5.5.1: α ∈ [0, 1]: 0 slip (tangential kept), 1 stick */
+    int hold_normal;  /* §5.5.1: 1: the normal part is always the object's (no separation) */
+    int closed;       /* 1: faces with an object cell (sdf ≤ 0) on either side are solid:
+                       * extrapolated from the liquid alone (moving objects, uext of §5.5.1) */
 } lq_extrap_params;
 
 /* layers 4, 60 SOR sweeps at ω 1.7 (div ≤ 1e-5 of the velocity scale in the tests'
@@ -60,10 +63,10 @@ typedef struct lq_extrap_ops {
     int final;            /* which valid[] holds the last extrapolation's mask */
     lq_field band;        /* uchar per cell: §5.2 unknowns (nonzero; extrap_cell.h) */
     lq_field rhs, p;      /* float per cell: −D_c and the pressure (m/s) */
-    lq_field tmp[3];      /* float per face: object_bc output */
+    lq_field tmp[3];      /* float per face: object_bc output (kept for object_restore) */
     lq_field list, cnt;   /* int per cell: §5.2's band cells by colour; int[2]: their counts */
     cl_program program;
-    cl_kernel init, layer, bandk, sor, correct, object, copy, listk, sor_list;
+    cl_kernel init, layer, bandk, sor, correct, object, copy, listk, sor_list, restore;
 } lq_extrap_ops;
 
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
@@ -74,12 +77,19 @@ void lq_extrap_ops_release(lq_extrap_ops *o);
  * mean. Liquid faces are never changed. */
 int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                        const lq_field *sdf, const lq_extrap_params *prm);
-/* §5.5.1 at every face inside an object (sdf_a + sdf_b < 0): the extrapolated velocity
- * blended with the object's by α, its normal part set to the object's where the liquid
- * would flow into the object. Call after lq_extrap_velocity; the caller keeps these
- * faces fixed in its projection (hard control). */
+/* §5.5.1 at every closed face (an object cell, sdf ≤ 0, on either side): the
+ * extrapolated velocity blended with the object's by α, its normal part set to the
+ * object's where the liquid would flow into the object (always with prm->hold_normal).
+ * The object's velocity: ob[0..2] per face in the u, v, w layouts (a moving object,
+ * host/plsobject.h), or prm->obj_vel when ob is NULL. Call after lq_extrap_velocity;
+ * host/poisson.c keeps these faces fixed (hard control) and takes their flux into its
+ * right-hand side. */
 int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                        const lq_field *sdf, const lq_extrap_params *prm);
+                        const lq_field *sdf, const lq_field *ob, const lq_extrap_params *prm);
+/* Puts the last lq_extrap_object_bc's values back at the closed faces (after a pass
+ * such as the body force that changed them; the other faces are left as they are). */
+int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                             const lq_field *sdf);
 /* §5.2: projects the extrapolated band onto zero discrete divergence. */
 int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                       const lq_field *sdf, const lq_extrap_params *prm);
@@ -88,7 +98,9 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
 void lq_extrap_ref_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                             const lq_field *phi, const lq_field *sdf, const lq_extrap_params *prm);
 void lq_extrap_ref_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                             const lq_field *sdf, const lq_extrap_params *prm);
+                             const lq_field *sdf, const lq_field *ob, const lq_extrap_params *prm);
+void lq_extrap_ref_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                                  const lq_field *sdf);
 void lq_extrap_ref_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                            const lq_field *phi, const lq_field *sdf, const lq_extrap_params *prm);
 

@@ -11,7 +11,9 @@
  * written and never read as a source here (it keeps the caller's wall value).
  *
  * Face kinds (a pure function of φ and the object sdf, so every pass can recompute it):
- *  - solid:  the object sdf interpolated to the face is negative, sdf_a + sdf_b < 0;
+ *  - solid:  the object sdf interpolated to the face is negative, sdf_a + sdf_b < 0 (with
+ *            prm.closed: an object cell on either side, sdf_a ≤ 0 or sdf_b ≤ 0, so the
+ *            faces the object condition sets are extrapolated from the liquid alone);
  *  - liquid: not on the edge, not solid, and φ_a ≤ 0 or φ_b ≤ 0 (liquid on either side);
  *  - fixed:  on the edge, liquid or solid. Extrapolation and the projection of §5.2
  *            never change a fixed face except that extrapolation fills solid faces.
@@ -42,11 +44,14 @@
  * is  m_c p_c − Σ_{n free} p_n = −D_c, m_c the number of its non-fixed faces; solved by
  * red-black SOR (one colour's cells share no face: order-free, bit for bit).
  *
- * Object velocity (§5.5.1, after [HBW03]), at solid faces, with N = ∇sdf/|∇sdf| (outward)
- * and uext the extrapolated velocity (own component at the face, the others the mean
- * of the 4 surrounding faces): ucomb = (1 − α) uext + α uobj; ufix = ucomb −
- * (ucomb·N) N + u⊥ N, u⊥ = uobj·N when (uext − uobj)·N < 0 (flow into the object), else
- * uext·N; the face keeps ufix's own component.
+ * Object velocity (§5.5.1, after [HBW03]), at the closed faces (an object cell, sdf ≤ 0,
+ * on either side: the faces host/poisson.c treats as Neumann, whose velocity is then the
+ * wall's flux in the projection's right-hand side), with N = ∇sdf/|∇sdf| (outward), uext
+ * the extrapolated velocity and uobj the object's (a constant, or per-face fields of a
+ * rigid motion; own component at the face, the others the mean of the 4 surrounding
+ * faces): ucomb = (1 − α) uext + α uobj; ufix = ucomb − (ucomb·N) N + u⊥ N, u⊥ = uobj·N
+ * when (uext − uobj)·N < 0 (flow into the object) or always (`hold`: no separation in
+ * the velocity), else uext·N; the face keeps ufix's own component.
  *
  * Invariants: plain float arithmetic in a fixed order, contraction off, no division
  * (literal reciprocals) except 1/sqrt in the object normal (correctly rounded on both
@@ -114,8 +119,11 @@ LQ_INLINE void lq_ex_cells(int c, int i, int j, int k, int nx, int ny, int *a, i
     *a = *b - (c == 0 ? 1 : c == 1 ? nx : nx * ny);
 }
 
+/* use_sdf 0: no objects; 1: solid when sdf_a + sdf_b < 0; 2: closed (an object cell on
+ * either side, the faces of host/poisson.c's Neumann condition) */
 LQ_INLINE int lq_ex_solid(LQ_GLOBAL const float *sdf, int use_sdf, int a, int b)
 {
+    if (use_sdf == 2) return sdf[a] <= 0.0f || sdf[b] <= 0.0f;
     return use_sdf && sdf[a] + sdf[b] < 0.0f;
 }
 
@@ -355,7 +363,9 @@ LQ_INLINE float lq_ex_cross(LQ_GLOBAL const float *vel, int e, int c, int i, int
 LQ_INLINE void lq_ex_object_face(LQ_GLOBAL float *out, LQ_GLOBAL const float *u,
                                  LQ_GLOBAL const float *v, LQ_GLOBAL const float *w,
                                  LQ_GLOBAL const float *sdf, float ox, float oy, float oz,
-                                 float alpha, int c, int i, int j, int k, int nx, int ny, int nz)
+                                 LQ_GLOBAL const float *uo, LQ_GLOBAL const float *vo,
+                                 LQ_GLOBAL const float *wo, int use_ob, int hold, float alpha,
+                                 int c, int i, int j, int k, int nx, int ny, int nz)
 {
     LQ_GLOBAL const float *own = c == 0 ? u : c == 1 ? v : w;
     int f = lq_ex_face_index(c, i, j, k, nx, ny, nz);
@@ -364,7 +374,7 @@ LQ_INLINE void lq_ex_object_face(LQ_GLOBAL float *out, LQ_GLOBAL const float *u,
     if (lq_ex_edge(c, i, j, k, nx, ny, nz)) return;
     int a, b;
     lq_ex_cells(c, i, j, k, nx, ny, &a, &b);
-    if (!lq_ex_solid(sdf, 1, a, b)) return;
+    if (!(sdf[a] <= 0.0f || sdf[b] <= 0.0f)) return; /* not a closed face */
     int ai = i - (c == 0), aj = j - (c == 1), ak = k - (c == 2);
     float g[3], e[3];
     for (int q = 0; q < 3; q++) {
@@ -382,6 +392,11 @@ LQ_INLINE void lq_ex_object_face(LQ_GLOBAL float *out, LQ_GLOBAL const float *u,
     e[1] = c == 1 ? val : lq_ex_cross(v, 1, c, i, j, k, nx, ny, nz);
     e[2] = nz < 2 ? 0.0f : c == 2 ? val : lq_ex_cross(w, 2, c, i, j, k, nx, ny, nz);
     float ob[3] = {ox, oy, oz};
+    if (use_ob) { /* a rigid field: the 4-face means are exact (plsobject_cell.h) */
+        ob[0] = c == 0 ? uo[f] : lq_ex_cross(uo, 0, c, i, j, k, nx, ny, nz);
+        ob[1] = c == 1 ? vo[f] : lq_ex_cross(vo, 1, c, i, j, k, nx, ny, nz);
+        ob[2] = nz < 2 ? 0.0f : c == 2 ? wo[f] : lq_ex_cross(wo, 2, c, i, j, k, nx, ny, nz);
+    }
     if (nz < 2) ob[2] = 0.0f;
     float cb[3], dn_comb = 0.0f, dn_rel = 0.0f, dn_obj = 0.0f, dn_ext = 0.0f;
     for (int q = 0; q < 3; q++) {
@@ -391,8 +406,22 @@ LQ_INLINE void lq_ex_object_face(LQ_GLOBAL float *out, LQ_GLOBAL const float *u,
         dn_obj = dn_obj + ob[q] * nrm[q];
         dn_ext = dn_ext + e[q] * nrm[q];
     }
-    float perp = dn_rel < 0.0f ? dn_obj : dn_ext;
+    float perp = (hold || dn_rel < 0.0f) ? dn_obj : dn_ext;
     out[f] = cb[c] - dn_comb * nrm[c] + perp * nrm[c];
+}
+
+/* vel = saved at the closed faces of component c (lq_ex_object_face's faces; the edge
+ * excluded): puts back object_bc's result after a pass that changed them. */
+LQ_INLINE void lq_ex_restore_face(LQ_GLOBAL float *vel, LQ_GLOBAL const float *saved,
+                                  LQ_GLOBAL const float *sdf, int c, int i, int j, int k, int nx,
+                                  int ny, int nz)
+{
+    if (lq_ex_edge(c, i, j, k, nx, ny, nz)) return;
+    int a, b;
+    lq_ex_cells(c, i, j, k, nx, ny, &a, &b);
+    if (!(sdf[a] <= 0.0f || sdf[b] <= 0.0f)) return;
+    int f = lq_ex_face_index(c, i, j, k, nx, ny, nz);
+    vel[f] = saved[f];
 }
 
 #endif

@@ -1,31 +1,45 @@
 /*
  * pls.c — 3D liquid after N. Rasmussen, D. Enright, D. Nguyen, S. Marino, N. Sumner,
  * W. Geiger, S. Hoon and R. Fedkiw, "Directable photorealistic liquids" (2004) §3: the
- * `pls` solver, first version. The liquid is the φ ≤ 0 region of a level set carried
- * with the particle level set of Enright, Fedkiw, Ferziger & Mitchell (2002); velocity by
- * the "stable fluids" semi-Lagrangian step of eq. 2, pressure by a ghost-fluid Poisson
- * solve with p = 0 in the air (eq. 1). One step of dt, in this order:
+ * `pls` solver. The liquid is the φ ≤ 0 region of a level set carried with the particle
+ * level set of Enright, Fedkiw, Ferziger & Mitchell (2002); velocity by the "stable
+ * fluids" semi-Lagrangian step of eq. 2, pressure by a ghost-fluid Poisson solve with
+ * p = 0 in the air (eq. 1). One step of dt, in this order:
  *
+ *   0. (moving objects, pls.object_separation) §5.5.2: object cells the liquid leaves
+ *      turn to air (φ = |sdf|);
  *   1. the particles move (RK2 through the extrapolated u);
  *   2. φ is advected (eq. 3, semi-Lagrangian);
+ *      (moving objects) the objects at t + dt: sdf and their velocity on the faces
+ *      (host/plsobject.h), φ extrapolated into them (§5.5.2), particles inside deleted
+ *      (§5.5.3);
  *   3. escaped particles correct φ; φ is reinitialised to a signed distance; the
  *      particles correct it again; their radii are adjusted; every N steps they are
  *      reseeded (Enright's order);
- *   4. the velocity is advected by itself (eq. 2's convection);
- *   5. gravity g·dt on the faces beside liquid (eq. 2's g);
+ *   4. the velocity is advected by itself (eq. 2's convection); viscosity (§5.1, when
+ *      pls.viscosity > 0: explicit cross terms, implicit per component);
+ *   5. gravity g·dt on the faces beside liquid (eq. 2's g); with moving objects first
+ *      §5.5.1 at every closed face (an object cell on either side): the object's normal
+ *      velocity, the tangential part by pls.object_friction (α), then gravity elsewhere;
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
- *      fluid), the domain edge and objects (sdf < 0) Neumann;
- *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects,
- *      then (pls.divfree, the default) the band is projected divergence-free (§5.2).
+ *      fluid), the domain edge and objects (sdf ≤ 0) Neumann: the closed faces keep their
+ *      velocity, whose flux enters the right-hand side (0 at rest, the wall's when moving);
+ *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects
+ *      (moving ones: §5.5.1 again inside them), then (pls.divfree, the default) the band
+ *      is projected divergence-free (§5.2).
  *
  * dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|) and the frame end. Grid: the pls
  * conventions (no wall layer; the domain edge is a closed wall). Objects (obstacles box,
- * sphere, cylinder) are an analytic signed distance at cell centres, at rest; mesh and
- * mask obstacles and terrain are voxelised (host/voxel.c) and reinitialised into one.
+ * sphere, cylinder) are an analytic signed distance at cell centres; mesh and mask
+ * obstacles and terrain are voxelised (host/voxel.c) and reinitialised into one. Boxes,
+ * spheres, cylinders and meshes with obstacles[].motion move (keyframed rigid motion,
+ * host/plsobject.h); their pose is a function of t, so a checkpoint needs nothing new.
  *
- * Not yet here: viscosity (§5.1), moving
- * objects and their velocity condition (§5.5.1), φ extrapolated into objects (§5.5.2),
- * control particles (§4), no-slip walls (every wall is free-slip), sources.
+ * Not yet here: moving obstacles together with static mesh, mask or terrain solids,
+ * §5.5.1 at static objects (they are closed
+ * free-slip walls with zero normal velocity), §5.5.3's stratified liquid particles near
+ * objects, control particles (§4), no-slip domain walls (every wall is free-slip),
+ * sources.
  */
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +50,7 @@
 #include "extrap.h"
 #include "mac_grid.h"
 #include "plsforce.h"
+#include "plsobject.h"
 #include "plsparticles.h"
 #include "poisson.h"
 #include "reinit.h"
@@ -53,7 +68,8 @@ enum {
     LQ_PLS_R_POISSON = 16,
     LQ_PLS_R_EXTRAP = 32,
     LQ_PLS_R_FORCE = 64,
-    LQ_PLS_R_VISC = 128
+    LQ_PLS_R_VISC = 128,
+    LQ_PLS_R_OBJ = 256
 };
 
 typedef struct lq_pls {
@@ -67,7 +83,12 @@ typedef struct lq_pls {
     lq_timefn nu_t;  /* ν over time (pls.viscosity and pls.viscosity_change) */
     lq_vs_ops vo;
     lq_vs_params vp;
-    lq_field nu;    /* ν per cell */
+    lq_field nu; /* ν per cell */
+    /* §5.5 moving obstacles (host/plsobject.h): sdf is rebuilt every step from the static
+     * objects' sdf_static and the moving ones at the step's end time */
+    bool moving, has_static, separation;
+    lq_po_ops po;
+    lq_field sdf_static;
     int visc_iters; /* this frame's CG iterations, all components */
     lq_sl_ops so;
     lq_reinit_ops ro;
@@ -93,6 +114,8 @@ typedef struct lq_pls {
     int pcap;
 } lq_pls;
 
+#define LQ_PLS_PHI_LAYERS 6 /* §5.5.2: cells of φ extrapolated into moving objects */
+
 static const char *const lq_pls_fields[] = {"phi", "u", "v", "w", "p", "solid", NULL};
 static const char *const lq_pls_point_names[] = {"x", "y", "z", "radius", "sign"};
 
@@ -109,6 +132,8 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_EXTRAP) lq_extrap_ops_release(&s->eo);
     if (s->ready & LQ_PLS_R_FORCE) lq_pf_ops_release(&s->fo);
     if (s->ready & LQ_PLS_R_VISC) lq_vs_ops_release(&s->vo);
+    if (s->ready & LQ_PLS_R_OBJ) lq_po_ops_release(&s->po);
+    lq_field_release(&s->sdf_static);
     lq_field_release(&s->nu);
     lq_field *fs[] = {&s->u,   &s->v,    &s->w,   &s->un, &s->vn, &s->wn,
                       &s->phi, &s->phin, &s->sdf, &s->b,  &s->p};
@@ -180,6 +205,8 @@ static int lq_pls_read_shapes(const lq_scene *sc, bool obst, lq_pls_item **out, 
         const char *kind = lq_scene_kind(sc, list, it);
         char p[160];
         lq_pls_item *q = &sh[*n];
+        snprintf(p, sizeof p, "%s.%d.motion", list, it);
+        if (obst && lq_scene_has(sc, p)) continue; /* moving: host/plsobject.c */
         if (strcmp(kind, "box") == 0) {
             q->kind = 0;
             snprintf(p, sizeof p, "%s.%d.box.min", list, it);
@@ -289,8 +316,21 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *
     bool voxels = lq_scene_count(sc, "terrain") > 0;
     for (int it = 0; it < lq_scene_count(sc, "obstacles"); it++) {
         const char *kind = lq_scene_kind(sc, "obstacles", it);
+        char p[64];
+        snprintf(p, sizeof p, "obstacles.%d.motion", it);
+        if (lq_scene_has(sc, p)) continue;
         voxels = voxels || strcmp(kind, "mesh") == 0 || strcmp(kind, "mask") == 0;
     }
+    bool moving = false;
+    for (int it = 0; it < lq_scene_count(sc, "obstacles"); it++) {
+        char p[64];
+        snprintf(p, sizeof p, "obstacles.%d.motion", it);
+        moving = moving || lq_scene_has(sc, p);
+    }
+    if (!rc && voxels && moving) /* host/voxel.c would fill the moving shapes too */
+        rc = lq_scene_error(sc, "obstacles",
+                            "solver 'pls' cannot yet move obstacles in a scene with static mesh "
+                            "or mask obstacles or terrain");
     if (!rc && voxels) {
         size_t n = (size_t)nx * ny * nz;
         unsigned char *solid = lq_calloc(n, 1), *ns = lq_calloc(n, 1);
@@ -365,6 +405,15 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan)
     plan[n++] = lq_pf_ops_bytes();
     if (s->viscous) plan[n++] = lq_vs_ops_bytes(s->nx, s->ny, s->nz) + C * 4; /* + ν */
     return n;
+}
+
+/* §5.5: the moving objects at time t (sdf and their face velocities), φ extrapolated
+ * into them (§5.5.2, after φ's advection). */
+static int lq_pls_objects_at(lq_pls *s, double t)
+{
+    int rc = lq_po_update(&s->po, t, s->has_static ? &s->sdf_static : NULL, &s->sdf);
+    if (!rc) rc = lq_po_extrap_phi(&s->po, &s->phi, &s->sdf, LQ_PLS_PHI_LAYERS);
+    return rc;
 }
 
 static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
@@ -466,8 +515,40 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         if (rc) goto fail;
         s->vp = (lq_vs_params){.h = (float)s->h, .free_slip = 1, .cross = LQ_VS_CROSS_MASKED};
     }
+    /* §5.5: moving obstacles (the static ones are in sdf0 already) */
+    lq_po_object mob[LQ_PO_MAX];
+    int nmob = 0;
+    for (int it = 0; it < lq_scene_count(sc, "obstacles") && !rc; it++) {
+        char p[64];
+        snprintf(p, sizeof p, "obstacles.%d.motion", it);
+        if (!lq_scene_has(sc, p)) continue;
+        if (nmob == LQ_PO_MAX) {
+            rc = lq_scene_error(sc, p, "solver 'pls' moves at most %d obstacles", LQ_PO_MAX);
+            break;
+        }
+        rc = lq_po_read(sc, it, s->origin, nz == 1, s->h, &mob[nmob]);
+        if (!rc) nmob++;
+    }
+    if (rc) {
+        for (int q = 0; q < nmob; q++) lq_po_object_free(&mob[q]);
+        goto fail;
+    }
+    s->moving = nmob > 0;
+    s->has_static = s->has_sdf;
+    s->has_sdf = s->has_sdf || s->moving;
+    s->separation = lq_scene_bool(sc, "pls.object_separation");
+    s->ep.friction = (float)lq_scene_float(sc, "pls.object_friction");
+    s->ep.hold_normal = !s->separation;
+    s->ep.closed = s->moving; /* uext of §5.5.1: the liquid's alone */
     size_t plan[16];
     int np = lq_pls_plan(s, (int)cap, plan);
+    if (s->moving) {
+        size_t grids = 0; /* the moving meshes' sdf grids */
+        for (int q = 0; q < nmob; q++)
+            grids +=
+                mob[q].kind == 4 ? (size_t)mob[q].gdim[0] * mob[q].gdim[1] * mob[q].gdim[2] : 0;
+        plan[np++] = lq_po_ops_bytes(nx, ny, nz) + (s->has_static ? n * 4 : 0) + grids * 4;
+    }
     for (int i = 0; i < np; i++) s->device_bytes += plan[i];
     rc = lq_ctx_reserve(ctx, "solver 'pls'", np, plan);
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
@@ -492,6 +573,15 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     LQ_PLS_INIT(LQ_PLS_R_POISSON, lq_poisson_ops_init(&s->qo, ctx, nx, ny, nz));
     LQ_PLS_INIT(LQ_PLS_R_EXTRAP, lq_extrap_ops_init(&s->eo, ctx, nx, ny, nz));
     LQ_PLS_INIT(LQ_PLS_R_FORCE, lq_pf_ops_init(&s->fo, ctx, nx, ny, nz));
+    if (s->moving) {
+        LQ_PLS_INIT(LQ_PLS_R_OBJ, lq_po_ops_init(&s->po, ctx, nx, ny, nz, h, (float)(10.0 * s->h)));
+        for (int q = 0; q < nmob; q++) {
+            if (!rc) rc = lq_po_add(&s->po, &mob[q]);
+            if (rc) lq_po_object_free(&mob[q]);
+        }
+    } else {
+        for (int q = 0; q < nmob; q++) lq_po_object_free(&mob[q]);
+    }
     if (s->viscous) {
         LQ_PLS_INIT(LQ_PLS_R_VISC, lq_vs_ops_init(&s->vo, ctx, nx, ny, nz));
         if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
@@ -501,6 +591,14 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
     /* sdf and φ signed distances, the particles seeded, the velocity extrapolated */
     if (s->sdf_reinit) rc = lq_reinit(&s->ro, &s->sdf, &s->phin, &s->rp, NULL);
+    if (!rc && s->moving) { /* the static part kept, the objects at t = 0, φ inside them */
+        if (s->has_static) {
+            rc = lq_field_alloc(ctx, &s->sdf_static, "sdf_static", nx, ny, nz, 4);
+            if (!rc) rc = lq_field_download(&s->sdf, sdf0);
+            if (!rc) rc = lq_field_upload(&s->sdf_static, sdf0);
+        }
+        if (!rc) rc = lq_pls_objects_at(s, 0.0);
+    }
     if (!rc) rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
     if (!rc) rc = lq_pls_seed(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
     if (!rc) rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
@@ -553,14 +651,21 @@ static int lq_pls_step(lq_pls *s, double dt)
     s->kp.dt = (float)dt;
     s->kp.step = (uint32_t)s->step;
     s->pp.dt = (float)dt;
-    int esc = 0;
-    int rc = lq_pls_advect(&s->ko, &s->ks, &s->u, &s->v, &s->w, &s->kp); /* 1 */
+    int esc = 0, rc = LQ_OK;
+    if (s->moving && s->separation) /* §5.5.2: liquid leaving an object turns to air */
+        rc = lq_po_separate(&s->po, &s->phi, &s->u, &s->v, &s->w, &s->sdf);
+    if (!rc) rc = lq_pls_advect(&s->ko, &s->ks, &s->u, &s->v, &s->w, &s->kp); /* 1 */
     lq_pls_tick(s, "pt_advect");
     if (!rc) rc = lq_sl_advect_scalar(&s->so, &s->phi, &s->phin, &s->u, &s->v, &s->w, &s->slp);
     if (rc) return rc;
     lq_pls_tick(s, "sl_phi");
-    lq_pls_swap(&s->phi, &s->phin);                             /* 2 */
-    rc = lq_pls_correct(&s->ko, &s->ks, &s->phi, &s->kp, &esc); /* 3 */
+    lq_pls_swap(&s->phi, &s->phin); /* 2 */
+    if (s->moving) { /* §5.5: the objects at t + dt, φ into them, particles inside deleted */
+        rc = lq_pls_objects_at(s, s->t + dt);
+        if (!rc) rc = lq_pls_delete(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
+        lq_pls_tick(s, "objects");
+    }
+    if (!rc) rc = lq_pls_correct(&s->ko, &s->ks, &s->phi, &s->kp, &esc); /* 3 */
     lq_pls_tick(s, "correct");
     if (!rc) rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
     lq_pls_tick(s, "reinit");
@@ -587,7 +692,18 @@ static int lq_pls_step(lq_pls *s, double dt)
     lq_pls_swap(&s->u, &s->un);
     lq_pls_swap(&s->v, &s->vn);
     lq_pls_swap(&s->w, &s->wn);
-    rc = lq_pf_body_force(&s->fo, &s->u, &s->v, &s->w, &s->phi, sdf, s->g, dt); /* 5 */
+    /* 5; with moving objects §5.5.1 sets every closed face (hard control) from the
+     * advected velocity, gravity goes to the other faces (the body force without the
+     * objects, then the closed faces put back): the projection keeps the closed faces and
+     * takes their flux into its right-hand side */
+    if (s->moving) { /* uext: the advected liquid velocity extrapolated into the objects */
+        rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
+        if (!rc) rc = lq_extrap_object_bc(&s->eo, &s->u, &s->v, &s->w, sdf, s->po.vel, &s->ep);
+    }
+    if (!rc)
+        rc = lq_pf_body_force(&s->fo, &s->u, &s->v, &s->w, &s->phi, s->moving ? NULL : sdf, s->g,
+                              dt);
+    if (!rc && s->moving) rc = lq_extrap_object_restore(&s->eo, &s->u, &s->v, &s->w, sdf);
     lq_pls_tick(s, "force");
     lq_poisson_stats pst;
     if (!rc)
@@ -595,6 +711,8 @@ static int lq_pls_step(lq_pls *s, double dt)
                              &pst); /* 6 */
     lq_pls_tick(s, "poisson");
     if (!rc) rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep); /* 7 */
+    if (!rc && s->moving) /* §5.5.1 inside the objects for the next advection */
+        rc = lq_extrap_object_bc(&s->eo, &s->u, &s->v, &s->w, sdf, s->po.vel, &s->ep);
     lq_pls_tick(s, "extrap");
     if (!rc && s->divfree) /* §5.2 */
         rc = lq_extrap_divfree(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
@@ -807,6 +925,9 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
         s->volume0 = sc.volume0;
         s->ks.dropped = sc.dropped;
         s->step = sc.step;
+        /* the objects are a function of t: rebuilt, not saved (φ inside them is saved) */
+        if (s->moving)
+            rc = lq_po_update(&s->po, s->t, s->has_static ? &s->sdf_static : NULL, &s->sdf);
     }
     return rc;
 }

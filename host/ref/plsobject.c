@@ -1,0 +1,49 @@
+/*
+ * ref/plsobject.c — reference twins of the moving-object operations: plain loops over the
+ * per-cell and per-face functions the kernels call (kernels/plsobject_cell.h). Each pass
+ * writes only its own cell or face, except the φ layers, which write only cells their
+ * input mask marks invalid and read only valid ones: the serial loops give the kernels'
+ * results exactly.
+ */
+#include "plsobject.h"
+
+#define F(fld)  ((float *)(fld)->host)
+#define CF(fld) ((const float *)(fld)->host)
+#define B(fld)  ((lq_po_u8 *)(fld)->host)
+
+#define LQ_PO_LOOP(ax, ay, az)                                                                     \
+    for (int k = 0; k < (az); k++)                                                                 \
+        for (int j = 0; j < (ay); j++)                                                             \
+            for (int i = 0; i < (ax); i++)
+
+void lq_po_ref_update(lq_po_ops *o, const lq_field *sdf_static, lq_field *sdf)
+{
+    int nx = o->nx, ny = o->ny, nz = o->nz, hs = sdf_static != NULL;
+    const float *st = sdf_static ? CF(sdf_static) : CF(sdf);
+    LQ_PO_LOOP(nx, ny, nz)
+    lq_po_sdf_cell(F(sdf), st, hs, CF(&o->desc), CF(&o->grids), o->n, o->h, o->far, i, j, k, nx,
+                   ny);
+    for (int c = 0; c < 3; c++) LQ_PO_LOOP(nx + (c == 0), ny + (c == 1), nz + (c == 2))
+    lq_po_vel_face(F(&o->vel[c]), st, hs, CF(&o->desc), CF(&o->grids), o->n, o->h, o->band, c, i, j,
+                   k, nx, ny, nz);
+}
+
+void lq_po_ref_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
+                        const lq_field *w, const lq_field *sdf)
+{
+    int nx = o->nx, ny = o->ny, nz = o->nz;
+    LQ_PO_LOOP(nx, ny, nz)
+    lq_po_separate_cell(F(phi), CF(u), CF(v), CF(w), CF(&o->vel[0]), CF(&o->vel[1]), CF(&o->vel[2]),
+                        CF(sdf), i, j, k, nx, ny, nz);
+}
+
+void lq_po_ref_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers)
+{
+    int nx = o->nx, ny = o->ny, nz = o->nz;
+    for (size_t c = 0; c < sdf->count; c++) lq_po_phi_init(B(&o->valid[0]), CF(sdf), (int)c);
+    for (int l = 0; l < layers; l++) {
+        LQ_PO_LOOP(nx, ny, nz)
+        lq_po_phi_layer(F(phi), B(&o->valid[l & 1]), B(&o->valid[(l + 1) & 1]), i, j, k, nx, ny,
+                        nz);
+    }
+}

@@ -1,0 +1,309 @@
+/*
+ * plsobject_cell.h — per-cell and per-face math of the `pls` solver's moving rigid objects
+ * (Rasmussen et al. 2004 §5.5: "the implicit representation, φobj, is constructed each
+ * time step from the animator-controlled explicit representation"), shared by
+ * kernels/plsobject.cl and the reference twins (host/ref/plsobject.c).
+ *
+ * Grid: pls conventions (mac_grid.h indexing, cell size h, no wall layer); positions are
+ * grid-relative metres (cell (i, j, k)'s centre at ((i + ½) h, (j + ½) h, (k + ½) h)).
+ *
+ * An object is a descriptor of LQ_PO_STRIDE floats (host/plsobject.c fills it for the
+ * time t of the step): its shape (box half sizes; sphere radius; cylinder radius, height
+ * and axis) about its own centre, the centre c(t), the inverse rotation R(t)ᵀ (rows), the
+ * centre's velocity v(t) and the angular velocity ω(t). A point x has the local position
+ * l = Rᵀ (x − c) and the signed distance of the shape at l (negative inside); the rigid
+ * velocity there is v + ω × (x − c). In 2D (flat) the shape is cut at its centre's z:
+ * the local z is 0 (only rotations about z are allowed), and a box has no z faces.
+ * A mesh is a signed-distance grid in its local frame (made once at load, host/
+ * plsobject.c), sampled trilinearly at l (cell-centred samples, clamped to the grid,
+ * plus the distance from l to the grid's box when l lies outside it).
+ *
+ * Operations:
+ *  - sdf per cell: the minimum of the static objects' sdf (when given) and every moving
+ *    object's signed distance at the cell centre, clamped to ±far;
+ *  - object velocity per face (the face's own component, u, v or w layout): of the
+ *    moving object with the smallest signed distance at the face's midpoint when it is
+ *    within `band` of it and no static object is closer; 0 elsewhere. A rigid field is
+ *    linear in x, so the mean of the 4 faces of another component around a face (as
+ *    kernels/extrap_cell.h's lq_ex_cross takes) is exactly its value there;
+ *  - §5.5.2 separation, before φ is advected: in an object cell (sdf < 0) with φ < 0,
+ *    with urel = uext − uobj at the cell centre (means of the two faces per axis) and
+ *    N = ∇sdf/|∇sdf|, when urel·N > 0.1 |urel| "we reset the cell's φ value to be air
+ *    (i.e. we set it to |φobj|)";
+ *  - §5.5.2 extrapolation, after φ is advected: "to set the φ values for cells inside the
+ *    object, we extrapolate inwards the φ values surrounding the object": valid starts
+ *    as the cells outside objects (sdf ≥ 0); each layer, an object cell not yet valid
+ *    with valid neighbours takes their mean (−x +x −y +y −z +z order, a literal
+ *    reciprocal) and becomes valid; cells deeper than the layers keep their value.
+ *
+ * Invariants: plain float arithmetic in a fixed order (contraction off), no division
+ * (literal reciprocals), sqrt correctly rounded on both sides: bit for bit.
+ */
+#ifndef LQ_PLSOBJECT_CELL_H
+#define LQ_PLSOBJECT_CELL_H
+
+#include "lq_shared.h"
+#include "mac_grid.h"
+
+#define LQ_PO_STRIDE 32
+#define LQ_PO_MAX    16
+/* descriptor offsets */
+#define LQ_PO_KIND 0  /* 0 box, 1 sphere, 3 cylinder, 4 sdf grid (a mesh) */
+#define LQ_PO_AXIS 1  /* cylinder axis 0–2 */
+#define LQ_PO_SIZE 2  /* box: half sizes (3); sphere: radius; cylinder: radius, height */
+#define LQ_PO_C    5  /* centre (3, m) */
+#define LQ_PO_RT   8  /* Rᵀ, row-major (9) */
+#define LQ_PO_V    17 /* velocity of the centre (3, m/s) */
+#define LQ_PO_W    20 /* angular velocity (3, rad/s) */
+#define LQ_PO_FLAT 23 /* 1 in 2D */
+#define LQ_PO_GOFF 24 /* sdf grid: first float in the grids buffer (exact below 2^24) */
+#define LQ_PO_GDIM 25 /* sdf grid: cells per axis (3) */
+#define LQ_PO_GLO  28 /* sdf grid: lower corner in the local frame (3, m) */
+#define LQ_PO_GIH  31 /* sdf grid: 1 / its cell size (1/m) */
+
+#ifdef __OPENCL_VERSION__
+#define LQ_PO_FLOOR(x) floor(x)
+#else
+#define LQ_PO_FLOOR(x) floorf(x)
+#endif
+
+#ifdef __OPENCL_VERSION__
+typedef uchar lq_po_u8;
+#else
+typedef unsigned char lq_po_u8;
+#endif
+
+LQ_INLINE float lq_po_max(float a, float b)
+{
+    return a > b ? a : b;
+}
+
+LQ_INLINE float lq_po_min(float a, float b)
+{
+    return a < b ? a : b;
+}
+
+LQ_INLINE float lq_po_len3(float a, float b, float c)
+{
+    return LQ_SQRTF(a * a + b * b + c * c);
+}
+
+/* Trilinear sample of object d's local sdf grid at local position l. */
+LQ_INLINE float lq_po_grid_at(LQ_GLOBAL const float *d, LQ_GLOBAL const float *grids,
+                              const float *l)
+{
+    float ih = d[LQ_PO_GIH], f[3], out = 0.0f;
+    int i0[3], dim[3];
+    for (int q = 0; q < 3; q++) {
+        dim[q] = (int)d[LQ_PO_GDIM + q];
+        float lo = d[LQ_PO_GLO + q], hi = lo + (float)dim[q] / ih;
+        float o = l[q] < lo ? lo - l[q] : l[q] > hi ? l[q] - hi : 0.0f;
+        out = out + o * o;
+        float g = (l[q] - lo) * ih - 0.5f;
+        float gm = (float)(dim[q] - 1);
+        g = g < 0.0f ? 0.0f : g > gm ? gm : g;
+        float fl = LQ_PO_FLOOR(g);
+        i0[q] = (int)fl;
+        if (i0[q] > dim[q] - 2) i0[q] = dim[q] - 2;
+        if (i0[q] < 0) i0[q] = 0;
+        f[q] = dim[q] < 2 ? 0.0f : g - (float)i0[q];
+    }
+    LQ_GLOBAL const float *gr = grids + (int)d[LQ_PO_GOFF];
+    int sx = dim[0] > 1 ? 1 : 0, sy = dim[1] > 1 ? dim[0] : 0,
+        sz = dim[2] > 1 ? dim[0] * dim[1] : 0;
+    int b = i0[0] + dim[0] * (i0[1] + dim[1] * i0[2]);
+    float c00 = gr[b] + f[0] * (gr[b + sx] - gr[b]);
+    float c10 = gr[b + sy] + f[0] * (gr[b + sy + sx] - gr[b + sy]);
+    float c01 = gr[b + sz] + f[0] * (gr[b + sz + sx] - gr[b + sz]);
+    float c11 = gr[b + sz + sy] + f[0] * (gr[b + sz + sy + sx] - gr[b + sz + sy]);
+    float c0 = c00 + f[1] * (c10 - c00), c1 = c01 + f[1] * (c11 - c01);
+    return c0 + f[2] * (c1 - c0) + LQ_SQRTF(out);
+}
+
+/* Signed distance of object d's shape at point (x, y, z) (m, grid-relative). */
+LQ_INLINE float lq_po_sdf_at(LQ_GLOBAL const float *d, LQ_GLOBAL const float *grids, float x,
+                             float y, float z)
+{
+    float flat = d[LQ_PO_FLAT];
+    float r0 = x - d[LQ_PO_C], r1 = y - d[LQ_PO_C + 1];
+    float r2 = flat != 0.0f ? 0.0f : z - d[LQ_PO_C + 2];
+    float l[3];
+    for (int q = 0; q < 3; q++)
+        l[q] =
+            d[LQ_PO_RT + 3 * q] * r0 + d[LQ_PO_RT + 3 * q + 1] * r1 + d[LQ_PO_RT + 3 * q + 2] * r2;
+    int kind = (int)d[LQ_PO_KIND];
+    if (kind == 4) return lq_po_grid_at(d, grids, l);
+    if (kind == 1) return lq_po_len3(l[0], l[1], l[2]) - d[LQ_PO_SIZE];
+    if (kind == 0) {
+        float q0 = LQ_FABSF(l[0]) - d[LQ_PO_SIZE], q1 = LQ_FABSF(l[1]) - d[LQ_PO_SIZE + 1];
+        float q2 = flat != 0.0f ? -1.0e30f : LQ_FABSF(l[2]) - d[LQ_PO_SIZE + 2];
+        float out = lq_po_len3(lq_po_max(q0, 0.0f), lq_po_max(q1, 0.0f), lq_po_max(q2, 0.0f));
+        return out + lq_po_min(lq_po_max(q0, lq_po_max(q1, q2)), 0.0f);
+    }
+    /* capped cylinder along axis: axial and radial distances combined as a 2D box */
+    int ax = (int)d[LQ_PO_AXIS];
+    float a = LQ_FABSF(l[ax]) - 0.5f * d[LQ_PO_SIZE + 1];
+    l[ax] = 0.0f;
+    float rad = lq_po_len3(l[0], l[1], l[2]) - d[LQ_PO_SIZE];
+    float pa = lq_po_max(a, 0.0f), pr = lq_po_max(rad, 0.0f);
+    return LQ_SQRTF(pa * pa + pr * pr) + lq_po_min(lq_po_max(a, rad), 0.0f);
+}
+
+/* Component c of object d's rigid velocity v + ω × (x − c) at (x, y, z). */
+LQ_INLINE float lq_po_vel_at(LQ_GLOBAL const float *d, int c, float x, float y, float z)
+{
+    float r0 = x - d[LQ_PO_C], r1 = y - d[LQ_PO_C + 1];
+    float r2 = d[LQ_PO_FLAT] != 0.0f ? 0.0f : z - d[LQ_PO_C + 2];
+    float w0 = d[LQ_PO_W], w1 = d[LQ_PO_W + 1], w2 = d[LQ_PO_W + 2];
+    float cr = c == 0 ? w1 * r2 - w2 * r1 : c == 1 ? w2 * r0 - w0 * r2 : w0 * r1 - w1 * r0;
+    return d[LQ_PO_V + c] + cr;
+}
+
+/* sdf of cell (i, j, k): static (has_static) and n moving objects, clamped to ±far. */
+LQ_INLINE void lq_po_sdf_cell(LQ_GLOBAL float *sdf, LQ_GLOBAL const float *sdf_static,
+                              int has_static, LQ_GLOBAL const float *desc,
+                              LQ_GLOBAL const float *grids, int n, float h, float far, int i, int j,
+                              int k, int nx, int ny)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    float x = ((float)i + 0.5f) * h, y = ((float)j + 0.5f) * h, z = ((float)k + 0.5f) * h;
+    float e = has_static ? sdf_static[c] : far;
+    for (int q = 0; q < n; q++)
+        e = lq_po_min(e, lq_po_sdf_at(desc + q * LQ_PO_STRIDE, grids, x, y, z));
+    sdf[c] = lq_po_max(-far, lq_po_min(far, e));
+}
+
+/* Object velocity at face (c; i, j, k) (see the header comment). */
+LQ_INLINE void lq_po_vel_face(LQ_GLOBAL float *out, LQ_GLOBAL const float *sdf_static,
+                              int has_static, LQ_GLOBAL const float *desc,
+                              LQ_GLOBAL const float *grids, int n, float h, float band, int c,
+                              int i, int j, int k, int nx, int ny, int nz)
+{
+    int ax = nx + (c == 0), ay = ny + (c == 1);
+    int f = i + ax * (j + ay * k);
+    float x = ((float)i + (c == 0 ? 0.0f : 0.5f)) * h;
+    float y = ((float)j + (c == 1 ? 0.0f : 0.5f)) * h;
+    float z = ((float)k + (c == 2 ? 0.0f : 0.5f)) * h;
+    float best = band;
+    int who = -1;
+    for (int q = 0; q < n; q++) {
+        float s = lq_po_sdf_at(desc + q * LQ_PO_STRIDE, grids, x, y, z);
+        if (s < best) {
+            best = s;
+            who = q;
+        }
+    }
+    if (who >= 0 && has_static) {
+        int ca = c == 0 ? i : c == 1 ? j : k, na = c == 0 ? nx : c == 1 ? ny : nz;
+        float sa = 0.0f, sb = 0.0f;
+        if (ca > 0) sa = sdf_static[LQ_MAC_CELL(i - (c == 0), j - (c == 1), k - (c == 2), nx, ny)];
+        if (ca < na) sb = sdf_static[LQ_MAC_CELL(i, j, k, nx, ny)];
+        if (ca == 0) sa = sb;
+        if (ca == na) sb = sa;
+        if (0.5f * (sa + sb) < best) who = -1;
+    }
+    out[f] = who < 0 ? 0.0f : lq_po_vel_at(desc + who * LQ_PO_STRIDE, c, x, y, z);
+}
+
+/* d sdf / d axis at cell (i, j, k) (unscaled: central, one-sided at the edge, 0 when the
+ * axis has one cell). */
+LQ_INLINE float lq_po_sdf_d(LQ_GLOBAL const float *sdf, int axis, int i, int j, int k, int nx,
+                            int ny, int nz)
+{
+    int n = axis == 0 ? nx : axis == 1 ? ny : nz, q = axis == 0 ? i : axis == 1 ? j : k;
+    int st = axis == 0 ? 1 : axis == 1 ? nx : nx * ny, c = LQ_MAC_CELL(i, j, k, nx, ny);
+    if (n < 2) return 0.0f;
+    int lo = q > 0 ? c - st : c, hi = q < n - 1 ? c + st : c;
+    float d = sdf[hi] - sdf[lo];
+    return (q > 0 && q < n - 1) ? 0.5f * d : d;
+}
+
+/* §5.5.2 separation at cell (i, j, k) (in place: reads and writes only its own φ). */
+LQ_INLINE void lq_po_separate_cell(LQ_GLOBAL float *phi, LQ_GLOBAL const float *u,
+                                   LQ_GLOBAL const float *v, LQ_GLOBAL const float *w,
+                                   LQ_GLOBAL const float *uo, LQ_GLOBAL const float *vo,
+                                   LQ_GLOBAL const float *wo, LQ_GLOBAL const float *sdf, int i,
+                                   int j, int k, int nx, int ny, int nz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    if (!(sdf[c] < 0.0f && phi[c] < 0.0f)) return;
+    int u0 = LQ_MAC_U(i, j, k, nx, ny), v0 = LQ_MAC_V(i, j, k, nx, ny);
+    float r[3], g[3];
+    r[0] = 0.5f * ((u[u0] + u[u0 + 1]) - (uo[u0] + uo[u0 + 1]));
+    r[1] = 0.5f * ((v[v0] + v[v0 + nx]) - (vo[v0] + vo[v0 + nx]));
+    r[2] = 0.0f;
+    if (nz > 1) {
+        int w0 = LQ_MAC_W(i, j, k, nx, ny);
+        r[2] = 0.5f * ((w[w0] + w[w0 + nx * ny]) - (wo[w0] + wo[w0 + nx * ny]));
+    }
+    for (int q = 0; q < 3; q++) g[q] = lq_po_sdf_d(sdf, q, i, j, k, nx, ny, nz);
+    float dn = r[0] * g[0] + r[1] * g[1] + r[2] * g[2];
+    /* urel·N > 0.1 |urel|, N = g/|g|, without a division */
+    if (dn > 0.1f * lq_po_len3(r[0], r[1], r[2]) * lq_po_len3(g[0], g[1], g[2])) phi[c] = -sdf[c];
+}
+
+LQ_INLINE float lq_po_recip(int n)
+{
+    switch (n) {
+    case 1:
+        return 1.0f;
+    case 2:
+        return 0.5f;
+    case 3:
+        return 0.333333343f;
+    case 4:
+        return 0.25f;
+    case 5:
+        return 0.200000003f;
+    default:
+        return 0.166666672f;
+    }
+}
+
+LQ_INLINE void lq_po_phi_init(LQ_GLOBAL lq_po_u8 *valid, LQ_GLOBAL const float *sdf, int c)
+{
+    valid[c] = (lq_po_u8)(sdf[c] >= 0.0f);
+}
+
+/* One layer of §5.5.2's inward extrapolation at cell (i, j, k): writes φ only at cells
+ * not valid in vin, which no cell of the layer reads (in place, race-free). */
+LQ_INLINE void lq_po_phi_layer(LQ_GLOBAL float *phi, LQ_GLOBAL const lq_po_u8 *vin,
+                               LQ_GLOBAL lq_po_u8 *vout, int i, int j, int k, int nx, int ny,
+                               int nz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny), sy = nx, sz = nx * ny;
+    if (vin[c]) {
+        vout[c] = (lq_po_u8)1;
+        return;
+    }
+    float s = 0.0f;
+    int n = 0;
+    if (i > 0 && vin[c - 1]) {
+        s = s + phi[c - 1];
+        n++;
+    }
+    if (i < nx - 1 && vin[c + 1]) {
+        s = s + phi[c + 1];
+        n++;
+    }
+    if (j > 0 && vin[c - sy]) {
+        s = s + phi[c - sy];
+        n++;
+    }
+    if (j < ny - 1 && vin[c + sy]) {
+        s = s + phi[c + sy];
+        n++;
+    }
+    if (k > 0 && vin[c - sz]) {
+        s = s + phi[c - sz];
+        n++;
+    }
+    if (k < nz - 1 && vin[c + sz]) {
+        s = s + phi[c + sz];
+        n++;
+    }
+    if (n > 0) phi[c] = s * lq_po_recip(n);
+    vout[c] = (lq_po_u8)(n > 0);
+}
+
+#endif
