@@ -529,6 +529,91 @@ static void lq_mb_collide_solids(lq_macbody_set *s, lq_macbody_item *it)
     }
 }
 
+static double lq_mb_clamp1(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The closest points of the segments p0 + s d0 and p1 + t d1 (s, t in [-1, 1]; d: half
+ * the segment), as parameters (Ericson, Real-Time Collision Detection, §5.1.9). */
+static void lq_mb_segments(const double p0[3], const double d0[3], const double p1[3],
+                           const double d1[3], double *s_out, double *t_out)
+{
+    double r[3], a = 0, e = 0, b = 0, c = 0, f = 0;
+    for (int k = 0; k < 3; k++) {
+        r[k] = p0[k] - p1[k];
+        a += d0[k] * d0[k];
+        e += d1[k] * d1[k];
+        b += d0[k] * d1[k];
+        c += d0[k] * r[k];
+        f += d1[k] * r[k];
+    }
+    double s = 0, t = 0, den = a * e - b * b;
+    if (a <= 1e-18 && e <= 1e-18) {
+        *s_out = *t_out = 0;
+        return;
+    }
+    if (a <= 1e-18) {
+        t = lq_mb_clamp1(f / e, -1.0, 1.0);
+    } else if (e <= 1e-18) {
+        s = lq_mb_clamp1(-c / a, -1.0, 1.0);
+    } else {
+        /* parallel segments (den 0): any s; the middle of the overlap is taken below */
+        s = den > 1e-12 * a * e ? lq_mb_clamp1((b * f - c * e) / den, -1.0, 1.0) : 0;
+        t = (b * s + f) / e;
+        if (t < -1 || t > 1) {
+            t = lq_mb_clamp1(t, -1.0, 1.0);
+            s = lq_mb_clamp1((b * t - c) / a, -1.0, 1.0);
+        }
+    }
+    *s_out = s;
+    *t_out = t;
+}
+
+/* Two cans: each is taken as a capsule, the segment of its axis shortened by its radius
+ * at both ends, swollen by the radius (exact side to side and end to end, the rims
+ * rounded), instead of the bounding spheres of their boxes, which held lying cans
+ * 0.15 m apart where they touch at 0.066 m (the soda cans scene). Position correction
+ * and impulse on the centres, as lq_body_collide_pair (no spin exchanged). */
+static void lq_mb_collide_cans(lq_body *a, lq_body *b)
+{
+    double wa = 1 / a->mass, wb = 1 / b->mass, ra = a->half[0], rb = b->half[0];
+    double rot_a[9], rot_b[9], da[3], db[3], sa, sb, ca[3], cb[3], d[3], n[3] = {0, 1, 0};
+    double la = LQ_MAX(a->half[1] - ra, 0), lb = LQ_MAX(b->half[1] - rb, 0);
+    lq_body_rotation(a, rot_a);
+    lq_body_rotation(b, rot_b);
+    for (int k = 0; k < 3; k++) { /* the body's y axis in world coordinates */
+        da[k] = rot_a[3 * k + 1] * la;
+        db[k] = rot_b[3 * k + 1] * lb;
+    }
+    lq_mb_segments(a->pos, da, b->pos, db, &sa, &sb);
+    double dist = 0;
+    for (int k = 0; k < 3; k++) {
+        ca[k] = a->pos[k] + sa * da[k];
+        cb[k] = b->pos[k] + sb * db[k];
+        d[k] = cb[k] - ca[k];
+        dist += d[k] * d[k];
+    }
+    dist = sqrt(dist);
+    double pen = ra + rb - dist;
+    if (pen <= 0) return;
+    if (dist > 1e-12)
+        for (int k = 0; k < 3; k++) n[k] = d[k] / dist; /* crossing axes: push along y */
+    double vrel = 0;
+    for (int k = 0; k < 3; k++) {
+        a->pos[k] -= n[k] * pen * wa / (wa + wb);
+        b->pos[k] += n[k] * pen * wb / (wa + wb);
+        vrel += (b->vel[k] - a->vel[k]) * n[k];
+    }
+    if (vrel >= 0) return; /* already separating */
+    double e = LQ_MIN(a->restitution, b->restitution);
+    double j = -(1 + e) * vrel / (wa + wb);
+    for (int k = 0; k < 3; k++) {
+        a->vel[k] -= j * wa * n[k];
+        b->vel[k] += j * wb * n[k];
+    }
+}
+
 void lq_macbody_integrate(lq_macbody_set *s, double dt, double t_new, const double g[3])
 {
     double lo[3], hi[3], n3[3] = {s->nx, s->ny, s->nz};
@@ -549,7 +634,12 @@ void lq_macbody_integrate(lq_macbody_set *s, double dt, double t_new, const doub
         lq_mb_collide_solids(s, it);
     }
     for (int i = 0; i < s->n; i++)
-        for (int j = i + 1; j < s->n; j++) lq_body_collide_pair(&s->b[i].body, &s->b[j].body);
+        for (int j = i + 1; j < s->n; j++) {
+            if (s->b[i].shape == LQ_MACBODY_CYLINDER && s->b[j].shape == LQ_MACBODY_CYLINDER)
+                lq_mb_collide_cans(&s->b[i].body, &s->b[j].body);
+            else
+                lq_body_collide_pair(&s->b[i].body, &s->b[j].body);
+        }
 }
 
 double lq_macbody_dt_limit(const lq_macbody_set *s, double g)

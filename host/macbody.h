@@ -35,8 +35,9 @@
  * Collisions (the paper's [9]: here impulses on the centre, host/body.c): the domain's
  * wall layer with the shape's exact extents (a can: its bounding box), static SOLID
  * cells inside the domain (a ball exactly; other shapes by their world bounding box,
- * separated along an open face of the cell), other bodies by bounding spheres
- * (lq_body_collide_pair; for a can, its box's). No spin is exchanged in contacts.
+ * separated along an open face of the cell), two cans as capsules (the axis segment
+ * shortened by the radius at each end, swollen by the radius), other pairs by bounding
+ * spheres (lq_body_collide_pair; for a can, its box's). No spin is exchanged in contacts.
  *
  * Invariant: the force kernel and its twin (host/ref/macbody.c) agree bit for bit; the
  * per-body sums add the group rows in group order in double on the host for both.

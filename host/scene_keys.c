@@ -410,7 +410,8 @@ const lq_key lq_scene_keys[] = {
              "Edge lengths along the body's x, y, z axes."),
     K_MAP("objects[].cylinder", KIND, MAC,
           "A solid can (`mac` only): its axis is the body's y axis. Previews draw its box; "
-          "collisions with other bodies use its box's bounding sphere."),
+          "two cans collide as capsules (exact side to side and end to end), a can and "
+          "another shape by its box's bounding sphere."),
     K_FLOATS("objects[].cylinder.center", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Centre."),
     K_FLOAT("objects[].cylinder.radius", REQ | GT, MAC, 0, INF, NULL, "m", "Radius."),
     K_FLOAT("objects[].cylinder.height", REQ | GT, MAC, 0, INF, NULL, "m",

@@ -10,6 +10,9 @@
  *      one feels a torque against its spin; nodes in EMPTY cells feel nothing;
  *   4. collisions (host only): a box falling in air comes to rest on a static SOLID
  *      block, a ball on the floor's wall layer, two overlapping balls are pushed apart;
+ *      cans meet as capsules: side by side at the sum of their radii, end to end at the
+ *      sum of their half lengths, parallel cans 0.1 m apart are left alone (their boxes'
+ *      bounding spheres, 0.15 m, would push them apart);
  *   5. the scene's `objects` rows: a can's mass and inertia, names, rotation, coupling.
  */
 #include <math.h>
@@ -313,6 +316,51 @@ static void test_collisions(void)
     lq_macbody_release(&s);
 }
 
+/* Three pairs of lying cans (r 0.033, length 0.12, axis along z), no gravity, no
+ * liquid: one step of lq_macbody_integrate resolves each pair's contact. */
+static void test_can_collisions(void)
+{
+    lq_ctx ctx;
+    if (lq_ctx_open(&ctx, "ref", false)) {
+        CHECK(!"context");
+        return;
+    }
+    walls(LQ_MAC_EMPTY);
+    const double r = 0.033, hh = 0.06;
+    /* pair 1: side by side, 0.05 apart in x (overlap); pair 2: end to end, 0.1 apart in
+     * z (overlap); pair 3: side by side, 0.1 apart in y (clear) */
+    lq_macbody_desc d[6] = {
+        body(LQ_MACBODY_CYLINDER, r, hh, r, 0.3, 0.3, 0.45),
+        body(LQ_MACBODY_CYLINDER, r, hh, r, 0.35, 0.3, 0.45),
+        body(LQ_MACBODY_CYLINDER, r, hh, r, 0.7, 0.3, 0.4),
+        body(LQ_MACBODY_CYLINDER, r, hh, r, 0.7, 0.3, 0.5),
+        body(LQ_MACBODY_CYLINDER, r, hh, r, 0.5, 0.6, 0.45),
+        body(LQ_MACBODY_CYLINDER, r, hh, r, 0.5, 0.7, 0.45),
+    };
+    for (int i = 0; i < 6; i++) rotate(&d[i], LQ_PI / 2, 1, 0, 0); /* axis y -> z */
+    lq_macbody_set s;
+    CHECK_OK(lq_macbody_init(&s, &ctx, 6, d, NX, NY, NZ, H, origin, 1000.0, hfl));
+    const double g[3] = {0, 0, 0};
+    lq_macbody_integrate(&s, 1e-4, 1e-4, g);
+    double gap[3];
+    for (int p = 0; p < 3; p++) {
+        gap[p] = 0;
+        for (int a = 0; a < 3; a++)
+            gap[p] += pow(s.b[2 * p + 1].body.pos[a] - s.b[2 * p].body.pos[a], 2);
+        gap[p] = sqrt(gap[p]);
+    }
+    fprintf(stderr,
+            "cans: side by side %.5f m apart (radii sum %.3f), end to end %.5f (lengths %.2f), "
+            "clear pair %.5f (0.1, bounding spheres %.3f)\n",
+            gap[0], 2 * r, gap[1], 2 * hh, gap[2], 2 * sqrt(2 * r * r + hh * hh));
+    CHECK_NEAR(gap[0], 2 * r, 1e-9);
+    CHECK_NEAR(gap[1], 2 * hh, 1e-9);
+    CHECK_NEAR(gap[2], 0.1, 1e-9);
+    CHECK_NEAR(s.b[0].body.pos[2] - origin[2], 0.45, 1e-9); /* pushed along x only */
+    CHECK_NEAR(s.b[2].body.pos[0] - origin[0], 0.7, 1e-9);  /* pushed along z only */
+    lq_macbody_release(&s);
+}
+
 static void test_scene(void)
 {
     const char *path = "test_macbody_scene.yaml";
@@ -363,6 +411,7 @@ int main(void)
 {
     test_scene();
     test_collisions();
+    test_can_collisions();
     test_twin();
     test_linear("ref");
     test_linear("opencl");
