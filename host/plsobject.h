@@ -102,16 +102,18 @@ void lq_po_pose(const lq_po_object *ob, double t, double c[3], double R[9], doub
  * to ±far; o->vel the object velocity on the faces. */
 int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *sdf);
 /* §5.5.2 separation (φ reset to |sdf| in object cells the liquid leaves), in place;
- * uses o->vel of the last update. */
+ * uses o->vel of the last update. p (may be NULL: the paper's test alone): the last
+ * projection's kinematic pressure; a cell is reset only where the liquid beside it is in
+ * tension (plsobject_cell.h lq_po_tension). */
 int lq_po_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                   const lq_field *w, const lq_field *sdf);
+                   const lq_field *w, const lq_field *sdf, const lq_field *p);
 /* §5.5.2 φ extrapolated into the object cells, `layers` cells deep. */
 int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
 
 /* Reference twins (host/ref/plsobject.c); the descriptors are already in o->desc. */
 void lq_po_ref_update(lq_po_ops *o, const lq_field *sdf_static, lq_field *sdf);
 void lq_po_ref_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                        const lq_field *w, const lq_field *sdf);
+                        const lq_field *w, const lq_field *sdf, const lq_field *p);
 void lq_po_ref_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
 
 #endif
