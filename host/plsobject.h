@@ -19,20 +19,24 @@
  * be non-zero.
  *
  * Use in a pls step (host/solvers/pls.c):
- *   lq_po_separate(o, phi, u, v, w, sdf)          §5.5.2, before φ is advected (time t)
  *   ... particles and φ advected ...
  *   lq_po_update(o, t + dt, sdf_static, sdf)      the objects at the step's end: sdf and
  *                                                 o->vel[] (object velocity per face)
  *   lq_po_extrap_phi(o, phi, sdf, layers)         §5.5.2, φ extrapolated into objects
  *   lq_pls_delete(..., phi, sdf, ...)             §5.5.3, particles inside deleted
  *   ... φ corrected and reinitialised, velocity advected ...
- *   lq_extrap_velocity (prm.closed = 1), lq_extrap_object_bc(..., o->vel, prm)
+ *   lq_extrap_velocity (prm.closed = 1), lq_extrap_object_bc(..., sep, sdf, o->vel, prm)
  *                                                 §5.5.1 at the closed faces (uext from
  *                                                 the liquid alone)
- *   lq_pf_body_force (no sdf), lq_extrap_object_restore   gravity elsewhere
+ *   lq_pf_body_force (no sdf), lq_extrap_object_restore(..., sep, sdf)  gravity elsewhere
  *   lq_poisson_step(..., sdf, ...)                the closed faces' flux in its RHS
- *   lq_extrap_velocity, lq_extrap_object_bc       for the next advection
- * with prm.hold_normal = 1 unless pls.object_separation (then lq_po_separate first).
+ *   lq_extrap_velocity
+ *   lq_po_separate(o, phi, u, v, w, sdf, p)       §5.5.2, uext and the pressure just
+ *                                                 solved; before the next φ advection
+ *   lq_extrap_object_bc(..., sep, sdf, ...)       for the next advection
+ * with pls.object_separation (the default): sep = phi, prm.hold_normal = 0 and
+ * lq_poisson_params.object_air = 1 (object cells with φ > 0 are air in the projection);
+ * without: sep = NULL, hold_normal = 1, no lq_po_separate.
  */
 #ifndef LQ_HOST_PLSOBJECT_H
 #define LQ_HOST_PLSOBJECT_H

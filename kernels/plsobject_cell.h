@@ -29,7 +29,12 @@
  *  - §5.5.2 separation, before φ is advected: in an object cell (sdf < 0) with φ < 0,
  *    with urel = uext − uobj at the cell centre (means of the two faces per axis) and
  *    N = ∇sdf/|∇sdf|, when urel·N > 0.1 |urel| "we reset the cell's φ value to be air
- *    (i.e. we set it to |φobj|)";
+ *    (i.e. we set it to |φobj|)"; with a pressure p (the projection's, kinematic) only
+ *    where the liquid cells outside objects beside the cell (sdf > 0, φ ≤ 0) are in
+ *    tension, Σ p < 0: the object pulls them. Without this gate the velocity rule also
+ *    fired behind a ball submerged in a closed tank, where the hydrostatic pressure
+ *    holds the liquid to it: the cavities it opened collapsed at depth (volume −3 %,
+ *    speed spikes to 13 m/s in 20 frames; 0.3 % and 1.5 m/s with the gate);
  *  - §5.5.2 extrapolation, after φ is advected: "to set the φ values for cells inside the
  *    object, we extrapolate inwards the φ values surrounding the object": valid starts
  *    as the cells outside objects (sdf ≥ 0); each layer, an object cell not yet valid
