@@ -145,24 +145,27 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
 }
 
 int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                        const lq_field *sdf, const lq_field *ob, const lq_extrap_params *prm)
+                        const lq_field *phi, const lq_field *sdf, const lq_field *ob,
+                        const lq_extrap_params *prm)
 {
     lq_ex_check(o, u, v, w, sdf);
+    if (phi) lq_ex_check(o, u, v, w, phi);
     if (ob) lq_ex_check(o, &ob[0], &ob[1], &ob[2], NULL);
     if (IS_REF(o)) {
-        lq_extrap_ref_object_bc(o, u, v, w, sdf, ob, prm);
+        lq_extrap_ref_object_bc(o, u, v, w, phi, sdf, ob, prm);
         return LQ_OK;
     }
     float ox = prm->obj_vel[0], oy = prm->obj_vel[1], oz = prm->obj_vel[2], al = prm->friction;
-    int use_ob = ob != NULL, hold = prm->hold_normal;
+    int use_ob = ob != NULL, hold = prm->hold_normal, use_phi = phi != NULL;
+    const lq_field *ph = phi ? phi : sdf;
     const lq_field *oo[3] = {ob ? &ob[0] : u, ob ? &ob[1] : v, ob ? &ob[2] : w};
     lq_field *vel[3] = {u, v, w};
     int rc = LQ_OK;
     size_t g[3];
     for (int c = 0; c < 3 && !rc; c++) {
-        lq_argv a[] = {MEM(&o->tmp[c]), MEM(u),      MEM(v),    MEM(w),     MEM(sdf),
-                       VAL(ox),         VAL(oy),     VAL(oz),   MEM(oo[0]), MEM(oo[1]),
-                       MEM(oo[2]),      VAL(use_ob), VAL(hold), VAL(al),    VAL(c)};
+        lq_argv a[] = {MEM(&o->tmp[c]), MEM(u),      MEM(v),    MEM(w),  MEM(sdf),   MEM(ph),
+                       VAL(use_phi),    VAL(ox),     VAL(oy),   VAL(oz), MEM(oo[0]), MEM(oo[1]),
+                       MEM(oo[2]),      VAL(use_ob), VAL(hold), VAL(al), VAL(c)};
         lq_ex_face_range(o, c, g);
         rc = lq_ex_run(o, o->object, "extrap_object", (int)LQ_COUNT(a), a, g);
     }
@@ -176,18 +179,21 @@ int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
 }
 
 int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                             const lq_field *sdf)
+                             const lq_field *phi, const lq_field *sdf)
 {
     lq_ex_check(o, u, v, w, sdf);
+    if (phi) lq_ex_check(o, u, v, w, phi);
     if (IS_REF(o)) {
-        lq_extrap_ref_object_restore(o, u, v, w, sdf);
+        lq_extrap_ref_object_restore(o, u, v, w, phi, sdf);
         return LQ_OK;
     }
+    int use_phi = phi != NULL;
+    const lq_field *ph = phi ? phi : sdf;
     lq_field *vel[3] = {u, v, w};
     int rc = LQ_OK;
     size_t g[3];
     for (int c = 0; c < 3 && !rc; c++) {
-        lq_argv a[] = {MEM(vel[c]), MEM(&o->tmp[c]), MEM(sdf), VAL(c)};
+        lq_argv a[] = {MEM(vel[c]), MEM(&o->tmp[c]), MEM(sdf), MEM(ph), VAL(use_phi), VAL(c)};
         lq_ex_face_range(o, c, g);
         rc = lq_ex_run(o, o->restore, "extrap_restore", (int)LQ_COUNT(a), a, g);
     }

@@ -26,7 +26,7 @@
  *
  * Use in a pls step, after the pressure projection and before advection:
  *   lq_extrap_velocity(o, u, v, w, phi, sdf, &prm);        air band + inside objects
- *   lq_extrap_object_bc(o, u, v, w, sdf, ob, &prm);        only with objects (§5.5.1)
+ *   lq_extrap_object_bc(o, u, v, w, phi, sdf, ob, &prm);   only with objects (§5.5.1)
  *   lq_extrap_divfree(o, u, v, w, phi, sdf, &prm);         optional (§5.2)
  * then lq_sl_advect_velocity / lq_sl_advect_scalar. prm.layers should cover the largest
  * backtrace (CFL + 1 or 2). Faces beyond the layers keep the values they had.
@@ -83,13 +83,19 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
  * The object's velocity: ob[0..2] per face in the u, v, w layouts (a moving object,
  * host/plsobject.h), or prm->obj_vel when ob is NULL. Call after lq_extrap_velocity;
  * host/poisson.c keeps these faces fixed (hard control) and takes their flux into its
- * right-hand side. */
+ * right-hand side. phi (may be NULL) is for §5.5.2 separation with moving objects (pair
+ * it with lq_poisson_params.object_air): the normal part is then the object's at every
+ * face with an object cell still liquid (φ ≤ 0) on either side, the inequality only at
+ * faces beside object cells the liquid left (φ > 0), which the projection treats as air
+ * (kernels/extrap_cell.h lq_ex_held). */
 int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                        const lq_field *sdf, const lq_field *ob, const lq_extrap_params *prm);
-/* Puts the last lq_extrap_object_bc's values back at the closed faces (after a pass
- * such as the body force that changed them; the other faces are left as they are). */
+                        const lq_field *phi, const lq_field *sdf, const lq_field *ob,
+                        const lq_extrap_params *prm);
+/* Puts the last lq_extrap_object_bc's values back at the held faces (every closed face;
+ * with phi only those lq_ex_held names: the others are open in the projection) after a
+ * pass such as the body force that changed them; the other faces are left as they are. */
 int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                             const lq_field *sdf);
+                             const lq_field *phi, const lq_field *sdf);
 /* §5.2: projects the extrapolated band onto zero discrete divergence. */
 int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                       const lq_field *sdf, const lq_extrap_params *prm);
@@ -98,9 +104,10 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
 void lq_extrap_ref_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                             const lq_field *phi, const lq_field *sdf, const lq_extrap_params *prm);
 void lq_extrap_ref_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                             const lq_field *sdf, const lq_field *ob, const lq_extrap_params *prm);
+                             const lq_field *phi, const lq_field *sdf, const lq_field *ob,
+                             const lq_extrap_params *prm);
 void lq_extrap_ref_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                                  const lq_field *sdf);
+                                  const lq_field *phi, const lq_field *sdf);
 void lq_extrap_ref_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                            const lq_field *phi, const lq_field *sdf, const lq_extrap_params *prm);
 

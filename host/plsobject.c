@@ -427,15 +427,16 @@ int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *s
 }
 
 int lq_po_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                   const lq_field *w, const lq_field *sdf)
+                   const lq_field *w, const lq_field *sdf, const lq_field *p)
 {
     if (IS_REF(o)) {
-        lq_po_ref_separate(o, phi, u, v, w, sdf);
+        lq_po_ref_separate(o, phi, u, v, w, sdf, p);
         return LQ_OK;
     }
     size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    lq_argv a[] = {MEM(phi),        MEM(u),          MEM(v),          MEM(w),
-                   MEM(&o->vel[0]), MEM(&o->vel[1]), MEM(&o->vel[2]), MEM(sdf)};
+    int use_p = p != NULL;
+    lq_argv a[] = {MEM(phi),        MEM(u),          MEM(v),   MEM(w),           MEM(&o->vel[0]),
+                   MEM(&o->vel[1]), MEM(&o->vel[2]), MEM(sdf), MEM(p ? p : sdf), VAL(use_p)};
     return lq_po_run(o, o->separate, "po_separate", (int)LQ_COUNT(a), a, g);
 }
 

@@ -19,20 +19,24 @@
  * be non-zero.
  *
  * Use in a pls step (host/solvers/pls.c):
- *   lq_po_separate(o, phi, u, v, w, sdf)          §5.5.2, before φ is advected (time t)
  *   ... particles and φ advected ...
  *   lq_po_update(o, t + dt, sdf_static, sdf)      the objects at the step's end: sdf and
  *                                                 o->vel[] (object velocity per face)
  *   lq_po_extrap_phi(o, phi, sdf, layers)         §5.5.2, φ extrapolated into objects
  *   lq_pls_delete(..., phi, sdf, ...)             §5.5.3, particles inside deleted
  *   ... φ corrected and reinitialised, velocity advected ...
- *   lq_extrap_velocity (prm.closed = 1), lq_extrap_object_bc(..., o->vel, prm)
+ *   lq_extrap_velocity (prm.closed = 1), lq_extrap_object_bc(..., sep, sdf, o->vel, prm)
  *                                                 §5.5.1 at the closed faces (uext from
  *                                                 the liquid alone)
- *   lq_pf_body_force (no sdf), lq_extrap_object_restore   gravity elsewhere
+ *   lq_pf_body_force (no sdf), lq_extrap_object_restore(..., sep, sdf)  gravity elsewhere
  *   lq_poisson_step(..., sdf, ...)                the closed faces' flux in its RHS
- *   lq_extrap_velocity, lq_extrap_object_bc       for the next advection
- * with prm.hold_normal = 1 unless pls.object_separation (then lq_po_separate first).
+ *   lq_extrap_velocity
+ *   lq_po_separate(o, phi, u, v, w, sdf, p)       §5.5.2, uext and the pressure just
+ *                                                 solved; before the next φ advection
+ *   lq_extrap_object_bc(..., sep, sdf, ...)       for the next advection
+ * with pls.object_separation (the default): sep = phi, prm.hold_normal = 0 and
+ * lq_poisson_params.object_air = 1 (object cells with φ > 0 are air in the projection);
+ * without: sep = NULL, hold_normal = 1, no lq_po_separate.
  */
 #ifndef LQ_HOST_PLSOBJECT_H
 #define LQ_HOST_PLSOBJECT_H
@@ -102,16 +106,18 @@ void lq_po_pose(const lq_po_object *ob, double t, double c[3], double R[9], doub
  * to ±far; o->vel the object velocity on the faces. */
 int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *sdf);
 /* §5.5.2 separation (φ reset to |sdf| in object cells the liquid leaves), in place;
- * uses o->vel of the last update. */
+ * uses o->vel of the last update. p (may be NULL: the paper's test alone): the last
+ * projection's kinematic pressure; a cell is reset only where the liquid beside it is in
+ * tension (plsobject_cell.h lq_po_tension). */
 int lq_po_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                   const lq_field *w, const lq_field *sdf);
+                   const lq_field *w, const lq_field *sdf, const lq_field *p);
 /* §5.5.2 φ extrapolated into the object cells, `layers` cells deep. */
 int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
 
 /* Reference twins (host/ref/plsobject.c); the descriptors are already in o->desc. */
 void lq_po_ref_update(lq_po_ops *o, const lq_field *sdf_static, lq_field *sdf);
 void lq_po_ref_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                        const lq_field *w, const lq_field *sdf);
+                        const lq_field *w, const lq_field *sdf, const lq_field *p);
 void lq_po_ref_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
 
 #endif

@@ -20,6 +20,12 @@ static const char *const lq_ps_sources[] = {"kernels/lq_shared.h", "kernels/mac_
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
+/* lq_ps_solid's mode (poisson_cell.h) */
+static int lq_ps_mode(const lq_field *sdf, const lq_poisson_params *prm)
+{
+    return !sdf ? 0 : prm->object_air ? LQ_PS_OBJECT_AIR : 1;
+}
+
 #define LQ_POISSON_KERNELS(o)                                                                      \
     {                                                                                              \
         {&(o)->setup, "poisson_setup"}, {&(o)->apply, "poisson_apply"},                            \
@@ -163,7 +169,7 @@ int lq_poisson_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf
         lq_poisson_ref_setup(o, phi, sdf, prm);
         return LQ_OK;
     }
-    int has_sdf = sdf != NULL, wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
+    int has_sdf = lq_ps_mode(sdf, prm), wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
     float tmin = lq_poisson_theta_min(prm);
     const lq_field *s = sdf ? sdf : phi;
     lq_argv a[] = {MEM(phi),   MEM(s),    VAL(has_sdf),  VAL(wall),
@@ -306,7 +312,7 @@ int lq_poisson_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_fie
         lq_poisson_ref_project(o, p, u, v, w, phi, sdf, prm);
         return LQ_OK;
     }
-    int has_sdf = sdf != NULL, wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
+    int has_sdf = lq_ps_mode(sdf, prm), wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
     float tmin = lq_poisson_theta_min(prm), dt_h = lq_poisson_dt_h(prm);
     const lq_field *s = sdf ? sdf : phi;
     lq_field *f[3] = {u, v, w};
@@ -340,7 +346,7 @@ int lq_poisson_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *
         lq_poisson_ref_mg_build(o, phi, sdf, prm);
         return LQ_OK;
     }
-    int has_sdf = sdf != NULL, wall = prm->wall_dirichlet, dim3 = o->nz > 1;
+    int has_sdf = lq_ps_mode(sdf, prm), wall = prm->wall_dirichlet, dim3 = o->nz > 1;
     const lq_field *s = sdf ? sdf : phi;
     lq_argv a[] = {MEM(phi), MEM(s), VAL(has_sdf), MEM(&o->mask), MEM(&o->lv[0].state)};
     int rc = lq_cl_launch(o->ctx, o->mg_state, "poisson_mg_state", (int)LQ_COUNT(a), a, 1,

@@ -51,6 +51,8 @@ typedef struct lq_poisson_params {
     int cell_centre;    /* 1: p = 0 at air cell centres (θ = 1, first order); 0: ghost fluid */
     float theta_min;    /* lower clamp of θ (0: 0.01) */
     int wall_dirichlet; /* 1: the domain edge is p = 0 on the face (validation); 0: walls */
+    int object_air;     /* 1: an object cell (sdf ≤ 0) with φ > 0 is air, not solid: the
+                         * face beside it is open (§5.5.2 separation, moving objects) */
     lq_poisson_solver solver;
     lq_poisson_precond_kind precond;
     float omega;     /* SOR: 0 → 2/(1 + sin(π/N)), N the longest side; Jacobi: 0 → 1 */

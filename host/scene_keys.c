@@ -625,13 +625,13 @@ const lq_key lq_scene_keys[] = {
     K_FLOAT("pls.object_friction", 0, LQ_SOLVER_PLS, 0, 1, "0", "",
             "The α of §5.5.1 at moving obstacles: 0 the liquid slips along them, 1 it sticks "
             "(takes their tangential velocity)."),
-    K_BOOL("pls.object_separation", LQ_SOLVER_PLS, "false",
-           "The paper's separation at moving obstacles (§5.5.1, §5.5.2): where the liquid "
-           "moves away from an object it keeps its own normal velocity and the object's "
-           "cells turn to air. Experimental: it gains volume (8 % in 20 frames of a ball "
-           "moving in a closed tank, with speed spikes). false: the normal velocity is always "
-           "the object's "
-           "(volume kept; a rising object pulls liquid after it)."),
+    K_BOOL("pls.object_separation", LQ_SOLVER_PLS, "true",
+           "The paper's separation at moving obstacles (§5.5.2): object cells the liquid "
+           "moves away from (urel·N > 0.1 urel magnitude) while the pressure beside them is a "
+           "tension turn to air; the projection treats them as air (open faces, p = 0) and "
+           "the liquid there keeps its own normal velocity (§5.5.1's inequality), elsewhere "
+           "the normal velocity is the object's. false: the normal velocity is always the "
+           "object's (a rising object pulls a skirt of liquid after it)."),
 
     /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */
     K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),

@@ -53,20 +53,21 @@ kernel void extrap_correct(global float *vel, global const float *p, global cons
 }
 
 kernel void extrap_object(global float *out, global const float *u, global const float *v,
-                          global const float *w, global const float *sdf, float ox, float oy,
-                          float oz, global const float *uo, global const float *vo,
-                          global const float *wo, int use_ob, int hold, float alpha, int c)
+                          global const float *w, global const float *sdf, global const float *phi,
+                          int use_phi, float ox, float oy, float oz, global const float *uo,
+                          global const float *vo, global const float *wo, int use_ob, int hold,
+                          float alpha, int c)
 {
     LQ_EX_FACE;
-    lq_ex_object_face(out, u, v, w, sdf, ox, oy, oz, uo, vo, wo, use_ob, hold, alpha, c, i, j, k,
-                      NX, NY, NZ);
+    lq_ex_object_face(out, u, v, w, sdf, phi, use_phi, ox, oy, oz, uo, vo, wo, use_ob, hold, alpha,
+                      c, i, j, k, NX, NY, NZ);
 }
 
 kernel void extrap_restore(global float *vel, global const float *saved, global const float *sdf,
-                           int c)
+                           global const float *phi, int use_phi, int c)
 {
     LQ_EX_FACE;
-    lq_ex_restore_face(vel, saved, sdf, c, i, j, k, NX, NY, NZ);
+    lq_ex_restore_face(vel, saved, sdf, phi, use_phi, c, i, j, k, NX, NY, NZ);
 }
 
 kernel void extrap_copy(global float *dst, global const float *src, int n)

@@ -51,7 +51,14 @@
  * rigid motion; own component at the face, the others the mean of the 4 surrounding
  * faces): ucomb = (1 − α) uext + α uobj; ufix = ucomb − (ucomb·N) N + u⊥ N, u⊥ = uobj·N
  * when (uext − uobj)·N < 0 (flow into the object) or always (`hold`: no separation in
- * the velocity), else uext·N; the face keeps ufix's own component.
+ * the velocity), else uext·N; the face keeps ufix's own component. With use_phi (moving
+ * objects with §5.5.2 separation) the normal part is the object's also at every face
+ * with an object cell still liquid (φ ≤ 0) on either side (lq_ex_held): host/poisson.c
+ * keeps those faces closed, and a closed face's velocity is a fixed flux into the
+ * liquid, so the inequality there made the object a volume source (a ball in a closed
+ * tank gained 50 % in 20 frames with it); the inequality acts only beside object cells
+ * the liquid has left (φ > 0), which the projection treats as air (poisson_cell.h
+ * LQ_PS_OBJECT_AIR), their faces open.
  *
  * Invariants: plain float arithmetic in a fixed order, contraction off, no division
  * (literal reciprocals) except 1/sqrt in the object normal (correctly rounded on both
@@ -359,10 +366,22 @@ LQ_INLINE float lq_ex_cross(LQ_GLOBAL const float *vel, int e, int c, int i, int
     return 0.25f * s;
 }
 
+/* A closed face (an object cell on either side) whose normal velocity is the object's
+ * in every case (`held`): with use_phi, one with an object cell still liquid (sdf ≤ 0,
+ * φ ≤ 0) on either side (host/poisson.c's Neumann faces with LQ_PS_OBJECT_AIR); without,
+ * every closed face. */
+LQ_INLINE int lq_ex_held(LQ_GLOBAL const float *sdf, LQ_GLOBAL const float *phi, int use_phi, int a,
+                         int b)
+{
+    if (!use_phi) return sdf[a] <= 0.0f || sdf[b] <= 0.0f;
+    return (sdf[a] <= 0.0f && phi[a] <= 0.0f) || (sdf[b] <= 0.0f && phi[b] <= 0.0f);
+}
+
 /* out = the face's own component of ufix at solid faces, the input elsewhere. */
 LQ_INLINE void lq_ex_object_face(LQ_GLOBAL float *out, LQ_GLOBAL const float *u,
                                  LQ_GLOBAL const float *v, LQ_GLOBAL const float *w,
-                                 LQ_GLOBAL const float *sdf, float ox, float oy, float oz,
+                                 LQ_GLOBAL const float *sdf, LQ_GLOBAL const float *phi,
+                                 int use_phi, float ox, float oy, float oz,
                                  LQ_GLOBAL const float *uo, LQ_GLOBAL const float *vo,
                                  LQ_GLOBAL const float *wo, int use_ob, int hold, float alpha,
                                  int c, int i, int j, int k, int nx, int ny, int nz)
@@ -406,20 +425,23 @@ LQ_INLINE void lq_ex_object_face(LQ_GLOBAL float *out, LQ_GLOBAL const float *u,
         dn_obj = dn_obj + ob[q] * nrm[q];
         dn_ext = dn_ext + e[q] * nrm[q];
     }
-    float perp = (hold || dn_rel < 0.0f) ? dn_obj : dn_ext;
+    /* with use_phi the inequality only beside object cells the liquid left */
+    int held = hold || (use_phi && lq_ex_held(sdf, phi, 1, a, b));
+    float perp = (held || dn_rel < 0.0f) ? dn_obj : dn_ext;
     out[f] = cb[c] - dn_comb * nrm[c] + perp * nrm[c];
 }
 
-/* vel = saved at the closed faces of component c (lq_ex_object_face's faces; the edge
- * excluded): puts back object_bc's result after a pass that changed them. */
+/* vel = saved at the held faces of component c (lq_ex_held; the edge excluded): puts
+ * back object_bc's result after a pass that changed them (gravity); with use_phi the
+ * faces beside object cells the liquid left keep the pass's result. */
 LQ_INLINE void lq_ex_restore_face(LQ_GLOBAL float *vel, LQ_GLOBAL const float *saved,
-                                  LQ_GLOBAL const float *sdf, int c, int i, int j, int k, int nx,
-                                  int ny, int nz)
+                                  LQ_GLOBAL const float *sdf, LQ_GLOBAL const float *phi,
+                                  int use_phi, int c, int i, int j, int k, int nx, int ny, int nz)
 {
     if (lq_ex_edge(c, i, j, k, nx, ny, nz)) return;
     int a, b;
     lq_ex_cells(c, i, j, k, nx, ny, &a, &b);
-    if (!(sdf[a] <= 0.0f || sdf[b] <= 0.0f)) return;
+    if (!lq_ex_held(sdf, phi, use_phi, a, b)) return;
     int f = lq_ex_face_index(c, i, j, k, nx, ny, nz);
     vel[f] = saved[f];
 }

@@ -27,10 +27,11 @@ kernel void po_vel(global float *out, global const float *sdf_static, int has_st
 
 kernel void po_separate(global float *phi, global const float *u, global const float *v,
                         global const float *w, global const float *uo, global const float *vo,
-                        global const float *wo, global const float *sdf)
+                        global const float *wo, global const float *sdf, global const float *p,
+                        int use_p)
 {
     LQ_PO_CELL;
-    lq_po_separate_cell(phi, u, v, w, uo, vo, wo, sdf, i, j, k, NX, NY, NZ);
+    lq_po_separate_cell(phi, u, v, w, uo, vo, wo, sdf, p, use_p, i, j, k, NX, NY, NZ);
 }
 
 kernel void po_phi_init(global uchar *valid, global const float *sdf)

@@ -12,7 +12,9 @@
  *                                   [θ_min, 1] (ghost fluid: p_ghost = p_c (1 − 1/θ), so
  *                                   that p = 0 where φ = 0); θ = 1 in the cell-centre
  *                                   variant (p = 0 at the air cell's centre, first order);
- *   - n solid (sdf_n ≤ 0) or the domain edge with Neumann walls: nothing (closed face);
+ *   - n solid (sdf_n ≤ 0; with LQ_PS_OBJECT_AIR only while φ_n ≤ 0 too: an object cell
+ *     the liquid has left, §5.5.2, is air like any other, its face open) or the domain
+ *     edge with Neumann walls: nothing (closed face);
  *   - the domain edge with Dirichlet walls (p = 0 on the face): A_cc += 2 (θ = ½).
  * In 2D (NZ = 1) there are no z faces. A liquid cell with no open face at all has no
  * equation (p = 0 there).
@@ -31,10 +33,11 @@
 
 #include "mac_grid.h"
 
-#define LQ_PS_UNKNOWN   0x40
-#define LQ_PS_DIRICHLET 0x80
-#define LQ_PS_LOCAL     256 /* work-items per reduction group (fixed: twin order) */
-#define LQ_PS_GROUPS    256 /* most reduction groups */
+#define LQ_PS_OBJECT_AIR 2 /* has_sdf mode: object cells with φ > 0 are air (lq_ps_solid) */
+#define LQ_PS_UNKNOWN    0x40
+#define LQ_PS_DIRICHLET  0x80
+#define LQ_PS_LOCAL      256 /* work-items per reduction group (fixed: twin order) */
+#define LQ_PS_GROUPS     256 /* most reduction groups */
 
 /* Reduction modes (lq_ps_red_value). */
 #define LQ_PS_RED_DOT       0 /* a·b */
@@ -43,15 +46,18 @@
 #define LQ_PS_RED_UNKNOWNS  3 /* how many unknowns */
 #define LQ_PS_RED_DIRICHLET 4 /* how many unknowns with an air or Dirichlet term */
 
-LQ_INLINE int lq_ps_solid(LQ_GLOBAL const float *sdf, int has_sdf, int c)
+/* has_sdf 0: no objects; 1: sdf ≤ 0 is solid; LQ_PS_OBJECT_AIR: an object cell is solid
+ * only while φ ≤ 0 there: one with φ > 0 (the liquid left it, §5.5.2) is air. */
+LQ_INLINE int lq_ps_solid(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
+                          int c)
 {
-    return has_sdf && sdf[c] <= 0.0f;
+    return has_sdf && sdf[c] <= 0.0f && (has_sdf != LQ_PS_OBJECT_AIR || phi[c] <= 0.0f);
 }
 
 LQ_INLINE int lq_ps_liquid(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
                            int c)
 {
-    return phi[c] <= 0.0f && !lq_ps_solid(sdf, has_sdf, c);
+    return phi[c] <= 0.0f && !lq_ps_solid(phi, sdf, has_sdf, c);
 }
 
 /* Where φ = 0 between the liquid centre (φ_c ≤ 0) and the air centre (φ_n > 0), as a
@@ -92,7 +98,7 @@ LQ_INLINE void lq_ps_setup_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const floa
                     d = d + 2.0f;
                     m |= LQ_PS_DIRICHLET;
                 }
-            } else if (lq_ps_solid(sdf, has_sdf, q)) {
+            } else if (lq_ps_solid(phi, sdf, has_sdf, q)) {
                 /* closed face: Neumann */
             } else if (phi[q] <= 0.0f) {
                 d = d + 1.0f;
@@ -254,7 +260,8 @@ LQ_INLINE void lq_ps_project_face(LQ_GLOBAL float *u, int axis, int i, int j, in
     int ca = axis == 0 ? i : (axis == 1 ? j : k);
     int cm = ca > 0 ? LQ_MAC_CELL(im, jm, km, nx, ny) : -1;
     int cp = ca < na ? LQ_MAC_CELL(i, j, k, nx, ny) : -1;
-    if ((cm >= 0 && lq_ps_solid(sdf, has_sdf, cm)) || (cp >= 0 && lq_ps_solid(sdf, has_sdf, cp)))
+    if ((cm >= 0 && lq_ps_solid(phi, sdf, has_sdf, cm)) ||
+        (cp >= 0 && lq_ps_solid(phi, sdf, has_sdf, cp)))
         return;
     int lm = cm >= 0 && phi[cm] <= 0.0f, lp = cp >= 0 && phi[cp] <= 0.0f;
     if (!lm && !lp) return;
@@ -314,7 +321,7 @@ LQ_INLINE void lq_ps_state_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const floa
     unsigned char s = 0;
     if (mask[c] & LQ_PS_UNKNOWN)
         s = LQ_PS_ST_UNKNOWN;
-    else if (phi[c] > 0.0f && !lq_ps_solid(sdf, has_sdf, c))
+    else if (phi[c] > 0.0f && !lq_ps_solid(phi, sdf, has_sdf, c))
         s = LQ_PS_ST_AIR;
     state[c] = s;
 }

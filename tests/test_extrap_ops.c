@@ -173,8 +173,8 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
                 CHECK_OK(lq_extrap_velocity(&x->ops, &x->vel[0], &x->vel[1], &x->vel[2], &x->phi,
                                             sdf_of(x), &prm));
             if (op == 1)
-                CHECK_OK(lq_extrap_object_bc(&x->ops, &x->vel[0], &x->vel[1], &x->vel[2], &x->sdf,
-                                             NULL, &prm));
+                CHECK_OK(lq_extrap_object_bc(&x->ops, &x->vel[0], &x->vel[1], &x->vel[2], NULL,
+                                             &x->sdf, NULL, &prm));
             if (op == 2)
                 CHECK_OK(lq_extrap_divfree(&x->ops, &x->vel[0], &x->vel[1], &x->vel[2], &x->phi,
                                            sdf_of(x), &prm));
@@ -294,7 +294,8 @@ static void run_ref(grid *g, const lq_extrap_params *prm, int velocity, int obje
         CHECK_OK(
             lq_extrap_velocity(&s.ops, &s.vel[0], &s.vel[1], &s.vel[2], &s.phi, sdf_of(&s), prm));
     if (object)
-        CHECK_OK(lq_extrap_object_bc(&s.ops, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf, NULL, prm));
+        CHECK_OK(
+            lq_extrap_object_bc(&s.ops, &s.vel[0], &s.vel[1], &s.vel[2], NULL, &s.sdf, NULL, prm));
     if (divfree)
         CHECK_OK(
             lq_extrap_divfree(&s.ops, &s.vel[0], &s.vel[1], &s.vel[2], &s.phi, sdf_of(&s), prm));

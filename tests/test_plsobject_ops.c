@@ -313,11 +313,13 @@ static void test_twins(int nx, int ny, int nz)
         p = pair_of(&A.po.vel[c], &B.po.vel[c]);
         twin_check_exact("plsobject.update", &p);
     }
-    for (int s = 0; s < 2; s++)
-        CHECK_OK(lq_po_separate(&ss[s]->po, &ss[s]->phi, &ss[s]->vel[0], &ss[s]->vel[1],
-                                &ss[s]->vel[2], &ss[s]->sdf));
-    p = pair_of(&A.phi, &B.phi);
-    twin_check_exact("plsobject.separate", &p);
+    for (int gate = 0; gate < 2; gate++) { /* the paper's test; with a pressure (st: ±) */
+        for (int s = 0; s < 2; s++)
+            CHECK_OK(lq_po_separate(&ss[s]->po, &ss[s]->phi, &ss[s]->vel[0], &ss[s]->vel[1],
+                                    &ss[s]->vel[2], &ss[s]->sdf, gate ? &ss[s]->st : NULL));
+        p = pair_of(&A.phi, &B.phi);
+        twin_check_exact("plsobject.separate", &p);
+    }
     for (int s = 0; s < 2; s++) CHECK_OK(lq_po_extrap_phi(&ss[s]->po, &ss[s]->phi, &ss[s]->sdf, 4));
     p = pair_of(&A.phi, &B.phi);
     twin_check_exact("plsobject.extrap_phi", &p);
@@ -334,27 +336,31 @@ static void test_twins(int nx, int ny, int nz)
             twin_check_exact("extrap.velocity", &p);
         }
     }
-    for (int hold = 0; hold < 2; hold++) {
+    for (int hold = 0; hold < 3; hold++) { /* 2: the inequality with φ (separation) */
         lq_extrap_params prm = lq_extrap_params_default();
         prm.friction = 0.25f;
-        prm.hold_normal = hold;
+        prm.hold_normal = hold == 1;
         for (int s = 0; s < 2; s++)
             CHECK_OK(lq_extrap_object_bc(&ss[s]->eo, &ss[s]->vel[0], &ss[s]->vel[1], &ss[s]->vel[2],
-                                         &ss[s]->sdf, ss[s]->po.vel, &prm));
+                                         hold == 2 ? &ss[s]->phi : NULL, &ss[s]->sdf, ss[s]->po.vel,
+                                         &prm));
         for (int c = 0; c < 3; c++) {
             p = pair_of(&A.vel[c], &B.vel[c]);
             twin_check_exact("extrap.object_bc", &p);
         }
     }
-    /* restore after a change everywhere */
-    for (int s = 0; s < 2; s++) {
-        for (int c = 0; c < 3; c++) CHECK_OK(lq_field_upload(&ss[s]->vel[c], vel[c]));
-        CHECK_OK(lq_extrap_object_restore(&ss[s]->eo, &ss[s]->vel[0], &ss[s]->vel[1],
-                                          &ss[s]->vel[2], &ss[s]->sdf));
-    }
-    for (int c = 0; c < 3; c++) {
-        p = pair_of(&A.vel[c], &B.vel[c]);
-        twin_check_exact("extrap.object_restore", &p);
+    /* restore after a change everywhere (every closed face; with φ the held ones) */
+    for (int wp = 0; wp < 2; wp++) {
+        for (int s = 0; s < 2; s++) {
+            for (int c = 0; c < 3; c++) CHECK_OK(lq_field_upload(&ss[s]->vel[c], vel[c]));
+            CHECK_OK(lq_extrap_object_restore(&ss[s]->eo, &ss[s]->vel[0], &ss[s]->vel[1],
+                                              &ss[s]->vel[2], wp ? &ss[s]->phi : NULL,
+                                              &ss[s]->sdf));
+        }
+        for (int c = 0; c < 3; c++) {
+            p = pair_of(&A.vel[c], &B.vel[c]);
+            twin_check_exact("extrap.object_restore", &p);
+        }
     }
     side_close(&A);
     side_close(&B);
@@ -381,7 +387,7 @@ static void test_levelset_rules(void)
     float *phi = s.phi.host, *sdf = s.sdf.host;
     for (size_t q = 0; q < s.phi.count; q++) phi[q] = -0.2f;
     for (int c = 0; c < 3; c++) memset(s.vel[c].host, 0, s.vel[c].count * 4);
-    CHECK_OK(lq_po_separate(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf));
+    CHECK_OK(lq_po_separate(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf, NULL));
     /* urel = −(0, 0.5): N·urel > 0.1 |urel| where N points down (the lower half's cells,
      * away from the side faces); the upper half and the rest stay liquid */
     int reset = 0, wrong = 0;
@@ -434,6 +440,129 @@ static void test_levelset_rules(void)
     lq_ctx_close(&ref);
 }
 
+/* --- 4b. separation made consistent (§5.5.1, §5.5.2 with the projection) ---------------
+ * A slab rising at 0.5 m/s through still liquid (the separation rule's setup, y in
+ * [0.55, 0.75] at t = 0.5):
+ *  - the tension gate: with a pressure p given, a cell is reset exactly where the paper's
+ *    rule resets it and the outside liquid cells beside it sum to p < 0;
+ *  - object_bc with φ: a face beside an object cell the liquid left (φ > 0) keeps the
+ *    liquid's normal velocity (it leaves), a face beside an object cell still liquid gets
+ *    the object's (held), every closed face the object's without φ and hold_normal;
+ *  - the projection with object_air: the liquid cell under an object cell the liquid left
+ *    has a p = 0 (ghost fluid) term across that face, Neumann without object_air. */
+static void test_separation_consistency(void)
+{
+    lq_ctx ref;
+    CHECK_OK(lq_ctx_open(&ref, "ref", false));
+    int nx = 24, ny = 20, nz = 1;
+    float h = 0.05f;
+    side s;
+    side_open(&s, &ref, nx, ny, nz, h);
+    double k[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, 0, 0.5, 0, 0, 0, 0};
+    lq_po_object b = make_box(0.6, 0.4, 0.025, 0.4, 0.1, 0.1, k, 2, false);
+    CHECK_OK(lq_po_add(&s.po, &b));
+    CHECK_OK(lq_po_update(&s.po, 0.5, NULL, &s.sdf));
+    size_t n = (size_t)nx * ny;
+    float *phi = s.phi.host, *sdf = s.sdf.host, *p = s.st.host;
+    float *paper = malloc(n * 4);
+    for (size_t q = 0; q < n; q++) phi[q] = -0.2f;
+    for (int c = 0; c < 3; c++) memset(s.vel[c].host, 0, s.vel[c].count * 4);
+    CHECK_OK(lq_po_separate(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf, NULL));
+    memcpy(paper, phi, n * 4);
+    for (size_t q = 0; q < n; q++) { /* a tension under the slab (y in [0.55, 0.75] at
+                                      * t = 0.5), its left half only */
+        int i = (int)(q % nx), j = (int)(q / nx);
+        p[q] = ((j + 0.5) * h < 0.55 && (i + 0.5) * h < 0.6) ? -1.0f : 1.0f;
+        phi[q] = -0.2f;
+    }
+    CHECK_OK(lq_po_separate(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf, &s.st));
+    int reset = 0, wrong = 0;
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            int c = LQ_MAC_CELL(i, j, 0, nx, ny),
+                nb[4] = {i > 0 ? c - 1 : -1, i < nx - 1 ? c + 1 : -1, j > 0 ? c - nx : -1,
+                         j < ny - 1 ? c + nx : -1};
+            double sum = 0;
+            int cnt = 0;
+            for (int e = 0; e < 4; e++)
+                if (nb[e] >= 0 && sdf[nb[e]] > 0) sum += p[nb[e]], cnt++;
+            bool want = paper[c] > 0 && cnt > 0 && sum<0, got = phi[c]> 0;
+            wrong += want != got;
+            reset += got;
+        }
+    int paper_n = 0;
+    for (size_t q = 0; q < n; q++) paper_n += paper[q] > 0;
+    fprintf(stderr,
+            "§5.5.2 with the tension gate: %d cells reset (the paper's rule alone: %d), "
+            "%d wrong\n",
+            reset, paper_n, wrong);
+    CHECK(reset > 0 && wrong == 0 && reset < paper_n);
+    /* object_bc: liquid at rest (uext = 0), the slab rising at 0.5 */
+    for (int mode = 0; mode < 2; mode++) { /* 0: φ given (separation), 1: hold_normal */
+        for (int c = 0; c < 3; c++) memset(s.vel[c].host, 0, s.vel[c].count * 4);
+        lq_extrap_params ep = lq_extrap_params_default();
+        ep.hold_normal = mode == 1;
+        CHECK_OK(lq_extrap_object_bc(&s.eo, &s.vel[0], &s.vel[1], &s.vel[2],
+                                     mode == 0 ? &s.phi : NULL, &s.sdf, s.po.vel, &ep));
+        const float *v = s.vel[1].host;
+        int open = 0, held = 0, bad = 0;
+        for (int j = 1; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                int a = LQ_MAC_CELL(i, j - 1, 0, nx, ny), bc = LQ_MAC_CELL(i, j, 0, nx, ny);
+                if (!(sdf[a] <= 0 || sdf[bc] <= 0)) continue;
+                float vv = v[LQ_MAC_V(i, j, 0, nx, ny)];
+                bool is_open =
+                    mode == 0 && !((sdf[a] <= 0 && phi[a] <= 0) || (sdf[bc] <= 0 && phi[bc] <= 0));
+                /* open: the liquid's (0, it leaves the slab's underside); held: 0.5 on
+                 * the slab's top and bottom, away from its ends (the normal there ±y) */
+                if (is_open) {
+                    open++;
+                    bad += vv != 0.0f;
+                } else if ((sdf[a] > 0 || sdf[bc] > 0) && (i + 0.5) * h > 0.3 &&
+                           (i + 0.5) * h < 0.9) { /* the top and bottom faces */
+                    held++;
+                    bad += fabsf(vv - 0.5f) > 1e-6f;
+                }
+            }
+        fprintf(stderr,
+                "object_bc %s: %d open faces keep the liquid's velocity, %d held faces "
+                "the slab's, %d wrong\n",
+                mode ? "hold_normal" : "with φ", open, held, bad);
+        CHECK(bad == 0 && held > 0 && (mode == 1 ? open == 0 : open > 0));
+    }
+    /* the projection's system: the cell under a reset cell */
+    lq_poisson_ops qo;
+    CHECK_OK(lq_poisson_ops_init(&qo, &ref, nx, ny, nz));
+    int checked = 0;
+    for (int air = 0; air < 2; air++) {
+        lq_poisson_params pp = {0};
+        pp.object_air = air;
+        CHECK_OK(lq_poisson_setup(&qo, &s.phi, &s.sdf, &pp));
+        const unsigned char *m = qo.mask.host;
+        const float *dg = qo.diag.host;
+        for (int j = 1; j < ny - 1; j++)
+            for (int i = 1; i < nx - 1; i++) {
+                int c = LQ_MAC_CELL(i, j, 0, nx, ny), up = c + nx;
+                if (!(sdf[c] > 0 && sdf[up] <= 0 && phi[up] > 0)) continue;
+                /* 3 liquid neighbours and, with object_air, 1/θ across the reset face */
+                float th = phi[c] / (phi[c] - phi[up]);
+                float want = air ? 3.0f + 1.0f / th : 3.0f;
+                checked++;
+                CHECK(fabsf(dg[c] - want) < 1e-5f);
+                CHECK(((m[c] & LQ_PS_DIRICHLET) != 0) == (air != 0));
+            }
+    }
+    fprintf(stderr,
+            "projection: %d cells under reset cells, open with object_air, closed "
+            "without\n",
+            checked / 2);
+    CHECK(checked > 0);
+    lq_poisson_ops_release(&qo);
+    free(paper);
+    side_close(&s);
+    lq_ctx_close(&ref);
+}
+
 /* --- 5. a box moving through still liquid, projected ----------------------------------- */
 static void test_moving_box(int nz)
 {
@@ -460,8 +589,8 @@ static void test_moving_box(int nz)
         for (int c = 0; c < 3; c++) memset(s.vel[c].host, 0, s.vel[c].count * 4);
         lq_extrap_params ep = lq_extrap_params_default();
         ep.hold_normal = 1;
-        CHECK_OK(
-            lq_extrap_object_bc(&s.eo, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf, s.po.vel, &ep));
+        CHECK_OK(lq_extrap_object_bc(&s.eo, &s.vel[0], &s.vel[1], &s.vel[2], NULL, &s.sdf, s.po.vel,
+                                     &ep));
         lq_poisson_ops qo;
         CHECK_OK(lq_poisson_ops_init(&qo, &ref, nx, ny, nz));
         lq_field bb, pp;
@@ -541,6 +670,7 @@ int main(void)
     test_twins(19, 17, 11);
     test_twins(23, 21, 1);
     test_levelset_rules();
+    test_separation_consistency();
     test_moving_box(1);
     test_moving_box(8);
     CHECK_DONE();

@@ -40,9 +40,11 @@ void lq_extrap_ref_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field
 }
 
 void lq_extrap_ref_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                             const lq_field *sdf, const lq_field *ob, const lq_extrap_params *prm)
+                             const lq_field *phi, const lq_field *sdf, const lq_field *ob,
+                             const lq_extrap_params *prm)
 {
-    int nx = o->nx, ny = o->ny, nz = o->nz, use_ob = ob != NULL;
+    int nx = o->nx, ny = o->ny, nz = o->nz, use_ob = ob != NULL, use_phi = phi != NULL;
+    const float *ph = phi ? CF(phi) : CF(sdf);
     const float *oo[3] = {ob ? CF(&ob[0]) : CF(u), ob ? CF(&ob[1]) : CF(v),
                           ob ? CF(&ob[2]) : CF(w)};
     lq_field *vel[3] = {u, v, w};
@@ -50,7 +52,7 @@ void lq_extrap_ref_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_fiel
         int ax, ay, az;
         lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
         LQ_EX_LOOP(ax, ay, az)
-        lq_ex_object_face(F(&o->tmp[c]), CF(u), CF(v), CF(w), CF(sdf), prm->obj_vel[0],
+        lq_ex_object_face(F(&o->tmp[c]), CF(u), CF(v), CF(w), CF(sdf), ph, use_phi, prm->obj_vel[0],
                           prm->obj_vel[1], prm->obj_vel[2], oo[0], oo[1], oo[2], use_ob,
                           prm->hold_normal, prm->friction, c, i, j, k, nx, ny, nz);
     }
@@ -59,15 +61,16 @@ void lq_extrap_ref_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_fiel
 }
 
 void lq_extrap_ref_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                                  const lq_field *sdf)
+                                  const lq_field *phi, const lq_field *sdf)
 {
-    int nx = o->nx, ny = o->ny, nz = o->nz;
+    int nx = o->nx, ny = o->ny, nz = o->nz, use_phi = phi != NULL;
+    const float *ph = phi ? CF(phi) : CF(sdf);
     lq_field *vel[3] = {u, v, w};
     for (int c = 0; c < 3; c++) {
         int ax, ay, az;
         lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
         LQ_EX_LOOP(ax, ay, az)
-        lq_ex_restore_face(F(vel[c]), CF(&o->tmp[c]), CF(sdf), c, i, j, k, nx, ny, nz);
+        lq_ex_restore_face(F(vel[c]), CF(&o->tmp[c]), CF(sdf), ph, use_phi, c, i, j, k, nx, ny, nz);
     }
 }
 

@@ -29,12 +29,12 @@ void lq_po_ref_update(lq_po_ops *o, const lq_field *sdf_static, lq_field *sdf)
 }
 
 void lq_po_ref_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                        const lq_field *w, const lq_field *sdf)
+                        const lq_field *w, const lq_field *sdf, const lq_field *p)
 {
     int nx = o->nx, ny = o->ny, nz = o->nz;
     LQ_PO_LOOP(nx, ny, nz)
     lq_po_separate_cell(F(phi), CF(u), CF(v), CF(w), CF(&o->vel[0]), CF(&o->vel[1]), CF(&o->vel[2]),
-                        CF(sdf), i, j, k, nx, ny, nz);
+                        CF(sdf), p ? CF(p) : CF(sdf), p != NULL, i, j, k, nx, ny, nz);
 }
 
 void lq_po_ref_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers)

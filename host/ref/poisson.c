@@ -22,8 +22,12 @@ void lq_poisson_ref_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field
     const float *s = sdf ? CF(sdf) : CF(phi);
     float tmin = lq_poisson_theta_min(prm);
     FOR_CELLS(o)
-    lq_ps_setup_cell(CF(phi), s, sdf != NULL, prm->wall_dirichlet, !prm->cell_centre, tmin, i, j, k,
-                     o->nx, o->ny, o->nz, UC(&o->mask), F(&o->diag));
+    lq_ps_setup_cell(CF(phi), s,
+                     !sdf              ? 0
+                     : prm->object_air ? LQ_PS_OBJECT_AIR
+                                       : 1,
+                     prm->wall_dirichlet, !prm->cell_centre, tmin, i, j, k, o->nx, o->ny, o->nz,
+                     UC(&o->mask), F(&o->diag));
 }
 
 void lq_poisson_ref_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y)
@@ -115,8 +119,10 @@ void lq_poisson_ref_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, l
             for (int j = 0; j < ny + (a == 1); j++)
                 for (int i = 0; i < nx + (a == 0); i++)
                     lq_ps_project_face(F(f[a]), a, i, j, k, nx, ny, nz, CF(p), CF(phi), s,
-                                       sdf != NULL, prm->wall_dirichlet, !prm->cell_centre, tmin,
-                                       dt_h);
+                                       !sdf              ? 0
+                                       : prm->object_air ? LQ_PS_OBJECT_AIR
+                                                         : 1,
+                                       prm->wall_dirichlet, !prm->cell_centre, tmin, dt_h);
 }
 
 /* --- multigrid ------------------------------------------------------------------------- */
@@ -137,7 +143,11 @@ void lq_poisson_ref_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_fi
     const float *s = sdf ? CF(sdf) : CF(phi);
     int n = o->nx * o->ny * o->nz, dim3 = o->nz > 1;
     for (int c = 0; c < n; c++)
-        lq_ps_state_cell(CF(phi), s, sdf != NULL, UC(&o->mask), UC(&o->lv[0].state), c);
+        lq_ps_state_cell(CF(phi), s,
+                         !sdf              ? 0
+                         : prm->object_air ? LQ_PS_OBJECT_AIR
+                                           : 1,
+                         UC(&o->mask), UC(&o->lv[0].state), c);
     for (int l = 1; l < o->levels; l++) {
         lq_poisson_level *f = &o->lv[l - 1], *c = &o->lv[l];
         for (int k = 0; k < c->nz; k++)
