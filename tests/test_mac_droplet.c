@@ -12,7 +12,8 @@
  * also kept whatever difference they had (stale air values), which the drop's closing
  * face turned into a steady stretch. Cases:
  *   - a one-cell drop thrown up at 1.5 m/s beside a wall;
- *   - the same drop in the open, thrown sideways in zero g;
+ *   - the same drop in the open, thrown diagonally in zero g, and in an arc under
+ *     gravity (it enters cells diagonally: their far faces must be in the air band);
  *   - a column a cell wide and 4 high falling beside a wall from rest;
  * each must keep its largest face speed within 10 % of |v0 + g t| (+ 0.05 m/s) in every
  * frame and its markers' centroid within 0.5 δx of x0 + v0 t + ½ g t². Every frame's
@@ -71,9 +72,12 @@ int main(void)
 {
     md_case("thrown up beside a wall", 0, NULL);
     const char *open[] = {"gravity=[0,0,0]", "liquid.0.box.min=[0.02,0.05,0]",
-                          "liquid.0.box.max=[0.025,0.055,1]", "liquid.0.box.velocity=[0.6,0,0]",
+                          "liquid.0.box.max=[0.025,0.055,1]", "liquid.0.box.velocity=[0.5,0.4,0]",
                           "time.frames=12"};
     md_case("in the open, zero g", 5, open);
+    const char *arc[] = {"liquid.0.box.min=[0.01,0.02,0]", "liquid.0.box.max=[0.015,0.025,1]",
+                         "liquid.0.box.velocity=[0.2,1.2,0]", "time.frames=40"};
+    md_case("in the open, thrown in an arc", 4, arc);
     const char *column[] = {"liquid.0.box.min=[0.055,0.12,0]", "liquid.0.box.max=[0.06,0.14,1]",
                             "liquid.0.box.velocity=[0,0,0]", "time.frames=25", "time.cfl=0.2"};
     md_case("a column a cell wide, falling beside a wall", 5, column);
