@@ -130,9 +130,11 @@ int lq_macbc_extrapolate(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w,
     lq_field *q[3] = {u, v, w};
     int rc = LQ_OK;
     for (int a = 0; a < 3 && !rc; a++) {
-        if (a == 2 && o->nz == 1) break; /* 2D: w is not used */
-        lq_argv args[] = {MEM(q[a]), MEM(flags), VAL(a)};
-        rc = lq_bc_run(o, o->extrapolate, "macbc_extrapolate", (int)LQ_COUNT(args), args, a);
+        if (a == 2 && o->nz == 1) break;                  /* 2D: w is not used */
+        for (int layer = 1; layer <= 2 && !rc; layer++) { /* layer 2 reads layer 1 */
+            lq_argv args[] = {MEM(q[a]), MEM(flags), VAL(a), VAL(layer)};
+            rc = lq_bc_run(o, o->extrapolate, "macbc_extrapolate", (int)LQ_COUNT(args), args, a);
+        }
     }
     return rc;
 }

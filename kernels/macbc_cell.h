@@ -24,7 +24,12 @@
  * at least one EMPTY side (the first layer of faces outside the liquid) takes the mean of
  * its up to six same-component neighbour faces (±1 along each axis) that touch liquid.
  * Newly filled cells and the markers near the surface then see the liquid's velocity
- * instead of a stale or zero one. Race-free for the same reason as outflow. The mean
+ * instead of a stale or zero one. Race-free for the same reason as outflow. A second
+ * pass (layer 2) gives the air faces none of whose neighbours touch liquid the mean of
+ * their neighbours of layer 1 (written by the first pass, read-only in the second): a
+ * cell the liquid enters diagonally within one step (CFL < 1) has all its faces in the
+ * band; with one layer its far faces read 0, and a one-cell drop's open pair (Gates'
+ * body force only, kernels/momentum_cell.h) froze that 0 into the drop. The mean
  * multiplies by a literal reciprocal (no division), summing in a fixed order, so the
  * twins agree bit for bit.
  */
@@ -123,24 +128,59 @@ LQ_INLINE int lq_bc_blocked(int kind)
     return kind == LQ_MAC_SOLID || kind == LQ_MAC_INFLOW || kind == LQ_MAC_OUTFLOW;
 }
 
-/* Air-band rule, face (i, j, k) of axis a. */
-LQ_INLINE void lq_bc_extrapolate_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags,
-                                      int a, int i, int j, int k, int nx, int ny, int nz)
+/* Is face (i, j, k) of axis a in the air: both sides in the grid, neither liquid nor
+ * SOLID, INFLOW or OUTFLOW? */
+LQ_INLINE int lq_bc_air(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k, int nx,
+                        int ny, int nz)
 {
     int lo, hi, st;
     lq_bc_sides(a, i, j, k, nx, ny, nz, &lo, &hi, &st);
-    if (lo < 0 || hi < 0) return;
+    if (lo < 0 || hi < 0) return 0;
     int klo = flags[lo], khi = flags[hi];
-    if (lq_bc_liquid(klo) || lq_bc_liquid(khi) || lq_bc_blocked(klo) || lq_bc_blocked(khi)) return;
+    return !(lq_bc_liquid(klo) || lq_bc_liquid(khi) || lq_bc_blocked(klo) || lq_bc_blocked(khi));
+}
+
+/* Neighbour d (±1 along x, y, z in that order) of face (i, j, k) of axis a; 0 when it
+ * lies outside the face lattice. */
+LQ_INLINE int lq_bc_nb(int a, int d, int i, int j, int k, int nx, int ny, int nz, int *ii, int *jj,
+                       int *kk)
+{
     int fx = nx + (a == 0), fy = ny + (a == 1), fz = nz + (a == 2);
+    *ii = i + (d == 0 ? -1 : d == 1 ? 1 : 0);
+    *jj = j + (d == 2 ? -1 : d == 3 ? 1 : 0);
+    *kk = k + (d == 4 ? -1 : d == 5 ? 1 : 0);
+    return !(*ii < 0 || *jj < 0 || *kk < 0 || *ii >= fx || *jj >= fy || *kk >= fz);
+}
+
+/* Is face (i, j, k) of axis a in the band's first layer: in the air, with a neighbour
+ * that touches liquid? */
+LQ_INLINE int lq_bc_layer1(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k, int nx,
+                           int ny, int nz)
+{
+    if (!lq_bc_air(flags, a, i, j, k, nx, ny, nz)) return 0;
+    for (int d = 0; d < 6; d++) {
+        int ii, jj, kk;
+        if (lq_bc_nb(a, d, i, j, k, nx, ny, nz, &ii, &jj, &kk) &&
+            lq_bc_known(flags, a, ii, jj, kk, nx, ny, nz))
+            return 1;
+    }
+    return 0;
+}
+
+/* Air-band rule, face (i, j, k) of axis a, layer 1 or 2 (see the header comment). */
+LQ_INLINE void lq_bc_extrapolate_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags,
+                                      int a, int i, int j, int k, int nx, int ny, int nz, int layer)
+{
+    if (!lq_bc_air(flags, a, i, j, k, nx, ny, nz)) return;
+    if (layer == 2 && lq_bc_layer1(flags, a, i, j, k, nx, ny, nz)) return;
     int n = 0;
     float s = 0.0f;
     for (int d = 0; d < 6; d++) {
-        int ii = i + (d == 0 ? -1 : d == 1 ? 1 : 0);
-        int jj = j + (d == 2 ? -1 : d == 3 ? 1 : 0);
-        int kk = k + (d == 4 ? -1 : d == 5 ? 1 : 0);
-        if (ii < 0 || jj < 0 || kk < 0 || ii >= fx || jj >= fy || kk >= fz) continue;
-        if (!lq_bc_known(flags, a, ii, jj, kk, nx, ny, nz)) continue;
+        int ii, jj, kk;
+        if (!lq_bc_nb(a, d, i, j, k, nx, ny, nz, &ii, &jj, &kk)) continue;
+        if (layer == 1 ? !lq_bc_known(flags, a, ii, jj, kk, nx, ny, nz)
+                       : !lq_bc_layer1(flags, a, ii, jj, kk, nx, ny, nz))
+            continue;
         s = s + q[lq_bc_face(a, ii, jj, kk, nx, ny)];
         n++;
     }

@@ -26,6 +26,17 @@
  * (nz = 1) every w face is a domain-edge face and w is expected to be 0, so the z terms
  * vanish.
  *
+ * Gates' open pairs (Gates 2001 §2.2–2.6, kernels/mac_surface.h): the two faces of a
+ * SURFACE cell whose neighbours on both sides along axis a are EMPTY move by the body
+ * force only, "the old velocity plus the body force times the time step": both become
+ * ½ (q_lo + q_hi) + g_a δt, the pair's mean (lo, hi in that order on both faces, so the
+ * two writers agree bit for bit). Eq. 2 there read the air beyond the face (0): a drop
+ * one cell thick moving along the pair gained about ½ cfl of its speed per step on its
+ * leading face, geometrically with δt ∝ 1/speed (the dam break's jet up the far wall
+ * reached 14 m/s and the run blew up); and a difference between the pair's faces (stale
+ * air values) is what the cell's closing face turns into a stretch every step, so the
+ * pair keeps none. Gates' rules then run with no body force (host/solvers/mac.c).
+ *
  * §3.2.1 on faces touching a SOLID cell (the boundary operation):
  *   - a face between a SOLID cell and a non-SOLID one, or between a SOLID cell and the
  *     domain edge: the normal velocity, 0;
@@ -82,6 +93,33 @@ LQ_INLINE int lq_mo_face_moves(int ka, int kb)
            (lq_mo_is_fluid(ka) || lq_mo_is_fluid(kb));
 }
 
+/* Kind of cell (i, j, k), or -1 outside the grid. */
+LQ_INLINE int lq_mo_kind(const LQ_GLOBAL unsigned char *flags, int i, int j, int k, int nx, int ny,
+                         int nz)
+{
+    if (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz) return -1;
+    return flags[LQ_MAC_CELL(i, j, k, nx, ny)];
+}
+
+/* Gates' open pair (§2.2–2.6): the face of axis a at the low side of cell (i, j, k) lies
+ * between a SURFACE cell and an EMPTY one, and the SURFACE cell's other neighbour along a
+ * is EMPTY too (outside the grid is a wall, as in lq_ms_empty_mask). Returns the offset
+ * along a (+1 or −1) of the pair's other face, 0 when the face is not in an open pair. */
+LQ_INLINE int lq_mo_open_pair(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k,
+                              int nx, int ny, int nz)
+{
+    int di = a == 0, dj = a == 1, dk = a == 2;
+    int ka = lq_mo_kind(flags, i - di, j - dj, k - dk, nx, ny, nz);
+    int kb = lq_mo_kind(flags, i, j, k, nx, ny, nz);
+    if (kb == LQ_MAC_SURFACE && ka == LQ_MAC_EMPTY &&
+        lq_mo_kind(flags, i + di, j + dj, k + dk, nx, ny, nz) == LQ_MAC_EMPTY)
+        return 1;
+    if (ka == LQ_MAC_SURFACE && kb == LQ_MAC_EMPTY &&
+        lq_mo_kind(flags, i - 2 * di, j - 2 * dj, k - 2 * dk, nx, ny, nz) == LQ_MAC_EMPTY)
+        return -1;
+    return 0;
+}
+
 /* |x| as ordered bits: 0 for ±0, +inf for inf and NaN (as lq_pr_abs_bits). */
 LQ_INLINE lq_uint lq_mo_abs_bits(float x)
 {
@@ -114,8 +152,15 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
         !lq_mo_is_fluid(flags[cb]))
         return 0.0f;
     if (!lq_mo_face_moves(flags[ca], flags[cb])) return q0;
-
     const float h = 0.5f;
+    int pair = lq_mo_open_pair(flags, a, i, j, k, nx, ny, nz);
+    if (pair != 0) { /* Gates' open pair: the pair's mean plus the body force only */
+        float qo =
+            q[lq_mo_face(a, i + pair * e[a][0], j + pair * e[a][1], k + pair * e[a][2], nx, ny)];
+        float lo = pair > 0 ? q0 : qo, hi = pair > 0 ? qo : q0;
+        return h * (lo + hi) + cf.dt * g[a];
+    }
+
     float qm = q[lq_mo_face(a, i - e[a][0], j - e[a][1], k - e[a][2], nx, ny)];
     float qp = q[lq_mo_face(a, i + e[a][0], j + e[a][1], k + e[a][2], nx, ny)];
     float qlo[3], qhi[3]; /* q's neighbours across each axis (clamped to q itself) */
@@ -148,14 +193,6 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
     sum = sum + (p[ca] - p[cb]) * id[a];
     for (int b = 0; b < 3; b++) sum = sum + vis[b] * ((qhi[b] + qlo[b]) - 2.0f * q0);
     return q0 + cf.dt * sum;
-}
-
-/* Kind of cell (i, j, k), or -1 outside the grid. */
-LQ_INLINE int lq_mo_kind(const LQ_GLOBAL unsigned char *flags, int i, int j, int k, int nx, int ny,
-                         int nz)
-{
-    if (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz) return -1;
-    return flags[LQ_MAC_CELL(i, j, k, nx, ny)];
 }
 
 /* §3.2.1 for the face of axis a at the low side of cell (i, j, k): stores the new value

@@ -185,6 +185,57 @@ static void test_channel(const char *device)
     lq_ctx_close(&ctx);
 }
 
+/* The air band's two layers round one SURFACE cell (3, 3) in a 2D grid of EMPTY cells:
+ * its x-faces u(3, 3) = 1 and u(4, 3) = 3 touch liquid; layer 1 (air faces next to
+ * those) takes their mean, layer 2 (air faces next to layer 1 only) the mean of its
+ * layer-1 neighbours; a face farther out keeps its value. A drop that enters a cell
+ * diagonally in one step finds all its faces in the band. */
+static void test_band(const char *device)
+{
+    enum { NX = 8, NY = 8, NZ = 1 };
+    lq_ctx ctx;
+    CHECK_OK(lq_ctx_open(&ctx, device, false));
+    lq_macbc_ops o;
+    CHECK_OK(lq_macbc_ops_init(&o, &ctx, NX, NY, NZ));
+    unsigned char fl[NX * NY];
+    memset(fl, LQ_MAC_EMPTY, sizeof fl);
+    fl[LQ_MAC_CELL(3, 3, 0, NX, NY)] = LQ_MAC_SURFACE;
+    float hu[(NX + 1) * NY], hv[NX * (NY + 1)], hw[NX * NY * 2];
+    for (size_t q = 0; q < LQ_COUNT(hu); q++) hu[q] = 7.0f;
+    for (size_t q = 0; q < LQ_COUNT(hv); q++) hv[q] = 7.0f;
+    memset(hw, 0, sizeof hw);
+    hu[LQ_MAC_U(3, 3, 0, NX, NY)] = 1.0f;
+    hu[LQ_MAC_U(4, 3, 0, NX, NY)] = 3.0f;
+    lq_field u, v, w, flags;
+    CHECK_OK(lq_field_alloc(&ctx, &u, "u", NX + 1, NY, NZ, 4));
+    CHECK_OK(lq_field_alloc(&ctx, &v, "v", NX, NY + 1, NZ, 4));
+    CHECK_OK(lq_field_alloc(&ctx, &w, "w", NX, NY, NZ + 1, 4));
+    CHECK_OK(lq_field_alloc(&ctx, &flags, "flags", NX, NY, NZ, 1));
+    CHECK_OK(lq_field_upload(&u, hu));
+    CHECK_OK(lq_field_upload(&v, hv));
+    CHECK_OK(lq_field_upload(&w, hw));
+    CHECK_OK(lq_field_upload(&flags, fl));
+    CHECK_OK(lq_macbc_extrapolate(&o, &u, &v, &w, &flags));
+    CHECK_OK(lq_field_download(&u, hu));
+#define UAT(i, j) hu[LQ_MAC_U(i, j, 0, NX, NY)]
+    fprintf(stderr,
+            "air band (%s): layer 1 u(5,3) %g u(4,4) %g; layer 2 u(5,4) %g u(2,4) %g "
+            "u(3,5) %g; layer 3 u(6,5) %g\n",
+            device, UAT(5, 3), UAT(4, 4), UAT(5, 4), UAT(2, 4), UAT(3, 5), UAT(6, 5));
+    CHECK_NEAR(UAT(5, 3), 3.0, 0); /* layer 1: its one known neighbour u(4, 3) */
+    CHECK_NEAR(UAT(4, 4), 3.0, 0);
+    CHECK_NEAR(UAT(3, 4), 1.0, 0);
+    CHECK_NEAR(UAT(5, 4), 3.0, 0); /* layer 2: u(4, 4) and u(5, 3), both 3 */
+    CHECK_NEAR(UAT(2, 4), 1.0, 0); /* layer 2: u(3, 4) and u(2, 3), both 1 */
+    CHECK_NEAR(UAT(3, 5), 1.0, 0); /* layer 2: only u(3, 4) of its neighbours is layer 1 */
+    CHECK_NEAR(UAT(6, 5), 7.0, 0); /* layer 3: untouched */
+#undef UAT
+    lq_field *fs[] = {&u, &v, &w, &flags};
+    for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+    lq_macbc_ops_release(&o);
+    lq_ctx_close(&ctx);
+}
+
 int main(void)
 {
     (void)twin_check_float;
@@ -192,5 +243,7 @@ int main(void)
     test_twins(17, 9, 1, 12);
     test_channel("ref");
     test_channel("opencl");
+    test_band("ref");
+    test_band("opencl");
     CHECK_DONE();
 }

@@ -384,6 +384,55 @@ static void test_viscous_decay(int nz)
     close_ref(&ctx, &s, &g);
 }
 
+/* Gates' open pairs: a SURFACE cell (3, 3) with EMPTY on both sides along x and FULL
+ * below moves its two x faces by the body force only, both to the pair's mean plus g δt
+ * (whatever the pressure and the flow beside it); the same cell against a SOLID cell on
+ * its +x side has no open pair and its −x face takes eq. 2. Before: the air's 0 beyond
+ * the leading face pushed a moving drop's front face by ½ cfl of its speed every step. */
+static void test_open_pair(int nz)
+{
+    lq_ctx ctx;
+    side s;
+    grid g;
+    if (open_ref(&ctx, &s, &g, 7, 7, nz)) return;
+    lq_rng r;
+    lq_rng_seed(&r, 9);
+    int kc = nz > 1 ? nz / 2 : 0;
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < 7; j++)
+            for (int i = 0; i < 7; i++) {
+                int c = CELL(&g, i, j, k);
+                g.f[c] = LQ_MAC_EMPTY;
+                if (k == kc && i == 3 && j == 2) g.f[c] = LQ_MAC_FULL;
+                if (k == kc && i == 3 && j == 3) g.f[c] = LQ_MAC_SURFACE;
+                g.p[c] = frand(&r, -3, 3);
+            }
+    for (int a = 0; a < 3; a++)
+        for (size_t q = 0; q < g.n[a]; q++) g.q[a][q] = frand(&r, -1, 1);
+    int ul = LQ_MAC_U(3, 3, kc, 7, 7), ur = LQ_MAC_U(4, 3, kc, 7, 7);
+    g.q[0][ul] = 0.3f;
+    g.q[0][ur] = 2.1f;
+    side_put(&s, &g);
+    lq_momentum_params prm = {0.01f, 0.05f, 0.04f, 0.07f, 1e-3f, {0.5f, -8.0f, 0.25f}, 1.0f};
+    CHECK_OK(lq_momentum_step(&s.ops, &s.st, &prm));
+    side_get(&s, &g, 1);
+    float want = 0.5f * (0.3f + 2.1f) + (float)(double)prm.dt * 0.5f;
+    fprintf(stderr, "open pair (nz %d): faces %.7g %.7g, want %.7g\n", nz, g.q[0][ul], g.q[0][ur],
+            want);
+    CHECK(g.q[0][ul] == want && g.q[0][ur] == want);
+    /* a SOLID cell on the +x side: no pair; the −x face is eq. 2's (not the mean) */
+    g.f[CELL(&g, 4, 3, kc)] = LQ_MAC_SOLID;
+    g.q[0][ul] = 0.3f;
+    g.q[0][ur] = 0.0f;
+    side_put(&s, &g);
+    CHECK_OK(lq_momentum_step(&s.ops, &s.st, &prm));
+    side_get(&s, &g, 1);
+    fprintf(stderr, "  against a wall: -x face %.7g (the pair rule would give %.7g)\n", g.q[0][ul],
+            0.5f * 0.3f + 0.005f);
+    CHECK(g.q[0][ul] != 0.5f * 0.3f + 0.005f);
+    close_ref(&ctx, &s, &g);
+}
+
 /* A box with SOLID walls one cell thick and one no-slip (y walls) / free-slip (x walls)
  * flag per wall: mirrored tangential faces, zero normals, copied pressure. */
 static void test_walls(int nz)
@@ -501,6 +550,7 @@ int main(void)
         test_hydrostatic(nz);
         test_viscous_decay(nz);
         test_walls(nz);
+        test_open_pair(nz);
     }
     test_dt();
     CHECK_DONE();

@@ -34,13 +34,6 @@ static void lq_bc_out(float *q, const lq_field *flags, const lq_field *region, c
     lq_bc_outflow_face(q, UC(flags), a, i, j, k, flags->nx, flags->ny, flags->nz);
 }
 
-static void lq_bc_ext(float *q, const lq_field *flags, const lq_field *region, const lq_field *vel,
-                      int a, int i, int j, int k)
-{
-    (void)region, (void)vel;
-    lq_bc_extrapolate_face(q, UC(flags), a, i, j, k, flags->nx, flags->ny, flags->nz);
-}
-
 void lq_macbc_ref_inflow(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags,
                          const lq_field *region, const lq_field *vel)
 {
@@ -68,6 +61,12 @@ void lq_macbc_ref_extrapolate(lq_field *u, lq_field *v, lq_field *w, const lq_fi
     lq_field *q[3] = {u, v, w};
     for (int a = 0; a < 3; a++) {
         if (a == 2 && flags->nz == 1) break;
-        lq_bc_each(q[a], a, flags, NULL, NULL, lq_bc_ext);
+        int nx = flags->nx, ny = flags->ny, nz = flags->nz;
+        for (int layer = 1; layer <= 2; layer++)
+            for (int k = 0; k < nz + (a == 2); k++)
+                for (int j = 0; j < ny + (a == 1); j++)
+                    for (int i = 0; i < nx + (a == 0); i++)
+                        lq_bc_extrapolate_face((float *)q[a]->host, UC(flags), a, i, j, k, nx, ny,
+                                               nz, layer);
     }
 }
