@@ -222,11 +222,14 @@ static int lq_write_frame_3d(lq_writer *w, int frame, bool mesh, bool preview,
     if (!rc) memcpy(phi, vp.data, n * sizeof *phi);
     if (!rc) rc = w->vt->view(w->state, "solid", &vs);
     for (size_t c = 0; c < n && !rc; c++) solid[c] = vs.data[c] > 0.5f;
+    /* the grid's lower corner, as mcubes.h and volview take it (a view's origin is its
+     * first sample, the first cell centre: passed as is, every mesh sat ½ h high on each
+     * axis, tests/cli_mesh_position.sh) */
     double origin[3];
     for (int a = 0; a < 3; a++) origin[a] = vp.origin[a] - 0.5 * vp.spacing[a];
     if (!rc && mesh) {
         snprintf(path, sizeof path, "%s/mesh/%04d.ply", w->dir, frame);
-        rc = lq_mcubes_write(path, vp.dims[0], vp.dims[1], vp.dims[2], vp.origin, vp.spacing, phi,
+        rc = lq_mcubes_write(path, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing, phi,
                              0.0f, true);
     }
     if (!rc && preview) {

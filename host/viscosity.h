@@ -19,8 +19,10 @@
  *   lq_vs_fill(o, nu, nu_of_t, boxes, nbox, h);           (when ν changes)
  *   lq_vs_step(o, u, v, w, un, vn, wn, nu, phi, sdf, prm, &st);
  * where u, v, w still hold uⁿ (read for eq. 8–10) and un, vn, wn hold u* on entry and
- * u** on return (only the UNKNOWN faces, liquid on both sides, change; faces next to air
- * keep their value for the extrapolation to overwrite). φ: the level set the faces are
+ * u** on return (only the UNKNOWN faces, liquid on at least one side, change; faces with
+ * air on both sides keep their value for the extrapolation to overwrite). In the pls
+ * step (host/solvers/pls.c) the roles are swapped by the step's buffer swap: uⁿ in un,
+ * vn, wn and u* in u, v, w. φ: the level set the faces are
  * classified by (the advected one).
  *
  * Boundary conditions: walls (domain edge) no-slip (ghost −u) or free-slip (no shear

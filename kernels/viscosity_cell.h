@@ -16,9 +16,11 @@
  *   d ≠ a: the cell edge between them: ν = ¼((ν₁ + ν₂) + (ν₃ + ν₄)) of the four cells
  *          around the edge (linear interpolation; cells beyond the domain edge clamped to
  *          the edge cell). Summed pairwise so a constant ν is reproduced exactly.
- * Face kinds (lq_vs_kind): UNKNOWN (interior, liquid φ ≤ 0 on both sides, no solid side),
- * FIXED (on the domain edge of its own axis: a wall, normal velocity; or touching a solid
- * sdf ≤ 0: the stored value, 0 for objects at rest), AIR (anything else: next to air).
+ * Face kinds (lq_vs_kind): UNKNOWN (interior, liquid φ ≤ 0 on at least one side, no solid
+ * side: the liquid's surface faces are solved too, else they keep u* = advected + g Δt and
+ * the projection spreads that undamped fall over a viscous body), FIXED (on the domain
+ * edge of its own axis: a wall, normal velocity; or touching a solid sdf ≤ 0: the stored
+ * value, 0 for objects at rest), AIR (anything else: air on both sides).
  * Only UNKNOWN faces get the viscous force. Per flux of an UNKNOWN face (its "activity"):
  *   neighbour UNKNOWN: coupled; FIXED: Dirichlet (the known value goes to the right-hand
  *   side); beyond the domain edge (d ≠ a, a wall tangential to the face): no-slip = the
@@ -87,7 +89,7 @@ LQ_INLINE int lq_vs_kind(int a, int i, int j, int k, int nx, int ny, int nz,
     int cm = LQ_MAC_CELL(i - (a == 0), j - (a == 1), k - (a == 2), nx, ny);
     int cp = LQ_MAC_CELL(i, j, k, nx, ny);
     if (has_sdf && (sdf[cm] <= 0.0f || sdf[cp] <= 0.0f)) return LQ_VS_FIXED;
-    if (phi[cm] <= 0.0f && phi[cp] <= 0.0f) return LQ_VS_UNKNOWN;
+    if (phi[cm] <= 0.0f || phi[cp] <= 0.0f) return LQ_VS_UNKNOWN;
     return LQ_VS_AIR;
 }
 
