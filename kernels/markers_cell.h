@@ -14,8 +14,11 @@
  *
  * Advection: second-order Runge–Kutta (midpoint), x½ = x + (δt/2) u(x),
  * x' = x + δt u(x½), each stage clamped to the domain [0, nx δx] × [0, ny δy] × [0, nz δz].
- * A particle whose x' lies in a SOLID cell stays at x (it is pushed back to its start:
- * markers never enter obstacles; the fluid velocity toward a wall is 0 there anyway). A
+ * A particle whose x' lies in a SOLID cell slides along it: its move along x, else y,
+ * else z is dropped (the first that leaves it outside the SOLID cells), and only if none
+ * does it stays at x. Markers never enter obstacles; pushed back whole, one pressed on a
+ * wall by a tiny normal velocity (an air face's) froze there, its cell stayed SURFACE and
+ * Gates' open pair sped up by g δt every step (Moonlight Cove: 14 m/s). A
  * start outside the domain (or NaN) is first clamped into it, so every particle ends in
  * the domain.
  *
@@ -151,7 +154,24 @@ LQ_INLINE void lq_mk_advect_one(LQ_GLOBAL float *pos, const LQ_GLOBAL float *u,
     lq_mk_vec3 pm = lq_mk_step(p0, v0, 0.5f * dt, lx, ly, lz);
     lq_mk_vec3 vm = lq_mk_velocity(u, v, w, pm, nx, ny, nz, idx, idy, idz);
     lq_mk_vec3 p1 = lq_mk_step(p0, vm, dt, lx, ly, lz);
-    if (flags[lq_mk_cell_of(p1, nx, ny, nz, idx, idy, idz)] == LQ_MAC_SOLID) p1 = p0;
+    if (flags[lq_mk_cell_of(p1, nx, ny, nz, idx, idy, idz)] == LQ_MAC_SOLID) {
+        /* slide along the wall: drop the move along one axis (x, y, z in turn) */
+        lq_mk_vec3 q = p1;
+        q.x = p0.x;
+        if (flags[lq_mk_cell_of(q, nx, ny, nz, idx, idy, idz)] != LQ_MAC_SOLID) {
+            p1 = q;
+        } else {
+            q = p1;
+            q.y = p0.y;
+            if (flags[lq_mk_cell_of(q, nx, ny, nz, idx, idy, idz)] != LQ_MAC_SOLID) {
+                p1 = q;
+            } else {
+                q = p1;
+                q.z = p0.z;
+                p1 = flags[lq_mk_cell_of(q, nx, ny, nz, idx, idy, idz)] != LQ_MAC_SOLID ? q : p0;
+            }
+        }
+    }
     pos[3 * n] = p1.x;
     pos[3 * n + 1] = p1.y;
     pos[3 * n + 2] = p1.z;
