@@ -32,8 +32,9 @@
  *      (moving objects, separation) §5.5.2: object cells the liquid leaves (urel·N >
  *      0.1 |urel| with uext just extrapolated, and a tension, p < 0, in the liquid beside
  *      them in the projection just solved) turn to air (φ = |sdf|) for the next step's
- *      φ advection; §5.5.1 again inside the objects; then (pls.divfree, the default) the
- *      band is projected divergence-free (§5.2).
+ *      φ advection; then (pls.divfree, the default) the band is projected
+ *      divergence-free (§5.2; in closed mode the object faces are open there, the object
+ *      cells p = 0); then §5.5.1 again inside the objects for the next advection.
  *
  * Why separation is built so (measured on a ball moving in a closed tank, 40², 20
  * frames): §5.5.1's inequality at faces the projection keeps closed makes every object a
@@ -737,11 +738,11 @@ static int lq_pls_step(lq_pls *s, double dt)
                      * (urel from uext, just extrapolated; the pressure just solved a tension
                      * beside them) turn to air */
         rc = lq_po_separate(&s->po, &s->phi, &s->u, &s->v, &s->w, &s->sdf, &s->p);
-    if (!rc && s->moving) /* §5.5.1 inside the objects for the next advection */
-        rc = lq_extrap_object_bc(&s->eo, &s->u, &s->v, &s->w, sep, sdf, s->po.vel, &s->ep);
     lq_pls_tick(s, "extrap");
     if (!rc && s->divfree) /* §5.2 */
         rc = lq_extrap_divfree(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
+    if (!rc && s->moving) /* §5.5.1 inside the objects for the next advection */
+        rc = lq_extrap_object_bc(&s->eo, &s->u, &s->v, &s->w, sep, sdf, s->po.vel, &s->ep);
     lq_pls_tick(s, "divfree");
     if (lq_pls_prof) fprintf(stderr, " pcg_its %d\n", pst.iterations);
     if (rc) return rc;
