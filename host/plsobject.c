@@ -475,7 +475,7 @@ int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layer
     lq_argv a[] = {MEM(&o->valid[0]), MEM(sdf)};
     int rc = lq_po_run(o, o->pinit, "po_phi_init", (int)LQ_COUNT(a), a, g);
     for (int l = 0; l < layers && !rc; l++) {
-        lq_argv b[] = {MEM(phi), MEM(&o->valid[l & 1]), MEM(&o->valid[(l + 1) & 1])};
+        lq_argv b[] = {MEM(phi), MEM(&o->valid[l & 1]), MEM(&o->valid[(l + 1) & 1]), VAL(o->h)};
         rc = lq_po_run(o, o->player, "po_phi_layer", (int)LQ_COUNT(b), b, g);
     }
     return rc;

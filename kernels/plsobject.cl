@@ -54,8 +54,8 @@ kernel void po_phi_init(global uchar *valid, global const float *sdf)
     lq_po_phi_init(valid, sdf, LQ_MAC_CELL(i, j, k, NX, NY));
 }
 
-kernel void po_phi_layer(global float *phi, global const uchar *vin, global uchar *vout)
+kernel void po_phi_layer(global float *phi, global const uchar *vin, global uchar *vout, float h)
 {
     LQ_PO_CELL;
-    lq_po_phi_layer(phi, vin, vout, i, j, k, NX, NY, NZ);
+    lq_po_phi_layer(phi, vin, vout, h, i, j, k, NX, NY, NZ);
 }

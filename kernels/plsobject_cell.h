@@ -340,43 +340,59 @@ LQ_INLINE void lq_po_phi_init(LQ_GLOBAL lq_po_u8 *valid, LQ_GLOBAL const float *
     valid[c] = (lq_po_u8)(sdf[c] >= 0.0f);
 }
 
-/* One layer of §5.5.2's inward extrapolation at cell (i, j, k): writes φ only at cells
- * not valid in vin, which no cell of the layer reads (in place, race-free). */
+/* The linear extrapolant of φ into cell c from the valid neighbour c + o (and c + 2o
+ * when valid too and on the same side of the surface: 2 φ₁ − φ₂, limited to φ₁ ± h, the
+ * most a distance changes over a cell); φ₁ alone otherwise, and also where the
+ * extrapolant would change sign but no valid neighbour of c has its sign (`pos`, `neg`:
+ * a neighbour with φ > 0, φ ≤ 0): it continues a surface into the object, never starts
+ * one (without this rule the air under the rock of scenes/pls_pour_over_rock.yaml,
+ * extrapolated linearly, made liquid inside it, and its underside got 2-6 % wet; 0 %
+ * with it). */
+LQ_INLINE float lq_po_phi_lin(LQ_GLOBAL const float *phi, LQ_GLOBAL const lq_po_u8 *vin, int c,
+                              int o, int two, int pos, int neg, float h)
+{
+    float f1 = phi[c + o];
+    if (!two || !vin[c + 2 * o]) return f1;
+    float f2 = phi[c + 2 * o];
+    if ((f1 <= 0.0f) != (f2 <= 0.0f)) return f1; /* a surface between them */
+    float e = f1 + (f1 - f2);
+    e = e > f1 + h ? f1 + h : e < f1 - h ? f1 - h : e;
+    if ((e <= 0.0f) != (f1 <= 0.0f) && !(e <= 0.0f ? neg : pos)) return f1;
+    return e;
+}
+
+/* One layer of §5.5.2's inward extrapolation at cell (i, j, k): the mean of the linear
+ * extrapolants from its valid neighbours (lq_po_phi_lin; −x +x −y +y −z +z order, a
+ * literal reciprocal). Linear, not the neighbours' mean: a flat water level through a
+ * surface-piercing ball stays flat inside it (the mean bent it: a still pool round a
+ * static ball and box moved at 0.01 m/s and lost 3.7e-4 of its volume in 30 frames; 4e-5
+ * m/s and 2e-6 with the linear rule). Writes φ only at cells not valid in vin, which no
+ * cell of the layer reads (in place, race-free). */
 LQ_INLINE void lq_po_phi_layer(LQ_GLOBAL float *phi, LQ_GLOBAL const lq_po_u8 *vin,
-                               LQ_GLOBAL lq_po_u8 *vout, int i, int j, int k, int nx, int ny,
-                               int nz)
+                               LQ_GLOBAL lq_po_u8 *vout, float h, int i, int j, int k, int nx,
+                               int ny, int nz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), sy = nx, sz = nx * ny;
     if (vin[c]) {
         vout[c] = (lq_po_u8)1;
         return;
     }
+    int off[6] = {-1, 1, -sy, sy, -sz, sz}, ok[6], two[6], pos = 0, neg = 0, n = 0;
+    ok[0] = i > 0, ok[1] = i<nx - 1, ok[2] = j> 0, ok[3] = j<ny - 1, ok[4] = k> 0;
+    ok[5] = k < nz - 1;
+    two[0] = i > 1, two[1] = i<nx - 2, two[2] = j> 1, two[3] = j<ny - 2, two[4] = k> 1;
+    two[5] = k < nz - 2;
+    for (int q = 0; q < 6; q++) {
+        ok[q] = ok[q] && vin[c + off[q]];
+        if (ok[q] && phi[c + off[q]] > 0.0f) pos = 1;
+        if (ok[q] && phi[c + off[q]] <= 0.0f) neg = 1;
+    }
     float s = 0.0f;
-    int n = 0;
-    if (i > 0 && vin[c - 1]) {
-        s = s + phi[c - 1];
-        n++;
-    }
-    if (i < nx - 1 && vin[c + 1]) {
-        s = s + phi[c + 1];
-        n++;
-    }
-    if (j > 0 && vin[c - sy]) {
-        s = s + phi[c - sy];
-        n++;
-    }
-    if (j < ny - 1 && vin[c + sy]) {
-        s = s + phi[c + sy];
-        n++;
-    }
-    if (k > 0 && vin[c - sz]) {
-        s = s + phi[c - sz];
-        n++;
-    }
-    if (k < nz - 1 && vin[c + sz]) {
-        s = s + phi[c + sz];
-        n++;
-    }
+    for (int q = 0; q < 6; q++)
+        if (ok[q]) {
+            s = s + lq_po_phi_lin(phi, vin, c, off[q], two[q], pos, neg, h);
+            n++;
+        }
     if (n > 0) phi[c] = s * lq_po_recip(n);
     vout[c] = (lq_po_u8)(n > 0);
 }

@@ -58,7 +58,7 @@ void lq_po_ref_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int 
     for (size_t c = 0; c < sdf->count; c++) lq_po_phi_init(B(&o->valid[0]), CF(sdf), (int)c);
     for (int l = 0; l < layers; l++) {
         LQ_PO_LOOP(nx, ny, nz)
-        lq_po_phi_layer(F(phi), B(&o->valid[l & 1]), B(&o->valid[(l + 1) & 1]), i, j, k, nx, ny,
-                        nz);
+        lq_po_phi_layer(F(phi), B(&o->valid[l & 1]), B(&o->valid[(l + 1) & 1]), o->h, i, j, k, nx,
+                        ny, nz);
     }
 }
