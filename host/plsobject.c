@@ -23,6 +23,7 @@ static const char *const lq_po_sources[] = {"kernels/lq_shared.h", "kernels/mac_
     {                                                                                              \
         {&(o)->sdf, "po_sdf"}, {&(o)->velk, "po_vel"}, {&(o)->separate, "po_separate"},            \
             {&(o)->pinit, "po_phi_init"}, {&(o)->player, "po_phi_layer"},                          \
+            {&(o)->close, "po_close"}, {&(o)->shift, "po_shift"},                                  \
     }
 
 size_t lq_po_ops_bytes(int nx, int ny, int nz)
@@ -440,6 +441,30 @@ int lq_po_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_fiel
     return lq_po_run(o, o->separate, "po_separate", (int)LQ_COUNT(a), a, g);
 }
 
+int lq_po_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
+                const lq_field *w, const lq_field *sdf)
+{
+    if (IS_REF(o)) {
+        lq_po_ref_close(o, phi, u, v, w, sdf);
+        return LQ_OK;
+    }
+    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
+    lq_argv a[] = {MEM(phi),        MEM(u),          MEM(v),          MEM(w),
+                   MEM(&o->vel[0]), MEM(&o->vel[1]), MEM(&o->vel[2]), MEM(sdf)};
+    return lq_po_run(o, o->close, "po_close", (int)LQ_COUNT(a), a, g);
+}
+
+int lq_po_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d)
+{
+    if (IS_REF(o)) {
+        lq_po_ref_shift(o, out, sdf, d);
+        return LQ_OK;
+    }
+    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
+    lq_argv a[] = {MEM(out), MEM(sdf), VAL(d)};
+    return lq_po_run(o, o->shift, "po_shift", (int)LQ_COUNT(a), a, g);
+}
+
 int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers)
 {
     if (IS_REF(o)) {
@@ -450,7 +475,7 @@ int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layer
     lq_argv a[] = {MEM(&o->valid[0]), MEM(sdf)};
     int rc = lq_po_run(o, o->pinit, "po_phi_init", (int)LQ_COUNT(a), a, g);
     for (int l = 0; l < layers && !rc; l++) {
-        lq_argv b[] = {MEM(phi), MEM(&o->valid[l & 1]), MEM(&o->valid[(l + 1) & 1])};
+        lq_argv b[] = {MEM(phi), MEM(&o->valid[l & 1]), MEM(&o->valid[(l + 1) & 1]), VAL(o->h)};
         rc = lq_po_run(o, o->player, "po_phi_layer", (int)LQ_COUNT(b), b, g);
     }
     return rc;

@@ -23,9 +23,11 @@
  *   lq_po_update(o, t + dt, sdf_static, sdf)      the objects at the step's end: sdf and
  *                                                 o->vel[] (object velocity per face)
  *   lq_po_extrap_phi(o, phi, sdf, layers)         §5.5.2, φ extrapolated into objects
- *   lq_pls_delete(..., phi, sdf, ...)             §5.5.3, particles inside deleted
+ *   lq_po_shift(o, scratch, sdf, h)               §5.5.3, particles within a cell of an
+ *   lq_pls_delete(..., phi, scratch, ...)         object deleted
  *   ... φ corrected and reinitialised, velocity advected ...
- *   lq_extrap_velocity (prm.closed = 1), lq_extrap_object_bc(..., sep, sdf, o->vel, prm)
+ *   lq_extrap_velocity (prm.closed = 1), lq_po_close(o, phi, u, v, w, sdf) (with sep),
+ *   lq_extrap_object_bc(..., sep, sdf, o->vel, prm)
  *                                                 §5.5.1 at the closed faces (uext from
  *                                                 the liquid alone)
  *   lq_pf_body_force (no sdf), lq_extrap_object_restore(..., sep, sdf)  gravity elsewhere
@@ -33,6 +35,7 @@
  *   lq_extrap_velocity
  *   lq_po_separate(o, phi, u, v, w, sdf, p)       §5.5.2, uext and the pressure just
  *                                                 solved; before the next φ advection
+ *   lq_extrap_divfree (prm.closed: object faces open, object cells p = 0)
  *   lq_extrap_object_bc(..., sep, sdf, ...)       for the next advection
  * with pls.object_separation (the default): sep = phi, prm.hold_normal = 0 and
  * lq_poisson_params.object_air = 1 (object cells with φ > 0 are air in the projection);
@@ -75,7 +78,7 @@ typedef struct lq_po_ops {
     lq_field vel[3];   /* object velocity per face: u, v, w layouts (m/s) */
     lq_field valid[2]; /* uchar per cell: §5.5.2 extrapolation masks */
     cl_program program;
-    cl_kernel sdf, velk, separate, pinit, player;
+    cl_kernel sdf, velk, separate, pinit, player, close, shift;
 } lq_po_ops;
 
 /* Bytes of device memory lq_po_ops_init allocates. */
@@ -111,6 +114,14 @@ int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *s
  * tension (plsobject_cell.h lq_po_tension). */
 int lq_po_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
                    const lq_field *w, const lq_field *sdf, const lq_field *p);
+/* §5.5.1 no inflow: object cells with φ > 0 the liquid beside them flows into (u, v, w:
+ * uext, before lq_extrap_object_bc) get φ = −φ, closed in the projection
+ * (plsobject_cell.h lq_po_close_cell); uses o->vel of the last update. */
+int lq_po_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
+                const lq_field *w, const lq_field *sdf);
+/* out = sdf − d (cells): the surface d (m) outside the objects, for lq_pls_delete (the
+ * particles within d of an object deleted, §5.5.3). */
+int lq_po_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d);
 /* §5.5.2 φ extrapolated into the object cells, `layers` cells deep. */
 int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
 
@@ -119,5 +130,8 @@ void lq_po_ref_update(lq_po_ops *o, const lq_field *sdf_static, lq_field *sdf);
 void lq_po_ref_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
                         const lq_field *w, const lq_field *sdf, const lq_field *p);
 void lq_po_ref_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
+void lq_po_ref_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d);
+void lq_po_ref_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
+                     const lq_field *w, const lq_field *sdf);
 
 #endif

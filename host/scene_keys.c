@@ -623,10 +623,11 @@ const lq_key lq_scene_keys[] = {
            "Reinitialisation of φ to a signed distance: `fim` (fast iterative eikonal solve) or "
            "`pde` (Russo-Smereka pseudo-time steps)."),
     K_FLOAT("pls.object_friction", 0, LQ_SOLVER_PLS, 0, 1, "0", "",
-            "The α of §5.5.1 at moving obstacles: 0 the liquid slips along them, 1 it sticks "
-            "(takes their tangential velocity)."),
+            "The α of §5.5.1 at obstacles (static and moving): 0 the liquid slips along them, "
+            "1 it sticks (takes their tangential velocity)."),
     K_BOOL("pls.object_separation", LQ_SOLVER_PLS, "true",
-           "The paper's separation at moving obstacles (§5.5.2): object cells the liquid "
+           "The paper's separation at obstacles, static and moving (§5.5.2): object cells the "
+           "liquid "
            "moves away from (urel·N > 0.1 urel magnitude) while the pressure beside them is a "
            "tension turn to air; the projection treats them as air (open faces, p = 0) and "
            "the liquid there keeps its own normal velocity (§5.5.1's inequality), elsewhere "

@@ -17,6 +17,12 @@
  *  - liquid: not on the edge, not solid, and φ_a ≤ 0 or φ_b ≤ 0 (liquid on either side);
  *  - fixed:  on the edge, liquid or solid. Extrapolation and the projection of §5.2
  *            never change a fixed face except that extrapolation fills solid faces.
+ *            With prm.closed the §5.2 projection takes the closed faces as open, p = 0 in
+ *            the object cell (the caller sets them again by §5.5.1 afterwards): fixed, an
+ *            air pocket on a resting ball under a falling sheet (its faces liquid or
+ *            closed) was a band island with no p = 0 cell, an inconsistent Neumann system
+ *            whose SOR drifted to 14 m/s at the face between its two cells (32³ pour
+ *            over a ball; 46 m/s in scenes/pls_pour_over_rock.yaml).
  *
  * Extrapolation (§3, after [EMF02]; §5.5.1 "extrapolate ... into the object"): the
  * valid mask starts as the liquid faces; each layer, a face that is not valid becomes
@@ -58,7 +64,13 @@
  * liquid, so the inequality there made the object a volume source (a ball in a closed
  * tank gained 50 % in 20 frames with it); the inequality acts only beside object cells
  * the liquid has left (φ > 0), which the projection treats as air (poisson_cell.h
- * LQ_PS_OBJECT_AIR), their faces open.
+ * LQ_PS_OBJECT_AIR), their faces open. At a boundary face (an object cell on one side
+ * only, the projection's wall) N is the face's own axis: the face keeps uobj's own
+ * component, or uext's where the inequality allows (not held, flow out of the object).
+ * The blended ufix's own component there (its tangential slip across a staircase face)
+ * was a fixed flux: with a ball at rest under a falling column 100-240 face·m/s in and
+ * out of the liquid per step, a net sink (−6 % in 20 frames) that carried the sheet
+ * round to the underside. Friction acts through the faces inside the objects.
  *
  * Invariants: plain float arithmetic in a fixed order, contraction off, no division
  * (literal reciprocals) except 1/sqrt in the object normal (correctly rounded on both
@@ -151,6 +163,8 @@ LQ_INLINE int lq_ex_fixed(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf
     if (lq_ex_edge(c, i, j, k, nx, ny, nz)) return 1;
     int a, b;
     lq_ex_cells(c, i, j, k, nx, ny, &a, &b);
+    /* closed (use_sdf 2): an object face is open, the object cell p = 0 (lq_ex_object_open) */
+    if (use_sdf == 2 && lq_ex_solid(sdf, use_sdf, a, b)) return 0;
     if (lq_ex_solid(sdf, use_sdf, a, b)) return 1;
     return phi[a] <= 0.0f || phi[b] <= 0.0f;
 }
@@ -394,6 +408,19 @@ LQ_INLINE void lq_ex_object_face(LQ_GLOBAL float *out, LQ_GLOBAL const float *u,
     int a, b;
     lq_ex_cells(c, i, j, k, nx, ny, &a, &b);
     if (!(sdf[a] <= 0.0f || sdf[b] <= 0.0f)) return; /* not a closed face */
+    if (!(sdf[a] <= 0.0f && sdf[b] <= 0.0f)) {       /* a boundary face: its own axis is N */
+        float obf = !use_ob  ? (c == 0   ? ox
+                                : c == 1 ? oy
+                                         : oz)
+                    : c == 0 ? uo[f]
+                    : c == 1 ? vo[f]
+                             : wo[f];
+        float rel =
+            sdf[a] <= 0.0f ? val - obf : obf - val; /* (uext − uobj)·N, N out of the object */
+        int held = hold || (use_phi && lq_ex_held(sdf, phi, 1, a, b));
+        out[f] = (held || rel < 0.0f) ? obf : val;
+        return;
+    }
     int ai = i - (c == 0), aj = j - (c == 1), ak = k - (c == 2);
     float g[3], e[3];
     for (int q = 0; q < 3; q++) {

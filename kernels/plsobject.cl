@@ -34,14 +34,28 @@ kernel void po_separate(global float *phi, global const float *u, global const f
     lq_po_separate_cell(phi, u, v, w, uo, vo, wo, sdf, p, use_p, i, j, k, NX, NY, NZ);
 }
 
+kernel void po_close(global float *phi, global const float *u, global const float *v,
+                     global const float *w, global const float *uo, global const float *vo,
+                     global const float *wo, global const float *sdf)
+{
+    LQ_PO_CELL;
+    lq_po_close_cell(phi, u, v, w, uo, vo, wo, sdf, i, j, k, NX, NY, NZ);
+}
+
+kernel void po_shift(global float *out, global const float *sdf, float d)
+{
+    LQ_PO_CELL;
+    lq_po_shift_cell(out, sdf, d, LQ_MAC_CELL(i, j, k, NX, NY));
+}
+
 kernel void po_phi_init(global uchar *valid, global const float *sdf)
 {
     LQ_PO_CELL;
     lq_po_phi_init(valid, sdf, LQ_MAC_CELL(i, j, k, NX, NY));
 }
 
-kernel void po_phi_layer(global float *phi, global const uchar *vin, global uchar *vout)
+kernel void po_phi_layer(global float *phi, global const uchar *vin, global uchar *vout, float h)
 {
     LQ_PO_CELL;
-    lq_po_phi_layer(phi, vin, vout, i, j, k, NX, NY, NZ);
+    lq_po_phi_layer(phi, vin, vout, h, i, j, k, NX, NY, NZ);
 }

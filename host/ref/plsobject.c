@@ -37,13 +37,28 @@ void lq_po_ref_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq
                         CF(sdf), p ? CF(p) : CF(sdf), p != NULL, i, j, k, nx, ny, nz);
 }
 
+void lq_po_ref_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
+                     const lq_field *w, const lq_field *sdf)
+{
+    int nx = o->nx, ny = o->ny, nz = o->nz;
+    LQ_PO_LOOP(nx, ny, nz)
+    lq_po_close_cell(F(phi), CF(u), CF(v), CF(w), CF(&o->vel[0]), CF(&o->vel[1]), CF(&o->vel[2]),
+                     CF(sdf), i, j, k, nx, ny, nz);
+}
+
+void lq_po_ref_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d)
+{
+    (void)o;
+    for (size_t c = 0; c < sdf->count; c++) lq_po_shift_cell(F(out), CF(sdf), d, (int)c);
+}
+
 void lq_po_ref_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers)
 {
     int nx = o->nx, ny = o->ny, nz = o->nz;
     for (size_t c = 0; c < sdf->count; c++) lq_po_phi_init(B(&o->valid[0]), CF(sdf), (int)c);
     for (int l = 0; l < layers; l++) {
         LQ_PO_LOOP(nx, ny, nz)
-        lq_po_phi_layer(F(phi), B(&o->valid[l & 1]), B(&o->valid[(l + 1) & 1]), i, j, k, nx, ny,
-                        nz);
+        lq_po_phi_layer(F(phi), B(&o->valid[l & 1]), B(&o->valid[(l + 1) & 1]), o->h, i, j, k, nx,
+                        ny, nz);
     }
 }
