@@ -45,6 +45,21 @@ void lq_pls_coef_of(const lq_pls_params *prm, int nx, int ny, int nz, int has_sd
 
 /* --- state -------------------------------------------------------------------------- */
 
+static int lq_pls_blocks(int nx, int ny, int nz, int capacity)
+{
+    size_t cells = (size_t)nx * ny * nz;
+    int cblocks = (int)((cells + LQ_PLS_BLOCK - 1) / LQ_PLS_BLOCK);
+    int pblocks = (capacity + LQ_PLS_BLOCK - 1) / LQ_PLS_BLOCK;
+    return LQ_MAX(LQ_MAX(cblocks, pblocks), 1);
+}
+
+size_t lq_pls_state_bytes(int nx, int ny, int nz, int capacity)
+{
+    size_t cells = (size_t)nx * ny * nz, pn = (size_t)LQ_MAX(capacity, 1) * LQ_PLS_STRIDE;
+    size_t blocks = (size_t)lq_pls_blocks(nx, ny, nz, capacity);
+    return 2 * pn * 4 + 2 * cells * 4 + 2 * blocks * 4 + (LQ_PLS_CNT_COUNT + LQ_PLS_C_COUNT) * 4;
+}
+
 int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int capacity)
 {
     memset(st, 0, sizeof *st);
@@ -53,14 +68,8 @@ int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int
     st->ny = ny;
     st->nz = nz;
     st->capacity = capacity;
-    size_t cells = (size_t)nx * ny * nz;
-    int cblocks = (int)((cells + LQ_PLS_BLOCK - 1) / LQ_PLS_BLOCK);
-    int pblocks = (capacity + LQ_PLS_BLOCK - 1) / LQ_PLS_BLOCK;
-    int blocks = LQ_MAX(LQ_MAX(cblocks, pblocks), 1);
+    int blocks = lq_pls_blocks(nx, ny, nz, capacity), rc = LQ_OK;
     size_t pn = (size_t)LQ_MAX(capacity, 1) * LQ_PLS_STRIDE;
-    size_t plan[] = {pn * 4, pn * 4, cells * 4, cells * 4, cells * 4};
-    int rc = lq_ctx_reserve(ctx, "the level-set particles", (int)LQ_COUNT(plan), plan);
-    if (rc) return rc;
     struct {
         lq_field *f;
         const char *name;
@@ -70,7 +79,6 @@ int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int
         {&st->part[1], "pls1", (int)pn, 1, 1},
         {&st->kp, "pls_kp", nx, ny, nz},
         {&st->km, "pls_km", nx, ny, nz},
-        {&st->ccnt, "pls_cells", nx, ny, nz},
         {&st->bsum, "pls_bsum", blocks, 1, 1},
         {&st->boff, "pls_boff", blocks, 1, 1},
         {&st->counters, "pls_counters", LQ_PLS_CNT_COUNT, 1, 1},
@@ -80,15 +88,19 @@ int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int
         rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, 4);
         if (!rc) rc = lq_field_zero(fs[i].f, 0);
     }
+    /* the seeding's per-cell counts live in kp's storage: a correction's keys and a
+     * seeding's counts are never needed at the same time (each call starts afresh) */
+    st->ccnt = st->kp;
     if (rc) lq_pls_state_release(st);
     return rc;
 }
 
 void lq_pls_state_release(lq_pls_state *st)
 {
-    lq_field *fs[] = {&st->part[0], &st->part[1], &st->kp,       &st->km,  &st->ccnt,
+    lq_field *fs[] = {&st->part[0], &st->part[1], &st->kp,       &st->km,
                       &st->bsum,    &st->boff,    &st->counters, &st->coef};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+    memset(&st->ccnt, 0, sizeof st->ccnt); /* kp's storage, released with it */
 }
 
 /* Uploads the coefficients when they changed (both backends read st->coef). */

@@ -10,10 +10,11 @@
  * on the faces as mac_grid.h; positions in metres in the domain [0, nx h] × ... (2D: nz
  * = 1, z = h/2).
  *
- * Storage: lq_pls_state holds two particle buffers (LQ_PLS_STRIDE floats each: x, y, z,
- * r, s, φ_goal), the current one part[cur] with `live` particles, and the scratch of the
- * correction (two int keys per cell) and of the scans. Operations that change the count
- * (delete, reseed) read the counters back to the host (one small read each).
+ * Storage: lq_pls_state holds two particle buffers (LQ_PLS_STRIDE = 4 floats each: x, y,
+ * z and the signed radius s r), the current one part[cur] with `live` particles, and the
+ * scratch of the correction (two int keys per cell; the seeding's per-cell counts share
+ * the first) and of the scans: 32 bytes per particle of capacity and 8 per cell. Operations that
+ * change the count (delete, reseed) read the counters back to the host (one small read each).
  *
  * Per step, Enright's order (the lead's solver does the sequence):
  *   lq_pls_advect (with the φ advection), lq_pls_correct, reinitialise φ, lq_pls_correct
@@ -56,7 +57,7 @@ typedef struct lq_pls_state {
     int added;       /* particles the last seeding added */
     lq_field part[2];
     lq_field kp, km;     /* int per cell: keys of φ+ and φ− */
-    lq_field ccnt;       /* int per cell: counts, then needs */
+    lq_field ccnt;       /* int per cell: counts, then needs (kp's storage, not owned) */
     lq_field bsum, boff; /* int per block */
     lq_field counters;   /* LQ_PLS_CNT_* */
     lq_field coef;       /* LQ_PLS_C_* */
@@ -64,6 +65,8 @@ typedef struct lq_pls_state {
     int coef_valid;
 } lq_pls_state;
 
+/* Device bytes lq_pls_state_init allocates (for the solver's plan: lq_ctx_reserve_plan). */
+size_t lq_pls_state_bytes(int nx, int ny, int nz, int capacity);
 int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int capacity);
 void lq_pls_state_release(lq_pls_state *st);
 
@@ -101,8 +104,8 @@ int lq_pls_delete(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, const lq
 int lq_pls_reseed(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
                   const lq_pls_params *prm);
 
-/* The live particles to host memory: LQ_PLS_STRIDE floats each (x, y, z, r, s, goal), at
- * most `max` of them; *n gets st->live. For PLY output and tests. */
+/* The live particles to host memory: LQ_PLS_STRIDE floats each (x, y, z, s r), at most
+ * `max` of them; *n gets st->live. For PLY output, checkpoints and tests. */
 int lq_pls_download(const lq_pls_state *st, float *out, int max, int *n);
 /* Replaces the particles with n from host memory (tests, checkpoints). */
 int lq_pls_upload(lq_pls_state *st, const float *in, int n);

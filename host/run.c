@@ -404,7 +404,15 @@ int lq_run(const lq_run_opts *o)
     rc = lq_ctx_open(&ctx, o->device ? o->device : "auto", false);
     if (rc) goto fail;
     ctx_open = true;
+    ctx.plan_only = o->plan;
     rc = vt->create(&ctx, s, &state);
+    if (o->plan) { /* the solver printed its plan and stopped before allocating */
+        if (ctx.planned > 0) lq_error_clear();
+        rc = ctx.planned > 0 ? LQ_OK
+             : rc            ? rc
+                  : lq_error(LQ_EINPUT, "--plan: solver '%s' has no device-memory plan", vt->name);
+        goto fail;
+    }
     if (rc) goto fail;
     uint64_t run_hash = 0;
     int start_frame = -1, every_ckpt = lq_scene_int(s, "output.checkpoint");
