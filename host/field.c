@@ -154,6 +154,7 @@ int lq_field_alloc(lq_ctx *ctx, lq_field *f, const char *name, int nx, int ny, i
     size_t bytes = lq_field_bytes(f);
     if (ctx->backend == LQ_BACKEND_REF) {
         f->host = lq_field_host_alloc(bytes);
+        ctx->allocated += f->host ? bytes : 0;
         return f->host ? LQ_OK : LQ_ESIM;
     }
     cl_int e = CL_SUCCESS;
@@ -173,6 +174,7 @@ int lq_field_alloc(lq_ctx *ctx, lq_field *f, const char *name, int nx, int ny, i
         f->backing = host;
     LQ_CL_CHECK(e, name);
     f->mem = m;
+    ctx->allocated += bytes;
     return lq_field_zero(f, 0);
 fail:
     return rc;

@@ -19,9 +19,10 @@ typedef enum lq_backend { LQ_BACKEND_REF, LQ_BACKEND_CL } lq_backend;
 
 typedef struct lq_ctx {
     lq_backend backend;
-    lq_cl cl;       /* open when backend == LQ_BACKEND_CL */
-    bool plan_only; /* `run --plan`: lq_ctx_reserve_plan prints the plan and stops */
-    size_t planned; /* bytes of the plan lq_ctx_reserve_plan printed (plan_only) */
+    lq_cl cl;         /* open when backend == LQ_BACKEND_CL */
+    bool plan_only;   /* `run --plan`: lq_ctx_reserve_plan prints the plan and stops */
+    size_t planned;   /* bytes of the plan lq_ctx_reserve_plan printed (plan_only) */
+    size_t allocated; /* bytes lq_field_alloc allocated on this context, all told */
 } lq_ctx;
 
 /* Opens the backend --device names; announces the choice on stderr when `announce`. */

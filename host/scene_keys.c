@@ -630,8 +630,9 @@ const lq_key lq_scene_keys[] = {
     /* --- output -------------------------------------------------------------------------- */
     K_MAP("output", 0, ALL, "What is written to the output folder."),
     K_INT("output.every", 0, ALL, 1, INF, "1", "", "Write every Nth frame."),
-    K_ENUMS("output.fields", 0, ALL, 0, 8, "h|b|depth|u|v|w|p|phi|flags", "[]",
-            "Fields written as VTK files (names the solver knows)."),
+    K_ENUMS("output.fields", 0, ALL, 0, 8, "h|b|depth|u|v|w|p|phi|flags|solid", "[]",
+            "Fields written as VTK files (names the solver knows; `solid`: pls, 1 in object "
+            "cells)."),
     K_BOOL("output.mesh", ALL, "true", "Write the liquid surface as a PLY mesh."),
     K_BOOL("output.particles", ALL, "false", "Write particles as PLY points."),
     K_BOOL("output.markers", MAC, "false",
