@@ -8,6 +8,7 @@
 
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -92,6 +93,58 @@ int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int
      * seeding's counts are never needed at the same time (each call starts afresh) */
     st->ccnt = st->kp;
     if (rc) lq_pls_state_release(st);
+    return rc;
+}
+
+int lq_pls_state_grow(lq_pls_state *st, int capacity)
+{
+    if (capacity <= st->capacity) return LQ_OK;
+    if (capacity > LQ_PLS_MAX_CAPACITY)
+        return lq_error(LQ_EINPUT, "pls: room for %d particles is more than one array holds (%d)",
+                        capacity, LQ_PLS_MAX_CAPACITY);
+    lq_ctx *ctx = st->kp.ctx;
+    int nx = st->nx, ny = st->ny, nz = st->nz, n = st->live;
+    size_t extra =
+        lq_pls_state_bytes(nx, ny, nz, capacity) - lq_pls_state_bytes(nx, ny, nz, st->capacity);
+    int rc = lq_ctx_reserve(ctx, "more room for the level-set particles", 1, &extra);
+    if (rc) return rc;
+    float *keep = lq_alloc((size_t)LQ_MAX(n, 1) * LQ_PLS_STRIDE * sizeof(float));
+    if (!keep) return LQ_ESIM;
+    int got = 0;
+    rc = lq_pls_download(st, keep, n, &got);
+    /* the old buffers go first: the peak is the new room, not both */
+    lq_field *fs[] = {&st->part[0], &st->part[1], &st->bsum, &st->boff};
+    const char *names[] = {"pls0", "pls1", "pls_bsum", "pls_boff"};
+    size_t pn = (size_t)capacity * LQ_PLS_STRIDE;
+    int blocks = lq_pls_blocks(nx, ny, nz, capacity);
+    int len[] = {(int)pn, (int)pn, blocks, blocks};
+    for (int i = 0; i < 4 && !rc; i++) {
+        lq_field_release(fs[i]);
+        rc = lq_field_alloc(ctx, fs[i], names[i], len[i], 1, 1, 4);
+        if (!rc) rc = lq_field_zero(fs[i], 0);
+    }
+    if (!rc) {
+        st->capacity = capacity;
+        rc = lq_pls_upload(st, keep, n);
+    }
+    free(keep);
+    return rc;
+}
+
+/* prm->grow: room for `need` particles, when the device has it (a refusal is no error:
+ * the seeding then drops what does not fit). *grew tells whether the room changed. */
+static int lq_pls_grow_for(lq_pls_state *st, long long need, bool *grew)
+{
+    *grew = false;
+    long long cap = LQ_MAX(need + need / 2, (long long)st->capacity + st->capacity / 2);
+    cap = LQ_MIN(cap, (long long)LQ_PLS_MAX_CAPACITY);
+    if (cap <= st->capacity) return LQ_OK;
+    int rc = lq_pls_state_grow(st, (int)cap);
+    if (rc == LQ_EINPUT) { /* no room on the device: keep the buffers, drop the rest */
+        lq_error_clear();
+        return LQ_OK;
+    }
+    *grew = rc == LQ_OK;
     return rc;
 }
 
@@ -303,9 +356,13 @@ static int lq_pls_add(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, cons
     int rc = lq_pls_set_coef(st, prm, sdf != NULL);
     if (!rc) rc = lq_pls_reset_counters(st);
     if (rc) return rc;
+    bool grew = false;
     if (IS_REF(o)) {
-        lq_pls_ref_add(st, phi, sdf, prm);
-        return LQ_OK;
+        int total = lq_pls_ref_need(st, phi, sdf, prm);
+        if (prm->grow && (long long)st->live + total > st->capacity)
+            rc = lq_pls_grow_for(st, (long long)st->live + total, &grew);
+        if (!rc) lq_pls_ref_emit(st, phi, total, prm);
+        return rc;
     }
     int n0 = st->live;
     size_t cells = phi->count;
@@ -330,6 +387,18 @@ static int lq_pls_add(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, cons
         rc = lq_cl_launch(o->ctx, o->block_sum, "pls_block_sum", (int)LQ_COUNT(bs), bs, 1,
                           (size_t)cblocks, 1, NULL);
     if (!rc) rc = lq_pls_block_scan(o, st, cblocks, 0);
+    if (!rc && prm->grow) { /* short of room: grow, then the sums and the scan again */
+        int cnt[LQ_PLS_CNT_COUNT];
+        rc = lq_field_download(&st->counters, cnt);
+        if (!rc && cnt[LQ_PLS_CNT_DROPPED] > 0)
+            rc = lq_pls_grow_for(st, (long long)cnt[LQ_PLS_CNT_LIVE] + cnt[LQ_PLS_CNT_DROPPED],
+                                 &grew);
+        if (!rc && grew) rc = lq_pls_reset_counters(st);
+        if (!rc && grew)
+            rc = lq_cl_launch(o->ctx, o->block_sum, "pls_block_sum", (int)LQ_COUNT(bs), bs, 1,
+                              (size_t)cblocks, 1, NULL);
+        if (!rc && grew) rc = lq_pls_block_scan(o, st, cblocks, 0);
+    }
     if (!rc)
         rc = lq_cl_launch(o->ctx, o->emit, "pls_emit", (int)LQ_COUNT(em), em, 1, (size_t)cblocks, 1,
                           NULL);

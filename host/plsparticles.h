@@ -40,6 +40,8 @@ typedef struct lq_pls_params {
     float deep;         /* m, delete when s φ(x) < −deep; 0: 1.5 r_max */
     int per_cell;       /* target particles per band cell; 0: 16 (2D), 64 (3D) */
     int attract_iters;  /* 0: 15; < 0: none (tests) */
+    int grow;           /* 1: a seeding short of room grows the buffers (lq_pls_state_grow)
+                           while the device has memory for them; 0: the rest are dropped */
     uint32_t seed;      /* random stream of the seeding */
     uint32_t step;      /* varies the seeding from one reseed to the next */
 } lq_pls_params;
@@ -69,6 +71,12 @@ typedef struct lq_pls_state {
 size_t lq_pls_state_bytes(int nx, int ny, int nz, int capacity);
 int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int capacity);
 void lq_pls_state_release(lq_pls_state *st);
+/* Room for `capacity` particles (≥ the current room; at most LQ_PLS_MAX_CAPACITY), the
+ * live ones kept in order: lq_ctx_reserve for the extra bytes (LQ_EINPUT when the device
+ * has no room for them: nothing changes), then new buffers (the old ones released
+ * first, the particles through host memory). For seedings (prm->grow) and checkpoints. */
+int lq_pls_state_grow(lq_pls_state *st, int capacity);
+#define LQ_PLS_MAX_CAPACITY 400000000
 
 typedef struct lq_pls_ops {
     lq_ctx *ctx;
@@ -100,7 +108,11 @@ int lq_pls_adjust_radii(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi,
 int lq_pls_delete(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
                   const lq_pls_params *prm);
 /* lq_pls_delete, then new particles (attracted) in the band cells holding fewer than
- * per_cell, up to per_cell; cells over the target are not thinned. */
+ * per_cell, up to per_cell; cells over the target are not thinned. With prm->grow, a
+ * seeding that needs more room than the buffers have grows them first (to 1.5 times the
+ * need, or of the room, whichever is more) when the device has the memory, so the
+ * result is that of a run with the larger room from the start; otherwise (and without
+ * prm->grow) the particles beyond the room are not made (st->dropped). */
 int lq_pls_reseed(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
                   const lq_pls_params *prm);
 
@@ -119,5 +131,10 @@ void lq_pls_ref_delete(lq_pls_state *st, const lq_field *phi, const lq_field *sd
                        const lq_pls_params *prm);
 void lq_pls_ref_add(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
                     const lq_pls_params *prm);
+/* lq_pls_ref_add in two halves (the launcher grows the buffers between them): the cells'
+ * needs into ccnt and their sum; then the new particles, attracted. */
+int lq_pls_ref_need(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
+                    const lq_pls_params *prm);
+void lq_pls_ref_emit(lq_pls_state *st, const lq_field *phi, int total, const lq_pls_params *prm);
 
 #endif

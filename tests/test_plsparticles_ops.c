@@ -11,7 +11,10 @@
  *     particle that has not escaped changes nothing, Enright's |φ+| ≤ |φ−| choice);
  *     seeded particles sit on their side within [r_min, band] and radii stay within
  *     [r_min, r_max]; after a reseed without attraction each band cell holds exactly
- *     max(count, target); the deletion rules (far, deep, in a solid, kept otherwise).
+ *     max(count, target); the deletion rules (far, deep, in a solid, kept otherwise);
+ *  3. growth (prm.grow): a seeding short of room grows the buffers and gives the
+ *     particles of a state with room enough from the start, bit for bit, on both
+ *     backends; without it the rest are dropped.
  */
 #include "plsparticles.h"
 #include "twin.h"
@@ -391,6 +394,62 @@ static void test_seed_counts(void)
     lq_ctx_close(&ref);
 }
 
+/* prm.grow: a seeding short of room grows the buffers first, so it gives exactly the
+ * particles of a state with room enough from the start, on both backends (a 2D circle,
+ * seeded, then moved, grown and reseeded: the room grows twice); without prm.grow the
+ * rest are dropped. */
+static void test_growth(void)
+{
+    lq_ctx ref, cl;
+    if (twin_open(&ref, &cl)) {
+        CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
+        return;
+    }
+    const int nx = 40, ny = 36, small = 300;
+    side big, A, B, C;
+    CHECK_OK(side_open(&big, &ref, nx, ny, 1, 100000));
+    CHECK_OK(side_open(&A, &ref, nx, ny, 1, small));
+    CHECK_OK(side_open(&B, &cl, nx, ny, 1, small));
+    CHECK_OK(side_open(&C, &ref, nx, ny, 1, small));
+    side *all[] = {&big, &A, &B, &C};
+    float *phi = malloc((size_t)nx * ny * 4);
+    lq_pls_params prm = {0};
+    prm.h = 1.0f;
+    prm.per_cell = 8;
+    prm.seed = 3;
+    for (int pass = 0; pass < 2; pass++) {
+        double cx = 19.3 + 3.1 * pass, cy = 17.8 - 1.7 * pass;
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++)
+                phi[i + nx * j] = (float)(hypot(i + 0.5 - cx, j + 0.5 - cy) - (9.0 + 5.0 * pass));
+        prm.step = (uint32_t)pass;
+        for (int q = 0; q < 4; q++) {
+            side *S = all[q];
+            prm.grow = S == &A || S == &B;
+            CHECK_OK(lq_field_upload(&S->phi, phi));
+            if (pass == 0)
+                CHECK_OK(lq_pls_seed(&S->ops, &S->st, &S->phi, NULL, &prm));
+            else
+                CHECK_OK(lq_pls_reseed(&S->ops, &S->st, &S->phi, NULL, &prm));
+        }
+        fprintf(stderr,
+                "growth, pass %d: %d particles; room %d (ref) %d (OpenCL), %d dropped "
+                "without growth\n",
+                pass, big.st.live, A.st.capacity, B.st.capacity, (int)C.st.dropped);
+        check_parts("plsparticles.seed", &big, &A); /* big vs grown, ref */
+        check_parts("plsparticles.seed", &big, &B); /* big (ref) vs grown (OpenCL) */
+        CHECK(A.st.capacity == B.st.capacity && A.st.capacity >= big.st.live);
+        CHECK(A.st.capacity > (pass == 0 ? small : 4080));
+        CHECK(A.st.dropped == 0 && B.st.dropped == 0 && big.st.dropped == 0);
+        CHECK(C.st.live == small && C.st.dropped > 0 && C.st.capacity == small);
+    }
+    CHECK(big.st.live > 2 * small);
+    free(phi);
+    for (int q = 0; q < 4; q++) side_close(all[q]);
+    lq_ctx_close(&ref);
+    lq_ctx_close(&cl);
+}
+
 int main(void)
 {
     (void)twin_alloc;
@@ -401,5 +460,6 @@ int main(void)
     test_uniform_flow();
     test_correction_rule();
     test_seed_counts();
+    test_growth();
     CHECK_DONE();
 }

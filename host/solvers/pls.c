@@ -456,9 +456,12 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     /* room for particles (32 bytes each, host/plsparticles.h). They live only in the band
      * |φ| < pls.band (Enright §3.1), so the room is per_cell times band cells: four times
      * the first seeding's band (the surface may grow that much), and at least twice the
-     * band of a flat surface across the domain's largest section (a pool's). Particles
-     * beyond it are not made (stats' particles_dropped); pls.max_particles sets it. */
+     * band of a flat surface across the domain's largest section (a pool's). A seeding
+     * that needs more grows it while the device has memory (the plan is the start);
+     * beyond that particles are not made (stats' particles_dropped). pls.max_particles
+     * sets a fixed room instead. */
     long long cap = lq_scene_int(sc, "pls.max_particles");
+    s->kp.grow = cap == 0;
     if (cap == 0) {
         long long layers = 2 * (long long)ceil(lq_scene_float(sc, "pls.band"));
         long long section =
@@ -796,6 +799,10 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
     lq_pls_scalars sc = {s->t,  s->dt_prev, s->volume0, s->ks.dropped,  s->step,
                          s->nx, s->ny,      s->nz,      s->ks.capacity, s->ks.live};
     int rc = save ? lq_ckpt_put(f, &sc, sizeof sc) : lq_ckpt_get(f, &sc, sizeof sc);
+    if (rc) return rc;
+    /* the room may have grown since the start (prm.grow): the same room again */
+    if (!save && s->kp.grow && sc.capacity > s->ks.capacity && sc.capacity <= LQ_PLS_MAX_CAPACITY)
+        rc = lq_pls_state_grow(&s->ks, sc.capacity);
     if (rc) return rc;
     if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz ||
                   sc.capacity != s->ks.capacity || sc.live < 0 || sc.live > sc.capacity))
