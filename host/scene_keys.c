@@ -583,8 +583,9 @@ const lq_key lq_scene_keys[] = {
     K_INT("pls.reseed_every", 0, LQ_SOLVER_PLS, 0, 1000000, "20", "steps",
           "Reseed the particles every this many steps (0: never)."),
     K_INT("pls.max_particles", 0, LQ_SOLVER_PLS, 0, 2000000000, "0", "",
-          "Room for particles; 0: particles_per_cell times a quarter of the grid's cells (at "
-          "least three times the first seeding). Particles beyond it are dropped and counted."),
+          "Room for particles (32 bytes each), fixed; 0: particles_per_cell times four times "
+          "the first seeding's band cells (at least twice a flat surface's band), grown while "
+          "the device has memory. Particles beyond the room are dropped and counted."),
     K_BOOL("pls.divfree", LQ_SOLVER_PLS, "true",
            "Project the velocity extrapolated into the air divergence-free (Rasmussen et al. "
            "§5.2). Measured on the dam break at 32 x 20 x 14 over 30 frames: volume change "
