@@ -112,9 +112,13 @@ int lq_ctx_reserve_plan(lq_ctx *ctx, const char *what, int count, const size_t *
                         const char *const *names)
 {
     int rc = lq_ctx_check(ctx, what, count, bytes);
-    if (rc || !ctx->plan_only) return rc;
+    if (rc || !(ctx->plan_only || ctx->plan_stop)) return rc;
     size_t total = 0, cap = 0;
     for (int i = 0; i < count; i++) total += bytes[i];
+    if (!ctx->plan_only) {
+        ctx->planned = total;
+        return lq_error(LQ_EINPUT, "%s stopped after its plan", what);
+    }
     char dev[640];
     lq_ctx_describe(ctx, dev, sizeof dev);
     lq_cl_memory_cap(&cap);

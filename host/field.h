@@ -21,6 +21,7 @@ typedef struct lq_ctx {
     lq_backend backend;
     lq_cl cl;         /* open when backend == LQ_BACKEND_CL */
     bool plan_only;   /* `run --plan`: lq_ctx_reserve_plan prints the plan and stops */
+    bool plan_stop;   /* `check`: lq_ctx_reserve_plan stops there, printing nothing */
     size_t planned;   /* bytes of the plan lq_ctx_reserve_plan printed (plan_only) */
     size_t allocated; /* bytes lq_field_alloc allocated on this context, all told */
 } lq_ctx;
@@ -39,7 +40,8 @@ int lq_ctx_reserve(lq_ctx *ctx, const char *what, int count, const size_t *bytes
 /* A solver's whole device memory at once, every part named (names[i] for bytes[i]),
  * before it allocates anything: lq_ctx_reserve, and with ctx->plan_only the plan on
  * stdout (one line per part, then "device_bytes N") and LQ_EINPUT with
- * ctx->planned set, so that the solver stops there (`liquidcl run --plan`). */
+ * ctx->planned set, so that the solver stops there (`liquidcl run --plan`); with
+ * ctx->plan_stop the same without the printing (`liquidcl check`). */
 int lq_ctx_reserve_plan(lq_ctx *ctx, const char *what, int count, const size_t *bytes,
                         const char *const *names);
 /* Waits for queued work (no-op on the reference path). */

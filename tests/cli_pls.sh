@@ -155,6 +155,11 @@ rc=$?
 [[ $rc -eq 2 && ! -e $tmp/p ]] && grep -q "needs .* ($bytes bytes) .*allows 2048.0 MiB" "$tmp/err" &&
     pass "LIQUIDCL_DEVICE_MEMORY=2G: refused before the run (exit 2), naming the $bytes bytes" ||
     fail "2G: exit $rc" "$(cat "$tmp/err")"
+out=$("$LQ" check scenes/pls_dam_break.yaml --set "grid.size=[256,256,256]" --set grid.cell=0.005 \
+    2>&1)
+rc=$?
+[[ $rc -eq 0 ]] && grep -q "ok (solver pls, $(python3 -c "print('%.1f' % ($bytes / 1048576))") MiB" <<<"$out" &&
+    pass "check stops after the plan: $out" || fail "check 256³: exit $rc" "$out"
 "$LQ" run scenes/validation/mac_tank.yaml --out "$tmp/p" --device ref --plan 2>"$tmp/err"
 rc=$?
 [[ $rc -eq 2 && ! -e $tmp/p ]] && grep -q "not as one plan" "$tmp/err" &&
