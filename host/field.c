@@ -108,6 +108,11 @@ int lq_ctx_reserve(lq_ctx *ctx, const char *what, int count, const size_t *bytes
     return lq_ctx_check(ctx, what, count, bytes);
 }
 
+void lq_ctx_unreserve(lq_ctx *ctx, size_t bytes)
+{
+    if (ctx->backend == LQ_BACKEND_CL) ctx->cl.reserved -= LQ_MIN(bytes, ctx->cl.reserved);
+}
+
 int lq_ctx_reserve_plan(lq_ctx *ctx, const char *what, int count, const size_t *bytes,
                         const char *const *names)
 {

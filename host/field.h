@@ -37,6 +37,8 @@ void lq_ctx_describe(const lq_ctx *ctx, char *buf, size_t n);
  * memory, the host's on the reference path, or LIQUIDCL_DEVICE_MEMORY when set: see
  * lq_cl_memory_cap). With ctx->plan_only it refuses: only a whole plan can be shown. */
 int lq_ctx_reserve(lq_ctx *ctx, const char *what, int count, const size_t *bytes);
+/* Gives back `bytes` reserved before (buffers about to be released for larger ones). */
+void lq_ctx_unreserve(lq_ctx *ctx, size_t bytes);
 /* A solver's whole device memory at once, every part named (names[i] for bytes[i]),
  * before it allocates anything: lq_ctx_reserve, and with ctx->plan_only the plan on
  * stdout (one line per part, then "device_bytes N") and LQ_EINPUT with

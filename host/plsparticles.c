@@ -104,20 +104,28 @@ int lq_pls_state_grow(lq_pls_state *st, int capacity)
                         capacity, LQ_PLS_MAX_CAPACITY);
     lq_ctx *ctx = st->kp.ctx;
     int nx = st->nx, ny = st->ny, nz = st->nz, n = st->live;
-    size_t extra =
-        lq_pls_state_bytes(nx, ny, nz, capacity) - lq_pls_state_bytes(nx, ny, nz, st->capacity);
-    int rc = lq_ctx_reserve(ctx, "more room for the level-set particles", 1, &extra);
-    if (rc) return rc;
+    lq_field *fs[] = {&st->part[0], &st->part[1], &st->bsum, &st->boff};
+    const char *names[] = {"pls0", "pls1", "pls_bsum", "pls_boff"};
+    size_t pn = (size_t)capacity * LQ_PLS_STRIDE, old = 0;
+    int blocks = lq_pls_blocks(nx, ny, nz, capacity);
+    int len[] = {(int)pn, (int)pn, blocks, blocks};
+    size_t bytes[4];
+    for (int i = 0; i < 4; i++) {
+        old += lq_field_bytes(fs[i]);
+        bytes[i] = (size_t)len[i] * 4;
+    }
+    /* the new buffers replace the old ones: the device needs the difference */
+    lq_ctx_unreserve(ctx, old);
+    int rc = lq_ctx_reserve(ctx, "more room for the level-set particles", 4, bytes);
+    if (rc) { /* the old buffers stay: reserved again (their message is not recorded) */
+        (void)lq_ctx_reserve(ctx, "the level-set particles", 1, &old);
+        return rc;
+    }
     float *keep = lq_alloc((size_t)LQ_MAX(n, 1) * LQ_PLS_STRIDE * sizeof(float));
     if (!keep) return LQ_ESIM;
     int got = 0;
     rc = lq_pls_download(st, keep, n, &got);
     /* the old buffers go first: the peak is the new room, not both */
-    lq_field *fs[] = {&st->part[0], &st->part[1], &st->bsum, &st->boff};
-    const char *names[] = {"pls0", "pls1", "pls_bsum", "pls_boff"};
-    size_t pn = (size_t)capacity * LQ_PLS_STRIDE;
-    int blocks = lq_pls_blocks(nx, ny, nz, capacity);
-    int len[] = {(int)pn, (int)pn, blocks, blocks};
     for (int i = 0; i < 4 && !rc; i++) {
         lq_field_release(fs[i]);
         rc = lq_field_alloc(ctx, fs[i], names[i], len[i], 1, 1, 4);
