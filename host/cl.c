@@ -291,10 +291,34 @@ static void lq_cl_mib(char *buf, size_t n, double bytes)
     snprintf(buf, n, "%.1f MiB", bytes / (1024.0 * 1024.0));
 }
 
+int lq_cl_memory_cap(size_t *cap)
+{
+    *cap = 0;
+    const char *e = getenv("LIQUIDCL_DEVICE_MEMORY");
+    if (!e || !*e) return LQ_OK;
+    char *end = NULL;
+    double v = strtod(e, &end);
+    double unit = 1;
+    if (end && (*end == 'K' || *end == 'k')) unit = 1024.0;
+    if (end && (*end == 'M' || *end == 'm')) unit = 1024.0 * 1024.0;
+    if (end && (*end == 'G' || *end == 'g')) unit = 1024.0 * 1024.0 * 1024.0;
+    if (end && unit > 1) end++;
+    if (end && (*end == 'i' || *end == 'I') && end[1] == 'B') end += 2; /* "3GiB" */
+    if (end == e || !end || *end || !(v > 0) || v * unit > 1e18)
+        return lq_error(LQ_EINPUT,
+                        "LIQUIDCL_DEVICE_MEMORY=%s: expected bytes, or a number with K, M or G "
+                        "(\"3G\")",
+                        e);
+    *cap = (size_t)(v * unit);
+    return LQ_OK;
+}
+
 int lq_cl_reserve(lq_cl *cl, const char *what, int count, const size_t *bytes)
 {
-    size_t total = 0, largest = 0;
-    char a[32], b[32];
+    size_t total = 0, largest = 0, cap = 0;
+    char a[32], b[32], c[32];
+    int rc = lq_cl_memory_cap(&cap);
+    if (rc) return rc;
     for (int i = 0; i < count; i++) {
         total += bytes[i];
         largest = LQ_MAX(largest, bytes[i]);
@@ -307,13 +331,22 @@ int lq_cl_reserve(lq_cl *cl, const char *what, int count, const size_t *bytes)
                         "(CL_DEVICE_MAX_MEM_ALLOC_SIZE); use a smaller grid or --device ref",
                         what, a, cl->dev.name, b);
     }
+    if (cap > 0 && cl->reserved + total > cap) {
+        lq_cl_mib(a, sizeof a, (double)(cl->reserved + total));
+        lq_cl_mib(b, sizeof b, (double)cap);
+        lq_cl_mib(c, sizeof c, (double)cl->dev.global_mem);
+        return lq_error(LQ_EINPUT,
+                        "%s needs %s (%zu bytes) of device memory but LIQUIDCL_DEVICE_MEMORY "
+                        "allows %s (%s has %s); use a smaller grid",
+                        what, a, cl->reserved + total, b, cl->dev.name, c);
+    }
     if (cl->reserved + total > cl->dev.global_mem) {
         lq_cl_mib(a, sizeof a, (double)(cl->reserved + total));
         lq_cl_mib(b, sizeof b, (double)cl->dev.global_mem);
         return lq_error(LQ_EINPUT,
-                        "%s needs %s of device memory but %s has %s; use a smaller grid or "
-                        "--device ref",
-                        what, a, cl->dev.name, b);
+                        "%s needs %s (%zu bytes) of device memory but %s has %s; use a smaller "
+                        "grid or --device ref",
+                        what, a, cl->reserved + total, cl->dev.name, b);
     }
     cl->reserved += total;
     return LQ_OK;

@@ -74,8 +74,14 @@ int lq_cl_open(lq_cl *cl, const lq_cl_device *dev);
 void lq_cl_close(lq_cl *cl);
 
 /* Checks a plan of `count` buffers of the given sizes against the device limits and
- * records the total; LQ_EINPUT with a clear message when it cannot fit. */
+ * records the total; LQ_EINPUT with a clear message when it cannot fit. The limit is
+ * the device's global memory, or LIQUIDCL_DEVICE_MEMORY when that is set and smaller. */
 int lq_cl_reserve(lq_cl *cl, const char *what, int count, const size_t *bytes);
+
+/* LIQUIDCL_DEVICE_MEMORY: the device memory the reserves may promise, in bytes, or with
+ * a K, M or G suffix (powers of 1024: "3G", "3072M"), to check that a run fits a smaller
+ * card than this one. *cap gets 0 when it is unset; a bad value is LQ_EINPUT. */
+int lq_cl_memory_cap(size_t *cap);
 
 /* Builds a program from embedded sources (names as "kernels/heightfield.cl"),
  * concatenated in order, each preceded by a #line directive; `defines` are extra

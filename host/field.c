@@ -79,16 +79,65 @@ void lq_ctx_describe(const lq_ctx *ctx, char *buf, size_t n)
              d->platform_name);
 }
 
-int lq_ctx_reserve(lq_ctx *ctx, const char *what, int count, const size_t *bytes)
+static int lq_ctx_check(lq_ctx *ctx, const char *what, int count, const size_t *bytes)
 {
     if (ctx->backend == LQ_BACKEND_CL) return lq_cl_reserve(&ctx->cl, what, count, bytes);
-    size_t total = 0;
+    size_t total = 0, cap = 0;
+    int rc = lq_cl_memory_cap(&cap);
+    if (rc) return rc;
     for (int i = 0; i < count; i++) total += bytes[i];
+    if (cap > 0 && total > cap)
+        return lq_error(LQ_EINPUT,
+                        "%s needs %.1f MiB (%zu bytes) but LIQUIDCL_DEVICE_MEMORY allows %.1f "
+                        "MiB; use a smaller grid",
+                        what, (double)total / 1048576.0, total, (double)cap / 1048576.0);
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0 && (double)total > 0.9 * (double)pages * (double)page)
         return lq_error(LQ_EINPUT, "%s needs %.1f MiB but this machine has %.1f MiB of memory",
                         what, (double)total / 1048576.0, (double)pages * (double)page / 1048576.0);
     return LQ_OK;
+}
+
+int lq_ctx_reserve(lq_ctx *ctx, const char *what, int count, const size_t *bytes)
+{
+    if (ctx->plan_only)
+        return lq_error(LQ_EINPUT,
+                        "--plan: %s reserves its device memory part by part, not as one plan "
+                        "before the run (solver 'pls' plans it whole)",
+                        what);
+    return lq_ctx_check(ctx, what, count, bytes);
+}
+
+void lq_ctx_unreserve(lq_ctx *ctx, size_t bytes)
+{
+    if (ctx->backend == LQ_BACKEND_CL) ctx->cl.reserved -= LQ_MIN(bytes, ctx->cl.reserved);
+}
+
+int lq_ctx_reserve_plan(lq_ctx *ctx, const char *what, int count, const size_t *bytes,
+                        const char *const *names)
+{
+    int rc = lq_ctx_check(ctx, what, count, bytes);
+    if (rc || !(ctx->plan_only || ctx->plan_stop)) return rc;
+    size_t total = 0, cap = 0;
+    for (int i = 0; i < count; i++) total += bytes[i];
+    if (!ctx->plan_only) {
+        ctx->planned = total;
+        return lq_error(LQ_EINPUT, "%s stopped after its plan", what);
+    }
+    char dev[640];
+    lq_ctx_describe(ctx, dev, sizeof dev);
+    lq_cl_memory_cap(&cap);
+    printf("plan: %s on %s: %.1f MiB of device memory", what, dev, (double)total / 1048576.0);
+    if (cap > 0)
+        printf(" (fits LIQUIDCL_DEVICE_MEMORY, %.1f MiB)\n", (double)cap / 1048576.0);
+    else
+        printf(" (fits)\n");
+    for (int i = 0; i < count; i++)
+        printf("  %10.1f MiB  %s\n", (double)bytes[i] / 1048576.0, names ? names[i] : "");
+    printf("device_bytes %zu\n", total);
+    fflush(stdout);
+    ctx->planned = total;
+    return lq_error(LQ_EINPUT, "--plan: %s stopped after its plan", what);
 }
 
 int lq_ctx_finish(lq_ctx *ctx)
@@ -114,6 +163,7 @@ int lq_field_alloc(lq_ctx *ctx, lq_field *f, const char *name, int nx, int ny, i
     size_t bytes = lq_field_bytes(f);
     if (ctx->backend == LQ_BACKEND_REF) {
         f->host = lq_field_host_alloc(bytes);
+        ctx->allocated += f->host ? bytes : 0;
         return f->host ? LQ_OK : LQ_ESIM;
     }
     cl_int e = CL_SUCCESS;
@@ -133,6 +183,7 @@ int lq_field_alloc(lq_ctx *ctx, lq_field *f, const char *name, int nx, int ny, i
         f->backing = host;
     LQ_CL_CHECK(e, name);
     f->mem = m;
+    ctx->allocated += bytes;
     return lq_field_zero(f, 0);
 fail:
     return rc;

@@ -19,7 +19,11 @@ typedef enum lq_backend { LQ_BACKEND_REF, LQ_BACKEND_CL } lq_backend;
 
 typedef struct lq_ctx {
     lq_backend backend;
-    lq_cl cl; /* open when backend == LQ_BACKEND_CL */
+    lq_cl cl;         /* open when backend == LQ_BACKEND_CL */
+    bool plan_only;   /* `run --plan`: lq_ctx_reserve_plan prints the plan and stops */
+    bool plan_stop;   /* `check`: lq_ctx_reserve_plan stops there, printing nothing */
+    size_t planned;   /* bytes of the plan lq_ctx_reserve_plan printed (plan_only) */
+    size_t allocated; /* bytes lq_field_alloc allocated on this context, all told */
 } lq_ctx;
 
 /* Opens the backend --device names; announces the choice on stderr when `announce`. */
@@ -29,8 +33,19 @@ void lq_ctx_close(lq_ctx *ctx);
 void lq_ctx_announce(const lq_ctx *ctx, const char *device_spec);
 /* "reference C" or "OpenCL P.D: NAME (PLATFORM)". */
 void lq_ctx_describe(const lq_ctx *ctx, char *buf, size_t n);
-/* Checks that `count` buffers of these sizes fit before any is allocated. */
+/* Checks that `count` buffers of these sizes fit before any is allocated (the device's
+ * memory, the host's on the reference path, or LIQUIDCL_DEVICE_MEMORY when set: see
+ * lq_cl_memory_cap). With ctx->plan_only it refuses: only a whole plan can be shown. */
 int lq_ctx_reserve(lq_ctx *ctx, const char *what, int count, const size_t *bytes);
+/* Gives back `bytes` reserved before (buffers about to be released for larger ones). */
+void lq_ctx_unreserve(lq_ctx *ctx, size_t bytes);
+/* A solver's whole device memory at once, every part named (names[i] for bytes[i]),
+ * before it allocates anything: lq_ctx_reserve, and with ctx->plan_only the plan on
+ * stdout (one line per part, then "device_bytes N") and LQ_EINPUT with
+ * ctx->planned set, so that the solver stops there (`liquidcl run --plan`); with
+ * ctx->plan_stop the same without the printing (`liquidcl check`). */
+int lq_ctx_reserve_plan(lq_ctx *ctx, const char *what, int count, const size_t *bytes,
+                        const char *const *names);
 /* Waits for queued work (no-op on the reference path). */
 int lq_ctx_finish(lq_ctx *ctx);
 

@@ -17,7 +17,8 @@
 static const char *const lq_usage =
     "usage:\n"
     "  liquidcl run   SCENE.yaml [--out DIR] [--device auto|ref|opencl[:P.D]] [--frames N]\n"
-    "                 [--set KEY=VALUE]... [--quiet] [--resume]\n"
+    "                 [--set KEY=VALUE]... [--quiet] [--resume] [--plan]\n"
+    "                 --plan: print the device-memory plan and stop before allocating\n"
     "  liquidcl check SCENE.yaml [--set KEY=VALUE]...   validate only, exit 0/2\n"
     "  liquidcl info                                     OpenCL platforms and devices\n"
     "  liquidcl bench [--device D] [--size N] [--reps N] [--json]\n"
@@ -29,7 +30,7 @@ static const char *const lq_usage =
 typedef struct lq_args {
     const char *cmd, *scene, *out, *device;
     int frames, size, reps;
-    bool json, quiet, resume;
+    bool json, quiet, resume, plan;
     int nsets;
     const char *sets[LQ_MAX_SETS];
 } lq_args;
@@ -62,13 +63,14 @@ static int lq_parse(int argc, char **argv, lq_args *a)
         char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
         snprintf(name, sizeof name, "%.*s", (int)LQ_MIN(len, sizeof name - 1), arg);
-        static const char *const known[] = {"--out", "--device", "--frames", "--size", "--reps",
-                                            "--set", "--json",   "--quiet",  "--help", "--resume"};
+        static const char *const known[] = {"--out",  "--device", "--frames", "--size",
+                                            "--reps", "--set",    "--json",   "--quiet",
+                                            "--help", "--resume", "--plan"};
         bool is_known = false;
         for (size_t q = 0; q < LQ_COUNT(known); q++) is_known |= strcmp(name, known[q]) == 0;
         if (!is_known) return lq_error(LQ_EINPUT, "unknown flag %s (see liquidcl --help)", name);
         bool takes = strcmp(name, "--json") && strcmp(name, "--quiet") && strcmp(name, "--help") &&
-                     strcmp(name, "--resume");
+                     strcmp(name, "--resume") && strcmp(name, "--plan");
         if (takes) {
             if (eq)
                 val = eq + 1;
@@ -98,6 +100,8 @@ static int lq_parse(int argc, char **argv, lq_args *a)
             a->quiet = true;
         else if (strcmp(name, "--resume") == 0)
             a->resume = true;
+        else if (strcmp(name, "--plan") == 0)
+            a->plan = true;
         else if (strcmp(name, "--help") == 0)
             a->cmd = "help";
         if (rc) return rc;
@@ -174,8 +178,9 @@ int main(int argc, char **argv)
             rc = lq_error(LQ_EINPUT, "%s takes no scene (got '%s')", a.cmd, a.scene);
     }
     if (!rc) {
-        lq_run_opts ro = {a.scene, a.out,   a.device ? a.device : "auto", a.frames, a.nsets, a.sets,
-                          a.quiet, a.resume};
+        lq_run_opts ro = {a.scene,  a.out,    a.device ? a.device : "auto",
+                          a.frames, a.nsets,  a.sets,
+                          a.quiet,  a.resume, a.plan};
         if (strcmp(a.cmd, "run") == 0) {
             rc = lq_run(&ro);
         } else if (strcmp(a.cmd, "check") == 0) {

@@ -8,6 +8,7 @@
 
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -45,6 +46,21 @@ void lq_pls_coef_of(const lq_pls_params *prm, int nx, int ny, int nz, int has_sd
 
 /* --- state -------------------------------------------------------------------------- */
 
+static int lq_pls_blocks(int nx, int ny, int nz, int capacity)
+{
+    size_t cells = (size_t)nx * ny * nz;
+    int cblocks = (int)((cells + LQ_PLS_BLOCK - 1) / LQ_PLS_BLOCK);
+    int pblocks = (capacity + LQ_PLS_BLOCK - 1) / LQ_PLS_BLOCK;
+    return LQ_MAX(LQ_MAX(cblocks, pblocks), 1);
+}
+
+size_t lq_pls_state_bytes(int nx, int ny, int nz, int capacity)
+{
+    size_t cells = (size_t)nx * ny * nz, pn = (size_t)LQ_MAX(capacity, 1) * LQ_PLS_STRIDE;
+    size_t blocks = (size_t)lq_pls_blocks(nx, ny, nz, capacity);
+    return 2 * pn * 4 + 2 * cells * 4 + 2 * blocks * 4 + (LQ_PLS_CNT_COUNT + LQ_PLS_C_COUNT) * 4;
+}
+
 int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int capacity)
 {
     memset(st, 0, sizeof *st);
@@ -53,14 +69,8 @@ int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int
     st->ny = ny;
     st->nz = nz;
     st->capacity = capacity;
-    size_t cells = (size_t)nx * ny * nz;
-    int cblocks = (int)((cells + LQ_PLS_BLOCK - 1) / LQ_PLS_BLOCK);
-    int pblocks = (capacity + LQ_PLS_BLOCK - 1) / LQ_PLS_BLOCK;
-    int blocks = LQ_MAX(LQ_MAX(cblocks, pblocks), 1);
+    int blocks = lq_pls_blocks(nx, ny, nz, capacity), rc = LQ_OK;
     size_t pn = (size_t)LQ_MAX(capacity, 1) * LQ_PLS_STRIDE;
-    size_t plan[] = {pn * 4, pn * 4, cells * 4, cells * 4, cells * 4};
-    int rc = lq_ctx_reserve(ctx, "the level-set particles", (int)LQ_COUNT(plan), plan);
-    if (rc) return rc;
     struct {
         lq_field *f;
         const char *name;
@@ -70,7 +80,6 @@ int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int
         {&st->part[1], "pls1", (int)pn, 1, 1},
         {&st->kp, "pls_kp", nx, ny, nz},
         {&st->km, "pls_km", nx, ny, nz},
-        {&st->ccnt, "pls_cells", nx, ny, nz},
         {&st->bsum, "pls_bsum", blocks, 1, 1},
         {&st->boff, "pls_boff", blocks, 1, 1},
         {&st->counters, "pls_counters", LQ_PLS_CNT_COUNT, 1, 1},
@@ -80,15 +89,79 @@ int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int
         rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, 4);
         if (!rc) rc = lq_field_zero(fs[i].f, 0);
     }
+    /* the seeding's per-cell counts live in kp's storage: a correction's keys and a
+     * seeding's counts are never needed at the same time (each call starts afresh) */
+    st->ccnt = st->kp;
     if (rc) lq_pls_state_release(st);
+    return rc;
+}
+
+int lq_pls_state_grow(lq_pls_state *st, int capacity)
+{
+    if (capacity <= st->capacity) return LQ_OK;
+    if (capacity > LQ_PLS_MAX_CAPACITY)
+        return lq_error(LQ_EINPUT, "pls: room for %d particles is more than one array holds (%d)",
+                        capacity, LQ_PLS_MAX_CAPACITY);
+    lq_ctx *ctx = st->kp.ctx;
+    int nx = st->nx, ny = st->ny, nz = st->nz, n = st->live;
+    lq_field *fs[] = {&st->part[0], &st->part[1], &st->bsum, &st->boff};
+    const char *names[] = {"pls0", "pls1", "pls_bsum", "pls_boff"};
+    size_t pn = (size_t)capacity * LQ_PLS_STRIDE, old = 0;
+    int blocks = lq_pls_blocks(nx, ny, nz, capacity);
+    int len[] = {(int)pn, (int)pn, blocks, blocks};
+    size_t bytes[4];
+    for (int i = 0; i < 4; i++) {
+        old += lq_field_bytes(fs[i]);
+        bytes[i] = (size_t)len[i] * 4;
+    }
+    /* the new buffers replace the old ones: the device needs the difference */
+    lq_ctx_unreserve(ctx, old);
+    int rc = lq_ctx_reserve(ctx, "more room for the level-set particles", 4, bytes);
+    if (rc) { /* the old buffers stay: reserved again (their message is not recorded) */
+        (void)lq_ctx_reserve(ctx, "the level-set particles", 1, &old);
+        return rc;
+    }
+    float *keep = lq_alloc((size_t)LQ_MAX(n, 1) * LQ_PLS_STRIDE * sizeof(float));
+    if (!keep) return LQ_ESIM;
+    int got = 0;
+    rc = lq_pls_download(st, keep, n, &got);
+    /* the old buffers go first: the peak is the new room, not both */
+    for (int i = 0; i < 4 && !rc; i++) {
+        lq_field_release(fs[i]);
+        rc = lq_field_alloc(ctx, fs[i], names[i], len[i], 1, 1, 4);
+        if (!rc) rc = lq_field_zero(fs[i], 0);
+    }
+    if (!rc) {
+        st->capacity = capacity;
+        rc = lq_pls_upload(st, keep, n);
+    }
+    free(keep);
+    return rc;
+}
+
+/* prm->grow: room for `need` particles, when the device has it (a refusal is no error:
+ * the seeding then drops what does not fit). *grew tells whether the room changed. */
+static int lq_pls_grow_for(lq_pls_state *st, long long need, bool *grew)
+{
+    *grew = false;
+    long long cap = LQ_MAX(need + need / 2, (long long)st->capacity + st->capacity / 2);
+    cap = LQ_MIN(cap, (long long)LQ_PLS_MAX_CAPACITY);
+    if (cap <= st->capacity) return LQ_OK;
+    int rc = lq_pls_state_grow(st, (int)cap);
+    if (rc == LQ_EINPUT) { /* no room on the device: keep the buffers, drop the rest */
+        lq_error_clear();
+        return LQ_OK;
+    }
+    *grew = rc == LQ_OK;
     return rc;
 }
 
 void lq_pls_state_release(lq_pls_state *st)
 {
-    lq_field *fs[] = {&st->part[0], &st->part[1], &st->kp,       &st->km,  &st->ccnt,
+    lq_field *fs[] = {&st->part[0], &st->part[1], &st->kp,       &st->km,
                       &st->bsum,    &st->boff,    &st->counters, &st->coef};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+    memset(&st->ccnt, 0, sizeof st->ccnt); /* kp's storage, released with it */
 }
 
 /* Uploads the coefficients when they changed (both backends read st->coef). */
@@ -291,9 +364,13 @@ static int lq_pls_add(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, cons
     int rc = lq_pls_set_coef(st, prm, sdf != NULL);
     if (!rc) rc = lq_pls_reset_counters(st);
     if (rc) return rc;
+    bool grew = false;
     if (IS_REF(o)) {
-        lq_pls_ref_add(st, phi, sdf, prm);
-        return LQ_OK;
+        int total = lq_pls_ref_need(st, phi, sdf, prm);
+        if (prm->grow && (long long)st->live + total > st->capacity)
+            rc = lq_pls_grow_for(st, (long long)st->live + total, &grew);
+        if (!rc) lq_pls_ref_emit(st, phi, total, prm);
+        return rc;
     }
     int n0 = st->live;
     size_t cells = phi->count;
@@ -318,6 +395,18 @@ static int lq_pls_add(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, cons
         rc = lq_cl_launch(o->ctx, o->block_sum, "pls_block_sum", (int)LQ_COUNT(bs), bs, 1,
                           (size_t)cblocks, 1, NULL);
     if (!rc) rc = lq_pls_block_scan(o, st, cblocks, 0);
+    if (!rc && prm->grow) { /* short of room: grow, then the sums and the scan again */
+        int cnt[LQ_PLS_CNT_COUNT];
+        rc = lq_field_download(&st->counters, cnt);
+        if (!rc && cnt[LQ_PLS_CNT_DROPPED] > 0)
+            rc = lq_pls_grow_for(st, (long long)cnt[LQ_PLS_CNT_LIVE] + cnt[LQ_PLS_CNT_DROPPED],
+                                 &grew);
+        if (!rc && grew) rc = lq_pls_reset_counters(st);
+        if (!rc && grew)
+            rc = lq_cl_launch(o->ctx, o->block_sum, "pls_block_sum", (int)LQ_COUNT(bs), bs, 1,
+                              (size_t)cblocks, 1, NULL);
+        if (!rc && grew) rc = lq_pls_block_scan(o, st, cblocks, 0);
+    }
     if (!rc)
         rc = lq_cl_launch(o->ctx, o->emit, "pls_emit", (int)LQ_COUNT(em), em, 1, (size_t)cblocks, 1,
                           NULL);

@@ -10,10 +10,11 @@
  * on the faces as mac_grid.h; positions in metres in the domain [0, nx h] × ... (2D: nz
  * = 1, z = h/2).
  *
- * Storage: lq_pls_state holds two particle buffers (LQ_PLS_STRIDE floats each: x, y, z,
- * r, s, φ_goal), the current one part[cur] with `live` particles, and the scratch of the
- * correction (two int keys per cell) and of the scans. Operations that change the count
- * (delete, reseed) read the counters back to the host (one small read each).
+ * Storage: lq_pls_state holds two particle buffers (LQ_PLS_STRIDE = 4 floats each: x, y,
+ * z and the signed radius s r), the current one part[cur] with `live` particles, and the
+ * scratch of the correction (two int keys per cell; the seeding's per-cell counts share
+ * the first) and of the scans: 32 bytes per particle of capacity and 8 per cell. Operations that
+ * change the count (delete, reseed) read the counters back to the host (one small read each).
  *
  * Per step, Enright's order (the lead's solver does the sequence):
  *   lq_pls_advect (with the φ advection), lq_pls_correct, reinitialise φ, lq_pls_correct
@@ -39,6 +40,8 @@ typedef struct lq_pls_params {
     float deep;         /* m, delete when s φ(x) < −deep; 0: 1.5 r_max */
     int per_cell;       /* target particles per band cell; 0: 16 (2D), 64 (3D) */
     int attract_iters;  /* 0: 15; < 0: none (tests) */
+    int grow;           /* 1: a seeding short of room grows the buffers (lq_pls_state_grow)
+                           while the device has memory for them; 0: the rest are dropped */
     uint32_t seed;      /* random stream of the seeding */
     uint32_t step;      /* varies the seeding from one reseed to the next */
 } lq_pls_params;
@@ -56,7 +59,7 @@ typedef struct lq_pls_state {
     int added;       /* particles the last seeding added */
     lq_field part[2];
     lq_field kp, km;     /* int per cell: keys of φ+ and φ− */
-    lq_field ccnt;       /* int per cell: counts, then needs */
+    lq_field ccnt;       /* int per cell: counts, then needs (kp's storage, not owned) */
     lq_field bsum, boff; /* int per block */
     lq_field counters;   /* LQ_PLS_CNT_* */
     lq_field coef;       /* LQ_PLS_C_* */
@@ -64,8 +67,16 @@ typedef struct lq_pls_state {
     int coef_valid;
 } lq_pls_state;
 
+/* Device bytes lq_pls_state_init allocates (for the solver's plan: lq_ctx_reserve_plan). */
+size_t lq_pls_state_bytes(int nx, int ny, int nz, int capacity);
 int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int capacity);
 void lq_pls_state_release(lq_pls_state *st);
+/* Room for `capacity` particles (≥ the current room; at most LQ_PLS_MAX_CAPACITY), the
+ * live ones kept in order: lq_ctx_reserve for the extra bytes (LQ_EINPUT when the device
+ * has no room for them: nothing changes), then new buffers (the old ones released
+ * first, the particles through host memory). For seedings (prm->grow) and checkpoints. */
+int lq_pls_state_grow(lq_pls_state *st, int capacity);
+#define LQ_PLS_MAX_CAPACITY 400000000
 
 typedef struct lq_pls_ops {
     lq_ctx *ctx;
@@ -97,12 +108,16 @@ int lq_pls_adjust_radii(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi,
 int lq_pls_delete(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
                   const lq_pls_params *prm);
 /* lq_pls_delete, then new particles (attracted) in the band cells holding fewer than
- * per_cell, up to per_cell; cells over the target are not thinned. */
+ * per_cell, up to per_cell; cells over the target are not thinned. With prm->grow, a
+ * seeding that needs more room than the buffers have grows them first (to 1.5 times the
+ * need, or of the room, whichever is more) when the device has the memory, so the
+ * result is that of a run with the larger room from the start; otherwise (and without
+ * prm->grow) the particles beyond the room are not made (st->dropped). */
 int lq_pls_reseed(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
                   const lq_pls_params *prm);
 
-/* The live particles to host memory: LQ_PLS_STRIDE floats each (x, y, z, r, s, goal), at
- * most `max` of them; *n gets st->live. For PLY output and tests. */
+/* The live particles to host memory: LQ_PLS_STRIDE floats each (x, y, z, s r), at most
+ * `max` of them; *n gets st->live. For PLY output, checkpoints and tests. */
 int lq_pls_download(const lq_pls_state *st, float *out, int max, int *n);
 /* Replaces the particles with n from host memory (tests, checkpoints). */
 int lq_pls_upload(lq_pls_state *st, const float *in, int n);
@@ -116,5 +131,10 @@ void lq_pls_ref_delete(lq_pls_state *st, const lq_field *phi, const lq_field *sd
                        const lq_pls_params *prm);
 void lq_pls_ref_add(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
                     const lq_pls_params *prm);
+/* lq_pls_ref_add in two halves (the launcher grows the buffers between them): the cells'
+ * needs into ccnt and their sum; then the new particles, attracted. */
+int lq_pls_ref_need(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
+                    const lq_pls_params *prm);
+void lq_pls_ref_emit(lq_pls_state *st, const lq_field *phi, int total, const lq_pls_params *prm);
 
 #endif

@@ -17,6 +17,7 @@ typedef struct lq_run_opts {
     const char *const *sets; /* --set KEY=VALUE */
     bool quiet;              /* no progress lines */
     bool resume;             /* --resume: continue from DIR/checkpoint.lqc */
+    bool plan; /* --plan: the solver's device-memory plan on stdout, nothing allocated */
 } lq_run_opts;
 
 int lq_run(const lq_run_opts *o);

@@ -596,8 +596,9 @@ const lq_key lq_scene_keys[] = {
     K_INT("pls.reseed_every", 0, LQ_SOLVER_PLS, 0, 1000000, "20", "steps",
           "Reseed the particles every this many steps (0: never)."),
     K_INT("pls.max_particles", 0, LQ_SOLVER_PLS, 0, 2000000000, "0", "",
-          "Room for particles; 0: particles_per_cell times a quarter of the grid's cells (at "
-          "least three times the first seeding). Particles beyond it are dropped and counted."),
+          "Room for particles (32 bytes each), fixed; 0: particles_per_cell times four times "
+          "the first seeding's band cells (at least twice a flat surface's band), grown while "
+          "the device has memory. Particles beyond the room are dropped and counted."),
     K_BOOL("pls.divfree", LQ_SOLVER_PLS, "true",
            "Project the velocity extrapolated into the air divergence-free (Rasmussen et al. "
            "§5.2). Measured on the dam break at 32 x 20 x 14 over 30 frames: volume change "
@@ -654,8 +655,9 @@ const lq_key lq_scene_keys[] = {
     /* --- output -------------------------------------------------------------------------- */
     K_MAP("output", 0, ALL, "What is written to the output folder."),
     K_INT("output.every", 0, ALL, 1, INF, "1", "", "Write every Nth frame."),
-    K_ENUMS("output.fields", 0, ALL, 0, 8, "h|b|depth|u|v|w|p|phi|flags", "[]",
-            "Fields written as VTK files (names the solver knows)."),
+    K_ENUMS("output.fields", 0, ALL, 0, 8, "h|b|depth|u|v|w|p|phi|flags|solid", "[]",
+            "Fields written as VTK files (names the solver knows; `solid`: pls, 1 in object "
+            "cells)."),
     K_BOOL("output.mesh", ALL, "true", "Write the liquid surface as a PLY mesh."),
     K_BOOL("output.particles", ALL, "false", "Write particles as PLY points."),
     K_BOOL("output.markers", MAC, "false",

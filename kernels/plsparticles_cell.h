@@ -6,8 +6,11 @@
  * uniform cells of size h, φ at cell centres ((i+½) h, (j+½) h, (k+½) h), positions in
  * metres in [0, nx h] × [0, ny h] × [0, nz h]; velocity sampling: markers_cell.h.
  *
- * Particles: LQ_PLS_STRIDE floats each: position (3), radius r, sign s (−1 liquid, +1 air,
- * 0 dead: removed by the next compaction) and the attraction goal φ_goal.
+ * Particles: LQ_PLS_STRIDE = 4 floats (16 bytes) each: position (3) and the signed radius
+ * s r (s = −1 liquid, +1 air; r ≥ r_min > 0, so the sign is the particle's side; 0: dead,
+ * removed by the next compaction). Between its emission and its attraction (one seeding
+ * call) a new particle holds its signed goal s |φ_goal| there instead (|φ_goal| ≥ r_min),
+ * so no field is kept for it.
  *
  * Seeding (Enright §3.1). A band cell (|φ_c| < band) with fewer than `per_cell` live
  * particles gets the missing ones at hash-uniform positions in the cell; s = sign φ(x)
@@ -48,11 +51,9 @@
 #include "markers_cell.h"
 
 /* Particle layout. */
-#define LQ_PLS_STRIDE 6
+#define LQ_PLS_STRIDE 4
 #define LQ_PLS_X      0 /* position, 3 (m) */
-#define LQ_PLS_R      3 /* radius (m) */
-#define LQ_PLS_S      4 /* sign: −1 liquid, +1 air, 0 dead */
-#define LQ_PLS_G      5 /* attraction goal φ_goal (m) */
+#define LQ_PLS_R      3 /* signed radius s r (m): s = −1 liquid, +1 air; 0 dead */
 
 /* Counters (int). */
 #define LQ_PLS_CNT_LIVE    0
@@ -143,6 +144,13 @@ LQ_INLINE float lq_pls_absf(float x)
     return x < 0.0f ? -x : x;
 }
 
+/* The side s of particle a: −1 liquid, +1 air, 0 dead (the sign of its signed radius). */
+LQ_INLINE float lq_pls_side(const LQ_GLOBAL float *a)
+{
+    float sr = a[LQ_PLS_R];
+    return sr < 0.0f ? -1.0f : sr > 0.0f ? 1.0f : 0.0f;
+}
+
 LQ_INLINE lq_mk_vec3 lq_pls_pos(const LQ_GLOBAL float *a)
 {
     lq_mk_vec3 p;
@@ -203,7 +211,7 @@ LQ_INLINE void lq_pls_advect_one(LQ_GLOBAL float *a, const LQ_GLOBAL float *u,
                                  const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
                                  const LQ_GLOBAL float *c, int nx, int ny, int nz)
 {
-    if (a[LQ_PLS_S] == 0.0f) return;
+    if (a[LQ_PLS_R] == 0.0f) return;
     float ih = c[LQ_PLS_C_IH], lx = c[LQ_PLS_C_L], ly = c[LQ_PLS_C_L + 1], lz = c[LQ_PLS_C_L + 2],
           dt = c[LQ_PLS_C_DT];
     lq_mk_vec3 zero = {0.0f, 0.0f, 0.0f};
@@ -245,7 +253,7 @@ LQ_INLINE int lq_pls_splat_one(const LQ_GLOBAL float *a, const LQ_GLOBAL float *
                                LQ_GLOBAL LQ_VOLATILE int *kp, LQ_GLOBAL LQ_VOLATILE int *km,
                                const LQ_GLOBAL float *c, int nx, int ny, int nz)
 {
-    float s = a[LQ_PLS_S], r = a[LQ_PLS_R], ih = c[LQ_PLS_C_IH], h = c[LQ_PLS_C_H];
+    float s = lq_pls_side(a), r = lq_pls_absf(a[LQ_PLS_R]), ih = c[LQ_PLS_C_IH], h = c[LQ_PLS_C_H];
     if (s == 0.0f) return 0;
     lq_mk_vec3 p = lq_pls_pos(a);
     float f = lq_pls_sample(phi, p, nx, ny, nz, ih);
@@ -285,10 +293,10 @@ LQ_INLINE void lq_pls_correct_apply_cell(LQ_GLOBAL float *phi, const LQ_GLOBAL i
 LQ_INLINE void lq_pls_radius_one(LQ_GLOBAL float *a, const LQ_GLOBAL float *phi,
                                  const LQ_GLOBAL float *c, int nx, int ny, int nz)
 {
-    float s = a[LQ_PLS_S];
+    float s = lq_pls_side(a);
     if (s == 0.0f) return;
     float f = lq_pls_sample(phi, lq_pls_pos(a), nx, ny, nz, c[LQ_PLS_C_IH]);
-    a[LQ_PLS_R] = lq_pls_clamp_radius(s * f, c);
+    a[LQ_PLS_R] = s * lq_pls_clamp_radius(s * f, c);
 }
 
 /* --- deletion (compaction) ------------------------------------------------------------ */
@@ -298,7 +306,7 @@ LQ_INLINE int lq_pls_keep(const LQ_GLOBAL float *a, const LQ_GLOBAL float *phi,
                           const LQ_GLOBAL float *sdf, const LQ_GLOBAL float *c, int nx, int ny,
                           int nz)
 {
-    float s = a[LQ_PLS_S], ih = c[LQ_PLS_C_IH];
+    float s = lq_pls_side(a), ih = c[LQ_PLS_C_IH];
     if (s == 0.0f) return 0;
     lq_mk_vec3 p = lq_pls_pos(a);
     float sf = s * lq_pls_sample(phi, p, nx, ny, nz, ih);
@@ -319,7 +327,7 @@ LQ_INLINE void lq_pls_copy(LQ_GLOBAL float *dst, const LQ_GLOBAL float *src)
 LQ_INLINE void lq_pls_count_one(LQ_GLOBAL LQ_VOLATILE int *ccnt, const LQ_GLOBAL float *a,
                                 const LQ_GLOBAL float *c, int nx, int ny, int nz)
 {
-    if (a[LQ_PLS_S] == 0.0f) return;
+    if (a[LQ_PLS_R] == 0.0f) return;
     float ih = c[LQ_PLS_C_IH];
     LQ_ATOMIC_ADD(&ccnt[lq_mk_cell_of(lq_pls_pos(a), nx, ny, nz, ih, ih, ih)], 1);
 }
@@ -335,7 +343,8 @@ LQ_INLINE void lq_pls_need_cell(LQ_GLOBAL int *ccnt, const LQ_GLOBAL float *phi,
     ccnt[q] = need < LQ_PLS_MAX_PER_CELL ? need : LQ_PLS_MAX_PER_CELL;
 }
 
-/* New particle m of cell q: position, sign and goal (the attraction comes after). */
+/* New particle m of cell q: position, and the signed goal s |φ_goal| in the radius's place
+ * (the attraction comes after and writes the signed radius). */
 LQ_INLINE void lq_pls_emit_one(LQ_GLOBAL float *a, const LQ_GLOBAL float *phi,
                                const LQ_GLOBAL float *c, int q, int m, int nx, int ny, int nz,
                                lq_uint seed, lq_uint step)
@@ -354,16 +363,15 @@ LQ_INLINE void lq_pls_emit_one(LQ_GLOBAL float *a, const LQ_GLOBAL float *phi,
     a[LQ_PLS_X] = p.x;
     a[LQ_PLS_X + 1] = p.y;
     a[LQ_PLS_X + 2] = p.z;
-    a[LQ_PLS_R] = rmin;
-    a[LQ_PLS_S] = s;
-    a[LQ_PLS_G] = s * (rmin + xi * (c[LQ_PLS_C_BAND] - rmin));
+    a[LQ_PLS_R] = s * (rmin + xi * (c[LQ_PLS_C_BAND] - rmin));
 }
 
-/* Attraction toward φ_goal along N, then the radius. */
+/* Attraction toward φ_goal (the signed goal emission left in the radius's place) along N,
+ * then the signed radius. */
 LQ_INLINE void lq_pls_attract_one(LQ_GLOBAL float *a, const LQ_GLOBAL float *phi,
                                   const LQ_GLOBAL float *c, int nx, int ny, int nz)
 {
-    float s = a[LQ_PLS_S], g = a[LQ_PLS_G], ih = c[LQ_PLS_C_IH], h = c[LQ_PLS_C_H];
+    float s = lq_pls_side(a), g = a[LQ_PLS_R], ih = c[LQ_PLS_C_IH], h = c[LQ_PLS_C_H];
     float lo = c[LQ_PLS_C_RMIN], hi = c[LQ_PLS_C_BAND];
     float lx = c[LQ_PLS_C_L], ly = c[LQ_PLS_C_L + 1], lz = c[LQ_PLS_C_L + 2];
     if (s == 0.0f) return;
@@ -384,7 +392,7 @@ LQ_INLINE void lq_pls_attract_one(LQ_GLOBAL float *a, const LQ_GLOBAL float *phi
     a[LQ_PLS_X] = p.x;
     a[LQ_PLS_X + 1] = p.y;
     a[LQ_PLS_X + 2] = p.z;
-    a[LQ_PLS_R] = lq_pls_clamp_radius(s * f, c);
+    a[LQ_PLS_R] = s * lq_pls_clamp_radius(s * f, c);
 }
 
 /* --- sequential blocks ----------------------------------------------------------------- */

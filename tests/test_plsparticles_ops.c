@@ -11,7 +11,10 @@
  *     particle that has not escaped changes nothing, Enright's |φ+| ≤ |φ−| choice);
  *     seeded particles sit on their side within [r_min, band] and radii stay within
  *     [r_min, r_max]; after a reseed without attraction each band cell holds exactly
- *     max(count, target); the deletion rules (far, deep, in a solid, kept otherwise).
+ *     max(count, target); the deletion rules (far, deep, in a solid, kept otherwise);
+ *  3. growth (prm.grow): a seeding short of room grows the buffers and gives the
+ *     particles of a state with room enough from the start, bit for bit, on both
+ *     backends; without it the rest are dropped.
  */
 #include "plsparticles.h"
 #include "twin.h"
@@ -165,7 +168,7 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
         float *pa = malloc((size_t)A.st.live * LQ_PLS_STRIDE * 4 + 4);
         CHECK_OK(lq_pls_download(&A.st, pa, A.st.live, &n));
         for (int p = 0; p < n; p++) {
-            float rr = pa[(size_t)p * LQ_PLS_STRIDE + LQ_PLS_R];
+            float rr = fabsf(pa[(size_t)p * LQ_PLS_STRIDE + LQ_PLS_R]);
             bad += !(rr >= 0.1f * h * 0.9999f && rr <= 0.5f * h * 1.0001f);
         }
         CHECK_MSG(bad == 0, "%d radii outside [r_min, r_max]", bad);
@@ -205,8 +208,9 @@ static void test_uniform_flow(void)
     lq_pls_params prm = {0};
     prm.h = 0.1f;
     prm.dt = 0.02f;
-    float in[3 * LQ_PLS_STRIDE] = {0.31f, 0.52f, 0.43f, 0.01f, -1.0f, 0.0f, 0.99f, 0.05f, 0.61f,
-                                   0.01f, 1.0f,  0.0f,  0.5f,  0.5f,  0.5f, 0.01f, 0.0f,  0.0f};
+    /* x, y, z, s r: a liquid particle, an air one, a dead one (s r = 0) */
+    float in[3 * LQ_PLS_STRIDE] = {0.31f, 0.52f, 0.43f, -0.01f, 0.99f, 0.05f,
+                                   0.61f, 0.01f, 0.5f,  0.5f,   0.5f,  0.0f};
     CHECK_OK(lq_pls_upload(&S.st, in, 3));
     CHECK_OK(lq_pls_advect(&S.ops, &S.st, &S.u, &S.v, &S.w, &prm));
     float out[3 * LQ_PLS_STRIDE];
@@ -215,7 +219,9 @@ static void test_uniform_flow(void)
     for (int p = 0; p < 2; p++)
         for (int a = 0; a < 3; a++)
             CHECK_NEAR(out[p * LQ_PLS_STRIDE + a], in[p * LQ_PLS_STRIDE + a] + prm.dt * U[a], 2e-7);
-    for (int a = 0; a < 6; a++) CHECK(out[2 * LQ_PLS_STRIDE + a] == in[2 * LQ_PLS_STRIDE + a]);
+    for (int a = 0; a < LQ_PLS_STRIDE; a++)
+        CHECK(out[2 * LQ_PLS_STRIDE + a] == in[2 * LQ_PLS_STRIDE + a]);
+    for (int p = 0; p < 2; p++) CHECK(out[p * LQ_PLS_STRIDE + 3] == in[p * LQ_PLS_STRIDE + 3]);
     side_close(&S);
     lq_ctx_close(&ref);
 }
@@ -234,8 +240,7 @@ static void test_correction_rule(void)
     lq_pls_params prm = {0};
     prm.h = 1.0f;
     /* one escaped positive particle deep in the liquid, one positive not escaped */
-    float in[2 * LQ_PLS_STRIDE] = {5.3f,  6.4f,  0.5f, 0.5f, 1.0f, 0.0f,
-                                   12.3f, 10.2f, 0.5f, 0.1f, 1.0f, 0.0f};
+    float in[2 * LQ_PLS_STRIDE] = {5.3f, 6.4f, 0.5f, 0.5f, 12.3f, 10.2f, 0.5f, 0.1f};
     memcpy(phi, base, sizeof base);
     CHECK_OK(lq_pls_upload(&S.st, in, 2));
     int esc = -1;
@@ -259,8 +264,7 @@ static void test_correction_rule(void)
     CHECK_NEAR(phi[5 + nx * 6], 0.5 - sqrt(0.05), 1e-6);
     /* a negative particle in the air lowers φ there; Enright's choice on a node both
      * touch: φ+ = 0.2764 (positive particle) vs φ− from a negative one next to it */
-    float in2[2 * LQ_PLS_STRIDE] = {5.3f, 6.4f, 0.5f, 0.5f, 1.0f,  0.0f,
-                                    5.6f, 6.5f, 0.5f, 0.3f, -1.0f, 0.0f};
+    float in2[2 * LQ_PLS_STRIDE] = {5.3f, 6.4f, 0.5f, 0.5f, 5.6f, 6.5f, 0.5f, -0.3f};
     memcpy(phi, base, sizeof base);
     /* the negative particle is in liquid: not escaped, so no effect: move φ up so it is */
     for (int q = 0; q < 400; q++) phi[q] = base[q];
@@ -273,8 +277,7 @@ static void test_correction_rule(void)
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) base[i + nx * j] = (j + 0.5f) - 3.0f;
     memcpy(phi, base, sizeof base);
-    float in3[2 * LQ_PLS_STRIDE] = {5.3f, 6.4f, 0.5f, 0.5f, 1.0f,  0.0f,
-                                    5.6f, 6.5f, 0.5f, 0.3f, -1.0f, 0.0f};
+    float in3[2 * LQ_PLS_STRIDE] = {5.3f, 6.4f, 0.5f, 0.5f, 5.6f, 6.5f, 0.5f, -0.3f};
     CHECK_OK(lq_pls_upload(&S.st, in3, 2));
     CHECK_OK(lq_pls_correct(&S.ops, &S.st, &S.phi, &prm, &esc));
     CHECK(esc == 1); /* the positive one is on its own side now */
@@ -287,8 +290,7 @@ static void test_correction_rule(void)
     base[4 + nx * 5] = base[5 + nx * 5] = base[4 + nx * 6] = -2.0f;
     base[6 + nx * 6] = base[5 + nx * 7] = base[6 + nx * 7] = 2.0f;
     memcpy(phi, base, sizeof base);
-    float in4[2 * LQ_PLS_STRIDE] = {5.3f,  6.4f, 0.5f, 0.5f, 1.0f,  0.0f,
-                                    5.75f, 6.6f, 0.5f, 0.5f, -1.0f, 0.0f};
+    float in4[2 * LQ_PLS_STRIDE] = {5.3f, 6.4f, 0.5f, 0.5f, 5.75f, 6.6f, 0.5f, -0.5f};
     CHECK_OK(lq_pls_upload(&S.st, in4, 2));
     CHECK_OK(lq_pls_correct(&S.ops, &S.st, &S.phi, &prm, &esc));
     CHECK(esc == 2);
@@ -328,10 +330,11 @@ static void test_seed_counts(void)
     lq_pls_coef_of(&prm, nx, ny, 1, 0, S.st.coef_host);
     for (int p = 0; p < n; p++) {
         const float *a = pa + (size_t)p * LQ_PLS_STRIDE;
-        double f = hypot(a[0] - 32.3, a[1] - 31.8) - 15.0, sf = a[LQ_PLS_S] * f;
+        double sgn = a[LQ_PLS_R] < 0 ? -1 : 1;
+        double f = hypot(a[0] - 32.3, a[1] - 31.8) - 15.0, sf = sgn * f;
         off += !(sf >= 0.1 - 0.05 && sf <= 3.0 + 0.05);
-        badr += !(a[LQ_PLS_R] >= 0.1f && a[LQ_PLS_R] <= 0.5f);
-        neg += a[LQ_PLS_S] < 0;
+        badr += !(fabsf(a[LQ_PLS_R]) >= 0.1f && fabsf(a[LQ_PLS_R]) <= 0.5f);
+        neg += a[LQ_PLS_R] < 0;
     }
     fprintf(stderr, "seed: %d of %d off their goal band, %d negative\n", off, n, neg);
     CHECK(off * 100 <= n); /* ≤ 1% (the trilinear φ is not the exact circle) */
@@ -362,20 +365,15 @@ static void test_seed_counts(void)
     /* deletion rules: far (s φ > band + r_max = 3.5), deep (s φ < −0.75), in the solid */
     float in[5 * LQ_PLS_STRIDE] = {
         32.3f, 31.8f + 15.0f + 3.6f,
-        0.5f,  0.3f,
-        1.0f,  0, /* far: deleted */
+        0.5f,  0.3f, /* far: deleted */
         32.3f, 31.8f + 15.0f + 3.4f,
-        0.5f,  0.3f,
-        1.0f,  0, /* kept */
+        0.5f,  0.3f, /* kept */
         32.3f, 31.8f + 15.0f + 0.8f,
-        0.5f,  0.3f,
-        -1.0f, 0, /* deep (−0.8): deleted */
+        0.5f,  -0.3f, /* deep (−0.8): deleted */
         32.3f, 31.8f + 15.0f + 0.7f,
-        0.5f,  0.3f,
-        -1.0f, 0, /* kept */
+        0.5f,  -0.3f, /* kept */
         5.0f,  31.8f,
-        0.5f,  0.3f,
-        1.0f,  0, /* in the solid: deleted */
+        0.5f,  0.3f, /* in the solid: deleted */
     };
     float *sd = S.sdf.host;
     for (int j = 0; j < ny; j++)
@@ -396,6 +394,62 @@ static void test_seed_counts(void)
     lq_ctx_close(&ref);
 }
 
+/* prm.grow: a seeding short of room grows the buffers first, so it gives exactly the
+ * particles of a state with room enough from the start, on both backends (a 2D circle,
+ * seeded, then moved, grown and reseeded: the room grows twice); without prm.grow the
+ * rest are dropped. */
+static void test_growth(void)
+{
+    lq_ctx ref, cl;
+    if (twin_open(&ref, &cl)) {
+        CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
+        return;
+    }
+    const int nx = 40, ny = 36, small = 300;
+    side big, A, B, C;
+    CHECK_OK(side_open(&big, &ref, nx, ny, 1, 100000));
+    CHECK_OK(side_open(&A, &ref, nx, ny, 1, small));
+    CHECK_OK(side_open(&B, &cl, nx, ny, 1, small));
+    CHECK_OK(side_open(&C, &ref, nx, ny, 1, small));
+    side *all[] = {&big, &A, &B, &C};
+    float *phi = malloc((size_t)nx * ny * 4);
+    lq_pls_params prm = {0};
+    prm.h = 1.0f;
+    prm.per_cell = 8;
+    prm.seed = 3;
+    for (int pass = 0; pass < 2; pass++) {
+        double cx = 19.3 + 3.1 * pass, cy = 17.8 - 1.7 * pass;
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++)
+                phi[i + nx * j] = (float)(hypot(i + 0.5 - cx, j + 0.5 - cy) - (9.0 + 5.0 * pass));
+        prm.step = (uint32_t)pass;
+        for (int q = 0; q < 4; q++) {
+            side *S = all[q];
+            prm.grow = S == &A || S == &B;
+            CHECK_OK(lq_field_upload(&S->phi, phi));
+            if (pass == 0)
+                CHECK_OK(lq_pls_seed(&S->ops, &S->st, &S->phi, NULL, &prm));
+            else
+                CHECK_OK(lq_pls_reseed(&S->ops, &S->st, &S->phi, NULL, &prm));
+        }
+        fprintf(stderr,
+                "growth, pass %d: %d particles; room %d (ref) %d (OpenCL), %d dropped "
+                "without growth\n",
+                pass, big.st.live, A.st.capacity, B.st.capacity, (int)C.st.dropped);
+        check_parts("plsparticles.seed", &big, &A); /* big vs grown, ref */
+        check_parts("plsparticles.seed", &big, &B); /* big (ref) vs grown (OpenCL) */
+        CHECK(A.st.capacity == B.st.capacity && A.st.capacity >= big.st.live);
+        CHECK(A.st.capacity > (pass == 0 ? small : 4080));
+        CHECK(A.st.dropped == 0 && B.st.dropped == 0 && big.st.dropped == 0);
+        CHECK(C.st.live == small && C.st.dropped > 0 && C.st.capacity == small);
+    }
+    CHECK(big.st.live > 2 * small);
+    free(phi);
+    for (int q = 0; q < 4; q++) side_close(all[q]);
+    lq_ctx_close(&ref);
+    lq_ctx_close(&cl);
+}
+
 int main(void)
 {
     (void)twin_alloc;
@@ -406,5 +460,6 @@ int main(void)
     test_uniform_flow();
     test_correction_rule();
     test_seed_counts();
+    test_growth();
     CHECK_DONE();
 }

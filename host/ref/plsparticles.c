@@ -60,20 +60,29 @@ void lq_pls_ref_delete(lq_pls_state *st, const lq_field *phi, const lq_field *sd
     cnt[LQ_PLS_CNT_LIVE] = m;
 }
 
-void lq_pls_ref_add(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
+int lq_pls_ref_need(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
                     const lq_pls_params *prm)
 {
+    (void)prm;
     int nx = st->nx, ny = st->ny, nz = st->nz, cells = nx * ny * nz, n0 = st->live;
     const float *c = CF(&st->coef), *sd = sdf ? CF(sdf) : CF(phi);
-    float *part = F(&st->part[st->cur]);
-    int *cc = I(&st->ccnt), *cnt = I(&st->counters);
+    const float *part = CF(&st->part[st->cur]);
+    int *cc = I(&st->ccnt), total = 0;
     for (int q = 0; q < cells; q++) cc[q] = 0;
     for (int p = 0; p < n0; p++) lq_pls_count_one(cc, PART(part, p), c, nx, ny, nz);
-    int total = 0;
     for (int q = 0; q < cells; q++) {
         lq_pls_need_cell(cc, CF(phi), sd, c, q);
         total += cc[q];
     }
+    return total;
+}
+
+void lq_pls_ref_emit(lq_pls_state *st, const lq_field *phi, int total, const lq_pls_params *prm)
+{
+    int nx = st->nx, ny = st->ny, nz = st->nz, cells = nx * ny * nz, n0 = st->live;
+    const float *c = CF(&st->coef);
+    float *part = F(&st->part[st->cur]);
+    int *cc = I(&st->ccnt), *cnt = I(&st->counters);
     lq_pls_scan_done(cnt, total, n0, st->capacity, 0);
     int slot = n0;
     for (int q = 0; q < cells; q++)
@@ -83,4 +92,10 @@ void lq_pls_ref_add(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
     st->live = cnt[LQ_PLS_CNT_LIVE];
     st->dropped += cnt[LQ_PLS_CNT_DROPPED];
     st->added = cnt[LQ_PLS_CNT_ADDED];
+}
+
+void lq_pls_ref_add(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
+                    const lq_pls_params *prm)
+{
+    lq_pls_ref_emit(st, phi, lq_pls_ref_need(st, phi, sdf, prm), prm);
 }

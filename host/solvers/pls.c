@@ -410,20 +410,26 @@ static int lq_pls_initial_velocity(lq_pls *s, const lq_scene *sc)
 }
 
 /* Device bytes of every buffer the solver and its modules allocate (their ops_init and
- * state_init layouts), for lq_ctx_reserve and the stats. */
-static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan)
+ * state_init layouts), for lq_ctx_reserve_plan and the stats; names[i] says what
+ * plan[i] holds (`liquidcl run --plan`). */
+static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char **names)
 {
     size_t nx = s->nx, ny = s->ny, nz = s->nz, C = nx * ny * nz;
     size_t F = (nx + 1) * ny * nz + nx * (ny + 1) * nz + nx * ny * (nz + 1);
     int n = 0;
-    plan[n++] = 2 * F * 4;                        /* u v w, un vn wn */
-    plan[n++] = (size_t)(4 + s->has_sdf) * C * 4; /* phi phin b p (sdf) */
-    plan[n++] = C * 16;                           /* sladvect scratch, departures */
-    plan[n++] = C * 16 + 8;                       /* reinit phi0, max, FIM mark, lists */
-    plan[n++] = 2 * (size_t)LQ_MAX(capacity, 1) * LQ_PLS_STRIDE * 4; /* particles */
-    plan[n++] = 3 * C * 4 + 2 * (C / 256 + 2) * 4 + 256;             /* keys, counts, scans */
-    plan[n++] = C * (1 + 4 + 16) + LQ_PS_GROUPS * 4;                 /* poisson system, CG */
-    size_t lx = nx, ly = ny, lz = nz, mg = 0;                        /* multigrid levels */
+#define LQ_PLS_PART(bytes, name)                                                                   \
+    do {                                                                                           \
+        names[n] = (name);                                                                         \
+        plan[n++] = (bytes);                                                                       \
+    } while (0)
+    LQ_PLS_PART(2 * F * 4, "velocity u v w and un vn wn");
+    LQ_PLS_PART((size_t)(4 + s->has_sdf) * C * 4, s->has_sdf ? "phi phin b p sdf" : "phi phin b p");
+    LQ_PLS_PART(C * 16, "semi-Lagrangian scratch and departures");
+    LQ_PLS_PART(C * 16 + 8, "reinitialisation phi0, mark, lists");
+    LQ_PLS_PART(lq_pls_state_bytes(s->nx, s->ny, s->nz, capacity),
+                "particles (two buffers), keys, counts, scans");
+    LQ_PLS_PART(C * (1 + 4 + 16) + LQ_PS_GROUPS * 4, "pressure system and CG vectors");
+    size_t lx = nx, ly = ny, lz = nz, mg = 0; /* multigrid levels */
     for (int l = 0; l < LQ_PS_MAX_LEVELS; l++) {
         size_t lc = lx * ly * lz;
         mg += lc * 5 + (l > 0 ? lc * 13 : 0);
@@ -432,10 +438,12 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan)
         ly = (ly + 1) / 2;
         if (lz > 1) lz = (lz + 1) / 2;
     }
-    plan[n++] = mg;
-    plan[n++] = 2 * F + 4 * F + C * 13 + 8; /* extrapolation masks, scratch, band system */
-    plan[n++] = lq_pf_ops_bytes();
-    if (s->viscous) plan[n++] = lq_vs_ops_bytes(s->nx, s->ny, s->nz) + C * 4; /* + ν */
+    LQ_PLS_PART(mg, "multigrid levels");
+    LQ_PLS_PART(2 * F + 4 * F + C * 13 + 8, "extrapolation masks, scratch, band system");
+    LQ_PLS_PART(lq_pf_ops_bytes(), "forces and reductions");
+    if (s->viscous)
+        LQ_PLS_PART(lq_vs_ops_bytes(s->nx, s->ny, s->nz) + C * 4, "viscosity solve and nu");
+#undef LQ_PLS_PART
     return n;
 }
 
@@ -527,12 +535,21 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     size_t band = 0;
     rc = lq_pls_initial_phi(s, sc, phi0, sdf0, &band);
     if (rc) goto fail;
-    /* room for particles: per_cell times an eighth of the grid's cells, and at least
-     * twice the first seeding */
+    /* room for particles (32 bytes each, host/plsparticles.h). They live only in the band
+     * |φ| < pls.band (Enright §3.1), so the room is per_cell times band cells: four times
+     * the first seeding's band (the surface may grow that much), and at least twice the
+     * band of a flat surface across the domain's largest section (a pool's). A seeding
+     * that needs more grows it while the device has memory (the plan is the start);
+     * beyond that particles are not made (stats' particles_dropped). pls.max_particles
+     * sets a fixed room instead. */
     long long cap = lq_scene_int(sc, "pls.max_particles");
+    s->kp.grow = cap == 0;
     if (cap == 0) {
-        cap = (long long)per_cell * (long long)LQ_MAX(n / 8, 64);
-        cap = LQ_MAX(cap, 2LL * per_cell * (long long)band);
+        long long layers = 2 * (long long)ceil(lq_scene_float(sc, "pls.band"));
+        long long section =
+            nz == 1 ? LQ_MAX(nx, ny)
+                    : LQ_MAX(LQ_MAX((long long)nx * ny, (long long)ny * nz), (long long)nx * nz);
+        cap = (long long)per_cell * LQ_MAX(LQ_MAX(4LL * (long long)band, 2 * layers * section), 64);
     }
     if (cap > 400000000LL)
         rc = lq_scene_error(sc, "pls.particles_per_cell",
@@ -576,17 +593,19 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->pp.object_air = s->objects && s->separation; /* §5.5.2: object cells left are air */
     s->ep.closed = s->objects;                      /* uext of §5.5.1: the liquid's alone */
     size_t plan[16];
-    int np = lq_pls_plan(s, (int)cap, plan);
+    const char *names[16];
+    int np = lq_pls_plan(s, (int)cap, plan, names);
     if (s->objects) {
         size_t grids = 0; /* the moving meshes' sdf grids */
         for (int q = 0; q < nmob; q++)
             grids +=
                 mob[q].kind == 4 ? (size_t)mob[q].gdim[0] * mob[q].gdim[1] * mob[q].gdim[2] : 0;
+        names[np] = "objects (sdf, velocities, masks, mesh grids)";
         plan[np++] =
             lq_po_ops_bytes(nx, ny, nz) + (s->moving && s->has_static ? n * 4 : 0) + grids * 4;
     }
     for (int i = 0; i < np; i++) s->device_bytes += plan[i];
-    rc = lq_ctx_reserve(ctx, "solver 'pls'", np, plan);
+    rc = lq_ctx_reserve_plan(ctx, "solver 'pls'", np, plan, names);
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
         rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, 4);
         if (!rc) rc = lq_field_zero(fs[i].f, 0);
@@ -925,8 +944,8 @@ static int lq_pls_points(void *state, lq_points_view *pv)
     for (int q = 0; q < got && !rc; q++) {
         const float *pq = s->pbuf + (size_t)q * LQ_PLS_STRIDE;
         for (int a = 0; a < 3; a++) s->pcols[a][q] = (float)(pq[a] + s->origin[a]);
-        s->pcols[3][q] = pq[3];
-        s->pcols[4][q] = pq[4];
+        s->pcols[3][q] = fabsf(pq[LQ_PLS_R]); /* the record holds s r */
+        s->pcols[4][q] = pq[LQ_PLS_R] < 0 ? -1.0f : 1.0f;
     }
     pv->n = rc ? 0 : got;
     pv->nprops = 5;
@@ -947,6 +966,10 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
     lq_pls_scalars sc = {s->t,  s->dt_prev, s->volume0, s->ks.dropped,  s->step,
                          s->nx, s->ny,      s->nz,      s->ks.capacity, s->ks.live};
     int rc = save ? lq_ckpt_put(f, &sc, sizeof sc) : lq_ckpt_get(f, &sc, sizeof sc);
+    if (rc) return rc;
+    /* the room may have grown since the start (prm.grow): the same room again */
+    if (!save && s->kp.grow && sc.capacity > s->ks.capacity && sc.capacity <= LQ_PLS_MAX_CAPACITY)
+        rc = lq_pls_state_grow(&s->ks, sc.capacity);
     if (rc) return rc;
     if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz ||
                   sc.capacity != s->ks.capacity || sc.live < 0 || sc.live > sc.capacity))
