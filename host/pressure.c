@@ -111,8 +111,9 @@ void lq_pressure_state_release(lq_pressure_state *st)
             {&(o)->rb, "pressure_rb"}, {&(o)->rb_half, "pressure_rb_half"},                        \
             {&(o)->jacobi_dp, "pressure_jacobi_dp"},                                               \
             {&(o)->jacobi_apply, "pressure_jacobi_apply"}, {&(o)->rb_slabs, "pressure_rb_slabs"},  \
+            {&(o)->rb_edges, "pressure_rb_edges"},                                                 \
         {                                                                                          \
-            &(o)->rb_edges, "pressure_rb_edges"                                                    \
+            &(o)->surface_prep, "pressure_surface_prep"                                            \
         }                                                                                          \
     }
 
@@ -248,6 +249,19 @@ int lq_pressure_jacobi_sweep(lq_pressure_ops *o, lq_pressure_state *st,
     int rc = lq_pr_launch3(o, o->jacobi_dp, "pressure_jacobi_dp", 9, a, g0, g1, g2);
     if (!rc) rc = lq_pr_launch3(o, o->jacobi_apply, "pressure_jacobi_apply", 9, b, g0, g1, g2);
     return rc;
+}
+
+int lq_pressure_surface_prep(lq_pressure_ops *o, const lq_field *flags, lq_field *out, lq_field *p)
+{
+    assert(flags->count == (size_t)o->nx * o->ny * o->nz && out->count == flags->count &&
+           p->count == flags->count && flags->elem == 1 && out->elem == 1 && p->elem == 4);
+    if (IS_REF(o)) {
+        lq_pressure_ref_surface_prep(flags, out, p);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(flags), MEM(out), MEM(p)};
+    return lq_pr_launch3(o, o->surface_prep, "pressure_surface_prep", 3, a, (size_t)o->nx,
+                         (size_t)o->ny, (size_t)o->nz);
 }
 
 static int lq_pr_check_params(const lq_pressure_params *prm)

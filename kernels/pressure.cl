@@ -222,3 +222,13 @@ kernel void pressure_jacobi_apply(global float *u, global float *v, global float
     if (i >= NX || j >= NY || k >= NZ) return;
     lq_pr_jacobi_apply_cell(u, v, w, p, dp, flags, i, j, k, NX, NY, tx, ty, tz);
 }
+
+/* mac.surface_solve, once a step after the cells are classified: out = the flags the
+ * iteration reads (SURFACE as FULL, lq_pr_surface_kind), p = 0 in EMPTY cells (the
+ * atmosphere); NX × NY × NZ. */
+kernel void pressure_surface_prep(global const uchar *flags, global uchar *out, global float *p)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX || j >= NY || k >= NZ) return;
+    lq_pr_surface_prep_cell(flags, out, p, LQ_MAC_CELL(i, j, k, NX, NY));
+}

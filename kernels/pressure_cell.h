@@ -55,6 +55,26 @@ LQ_INLINE int lq_pr_face_moves(int a, int b)
     return (a == LQ_MAC_FULL || b == LQ_MAC_FULL) && lq_pr_free(a) && lq_pr_free(b);
 }
 
+/* mac.surface_solve (Foster & Fedkiw 2001's free surface): the iteration sees a SURFACE
+ * cell as FULL, so it is relaxed too and moves its faces toward EMPTY cells by its own δp,
+ * while the EMPTY cells, never relaxed, hold the atmosphere: p = 0 there (set here), and
+ * the momentum step (eq. 2) reads that p across the surface, so the pressure the iteration
+ * corrects is the whole one and a gradient the last step left is not made again. Every
+ * other kind is kept. Off (the default), the iteration reads the flags as they are: only
+ * FULL cells are relaxed and a surface cell keeps its applied pressure (§3.2.3). */
+LQ_INLINE unsigned char lq_pr_surface_kind(unsigned char kind)
+{
+    return kind == LQ_MAC_SURFACE ? (unsigned char)LQ_MAC_FULL : kind;
+}
+
+LQ_INLINE void lq_pr_surface_prep_cell(const LQ_GLOBAL unsigned char *flags,
+                                       LQ_GLOBAL unsigned char *out, LQ_GLOBAL float *p, int c)
+{
+    unsigned char f = flags[c];
+    out[c] = lq_pr_surface_kind(f);
+    if (f == LQ_MAC_EMPTY) p[c] = 0.0f;
+}
+
 /* Eq. 5 for cell (i, j, k); idx = 1/δx, ... */
 LQ_INLINE float lq_pr_div(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
                           const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny, float idx,
