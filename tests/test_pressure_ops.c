@@ -452,27 +452,68 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed)
     if (side_open(&a, &ref, nx, ny, nz) || side_open(&b, &cl, nx, ny, nz)) goto done;
     CHECK_OK(lq_field_alloc(&ref, &pa, "pflags", nx, ny, nz, 1));
     CHECK_OK(lq_field_alloc(&cl, &pb, "pflags", nx, ny, nz, 1));
+    /* marker counts per cell (some out of [0, per_cell]: clamped) and the ghost table */
+    enum { PER = 8 };
+    const float gabs = 9.81f;
+    float gt[2 * (PER + 1)];
+    lq_pressure_surface_ghost(PER, gabs, DY, gt);
+    int *cnt = malloc(init.nc * sizeof(int));
+    lq_rng r;
+    lq_rng_seed(&r, seed + 1);
+    for (size_t c = 0; c < init.nc; c++) cnt[c] = (int)(lq_rng_uniform(&r) * (PER + 3)) - 1;
+    lq_field ca, cb, ta, tb;
+    CHECK_OK(lq_field_alloc(&ref, &ca, "count", nx, ny, nz, 4));
+    CHECK_OK(lq_field_alloc(&cl, &cb, "count", nx, ny, nz, 4));
+    CHECK_OK(lq_field_alloc(&ref, &ta, "ghost", 2 * (PER + 1), 1, 1, 4));
+    CHECK_OK(lq_field_alloc(&cl, &tb, "ghost", 2 * (PER + 1), 1, 1, 4));
+    CHECK_OK(lq_field_upload(&ca, cnt));
+    CHECK_OK(lq_field_upload(&cb, cnt));
+    CHECK_OK(lq_field_upload(&ta, gt));
+    CHECK_OK(lq_field_upload(&tb, gt));
     side_put(&a, &init);
     side_put(&b, &init);
-    CHECK_OK(lq_pressure_surface_prep(&a.ops, &a.f, &pa, &a.p));
-    CHECK_OK(lq_pressure_surface_prep(&b.ops, &b.f, &pb, &b.p));
+    CHECK_OK(lq_pressure_surface_prep(&a.ops, &a.f, &pa, &a.p, &ca, &ta, PER));
+    CHECK_OK(lq_pressure_surface_prep(&b.ops, &b.f, &pb, &b.p, &cb, &tb, PER));
     twin_pair fp = {pa, pb}, pp = {a.p, b.p};
     twin_check_exact("pressure.surface_prep", &fp);
     twin_check_float("pressure.surface_prep", &pp);
     unsigned char *pf = malloc(init.nc);
     CHECK_OK(lq_field_download(&pa, pf));
     side_get(&a, &ga);
-    int bad_kind = 0, bad_p = 0, nsurf = 0;
-    for (size_t c = 0; c < init.nc; c++) {
-        int f = init.f[c];
-        nsurf += f == LQ_MAC_SURFACE;
-        bad_kind += pf[c] != (f == LQ_MAC_SURFACE ? LQ_MAC_FULL : f);
-        bad_p += f == LQ_MAC_EMPTY ? ga.p[c] != 0.0f : memcmp(&ga.p[c], &init.p[c], 4) != 0;
-    }
-    fprintf(stderr, "  prep: %d SURFACE cells, wrong kinds %d, wrong p %d\n", nsurf, bad_kind,
-            bad_p);
-    CHECK(nsurf > 0 && bad_kind == 0 && bad_p == 0);
+    /* independently: SURFACE read as FULL; EMPTY above SURFACE above FULL: the line from
+     * the FULL cell's centre (p capped at |g| (f + ½) δy) through 0 at f δy up the surface
+     * cell, at the EMPTY cell's centre; other EMPTY cells 0; the rest untouched */
+    int bad_kind = 0, bad_p = 0, nsurf = 0, nghost = 0;
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                size_t c = CELL(&init, i, j, k);
+                int f = init.f[c];
+                nsurf += f == LQ_MAC_SURFACE;
+                bad_kind += pf[c] != (f == LQ_MAC_SURFACE ? LQ_MAC_FULL : f);
+                if (f != LQ_MAC_EMPTY) {
+                    bad_p += memcmp(&ga.p[c], &init.p[c], 4) != 0;
+                    continue;
+                }
+                double want = 0;
+                if (j >= 2 && kind(&init, i, j - 1, k) == LQ_MAC_SURFACE &&
+                    kind(&init, i, j - 2, k) == LQ_MAC_FULL) {
+                    int m = cnt[CELL(&init, i, j - 1, k)];
+                    m = m < 0 ? 0 : m > PER ? PER : m;
+                    double fl = m < 0.1 * PER ? 0.1 : (double)m / PER;
+                    double head = fmin(init.p[CELL(&init, i, j - 2, k)], gabs * (fl + 0.5) * DY);
+                    want = head * (fl - 1.5) / (fl + 0.5);
+                    nghost++;
+                }
+                bad_p += fabs(ga.p[c] - want) > 1e-6 * (1 + fabs(want));
+            }
+    fprintf(stderr, "  prep: %d SURFACE cells, wrong kinds %d, %d ghost cells, wrong p %d\n", nsurf,
+            bad_kind, nghost, bad_p);
+    CHECK(nsurf > 0 && nghost > 0 && bad_kind == 0 && bad_p == 0);
     free(pf);
+    free(cnt);
+    lq_field *tf[] = {&ca, &cb, &ta, &tb};
+    for (size_t q = 0; q < LQ_COUNT(tf); q++) lq_field_release(tf[q]);
 
     /* the solve over the prepared flags, both sides */
     lq_pressure_params rb = params(LQ_PRESSURE_RED_BLACK, DX, DY, DZ);

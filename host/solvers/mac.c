@@ -81,6 +81,7 @@ typedef struct lq_mac {
     bool fill_pressure; /* mac.surface_pressure: fill */
     bool surface_solve; /* mac.surface_solve: SURFACE cells relaxed in step 6 */
     lq_field pflags;    /* the flags step 6 reads then (lq_pressure_surface_prep) */
+    lq_field ghost;     /* its EMPTY-cell pressure per marker count (lq_pressure_surface_ghost) */
     lq_field ratio;     /* its ratio per marker count m (lq_ms_fill_ratio) */
     lq_macspray_ops spo;
     lq_macspray_state sps;
@@ -133,6 +134,7 @@ static void lq_mac_destroy(void *state)
     lq_field_release(&s->ratio);
     lq_field_release(&s->fl0f);
     lq_field_release(&s->pflags);
+    lq_field_release(&s->ghost);
     lq_macbody_release(&s->mbs);
     lq_macbody_ops_release(&s->mbo);
     lq_macspray_state_release(&s->sps);
@@ -665,8 +667,17 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
                             "(with it the atmosphere is p = 0 in the empty cells)");
         goto fail;
     }
+    if (s->surface_solve && s->surface != LQ_MAC_MARKERS) {
+        rc = lq_scene_error(sc, "mac.surface_solve", "needs mac.surface: markers");
+        goto fail;
+    }
     if (s->surface_solve) {
+        float ghost[130];
+        lq_pressure_surface_ghost(s->per_cell, (float)fabs(s->g[1]), (float)s->dx, ghost);
         rc = lq_field_alloc(ctx, &s->pflags, "pressure_flags", nx, ny, nz, 1);
+        if (!rc)
+            rc = lq_field_alloc(ctx, &s->ghost, "surface_ghost", 2 * (s->per_cell + 1), 1, 1, 4);
+        if (!rc) rc = lq_field_upload(&s->ghost, ghost);
         if (rc) goto fail;
     }
     const char *method = lq_scene_enum(sc, "mac.pressure");
@@ -907,8 +918,9 @@ static int lq_mac_step(lq_mac *s, double dt)
     fo.t = s->t;
     fo.dt = (float)dt;
     float org[3] = {(float)s->origin[0], (float)s->origin[1], (float)s->origin[2]};
-    if (!rc && s->surface_solve) /* the atmosphere is p = 0 in the EMPTY cells instead */
-        rc = lq_pressure_surface_prep(&s->po, &s->flags, &s->pflags, &s->p);
+    if (!rc && s->surface_solve) /* the atmosphere's side held in the EMPTY cells instead */
+        rc = lq_pressure_surface_prep(&s->po, &s->flags, &s->pflags, &s->p, &s->count, &s->ghost,
+                                      s->per_cell);
     else if (!rc)
         rc = lq_ms_pressure(&s->so, &s->flags, &s->p, hh, org, &fo);
     if (!rc && s->fill_pressure && !s->surface_solve) /* placed at the markers' height */
