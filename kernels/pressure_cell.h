@@ -22,7 +22,8 @@
  * EMPTY) cells are the FULL cell's own faces and move with its δp by eq. 8: the surface cell's
  * pressure is the applied one (§3.2.3) and is not relaxed; the free-surface velocity
  * rules (eq. 10 and the 64 Empty-Fluid cases) are a separate module the solver applies
- * after the iteration.
+ * after the iteration. With mac.surface_solve the solver hands the iteration flags with
+ * SURFACE read as FULL (lq_pr_surface_prep_cell below): the surface cells are relaxed too.
  *
  * Invariants (bit-for-bit twins): plain float arithmetic in a fixed order, contraction
  * off, no division (the host passes reciprocals). In a red-black colour pass no two
