@@ -111,8 +111,9 @@ void lq_pressure_state_release(lq_pressure_state *st)
             {&(o)->rb, "pressure_rb"}, {&(o)->rb_half, "pressure_rb_half"},                        \
             {&(o)->jacobi_dp, "pressure_jacobi_dp"},                                               \
             {&(o)->jacobi_apply, "pressure_jacobi_apply"}, {&(o)->rb_slabs, "pressure_rb_slabs"},  \
+            {&(o)->rb_edges, "pressure_rb_edges"},                                                 \
         {                                                                                          \
-            &(o)->rb_edges, "pressure_rb_edges"                                                    \
+            &(o)->surface_prep, "pressure_surface_prep"                                            \
         }                                                                                          \
     }
 
@@ -248,6 +249,31 @@ int lq_pressure_jacobi_sweep(lq_pressure_ops *o, lq_pressure_state *st,
     int rc = lq_pr_launch3(o, o->jacobi_dp, "pressure_jacobi_dp", 9, a, g0, g1, g2);
     if (!rc) rc = lq_pr_launch3(o, o->jacobi_apply, "pressure_jacobi_apply", 9, b, g0, g1, g2);
     return rc;
+}
+
+int lq_pressure_surface_prep(lq_pressure_ops *o, const lq_field *flags, lq_field *out, lq_field *p,
+                             const lq_field *count, const lq_field *ghost, int per_cell)
+{
+    assert(flags->count == (size_t)o->nx * o->ny * o->nz && out->count == flags->count &&
+           p->count == flags->count && flags->elem == 1 && out->elem == 1 && p->elem == 4);
+    assert(per_cell == 0 || (count->count == flags->count && count->elem == 4 &&
+                             ghost->count >= 2 * ((size_t)per_cell + 1) && ghost->elem == 4));
+    if (IS_REF(o)) {
+        lq_pressure_ref_surface_prep(flags, out, p, count, ghost, per_cell);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(flags), MEM(out), MEM(p), MEM(count), MEM(ghost), VAL(per_cell)};
+    return lq_pr_launch3(o, o->surface_prep, "pressure_surface_prep", 6, a, (size_t)o->nx,
+                         (size_t)o->ny, (size_t)o->nz);
+}
+
+void lq_pressure_surface_ghost(int per_cell, float g_abs, float dy, float *ghost)
+{
+    for (int m = 0; m <= per_cell; m++) { /* f held at ≥ 0.1 as lq_ms_fill_ratio does */
+        double f = m < 0.1 * per_cell ? 0.1 : (double)m / per_cell;
+        ghost[m] = (float)((f - 1.5) / (f + 0.5));
+        ghost[per_cell + 1 + m] = (float)((double)g_abs * (f + 0.5) * dy);
+    }
 }
 
 static int lq_pr_check_params(const lq_pressure_params *prm)

@@ -89,7 +89,8 @@ typedef struct lq_pressure_ops {
     int nx, ny, nz;
     lq_pressure_rb_launch rb_launch;
     cl_program program;
-    cl_kernel divergence, max, rb, rb_half, jacobi_dp, jacobi_apply, rb_slabs, rb_edges;
+    cl_kernel divergence, max, rb, rb_half, jacobi_dp, jacobi_apply, rb_slabs, rb_edges,
+        surface_prep;
     int slab; /* planes per slab of a whole sweep on a CPU; 0: two colour launches */
 } lq_pressure_ops;
 
@@ -119,10 +120,25 @@ int lq_pressure_jacobi_sweep(lq_pressure_ops *o, lq_pressure_state *st,
 int lq_pressure_solve(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressure_params *prm,
                       int *sweeps, float *maxdiv);
 
+/* mac.surface_solve, once a step after the cells are classified: out (unsigned char per
+ * cell, the grid's shape) = flags with SURFACE read as FULL, and p of the EMPTY cells: 0,
+ * or the ghost-fluid value above an up-facing surface cell with m = count (clamped to
+ * [0, per_cell]) markers (lq_pr_surface_prep_cell; per_cell 0: always 0, count and ghost
+ * unread). count: int per cell; ghost: 2 (per_cell + 1) floats from
+ * lq_pressure_surface_ghost. Point st->flags at out for lq_pressure_solve and the SURFACE
+ * cells are relaxed too, the EMPTY cells held; the caller restores st->flags afterwards. */
+int lq_pressure_surface_prep(lq_pressure_ops *o, const lq_field *flags, lq_field *out, lq_field *p,
+                             const lq_field *count, const lq_field *ghost, int per_cell);
+/* ghost[m] = (f − 3/2)/(f + ½) and ghost[per_cell + 1 + m] = g_abs (f + ½) dy for
+ * f = m / per_cell (held at ≥ 0.1), m = 0 ... per_cell. */
+void lq_pressure_surface_ghost(int per_cell, float g_abs, float dy, float *ghost);
+
 /* Reference twins (host/ref/pressure.c): same arguments, host storage. */
 void lq_pressure_ref_divergence(lq_pressure_state *st, const lq_pressure_params *prm,
                                 float *maxdiv);
 void lq_pressure_ref_rb_sweep(lq_pressure_state *st, const lq_pressure_params *prm, int parity);
 void lq_pressure_ref_jacobi_sweep(lq_pressure_state *st, const lq_pressure_params *prm);
+void lq_pressure_ref_surface_prep(const lq_field *flags, lq_field *out, lq_field *p,
+                                  const lq_field *count, const lq_field *ghost, int per_cell);
 
 #endif

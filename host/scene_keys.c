@@ -570,6 +570,14 @@ const lq_key lq_scene_keys[] = {
            "pressure jumps by a whole g·δy when the surface crosses a row of faces); `fill`, at "
            "the height its marker fill puts an up-facing surface, by a ghost-fluid line from the "
            "full cell below (markers only)."),
+    K_BOOL("mac.surface_solve", MAC, "false",
+           "Relax the SURFACE cells in the pressure iteration too (Foster & Fedkiw 2001), the "
+           "EMPTY cells holding the air side of the pressure line through the surface (0, or "
+           "the ghost-fluid value from the marker fill above an up-facing surface cell), so a "
+           "surface cell leaves it divergence-free and Gates' conditions keep its faces. Off "
+           "(the paper's): a surface cell keeps its applied pressure and Gates' rules close "
+           "its divergence, which keeps a flat surface stirring. Markers only; not with "
+           "mac.forcing."),
     K_INT("mac.particles", 0, MAC, 0, 64, "0", "",
           "Marker particles per cell (a square in 2D, a cube in 3D; 0: 4 in 2D, 8 in 3D; the "
           "paper's drop used 25)."),

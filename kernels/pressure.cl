@@ -222,3 +222,15 @@ kernel void pressure_jacobi_apply(global float *u, global float *v, global float
     if (i >= NX || j >= NY || k >= NZ) return;
     lq_pr_jacobi_apply_cell(u, v, w, p, dp, flags, i, j, k, NX, NY, tx, ty, tz);
 }
+
+/* mac.surface_solve, once a step after the cells are classified: out = the flags the
+ * iteration reads (SURFACE as FULL), p of the EMPTY cells (lq_pr_surface_prep_cell);
+ * NX × NY × NZ. */
+kernel void pressure_surface_prep(global const uchar *flags, global uchar *out, global float *p,
+                                  global const int *count, global const float *ghost, int per_cell)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX || j >= NY || k >= NZ) return;
+    lq_pr_surface_prep_cell(flags, out, p, count, ghost, LQ_MAC_CELL(i, j, k, NX, NY), NX,
+                            per_cell);
+}

@@ -22,7 +22,8 @@
  * EMPTY) cells are the FULL cell's own faces and move with its δp by eq. 8: the surface cell's
  * pressure is the applied one (§3.2.3) and is not relaxed; the free-surface velocity
  * rules (eq. 10 and the 64 Empty-Fluid cases) are a separate module the solver applies
- * after the iteration.
+ * after the iteration. With mac.surface_solve the solver hands the iteration flags with
+ * SURFACE read as FULL (lq_pr_surface_prep_cell below): the surface cells are relaxed too.
  *
  * Invariants (bit-for-bit twins): plain float arithmetic in a fixed order, contraction
  * off, no division (the host passes reciprocals). In a red-black colour pass no two
@@ -53,6 +54,47 @@ LQ_INLINE int lq_pr_free(int kind)
 LQ_INLINE int lq_pr_face_moves(int a, int b)
 {
     return (a == LQ_MAC_FULL || b == LQ_MAC_FULL) && lq_pr_free(a) && lq_pr_free(b);
+}
+
+/* mac.surface_solve (Foster & Fedkiw 2001's free surface): the iteration sees a SURFACE
+ * cell as FULL, so it is relaxed too and moves its faces toward EMPTY cells by its own δp,
+ * while the EMPTY cells, never relaxed, hold the atmosphere's side of the pressure line
+ * through the surface (set here, before the momentum step, which reads it across the
+ * surface): 0, except in the EMPTY cell above an up-facing surface cell (SURFACE, FULL
+ * below it) whose marker fill f puts the surface (p = 0) f δy above the surface cell's
+ * bottom: there the line from the FULL cell's centre through the surface gives
+ * p = p_full (f − 3/2) / (f + ½) (ghost fluid, lagged a step as the fill pressure is,
+ * kernels/mac_surface.h; p_full capped at its hydrostatic |g| (f + ½) δy). At rest the
+ * surface cell then relaxes to the fill-placed |g| (f − ½) δy, so a wave lower than a
+ * cell keeps its restoring pressure; in free fall (p_full = 0) the air holds 0.
+ * ghost[m] = (f − 3/2)/(f + ½) (f = m / per_cell, held at ≥ 0.1) and ghost[per_cell + 1 + m]
+ * the cap, from the host. Every other kind is kept. Off (the default), the iteration
+ * reads the flags as they are: only FULL cells are relaxed and a surface cell keeps its
+ * applied pressure (§3.2.3). Race-free: writes p only in EMPTY cells, reads it only in
+ * FULL ones. */
+LQ_INLINE unsigned char lq_pr_surface_kind(unsigned char kind)
+{
+    return kind == LQ_MAC_SURFACE ? (unsigned char)LQ_MAC_FULL : kind;
+}
+
+LQ_INLINE void lq_pr_surface_prep_cell(const LQ_GLOBAL unsigned char *flags,
+                                       LQ_GLOBAL unsigned char *out, LQ_GLOBAL float *p,
+                                       const LQ_GLOBAL int *count, const LQ_GLOBAL float *ghost,
+                                       int c, int nx, int per_cell)
+{
+    unsigned char f = flags[c];
+    out[c] = lq_pr_surface_kind(f);
+    if (f != LQ_MAC_EMPTY) return;
+    float q = 0.0f;
+    if (per_cell > 0 && c >= 2 * nx && flags[c - nx] == LQ_MAC_SURFACE &&
+        flags[c - 2 * nx] == LQ_MAC_FULL) {
+        int m = count[c - nx];
+        m = m < 0 ? 0 : (m > per_cell ? per_cell : m);
+        float head = p[c - 2 * nx], cap = ghost[per_cell + 1 + m];
+        if (head > cap) head = cap;
+        q = head * ghost[m];
+    }
+    p[c] = q;
 }
 
 /* Eq. 5 for cell (i, j, k); idx = 1/δx, ... */

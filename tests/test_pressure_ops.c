@@ -15,6 +15,7 @@
  *     stated factor (with a scan of factors showing where Jacobi stops converging);
  *     a 2D tank converges with both.
  */
+#include "mac_surface.h"
 #include "pressure.h"
 #include "twin.h"
 
@@ -416,6 +417,170 @@ done:
     lq_ctx_close(&cl);
 }
 
+/* mac.surface_solve (host/pressure.h): lq_pressure_surface_prep on both backends, bit for
+ * bit; then a red-black solve over the prepared flags relaxes the SURFACE cells too, with
+ * EMPTY at p = 0: their D falls below ε (it was O(1/δ) from the random velocities), their
+ * faces toward EMPTY cells move, and Gates' conditions (host/mac_surface.c, no body force)
+ * applied afterwards leave their D below ε: the faces they set are the ones the solve
+ * left. Without the option (the default) a surface cell's D is left as it was. */
+static double max_div_kind(const grid *g, int kind_of)
+{
+    double m = 0;
+    for (int k = 0; k < g->nz; k++)
+        for (int j = 0; j < g->ny; j++)
+            for (int i = 0; i < g->nx; i++)
+                if (g->f[CELL(g, i, j, k)] == kind_of)
+                    m = fmax(m, fabs(div_at(g, i, j, k, DX, DY, DZ)));
+    return m;
+}
+
+static void test_surface_solve(int nx, int ny, int nz, unsigned seed)
+{
+    lq_ctx ref, cl;
+    fprintf(stderr, "surface solve (mac.surface_solve), %d×%d×%d:\n", nx, ny, nz);
+    if (twin_open(&ref, &cl)) {
+        CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
+        return;
+    }
+    side a, b;
+    lq_field pa, pb;
+    grid init, ga, gd;
+    grid_alloc(&init, nx, ny, nz);
+    grid_alloc(&ga, nx, ny, nz);
+    grid_alloc(&gd, nx, ny, nz);
+    make_state(&init, seed);
+    if (side_open(&a, &ref, nx, ny, nz) || side_open(&b, &cl, nx, ny, nz)) goto done;
+    CHECK_OK(lq_field_alloc(&ref, &pa, "pflags", nx, ny, nz, 1));
+    CHECK_OK(lq_field_alloc(&cl, &pb, "pflags", nx, ny, nz, 1));
+    /* marker counts per cell (some out of [0, per_cell]: clamped) and the ghost table */
+    enum { PER = 8 };
+    const float gabs = 9.81f;
+    float gt[2 * (PER + 1)];
+    lq_pressure_surface_ghost(PER, gabs, DY, gt);
+    int *cnt = malloc(init.nc * sizeof(int));
+    lq_rng r;
+    lq_rng_seed(&r, seed + 1);
+    for (size_t c = 0; c < init.nc; c++) cnt[c] = (int)(lq_rng_uniform(&r) * (PER + 3)) - 1;
+    lq_field ca, cb, ta, tb;
+    CHECK_OK(lq_field_alloc(&ref, &ca, "count", nx, ny, nz, 4));
+    CHECK_OK(lq_field_alloc(&cl, &cb, "count", nx, ny, nz, 4));
+    CHECK_OK(lq_field_alloc(&ref, &ta, "ghost", 2 * (PER + 1), 1, 1, 4));
+    CHECK_OK(lq_field_alloc(&cl, &tb, "ghost", 2 * (PER + 1), 1, 1, 4));
+    CHECK_OK(lq_field_upload(&ca, cnt));
+    CHECK_OK(lq_field_upload(&cb, cnt));
+    CHECK_OK(lq_field_upload(&ta, gt));
+    CHECK_OK(lq_field_upload(&tb, gt));
+    side_put(&a, &init);
+    side_put(&b, &init);
+    CHECK_OK(lq_pressure_surface_prep(&a.ops, &a.f, &pa, &a.p, &ca, &ta, PER));
+    CHECK_OK(lq_pressure_surface_prep(&b.ops, &b.f, &pb, &b.p, &cb, &tb, PER));
+    twin_pair fp = {pa, pb}, pp = {a.p, b.p};
+    twin_check_exact("pressure.surface_prep", &fp);
+    twin_check_float("pressure.surface_prep", &pp);
+    unsigned char *pf = malloc(init.nc);
+    CHECK_OK(lq_field_download(&pa, pf));
+    side_get(&a, &ga);
+    /* independently: SURFACE read as FULL; EMPTY above SURFACE above FULL: the line from
+     * the FULL cell's centre (p capped at |g| (f + ½) δy) through 0 at f δy up the surface
+     * cell, at the EMPTY cell's centre; other EMPTY cells 0; the rest untouched */
+    int bad_kind = 0, bad_p = 0, nsurf = 0, nghost = 0;
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                size_t c = CELL(&init, i, j, k);
+                int f = init.f[c];
+                nsurf += f == LQ_MAC_SURFACE;
+                bad_kind += pf[c] != (f == LQ_MAC_SURFACE ? LQ_MAC_FULL : f);
+                if (f != LQ_MAC_EMPTY) {
+                    bad_p += memcmp(&ga.p[c], &init.p[c], 4) != 0;
+                    continue;
+                }
+                double want = 0;
+                if (j >= 2 && kind(&init, i, j - 1, k) == LQ_MAC_SURFACE &&
+                    kind(&init, i, j - 2, k) == LQ_MAC_FULL) {
+                    int m = cnt[CELL(&init, i, j - 1, k)];
+                    m = m < 0 ? 0 : m > PER ? PER : m;
+                    double fl = m < 0.1 * PER ? 0.1 : (double)m / PER;
+                    double head = fmin(init.p[CELL(&init, i, j - 2, k)], gabs * (fl + 0.5) * DY);
+                    want = head * (fl - 1.5) / (fl + 0.5);
+                    nghost++;
+                }
+                bad_p += fabs(ga.p[c] - want) > 1e-6 * (1 + fabs(want));
+            }
+    fprintf(stderr, "  prep: %d SURFACE cells, wrong kinds %d, %d ghost cells, wrong p %d\n", nsurf,
+            bad_kind, nghost, bad_p);
+    CHECK(nsurf > 0 && nghost > 0 && bad_kind == 0 && bad_p == 0);
+    free(pf);
+    free(cnt);
+    lq_field *tf[] = {&ca, &cb, &ta, &tb};
+    for (size_t q = 0; q < LQ_COUNT(tf); q++) lq_field_release(tf[q]);
+
+    /* the solve over the prepared flags, both sides */
+    lq_pressure_params rb = params(LQ_PRESSURE_RED_BLACK, DX, DY, DZ);
+    rb.max_sweeps = 5000;
+    float ma = -1, mb = -1;
+    int sa = -1, sb = -1;
+    a.st.flags = &pa;
+    b.st.flags = &pb;
+    CHECK_OK(lq_pressure_solve(&a.ops, &a.st, &rb, &sa, &ma));
+    CHECK_OK(lq_pressure_solve(&b.ops, &b.st, &rb, &sb, &mb));
+    a.st.flags = &a.f;
+    b.st.flags = &b.f;
+    CHECK(sa == sb && memcmp(&ma, &mb, 4) == 0);
+    cmp_all(&a, &b, "pressure.solve");
+    side_get(&a, &ga);
+    double d0 = max_div_kind(&init, LQ_MAC_SURFACE), d1 = max_div_kind(&ga, LQ_MAC_SURFACE);
+    int moved = 0;
+    for (int ax = 0; ax < 3; ax++)
+        for (size_t q = 0; q < nfaces(&init, ax); q++) {
+            int ka, kb;
+            const float *x = face(&init, ax, q, &ka, &kb);
+            const float *y = face(&ga, ax, q, &ka, &kb);
+            if ((ka == LQ_MAC_SURFACE && kb == LQ_MAC_EMPTY) ||
+                (kb == LQ_MAC_SURFACE && ka == LQ_MAC_EMPTY))
+                moved += x[q] != y[q];
+        }
+
+    /* Gates' conditions after it (the solver's step 7), no body force */
+    lq_ms_ops so;
+    lq_field mask;
+    const float hh[3] = {DX, DY, DZ}, g0[3] = {0, 0, 0};
+    CHECK_OK(lq_ms_ops_init(&so, &ref, nx, ny, nz));
+    CHECK_OK(lq_field_alloc(&ref, &mask, "mask", nx, ny, nz, 1));
+    CHECK_OK(lq_ms_classify(&so, &a.f, &mask));
+    CHECK_OK(lq_ms_apply(&so, &a.f, &mask, &a.u, &a.v, &a.w, hh, DT, g0));
+    side_get(&a, &gd);
+    double d2 = max_div_kind(&gd, LQ_MAC_SURFACE), dfull = max_div_kind(&gd, LQ_MAC_FULL);
+
+    /* the default: the same solve over the flags as they are leaves the surface alone */
+    side_put(&a, &init);
+    CHECK_OK(lq_pressure_solve(&a.ops, &a.st, &rb, &sa, &ma));
+    side_get(&a, &ga);
+    double doff = max_div_kind(&ga, LQ_MAC_SURFACE);
+    fprintf(stderr,
+            "  solve: %d sweeps, max |D| of SURFACE cells %.3g → %.3g (1/s), %d faces to "
+            "EMPTY moved; after Gates' rules %.3g (FULL %.3g); option off: %.3g\n",
+            sb, d0, d1, moved, d2, dfull, doff);
+    CHECK(d0 > 1.0);
+    CHECK(d1 < 1.001 * rb.eps);
+    CHECK(moved > 0);
+    CHECK(d2 < 2.0 * rb.eps);
+    CHECK(dfull < 1.001 * rb.eps);
+    CHECK(doff > 1.0);
+    lq_field_release(&mask);
+    lq_ms_ops_release(&so);
+    lq_field_release(&pa);
+    lq_field_release(&pb);
+done:
+    side_close(&a);
+    side_close(&b);
+    grid_free(&init);
+    grid_free(&ga);
+    grid_free(&gd);
+    lq_ctx_close(&ref);
+    lq_ctx_close(&cl);
+}
+
 /* --- analytic checks (reference) ------------------------------------------------------ */
 
 /* One FULL cell among EMPTY ones: one red-black sweep with β0 = 1 zeroes its D. */
@@ -632,6 +797,8 @@ int main(void)
     test_twins(NX, NY, NZ, 2024);
     test_twins(23, 17, 1, 7);
     test_twins(37, 12, 14, 99); /* rows of 4 vectors and a tail of 5 cells */
+    test_surface_solve(NX, NY, NZ, 2024);
+    test_surface_solve(23, 17, 1, 7);
     test_isolated(7);
     test_isolated(1);
     test_errors();

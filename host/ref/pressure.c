@@ -54,3 +54,12 @@ void lq_pressure_ref_jacobi_sweep(lq_pressure_state *st, const lq_pressure_param
                 lq_pr_jacobi_apply_cell(F(st->u), F(st->v), F(st->w), F(st->p), F(&st->dp),
                                         UC(st->flags), i, j, k, nx, ny, c.tx, c.ty, c.tz);
 }
+
+void lq_pressure_ref_surface_prep(const lq_field *flags, lq_field *out, lq_field *p,
+                                  const lq_field *count, const lq_field *ghost, int per_cell)
+{
+    for (int c = 0; c < (int)flags->count; c++)
+        lq_pr_surface_prep_cell(UC(flags), (unsigned char *)out->host, F(p),
+                                (const int *)count->host, (const float *)ghost->host, c, flags->nx,
+                                per_cell);
+}

@@ -7,7 +7,8 @@
  *   4. boundary conditions: Gates' surface conditions, then the obstacle mirrors
  *      (§3.2.1; in this order, so walls mirror the surface's velocities);
  *   5. ũ, ṽ, w̃ by eq. 2 (explicit; Δt from eq. 3 and the viscous limit);
- *   6. the pressure iteration of eq. 5–9 (red-black or Jacobi) to ε;
+ *   6. the pressure iteration of eq. 5–9 (red-black or Jacobi) to ε (with
+ *      mac.surface_solve over the SURFACE cells too, host/pressure.h);
  *   7. the surface conditions again;
  *   8. the markers move (second-order Runge–Kutta through the staggered field).
  *
@@ -79,6 +80,9 @@ typedef struct lq_mac {
     double dropped;  /* markers the capacity had no room for, this frame */
     bool spray_on, write_markers;
     bool fill_pressure; /* mac.surface_pressure: fill */
+    bool surface_solve; /* mac.surface_solve: SURFACE cells relaxed in step 6 */
+    lq_field pflags;    /* the flags step 6 reads then (lq_pressure_surface_prep) */
+    lq_field ghost;     /* its EMPTY-cell pressure per marker count (lq_pressure_surface_ghost) */
     lq_field ratio;     /* its ratio per marker count m (lq_ms_fill_ratio) */
     lq_macspray_ops spo;
     lq_macspray_state sps;
@@ -130,6 +134,8 @@ static void lq_mac_destroy(void *state)
     lq_field_release(&s->owner);
     lq_field_release(&s->ratio);
     lq_field_release(&s->fl0f);
+    lq_field_release(&s->pflags);
+    lq_field_release(&s->ghost);
     lq_macbody_release(&s->mbs);
     lq_macbody_ops_release(&s->mbo);
     lq_macspray_state_release(&s->sps);
@@ -655,6 +661,26 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
                             "the forcing's B = a·sqrt(-g·D/C) needs gravity pointing down (-y)");
         goto fail;
     }
+    s->surface_solve = lq_scene_bool(sc, "mac.surface_solve");
+    if (s->surface_solve && (s->forcing.a != 0 || s->forcing.A != 0)) {
+        rc = lq_scene_error(sc, "mac.surface_solve",
+                            "the surface forcing (mac.forcing) needs mac.surface_solve: false "
+                            "(with it the atmosphere is p = 0 in the empty cells)");
+        goto fail;
+    }
+    if (s->surface_solve && s->surface != LQ_MAC_MARKERS) {
+        rc = lq_scene_error(sc, "mac.surface_solve", "needs mac.surface: markers");
+        goto fail;
+    }
+    if (s->surface_solve) {
+        float ghost[130];
+        lq_pressure_surface_ghost(s->per_cell, (float)fabs(s->g[1]), (float)s->dx, ghost);
+        rc = lq_field_alloc(ctx, &s->pflags, "pressure_flags", nx, ny, nz, 1);
+        if (!rc)
+            rc = lq_field_alloc(ctx, &s->ghost, "surface_ghost", 2 * (s->per_cell + 1), 1, 1, 4);
+        if (!rc) rc = lq_field_upload(&s->ghost, ghost);
+        if (rc) goto fail;
+    }
     const char *method = lq_scene_enum(sc, "mac.pressure");
     s->pp = lq_pressure_defaults(
         strcmp(method, "jacobi") == 0 ? LQ_PRESSURE_JACOBI : LQ_PRESSURE_RED_BLACK, 0.01f, h, h, h);
@@ -893,8 +919,12 @@ static int lq_mac_step(lq_mac *s, double dt)
     fo.t = s->t;
     fo.dt = (float)dt;
     float org[3] = {(float)s->origin[0], (float)s->origin[1], (float)s->origin[2]};
-    if (!rc) rc = lq_ms_pressure(&s->so, &s->flags, &s->p, hh, org, &fo);
-    if (!rc && s->fill_pressure) /* placed at the markers' height in the cell */
+    if (!rc && s->surface_solve) /* the atmosphere's side held in the EMPTY cells instead */
+        rc = lq_pressure_surface_prep(&s->po, &s->flags, &s->pflags, &s->p, &s->count, &s->ghost,
+                                      s->per_cell);
+    else if (!rc)
+        rc = lq_ms_pressure(&s->so, &s->flags, &s->p, hh, org, &fo);
+    if (!rc && s->fill_pressure && !s->surface_solve) /* placed at the markers' height */
         rc = lq_ms_fill_pressure(&s->so, &s->flags, &s->mask, &s->p, &s->count, &s->ratio,
                                  s->per_cell);
     if (!rc) rc = lq_mac_boundaries(s, dt, false); /* 4 */
@@ -907,8 +937,10 @@ static int lq_mac_step(lq_mac *s, double dt)
     lq_mac_swap(&s->w, &s->ms.wn);
     int sweeps = 0;
     float maxdiv = 0;
+    if (s->surface_solve) s->ps.flags = &s->pflags; /* SURFACE relaxed too, EMPTY at p = 0 */
     rc = lq_pressure_solve(&s->po, &s->ps, &s->pp, &sweeps, &maxdiv); /* 6 */
-    if (!rc) rc = lq_mac_boundaries(s, dt, true);                     /* 7 */
+    s->ps.flags = &s->flags;
+    if (!rc) rc = lq_mac_boundaries(s, dt, true); /* 7 */
     if (!rc && s->twoway)
         rc = lq_macbody_face_velocity(&s->mbo, &s->mbs, &s->u, &s->v, &s->w, &s->flags, &s->owner);
     if (!rc) rc = lq_mac_move_surface(s, dt); /* 8 */
