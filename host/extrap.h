@@ -96,7 +96,9 @@ int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
  * pass such as the body force that changed them; the other faces are left as they are. */
 int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                              const lq_field *phi, const lq_field *sdf);
-/* §5.2: projects the extrapolated band onto zero discrete divergence. */
+/* §5.2: projects the extrapolated band onto zero discrete divergence; band cells with no
+ * path of open faces to a p = 0 cell (air sealed by liquid and walls) keep the plain
+ * extrapolated velocity (extrap_cell.h). */
 int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                       const lq_field *sdf, const lq_extrap_params *prm);
 
