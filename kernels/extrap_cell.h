@@ -15,10 +15,8 @@
  *            prm.closed: an object cell on either side, sdf_a ≤ 0 or sdf_b ≤ 0, so the
  *            faces the object condition sets are extrapolated from the liquid alone);
  *  - liquid: not on the edge, not solid, and φ_a ≤ 0 or φ_b ≤ 0 (liquid on either side);
- *  - fixed:  on the edge, liquid or closed (an object cell, sdf ≤ 0, on either side,
- *            with any use_sdf: host/poisson.c's Neumann faces; the projection of §5.2
- *            only reads this kind). Extrapolation and the projection of §5.2 never
- *            change a fixed face except that extrapolation fills solid faces.
+ *  - fixed:  on the edge, liquid or solid. Extrapolation and the projection of §5.2
+ *            never change a fixed face except that extrapolation fills solid faces.
  *
  * Extrapolation (§3, after [EMF02]; §5.5.1 "extrapolate ... into the object"): the
  * valid mask starts as the liquid faces; each layer, a face that is not valid becomes
@@ -161,10 +159,7 @@ LQ_INLINE int lq_ex_fixed(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf
     if (lq_ex_edge(c, i, j, k, nx, ny, nz)) return 1;
     int a, b;
     lq_ex_cells(c, i, j, k, nx, ny, &a, &b);
-    /* closed, as the liquid's projection has it: with sdf_a + sdf_b < 0 alone (static
-     * objects) a band cell beside an object cell drained into it as into p = 0 air (the
-     * dam break's frame 28: 12 m/s into the block beside 2.3 m/s of liquid) */
-    if (lq_ex_solid(sdf, use_sdf ? 2 : 0, a, b)) return 1;
+    if (lq_ex_solid(sdf, use_sdf, a, b)) return 1;
     return phi[a] <= 0.0f || phi[b] <= 0.0f;
 }
 
