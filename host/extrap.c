@@ -35,7 +35,7 @@ lq_extrap_params lq_extrap_params_default(void)
             {&(o)->sor, "extrap_sor"}, {&(o)->correct, "extrap_correct"},                          \
             {&(o)->object, "extrap_object"}, {&(o)->copy, "extrap_copy"},                          \
             {&(o)->listk, "extrap_list"}, {&(o)->sor_list, "extrap_sor_list"},                     \
-            {&(o)->restore, "extrap_restore"},                                                     \
+            {&(o)->restore, "extrap_restore"}, {&(o)->reach, "extrap_reach_list"},                 \
     }
 
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
@@ -222,8 +222,22 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
     lq_argv la[] = {MEM(&o->list), MEM(&o->cnt), MEM(&o->band)};
     if (!rc) rc = lq_ex_run(o, o->listk, "extrap_list", (int)LQ_COUNT(la), la, gc);
     if (!rc) rc = lq_field_download(&o->cnt, cnt);
-    float omega = prm->omega;
     size_t local = 64;
+    /* bit 7: the cells joined to p = 0, by rounds of both colours until one sets none
+     * (cnt[0] counts them; each round but the last sets one cell at least) */
+    for (int round = 0, set = 1; set && round <= cnt[0] + cnt[1] && !rc; round++) {
+        set = 0;
+        rc = lq_field_zero(&o->cnt, sizeof(int));
+        for (int colour = 0; colour < 2 && !rc; colour++) {
+            int n = cnt[colour];
+            if (n <= 0) continue;
+            lq_argv a[] = {MEM(&o->band), MEM(&o->cnt), MEM(&o->list), VAL(colour), VAL(n)};
+            rc = lq_cl_launch(o->ctx, o->reach, "extrap_reach_list", (int)LQ_COUNT(a), a, 1,
+                              ((size_t)n + local - 1) / local * local, 1, &local);
+        }
+        if (!rc) rc = lq_field_read(&o->cnt, 0, sizeof(int), &set);
+    }
+    float omega = prm->omega;
     for (int it = 0; it < prm->iterations && !rc; it++)
         for (int colour = 0; colour < 2 && !rc; colour++) {
             int n = cnt[colour];

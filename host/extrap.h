@@ -66,7 +66,7 @@ typedef struct lq_extrap_ops {
     lq_field tmp[3];      /* float per face: object_bc output (kept for object_restore) */
     lq_field list, cnt;   /* int per cell: §5.2's band cells by colour; int[2]: their counts */
     cl_program program;
-    cl_kernel init, layer, bandk, sor, correct, object, copy, listk, sor_list, restore;
+    cl_kernel init, layer, bandk, sor, correct, object, copy, listk, sor_list, restore, reach;
 } lq_extrap_ops;
 
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
@@ -96,7 +96,9 @@ int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
  * pass such as the body force that changed them; the other faces are left as they are. */
 int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                              const lq_field *phi, const lq_field *sdf);
-/* §5.2: projects the extrapolated band onto zero discrete divergence. */
+/* §5.2: projects the extrapolated band onto zero discrete divergence; band cells with no
+ * path of open faces to a p = 0 cell (air sealed by liquid and walls) keep the plain
+ * extrapolated velocity (extrap_cell.h). */
 int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                       const lq_field *sdf, const lq_extrap_params *prm);
 

@@ -88,6 +88,17 @@ kernel void extrap_list(global int *list, global volatile int *cnt, global const
     list[colour ? NX * NY * NZ - 1 - q : q] = cell;
 }
 
+/* lq_ex_reach_bits at the n band cells of one colour's list; cnt[0] counts the cells
+ * set (zeroed by the host before each round). */
+kernel void extrap_reach_list(global uchar *band, global volatile int *cnt, global const int *list,
+                              int colour, int n)
+{
+    int g = get_global_id(0);
+    if (g >= n) return;
+    int cell = list[colour ? NX * NY * NZ - 1 - g : g];
+    if (lq_ex_reach_bits(band, cell, NX, NY)) atomic_inc(&cnt[0]);
+}
+
 /* lq_ex_sor_cell at the n band cells of one colour's list. */
 kernel void extrap_sor_list(global float *p, global const uchar *band, global const float *rhs,
                             global const int *list, int colour, int n, float omega)

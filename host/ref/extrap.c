@@ -83,6 +83,15 @@ void lq_extrap_ref_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field 
     LQ_EX_LOOP(nx, ny, nz)
     lq_ex_band_cell(B(&o->band), F(&o->rhs), F(&o->p), CF(u), CF(v), CF(w), B(&vm[0]), B(&vm[1]),
                     B(&vm[2]), CF(phi), sd, use_sdf, i, j, k, nx, ny, nz);
+    /* bit 7 by colour rounds until one sets none, as the kernels do over their lists */
+    for (int set = 1; set;) {
+        set = 0;
+        for (int colour = 0; colour < 2; colour++) {
+            LQ_EX_LOOP(nx, ny, nz)
+            if (((i + j + k) & 1) == colour)
+                set += lq_ex_reach_bits(B(&o->band), LQ_MAC_CELL(i, j, k, nx, ny), nx, ny);
+        }
+    }
     for (int it = 0; it < prm->iterations; it++)
         for (int colour = 0; colour < 2; colour++) {
             LQ_EX_LOOP(nx, ny, nz)
