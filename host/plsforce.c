@@ -71,7 +71,7 @@ int lq_pf_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const 
     }
     float gx = (float)(g[0] * dt), gy = (float)(g[1] * dt), gz = (float)(g[2] * dt);
     int has = sdf != NULL, nx = o->nx, ny = o->ny, nz = o->nz;
-    const lq_field *sd = sdf ? sdf : u; /* a placeholder buffer, never read */
+    const lq_field *sd = sdf ? sdf : u; /* any buffer: read only with an sdf */
     lq_argv a[] = {MEM(u),  MEM(v),  MEM(w),  MEM(phi), MEM(sd), VAL(has),
                    VAL(nx), VAL(ny), VAL(nz), VAL(gx),  VAL(gy), VAL(gz)};
     for (int i = 0; i < (int)LQ_COUNT(a); i++) {

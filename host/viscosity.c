@@ -151,7 +151,7 @@ int lq_vs_explicit(lq_vs_ops *o, const lq_field *u0, const lq_field *v0, const l
     int nx = o->nx, ny = o->ny, nz = o->nz, has = sdf != NULL, fs = prm->free_slip,
         cross = prm->cross;
     float kk = lq_vs_kk(prm);
-    const lq_field *sd = sdf ? sdf : phi; /* placeholder, never read */
+    const lq_field *sd = sdf ? sdf : phi; /* any buffer: read only with an sdf */
     lq_field *out[3] = {us, vs, ws};
     int rc = LQ_OK;
     for (int a = 0; a < (nz > 1 ? 3 : 2) && !rc; a++) {
