@@ -14,8 +14,9 @@
 #include "common.h"
 #include "voxel.h"
 
-static const char *const lq_po_sources[] = {"kernels/lq_shared.h", "kernels/mac_grid.h",
-                                            "kernels/plsobject_cell.h", "kernels/plsobject.cl"};
+static const char *const lq_po_sources[] = {
+    "kernels/lq_shared.h",         "kernels/mac_grid.h",       "kernels/markers_cell.h",
+    "kernels/plsparticles_cell.h", "kernels/plsobject_cell.h", "kernels/plsobject.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
@@ -23,7 +24,7 @@ static const char *const lq_po_sources[] = {"kernels/lq_shared.h", "kernels/mac_
     {                                                                                              \
         {&(o)->sdf, "po_sdf"}, {&(o)->velk, "po_vel"}, {&(o)->separate, "po_separate"},            \
             {&(o)->pinit, "po_phi_init"}, {&(o)->player, "po_phi_layer"},                          \
-            {&(o)->close, "po_close"}, {&(o)->shift, "po_shift"},                                  \
+            {&(o)->close, "po_close"}, {&(o)->shift, "po_shift"}, {&(o)->kill, "po_kill_air"},     \
     }
 
 size_t lq_po_ops_bytes(int nx, int ny, int nz)
@@ -463,6 +464,21 @@ int lq_po_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d)
     size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
     lq_argv a[] = {MEM(out), MEM(sdf), VAL(d)};
     return lq_po_run(o, o->shift, "po_shift", (int)LQ_COUNT(a), a, g);
+}
+
+int lq_po_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, float d)
+{
+    if (n <= 0) return LQ_OK;
+    if (IS_REF(o)) {
+        lq_po_ref_kill_air(o, part, n, sdf, d);
+        return LQ_OK;
+    }
+    /* a fixed local size (PoCL compiles per work-group size) */
+    size_t local = LQ_MIN((size_t)64, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
+    size_t r0 = ((size_t)n + local - 1) / local * local;
+    float ih = 1.0f / o->h;
+    lq_argv a[] = {MEM(part), VAL(n), MEM(sdf), VAL(d), VAL(ih)};
+    return lq_cl_launch(o->ctx, o->kill, "po_kill_air", (int)LQ_COUNT(a), a, 1, r0, 1, &local);
 }
 
 int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers)

@@ -23,8 +23,8 @@
  *   lq_po_update(o, t + dt, sdf_static, sdf)      the objects at the step's end: sdf and
  *                                                 o->vel[] (object velocity per face)
  *   lq_po_extrap_phi(o, phi, sdf, layers)         §5.5.2, φ extrapolated into objects
- *   lq_po_shift(o, scratch, sdf, h)               §5.5.3, particles within a cell of an
- *   lq_pls_delete(..., phi, scratch, ...)         object deleted
+ *   lq_po_kill_air(o, part, live, sdf, h)         §5.5.3, air particles within a cell
+ *   lq_pls_delete(..., phi, sdf, ...)             of an object and all inside deleted
  *   ... φ corrected and reinitialised, velocity advected ...
  *   lq_extrap_velocity (prm.closed = 1), lq_po_close(o, phi, u, v, w, sdf) (with sep),
  *   lq_extrap_object_bc(..., sep, sdf, o->vel, prm)
@@ -78,7 +78,7 @@ typedef struct lq_po_ops {
     lq_field vel[3];   /* object velocity per face: u, v, w layouts (m/s) */
     lq_field valid[2]; /* uchar per cell: §5.5.2 extrapolation masks */
     cl_program program;
-    cl_kernel sdf, velk, separate, pinit, player, close, shift;
+    cl_kernel sdf, velk, separate, pinit, player, close, shift, kill;
 } lq_po_ops;
 
 /* Bytes of device memory lq_po_ops_init allocates. */
@@ -122,6 +122,12 @@ int lq_po_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *
 /* out = sdf − d (cells): the surface d (m) outside the objects, for lq_pls_delete (the
  * particles within d of an object deleted, §5.5.3). */
 int lq_po_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d);
+/* §5.5.3: the air particles (signed radius > 0) among the first n of part (the
+ * particle buffer of host/plsparticles.h, LQ_PLS_STRIDE floats each) whose trilinear sdf
+ * is below d (m) are killed (radius 0); lq_pls_delete(..., sdf, ...) then drops them with
+ * every particle inside an object. Liquid particles beside an object are kept (they keep
+ * a film on it). */
+int lq_po_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, float d);
 /* §5.5.2 φ extrapolated into the object cells, `layers` cells deep. */
 int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
 
@@ -130,6 +136,7 @@ void lq_po_ref_update(lq_po_ops *o, const lq_field *sdf_static, lq_field *sdf);
 void lq_po_ref_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
                         const lq_field *w, const lq_field *sdf, const lq_field *p);
 void lq_po_ref_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
+void lq_po_ref_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, float d);
 void lq_po_ref_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d);
 void lq_po_ref_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
                      const lq_field *w, const lq_field *sdf);

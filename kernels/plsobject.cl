@@ -42,6 +42,13 @@ kernel void po_close(global float *phi, global const float *u, global const floa
     lq_po_close_cell(phi, u, v, w, uo, vo, wo, sdf, i, j, k, NX, NY, NZ);
 }
 
+kernel void po_kill_air(global float *part, int n, global const float *sdf, float d, float ih)
+{
+    int p = get_global_id(0);
+    if (p >= n) return;
+    lq_po_kill_air_one(part + (size_t)p * LQ_PLS_STRIDE, sdf, d, ih, NX, NY, NZ);
+}
+
 kernel void po_shift(global float *out, global const float *sdf, float d)
 {
     LQ_PO_CELL;

@@ -332,6 +332,68 @@ static void test_twins(int nx, int ny, int nz)
         CHECK_OK(lq_po_shift(&ss[s]->po, &ss[s]->st, &ss[s]->sdf, 0.7f * h));
     p = pair_of(&A.st, &B.st);
     twin_check_exact("plsobject.shift", &p);
+    { /* §5.5.3: air particles within d of an object killed, liquid ones kept */
+        const int np = 4000;
+        const float d = 0.7f * h;
+        size_t nf = (size_t)np * LQ_PLS_STRIDE;
+        float *pt = malloc(nf * 4), *got = malloc(nf * 4), *sd = malloc(n * 4);
+        for (int q = 0; q < np; q++) {
+            float *a = pt + (size_t)q * LQ_PLS_STRIDE;
+            a[0] = frand(&r, 0, nx * h), a[1] = frand(&r, 0, ny * h);
+            a[2] = nz == 1 ? 0.5f * h : frand(&r, 0, nz * h);
+            a[3] = frand(&r, 0.1f * h, 0.5f * h) * (q % 3 == 0 ? -1.0f : 1.0f);
+            if (q % 17 == 0) a[3] = 0.0f; /* dead */
+        }
+        lq_field pf[2];
+        for (int s = 0; s < 2; s++) {
+            CHECK_OK(lq_field_alloc(s ? &cl : &ref, &pf[s], "part", (int)nf, 1, 1, 4));
+            CHECK_OK(lq_field_upload(&pf[s], pt));
+            /* only the first np - 5 particles: the rest untouched */
+            CHECK_OK(lq_po_kill_air(&ss[s]->po, &pf[s], np - 5, &ss[s]->sdf, d));
+        }
+        CHECK_OK(lq_ctx_finish(&cl));
+        p = pair_of(&pf[0], &pf[1]);
+        twin_check_exact("plsobject.kill_air", &p);
+        CHECK_OK(lq_field_download(&A.sdf, sd));
+        CHECK_OK(lq_field_download(&pf[1], got));
+        int killed = 0, kept_air = 0, bad = 0;
+        for (int q = 0; q < np; q++) {
+            const float *a = pt + (size_t)q * LQ_PLS_STRIDE;
+            float rr = got[(size_t)q * LQ_PLS_STRIDE + 3];
+            double g[3], f[3], v = 0;
+            int i0[3], dim[3] = {nx, ny, nz};
+            for (int e = 0; e < 3; e++) { /* trilinear sdf, clamped (independent of the kernel) */
+                g[e] = a[e] / h - 0.5;
+                if (g[e] < 0) g[e] = 0;
+                if (g[e] > dim[e] - 1) g[e] = dim[e] - 1;
+                i0[e] = (int)g[e];
+                if (i0[e] > dim[e] - 2) i0[e] = dim[e] - 2 < 0 ? 0 : dim[e] - 2;
+                f[e] = dim[e] > 1 ? g[e] - i0[e] : 0;
+            }
+            for (int c = 0; c < 8; c++) {
+                int ii[3];
+                double wgt = 1;
+                for (int e = 0; e < 3; e++) {
+                    int b = (c >> e) & 1;
+                    ii[e] = i0[e] + (dim[e] > 1 ? b : 0);
+                    wgt *= b ? f[e] : 1 - f[e];
+                }
+                v += wgt * sd[ii[0] + (size_t)nx * (ii[1] + (size_t)ny * ii[2])];
+            }
+            if (fabs(v - d) < 1e-4) continue; /* too close to call in float */
+            float want = (q < np - 5 && a[3] > 0 && v < d) ? 0.0f : a[3];
+            bad += rr != want;
+            killed += a[3] > 0 && rr == 0.0f;
+            kept_air += a[3] > 0 && rr > 0.0f;
+        }
+        fprintf(stderr, "  kill_air: %d killed, %d air kept, %d wrong\n", killed, kept_air, bad);
+        CHECK(bad == 0);
+        CHECK(killed > 10 && kept_air > 10);
+        for (int s = 0; s < 2; s++) lq_field_release(&pf[s]);
+        free(pt);
+        free(got);
+        free(sd);
+    }
     { /* extrapolation with closed faces solid (moving objects: uext from the liquid) */
         lq_extrap_params prm = lq_extrap_params_default();
         prm.closed = 1;

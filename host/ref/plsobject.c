@@ -46,6 +46,14 @@ void lq_po_ref_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_fi
                      CF(sdf), i, j, k, nx, ny, nz);
 }
 
+void lq_po_ref_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, float d)
+{
+    float ih = 1.0f / o->h;
+    for (int p = 0; p < n; p++)
+        lq_po_kill_air_one(F(part) + (size_t)p * LQ_PLS_STRIDE, CF(sdf), d, ih, o->nx, o->ny,
+                           o->nz);
+}
+
 void lq_po_ref_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d)
 {
     (void)o;
