@@ -266,6 +266,9 @@ int lq_hfview_preview_init(lq_hfview_preview *p, int nx, int nz, double dx, cons
     memcpy(p->origin, origin, sizeof p->origin);
     p->width = width;
     p->height = (width * 9 + 8) / 16;
+    p->azimuth = 32;
+    p->elevation = 33;
+    p->distance = 1;
     p->wet_fade = wet_fade > 0 ? wet_fade : 3.0;
     ntiles = (size_t)((nx + HF_TILE - 1) / HF_TILE) * (size_t)((nz + HF_TILE - 1) / HF_TILE);
     p->dry_for = lq_alloc(n * sizeof *p->dry_for);
@@ -321,11 +324,11 @@ int lq_hfview_preview_project(const lq_hfview_preview *p, const double world[3],
     return hf_project(&p->cam, world, pixel, &zf);
 }
 
-/* Places the camera so the box lo..hi fills the frame, seen from above, in front (+z)
- * and to the left (−x). */
+/* Places the camera so the box lo..hi fills the frame, seen from p->azimuth, p->elevation
+ * (by default above, in front (+z) and to the left (−x)) at p->distance × 2.6 box radii. */
 static void hf_camera_fit(lq_hfview_preview *p, const double lo[3], const double hi[3])
 {
-    const double az = 32 * HF_PI / 180, el = 33 * HF_PI / 180, Y[3] = {0, 1, 0};
+    const double az = p->azimuth * HF_PI / 180, el = p->elevation * HF_PI / 180, Y[3] = {0, 1, 0};
     lq_hfview_camera *c = &p->cam;
     double mid[3], off[3] = {-sin(az) * cos(el), sin(el), cos(az) * cos(el)}, r2 = 0;
     double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
@@ -334,7 +337,7 @@ static void hf_camera_fit(lq_hfview_preview *p, const double lo[3], const double
         r2 += 0.25 * (hi[a] - lo[a]) * (hi[a] - lo[a]);
     }
     for (int a = 0; a < 3; a++) {
-        c->eye[a] = mid[a] + 2.6 * sqrt(r2) * off[a];
+        c->eye[a] = mid[a] + 2.6 * p->distance * sqrt(r2) * off[a];
         c->fwd[a] = -off[a];
     }
     lq_cross3(c->fwd, Y, c->right);

@@ -53,6 +53,9 @@ typedef struct lq_hfview_preview {
     int frames;        /* rendered so far */
     double time;       /* s, simulated time of the last frame */
     lq_hfview_camera cam;
+    /* camera direction as lq_volview's (volview.h): set after init, before the first
+     * frame; init sets the automatic 32, 33, 1 */
+    double azimuth, elevation, distance;
     double base;       /* m, bottom of the drawn block of ground */
     double absorb;     /* m, water depth that takes most of the light (set by the first
                           frame with water) */

@@ -237,6 +237,9 @@ static int lq_write_frame_3d(lq_writer *w, int frame, bool mesh, bool preview,
             rc = lq_volview_init(&w->vol, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing,
                                  lq_scene_int(w->scene, "output.preview_width"));
             w->vol_ready = rc == LQ_OK;
+            w->vol.azimuth = lq_scene_float(w->scene, "output.preview_azimuth");
+            w->vol.elevation = lq_scene_float(w->scene, "output.preview_elevation");
+            w->vol.distance = lq_scene_float(w->scene, "output.preview_distance");
         }
         snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
         /* spray and foam over the liquid (columns x y z ... kind, as the solver names them) */
@@ -321,6 +324,9 @@ static int lq_write_frame(lq_writer *w, int frame, double t)
             rc = lq_hfview_preview_init(&w->preview, nx, nz, dx, origin,
                                         lq_scene_int(s, "output.preview_width"), 0);
             w->preview_ready = rc == LQ_OK;
+            w->preview.azimuth = lq_scene_float(s, "output.preview_azimuth");
+            w->preview.elevation = lq_scene_float(s, "output.preview_elevation");
+            w->preview.distance = lq_scene_float(s, "output.preview_distance");
         }
         snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
         if (!rc)

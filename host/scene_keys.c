@@ -672,6 +672,14 @@ const lq_key lq_scene_keys[] = {
            "With `output.particles`, add the marker particles (kind 2) to the spray and foam."),
     K_BOOL("output.preview", ALL, "true", "Write a PNG preview of each frame."),
     K_INT("output.preview_width", 0, ALL, 64, 8192, "960", "px", "Width of the previews."),
+    K_FLOAT("output.preview_azimuth", 0, ALL, -360, 360, "32", "degrees",
+            "Preview camera direction about the vertical y axis: 0 looks along -z from the +z "
+            "side, 90 along +x from the -x side (the default sees the front and left side)."),
+    K_FLOAT("output.preview_elevation", 0, ALL, 0, 89, "33", "degrees",
+            "Preview camera height: degrees above the horizontal that it looks down from."),
+    K_FLOAT("output.preview_distance", 0, ALL, 0.5, 10, "1", "",
+            "Preview camera distance as a factor on the automatic one; the frame still fits "
+            "the domain, so only the perspective changes (smaller: stronger)."),
     K_INT("output.checkpoint", 0, ALL, 0, INF, "10", "frames",
           "Write `checkpoint.lqc` every this many frames (0: never), so that "
           "`liquidcl run --resume` can continue an interrupted run."),

@@ -4,8 +4,9 @@
  * Camera. As hfview.c: a pinhole placed by the first frame above and in front of the
  * domain (azimuth 32°, elevation 33°), looking at the centre of the box that holds the
  * domain and the first frame's objects, with the focal length and image centre chosen
- * so that box fills the frame. One ray per pixel centre; pixels that differ sharply from
- * a neighbour get four more rays (rotated grid), averaged in linear light.
+ * so that box fills the frame; the caller may set another direction (volview.h). One ray
+ * per pixel centre; pixels that differ sharply from a neighbour get four more rays
+ * (rotated grid), averaged in linear light.
  *
  * Liquid. phi is sampled trilinearly between cell centres, clamped to the outermost
  * centres, so the liquid reaches the box faces and a pool is cut off by them (the face
@@ -77,6 +78,9 @@ int lq_volview_init(lq_volview *p, int nx, int ny, int nz, const double origin[3
     memcpy(p->spacing, spacing, sizeof p->spacing);
     p->width = width;
     p->height = (width * 9 + 8) / 16;
+    p->azimuth = 32;
+    p->elevation = 33;
+    p->distance = 1;
     p->bx = (nx + VV_BRICK - 1) / VV_BRICK;
     p->by = (ny + VV_BRICK - 1) / VV_BRICK;
     p->bz = (nz + VV_BRICK - 1) / VV_BRICK;
@@ -143,11 +147,11 @@ int lq_volview_project(const lq_volview *p, const double world[3], double pixel[
     return 0;
 }
 
-/* Places the camera so the box lo..hi fills the frame, seen from above, in front (+z)
- * and to the left (−x). */
+/* Places the camera so the box lo..hi fills the frame, seen from p->azimuth, p->elevation
+ * (by default above, in front (+z) and to the left (−x)) at p->distance × 2.6 box radii. */
 static void vv_camera_fit(lq_volview *p, const double lo[3], const double hi[3])
 {
-    const double az = 32 * LQ_PI / 180, el = 33 * LQ_PI / 180, Y[3] = {0, 1, 0};
+    const double az = p->azimuth * LQ_PI / 180, el = p->elevation * LQ_PI / 180, Y[3] = {0, 1, 0};
     lq_volview_camera *c = &p->cam;
     double mid[3], off[3] = {-sin(az) * cos(el), sin(el), cos(az) * cos(el)}, r2 = 0;
     double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
@@ -156,7 +160,7 @@ static void vv_camera_fit(lq_volview *p, const double lo[3], const double hi[3])
         r2 += 0.25 * (hi[a] - lo[a]) * (hi[a] - lo[a]);
     }
     for (int a = 0; a < 3; a++) {
-        c->eye[a] = mid[a] + 2.6 * sqrt(r2) * off[a];
+        c->eye[a] = mid[a] + 2.6 * p->distance * sqrt(r2) * off[a];
         c->fwd[a] = -off[a];
     }
     lq_cross3(c->fwd, Y, c->right);

@@ -13,7 +13,8 @@
  *
  * The preview keeps what a picture needs between frames in lq_volview, which the caller
  * owns: the camera (chosen by the first frame and then fixed, so an animation does not
- * jitter) and the picture's buffers. Rendering never allocates.
+ * jitter; its direction may be set after init: azimuth, elevation, distance) and the picture's
+ * buffers. Rendering never allocates.
  */
 #ifndef LQ_VOLVIEW_H
 #define LQ_VOLVIEW_H
@@ -34,7 +35,12 @@ typedef struct lq_volview {
     double origin[3], spacing[3]; /* m */
     int width, height;            /* px; height = width · 9 / 16, rounded */
     int phi_is_distance;          /* 0 after init; 1: phi is a signed distance (m) */
-    int frames;                   /* rendered so far */
+    /* camera direction, set after init and before the first frame (3D runs only): the
+     * eye sits azimuth degrees about +y from the +z side towards −x, elevation degrees
+     * above the horizontal, distance × the automatic distance from the box's centre;
+     * init sets the automatic 32, 33, 1 */
+    double azimuth, elevation, distance;
+    int frames; /* rendered so far */
     lq_volview_camera cam;
     int bx, by, bz;   /* bricks of 8³ cells along each axis */
     float *phi;       /* this frame's phi, non-finite values replaced by air */

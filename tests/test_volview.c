@@ -7,7 +7,9 @@
  * errors, not crashes. A 2D field (nz 1) is drawn side-on: a half-full tank is water below
  * its surface and sky above it, framed centred with its aspect, with a dark outline, a
  * stone block and an object's cross-section where lq_volview_project puts them, the same
- * bytes twice.
+ * bytes twice. The camera's direction (the output.preview_* keys): their defaults give the
+ * automatic camera's bytes, another direction another picture with the eye where asked,
+ * and out-of-range values fail to load.
  *
  * `test_volview look FILE.png` writes a 960-px picture of a 128³ scene (a ball, a pool,
  * a stone block, an object) to FILE.png and prints the render time.
@@ -17,6 +19,7 @@
 #include "check.h"
 #include "common.h"
 #include "io.h"
+#include "scene.h"
 #include "volview.h"
 
 #include <dirent.h>
@@ -221,6 +224,94 @@ static int test_flat(void)
     return 0;
 }
 
+/* Default of a FLOAT row of the key table (NAN when missing), its range in *lo, *hi. */
+static double key_default(const char *path, double *lo, double *hi)
+{
+    for (const lq_key *k = lq_scene_keys; k->path; k++)
+        if (strcmp(k->path, path) == 0 && k->type == LQ_KEY_FLOAT && k->def) {
+            *lo = k->min;
+            *hi = k->max;
+            return strtod(k->def, NULL);
+        }
+    return NAN;
+}
+
+/* 1 when a mac scene with `output: {KEY: VALUE}` loads. */
+static int scene_loads(const char *key_value)
+{
+    const char *path = tmp_path("camera.yaml");
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "solver: mac\ngrid: {size: [4, 4, 4], cell: 1}\noutput: {%s}\n", key_value);
+    fclose(f);
+    lq_scene *s = lq_scene_load(path, 0, NULL);
+    unlink(path);
+    lq_error_clear();
+    if (s) lq_scene_free(s);
+    return s != NULL;
+}
+
+static void test_camera_keys(int n, const double origin[3], const double spacing[3],
+                             const float *ball, const uint8_t *auto_rgb)
+{
+    const char *keys[3] = {"output.preview_azimuth", "output.preview_elevation",
+                           "output.preview_distance"};
+    double def[3], lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        def[k] = key_default(keys[k], &lo[k], &hi[k]);
+        CHECK_MSG(isfinite(def[k]), "no FLOAT row %s with a default", keys[k]);
+    }
+    CHECK(lo[1] >= 0 && hi[1] < 90); /* the view direction never turns vertical */
+    CHECK(lo[2] > 0);
+    /* the keys' defaults, set explicitly: the automatic camera's bytes */
+    lq_volview q;
+    CHECK_OK(lq_volview_init(&q, n, n, n, origin, spacing, 320));
+    CHECK(q.azimuth == 32 && q.elevation == 33 && q.distance == 1);
+    q.azimuth = def[0];
+    q.elevation = def[1];
+    q.distance = def[2];
+    q.phi_is_distance = 1;
+    CHECK_OK(lq_volview_render(&q, tmp_path("cam.png"), ball, NULL, NULL, 0));
+    const size_t bytes = (size_t)q.width * q.height * 3;
+    CHECK_MSG(auto_rgb && memcmp(q.rgb, auto_rgb, bytes) == 0,
+              "the default camera keys do not give the automatic picture");
+    uint8_t *def_rgb = malloc(bytes);
+    if (def_rgb) memcpy(def_rgb, q.rgb, bytes);
+    lq_volview_free(&q);
+    /* another azimuth, lower, nearer: another picture, the ball still at its projection */
+    CHECK_OK(lq_volview_init(&q, n, n, n, origin, spacing, 320));
+    q.azimuth = -60;
+    q.elevation = 10;
+    q.distance = 0.7;
+    q.phi_is_distance = 1;
+    CHECK_OK(lq_volview_render(&q, tmp_path("cam.png"), ball, NULL, NULL, 0));
+    size_t differ = 0;
+    for (size_t b = 0; def_rgb && b < bytes; b++) differ += q.rgb[b] != def_rgb[b];
+    CHECK_MSG(differ > bytes / 10, "azimuth -60 changed only %zu of %zu bytes", differ, bytes);
+    /* the eye lies in that direction from the box centre (azimuth from +z towards -x) */
+    double d[3] = {q.cam.eye[0] - 0.5, q.cam.eye[1] - 0.5, q.cam.eye[2] - 0.5};
+    double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    CHECK_NEAR(asin(d[1] / r) * 180 / LQ_PI, 10, 1e-9);
+    CHECK_NEAR(atan2(-d[0], d[2]) * 180 / LQ_PI, -60, 1e-9);
+    CHECK_NEAR(r, 0.7 * 2.6 * sqrt(0.75), 1e-9);
+    const double c[3] = {0.5, 0.5, 0.5};
+    double ctr[2];
+    CHECK(lq_volview_project(&q, c, ctr) == 0);
+    const uint8_t *s = pixel(&q, ctr[0], ctr[1]);
+    CHECK_MSG(s[2] > s[0] + 40 && s[2] >= s[1],
+              "not water-blue at the ball's centre seen from azimuth -60: %d %d %d", s[0], s[1],
+              s[2]);
+    lq_volview_free(&q);
+    unlink(tmp_path("cam.png"));
+    free(def_rgb);
+    /* the table's ranges reach the loader */
+    CHECK(scene_loads("preview_azimuth: -120, preview_elevation: 5, preview_distance: 2") == 1);
+    CHECK(scene_loads("preview_azimuth: 400") == 0);
+    CHECK(scene_loads("preview_elevation: 90") == 0);
+    CHECK(scene_loads("preview_elevation: -5") == 0);
+    CHECK(scene_loads("preview_distance: 0.1") == 0);
+}
+
 static int look(const char *path)
 {
     const int n = 128;
@@ -382,6 +473,11 @@ int main(int argc, char **argv)
         free(b);
     }
     CHECK(count_files() == 5);
+
+    /* The camera keys: their defaults are the automatic camera (the same bytes as the
+     * ball above), another azimuth is another picture, and the table rejects values out
+     * of range. */
+    test_camera_keys(n, origin, spacing, ball, ball_rgb);
 
     /* Non-finite phi is air; bad inputs are errors. */
     for (size_t q = 0; q < cells; q++) empty[q] = q % 3 ? NAN : INFINITY;
