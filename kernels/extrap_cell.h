@@ -96,25 +96,6 @@ typedef uchar lq_ex_u8;
 typedef unsigned char lq_ex_u8;
 #endif
 
-/* 1/n for n = 1..6 as literals (no division on either side). */
-LQ_INLINE float lq_ex_recip(int n)
-{
-    switch (n) {
-    case 1:
-        return 1.0f;
-    case 2:
-        return 0.5f;
-    case 3:
-        return 0.333333343f;
-    case 4:
-        return 0.25f;
-    case 5:
-        return 0.200000003f;
-    default:
-        return 0.166666672f;
-    }
-}
-
 /* Extent of component c's face array. */
 LQ_INLINE void lq_ex_dims(int c, int nx, int ny, int nz, int *ax, int *ay, int *az)
 {
@@ -230,7 +211,7 @@ LQ_INLINE void lq_ex_layer_face(LQ_GLOBAL float *vel, LQ_GLOBAL const lq_ex_u8 *
         s = s + vel[f + sz];
         n++;
     }
-    if (n > 0) vel[f] = s * lq_ex_recip(n);
+    if (n > 0) vel[f] = s * lq_recip6(n);
     vout[f] = (lq_ex_u8)(n > 0);
 }
 
@@ -339,7 +320,7 @@ LQ_INLINE void lq_ex_sor_cell(LQ_GLOBAL float *p, LQ_GLOBAL const lq_ex_u8 *band
     LQ_EX_NB(2, i, j, k + 1, sz)
 #undef LQ_EX_NB
     if (m == 0) return;
-    float pn = (s + rhs[cell]) * lq_ex_recip(m);
+    float pn = (s + rhs[cell]) * lq_recip6(m);
     p[cell] = p[cell] + omega * (pn - p[cell]);
 }
 
@@ -365,7 +346,7 @@ LQ_INLINE void lq_ex_sor_bits(LQ_GLOBAL float *p, LQ_GLOBAL const lq_ex_u8 *band
     LQ_EX_NBB(6, sz)
 #undef LQ_EX_NBB
     if (m == 0) return;
-    float pn = (s + rhs[cell]) * lq_ex_recip(m);
+    float pn = (s + rhs[cell]) * lq_recip6(m);
     p[cell] = p[cell] + omega * (pn - p[cell]);
 }
 

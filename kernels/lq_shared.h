@@ -100,4 +100,24 @@ static inline lq_uint lq_float_bits(float x)
 #define LQ_CBRTF(x)              cbrtf(x)
 #endif
 
+/* 1/n for n = 1..6 as literals: a mean of up to six neighbours without a division, the
+ * same bits on both sides. */
+LQ_INLINE float lq_recip6(int n)
+{
+    switch (n) {
+    case 1:
+        return 1.0f;
+    case 2:
+        return 0.5f;
+    case 3:
+        return 0.333333343f;
+    case 4:
+        return 0.25f;
+    case 5:
+        return 0.200000003f;
+    default:
+        return 0.166666672f;
+    }
+}
+
 #endif

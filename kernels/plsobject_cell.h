@@ -331,24 +331,6 @@ LQ_INLINE void lq_po_kill_air_one(LQ_GLOBAL float *a, LQ_GLOBAL const float *sdf
         a[LQ_PLS_R] = 0.0f;
 }
 
-LQ_INLINE float lq_po_recip(int n)
-{
-    switch (n) {
-    case 1:
-        return 1.0f;
-    case 2:
-        return 0.5f;
-    case 3:
-        return 0.333333343f;
-    case 4:
-        return 0.25f;
-    case 5:
-        return 0.200000003f;
-    default:
-        return 0.166666672f;
-    }
-}
-
 LQ_INLINE void lq_po_phi_init(LQ_GLOBAL lq_po_u8 *valid, LQ_GLOBAL const float *sdf, int c)
 {
     valid[c] = (lq_po_u8)(sdf[c] >= 0.0f);
@@ -407,7 +389,7 @@ LQ_INLINE void lq_po_phi_layer(LQ_GLOBAL float *phi, LQ_GLOBAL const lq_po_u8 *v
             s = s + lq_po_phi_lin(phi, vin, c, off[q], two[q], pos, neg, h);
             n++;
         }
-    if (n > 0) phi[c] = s * lq_po_recip(n);
+    if (n > 0) phi[c] = s * lq_recip6(n);
     vout[c] = (lq_po_u8)(n > 0);
 }
 
