@@ -19,7 +19,8 @@ typedef struct mv_run {
     sv_run sv; /* scene, solver table, state, context (sv.h, sv.b unused) */
     int nx, ny, nz;
     double dx, origin[3], g[3];
-    float *fill; /* marker fill per cell, 0..1 (walls 0) */
+    float *fill; /* marker fill per cell, 0..1 (walls 0); pls: φ (pls_validation.h) */
+    int (*read)(struct mv_run *); /* what mv_frame reads into fill; NULL: mv_read_fill */
 } mv_run;
 
 /* Opens the scene like sv_open, without the height-field views. Returns 0, 1 on a
@@ -73,11 +74,11 @@ static int mv_read_fill(mv_run *r)
     return rc;
 }
 
-/* Advances to frame f (time f / fps) and reads the fill. */
+/* Advances to frame f (time f / fps) and reads the fill (or what r->read reads). */
 static int mv_frame(mv_run *r, int f, lq_frame_stats *st)
 {
     int rc = r->sv.vt->advance(r->sv.state, f, f / r->sv.fps, st);
-    if (!rc) rc = mv_read_fill(r);
+    if (!rc) rc = r->read ? r->read(r) : mv_read_fill(r);
     if (rc) {
         fprintf(stderr, "frame %d: %s\n", f, lq_error_message());
         CHECK(!"solver step failed");

@@ -27,15 +27,11 @@ static int pv_read_phi(mv_run *r)
     return rc;
 }
 
+/* Advances to frame f and reads φ (mv_frame with pv_read_phi). */
 static int pv_frame(mv_run *r, int f, lq_frame_stats *st)
 {
-    int rc = r->sv.vt->advance(r->sv.state, f, f / r->sv.fps, st);
-    if (!rc) rc = pv_read_phi(r);
-    if (rc) {
-        fprintf(stderr, "frame %d: %s\n", f, lq_error_message());
-        CHECK(!"solver step failed");
-    }
-    return rc;
+    r->read = pv_read_phi;
+    return mv_frame(r, f, st);
 }
 
 static double pv_phi(const mv_run *r, int i, int j, int k)
