@@ -120,7 +120,8 @@ typedef struct lq_pls {
     /* §5.5 moving obstacles (host/plsobject.h): sdf is rebuilt every step from the static
      * objects' sdf_static and the moving ones at the step's end time */
     bool moving, has_static, separation;
-    bool objects; /* any object (static or moving): the §5.5 path */
+    bool stratify; /* §5.5.3 stratified liquid particles (pls.object_stratify) */
+    bool objects;  /* any object (static or moving): the §5.5 path */
     lq_po_ops po;
     lq_field sdf_static;
     int visc_iters; /* this frame's CG iterations, all components */
@@ -590,6 +591,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->has_sdf = s->has_sdf || s->moving;
     s->objects = s->has_sdf; /* static and moving: one §5.5 path (static: zero velocity) */
     s->separation = lq_scene_bool(sc, "pls.object_separation");
+    s->stratify = s->objects && lq_scene_bool(sc, "pls.object_stratify");
     s->ep.friction = (float)lq_scene_float(sc, "pls.object_friction");
     s->ep.hold_normal = !s->separation;
     s->pp.object_air = s->objects && s->separation; /* §5.5.2: object cells left are air */
@@ -709,6 +711,10 @@ static int lq_pls_step(lq_pls *s, double dt)
     s->kp.step = (uint32_t)s->step;
     s->pp.dt = (float)dt;
     int esc = 0, rc = LQ_OK;
+    lq_field *lab = &s->ks.part[1 - s->ks.cur]; /* §5.5.3's labels: the unused buffer */
+    if (s->stratify) /* §5.5.3: liquid particles within a cell of an object labelled */
+        rc = lq_po_strat_label(&s->po, &s->ks.part[s->ks.cur], lab, s->ks.live, sdf, (float)s->h,
+                               (float)dt);
     if (!rc) rc = lq_pls_advect(&s->ko, &s->ks, &s->u, &s->v, &s->w, &s->kp); /* 1 */
     lq_pls_tick(s, "pt_advect");
     if (!rc) rc = lq_sl_advect_scalar(&s->so, &s->phi, &s->phin, &s->u, &s->v, &s->w, &s->slp);
@@ -717,6 +723,8 @@ static int lq_pls_step(lq_pls *s, double dt)
     lq_pls_swap(&s->phi, &s->phin); /* 2 */
     if (s->objects) { /* §5.5: the objects at t + dt, φ into them, particles inside deleted */
         rc = lq_pls_objects_at(s, s->t + dt);
+        if (!rc && s->stratify) /* §5.5.3: kept no closer to the objects than labelled */
+            rc = lq_po_strat_apply(&s->po, &s->ks.part[s->ks.cur], lab, s->ks.live, sdf, (float)dt);
         /* the air particles within a cell of an object killed, then those inside objects
          * deleted (liquid particles beside an object keep a film on it) */
         if (!rc) rc = lq_po_kill_air(&s->po, &s->ks.part[s->ks.cur], s->ks.live, sdf, (float)s->h);
