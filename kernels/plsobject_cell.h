@@ -358,7 +358,29 @@ LQ_INLINE void lq_po_kill_air_one(LQ_GLOBAL float *a, LQ_GLOBAL const float *sdf
  * At a plane both give exactly sdf(x1) ≥ d0 (the first alone does, the second then does
  * nothing); at a curved or moving object the second does the rest. A labelled particle
  * ends with sdf ≥ d0 ≥ 0, so lq_pls_delete's inside test never takes it. */
-#define LQ_PO_STRAT_ITERS 3
+#define LQ_PO_STRAT_ITERS 6
+
+/* ∇sdf at p: central differences of the trilinear sdf at p ± h per axis, over 2 h (z only
+ * in 3D). */
+LQ_INLINE lq_mk_vec3 lq_po_strat_grad(LQ_GLOBAL const float *sdf, lq_mk_vec3 p, int nx, int ny,
+                                      int nz, float ih, float h)
+{
+    lq_mk_vec3 g = {0.0f, 0.0f, 0.0f}, a, b;
+    float s = 0.5f * ih;
+    for (int ax = 0; ax < (nz > 1 ? 3 : 2); ax++) {
+        a = p;
+        b = p;
+        if (ax == 0) a.x = p.x + h, b.x = p.x - h;
+        if (ax == 1) a.y = p.y + h, b.y = p.y - h;
+        if (ax == 2) a.z = p.z + h, b.z = p.z - h;
+        float d =
+            (lq_pls_sample(sdf, a, nx, ny, nz, ih) - lq_pls_sample(sdf, b, nx, ny, nz, ih)) * s;
+        if (ax == 0) g.x = d;
+        if (ax == 1) g.y = d;
+        if (ax == 2) g.z = d;
+    }
+    return g;
+}
 
 LQ_INLINE void lq_po_strat_label_one(const LQ_GLOBAL float *a, LQ_GLOBAL float *lab,
                                      LQ_GLOBAL const float *sdf, LQ_GLOBAL const float *uo,
@@ -399,7 +421,14 @@ LQ_INLINE void lq_po_strat_apply_one(LQ_GLOBAL float *a, const LQ_GLOBAL float *
     for (int it = 0; it < LQ_PO_STRAT_ITERS; it++) {
         float e = d0 - lq_pls_sample(sdf, x, nx, ny, nz, ih);
         if (!(e > 0.0f)) break;
-        x = lq_mk_step(x, lq_pls_normal(sdf, x, nx, ny, nz, ih, h), e, lx, ly, lz);
+        /* a Newton step along N: the slope there is |∇sdf| (central differences at ± h,
+         * taken no lower than ½: the trilinear sdf is not a unit-gradient distance at a
+         * curved or cornered object, and a step of e alone stalled short of d0) */
+        lq_mk_vec3 g = lq_po_strat_grad(sdf, x, nx, ny, nz, ih, h);
+        float gl = lq_po_len3(g.x, g.y, g.z);
+        if (!(gl > 0.0f)) break;
+        float step = e / (gl > 0.5f ? gl : 0.5f) / gl;
+        x = lq_mk_step(x, g, step, lx, ly, lz);
     }
     a[LQ_PLS_X] = x.x;
     a[LQ_PLS_X + 1] = x.y;
