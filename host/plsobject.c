@@ -491,21 +491,21 @@ static size_t lq_po_part_range(lq_po_ops *o, int n, size_t *local)
 }
 
 int lq_po_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n, const lq_field *sdf,
-                      float band, float dt)
+                      const lq_field *phi, float band, float dt)
 {
     assert(lab->count >= (size_t)n * LQ_PLS_STRIDE && part->count >= (size_t)n * LQ_PLS_STRIDE);
     if (n <= 0) return LQ_OK;
     if (IS_REF(o)) {
-        lq_po_ref_strat_label(o, part, lab, n, sdf, band, dt);
+        lq_po_ref_strat_label(o, part, lab, n, sdf, phi, band, dt);
         return LQ_OK;
     }
     size_t local, r0 = lq_po_part_range(o, n, &local);
     /* the domain as lq_pls_coef_of has it (the advection's clamp) */
     float hdt = 0.5f * dt, ih = 1.0f / o->h, lx = (float)(o->nx * (double)o->h),
           ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
-    lq_argv a[] = {MEM(part),       MEM(lab),        VAL(n),    MEM(sdf), MEM(&o->vel[0]),
-                   MEM(&o->vel[1]), MEM(&o->vel[2]), VAL(band), VAL(hdt), VAL(ih),
-                   VAL(lx),         VAL(ly),         VAL(lz)};
+    lq_argv a[] = {MEM(part),       MEM(lab),        VAL(n),          MEM(sdf),  MEM(phi),
+                   MEM(&o->vel[0]), MEM(&o->vel[1]), MEM(&o->vel[2]), VAL(band), VAL(hdt),
+                   VAL(ih),         VAL(lx),         VAL(ly),         VAL(lz)};
     return lq_cl_launch(o->ctx, o->slabel, "po_strat_label", (int)LQ_COUNT(a), a, 1, r0, 1, &local);
 }
 

@@ -19,7 +19,7 @@
  * be non-zero.
  *
  * Use in a pls step (host/solvers/pls.c):
- *   lq_po_strat_label(o, part, lab, n, sdf, h, dt)  §5.5.3 (pls.object_stratify)
+ *   lq_po_strat_label(o, part, lab, n, sdf, phi, h, dt)  §5.5.3 (pls.object_stratify)
  *   ... particles and φ advected ...
  *   lq_po_update(o, t + dt, sdf_static, sdf)      the objects at the step's end: sdf and
  *                                                 o->vel[] (object velocity per face)
@@ -144,7 +144,7 @@ int lq_po_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, flo
  * relative to the object along its normal, and sdf ≥ d0 again (within the projection's
  * LQ_PO_STRAT_ITERS iterations; exact at a plane). */
 int lq_po_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n, const lq_field *sdf,
-                      float band, float dt);
+                      const lq_field *phi, float band, float dt);
 int lq_po_strat_apply(lq_po_ops *o, lq_field *part, const lq_field *lab, int n, const lq_field *sdf,
                       float dt);
 /* §5.5.2 φ extrapolated into the object cells, `layers` cells deep. */
@@ -157,7 +157,7 @@ void lq_po_ref_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq
 void lq_po_ref_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
 void lq_po_ref_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, float d);
 void lq_po_ref_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n,
-                           const lq_field *sdf, float band, float dt);
+                           const lq_field *sdf, const lq_field *phi, float band, float dt);
 void lq_po_ref_strat_apply(lq_po_ops *o, lq_field *part, const lq_field *lab, int n,
                            const lq_field *sdf, float dt);
 void lq_po_ref_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d);

@@ -342,9 +342,15 @@ LQ_INLINE void lq_po_kill_air_one(LQ_GLOBAL float *a, LQ_GLOBAL const float *sdf
  * How it maps here. φ_obj is the sdf (trilinear at the particle). The label, before the
  * particles move, is written to a scratch record of 4 floats per particle (the particle
  * buffer not in use: host/plsobject.h lq_po_strat_label): for a liquid particle (s = −1)
- * with 0 ≤ d0 = sdf_t(x0) < band, d0 and the object point q = x0 + ½δt v_obj,t(x0) (the
- * object velocity on the faces, host/plsobject.h o->vel, at the step's start); every
- * other particle gets d0 = −1 (not labelled). After the move (x1: RK2 through the grid
+ * on the liquid side (φ(x0) ≤ 0, trilinear) with 0 ≤ d0 = sdf_t(x0) < band, d0 and the
+ * object point q = x0 + ½δt v_obj,t(x0) (the object velocity on the faces,
+ * host/plsobject.h o->vel, at the step's start); every other particle gets d0 = −1 (not
+ * labelled). The φ ≤ 0 gate is ours: a liquid particle held off the object after the
+ * surface of a draining film has passed it is escaped (Enright), and its correction
+ * re-wets the film every step: without the gate a column poured over a 2D ball (64²,
+ * 24 frames) ended at +15.6 % volume (+6.2 % with the gate at φ ≤ r, +1.6 % at φ ≤ 0;
+ * −1.4 % without §5.5.3), scenes/pls_pour_over_rock.yaml at frame 20 +7.9 % (+3.9 % at
+ * φ ≤ 0; +3.4 % without). After the move (x1: RK2 through the grid
  * velocity) and the objects' update to t + δt (sdf_t+δt, v_obj,t+δt):
  *  1. the "velocity" adjustment: our particles carry no velocity (they move through the
  *     grid's), so it acts on the step's displacement relative to the object: the object
@@ -383,14 +389,15 @@ LQ_INLINE lq_mk_vec3 lq_po_strat_grad(LQ_GLOBAL const float *sdf, lq_mk_vec3 p, 
 }
 
 LQ_INLINE void lq_po_strat_label_one(const LQ_GLOBAL float *a, LQ_GLOBAL float *lab,
-                                     LQ_GLOBAL const float *sdf, LQ_GLOBAL const float *uo,
-                                     LQ_GLOBAL const float *vo, LQ_GLOBAL const float *wo,
-                                     float band, float hdt, float ih, float lx, float ly, float lz,
-                                     int nx, int ny, int nz)
+                                     LQ_GLOBAL const float *sdf, LQ_GLOBAL const float *phi,
+                                     LQ_GLOBAL const float *uo, LQ_GLOBAL const float *vo,
+                                     LQ_GLOBAL const float *wo, float band, float hdt, float ih,
+                                     float lx, float ly, float lz, int nx, int ny, int nz)
 {
     lq_mk_vec3 p = lq_pls_pos(a);
     float d0 = -1.0f;
-    if (a[LQ_PLS_R] < 0.0f) { /* liquid (air: +, dead: 0) */
+    /* a liquid particle (air: +, dead: 0) on the liquid side, φ ≤ 0 (the header comment) */
+    if (a[LQ_PLS_R] < 0.0f && lq_pls_sample(phi, p, nx, ny, nz, ih) <= 0.0f) {
         float d = lq_pls_sample(sdf, p, nx, ny, nz, ih);
         if (d >= 0.0f && d < band) {
             d0 = d;

@@ -713,8 +713,8 @@ static int lq_pls_step(lq_pls *s, double dt)
     int esc = 0, rc = LQ_OK;
     lq_field *lab = &s->ks.part[1 - s->ks.cur]; /* §5.5.3's labels: the unused buffer */
     if (s->stratify) /* §5.5.3: liquid particles within a cell of an object labelled */
-        rc = lq_po_strat_label(&s->po, &s->ks.part[s->ks.cur], lab, s->ks.live, sdf, (float)s->h,
-                               (float)dt);
+        rc = lq_po_strat_label(&s->po, &s->ks.part[s->ks.cur], lab, s->ks.live, sdf, &s->phi,
+                               (float)s->h, (float)dt);
     if (!rc) rc = lq_pls_advect(&s->ko, &s->ks, &s->u, &s->v, &s->w, &s->kp); /* 1 */
     lq_pls_tick(s, "pt_advect");
     if (!rc) rc = lq_sl_advect_scalar(&s->so, &s->phi, &s->phin, &s->u, &s->v, &s->w, &s->slp);
