@@ -138,11 +138,12 @@ int lq_po_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, flo
  * (sdf and o->vel of the step's start): for each of the first n particles of part, a
  * record of LQ_PLS_STRIDE floats in lab (capacity ≥ n; the particle state's buffer not
  * in use, part[1 − cur], serves: nothing else touches it before lq_pls_delete) labels
- * the liquid ones with 0 ≤ sdf < band (m; the solver: h) with their sdf d0. dt: the
- * step. lq_pls_advect and lq_po_update (sdf and o->vel at t + dt) in between; then
- * lq_po_strat_apply moves each labelled particle away from the object: no approach
- * relative to the object along its normal, and sdf ≥ d0 again (within the projection's
- * LQ_PO_STRAT_ITERS iterations; exact at a plane). */
+ * the liquid ones on the liquid side (φ ≤ 0 at them) with 0 ≤ sdf < band (m; the solver:
+ * h) with their sdf d0. dt: the step. lq_pls_advect and lq_po_update (sdf and o->vel at
+ * t + dt) in between; then lq_po_strat_apply moves each labelled particle away from the
+ * object: no approach relative to the object along its normal, and sdf ≥ d0 again (within
+ * the projection's LQ_PO_STRAT_ITERS Newton steps: 2e-4 h measured; exact at a plane;
+ * not reachable where the gap between two objects is narrower than 2 d0). */
 int lq_po_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n, const lq_field *sdf,
                       const lq_field *phi, float band, float dt);
 int lq_po_strat_apply(lq_po_ops *o, lq_field *part, const lq_field *lab, int n, const lq_field *sdf,
