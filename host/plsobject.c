@@ -25,6 +25,7 @@ static const char *const lq_po_sources[] = {
         {&(o)->sdf, "po_sdf"}, {&(o)->velk, "po_vel"}, {&(o)->separate, "po_separate"},            \
             {&(o)->pinit, "po_phi_init"}, {&(o)->player, "po_phi_layer"},                          \
             {&(o)->close, "po_close"}, {&(o)->shift, "po_shift"}, {&(o)->kill, "po_kill_air"},     \
+            {&(o)->slabel, "po_strat_label"}, {&(o)->sapply, "po_strat_apply"},                    \
     }
 
 size_t lq_po_ops_bytes(int nx, int ny, int nz)
@@ -479,6 +480,51 @@ int lq_po_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, flo
     float ih = 1.0f / o->h;
     lq_argv a[] = {MEM(part), VAL(n), MEM(sdf), VAL(d), VAL(ih)};
     return lq_cl_launch(o->ctx, o->kill, "po_kill_air", (int)LQ_COUNT(a), a, 1, r0, 1, &local);
+}
+
+/* A fixed local size for the particle kernels (PoCL compiles per work-group size), and
+ * the rounded-up range of n. */
+static size_t lq_po_part_range(lq_po_ops *o, int n, size_t *local)
+{
+    *local = LQ_MIN((size_t)64, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
+    return ((size_t)n + *local - 1) / *local * *local;
+}
+
+int lq_po_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n, const lq_field *sdf,
+                      const lq_field *phi, float band, float dt)
+{
+    assert(lab->count >= (size_t)n * LQ_PLS_STRIDE && part->count >= (size_t)n * LQ_PLS_STRIDE);
+    if (n <= 0) return LQ_OK;
+    if (IS_REF(o)) {
+        lq_po_ref_strat_label(o, part, lab, n, sdf, phi, band, dt);
+        return LQ_OK;
+    }
+    size_t local, r0 = lq_po_part_range(o, n, &local);
+    /* the domain as lq_pls_coef_of has it (the advection's clamp) */
+    float hdt = 0.5f * dt, ih = 1.0f / o->h, lx = (float)(o->nx * (double)o->h),
+          ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
+    lq_argv a[] = {MEM(part),       MEM(lab),        VAL(n),          MEM(sdf),  MEM(phi),
+                   MEM(&o->vel[0]), MEM(&o->vel[1]), MEM(&o->vel[2]), VAL(band), VAL(hdt),
+                   VAL(ih),         VAL(lx),         VAL(ly),         VAL(lz)};
+    return lq_cl_launch(o->ctx, o->slabel, "po_strat_label", (int)LQ_COUNT(a), a, 1, r0, 1, &local);
+}
+
+int lq_po_strat_apply(lq_po_ops *o, lq_field *part, const lq_field *lab, int n, const lq_field *sdf,
+                      float dt)
+{
+    assert(lab->count >= (size_t)n * LQ_PLS_STRIDE && part->count >= (size_t)n * LQ_PLS_STRIDE);
+    if (n <= 0) return LQ_OK;
+    if (IS_REF(o)) {
+        lq_po_ref_strat_apply(o, part, lab, n, sdf, dt);
+        return LQ_OK;
+    }
+    size_t local, r0 = lq_po_part_range(o, n, &local);
+    float hdt = 0.5f * dt, ih = 1.0f / o->h, h = o->h, lx = (float)(o->nx * (double)o->h),
+          ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
+    lq_argv a[] = {MEM(part),       MEM(lab),        VAL(n),   MEM(sdf), MEM(&o->vel[0]),
+                   MEM(&o->vel[1]), MEM(&o->vel[2]), VAL(hdt), VAL(ih),  VAL(h),
+                   VAL(lx),         VAL(ly),         VAL(lz)};
+    return lq_cl_launch(o->ctx, o->sapply, "po_strat_apply", (int)LQ_COUNT(a), a, 1, r0, 1, &local);
 }
 
 int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers)

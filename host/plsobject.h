@@ -19,10 +19,15 @@
  * be non-zero.
  *
  * Use in a pls step (host/solvers/pls.c):
+ *   lq_po_strat_label(o, part, lab, n, sdf, phi, h, dt)  §5.5.3 (pls.object_stratify)
  *   ... particles and φ advected ...
  *   lq_po_update(o, t + dt, sdf_static, sdf)      the objects at the step's end: sdf and
  *                                                 o->vel[] (object velocity per face)
  *   lq_po_extrap_phi(o, phi, sdf, layers)         §5.5.2, φ extrapolated into objects
+ *   lq_po_strat_apply(o, part, lab, n, sdf, dt)   §5.5.3, the liquid particles labelled
+ *                                                 before the advection (lq_po_strat_label
+ *                                                 with the step's start sdf) kept no
+ *                                                 closer to the objects than they were
  *   lq_po_kill_air(o, part, live, sdf, h)         §5.5.3, air particles within a cell
  *   lq_pls_delete(..., phi, sdf, ...)             of an object and all inside deleted
  *   ... φ corrected and reinitialised, velocity advected ...
@@ -78,7 +83,7 @@ typedef struct lq_po_ops {
     lq_field vel[3];   /* object velocity per face: u, v, w layouts (m/s) */
     lq_field valid[2]; /* uchar per cell: §5.5.2 extrapolation masks */
     cl_program program;
-    cl_kernel sdf, velk, separate, pinit, player, close, shift, kill;
+    cl_kernel sdf, velk, separate, pinit, player, close, shift, kill, slabel, sapply;
 } lq_po_ops;
 
 /* Bytes of device memory lq_po_ops_init allocates. */
@@ -128,6 +133,21 @@ int lq_po_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d);
  * every particle inside an object. Liquid particles beside an object are kept (they keep
  * a film on it). */
 int lq_po_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, float d);
+/* §5.5.3 stratified liquid particles (the math and how it maps to the paper:
+ * plsobject_cell.h lq_po_strat_label_one). lq_po_strat_label, before the particles move
+ * (sdf and o->vel of the step's start): for each of the first n particles of part, a
+ * record of LQ_PLS_STRIDE floats in lab (capacity ≥ n; the particle state's buffer not
+ * in use, part[1 − cur], serves: nothing else touches it before lq_pls_delete) labels
+ * the liquid ones on the liquid side (φ ≤ 0 at them) with 0 ≤ sdf < band (m; the solver:
+ * h) with their sdf d0. dt: the step. lq_pls_advect and lq_po_update (sdf and o->vel at
+ * t + dt) in between; then lq_po_strat_apply moves each labelled particle away from the
+ * object: no approach relative to the object along its normal, and sdf ≥ d0 again (within
+ * the projection's LQ_PO_STRAT_ITERS Newton steps: 2e-4 h measured; exact at a plane;
+ * not reachable where the gap between two objects is narrower than 2 d0). */
+int lq_po_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n, const lq_field *sdf,
+                      const lq_field *phi, float band, float dt);
+int lq_po_strat_apply(lq_po_ops *o, lq_field *part, const lq_field *lab, int n, const lq_field *sdf,
+                      float dt);
 /* §5.5.2 φ extrapolated into the object cells, `layers` cells deep. */
 int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
 
@@ -137,6 +157,10 @@ void lq_po_ref_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq
                         const lq_field *w, const lq_field *sdf, const lq_field *p);
 void lq_po_ref_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
 void lq_po_ref_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, float d);
+void lq_po_ref_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n,
+                           const lq_field *sdf, const lq_field *phi, float band, float dt);
+void lq_po_ref_strat_apply(lq_po_ops *o, lq_field *part, const lq_field *lab, int n,
+                           const lq_field *sdf, float dt);
 void lq_po_ref_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d);
 void lq_po_ref_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
                      const lq_field *w, const lq_field *sdf);

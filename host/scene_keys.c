@@ -642,6 +642,13 @@ const lq_key lq_scene_keys[] = {
            "the liquid there keeps its own normal velocity (§5.5.1's inequality), elsewhere "
            "the normal velocity is the object's. false: the normal velocity is always the "
            "object's (a rising object pulls a skirt of liquid after it)."),
+    K_BOOL("pls.object_stratify", LQ_SOLVER_PLS, "true",
+           "The paper's stratified liquid particles near obstacles (§5.5.3): liquid particles "
+           "within a cell of an obstacle (and on the liquid side) at the start of a step end "
+           "it no closer to it than they were (their approach along its normal, relative to "
+           "its motion, removed; then projected out along the normal), so they do not pile "
+           "up on it and a film on it stays resolved. false: they move freely and are deleted "
+           "once inside."),
 
     /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */
     K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),

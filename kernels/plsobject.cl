@@ -49,6 +49,28 @@ kernel void po_kill_air(global float *part, int n, global const float *sdf, floa
     lq_po_kill_air_one(part + (size_t)p * LQ_PLS_STRIDE, sdf, d, ih, NX, NY, NZ);
 }
 
+kernel void po_strat_label(global const float *part, global float *lab, int n,
+                           global const float *sdf, global const float *phi, global const float *uo,
+                           global const float *vo, global const float *wo, float band, float hdt,
+                           float ih, float lx, float ly, float lz)
+{
+    int p = get_global_id(0);
+    if (p >= n) return;
+    lq_po_strat_label_one(part + (size_t)p * LQ_PLS_STRIDE, lab + (size_t)p * LQ_PLS_STRIDE, sdf,
+                          phi, uo, vo, wo, band, hdt, ih, lx, ly, lz, NX, NY, NZ);
+}
+
+kernel void po_strat_apply(global float *part, global const float *lab, int n,
+                           global const float *sdf, global const float *uo, global const float *vo,
+                           global const float *wo, float hdt, float ih, float h, float lx, float ly,
+                           float lz)
+{
+    int p = get_global_id(0);
+    if (p >= n) return;
+    lq_po_strat_apply_one(part + (size_t)p * LQ_PLS_STRIDE, lab + (size_t)p * LQ_PLS_STRIDE, sdf,
+                          uo, vo, wo, hdt, ih, h, lx, ly, lz, NX, NY, NZ);
+}
+
 kernel void po_shift(global float *out, global const float *sdf, float d)
 {
     LQ_PO_CELL;

@@ -331,6 +331,117 @@ LQ_INLINE void lq_po_kill_air_one(LQ_GLOBAL float *a, LQ_GLOBAL const float *sdf
         a[LQ_PLS_R] = 0.0f;
 }
 
+/* §5.5.3 stratified liquid particles near objects (Rasmussen et al. 2004: "before updating
+ * the position of any particles, we label those that are in close proximity to the object
+ * (within about one grid cell) based on their φ values. After the positions of these
+ * particles are updated, we use the object normal to project these particles away from
+ * the object to ensure that they are no closer than their original φ value would imply
+ * ... We additionally adjust the velocity of these particles to remove any normal
+ * component that would cause the particle to drift closer to the object.")
+ *
+ * How it maps here. φ_obj is the sdf (trilinear at the particle). The label, before the
+ * particles move, is written to a scratch record of 4 floats per particle (the particle
+ * buffer not in use: host/plsobject.h lq_po_strat_label): for a liquid particle (s = −1)
+ * on the liquid side (φ(x0) ≤ 0, trilinear) with 0 ≤ d0 = sdf_t(x0) < band, d0 and the
+ * object point q = x0 + ½δt v_obj,t(x0) (the object velocity on the faces,
+ * host/plsobject.h o->vel, at the step's start); every other particle gets d0 = −1 (not
+ * labelled). The φ ≤ 0 gate is ours: a liquid particle held off the object after the
+ * surface of a draining film has passed it is escaped (Enright), and its correction
+ * re-wets the film every step: without the gate a column poured over a 2D ball (64²,
+ * 24 frames) ended at +15.6 % volume (+6.2 % with the gate at φ ≤ r, +1.6 % at φ ≤ 0;
+ * −1.4 % without §5.5.3), scenes/pls_pour_over_rock.yaml at frame 20 +7.9 % (+3.9 % at
+ * φ ≤ 0; +3.4 % without). After the move (x1: RK2 through the grid
+ * velocity) and the objects' update to t + δt (sdf_t+δt, v_obj,t+δt):
+ *  1. the "velocity" adjustment: our particles carry no velocity (they move through the
+ *     grid's), so it acts on the step's displacement relative to the object: the object
+ *     point is carried on, q' = q + ½δt v_obj,t+δt(q) (≈ where the object's material
+ *     point under x0 went: trapezoidal in the two velocities; q' = x0 at a static
+ *     object), N = ∇sdf_t+δt/|∇sdf_t+δt| at q', and a relative displacement
+ *     Δ = x1 − q' with Δ·N < 0 (towards the object) loses that part: x1 ← x1 − (Δ·N) N;
+ *  2. the projection: while sdf_t+δt(x1) < d0 (at most LQ_PO_STRAT_ITERS times)
+ *     x1 ← x1 + (d0 − sdf_t+δt(x1)) N(x1), N from the trilinear sdf at x1
+ *     (lq_pls_normal); every move clamped into the domain as the advection's.
+ * At a plane both give exactly sdf(x1) ≥ d0 (the first alone does, the second then does
+ * nothing); at a curved or moving object the second does the rest. A labelled particle
+ * ends with sdf ≥ d0 ≥ 0, so lq_pls_delete's inside test never takes it. */
+#define LQ_PO_STRAT_ITERS 6
+
+/* ∇sdf at p: central differences of the trilinear sdf at p ± h per axis, over 2 h (z only
+ * in 3D). */
+LQ_INLINE lq_mk_vec3 lq_po_strat_grad(LQ_GLOBAL const float *sdf, lq_mk_vec3 p, int nx, int ny,
+                                      int nz, float ih, float h)
+{
+    lq_mk_vec3 g = {0.0f, 0.0f, 0.0f}, a, b;
+    float s = 0.5f * ih;
+    for (int ax = 0; ax < (nz > 1 ? 3 : 2); ax++) {
+        a = p;
+        b = p;
+        if (ax == 0) a.x = p.x + h, b.x = p.x - h;
+        if (ax == 1) a.y = p.y + h, b.y = p.y - h;
+        if (ax == 2) a.z = p.z + h, b.z = p.z - h;
+        float d =
+            (lq_pls_sample(sdf, a, nx, ny, nz, ih) - lq_pls_sample(sdf, b, nx, ny, nz, ih)) * s;
+        if (ax == 0) g.x = d;
+        if (ax == 1) g.y = d;
+        if (ax == 2) g.z = d;
+    }
+    return g;
+}
+
+LQ_INLINE void lq_po_strat_label_one(const LQ_GLOBAL float *a, LQ_GLOBAL float *lab,
+                                     LQ_GLOBAL const float *sdf, LQ_GLOBAL const float *phi,
+                                     LQ_GLOBAL const float *uo, LQ_GLOBAL const float *vo,
+                                     LQ_GLOBAL const float *wo, float band, float hdt, float ih,
+                                     float lx, float ly, float lz, int nx, int ny, int nz)
+{
+    lq_mk_vec3 p = lq_pls_pos(a);
+    float d0 = -1.0f;
+    /* a liquid particle (air: +, dead: 0) on the liquid side, φ ≤ 0 (the header comment) */
+    if (a[LQ_PLS_R] < 0.0f && lq_pls_sample(phi, p, nx, ny, nz, ih) <= 0.0f) {
+        float d = lq_pls_sample(sdf, p, nx, ny, nz, ih);
+        if (d >= 0.0f && d < band) {
+            d0 = d;
+            p = lq_mk_step(p, lq_mk_velocity(uo, vo, wo, p, nx, ny, nz, ih, ih, ih), hdt, lx, ly,
+                           lz);
+        }
+    }
+    lab[0] = p.x;
+    lab[1] = p.y;
+    lab[2] = p.z;
+    lab[3] = d0;
+}
+
+LQ_INLINE void lq_po_strat_apply_one(LQ_GLOBAL float *a, const LQ_GLOBAL float *lab,
+                                     LQ_GLOBAL const float *sdf, LQ_GLOBAL const float *uo,
+                                     LQ_GLOBAL const float *vo, LQ_GLOBAL const float *wo,
+                                     float hdt, float ih, float h, float lx, float ly, float lz,
+                                     int nx, int ny, int nz)
+{
+    float d0 = lab[3];
+    if (!(d0 >= 0.0f) || a[LQ_PLS_R] == 0.0f) return;
+    lq_mk_vec3 q = {lab[0], lab[1], lab[2]};
+    q = lq_mk_step(q, lq_mk_velocity(uo, vo, wo, q, nx, ny, nz, ih, ih, ih), hdt, lx, ly, lz);
+    lq_mk_vec3 x = lq_pls_pos(a);
+    lq_mk_vec3 n = lq_pls_normal(sdf, q, nx, ny, nz, ih, h);
+    float dn = (x.x - q.x) * n.x + (x.y - q.y) * n.y + (x.z - q.z) * n.z;
+    if (dn < 0.0f) x = lq_mk_step(x, n, -dn, lx, ly, lz);
+    for (int it = 0; it < LQ_PO_STRAT_ITERS; it++) {
+        float e = d0 - lq_pls_sample(sdf, x, nx, ny, nz, ih);
+        if (!(e > 0.0f)) break;
+        /* a Newton step along N: the slope there is |∇sdf| (central differences at ± h,
+         * taken no lower than ½: the trilinear sdf is not a unit-gradient distance at a
+         * curved or cornered object, and a step of e alone stalled short of d0) */
+        lq_mk_vec3 g = lq_po_strat_grad(sdf, x, nx, ny, nz, ih, h);
+        float gl = lq_po_len3(g.x, g.y, g.z);
+        if (!(gl > 0.0f)) break;
+        float step = e / (gl > 0.5f ? gl : 0.5f) / gl;
+        x = lq_mk_step(x, g, step, lx, ly, lz);
+    }
+    a[LQ_PLS_X] = x.x;
+    a[LQ_PLS_X + 1] = x.y;
+    a[LQ_PLS_X + 2] = x.z;
+}
+
 LQ_INLINE void lq_po_phi_init(LQ_GLOBAL lq_po_u8 *valid, LQ_GLOBAL const float *sdf, int c)
 {
     valid[c] = (lq_po_u8)(sdf[c] >= 0.0f);

@@ -54,6 +54,30 @@ void lq_po_ref_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf
                            o->nz);
 }
 
+void lq_po_ref_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n,
+                           const lq_field *sdf, const lq_field *phi, float band, float dt)
+{
+    float hdt = 0.5f * dt, ih = 1.0f / o->h, lx = (float)(o->nx * (double)o->h),
+          ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
+    for (int p = 0; p < n; p++)
+        lq_po_strat_label_one(CF(part) + (size_t)p * LQ_PLS_STRIDE,
+                              F(lab) + (size_t)p * LQ_PLS_STRIDE, CF(sdf), CF(phi), CF(&o->vel[0]),
+                              CF(&o->vel[1]), CF(&o->vel[2]), band, hdt, ih, lx, ly, lz, o->nx,
+                              o->ny, o->nz);
+}
+
+void lq_po_ref_strat_apply(lq_po_ops *o, lq_field *part, const lq_field *lab, int n,
+                           const lq_field *sdf, float dt)
+{
+    float hdt = 0.5f * dt, ih = 1.0f / o->h, lx = (float)(o->nx * (double)o->h),
+          ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
+    for (int p = 0; p < n; p++)
+        lq_po_strat_apply_one(F(part) + (size_t)p * LQ_PLS_STRIDE,
+                              CF(lab) + (size_t)p * LQ_PLS_STRIDE, CF(sdf), CF(&o->vel[0]),
+                              CF(&o->vel[1]), CF(&o->vel[2]), hdt, ih, o->h, lx, ly, lz, o->nx,
+                              o->ny, o->nz);
+}
+
 void lq_po_ref_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d)
 {
     (void)o;
