@@ -149,6 +149,10 @@ typedef struct lq_pls {
 } lq_pls;
 
 #define LQ_PLS_PHI_LAYERS 6 /* §5.5.2: cells of φ extrapolated into objects */
+/* Step 3: a particle still escaped after both corrections by more than this many of its
+ * radii is deleted (air, liquid; see the header comment for the measurements). */
+#define LQ_PLS_ESCAPED_AIR    1.5f
+#define LQ_PLS_ESCAPED_LIQUID 3.0f
 
 static const char *const lq_pls_fields[] = {"phi", "u", "v", "w", "p", "solid", NULL};
 static const char *const lq_pls_point_names[] = {"x", "y", "z", "radius", "sign"};
@@ -728,6 +732,12 @@ static int lq_pls_step(lq_pls *s, double dt)
     if (!rc) rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
     lq_pls_tick(s, "reinit");
     if (!rc) rc = lq_pls_correct(&s->ko, &s->ks, &s->phi, &s->kp, NULL);
+    if (!rc) { /* the particles still escaped after both corrections */
+        lq_pls_params ke = s->kp;
+        ke.esc_air = LQ_PLS_ESCAPED_AIR;
+        ke.esc_liq = LQ_PLS_ESCAPED_LIQUID;
+        rc = lq_pls_delete(&s->ko, &s->ks, &s->phi, sdf, &ke);
+    }
     if (!rc) rc = lq_pls_adjust_radii(&s->ko, &s->ks, &s->phi, &s->kp);
     if (!rc && s->reseed_every > 0 && (s->step + 1) % s->reseed_every == 0)
         rc = lq_pls_reseed(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
