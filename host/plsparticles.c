@@ -42,6 +42,8 @@ void lq_pls_coef_of(const lq_pls_params *prm, int nx, int ny, int nz, int has_sd
     int per = prm->per_cell > 0 ? prm->per_cell : (nz > 1 ? 64 : 16);
     c[LQ_PLS_C_PER_CELL] = (float)LQ_MIN(per, LQ_PLS_MAX_PER_CELL);
     c[LQ_PLS_C_HAS_SDF] = has_sdf ? 1.0f : 0.0f;
+    c[LQ_PLS_C_ESC_AIR] = prm->esc_air > 0 ? prm->esc_air : 0.0f;
+    c[LQ_PLS_C_ESC_LIQ] = prm->esc_liq > 0 ? prm->esc_liq : 0.0f;
 }
 
 /* --- state -------------------------------------------------------------------------- */

@@ -18,7 +18,8 @@
  *
  * Per step, Enright's order (the lead's solver does the sequence):
  *   lq_pls_advect (with the φ advection), lq_pls_correct, reinitialise φ, lq_pls_correct
- *   again, lq_pls_adjust_radii; every N steps lq_pls_reseed (which deletes first).
+ *   again, lq_pls_delete with prm.esc_air, esc_liq set (the particles still escaped),
+ *   lq_pls_adjust_radii; every N steps lq_pls_reseed (which deletes first).
  * At the start: lq_pls_seed once φ is a signed distance.
  *
  * Invariant: every operation gives the same particles and φ on both backends bit for bit.
@@ -38,6 +39,9 @@ typedef struct lq_pls_params {
     float r_min, r_max; /* m; 0: 0.1 h, 0.5 h */
     float far;          /* m, delete when s φ(x) > far; 0: band + r_max */
     float deep;         /* m, delete when s φ(x) < −deep; 0: 1.5 r_max */
+    float esc_air;      /* delete an air particle when s φ(x) < −esc_air r (still escaped
+                           after the corrections); 0: no such rule */
+    float esc_liq;      /* the same for liquid particles */
     int per_cell;       /* target particles per band cell; 0: 16 (2D), 64 (3D) */
     int attract_iters;  /* 0: 15; < 0: none (tests) */
     int grow;           /* 1: a seeding short of room grows the buffers (lq_pls_state_grow)
@@ -104,7 +108,8 @@ int lq_pls_correct(lq_pls_ops *o, lq_pls_state *st, lq_field *phi, const lq_pls_
 int lq_pls_adjust_radii(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi,
                         const lq_pls_params *prm);
 /* Compaction: drops dead particles, those far outside the band, deep on the wrong side,
- * or inside an object (sdf < 0; sdf may be NULL); order kept; st->live updated. */
+ * still escaped by more than prm->esc_air (esc_liq) radii when that is > 0, or inside an
+ * object (sdf < 0; sdf may be NULL); order kept; st->live updated. */
 int lq_pls_delete(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
                   const lq_pls_params *prm);
 /* lq_pls_delete, then new particles (attracted) in the band cells holding fewer than

@@ -35,7 +35,12 @@
  * Deletion (a compaction keeping the order): a particle is dropped when dead, when
  * s φ(x) > far (far outside the band on its own side), when s φ(x) < −deep (deep on the
  * wrong side, Enright's 1.5 r_max), or when the optional solid sdf (cell centres,
- * negative inside) is < 0 at x (Rasmussen §5.5.3: particles inside objects).
+ * negative inside) is < 0 at x (Rasmussen §5.5.3: particles inside objects), and, when
+ * asked (escape fractions f > 0, one per side), when it is still escaped by more than f
+ * of its own radius, s φ(x) < −f r: after both corrections such a particle marks a
+ * feature φ cannot hold. Kept, an air particle inside the liquid (air the solver does not
+ * model: a bubble has p = 0 and no air to hold it open) carved its sphere out of the
+ * liquid at every correction, and a liquid one in the air added its sphere.
  *
  * Determinism: random numbers are an integer hash of (seed, step, stream, cell, index);
  * per-cell counts are integer atomics, block sums and an exclusive scan put every new or
@@ -75,7 +80,9 @@
 #define LQ_PLS_C_ITERS    11
 #define LQ_PLS_C_PER_CELL 12
 #define LQ_PLS_C_HAS_SDF  13
-#define LQ_PLS_C_COUNT    14
+#define LQ_PLS_C_ESC_AIR  14 /* escape deletion, in radii (0: off), air particles */
+#define LQ_PLS_C_ESC_LIQ  15 /* and liquid ones */
+#define LQ_PLS_C_COUNT    16
 
 #define LQ_PLS_BLOCK        64 /* cells or particles per sequential block (scans) */
 #define LQ_PLS_MAX_PER_CELL 256
@@ -312,6 +319,8 @@ LQ_INLINE int lq_pls_keep(const LQ_GLOBAL float *a, const LQ_GLOBAL float *phi,
     float sf = s * lq_pls_sample(phi, p, nx, ny, nz, ih);
     if (!(sf <= c[LQ_PLS_C_FAR])) return 0; /* far outside the band, or NaN */
     if (sf < -c[LQ_PLS_C_DEEP]) return 0;   /* deep on the wrong side */
+    float esc = s > 0.0f ? c[LQ_PLS_C_ESC_AIR] : c[LQ_PLS_C_ESC_LIQ];
+    if (esc > 0.0f && sf < -esc * lq_pls_absf(a[LQ_PLS_R])) return 0; /* still escaped */
     if (c[LQ_PLS_C_HAS_SDF] != 0.0f && lq_pls_sample(sdf, p, nx, ny, nz, ih) < 0.0f) return 0;
     return 1;
 }

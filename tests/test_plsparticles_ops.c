@@ -151,6 +151,17 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
     for (int s = 0; s < 2; s++) /* and without reading the count back */
         CHECK_OK(lq_pls_correct(&ss[s]->ops, &ss[s]->st, &ss[s]->phi, &prm, NULL));
     twin_check_exact("plsparticles.correct", &pp);
+    { /* the solver's deletion after the corrections: still escaped by 1.5 r (air), 3 r */
+        lq_pls_params pe = prm;
+        pe.esc_air = 1.5f;
+        pe.esc_liq = 3.0f;
+        int before = A.st.live;
+        for (int s = 0; s < 2; s++)
+            CHECK_OK(lq_pls_delete(&ss[s]->ops, &ss[s]->st, &ss[s]->phi, &ss[s]->sdf, &pe));
+        check_parts("plsparticles.delete", &A, &B);
+        fprintf(stderr, "  still escaped, deleted: %d of %d\n", before - A.st.live, before);
+        CHECK(A.st.live < before);
+    }
     for (int s = 0; s < 2; s++)
         CHECK_OK(lq_pls_adjust_radii(&ss[s]->ops, &ss[s]->st, &ss[s]->phi, &prm));
     check_parts("plsparticles.radii", &A, &B);
@@ -387,6 +398,34 @@ static void test_seed_counts(void)
         CHECK(pa[1] == in[LQ_PLS_STRIDE + 1]);
         CHECK(pa[LQ_PLS_STRIDE + 1] == in[3 * LQ_PLS_STRIDE + 1]);
     }
+    /* escape rule (the solver's, after both corrections): a particle s φ(x) < −f r is
+     * deleted, f = 1.5 for air, 3 for liquid; the surface at y = 31.8 + 15 above the
+     * centre; r = 0.2: air deleted below −0.3, liquid above 0.6 (the deep rule: 0.75) */
+    float top = 31.8f + 15.0f;
+    float esc[6 * LQ_PLS_STRIDE] = {
+        32.3f, top - 0.35f, 0.5f, 0.2f,  /* air 0.35 inside: deleted */
+        32.3f, top - 0.25f, 0.5f, 0.2f,  /* air 0.25 inside: kept (its correction holds) */
+        32.3f, top + 0.65f, 0.5f, -0.2f, /* liquid 0.65 out: deleted */
+        32.3f, top + 0.55f, 0.5f, -0.2f, /* liquid 0.55 out: kept (a sheet φ lost) */
+        32.3f, top - 1.0f,  0.5f, -0.2f, /* liquid on its side: kept */
+        32.3f, top + 1.0f,  0.5f, 0.2f,  /* air on its side: kept */
+    };
+    prm.esc_air = 1.5f;
+    prm.esc_liq = 3.0f;
+    CHECK_OK(lq_pls_upload(&S.st, esc, 6));
+    CHECK_OK(lq_pls_delete(&S.ops, &S.st, &S.phi, NULL, &prm));
+    CHECK_OK(lq_pls_download(&S.st, pa, 6, &n));
+    CHECK(n == 4);
+    if (n == 4) {
+        const int kept[4] = {1, 3, 4, 5};
+        for (int q = 0; q < 4; q++)
+            CHECK(pa[q * LQ_PLS_STRIDE + 1] == esc[kept[q] * LQ_PLS_STRIDE + 1]);
+    }
+    /* without the fractions (reseeding) the rule is off: all six kept */
+    prm.esc_air = prm.esc_liq = 0.0f;
+    CHECK_OK(lq_pls_upload(&S.st, esc, 6));
+    CHECK_OK(lq_pls_delete(&S.ops, &S.st, &S.phi, NULL, &prm));
+    CHECK(S.st.live == 6);
     free(cnt0);
     free(cnt1);
     free(pa);
