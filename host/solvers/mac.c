@@ -664,6 +664,9 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         goto fail;
     }
     s->surface_solve = lq_scene_bool(sc, "mac.surface_solve");
+    if (!lq_scene_has(sc, "mac.surface_solve") &&
+        (s->forcing.a != 0 || s->forcing.A != 0 || s->surface != LQ_MAC_MARKERS))
+        s->surface_solve = false; /* the default gives way to what it cannot go with */
     if (s->surface_solve && (s->forcing.a != 0 || s->forcing.A != 0)) {
         rc = lq_scene_error(sc, "mac.surface_solve",
                             "the surface forcing (mac.forcing) needs mac.surface_solve: false "
