@@ -10,12 +10,12 @@
  * EMPTY cells holding the air side of the pressure line, kernels/pressure_cell.h): E_k +
  * E_p stays within 4% of the released energy above the start (3.3% measured, at the
  * impact) and the kinetic energy left over the last second is under 1% of the released
- * energy; a still tank stays still. With the default ghost fluid at the fill, within 4%
- * too and less left than off (0.55 J measured). Off (Foster &
- * Metaxas' surface cells at applied pressure, Gates' rules closing their divergence) the
- * surface keeps stirring: the energy left is asserted to be at least 3 times the option's
- * (0.75 J against 0.14 J measured), to show what the option is for (if the default is
- * ever fixed, drop that check).
+ * energy; a still tank stays still. With the ghost fluid at the fill (the default), within
+ * 4% too and less left than off (0.55 J measured). Off (Foster & Metaxas' surface cells at
+ * applied pressure, Gates' rules closing their divergence) the surface keeps stirring: the
+ * energy left is asserted to be at least 3 times the option's (0.75 J against 0.15 J
+ * measured), to show what the option is for (if the paper's way is ever fixed, drop that
+ * check).
  */
 #include <math.h>
 #include <stdio.h>
