@@ -132,7 +132,10 @@ int lq_pressure_surface_prep(lq_pressure_ops *o, const lq_field *flags, lq_field
                              lq_field *sw, const lq_field *count, const lq_field *table,
                              int per_cell);
 /* The table per marker count m = 0 ... per_cell (f = m / per_cell held at ≥ 0.1), from
- * the cell sizes of prm and the grid's shape (an axis one cell thick has no term in β). */
+ * the cell sizes and β0 of prm and the grid's shape (an axis one cell thick has no term in
+ * β): at_fill, the ghost fluid at the fill; else the air at the EMPTY cells' centres. A
+ * cell with a weighted face is relaxed with β0 at most LQ_PR_SURFACE_OMEGA. */
+#define LQ_PR_SURFACE_OMEGA 1.5
 void lq_pressure_surface_table(int per_cell, float g_abs, const lq_pressure_params *prm, int nx,
                                int ny, int nz, int at_fill, float *table);
 

@@ -601,7 +601,8 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
      * relaxed with its +y face weighted 1/θ, θ = f − ½ (at_fill, when ≥ 0.02), or held at
      * the line from the full cell F below, F's +y face weighted 1/(f + ½); the EMPTY cell
      * above holds the line from U's centre (relaxed at_fill) or from F's; other SURFACE
-     * cells relaxed unweighted, other EMPTY cells 0; β factors to the diagonal */
+     * cells relaxed unweighted, other EMPTY cells 0; β factors to the diagonal, times
+     * LQ_PR_SURFACE_OMEGA / β0 where a face is weighted */
     double s2 = 2.0 * (1.0 / ((double)DX * DX) + 1.0 / ((double)DY * DY) +
                        (nz > 1 ? 1.0 / ((double)DZ * DZ) : 0.0));
     int bad_kind = 0, bad_p = 0, bad_w = 0, nrelaxed = 0, nheld = 0, nghost = 0;
@@ -640,7 +641,8 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
                         nghost++;
                     }
                 }
-                double want_b = s2 / (s2 + (w - 1) / ((double)DY * DY));
+                double want_b = s2 / (s2 + (w - 1) / ((double)DY * DY)) *
+                                (w != 1 ? fmin(rb.beta0, LQ_PR_SURFACE_OMEGA) / rb.beta0 : 1);
                 bad_kind += pf[c] != want_kind;
                 bad_p += fabs(ga.p[c] - want_p) > 1e-6 * (1 + fabs(want_p));
                 bad_w += fabs(sw[c] - w) > 1e-6 * w || fabs(sw[init.nc + c] - want_b) > 1e-6;

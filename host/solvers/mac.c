@@ -8,7 +8,8 @@
  *      (§3.2.1; in this order, so walls mirror the surface's velocities);
  *   5. ũ, ṽ, w̃ by eq. 2 (explicit; Δt from eq. 3 and the viscous limit);
  *   6. the pressure iteration of eq. 5–9 (red-black or Jacobi) to ε (with
- *      mac.surface_solve over the SURFACE cells too, host/pressure.h);
+ *      mac.surface_solve, the default, over the SURFACE cells too, the surface placed
+ *      at the marker fill as a ghost fluid: kernels/pressure_cell.h);
  *   7. the surface conditions again;
  *   8. the markers move (second-order Runge–Kutta through the staggered field).
  *
