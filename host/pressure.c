@@ -287,7 +287,7 @@ void lq_pressure_surface_table(int per_cell, float g_abs, const lq_pressure_para
                (nz > 1 ? 1.0 / (dz * dz) : 0.0);
     /* a weighted cell over-relaxed at the grid's β0 (~1.95) left the iteration ringing: a 2D
      * dam break (a = 16 cells) took 850 sweeps a step, 189 of 482 steps stopped at the cap;
-     * at LQ_PR_SURFACE_OMEGA (1.0: 164, 1.2: 132, 1.5: 91, 1.7: 124) 91 and 1; unweighted
+     * at LQ_PR_SURFACE_OMEGA (1.0: 164, 1.2: 132, 1.5: 91, 1.7: 124) 99 and 3; unweighted
      * surface cells 136, the paper's way 251 */
     double omega = fmin(prm->beta0, LQ_PR_SURFACE_OMEGA) / prm->beta0;
     for (int m = 0; m <= per_cell; m++) { /* f held at ≥ 0.1 as lq_ms_fill_ratio does */
