@@ -66,6 +66,7 @@ typedef struct lq_pressure_state {
     lq_field *u, *v, *w; /* m/s, faces (mac_grid.h) */
     lq_field *p;         /* m²/s² (pressure over density), cells */
     lq_field *flags;     /* unsigned char LQ_MAC_* per cell */
+    lq_field *sw;        /* NULL, or the surface weights (lq_pressure_surface_prep): 2 n floats */
     lq_field div;        /* D of eq. 5 (1/s) per cell, 0 outside FULL cells */
     lq_field dp;         /* Jacobi δp (m²/s²) per cell */
     lq_field dmax;       /* lq_uint[1]: the bits of max |D| */
@@ -120,25 +121,30 @@ int lq_pressure_jacobi_sweep(lq_pressure_ops *o, lq_pressure_state *st,
 int lq_pressure_solve(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressure_params *prm,
                       int *sweeps, float *maxdiv);
 
-/* mac.surface_solve, once a step after the cells are classified: out (unsigned char per
- * cell, the grid's shape) = flags with SURFACE read as FULL, and p of the EMPTY cells: 0,
- * or the ghost-fluid value above an up-facing surface cell with m = count (clamped to
- * [0, per_cell]) markers (lq_pr_surface_prep_cell; per_cell 0: always 0, count and ghost
- * unread). count: int per cell; ghost: 2 (per_cell + 1) floats from
- * lq_pressure_surface_ghost. Point st->flags at out for lq_pressure_solve and the SURFACE
- * cells are relaxed too, the EMPTY cells held; the caller restores st->flags afterwards. */
+/* mac.surface_solve, once a step after the cells are classified (kernels/pressure_cell.h,
+ * lq_pr_surface_prep_cell, says what and why): out (unsigned char per cell, the grid's
+ * shape) = the flags the iteration reads, p of the EMPTY cells (and of the surface cells
+ * held), sw (2 n floats) the surface weights. count: int per cell (markers); table:
+ * LQ_PR_ST (per_cell + 1) floats from lq_pressure_surface_table; per_cell 0: no weights,
+ * EMPTY at 0, count and table unread. Point st->flags at out and st->sw at sw for
+ * lq_pressure_solve; the caller restores both afterwards. */
 int lq_pressure_surface_prep(lq_pressure_ops *o, const lq_field *flags, lq_field *out, lq_field *p,
-                             const lq_field *count, const lq_field *ghost, int per_cell);
-/* ghost[m] = (f − 3/2)/(f + ½) and ghost[per_cell + 1 + m] = g_abs (f + ½) dy for
- * f = m / per_cell (held at ≥ 0.1), m = 0 ... per_cell. */
-void lq_pressure_surface_ghost(int per_cell, float g_abs, float dy, float *ghost);
+                             lq_field *sw, const lq_field *count, const lq_field *table,
+                             int per_cell);
+/* The table per marker count m = 0 ... per_cell (f = m / per_cell held at ≥ 0.1), from
+ * the cell sizes and β0 of prm and the grid's shape (an axis one cell thick has no term in
+ * β): at_fill, the ghost fluid at the fill; else the air at the EMPTY cells' centres. A
+ * cell with a weighted face is relaxed with β0 at most LQ_PR_SURFACE_OMEGA. */
+#define LQ_PR_SURFACE_OMEGA 1.5
+void lq_pressure_surface_table(int per_cell, float g_abs, const lq_pressure_params *prm, int nx,
+                               int ny, int nz, int at_fill, float *table);
 
 /* Reference twins (host/ref/pressure.c): same arguments, host storage. */
 void lq_pressure_ref_divergence(lq_pressure_state *st, const lq_pressure_params *prm,
                                 float *maxdiv);
 void lq_pressure_ref_rb_sweep(lq_pressure_state *st, const lq_pressure_params *prm, int parity);
 void lq_pressure_ref_jacobi_sweep(lq_pressure_state *st, const lq_pressure_params *prm);
-void lq_pressure_ref_surface_prep(const lq_field *flags, lq_field *out, lq_field *p,
-                                  const lq_field *count, const lq_field *ghost, int per_cell);
+void lq_pressure_ref_surface_prep(const lq_field *flags, lq_field *out, lq_field *p, lq_field *sw,
+                                  const lq_field *count, const lq_field *table, int per_cell);
 
 #endif

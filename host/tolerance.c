@@ -119,7 +119,8 @@ const lq_tolerance lq_tolerances[] = {
      "stored δp, then each face from its two cells in a fixed order: exact"},
     {"pressure.solve", 0, 0, 1, "a sequence of the exact operations above: exact"},
     {"pressure.surface_prep", 0, 0, 1,
-     "mac.surface_solve: a kind per cell and p = 0 in EMPTY cells, copies: exact"},
+     "mac.surface_solve: kinds, weights copied from the host's table, one product per held "
+     "p: exact"},
     {"mac_surface.classify", 0, 0, 1, "integer masks from the same neighbour tests: exact"},
     {"mac_surface.apply", 0, 0, 1,
      "table-driven sums and products in one order, host reciprocals, one writer per face: exact"},

@@ -10,6 +10,10 @@
  * the same result, pressure_rb and pressure_rb_half (host/pressure.c says which runs).
  */
 
+/* The surface weights a kernel hands the per-cell math: sw, or none (0) when the host says
+ * the iteration is unweighted (it then binds some other buffer to sw). */
+#define LQ_PR_SW (weighted ? sw : (global const float *)0)
+
 /* Eq. 5 per cell. */
 kernel void pressure_divergence(global const float *u, global const float *v, global const float *w,
                                 global const uchar *flags, global float *div, float idx, float idy,
@@ -36,23 +40,26 @@ kernel void pressure_max(global const float *div, global uint *dmax)
 
 /* One colour, one work-item per cell; the other colour returns at once. */
 kernel void pressure_rb(global float *u, global float *v, global float *w, global float *p,
-                        global const uchar *flags, int parity, float idx, float idy, float idz,
-                        float beta, float tx, float ty, float tz)
+                        global const uchar *flags, global const float *sw, int weighted, int parity,
+                        float idx, float idy, float idz, float beta, float tx, float ty, float tz)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ || ((i + j + k) & 1) != parity) return;
-    lq_pr_rb_cell(u, v, w, p, flags, i, j, k, NX, NY, NZ, idx, idy, idz, beta, tx, ty, tz);
+    lq_pr_rb_cell(u, v, w, p, flags, LQ_PR_SW, i, j, k, NX, NY, NZ, idx, idy, idz, beta, tx, ty,
+                  tz);
 }
 
 /* One colour, one work-item per cell of the colour ((NX + 1) / 2 × NY × NZ). */
 kernel void pressure_rb_half(global float *u, global float *v, global float *w, global float *p,
-                             global const uchar *flags, int parity, float idx, float idy, float idz,
-                             float beta, float tx, float ty, float tz)
+                             global const uchar *flags, global const float *sw, int weighted,
+                             int parity, float idx, float idy, float idz, float beta, float tx,
+                             float ty, float tz)
 {
     int j = get_global_id(1), k = get_global_id(2);
     int i = 2 * (int)get_global_id(0) + ((j + k + parity) & 1);
     if (i >= NX || j >= NY || k >= NZ) return;
-    lq_pr_rb_cell(u, v, w, p, flags, i, j, k, NX, NY, NZ, idx, idy, idz, beta, tx, ty, tz);
+    lq_pr_rb_cell(u, v, w, p, flags, LQ_PR_SW, i, j, k, NX, NY, NZ, idx, idy, idz, beta, tx, ty,
+                  tz);
 }
 
 /* --- a whole red-black sweep on a CPU -------------------------------------------------
@@ -96,9 +103,9 @@ kernel void pressure_rb_half(global float *u, global float *v, global float *w, 
 
 /* One colour (parity) of row (j, k), 0 < j < NY − 1, 0 < k < NZ − 1. */
 static inline void lq_pr_rb_row_vec(global float *u, global float *v, global float *w,
-                                    global float *p, global const uchar *flags, int j, int k,
-                                    int parity, float idx, float idy, float idz, float beta,
-                                    float tx, float ty, float tz)
+                                    global float *p, global const uchar *flags,
+                                    global const float *sw, int j, int k, int parity, float idx,
+                                    float idy, float idz, float beta, float tx, float ty, float tz)
 {
     const int sz = NX * NY;
     const int c0 = LQ_MAC_CELL(0, j, k, NX, NY), qu0 = LQ_MAC_U(0, j, k, NX, NY),
@@ -124,7 +131,13 @@ static inline void lq_pr_rb_row_vec(global float *u, global float *v, global flo
         FV wl = VLOAD(0, w + qw), wh = VLOAD(0, w + qw + sz);
         /* eq. 5 as lq_pr_div, eq. 6 */
         FV dudx = (uh - ul) * idx, dvdy = (vh - vl) * idy, dwdz = (wh - wl) * idz;
-        FV dp = beta * -((dudx + dvdy) + dwdz);
+        FV bv = (FV)(beta), wlo = (FV)(1.0f), whi = (FV)(1.0f); /* as lq_pr_rb_cell */
+        if (sw) {
+            bv = beta * VLOAD(0, sw + NX * NY * NZ + c);
+            whi = VLOAD(0, sw + c);
+            wlo = VLOAD(0, sw + c - NX);
+        }
+        FV dp = bv * -((dudx + dvdy) + dwdz);
         /* eq. 8: the low x-face from this cell or, shifted one lane, the cell below */
         FV dpm = shuffle2(prev_dp, dp, SHIFT1);
         IV actm = shuffle2(prev_act, act, SHIFT1);
@@ -133,8 +146,8 @@ static inline void lq_pr_rb_row_vec(global float *u, global float *v, global flo
         VSTORE(select(select(ul, ul + tx * dpm, mhi), ul - tx * dp, mlo), 0, u + qu);
         IV my0 = act & FREEV(CONV_I(VLOAD(0, flags + c - NX)));
         IV my1 = act & FREEV(CONV_I(VLOAD(0, flags + c + NX)));
-        VSTORE(select(vl, vl - ty * dp, my0), 0, v + qv);
-        VSTORE(select(vh, vh + ty * dp, my1), 0, v + qv + NX);
+        VSTORE(select(vl, vl - ty * (wlo * dp), my0), 0, v + qv);
+        VSTORE(select(vh, vh + ty * (whi * dp), my1), 0, v + qv + NX);
         IV mz0 = act & FREEV(CONV_I(VLOAD(0, flags + c - sz)));
         IV mz1 = act & FREEV(CONV_I(VLOAD(0, flags + c + sz)));
         VSTORE(select(wl, wl - tz * dp, mz0), 0, w + qw);
@@ -155,82 +168,91 @@ static inline void lq_pr_rb_row_vec(global float *u, global float *v, global flo
         if (i0 > 0 && a && lq_pr_free(flags[c0 + i0])) u[qu0 + i0] = u[qu0 + i0] + tx * d;
     }
     for (int i = i0 + ((i0 + j + k + parity) & 1); i < NX; i += 2)
-        lq_pr_rb_cell(u, v, w, p, flags, i, j, k, NX, NY, NZ, idx, idy, idz, beta, tx, ty, tz);
+        lq_pr_rb_cell(u, v, w, p, flags, sw, i, j, k, NX, NY, NZ, idx, idy, idz, beta, tx, ty, tz);
 }
 
 /* One colour of plane k; vector rows unless `scalar`. */
 static inline void lq_pr_rb_plane_vec(global float *u, global float *v, global float *w,
-                                      global float *p, global const uchar *flags, int k, int parity,
-                                      int scalar, float idx, float idy, float idz, float beta,
-                                      float tx, float ty, float tz)
+                                      global float *p, global const uchar *flags,
+                                      global const float *sw, int k, int parity, int scalar,
+                                      float idx, float idy, float idz, float beta, float tx,
+                                      float ty, float tz)
 {
     if (scalar || k == 0 || k == NZ - 1) {
-        lq_pr_rb_plane(u, v, w, p, flags, k, parity, NX, NY, NZ, idx, idy, idz, beta, tx, ty, tz);
+        lq_pr_rb_plane(u, v, w, p, flags, sw, k, parity, NX, NY, NZ, idx, idy, idz, beta, tx, ty,
+                       tz);
         return;
     }
     for (int j = 0; j < NY; j++) {
         if (j == 0 || j == NY - 1) {
             for (int i = (j + k + parity) & 1; i < NX; i += 2)
-                lq_pr_rb_cell(u, v, w, p, flags, i, j, k, NX, NY, NZ, idx, idy, idz, beta, tx, ty,
-                              tz);
+                lq_pr_rb_cell(u, v, w, p, flags, sw, i, j, k, NX, NY, NZ, idx, idy, idz, beta, tx,
+                              ty, tz);
         } else {
-            lq_pr_rb_row_vec(u, v, w, p, flags, j, k, parity, idx, idy, idz, beta, tx, ty, tz);
+            lq_pr_rb_row_vec(u, v, w, p, flags, sw, j, k, parity, idx, idy, idz, beta, tx, ty, tz);
         }
     }
 }
 
 kernel void pressure_rb_slabs(global float *u, global float *v, global float *w, global float *p,
-                              global const uchar *flags, int slab, float idx, float idy, float idz,
-                              float beta, float tx, float ty, float tz)
+                              global const uchar *flags, global const float *sw, int weighted,
+                              int slab, float idx, float idy, float idz, float beta, float tx,
+                              float ty, float tz)
 {
     int k0 = get_global_id(0) * slab;
     if (k0 >= NZ) return;
     int k1 = min(k0 + slab, NZ);
+    global const float *s = LQ_PR_SW;
     for (int k = k0; k < k1; k++) { /* as lq_pr_rb_slab */
-        lq_pr_rb_plane_vec(u, v, w, p, flags, k, 0, k == k0 || k == k1 - 1, idx, idy, idz, beta, tx,
-                           ty, tz);
+        lq_pr_rb_plane_vec(u, v, w, p, flags, s, k, 0, k == k0 || k == k1 - 1, idx, idy, idz, beta,
+                           tx, ty, tz);
         if (k - 1 > k0)
-            lq_pr_rb_plane_vec(u, v, w, p, flags, k - 1, 1, 0, idx, idy, idz, beta, tx, ty, tz);
+            lq_pr_rb_plane_vec(u, v, w, p, flags, s, k - 1, 1, 0, idx, idy, idz, beta, tx, ty, tz);
     }
 }
 
 /* The black cells of the slabs' edge planes: ((NX + 1) / 2) × NY × (2 × slabs). */
 kernel void pressure_rb_edges(global float *u, global float *v, global float *w, global float *p,
-                              global const uchar *flags, int slab, float idx, float idy, float idz,
-                              float beta, float tx, float ty, float tz)
+                              global const uchar *flags, global const float *sw, int weighted,
+                              int slab, float idx, float idy, float idz, float beta, float tx,
+                              float ty, float tz)
 {
     int j = get_global_id(1), k = lq_pr_edge_plane(get_global_id(2), slab, NZ);
     int i = 2 * (int)get_global_id(0) + ((j + k + 1) & 1);
     if (k < 0 || i >= NX || j >= NY) return;
-    lq_pr_rb_cell(u, v, w, p, flags, i, j, k, NX, NY, NZ, idx, idy, idz, beta, tx, ty, tz);
+    lq_pr_rb_cell(u, v, w, p, flags, LQ_PR_SW, i, j, k, NX, NY, NZ, idx, idy, idz, beta, tx, ty,
+                  tz);
 }
 
 kernel void pressure_jacobi_dp(global float *dp, global const float *u, global const float *v,
-                               global const float *w, global const uchar *flags, float idx,
-                               float idy, float idz, float beta)
+                               global const float *w, global const uchar *flags,
+                               global const float *sw, int weighted, float idx, float idy,
+                               float idz, float beta)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
-    lq_pr_jacobi_dp_cell(dp, u, v, w, flags, i, j, k, NX, NY, idx, idy, idz, beta);
+    lq_pr_jacobi_dp_cell(dp, u, v, w, flags, LQ_PR_SW, i, j, k, NX, NY, NZ, idx, idy, idz, beta);
 }
 
 kernel void pressure_jacobi_apply(global float *u, global float *v, global float *w,
                                   global float *p, global const float *dp,
-                                  global const uchar *flags, float tx, float ty, float tz)
+                                  global const uchar *flags, global const float *sw, int weighted,
+                                  float tx, float ty, float tz)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
-    lq_pr_jacobi_apply_cell(u, v, w, p, dp, flags, i, j, k, NX, NY, tx, ty, tz);
+    lq_pr_jacobi_apply_cell(u, v, w, p, dp, flags, LQ_PR_SW, i, j, k, NX, NY, tx, ty, tz);
 }
 
 /* mac.surface_solve, once a step after the cells are classified: out = the flags the
  * iteration reads (SURFACE as FULL), p of the EMPTY cells (lq_pr_surface_prep_cell);
  * NX × NY × NZ. */
 kernel void pressure_surface_prep(global const uchar *flags, global uchar *out, global float *p,
-                                  global const int *count, global const float *ghost, int per_cell)
+                                  global float *sw, global const int *count,
+                                  global const float *table, int per_cell)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
-    lq_pr_surface_prep_cell(flags, out, p, count, ghost, LQ_MAC_CELL(i, j, k, NX, NY), NX,
-                            per_cell);
+    lq_pr_surface_prep_cell(flags, out, p, sw, count, table, LQ_MAC_CELL(i, j, k, NX, NY), NX,
+                            NX * NY * NZ, per_cell);
 }

@@ -60,41 +60,97 @@ LQ_INLINE int lq_pr_face_moves(int a, int b)
  * cell as FULL, so it is relaxed too and moves its faces toward EMPTY cells by its own δp,
  * while the EMPTY cells, never relaxed, hold the atmosphere's side of the pressure line
  * through the surface (set here, before the momentum step, which reads it across the
- * surface): 0, except in the EMPTY cell above an up-facing surface cell (SURFACE, FULL
- * below it) whose marker fill f puts the surface (p = 0) f δy above the surface cell's
- * bottom: there the line from the FULL cell's centre through the surface gives
- * p = p_full (f − 3/2) / (f + ½) (ghost fluid, lagged a step as the fill pressure is,
- * kernels/mac_surface.h; p_full capped at its hydrostatic |g| (f + ½) δy). At rest the
- * surface cell then relaxes to the fill-placed |g| (f − ½) δy, so a wave lower than a
- * cell keeps its restoring pressure; in free fall (p_full = 0) the air holds 0.
- * ghost[m] = (f − 3/2)/(f + ½) (f = m / per_cell, held at ≥ 0.1) and ghost[per_cell + 1 + m]
- * the cap, from the host. Every other kind is kept. Off (the default), the iteration
- * reads the flags as they are: only FULL cells are relaxed and a surface cell keeps its
- * applied pressure (§3.2.3). Race-free: writes p only in EMPTY cells, reads it only in
- * FULL ones. */
+ * surface, lagged a step as the fill pressure is, kernels/mac_surface.h): 0, except above
+ * an up-facing surface cell U (SURFACE, FULL cell F below, EMPTY cell E above) whose marker
+ * fill f puts the surface f δy above U's bottom.
+ *
+ * Where the relaxation's own air sits decides a sub-cell wave's period. δp is 0 in E, so
+ * with U's faces unweighted (mac.surface_solve_ghost: empty) the air of U above the surface
+ * and of E below its centre, 3/2 − f cells, is accelerated with the liquid: a lid of that
+ * much mass on the surface. Measured (tests/test_mac_validation.c, 2D, a k = 0.03): a wave
+ * with its still level mid-cell ran +6.9 % slow (the lid model, ω² = g k tanh kh / (1 + k d
+ * tanh kh) with d = 1 cell, gives +7.6 %); mode 2 resolved, d = ½, +2.7 %. Weighting U's +y
+ * face by 1/f (a lid of ½ cell always) made it worse (+9.2 %: with the head capped; +3.9 %
+ * uncapped, and the resolved mode 2 still +3.1 %).
+ * `fill` (the default) is the ghost fluid method proper (Gibou et al. 2002): the surface
+ * lies θ = f − ½ above U's centre; when θ ≥ LQ_PR_THETA_MIN, U is relaxed and its +y face
+ * moves by (1/θ)(δt/δy) δp, U's β scaled to its diagonal, and E holds the line from U's
+ * centre p_E = p_U (1 − 1/θ) (p_U capped at ± its hydrostatic |g| θ δy), so the momentum
+ * step and the iteration together give the face −(1/θ)(0 − p_U)/δy. Otherwise U's centre is
+ * in the air: U is held (not relaxed; Gates' rules close it, as without the option) at the
+ * line from F's centre, p_U = p_F (f − ½)/(f + ½), and F's +y face moves by 1/(f + ½); E
+ * holds the line's p_F (f − 3/2)/(f + ½) (p_F capped at |g| (f + ½) δy). At rest both give
+ * the hydrostatic pressure with the surface at f. `empty`: U always relaxed, unweighted,
+ * E on the line from F.
+ *
+ * Per cell the prep writes out (the kind the iteration reads), sw[c] (the weight of c's +y
+ * face: the face U–E or F–U) and sw[n + c] (c's β factor), p of E cells and held U cells.
+ * The host's table (lq_pressure_surface_table) holds, per marker count m, LQ_PR_ST floats:
+ * weight, β factor, relaxed (1/0), E's line from F (1/0), E's ratio, E's cap, a held U's
+ * ratio, its cap. Off (the default), the iteration reads the flags as they are: only FULL
+ * cells are relaxed and a surface cell keeps its applied pressure (§3.2.3). Race-free: each
+ * work-item writes only its own cell; p is read from relaxed U and F cells, never written
+ * there. */
+#define LQ_PR_THETA_MIN 0.02 /* the least θ (cells) a relaxed surface cell is weighted by */
+
 LQ_INLINE unsigned char lq_pr_surface_kind(unsigned char kind)
 {
     return kind == LQ_MAC_SURFACE ? (unsigned char)LQ_MAC_FULL : kind;
 }
 
+#define LQ_PR_ST 8 /* floats per marker count in the surface table (lq_pressure_surface_table) */
+
+/* Is c an up-facing surface cell: SURFACE, FULL below it, EMPTY above it (n cells)? */
+LQ_INLINE int lq_pr_up_facing(const LQ_GLOBAL unsigned char *flags, int c, int nx, int n)
+{
+    return c >= nx && c + nx < n && flags[c] == LQ_MAC_SURFACE && flags[c - nx] == LQ_MAC_FULL &&
+           flags[c + nx] == LQ_MAC_EMPTY;
+}
+
+LQ_INLINE int lq_pr_clamp_count(int m, int per_cell)
+{
+    return m < 0 ? 0 : (m > per_cell ? per_cell : m);
+}
+
 LQ_INLINE void lq_pr_surface_prep_cell(const LQ_GLOBAL unsigned char *flags,
                                        LQ_GLOBAL unsigned char *out, LQ_GLOBAL float *p,
-                                       const LQ_GLOBAL int *count, const LQ_GLOBAL float *ghost,
-                                       int c, int nx, int per_cell)
+                                       LQ_GLOBAL float *sw, const LQ_GLOBAL int *count,
+                                       const LQ_GLOBAL float *t, int c, int nx, int n, int per_cell)
 {
     unsigned char f = flags[c];
+    float w = 1.0f, b = 1.0f;
     out[c] = lq_pr_surface_kind(f);
-    if (f != LQ_MAC_EMPTY) return;
-    float q = 0.0f;
-    if (per_cell > 0 && c >= 2 * nx && flags[c - nx] == LQ_MAC_SURFACE &&
-        flags[c - 2 * nx] == LQ_MAC_FULL) {
-        int m = count[c - nx];
-        m = m < 0 ? 0 : (m > per_cell ? per_cell : m);
-        float head = p[c - 2 * nx], cap = ghost[per_cell + 1 + m];
-        if (head > cap) head = cap;
-        q = head * ghost[m];
+    if (per_cell > 0 && f == LQ_MAC_SURFACE && lq_pr_up_facing(flags, c, nx, n)) {
+        const LQ_GLOBAL float *r = t + LQ_PR_ST * lq_pr_clamp_count(count[c], per_cell);
+        if (r[2] != 0.0f) { /* relaxed, its +y face weighted */
+            w = r[0];
+            b = r[1];
+        } else { /* held at the line from the FULL cell below through the surface */
+            out[c] = f;
+            float head = p[c - nx];
+            if (head > r[7]) head = r[7];
+            p[c] = head * r[6];
+        }
+    } else if (per_cell > 0 && f == LQ_MAC_FULL && c + nx < n &&
+               lq_pr_up_facing(flags, c + nx, nx, n)) {
+        const LQ_GLOBAL float *r = t + LQ_PR_ST * lq_pr_clamp_count(count[c + nx], per_cell);
+        if (r[2] == 0.0f) { /* the surface cell above is held: this cell's +y face weighted */
+            w = r[0];
+            b = r[1];
+        }
+    } else if (f == LQ_MAC_EMPTY) {
+        float q = 0.0f;
+        if (per_cell > 0 && c >= nx && lq_pr_up_facing(flags, c - nx, nx, n)) {
+            const LQ_GLOBAL float *r = t + LQ_PR_ST * lq_pr_clamp_count(count[c - nx], per_cell);
+            float head = r[3] != 0.0f ? p[c - 2 * nx] : p[c - nx];
+            if (head > r[5]) head = r[5];
+            if (r[3] == 0.0f && head < -r[5]) head = -r[5];
+            q = head * r[4];
+        }
+        p[c] = q;
     }
-    p[c] = q;
+    sw[c] = w;
+    sw[n + c] = b;
 }
 
 /* Eq. 5 for cell (i, j, k); idx = 1/δx, ... */
@@ -132,21 +188,32 @@ LQ_INLINE lq_uint lq_pr_abs_bits(float d)
 }
 
 /* Eq. 6–9 for one FULL cell of the colour being relaxed (the caller picks the colour):
- * beta = β of eq. 7, tx = δt/δx, ... */
+ * beta = β of eq. 7, tx = δt/δx, ... sw: the surface weights of mac.surface_solve
+ * (lq_pr_surface_prep_cell: sw[c] the weight of cell c's +y face, sw[n + c] the factor on
+ * its β), or NULL (0 in OpenCL): all 1. A weight w moves that face by w (δt/δy) δp (the
+ * ghost fluid's 1/θ) and the cell's β is scaled to its larger diagonal; w = 1 gives the
+ * unweighted result bit for bit. */
 LQ_INLINE void lq_pr_rb_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
-                             LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags, int i, int j,
-                             int k, int nx, int ny, int nz, float idx, float idy, float idz,
-                             float beta, float tx, float ty, float tz)
+                             LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
+                             const LQ_GLOBAL float *sw, int i, int j, int k, int nx, int ny, int nz,
+                             float idx, float idy, float idz, float beta, float tx, float ty,
+                             float tz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     if (flags[c] != LQ_MAC_FULL) return;
-    float dp = beta * lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz);
+    float b = beta, wlo = 1.0f, whi = 1.0f;
+    if (sw) {
+        b = beta * sw[nx * ny * nz + c];
+        whi = sw[c];
+        if (j > 0) wlo = sw[c - nx];
+    }
+    float dp = b * lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz);
     int qu = LQ_MAC_U(i, j, k, nx, ny), qv = LQ_MAC_V(i, j, k, nx, ny),
         qw = LQ_MAC_W(i, j, k, nx, ny), sz = nx * ny;
     if (i > 0 && lq_pr_free(flags[c - 1])) u[qu] = u[qu] - tx * dp;
     if (i < nx - 1 && lq_pr_free(flags[c + 1])) u[qu + 1] = u[qu + 1] + tx * dp;
-    if (j > 0 && lq_pr_free(flags[c - nx])) v[qv] = v[qv] - ty * dp;
-    if (j < ny - 1 && lq_pr_free(flags[c + nx])) v[qv + nx] = v[qv + nx] + ty * dp;
+    if (j > 0 && lq_pr_free(flags[c - nx])) v[qv] = v[qv] - ty * (wlo * dp);
+    if (j < ny - 1 && lq_pr_free(flags[c + nx])) v[qv + nx] = v[qv + nx] + ty * (whi * dp);
     if (k > 0 && lq_pr_free(flags[c - sz])) w[qw] = w[qw] - tz * dp;
     if (k < nz - 1 && lq_pr_free(flags[c + sz])) w[qw + sz] = w[qw + sz] + tz * dp;
     p[c] = p[c] + dp;
@@ -154,13 +221,15 @@ LQ_INLINE void lq_pr_rb_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL f
 
 /* One colour of one plane k: every cell (i, j, k) of that colour, rows in order. */
 LQ_INLINE void lq_pr_rb_plane(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
-                              LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags, int k,
-                              int parity, int nx, int ny, int nz, float idx, float idy, float idz,
-                              float beta, float tx, float ty, float tz)
+                              LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
+                              const LQ_GLOBAL float *sw, int k, int parity, int nx, int ny, int nz,
+                              float idx, float idy, float idz, float beta, float tx, float ty,
+                              float tz)
 {
     for (int j = 0; j < ny; j++)
         for (int i = (j + k + parity) & 1; i < nx; i += 2)
-            lq_pr_rb_cell(u, v, w, p, flags, i, j, k, nx, ny, nz, idx, idy, idz, beta, tx, ty, tz);
+            lq_pr_rb_cell(u, v, w, p, flags, sw, i, j, k, nx, ny, nz, idx, idy, idz, beta, tx, ty,
+                          tz);
 }
 
 /* Both colours of the planes [k0, k1) of a slab as a wavefront: red plane k, then black
@@ -172,14 +241,15 @@ LQ_INLINE void lq_pr_rb_plane(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL 
  * edges wait. The planes k − 2 ... k stay in cache between the two colours, so a sweep
  * streams u, v, w, p and the flags once instead of twice. */
 LQ_INLINE void lq_pr_rb_slab(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
-                             LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags, int k0,
-                             int k1, int nx, int ny, int nz, float idx, float idy, float idz,
-                             float beta, float tx, float ty, float tz)
+                             LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
+                             const LQ_GLOBAL float *sw, int k0, int k1, int nx, int ny, int nz,
+                             float idx, float idy, float idz, float beta, float tx, float ty,
+                             float tz)
 {
     for (int k = k0; k < k1; k++) {
-        lq_pr_rb_plane(u, v, w, p, flags, k, 0, nx, ny, nz, idx, idy, idz, beta, tx, ty, tz);
+        lq_pr_rb_plane(u, v, w, p, flags, sw, k, 0, nx, ny, nz, idx, idy, idz, beta, tx, ty, tz);
         if (k - 1 > k0)
-            lq_pr_rb_plane(u, v, w, p, flags, k - 1, 1, nx, ny, nz, idx, idy, idz, beta, tx, ty,
+            lq_pr_rb_plane(u, v, w, p, flags, sw, k - 1, 1, nx, ny, nz, idx, idy, idz, beta, tx, ty,
                            tz);
     }
 }
@@ -199,12 +269,13 @@ LQ_INLINE int lq_pr_edge_plane(int q, int slab, int nz)
  * (beta already carries the Jacobi relaxation factor). */
 LQ_INLINE void lq_pr_jacobi_dp_cell(LQ_GLOBAL float *dp, const LQ_GLOBAL float *u,
                                     const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
-                                    const LQ_GLOBAL unsigned char *flags, int i, int j, int k,
-                                    int nx, int ny, float idx, float idy, float idz, float beta)
+                                    const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL float *sw,
+                                    int i, int j, int k, int nx, int ny, int nz, float idx,
+                                    float idy, float idz, float beta)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-    dp[c] =
-        flags[c] == LQ_MAC_FULL ? beta * lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz) : 0.0f;
+    float b = sw ? beta * sw[nx * ny * nz + c] : beta; /* as lq_pr_rb_cell */
+    dp[c] = flags[c] == LQ_MAC_FULL ? b * lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz) : 0.0f;
 }
 
 /* Jacobi pass 2, cell (i, j, k): its −x, −y, −z faces from both cells' δp (eq. 8 of
@@ -212,8 +283,9 @@ LQ_INLINE void lq_pr_jacobi_dp_cell(LQ_GLOBAL float *dp, const LQ_GLOBAL float *
  * domain edge never move, so the low faces of all cells are all the faces that can. */
 LQ_INLINE void lq_pr_jacobi_apply_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
                                        LQ_GLOBAL float *p, const LQ_GLOBAL float *dp,
-                                       const LQ_GLOBAL unsigned char *flags, int i, int j, int k,
-                                       int nx, int ny, float tx, float ty, float tz)
+                                       const LQ_GLOBAL unsigned char *flags,
+                                       const LQ_GLOBAL float *sw, int i, int j, int k, int nx,
+                                       int ny, float tx, float ty, float tz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), fc = flags[c], sz = nx * ny;
     float d = dp[c];
@@ -223,7 +295,8 @@ LQ_INLINE void lq_pr_jacobi_apply_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, L
     }
     if (j > 0 && lq_pr_face_moves(flags[c - nx], fc)) {
         int q = LQ_MAC_V(i, j, k, nx, ny);
-        v[q] = v[q] + ty * (dp[c - nx] - d);
+        float wf = sw ? sw[c - nx] : 1.0f; /* the face's weight (lq_pr_rb_cell) */
+        v[q] = v[q] + ty * (wf * (dp[c - nx] - d));
     }
     if (k > 0 && lq_pr_face_moves(flags[c - sz], fc)) {
         int q = LQ_MAC_W(i, j, k, nx, ny);

@@ -4,10 +4,9 @@
  * (tests/mac_validation.h has the cases):
  *   - standing wave, a k = 0.03 at 32 cells per wavelength, modes 1 and 2, 36 markers
  *     per cell (mac.particles: the wave is 0.15 δx high): period from the markers' mode
- *     amplitude within 5 % (this fails today: the still level h = 0.5 m lies on a row
- *     of faces, where the fill-placed surface pressure counts a fill below ¼ as ¼;
- *     docs/VALIDATION.md); the same waves with the still level mid-cell (h + ½ δx)
- *     within 5 %; the resolved waves (2 δx high) within 2 %;
+ *     amplitude within 5 %; the same waves with the still level mid-cell (h + ½ δx)
+ *     within 5 %; the resolved waves (2 δx high) within 2 % (all with the default
+ *     mac.surface_solve, the ghost fluid at the marker fill: docs/VALIDATION.md);
  *   - free fall, 100 steps: from rest, thrown under gravity, thrown in zero g: centroid
  *     within 0.1 δx, shape, and every face moving with the ball;
  *   - dam break against Martin & Moyce (1952) at a = 40 cells; the curves go to

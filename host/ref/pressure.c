@@ -10,6 +10,7 @@
 
 #define F(fld)  ((float *)(fld)->host)
 #define UC(fld) ((const unsigned char *)(fld)->host)
+#define SW(st)  ((st)->sw ? (const float *)(st)->sw->host : NULL)
 
 void lq_pressure_ref_divergence(lq_pressure_state *st, const lq_pressure_params *prm, float *maxdiv)
 {
@@ -35,8 +36,8 @@ void lq_pressure_ref_rb_sweep(lq_pressure_state *st, const lq_pressure_params *p
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = (j + k + parity) & 1; i < nx; i += 2)
-                lq_pr_rb_cell(F(st->u), F(st->v), F(st->w), F(st->p), UC(st->flags), i, j, k, nx,
-                              ny, nz, c.idx, c.idy, c.idz, c.beta, c.tx, c.ty, c.tz);
+                lq_pr_rb_cell(F(st->u), F(st->v), F(st->w), F(st->p), UC(st->flags), SW(st), i, j,
+                              k, nx, ny, nz, c.idx, c.idy, c.idz, c.beta, c.tx, c.ty, c.tz);
 }
 
 void lq_pressure_ref_jacobi_sweep(lq_pressure_state *st, const lq_pressure_params *prm)
@@ -46,20 +47,21 @@ void lq_pressure_ref_jacobi_sweep(lq_pressure_state *st, const lq_pressure_param
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_pr_jacobi_dp_cell(F(&st->dp), F(st->u), F(st->v), F(st->w), UC(st->flags), i, j,
-                                     k, nx, ny, c.idx, c.idy, c.idz, c.beta);
+                lq_pr_jacobi_dp_cell(F(&st->dp), F(st->u), F(st->v), F(st->w), UC(st->flags),
+                                     SW(st), i, j, k, nx, ny, nz, c.idx, c.idy, c.idz, c.beta);
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
                 lq_pr_jacobi_apply_cell(F(st->u), F(st->v), F(st->w), F(st->p), F(&st->dp),
-                                        UC(st->flags), i, j, k, nx, ny, c.tx, c.ty, c.tz);
+                                        UC(st->flags), SW(st), i, j, k, nx, ny, c.tx, c.ty, c.tz);
 }
 
-void lq_pressure_ref_surface_prep(const lq_field *flags, lq_field *out, lq_field *p,
-                                  const lq_field *count, const lq_field *ghost, int per_cell)
+void lq_pressure_ref_surface_prep(const lq_field *flags, lq_field *out, lq_field *p, lq_field *sw,
+                                  const lq_field *count, const lq_field *table, int per_cell)
 {
-    for (int c = 0; c < (int)flags->count; c++)
-        lq_pr_surface_prep_cell(UC(flags), (unsigned char *)out->host, F(p),
-                                (const int *)count->host, (const float *)ghost->host, c, flags->nx,
-                                per_cell);
+    int n = (int)flags->count;
+    for (int c = 0; c < n; c++)
+        lq_pr_surface_prep_cell(UC(flags), (unsigned char *)out->host, F(p), F(sw),
+                                (const int *)count->host, (const float *)table->host, c, flags->nx,
+                                n, per_cell);
 }

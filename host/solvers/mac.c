@@ -8,7 +8,8 @@
  *      (§3.2.1; in this order, so walls mirror the surface's velocities);
  *   5. ũ, ṽ, w̃ by eq. 2 (explicit; Δt from eq. 3 and the viscous limit);
  *   6. the pressure iteration of eq. 5–9 (red-black or Jacobi) to ε (with
- *      mac.surface_solve over the SURFACE cells too, host/pressure.h);
+ *      mac.surface_solve, the default, over the SURFACE cells too, the surface placed
+ *      at the marker fill as a ghost fluid: kernels/pressure_cell.h);
  *   7. the surface conditions again;
  *   8. the markers move (second-order Runge–Kutta through the staggered field).
  *
@@ -82,7 +83,8 @@ typedef struct lq_mac {
     bool fill_pressure; /* mac.surface_pressure: fill */
     bool surface_solve; /* mac.surface_solve: SURFACE cells relaxed in step 6 */
     lq_field pflags;    /* the flags step 6 reads then (lq_pressure_surface_prep) */
-    lq_field ghost;     /* its EMPTY-cell pressure per marker count (lq_pressure_surface_ghost) */
+    lq_field ghost;     /* its table per marker count (lq_pressure_surface_table) */
+    lq_field sw;        /* its surface weights (2 floats per cell) */
     lq_field ratio;     /* its ratio per marker count m (lq_ms_fill_ratio) */
     lq_macspray_ops spo;
     lq_macspray_state sps;
@@ -136,6 +138,7 @@ static void lq_mac_destroy(void *state)
     lq_field_release(&s->fl0f);
     lq_field_release(&s->pflags);
     lq_field_release(&s->ghost);
+    lq_field_release(&s->sw);
     lq_macbody_release(&s->mbs);
     lq_macbody_ops_release(&s->mbo);
     lq_macspray_state_release(&s->sps);
@@ -662,6 +665,9 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         goto fail;
     }
     s->surface_solve = lq_scene_bool(sc, "mac.surface_solve");
+    if (!lq_scene_has(sc, "mac.surface_solve") &&
+        (s->forcing.a != 0 || s->forcing.A != 0 || s->surface != LQ_MAC_MARKERS))
+        s->surface_solve = false; /* the default gives way to what it cannot go with */
     if (s->surface_solve && (s->forcing.a != 0 || s->forcing.A != 0)) {
         rc = lq_scene_error(sc, "mac.surface_solve",
                             "the surface forcing (mac.forcing) needs mac.surface_solve: false "
@@ -671,15 +677,6 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     if (s->surface_solve && s->surface != LQ_MAC_MARKERS) {
         rc = lq_scene_error(sc, "mac.surface_solve", "needs mac.surface: markers");
         goto fail;
-    }
-    if (s->surface_solve) {
-        float ghost[130];
-        lq_pressure_surface_ghost(s->per_cell, (float)fabs(s->g[1]), (float)s->dx, ghost);
-        rc = lq_field_alloc(ctx, &s->pflags, "pressure_flags", nx, ny, nz, 1);
-        if (!rc)
-            rc = lq_field_alloc(ctx, &s->ghost, "surface_ghost", 2 * (s->per_cell + 1), 1, 1, 4);
-        if (!rc) rc = lq_field_upload(&s->ghost, ghost);
-        if (rc) goto fail;
     }
     const char *method = lq_scene_enum(sc, "mac.pressure");
     s->pp = lq_pressure_defaults(
@@ -695,6 +692,21 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     }
     s->pp.eps = (float)lq_scene_float(sc, "mac.epsilon");
     s->pp.max_sweeps = lq_scene_int(sc, "mac.max_sweeps");
+    if (s->surface_solve) {
+        int tn = LQ_PR_ST * (s->per_cell + 1);
+        float *table = lq_calloc((size_t)tn, sizeof(float));
+        rc = table ? LQ_OK : LQ_ESIM;
+        if (!rc)
+            lq_pressure_surface_table(
+                s->per_cell, (float)fabs(s->g[1]), &s->pp, nx, ny, nz,
+                strcmp(lq_scene_enum(sc, "mac.surface_solve_ghost"), "fill") == 0, table);
+        if (!rc) rc = lq_field_alloc(ctx, &s->pflags, "pressure_flags", nx, ny, nz, 1);
+        if (!rc) rc = lq_field_alloc(ctx, &s->sw, "surface_weights", nx, ny, 2 * nz, 4);
+        if (!rc) rc = lq_field_alloc(ctx, &s->ghost, "surface_table", tn, 1, 1, 4);
+        if (!rc) rc = lq_field_upload(&s->ghost, table);
+        free(table);
+        if (rc) goto fail;
+    }
     /* step 3 once, so frame 0 shows the cells the liquid fills */
     if (s->surface == LQ_MAC_HEIGHTFIELD) {
         rc = lq_machf_ops_init(&s->hfo, ctx, nx, ny, nz);
@@ -920,8 +932,8 @@ static int lq_mac_step(lq_mac *s, double dt)
     fo.dt = (float)dt;
     float org[3] = {(float)s->origin[0], (float)s->origin[1], (float)s->origin[2]};
     if (!rc && s->surface_solve) /* the atmosphere's side held in the EMPTY cells instead */
-        rc = lq_pressure_surface_prep(&s->po, &s->flags, &s->pflags, &s->p, &s->count, &s->ghost,
-                                      s->per_cell);
+        rc = lq_pressure_surface_prep(&s->po, &s->flags, &s->pflags, &s->p, &s->sw, &s->count,
+                                      &s->ghost, s->per_cell);
     else if (!rc)
         rc = lq_ms_pressure(&s->so, &s->flags, &s->p, hh, org, &fo);
     if (!rc && s->fill_pressure && !s->surface_solve) /* placed at the markers' height */
@@ -937,9 +949,13 @@ static int lq_mac_step(lq_mac *s, double dt)
     lq_mac_swap(&s->w, &s->ms.wn);
     int sweeps = 0;
     float maxdiv = 0;
-    if (s->surface_solve) s->ps.flags = &s->pflags; /* SURFACE relaxed too, EMPTY at p = 0 */
+    if (s->surface_solve) { /* SURFACE relaxed too, the surface's faces weighted */
+        s->ps.flags = &s->pflags;
+        s->ps.sw = &s->sw;
+    }
     rc = lq_pressure_solve(&s->po, &s->ps, &s->pp, &sweeps, &maxdiv); /* 6 */
     s->ps.flags = &s->flags;
+    s->ps.sw = NULL;
     if (!rc) rc = lq_mac_boundaries(s, dt, true); /* 7 */
     if (!rc && s->twoway)
         rc = lq_macbody_face_velocity(&s->mbo, &s->mbs, &s->u, &s->v, &s->w, &s->flags, &s->owner);
