@@ -75,6 +75,15 @@ kernel void poisson_precond_jacobi(global const float *r, global float *z, globa
     lq_ps_precond_jacobi_cell(r, z, mask, diag, c);
 }
 
+/* A group's items summed by the fixed binary tree (halving strides), the sum into out[g]. */
+#define LQ_PS_TREE                                                                                 \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    for (int s = LQ_PS_LOCAL / 2; s > 0; s >>= 1) {                                                \
+        if (l < s) red[l] = red[l] + red[l + s];                                                   \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+    }                                                                                              \
+    if (l == 0) out[g] = red[0];
+
 kernel __attribute__((reqd_work_group_size(LQ_PS_LOCAL, 1, 1))) void
 poisson_reduce(int mode, global const float *a, global const float *b, global const uchar *mask,
                float shift, int span, global float *out)
@@ -82,12 +91,48 @@ poisson_reduce(int mode, global const float *a, global const float *b, global co
     local float red[LQ_PS_LOCAL];
     int g = get_group_id(0), l = get_local_id(0);
     red[l] = lq_ps_red_item(mode, a, b, mask, shift, g, l, span, NX * NY * NZ);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = LQ_PS_LOCAL / 2; s > 0; s >>= 1) {
-        if (l < s) red[l] = red[l] + red[l + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (l == 0) out[g] = red[0];
+    LQ_PS_TREE
+}
+
+/* The CG's list passes fused with their reductions (poisson_cell.h, unknown lists): one
+ * group sum each into out. */
+kernel __attribute__((reqd_work_group_size(LQ_PS_LOCAL, 1, 1))) void
+poisson_apply_dot(global const float *x, global const uchar *mask, global const float *diag,
+                  global float *y, global const int *list, int n, int span, global float *out)
+{
+    local float red[LQ_PS_LOCAL];
+    int g = get_group_id(0), l = get_local_id(0);
+    red[l] = lq_ps_apply_dot_item(x, mask, diag, y, list, g, l, span, n, NX, NY, NZ);
+    LQ_PS_TREE
+}
+
+kernel __attribute__((reqd_work_group_size(LQ_PS_LOCAL, 1, 1))) void
+poisson_update_dot(global float *x, global float *r, global const float *d, global const float *q,
+                   float alpha, global const int *list, int n, int span, global float *out)
+{
+    local float red[LQ_PS_LOCAL];
+    int g = get_group_id(0), l = get_local_id(0);
+    red[l] = lq_ps_update_dot_item(x, r, d, q, alpha, list, g, l, span, n);
+    LQ_PS_TREE
+}
+
+kernel __attribute__((reqd_work_group_size(LQ_PS_LOCAL, 1, 1))) void
+poisson_dot_list(global const float *a, global const float *b, global const int *list, int n,
+                 int span, global float *out)
+{
+    local float red[LQ_PS_LOCAL];
+    int g = get_group_id(0), l = get_local_id(0);
+    red[l] = lq_ps_dot_item(a, b, list, g, l, span, n);
+    LQ_PS_TREE
+}
+
+/* d = z + β d on the listed cells (one work-item per entry, fixed local size). */
+kernel void poisson_direction_list(global const float *z, global float *d, float beta,
+                                   global const int *list, int n)
+{
+    int t = get_global_id(0);
+    if (t >= n) return;
+    lq_ps_cg_direction_cell(z, d, beta, list[t]);
 }
 
 kernel void poisson_rhs(global const float *u, global const float *v, global const float *w,
@@ -135,46 +180,46 @@ kernel void poisson_mg_system(global const uchar *state, int wall_dirichlet, int
     lq_ps_coarse_system_cell(state, wall_dirichlet, dim3, i, j, k, nx, ny, nz, mask, diag);
 }
 
-kernel void poisson_mg_smooth(global const float *b, global float *x, global const uchar *mask,
-                              global const float *diag, int colour, int nx, int ny, int nz)
+/* The V-cycle's passes over a level's unknown list (poisson_cell.h): work-item t is the
+ * cell list[off + t], t < n (one colour's part of the list, or all of it); fixed local
+ * size. */
+#define LIST_IDS                                                                                   \
+    int t = get_global_id(0);                                                                      \
+    if (t >= n) return;                                                                            \
+    int c = list[off + t], i, j, k;                                                                \
+    lq_ps_cell_ijk(c, nx, ny, &i, &j, &k);
+
+kernel void poisson_mg_smooth_list(global const float *b, global float *x, global const uchar *mask,
+                                   global const float *diag, int colour, global const int *list,
+                                   int off, int n, int nx, int ny, int nz)
 {
-    LEVEL_IDS
+    LIST_IDS
     lq_ps_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
 }
 
-/* poisson_mg_smooth over half the range: work-item g0 of row (j, k) is the cell
- * i = 2 g0 + ((j + k + colour) & 1), the one of that colour (the same updates, no idle
- * half). */
-kernel void poisson_mg_smooth_half(global const float *b, global float *x, global const uchar *mask,
-                                   global const float *diag, int colour, int nx, int ny, int nz)
+kernel void poisson_mg_residual_list(global const float *b, global const float *x,
+                                     global const uchar *mask, global const float *diag,
+                                     global float *r, global const int *list, int off, int n,
+                                     int nx, int ny, int nz)
 {
-    int j = get_global_id(1), k = get_global_id(2);
-    int i = 2 * (int)get_global_id(0) + ((j + k + colour) & 1);
-    if (i >= nx || j >= ny || k >= nz) return;
-    lq_ps_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
-}
-
-kernel void poisson_mg_residual(global const float *b, global const float *x,
-                                global const uchar *mask, global const float *diag, global float *r,
-                                int nx, int ny, int nz)
-{
-    LEVEL_IDS
+    LIST_IDS
     lq_ps_residual_cell(b, 0.0f, x, mask, diag, r, i, j, k, nx, ny, nz);
 }
 
-kernel void poisson_mg_restrict(global const float *r, int fnx, int fny, int fnz,
-                                global const uchar *cmask, global float *b, float scale, int dim3,
-                                int nx, int ny, int nz)
+kernel void poisson_mg_restrict_list(global const float *r, int fnx, int fny, int fnz,
+                                     global const uchar *cmask, global float *b, float scale,
+                                     int dim3, global const int *list, int off, int n, int nx,
+                                     int ny, int nz)
 {
-    LEVEL_IDS
+    LIST_IDS
     lq_ps_restrict_cell(r, fnx, fny, fnz, cmask, b, scale, dim3, i, j, k, nx, ny, nz);
 }
 
-kernel void poisson_mg_prolong(global const float *e, int cnx, int cny, int cnz,
-                               global const uchar *fmask, global float *x, int dim3, int nx, int ny,
-                               int nz)
+kernel void poisson_mg_prolong_list(global const float *e, int cnx, int cny, int cnz,
+                                    global const uchar *fmask, global float *x, int dim3,
+                                    global const int *list, int off, int n, int nx, int ny, int nz)
 {
-    LEVEL_IDS
+    LIST_IDS(void) nz;
     lq_ps_prolong_cell(e, cnx, cny, cnz, fmask, x, dim3, i, j, k, nx, ny);
 }
 

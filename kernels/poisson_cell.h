@@ -242,6 +242,81 @@ LQ_INLINE float lq_ps_red_item(int mode, LQ_GLOBAL const float *a, LQ_GLOBAL con
     return s;
 }
 
+/* --- unknown lists ----------------------------------------------------------------------
+ * Level l's unknowns (LQ_PS_UNKNOWN in its mask) in one int array, built by the host from
+ * the mask after every build (host/poisson.c): colour 0 ((i + j + k) even) in increasing
+ * cell index, then colour 1 likewise. The CG vectors and the V-cycle's passes visit only
+ * these cells (about 5 % of the grid in a dam break): every vector they write is 0 off
+ * the unknowns (zeroed by the solver, never written there by a list pass), which is what
+ * the whole-grid passes wrote there, so a list pass updates what a whole-grid pass would,
+ * bit for bit, and one colour's cells share no face (order-free).
+ * List reductions: G = lq_ps_list_groups(n) groups of LQ_PS_LOCAL items over the n
+ * entries, group g the entries [g S, min((g + 1) S, n)) with S = ceil(n / G), its item l
+ * the entries g S + l + LQ_PS_LOCAL t in increasing t, then the fixed tree per group and
+ * the host's sum of the group sums in order, in double. */
+LQ_INLINE int lq_ps_list_groups(int n)
+{
+    int g = (n + LQ_PS_LOCAL - 1) / LQ_PS_LOCAL;
+    return g < 1 ? 1 : (g < LQ_PS_GROUPS ? g : LQ_PS_GROUPS);
+}
+
+LQ_INLINE void lq_ps_cell_ijk(int c, int nx, int ny, int *i, int *j, int *k)
+{
+    *i = c % nx;
+    *j = (c / nx) % ny;
+    *k = c / (nx * ny);
+}
+
+/* Entry range of item l of group g (t from lo by LQ_PS_LOCAL while t < hi). */
+LQ_INLINE int lq_ps_list_hi(int g, int span, int n)
+{
+    int hi = (g + 1) * span;
+    return hi < n ? hi : n;
+}
+
+/* y = A x on the listed cells; returns the item's Σ x·y (d·q of CG). */
+LQ_INLINE float lq_ps_apply_dot_item(LQ_GLOBAL const float *x, LQ_GLOBAL const unsigned char *mask,
+                                     LQ_GLOBAL const float *diag, LQ_GLOBAL float *y,
+                                     LQ_GLOBAL const int *list, int g, int l, int span, int n,
+                                     int nx, int ny, int nz)
+{
+    float s = 0.0f;
+    int hi = lq_ps_list_hi(g, span, n);
+    for (int t = g * span + l; t < hi; t += LQ_PS_LOCAL) {
+        int c = list[t], i, j, k;
+        lq_ps_cell_ijk(c, nx, ny, &i, &j, &k);
+        lq_ps_apply_cell(x, mask, diag, y, i, j, k, nx, ny, nz);
+        s = s + x[c] * y[c];
+    }
+    return s;
+}
+
+/* x += α d, r −= α q on the listed cells; returns the item's Σ r·r. */
+LQ_INLINE float lq_ps_update_dot_item(LQ_GLOBAL float *x, LQ_GLOBAL float *r,
+                                      LQ_GLOBAL const float *d, LQ_GLOBAL const float *q,
+                                      float alpha, LQ_GLOBAL const int *list, int g, int l,
+                                      int span, int n)
+{
+    float s = 0.0f;
+    int hi = lq_ps_list_hi(g, span, n);
+    for (int t = g * span + l; t < hi; t += LQ_PS_LOCAL) {
+        int c = list[t];
+        lq_ps_cg_update_cell(x, r, d, q, alpha, c);
+        s = s + r[c] * r[c];
+    }
+    return s;
+}
+
+/* The item's Σ a·b over the listed cells. */
+LQ_INLINE float lq_ps_dot_item(LQ_GLOBAL const float *a, LQ_GLOBAL const float *b,
+                               LQ_GLOBAL const int *list, int g, int l, int span, int n)
+{
+    float s = 0.0f;
+    int hi = lq_ps_list_hi(g, span, n);
+    for (int t = g * span + l; t < hi; t += LQ_PS_LOCAL) s = s + a[list[t]] * b[list[t]];
+    return s;
+}
+
 /* --- projection ------------------------------------------------------------------------ */
 
 /* The face on `axis` (0 x, 1 y, 2 z) at face coordinates (i, j, k) lies between the cells

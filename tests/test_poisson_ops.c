@@ -209,7 +209,8 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
         twin_check_exact("poisson.mg", &py);
         for (int l = 0; l < A.ops.levels; l++) {
             lq_poisson_level *la = &A.ops.lv[l], *lb = &B.ops.lv[l];
-            twin_pair q1 = pair_of(&la->state, &lb->state), q2 = pair_of(&la->res, &lb->res);
+            twin_pair q1 = pair_of(&la->state, &lb->state),
+                      q2 = l ? pair_of(&la->res, &lb->res) : pair_of(&A.ops.q, &B.ops.q);
             twin_check_exact("poisson.mg", &q1);
             if (l < A.ops.levels - 1) twin_check_exact("poisson.mg", &q2);
             if (l == 0) continue;

@@ -434,7 +434,7 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     size_t lx = nx, ly = ny, lz = nz, mg = 0; /* multigrid levels */
     for (int l = 0; l < LQ_PS_MAX_LEVELS; l++) {
         size_t lc = lx * ly * lz;
-        mg += lc * 5 + (l > 0 ? lc * 13 : 0);
+        mg += lc * 5 + (l > 0 ? lc * 17 : 0); /* state, unknown list; res, coarse system */
         if (LQ_MAX(LQ_MAX(lx, ly), lz) <= 4) break;
         lx = (lx + 1) / 2;
         ly = (ly + 1) / 2;
