@@ -8,7 +8,8 @@
  * Backtrace (second-order Runge–Kutta, midpoint, backwards in time): from the sample
  * position x, x½ = x − (δt/2) u(x), x' = x − δt u(x½), each stage clamped to the domain
  * [0, nx h] × [0, ny h] × [0, nz h]; u is the full staggered velocity sampled trilinearly
- * on each component's own face lattice (markers_cell.h, lq_mk_velocity). In 2D (nz = 1)
+ * on each component's own face lattice (markers_cell.h, lq_mk_velocity; at the start
+ * point, a face or a cell centre, read off the lattices: lq_sl_face_velocity). In 2D (nz = 1)
  * the z component is dropped (w is ignored). The new value is the old field sampled
  * trilinearly at x'. Unconditionally stable: the result is an interpolation of old
  * values (no new extrema).
@@ -35,17 +36,74 @@
 #include "mac_grid.h"
 #include "markers_cell.h"
 
-/* The RK2 departure point of p over dt (m), in the domain [0, lx] × [0, ly] × [0, lz]. */
-LQ_INLINE lq_mk_vec3 lq_sl_backtrace(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                                     const LQ_GLOBAL float *w, lq_mk_vec3 p, int nx, int ny, int nz,
-                                     float ih, float lx, float ly, float lz, float dt)
+/* The RK2 departure point of p over dt (m), in the domain [0, lx] × [0, ly] × [0, lz], from
+ * the first stage's velocity v0 = u(p). */
+LQ_INLINE lq_mk_vec3 lq_sl_backtrace_v0(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                        const LQ_GLOBAL float *w, lq_mk_vec3 p, lq_mk_vec3 v0,
+                                        int nx, int ny, int nz, float ih, float lx, float ly,
+                                        float lz, float dt)
 {
-    lq_mk_vec3 v0 = lq_mk_velocity(u, v, w, p, nx, ny, nz, ih, ih, ih);
     if (nz == 1) v0.z = 0.0f;
     lq_mk_vec3 pm = lq_mk_step(p, v0, -0.5f * dt, lx, ly, lz);
     lq_mk_vec3 vm = lq_mk_velocity(u, v, w, pm, nx, ny, nz, ih, ih, ih);
     if (nz == 1) vm.z = 0.0f;
     return lq_mk_step(p, vm, -dt, lx, ly, lz);
+}
+
+/* ... with v0 sampled at p. */
+LQ_INLINE lq_mk_vec3 lq_sl_backtrace(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                     const LQ_GLOBAL float *w, lq_mk_vec3 p, int nx, int ny, int nz,
+                                     float ih, float lx, float ly, float lz, float dt)
+{
+    lq_mk_vec3 v0 = lq_mk_velocity(u, v, w, p, nx, ny, nz, ih, ih, ih);
+    return lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
+}
+
+/* The first stage's velocity where the backtraces start, read off the lattices (the
+ * trilinear sample there, its weights ½ or 1 and 0 exactly: the sample at the computed
+ * position p had weights off by the rounding of p/h, ~1e-7): at an interior face of
+ * component comp (the face's own value, and the other two the mean of the 4 faces
+ * around it) and at a cell centre (each component the mean of the cell's 2 faces). In
+ * 2D (nz = 1) the z component is not read (the backtrace drops it). */
+LQ_INLINE float lq_sl_mean4(const LQ_GLOBAL float *a, int b, int s0, int s1)
+{
+    return lq_mk_lerp(lq_mk_lerp(a[b], a[b + s0], 0.5f),
+                      lq_mk_lerp(a[b + s1], a[b + s1 + s0], 0.5f), 0.5f);
+}
+
+LQ_INLINE lq_mk_vec3 lq_sl_face_velocity(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                         const LQ_GLOBAL float *w, int comp, int i, int j, int k,
+                                         int nx, int ny, int nz)
+{
+    int ux = nx + 1, vx = nx, vy = ny + 1, wx = nx;
+    lq_mk_vec3 r;
+    r.z = 0.0f;
+    if (comp == 0) { /* (i, j+½, k+½): v at (i−½, j+½, k), w at (i−½, j, k+½) */
+        r.x = u[i + ux * (j + ny * k)];
+        r.y = lq_sl_mean4(v, (i - 1) + vx * (j + vy * k), 1, vx);
+        if (nz > 1) r.z = lq_sl_mean4(w, (i - 1) + wx * (j + ny * k), 1, wx * ny);
+    } else if (comp == 1) { /* (i+½, j, k+½): u at (i+½, j−½, k), w at (i, j−½, k+½) */
+        r.x = lq_sl_mean4(u, i + ux * ((j - 1) + ny * k), 1, ux);
+        r.y = v[i + vx * (j + vy * k)];
+        if (nz > 1) r.z = lq_sl_mean4(w, i + wx * ((j - 1) + ny * k), wx, wx * ny);
+    } else { /* (i+½, j+½, k): u at (i+½, j, k−½), v at (i, j+½, k−½) */
+        r.x = lq_sl_mean4(u, i + ux * (j + ny * (k - 1)), 1, ux * ny);
+        r.y = lq_sl_mean4(v, i + vx * (j + vy * (k - 1)), vx, vx * vy);
+        r.z = w[i + wx * (j + ny * k)];
+    }
+    return r;
+}
+
+LQ_INLINE lq_mk_vec3 lq_sl_centre_velocity(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                           const LQ_GLOBAL float *w, int i, int j, int k, int nx,
+                                           int ny, int nz)
+{
+    lq_mk_vec3 r;
+    r.x = lq_mk_lerp(u[LQ_MAC_U(i, j, k, nx, ny)], u[LQ_MAC_U(i + 1, j, k, nx, ny)], 0.5f);
+    r.y = lq_mk_lerp(v[LQ_MAC_V(i, j, k, nx, ny)], v[LQ_MAC_V(i, j + 1, k, nx, ny)], 0.5f);
+    r.z = nz > 1 ? lq_mk_lerp(w[LQ_MAC_W(i, j, k, nx, ny)], w[LQ_MAC_W(i, j, k + 1, nx, ny)], 0.5f)
+                 : 0.0f;
+    return r;
 }
 
 /* Sample position of node a (0, 1, 2, ...) along an axis: a h or (a + ½) h. */
@@ -74,7 +132,8 @@ LQ_INLINE void lq_sl_velocity_face(LQ_GLOBAL float *out, const LQ_GLOBAL float *
     p.x = lq_sl_at(i, comp == 0, h);
     p.y = lq_sl_at(j, comp == 1, h);
     p.z = lq_sl_at(k, comp == 2, h);
-    lq_mk_vec3 q = lq_sl_backtrace(u, v, w, p, nx, ny, nz, ih, lx, ly, lz, dt);
+    lq_mk_vec3 v0 = lq_sl_face_velocity(u, v, w, comp, i, j, k, nx, ny, nz);
+    lq_mk_vec3 q = lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
     float r;
     if (comp == 0)
         r = lq_mk_sample_u(u, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
@@ -102,7 +161,8 @@ LQ_INLINE void lq_sl_scalar_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
     p.x = lq_sl_at(i, 0, h);
     p.y = lq_sl_at(j, 0, h);
     p.z = lq_sl_at(k, 0, h);
-    lq_mk_vec3 d = lq_sl_backtrace(u, v, w, p, nx, ny, nz, ih, lx, ly, lz, dt);
+    lq_mk_vec3 v0 = lq_sl_centre_velocity(u, v, w, i, j, k, nx, ny, nz);
+    lq_mk_vec3 d = lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
     qn[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_sl_sample_cell(q, d.x, d.y, d.z, nx, ny, nz, ih);
 }
 
@@ -137,7 +197,8 @@ LQ_INLINE lq_mk_vec3 lq_sl_departure(const LQ_GLOBAL float *u, const LQ_GLOBAL f
     p.x = lq_sl_at(i, 0, h);
     p.y = lq_sl_at(j, 0, h);
     p.z = lq_sl_at(k, 0, h);
-    return lq_sl_backtrace(u, v, w, p, nx, ny, nz, ih, lx, ly, lz, dt);
+    lq_mk_vec3 v0 = lq_sl_centre_velocity(u, v, w, i, j, k, nx, ny, nz);
+    return lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
 }
 
 /* r clamped to [lo, hi] (the limiter of Selle et al. 2008, §4: no new extrema). */
