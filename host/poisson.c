@@ -51,7 +51,7 @@ static int lq_ps_mode(const lq_field *sdf, const lq_poisson_params *prm)
             {&(o)->mg_prolong, "poisson_mg_prolong_list"}, {&(o)->mg_coarse, "poisson_mg_coarse"}, \
             {&(o)->apply_dot, "poisson_apply_dot"}, {&(o)->update_dot, "poisson_update_dot"},      \
             {&(o)->dot_list, "poisson_dot_list"},                                                  \
-            {&(o)->direction_list, "poisson_direction_list"},                                      \
+            {&(o)->direction_list, "poisson_direction_list"}, {&(o)->mg_tail, "poisson_mg_tail"},  \
     }
 
 float lq_poisson_theta_min(const lq_poisson_params *prm)
@@ -95,6 +95,9 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
         if (!o->partial_host || !o->mask_host || !o->list_host)
             rc = lq_error(LQ_ESIM, "poisson: out of host memory");
     }
+    if (!rc) rc = lq_field_alloc(ctx, &o->tail_info, "poisson.tail", 5 * LQ_PS_TAIL, 1, 1, 4);
+    o->tail = -1;
+    o->tail_cells = LQ_PS_TAIL_CELLS;
     if (!rc) rc = lq_field_zero(&o->mask, 0);
     if (!rc) rc = lq_field_zero(&o->diag, 0);
     /* multigrid levels: halve (rounding up) until the longest side is ≤ 4 */
@@ -133,7 +136,7 @@ void lq_poisson_ops_release(lq_poisson_ops *o)
 {
     lq_cl_kernel_name ks[] = LQ_POISSON_KERNELS(o);
     lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
-    lq_field *fs[] = {&o->mask, &o->diag, &o->r, &o->z, &o->d, &o->q, &o->partial};
+    lq_field *fs[] = {&o->mask, &o->diag, &o->r, &o->z, &o->d, &o->q, &o->partial, &o->tail_info};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     for (int l = 0; l < LQ_PS_MAX_LEVELS; l++) {
         lq_poisson_level *L = &o->lv[l];
@@ -347,7 +350,27 @@ int lq_poisson_lists(lq_poisson_ops *o)
         if (!rc && l > 0) rc = lq_field_zero(&L->x, 0);
         if (!rc && l > 0) rc = lq_field_zero(&L->b, 0);
     }
-    return rc;
+    /* the tail: from the first level with few unknowns, at most LQ_PS_TAIL levels */
+    o->tail = -1;
+    if (rc || IS_REF(o) || !o->mg_ready || o->tail_cells < 0 ||
+        o->ctx->cl.dev.max_work_group < LQ_PS_TAIL_GROUP)
+        return rc;
+    for (int l = o->levels > LQ_PS_TAIL ? o->levels - LQ_PS_TAIL : 0; l < o->levels; l++)
+        if (o->lv[l].n[0] + o->lv[l].n[1] <= o->tail_cells) {
+            o->tail = l;
+            break;
+        }
+    if (o->tail < 0) return rc;
+    int info[5 * LQ_PS_TAIL] = {0};
+    for (int l = o->tail; l < o->levels; l++) {
+        int *e = info + 5 * (l - o->tail);
+        e[0] = o->lv[l].nx;
+        e[1] = o->lv[l].ny;
+        e[2] = o->lv[l].nz;
+        e[3] = o->lv[l].n[0];
+        e[4] = o->lv[l].n[1];
+    }
+    return lq_field_upload(&o->tail_info, info);
 }
 
 static int lq_ps_nlist(const lq_poisson_ops *o)
@@ -604,7 +627,8 @@ int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z)
         X[l] = l ? &o->lv[l].x : z;
         B[l] = l ? &o->lv[l].b : r;
     }
-    for (int l = 0; l < L - 1 && !rc; l++) {
+    int top = o->tail >= 0 && !IS_REF(o) ? o->tail : L - 1; /* the launches' coarsest */
+    for (int l = 0; l < top && !rc; l++) {
         rc = lq_field_zero(X[l], 0);
         for (int s = 0; s < LQ_PS_MG_SMOOTH && !rc; s++) {
             rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 0);
@@ -612,6 +636,30 @@ int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z)
         }
         if (!rc) rc = lq_poisson_mg_residual(o, l, B[l], X[l], lq_ps_lres(o, l));
         if (!rc) rc = lq_poisson_mg_restrict(o, l, lq_ps_lres(o, l), &o->lv[l + 1].b);
+    }
+    if (!rc && top < L - 1) {
+        /* levels top … L − 1 in one work-group (poisson_mg_tail), bit for bit the
+         * launches below */
+        if (top == 0) rc = lq_field_zero(X[0], 0); /* z: 0 off the unknowns */
+        int nl = L - top, dim3 = o->nz > 1;
+        lq_argv a[3 + 6 * LQ_PS_TAIL];
+        int na = 0;
+        a[na++] = (lq_argv)VAL(nl);
+        a[na++] = (lq_argv)VAL(dim3);
+        a[na++] = (lq_argv)MEM(&o->tail_info);
+        for (int t = 0; t < LQ_PS_TAIL; t++) {
+            int l = top + (t < nl ? t : nl - 1); /* unused slots: the coarsest again */
+            a[na++] = (lq_argv)MEM(lq_ps_lmask(o, l));
+            a[na++] = (lq_argv)MEM(lq_ps_ldiag(o, l));
+            a[na++] = (lq_argv)MEM(X[l]);
+            a[na++] = (lq_argv)MEM(B[l]);
+            a[na++] = (lq_argv)MEM(lq_ps_lres(o, l));
+            a[na++] = (lq_argv)MEM(&o->lv[l].list);
+        }
+        size_t local = LQ_PS_TAIL_GROUP;
+        if (!rc)
+            rc = lq_cl_launch(o->ctx, o->mg_tail, "poisson_mg_tail", na, a, 1, local, 1, &local);
+        goto up;
     }
     int cn = o->lv[L - 1].nx * o->lv[L - 1].ny * o->lv[L - 1].nz;
     if (!rc && !IS_REF(o) && cn <= LQ_PS_COARSE_GROUP &&
@@ -643,7 +691,7 @@ int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z)
         if (!rc) rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 0);
     }
 up:
-    for (int l = L - 2; l >= 0 && !rc; l--) {
+    for (int l = top - 1; l >= 0 && !rc; l--) {
         rc = lq_poisson_mg_prolong(o, l, X[l + 1], X[l]);
         for (int s = 0; s < LQ_PS_MG_SMOOTH && !rc; s++) {
             rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 1);
@@ -874,8 +922,12 @@ int lq_poisson_step(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
     if (prof) t2 = (lq_ctx_finish(o->ctx), lq_now());
     if (!rc) rc = lq_poisson_project(o, p, u, v, w, phi, sdf, prm);
     if (prof) /* LIQUIDCL_PLS_PROFILE=1 (host/solvers/pls.c): the projection's parts, ms */
-        fprintf(stderr, " [ps_build %.1f ps_solve %.1f ps_project %.1f unknowns %d]",
-                1e3 * (t1 - t0), 1e3 * (t2 - t1), 1e3 * (lq_ctx_finish(o->ctx), lq_now() - t2),
-                o->unknowns);
+    {
+        fprintf(stderr, " [ps_build %.1f ps_solve %.1f ps_project %.1f unknowns", 1e3 * (t1 - t0),
+                1e3 * (t2 - t1), 1e3 * (lq_ctx_finish(o->ctx), lq_now() - t2));
+        for (int l = 0; l < (o->mg_ready ? o->levels : 1); l++)
+            fprintf(stderr, " %d", o->lv[l].n[0] + o->lv[l].n[1]);
+        fprintf(stderr, "]");
+    }
     return rc;
 }

@@ -73,9 +73,10 @@ typedef struct lq_poisson_stats {
 } lq_poisson_stats;
 
 #define LQ_PS_MAX_LEVELS   16
-#define LQ_PS_MG_SMOOTH    2  /* red-black Gauss–Seidel sweeps before and after each level */
-#define LQ_PS_MG_COARSE    16 /* sweeps (and as many mirrored) on the coarsest level */
 #define LQ_PS_COARSE_GROUP 64 /* work-group of the one-launch coarsest solve (≥ its cells) */
+#define LQ_PS_TAIL_CELLS                                                                           \
+    4096 /* the V-cycle's tail (poisson_mg_tail) from the first level                              \
+          * with at most this many unknowns */
 
 /* One multigrid level (level 0 uses the ops' mask and diag, and the CG r and z, and q as
  * its residual: a V-cycle overwrites the ops' q). */
@@ -101,12 +102,15 @@ typedef struct lq_poisson_ops {
     int *list_host;
     int unknowns, dirichlet; /* counted by lq_poisson_build */
     int levels;              /* multigrid levels (coarsest: longest side ≤ 4) */
+    int tail;                /* first level of the one-work-group tail (-1: none) */
+    int tail_cells;          /* its threshold (LQ_PS_TAIL_CELLS; < 0: no tail, tests) */
+    lq_field tail_info;      /* int[5 LQ_PS_TAIL]: per tail level nx, ny, nz, n[0], n[1] */
     int mg_ready;            /* the hierarchy matches the last build */
     lq_poisson_level lv[LQ_PS_MAX_LEVELS];
     cl_program program;
     cl_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
         rhs, project, mg_state, mg_coarsen, mg_system, mg_smooth, mg_residual, mg_restrict,
-        mg_prolong, mg_coarse, apply_dot, update_dot, dot_list, direction_list;
+        mg_prolong, mg_coarse, apply_dot, update_dot, dot_list, direction_list, mg_tail;
 } lq_poisson_ops;
 
 int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz);

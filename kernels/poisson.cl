@@ -243,3 +243,95 @@ kernel void poisson_mg_coarse(global const float *b, global float *x, global con
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
 }
+
+/* The V-cycle from tail level 0 (the hierarchy's level l0, its RHS in b0) down to the
+ * coarsest and back up to it, in one work-group (barriers between the passes): the same
+ * passes in the same order as the launches of host/poisson.c (lq_poisson_mg_vcycle), each
+ * over its level's unknown list, for the coarse levels whose few unknowns would cost a
+ * launch per pass. Tail level t's buffers are the arguments ending in t; info[5 t ..] its
+ * nx, ny, nz and its colours' list lengths. */
+#define TAIL_LEVEL(t)                                                                              \
+    global const uchar *m##t, global const float *d##t, global float *x##t, global float *b##t,    \
+        global float *r##t, global const int *l##t
+#define TAIL_SEL(p, t)                                                                             \
+    ((t) == 0 ? p##0 : (t) == 1 ? p##1 : (t) == 2 ? p##2 : (t) == 3 ? p##3 : (t) == 4 ? p##4 : p##5)
+#define TAIL_BIND(t)                                                                               \
+    global const uchar *m = TAIL_SEL(m, t);                                                        \
+    global const float *d = TAIL_SEL(d, t);                                                        \
+    global float *x = TAIL_SEL(x, t), *b = TAIL_SEL(b, t), *r = TAIL_SEL(r, t);                    \
+    global const int *li = TAIL_SEL(l, t);                                                         \
+    int nx = info[5 * (t)], ny = info[5 * (t) + 1], nz = info[5 * (t) + 2];                        \
+    int n0 = info[5 * (t) + 3], n = n0 + info[5 * (t) + 4];
+/* one colour's red-black Gauss–Seidel pass over the list, then the barrier */
+#define TAIL_PASS(colour)                                                                          \
+    {                                                                                              \
+        int lo = (colour) ? n0 : 0, hi = (colour) ? n : n0;                                        \
+        for (int e = lo + lid; e < hi; e += ls) {                                                  \
+            int c = li[e], i, j, k;                                                                \
+            lq_ps_cell_ijk(c, nx, ny, &i, &j, &k);                                                 \
+            lq_ps_sor_cell(b, 0.0f, x, m, d, (colour), 1.0f, i, j, k, nx, ny, nz);                 \
+        }                                                                                          \
+        barrier(CLK_GLOBAL_MEM_FENCE);                                                             \
+    }
+
+kernel __attribute__((reqd_work_group_size(LQ_PS_TAIL_GROUP, 1, 1))) void
+poisson_mg_tail(int nl, int dim3, global const int *info, TAIL_LEVEL(0), TAIL_LEVEL(1),
+                TAIL_LEVEL(2), TAIL_LEVEL(3), TAIL_LEVEL(4), TAIL_LEVEL(5))
+{
+    int lid = get_local_id(0), ls = LQ_PS_TAIL_GROUP;
+    float scale = dim3 ? 0.5f : 1.0f;
+    for (int t = 0; t < nl; t++) {
+        TAIL_BIND(t)
+        (void)r;
+        for (int e = lid; e < n; e += ls) x[li[e]] = 0.0f; /* 0 off the list already */
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        if (t == nl - 1) { /* the coarsest: sweeps, then as many mirrored */
+            for (int s = 0; s < LQ_PS_MG_COARSE; s++) {
+                TAIL_PASS(0)
+                TAIL_PASS(1)
+            }
+            for (int s = 0; s < LQ_PS_MG_COARSE; s++) {
+                TAIL_PASS(1)
+                TAIL_PASS(0)
+            }
+            break;
+        }
+        for (int s = 0; s < LQ_PS_MG_SMOOTH; s++) {
+            TAIL_PASS(0)
+            TAIL_PASS(1)
+        }
+        for (int e = lid; e < n; e += ls) {
+            int c = li[e], i, j, k;
+            lq_ps_cell_ijk(c, nx, ny, &i, &j, &k);
+            lq_ps_residual_cell(b, 0.0f, x, m, d, r, i, j, k, nx, ny, nz);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        global const uchar *cm = TAIL_SEL(m, t + 1);
+        global float *cb = TAIL_SEL(b, t + 1);
+        global const int *cl = TAIL_SEL(l, t + 1);
+        int cnx = info[5 * (t + 1)], cny = info[5 * (t + 1) + 1], cnz = info[5 * (t + 1) + 2];
+        int cn = info[5 * (t + 1) + 3] + info[5 * (t + 1) + 4];
+        for (int e = lid; e < cn; e += ls) {
+            int c = cl[e], i, j, k;
+            lq_ps_cell_ijk(c, cnx, cny, &i, &j, &k);
+            lq_ps_restrict_cell(r, nx, ny, nz, cm, cb, scale, dim3, i, j, k, cnx, cny, cnz);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+    for (int t = nl - 2; t >= 0; t--) {
+        TAIL_BIND(t)
+        (void)r;
+        global const float *ce = TAIL_SEL(x, t + 1);
+        int cnx = info[5 * (t + 1)], cny = info[5 * (t + 1) + 1], cnz = info[5 * (t + 1) + 2];
+        for (int e = lid; e < n; e += ls) {
+            int c = li[e], i, j, k;
+            lq_ps_cell_ijk(c, nx, ny, &i, &j, &k);
+            lq_ps_prolong_cell(ce, cnx, cny, cnz, m, x, dim3, i, j, k, nx, ny);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        for (int s = 0; s < LQ_PS_MG_SMOOTH; s++) {
+            TAIL_PASS(1)
+            TAIL_PASS(0)
+        }
+    }
+}

@@ -389,6 +389,11 @@ LQ_INLINE void lq_ps_rhs_cell(LQ_GLOBAL const float *u, LQ_GLOBAL const float *v
 #define LQ_PS_ST_AIR     1
 #define LQ_PS_ST_UNKNOWN 2
 
+#define LQ_PS_MG_SMOOTH  2   /* red-black Gauss–Seidel sweeps before and after each level */
+#define LQ_PS_MG_COARSE  16  /* sweeps (and as many mirrored) on the coarsest level */
+#define LQ_PS_TAIL       6   /* most levels of the one-work-group tail (poisson_mg_tail) */
+#define LQ_PS_TAIL_GROUP 256 /* its work-group */
+
 LQ_INLINE void lq_ps_state_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
                                 LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL unsigned char *state,
                                 int c)

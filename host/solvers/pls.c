@@ -430,7 +430,8 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     LQ_PLS_PART(C * 16 + 8, "reinitialisation phi0, mark, lists");
     LQ_PLS_PART(lq_pls_state_bytes(s->nx, s->ny, s->nz, capacity),
                 "particles (two buffers), keys, counts, scans");
-    LQ_PLS_PART(C * (1 + 4 + 16) + LQ_PS_GROUPS * 4, "pressure system and CG vectors");
+    LQ_PLS_PART(C * (1 + 4 + 16) + LQ_PS_GROUPS * 4 + 5 * LQ_PS_TAIL * 4,
+                "pressure system and CG vectors");
     size_t lx = nx, ly = ny, lz = nz, mg = 0; /* multigrid levels */
     for (int l = 0; l < LQ_PS_MAX_LEVELS; l++) {
         size_t lc = lx * ly * lz;
