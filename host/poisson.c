@@ -43,7 +43,7 @@ static int lq_ps_mode(const lq_field *sdf, const lq_poisson_params *prm)
             {&(o)->jacobi, "poisson_jacobi"}, {&(o)->cg_update, "poisson_cg_update"},              \
             {&(o)->cg_direction, "poisson_cg_direction"},                                          \
             {&(o)->precond_jacobi, "poisson_precond_jacobi"}, {&(o)->reduce, "poisson_reduce"},    \
-            {&(o)->rhs, "poisson_rhs"}, {&(o)->project, "poisson_project"},                        \
+            {&(o)->rhs, "poisson_rhs"}, {&(o)->project, "poisson_project_list"},                   \
             {&(o)->mg_state, "poisson_mg_state"}, {&(o)->mg_coarsen, "poisson_mg_coarsen"},        \
             {&(o)->mg_system, "poisson_mg_system"}, {&(o)->mg_smooth, "poisson_mg_smooth_list"},   \
             {&(o)->mg_residual, "poisson_mg_residual_list"},                                       \
@@ -490,15 +490,12 @@ int lq_poisson_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_fie
     int has_sdf = lq_ps_mode(sdf, prm), wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
     float tmin = lq_poisson_theta_min(prm), dt_h = lq_poisson_dt_h(prm);
     const lq_field *s = sdf ? sdf : phi;
-    lq_field *f[3] = {u, v, w};
-    int rc = LQ_OK;
-    for (int axis = 0; axis < (o->nz > 1 ? 3 : 2) && !rc; axis++) {
-        lq_argv a[] = {MEM(f[axis]), VAL(axis), MEM(p),     MEM(phi),  MEM(s),
-                       VAL(has_sdf), VAL(wall), VAL(ghost), VAL(tmin), VAL(dt_h)};
-        rc = lq_ps_run3(o, o->project, "poisson_project", (int)LQ_COUNT(a), a, o->nx + (axis == 0),
-                        o->ny + (axis == 1), o->nz + (axis == 2));
-    }
-    return rc;
+    /* over the unknown list: the faces beside the unknowns (poisson_cell.h) */
+    int n = lq_ps_nlist(o);
+    lq_argv a[] = {MEM(u),    MEM(v),     MEM(w),    MEM(&o->mask), MEM(&o->lv[0].list),
+                   VAL(n),    MEM(p),     MEM(phi),  MEM(s),        VAL(has_sdf),
+                   VAL(wall), VAL(ghost), VAL(tmin), VAL(dt_h)};
+    return lq_ps_list_run(o, o->project, "poisson_project_list", (int)LQ_COUNT(a), a, n);
 }
 
 /* --- multigrid ------------------------------------------------------------------------- */

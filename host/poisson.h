@@ -128,6 +128,7 @@ int lq_poisson_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, cons
                    lq_field *b, const lq_poisson_params *prm);
 int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
                      const lq_poisson_params *prm, lq_poisson_stats *st);
+/* (the faces beside the last build's unknowns: φ, sdf and prm must be the build's) */
 int lq_poisson_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_field *v, lq_field *w,
                        const lq_field *phi, const lq_field *sdf, const lq_poisson_params *prm);
 

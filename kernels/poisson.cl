@@ -7,7 +7,7 @@
  * Built with -DNX, -DNY, -DNZ (cells). Cell kernels: one work-item per cell over
  * NX × NY × NZ (3D range); vector kernels: one per cell index (1D range);
  * poisson_reduce: G groups of LQ_PS_LOCAL work-items (fixed local size), one sum per
- * group into `out` by a fixed binary tree; poisson_project: one per face of `axis`.
+ * group into `out` by a fixed binary tree; list kernels: one per entry of an unknown list.
  */
 
 #define CELL_IDS                                                                                   \
@@ -142,14 +142,19 @@ kernel void poisson_rhs(global const float *u, global const float *v, global con
     lq_ps_rhs_cell(u, v, w, mask, b, rhs_scale, i, j, k, NX, NY, NZ);
 }
 
-kernel void poisson_project(global float *u, int axis, global const float *p,
-                            global const float *phi, global const float *sdf, int has_sdf,
-                            int wall_dirichlet, int ghost, float theta_min, float dt_h)
+/* lq_ps_project_cell at the n cells of the unknown list (fixed local size). */
+kernel void poisson_project_list(global float *u, global float *v, global float *w,
+                                 global const uchar *mask, global const int *list, int n,
+                                 global const float *p, global const float *phi,
+                                 global const float *sdf, int has_sdf, int wall_dirichlet,
+                                 int ghost, float theta_min, float dt_h)
 {
-    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-    if (i >= NX + (axis == 0) || j >= NY + (axis == 1) || k >= NZ + (axis == 2)) return;
-    lq_ps_project_face(u, axis, i, j, k, NX, NY, NZ, p, phi, sdf, has_sdf, wall_dirichlet, ghost,
-                       theta_min, dt_h);
+    int t = get_global_id(0);
+    if (t >= n) return;
+    int i, j, k;
+    lq_ps_cell_ijk(list[t], NX, NY, &i, &j, &k);
+    lq_ps_project_cell(u, v, w, mask, i, j, k, NX, NY, NZ, p, phi, sdf, has_sdf, wall_dirichlet,
+                       ghost, theta_min, dt_h);
 }
 
 /* --- multigrid (level dims as arguments: one program serves every level) --------------- */

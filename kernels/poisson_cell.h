@@ -359,6 +359,30 @@ LQ_INLINE void lq_ps_project_face(LQ_GLOBAL float *u, int axis, int i, int j, in
     u[f] = u[f] - dt_h * (pp - pm);
 }
 
+/* lq_ps_project_face at the faces unknown cell (i, j, k) owns: its −x −y −z faces, and
+ * each + face whose far cell is no unknown (or beyond the edge). Every face the
+ * projection changes has an unknown beside it (a liquid cell with an open face, or with a
+ * Dirichlet wall, has an equation), and each such face has one owner; so a pass over the
+ * unknown list (the last build's, from the same φ, sdf and params) changes what the pass
+ * over every face changes, bit for bit. */
+LQ_INLINE void lq_ps_project_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
+                                  LQ_GLOBAL const unsigned char *mask, int i, int j, int k, int nx,
+                                  int ny, int nz, LQ_GLOBAL const float *p,
+                                  LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf,
+                                  int has_sdf, int wall_dirichlet, int ghost, float theta_min,
+                                  float dt_h)
+{
+    for (int axis = 0; axis < (nz > 1 ? 3 : 2); axis++) {
+        LQ_GLOBAL float *f = axis == 0 ? u : (axis == 1 ? v : w);
+        lq_ps_project_face(f, axis, i, j, k, nx, ny, nz, p, phi, sdf, has_sdf, wall_dirichlet,
+                           ghost, theta_min, dt_h);
+        int q = lq_ps_neighbour(i, j, k, 2 * axis + 1, nx, ny, nz);
+        if (q < 0 || !(mask[q] & LQ_PS_UNKNOWN))
+            lq_ps_project_face(f, axis, i + (axis == 0), j + (axis == 1), k + (axis == 2), nx, ny,
+                               nz, p, phi, sdf, has_sdf, wall_dirichlet, ghost, theta_min, dt_h);
+    }
+}
+
 /* b = −(h/dt) Σ (u_+ − u_−) on the unknowns, 0 elsewhere; rhs_scale = −h/dt. */
 LQ_INLINE void lq_ps_rhs_cell(LQ_GLOBAL const float *u, LQ_GLOBAL const float *v,
                               LQ_GLOBAL const float *w, LQ_GLOBAL const unsigned char *mask,
