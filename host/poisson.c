@@ -343,10 +343,17 @@ int lq_poisson_lists(lq_poisson_ops *o)
         }
         if (rc) break;
         lq_ps_make_list(m, L->nx, L->ny, L->nz, list, L->n);
+        if (l == 0) { /* the counts of lq_poisson_build */
+            o->unknowns = L->n[0] + L->n[1];
+            o->dirichlet = 0;
+            for (int t = 0; t < o->unknowns; t++)
+                o->dirichlet += (m[list[t]] & LQ_PS_DIRICHLET) != 0;
+        }
         size_t bytes = (size_t)(L->n[0] + L->n[1]) * sizeof(int);
         if (!IS_REF(o) && bytes) rc = lq_field_write(&L->list, 0, bytes, list);
         /* the vectors the list passes write only on the unknowns start at 0 elsewhere */
         if (!rc) rc = lq_field_zero(lq_ps_lres(o, l), 0);
+        if (!rc && l == 0) rc = lq_field_zero(&o->r, 0);
         if (!rc && l > 0) rc = lq_field_zero(&L->x, 0);
         if (!rc && l > 0) rc = lq_field_zero(&L->b, 0);
     }
@@ -450,6 +457,20 @@ static int lq_ps_list_run(lq_poisson_ops *o, cl_kernel k, const char *name, int 
     return lq_cl_launch(o->ctx, k, name, nargs, a, 1,
                         ((size_t)n + LQ_PS_LIST_LOCAL - 1) / LQ_PS_LIST_LOCAL * LQ_PS_LIST_LOCAL, 1,
                         &local);
+}
+
+int lq_poisson_residual_list(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                             lq_field *r)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_residual_list(o, b, shift, p, r);
+        return LQ_OK;
+    }
+    lq_poisson_level *L = &o->lv[0];
+    int off = 0, n = L->n[0] + L->n[1];
+    lq_argv a[] = {MEM(b),        VAL(shift), MEM(p), MEM(&o->mask), MEM(&o->diag), MEM(r),
+                   MEM(&L->list), VAL(off),   VAL(n), VAL(L->nx),    VAL(L->ny),    VAL(L->nz)};
+    return lq_ps_list_run(o, o->mg_residual, "poisson_mg_residual_list", (int)LQ_COUNT(a), a, n);
 }
 
 int lq_poisson_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
@@ -570,7 +591,9 @@ int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq
     }
     lq_poisson_level *L = &o->lv[l];
     int off = 0, n = L->n[0] + L->n[1];
+    float shift = 0.0f;
     lq_argv a[] = {MEM(b),
+                   VAL(shift),
                    MEM(x),
                    MEM(lq_ps_lmask(o, l)),
                    MEM(lq_ps_ldiag(o, l)),
@@ -703,15 +726,10 @@ up:
 int lq_poisson_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                      const lq_poisson_params *prm)
 {
-    double nu = 0, nd = 0;
     int rc = lq_poisson_setup(o, phi, sdf, prm);
-    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_UNKNOWNS, NULL, NULL, 0.0f, &nu);
-    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DIRICHLET, NULL, NULL, 0.0f, &nd);
-    o->unknowns = (int)nu;
-    o->dirichlet = (int)nd;
     o->mg_ready = 0;
     if (!rc && prm->precond == LQ_POISSON_PRECOND_MG) rc = lq_poisson_mg_build(o, phi, sdf, prm);
-    if (!rc) rc = lq_poisson_lists(o);
+    if (!rc) rc = lq_poisson_lists(o); /* also o->unknowns, o->dirichlet */
     return rc;
 }
 
@@ -726,9 +744,9 @@ static int lq_ps_mask(lq_poisson_ops *o, const lq_field *b, lq_field *p)
 static int lq_ps_rnorm(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
                        double *norm)
 {
-    double rr = 0;
-    int rc = lq_poisson_residual(o, b, shift, p, &o->r);
-    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->r, &o->r, 0.0f, &rr);
+    double rr = 0; /* over the unknown list (r is 0 elsewhere) */
+    int rc = lq_poisson_residual_list(o, b, shift, p, &o->r);
+    if (!rc) rc = lq_poisson_dot_list(o, &o->r, &o->r, &rr);
     *norm = sqrt(rr);
     return rc;
 }
@@ -785,9 +803,11 @@ static int lq_ps_relax(lq_poisson_ops *o, const lq_field *b, float shift, lq_fie
 
 #define LQ_PS_RESTARTS 4
 
+/* *rn_end: the true residual of the final x when the loop ended on it, else −1. */
 static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *x,
-                    const lq_poisson_params *prm, double goal, lq_poisson_stats *st)
+                    const lq_poisson_params *prm, double goal, lq_poisson_stats *st, double *rn_end)
 {
+    *rn_end = -1;
     int pre = prm->precond != LQ_POISSON_PRECOND_NONE, mg = prm->precond == LQ_POISSON_PRECOND_MG;
     int max_iter = prm->max_iter > 0 ? prm->max_iter : 1000;
     lq_field *r = &o->r, *z = pre ? &o->z : &o->r, *d = &o->d, *q = &o->q;
@@ -796,7 +816,7 @@ static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field 
      * at 0, x (lq_ps_mask) and the residual r are 0 off the unknowns */
     int rc = lq_field_zero(d, 0), it = 0, restarts = 0;
     if (!rc) rc = lq_field_zero(q, 0);
-    if (!rc) rc = lq_poisson_residual(o, b, shift, x, r);
+    if (!rc) rc = lq_poisson_residual_list(o, b, shift, x, r);
     if (!rc) rc = lq_poisson_dot_list(o, r, r, &rr);
     st->converged = sqrt(rr) <= goal;
     if (rc || st->converged) goto done;
@@ -823,6 +843,7 @@ static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field 
             rc = lq_ps_rnorm(o, b, shift, x, &rn);
             if (rc || rn <= goal || restarts >= LQ_PS_RESTARTS) {
                 st->converged = rn <= goal;
+                *rn_end = rn;
                 break;
             }
             restarts++;
@@ -856,7 +877,7 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
         snprintf(st->message, sizeof st->message, "no liquid: nothing to solve");
         return lq_field_zero(p, 0);
     }
-    double sum = 0, bb = 0;
+    double sum = 0, bb = 0, rn_end = -1;
     float shift = 0.0f;
     int rc = LQ_OK;
     if (o->dirichlet == 0) {
@@ -868,7 +889,10 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
     if (prm->solver == LQ_POISSON_PCG && prm->precond == LQ_POISSON_PRECOND_MG && !o->mg_ready)
         return lq_error(LQ_ESIM, "poisson: multigrid PCG asked for, but the last "
                                  "lq_poisson_build had another preconditioner");
-    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_NORM2, b, NULL, shift, &bb);
+    if (!rc && shift == 0.0f) /* Σ (b − 0)² = b·b over the unknowns */
+        rc = lq_poisson_dot_list(o, b, b, &bb);
+    else if (!rc)
+        rc = lq_poisson_reduce(o, LQ_PS_RED_NORM2, b, NULL, shift, &bb);
     if (!rc) rc = lq_ps_mask(o, b, p);
     if (rc) return rc;
     st->b_norm = sqrt(bb);
@@ -878,12 +902,12 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
         st->converged = 1;
         rc = lq_field_zero(p, 0);
     } else if (prm->solver == LQ_POISSON_PCG) {
-        rc = lq_ps_cg(o, b, shift, p, prm, goal, st);
+        rc = lq_ps_cg(o, b, shift, p, prm, goal, st, &rn_end);
     } else {
         rc = lq_ps_relax(o, b, shift, p, prm, goal, st);
     }
-    double rn = 0;
-    if (!rc && st->b_norm > 0) rc = lq_ps_rnorm(o, b, shift, p, &rn);
+    double rn = rn_end;
+    if (!rc && st->b_norm > 0 && rn < 0) rc = lq_ps_rnorm(o, b, shift, p, &rn);
     if (rc) return rc;
     st->residual = st->b_norm > 0 ? rn / st->b_norm : 0;
     if (!isfinite(st->residual))

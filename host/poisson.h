@@ -152,8 +152,9 @@ int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_f
                       float shift, double *sum);
 
 /* The unknown lists (poisson_cell.h) of level 0 and, after lq_poisson_mg_build, of every
- * level, from their masks (lq_poisson_build calls it); zeroes the vectors the list
- * passes leave alone off the unknowns (the levels' x, b, res). */
+ * level, from their masks (lq_poisson_build calls it; it counts o->unknowns and
+ * o->dirichlet); zeroes the vectors the list passes leave alone off the unknowns (r, and
+ * the levels' x, b, res). */
 int lq_poisson_lists(lq_poisson_ops *o);
 /* CG's passes over level 0's unknown list, fused with their sums (list reductions,
  * poisson_cell.h): y = A x and Σ x·y; x += α d, r −= α q and Σ r·r; Σ a·b; d = z + β d.
@@ -163,6 +164,10 @@ int lq_poisson_update_dot(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_
                           const lq_field *q, float alpha, double *rr);
 int lq_poisson_dot_list(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum);
 int lq_poisson_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta);
+/* r = (b − shift) − A p on the unknowns (lq_poisson_residual there; r is 0 elsewhere after
+ * lq_poisson_lists and no list pass writes there). */
+int lq_poisson_residual_list(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                             lq_field *r);
 
 /* Multigrid: the hierarchy from the last lq_poisson_setup's system (build calls it when
  * prm->precond is MG), and one V-cycle z = M⁻¹ r. */
@@ -190,6 +195,8 @@ void lq_poisson_ref_update_dot(lq_poisson_ops *o, lq_field *x, lq_field *r, cons
                                const lq_field *q, float alpha, double *rr);
 void lq_poisson_ref_dot_list(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum);
 void lq_poisson_ref_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta);
+void lq_poisson_ref_residual_list(lq_poisson_ops *o, const lq_field *b, float shift,
+                                  const lq_field *p, lq_field *r);
 void lq_poisson_ref_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                           const lq_poisson_params *prm);
 void lq_poisson_ref_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y);

@@ -202,13 +202,13 @@ kernel void poisson_mg_smooth_list(global const float *b, global float *x, globa
     lq_ps_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
 }
 
-kernel void poisson_mg_residual_list(global const float *b, global const float *x,
+kernel void poisson_mg_residual_list(global const float *b, float shift, global const float *x,
                                      global const uchar *mask, global const float *diag,
                                      global float *r, global const int *list, int off, int n,
                                      int nx, int ny, int nz)
 {
     LIST_IDS
-    lq_ps_residual_cell(b, 0.0f, x, mask, diag, r, i, j, k, nx, ny, nz);
+    lq_ps_residual_cell(b, shift, x, mask, diag, r, i, j, k, nx, ny, nz);
 }
 
 kernel void poisson_mg_restrict_list(global const float *r, int fnx, int fny, int fnz,

@@ -242,6 +242,15 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
             CHECK_OK(lq_poisson_direction_list(&A.ops, &A.p, &A.x, -0.61f));
             CHECK_OK(lq_poisson_direction_list(&B.ops, &B.p, &B.x, -0.61f));
             twin_check_exact("poisson.vector", &px);
+            CHECK_OK(lq_field_zero(&A.y, 0));
+            CHECK_OK(lq_field_zero(&B.y, 0));
+            CHECK_OK(lq_poisson_residual_list(&A.ops, &A.x, 0.125f, &A.p, &A.y));
+            CHECK_OK(lq_poisson_residual_list(&B.ops, &B.x, 0.125f, &B.p, &B.y));
+            twin_check_exact("poisson.apply", &py);
+            CHECK_OK(lq_poisson_residual(&A.ops, &A.x, 0.125f, &A.p, &A.b)); /* whole grid */
+            CHECK_OK(lq_field_download(&A.y, ya));
+            CHECK_OK(lq_field_download(&A.b, ba));
+            CHECK(memcmp(ya, ba, nc * 4) == 0);
             free(ya);
             free(ba);
             free(xa);

@@ -249,3 +249,12 @@ void lq_poisson_ref_direction_list(lq_poisson_ops *o, const lq_field *z, lq_fiel
     int n = o->lv[0].n[0] + o->lv[0].n[1];
     for (int t = 0; t < n; t++) lq_ps_cg_direction_cell(CF(z), F(d), beta, list[t]);
 }
+
+void lq_poisson_ref_residual_list(lq_poisson_ops *o, const lq_field *b, float shift,
+                                  const lq_field *p, lq_field *r)
+{
+    lq_poisson_level *L = &o->lv[0];
+    FOR_LIST(L, 0, L->n[0] + L->n[1])
+    lq_ps_residual_cell(CF(b), shift, CF(p), UC(&o->mask), CF(&o->diag), F(r), i, j, k, L->nx,
+                        L->ny, L->nz);
+}
