@@ -31,13 +31,13 @@ lq_extrap_params lq_extrap_params_default(void)
 
 #define LQ_EXTRAP_KERNELS(o)                                                                       \
     {                                                                                              \
-        {&(o)->init, "extrap_init"}, {&(o)->layer, "extrap_layer"}, {&(o)->bandk, "extrap_band"},  \
-            {&(o)->sor, "extrap_sor"}, {&(o)->correct, "extrap_correct"},                          \
-            {&(o)->object, "extrap_object"}, {&(o)->copy, "extrap_copy"},                          \
-            {&(o)->listk, "extrap_list"}, {&(o)->sor_list, "extrap_sor_list"},                     \
-            {&(o)->restore, "extrap_restore"}, {&(o)->reach, "extrap_reach_list"},                 \
-            {&(o)->layer_lev, "extrap_layer_lev"}, {&(o)->seed, "extrap_seed"},                    \
-            {&(o)->front, "extrap_front"}, {&(o)->expand, "extrap_expand"},                        \
+        {&(o)->init, "extrap_init"}, {&(o)->bandk, "extrap_band"}, {&(o)->sor, "extrap_sor"},      \
+            {&(o)->correct, "extrap_correct"}, {&(o)->object, "extrap_object"},                    \
+            {&(o)->copy, "extrap_copy"}, {&(o)->listk, "extrap_list"},                             \
+            {&(o)->sor_list, "extrap_sor_list"}, {&(o)->restore, "extrap_restore"},                \
+            {&(o)->reach, "extrap_reach_list"}, {&(o)->layer_lev, "extrap_layer_lev"},             \
+            {&(o)->seed, "extrap_seed"}, {&(o)->front, "extrap_front"},                            \
+            {&(o)->expand, "extrap_expand"},                                                       \
     }
 
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)

@@ -67,8 +67,8 @@ typedef struct lq_extrap_ops {
     lq_field tmp[3];      /* float per face: object_bc output (kept for object_restore) */
     lq_field list, cnt;   /* int per cell: §5.2's band cells by colour; int[4]: counts */
     cl_program program;
-    cl_kernel init, layer, bandk, sor, correct, object, copy, listk, sor_list, restore, reach,
-        layer_lev, seed, front, expand;
+    cl_kernel init, bandk, sor, correct, object, copy, listk, sor_list, restore, reach, layer_lev,
+        seed, front, expand;
 } lq_extrap_ops;
 
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz);

@@ -22,12 +22,6 @@ kernel void extrap_init(global uchar *valid, global const float *phi, global con
     lq_ex_init_face(valid, phi, sdf, use_sdf, c, i, j, k, NX, NY, NZ);
 }
 
-kernel void extrap_layer(global float *vel, global const uchar *vin, global uchar *vout, int c)
-{
-    LQ_EX_FACE;
-    lq_ex_layer_face(vel, vin, vout, c, i, j, k, NX, NY, NZ);
-}
-
 /* Extrapolation by fronts (extrap_cell.h): lev is valid[0][c]. */
 kernel void extrap_layer_lev(global float *vel, global uchar *lev, int c, int l)
 {

@@ -27,9 +27,9 @@
  * Extrapolation (§3, after [EMF02]; §5.5.1 "extrapolate ... into the object"): the
  * valid mask starts as the liquid faces; each layer, a face that is not valid becomes
  * the mean of its valid same-component neighbours (±x, ±y, ±z, summed in that order,
- * times a literal reciprocal of the count) and valid. A layer reads mask `in` and writes
- * mask `out` (ping-pong); it writes velocity only at faces not valid in `in`, which no
- * other face of the layer reads, so it runs in place and race-free.
+ * times a literal reciprocal of the count) and valid (one mask per component, in place:
+ * see "extrapolation by fronts" below); a layer writes velocity only at faces not valid
+ * before it, which no other face of the layer reads, so it runs race-free.
  *
  * Divergence-free extrapolation (§5.2, after [Sus03]): after extrapolating, "project
  * out any non-divergence free component of the extrapolated velocity field ... the same
@@ -168,59 +168,12 @@ LQ_INLINE void lq_ex_init_face(LQ_GLOBAL lq_ex_u8 *valid, LQ_GLOBAL const float 
     valid[f] = (lq_ex_u8)lq_ex_liquid(phi, sdf, use_sdf, c, i, j, k, nx, ny, nz);
 }
 
-/* One layer at one face of component c (vel is that component's array). */
-LQ_INLINE void lq_ex_layer_face(LQ_GLOBAL float *vel, LQ_GLOBAL const lq_ex_u8 *vin,
-                                LQ_GLOBAL lq_ex_u8 *vout, int c, int i, int j, int k, int nx,
-                                int ny, int nz)
-{
-    int ax, ay, az;
-    lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
-    int f = i + ax * (j + ay * k), sy = ax, sz = ax * ay;
-    if (vin[f]) {
-        vout[f] = (lq_ex_u8)1;
-        return;
-    }
-    /* edge faces are never valid, so they are never sources; never targets either */
-    if (lq_ex_edge(c, i, j, k, nx, ny, nz)) {
-        vout[f] = (lq_ex_u8)0;
-        return;
-    }
-    float s = 0.0f;
-    int n = 0;
-    if (i > 0 && vin[f - 1]) {
-        s = s + vel[f - 1];
-        n++;
-    }
-    if (i < ax - 1 && vin[f + 1]) {
-        s = s + vel[f + 1];
-        n++;
-    }
-    if (j > 0 && vin[f - sy]) {
-        s = s + vel[f - sy];
-        n++;
-    }
-    if (j < ay - 1 && vin[f + sy]) {
-        s = s + vel[f + sy];
-        n++;
-    }
-    if (k > 0 && vin[f - sz]) {
-        s = s + vel[f - sz];
-        n++;
-    }
-    if (k < az - 1 && vin[f + sz]) {
-        s = s + vel[f + sz];
-        n++;
-    }
-    if (n > 0) vel[f] = s * lq_recip6(n);
-    vout[f] = (lq_ex_u8)(n > 0);
-}
-
 /* --- extrapolation by fronts ---------------------------------------------------------
  * The layers above, with one mask per component in place of the ping-pong: lev[f] = 0 not
  * valid, 1 liquid (lq_ex_init_face), l + 2 valid since layer l. Layer l sets every face
  * that is not valid and not on the edge and has a neighbour with 1 ≤ lev ≤ l + 1 (valid
- * before the layer) to the mean of those, lev = l + 2: the update of lq_ex_layer_face,
- * bit for bit (the same sums in the same order). In place and race-free: a face the
+ * before the layer) to the mean of those, lev = l + 2 (the ping-pong masks of before, with
+ * the same sums in the same order: the same values bit for bit). In place and race-free: a face the
  * layer sets is never a source of the layer (lev 0 before, l + 2 after). The twins run
  * lq_ex_layer_lev over every face; the kernels only over the layer's front, the faces it
  * sets: front 0 the faces with a liquid neighbour (lq_ex_seed_face), front l + 1 the
