@@ -187,6 +187,37 @@ LQ_INLINE void lq_sl_lattice_range(const LQ_GLOBAL float *a, int m0, int m1, int
     *hi = m;
 }
 
+/* BFECC's final samples in one: the trilinear samples of q and qt (lq_mk_lattice's, the
+ * same arithmetic) and the range of q's blended values (lq_sl_lattice_range's), from
+ * one node computation and each lattice's 8 values loaded once. */
+LQ_INLINE void lq_sl_bfecc_samples(const LQ_GLOBAL float *q, const LQ_GLOBAL float *qt, int m0,
+                                   int m1, int m2, float g0, float g1, float g2, float *a, float *b,
+                                   float *lo, float *hi)
+{
+    float f0, f1, f2, x[8], y[8];
+    int i = lq_mk_node(lq_mk_clampf(g0, 0.0f, (float)(m0 - 1)), m0, &f0);
+    int j = lq_mk_node(lq_mk_clampf(g1, 0.0f, (float)(m1 - 1)), m1, &f1);
+    int k = lq_mk_node(lq_mk_clampf(g2, 0.0f, (float)(m2 - 1)), m2, &f2);
+    int s0 = m0 > 1 ? 1 : 0, s1 = m1 > 1 ? m0 : 0, s2 = m2 > 1 ? m0 * m1 : 0;
+    int base = i + m0 * (j + m1 * k);
+    for (int c = 0; c < 8; c++) {
+        int o = base + ((c & 1) ? s0 : 0) + ((c & 2) ? s1 : 0) + ((c & 4) ? s2 : 0);
+        x[c] = q[o];
+        y[c] = qt[o];
+    }
+    float l = x[0], m = x[0];
+    for (int c = 1; c < 8; c++) {
+        l = x[c] < l ? x[c] : l;
+        m = x[c] > m ? x[c] : m;
+    }
+    *lo = l;
+    *hi = m;
+    *a = lq_mk_lerp(lq_mk_lerp(lq_mk_lerp(x[0], x[1], f0), lq_mk_lerp(x[2], x[3], f0), f1),
+                    lq_mk_lerp(lq_mk_lerp(x[4], x[5], f0), lq_mk_lerp(x[6], x[7], f0), f1), f2);
+    *b = lq_mk_lerp(lq_mk_lerp(lq_mk_lerp(y[0], y[1], f0), lq_mk_lerp(y[2], y[3], f0), f1),
+                    lq_mk_lerp(lq_mk_lerp(y[4], y[5], f0), lq_mk_lerp(y[6], y[7], f0), f1), f2);
+}
+
 /* The RK2 departure point of the centre of cell (i, j, k) over dt. */
 LQ_INLINE lq_mk_vec3 lq_sl_departure(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
                                      const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny,
@@ -246,10 +277,8 @@ LQ_INLINE void lq_sl_bfecc_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
 {
     lq_mk_vec3 d = lq_sl_departure(u, v, w, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
     float g0 = d.x * ih - 0.5f, g1 = d.y * ih - 0.5f, g2 = d.z * ih - 0.5f;
-    float a = lq_mk_lattice(q, nx, ny, nz, g0, g1, g2);
-    float b = lq_mk_lattice(qt, nx, ny, nz, g0, g1, g2);
-    float lo, hi;
-    lq_sl_lattice_range(q, nx, ny, nz, g0, g1, g2, &lo, &hi);
+    float a, b, lo, hi;
+    lq_sl_bfecc_samples(q, qt, nx, ny, nz, g0, g1, g2, &a, &b, &lo, &hi);
     float r = a + 0.5f * (a - b);
     qn[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_sl_limit(r, lo, hi);
 }
@@ -304,10 +333,8 @@ LQ_INLINE void lq_sl_bfecc_cell_dep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     lq_mk_vec3 d = lq_sl_dep_at(dep, c, nx * ny * nz);
     float g0 = d.x * ih - 0.5f, g1 = d.y * ih - 0.5f, g2 = d.z * ih - 0.5f;
-    float a = lq_mk_lattice(q, nx, ny, nz, g0, g1, g2);
-    float b = lq_mk_lattice(qt, nx, ny, nz, g0, g1, g2);
-    float lo, hi;
-    lq_sl_lattice_range(q, nx, ny, nz, g0, g1, g2, &lo, &hi);
+    float a, b, lo, hi;
+    lq_sl_bfecc_samples(q, qt, nx, ny, nz, g0, g1, g2, &a, &b, &lo, &hi);
     float r = a + 0.5f * (a - b);
     qn[c] = lq_sl_limit(r, lo, hi);
 }
