@@ -49,11 +49,16 @@ kernel void reinit_pde2(global float *phi, global const float *f1, global const 
 void lq_ri_activate(global volatile int *mark, global int *lout, global volatile int *cnt, int i,
                     int j, int k, int stamp)
 {
-    int nb[6], c = LQ_MAC_CELL(i, j, k, NX, NY);
+    /* a plain read first (marks only grow: one at the stamp is taken), then the cells
+     * this item stamped appended with one atomic add */
+    int nb[7], add[7], m = 0;
     lq_ri_nbrs(nb, i, j, k, NX, NY, NZ);
-    if (atomic_max(&mark[c], stamp) < stamp) lout[atomic_inc(cnt)] = c;
-    for (int n = 0; n < 6; n++)
-        if (atomic_max(&mark[nb[n]], stamp) < stamp) lout[atomic_inc(cnt)] = nb[n];
+    nb[6] = LQ_MAC_CELL(i, j, k, NX, NY);
+    for (int n = 6; n >= 0; n--) /* the cell itself first, as before */
+        if (mark[nb[n]] < stamp && atomic_max(&mark[nb[n]], stamp) < stamp) add[m++] = nb[n];
+    if (m == 0) return;
+    int at = atomic_add(cnt, m);
+    for (int n = 0; n < m; n++) lout[at + n] = add[n];
 }
 
 /* The first sweep: every cell. */
