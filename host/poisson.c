@@ -52,6 +52,10 @@ static int lq_ps_mode(const lq_field *sdf, const lq_poisson_params *prm)
             {&(o)->apply_dot, "poisson_apply_dot"}, {&(o)->update_dot, "poisson_update_dot"},      \
             {&(o)->dot_list, "poisson_dot_list"},                                                  \
             {&(o)->direction_list, "poisson_direction_list"}, {&(o)->mg_tail, "poisson_mg_tail"},  \
+            {&(o)->mg_smooth_w, "poisson_mg_smooth_half"},                                         \
+            {&(o)->mg_residual_w, "poisson_mg_residual"},                                          \
+            {&(o)->mg_restrict_w, "poisson_mg_restrict"},                                          \
+            {&(o)->mg_prolong_w, "poisson_mg_prolong"},                                            \
     }
 
 float lq_poisson_theta_min(const lq_poisson_params *prm)
@@ -98,6 +102,7 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (!rc) rc = lq_field_alloc(ctx, &o->tail_info, "poisson.tail", 5 * LQ_PS_TAIL, 1, 1, 4);
     o->tail = -1;
     o->tail_cells = LQ_PS_TAIL_CELLS;
+    o->dense_ratio = LQ_PS_DENSE;
     if (!rc) rc = lq_field_zero(&o->mask, 0);
     if (!rc) rc = lq_field_zero(&o->diag, 0);
     /* multigrid levels: halve (rounding up) until the longest side is ≤ 4 */
@@ -343,6 +348,9 @@ int lq_poisson_lists(lq_poisson_ops *o)
         }
         if (rc) break;
         lq_ps_make_list(m, L->nx, L->ny, L->nz, list, L->n);
+        L->dense = o->dense_ratio > 0 &&
+                   (long)(L->n[0] + L->n[1]) * o->dense_ratio > (long)L->nx * L->ny * L->nz;
+        if (l == 0) o->dense = L->dense;
         if (l == 0) { /* the counts of lq_poisson_build */
             o->unknowns = L->n[0] + L->n[1];
             o->dirichlet = 0;
@@ -566,6 +574,18 @@ int lq_poisson_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *
         return LQ_OK;
     }
     lq_poisson_level *L = &o->lv[l];
+    if (L->dense) { /* one colour's cells of the whole level */
+        lq_argv a[] = {MEM(b),
+                       MEM(x),
+                       MEM(lq_ps_lmask(o, l)),
+                       MEM(lq_ps_ldiag(o, l)),
+                       VAL(colour),
+                       VAL(L->nx),
+                       VAL(L->ny),
+                       VAL(L->nz)};
+        return lq_ps_run3(o, o->mg_smooth_w, "poisson_mg_smooth_half", (int)LQ_COUNT(a), a,
+                          (L->nx + 1) / 2, L->ny, L->nz);
+    }
     /* one colour's part of the list */
     int off = colour ? L->n[0] : 0, n = L->n[colour];
     lq_argv a[] = {MEM(b),
@@ -590,6 +610,18 @@ int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq
         return LQ_OK;
     }
     lq_poisson_level *L = &o->lv[l];
+    if (L->dense) {
+        lq_argv a[] = {MEM(b),
+                       MEM(x),
+                       MEM(lq_ps_lmask(o, l)),
+                       MEM(lq_ps_ldiag(o, l)),
+                       MEM(res),
+                       VAL(L->nx),
+                       VAL(L->ny),
+                       VAL(L->nz)};
+        return lq_ps_run3(o, o->mg_residual_w, "poisson_mg_residual", (int)LQ_COUNT(a), a, L->nx,
+                          L->ny, L->nz);
+    }
     int off = 0, n = L->n[0] + L->n[1];
     float shift = 0.0f;
     lq_argv a[] = {MEM(b),
@@ -616,6 +648,13 @@ int lq_poisson_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_fie
     lq_poisson_level *f = &o->lv[l], *L = &o->lv[l + 1];
     int dim3 = o->nz > 1, off = 0, n = L->n[0] + L->n[1];
     float scale = dim3 ? 0.5f : 1.0f;
+    if (L->dense) {
+        lq_argv a[] = {MEM(res),  VAL(f->nx), VAL(f->ny), VAL(f->nz), MEM(lq_ps_lmask(o, l + 1)),
+                       MEM(bc),   VAL(scale), VAL(dim3),  VAL(L->nx), VAL(L->ny),
+                       VAL(L->nz)};
+        return lq_ps_run3(o, o->mg_restrict_w, "poisson_mg_restrict", (int)LQ_COUNT(a), a, L->nx,
+                          L->ny, L->nz);
+    }
     lq_argv a[] = {MEM(res), VAL(f->nx), VAL(f->ny), VAL(f->nz),    MEM(lq_ps_lmask(o, l + 1)),
                    MEM(bc),  VAL(scale), VAL(dim3),  MEM(&L->list), VAL(off),
                    VAL(n),   VAL(L->nx), VAL(L->ny), VAL(L->nz)};
@@ -630,6 +669,12 @@ int lq_poisson_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field
     }
     lq_poisson_level *L = &o->lv[l], *c = &o->lv[l + 1];
     int dim3 = o->nz > 1, off = 0, n = L->n[0] + L->n[1];
+    if (L->dense) {
+        lq_argv a[] = {MEM(ec), VAL(c->nx), VAL(c->ny), VAL(c->nz), MEM(lq_ps_lmask(o, l)),
+                       MEM(x),  VAL(dim3),  VAL(L->nx), VAL(L->ny), VAL(L->nz)};
+        return lq_ps_run3(o, o->mg_prolong_w, "poisson_mg_prolong", (int)LQ_COUNT(a), a, L->nx,
+                          L->ny, L->nz);
+    }
     lq_argv a[] = {MEM(ec),    VAL(c->nx), VAL(c->ny),    VAL(c->nz), MEM(lq_ps_lmask(o, l)),
                    MEM(x),     VAL(dim3),  MEM(&L->list), VAL(off),   VAL(n),
                    VAL(L->nx), VAL(L->ny), VAL(L->nz)};
@@ -741,12 +786,48 @@ static int lq_ps_mask(lq_poisson_ops *o, const lq_field *b, lq_field *p)
     return rc;
 }
 
+/* CG's passes: over the unknown list, or (o->dense, both backends alike) the whole grid
+ * with the whole-grid reductions. */
+static int lq_ps_apply_dq(lq_poisson_ops *o, const lq_field *d, lq_field *q, double *dq)
+{
+    if (!o->dense) return lq_poisson_apply_dot(o, d, q, dq);
+    int rc = lq_poisson_apply(o, d, q);
+    return rc ? rc : lq_poisson_reduce(o, LQ_PS_RED_DOT, d, q, 0.0f, dq);
+}
+
+static int lq_ps_update_rr(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                           const lq_field *q, float alpha, double *rr)
+{
+    if (!o->dense) return lq_poisson_update_dot(o, x, r, d, q, alpha, rr);
+    int rc = lq_poisson_cg_update(o, x, r, d, q, alpha);
+    return rc ? rc : lq_poisson_reduce(o, LQ_PS_RED_DOT, r, r, 0.0f, rr);
+}
+
+static int lq_ps_dot(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum)
+{
+    return o->dense ? lq_poisson_reduce(o, LQ_PS_RED_DOT, a, b, 0.0f, sum)
+                    : lq_poisson_dot_list(o, a, b, sum);
+}
+
+static int lq_ps_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
+{
+    return o->dense ? lq_poisson_cg_direction(o, z, d, beta)
+                    : lq_poisson_direction_list(o, z, d, beta);
+}
+
+static int lq_ps_resid(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                       lq_field *r)
+{
+    return o->dense ? lq_poisson_residual(o, b, shift, p, r)
+                    : lq_poisson_residual_list(o, b, shift, p, r);
+}
+
 static int lq_ps_rnorm(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
                        double *norm)
 {
-    double rr = 0; /* over the unknown list (r is 0 elsewhere) */
-    int rc = lq_poisson_residual_list(o, b, shift, p, &o->r);
-    if (!rc) rc = lq_poisson_dot_list(o, &o->r, &o->r, &rr);
+    double rr = 0; /* over the unknown list (r is 0 elsewhere) or the whole grid */
+    int rc = lq_ps_resid(o, b, shift, p, &o->r);
+    if (!rc) rc = lq_ps_dot(o, &o->r, &o->r, &rr);
     *norm = sqrt(rr);
     return rc;
 }
@@ -816,24 +897,24 @@ static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field 
      * at 0, x (lq_ps_mask) and the residual r are 0 off the unknowns */
     int rc = lq_field_zero(d, 0), it = 0, restarts = 0;
     if (!rc) rc = lq_field_zero(q, 0);
-    if (!rc) rc = lq_poisson_residual_list(o, b, shift, x, r);
-    if (!rc) rc = lq_poisson_dot_list(o, r, r, &rr);
+    if (!rc) rc = lq_ps_resid(o, b, shift, x, r);
+    if (!rc) rc = lq_ps_dot(o, r, r, &rr);
     st->converged = sqrt(rr) <= goal;
     if (rc || st->converged) goto done;
     if (pre) rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
-    if (!rc) rc = lq_poisson_direction_list(o, z, d, 0.0f);
-    if (!rc && pre) rc = lq_poisson_dot_list(o, r, z, &rz);
+    if (!rc) rc = lq_ps_direction(o, z, d, 0.0f);
+    if (!rc && pre) rc = lq_ps_dot(o, r, z, &rz);
     if (!pre) rz = rr;
     while (!rc && it < max_iter) {
         it++;
-        rc = lq_poisson_apply_dot(o, d, q, &dq);
+        rc = lq_ps_apply_dq(o, d, q, &dq);
         if (rc) break;
         if (!(dq > 0)) {
             snprintf(st->message, sizeof st->message, "CG breakdown: dᵀAd = %g at iteration %d", dq,
                      it);
             break;
         }
-        rc = lq_poisson_update_dot(o, x, r, d, q, (float)(rz / dq), &rr);
+        rc = lq_ps_update_rr(o, x, r, d, q, (float)(rz / dq), &rr);
         if (rc) break;
         if (sqrt(rr) <= goal) {
             /* The recursive residual drifts from b − Ap in float: confirm with the true
@@ -849,17 +930,17 @@ static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field 
             restarts++;
             rr = rn * rn;
             if (pre) rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
-            if (!rc) rc = lq_poisson_direction_list(o, z, d, 0.0f);
+            if (!rc) rc = lq_ps_direction(o, z, d, 0.0f);
             rz = rr;
-            if (!rc && pre) rc = lq_poisson_dot_list(o, r, z, &rz);
+            if (!rc && pre) rc = lq_ps_dot(o, r, z, &rz);
             continue;
         }
         double rz_new = rr;
         if (pre) {
             rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
-            if (!rc) rc = lq_poisson_dot_list(o, r, z, &rz_new);
+            if (!rc) rc = lq_ps_dot(o, r, z, &rz_new);
         }
-        if (!rc) rc = lq_poisson_direction_list(o, z, d, (float)(rz_new / rz));
+        if (!rc) rc = lq_ps_direction(o, z, d, (float)(rz_new / rz));
         rz = rz_new;
     }
 done:
@@ -889,7 +970,7 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
     if (prm->solver == LQ_POISSON_PCG && prm->precond == LQ_POISSON_PRECOND_MG && !o->mg_ready)
         return lq_error(LQ_ESIM, "poisson: multigrid PCG asked for, but the last "
                                  "lq_poisson_build had another preconditioner");
-    if (!rc && shift == 0.0f) /* Σ (b − 0)² = b·b over the unknowns */
+    if (!rc && shift == 0.0f && !o->dense) /* Σ (b − 0)² = b·b over the unknowns */
         rc = lq_poisson_dot_list(o, b, b, &bb);
     else if (!rc)
         rc = lq_poisson_reduce(o, LQ_PS_RED_NORM2, b, NULL, shift, &bb);

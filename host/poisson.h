@@ -74,6 +74,10 @@ typedef struct lq_poisson_stats {
 
 #define LQ_PS_MAX_LEVELS   16
 #define LQ_PS_COARSE_GROUP 64 /* work-group of the one-launch coarsest solve (≥ its cells) */
+#define LQ_PS_DENSE                                                                                \
+    4 /* list passes while at most 1/4 of a level's cells are unknowns                             \
+       * (a 64³ dam break: 5 %); whole-level passes above (a full box:                            \
+       * the lists' indirection cost more than the idle cells) */
 #define LQ_PS_TAIL_CELLS                                                                           \
     4096 /* the V-cycle's tail (poisson_mg_tail) from the first level                              \
           * with at most this many unknowns */
@@ -87,6 +91,8 @@ typedef struct lq_poisson_level {
     lq_field x, b, res;  /* correction, RHS (coarse levels), residual */
     lq_field list;       /* int per cell: the unknowns, colour 0 then 1 (poisson_cell.h) */
     int n[2];            /* unknowns of each colour (list entries) */
+    int dense;           /* more than 1/LQ_PS_DENSE of its cells are unknowns: the
+                          * V-cycle's passes run over the whole level (OpenCL) */
 } lq_poisson_level;
 
 typedef struct lq_poisson_ops {
@@ -110,7 +116,10 @@ typedef struct lq_poisson_ops {
     cl_program program;
     cl_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
         rhs, project, mg_state, mg_coarsen, mg_system, mg_smooth, mg_residual, mg_restrict,
-        mg_prolong, mg_coarse, apply_dot, update_dot, dot_list, direction_list, mg_tail;
+        mg_prolong, mg_coarse, apply_dot, update_dot, dot_list, direction_list, mg_tail,
+        mg_smooth_w, mg_residual_w, mg_restrict_w, mg_prolong_w;
+    int dense;       /* level 0 is dense: CG runs the whole-grid passes (both backends) */
+    int dense_ratio; /* LQ_PS_DENSE (0: lists always, tests) */
 } lq_poisson_ops;
 
 int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz);

@@ -185,6 +185,42 @@ kernel void poisson_mg_system(global const uchar *state, int wall_dirichlet, int
     lq_ps_coarse_system_cell(state, wall_dirichlet, dim3, i, j, k, nx, ny, nz, mask, diag);
 }
 
+/* The same passes over a whole level (levels where most cells are unknowns: a list pass
+ * there costs more than the idle cells it skips). */
+kernel void poisson_mg_smooth_half(global const float *b, global float *x, global const uchar *mask,
+                                   global const float *diag, int colour, int nx, int ny, int nz)
+{
+    /* work-item g0 of row (j, k) is the cell i = 2 g0 + ((j + k + colour) & 1) */
+    int j = get_global_id(1), k = get_global_id(2);
+    int i = 2 * (int)get_global_id(0) + ((j + k + colour) & 1);
+    if (i >= nx || j >= ny || k >= nz) return;
+    lq_ps_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
+}
+
+kernel void poisson_mg_residual(global const float *b, global const float *x,
+                                global const uchar *mask, global const float *diag, global float *r,
+                                int nx, int ny, int nz)
+{
+    LEVEL_IDS
+    lq_ps_residual_cell(b, 0.0f, x, mask, diag, r, i, j, k, nx, ny, nz);
+}
+
+kernel void poisson_mg_restrict(global const float *r, int fnx, int fny, int fnz,
+                                global const uchar *cmask, global float *b, float scale, int dim3,
+                                int nx, int ny, int nz)
+{
+    LEVEL_IDS
+    lq_ps_restrict_cell(r, fnx, fny, fnz, cmask, b, scale, dim3, i, j, k, nx, ny, nz);
+}
+
+kernel void poisson_mg_prolong(global const float *e, int cnx, int cny, int cnz,
+                               global const uchar *fmask, global float *x, int dim3, int nx, int ny,
+                               int nz)
+{
+    LEVEL_IDS
+    lq_ps_prolong_cell(e, cnx, cny, cnz, fmask, x, dim3, i, j, k, nx, ny);
+}
+
 /* The V-cycle's passes over a level's unknown list (poisson_cell.h): work-item t is the
  * cell list[off + t], t < n (one colour's part of the list, or all of it); fixed local
  * size. */

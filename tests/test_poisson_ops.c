@@ -270,14 +270,17 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
         /* multigrid: every level's system, then one V-cycle (every level's correction,
          * residual and restricted RHS) */
         CHECK(A.ops.levels == B.ops.levels && A.ops.levels >= 2);
-        /* pass 0: the whole V-cycle in one work-group (poisson_mg_tail: few unknowns);
-         * 1: level 0 by launches, the tail from level 1; 2: a launch per pass */
-        for (int pass = 0; pass < 3; pass++) {
-            int n1 = B.ops.lv[1].n[0] + B.ops.lv[1].n[1];
-            B.ops.tail_cells = pass == 0 ? LQ_PS_TAIL_CELLS : pass == 1 ? n1 : -1;
+        /* pass % 3 == 0: the whole V-cycle in one work-group (poisson_mg_tail: few
+         * unknowns); 1: level 0 by launches, the tail from level 1; 2: a launch per pass;
+         * passes 0-2 with the dense levels' whole-level passes, 3-5 lists everywhere */
+        for (int pass = 0; pass < 6; pass++) {
+            int n1 = B.ops.lv[1].n[0] + B.ops.lv[1].n[1], tm = pass % 3;
+            B.ops.tail_cells = tm == 0 ? LQ_PS_TAIL_CELLS : tm == 1 ? n1 : -1;
+            A.ops.dense_ratio = B.ops.dense_ratio = pass < 3 ? LQ_PS_DENSE : 0;
             CHECK_OK(lq_poisson_lists(&A.ops));
             CHECK_OK(lq_poisson_lists(&B.ops));
-            CHECK(A.ops.tail == -1 && B.ops.tail == (pass == 0 ? 0 : pass == 1 ? 1 : -1));
+            CHECK(A.ops.tail == -1 && B.ops.tail == (tm == 0 ? 0 : tm == 1 ? 1 : -1));
+            if (pass == 0) fprintf(stderr, "  level 0 dense: %d\n", B.ops.dense);
             fill(buf, nc, &r, -1, 1);
             up2(&A.x, &B.x, buf);
             CHECK_OK(lq_poisson_mg_vcycle(&A.ops, &A.x, &A.y));
@@ -299,12 +302,15 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
             }
         }
         B.ops.tail_cells = LQ_PS_TAIL_CELLS;
-        CHECK_OK(lq_poisson_lists(&B.ops));
-        /* whole solves: SOR, Jacobi, Jacobi-PCG, multigrid-PCG */
-        for (int s = 0; s < 4; s++) {
+        /* whole solves: SOR, Jacobi, Jacobi-PCG, multigrid-PCG; CG's passes over the whole
+         * grid where level 0 is dense, and over the lists */
+        for (int s = 0; s < 8; s++) {
+            A.ops.dense_ratio = B.ops.dense_ratio = s < 4 ? LQ_PS_DENSE : 0;
+            CHECK_OK(lq_poisson_lists(&A.ops));
+            CHECK_OK(lq_poisson_lists(&B.ops));
             lq_poisson_params q = *prm;
-            q.solver = (lq_poisson_solver)(s < 3 ? s : 0);
-            q.precond = s == 3 ? LQ_POISSON_PRECOND_MG : LQ_POISSON_PRECOND_JACOBI;
+            q.solver = (lq_poisson_solver)(s % 4 < 3 ? s % 4 : 0);
+            q.precond = s % 4 == 3 ? LQ_POISSON_PRECOND_MG : LQ_POISSON_PRECOND_JACOBI;
             q.tol = 1e-4f;
             q.max_iter = 60;
             q.check_every = 3;
