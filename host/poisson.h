@@ -74,13 +74,13 @@ typedef struct lq_poisson_stats {
 
 #define LQ_PS_MAX_LEVELS   16
 #define LQ_PS_COARSE_GROUP 64 /* work-group of the one-launch coarsest solve (≥ its cells) */
-#define LQ_PS_DENSE                                                                                \
-    4 /* list passes while at most 1/4 of a level's cells are unknowns                             \
-       * (a 64³ dam break: 5 %); whole-level passes above (a full box:                            \
-       * the lists' indirection cost more than the idle cells) */
-#define LQ_PS_TAIL_CELLS                                                                           \
-    4096 /* the V-cycle's tail (poisson_mg_tail) from the first level                              \
-          * with at most this many unknowns */
+/* List passes while at most 1/LQ_PS_DENSE of a level's cells are unknowns (a 64³ dam
+ * break: 5 %), whole-level passes above (a full box: there the lists' indirection costs
+ * more than the idle cells). */
+#define LQ_PS_DENSE 4
+/* The V-cycle's tail (poisson_mg_tail) from the first level with at most this many
+ * unknowns. */
+#define LQ_PS_TAIL_CELLS 4096
 
 /* One multigrid level (level 0 uses the ops' mask and diag, and the CG r and z, and q as
  * its residual: a V-cycle overwrites the ops' q). */
