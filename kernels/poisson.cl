@@ -234,8 +234,10 @@ kernel void poisson_mg_smooth_list(global const float *b, global float *x, globa
                                    global const float *diag, int colour, global const int *list,
                                    int off, int n, int nx, int ny, int nz)
 {
-    LIST_IDS
-    lq_ps_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
+    int t = get_global_id(0);
+    if (t >= n) return;
+    (void)colour, (void)nz; /* the list part is the colour's */
+    lq_ps_sor_c(b, 0.0f, x, mask, diag, 1.0f, list[off + t], nx, ny);
 }
 
 kernel void poisson_mg_residual_list(global const float *b, float shift, global const float *x,
@@ -243,8 +245,10 @@ kernel void poisson_mg_residual_list(global const float *b, float shift, global 
                                      global float *r, global const int *list, int off, int n,
                                      int nx, int ny, int nz)
 {
-    LIST_IDS
-    lq_ps_residual_cell(b, shift, x, mask, diag, r, i, j, k, nx, ny, nz);
+    int t = get_global_id(0);
+    if (t >= n) return;
+    (void)nz;
+    lq_ps_residual_c(b, shift, x, mask, diag, r, list[off + t], nx, ny);
 }
 
 kernel void poisson_mg_restrict_list(global const float *r, int fnx, int fny, int fnz,
@@ -307,11 +311,8 @@ kernel void poisson_mg_coarse(global const float *b, global float *x, global con
 #define TAIL_PASS(colour)                                                                          \
     {                                                                                              \
         int lo = (colour) ? n0 : 0, hi = (colour) ? n : n0;                                        \
-        for (int e = lo + lid; e < hi; e += ls) {                                                  \
-            int c = li[e], i, j, k;                                                                \
-            lq_ps_cell_ijk(c, nx, ny, &i, &j, &k);                                                 \
-            lq_ps_sor_cell(b, 0.0f, x, m, d, (colour), 1.0f, i, j, k, nx, ny, nz);                 \
-        }                                                                                          \
+        for (int e = lo + lid; e < hi; e += ls)                                                    \
+            lq_ps_sor_c(b, 0.0f, x, m, d, 1.0f, li[e], nx, ny);                                    \
         barrier(CLK_GLOBAL_MEM_FENCE);                                                             \
     }
 
@@ -341,11 +342,7 @@ poisson_mg_tail(int nl, int dim3, global const int *info, TAIL_LEVEL(0), TAIL_LE
             TAIL_PASS(0)
             TAIL_PASS(1)
         }
-        for (int e = lid; e < n; e += ls) {
-            int c = li[e], i, j, k;
-            lq_ps_cell_ijk(c, nx, ny, &i, &j, &k);
-            lq_ps_residual_cell(b, 0.0f, x, m, d, r, i, j, k, nx, ny, nz);
-        }
+        for (int e = lid; e < n; e += ls) lq_ps_residual_c(b, 0.0f, x, m, d, r, li[e], nx, ny);
         barrier(CLK_GLOBAL_MEM_FENCE);
         global const uchar *cm = TAIL_SEL(m, t + 1);
         global float *cb = TAIL_SEL(b, t + 1);

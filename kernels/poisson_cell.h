@@ -186,6 +186,51 @@ LQ_INLINE void lq_ps_jacobi_cell(LQ_GLOBAL const float *b, float shift, LQ_GLOBA
     pout[c] = pin[c] + omega * (g - pin[c]);
 }
 
+/* The same three updates from the cell index alone (the list passes: the mask's neighbour
+ * bits are set only for neighbours inside the grid, so no bounds and no (i, j, k) are
+ * needed; the same sums in the same order, bit for bit). */
+LQ_INLINE float lq_ps_neighbour_sum_c(LQ_GLOBAL const float *x, unsigned int m, int c, int nx,
+                                      int ny)
+{
+    float s = 0.0f;
+    int sz = nx * ny;
+    if (m & 1u) s = s + x[c - 1];
+    if (m & 2u) s = s + x[c + 1];
+    if (m & 4u) s = s + x[c - nx];
+    if (m & 8u) s = s + x[c + nx];
+    if (m & 16u) s = s + x[c - sz];
+    if (m & 32u) s = s + x[c + sz];
+    return s;
+}
+
+/* lq_ps_sor_cell at cell c of the pass's colour. */
+LQ_INLINE void lq_ps_sor_c(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL float *p,
+                           LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
+                           float omega, int c, int nx, int ny)
+{
+    unsigned int m = mask[c];
+    if (!(m & LQ_PS_UNKNOWN)) {
+        p[c] = 0.0f;
+        return;
+    }
+    float g = ((b[c] - shift) + lq_ps_neighbour_sum_c(p, m, c, nx, ny)) / diag[c];
+    p[c] = p[c] + omega * (g - p[c]);
+}
+
+/* lq_ps_residual_cell at cell c. */
+LQ_INLINE void lq_ps_residual_c(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL const float *p,
+                                LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
+                                LQ_GLOBAL float *r, int c, int nx, int ny)
+{
+    unsigned int m = mask[c];
+    if (!(m & LQ_PS_UNKNOWN)) {
+        r[c] = 0.0f;
+        return;
+    }
+    float ap = diag[c] * p[c] - lq_ps_neighbour_sum_c(p, m, c, nx, ny);
+    r[c] = (b[c] - shift) - ap;
+}
+
 /* --- CG vector operations (per cell c, every cell) ----------------------------------- */
 
 /* x += α d, r −= α q. */
