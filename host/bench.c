@@ -1017,14 +1017,18 @@ static const double lq_plsb_bytes[P_COUNT] = {24, 20, 8, 44, 11, 17, 77, 81};
 static int lq_plsb_pcg(lq_plsb *m, bool mg)
 {
     lq_poisson_ops *o = &m->qo;
-    double dq = 0, rr = 0, rz = 0;
-    int rc = lq_poisson_apply(o, &o->d, &o->q);
-    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->d, &o->q, 0.0f, &dq);
-    if (!rc) rc = lq_poisson_cg_update(o, &m->p, &o->r, &o->d, &o->q, 0.0f);
-    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->r, &o->r, 0.0f, &rr);
+    double dq = 0, rr = 0, rz = 0; /* host/poisson.c's CG iteration (list or whole-grid passes) */
+    int rc, dense = o->dense;
+    rc = dense ? lq_poisson_apply(o, &o->d, &o->q) : lq_poisson_apply_dot(o, &o->d, &o->q, &dq);
+    if (!rc && dense) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->d, &o->q, 0.0f, &dq);
+    if (!rc && dense) rc = lq_poisson_cg_update(o, &m->p, &o->r, &o->d, &o->q, 0.0f);
+    if (!rc && dense) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->r, &o->r, 0.0f, &rr);
+    if (!rc && !dense) rc = lq_poisson_update_dot(o, &m->p, &o->r, &o->d, &o->q, 0.0f, &rr);
     if (!rc) rc = mg ? lq_poisson_mg_vcycle(o, &o->r, &o->z) : lq_poisson_precond(o, &o->r, &o->z);
-    if (!rc) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->r, &o->z, 0.0f, &rz);
-    if (!rc) rc = lq_poisson_cg_direction(o, &o->z, &o->d, 0.0f);
+    if (!rc && dense) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->r, &o->z, 0.0f, &rz);
+    if (!rc && !dense) rc = lq_poisson_dot_list(o, &o->r, &o->z, &rz);
+    if (!rc && dense) rc = lq_poisson_cg_direction(o, &o->z, &o->d, 0.0f);
+    if (!rc && !dense) rc = lq_poisson_direction_list(o, &o->z, &o->d, 0.0f);
     return rc;
 }
 

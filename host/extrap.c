@@ -31,11 +31,13 @@ lq_extrap_params lq_extrap_params_default(void)
 
 #define LQ_EXTRAP_KERNELS(o)                                                                       \
     {                                                                                              \
-        {&(o)->init, "extrap_init"}, {&(o)->layer, "extrap_layer"}, {&(o)->bandk, "extrap_band"},  \
-            {&(o)->sor, "extrap_sor"}, {&(o)->correct, "extrap_correct"},                          \
-            {&(o)->object, "extrap_object"}, {&(o)->copy, "extrap_copy"},                          \
-            {&(o)->listk, "extrap_list"}, {&(o)->sor_list, "extrap_sor_list"},                     \
-            {&(o)->restore, "extrap_restore"}, {&(o)->reach, "extrap_reach_list"},                 \
+        {&(o)->init, "extrap_init"}, {&(o)->bandk, "extrap_band"}, {&(o)->sor, "extrap_sor"},      \
+            {&(o)->correct, "extrap_correct"}, {&(o)->object, "extrap_object"},                    \
+            {&(o)->copy, "extrap_copy"}, {&(o)->listk, "extrap_list"},                             \
+            {&(o)->sor_list, "extrap_sor_list"}, {&(o)->restore, "extrap_restore"},                \
+            {&(o)->reach, "extrap_reach_list"}, {&(o)->layer_lev, "extrap_layer_lev"},             \
+            {&(o)->seed, "extrap_seed"}, {&(o)->front, "extrap_front"},                            \
+            {&(o)->expand, "extrap_expand"},                                                       \
     }
 
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
@@ -46,10 +48,9 @@ int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     o->ny = ny;
     o->nz = nz;
     int rc = LQ_OK;
-    for (int s = 0; s < 2 && !rc; s++)
-        for (int c = 0; c < 3 && !rc; c++)
-            rc = lq_field_alloc(ctx, &o->valid[s][c], "extrap_valid", nx + (c == 0), ny + (c == 1),
-                                nz + (c == 2), 1);
+    for (int c = 0; c < 3 && !rc; c++)
+        rc = lq_field_alloc(ctx, &o->valid[0][c], "extrap_valid", nx + (c == 0), ny + (c == 1),
+                            nz + (c == 2), 1);
     for (int c = 0; c < 3 && !rc; c++)
         rc = lq_field_alloc(ctx, &o->tmp[c], "extrap_tmp", nx + (c == 0), ny + (c == 1),
                             nz + (c == 2), 4);
@@ -57,7 +58,7 @@ int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (!rc) rc = lq_field_alloc(ctx, &o->rhs, "extrap_rhs", nx, ny, nz, 4);
     if (!rc) rc = lq_field_alloc(ctx, &o->p, "extrap_p", nx, ny, nz, 4);
     if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->list, "extrap_list", nx, ny, nz, 4);
-    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->cnt, "extrap_cnt", 2, 1, 1, 4);
+    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->cnt, "extrap_cnt", 4, 1, 1, 4);
     if (rc || IS_REF(o)) return rc;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
@@ -133,14 +134,57 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
         lq_ex_face_range(o, c, g);
         rc = lq_ex_run(o, o->init, "extrap_init", (int)LQ_COUNT(a), a, g);
     }
-    for (int l = 0; l < prm->layers && !rc; l++)
-        for (int c = 0; c < 3 && !rc; c++) {
-            lq_argv a[] = {MEM(vel[c]), MEM(&o->valid[l & 1][c]), MEM(&o->valid[(l + 1) & 1][c]),
-                           VAL(c)};
-            lq_ex_face_range(o, c, g);
-            rc = lq_ex_run(o, o->layer, "extrap_layer", (int)LQ_COUNT(a), a, g);
+    o->final = 0;
+    if (rc || prm->layers <= 0) return rc;
+    /* the layers over their fronts (extrap_cell.h), in two sets of lists: the object_bc
+     * output and §5.2's scratch (free between the passes that use them); a front longer
+     * than its list (never seen: fronts are surfaces) turns to whole-grid layers */
+    lq_field *la[3] = {&o->tmp[0], &o->tmp[1], &o->tmp[2]}, *lb[3] = {&o->list, &o->rhs, &o->p};
+    lq_field **cur = la, **next = lb;
+    int cnt[4] = {0, 0, 0, 0}, whole = 0;
+    size_t local = 64;
+    rc = lq_field_zero(&o->cnt, 0);
+    for (int c = 0; c < 3 && !rc; c++) {
+        int cap = (int)cur[c]->count;
+        lq_argv a[] = {MEM(&o->valid[0][c]), VAL(c), MEM(cur[c]), MEM(&o->cnt), VAL(cap)};
+        lq_ex_face_range(o, c, g);
+        rc = lq_ex_run(o, o->seed, "extrap_seed", (int)LQ_COUNT(a), a, g);
+    }
+    if (!rc) rc = lq_field_download(&o->cnt, cnt);
+    for (int l = 0; l < prm->layers && !rc; l++) {
+        for (int c = 0; c < 3; c++) whole = whole || cnt[c] > (int)cur[c]->count;
+        if (whole) {
+            for (int c = 0; c < 3 && !rc; c++) {
+                lq_argv a[] = {MEM(vel[c]), MEM(&o->valid[0][c]), VAL(c), VAL(l)};
+                lq_ex_face_range(o, c, g);
+                rc = lq_ex_run(o, o->layer_lev, "extrap_layer_lev", (int)LQ_COUNT(a), a, g);
+            }
+            continue;
         }
-    o->final = prm->layers & 1;
+        for (int c = 0; c < 3 && !rc; c++) {
+            int n = cnt[c];
+            lq_argv a[] = {MEM(vel[c]), MEM(&o->valid[0][c]), VAL(c), VAL(l), MEM(cur[c]), VAL(n)};
+            if (n > 0)
+                rc = lq_cl_launch(o->ctx, o->front, "extrap_front", (int)LQ_COUNT(a), a, 1,
+                                  ((size_t)n + local - 1) / local * local, 1, &local);
+        }
+        if (rc || l + 1 == prm->layers) break;
+        int ncnt[4] = {0, 0, 0, 0};
+        rc = lq_field_zero(&o->cnt, 0);
+        for (int c = 0; c < 3 && !rc; c++) {
+            int n = cnt[c], cap = (int)next[c]->count;
+            lq_argv a[] = {MEM(&o->valid[0][c]), VAL(c),       VAL(l),  MEM(cur[c]), VAL(n),
+                           MEM(next[c]),         MEM(&o->cnt), VAL(cap)};
+            if (n > 0)
+                rc = lq_cl_launch(o->ctx, o->expand, "extrap_expand", (int)LQ_COUNT(a), a, 1,
+                                  ((size_t)n + local - 1) / local * local, 1, &local);
+        }
+        if (!rc) rc = lq_field_download(&o->cnt, ncnt);
+        memcpy(cnt, ncnt, sizeof cnt);
+        lq_field **t = cur;
+        cur = next;
+        next = t;
+    }
     return rc;
 }
 

@@ -59,14 +59,16 @@ lq_extrap_params lq_extrap_params_default(void);
 typedef struct lq_extrap_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
-    lq_field valid[2][3]; /* uchar per face: ping-pong valid masks of u, v, w */
-    int final;            /* which valid[] holds the last extrapolation's mask */
+    lq_field valid[2][3]; /* uchar per face: valid[0] the layer masks (lev, extrap_cell.h)
+                           * of u, v, w; valid[1] not allocated (the ping-pong of before) */
+    int final;            /* which valid[] holds the last extrapolation's mask (0) */
     lq_field band;        /* uchar per cell: §5.2 unknowns (nonzero; extrap_cell.h) */
     lq_field rhs, p;      /* float per cell: −D_c and the pressure (m/s) */
     lq_field tmp[3];      /* float per face: object_bc output (kept for object_restore) */
-    lq_field list, cnt;   /* int per cell: §5.2's band cells by colour; int[2]: their counts */
+    lq_field list, cnt;   /* int per cell: §5.2's band cells by colour; int[4]: counts */
     cl_program program;
-    cl_kernel init, layer, bandk, sor, correct, object, copy, listk, sor_list, restore, reach;
+    cl_kernel init, bandk, sor, correct, object, copy, listk, sor_list, restore, reach, layer_lev,
+        seed, front, expand;
 } lq_extrap_ops;
 
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
@@ -74,7 +76,9 @@ void lq_extrap_ops_release(lq_extrap_ops *o);
 
 /* The valid mask starts at the liquid faces (not solid, φ ≤ 0 beside them); prm->layers
  * times, each face not yet valid with valid same-component neighbours becomes their
- * mean. Liquid faces are never changed. */
+ * mean. Liquid faces are never changed. The kernels visit only each layer's front
+ * (extrap_cell.h), listed in the object_bc output (tmp) and §5.2's scratch: call
+ * lq_extrap_object_restore before the next lq_extrap_velocity. */
 int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                        const lq_field *sdf, const lq_extrap_params *prm);
 /* §5.5.1 at every closed face (an object cell, sdf ≤ 0, on either side): the

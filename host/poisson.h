@@ -73,16 +73,26 @@ typedef struct lq_poisson_stats {
 } lq_poisson_stats;
 
 #define LQ_PS_MAX_LEVELS   16
-#define LQ_PS_MG_SMOOTH    2  /* red-black Gauss–Seidel sweeps before and after each level */
-#define LQ_PS_MG_COARSE    16 /* sweeps (and as many mirrored) on the coarsest level */
 #define LQ_PS_COARSE_GROUP 64 /* work-group of the one-launch coarsest solve (≥ its cells) */
+/* List passes while at most 1/LQ_PS_DENSE of a level's cells are unknowns (a 64³ dam
+ * break: 5 %), whole-level passes above (a full box: there the lists' indirection costs
+ * more than the idle cells). */
+#define LQ_PS_DENSE 4
+/* The V-cycle's tail (poisson_mg_tail) from the first level with at most this many
+ * unknowns. */
+#define LQ_PS_TAIL_CELLS 4096
 
-/* One multigrid level (level 0 uses the ops' mask and diag, and the CG r and z). */
+/* One multigrid level (level 0 uses the ops' mask and diag, and the CG r and z, and q as
+ * its residual: a V-cycle overwrites the ops' q). */
 typedef struct lq_poisson_level {
     int nx, ny, nz;
     lq_field mask, diag; /* coarse levels: the rediscretised system */
     lq_field state;      /* uchar per cell: LQ_PS_ST_* */
     lq_field x, b, res;  /* correction, RHS (coarse levels), residual */
+    lq_field list;       /* int per cell: the unknowns, colour 0 then 1 (poisson_cell.h) */
+    int n[2];            /* unknowns of each colour (list entries) */
+    int dense;           /* more than 1/LQ_PS_DENSE of its cells are unknowns: the
+                          * V-cycle's passes run over the whole level (OpenCL) */
 } lq_poisson_level;
 
 typedef struct lq_poisson_ops {
@@ -94,14 +104,22 @@ typedef struct lq_poisson_ops {
     lq_field r, z, d, q; /* solver vectors per cell */
     lq_field partial;    /* one float per reduction group */
     float *partial_host;
+    unsigned char *mask_host; /* a level's mask, read back to build its list */
+    int *list_host;
     int unknowns, dirichlet; /* counted by lq_poisson_build */
     int levels;              /* multigrid levels (coarsest: longest side ≤ 4) */
+    int tail;                /* first level of the one-work-group tail (-1: none) */
+    int tail_cells;          /* its threshold (LQ_PS_TAIL_CELLS; < 0: no tail, tests) */
+    lq_field tail_info;      /* int[5 LQ_PS_TAIL]: per tail level nx, ny, nz, n[0], n[1] */
     int mg_ready;            /* the hierarchy matches the last build */
     lq_poisson_level lv[LQ_PS_MAX_LEVELS];
     cl_program program;
     cl_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
         rhs, project, mg_state, mg_coarsen, mg_system, mg_smooth, mg_residual, mg_restrict,
-        mg_prolong, mg_coarse, mg_smooth_half;
+        mg_prolong, mg_coarse, apply_dot, update_dot, dot_list, direction_list, mg_tail,
+        mg_smooth_w, mg_residual_w, mg_restrict_w, mg_prolong_w;
+    int dense;       /* level 0 is dense: CG runs the whole-grid passes (both backends) */
+    int dense_ratio; /* LQ_PS_DENSE (0: lists always, tests) */
 } lq_poisson_ops;
 
 int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
@@ -119,6 +137,7 @@ int lq_poisson_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, cons
                    lq_field *b, const lq_poisson_params *prm);
 int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
                      const lq_poisson_params *prm, lq_poisson_stats *st);
+/* (the faces beside the last build's unknowns: φ, sdf and prm must be the build's) */
 int lq_poisson_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_field *v, lq_field *w,
                        const lq_field *phi, const lq_field *sdf, const lq_poisson_params *prm);
 
@@ -141,12 +160,31 @@ int lq_poisson_precond(lq_poisson_ops *o, const lq_field *r, lq_field *z);
 int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_field *b,
                       float shift, double *sum);
 
+/* The unknown lists (poisson_cell.h) of level 0 and, after lq_poisson_mg_build, of every
+ * level, from their masks (lq_poisson_build calls it; it counts o->unknowns and
+ * o->dirichlet); zeroes the vectors the list passes leave alone off the unknowns (r, and
+ * the levels' x, b, res). */
+int lq_poisson_lists(lq_poisson_ops *o);
+/* CG's passes over level 0's unknown list, fused with their sums (list reductions,
+ * poisson_cell.h): y = A x and Σ x·y; x += α d, r −= α q and Σ r·r; Σ a·b; d = z + β d.
+ * Off the unknowns they write nothing (the vectors hold 0 there). */
+int lq_poisson_apply_dot(lq_poisson_ops *o, const lq_field *x, lq_field *y, double *xy);
+int lq_poisson_update_dot(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                          const lq_field *q, float alpha, double *rr);
+int lq_poisson_dot_list(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum);
+int lq_poisson_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta);
+/* r = (b − shift) − A p on the unknowns (lq_poisson_residual there; r is 0 elsewhere after
+ * lq_poisson_lists and no list pass writes there). */
+int lq_poisson_residual_list(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                             lq_field *r);
+
 /* Multigrid: the hierarchy from the last lq_poisson_setup's system (build calls it when
  * prm->precond is MG), and one V-cycle z = M⁻¹ r. */
 int lq_poisson_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                         const lq_poisson_params *prm);
-int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z);
-/* The V-cycle's steps on level l (fine) and l + 1 (coarse). */
+int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z); /* o->q: scratch */
+/* The V-cycle's steps on level l (fine) and l + 1 (coarse), over the levels' unknown
+ * lists (call lq_poisson_lists after the build first; lq_poisson_build does). */
 int lq_poisson_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *x, int colour);
 int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq_field *x,
                            lq_field *res);
@@ -161,6 +199,13 @@ void lq_poisson_ref_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, con
                                 lq_field *res);
 void lq_poisson_ref_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_field *bc);
 void lq_poisson_ref_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field *x);
+void lq_poisson_ref_apply_dot(lq_poisson_ops *o, const lq_field *x, lq_field *y, double *xy);
+void lq_poisson_ref_update_dot(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                               const lq_field *q, float alpha, double *rr);
+void lq_poisson_ref_dot_list(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum);
+void lq_poisson_ref_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta);
+void lq_poisson_ref_residual_list(lq_poisson_ops *o, const lq_field *b, float shift,
+                                  const lq_field *p, lq_field *r);
 void lq_poisson_ref_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                           const lq_poisson_params *prm);
 void lq_poisson_ref_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y);

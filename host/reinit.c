@@ -54,8 +54,8 @@ int lq_reinit_iterations(const lq_reinit_ops *o, const lq_reinit_params *prm)
 
 #define LQ_RI_KERNELS(o)                                                                           \
     {                                                                                              \
-        {&(o)->init, "reinit_init"}, {&(o)->fim_seed, "reinit_fim_seed"},                          \
-            {&(o)->pde1, "reinit_pde1"}, {&(o)->pde2, "reinit_pde2"}, {&(o)->fim, "reinit_fim"},   \
+        {&(o)->init, "reinit_init"}, {&(o)->fim_seed, "reinit_fim_seed_list"},                     \
+            {&(o)->pde1, "reinit_pde1"}, {&(o)->pde2, "reinit_pde2"},                              \
             {&(o)->fim_list, "reinit_fim_list"},                                                   \
     }
 
@@ -122,12 +122,23 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
         lq_argv ia[] = {MEM(phi), MEM(&o->phi0), MEM(&o->mx), VAL(method), VAL(c.bh)};
         rc = lq_ri_run(o, o->init, "reinit_init", (int)LQ_COUNT(ia), ia);
         if (method == LQ_REINIT_FIM) {
-            lq_argv sa[] = {MEM(phi), MEM(&o->phi0), VAL(c.h), VAL(c.bh)};
-            if (!rc) rc = lq_ri_run(o, o->fim_seed, "reinit_fim_seed", (int)LQ_COUNT(sa), sa);
             int m = n + (n & 1), len = 0;
             size_t local = 64;
-            /* the first sweep over every cell, then the active lists (reinit.cl) */
-            for (int it = 0; it < m && !rc; it++) {
+            /* the start, with the first sweep's active list (the near cells and their
+             * neighbours) into list[1] and φ copied into the scratch; then every sweep
+             * over its active list (reinit.cl) */
+            if (!rc && o->stamp >= INT32_MAX - 2) {
+                o->stamp = 0;
+                rc = lq_field_zero(&o->mark, 0);
+            }
+            int seed_stamp = ++o->stamp;
+            if (!rc) rc = lq_field_zero(&o->cnt, 0);
+            lq_argv sa[] = {MEM(phi),         MEM(&o->phi0), MEM(scratch),
+                            VAL(c.h),         VAL(c.bh),     MEM(&o->mark),
+                            MEM(&o->list[1]), MEM(&o->cnt),  VAL(seed_stamp)};
+            if (!rc) rc = lq_ri_run(o, o->fim_seed, "reinit_fim_seed_list", (int)LQ_COUNT(sa), sa);
+            if (!rc) rc = lq_field_download(&o->cnt, &len);
+            for (int it = 0; it < m && !rc && len > 0; it++) {
                 lq_field *src = it & 1 ? scratch : phi, *dst = it & 1 ? phi : scratch;
                 int note = it >= m - 2;
                 if (o->stamp >= INT32_MAX - 1) {
@@ -150,9 +161,7 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
                                 VAL(stamp),
                                 MEM(&o->list[(it + 1) & 1]),
                                 VAL(len)};
-                if (!rc && it == 0)
-                    rc = lq_ri_run(o, o->fim, "reinit_fim", (int)LQ_COUNT(fa) - 2, fa);
-                else if (!rc)
+                if (!rc)
                     rc = lq_cl_launch(o->ctx, o->fim_list, "reinit_fim_list", (int)LQ_COUNT(fa), fa,
                                       1, ((size_t)len + local - 1) / local * local, 1, &local);
                 if (!rc && it < m - 1) rc = lq_field_download(&o->cnt, &len);

@@ -69,7 +69,7 @@ typedef struct lq_reinit_ops {
     lq_field cnt;     /* int: the next list's length */
     int stamp;        /* the last stamp used */
     cl_program program;
-    cl_kernel init, fim_seed, pde1, pde2, fim, fim_list;
+    cl_kernel init, fim_seed, pde1, pde2, fim_list;
 } lq_reinit_ops;
 
 int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz);

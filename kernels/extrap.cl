@@ -22,10 +22,48 @@ kernel void extrap_init(global uchar *valid, global const float *phi, global con
     lq_ex_init_face(valid, phi, sdf, use_sdf, c, i, j, k, NX, NY, NZ);
 }
 
-kernel void extrap_layer(global float *vel, global const uchar *vin, global uchar *vout, int c)
+/* Extrapolation by fronts (extrap_cell.h): lev is valid[0][c]. */
+kernel void extrap_layer_lev(global float *vel, global uchar *lev, int c, int l)
 {
     LQ_EX_FACE;
-    lq_ex_layer_face(vel, vin, vout, c, i, j, k, NX, NY, NZ);
+    lq_ex_layer_lev(vel, lev, c, i, j, k, NX, NY, NZ, l);
+}
+
+/* Front 0 of component c into front[0, cnt[c]) (cnt[c] counts past cap: the host then runs
+ * whole-grid layers); the order is free (each face's update is independent of it). */
+kernel void extrap_seed(global const uchar *lev, int c, global int *front, global volatile int *cnt,
+                        int cap)
+{
+    LQ_EX_FACE;
+    if (!lq_ex_seed_face(lev, c, i, j, k, NX, NY, NZ)) return;
+    int q = atomic_inc(&cnt[c]);
+    if (q < cap) front[q] = i + (NX + (c == 0)) * (j + (NY + (c == 1)) * k);
+}
+
+/* Layer l at the n faces of its front. */
+kernel void extrap_front(global float *vel, global uchar *lev, int c, int l,
+                         global const int *front, int n)
+{
+    int t = get_global_id(0);
+    if (t >= n) return;
+    int i, j, k;
+    lq_ex_face_ijk(c, front[t], NX, NY, NZ, &i, &j, &k);
+    lq_ex_layer_lev(vel, lev, c, i, j, k, NX, NY, NZ, l);
+}
+
+/* Front l + 1 from front l's n faces into next[0, cnt[c]). */
+kernel void extrap_expand(global const uchar *lev, int c, int l, global const int *front, int n,
+                          global int *next, global volatile int *cnt, int cap)
+{
+    int t = get_global_id(0);
+    if (t >= n) return;
+    int f = front[t];
+    for (int m = 0; m < 6; m++) {
+        int g = lq_ex_expand_face(lev, c, f, m, NX, NY, NZ, l);
+        if (g < 0) continue;
+        int q = atomic_inc(&cnt[c]);
+        if (q < cap) next[q] = g;
+    }
 }
 
 kernel void extrap_band(global uchar *band, global float *rhs, global float *p,

@@ -27,9 +27,9 @@
  * Extrapolation (§3, after [EMF02]; §5.5.1 "extrapolate ... into the object"): the
  * valid mask starts as the liquid faces; each layer, a face that is not valid becomes
  * the mean of its valid same-component neighbours (±x, ±y, ±z, summed in that order,
- * times a literal reciprocal of the count) and valid. A layer reads mask `in` and writes
- * mask `out` (ping-pong); it writes velocity only at faces not valid in `in`, which no
- * other face of the layer reads, so it runs in place and race-free.
+ * times a literal reciprocal of the count) and valid (one mask per component, in place:
+ * see "extrapolation by fronts" below); a layer writes velocity only at faces not valid
+ * before it, which no other face of the layer reads, so it runs race-free.
  *
  * Divergence-free extrapolation (§5.2, after [Sus03]): after extrapolating, "project
  * out any non-divergence free component of the extrapolated velocity field ... the same
@@ -168,51 +168,106 @@ LQ_INLINE void lq_ex_init_face(LQ_GLOBAL lq_ex_u8 *valid, LQ_GLOBAL const float 
     valid[f] = (lq_ex_u8)lq_ex_liquid(phi, sdf, use_sdf, c, i, j, k, nx, ny, nz);
 }
 
-/* One layer at one face of component c (vel is that component's array). */
-LQ_INLINE void lq_ex_layer_face(LQ_GLOBAL float *vel, LQ_GLOBAL const lq_ex_u8 *vin,
-                                LQ_GLOBAL lq_ex_u8 *vout, int c, int i, int j, int k, int nx,
-                                int ny, int nz)
+/* --- extrapolation by fronts ---------------------------------------------------------
+ * The layers above, with one mask per component in place of the ping-pong: lev[f] = 0 not
+ * valid, 1 liquid (lq_ex_init_face), l + 2 valid since layer l. Layer l sets every face
+ * that is not valid and not on the edge and has a neighbour with 1 ≤ lev ≤ l + 1 (valid
+ * before the layer) to the mean of those, lev = l + 2 (the ping-pong masks of before, with
+ * the same sums in the same order: the same values bit for bit). In place and race-free: a face the
+ * layer sets is never a source of the layer (lev 0 before, l + 2 after). The twins run
+ * lq_ex_layer_lev over every face; the kernels only over the layer's front, the faces it
+ * sets: front 0 the faces with a liquid neighbour (lq_ex_seed_face), front l + 1 the
+ * faces not valid, not on the edge, beside a face of front l (lq_ex_expand_face; each
+ * face added once, by its first such neighbour in the order −x +x −y +y −z +z). A face
+ * joins the front of the layer that sets it (a face beside an older valid face was set
+ * by an earlier layer), so the fronts are exactly the faces the layers set. */
+LQ_INLINE int lq_ex_lev_src(unsigned int v, int l)
+{
+    return v != 0 && v <= (unsigned int)(l + 1);
+}
+
+LQ_INLINE void lq_ex_layer_lev(LQ_GLOBAL float *vel, LQ_GLOBAL lq_ex_u8 *lev, int c, int i, int j,
+                               int k, int nx, int ny, int nz, int l)
 {
     int ax, ay, az;
     lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
     int f = i + ax * (j + ay * k), sy = ax, sz = ax * ay;
-    if (vin[f]) {
-        vout[f] = (lq_ex_u8)1;
-        return;
-    }
-    /* edge faces are never valid, so they are never sources; never targets either */
-    if (lq_ex_edge(c, i, j, k, nx, ny, nz)) {
-        vout[f] = (lq_ex_u8)0;
-        return;
-    }
+    if (lev[f] || lq_ex_edge(c, i, j, k, nx, ny, nz)) return;
     float s = 0.0f;
     int n = 0;
-    if (i > 0 && vin[f - 1]) {
-        s = s + vel[f - 1];
-        n++;
+#define LQ_EX_SRC(cond, off)                                                                       \
+    if ((cond) && lq_ex_lev_src(lev[f + (off)], l)) {                                              \
+        s = s + vel[f + (off)];                                                                    \
+        n++;                                                                                       \
     }
-    if (i < ax - 1 && vin[f + 1]) {
-        s = s + vel[f + 1];
-        n++;
+    LQ_EX_SRC(i > 0, -1)
+    LQ_EX_SRC(i < ax - 1, 1)
+    LQ_EX_SRC(j > 0, -sy)
+    LQ_EX_SRC(j < ay - 1, sy)
+    LQ_EX_SRC(k > 0, -sz)
+    LQ_EX_SRC(k < az - 1, sz)
+#undef LQ_EX_SRC
+    if (n > 0) {
+        vel[f] = s * lq_recip6(n);
+        lev[f] = (lq_ex_u8)(l + 2);
     }
-    if (j > 0 && vin[f - sy]) {
-        s = s + vel[f - sy];
-        n++;
+}
+
+/* Face f of component c as (i, j, k). */
+LQ_INLINE void lq_ex_face_ijk(int c, int f, int nx, int ny, int nz, int *i, int *j, int *k)
+{
+    int ax, ay, az;
+    lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
+    (void)az;
+    *i = f % ax;
+    *j = (f / ax) % ay;
+    *k = f / (ax * ay);
+}
+
+/* Front 0: not valid, not on the edge, a liquid (lev 1) neighbour. */
+LQ_INLINE int lq_ex_seed_face(LQ_GLOBAL const lq_ex_u8 *lev, int c, int i, int j, int k, int nx,
+                              int ny, int nz)
+{
+    int ax, ay, az;
+    lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
+    int f = i + ax * (j + ay * k), sy = ax, sz = ax * ay;
+    if (lev[f] || lq_ex_edge(c, i, j, k, nx, ny, nz)) return 0;
+    return (i > 0 && lev[f - 1] == 1) || (i < ax - 1 && lev[f + 1] == 1) ||
+           (j > 0 && lev[f - sy] == 1) || (j < ay - 1 && lev[f + sy] == 1) ||
+           (k > 0 && lev[f - sz] == 1) || (k < az - 1 && lev[f + sz] == 1);
+}
+
+/* Offset of neighbour n (0..5: −x +x −y +y −z +z) of face (i, j, k) on an ax × ay × az
+ * lattice, or 0 beyond it. */
+LQ_INLINE int lq_ex_nb_off(int n, int i, int j, int k, int ax, int ay, int az)
+{
+    if (n == 0) return i > 0 ? -1 : 0;
+    if (n == 1) return i < ax - 1 ? 1 : 0;
+    if (n == 2) return j > 0 ? -ax : 0;
+    if (n == 3) return j < ay - 1 ? ax : 0;
+    if (n == 4) return k > 0 ? -ax * ay : 0;
+    return k < az - 1 ? ax * ay : 0;
+}
+
+/* Neighbour n of face f (set by layer l) as a face of front l + 1 that f adds (its first
+ * neighbour with lev l + 2 is f): the face index, or −1. */
+LQ_INLINE int lq_ex_expand_face(LQ_GLOBAL const lq_ex_u8 *lev, int c, int f, int n, int nx, int ny,
+                                int nz, int l)
+{
+    int ax, ay, az, i, j, k;
+    lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
+    lq_ex_face_ijk(c, f, nx, ny, nz, &i, &j, &k);
+    int off = lq_ex_nb_off(n, i, j, k, ax, ay, az);
+    if (!off) return -1;
+    int g = f + off;
+    int gi = i + (n == 0 ? -1 : n == 1), gj = j + (n == 2 ? -1 : n == 3),
+        gk = k + (n == 4 ? -1 : n == 5);
+    if (lev[g] || lq_ex_edge(c, gi, gj, gk, nx, ny, nz)) return -1;
+    for (int m = 0; m < 6; m++) {
+        int o = lq_ex_nb_off(m, gi, gj, gk, ax, ay, az);
+        if (o && lev[g + o] == (lq_ex_u8)(l + 2)) return g + o == f ? g : -1;
     }
-    if (j < ay - 1 && vin[f + sy]) {
-        s = s + vel[f + sy];
-        n++;
-    }
-    if (k > 0 && vin[f - sz]) {
-        s = s + vel[f - sz];
-        n++;
-    }
-    if (k < az - 1 && vin[f + sz]) {
-        s = s + vel[f + sz];
-        n++;
-    }
-    if (n > 0) vel[f] = s * lq_recip6(n);
-    vout[f] = (lq_ex_u8)(n > 0);
+    return -1;
 }
 
 /* --- divergence-free extrapolation (§5.2) --------------------------------------------- */

@@ -186,6 +186,51 @@ LQ_INLINE void lq_ps_jacobi_cell(LQ_GLOBAL const float *b, float shift, LQ_GLOBA
     pout[c] = pin[c] + omega * (g - pin[c]);
 }
 
+/* The same three updates from the cell index alone (the list passes: the mask's neighbour
+ * bits are set only for neighbours inside the grid, so no bounds and no (i, j, k) are
+ * needed; the same sums in the same order, bit for bit). */
+LQ_INLINE float lq_ps_neighbour_sum_c(LQ_GLOBAL const float *x, unsigned int m, int c, int nx,
+                                      int ny)
+{
+    float s = 0.0f;
+    int sz = nx * ny;
+    if (m & 1u) s = s + x[c - 1];
+    if (m & 2u) s = s + x[c + 1];
+    if (m & 4u) s = s + x[c - nx];
+    if (m & 8u) s = s + x[c + nx];
+    if (m & 16u) s = s + x[c - sz];
+    if (m & 32u) s = s + x[c + sz];
+    return s;
+}
+
+/* lq_ps_sor_cell at cell c of the pass's colour. */
+LQ_INLINE void lq_ps_sor_c(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL float *p,
+                           LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
+                           float omega, int c, int nx, int ny)
+{
+    unsigned int m = mask[c];
+    if (!(m & LQ_PS_UNKNOWN)) {
+        p[c] = 0.0f;
+        return;
+    }
+    float g = ((b[c] - shift) + lq_ps_neighbour_sum_c(p, m, c, nx, ny)) / diag[c];
+    p[c] = p[c] + omega * (g - p[c]);
+}
+
+/* lq_ps_residual_cell at cell c. */
+LQ_INLINE void lq_ps_residual_c(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL const float *p,
+                                LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
+                                LQ_GLOBAL float *r, int c, int nx, int ny)
+{
+    unsigned int m = mask[c];
+    if (!(m & LQ_PS_UNKNOWN)) {
+        r[c] = 0.0f;
+        return;
+    }
+    float ap = diag[c] * p[c] - lq_ps_neighbour_sum_c(p, m, c, nx, ny);
+    r[c] = (b[c] - shift) - ap;
+}
+
 /* --- CG vector operations (per cell c, every cell) ----------------------------------- */
 
 /* x += α d, r −= α q. */
@@ -242,6 +287,81 @@ LQ_INLINE float lq_ps_red_item(int mode, LQ_GLOBAL const float *a, LQ_GLOBAL con
     return s;
 }
 
+/* --- unknown lists ----------------------------------------------------------------------
+ * Level l's unknowns (LQ_PS_UNKNOWN in its mask) in one int array, built by the host from
+ * the mask after every build (host/poisson.c): colour 0 ((i + j + k) even) in increasing
+ * cell index, then colour 1 likewise. The CG vectors and the V-cycle's passes visit only
+ * these cells (about 5 % of the grid in a dam break): every vector they write is 0 off
+ * the unknowns (zeroed by the solver, never written there by a list pass), which is what
+ * the whole-grid passes wrote there, so a list pass updates what a whole-grid pass would,
+ * bit for bit, and one colour's cells share no face (order-free).
+ * List reductions: G = lq_ps_list_groups(n) groups of LQ_PS_LOCAL items over the n
+ * entries, group g the entries [g S, min((g + 1) S, n)) with S = ceil(n / G), its item l
+ * the entries g S + l + LQ_PS_LOCAL t in increasing t, then the fixed tree per group and
+ * the host's sum of the group sums in order, in double. */
+LQ_INLINE int lq_ps_list_groups(int n)
+{
+    int g = (n + LQ_PS_LOCAL - 1) / LQ_PS_LOCAL;
+    return g < 1 ? 1 : (g < LQ_PS_GROUPS ? g : LQ_PS_GROUPS);
+}
+
+LQ_INLINE void lq_ps_cell_ijk(int c, int nx, int ny, int *i, int *j, int *k)
+{
+    *i = c % nx;
+    *j = (c / nx) % ny;
+    *k = c / (nx * ny);
+}
+
+/* Entry range of item l of group g (t from lo by LQ_PS_LOCAL while t < hi). */
+LQ_INLINE int lq_ps_list_hi(int g, int span, int n)
+{
+    int hi = (g + 1) * span;
+    return hi < n ? hi : n;
+}
+
+/* y = A x on the listed cells; returns the item's Σ x·y (d·q of CG). */
+LQ_INLINE float lq_ps_apply_dot_item(LQ_GLOBAL const float *x, LQ_GLOBAL const unsigned char *mask,
+                                     LQ_GLOBAL const float *diag, LQ_GLOBAL float *y,
+                                     LQ_GLOBAL const int *list, int g, int l, int span, int n,
+                                     int nx, int ny, int nz)
+{
+    float s = 0.0f;
+    int hi = lq_ps_list_hi(g, span, n);
+    for (int t = g * span + l; t < hi; t += LQ_PS_LOCAL) {
+        int c = list[t], i, j, k;
+        lq_ps_cell_ijk(c, nx, ny, &i, &j, &k);
+        lq_ps_apply_cell(x, mask, diag, y, i, j, k, nx, ny, nz);
+        s = s + x[c] * y[c];
+    }
+    return s;
+}
+
+/* x += α d, r −= α q on the listed cells; returns the item's Σ r·r. */
+LQ_INLINE float lq_ps_update_dot_item(LQ_GLOBAL float *x, LQ_GLOBAL float *r,
+                                      LQ_GLOBAL const float *d, LQ_GLOBAL const float *q,
+                                      float alpha, LQ_GLOBAL const int *list, int g, int l,
+                                      int span, int n)
+{
+    float s = 0.0f;
+    int hi = lq_ps_list_hi(g, span, n);
+    for (int t = g * span + l; t < hi; t += LQ_PS_LOCAL) {
+        int c = list[t];
+        lq_ps_cg_update_cell(x, r, d, q, alpha, c);
+        s = s + r[c] * r[c];
+    }
+    return s;
+}
+
+/* The item's Σ a·b over the listed cells. */
+LQ_INLINE float lq_ps_dot_item(LQ_GLOBAL const float *a, LQ_GLOBAL const float *b,
+                               LQ_GLOBAL const int *list, int g, int l, int span, int n)
+{
+    float s = 0.0f;
+    int hi = lq_ps_list_hi(g, span, n);
+    for (int t = g * span + l; t < hi; t += LQ_PS_LOCAL) s = s + a[list[t]] * b[list[t]];
+    return s;
+}
+
 /* --- projection ------------------------------------------------------------------------ */
 
 /* The face on `axis` (0 x, 1 y, 2 z) at face coordinates (i, j, k) lies between the cells
@@ -284,6 +404,30 @@ LQ_INLINE void lq_ps_project_face(LQ_GLOBAL float *u, int axis, int i, int j, in
     u[f] = u[f] - dt_h * (pp - pm);
 }
 
+/* lq_ps_project_face at the faces unknown cell (i, j, k) owns: its −x −y −z faces, and
+ * each + face whose far cell is no unknown (or beyond the edge). Every face the
+ * projection changes has an unknown beside it (a liquid cell with an open face, or with a
+ * Dirichlet wall, has an equation), and each such face has one owner; so a pass over the
+ * unknown list (the last build's, from the same φ, sdf and params) changes what the pass
+ * over every face changes, bit for bit. */
+LQ_INLINE void lq_ps_project_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
+                                  LQ_GLOBAL const unsigned char *mask, int i, int j, int k, int nx,
+                                  int ny, int nz, LQ_GLOBAL const float *p,
+                                  LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf,
+                                  int has_sdf, int wall_dirichlet, int ghost, float theta_min,
+                                  float dt_h)
+{
+    for (int axis = 0; axis < (nz > 1 ? 3 : 2); axis++) {
+        LQ_GLOBAL float *f = axis == 0 ? u : (axis == 1 ? v : w);
+        lq_ps_project_face(f, axis, i, j, k, nx, ny, nz, p, phi, sdf, has_sdf, wall_dirichlet,
+                           ghost, theta_min, dt_h);
+        int q = lq_ps_neighbour(i, j, k, 2 * axis + 1, nx, ny, nz);
+        if (q < 0 || !(mask[q] & LQ_PS_UNKNOWN))
+            lq_ps_project_face(f, axis, i + (axis == 0), j + (axis == 1), k + (axis == 2), nx, ny,
+                               nz, p, phi, sdf, has_sdf, wall_dirichlet, ghost, theta_min, dt_h);
+    }
+}
+
 /* b = −(h/dt) Σ (u_+ − u_−) on the unknowns, 0 elsewhere; rhs_scale = −h/dt. */
 LQ_INLINE void lq_ps_rhs_cell(LQ_GLOBAL const float *u, LQ_GLOBAL const float *v,
                               LQ_GLOBAL const float *w, LQ_GLOBAL const unsigned char *mask,
@@ -313,6 +457,11 @@ LQ_INLINE void lq_ps_rhs_cell(LQ_GLOBAL const float *u, LQ_GLOBAL const float *v
  * V-cycle is a symmetric preconditioner. */
 #define LQ_PS_ST_AIR     1
 #define LQ_PS_ST_UNKNOWN 2
+
+#define LQ_PS_MG_SMOOTH  2   /* red-black Gauss–Seidel sweeps before and after each level */
+#define LQ_PS_MG_COARSE  16  /* sweeps (and as many mirrored) on the coarsest level */
+#define LQ_PS_TAIL       6   /* most levels of the one-work-group tail (poisson_mg_tail) */
+#define LQ_PS_TAIL_GROUP 256 /* its work-group */
 
 LQ_INLINE void lq_ps_state_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
                                 LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL unsigned char *state,

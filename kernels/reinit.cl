@@ -18,12 +18,6 @@ kernel void reinit_init(global float *phi, global float *phi0, global uint *mx, 
     lq_ri_init_cell(phi, phi0, method, i, j, k, NX, NY, bh);
 }
 
-kernel void reinit_fim_seed(global float *phi, global const float *phi0, float h, float bh)
-{
-    LQ_RI_CELL;
-    lq_ri_fim_seed_cell(phi, phi0, i, j, k, NX, NY, NZ, h, bh);
-}
-
 kernel void reinit_pde1(global float *f1, global const float *phi, global const float *phi0,
                         float h, float ih, float dth, float bh)
 {
@@ -49,26 +43,37 @@ kernel void reinit_pde2(global float *phi, global const float *f1, global const 
 void lq_ri_activate(global volatile int *mark, global int *lout, global volatile int *cnt, int i,
                     int j, int k, int stamp)
 {
-    int nb[6], c = LQ_MAC_CELL(i, j, k, NX, NY);
+    /* a plain read first (marks only grow: one at the stamp is taken), then the cells
+     * this item stamped appended with one atomic add */
+    int nb[7], add[7], m = 0;
     lq_ri_nbrs(nb, i, j, k, NX, NY, NZ);
-    if (atomic_max(&mark[c], stamp) < stamp) lout[atomic_inc(cnt)] = c;
-    for (int n = 0; n < 6; n++)
-        if (atomic_max(&mark[nb[n]], stamp) < stamp) lout[atomic_inc(cnt)] = nb[n];
+    nb[6] = LQ_MAC_CELL(i, j, k, NX, NY);
+    for (int n = 6; n >= 0; n--) /* the cell itself first, as before */
+        if (mark[nb[n]] < stamp && atomic_max(&mark[nb[n]], stamp) < stamp) add[m++] = nb[n];
+    if (m == 0) return;
+    int at = atomic_add(cnt, m);
+    for (int n = 0; n < m; n++) lout[at + n] = add[n];
 }
 
-/* The first sweep: every cell. */
-kernel void reinit_fim(global float *out, global const float *in, global const float *phi0,
-                       global volatile uint *mx, int note, float h, float h2, float bh,
-                       global volatile int *mark, global int *lout, global volatile int *cnt,
-                       int stamp)
+/* lq_ri_fim_seed_cell, also copying the started φ into `copy` (the first sweep's output
+ * buffer) and activating the near cells and their neighbours for the first sweep: every
+ * other cell has all its neighbours at S·band·h of its own sign, where an update gives
+ * S·band·h again (U ≥ band·h), so the first sweep needs only these (reinit_fim_list). */
+kernel void reinit_fim_seed_list(global float *phi, global const float *phi0, global float *copy,
+                                 float h, float bh, global volatile int *mark, global int *lout,
+                                 global volatile int *cnt, int stamp)
 {
     LQ_RI_CELL;
-    int c = LQ_MAC_CELL(i, j, k, NX, NY);
-    lq_ri_fim_cell(out, in, phi0, mx, note, i, j, k, NX, NY, NZ, h, h2, bh);
-    if (as_uint(out[c]) != as_uint(in[c])) lq_ri_activate(mark, lout, cnt, i, j, k, stamp);
+    int nb[6], c = LQ_MAC_CELL(i, j, k, NX, NY);
+    float d;
+    lq_ri_nbrs(nb, i, j, k, NX, NY, NZ);
+    int near = lq_ri_near(phi0, nb, c, h, &d);
+    if (near) phi[c] = lq_ri_clamp(d, bh);
+    copy[c] = phi[c];
+    if (near) lq_ri_activate(mark, lout, cnt, i, j, k, stamp);
 }
 
-/* A later sweep: the n cells of list lin. */
+/* A sweep: the n cells of list lin. */
 kernel void reinit_fim_list(global float *out, global const float *in, global const float *phi0,
                             global volatile uint *mx, int note, float h, float h2, float bh,
                             global volatile int *mark, global int *lout, global volatile int *cnt,

@@ -5,8 +5,11 @@
  *     random vectors; 3D and 2D; ghost fluid and cell-centre; Neumann and Dirichlet
  *     walls): setup (mask, diag), operator, residual, both SOR colours, Jacobi, the CG
  *     vector operations, the preconditioner, every reduction mode (group sums and the
- *     total), RHS, projection, the multigrid hierarchy and a V-cycle (every level's
- *     state, system, correction, residual and RHS), and whole solves with each solver
+ *     total), the CG's passes over the unknown list fused with their sums (also against
+ *     the whole-grid operator and double sums), RHS, projection, the multigrid hierarchy
+ *     and a V-cycle (every level's state, system, correction, residual and RHS; the
+ *     coarse levels in one work-group from level 0, from level 1, and by launches only),
+ *     and whole solves with each solver
  *     (p and the iteration count) must agree bit for bit ("poisson.*" in host/tolerance.c);
  *  2. math: the operator against an independent double-precision assembly from φ and
  *     sdf; after a projection the RHS of the new velocity equals the solver's residual
@@ -189,6 +192,71 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
             free(pa);
             free(ma);
         }
+        /* the CG's passes over the unknown list: bit for bit; y = A x there as the
+         * whole-grid operator's (nothing written elsewhere); the sums over the unknowns as
+         * in double (x and p hold garbage off the unknowns: it must not leak in) */
+        {
+            double sa = 0, sb = 0, ea = 0, mag = 0;
+            float *ya = malloc(nc * 4), *ba = malloc(nc * 4), *xa = malloc(nc * 4),
+                  *pa = malloc(nc * 4);
+            unsigned char *ma = malloc(nc);
+            CHECK_OK(lq_field_zero(&A.y, 0));
+            CHECK_OK(lq_field_zero(&B.y, 0));
+            CHECK_OK(lq_poisson_apply_dot(&A.ops, &A.x, &A.y, &sa));
+            CHECK_OK(lq_poisson_apply_dot(&B.ops, &B.x, &B.y, &sb));
+            twin_check_exact("poisson.vector", &py);
+            CHECK(sa == sb);
+            CHECK_OK(lq_poisson_apply(&A.ops, &A.x, &A.b));
+            CHECK_OK(lq_field_download(&A.y, ya));
+            CHECK_OK(lq_field_download(&A.b, ba));
+            CHECK_OK(lq_field_download(&A.x, xa));
+            CHECK_OK(lq_field_download(&A.ops.mask, ma));
+            CHECK(memcmp(ya, ba, nc * 4) == 0);
+            for (size_t c = 0; c < nc; c++)
+                if (ma[c] & LQ_PS_UNKNOWN) {
+                    ea += (double)xa[c] * ya[c];
+                    mag += fabs((double)xa[c] * ya[c]);
+                }
+            CHECK_MSG(fabs(ea - sa) <= 1e-5 * mag + 1e-12, "apply_dot %g vs %g", sa, ea);
+            CHECK_OK(lq_poisson_update_dot(&A.ops, &A.x, &A.p, &A.y, &A.y, 0.37f, &sa));
+            CHECK_OK(lq_poisson_update_dot(&B.ops, &B.x, &B.p, &B.y, &B.y, 0.37f, &sb));
+            twin_check_exact("poisson.vector", &px);
+            twin_check_exact("poisson.vector", &pp);
+            CHECK(sa == sb);
+            CHECK_OK(lq_field_download(&A.p, pa));
+            ea = mag = 0;
+            for (size_t c = 0; c < nc; c++)
+                if (ma[c] & LQ_PS_UNKNOWN) ea += (double)pa[c] * pa[c];
+            CHECK_MSG(fabs(ea - sa) <= 1e-5 * ea + 1e-12, "update_dot %g vs %g", sa, ea);
+            CHECK_OK(lq_poisson_dot_list(&A.ops, &A.x, &A.p, &sa));
+            CHECK_OK(lq_poisson_dot_list(&B.ops, &B.x, &B.p, &sb));
+            CHECK(sa == sb);
+            CHECK_OK(lq_field_download(&A.x, xa));
+            ea = 0;
+            for (size_t c = 0; c < nc; c++)
+                if (ma[c] & LQ_PS_UNKNOWN) {
+                    ea += (double)xa[c] * pa[c];
+                    mag += fabs((double)xa[c] * pa[c]);
+                }
+            CHECK_MSG(fabs(ea - sa) <= 1e-5 * mag + 1e-12, "dot_list %g vs %g", sa, ea);
+            CHECK_OK(lq_poisson_direction_list(&A.ops, &A.p, &A.x, -0.61f));
+            CHECK_OK(lq_poisson_direction_list(&B.ops, &B.p, &B.x, -0.61f));
+            twin_check_exact("poisson.vector", &px);
+            CHECK_OK(lq_field_zero(&A.y, 0));
+            CHECK_OK(lq_field_zero(&B.y, 0));
+            CHECK_OK(lq_poisson_residual_list(&A.ops, &A.x, 0.125f, &A.p, &A.y));
+            CHECK_OK(lq_poisson_residual_list(&B.ops, &B.x, 0.125f, &B.p, &B.y));
+            twin_check_exact("poisson.apply", &py);
+            CHECK_OK(lq_poisson_residual(&A.ops, &A.x, 0.125f, &A.p, &A.b)); /* whole grid */
+            CHECK_OK(lq_field_download(&A.y, ya));
+            CHECK_OK(lq_field_download(&A.b, ba));
+            CHECK(memcmp(ya, ba, nc * 4) == 0);
+            free(ya);
+            free(ba);
+            free(xa);
+            free(pa);
+            free(ma);
+        }
         CHECK_OK(lq_poisson_rhs(&A.ops, &A.u, &A.v, &A.w, &A.b, prm));
         CHECK_OK(lq_poisson_rhs(&B.ops, &B.u, &B.v, &B.w, &B.b, prm));
         twin_pair pb = pair_of(&A.b, &B.b);
@@ -202,29 +270,47 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
         /* multigrid: every level's system, then one V-cycle (every level's correction,
          * residual and restricted RHS) */
         CHECK(A.ops.levels == B.ops.levels && A.ops.levels >= 2);
-        fill(buf, nc, &r, -1, 1);
-        up2(&A.x, &B.x, buf);
-        CHECK_OK(lq_poisson_mg_vcycle(&A.ops, &A.x, &A.y));
-        CHECK_OK(lq_poisson_mg_vcycle(&B.ops, &B.x, &B.y));
-        twin_check_exact("poisson.mg", &py);
-        for (int l = 0; l < A.ops.levels; l++) {
-            lq_poisson_level *la = &A.ops.lv[l], *lb = &B.ops.lv[l];
-            twin_pair q1 = pair_of(&la->state, &lb->state), q2 = pair_of(&la->res, &lb->res);
-            twin_check_exact("poisson.mg", &q1);
-            if (l < A.ops.levels - 1) twin_check_exact("poisson.mg", &q2);
-            if (l == 0) continue;
-            twin_pair q3 = pair_of(&la->mask, &lb->mask), q4 = pair_of(&la->diag, &lb->diag),
-                      q5 = pair_of(&la->x, &lb->x), q6 = pair_of(&la->b, &lb->b);
-            twin_check_exact("poisson.mg", &q3);
-            twin_check_exact("poisson.mg", &q4);
-            twin_check_exact("poisson.mg", &q5);
-            twin_check_exact("poisson.mg", &q6);
+        /* pass % 3 == 0: the whole V-cycle in one work-group (poisson_mg_tail: few
+         * unknowns); 1: level 0 by launches, the tail from level 1; 2: a launch per pass;
+         * passes 0-2 with the dense levels' whole-level passes, 3-5 lists everywhere */
+        for (int pass = 0; pass < 6; pass++) {
+            int n1 = B.ops.lv[1].n[0] + B.ops.lv[1].n[1], tm = pass % 3;
+            B.ops.tail_cells = tm == 0 ? LQ_PS_TAIL_CELLS : tm == 1 ? n1 : -1;
+            A.ops.dense_ratio = B.ops.dense_ratio = pass < 3 ? LQ_PS_DENSE : 0;
+            CHECK_OK(lq_poisson_lists(&A.ops));
+            CHECK_OK(lq_poisson_lists(&B.ops));
+            CHECK(A.ops.tail == -1 && B.ops.tail == (tm == 0 ? 0 : tm == 1 ? 1 : -1));
+            if (pass == 0) fprintf(stderr, "  level 0 dense: %d\n", B.ops.dense);
+            fill(buf, nc, &r, -1, 1);
+            up2(&A.x, &B.x, buf);
+            CHECK_OK(lq_poisson_mg_vcycle(&A.ops, &A.x, &A.y));
+            CHECK_OK(lq_poisson_mg_vcycle(&B.ops, &B.x, &B.y));
+            twin_check_exact("poisson.mg", &py);
+            for (int l = 0; l < A.ops.levels; l++) {
+                lq_poisson_level *la = &A.ops.lv[l], *lb = &B.ops.lv[l];
+                twin_pair q1 = pair_of(&la->state, &lb->state),
+                          q2 = l ? pair_of(&la->res, &lb->res) : pair_of(&A.ops.q, &B.ops.q);
+                twin_check_exact("poisson.mg", &q1);
+                if (l < A.ops.levels - 1) twin_check_exact("poisson.mg", &q2);
+                if (l == 0) continue;
+                twin_pair q3 = pair_of(&la->mask, &lb->mask), q4 = pair_of(&la->diag, &lb->diag),
+                          q5 = pair_of(&la->x, &lb->x), q6 = pair_of(&la->b, &lb->b);
+                twin_check_exact("poisson.mg", &q3);
+                twin_check_exact("poisson.mg", &q4);
+                twin_check_exact("poisson.mg", &q5);
+                twin_check_exact("poisson.mg", &q6);
+            }
         }
-        /* whole solves: SOR, Jacobi, Jacobi-PCG, multigrid-PCG */
-        for (int s = 0; s < 4; s++) {
+        B.ops.tail_cells = LQ_PS_TAIL_CELLS;
+        /* whole solves: SOR, Jacobi, Jacobi-PCG, multigrid-PCG; CG's passes over the whole
+         * grid where level 0 is dense, and over the lists */
+        for (int s = 0; s < 8; s++) {
+            A.ops.dense_ratio = B.ops.dense_ratio = s < 4 ? LQ_PS_DENSE : 0;
+            CHECK_OK(lq_poisson_lists(&A.ops));
+            CHECK_OK(lq_poisson_lists(&B.ops));
             lq_poisson_params q = *prm;
-            q.solver = (lq_poisson_solver)(s < 3 ? s : 0);
-            q.precond = s == 3 ? LQ_POISSON_PRECOND_MG : LQ_POISSON_PRECOND_JACOBI;
+            q.solver = (lq_poisson_solver)(s % 4 < 3 ? s % 4 : 0);
+            q.precond = s % 4 == 3 ? LQ_POISSON_PRECOND_MG : LQ_POISSON_PRECOND_JACOBI;
             q.tol = 1e-4f;
             q.max_iter = 60;
             q.check_every = 3;

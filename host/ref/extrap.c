@@ -28,15 +28,14 @@ void lq_extrap_ref_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field
         LQ_EX_LOOP(ax, ay, az)
         lq_ex_init_face(B(&o->valid[0][c]), CF(phi), sd, use_sdf, c, i, j, k, nx, ny, nz);
     }
-    for (int l = 0; l < prm->layers; l++)
+    for (int l = 0; l < prm->layers; l++) /* the kernels: only the faces of each front */
         for (int c = 0; c < 3; c++) {
             int ax, ay, az;
             lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
             LQ_EX_LOOP(ax, ay, az)
-            lq_ex_layer_face(F(vel[c]), B(&o->valid[l & 1][c]), B(&o->valid[(l + 1) & 1][c]), c, i,
-                             j, k, nx, ny, nz);
+            lq_ex_layer_lev(F(vel[c]), B(&o->valid[0][c]), c, i, j, k, nx, ny, nz, l);
         }
-    o->final = prm->layers & 1;
+    o->final = 0;
 }
 
 void lq_extrap_ref_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,

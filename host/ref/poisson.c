@@ -163,15 +163,17 @@ void lq_poisson_ref_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_fi
     }
 }
 
-#define FOR_LEVEL(L)                                                                               \
-    for (int k = 0; k < (L)->nz; k++)                                                              \
-        for (int j = 0; j < (L)->ny; j++)                                                          \
-            for (int i = 0; i < (L)->nx; i++)
+/* Entry t of level L's unknown list as (c, i, j, k). */
+#define FOR_LIST(L, off, n)                                                                        \
+    for (int t = (off), c, i, j, k;                                                                \
+         t < (off) + (n) && (c = ((const int *)(L)->list.host)[t],                                 \
+                            lq_ps_cell_ijk(c, (L)->nx, (L)->ny, &i, &j, &k), 1);                   \
+         t++)
 
 void lq_poisson_ref_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *x, int colour)
 {
     lq_poisson_level *L = &o->lv[l];
-    FOR_LEVEL(L)
+    FOR_LIST(L, colour ? L->n[0] : 0, L->n[colour])
     lq_ps_sor_cell(CF(b), 0.0f, F(x), UC(lq_ps_lmask(o, l)), CF(lq_ps_ldiag(o, l)), colour, 1.0f, i,
                    j, k, L->nx, L->ny, L->nz);
 }
@@ -180,7 +182,7 @@ void lq_poisson_ref_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, con
                                 lq_field *res)
 {
     lq_poisson_level *L = &o->lv[l];
-    FOR_LEVEL(L)
+    FOR_LIST(L, 0, L->n[0] + L->n[1])
     lq_ps_residual_cell(CF(b), 0.0f, CF(x), UC(lq_ps_lmask(o, l)), CF(lq_ps_ldiag(o, l)), F(res), i,
                         j, k, L->nx, L->ny, L->nz);
 }
@@ -190,15 +192,69 @@ void lq_poisson_ref_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, l
     lq_poisson_level *f = &o->lv[l], *L = &o->lv[l + 1];
     int dim3 = o->nz > 1;
     float scale = dim3 ? 0.5f : 1.0f;
-    FOR_LEVEL(L)
+    FOR_LIST(L, 0, L->n[0] + L->n[1])
     lq_ps_restrict_cell(CF(res), f->nx, f->ny, f->nz, UC(lq_ps_lmask(o, l + 1)), F(bc), scale, dim3,
                         i, j, k, L->nx, L->ny, L->nz);
 }
 
 void lq_poisson_ref_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field *x)
 {
-    lq_poisson_level *L = &o->lv[l], *c = &o->lv[l + 1];
-    FOR_LEVEL(L)
-    lq_ps_prolong_cell(CF(ec), c->nx, c->ny, c->nz, UC(lq_ps_lmask(o, l)), F(x), o->nz > 1, i, j, k,
+    lq_poisson_level *L = &o->lv[l], *C = &o->lv[l + 1];
+    FOR_LIST(L, 0, L->n[0] + L->n[1])
+    lq_ps_prolong_cell(CF(ec), C->nx, C->ny, C->nz, UC(lq_ps_lmask(o, l)), F(x), o->nz > 1, i, j, k,
                        L->nx, L->ny);
+}
+
+/* --- the CG's list passes: the kernels' groups, items and tree, in order ---------------- */
+
+#define LQ_PS_REF_LIST_SUM(item_call)                                                              \
+    do {                                                                                           \
+        int n = o->lv[0].n[0] + o->lv[0].n[1], groups = lq_ps_list_groups(n);                      \
+        int span = (n + groups - 1) / groups;                                                      \
+        float red[LQ_PS_LOCAL];                                                                    \
+        double s = 0;                                                                              \
+        for (int g = 0; n > 0 && g < groups; g++) {                                                \
+            for (int l = 0; l < LQ_PS_LOCAL; l++) red[l] = (item_call);                            \
+            for (int h = LQ_PS_LOCAL / 2; h > 0; h >>= 1)                                          \
+                for (int l = 0; l < h; l++) red[l] = red[l] + red[l + h];                          \
+            o->partial_host[g] = red[0];                                                           \
+            s += red[0];                                                                           \
+        }                                                                                          \
+        *sum = s;                                                                                  \
+    } while (0)
+
+void lq_poisson_ref_apply_dot(lq_poisson_ops *o, const lq_field *x, lq_field *y, double *sum)
+{
+    const int *list = o->lv[0].list.host;
+    LQ_PS_REF_LIST_SUM(lq_ps_apply_dot_item(CF(x), UC(&o->mask), CF(&o->diag), F(y), list, g, l,
+                                            span, n, o->nx, o->ny, o->nz));
+}
+
+void lq_poisson_ref_update_dot(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                               const lq_field *q, float alpha, double *sum)
+{
+    const int *list = o->lv[0].list.host;
+    LQ_PS_REF_LIST_SUM(lq_ps_update_dot_item(F(x), F(r), CF(d), CF(q), alpha, list, g, l, span, n));
+}
+
+void lq_poisson_ref_dot_list(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum)
+{
+    const int *list = o->lv[0].list.host;
+    LQ_PS_REF_LIST_SUM(lq_ps_dot_item(CF(a), CF(b), list, g, l, span, n));
+}
+
+void lq_poisson_ref_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
+{
+    const int *list = o->lv[0].list.host;
+    int n = o->lv[0].n[0] + o->lv[0].n[1];
+    for (int t = 0; t < n; t++) lq_ps_cg_direction_cell(CF(z), F(d), beta, list[t]);
+}
+
+void lq_poisson_ref_residual_list(lq_poisson_ops *o, const lq_field *b, float shift,
+                                  const lq_field *p, lq_field *r)
+{
+    lq_poisson_level *L = &o->lv[0];
+    FOR_LIST(L, 0, L->n[0] + L->n[1])
+    lq_ps_residual_cell(CF(b), shift, CF(p), UC(&o->mask), CF(&o->diag), F(r), i, j, k, L->nx,
+                        L->ny, L->nz);
 }

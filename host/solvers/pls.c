@@ -459,18 +459,19 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     LQ_PLS_PART(C * 16 + 8, "reinitialisation phi0, mark, lists");
     LQ_PLS_PART(lq_pls_state_bytes(s->nx, s->ny, s->nz, capacity),
                 "particles (two buffers), keys, counts, scans");
-    LQ_PLS_PART(C * (1 + 4 + 16) + LQ_PS_GROUPS * 4, "pressure system and CG vectors");
+    LQ_PLS_PART(C * (1 + 4 + 16) + LQ_PS_GROUPS * 4 + 5 * LQ_PS_TAIL * 4,
+                "pressure system and CG vectors");
     size_t lx = nx, ly = ny, lz = nz, mg = 0; /* multigrid levels */
     for (int l = 0; l < LQ_PS_MAX_LEVELS; l++) {
         size_t lc = lx * ly * lz;
-        mg += lc * 5 + (l > 0 ? lc * 13 : 0);
+        mg += lc * 5 + (l > 0 ? lc * 17 : 0); /* state, unknown list; res, coarse system */
         if (LQ_MAX(LQ_MAX(lx, ly), lz) <= 4) break;
         lx = (lx + 1) / 2;
         ly = (ly + 1) / 2;
         if (lz > 1) lz = (lz + 1) / 2;
     }
     LQ_PLS_PART(mg, "multigrid levels");
-    LQ_PLS_PART(2 * F + 4 * F + C * 13 + 8, "extrapolation masks, scratch, band system");
+    LQ_PLS_PART(F + 4 * F + C * 13 + 16, "extrapolation masks, scratch, band system");
     LQ_PLS_PART(lq_pf_ops_bytes(), "forces and reductions");
     if (s->viscous)
         LQ_PLS_PART(lq_vs_ops_bytes(s->nx, s->ny, s->nz) + C * 4, "viscosity solve and nu");
