@@ -112,15 +112,38 @@ LQ_INLINE int lq_pr_clamp_count(int m, int per_cell)
     return m < 0 ? 0 : (m > per_cell ? per_cell : m);
 }
 
+/* Does cell c (not on the grid's edge: the outer layer is SOLID) share a face with a FULL
+ * cell? sz = nx ny, the z stride; 2D (one plane) has no z neighbours. */
+LQ_INLINE int lq_pr_touches_full(const LQ_GLOBAL unsigned char *flags, int c, int nx, int sz, int n)
+{
+    int i = c % nx;
+    return (i > 0 && flags[c - 1] == LQ_MAC_FULL) || (i < nx - 1 && flags[c + 1] == LQ_MAC_FULL) ||
+           (c % sz >= nx && flags[c - nx] == LQ_MAC_FULL) ||
+           (c % sz < sz - nx && flags[c + nx] == LQ_MAC_FULL) ||
+           (c >= sz && flags[c - sz] == LQ_MAC_FULL) ||
+           (c + sz < n && flags[c + sz] == LQ_MAC_FULL);
+}
+
+/* A SURFACE cell with no FULL neighbour (a drop, spray, a film one cell thick) is held at the
+ * atmosphere's 0 and closed by Gates' rules, the paper's way (§3.2.3): nothing in it holds a
+ * pressure up, and relaxed, its p only drifted. Its faces toward EMPTY cells along an axis
+ * with EMPTY on both sides are Gates' open pairs, which eq. 2 moves by the body force only,
+ * so the iteration moved them without their p ever acting on them and p kept growing: in
+ * the a = 40 dam break a two-cell drop falling at a wall reached p = −15 m²/s², and eq. 2
+ * turned that into faces of 12 m/s (frames 96 and 103: max speed 13.7 m/s). */
 LQ_INLINE void lq_pr_surface_prep_cell(const LQ_GLOBAL unsigned char *flags,
                                        LQ_GLOBAL unsigned char *out, LQ_GLOBAL float *p,
                                        LQ_GLOBAL float *sw, const LQ_GLOBAL int *count,
-                                       const LQ_GLOBAL float *t, int c, int nx, int n, int per_cell)
+                                       const LQ_GLOBAL float *t, int c, int nx, int sz, int n,
+                                       int per_cell)
 {
     unsigned char f = flags[c];
     float w = 1.0f, b = 1.0f;
     out[c] = lq_pr_surface_kind(f);
-    if (per_cell > 0 && f == LQ_MAC_SURFACE && lq_pr_up_facing(flags, c, nx, n)) {
+    if (f == LQ_MAC_SURFACE && !lq_pr_touches_full(flags, c, nx, sz, n)) {
+        out[c] = f;
+        p[c] = 0.0f;
+    } else if (per_cell > 0 && f == LQ_MAC_SURFACE && lq_pr_up_facing(flags, c, nx, n)) {
         const LQ_GLOBAL float *r = t + LQ_PR_ST * lq_pr_clamp_count(count[c], per_cell);
         if (r[2] != 0.0f) { /* relaxed, its +y face weighted */
             w = r[0];

@@ -597,6 +597,22 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
     grid_alloc(&ga, nx, ny, nz);
     grid_alloc(&gd, nx, ny, nz);
     make_state(&init, seed);
+    /* a one-cell drop (SURFACE, its face neighbours EMPTY) with a stale pressure, where there is
+     * room for one */
+    for (size_t c = 0, drops = 0; c < init.nc && !drops; c++) {
+        int i = (int)(c % nx), j = (int)(c / nx % ny), k = (int)(c / ((size_t)nx * ny)), room = 1;
+        for (int q = 0; q < (nz > 1 ? 7 : 5); q++) /* itself and its face neighbours */
+            room = room && kind(&init, i + (q == 1) - (q == 2), j + (q == 3) - (q == 4),
+                                k + (q == 5) - (q == 6)) == LQ_MAC_EMPTY;
+        if (room) {
+            init.f[c] = LQ_MAC_SURFACE;
+            init.p[c] = 5.0f; /* moving as a whole (D = 0), as Gates' rules leave it */
+            init.u[LQ_MAC_U(i + 1, j, k, nx, ny)] = init.u[LQ_MAC_U(i, j, k, nx, ny)];
+            init.v[LQ_MAC_V(i, j + 1, k, nx, ny)] = init.v[LQ_MAC_V(i, j, k, nx, ny)];
+            init.w[LQ_MAC_W(i, j, k + 1, nx, ny)] = init.w[LQ_MAC_W(i, j, k, nx, ny)];
+            drops++;
+        }
+    }
     if (side_open(&a, &ref, nx, ny, nz) || side_open(&b, &cl, nx, ny, nz)) goto done;
     CHECK_OK(lq_field_alloc(&ref, &pa, "pflags", nx, ny, nz, 1));
     CHECK_OK(lq_field_alloc(&cl, &pb, "pflags", nx, ny, nz, 1));
@@ -636,18 +652,29 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
      * relaxed with its +y face weighted 1/θ, θ = f − ½ (at_fill, when ≥ 0.02), or held at
      * the line from the full cell F below, F's +y face weighted 1/(f + ½); the EMPTY cell
      * above holds the line from U's centre (relaxed at_fill) or from F's; other SURFACE
-     * cells relaxed unweighted, other EMPTY cells 0; β factors to the diagonal, times
+     * cells relaxed unweighted unless no FULL cell shares a face with them (held at 0),
+     * other EMPTY cells 0; β factors to the diagonal, times
      * LQ_PR_SURFACE_OMEGA / β0 where a face is weighted */
     double s2 = 2.0 * (1.0 / ((double)DX * DX) + 1.0 / ((double)DY * DY) +
                        (nz > 1 ? 1.0 / ((double)DZ * DZ) : 0.0));
-    int bad_kind = 0, bad_p = 0, bad_w = 0, nrelaxed = 0, nheld = 0, nghost = 0;
+    int bad_kind = 0, bad_p = 0, bad_w = 0, nrelaxed = 0, nheld = 0, nghost = 0, ndrop = 0;
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++) {
                 size_t c = CELL(&init, i, j, k);
                 int f0 = init.f[c], want_kind = f0 == LQ_MAC_SURFACE ? LQ_MAC_FULL : f0;
                 double want_p = init.p[c], w = 1, th;
-                if (up_facing(&init, i, j, k)) {
+                int by_full = kind(&init, i - 1, j, k) == LQ_MAC_FULL ||
+                              kind(&init, i + 1, j, k) == LQ_MAC_FULL ||
+                              kind(&init, i, j - 1, k) == LQ_MAC_FULL ||
+                              kind(&init, i, j + 1, k) == LQ_MAC_FULL ||
+                              kind(&init, i, j, k - 1) == LQ_MAC_FULL ||
+                              kind(&init, i, j, k + 1) == LQ_MAC_FULL;
+                if (f0 == LQ_MAC_SURFACE && !by_full) { /* a drop: held at 0 */
+                    want_kind = LQ_MAC_SURFACE;
+                    want_p = 0;
+                    ndrop++;
+                } else if (up_facing(&init, i, j, k)) {
                     double fl = fill_of(cnt, c);
                     if (relaxed_at(fl, at_fill, &th)) {
                         w = 1 / th;
@@ -683,10 +710,10 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
                 bad_w += fabs(sw[c] - w) > 1e-6 * w || fabs(sw[init.nc + c] - want_b) > 1e-6;
             }
     fprintf(stderr,
-            "  prep: %d surface cells relaxed, %d held, %d ghost cells; wrong kinds %d, p %d, "
-            "weights %d\n",
-            nrelaxed, nheld, nghost, bad_kind, bad_p, bad_w);
-    CHECK(nrelaxed > 0 && nghost > 0 && (at_fill ? nheld > 0 : nheld == 0));
+            "  prep: %d surface cells relaxed, %d held, %d ghost cells, %d drop cells held at 0; "
+            "wrong kinds %d, p %d, weights %d\n",
+            nrelaxed, nheld, nghost, ndrop, bad_kind, bad_p, bad_w);
+    CHECK(nrelaxed > 0 && nghost > 0 && ndrop > 0 && (at_fill ? nheld > 0 : nheld == 0));
     CHECK(bad_kind == 0 && bad_p == 0 && bad_w == 0);
     free(cnt);
     lq_field *tf[] = {&ca, &cb, &ta, &tb};
