@@ -124,6 +124,16 @@ LQ_INLINE int lq_pr_touches_full(const LQ_GLOBAL unsigned char *flags, int c, in
            (c + sz < n && flags[c + sz] == LQ_MAC_FULL);
 }
 
+/* Has cell c (not on the grid's edge) EMPTY cells on both sides along some axis (Gates' open
+ * pair, which eq. 2 moves by the body force only, kernels/momentum_cell.h)? */
+LQ_INLINE int lq_pr_open_pair(const LQ_GLOBAL unsigned char *flags, int c, int nx, int sz, int n)
+{
+    int i = c % nx, e = LQ_MAC_EMPTY;
+    return (i > 0 && i < nx - 1 && flags[c - 1] == e && flags[c + 1] == e) ||
+           (c % sz >= nx && c % sz < sz - nx && flags[c - nx] == e && flags[c + nx] == e) ||
+           (c >= sz && c + sz < n && flags[c - sz] == e && flags[c + sz] == e);
+}
+
 /* A SURFACE cell with no FULL neighbour (a drop, spray, a film one cell thick) is held at the
  * atmosphere's 0 and closed by Gates' rules, the paper's way (§3.2.3): nothing in it holds a
  * pressure up, and relaxed, its p only drifted. Its faces toward EMPTY cells along an axis
@@ -140,7 +150,8 @@ LQ_INLINE void lq_pr_surface_prep_cell(const LQ_GLOBAL unsigned char *flags,
     unsigned char f = flags[c];
     float w = 1.0f, b = 1.0f;
     out[c] = lq_pr_surface_kind(f);
-    if (f == LQ_MAC_SURFACE && !lq_pr_touches_full(flags, c, nx, sz, n)) {
+    if (f == LQ_MAC_SURFACE && !lq_pr_up_facing(flags, c, nx, n) &&
+        (!lq_pr_touches_full(flags, c, nx, sz, n) || lq_pr_open_pair(flags, c, nx, sz, n))) {
         out[c] = f;
         p[c] = 0.0f;
     } else if (per_cell > 0 && f == LQ_MAC_SURFACE && lq_pr_up_facing(flags, c, nx, n)) {

@@ -613,6 +613,19 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
             drops++;
         }
     }
+    /* and a film cell beside a FULL one (EMPTY above and below it: an open pair; 2D) */
+    for (size_t c = 0, films = 0; c + 1 < init.nc && !films; c++) {
+        int i = (int)(c % nx), j = (int)(c / nx % ny), k = (int)(c / ((size_t)nx * ny)), room = 1;
+        for (int di = -1; di <= 2; di++)
+            for (int dj = -1; dj <= 1; dj++)
+                room = room && kind(&init, i + di, j + dj, k) == LQ_MAC_EMPTY;
+        if (room) {
+            init.f[c] = LQ_MAC_FULL;
+            init.f[c + 1] = LQ_MAC_SURFACE;
+            init.p[c + 1] = -5.0f;
+            films++;
+        }
+    }
     if (side_open(&a, &ref, nx, ny, nz) || side_open(&b, &cl, nx, ny, nz)) goto done;
     CHECK_OK(lq_field_alloc(&ref, &pa, "pflags", nx, ny, nz, 1));
     CHECK_OK(lq_field_alloc(&cl, &pb, "pflags", nx, ny, nz, 1));
@@ -652,9 +665,9 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
      * relaxed with its +y face weighted 1/θ, θ = f − ½ (at_fill, when ≥ 0.02), or held at
      * the line from the full cell F below, F's +y face weighted 1/(f + ½); the EMPTY cell
      * above holds the line from U's centre (relaxed at_fill) or from F's; other SURFACE
-     * cells relaxed unweighted unless no FULL cell shares a face with them (held at 0),
-     * other EMPTY cells 0; β factors to the diagonal, times
-     * LQ_PR_SURFACE_OMEGA / β0 where a face is weighted */
+     * cells relaxed unweighted unless no FULL cell shares a face with them or they have
+     * EMPTY on both sides along an axis (held at 0), other EMPTY cells 0; β factors to the
+     * diagonal, times LQ_PR_SURFACE_OMEGA / β0 where a face is weighted */
     double s2 = 2.0 * (1.0 / ((double)DX * DX) + 1.0 / ((double)DY * DY) +
                        (nz > 1 ? 1.0 / ((double)DZ * DZ) : 0.0));
     int bad_kind = 0, bad_p = 0, bad_w = 0, nrelaxed = 0, nheld = 0, nghost = 0, ndrop = 0;
@@ -670,7 +683,12 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
                               kind(&init, i, j + 1, k) == LQ_MAC_FULL ||
                               kind(&init, i, j, k - 1) == LQ_MAC_FULL ||
                               kind(&init, i, j, k + 1) == LQ_MAC_FULL;
-                if (f0 == LQ_MAC_SURFACE && !by_full) { /* a drop: held at 0 */
+                int e = LQ_MAC_EMPTY,
+                    open = (kind(&init, i - 1, j, k) == e && kind(&init, i + 1, j, k) == e) ||
+                           (kind(&init, i, j - 1, k) == e && kind(&init, i, j + 1, k) == e) ||
+                           (kind(&init, i, j, k - 1) == e && kind(&init, i, j, k + 1) == e);
+                if (f0 == LQ_MAC_SURFACE && !up_facing(&init, i, j, k) && (!by_full || open)) {
+                    /* a drop or an open pair: held at 0 */
                     want_kind = LQ_MAC_SURFACE;
                     want_p = 0;
                     ndrop++;
@@ -710,10 +728,11 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
                 bad_w += fabs(sw[c] - w) > 1e-6 * w || fabs(sw[init.nc + c] - want_b) > 1e-6;
             }
     fprintf(stderr,
-            "  prep: %d surface cells relaxed, %d held, %d ghost cells, %d drop cells held at 0; "
+            "  prep: %d surface cells relaxed, %d held, %d ghost cells, %d drop or open-pair cells "
+            "held at 0; "
             "wrong kinds %d, p %d, weights %d\n",
             nrelaxed, nheld, nghost, ndrop, bad_kind, bad_p, bad_w);
-    CHECK(nrelaxed > 0 && nghost > 0 && ndrop > 0 && (at_fill ? nheld > 0 : nheld == 0));
+    CHECK(nrelaxed > 0 && nghost > 0 && ndrop > (nz == 1) && (at_fill ? nheld > 0 : nheld == 0));
     CHECK(bad_kind == 0 && bad_p == 0 && bad_w == 0);
     free(cnt);
     lq_field *tf[] = {&ca, &cb, &ta, &tb};
