@@ -577,7 +577,8 @@ const lq_key lq_scene_keys[] = {
            "EMPTY cells holding the air side of the pressure line through the surface (0, or "
            "the ghost-fluid value from the marker fill above an up-facing surface cell; "
            "mac.surface_solve_ghost says where the relaxation puts the air), so a surface cell "
-           "leaves it divergence-free and Gates' conditions keep its faces. Off (the paper's): "
+           "leaves it divergence-free and Gates' conditions keep its faces (drops and jets or films "
+           "one cell thick are held at 0 the paper's way). Off (the paper's): "
            "a surface cell keeps its applied pressure and Gates' rules close its divergence, "
            "which keeps a flat surface stirring. Markers only, not with mac.forcing: left "
            "unset, it is off for those."),

@@ -134,13 +134,16 @@ LQ_INLINE int lq_pr_open_pair(const LQ_GLOBAL unsigned char *flags, int c, int n
            (c >= sz && c + sz < n && flags[c - sz] == e && flags[c + sz] == e);
 }
 
-/* A SURFACE cell with no FULL neighbour (a drop, spray, a film one cell thick) is held at the
- * atmosphere's 0 and closed by Gates' rules, the paper's way (§3.2.3): nothing in it holds a
- * pressure up, and relaxed, its p only drifted. Its faces toward EMPTY cells along an axis
- * with EMPTY on both sides are Gates' open pairs, which eq. 2 moves by the body force only,
- * so the iteration moved them without their p ever acting on them and p kept growing: in
- * the a = 40 dam break a two-cell drop falling at a wall reached p = −15 m²/s², and eq. 2
- * turned that into faces of 12 m/s (frames 96 and 103: max speed 13.7 m/s). */
+/* A SURFACE cell that is not up-facing and has no FULL neighbour (a drop, spray) or has
+ * EMPTY cells on both sides along an axis (a jet or film one cell thick: Gates' open pair) is
+ * held at the atmosphere's 0 and closed by Gates' rules, the paper's way (§3.2.3). Eq. 2 moves
+ * an open pair's faces by the body force only (kernels/momentum_cell.h), so relaxed, the
+ * iteration moved faces that its p never acted on and p drifted: in the a = 40 dam break a
+ * two-cell drop at the far wall reached p = −15 m²/s² and eq. 2 threw its faces to 12–14 m/s
+ * (frames 96, 103); the falling tip of scenes/mac_water_jet.yaml went to p = −4 and drew the
+ * air beside it in (its bottom face 5.2–5.6 m/s against a free fall of 3.1). Held: the dam
+ * break's largest speed 2.23 m/s (the paper's way 2.18), the jet's 4.88 (was 5.76). An
+ * up-facing cell keeps the ghost fluid (an EMPTY cell above it reads its p). */
 LQ_INLINE void lq_pr_surface_prep_cell(const LQ_GLOBAL unsigned char *flags,
                                        LQ_GLOBAL unsigned char *out, LQ_GLOBAL float *p,
                                        LQ_GLOBAL float *sw, const LQ_GLOBAL int *count,
