@@ -550,7 +550,9 @@ const lq_key lq_scene_keys[] = {
           "The most sweeps a step's pressure iteration may take (a step that stops here is "
           "counted in stats as pressure_unconverged)."),
     K_FLOAT("mac.epsilon", GT, MAC, 0, 1, "1e-4", "1/s",
-            "The iteration stops when every FULL cell's divergence is below this in size."),
+            "The iteration stops when every FULL cell's divergence is below this in size, "
+            "beyond what float32 resolves there (4·2^-23 of the sum of its face speeds over "
+            "the cell size: the sweeps stall at about half that)."),
     K_MAP("mac.forcing", 0, MAC,
           "A pressure history on the free surface (§7.2, eq. 17-19): p = (A + B·cos(C·s - "
           "omega·t))/δt in SURFACE cells, B = a·sqrt(g·D/C), C = π/L, s along `axis`."),
@@ -575,7 +577,8 @@ const lq_key lq_scene_keys[] = {
            "EMPTY cells holding the air side of the pressure line through the surface (0, or "
            "the ghost-fluid value from the marker fill above an up-facing surface cell; "
            "mac.surface_solve_ghost says where the relaxation puts the air), so a surface cell "
-           "leaves it divergence-free and Gates' conditions keep its faces. Off (the paper's): "
+           "leaves it divergence-free and Gates' conditions keep its faces (drops and jets or films "
+           "one cell thick are held at 0 the paper's way). Off (the paper's): "
            "a surface cell keeps its applied pressure and Gates' rules close its divergence, "
            "which keeps a flat surface stirring. Markers only, not with mac.forcing: left "
            "unset, it is off for those."),

@@ -254,5 +254,5 @@ kernel void pressure_surface_prep(global const uchar *flags, global uchar *out, 
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
     lq_pr_surface_prep_cell(flags, out, p, sw, count, table, LQ_MAC_CELL(i, j, k, NX, NY), NX,
-                            NX * NY * NZ, per_cell);
+                            NX * NY, NX * NY * NZ, per_cell);
 }

@@ -112,15 +112,52 @@ LQ_INLINE int lq_pr_clamp_count(int m, int per_cell)
     return m < 0 ? 0 : (m > per_cell ? per_cell : m);
 }
 
+/* Does cell c (not on the grid's edge: the outer layer is SOLID) share a face with a FULL
+ * cell? sz = nx ny, the z stride; 2D (one plane) has no z neighbours. */
+LQ_INLINE int lq_pr_touches_full(const LQ_GLOBAL unsigned char *flags, int c, int nx, int sz, int n)
+{
+    int i = c % nx;
+    return (i > 0 && flags[c - 1] == LQ_MAC_FULL) || (i < nx - 1 && flags[c + 1] == LQ_MAC_FULL) ||
+           (c % sz >= nx && flags[c - nx] == LQ_MAC_FULL) ||
+           (c % sz < sz - nx && flags[c + nx] == LQ_MAC_FULL) ||
+           (c >= sz && flags[c - sz] == LQ_MAC_FULL) ||
+           (c + sz < n && flags[c + sz] == LQ_MAC_FULL);
+}
+
+/* Has cell c (not on the grid's edge) EMPTY cells on both sides along some axis (Gates' open
+ * pair, which eq. 2 moves by the body force only, kernels/momentum_cell.h)? */
+LQ_INLINE int lq_pr_open_pair(const LQ_GLOBAL unsigned char *flags, int c, int nx, int sz, int n)
+{
+    int i = c % nx, e = LQ_MAC_EMPTY;
+    return (i > 0 && i < nx - 1 && flags[c - 1] == e && flags[c + 1] == e) ||
+           (c % sz >= nx && c % sz < sz - nx && flags[c - nx] == e && flags[c + nx] == e) ||
+           (c >= sz && c + sz < n && flags[c - sz] == e && flags[c + sz] == e);
+}
+
+/* A SURFACE cell that is not up-facing and has no FULL neighbour (a drop, spray) or has
+ * EMPTY cells on both sides along an axis (a jet or film one cell thick: Gates' open pair) is
+ * held at the atmosphere's 0 and closed by Gates' rules, the paper's way (§3.2.3). Eq. 2 moves
+ * an open pair's faces by the body force only (kernels/momentum_cell.h), so relaxed, the
+ * iteration moved faces that its p never acted on and p drifted: in the a = 40 dam break a
+ * two-cell drop at the far wall reached p = −15 m²/s² and eq. 2 threw its faces to 12–14 m/s
+ * (frames 96, 103); the falling tip of scenes/mac_water_jet.yaml went to p = −4 and drew the
+ * air beside it in (its bottom face 5.2–5.6 m/s against a free fall of 3.1). Held: the dam
+ * break's largest speed 2.23 m/s (the paper's way 2.18), the jet's 4.88 (was 5.76). An
+ * up-facing cell keeps the ghost fluid (an EMPTY cell above it reads its p). */
 LQ_INLINE void lq_pr_surface_prep_cell(const LQ_GLOBAL unsigned char *flags,
                                        LQ_GLOBAL unsigned char *out, LQ_GLOBAL float *p,
                                        LQ_GLOBAL float *sw, const LQ_GLOBAL int *count,
-                                       const LQ_GLOBAL float *t, int c, int nx, int n, int per_cell)
+                                       const LQ_GLOBAL float *t, int c, int nx, int sz, int n,
+                                       int per_cell)
 {
     unsigned char f = flags[c];
     float w = 1.0f, b = 1.0f;
     out[c] = lq_pr_surface_kind(f);
-    if (per_cell > 0 && f == LQ_MAC_SURFACE && lq_pr_up_facing(flags, c, nx, n)) {
+    if (f == LQ_MAC_SURFACE && !lq_pr_up_facing(flags, c, nx, n) &&
+        (!lq_pr_touches_full(flags, c, nx, sz, n) || lq_pr_open_pair(flags, c, nx, sz, n))) {
+        out[c] = f;
+        p[c] = 0.0f;
+    } else if (per_cell > 0 && f == LQ_MAC_SURFACE && lq_pr_up_facing(flags, c, nx, n)) {
         const LQ_GLOBAL float *r = t + LQ_PR_ST * lq_pr_clamp_count(count[c], per_cell);
         if (r[2] != 0.0f) { /* relaxed, its +y face weighted */
             w = r[0];
@@ -166,14 +203,44 @@ LQ_INLINE float lq_pr_div(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
     return -((dudx + dvdy) + dwdz);
 }
 
-/* D of a FULL cell, 0 elsewhere, stored in div and returned. */
+/* The round-off bound of eq. 5 in cell (i, j, k): LQ_PR_ROUNDOFF float32 epsilons of each face
+ * speed over its cell size, summed (1/s). A face stored in float32 is resolved only to half an
+ * ulp, ≤ ½ 2⁻²³ |u|, and every relaxation of a neighbour rounds it again, so the iteration
+ * cannot take D below a few of these: measured in the a = 40 dam break (1.43 mm cells, faces
+ * ~0.5 m/s) red-black sweeps stalled at 1.5–2.2 of (2⁻²³ Σ|u_f|)/δ, 1.5e-4–2.4e-4 1/s,
+ * above ε = 1e-4, and every step from frame 12 ran to mac.max_sweeps. */
+#define LQ_PR_ROUNDOFF 4.0f
+#define LQ_PR_FLT_EPS  1.1920929e-7f /* 2⁻²³, FLT_EPSILON */
+
+LQ_INLINE float lq_pr_roundoff(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                               const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny,
+                               float idx, float idy, float idz)
+{
+    int qu = LQ_MAC_U(i, j, k, nx, ny), qv = LQ_MAC_V(i, j, k, nx, ny),
+        qw = LQ_MAC_W(i, j, k, nx, ny);
+    float su = (LQ_FABSF(u[qu]) + LQ_FABSF(u[qu + 1])) * idx;
+    float sv = (LQ_FABSF(v[qv]) + LQ_FABSF(v[qv + nx])) * idy;
+    float s = (su + sv) + (LQ_FABSF(w[qw]) + LQ_FABSF(w[qw + nx * ny])) * idz;
+    return (LQ_PR_ROUNDOFF * LQ_PR_FLT_EPS) * s;
+}
+
+/* The residual the iteration stops on, stored in div and returned: in a FULL cell eq. 5's D
+ * less its round-off bound (lq_pr_roundoff; 0 when D is within it, the sign of D kept), 0
+ * elsewhere. The iteration stops when every cell's is below ε: |D| < ε + the bound, so ε
+ * (absolute, 1/s) is what float32 can resolve at any speed and cell size. */
 LQ_INLINE float lq_pr_div_cell(LQ_GLOBAL float *div, const LQ_GLOBAL float *u,
                                const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
                                const LQ_GLOBAL unsigned char *flags, int i, int j, int k, int nx,
                                int ny, float idx, float idy, float idz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-    float d = flags[c] == LQ_MAC_FULL ? lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz) : 0.0f;
+    float d = 0.0f;
+    if (flags[c] == LQ_MAC_FULL) {
+        float x = lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz);
+        float r = lq_pr_roundoff(u, v, w, i, j, k, nx, ny, idx, idy, idz);
+        float a = (x < 0.0f ? -x : x) - r;
+        d = !(a > 0.0f) ? (LQ_IS_FINITE(x) ? 0.0f : x) : (x < 0.0f ? -a : a);
+    }
     div[c] = d;
     return d;
 }

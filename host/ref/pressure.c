@@ -63,5 +63,5 @@ void lq_pressure_ref_surface_prep(const lq_field *flags, lq_field *out, lq_field
     for (int c = 0; c < n; c++)
         lq_pr_surface_prep_cell(UC(flags), (unsigned char *)out->host, F(p), F(sw),
                                 (const int *)count->host, (const float *)table->host, c, flags->nx,
-                                n, per_cell);
+                                flags->nx * flags->ny, n, per_cell);
 }
