@@ -265,7 +265,7 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
     if (!rc) rc = lq_field_zero(&o->cnt, 0);
     lq_argv la[] = {MEM(&o->list), MEM(&o->cnt), MEM(&o->band)};
     if (!rc) rc = lq_ex_run(o, o->listk, "extrap_list", (int)LQ_COUNT(la), la, gc);
-    if (!rc) rc = lq_field_download(&o->cnt, cnt);
+    if (!rc) rc = lq_field_read(&o->cnt, 0, sizeof cnt, cnt); /* o->cnt holds 4 */
     size_t local = 64;
     /* bit 7: the cells joined to p = 0, by rounds of both colours until one sets none
      * (cnt[0] counts them; each round but the last sets one cell at least) */
