@@ -141,6 +141,12 @@ const lq_key lq_scene_keys[] = {
     K_LIST("liquid", ALL,
            "The initial liquid: the union of the items' shapes, plus the surface offsets "
            "(`hump`, `wave`, `tilt`, `paraboloid`) added to the water surface in order."),
+    K_FLOAT("liquid[].viscosity", 0, LQ_SOLVER_PLS, 0, 1e3, NULL, "m²/s",
+            "Kinematic viscosity ν of this item's liquid (Rasmussen et al. §5.1 variable "
+            "viscosity; later items win where they overlap; the rest of the liquid takes "
+            "`pls.viscosity`). The liquid carries it: a per-cell ν advected with φ, times "
+            "`pls.viscosity_change`'s factor (its ν(t) / `pls.viscosity` when that is above 0, "
+            "else 1)."),
     K_MAP("liquid[].box", KIND, ALL, "An axis-aligned box of liquid."),
     K_FLOATS("liquid[].box.min", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
     K_FLOATS("liquid[].box.max", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Upper corner."),

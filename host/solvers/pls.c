@@ -47,7 +47,9 @@
  *      with pls.object_separation (the default) only at the faces beside object cells
  *      still liquid (φ ≤ 0): beside the cells §5.5.2 turned to air the liquid keeps its
  *      own normal velocity where it moves away (§5.5.1's inequality) and gets gravity;
- *      then viscosity (§5.1, when pls.viscosity > 0: explicit cross terms from uⁿ,
+ *      then viscosity (§5.1, when pls.viscosity or a liquid[].viscosity is above 0; with
+ *      liquid[].viscosity the ν₀ per cell is advected with φ in step 2 and scaled by
+ *      pls.viscosity_change's factor; explicit cross terms from uⁿ,
  *      implicit per component on the advected velocity plus g·dt, as the paper orders it);
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
  *      fluid), the domain edge and objects (sdf ≤ 0) Neumann: the closed faces keep their
@@ -141,6 +143,12 @@ typedef struct lq_pls {
     lq_vs_ops vo;
     lq_vs_params vp;
     lq_field nu; /* ν per cell */
+    /* liquid[].viscosity: ν₀ per cell, carried by the liquid (advected with φ into nun,
+     * then swapped); ν = ν₀ times pls.viscosity_change's factor */
+    bool nu_regions;
+    lq_field nun;
+    float *nu0h;    /* ν₀ on the host until it is uploaded */
+    double nu_base; /* pls.viscosity */
     /* §5.5 moving obstacles (host/plsobject.h): sdf is rebuilt every step from the static
      * objects' sdf_static and the moving ones at the step's end time */
     bool moving, has_static, separation;
@@ -198,6 +206,8 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_OBJ) lq_po_ops_release(&s->po);
     lq_field_release(&s->sdf_static);
     lq_field_release(&s->nu);
+    lq_field_release(&s->nun);
+    free(s->nu0h);
     lq_field *fs[] = {&s->u,   &s->v,    &s->w,   &s->un, &s->vn, &s->wn,
                       &s->phi, &s->phin, &s->sdf, &s->b,  &s->p};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
@@ -232,6 +242,8 @@ typedef struct lq_pls_item {
     double a[3], b[3], r, hgt, vel[3];
     int axis;
     double amp, k, x0; /* a level's wave: η = level + amp cos(k (x_axis − x0)) */
+    bool has_nu;       /* liquid[].viscosity set: nu */
+    double nu;
 } lq_pls_item;
 
 /* In 2D the shapes are cut at their own centre's z (a 2D grid sees their cross-section). */
@@ -268,6 +280,9 @@ static int lq_pls_read_shapes(const lq_scene *sc, bool obst, lq_pls_item **out, 
         const char *kind = lq_scene_kind(sc, list, it);
         char p[160];
         lq_pls_item *q = &sh[*n];
+        snprintf(p, sizeof p, "%s.%d.viscosity", list, it);
+        bool has_nu = !obst && lq_scene_has(sc, p);
+        double nu = has_nu ? lq_scene_float(sc, p) : 0;
         snprintf(p, sizeof p, "%s.%d.motion", list, it);
         if (obst && lq_scene_has(sc, p)) continue; /* moving: host/plsobject.c */
         if (strcmp(kind, "box") == 0) {
@@ -317,6 +332,7 @@ static int lq_pls_read_shapes(const lq_scene *sc, bool obst, lq_pls_item **out, 
             if (size[lv->axis] < 2) return lq_scene_error(sc, p, "a wave along z needs nz > 1");
             lv->x0 = org[lv->axis];
             lv->k = mode * LQ_PI / (size[lv->axis] * lq_scene_float(sc, "grid.cell"));
+            if (has_nu) lv->has_nu = true, lv->nu = nu; /* the wave's liquid is the level's */
             continue;
         } else if (obst && strcmp(kind, "cylinder") == 0) {
             q->kind = 3;
@@ -336,6 +352,8 @@ static int lq_pls_read_shapes(const lq_scene *sc, bool obst, lq_pls_item **out, 
             return lq_scene_error(sc, p, "%s '%s' is not supported by solver 'pls' yet",
                                   obst ? "obstacle" : "liquid", kind);
         }
+        q->has_nu = has_nu;
+        q->nu = nu;
         (*n)++;
     }
     return LQ_OK;
@@ -361,6 +379,11 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *
     bool flat = nz == 1;
     double far = 5.0 * s->h * 2;
     *band = 0;
+    for (int q = 0; q < nl; q++) s->nu_regions = s->nu_regions || liq[q].has_nu;
+    if (!rc && s->nu_regions) {
+        s->nu0h = lq_calloc((size_t)nx * ny * nz, sizeof *s->nu0h);
+        if (!s->nu0h) rc = LQ_ESIM;
+    }
     for (int k = 0; k < nz && !rc; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++) {
@@ -370,6 +393,13 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *
                 for (int q = 0; q < no; q++) e = fmin(e, lq_pls_shape_sdf(&obs[q], x, flat));
                 size_t c = LQ_MAC_CELL(i, j, k, nx, ny);
                 phi[c] = (float)fmax(-far, fmin(far, d));
+                if (s->nu_regions) { /* ν₀: the last item with a viscosity holding the centre */
+                    double nu = s->nu_base;
+                    for (int q = 0; q < nl; q++)
+                        if (liq[q].has_nu && lq_pls_shape_sdf(&liq[q], x, flat) <= 0)
+                            nu = liq[q].nu;
+                    s->nu0h[c] = (float)nu;
+                }
                 sdf[c] = (float)fmax(-far, fmin(far, e));
                 *band += fabs(d) < s->kp.band;
             }
@@ -474,7 +504,8 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     LQ_PLS_PART(F + 4 * F + C * 13 + 16, "extrapolation masks, scratch, band system");
     LQ_PLS_PART(lq_pf_ops_bytes(), "forces and reductions");
     if (s->viscous)
-        LQ_PLS_PART(lq_vs_ops_bytes(s->nx, s->ny, s->nz) + C * 4, "viscosity solve and nu");
+        LQ_PLS_PART(lq_vs_ops_bytes(s->nx, s->ny, s->nz) + C * (s->nu_regions ? 8 : 4),
+                    s->nu_regions ? "viscosity solve, nu and nun" : "viscosity solve and nu");
 #undef LQ_PLS_PART
     return n;
 }
@@ -565,6 +596,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     /* the liquid and the objects on the host, then the plan before anything sits on the
      * device: a grid too large is refused with the memory it needs */
     size_t band = 0;
+    s->nu_base = lq_scene_float(sc, "pls.viscosity");
     rc = lq_pls_initial_phi(s, sc, phi0, sdf0, &band);
     if (rc) goto fail;
     /* room for particles (32 bytes each, host/plsparticles.h). They live only in the band
@@ -590,8 +622,10 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
                             (double)cap);
     if (rc) goto fail;
     /* §5.1: viscosity, constant or a function of time */
-    double nu0 = lq_scene_float(sc, "pls.viscosity");
+    double nu0 = s->nu_base;
     s->viscous = nu0 > 0;
+    if (s->nu_regions) /* per liquid region: viscous when any ν₀ > 0 */
+        for (size_t c = 0; c < n && !s->viscous; c++) s->viscous = s->nu0h[c] > 0;
     if (s->viscous) {
         rc = lq_timefn_read(sc, "pls.viscosity_change", nu0, &s->nu_t);
         if (rc) goto fail;
@@ -673,6 +707,10 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     if (s->viscous) {
         LQ_PLS_INIT(LQ_PLS_R_VISC, lq_vs_ops_init(&s->vo, ctx, nx, ny, nz));
         if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
+        if (!rc && s->nu_regions) {
+            rc = lq_field_alloc(ctx, &s->nun, "nun", nx, ny, nz, 4);
+            if (!rc) rc = lq_field_upload(&s->nu, s->nu0h);
+        }
     }
 #undef LQ_PLS_INIT
     if (rc) goto fail;
@@ -749,7 +787,12 @@ static int lq_pls_step(lq_pls *s, double dt)
     if (!rc) rc = lq_sl_advect_scalar(&s->so, &s->phi, &s->phin, &s->u, &s->v, &s->w, &s->slp);
     if (rc) return rc;
     lq_pls_tick(s, "sl_phi");
-    lq_pls_swap(&s->phi, &s->phin); /* 2 */
+    lq_pls_swap(&s->phi, &s->phin);    /* 2 */
+    if (s->viscous && s->nu_regions) { /* ν₀ goes with the liquid (same velocity and Δt) */
+        rc = lq_sl_advect_scalar(&s->so, &s->nu, &s->nun, &s->u, &s->v, &s->w, &s->slp);
+        if (rc) return rc;
+        lq_pls_swap(&s->nu, &s->nun);
+    }
     if (s->objects) { /* §5.5: the objects at t + dt, φ into them, particles inside deleted */
         rc = lq_pls_objects_at(s, s->t + dt);
         if (!rc && s->stratify) /* §5.5.3: kept no closer to the objects than labelled */
@@ -806,8 +849,14 @@ static int lq_pls_step(lq_pls *s, double dt)
     if (!rc && s->viscous) {
         lq_vs_stats vst;
         s->vp.dt = (float)dt;
-        rc =
-            lq_vs_fill(&s->vo, &s->nu, (float)lq_timefn_eval(&s->nu_t, s->t), NULL, 0, (float)s->h);
+        if (s->nu_regions) {
+            /* ν = ν₀ f, f = ν(t) / pls.viscosity: the viscous step depends on ν and Δt only
+             * through ν Δt / h² (host/viscosity.c's kk), so it runs on ν₀ with Δt f */
+            double f = s->nu_base > 0 ? lq_timefn_eval(&s->nu_t, s->t) / s->nu_base : 1.0;
+            s->vp.dt = (float)(dt * f);
+        } else
+            rc = lq_vs_fill(&s->vo, &s->nu, (float)lq_timefn_eval(&s->nu_t, s->t), NULL, 0,
+                            (float)s->h);
         if (!rc)
             rc = lq_vs_step(&s->vo, &s->un, &s->vn, &s->wn, &s->u, &s->v, &s->w, &s->nu, &s->phi,
                             sdf, &s->vp, &vst);
