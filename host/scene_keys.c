@@ -578,16 +578,17 @@ const lq_key lq_scene_keys[] = {
            "pressure jumps by a whole g·δy when the surface crosses a row of faces); `fill`, at "
            "the height its marker fill puts an up-facing surface, by a ghost-fluid line from the "
            "full cell below (markers only)."),
-    K_BOOL("mac.surface_solve", MAC, "true",
-           "Relax the SURFACE cells in the pressure iteration too (Foster & Fedkiw 2001), the "
-           "EMPTY cells holding the air side of the pressure line through the surface (0, or "
-           "the ghost-fluid value from the marker fill above an up-facing surface cell; "
-           "mac.surface_solve_ghost says where the relaxation puts the air), so a surface cell "
-           "leaves it divergence-free and Gates' conditions keep its faces (drops and jets or films "
-           "one cell thick are held at 0 the paper's way). Off (the paper's): "
-           "a surface cell keeps its applied pressure and Gates' rules close its divergence, "
-           "which keeps a flat surface stirring. Markers only, not with mac.forcing: left "
-           "unset, it is off for those."),
+    K_BOOL(
+        "mac.surface_solve", MAC, "true",
+        "Relax the SURFACE cells in the pressure iteration too (Foster & Fedkiw 2001), the "
+        "EMPTY cells holding the air side of the pressure line through the surface (0, or "
+        "the ghost-fluid value from the marker fill above an up-facing surface cell; "
+        "mac.surface_solve_ghost says where the relaxation puts the air), so a surface cell "
+        "leaves it divergence-free and Gates' conditions keep its faces (drops and jets or films "
+        "one cell thick are held at 0 the paper's way). Off (the paper's): "
+        "a surface cell keeps its applied pressure and Gates' rules close its divergence, "
+        "which keeps a flat surface stirring. Markers only, not with mac.forcing: left "
+        "unset, it is off for those."),
     K_ENUM("mac.surface_solve_ghost", 0, MAC, "fill|empty", "fill",
            "With mac.surface_solve, where the relaxation puts the air: `fill`, at the height the "
            "marker fill puts an up-facing surface (ghost fluid: the surface cell's +y face moves "
