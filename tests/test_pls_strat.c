@@ -23,6 +23,7 @@
 
 #include "plsobject.h"
 #include "plsparticles.h"
+#include "ref_sample.h"
 #include "twin.h"
 
 static float frand(unsigned *r, float lo, float hi)
@@ -51,32 +52,6 @@ static lq_po_object make_obj(int kind, double cx, double cy, double cz, double s
     ob.keys = malloc((size_t)nkeys * 7 * sizeof(double));
     memcpy(ob.keys, keys, (size_t)nkeys * 7 * sizeof(double));
     return ob;
-}
-
-/* Trilinear sample of a cell-centred field at p, clamped (as lq_pls_sample), in double. */
-static double tri(const float *f, const float *p, int nx, int ny, int nz, double h)
-{
-    double g[3], fr[3], v = 0;
-    int i0[3], dim[3] = {nx, ny, nz};
-    for (int e = 0; e < 3; e++) {
-        g[e] = p[e] / h - 0.5;
-        if (g[e] < 0) g[e] = 0;
-        if (g[e] > dim[e] - 1) g[e] = dim[e] - 1;
-        i0[e] = (int)g[e];
-        if (i0[e] > dim[e] - 2) i0[e] = dim[e] - 2 < 0 ? 0 : dim[e] - 2;
-        fr[e] = dim[e] > 1 ? g[e] - i0[e] : 0;
-    }
-    for (int c = 0; c < 8; c++) {
-        int ii[3];
-        double wgt = 1;
-        for (int e = 0; e < 3; e++) {
-            int b = (c >> e) & 1;
-            ii[e] = i0[e] + (dim[e] > 1 ? b : 0);
-            wgt *= b ? fr[e] : 1 - fr[e];
-        }
-        v += wgt * f[ii[0] + (size_t)nx * (ii[1] + (size_t)ny * ii[2])];
-    }
-    return v;
 }
 
 /* --- 1. twins and the invariants -------------------------------------------------------- */
@@ -138,7 +113,7 @@ static void test_twins(int nx, int ny, int nz)
         for (int tries = 0; tries < 200; tries++) {
             a[0] = frand(&r, 0, nx * h), a[1] = frand(&r, 0, ny * h);
             a[2] = nz == 1 ? 0.5f * h : frand(&r, 0, nz * h);
-            double d = tri(sd0, a, nx, ny, nz, h);
+            double d = ref_trilinear(sd0, a, nx, ny, nz, h);
             if (q % 5 == 0 || (d > -0.3 * h && d < 1.5 * h)) break;
         }
         a[3] = frand(&r, 0.1f * h, 0.5f * h) * (q % 4 == 0 ? 1.0f : -1.0f);
@@ -153,7 +128,7 @@ static void test_twins(int nx, int ny, int nz)
         for (int ax = 0; ax < (nz > 1 ? 3 : 2); ax++) {
             float pp[3] = {a[0], a[1], a[2]}, pm[3] = {a[0], a[1], a[2]};
             pp[ax] += (float)e, pm[ax] -= (float)e;
-            g[ax] = tri(sd0, pp, nx, ny, nz, h) - tri(sd0, pm, nx, ny, nz, h);
+            g[ax] = ref_trilinear(sd0, pp, nx, ny, nz, h) - ref_trilinear(sd0, pm, nx, ny, nz, h);
         }
         double gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) + 1e-30;
         float push = q % 2 ? frand(&r, 0, 0.6f * h) : 0.0f;
@@ -185,7 +160,7 @@ static void test_twins(int nx, int ny, int nz)
     for (int q = 0; q < np; q++) {
         const float *a = pt + (size_t)q * LQ_PLS_STRIDE, *b = moved + (size_t)q * LQ_PLS_STRIDE;
         const float *c = got + (size_t)q * LQ_PLS_STRIDE, *l = lb + (size_t)q * LQ_PLS_STRIDE;
-        double d0 = tri(sd0, a, nx, ny, nz, h), f0 = tri(ph, a, nx, ny, nz, h);
+        double d0 = ref_trilinear(sd0, a, nx, ny, nz, h), f0 = ref_trilinear(ph, a, nx, ny, nz, h);
         bool want = q < np - 7 && a[3] < 0 && f0 <= 0 && d0 >= 0 && d0 < h;
         bool near_edge = fabs(d0) < 1e-5 * h || fabs(d0 - h) < 1e-5 * h || fabs(f0) < 1e-5 * h;
         gated += q < np - 7 && a[3] < 0 && f0 > 0 && d0 >= 0 && d0 < h;
@@ -194,7 +169,8 @@ static void test_twins(int nx, int ny, int nz)
         if (is) {
             labelled++;
             CHECK(fabs(l[3] - d0) < 1e-5 * h);
-            double d1 = tri(sd1, c, nx, ny, nz, h), db = tri(sd1, b, nx, ny, nz, h);
+            double d1 = ref_trilinear(sd1, c, nx, ny, nz, h),
+                   db = ref_trilinear(sd1, b, nx, ny, nz, h);
             worst = fmax(worst, l[3] - d1);
             worst_before = fmax(worst_before, l[3] - db);
             closer_before += db < l[3];
@@ -274,12 +250,12 @@ static void test_plane(void)
             (out[4] - X1) / h, (out[8] - X1) / h, (out[12] - X1) / h, (out[16] - X1) / h, d0 / h);
     for (int q = 0; q < 4; q++) CHECK(fabs(lb[4 * q + 3] - d0) < 1e-4 * h);
     CHECK(lb[19] < 0);
-    CHECK(fabs(out[0] - mv[0]) < 1e-5 * h && out[1] == mv[1]);      /* a */
-    CHECK(fabs(out[4] - (x0 + Vdt)) < 1e-3 * h && out[5] == mv[5]); /* b: pushed V dt */
-    CHECK(fabs(tri(sd, out + 4, nx, ny, nz, h) - d0) < 1e-3 * h);   /* b: at d0 again */
-    CHECK(fabs(out[8] - mv[8]) < 1e-5 * h && out[9] == mv[9]);      /* c */
-    CHECK(out[12] == mv[12] && out[13] == mv[13]);                  /* d */
-    CHECK(memcmp(out + 16, mv + 16, 16) == 0);                      /* e */
+    CHECK(fabs(out[0] - mv[0]) < 1e-5 * h && out[1] == mv[1]);              /* a */
+    CHECK(fabs(out[4] - (x0 + Vdt)) < 1e-3 * h && out[5] == mv[5]);         /* b: pushed V dt */
+    CHECK(fabs(ref_trilinear(sd, out + 4, nx, ny, nz, h) - d0) < 1e-3 * h); /* b: at d0 again */
+    CHECK(fabs(out[8] - mv[8]) < 1e-5 * h && out[9] == mv[9]);              /* c */
+    CHECK(out[12] == mv[12] && out[13] == mv[13]);                          /* d */
+    CHECK(memcmp(out + 16, mv + 16, 16) == 0);                              /* e */
     lq_po_ops_release(&po);
     lq_field_release(&sdf);
     lq_field_release(&part);
@@ -358,13 +334,14 @@ static film_result run_film(bool strat)
             for (int q = 0; q < ks.live; q++)
                 if (lb[4 * q + 3] >= 0)
                     res.worst =
-                        fmax(res.worst, (lb[4 * q + 3] - tri(sd, pt + 4 * q, nx, ny, nz, h)) / h);
+                        fmax(res.worst,
+                             (lb[4 * q + 3] - ref_trilinear(sd, pt + 4 * q, nx, ny, nz, h)) / h);
         }
     }
     int n = 0;
     CHECK_OK(lq_pls_download(&ks, pt, np, &n));
     for (int q = 0; q < n; q++) {
-        double d = tri(sd, pt + 4 * q, nx, ny, nz, h) / h;
+        double d = ref_trilinear(sd, pt + 4 * q, nx, ny, nz, h) / h;
         res.frac01_end += d < 0.1;
         res.min_end = fmin(res.min_end, d);
         res.inside += d < 0;

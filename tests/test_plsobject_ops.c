@@ -23,6 +23,7 @@
 #include "extrap.h"
 #include "plsobject.h"
 #include "poisson.h"
+#include "ref_sample.h"
 #include "twin.h"
 
 #define NFACE(c, nx, ny, nz)                                                                       \
@@ -360,26 +361,8 @@ static void test_twins(int nx, int ny, int nz)
         for (int q = 0; q < np; q++) {
             const float *a = pt + (size_t)q * LQ_PLS_STRIDE;
             float rr = got[(size_t)q * LQ_PLS_STRIDE + 3];
-            double g[3], f[3], v = 0;
-            int i0[3], dim[3] = {nx, ny, nz};
-            for (int e = 0; e < 3; e++) { /* trilinear sdf, clamped (independent of the kernel) */
-                g[e] = a[e] / h - 0.5;
-                if (g[e] < 0) g[e] = 0;
-                if (g[e] > dim[e] - 1) g[e] = dim[e] - 1;
-                i0[e] = (int)g[e];
-                if (i0[e] > dim[e] - 2) i0[e] = dim[e] - 2 < 0 ? 0 : dim[e] - 2;
-                f[e] = dim[e] > 1 ? g[e] - i0[e] : 0;
-            }
-            for (int c = 0; c < 8; c++) {
-                int ii[3];
-                double wgt = 1;
-                for (int e = 0; e < 3; e++) {
-                    int b = (c >> e) & 1;
-                    ii[e] = i0[e] + (dim[e] > 1 ? b : 0);
-                    wgt *= b ? f[e] : 1 - f[e];
-                }
-                v += wgt * sd[ii[0] + (size_t)nx * (ii[1] + (size_t)ny * ii[2])];
-            }
+            /* trilinear sdf, clamped (independent of the kernel) */
+            double v = ref_trilinear(sd, a, nx, ny, nz, h);
             if (fabs(v - d) < 1e-4) continue; /* too close to call in float */
             float want = (q < np - 5 && a[3] > 0 && v < d) ? 0.0f : a[3];
             bad += rr != want;
