@@ -204,6 +204,14 @@ LQ_INLINE int lq_ms_empty_mask(const LQ_GLOBAL unsigned char *flags, int i, int 
     return m;
 }
 
+/* Is SURFACE cell c (row j) with empty mask m hanging from a ceiling: EMPTY below it
+ * (−y), a SOLID cell or the grid's top above it (the header comment)? */
+LQ_INLINE int lq_ms_hanging(const LQ_GLOBAL unsigned char *flags, int m, int c, int j, int nx,
+                            int ny)
+{
+    return (m & (1 << LQ_MAC_NY_MINUS)) != 0 && (j == ny - 1 || flags[c + nx] == LQ_MAC_SOLID);
+}
+
 /* classify, per cell: the empty mask of a SURFACE cell, 0 for every other cell. */
 LQ_INLINE void lq_ms_classify_cell(const LQ_GLOBAL unsigned char *flags,
                                    LQ_GLOBAL unsigned char *mask, int i, int j, int k, int nx,
@@ -226,7 +234,11 @@ LQ_INLINE void lq_ms_apply_cell(const LQ_GLOBAL unsigned char *flags,
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     if (flags[c] != LQ_MAC_SURFACE) return;
     int m = mask[c] & 63;
-    if (m == 0) return;
+    /* a hanging cell (the header comment): the other open faces follow the rule of the
+     * mask without −y, the y axis left out of R; the −y face is set last */
+    int hang = lq_ms_hanging(flags, m, c, j, nx, ny);
+    if (hang) m = m & ~(1 << LQ_MAC_NY_MINUS);
+    if (m == 0 && !hang) return;
     LQ_MS_CONST lq_ms_rule *r = &lq_ms_rules[m];
     int fu = LQ_MAC_U(i, j, k, nx, ny), fv = LQ_MAC_V(i, j, k, nx, ny);
     int fw = LQ_MAC_W(i, j, k, nx, ny);
@@ -241,6 +253,7 @@ LQ_INLINE void lq_ms_apply_cell(const LQ_GLOBAL unsigned char *flags,
         int lo = r->face[2 * a], hi = r->face[2 * a + 1];
         if (lo == LQ_MS_CLOSE || hi == LQ_MS_CLOSE || lo == LQ_MS_COPY || hi == LQ_MS_COPY)
             continue;
+        if (hang && a == 1) continue;
         R = R + (f[2 * a + 1] - f[2 * a]) * inv[a];
     }
     /* 3. the closing faces (each reads only its opposite face, which it does not set) */
@@ -251,7 +264,16 @@ LQ_INLINE void lq_ms_apply_cell(const LQ_GLOBAL unsigned char *flags,
         if (r->face[n] == LQ_MS_CLOSE) f[n] = lo ? f[n ^ 1] + s : f[n ^ 1] - s;
         if (r->face[n] == LQ_MS_BODY_CLOSE) f[n] = lo ? f[n] + s : f[n] - s;
     }
-    /* 4. store the open faces only: the faces this cell owns */
+    /* 4. a hanging cell's −y face: the least of its own value (eq. 2's body force
+     * only, kernels/momentum_cell.h), the continuity value and 0 */
+    if (hang) {
+        float rxz = (f[1] - f[0]) * inv[0] + (f[5] - f[4]) * inv[2];
+        float q = f[3] + h[1] * rxz;
+        if (f[2] < q) q = f[2];
+        if (q > 0.0f) q = 0.0f;
+        v[fv] = q;
+    }
+    /* 5. store the open faces only: the faces this cell owns */
     if (r->face[0] != LQ_MS_KEEP) u[fu] = f[0];
     if (r->face[1] != LQ_MS_KEEP) u[fu + 1] = f[1];
     if (r->face[2] != LQ_MS_KEEP) v[fv] = f[2];

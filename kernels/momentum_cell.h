@@ -120,6 +120,19 @@ LQ_INLINE int lq_mo_open_pair(const LQ_GLOBAL unsigned char *flags, int a, int i
     return 0;
 }
 
+/* Is the face of axis a at the low side of cell (i, j, k) the −y face of a SURFACE cell
+ * hanging from a ceiling: EMPTY below, SOLID (or outside the grid) above
+ * (kernels/mac_surface.h, lq_ms_hanging)? */
+LQ_INLINE int lq_mo_hanging_face(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k,
+                                 int nx, int ny, int nz)
+{
+    if (a != 1 || lq_mo_kind(flags, i, j, k, nx, ny, nz) != LQ_MAC_SURFACE ||
+        lq_mo_kind(flags, i, j - 1, k, nx, ny, nz) != LQ_MAC_EMPTY)
+        return 0;
+    int up = lq_mo_kind(flags, i, j + 1, k, nx, ny, nz);
+    return up == LQ_MAC_SOLID || up < 0;
+}
+
 /* |x| as ordered bits: 0 for ±0, +inf for inf and NaN (as lq_pr_abs_bits). */
 LQ_INLINE lq_uint lq_mo_abs_bits(float x)
 {
@@ -160,6 +173,9 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
         float lo = pair > 0 ? q0 : qo, hi = pair > 0 ? qo : q0;
         return h * (lo + hi) + cf.dt * g[a];
     }
+    /* a cell hanging from a ceiling: its open bottom face by the body force only, as an
+     * open pair's (Gates' rules then take the least of it, continuity and 0) */
+    if (lq_mo_hanging_face(flags, a, i, j, k, nx, ny, nz)) return q0 + cf.dt * g[a];
 
     float qm = q[lq_mo_face(a, i - e[a][0], j - e[a][1], k - e[a][2], nx, ny)];
     float qp = q[lq_mo_face(a, i + e[a][0], j + e[a][1], k + e[a][2], nx, ny)];
