@@ -31,6 +31,22 @@
  * The table below spells this out per configuration; tests/test_mac_surface.c derives
  * it again from the rule and compares.
  *
+ * A hanging cell (not in Gates): a SURFACE cell with EMPTY below it (−y, y is up:
+ * DESIGN.md) and a SOLID cell or the grid's top above it. With the ceiling's face at 0
+ * and level side faces, Gates' one-open-face rule V(j) = V(j+1) + δy (ΔU/δx + ΔW/δz)
+ * gave its bottom face 0 every step: a film one cell thick under a ceiling hung there
+ * for ever, where liquid with air below falls. Its other open faces now follow the rule
+ * of the mask without −y, the y axis left out of R (x and z closed by themselves); the
+ * −y face is set last to the least of its own value (eq. 2 moves it by the body force
+ * only, as an open pair's: kernels/momentum_cell.h), the continuity value above (with
+ * the other faces as set) and 0: it falls by g, faster where the liquid beside it
+ * pushes it down, and is never drawn up out of the air below (an air-band value, up the
+ * dam break's far wall, went into it at 3 m/s and blew the run up). Divergence is not
+ * zero there: the cell empties from the top, the air entering at the ceiling. A
+ * SURFACE cell with liquid above (the underside of a falling blob) keeps Gates' rule.
+ * The markers of the film (kernels/markers_cell.h) move with the bottom face and the
+ * rows it crosses stay SURFACE, or the pressure would hold it up by suction.
+ *
  * Where Gates' listing and the rule disagree (the rule wins):
  *   NF_011110 (+x −y +y −z empty): the listing sets U(i−1) — the −x face, shared with a
  *     fluid cell — instead of U(i), the open +x face; its body is NF_101110's. The
@@ -45,12 +61,12 @@
  * difference is that difference's axis), as his §3 says.
  *
  * Race freedom: every face this table writes lies between the SURFACE cell and an
- * EMPTY neighbour (the actions other than KEEP occur only on open faces), and EMPTY
- * cells run nothing. So each face has at most one writer, and no cell reads a face
- * another cell writes (a face between two non-empty cells is KEEP for both). One pass
- * over all SURFACE cells in any order, or all at once, gives Gates' serial result;
- * the twins agree bit for bit (same float operations in the same order, no division:
- * the host passes 1/δ).
+ * EMPTY neighbour (the actions other than KEEP occur only on open faces; a hanging
+ * cell's −y face too, and the ceiling face it reads touches a SOLID cell, which runs
+ * nothing), and EMPTY cells run nothing. So each face has at most one writer, and no cell reads a
+ * face another cell writes (a face between two non-empty cells is KEEP for both). One pass over all
+ * SURFACE cells in any order, or all at once, gives Gates' serial result; the twins agree bit for
+ * bit (same float operations in the same order, no division: the host passes 1/δ).
  *
  * Surface pressure (eq. 17–19): p = p_atm + (A + B cos(C s − ω t)) / δt with
  * B = a √(−g D / C), C = π / L; s is the cell centre's coordinate along the wave's

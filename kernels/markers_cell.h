@@ -25,11 +25,27 @@
  * Classification (§4.1), three passes, each race-free: (1) per cell, count = −1 for a
  * fixed kind (SOLID, INFLOW, OUTFLOW) and 0 otherwise; (2) per particle, an integer
  * atomic increment of its cell's count unless the cell is fixed (flags only read; the
- * sum does not depend on order); (3) per cell, reading only counts and writing only its
- * own flag: fixed cells keep their kind, a cell with no particles is EMPTY, a cell with
- * particles is SURFACE when a neighbour in the grid has count 0 (is EMPTY) and FULL
+ * sum does not depend on order); (3) per cell, reading only counts, the flags of fixed
+ * cells (which it never writes) and writing only its own flag: fixed cells keep their
+ * kind; a cell with no particles is EMPTY (air) unless it is a cavity (lq_mk_cavity: its
+ * +y neighbour holds particles and every neighbour in the grid holds particles or is
+ * SOLID or INFLOW), which is FULL; a cell with particles is SURFACE when a neighbour in
+ * the grid is air, or when it lies under a SOLID cell (or the grid's top) with particles
+ * below it and air two below (a film leaving a ceiling, spread over two rows), and FULL
  * otherwise. A neighbour outside the grid is a wall, not EMPTY. A position outside the
  * grid (or NaN) counts in the nearest cell, as lq_mk_cell_of clamps.
+ *
+ * Cavities: with 4 markers per cell (2D) or 8 (3D) the markers of a stretched flow leave
+ * cells inside the liquid with none. As EMPTY cells they held the atmosphere's pressure
+ * inside the liquid and pulled their neighbours in (scenes/mac_dam_break.yaml: 2.1 m/s
+ * beside the block at frame 23; a marker-less cell 0.4 m deep in still water: 0.49 m/s
+ * in the first frame), which also refilled them with markers. FULL, the pressure
+ * iteration keeps them divergence-free. No markers are added: the volume (from the
+ * markers) stays exact, but a cavity keeps no markers until the flow brings some (the
+ * a = 40 dam break of VALIDATION.md has 30-50 of them at a time from step ~150 on), and
+ * the phi view shows each as a small hole. Air under a ceiling is not a cavity (a pocket
+ * there is trapped air or the gap a falling film leaves; relaxed as liquid, it held the
+ * film up by suction).
  *
  * Invariants (bit-for-bit twins): plain float arithmetic in a fixed order, contraction
  * off, no division (the host passes 1/δ and the domain size), comparisons instead of

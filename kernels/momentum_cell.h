@@ -36,6 +36,9 @@
  * reached 14 m/s and the run blew up); and a difference between the pair's faces (stale
  * air values) is what the cell's closing face turns into a stretch every step, so the
  * pair keeps none. Gates' rules then run with no body force (host/solvers/mac.c).
+ * The −y face of a SURFACE cell hanging from a ceiling (EMPTY below, SOLID or the grid's
+ * top above: lq_mo_hanging_face, kernels/mac_surface.h) moves the same way, q + g_y δt,
+ * so a film one cell thick under a ceiling falls by g.
  *
  * §3.2.1 on faces touching a SOLID cell (the boundary operation):
  *   - a face between a SOLID cell and a non-SOLID one, or between a SOLID cell and the

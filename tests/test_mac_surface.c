@@ -13,7 +13,9 @@
  *     means moved by g δt), every other face is untouched;
  *  3. a random 3D state with many SURFACE cells sharing faces and a 2D (nz = 1) one:
  *     masks against a direct count, divergence zero in every SURFACE cell after the
- *     single unordered pass, faces away from EMPTY cells untouched, the pressure of
+ *     single unordered pass (a cell hanging from a SOLID cell, EMPTY below: x and z
+ *     closed by the rule of the mask without −y, the −y face min(its value, continuity,
+ *     0); some must occur), faces away from EMPTY cells untouched, the pressure of
  *     eq. 17–19 against the formula in double;
  *  in 2 and 3, reference twin vs OpenCL (PoCL in CI) for classify, apply and pressure
  *  with the tolerances of host/tolerance.c ("mac_surface.<op>");
