@@ -105,7 +105,7 @@ static void cavity(int nz)
     /* still water 0.5 m deep, 2 cm cells; the cell [0.12, 0.14] × [0.08, 0.1] (× [0.04,
      * 0.06]) is left out of the boxes, so it starts with no markers */
     char text[2048];
-    const char *z0 = nz == 1 ? "0" : "0", *z1 = nz == 1 ? "1" : "0.1";
+    const char *z1 = nz == 1 ? "1" : "0.1"; /* the boxes' upper z (2D: the slab) */
     int n = snprintf(text, sizeof text,
                      "solver: mac\n"
                      "grid: {size: [14, 30, %d], cell: 0.02, origin: [-0.02, -0.02, %s]}\n"
@@ -114,11 +114,11 @@ static void cavity(int nz)
                      "walls: free-slip\n"
                      "output: {mesh: false, preview: false}\n"
                      "liquid:\n"
-                     "  - box: {min: [0, 0, %s], max: [0.12, 0.5, %s]}\n"
-                     "  - box: {min: [0.14, 0, %s], max: [0.24, 0.5, %s]}\n"
-                     "  - box: {min: [0.12, 0, %s], max: [0.14, 0.08, %s]}\n"
-                     "  - box: {min: [0.12, 0.1, %s], max: [0.14, 0.5, %s]}\n",
-                     nz, nz == 1 ? "0" : "-0.02", z0, z1, z0, z1, z0, z1, z0, z1);
+                     "  - box: {min: [0, 0, 0], max: [0.12, 0.5, %s]}\n"
+                     "  - box: {min: [0.14, 0, 0], max: [0.24, 0.5, %s]}\n"
+                     "  - box: {min: [0.12, 0, 0], max: [0.14, 0.08, %s]}\n"
+                     "  - box: {min: [0.12, 0.1, 0], max: [0.14, 0.5, %s]}\n",
+                     nz, nz == 1 ? "0" : "-0.02", z1, z1, z1, z1);
     if (nz > 1)
         snprintf(text + n, sizeof text - (size_t)n,
                  "  - box: {min: [0.12, 0.08, 0], max: [0.14, 0.1, 0.04]}\n"
