@@ -31,6 +31,22 @@
  * The table below spells this out per configuration; tests/test_mac_surface.c derives
  * it again from the rule and compares.
  *
+ * A hanging cell (not in Gates): a SURFACE cell with EMPTY below it (−y, y is up:
+ * DESIGN.md) and a SOLID cell or the grid's top above it. With the ceiling's face at 0
+ * and level side faces, Gates' one-open-face rule V(j) = V(j+1) + δy (ΔU/δx + ΔW/δz)
+ * gave its bottom face 0 every step: a film one cell thick under a ceiling hung there
+ * for ever, where liquid with air below falls. Its other open faces now follow the rule
+ * of the mask without −y, the y axis left out of R (x and z closed by themselves); the
+ * −y face is set last to the least of its own value (eq. 2 moves it by the body force
+ * only, as an open pair's: kernels/momentum_cell.h), the continuity value above (with
+ * the other faces as set) and 0: it falls by g, faster where the liquid beside it
+ * pushes it down, and is never drawn up out of the air below (an air-band value, up the
+ * dam break's far wall, went into it at 3 m/s and blew the run up). Divergence is not
+ * zero there: the cell empties from the top, the air entering at the ceiling. A
+ * SURFACE cell with liquid above (the underside of a falling blob) keeps Gates' rule.
+ * The markers of the film (kernels/markers_cell.h) move with the bottom face and the
+ * rows it crosses stay SURFACE, or the pressure would hold it up by suction.
+ *
  * Where Gates' listing and the rule disagree (the rule wins):
  *   NF_011110 (+x −y +y −z empty): the listing sets U(i−1) — the −x face, shared with a
  *     fluid cell — instead of U(i), the open +x face; its body is NF_101110's. The
@@ -45,12 +61,12 @@
  * difference is that difference's axis), as his §3 says.
  *
  * Race freedom: every face this table writes lies between the SURFACE cell and an
- * EMPTY neighbour (the actions other than KEEP occur only on open faces), and EMPTY
- * cells run nothing. So each face has at most one writer, and no cell reads a face
- * another cell writes (a face between two non-empty cells is KEEP for both). One pass
- * over all SURFACE cells in any order, or all at once, gives Gates' serial result;
- * the twins agree bit for bit (same float operations in the same order, no division:
- * the host passes 1/δ).
+ * EMPTY neighbour (the actions other than KEEP occur only on open faces; a hanging
+ * cell's −y face too, and the ceiling face it reads touches a SOLID cell, which runs
+ * nothing), and EMPTY cells run nothing. So each face has at most one writer, and no cell reads a
+ * face another cell writes (a face between two non-empty cells is KEEP for both). One pass over all
+ * SURFACE cells in any order, or all at once, gives Gates' serial result; the twins agree bit for
+ * bit (same float operations in the same order, no division: the host passes 1/δ).
  *
  * Surface pressure (eq. 17–19): p = p_atm + (A + B cos(C s − ω t)) / δt with
  * B = a √(−g D / C), C = π / L; s is the cell centre's coordinate along the wave's
@@ -204,6 +220,14 @@ LQ_INLINE int lq_ms_empty_mask(const LQ_GLOBAL unsigned char *flags, int i, int 
     return m;
 }
 
+/* Is SURFACE cell c (row j) with empty mask m hanging from a ceiling: EMPTY below it
+ * (−y), a SOLID cell or the grid's top above it (the header comment)? */
+LQ_INLINE int lq_ms_hanging(const LQ_GLOBAL unsigned char *flags, int m, int c, int j, int nx,
+                            int ny)
+{
+    return (m & (1 << LQ_MAC_NY_MINUS)) != 0 && (j == ny - 1 || flags[c + nx] == LQ_MAC_SOLID);
+}
+
 /* classify, per cell: the empty mask of a SURFACE cell, 0 for every other cell. */
 LQ_INLINE void lq_ms_classify_cell(const LQ_GLOBAL unsigned char *flags,
                                    LQ_GLOBAL unsigned char *mask, int i, int j, int k, int nx,
@@ -226,7 +250,11 @@ LQ_INLINE void lq_ms_apply_cell(const LQ_GLOBAL unsigned char *flags,
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     if (flags[c] != LQ_MAC_SURFACE) return;
     int m = mask[c] & 63;
-    if (m == 0) return;
+    /* a hanging cell (the header comment): the other open faces follow the rule of the
+     * mask without −y, the y axis left out of R; the −y face is set last */
+    int hang = lq_ms_hanging(flags, m, c, j, nx, ny);
+    if (hang) m = m & ~(1 << LQ_MAC_NY_MINUS);
+    if (m == 0 && !hang) return;
     LQ_MS_CONST lq_ms_rule *r = &lq_ms_rules[m];
     int fu = LQ_MAC_U(i, j, k, nx, ny), fv = LQ_MAC_V(i, j, k, nx, ny);
     int fw = LQ_MAC_W(i, j, k, nx, ny);
@@ -241,6 +269,7 @@ LQ_INLINE void lq_ms_apply_cell(const LQ_GLOBAL unsigned char *flags,
         int lo = r->face[2 * a], hi = r->face[2 * a + 1];
         if (lo == LQ_MS_CLOSE || hi == LQ_MS_CLOSE || lo == LQ_MS_COPY || hi == LQ_MS_COPY)
             continue;
+        if (hang && a == 1) continue;
         R = R + (f[2 * a + 1] - f[2 * a]) * inv[a];
     }
     /* 3. the closing faces (each reads only its opposite face, which it does not set) */
@@ -251,7 +280,16 @@ LQ_INLINE void lq_ms_apply_cell(const LQ_GLOBAL unsigned char *flags,
         if (r->face[n] == LQ_MS_CLOSE) f[n] = lo ? f[n ^ 1] + s : f[n ^ 1] - s;
         if (r->face[n] == LQ_MS_BODY_CLOSE) f[n] = lo ? f[n] + s : f[n] - s;
     }
-    /* 4. store the open faces only: the faces this cell owns */
+    /* 4. a hanging cell's −y face: the least of its own value (eq. 2's body force
+     * only, kernels/momentum_cell.h), the continuity value and 0 */
+    if (hang) {
+        float rxz = (f[1] - f[0]) * inv[0] + (f[5] - f[4]) * inv[2];
+        float q = f[3] + h[1] * rxz;
+        if (f[2] < q) q = f[2];
+        if (q > 0.0f) q = 0.0f;
+        v[fv] = q;
+    }
+    /* 5. store the open faces only: the faces this cell owns */
     if (r->face[0] != LQ_MS_KEEP) u[fu] = f[0];
     if (r->face[1] != LQ_MS_KEEP) u[fu + 1] = f[1];
     if (r->face[2] != LQ_MS_KEEP) v[fv] = f[2];

@@ -25,11 +25,27 @@
  * Classification (§4.1), three passes, each race-free: (1) per cell, count = −1 for a
  * fixed kind (SOLID, INFLOW, OUTFLOW) and 0 otherwise; (2) per particle, an integer
  * atomic increment of its cell's count unless the cell is fixed (flags only read; the
- * sum does not depend on order); (3) per cell, reading only counts and writing only its
- * own flag: fixed cells keep their kind, a cell with no particles is EMPTY, a cell with
- * particles is SURFACE when a neighbour in the grid has count 0 (is EMPTY) and FULL
+ * sum does not depend on order); (3) per cell, reading only counts, the flags of fixed
+ * cells (which it never writes) and writing only its own flag: fixed cells keep their
+ * kind; a cell with no particles is EMPTY (air) unless it is a cavity (lq_mk_cavity: its
+ * +y neighbour holds particles and every neighbour in the grid holds particles or is
+ * SOLID or INFLOW), which is FULL; a cell with particles is SURFACE when a neighbour in
+ * the grid is air, or when it lies under a SOLID cell (or the grid's top) with particles
+ * below it and air two below (a film leaving a ceiling, spread over two rows), and FULL
  * otherwise. A neighbour outside the grid is a wall, not EMPTY. A position outside the
  * grid (or NaN) counts in the nearest cell, as lq_mk_cell_of clamps.
+ *
+ * Cavities: with 4 markers per cell (2D) or 8 (3D) the markers of a stretched flow leave
+ * cells inside the liquid with none. As EMPTY cells they held the atmosphere's pressure
+ * inside the liquid and pulled their neighbours in (scenes/mac_dam_break.yaml: 2.1 m/s
+ * beside the block at frame 23; a marker-less cell 0.4 m deep in still water: 0.49 m/s
+ * in the first frame), which also refilled them with markers. FULL, the pressure
+ * iteration keeps them divergence-free. No markers are added: the volume (from the
+ * markers) stays exact, but a cavity keeps no markers until the flow brings some (the
+ * a = 40 dam break of VALIDATION.md has 30-50 of them at a time from step ~150 on), and
+ * the phi view shows each as a small hole. Air under a ceiling is not a cavity (a pocket
+ * there is trapped air or the gap a falling film leaves; relaxed as liquid, it held the
+ * film up by suction).
  *
  * Invariants (bit-for-bit twins): plain float arithmetic in a fixed order, contraction
  * off, no division (the host passes 1/δ and the domain size), comparisons instead of
@@ -127,6 +143,33 @@ LQ_INLINE int lq_mk_cell_of(lq_mk_vec3 p, int nx, int ny, int nz, float idx, flo
     return LQ_MAC_CELL(i, j, k, nx, ny);
 }
 
+/* Does the liquid of the cell holding the point leave a ceiling: a SURFACE cell under a
+ * SOLID cell (or the grid's top)? Its v is then its bottom face's, not a blend toward
+ * the ceiling's 0 (see lq_mk_marker_velocity). */
+LQ_INLINE int lq_mk_leaves_ceiling(const LQ_GLOBAL unsigned char *flags, int c, int nx, int ny)
+{
+    int j = (c / nx) % ny;
+    return flags[c] == LQ_MAC_SURFACE && (j == ny - 1 || flags[c + nx] == LQ_MAC_SOLID);
+}
+
+/* The velocity a marker at p moves with. In a cell whose liquid leaves a ceiling
+ * (lq_mk_leaves_ceiling) v is sampled on the cell's bottom face row: the ceiling face's 0 is the
+ * wall's, not the liquid's, and blended in it held the markers by the ceiling back while those
+ * below fell, so a film one cell thick spread over three rows, the top one became FULL and the
+ * pressure held it up by suction. */
+LQ_INLINE lq_mk_vec3 lq_mk_marker_velocity(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                           const LQ_GLOBAL float *w,
+                                           const LQ_GLOBAL unsigned char *flags, lq_mk_vec3 p,
+                                           int nx, int ny, int nz, float idx, float idy, float idz)
+{
+    lq_mk_vec3 r = lq_mk_velocity(u, v, w, p, nx, ny, nz, idx, idy, idz);
+    int c = lq_mk_cell_of(p, nx, ny, nz, idx, idy, idz);
+    if (lq_mk_leaves_ceiling(flags, c, nx, ny))
+        r.y = lq_mk_lattice(v, nx, ny + 1, nz, p.x * idx - 0.5f, (float)((c / nx) % ny),
+                            p.z * idz - 0.5f);
+    return r;
+}
+
 /* p + s·d, clamped to the domain [0, lx] × [0, ly] × [0, lz]. */
 LQ_INLINE lq_mk_vec3 lq_mk_step(lq_mk_vec3 p, lq_mk_vec3 d, float s, float lx, float ly, float lz)
 {
@@ -150,9 +193,9 @@ LQ_INLINE void lq_mk_advect_one(LQ_GLOBAL float *pos, const LQ_GLOBAL float *u,
     p0.z = pos[3 * n + 2];
     lq_mk_vec3 zero = {0.0f, 0.0f, 0.0f};
     p0 = lq_mk_step(p0, zero, 0.0f, lx, ly, lz); /* a start outside the domain is clamped */
-    lq_mk_vec3 v0 = lq_mk_velocity(u, v, w, p0, nx, ny, nz, idx, idy, idz);
+    lq_mk_vec3 v0 = lq_mk_marker_velocity(u, v, w, flags, p0, nx, ny, nz, idx, idy, idz);
     lq_mk_vec3 pm = lq_mk_step(p0, v0, 0.5f * dt, lx, ly, lz);
-    lq_mk_vec3 vm = lq_mk_velocity(u, v, w, pm, nx, ny, nz, idx, idy, idz);
+    lq_mk_vec3 vm = lq_mk_marker_velocity(u, v, w, flags, pm, nx, ny, nz, idx, idy, idz);
     lq_mk_vec3 p1 = lq_mk_step(p0, vm, dt, lx, ly, lz);
     if (flags[lq_mk_cell_of(p1, nx, ny, nz, idx, idy, idz)] == LQ_MAC_SOLID) {
         /* slide along the wall: drop the move along one axis (x, y, z in turn) */
@@ -202,19 +245,61 @@ LQ_INLINE void lq_mk_count_one(LQ_GLOBAL LQ_VOLATILE int *count, const LQ_GLOBAL
     if (!lq_mk_fixed(flags[c])) LQ_ATOMIC_ADD(&count[c], 1);
 }
 
+/* Does neighbour cell n (in the grid) close a cavity: liquid (markers) or a SOLID or
+ * INFLOW cell (fixed, count −1; its flag is never written by pass 3, so reading it is
+ * race-free)? An OUTFLOW cell is open to the outside: it does not. */
+LQ_INLINE int lq_mk_closes(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *count, int n)
+{
+    return count[n] > 0 || (count[n] < 0 && flags[n] != LQ_MAC_OUTFLOW);
+}
+
+/* Is cell (i, j, k) a cavity: no markers, every neighbour in the grid closing it
+ * (lq_mk_closes; outside the grid is a wall) and liquid above it (+y)? Air under a SOLID
+ * ceiling is left EMPTY: a pocket there is trapped air, or the gap a film leaves as it
+ * falls from the ceiling (relaxed as FULL, it held the film up by suction). */
+LQ_INLINE int lq_mk_cavity(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *count, int i,
+                           int j, int k, int nx, int ny, int nz)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny), sz = nx * ny;
+    if (count[c] != 0) return 0;
+    int nb[6] = {i > 0 ? c - 1 : -1,       i < nx - 1 ? c + 1 : -1, j > 0 ? c - nx : -1,
+                 j < ny - 1 ? c + nx : -1, k > 0 ? c - sz : -1,     k < nz - 1 ? c + sz : -1};
+    if (nb[3] < 0 || count[nb[3]] <= 0) return 0;
+    for (int d = 0; d < 6; d++)
+        if (nb[d] >= 0 && !lq_mk_closes(flags, count, nb[d])) return 0;
+    return 1;
+}
+
+/* Is cell (i, j, k) air: no markers and not a cavity? */
+LQ_INLINE int lq_mk_air(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *count, int i,
+                        int j, int k, int nx, int ny, int nz)
+{
+    return count[LQ_MAC_CELL(i, j, k, nx, ny)] == 0 &&
+           !lq_mk_cavity(flags, count, i, j, k, nx, ny, nz);
+}
+
 /* Classification pass 3, cell (i, j, k). */
 LQ_INLINE void lq_mk_label_cell(LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *count, int i,
                                 int j, int k, int nx, int ny, int nz)
 {
-    int c = LQ_MAC_CELL(i, j, k, nx, ny), sz = nx * ny, n = count[c];
+    int c = LQ_MAC_CELL(i, j, k, nx, ny), n = count[c];
     if (n < 0) return;
-    if (n == 0) {
-        flags[c] = LQ_MAC_EMPTY;
+    if (n == 0) { /* a cavity is liquid whose markers spread out: FULL */
+        flags[c] = lq_mk_cavity(flags, count, i, j, k, nx, ny, nz) ? LQ_MAC_FULL : LQ_MAC_EMPTY;
         return;
     }
-    int surface = (i > 0 && count[c - 1] == 0) || (i < nx - 1 && count[c + 1] == 0) ||
-                  (j > 0 && count[c - nx] == 0) || (j < ny - 1 && count[c + nx] == 0) ||
-                  (k > 0 && count[c - sz] == 0) || (k < nz - 1 && count[c + sz] == 0);
+    int surface = (i > 0 && lq_mk_air(flags, count, i - 1, j, k, nx, ny, nz)) ||
+                  (i < nx - 1 && lq_mk_air(flags, count, i + 1, j, k, nx, ny, nz)) ||
+                  (j > 0 && lq_mk_air(flags, count, i, j - 1, k, nx, ny, nz)) ||
+                  (j < ny - 1 && lq_mk_air(flags, count, i, j + 1, k, nx, ny, nz)) ||
+                  (k > 0 && lq_mk_air(flags, count, i, j, k - 1, nx, ny, nz)) ||
+                  (k < nz - 1 && lq_mk_air(flags, count, i, j, k + 1, nx, ny, nz));
+    /* a film hanging from a ceiling, spread over two rows as it leaves it: under a SOLID
+     * cell (or the grid's top), liquid below, air two below */
+    int ceiling = j == ny - 1 || (count[c + nx] < 0 && flags[c + nx] == LQ_MAC_SOLID);
+    if (!surface && ceiling && j >= 2 && count[c - nx] > 0 &&
+        lq_mk_air(flags, count, i, j - 2, k, nx, ny, nz))
+        surface = 1;
     flags[c] = surface ? LQ_MAC_SURFACE : LQ_MAC_FULL;
 }
 

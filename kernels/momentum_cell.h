@@ -36,6 +36,9 @@
  * reached 14 m/s and the run blew up); and a difference between the pair's faces (stale
  * air values) is what the cell's closing face turns into a stretch every step, so the
  * pair keeps none. Gates' rules then run with no body force (host/solvers/mac.c).
+ * The −y face of a SURFACE cell hanging from a ceiling (EMPTY below, SOLID or the grid's
+ * top above: lq_mo_hanging_face, kernels/mac_surface.h) moves the same way, q + g_y δt,
+ * so a film one cell thick under a ceiling falls by g.
  *
  * §3.2.1 on faces touching a SOLID cell (the boundary operation):
  *   - a face between a SOLID cell and a non-SOLID one, or between a SOLID cell and the
@@ -120,6 +123,19 @@ LQ_INLINE int lq_mo_open_pair(const LQ_GLOBAL unsigned char *flags, int a, int i
     return 0;
 }
 
+/* Is the face of axis a at the low side of cell (i, j, k) the −y face of a SURFACE cell
+ * hanging from a ceiling: EMPTY below, SOLID (or outside the grid) above
+ * (kernels/mac_surface.h, lq_ms_hanging)? */
+LQ_INLINE int lq_mo_hanging_face(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k,
+                                 int nx, int ny, int nz)
+{
+    if (a != 1 || lq_mo_kind(flags, i, j, k, nx, ny, nz) != LQ_MAC_SURFACE ||
+        lq_mo_kind(flags, i, j - 1, k, nx, ny, nz) != LQ_MAC_EMPTY)
+        return 0;
+    int up = lq_mo_kind(flags, i, j + 1, k, nx, ny, nz);
+    return up == LQ_MAC_SOLID || up < 0;
+}
+
 /* |x| as ordered bits: 0 for ±0, +inf for inf and NaN (as lq_pr_abs_bits). */
 LQ_INLINE lq_uint lq_mo_abs_bits(float x)
 {
@@ -160,6 +176,9 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
         float lo = pair > 0 ? q0 : qo, hi = pair > 0 ? qo : q0;
         return h * (lo + hi) + cf.dt * g[a];
     }
+    /* a cell hanging from a ceiling: its open bottom face by the body force only, as an
+     * open pair's (Gates' rules then take the least of it, continuity and 0) */
+    if (lq_mo_hanging_face(flags, a, i, j, k, nx, ny, nz)) return q0 + cf.dt * g[a];
 
     float qm = q[lq_mo_face(a, i - e[a][0], j - e[a][1], k - e[a][2], nx, ny)];
     float qp = q[lq_mo_face(a, i + e[a][0], j + e[a][1], k + e[a][2], nx, ny)];

@@ -54,6 +54,64 @@ static twin_pair pair_of(const lq_field *a, const lq_field *b)
     return p;
 }
 
+/* The labelling rules of §4.1 with the cavity and ceiling-film cases
+ * (kernels/markers_cell.h), written again from the counts and the fixed kinds: a cell with
+ * no markers is FULL when its +y neighbour holds markers and every neighbour in the grid
+ * holds markers or is SOLID or INFLOW (a cavity), else EMPTY (air); a cell with markers is
+ * SURFACE beside air, or when it lies under a SOLID cell (or the grid's top) with markers
+ * below and air two below (*film = 1), else FULL. */
+static int kind_at(const unsigned char *f, const int *cnt, int i, int j, int k, int nx, int ny,
+                   int nz, int *n)
+{
+    if (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz) return -1; /* wall */
+    *n = cnt[LQ_MAC_CELL(i, j, k, nx, ny)];
+    return f[LQ_MAC_CELL(i, j, k, nx, ny)];
+}
+
+static int is_cavity(const unsigned char *f, const int *cnt, int i, int j, int k, int nx, int ny,
+                     int nz)
+{
+    int n = 0, m;
+    if (kind_at(f, cnt, i, j, k, nx, ny, nz, &n) < 0 ||
+        lq_mk_fixed(f[LQ_MAC_CELL(i, j, k, nx, ny)]) || n != 0)
+        return 0;
+    int d[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+    for (int q = 0; q < 6; q++) {
+        int kn = kind_at(f, cnt, i + d[q][0], j + d[q][1], k + d[q][2], nx, ny, nz, &m);
+        if (q == 3 && (kn < 0 || lq_mk_fixed(kn) || m <= 0)) return 0; /* liquid above */
+        if (kn < 0) continue;
+        if (lq_mk_fixed(kn) ? kn == LQ_MAC_OUTFLOW : m == 0) return 0;
+    }
+    return 1;
+}
+
+static int is_air(const unsigned char *f, const int *cnt, int i, int j, int k, int nx, int ny,
+                  int nz)
+{
+    int n = 0, kn = kind_at(f, cnt, i, j, k, nx, ny, nz, &n);
+    return kn >= 0 && !lq_mk_fixed(kn) && n == 0 && !is_cavity(f, cnt, i, j, k, nx, ny, nz);
+}
+
+static int expected_kind(const unsigned char *f, const int *cnt, int i, int j, int k, int nx,
+                         int ny, int nz, int *film)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny), n = 0;
+    *film = 0;
+    if (lq_mk_fixed(f[c])) return f[c];
+    if (cnt[c] == 0) return is_cavity(f, cnt, i, j, k, nx, ny, nz) ? LQ_MAC_FULL : LQ_MAC_EMPTY;
+    int d[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+    for (int q = 0; q < 6; q++)
+        if (is_air(f, cnt, i + d[q][0], j + d[q][1], k + d[q][2], nx, ny, nz))
+            return LQ_MAC_SURFACE;
+    int up = kind_at(f, cnt, i, j + 1, k, nx, ny, nz, &n);
+    if ((up < 0 || up == LQ_MAC_SOLID) && j >= 2 && cnt[c - nx] > 0 &&
+        is_air(f, cnt, i, j - 2, k, nx, ny, nz)) {
+        *film = 1;
+        return LQ_MAC_SURFACE;
+    }
+    return LQ_MAC_FULL;
+}
+
 /* --- 1. twins ----------------------------------------------------------------------- */
 
 static void test_twins(int nx, int ny, int nz, uint64_t seed)
@@ -82,7 +140,8 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
                : x < 0.13f ? LQ_MAC_INFLOW
                : x < 0.16f ? LQ_MAC_OUTFLOW
                : x < 0.5f  ? LQ_MAC_EMPTY
-                           : LQ_MAC_FULL;
+               : x < 0.75f ? LQ_MAC_FULL
+                           : LQ_MAC_SURFACE;
     }
     float L[3] = {nx * prm.dx, ny * prm.dy, nz * prm.dz};
     for (int p = 0; p < n; p++)
@@ -138,16 +197,23 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
     CHECK_OK(lq_field_download(&A.f, fa));
     CHECK_OK(lq_field_download(&A.cnt, cnt));
     long total = 0, in_fixed = 0;
-    int bad = 0, kinds[6] = {0};
+    int bad = 0, kinds[6] = {0}, cavities = 0, films = 0;
     for (size_t q = 0; q < nc; q++) {
         if (lq_mk_fixed(f[q]))
             bad += fa[q] != f[q] || cnt[q] != -1;
         else {
             total += cnt[q];
-            bad += (cnt[q] == 0) != (fa[q] == LQ_MAC_EMPTY);
+            int i = (int)(q % nx), j = (int)(q / nx % ny), k = (int)(q / ((size_t)nx * ny));
+            int film = 0, want = expected_kind(f, cnt, i, j, k, nx, ny, nz, &film);
+            bad += fa[q] != want;
+            cavities += cnt[q] == 0 && want == LQ_MAC_FULL;
+            films += film;
         }
         kinds[fa[q]]++;
     }
+    fprintf(stderr, "  %d cavities labelled FULL, %d film cells under a ceiling SURFACE\n",
+            cavities, films);
+    CHECK(cavities > 0);
     for (int p = 0; p < n; p++) {
         lq_mk_vec3 q1 = {pa[3 * p], pa[3 * p + 1], pa[3 * p + 2]};
         in_fixed += lq_mk_fixed(f[lq_mk_cell_of(q1, nx, ny, nz, c.idx, c.idy, c.idz)]);
@@ -299,6 +365,115 @@ done:
     lq_ctx_close(&ref);
 }
 
+/* A marker in a SURFACE cell under a SOLID ceiling moves with the cell's bottom face (v =
+ * −1 there, 0 at the ceiling): dt · 1 down, not the blend's ½ · dt at mid-height; one in a
+ * FULL cell under the same ceiling, or in a SURFACE cell under air, keeps the blend. */
+static void test_ceiling(void)
+{
+    lq_ctx ref;
+    CHECK_OK(lq_ctx_open(&ref, "ref", false));
+    const int nx = 6, ny = 5, nz = 1;
+    side A;
+    if (side_open(&A, &ref, nx, ny, nz, 3)) goto done;
+    lq_field_zero(&A.u, 0);
+    lq_field_zero(&A.w, 0);
+    float *v = A.v.host;
+    for (int j = 0; j <= ny; j++)
+        for (int i = 0; i < nx; i++) v[LQ_MAC_V(i, j, 0, nx, ny)] = j <= 3 ? -1.0f : 0.0f;
+    unsigned char *f = A.f.host;
+    memset(f, LQ_MAC_EMPTY, (size_t)nx * ny);
+    for (int i = 0; i < nx; i++) f[LQ_MAC_CELL(i, 4, 0, nx, ny)] = LQ_MAC_SOLID; /* ceiling */
+    f[LQ_MAC_CELL(1, 3, 0, nx, ny)] = LQ_MAC_SURFACE;
+    f[LQ_MAC_CELL(3, 3, 0, nx, ny)] = LQ_MAC_FULL;
+    f[LQ_MAC_CELL(5, 2, 0, nx, ny)] = LQ_MAC_SURFACE; /* under air (row 3 EMPTY) */
+    float p0[9] = {1.5f, 3.5f, 0.5f, 3.5f, 3.5f, 0.5f, 5.5f, 2.5f, 0.5f};
+    CHECK_OK(lq_field_upload(&A.pos, p0));
+    lq_markers_params prm = {0.1f, 1, 1, 1};
+    CHECK_OK(lq_markers_advect(&A.ops, &A.pos, 3, &A.u, &A.v, &A.w, &A.f, &prm));
+    float *p = A.pos.host;
+    fprintf(stderr, "ceiling: SURFACE cell moved %.4f (want 0.1), FULL %.4f, under air %.4f\n",
+            3.5 - p[1], 3.5 - p[4], 2.5 - p[7]);
+    CHECK_NEAR(p[1], 3.4f, 1e-6);        /* the bottom face's v */
+    CHECK(p[4] > 3.43f && p[4] < 3.46f); /* blend, ~0.045 at mid-height */
+    CHECK_NEAR(p[7], 2.4f, 1e-6);        /* v = −1 on both faces */
+    CHECK(p[0] == 1.5f && p[3] == 3.5f && p[6] == 5.5f);
+done:
+    side_close(&A);
+    lq_ctx_close(&ref);
+}
+
+/* Cavities and ceiling films on a hand-made state, both backends: a marker-less cell in
+ * the liquid is FULL; one beside an OUTFLOW cell, or under the ceiling, stays EMPTY; a
+ * liquid cell under the ceiling with liquid below and air two below is SURFACE (no air
+ * beside it: (7, 5)), with liquid five deep it is FULL ((1, 5)). */
+static void test_labels(void)
+{
+    const int nx = 9, ny = 7, nz = 1;
+    size_t nc = (size_t)nx * ny;
+    unsigned char f[9 * 7], fa[9 * 7], fb[9 * 7];
+    memset(f, LQ_MAC_EMPTY, nc);
+    for (int i = 0; i < nx; i++)
+        f[LQ_MAC_CELL(i, 0, 0, nx, ny)] = f[LQ_MAC_CELL(i, 6, 0, nx, ny)] = LQ_MAC_SOLID;
+    for (int j = 0; j < ny; j++)
+        f[LQ_MAC_CELL(0, j, 0, nx, ny)] = f[LQ_MAC_CELL(8, j, 0, nx, ny)] = LQ_MAC_SOLID;
+    f[LQ_MAC_CELL(4, 1, 0, nx, ny)] = LQ_MAC_OUTFLOW;
+    /* markers: columns 1-3 full from j = 1 to 5 except (2, 2) (a cavity) and (3, 5) (air
+     * under the ceiling); (4, 3) and (5, 2) around the marker-less (4, 2) over the OUTFLOW (4, 1);
+     * columns 6-7: rows 5 and 4 (a film over air at row 3) and column 6 also row 3 */
+    int filled[9][7] = {{0}};
+    for (int i = 1; i <= 3; i++)
+        for (int j = 1; j <= 5; j++) filled[i][j] = 1;
+    filled[2][2] = 0;
+    filled[3][5] = 0;
+    filled[4][3] = filled[5][2] = 1; /* (4, 2): no markers, OUTFLOW below */
+    filled[6][5] = filled[6][4] = filled[6][3] = 1;
+    filled[7][5] = filled[7][4] = 1;
+    float pos[3 * 9 * 7];
+    int m = 0;
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++)
+            if (filled[i][j]) {
+                pos[3 * m] = i + 0.5f;
+                pos[3 * m + 1] = j + 0.5f;
+                pos[3 * m + 2] = 0.5f;
+                m++;
+            }
+    lq_ctx ref, cl;
+    if (twin_open(&ref, &cl)) {
+        CHECK(!"an OpenCL device is needed");
+        return;
+    }
+    side A, B;
+    if (side_open(&A, &ref, nx, ny, nz, m) || side_open(&B, &cl, nx, ny, nz, m)) goto done;
+    side *ss[] = {&A, &B};
+    lq_markers_params prm = {0.01f, 1, 1, 1};
+    for (int s = 0; s < 2; s++) {
+        CHECK_OK(lq_field_upload(&ss[s]->f, f));
+        CHECK_OK(lq_field_upload(&ss[s]->pos, pos));
+        CHECK_OK(lq_markers_classify(&ss[s]->ops, &ss[s]->pos, m, &ss[s]->f, &ss[s]->cnt, &prm));
+    }
+    CHECK_OK(lq_field_download(&A.f, fa));
+    CHECK_OK(lq_field_download(&B.f, fb));
+    CHECK(memcmp(fa, fb, nc) == 0);
+#define K(i, j) fa[LQ_MAC_CELL(i, j, 0, nx, ny)]
+    fprintf(stderr,
+            "labels: cavity %d (want FULL 1), under the ceiling %d (EMPTY 0), over the "
+            "outflow %d (EMPTY 0), film top %d (SURFACE 2), five deep %d (FULL 1)\n",
+            K(2, 2), K(3, 5), K(4, 2), K(7, 5), K(1, 5));
+    CHECK(K(2, 2) == LQ_MAC_FULL);
+    CHECK(K(3, 5) == LQ_MAC_EMPTY && K(3, 4) == LQ_MAC_SURFACE && K(2, 5) == LQ_MAC_SURFACE);
+    CHECK(K(2, 1) == LQ_MAC_FULL && K(1, 2) == LQ_MAC_FULL && K(2, 3) == LQ_MAC_FULL);
+    CHECK(K(4, 1) == LQ_MAC_OUTFLOW && K(4, 2) == LQ_MAC_EMPTY);
+    CHECK(K(7, 5) == LQ_MAC_SURFACE && K(7, 4) == LQ_MAC_SURFACE);
+    CHECK(K(1, 5) == LQ_MAC_FULL);
+#undef K
+done:
+    side_close(&A);
+    side_close(&B);
+    lq_ctx_close(&ref);
+    lq_ctx_close(&cl);
+}
+
 /* A box seeded over whole cells, over a SOLID floor (j = 0), touching the x = 0 edge. */
 static void test_seed_box(int nz, int per_cell)
 {
@@ -417,6 +592,8 @@ int main(void)
     test_twins(23, 17, 1, 7);
     test_rotation();
     test_solid();
+    test_ceiling();
+    test_labels();
     test_seed_box(10, 8);
     test_seed_box(1, 4);
     test_seed_misc();

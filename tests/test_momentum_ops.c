@@ -109,6 +109,9 @@ static void make_state(grid *g, unsigned seed)
     const int bub[][3] = {{4, 2, 2}, {12, 4, 7}, {5, 5, 5}, {14, 3, 3}};
     for (size_t b = 0; b < LQ_COUNT(bub); b++)
         g->f[CELL(g, bub[b][0], bub[b][1], is3 ? bub[b][2] : 0)] = LQ_MAC_EMPTY;
+    /* a cell hanging under the block: SURFACE, EMPTY below (its −y face: body force only) */
+    g->f[CELL(g, 8, 2, is3 ? 5 : 0)] = LQ_MAC_SURFACE;
+    g->f[CELL(g, 8, 1, is3 ? 5 : 0)] = LQ_MAC_EMPTY;
     for (int a = 0; a < 3; a++)
         for (size_t q = 0; q < g->n[a]; q++) g->q[a][q] = frand(&r, -1.0f, 1.0f);
     if (!is3) memset(g->q[2], 0, g->n[2] * 4);
@@ -433,6 +436,54 @@ static void test_open_pair(int nz)
     close_ref(&ctx, &s, &g);
 }
 
+/* A SURFACE cell (3, 3) hanging from a SOLID cell above it, EMPTY below: its −y face moves
+ * by the body force only, q + g δt (whatever the pressure and the flow beside it), as an
+ * open pair's; Gates' rules then take the least of it, continuity and 0
+ * (kernels/mac_surface.h). With a FULL cell above instead it is an ordinary surface (the
+ * underside of a falling blob) and takes eq. 2. Before: eq. 2 everywhere, and Gates' rule
+ * reset the face to the ceiling's 0 every step, so the cell never fell. */
+static void test_hanging(int nz)
+{
+    lq_ctx ctx;
+    side s;
+    grid g;
+    if (open_ref(&ctx, &s, &g, 7, 7, nz)) return;
+    lq_rng r;
+    lq_rng_seed(&r, 21);
+    int kc = nz > 1 ? nz / 2 : 0;
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < 7; j++)
+            for (int i = 0; i < 7; i++) {
+                int c = CELL(&g, i, j, k);
+                g.f[c] = LQ_MAC_EMPTY;
+                if (k == kc && j == 3 && (i == 2 || i == 4)) g.f[c] = LQ_MAC_SURFACE;
+                if (k == kc && i == 3 && j == 3) g.f[c] = LQ_MAC_SURFACE;
+                if (k == kc && i == 3 && j == 4) g.f[c] = LQ_MAC_SOLID;
+                g.p[c] = frand(&r, -3, 3);
+            }
+    for (int a = 0; a < 3; a++)
+        for (size_t q = 0; q < g.n[a]; q++) g.q[a][q] = frand(&r, -1, 1);
+    int fb = LQ_MAC_V(3, 3, kc, 7, 7);
+    g.q[1][fb] = 0.3f;
+    side_put(&s, &g);
+    lq_momentum_params prm = {0.01f, 0.05f, 0.04f, 0.07f, 1e-3f, {0.5f, -8.0f, 0.25f}, 1.0f};
+    CHECK_OK(lq_momentum_step(&s.ops, &s.st, &prm));
+    side_get(&s, &g, 1);
+    float want = 0.3f + 0.01f * -8.0f;
+    fprintf(stderr, "hanging (nz %d): -y face %.7g, want %.7g\n", nz, g.q[1][fb], want);
+    CHECK(g.q[1][fb] == want);
+    /* FULL above: not hanging; eq. 2 (the pressure difference alone is far from 0) */
+    g.f[CELL(&g, 3, 4, kc)] = LQ_MAC_FULL;
+    g.q[1][fb] = 0.3f;
+    side_put(&s, &g);
+    CHECK_OK(lq_momentum_step(&s.ops, &s.st, &prm));
+    side_get(&s, &g, 1);
+    fprintf(stderr, "  liquid above: -y face %.7g (the hanging rule would give %.7g)\n", g.q[1][fb],
+            want);
+    CHECK(g.q[1][fb] != want);
+    close_ref(&ctx, &s, &g);
+}
+
 /* A box with SOLID walls one cell thick and one no-slip (y walls) / free-slip (x walls)
  * flag per wall: mirrored tangential faces, zero normals, copied pressure. */
 static void test_walls(int nz)
@@ -551,6 +602,7 @@ int main(void)
         test_viscous_decay(nz);
         test_walls(nz);
         test_open_pair(nz);
+        test_hanging(nz);
     }
     test_dt();
     CHECK_DONE();

@@ -2,7 +2,8 @@
  * ref/markers.c — reference twins of the marker-particle operations: plain loops over
  * the per-particle and per-cell functions the kernels call (kernels/markers_cell.h).
  * Particles move independently, the counts are integer sums (order-free) and the
- * labelling reads only counts, so the serial loops give the kernels' results exactly.
+ * labelling reads only counts and the flags of fixed cells (which it never writes), so
+ * the serial loops give the kernels' results exactly.
  */
 #include "markers.h"
 
