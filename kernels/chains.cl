@@ -50,5 +50,5 @@ kernel void chains_label(global uchar *flags, global const int *state)
 {
     int i = get_global_id(0), j = get_global_id(1);
     if (i >= NX || j >= NY) return;
-    lq_mk_label_cell(flags, state, i, j, 0, NX, NY, 1);
+    lq_mk_label_cell(flags, state, i, j, 0, NX, NY, 1, 0);
 }

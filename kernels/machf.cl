@@ -29,5 +29,5 @@ kernel void machf_label(global uchar *flags, global const int *state)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
-    lq_mk_label_cell(flags, state, i, j, k, NX, NY, NZ);
+    lq_mk_label_cell(flags, state, i, j, k, NX, NY, NZ, 0);
 }

@@ -258,10 +258,10 @@ LQ_INLINE int lq_mk_closes(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL
  * ceiling is left EMPTY: a pocket there is trapped air, or the gap a film leaves as it
  * falls from the ceiling (relaxed as FULL, it held the film up by suction). */
 LQ_INLINE int lq_mk_cavity(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *count, int i,
-                           int j, int k, int nx, int ny, int nz)
+                           int j, int k, int nx, int ny, int nz, int sampled)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), sz = nx * ny;
-    if (count[c] != 0) return 0;
+    if (!sampled || count[c] != 0) return 0;
     int nb[6] = {i > 0 ? c - 1 : -1,       i < nx - 1 ? c + 1 : -1, j > 0 ? c - nx : -1,
                  j < ny - 1 ? c + nx : -1, k > 0 ? c - sz : -1,     k < nz - 1 ? c + sz : -1};
     if (nb[3] < 0 || count[nb[3]] <= 0) return 0;
@@ -272,33 +272,38 @@ LQ_INLINE int lq_mk_cavity(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL
 
 /* Is cell (i, j, k) air: no markers and not a cavity? */
 LQ_INLINE int lq_mk_air(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *count, int i,
-                        int j, int k, int nx, int ny, int nz)
+                        int j, int k, int nx, int ny, int nz, int sampled)
 {
     return count[LQ_MAC_CELL(i, j, k, nx, ny)] == 0 &&
-           !lq_mk_cavity(flags, count, i, j, k, nx, ny, nz);
+           !lq_mk_cavity(flags, count, i, j, k, nx, ny, nz, sampled);
 }
 
-/* Classification pass 3, cell (i, j, k). */
+/* Classification pass 3, cell (i, j, k). sampled: count holds marker counts (§4.1), a
+ * sample of the liquid, whose gaps the cavity and ceiling-film rules above correct; 0
+ * for the exact liquid/air state of the height field and the chains (kernels/machf.cl,
+ * chains.cl): an air cell there is air (a bubble the chains enclose is one), and the
+ * plain rule applies. */
 LQ_INLINE void lq_mk_label_cell(LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *count, int i,
-                                int j, int k, int nx, int ny, int nz)
+                                int j, int k, int nx, int ny, int nz, int sampled)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), n = count[c];
     if (n < 0) return;
     if (n == 0) { /* a cavity is liquid whose markers spread out: FULL */
-        flags[c] = lq_mk_cavity(flags, count, i, j, k, nx, ny, nz) ? LQ_MAC_FULL : LQ_MAC_EMPTY;
+        flags[c] =
+            lq_mk_cavity(flags, count, i, j, k, nx, ny, nz, sampled) ? LQ_MAC_FULL : LQ_MAC_EMPTY;
         return;
     }
-    int surface = (i > 0 && lq_mk_air(flags, count, i - 1, j, k, nx, ny, nz)) ||
-                  (i < nx - 1 && lq_mk_air(flags, count, i + 1, j, k, nx, ny, nz)) ||
-                  (j > 0 && lq_mk_air(flags, count, i, j - 1, k, nx, ny, nz)) ||
-                  (j < ny - 1 && lq_mk_air(flags, count, i, j + 1, k, nx, ny, nz)) ||
-                  (k > 0 && lq_mk_air(flags, count, i, j, k - 1, nx, ny, nz)) ||
-                  (k < nz - 1 && lq_mk_air(flags, count, i, j, k + 1, nx, ny, nz));
+    int surface = (i > 0 && lq_mk_air(flags, count, i - 1, j, k, nx, ny, nz, sampled)) ||
+                  (i < nx - 1 && lq_mk_air(flags, count, i + 1, j, k, nx, ny, nz, sampled)) ||
+                  (j > 0 && lq_mk_air(flags, count, i, j - 1, k, nx, ny, nz, sampled)) ||
+                  (j < ny - 1 && lq_mk_air(flags, count, i, j + 1, k, nx, ny, nz, sampled)) ||
+                  (k > 0 && lq_mk_air(flags, count, i, j, k - 1, nx, ny, nz, sampled)) ||
+                  (k < nz - 1 && lq_mk_air(flags, count, i, j, k + 1, nx, ny, nz, sampled));
     /* a film hanging from a ceiling, spread over two rows as it leaves it: under a SOLID
      * cell (or the grid's top), liquid below, air two below */
     int ceiling = j == ny - 1 || (count[c + nx] < 0 && flags[c + nx] == LQ_MAC_SOLID);
-    if (!surface && ceiling && j >= 2 && count[c - nx] > 0 &&
-        lq_mk_air(flags, count, i, j - 2, k, nx, ny, nz))
+    if (sampled && !surface && ceiling && j >= 2 && count[c - nx] > 0 &&
+        lq_mk_air(flags, count, i, j - 2, k, nx, ny, nz, sampled))
         surface = 1;
     flags[c] = surface ? LQ_MAC_SURFACE : LQ_MAC_FULL;
 }

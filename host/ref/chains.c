@@ -52,5 +52,5 @@ void lq_chains_ref_label(lq_field *flags, const lq_field *state)
     int nx = flags->nx, ny = flags->ny;
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++)
-            lq_mk_label_cell((unsigned char *)flags->host, CI(state), i, j, 0, nx, ny, 1);
+            lq_mk_label_cell((unsigned char *)flags->host, CI(state), i, j, 0, nx, ny, 1, 0);
 }

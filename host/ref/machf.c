@@ -33,5 +33,5 @@ void lq_machf_ref_classify(const lq_field *h, lq_field *state, lq_field *flags,
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_mk_label_cell((unsigned char *)flags->host, s, i, j, k, nx, ny, nz);
+                lq_mk_label_cell((unsigned char *)flags->host, s, i, j, k, nx, ny, nz, 0);
 }
