@@ -45,17 +45,28 @@ output: {preview: false, mesh: false, fields: [phi], checkpoint: 0}
 YAML
 }
 
-# analyse DIR: prints what it measured; exit status 0 when the crest is stationary
-analyse() {
-    python3 - "$1" <<'PY'
-import struct, sys
-def surface(path):
+# $tmp/vtkphi.py: read_phi(PATH) -> nx, ny, nz, the spacing along y, the first cell
+# centre's y, and the values of a liquidcl `phi` dump (legacy VTK, big-endian float32)
+cat >"$tmp/vtkphi.py" <<'PY'
+import struct
+def read_phi(path):
     data = open(path, "rb").read()
     end = data.index(b"LOOKUP_TABLE default\n") + len(b"LOOKUP_TABLE default\n")
     head = dict((w.split()[0], w.split()[1:]) for w in data[:end].decode().split("\n") if w.split())
     nx, ny, nz = map(int, head["DIMENSIONS"])
     h, y0 = float(head["SPACING"][1]), float(head["ORIGIN"][1])
     phi = struct.unpack(">%df" % (nx * ny * nz), data[end:end + 4 * nx * ny * nz])
+    return nx, ny, nz, h, y0, phi
+PY
+
+# analyse DIR: prints what it measured; exit status 0 when the crest is stationary
+analyse() {
+    python3 - "$1" "$tmp" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from vtkphi import read_phi
+def surface(path):
+    nx, ny, nz, h, y0, phi = read_phi(path)
     out = []
     for i in range(nx):
         col = [phi[i + nx * j] for j in range(ny)]
@@ -122,15 +133,12 @@ YAML
 
 # ridge DIR: prints what it measured; exit status 0 when a ridge stands behind the pyramid
 ridge() {
-    python3 - "$1" <<'PY'
-import struct, sys
+    python3 - "$1" "$tmp" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from vtkphi import read_phi
 def surface(path):
-    data = open(path, "rb").read()
-    end = data.index(b"LOOKUP_TABLE default\n") + len(b"LOOKUP_TABLE default\n")
-    head = dict((w.split()[0], w.split()[1:]) for w in data[:end].decode().split("\n") if w.split())
-    nx, ny, nz = map(int, head["DIMENSIONS"])
-    h, y0 = float(head["SPACING"][1]), float(head["ORIGIN"][1])
-    phi = struct.unpack(">%df" % (nx * ny * nz), data[end:end + 4 * nx * ny * nz])
+    nx, ny, nz, h, y0, phi = read_phi(path)
     out = {}
     for k in range(nz):
         for i in range(nx):

@@ -387,6 +387,24 @@ static void test_viscous_decay(int nz)
     close_ref(&ctx, &s, &g);
 }
 
+/* A 7 x 7 x nz grid of air (EMPTY) with random pressures in [-3, 3] and faces in [-1, 1]
+ * (seed), for the single-cell cases below to place their cells in; returns their plane. */
+static int air_state(grid *g, int nz, unsigned seed)
+{
+    lq_rng r;
+    lq_rng_seed(&r, seed);
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < 7; j++)
+            for (int i = 0; i < 7; i++) {
+                int c = CELL(g, i, j, k);
+                g->f[c] = LQ_MAC_EMPTY;
+                g->p[c] = frand(&r, -3, 3);
+            }
+    for (int a = 0; a < 3; a++)
+        for (size_t q = 0; q < g->n[a]; q++) g->q[a][q] = frand(&r, -1, 1);
+    return nz > 1 ? nz / 2 : 0;
+}
+
 /* Gates' open pairs: a SURFACE cell (3, 3) with EMPTY on both sides along x and FULL
  * below moves its two x faces by the body force only, both to the pair's mean plus g δt
  * (whatever the pressure and the flow beside it); the same cell against a SOLID cell on
@@ -398,20 +416,9 @@ static void test_open_pair(int nz)
     side s;
     grid g;
     if (open_ref(&ctx, &s, &g, 7, 7, nz)) return;
-    lq_rng r;
-    lq_rng_seed(&r, 9);
-    int kc = nz > 1 ? nz / 2 : 0;
-    for (int k = 0; k < nz; k++)
-        for (int j = 0; j < 7; j++)
-            for (int i = 0; i < 7; i++) {
-                int c = CELL(&g, i, j, k);
-                g.f[c] = LQ_MAC_EMPTY;
-                if (k == kc && i == 3 && j == 2) g.f[c] = LQ_MAC_FULL;
-                if (k == kc && i == 3 && j == 3) g.f[c] = LQ_MAC_SURFACE;
-                g.p[c] = frand(&r, -3, 3);
-            }
-    for (int a = 0; a < 3; a++)
-        for (size_t q = 0; q < g.n[a]; q++) g.q[a][q] = frand(&r, -1, 1);
+    int kc = air_state(&g, nz, 9);
+    g.f[CELL(&g, 3, 2, kc)] = LQ_MAC_FULL;
+    g.f[CELL(&g, 3, 3, kc)] = LQ_MAC_SURFACE;
     int ul = LQ_MAC_U(3, 3, kc, 7, 7), ur = LQ_MAC_U(4, 3, kc, 7, 7);
     g.q[0][ul] = 0.3f;
     g.q[0][ur] = 2.1f;
@@ -448,21 +455,9 @@ static void test_hanging(int nz)
     side s;
     grid g;
     if (open_ref(&ctx, &s, &g, 7, 7, nz)) return;
-    lq_rng r;
-    lq_rng_seed(&r, 21);
-    int kc = nz > 1 ? nz / 2 : 0;
-    for (int k = 0; k < nz; k++)
-        for (int j = 0; j < 7; j++)
-            for (int i = 0; i < 7; i++) {
-                int c = CELL(&g, i, j, k);
-                g.f[c] = LQ_MAC_EMPTY;
-                if (k == kc && j == 3 && (i == 2 || i == 4)) g.f[c] = LQ_MAC_SURFACE;
-                if (k == kc && i == 3 && j == 3) g.f[c] = LQ_MAC_SURFACE;
-                if (k == kc && i == 3 && j == 4) g.f[c] = LQ_MAC_SOLID;
-                g.p[c] = frand(&r, -3, 3);
-            }
-    for (int a = 0; a < 3; a++)
-        for (size_t q = 0; q < g.n[a]; q++) g.q[a][q] = frand(&r, -1, 1);
+    int kc = air_state(&g, nz, 21);
+    for (int i = 2; i <= 4; i++) g.f[CELL(&g, i, 3, kc)] = LQ_MAC_SURFACE;
+    g.f[CELL(&g, 3, 4, kc)] = LQ_MAC_SOLID;
     int fb = LQ_MAC_V(3, 3, kc, 7, 7);
     g.q[1][fb] = 0.3f;
     side_put(&s, &g);
