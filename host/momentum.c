@@ -9,6 +9,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const lq_mo_sources[] = {"kernels/lq_shared.h", "kernels/mac_grid.h",
@@ -97,13 +98,17 @@ int lq_momentum_ops_init(lq_momentum_ops *o, lq_ctx *ctx, int nx, int ny, int nz
     o->nz = nz;
     if (IS_REF(o)) return LQ_OK;
     char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
+    const char *wenv = getenv("LIQUIDCL_MOMENTUM_W"); /* 16 or 8: lanes of a vector row */
+    int lanes = wenv && atoi(wenv) == 8 ? 8 : 16;
+    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d -DLQ_MO_W=%d", nx, ny, nz, lanes);
     lq_cl_kernel_name ks[] = LQ_MOMENTUM_KERNELS(o);
     int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_mo_sources), lq_mo_sources, defines,
                                  &o->program, (int)LQ_COUNT(ks), ks);
     /* PoCL runs the per-face kernel as scalar code: vector rows there (docs/PERFORMANCE.md);
      * a GPU keeps one work-item per face point */
     o->rows = (ctx->cl.dev.type & CL_DEVICE_TYPE_CPU) != 0;
+    const char *env = getenv("LIQUIDCL_MOMENTUM_ROWS"); /* 0 or 1: override, for experiments */
+    if (env && *env) o->rows = atoi(env) != 0;
     return rc;
 }
 

@@ -41,8 +41,8 @@ kernel void momentum_step(global const float *u, global const float *v, global c
  * near the row's ends and whole rows next to the grid's edge along their axis run
  * lq_mo_step_face itself. A vector of faces with no moving face (air, walls) reads only
  * the flags and its old values. */
-#ifndef LQ_MO_W
-#define LQ_MO_W 8
+#ifndef LQ_MO_W /* lanes of a vector of faces: 16 or 8 */
+#define LQ_MO_W 16
 #endif
 #if LQ_MO_W == 16
 #define MO_FV      float16
@@ -158,6 +158,12 @@ static inline void lq_mo_step_row(global const float *u, global const float *v,
                 lq_mo_step_face(u, v, w, p, flags, a, i, j, k, NX, NY, NZ, cf);
         for (; i + LQ_MO_W - 1 <= hi; i += LQ_MO_W)
             lq_mo_step_vec(u, v, w, p, flags, qn, a, i, j, k, cf);
+        /* the rest of the lanes as one vector that overlaps the last (it writes those
+         * faces again with the same values: each face's value depends only on inputs) */
+        if (i <= hi) {
+            lq_mo_step_vec(u, v, w, p, flags, qn, a, hi - LQ_MO_W + 1, j, k, cf);
+            i = hi + 1;
+        }
     }
     for (; i < end; i++)
         qn[lq_mo_face(a, i, j, k, NX, NY)] =

@@ -9,7 +9,8 @@
  *     ("momentum.<op>" in host/tolerance.c); the step leaves faces touching SOLID or
  *     INFLOW cells, domain-edge faces and all-EMPTY faces alone; the step on random
  *     cell kinds (40×23×19, 40×37×1, 11×9×7), open pairs and hanging cells inside the
- *     vector lanes, with both OpenCL kernels (vector rows, per face), bit for bit;
+ *     vector lanes, with both OpenCL kernels (vector rows of 16 and 8 lanes, per face),
+ *     bit for bit;
  *  2. analytic checks (reference): uniform flow with ν > 0, g = 0, constant p stays
  *     exactly uniform; fluid at rest with p = g_y y (dyadic numbers) gives ṽ = 0 exactly;
  *     a sine shear u(y) decays by 1 − 4ν δt/δy² sin²(kδy/2); no-slip mirrors average to
@@ -311,8 +312,8 @@ static void test_twins_kinds(int nx, int ny, int nz, unsigned seed)
     for (int ax = 0; ax < 3; ax++)
         for (size_t q = 0; q < g.n[ax]; q++) g.q[ax][q] = frand(&r, -1.0f, 1.0f);
     if (nz == 1) memset(g.q[2], 0, g.n[2] * 4);
-    /* pair and hanging faces inside the vector lanes (i in 2 … 32 lies in whole vectors
-     * of 8 or 16 for nx = 40; rows two cells from the edges along the axis) */
+    /* pair and hanging faces inside the vector lanes (i in 2 … 32 for nx = 40, in rows two
+     * cells from the edges along the axis) */
     int pairs = 0, hanging = 0;
     for (int ax = 0; ax < 3 && nx == 40; ax++)
         for (size_t q = 0; q < g.n[ax]; q++) {
@@ -330,24 +331,33 @@ static void test_twins_kinds(int nx, int ny, int nz, unsigned seed)
         fprintf(stderr, "  %d open-pair and %d hanging faces in vector lanes\n", pairs, hanging);
         CHECK(pairs > 20 && hanging > 5);
     }
-    if (side_open(&a, &ref, nx, ny, nz) || side_open(&b, &cl, nx, ny, nz)) goto done;
-    /* a CPU device runs the vector rows */
-    CHECK(b.ops.rows == ((cl.cl.dev.type & CL_DEVICE_TYPE_CPU) != 0));
-    for (int rows = 1; rows >= 0; rows--)
-        for (int up = 0; up <= 1; up++) {
-            lq_momentum_params prm = params(1e-3f, 0.5f, -9.81f, 0.25f);
-            prm.gamma = (float)up;
-            b.ops.rows = rows;
-            side_put(&a, &g);
-            side_put(&b, &g);
-            CHECK_OK(lq_momentum_step(&a.ops, &a.st, &prm));
-            CHECK_OK(lq_momentum_step(&b.ops, &b.st, &prm));
-            CHECK_OK(lq_ctx_finish(&cl));
-            cmp_all(&a, &b, "momentum.step");
+    if (side_open(&a, &ref, nx, ny, nz)) goto done;
+    /* vectors of 16 lanes (the default) and of 8 (LIQUIDCL_MOMENTUM_W=8) */
+    for (int lanes = 16; lanes >= 8; lanes -= 8) {
+        setenv("LIQUIDCL_MOMENTUM_W", lanes == 8 ? "8" : "16", 1);
+        if (side_open(&b, &cl, nx, ny, nz)) {
+            side_close(&b);
+            break;
         }
+        /* a CPU device runs the vector rows */
+        CHECK(b.ops.rows == ((cl.cl.dev.type & CL_DEVICE_TYPE_CPU) != 0));
+        for (int rows = 1; rows >= 0; rows--)
+            for (int up = 0; up <= 1; up++) {
+                lq_momentum_params prm = params(1e-3f, 0.5f, -9.81f, 0.25f);
+                prm.gamma = (float)up;
+                b.ops.rows = rows;
+                side_put(&a, &g);
+                side_put(&b, &g);
+                CHECK_OK(lq_momentum_step(&a.ops, &a.st, &prm));
+                CHECK_OK(lq_momentum_step(&b.ops, &b.st, &prm));
+                CHECK_OK(lq_ctx_finish(&cl));
+                cmp_all(&a, &b, "momentum.step");
+            }
+        side_close(&b);
+    }
+    unsetenv("LIQUIDCL_MOMENTUM_W");
 done:
     side_close(&a);
-    side_close(&b);
     grid_free(&g);
     lq_ctx_close(&ref);
     lq_ctx_close(&cl);
