@@ -7,6 +7,8 @@
  * Built with -DNX, -DNY, -DNZ (cells). momentum_step and momentum_boundary run one
  * work-item per (NX + 1) × (NY + 1) × (NZ + 1) point, each doing the u, v and w face
  * (and, for the boundary, the cell) whose low corner it is, where they exist.
+ * momentum_step_rows (what a CPU device runs instead of momentum_step) does the same
+ * faces row by row as vectors, bit for bit (see it below).
  * momentum_step reads the old arrays and writes new ones; momentum_boundary works in
  * place (race-free: see momentum_cell.h). momentum_max: one work-item per LQ_MO_BLOCK
  * faces, one atomic max of the bits into smax[slot] (zeroed by the host).
