@@ -9,12 +9,14 @@
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const lq_mo_sources[] = {"kernels/lq_shared.h", "kernels/mac_grid.h",
                                             "kernels/momentum_cell.h", "kernels/momentum.cl"};
 
-#define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
+#define IS_REF(o)        ((o)->ctx->backend == LQ_BACKEND_REF)
+#define LQ_MO_ROWS_LOCAL 8 /* work-items (rows) per group of momentum_step_rows */
 
 lq_momentum_coef lq_momentum_coef_of(const lq_momentum_params *prm)
 {
@@ -81,8 +83,9 @@ void lq_momentum_state_release(lq_momentum_state *st)
 #define LQ_MOMENTUM_KERNELS(o)                                                                     \
     {                                                                                              \
         {&(o)->step, "momentum_step"}, {&(o)->boundary, "momentum_boundary"},                      \
+            {&(o)->max, "momentum_max"},                                                           \
         {                                                                                          \
-            &(o)->max, "momentum_max"                                                              \
+            &(o)->step_rows, "momentum_step_rows"                                                  \
         }                                                                                          \
     }
 
@@ -95,10 +98,17 @@ int lq_momentum_ops_init(lq_momentum_ops *o, lq_ctx *ctx, int nx, int ny, int nz
     o->nz = nz;
     if (IS_REF(o)) return LQ_OK;
     char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
+    const char *wenv = getenv("LIQUIDCL_MOMENTUM_W"); /* 16 or 8: lanes of a vector row */
+    int lanes = wenv && atoi(wenv) == 8 ? 8 : 16;
+    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d -DLQ_MO_W=%d", nx, ny, nz, lanes);
     lq_cl_kernel_name ks[] = LQ_MOMENTUM_KERNELS(o);
     int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_mo_sources), lq_mo_sources, defines,
                                  &o->program, (int)LQ_COUNT(ks), ks);
+    /* PoCL runs the per-face kernel as scalar code: vector rows there (docs/PERFORMANCE.md);
+     * a GPU keeps one work-item per face point */
+    o->rows = (ctx->cl.dev.type & CL_DEVICE_TYPE_CPU) != 0;
+    const char *env = getenv("LIQUIDCL_MOMENTUM_ROWS"); /* 0 or 1: override, for experiments */
+    if (env && *env) o->rows = atoi(env) != 0;
     return rc;
 }
 
@@ -132,7 +142,11 @@ int lq_momentum_step(lq_momentum_ops *o, lq_momentum_state *st, const lq_momentu
                    MEM(&st->un), MEM(&st->vn), MEM(&st->wn), VAL(c.idx),  VAL(c.idy),
                    VAL(c.idz),   VAL(c.vx),    VAL(c.vy),    VAL(c.vz),   VAL(c.gx),
                    VAL(c.gy),    VAL(c.gz),    VAL(c.dt),    VAL(c.gamma)};
-    return lq_mo_launch_corners(o, o->step, "momentum_step", (int)LQ_COUNT(a), a);
+    if (!o->rows) return lq_mo_launch_corners(o, o->step, "momentum_step", (int)LQ_COUNT(a), a);
+    /* one work-item per (j, k) row of corners, a fixed local size (PoCL compiles per size) */
+    size_t rows = (size_t)(o->ny + 1) * (size_t)(o->nz + 1), local = LQ_MO_ROWS_LOCAL;
+    return lq_cl_launch(o->ctx, o->step_rows, "momentum_step_rows", (int)LQ_COUNT(a), a, 1,
+                        (rows + local - 1) / local * local, 1, &local);
 }
 
 int lq_momentum_boundary(lq_momentum_ops *o, lq_momentum_state *st)

@@ -47,6 +47,8 @@ typedef struct lq_momentum_ops {
     int nx, ny, nz;
     cl_program program;
     cl_kernel step, boundary, max;
+    cl_kernel step_rows; /* the step as vector rows (kernels/momentum.cl) */
+    int rows; /* 1: the step runs momentum_step_rows (set on CPU devices; a test may clear it) */
 } lq_momentum_ops;
 
 int lq_momentum_ops_init(lq_momentum_ops *o, lq_ctx *ctx, int nx, int ny, int nz);

@@ -164,12 +164,14 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
     int ca = LQ_MAC_CELL(i - e[a][0], j - e[a][1], k - e[a][2], nx, ny);
     /* air: a face with no liquid on either side carries nothing (stale values left
      * behind when cells empty would feed the markers' sampling at the surface) */
-    if ((flags[ca] == LQ_MAC_EMPTY || flags[cb] == LQ_MAC_EMPTY) && !lq_mo_is_fluid(flags[ca]) &&
-        !lq_mo_is_fluid(flags[cb]))
-        return 0.0f;
-    if (!lq_mo_face_moves(flags[ca], flags[cb])) return q0;
+    int ka = flags[ca], kb = flags[cb];
+    int side_empty = ka == LQ_MAC_EMPTY || kb == LQ_MAC_EMPTY;
+    if (side_empty && !lq_mo_is_fluid(ka) && !lq_mo_is_fluid(kb)) return 0.0f;
+    if (!lq_mo_face_moves(ka, kb)) return q0;
     const float h = 0.5f;
-    int pair = lq_mo_open_pair(flags, a, i, j, k, nx, ny, nz);
+    /* an open pair and a hanging cell's bottom face both have an EMPTY side: the faces
+     * between two liquid cells skip the tests */
+    int pair = side_empty ? lq_mo_open_pair(flags, a, i, j, k, nx, ny, nz) : 0;
     if (pair != 0) { /* Gates' open pair: the pair's mean plus the body force only */
         float qo =
             q[lq_mo_face(a, i + pair * e[a][0], j + pair * e[a][1], k + pair * e[a][2], nx, ny)];
@@ -178,7 +180,7 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
     }
     /* a cell hanging from a ceiling: its open bottom face by the body force only, as an
      * open pair's (Gates' rules then take the least of it, continuity and 0) */
-    if (lq_mo_hanging_face(flags, a, i, j, k, nx, ny, nz)) return q0 + cf.dt * g[a];
+    if (side_empty && lq_mo_hanging_face(flags, a, i, j, k, nx, ny, nz)) return q0 + cf.dt * g[a];
 
     float qm = q[lq_mo_face(a, i - e[a][0], j - e[a][1], k - e[a][2], nx, ny)];
     float qp = q[lq_mo_face(a, i + e[a][0], j + e[a][1], k + e[a][2], nx, ny)];

@@ -7,7 +7,10 @@
  *     surface of SURFACE cells with EMPTY above, EMPTY bubbles, random per-cell
  *     free/no-slip flags) and a 2D one (nz = 1): every field bit for bit
  *     ("momentum.<op>" in host/tolerance.c); the step leaves faces touching SOLID or
- *     INFLOW cells, domain-edge faces and all-EMPTY faces alone;
+ *     INFLOW cells, domain-edge faces and all-EMPTY faces alone; the step on random
+ *     cell kinds (40×23×19, 40×37×1, 11×9×7), open pairs and hanging cells inside the
+ *     vector lanes, with both OpenCL kernels (vector rows of 16 and 8 lanes, per face),
+ *     bit for bit;
  *  2. analytic checks (reference): uniform flow with ν > 0, g = 0, constant p stays
  *     exactly uniform; fluid at rest with p = g_y y (dyadic numbers) gives ṽ = 0 exactly;
  *     a sine shear u(y) decays by 1 − 4ν δt/δy² sin²(kδy/2); no-slip mirrors average to
@@ -277,6 +280,85 @@ done:
     side_close(&b);
     grid_free(&init);
     grid_free(&after);
+    lq_ctx_close(&ref);
+    lq_ctx_close(&cl);
+}
+
+/* The step on random cell kinds (every kind, any neighbour: open pairs and hanging cells
+ * everywhere, also where the vector rows of momentum_step_rows run), reference vs both
+ * OpenCL kernels (vector rows, what a CPU device runs, and the per-face kernel), bit for
+ * bit, with and without donor-cell upwinding. */
+static void test_twins_kinds(int nx, int ny, int nz, unsigned seed)
+{
+    lq_ctx ref, cl;
+    fprintf(stderr, "twin diff, random kinds, %d×%d×%d:\n", nx, ny, nz);
+    if (twin_open(&ref, &cl)) {
+        CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
+        return;
+    }
+    side a, b;
+    grid g;
+    grid_alloc(&g, nx, ny, nz);
+    lq_rng r;
+    lq_rng_seed(&r, seed);
+    /* EMPTY and SURFACE twice as likely as the others: more pairs and hanging cells */
+    const unsigned char kinds[] = {LQ_MAC_EMPTY,   LQ_MAC_EMPTY, LQ_MAC_FULL,   LQ_MAC_SURFACE,
+                                   LQ_MAC_SURFACE, LQ_MAC_SOLID, LQ_MAC_INFLOW, LQ_MAC_OUTFLOW};
+    for (size_t c = 0; c < g.nc; c++) {
+        g.f[c] = kinds[lq_rng_u32(&r) % LQ_COUNT(kinds)];
+        g.bnd[c] = (unsigned char)(lq_rng_u32(&r) & 1u);
+        g.p[c] = frand(&r, -2.0f, 2.0f);
+    }
+    for (int ax = 0; ax < 3; ax++)
+        for (size_t q = 0; q < g.n[ax]; q++) g.q[ax][q] = frand(&r, -1.0f, 1.0f);
+    if (nz == 1) memset(g.q[2], 0, g.n[2] * 4);
+    /* pair and hanging faces inside the vector lanes (i in 2 … 32 for nx = 40, in rows two
+     * cells from the edges along the axis) */
+    int pairs = 0, hanging = 0;
+    for (int ax = 0; ax < 3 && nx == 40; ax++)
+        for (size_t q = 0; q < g.n[ax]; q++) {
+            int i, j, k;
+            face_ijk(&g, ax, q, &i, &j, &k);
+            int c[3] = {i, j, k}, n[3] = {nx, ny, nz}, ka, kb;
+            face_kinds(&g, ax, q, &ka, &kb);
+            if (i < 2 || i > 32 || (ax > 0 && (c[ax] < 2 || c[ax] > n[ax] - 2)) || ka < 0 ||
+                kb < 0 || !lq_mo_face_moves(ka, kb))
+                continue;
+            pairs += lq_mo_open_pair(g.f, ax, i, j, k, nx, ny, nz) != 0;
+            hanging += lq_mo_hanging_face(g.f, ax, i, j, k, nx, ny, nz);
+        }
+    if (nx == 40) {
+        fprintf(stderr, "  %d open-pair and %d hanging faces in vector lanes\n", pairs, hanging);
+        CHECK(pairs > 20 && hanging > 5);
+    }
+    if (side_open(&a, &ref, nx, ny, nz)) goto done;
+    /* vectors of 16 lanes (the default) and of 8 (LIQUIDCL_MOMENTUM_W=8) */
+    for (int lanes = 16; lanes >= 8; lanes -= 8) {
+        setenv("LIQUIDCL_MOMENTUM_W", lanes == 8 ? "8" : "16", 1);
+        if (side_open(&b, &cl, nx, ny, nz)) {
+            side_close(&b);
+            break;
+        }
+        /* a CPU device runs the vector rows */
+        CHECK(b.ops.rows == ((cl.cl.dev.type & CL_DEVICE_TYPE_CPU) != 0));
+        for (int rows = 1; rows >= 0; rows--)
+            for (int up = 0; up <= 1; up++) {
+                lq_momentum_params prm = params(1e-3f, 0.5f, -9.81f, 0.25f);
+                prm.gamma = (float)up;
+                b.ops.rows = rows;
+                side_put(&a, &g);
+                side_put(&b, &g);
+                CHECK_OK(lq_momentum_step(&a.ops, &a.st, &prm));
+                CHECK_OK(lq_momentum_step(&b.ops, &b.st, &prm));
+                CHECK_OK(lq_ctx_finish(&cl));
+                cmp_all(&a, &b, "momentum.step");
+            }
+        side_close(&b);
+    }
+    unsetenv("LIQUIDCL_MOMENTUM_W");
+done:
+    side_close(&a);
+    grid_free(&g);
     lq_ctx_close(&ref);
     lq_ctx_close(&cl);
 }
@@ -591,6 +673,9 @@ int main(void)
     (void)twin_release;
     test_twins(17, 13, 11, 11);
     test_twins(17, 13, 1, 12);
+    test_twins_kinds(40, 23, 19, 13);
+    test_twins_kinds(40, 37, 1, 14);
+    test_twins_kinds(11, 9, 7, 15);
     for (int nz = 1; nz <= 6; nz += 5) {
         test_uniform(nz);
         test_hydrostatic(nz);
