@@ -106,13 +106,14 @@ int lq_markers_classify(lq_markers_ops *o, const lq_field *pos, int n, lq_field 
     size_t cells = flags->count;
     lq_argv ca[] = {MEM(count), MEM(flags)};
     lq_argv na[] = {MEM(count), MEM(pos), VAL(n), MEM(flags), VAL(c.idx), VAL(c.idy), VAL(c.idz)};
-    lq_argv la[] = {MEM(flags), MEM(count)};
+    int rules = lq_markers_rules(prm);
+    lq_argv la[] = {MEM(flags), MEM(count), VAL(rules)};
     int rc = lq_cl_launch(o->ctx, o->clear, "markers_clear", 2, ca, 1, cells, 1, NULL);
     if (!rc)
         rc = lq_cl_launch(o->ctx, o->count, "markers_count", (int)LQ_COUNT(na), na, 1, (size_t)n, 1,
                           NULL);
     if (rc) return rc;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < (int)LQ_COUNT(la); i++) {
         rc = lq_cl_arg(o->label, "markers_label", (cl_uint)i, la[i].size, la[i].p);
         if (rc) return rc;
     }

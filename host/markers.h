@@ -25,7 +25,16 @@
 typedef struct lq_markers_params {
     float dt;         /* s */
     float dx, dy, dz; /* m, cell size per axis */
+    int cavities_air; /* 1: leave marker-less cells inside the liquid EMPTY (mac.fill_cavities
+                         false); 0, the default: FULL (kernels/markers_cell.h) */
 } lq_markers_params;
+
+/* The classification rules for marker counts (lq_mk_label_cell): the ceiling-film rule,
+ * and the cavity rule unless prm leaves cavities as air. */
+static inline int lq_markers_rules(const lq_markers_params *prm)
+{
+    return LQ_MK_CEILING | (prm->cavities_air ? 0 : LQ_MK_CAVITIES);
+}
 
 /* What the kernels take, from the params in double, rounded once. */
 typedef struct lq_markers_coef {

@@ -589,6 +589,13 @@ const lq_key lq_scene_keys[] = {
         "a surface cell keeps its applied pressure and Gates' rules close its divergence, "
         "which keeps a flat surface stirring. Markers only, not with mac.forcing: left "
         "unset, it is off for those."),
+    K_BOOL("mac.fill_cavities", MAC, "true",
+           "A cell inside the liquid left without markers (they spread out in a stretching "
+           "flow) counts as liquid (FULL) when liquid or solid closes it in on every side; "
+           "false: it is air (EMPTY) at the atmosphere's pressure, the paper's rule (§4.1), "
+           "and pulls its neighbours in. Filling is the default; it makes the pressure "
+           "iteration slower (the water jet 224 sweeps a step against 147) and at 4x the jet's "
+           "stalls at mac.max_sweeps in 525 of 3023 steps, which false avoids. Markers only."),
     K_ENUM("mac.surface_solve_ghost", 0, MAC, "fill|empty", "fill",
            "With mac.surface_solve, where the relaxation puts the air: `fill`, at the height the "
            "marker fill puts an up-facing surface (ghost fluid: the surface cell's +y face moves "

@@ -33,9 +33,9 @@ kernel void markers_count(global int *count, global const float *pos, int n,
     lq_mk_count_one(count, pos, flags, p, NX, NY, NZ, idx, idy, idz);
 }
 
-kernel void markers_label(global uchar *flags, global const int *count)
+kernel void markers_label(global uchar *flags, global const int *count, int rules)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
-    lq_mk_label_cell(flags, count, i, j, k, NX, NY, NZ, 1);
+    lq_mk_label_cell(flags, count, i, j, k, NX, NY, NZ, rules);
 }

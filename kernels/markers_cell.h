@@ -245,6 +245,10 @@ LQ_INLINE void lq_mk_count_one(LQ_GLOBAL LQ_VOLATILE int *count, const LQ_GLOBAL
     if (!lq_mk_fixed(flags[c])) LQ_ATOMIC_ADD(&count[c], 1);
 }
 
+/* The rules of classification pass 3 for marker counts (lq_mk_label_cell's rules). */
+#define LQ_MK_CEILING  1 /* a film leaving a ceiling, spread over two rows, stays SURFACE */
+#define LQ_MK_CAVITIES 2 /* a marker-less cell closed in by liquid is FULL */
+
 /* Does neighbour cell n (in the grid) close a cavity: liquid (markers) or a SOLID or
  * INFLOW cell (fixed, count −1; its flag is never written by pass 3, so reading it is
  * race-free)? An OUTFLOW cell is open to the outside: it does not. */
@@ -258,10 +262,10 @@ LQ_INLINE int lq_mk_closes(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL
  * ceiling is left EMPTY: a pocket there is trapped air, or the gap a film leaves as it
  * falls from the ceiling (relaxed as FULL, it held the film up by suction). */
 LQ_INLINE int lq_mk_cavity(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *count, int i,
-                           int j, int k, int nx, int ny, int nz, int sampled)
+                           int j, int k, int nx, int ny, int nz, int rules)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), sz = nx * ny;
-    if (!sampled || count[c] != 0) return 0;
+    if (!(rules & LQ_MK_CAVITIES) || count[c] != 0) return 0;
     int nb[6] = {i > 0 ? c - 1 : -1,       i < nx - 1 ? c + 1 : -1, j > 0 ? c - nx : -1,
                  j < ny - 1 ? c + nx : -1, k > 0 ? c - sz : -1,     k < nz - 1 ? c + sz : -1};
     if (nb[3] < 0 || count[nb[3]] <= 0) return 0;
@@ -272,38 +276,39 @@ LQ_INLINE int lq_mk_cavity(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL
 
 /* Is cell (i, j, k) air: no markers and not a cavity? */
 LQ_INLINE int lq_mk_air(const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *count, int i,
-                        int j, int k, int nx, int ny, int nz, int sampled)
+                        int j, int k, int nx, int ny, int nz, int rules)
 {
     return count[LQ_MAC_CELL(i, j, k, nx, ny)] == 0 &&
-           !lq_mk_cavity(flags, count, i, j, k, nx, ny, nz, sampled);
+           !lq_mk_cavity(flags, count, i, j, k, nx, ny, nz, rules);
 }
 
-/* Classification pass 3, cell (i, j, k). sampled: count holds marker counts (§4.1), a
- * sample of the liquid, whose gaps the cavity and ceiling-film rules above correct; 0
- * for the exact liquid/air state of the height field and the chains (kernels/machf.cl,
+/* Classification pass 3, cell (i, j, k). rules: LQ_MK_CEILING | LQ_MK_CAVITIES when count
+ * holds marker counts (§4.1), a sample of the liquid whose gaps the ceiling-film and
+ * cavity rules above correct (the cavity rule can be left out: `mac.fill_cavities`); 0 for
+ * the exact liquid/air state of the height field and the chains (kernels/machf.cl,
  * chains.cl): an air cell there is air (a bubble the chains enclose is one), and the
  * plain rule applies. */
 LQ_INLINE void lq_mk_label_cell(LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL int *count, int i,
-                                int j, int k, int nx, int ny, int nz, int sampled)
+                                int j, int k, int nx, int ny, int nz, int rules)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), n = count[c];
     if (n < 0) return;
     if (n == 0) { /* a cavity is liquid whose markers spread out: FULL */
         flags[c] =
-            lq_mk_cavity(flags, count, i, j, k, nx, ny, nz, sampled) ? LQ_MAC_FULL : LQ_MAC_EMPTY;
+            lq_mk_cavity(flags, count, i, j, k, nx, ny, nz, rules) ? LQ_MAC_FULL : LQ_MAC_EMPTY;
         return;
     }
-    int surface = (i > 0 && lq_mk_air(flags, count, i - 1, j, k, nx, ny, nz, sampled)) ||
-                  (i < nx - 1 && lq_mk_air(flags, count, i + 1, j, k, nx, ny, nz, sampled)) ||
-                  (j > 0 && lq_mk_air(flags, count, i, j - 1, k, nx, ny, nz, sampled)) ||
-                  (j < ny - 1 && lq_mk_air(flags, count, i, j + 1, k, nx, ny, nz, sampled)) ||
-                  (k > 0 && lq_mk_air(flags, count, i, j, k - 1, nx, ny, nz, sampled)) ||
-                  (k < nz - 1 && lq_mk_air(flags, count, i, j, k + 1, nx, ny, nz, sampled));
+    int surface = (i > 0 && lq_mk_air(flags, count, i - 1, j, k, nx, ny, nz, rules)) ||
+                  (i < nx - 1 && lq_mk_air(flags, count, i + 1, j, k, nx, ny, nz, rules)) ||
+                  (j > 0 && lq_mk_air(flags, count, i, j - 1, k, nx, ny, nz, rules)) ||
+                  (j < ny - 1 && lq_mk_air(flags, count, i, j + 1, k, nx, ny, nz, rules)) ||
+                  (k > 0 && lq_mk_air(flags, count, i, j, k - 1, nx, ny, nz, rules)) ||
+                  (k < nz - 1 && lq_mk_air(flags, count, i, j, k + 1, nx, ny, nz, rules));
     /* a film hanging from a ceiling, spread over two rows as it leaves it: under a SOLID
      * cell (or the grid's top), liquid below, air two below */
     int ceiling = j == ny - 1 || (count[c + nx] < 0 && flags[c + nx] == LQ_MAC_SOLID);
-    if (sampled && !surface && ceiling && j >= 2 && count[c - nx] > 0 &&
-        lq_mk_air(flags, count, i, j - 2, k, nx, ny, nz, sampled))
+    if ((rules & LQ_MK_CEILING) && !surface && ceiling && j >= 2 && count[c - nx] > 0 &&
+        lq_mk_air(flags, count, i, j - 2, k, nx, ny, nz, rules))
         surface = 1;
     flags[c] = surface ? LQ_MAC_SURFACE : LQ_MAC_FULL;
 }

@@ -398,7 +398,7 @@ static void test_level_like_markers(void)
     walls(fm.host, nx, ny);
     CHECK_OK(lq_markers_seed(nx, ny, 1, d, d, d, fm.host, 1, &lvl, 4, 1, pos.host, cap, &m));
     CHECK_OK(lq_markers_ops_init(&ko, &ref, nx, ny, 1));
-    lq_markers_params kp = {0, d, d, d};
+    lq_markers_params kp = {0, d, d, d, 0};
     CHECK_OK(lq_markers_classify(&ko, &pos, (int)m, &fm, &cnt, &kp));
     lq_chains_params prm = {.dt = 0, .dx = d, .dy = d, .dz = d};
     CHECK_OK(lq_chains_from_shapes(&A.st, d, d, 1, &lvl));

@@ -72,7 +72,7 @@ static void run(lq_ctx *ctx, const float *p0, float *out)
     fl[LQ_MAC_CELL(5, 5, 4, nx, ny)] = LQ_MAC_SOLID;
     CHECK_OK(lq_field_upload(&A.f, fl));
     CHECK_OK(lq_field_upload(&A.pos, p0));
-    lq_markers_params prm = {0.3f, 1, 1, 1};
+    lq_markers_params prm = {0.3f, 1, 1, 1, 0};
     CHECK_OK(lq_markers_advect(&A.ops, &A.pos, 4, &A.u, &A.v, &A.w, &A.f, &prm));
     CHECK_OK(lq_field_download(&A.pos, out));
     side_close(&A);

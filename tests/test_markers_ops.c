@@ -123,7 +123,7 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
         return;
     }
     const int n = 5000;
-    lq_markers_params prm = {0.02f, 0.05f, 0.04f, 0.07f};
+    lq_markers_params prm = {0.02f, 0.05f, 0.04f, 0.07f, 0};
     size_t nu = (size_t)(nx + 1) * ny * nz, nv = (size_t)nx * (ny + 1) * nz,
            nw = (size_t)nx * ny * (nz + 1), nc = (size_t)nx * ny * nz;
     float *u = malloc(nu * 4), *v = malloc(nv * 4), *w = malloc(nw * 4), *pos = malloc(n * 12);
@@ -308,7 +308,7 @@ static void test_rotation(void)
     side *ss[] = {&A, &B};
     for (int N = 64; N <= 512; N *= 2) {
         float p0[3] = {0.75f, 0.5f, (float)(0.5 * h)}, pa[3], pb[3];
-        lq_markers_params prm = {(float)(1.0 / N), (float)h, (float)h, (float)h};
+        lq_markers_params prm = {(float)(1.0 / N), (float)h, (float)h, (float)h, 0};
         for (int s = 0; s < 2; s++) {
             CHECK_OK(lq_field_upload(&ss[s]->u, u));
             CHECK_OK(lq_field_upload(&ss[s]->v, v));
@@ -355,7 +355,7 @@ static void test_solid(void)
     ((unsigned char *)A.f.host)[LQ_MAC_CELL(5, 1, 1, nx, ny)] = LQ_MAC_SOLID;
     float p0[6] = {4.9f, 1.5f, 1.5f, 4.9f, 2.5f, 1.5f};
     CHECK_OK(lq_field_upload(&A.pos, p0));
-    lq_markers_params prm = {0.3f, 1, 1, 1};
+    lq_markers_params prm = {0.3f, 1, 1, 1, 0};
     CHECK_OK(lq_markers_advect(&A.ops, &A.pos, 2, &A.u, &A.v, &A.w, &A.f, &prm));
     float *p = A.pos.host;
     CHECK(p[0] == 4.9f && p[1] == 1.5f && p[2] == 1.5f);
@@ -388,7 +388,7 @@ static void test_ceiling(void)
     f[LQ_MAC_CELL(5, 2, 0, nx, ny)] = LQ_MAC_SURFACE; /* under air (row 3 EMPTY) */
     float p0[9] = {1.5f, 3.5f, 0.5f, 3.5f, 3.5f, 0.5f, 5.5f, 2.5f, 0.5f};
     CHECK_OK(lq_field_upload(&A.pos, p0));
-    lq_markers_params prm = {0.1f, 1, 1, 1};
+    lq_markers_params prm = {0.1f, 1, 1, 1, 0};
     CHECK_OK(lq_markers_advect(&A.ops, &A.pos, 3, &A.u, &A.v, &A.w, &A.f, &prm));
     float *p = A.pos.host;
     fprintf(stderr, "ceiling: SURFACE cell moved %.4f (want 0.1), FULL %.4f, under air %.4f\n",
@@ -446,7 +446,7 @@ static void test_labels(void)
     side A, B;
     if (side_open(&A, &ref, nx, ny, nz, m) || side_open(&B, &cl, nx, ny, nz, m)) goto done;
     side *ss[] = {&A, &B};
-    lq_markers_params prm = {0.01f, 1, 1, 1};
+    lq_markers_params prm = {0.01f, 1, 1, 1, 0};
     for (int s = 0; s < 2; s++) {
         CHECK_OK(lq_field_upload(&ss[s]->f, f));
         CHECK_OK(lq_field_upload(&ss[s]->pos, pos));
@@ -466,6 +466,18 @@ static void test_labels(void)
     CHECK(K(4, 1) == LQ_MAC_OUTFLOW && K(4, 2) == LQ_MAC_EMPTY);
     CHECK(K(7, 5) == LQ_MAC_SURFACE && K(7, 4) == LQ_MAC_SURFACE);
     CHECK(K(1, 5) == LQ_MAC_FULL);
+    /* mac.fill_cavities false: the same state, the cavity left EMPTY, on both backends */
+    prm.cavities_air = 1;
+    for (int s = 0; s < 2; s++) {
+        CHECK_OK(lq_field_upload(&ss[s]->f, f));
+        CHECK_OK(lq_markers_classify(&ss[s]->ops, &ss[s]->pos, m, &ss[s]->f, &ss[s]->cnt, &prm));
+    }
+    CHECK_OK(lq_field_download(&A.f, fa));
+    CHECK_OK(lq_field_download(&B.f, fb));
+    CHECK(memcmp(fa, fb, nc) == 0);
+    fprintf(stderr, "labels, cavities left as air: cavity %d (want EMPTY 0), film top %d\n",
+            K(2, 2), K(7, 5));
+    CHECK(K(2, 2) == LQ_MAC_EMPTY && K(2, 1) == LQ_MAC_SURFACE && K(7, 5) == LQ_MAC_SURFACE);
 #undef K
 done:
     side_close(&A);
@@ -474,27 +486,30 @@ done:
     lq_ctx_close(&cl);
 }
 
-/* The cavity and ceiling-film rules are for marker counts only (sampled = 1): the height
- * field and the chains label an exact liquid/air state (sampled = 0, kernels/machf.cl,
- * chains.cl), where an enclosed air cell is a bubble and stays EMPTY, its liquid
- * neighbours SURFACE. Applied there, the rule filled the chains' bubbles and the
- * marble-in-soup scene took 3 times the pressure sweeps (123 against 41 a step). */
+/* The cavity and ceiling-film rules are for marker counts only (rules LQ_MK_CEILING |
+ * LQ_MK_CAVITIES): the height field and the chains label an exact liquid/air state (rules
+ * 0, kernels/machf.cl, chains.cl), where an enclosed air cell is a bubble and stays EMPTY,
+ * its liquid neighbours SURFACE. Applied there, the rule filled the chains' bubbles and the
+ * marble-in-soup scene took 3 times the pressure sweeps (123 against 41 a step). With
+ * mac.fill_cavities false (rules LQ_MK_CEILING) a marker-less cell stays EMPTY too. */
 static void test_label_exact(void)
 {
     enum { nx = 5, ny = 5 };
     int st[nx * ny];
     for (int c = 0; c < nx * ny; c++) st[c] = 1;
     st[LQ_MAC_CELL(2, 2, 0, nx, ny)] = 0;
-    for (int sampled = 0; sampled < 2; sampled++) {
+    const int rules[3] = {0, LQ_MK_CEILING, LQ_MK_CEILING | LQ_MK_CAVITIES};
+    for (int r = 0; r < 3; r++) {
         unsigned char f[nx * ny];
         memset(f, LQ_MAC_EMPTY, sizeof f);
         for (int j = 0; j < ny; j++)
-            for (int i = 0; i < nx; i++) lq_mk_label_cell(f, st, i, j, 0, nx, ny, 1, sampled);
+            for (int i = 0; i < nx; i++) lq_mk_label_cell(f, st, i, j, 0, nx, ny, 1, rules[r]);
         int mid = f[LQ_MAC_CELL(2, 2, 0, nx, ny)], up = f[LQ_MAC_CELL(2, 3, 0, nx, ny)];
-        fprintf(stderr, "exact labels, sampled %d: enclosed cell %d, the cell above it %d\n",
-                sampled, mid, up);
-        CHECK(mid == (sampled ? LQ_MAC_FULL : LQ_MAC_EMPTY));
-        CHECK(up == (sampled ? LQ_MAC_FULL : LQ_MAC_SURFACE));
+        int fill = (rules[r] & LQ_MK_CAVITIES) != 0;
+        fprintf(stderr, "labels, rules %d: enclosed cell %d, the cell above it %d\n", rules[r], mid,
+                up);
+        CHECK(mid == (fill ? LQ_MAC_FULL : LQ_MAC_EMPTY));
+        CHECK(up == (fill ? LQ_MAC_FULL : LQ_MAC_SURFACE));
     }
 }
 
@@ -531,7 +546,7 @@ static void test_seed_box(int nz, int per_cell)
     if (side_open(&A, &ref, nx, ny, nz, (int)m) || side_open(&B, &cl, nx, ny, nz, (int)m))
         goto done;
     side *ss[] = {&A, &B};
-    lq_markers_params prm = {0.01f, dx, dy, dz};
+    lq_markers_params prm = {0.01f, dx, dy, dz, 0};
     for (int s = 0; s < 2; s++) {
         CHECK_OK(lq_field_upload(&ss[s]->f, f));
         CHECK_OK(lq_field_upload(&ss[s]->pos, pos));

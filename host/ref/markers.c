@@ -33,5 +33,6 @@ void lq_markers_ref_classify(const lq_field *pos, int n, lq_field *flags, lq_fie
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_mk_label_cell((unsigned char *)flags->host, cnt, i, j, k, nx, ny, nz, 1);
+                lq_mk_label_cell((unsigned char *)flags->host, cnt, i, j, k, nx, ny, nz,
+                                 lq_markers_rules(prm));
 }

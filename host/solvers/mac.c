@@ -82,6 +82,7 @@ typedef struct lq_mac {
     bool spray_on, write_markers;
     bool fill_pressure; /* mac.surface_pressure: fill */
     bool surface_solve; /* mac.surface_solve: SURFACE cells relaxed in step 6 */
+    bool fill_cavities; /* mac.fill_cavities: marker-less cells closed in by liquid FULL */
     lq_field pflags;    /* the flags step 6 reads then (lq_pressure_surface_prep) */
     lq_field ghost;     /* its table per marker count (lq_pressure_surface_table) */
     lq_field sw;        /* its surface weights (2 floats per cell) */
@@ -665,6 +666,7 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         goto fail;
     }
     s->surface_solve = lq_scene_bool(sc, "mac.surface_solve");
+    s->fill_cavities = lq_scene_bool(sc, "mac.fill_cavities");
     if (!lq_scene_has(sc, "mac.surface_solve") &&
         (s->forcing.a != 0 || s->forcing.A != 0 || s->surface != LQ_MAC_MARKERS))
         s->surface_solve = false; /* the default gives way to what it cannot go with */
@@ -748,7 +750,8 @@ static int lq_mac_classify(lq_mac *s, double dt)
         lq_chains_params cp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
         return lq_chains_classify(&s->cho, &s->chs, &s->flags, &cp);
     }
-    lq_markers_params kp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
+    lq_markers_params kp = {
+        .dt = (float)dt, .dx = h, .dy = h, .dz = h, .cavities_air = !s->fill_cavities};
     return lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp);
 }
 
