@@ -9,7 +9,7 @@
  *   5. ũ, ṽ, w̃ by eq. 2 (explicit; Δt from eq. 3 and the viscous limit);
  *   6. the pressure iteration of eq. 5–9 (red-black or Jacobi) to ε (with
  *      mac.surface_solve, the default, over the SURFACE cells too, the surface placed
- *      at the marker fill as a ghost fluid: kernels/pressure_cell.h);
+ *      at the marker fill as a ghost fluid: kernels/mac/pressure_cell.h);
  *   7. the surface conditions again;
  *   8. the markers move (second-order Runge–Kutta through the staggered field).
  *
@@ -27,20 +27,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
-#include "mac_grid.h"
-#include "chains.h"
-#include "machf.h"
-#include "macbc.h"
-#include "macbody.h"
-#include "macspray.h"
-#include "mac_surface.h"
-#include "markers.h"
-#include "momentum.h"
-#include "pressure.h"
-#include "solver.h"
-#include "timefn.h"
-#include "voxel.h"
+#include "io/checkpoint.h"
+#include "common/mac_grid.h"
+#include "ops/mac/chains.h"
+#include "ops/mac/machf.h"
+#include "ops/mac/macbc.h"
+#include "ops/mac/macbody.h"
+#include "ops/mac/macspray.h"
+#include "ops/mac/macsurface.h"
+#include "ops/mac/markers.h"
+#include "ops/mac/momentum.h"
+#include "ops/mac/pressure.h"
+#include "core/solver_api.h"
+#include "scene/scene.h"
+#include "scene/timefn.h"
+#include "world/voxel.h"
 
 /* An inlet (§3.2.2, §7.1): its cells, its velocity over time and its markers. */
 typedef struct lq_mac_inlet {
@@ -157,7 +158,7 @@ static void lq_mac_destroy(void *state)
     free(s);
 }
 
-/* Walls (the outer layer), terrain and obstacles (host/voxel.c). */
+/* Walls (the outer layer), terrain and obstacles (host/world/voxel.c). */
 static int lq_mac_solids(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsigned char *bn)
 {
     int nx = s->nx, ny = s->ny, nz = s->nz;
@@ -887,7 +888,7 @@ static int lq_mac_boundaries(lq_mac *s, double dt, bool air)
 {
     /* Gates' rules with no body force: eq. 2 (step 5) already moved every face of a
      * SURFACE cell, its faces toward the air included, by g δt (an open pair's faces by
-     * that only: kernels/momentum_cell.h); the rules' "body force only" faces keep that
+     * that only: kernels/mac/momentum_cell.h); the rules' "body force only" faces keep that
      * value instead of gaining g δt twice more (a lone drop fell at 3 g) */
     float h = (float)s->dx, g0[3] = {0, 0, 0};
     float hh[3] = {h, h, h};

@@ -11,10 +11,10 @@
  *      (0 ≤ sdf < h, on the liquid side φ ≤ 0) are labelled with their sdf first (§5.5.3);
  *   2. φ is advected (eq. 3, semi-Lagrangian);
  *      (objects) the moving ones at t + dt: sdf and their velocity on the faces
- *      (host/plsobject.h), φ extrapolated into them (§5.5.2), the labelled liquid
+ *      (host/ops/pls/plsobject.h), φ extrapolated into them (§5.5.2), the labelled liquid
  *      particles moved off them: their approach along the object normal relative to the
  *      object's motion removed, then projected out to their labelled sdf (§5.5.3's
- *      stratification, host/plsobject.h lq_po_strat_apply), air particles within a cell
+ *      stratification, host/ops/pls/plsobject.h lq_po_strat_apply), air particles within a cell
  *      of them and all particles inside them deleted (§5.5.3: with φ extrapolated into the
  *      object, the air particles a sheet traps on its surface were escaped and ate the
  *      sheet: a ball at rest under a falling column, 32³, lost 2.8 % more than the static
@@ -40,7 +40,7 @@
  *      +17 % for the pour);
  *   4. the velocity is advected by itself (eq. 2's convection);
  *   5. gravity g·dt on the faces beside liquid (eq. 2's g); with objects first
- *      (separation) dry object cells the liquid flows into are closed (host/plsobject.h
+ *      (separation) dry object cells the liquid flows into are closed (host/ops/pls/plsobject.h
  *      lq_po_close), then §5.5.1 at every closed face (an object cell on either side):
  *      the object's normal velocity (at a wall face its own component), the tangential
  *      part inside the objects by pls.object_friction (α), then gravity elsewhere;
@@ -77,9 +77,9 @@
  * dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|) and the frame end. Grid: the pls
  * conventions (no wall layer; the domain edge is a closed wall). Objects (obstacles box,
  * sphere, cylinder) are an analytic signed distance at cell centres; mesh and mask
- * obstacles and terrain are voxelised (host/voxel.c) and reinitialised into one. Boxes,
+ * obstacles and terrain are voxelised (host/world/voxel.c) and reinitialised into one. Boxes,
  * spheres, cylinders and meshes with obstacles[].motion move (keyframed rigid motion,
- * host/plsobject.h); their pose is a function of t, so a checkpoint needs nothing new.
+ * host/ops/pls/plsobject.h); their pose is a function of t, so a checkpoint needs nothing new.
  * "These boundary conditions are used for both moving and stationary objects" (§5.5):
  * static objects take the same path (zero velocity, sdf made once), so friction α and
  * separation act at them too. Measured on scenes/pls_pour_over_rock.yaml (20 frames):
@@ -105,19 +105,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
-#include "extrap.h"
-#include "mac_grid.h"
-#include "plsforce.h"
-#include "plsobject.h"
-#include "plsparticles.h"
-#include "poisson.h"
-#include "reinit.h"
-#include "sladvect.h"
-#include "solver.h"
-#include "timefn.h"
-#include "viscosity.h"
-#include "voxel.h"
+#include "io/checkpoint.h"
+#include "ops/pls/extrap.h"
+#include "common/mac_grid.h"
+#include "ops/pls/plsforce.h"
+#include "ops/pls/plsobject.h"
+#include "ops/pls/plsparticles.h"
+#include "ops/pls/poisson.h"
+#include "ops/pls/reinit.h"
+#include "ops/pls/sladvect.h"
+#include "core/solver_api.h"
+#include "scene/scene.h"
+#include "scene/timefn.h"
+#include "ops/pls/viscosity.h"
+#include "world/voxel.h"
 
 enum {
     LQ_PLS_R_SL = 1,
@@ -149,7 +150,7 @@ typedef struct lq_pls {
     lq_field nun;
     float *nu0h;    /* ν₀ on the host until it is uploaded */
     double nu_base; /* pls.viscosity */
-    /* §5.5 moving obstacles (host/plsobject.h): sdf is rebuilt every step from the static
+    /* §5.5 moving obstacles (host/ops/pls/plsobject.h): sdf is rebuilt every step from the static
      * objects' sdf_static and the moving ones at the step's end time */
     bool moving, has_static, separation;
     bool stratify; /* §5.5.3 stratified liquid particles (pls.object_stratify) */
@@ -284,7 +285,7 @@ static int lq_pls_read_shapes(const lq_scene *sc, bool obst, lq_pls_item **out, 
         bool has_nu = !obst && lq_scene_has(sc, p);
         double nu = has_nu ? lq_scene_float(sc, p) : 0;
         snprintf(p, sizeof p, "%s.%d.motion", list, it);
-        if (obst && lq_scene_has(sc, p)) continue; /* moving: host/plsobject.c */
+        if (obst && lq_scene_has(sc, p)) continue; /* moving: host/ops/pls/plsobject.c */
         if (strcmp(kind, "box") == 0) {
             q->kind = 0;
             snprintf(p, sizeof p, "%s.%d.box.min", list, it);
@@ -346,7 +347,7 @@ static int lq_pls_read_shapes(const lq_scene *sc, bool obst, lq_pls_item **out, 
             const char *ax = lq_scene_enum(sc, p);
             q->axis = ax[0] - 'x';
         } else if (obst && (strcmp(kind, "mesh") == 0 || strcmp(kind, "mask") == 0)) {
-            continue; /* voxelised (host/voxel.c), then a distance by reinitialisation */
+            continue; /* voxelised (host/world/voxel.c), then a distance by reinitialisation */
         } else {
             snprintf(p, sizeof p, "%s.%d", list, it);
             return lq_scene_error(sc, p, "%s '%s' is not supported by solver 'pls' yet",
@@ -420,7 +421,7 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *
         snprintf(p, sizeof p, "obstacles.%d.motion", it);
         moving = moving || lq_scene_has(sc, p);
     }
-    if (!rc && voxels && moving) /* host/voxel.c would fill the moving shapes too */
+    if (!rc && voxels && moving) /* host/world/voxel.c would fill the moving shapes too */
         rc = lq_scene_error(sc, "obstacles",
                             "solver 'pls' cannot yet move obstacles in a scene with static mesh "
                             "or mask obstacles or terrain");
@@ -599,7 +600,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->nu_base = lq_scene_float(sc, "pls.viscosity");
     rc = lq_pls_initial_phi(s, sc, phi0, sdf0, &band);
     if (rc) goto fail;
-    /* room for particles (32 bytes each, host/plsparticles.h). They live only in the band
+    /* room for particles (32 bytes each, host/ops/pls/plsparticles.h). They live only in the band
      * |φ| < pls.band (Enright §3.1), so the room is per_cell times band cells: four times
      * the first seeding's band (the surface may grow that much), and at least twice the
      * band of a flat surface across the domain's largest section (a pool's). A seeding
@@ -845,13 +846,13 @@ static int lq_pls_step(lq_pls *s, double dt)
      * from the convective and body forcing terms to uⁿ, obtaining u*"): explicit cross
      * terms from uⁿ (now in un, vn, wn), implicit per component on u* in place. Before
      * gravity, each step's g Δt reached the projection undamped and a ν = 50 m²/s block
-     * slumped at 1 m/s (tests/cli_pls_viscous.sh). */
+     * slumped at 1 m/s (tests/cli/cli_pls_viscous.sh). */
     if (!rc && s->viscous) {
         lq_vs_stats vst;
         s->vp.dt = (float)dt;
         if (s->nu_regions) {
             /* ν = ν₀ f, f = ν(t) / pls.viscosity: the viscous step depends on ν and Δt only
-             * through ν Δt / h² (host/viscosity.c's kk), so it runs on ν₀ with Δt f */
+             * through ν Δt / h² (host/ops/pls/viscosity.c's kk), so it runs on ν₀ with Δt f */
             double f = s->nu_base > 0 ? lq_timefn_eval(&s->nu_t, s->t) / s->nu_base : 1.0;
             s->vp.dt = (float)(dt * f);
         } else

@@ -36,10 +36,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
-#include "heightfield.h"
-#include "hfinit.h"
-#include "solver.h"
+#include "io/checkpoint.h"
+#include "ops/hf/heightfield.h"
+#include "world/hfinit.h"
+#include "core/solver_api.h"
+#include "scene/scene.h"
 
 typedef struct lq_hf_source_def {
     int mode;         /* LQ_HF_SOURCE_* */

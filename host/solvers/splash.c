@@ -37,12 +37,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "body.h"
-#include "checkpoint.h"
-#include "hfinit.h"
-#include "path.h"
-#include "solver.h"
-#include "splash.h"
+#include "world/body.h"
+#include "io/checkpoint.h"
+#include "world/hfinit.h"
+#include "scene/path.h"
+#include "core/solver_api.h"
+#include "scene/scene.h"
+#include "ops/hf/columns.h"
 
 typedef struct lq_sp_source {
     int axis, wall, from, n; /* boundary pipes it drives (lq_sp_boundary) */

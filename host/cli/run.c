@@ -1,0 +1,551 @@
+/*
+ * run.c — `liquidcl run`: load and check everything first, then create the output
+ * folder and step frame by frame, writing stats.jsonl, meshes, fields and previews
+ * (DESIGN.md, "Outputs"). Every file is written whole or not at all (io.h); a bad
+ * scene, flag or file stops before anything is written (exit 2); a blow-up stops
+ * after the last good frame with the frame, step and field named (exit 1).
+ */
+#include "cli/run.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/checkpoint.h"
+#include "core/common.h"
+#include "core/field.h"
+#include "views/hfview.h"
+#include "io/io.h"
+#include "views/mcubes.h"
+#include "views/objview.h"
+#include "views/volview.h"
+#include "scene/scene.h"
+#include "solvers/registry.h"
+
+static volatile sig_atomic_t lq_interrupted;
+
+static void lq_on_signal(int sig)
+{
+    (void)sig;
+    lq_interrupted = 1;
+}
+
+/* Checks output.fields against the solver's names (before anything is written). */
+static int lq_check_output_fields(const lq_scene *s, const lq_solver_vt *vt)
+{
+    const char *names[16];
+    int n = lq_scene_enums(s, "output.fields", names, 16);
+    for (int i = 0; i < n && i < 16; i++) {
+        bool known = false;
+        for (const char *const *f = vt->fields; *f; f++) known |= strcmp(*f, names[i]) == 0;
+        if (!known) {
+            char list[256] = "";
+            for (const char *const *f = vt->fields; *f; f++) {
+                strncat(list, list[0] ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, *f, sizeof list - strlen(list) - 1);
+            }
+            return lq_scene_error(s, "output.fields",
+                                  "solver '%s' has no field '%s' (it writes %s)", vt->name,
+                                  names[i], list);
+        }
+    }
+    return LQ_OK;
+}
+
+/* Removes frame files a previous run left in DIR/sub ("0123.ply", "h_0123.vtk") past
+ * frame `keep` (-1: all of them), so the folder holds one run only. */
+static void lq_clear_frames(const char *dir, const char *sub, int keep)
+{
+    char path[4096 + 64];
+    snprintf(path, sizeof path, "%.4000s/%s", dir, sub);
+    DIR *d = opendir(path);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name, *dot = strrchr(name, '.');
+        if (!dot || strcmp(name, "terrain.ply") == 0) continue;
+        if (strcmp(dot, ".ply") && strcmp(dot, ".png") && strcmp(dot, ".vtk")) continue;
+        const char *digits = dot;
+        while (digits > name && digits[-1] >= '0' && digits[-1] <= '9') digits--;
+        if (dot - digits < 4) continue;
+        if (atoi(digits) <= keep) continue;
+        char full[4096 + 64 + 256];
+        snprintf(full, sizeof full, "%s/%s", path, name);
+        remove(full);
+    }
+    closedir(d);
+}
+
+/* Opens stats.jsonl for a resumed run: the lines of frames 0..keep stay, the rest go. */
+static int lq_stats_reopen(lq_jsonl *j, const char *path, int keep)
+{
+    FILE *old = fopen(path, "rb");
+    char *kept = NULL;
+    size_t len = 0, cap = 0;
+    if (old) {
+        char line[8192];
+        while (fgets(line, sizeof line, old)) {
+            int frame = -1;
+            if (sscanf(line, "{\"frame\":%d", &frame) != 1 || frame > keep) continue;
+            size_t n = strlen(line);
+            if (len + n + 1 > cap) {
+                cap = 2 * (len + n + 1);
+                char *grown = realloc(kept, cap);
+                if (!grown) {
+                    free(kept);
+                    fclose(old);
+                    return lq_error(LQ_ESIM, "out of host memory reading %s", path);
+                }
+                kept = grown;
+            }
+            memcpy(kept + len, line, n);
+            len += n;
+        }
+        fclose(old);
+    }
+    int rc = lq_jsonl_open(j, path);
+    if (!rc && len && (fwrite(kept, 1, len, j->f) != len || fflush(j->f) != 0))
+        rc = lq_error(LQ_ESIM, "%s: cannot write", path);
+    free(kept);
+    return rc;
+}
+
+typedef struct lq_writer {
+    const char *dir;
+    const lq_scene *scene;
+    const lq_solver_vt *vt;
+    void *state;
+    lq_jsonl stats;
+    FILE *objects; /* objects.csv, when the solver has objects */
+    bool preview_ready, vol_ready;
+    lq_hfview_preview preview;
+    lq_volview vol; /* previews of the 3D solvers */
+} lq_writer;
+
+static int lq_write_stats(lq_writer *w, int frame, double t, const lq_frame_stats *st,
+                          double wall_ms)
+{
+    lq_jsonl *j = &w->stats;
+    lq_jsonl_begin(j);
+    lq_jsonl_int(j, "frame", frame);
+    lq_jsonl_num(j, "time", t);
+    lq_jsonl_int(j, "steps", st->steps);
+    lq_jsonl_num(j, "dt_min", st->steps ? st->dt_min : NAN);
+    lq_jsonl_num(j, "liquid_volume", st->liquid_volume);
+    lq_jsonl_num(j, "max_speed", st->max_speed);
+    if (st->pressure_iterations < 0)
+        lq_jsonl_null(j, "pressure_iterations");
+    else
+        lq_jsonl_int(j, "pressure_iterations", st->pressure_iterations);
+    lq_jsonl_num(j, "pressure_residual", st->pressure_residual);
+    lq_jsonl_num(j, "wall_ms", wall_ms);
+    for (int i = 0; i < st->nextra; i++) lq_jsonl_num(j, st->extra[i].key, st->extra[i].value);
+    return lq_jsonl_end(j);
+}
+
+/* One line per object per frame: objects.csv (header written when the file opens). */
+static int lq_write_objects(lq_writer *w, int frame, double t)
+{
+    if (!w->objects) return LQ_OK;
+    const lq_object_record *r;
+    int n = 0;
+    int rc = w->vt->objects(w->state, &r, &n);
+    for (int i = 0; i < n && !rc; i++)
+        fprintf(
+            w->objects,
+            "%d,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
+            frame, t, r[i].name, r[i].pos[0], r[i].pos[1], r[i].pos[2], r[i].q[0], r[i].q[1],
+            r[i].q[2], r[i].q[3], r[i].vel[0], r[i].vel[1], r[i].vel[2], r[i].omega[0],
+            r[i].omega[1], r[i].omega[2], r[i].force);
+    if (!rc && fflush(w->objects) != 0)
+        rc = lq_error(LQ_ESIM, "%s/objects.csv: cannot write", w->dir);
+    return rc;
+}
+
+/* Opens objects.csv: fresh with its header, or (resuming) keeping frames 0..keep. */
+static int lq_objects_open(lq_writer *w, bool resume, int keep)
+{
+    char path[4096 + 32];
+    snprintf(path, sizeof path, "%s/objects.csv", w->dir);
+    char *kept = NULL;
+    size_t len = 0;
+    if (resume) {
+        FILE *old = fopen(path, "rb");
+        if (old) {
+            char line[1024];
+            size_t cap = 0;
+            while (fgets(line, sizeof line, old)) {
+                int frame = -1;
+                if (sscanf(line, "%d,", &frame) != 1 || frame > keep) continue;
+                size_t n = strlen(line);
+                if (len + n + 1 > cap) {
+                    cap = 2 * (len + n + 1);
+                    char *grown = realloc(kept, cap);
+                    if (!grown) break;
+                    kept = grown;
+                }
+                memcpy(kept + len, line, n);
+                len += n;
+            }
+            fclose(old);
+        }
+    }
+    w->objects = fopen(path, "wb");
+    if (!w->objects) {
+        free(kept);
+        return lq_error(LQ_ESIM, "%s: cannot write", path);
+    }
+    fputs("frame,time,object,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,force\n", w->objects);
+    if (len) fwrite(kept, 1, len, w->objects);
+    free(kept);
+    return fflush(w->objects) == 0 ? LQ_OK : lq_error(LQ_ESIM, "%s: cannot write", path);
+}
+
+/* The 3D solvers: the surface of phi < 0 (their "phi" field) as a mesh, and a
+ * ray-marched preview with obstacle cells ("solid") and objects. */
+static int lq_write_frame_3d(lq_writer *w, int frame, bool mesh, bool preview,
+                             const lq_view_object *views, int nobj, const lq_points_view *pts)
+{
+    char path[4096 + 128];
+    lq_field_view vp, vs;
+    if (!mesh && !preview) return LQ_OK;
+    int rc = w->vt->view(w->state, "phi", &vp);
+    if (rc) return rc;
+    size_t n = (size_t)vp.dims[0] * vp.dims[1] * vp.dims[2];
+    float *phi = lq_alloc(n * sizeof *phi);
+    uint8_t *solid = lq_alloc(n);
+    if (!phi || !solid) rc = LQ_ESIM;
+    if (!rc) memcpy(phi, vp.data, n * sizeof *phi);
+    if (!rc) rc = w->vt->view(w->state, "solid", &vs);
+    for (size_t c = 0; c < n && !rc; c++) solid[c] = vs.data[c] > 0.5f;
+    /* the grid's lower corner, as mcubes.h and volview take it (a view's origin is its
+     * first sample, the first cell centre: passed as is, every mesh sat ½ h high on each
+     * axis, tests/cli/cli_mesh_position.sh) */
+    double origin[3];
+    for (int a = 0; a < 3; a++) origin[a] = vp.origin[a] - 0.5 * vp.spacing[a];
+    if (!rc && mesh) {
+        snprintf(path, sizeof path, "%s/mesh/%04d.ply", w->dir, frame);
+        rc = lq_mcubes_write(path, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing, phi,
+                             0.0f, true);
+    }
+    if (!rc && preview) {
+        if (!w->vol_ready) {
+            rc = lq_volview_init(&w->vol, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing,
+                                 lq_scene_int(w->scene, "output.preview_width"));
+            w->vol_ready = rc == LQ_OK;
+            w->vol.azimuth = lq_scene_float(w->scene, "output.preview_azimuth");
+            w->vol.elevation = lq_scene_float(w->scene, "output.preview_elevation");
+            w->vol.distance = lq_scene_float(w->scene, "output.preview_distance");
+        }
+        snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
+        /* spray and foam over the liquid (columns x y z ... kind, as the solver names them) */
+        int kind = -1;
+        for (int i = 0; pts && i < pts->nprops; i++)
+            if (strcmp(pts->names[i], "kind") == 0) kind = i;
+        if (!rc && kind >= 0 && pts->n > 0)
+            lq_volview_points(&w->vol, pts->n, pts->columns[0], pts->columns[1], pts->columns[2],
+                              pts->columns[kind]);
+        if (!rc) rc = lq_volview_render(&w->vol, path, phi, solid, views, nobj);
+    }
+    free(phi);
+    free(solid);
+    return rc;
+}
+
+static int lq_write_frame(lq_writer *w, int frame, double t)
+{
+    char path[4096 + 128];
+    int rc = LQ_OK;
+    const lq_scene *s = w->scene;
+    const char *names[16];
+    int nf = lq_scene_enums(s, "output.fields", names, 16);
+    for (int i = 0; i < nf && i < 16 && !rc; i++) {
+        lq_field_view v;
+        rc = w->vt->view(w->state, names[i], &v);
+        snprintf(path, sizeof path, "%s/fields/%s_%04d.vtk", w->dir, names[i], frame);
+        if (!rc)
+            rc = lq_vtk_write(path, v.name, v.dims[0], v.dims[1], v.dims[2], v.origin, v.spacing,
+                              v.data);
+    }
+    if (rc) return rc;
+
+    /* Particles and objects (solvers that have them). */
+    bool mesh = lq_scene_bool(s, "output.mesh"), preview = lq_scene_bool(s, "output.preview");
+    lq_points_view pts;
+    memset(&pts, 0, sizeof pts);
+    const lq_object_record *objs = NULL;
+    int nobj = 0;
+    if (w->vt->points && (preview || lq_scene_bool(s, "output.particles")))
+        rc = w->vt->points(w->state, &pts);
+    if (!rc && w->vt->objects) rc = w->vt->objects(w->state, &objs, &nobj);
+    if (!rc && w->vt->points && lq_scene_bool(s, "output.particles")) {
+        snprintf(path, sizeof path, "%s/particles/%04d.ply", w->dir, frame);
+        rc = lq_ply_write(path, pts.n, pts.nprops, pts.names, pts.columns, 0, NULL);
+    }
+    lq_view_object views[64];
+    nobj = LQ_MIN(nobj, 64);
+    for (int i = 0; i < nobj; i++) views[i] = objs[i].view;
+    if (!rc && mesh && nobj > 0) {
+        snprintf(path, sizeof path, "%s/mesh/objects_%04d.ply", w->dir, frame);
+        rc = lq_objview_write_mesh(path, views, nobj);
+    }
+    if (rc) return rc;
+    if (!w->vt->height_field) return lq_write_frame_3d(w, frame, mesh, preview, views, nobj, &pts);
+
+    /* Height fields: surface mesh and preview from host copies of h, b, u, w. */
+    if (!mesh && !preview) return LQ_OK;
+    lq_field_view vh, vb, vu, vw;
+    rc = w->vt->view(w->state, "h", &vh);
+    if (!rc) rc = w->vt->view(w->state, "b", &vb);
+    if (rc) return rc;
+    int nx = vh.dims[0], nz = vh.dims[2];
+    double dx = vh.spacing[0];
+    double origin[3] = {vh.origin[0] - 0.5 * dx, vh.origin[1], vh.origin[2] - 0.5 * dx};
+    size_t n = (size_t)nx * (size_t)nz;
+    float *uc = NULL, *wc = NULL;
+    if (mesh) {
+        uc = lq_alloc(n * sizeof *uc);
+        wc = lq_alloc(n * sizeof *wc);
+        if (!uc || !wc) rc = LQ_ESIM;
+        if (!rc) rc = w->vt->view(w->state, "uc", &vu);
+        if (!rc) memcpy(uc, vu.data, n * sizeof *uc);
+        if (!rc) rc = w->vt->view(w->state, "wc", &vw);
+        if (!rc) memcpy(wc, vw.data, n * sizeof *wc);
+        snprintf(path, sizeof path, "%s/mesh/%04d.ply", w->dir, frame);
+        if (!rc)
+            rc = lq_hfview_write_surface(path, nx, nz, dx, origin, vh.data, vb.data, 0.0f, uc, wc);
+    }
+    if (!rc && preview) {
+        if (!w->preview_ready) {
+            rc = lq_hfview_preview_init(&w->preview, nx, nz, dx, origin,
+                                        lq_scene_int(s, "output.preview_width"), 0);
+            w->preview_ready = rc == LQ_OK;
+            w->preview.azimuth = lq_scene_float(s, "output.preview_azimuth");
+            w->preview.elevation = lq_scene_float(s, "output.preview_elevation");
+            w->preview.distance = lq_scene_float(s, "output.preview_distance");
+        }
+        snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
+        if (!rc)
+            rc = lq_hfview_preview_render_scene(
+                &w->preview, path, t, vh.data, vb.data, 0.0f, views, nobj,
+                pts.n ? pts.columns[0] : NULL, pts.n ? pts.columns[1] : NULL,
+                pts.n ? pts.columns[2] : NULL, pts.n, (float)(0.3 * dx));
+    }
+    free(uc);
+    free(wc);
+    return rc;
+}
+
+static void lq_format_eta(double s, char *buf, size_t n)
+{
+    if (!isfinite(s) || s < 0) {
+        snprintf(buf, n, "--:--");
+        return;
+    }
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
+    else
+        snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+int lq_check(const lq_run_opts *o)
+{
+    lq_ctx ctx;
+    void *state = NULL;
+    lq_scene *s = lq_scene_load(o->scene, o->nsets, o->sets);
+    if (!s) return LQ_EINPUT;
+    const lq_solver_vt *vt = lq_registry_find(s);
+    int rc = vt ? lq_check_output_fields(s, vt) : LQ_EINPUT;
+    if (!rc) rc = lq_ctx_open(&ctx, "ref", false);
+    size_t planned = 0;
+    if (!rc) {
+        /* a solver that plans its memory whole (pls) stops after the plan: every input
+         * it reads is read by then, and nothing large is allocated */
+        ctx.plan_stop = true;
+        rc = vt->create(&ctx, s, &state);
+        planned = ctx.planned;
+        if (planned > 0 && rc == LQ_EINPUT) {
+            lq_error_clear();
+            rc = LQ_OK;
+        }
+        if (state) vt->destroy(state);
+        lq_ctx_close(&ctx);
+    }
+    if (!rc && planned > 0)
+        printf("%s: ok (solver %s, %.1f MiB of device memory planned)\n", o->scene, vt->name,
+               (double)planned / 1048576.0);
+    else if (!rc)
+        printf("%s: ok (solver %s)\n", o->scene, vt->name);
+    lq_scene_free(s);
+    return rc;
+}
+
+int lq_run(const lq_run_opts *o)
+{
+    int rc = LQ_OK;
+    lq_scene *s = NULL;
+    lq_ctx ctx;
+    bool ctx_open = false;
+    void *state = NULL;
+    const lq_solver_vt *vt = NULL;
+    lq_writer w;
+    memset(&w, 0, sizeof w);
+    memset(&ctx, 0, sizeof ctx);
+    char dir[4096];
+
+    /* 1. Everything that can be wrong with the input is found before writing. */
+    s = lq_scene_load(o->scene, o->nsets, o->sets);
+    if (!s) return LQ_EINPUT;
+    vt = lq_registry_find(s);
+    if (!vt) {
+        rc = LQ_EINPUT;
+        goto fail;
+    }
+    rc = lq_check_output_fields(s, vt);
+    if (rc) goto fail;
+    int frames = o->frames > 0 ? o->frames : lq_scene_int(s, "time.frames");
+    double fps = lq_scene_float(s, "time.fps");
+    int every = lq_scene_int(s, "output.every");
+    const char *name = lq_scene_name(s);
+    if (!o->out && (strchr(name, '/') || name[0] == '.' || name[0] == '\0')) {
+        rc = lq_scene_error(s, "name",
+                            "name '%s' cannot be a folder under out/ (no '/', no leading '.'); "
+                            "rename it or pass --out",
+                            name);
+        goto fail;
+    }
+    if (o->out)
+        snprintf(dir, sizeof dir, "%s", o->out);
+    else
+        snprintf(dir, sizeof dir, "out/%s", name);
+    rc = lq_ctx_open(&ctx, o->device ? o->device : "auto", false);
+    if (rc) goto fail;
+    ctx_open = true;
+    ctx.plan_only = o->plan;
+    rc = vt->create(&ctx, s, &state);
+    if (o->plan) { /* the solver printed its plan and stopped before allocating */
+        if (ctx.planned > 0) lq_error_clear();
+        rc = ctx.planned > 0 ? LQ_OK
+             : rc            ? rc
+                  : lq_error(LQ_EINPUT, "--plan: solver '%s' has no device-memory plan", vt->name);
+        goto fail;
+    }
+    if (rc) goto fail;
+    uint64_t run_hash = 0;
+    int start_frame = -1, every_ckpt = lq_scene_int(s, "output.checkpoint");
+    char ckpt[4096 + 32];
+    snprintf(ckpt, sizeof ckpt, "%s/checkpoint.lqc", dir);
+    rc = lq_run_hash(o->scene, o->nsets, o->sets, &run_hash);
+    if (!rc && o->resume) rc = lq_checkpoint_read(ckpt, vt, state, run_hash, &start_frame);
+    if (rc) goto fail;
+    if (o->resume && start_frame >= frames) {
+        rc = lq_error(LQ_EINPUT, "--resume: %s holds frame %d already; ask for more --frames", dir,
+                      start_frame);
+        goto fail;
+    }
+
+    /* 2. The output folder (one that cannot be made is a bad --out: exit 2). */
+    const char *subs[] = {"mesh", "fields", "preview", "particles"};
+    for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
+        char p[4096 + 16];
+        snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
+        if (lq_mkdirs(p)) rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
+        if (!rc) lq_clear_frames(dir, subs[i], start_frame);
+    }
+    if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
+    if (rc) goto fail;
+    w.dir = dir;
+    w.scene = s;
+    w.vt = vt;
+    w.state = state;
+    char path[4096 + 32];
+    snprintf(path, sizeof path, "%s/stats.jsonl", dir);
+    rc = o->resume ? lq_stats_reopen(&w.stats, path, start_frame) : lq_jsonl_open(&w.stats, path);
+    if (!rc && vt->objects) rc = lq_objects_open(&w, o->resume, start_frame);
+    if (rc) goto fail;
+    if (vt->height_field && lq_scene_bool(s, "output.mesh")) {
+        lq_field_view vb;
+        rc = vt->view(state, "b", &vb);
+        double dx = vb.spacing[0];
+        double origin[3] = {vb.origin[0] - 0.5 * dx, vb.origin[1], vb.origin[2] - 0.5 * dx};
+        snprintf(path, sizeof path, "%s/mesh/terrain.ply", dir);
+        if (!rc) rc = lq_hfview_write_terrain(path, vb.dims[0], vb.dims[2], dx, origin, vb.data);
+        if (rc) goto fail;
+    }
+    if (!o->quiet && o->resume)
+        fprintf(stderr, "liquidcl: %s: resuming after frame %d of %d, writing %s/\n", o->scene,
+                start_frame, frames, dir);
+    else if (!o->quiet)
+        fprintf(stderr, "liquidcl: %s: %d frames at %g fps, writing %s/\n", o->scene, frames, fps,
+                dir);
+
+    /* 3. Frame 0 is the initial state; frames 1..N follow. */
+    lq_interrupted = 0;
+    void (*old_int)(int) = signal(SIGINT, lq_on_signal);
+    void (*old_term)(int) = signal(SIGTERM, lq_on_signal);
+    bool tty = isatty(2);
+    double start = lq_now();
+    long total_steps = 0;
+    lq_frame_stats st;
+    if (!o->resume) {
+        rc = vt->measure(state, &st);
+        if (!rc) rc = lq_write_stats(&w, 0, 0.0, &st, 0.0);
+        if (!rc) rc = lq_write_objects(&w, 0, 0.0);
+        if (!rc) rc = lq_write_frame(&w, 0, 0.0);
+        start_frame = 0;
+    }
+    int first = start_frame + 1;
+    for (int f = first; f <= frames && !rc; f++) {
+        double t = f / fps, t0 = lq_now();
+        rc = vt->advance(state, f, t, &st);
+        if (rc) {
+            rc = lq_error_replace(rc, "frame %d: %s", f, lq_error_message());
+            break;
+        }
+        double wall = (lq_now() - t0) * 1e3;
+        total_steps += st.steps;
+        rc = lq_write_stats(&w, f, t, &st, wall);
+        if (!rc) rc = lq_write_objects(&w, f, t);
+        if (!rc && f % every == 0) rc = lq_write_frame(&w, f, t);
+        /* A checkpoint every output.checkpoint frames, and of the last frame when
+         * interrupted, so --resume continues from there. */
+        if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_interrupted))
+            rc = lq_checkpoint_write(ckpt, vt, state, f, run_hash);
+        if (rc) break;
+        if (!o->quiet) {
+            double el = lq_now() - start;
+            char eta[32];
+            lq_format_eta(el / (f - first + 1) * (frames - f), eta, sizeof eta);
+            fprintf(stderr,
+                    "%sframe %d/%d  t %.3f s  %d steps  %.2f ms/step  volume %.6g m3  ETA %s%s",
+                    tty ? "\r" : "", f, frames, t, st.steps, wall / LQ_MAX(st.steps, 1),
+                    st.liquid_volume, eta, tty ? "\033[K" : "\n");
+        }
+        if (lq_interrupted) {
+            if (tty && !o->quiet) fputc('\n', stderr);
+            rc = lq_error(LQ_ESIM, "interrupted after frame %d; frames 0..%d are complete in %s%s",
+                          f, f, dir, every_ckpt > 0 ? " (continue with --resume)" : "");
+            break;
+        }
+    }
+    signal(SIGINT, old_int);
+    signal(SIGTERM, old_term);
+    if (tty && !o->quiet && !rc) fputc('\n', stderr);
+    if (!rc && !o->quiet)
+        fprintf(stderr, "liquidcl: done: %d frames, %ld steps in %.1f s\n", frames, total_steps,
+                lq_now() - start);
+fail:
+    if (w.stats.f) lq_jsonl_close(&w.stats);
+    if (w.objects) fclose(w.objects);
+    if (w.preview_ready) lq_hfview_preview_free(&w.preview);
+    if (w.vol_ready) lq_volview_free(&w.vol);
+    if (state) vt->destroy(state);
+    if (ctx_open) lq_ctx_close(&ctx);
+    lq_scene_free(s);
+    return rc;
+}

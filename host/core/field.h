@@ -1,0 +1,101 @@
+/*
+ * field.h — the backend a run uses (reference C or one OpenCL device) and the
+ * fields that live on it.
+ *
+ * Invariant: a field's storage lives on the active backend only — host memory for
+ * the reference path, one cl_mem for OpenCL. Host copies are made explicitly (output,
+ * diff tests, checkpoints) with lq_field_download/upload; solvers never touch
+ * storage directly, they call operations.
+ */
+#ifndef LQ_FIELD_H
+#define LQ_FIELD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/cl.h"
+
+typedef enum lq_backend { LQ_BACKEND_REF, LQ_BACKEND_CL } lq_backend;
+
+typedef struct lq_ctx {
+    lq_backend backend;
+    lq_cl cl;         /* open when backend == LQ_BACKEND_CL */
+    bool plan_only;   /* `run --plan`: lq_ctx_reserve_plan prints the plan and stops */
+    bool plan_stop;   /* `check`: lq_ctx_reserve_plan stops there, printing nothing */
+    size_t planned;   /* bytes of the plan lq_ctx_reserve_plan printed (plan_only) */
+    size_t allocated; /* bytes lq_field_alloc allocated on this context, all told */
+} lq_ctx;
+
+/* Opens the backend --device names; announces the choice on stderr when `announce`. */
+int lq_ctx_open(lq_ctx *ctx, const char *device_spec, bool announce);
+void lq_ctx_close(lq_ctx *ctx);
+/* "liquidcl: device NAME (auto: why)" on stderr. */
+void lq_ctx_announce(const lq_ctx *ctx, const char *device_spec);
+/* "reference C" or "OpenCL P.D: NAME (PLATFORM)". */
+void lq_ctx_describe(const lq_ctx *ctx, char *buf, size_t n);
+/* Checks that `count` buffers of these sizes fit before any is allocated (the device's
+ * memory, the host's on the reference path, or LIQUIDCL_DEVICE_MEMORY when set: see
+ * lq_cl_memory_cap). With ctx->plan_only it refuses: only a whole plan can be shown. */
+int lq_ctx_reserve(lq_ctx *ctx, const char *what, int count, const size_t *bytes);
+/* Gives back `bytes` reserved before (buffers about to be released for larger ones). */
+void lq_ctx_unreserve(lq_ctx *ctx, size_t bytes);
+/* A solver's whole device memory at once, every part named (names[i] for bytes[i]),
+ * before it allocates anything: lq_ctx_reserve, and with ctx->plan_only the plan on
+ * stdout (one line per part, then "device_bytes N") and LQ_EINPUT with
+ * ctx->planned set, so that the solver stops there (`liquidcl run --plan`); with
+ * ctx->plan_stop the same without the printing (`liquidcl check`). */
+int lq_ctx_reserve_plan(lq_ctx *ctx, const char *what, int count, const size_t *bytes,
+                        const char *const *names);
+/* Waits for queued work (no-op on the reference path). */
+int lq_ctx_finish(lq_ctx *ctx);
+
+typedef struct lq_field {
+    lq_ctx *ctx;
+    char name[32];
+    int nx, ny, nz; /* extent in elements, x fastest */
+    size_t count;   /* nx * ny * nz */
+    size_t elem;    /* bytes per element */
+    void *host;     /* reference backend storage */
+    cl_mem mem;     /* OpenCL storage */
+    void *backing;  /* host memory behind `mem` on CPU devices (CL_MEM_USE_HOST_PTR) */
+} lq_field;
+
+int lq_field_alloc(lq_ctx *ctx, lq_field *f, const char *name, int nx, int ny, int nz, size_t elem);
+void lq_field_release(lq_field *f);
+size_t lq_field_bytes(const lq_field *f);
+int lq_field_upload(lq_field *f, const void *src);
+int lq_field_download(const lq_field *f, void *dst);
+/* Part of a field: `bytes` bytes at byte offset `off` (within the field). */
+int lq_field_write(lq_field *f, size_t off, size_t bytes, const void *src);
+int lq_field_read(const lq_field *f, size_t off, size_t bytes, void *dst);
+/* Sets every byte of the first `bytes` bytes to zero (bytes == 0: the whole field). */
+int lq_field_zero(lq_field *f, size_t bytes);
+
+/* Enqueues a kernel over `dims` dimensions of `global` work-items (local NULL lets
+ * the runtime choose); records "clEnqueueNDRangeKernel(NAME) failed: ..." on error. */
+int lq_cl_run(lq_ctx *ctx, cl_kernel k, const char *name, int dims, const size_t *global,
+              const size_t *local);
+/* Sets argument i to `size` bytes at `value`; records the kernel name on error. */
+int lq_cl_arg(cl_kernel k, const char *name, cl_uint i, size_t size, const void *value);
+#define LQ_ARG_MEM(k, name, i, field) lq_cl_arg(k, name, i, sizeof(cl_mem), &(field)->mem)
+
+/* A kernel's argument list for lq_cl_launch: pointer and size of each, in order;
+ * MEM(field) for a buffer, VAL(variable) for a scalar. */
+typedef struct lq_argv {
+    const void *p;
+    size_t size;
+} lq_argv;
+#define MEM(f)                                                                                     \
+    {                                                                                              \
+        &(f)->mem, sizeof(cl_mem)                                                                  \
+    }
+#define VAL(v)                                                                                     \
+    {                                                                                              \
+        &(v), sizeof(v)                                                                            \
+    }
+/* Binds the arguments, then enqueues over g0 (× g1 when dims is 2) work-items; local
+ * NULL lets the runtime choose. Nothing is enqueued for an empty range. */
+int lq_cl_launch(lq_ctx *ctx, cl_kernel k, const char *name, int nargs, const lq_argv *args,
+                 int dims, size_t g0, size_t g1, const size_t *local);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * momentum.c — launchers of the momentum operations (see momentum.h), the outputs they
+ * share, and the time-step bound (Foster & Metaxas 1996 §3.1, eq. 3, with the explicit
+ * viscous limit δt ≤ 1 / (2ν Σ 1/δ²)). Each launcher dispatches to the reference twin
+ * or binds its arguments and enqueues; nothing here allocates in the step loop.
+ */
+#include "ops/mac/momentum.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const lq_mo_sources[] = {
+    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/momentum_cell.h",
+    "kernels/mac/momentum.cl"};
+
+#define IS_REF(o)        ((o)->ctx->backend == LQ_BACKEND_REF)
+#define LQ_MO_ROWS_LOCAL 8 /* work-items (rows) per group of momentum_step_rows */
+
+lq_momentum_coef lq_momentum_coef_of(const lq_momentum_params *prm)
+{
+    double dx = prm->dx, dy = prm->dy, dz = prm->dz, nu = prm->nu;
+    lq_momentum_coef c;
+    c.idx = (float)(1.0 / dx);
+    c.idy = (float)(1.0 / dy);
+    c.idz = (float)(1.0 / dz);
+    c.vx = (float)(nu / (dx * dx));
+    c.vy = (float)(nu / (dy * dy));
+    c.vz = (float)(nu / (dz * dz));
+    c.gx = prm->g[0];
+    c.gy = prm->g[1];
+    c.gz = prm->g[2];
+    c.dt = prm->dt;
+    c.gamma = prm->gamma;
+    return c;
+}
+
+int lq_momentum_state_init(lq_momentum_state *st, lq_ctx *ctx, int nx, int ny, int nz, lq_field *u,
+                           lq_field *v, lq_field *w, lq_field *p, lq_field *flags, lq_field *bnd)
+{
+    memset(st, 0, sizeof *st);
+    size_t n = (size_t)nx * ny * nz;
+    /* the solver's fields must have the grid's shape (a programmer error otherwise) */
+    assert(u->count == (size_t)(nx + 1) * ny * nz && u->elem == 4);
+    assert(v->count == (size_t)nx * (ny + 1) * nz && v->elem == 4);
+    assert(w->count == (size_t)nx * ny * (nz + 1) && w->elem == 4);
+    assert(p->count == n && p->elem == 4 && flags->count == n && flags->elem == 1);
+    assert(bnd->count == n && bnd->elem == 1);
+    (void)n; /* only the asserts read it */
+    st->nx = nx;
+    st->ny = ny;
+    st->nz = nz;
+    st->u = u;
+    st->v = v;
+    st->w = w;
+    st->p = p;
+    st->flags = flags;
+    st->bnd = bnd;
+    size_t plan[] = {u->count * 4, v->count * 4, w->count * 4, 12};
+    int rc = lq_ctx_reserve(ctx, "the momentum update", (int)LQ_COUNT(plan), plan);
+    if (!rc) rc = lq_field_alloc(ctx, &st->un, "un", nx + 1, ny, nz, 4);
+    if (!rc) rc = lq_field_zero(&st->un, 0);
+    if (!rc) rc = lq_field_alloc(ctx, &st->vn, "vn", nx, ny + 1, nz, 4);
+    if (!rc) rc = lq_field_zero(&st->vn, 0);
+    if (!rc) rc = lq_field_alloc(ctx, &st->wn, "wn", nx, ny, nz + 1, 4);
+    if (!rc) rc = lq_field_zero(&st->wn, 0);
+    if (!rc) rc = lq_field_alloc(ctx, &st->smax, "smax", 3, 1, 1, 4);
+    if (!rc) rc = lq_field_zero(&st->smax, 0);
+    if (rc) lq_momentum_state_release(st);
+    return rc;
+}
+
+void lq_momentum_state_release(lq_momentum_state *st)
+{
+    lq_field_release(&st->un);
+    lq_field_release(&st->vn);
+    lq_field_release(&st->wn);
+    lq_field_release(&st->smax);
+}
+
+/* The module's kernels (ops_init creates them, ops_release frees them). */
+#define LQ_MOMENTUM_KERNELS(o)                                                                     \
+    {                                                                                              \
+        {&(o)->step, "momentum_step"}, {&(o)->boundary, "momentum_boundary"},                      \
+            {&(o)->max, "momentum_max"},                                                           \
+        {                                                                                          \
+            &(o)->step_rows, "momentum_step_rows"                                                  \
+        }                                                                                          \
+    }
+
+int lq_momentum_ops_init(lq_momentum_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+{
+    memset(o, 0, sizeof *o);
+    o->ctx = ctx;
+    o->nx = nx;
+    o->ny = ny;
+    o->nz = nz;
+    if (IS_REF(o)) return LQ_OK;
+    char defines[96];
+    const char *wenv = getenv("LIQUIDCL_MOMENTUM_W"); /* 16 or 8: lanes of a vector row */
+    int lanes = wenv && atoi(wenv) == 8 ? 8 : 16;
+    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d -DLQ_MO_W=%d", nx, ny, nz, lanes);
+    lq_cl_kernel_name ks[] = LQ_MOMENTUM_KERNELS(o);
+    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_mo_sources), lq_mo_sources, defines,
+                                 &o->program, (int)LQ_COUNT(ks), ks);
+    /* PoCL runs the per-face kernel as scalar code: vector rows there (docs/PERFORMANCE.md);
+     * a GPU keeps one work-item per face point */
+    o->rows = (ctx->cl.dev.type & CL_DEVICE_TYPE_CPU) != 0;
+    const char *env = getenv("LIQUIDCL_MOMENTUM_ROWS"); /* 0 or 1: override, for experiments */
+    if (env && *env) o->rows = atoi(env) != 0;
+    return rc;
+}
+
+void lq_momentum_ops_release(lq_momentum_ops *o)
+{
+    lq_cl_kernel_name ks[] = LQ_MOMENTUM_KERNELS(o);
+    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+}
+
+/* Binds the arguments and enqueues over the (nx + 1) × (ny + 1) × (nz + 1) corners
+ * (local size left to the runtime). */
+static int lq_mo_launch_corners(lq_momentum_ops *o, cl_kernel k, const char *name, int nargs,
+                                const lq_argv *args)
+{
+    for (int i = 0; i < nargs; i++) {
+        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
+        if (rc) return rc;
+    }
+    size_t global[3] = {(size_t)o->nx + 1, (size_t)o->ny + 1, (size_t)o->nz + 1};
+    return lq_cl_run(o->ctx, k, name, 3, global, NULL);
+}
+
+int lq_momentum_step(lq_momentum_ops *o, lq_momentum_state *st, const lq_momentum_params *prm)
+{
+    if (IS_REF(o)) {
+        lq_momentum_ref_step(st, prm);
+        return LQ_OK;
+    }
+    lq_momentum_coef c = lq_momentum_coef_of(prm);
+    lq_argv a[] = {MEM(st->u),   MEM(st->v),   MEM(st->w),   MEM(st->p),  MEM(st->flags),
+                   MEM(&st->un), MEM(&st->vn), MEM(&st->wn), VAL(c.idx),  VAL(c.idy),
+                   VAL(c.idz),   VAL(c.vx),    VAL(c.vy),    VAL(c.vz),   VAL(c.gx),
+                   VAL(c.gy),    VAL(c.gz),    VAL(c.dt),    VAL(c.gamma)};
+    if (!o->rows) return lq_mo_launch_corners(o, o->step, "momentum_step", (int)LQ_COUNT(a), a);
+    /* one work-item per (j, k) row of corners, a fixed local size (PoCL compiles per size) */
+    size_t rows = (size_t)(o->ny + 1) * (size_t)(o->nz + 1), local = LQ_MO_ROWS_LOCAL;
+    return lq_cl_launch(o->ctx, o->step_rows, "momentum_step_rows", (int)LQ_COUNT(a), a, 1,
+                        (rows + local - 1) / local * local, 1, &local);
+}
+
+int lq_momentum_boundary(lq_momentum_ops *o, lq_momentum_state *st)
+{
+    if (IS_REF(o)) {
+        lq_momentum_ref_boundary(st);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(st->u), MEM(st->v), MEM(st->w), MEM(st->p), MEM(st->flags), MEM(st->bnd)};
+    return lq_mo_launch_corners(o, o->boundary, "momentum_boundary", (int)LQ_COUNT(a), a);
+}
+
+int lq_momentum_max_speed(lq_momentum_ops *o, lq_momentum_state *st, float smax[3])
+{
+    if (IS_REF(o)) {
+        lq_momentum_ref_max_speed(st, smax);
+        return LQ_OK;
+    }
+    lq_field *fs[3] = {st->u, st->v, st->w};
+    int rc = lq_field_zero(&st->smax, 0);
+    for (int s = 0; s < 3 && !rc; s++) {
+        int n = (int)fs[s]->count;
+        lq_argv a[] = {MEM(fs[s]), VAL(n), MEM(&st->smax), VAL(s)};
+        rc = lq_cl_launch(o->ctx, o->max, "momentum_max", 4, a, 1,
+                          ((size_t)n + LQ_MO_BLOCK - 1) / LQ_MO_BLOCK, 1, NULL);
+    }
+    if (rc || !smax) return rc;
+    lq_uint bits[3] = {0, 0, 0};
+    rc = lq_field_download(&st->smax, bits);
+    if (!rc) memcpy(smax, bits, sizeof bits);
+    return rc;
+}
+
+float lq_momentum_dt_of(const lq_momentum_params *prm, int nx, int ny, int nz, const float smax[3],
+                        float cfl, float dt_max)
+{
+    double dx = prm->dx, dy = prm->dy, dz = prm->dz;
+    /* eq. 3: the largest speed per cell width, over the axes */
+    double rate = fmax(fmax(smax[0] / dx, smax[1] / dy), smax[2] / dz);
+    double dt = dt_max;
+    if (rate > 0.0) dt = fmin(dt, cfl / rate);
+    double s = (nx > 1 ? 1.0 / (dx * dx) : 0.0) + (ny > 1 ? 1.0 / (dy * dy) : 0.0) +
+               (nz > 1 ? 1.0 / (dz * dz) : 0.0);
+    if (prm->nu > 0.0f && s > 0.0) dt = fmin(dt, 1.0 / (2.0 * prm->nu * s));
+    /* rounded down, so the float step still satisfies both bounds */
+    float f = (float)dt;
+    if ((double)f > dt) f = nextafterf(f, 0.0f);
+    return f;
+}
+
+int lq_momentum_dt(lq_momentum_ops *o, lq_momentum_state *st, const lq_momentum_params *prm,
+                   float cfl, float dt_max, float *dt)
+{
+    if (!(cfl > 0.0f && dt_max > 0.0f && prm->dx > 0.0f && prm->dy > 0.0f && prm->dz > 0.0f &&
+          prm->nu >= 0.0f))
+        return lq_error(LQ_EINPUT,
+                        "momentum: need cfl > 0, dt_max > 0, cell sizes > 0 and nu >= 0 (got "
+                        "cfl %g, dt_max %g, cell %g × %g × %g, nu %g)",
+                        (double)cfl, (double)dt_max, (double)prm->dx, (double)prm->dy,
+                        (double)prm->dz, (double)prm->nu);
+    float sm[3];
+    int rc = lq_momentum_max_speed(o, st, sm);
+    if (rc) return rc;
+    if (!(isfinite(sm[0]) && isfinite(sm[1]) && isfinite(sm[2])))
+        return lq_error(LQ_ESIM,
+                        "momentum: a velocity is not finite (max |u| %g, |v| %g, |w| %g): the "
+                        "run blew up; lower the CFL number or the time step",
+                        (double)sm[0], (double)sm[1], (double)sm[2]);
+    *dt = lq_momentum_dt_of(prm, st->nx, st->ny, st->nz, sm, cfl, dt_max);
+    return LQ_OK;
+}

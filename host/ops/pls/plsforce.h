@@ -1,0 +1,59 @@
+/*
+ * plsforce.h — the `pls` solver's small per-step operations (Rasmussen et al. 2004 §3):
+ * the body force of eq. 2 on the faces, the max speed for the CFL step and the liquid
+ * volume from φ. The math is in kernels/pls/plsforce_cell.h; launchers host/ops/pls/plsforce.c,
+ * kernels kernels/pls/plsforce.cl, reference twins host/ops/pls/plsforce_ref.c (same arguments).
+ *
+ * Grid: pls conventions (mac_grid.h indexing, no wall layer, uniform cell size h; u
+ * (nx+1)·ny·nz, v nx·(ny+1)·nz, w nx·ny·(nz+1); φ and sdf nx·ny·nz at cell centres;
+ * sdf may be NULL: no objects). 2D is nz = 1 (w untouched).
+ *
+ * Use in a step, after the velocity advection and before the projection:
+ *   lq_pf_body_force(o, u, v, w, sdf, g, dt);
+ * and before each step lq_pf_max_speed for dt = cfl·h / max|u|; lq_pf_volume for stats.
+ *
+ * Invariant: bit for bit on both backends (one add per face; reductions are a max of
+ * bits and fixed-point integer sums, order-free).
+ */
+#ifndef LQ_HOST_PLSFORCE_H
+#define LQ_HOST_PLSFORCE_H
+
+#include "core/field.h"
+#include "pls/plsforce_cell.h"
+
+typedef struct lq_pf_ops {
+    lq_ctx *ctx;
+    int nx, ny, nz;
+    lq_field smax; /* 3 uint: |u|, |v|, |w| max bits */
+    lq_field red;  /* 2 long: fixed-point volume, blocks with a non-finite φ */
+    cl_program program;
+    cl_kernel body, max, volume;
+} lq_pf_ops;
+
+int lq_pf_ops_init(lq_pf_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+void lq_pf_ops_release(lq_pf_ops *o);
+/* Device bytes lq_pf_ops_init allocates (for lq_ctx_reserve). */
+size_t lq_pf_ops_bytes(void);
+
+/* u, v, w += g·dt on the interior faces with liquid (φ ≤ 0) beside them and no solid
+ * side; domain-edge faces and faces touching an object (sdf ≤ 0) are set to 0; faces with
+ * air on both sides are kept. g·dt is rounded once from double. */
+int lq_pf_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
+                     const lq_field *sdf, const double g[3], double dt);
+/* smax = max |u|, |v|, |w| over all faces (m/s; 2D: smax[2] = 0); a NaN shows as NaN. */
+int lq_pf_max_speed(lq_pf_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
+                    float smax[3]);
+/* *cells = the liquid volume in cells (fractional; × h³ for m³); *bad = number of
+ * LQ_PF_BLOCK-cell blocks holding a non-finite φ (0 when all is well). */
+int lq_pf_volume(lq_pf_ops *o, const lq_field *phi, const lq_field *sdf, float h, double *cells,
+                 int *bad);
+
+/* Reference twins (host/ops/pls/plsforce_ref.c): same arguments, host storage. */
+void lq_pf_ref_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
+                          const lq_field *sdf, const double g[3], double dt);
+void lq_pf_ref_max_speed(lq_pf_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
+                         float smax[3]);
+void lq_pf_ref_volume(lq_pf_ops *o, const lq_field *phi, const lq_field *sdf, float h,
+                      double *cells, int *bad);
+
+#endif

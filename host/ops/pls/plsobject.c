@@ -1,0 +1,544 @@
+/*
+ * plsobject.c — launchers of the `pls` solver's moving objects (see plsobject.h;
+ * Rasmussen et al. 2004 §5.5), the scene reading of their motion keys and the host-side
+ * pose (a function of time only: nothing to checkpoint).
+ */
+#include "ops/pls/plsobject.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/common.h"
+#include "world/voxel.h"
+
+static const char *const lq_po_sources[] = {
+    "kernels/common/lq_shared.h",      "kernels/common/mac_grid.h",    "kernels/mac/markers_cell.h",
+    "kernels/pls/plsparticles_cell.h", "kernels/pls/plsobject_cell.h", "kernels/pls/plsobject.cl"};
+
+#define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
+
+#define LQ_PO_KERNELS(o)                                                                           \
+    {                                                                                              \
+        {&(o)->sdf, "po_sdf"}, {&(o)->velk, "po_vel"}, {&(o)->separate, "po_separate"},            \
+            {&(o)->pinit, "po_phi_init"}, {&(o)->player, "po_phi_layer"},                          \
+            {&(o)->close, "po_close"}, {&(o)->shift, "po_shift"}, {&(o)->kill, "po_kill_air"},     \
+            {&(o)->slabel, "po_strat_label"}, {&(o)->sapply, "po_strat_apply"},                    \
+    }
+
+size_t lq_po_ops_bytes(int nx, int ny, int nz)
+{
+    size_t C = (size_t)nx * ny * nz;
+    size_t F = (size_t)(nx + 1) * ny * nz + (size_t)nx * (ny + 1) * nz + (size_t)nx * ny * (nz + 1);
+    return F * 4 + 2 * C + LQ_PO_MAX * LQ_PO_STRIDE * 4;
+}
+
+int lq_po_ops_init(lq_po_ops *o, lq_ctx *ctx, int nx, int ny, int nz, float h, float far)
+{
+    memset(o, 0, sizeof *o);
+    o->ctx = ctx;
+    o->nx = nx;
+    o->ny = ny;
+    o->nz = nz;
+    o->h = h;
+    o->far = far;
+    o->band = 3.0f * h;
+    int rc = lq_field_alloc(ctx, &o->desc, "po_desc", LQ_PO_MAX * LQ_PO_STRIDE, 1, 1, 4);
+    for (int c = 0; c < 3 && !rc; c++)
+        rc = lq_field_alloc(ctx, &o->vel[c], "po_vel", nx + (c == 0), ny + (c == 1), nz + (c == 2),
+                            4);
+    for (int c = 0; c < 3 && !rc; c++) rc = lq_field_zero(&o->vel[c], 0);
+    for (int s = 0; s < 2 && !rc; s++)
+        rc = lq_field_alloc(ctx, &o->valid[s], "po_valid", nx, ny, nz, 1);
+    if (rc || IS_REF(o)) return rc;
+    char defines[96];
+    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
+    lq_cl_kernel_name ks[] = LQ_PO_KERNELS(o);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_po_sources), lq_po_sources, defines,
+                               &o->program, (int)LQ_COUNT(ks), ks);
+}
+
+void lq_po_ops_release(lq_po_ops *o)
+{
+    if (!IS_REF(o)) {
+        lq_cl_kernel_name ks[] = LQ_PO_KERNELS(o);
+        lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    }
+    lq_field_release(&o->desc);
+    for (int c = 0; c < 3; c++) lq_field_release(&o->vel[c]);
+    for (int s = 0; s < 2; s++) lq_field_release(&o->valid[s]);
+    lq_field_release(&o->grids);
+    for (int q = 0; q < o->n; q++) lq_po_object_free(&o->obj[q]);
+    o->n = 0;
+}
+
+void lq_po_object_free(lq_po_object *ob)
+{
+    free(ob->keys);
+    free(ob->grid);
+    ob->keys = NULL;
+    ob->grid = NULL;
+}
+
+/* Squared distance from p to triangle abc (Ericson, Real-Time Collision Detection
+ * §5.1.5: the closest point by Voronoi regions). */
+static double lq_po_tri_d2(const double *p, const double *a, const double *b, const double *c)
+{
+    double ab[3], ac[3], ap[3], bp[3], cp[3], q[3];
+    for (int i = 0; i < 3; i++) {
+        ab[i] = b[i] - a[i], ac[i] = c[i] - a[i], ap[i] = p[i] - a[i];
+        bp[i] = p[i] - b[i], cp[i] = p[i] - c[i];
+    }
+#define DOT(x, y) (x[0] * y[0] + x[1] * y[1] + x[2] * y[2])
+    double d1 = DOT(ab, ap), d2 = DOT(ac, ap), d3 = DOT(ab, bp), d4 = DOT(ac, bp);
+    double d5 = DOT(ab, cp), d6 = DOT(ac, cp);
+#undef DOT
+    double va = d3 * d6 - d5 * d4, vb = d5 * d2 - d1 * d6, vc = d1 * d4 - d3 * d2;
+    if (d1 <= 0 && d2 <= 0) {
+        memcpy(q, a, sizeof q);
+    } else if (d3 >= 0 && d4 <= d3) {
+        memcpy(q, b, sizeof q);
+    } else if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+        double v = d1 / (d1 - d3);
+        for (int i = 0; i < 3; i++) q[i] = a[i] + v * ab[i];
+    } else if (d6 >= 0 && d5 <= d6) {
+        memcpy(q, c, sizeof q);
+    } else if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+        double w = d2 / (d2 - d6);
+        for (int i = 0; i < 3; i++) q[i] = a[i] + w * ac[i];
+    } else if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+        double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        for (int i = 0; i < 3; i++) q[i] = b[i] + w * (c[i] - b[i]);
+    } else {
+        double den = 1.0 / (va + vb + vc), v = vb * den, w = vc * den;
+        for (int i = 0; i < 3; i++) q[i] = a[i] + ab[i] * v + ac[i] * w;
+    }
+    double e = 0;
+    for (int i = 0; i < 3; i++) e += (p[i] - q[i]) * (p[i] - q[i]);
+    return e;
+}
+
+/* A mesh obstacle: read and placed as host/world/voxel.c places it (scaled, turned x then y
+ * then z about the world axes, translated), then its local sdf grid. */
+static int lq_po_read_mesh(const lq_scene *sc, int item, const double origin[3], bool flat,
+                           double h, lq_po_object *ob)
+{
+    char p[160];
+    snprintf(p, sizeof p, "obstacles.%d.mesh.file", item);
+    const char *file = lq_scene_file_path(sc, p);
+    double s3[3] = {1, 1, 1}, rot[3] = {0, 0, 0}, tr[3] = {0, 0, 0};
+    snprintf(p, sizeof p, "obstacles.%d.mesh.scale", item);
+    int ns = lq_scene_floats(sc, p, s3, 3);
+    if (ns == 2)
+        return lq_scene_error(sc, p, "scale takes 1 number (uniform) or 3 (x, y, z), got 2");
+    if (ns == 1) s3[1] = s3[2] = s3[0];
+    snprintf(p, sizeof p, "obstacles.%d.mesh.rotate", item);
+    lq_scene_floats(sc, p, rot, 3);
+    snprintf(p, sizeof p, "obstacles.%d.mesh.translate", item);
+    lq_scene_floats(sc, p, tr, 3);
+    lq_voxel_mesh m;
+    int rc = lq_voxel_mesh_read(file, &m);
+    if (rc) return rc;
+    double R[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int ax = 0; ax < 3; ax++) { /* R = Rz·Ry·Rx, as host/world/voxel.c */
+        double a = rot[ax] * LQ_PI / 180, c = cos(a), sn = sin(a), Q[3][3] = {{0}}, N[3][3];
+        int u = (ax + 1) % 3, w = (ax + 2) % 3;
+        Q[ax][ax] = 1;
+        Q[u][u] = c;
+        Q[u][w] = -sn;
+        Q[w][u] = sn;
+        Q[w][w] = c;
+        for (int r = 0; r < 3; r++)
+            for (int q = 0; q < 3; q++)
+                N[r][q] = Q[r][0] * R[0][q] + Q[r][1] * R[1][q] + Q[r][2] * R[2][q];
+        memcpy(R, N, sizeof R);
+    }
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < m.nverts; i++) {
+        double *v = m.v + 3 * i, q[3] = {v[0] * s3[0], v[1] * s3[1], v[2] * s3[2]};
+        for (int r = 0; r < 3; r++) {
+            v[r] = R[r][0] * q[0] + R[r][1] * q[1] + R[r][2] * q[2] + tr[r];
+            lo[r] = fmin(lo[r], v[r]);
+            hi[r] = fmax(hi[r], v[r]);
+        }
+    }
+    /* the local grid: the bounds plus 4 cells a side, centred on the bounds' centre */
+    size_t cells = 1;
+    double wo[3]; /* the grid's lower corner, world */
+    for (int a = 0; a < 3; a++) {
+        ob->c0[a] = 0.5 * (lo[a] + hi[a]) - origin[a];
+        ob->gdim[a] = flat && a == 2 ? 1 : (int)ceil((hi[a] - lo[a]) / h) + 8;
+        ob->glo[a] = -0.5 * ob->gdim[a] * h;
+        wo[a] = 0.5 * (lo[a] + hi[a]) + ob->glo[a];
+        cells *= (size_t)ob->gdim[a];
+    }
+    if (cells > (size_t)1 << 24) {
+        lq_voxel_mesh_free(&m);
+        snprintf(p, sizeof p, "obstacles.%d.mesh", item);
+        return lq_scene_error(sc, p, "a moving mesh's grid of %zu cells is too large (2^24)",
+                              cells);
+    }
+    unsigned char *in = lq_calloc(cells, 1);
+    ob->grid = lq_alloc(cells * sizeof(float));
+    if (!in || !ob->grid) rc = LQ_ESIM;
+    double zmid = 0.5 * (lo[2] + hi[2]);
+    if (!rc) rc = lq_voxel_mesh_fill(&m, ob->gdim[0], ob->gdim[1], ob->gdim[2], h, wo, zmid, in);
+    double far = 10 * h;
+    for (int k = 0; k < ob->gdim[2] && !rc; k++)
+        for (int j = 0; j < ob->gdim[1]; j++)
+            for (int i = 0; i < ob->gdim[0]; i++) {
+                double x[3] = {wo[0] + (i + 0.5) * h, wo[1] + (j + 0.5) * h,
+                               flat ? zmid : wo[2] + (k + 0.5) * h};
+                double best = far * far;
+                for (int t = 0; t < m.ntris; t++) {
+                    const double *a = m.v + 3 * m.tri[3 * t], *b = m.v + 3 * m.tri[3 * t + 1],
+                                 *c = m.v + 3 * m.tri[3 * t + 2];
+                    double bl = 0; /* the triangle's box first */
+                    for (int q = 0; q < 3; q++) {
+                        double l = fmin(a[q], fmin(b[q], c[q])), u = fmax(a[q], fmax(b[q], c[q]));
+                        double o = x[q] < l ? l - x[q] : x[q] > u ? x[q] - u : 0;
+                        bl += o * o;
+                    }
+                    if (bl < best) best = fmin(best, lq_po_tri_d2(x, a, b, c));
+                }
+                size_t g = (size_t)i + ob->gdim[0] * ((size_t)j + ob->gdim[1] * (size_t)k);
+                double d = sqrt(best);
+                ob->grid[g] = (float)(in[g] ? -d : d);
+            }
+    free(in);
+    lq_voxel_mesh_free(&m);
+    if (rc) {
+        free(ob->grid);
+        ob->grid = NULL;
+    }
+    return rc;
+}
+
+int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, double h,
+               lq_po_object *ob)
+{
+    char p[160], kp[160];
+    memset(ob, 0, sizeof *ob);
+    const char *kind = lq_scene_kind(sc, "obstacles", item);
+    snprintf(kp, sizeof kp, "obstacles.%d.motion.keys", item);
+    if (strcmp(kind, "box") == 0) {
+        double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+        snprintf(p, sizeof p, "obstacles.%d.box.min", item);
+        lq_scene_floats(sc, p, a, 3);
+        snprintf(p, sizeof p, "obstacles.%d.box.max", item);
+        lq_scene_floats(sc, p, b, 3);
+        ob->kind = 0;
+        for (int q = 0; q < 3; q++) {
+            ob->c0[q] = 0.5 * (a[q] + b[q]) - origin[q];
+            ob->size[q] = 0.5 * (b[q] - a[q]);
+        }
+    } else if (strcmp(kind, "sphere") == 0 || strcmp(kind, "cylinder") == 0) {
+        bool sph = kind[0] == 's';
+        snprintf(p, sizeof p, "obstacles.%d.%s.center", item, kind);
+        lq_scene_floats(sc, p, ob->c0, 3);
+        for (int q = 0; q < 3; q++) ob->c0[q] -= origin[q];
+        snprintf(p, sizeof p, "obstacles.%d.%s.radius", item, kind);
+        ob->size[0] = lq_scene_float(sc, p);
+        ob->kind = sph ? 1 : 3;
+        if (!sph) {
+            snprintf(p, sizeof p, "obstacles.%d.cylinder.height", item);
+            ob->size[1] = lq_scene_float(sc, p);
+            snprintf(p, sizeof p, "obstacles.%d.cylinder.axis", item);
+            ob->axis = lq_scene_enum(sc, p)[0] - 'x';
+        }
+    } else if (strcmp(kind, "mesh") == 0) {
+        ob->kind = 4;
+        int rc = lq_po_read_mesh(sc, item, origin, flat, h, ob);
+        if (rc) return rc;
+    } else {
+        return lq_scene_error(sc, kp,
+                              "solver 'pls' moves box, sphere, cylinder and mesh obstacles only "
+                              "(this one is a %s)",
+                              kind);
+    }
+    int n = lq_scene_floats(sc, kp, NULL, 0);
+    if (n < 7 || n % 7)
+        return lq_scene_error(sc, kp,
+                              "motion keys are rows [t, tx, ty, tz, rx, ry, rz]: 7 numbers each "
+                              "(%d given)",
+                              n);
+    ob->keys = lq_alloc((size_t)n * sizeof(double));
+    if (!ob->keys) {
+        lq_po_object_free(ob);
+        return LQ_ESIM;
+    }
+    lq_scene_floats(sc, kp, ob->keys, n);
+    ob->nkeys = n / 7;
+    int rc = LQ_OK;
+    for (int r = 0; r < ob->nkeys && !rc; r++) {
+        const double *k = ob->keys + 7 * r;
+        if (r > 0 && !(k[0] > k[-7]))
+            rc = lq_scene_error(sc, kp, "motion key times must increase (row %d: %g after %g)",
+                                r + 1, k[0], k[-7]);
+        else if (flat && (k[4] != 0 || k[5] != 0))
+            rc = lq_scene_error(sc, kp,
+                                "a 2D grid (nz = 1) turns objects about z only (row %d has rx "
+                                "%g, ry %g)",
+                                r + 1, k[4], k[5]);
+        for (int q = 0; q < 7 && !rc; q++)
+            if (!isfinite(k[q])) rc = lq_scene_error(sc, kp, "motion keys must be finite");
+    }
+    snprintf(p, sizeof p, "obstacles.%d.motion.interpolate", item);
+    ob->smooth = strcmp(lq_scene_enum(sc, p), "smooth") == 0;
+    if (rc) lq_po_object_free(ob);
+    return rc;
+}
+
+int lq_po_add(lq_po_ops *o, const lq_po_object *ob)
+{
+    if (o->n >= LQ_PO_MAX)
+        return lq_error(LQ_EINPUT, "solver 'pls' moves at most %d obstacles", LQ_PO_MAX);
+    lq_po_object *q = &o->obj[o->n++];
+    *q = *ob;
+    if (q->kind == 4) {
+        q->goff = o->grid_floats;
+        o->grid_floats += (size_t)q->gdim[0] * q->gdim[1] * q->gdim[2];
+        if (o->grid_floats >= (size_t)1 << 24)
+            return lq_error(LQ_EINPUT, "the moving meshes' grids hold more than 2^24 cells");
+    }
+    return LQ_OK;
+}
+
+void lq_po_pose(const lq_po_object *ob, double t, double c[3], double R[9], double v[3],
+                double w[3])
+{
+    double val[6] = {0, 0, 0, 0, 0, 0}, rate[6] = {0, 0, 0, 0, 0, 0};
+    const double *K = ob->keys;
+    int n = ob->nkeys;
+    if (n > 0 && t < K[0]) {
+        memcpy(val, K + 1, sizeof val);
+    } else if (n > 0 && t >= K[7 * (n - 1)]) {
+        memcpy(val, K + 7 * (n - 1) + 1, sizeof val);
+    } else if (n > 1) {
+        int s = 0;
+        while (s + 1 < n - 1 && t >= K[7 * (s + 1)]) s++;
+        const double *a = K + 7 * s, *b = a + 7;
+        double len = b[0] - a[0], tau = (t - a[0]) / len, f = tau, df = 1.0 / len;
+        if (ob->smooth) {
+            f = tau * tau * (3 - 2 * tau);
+            df = 6 * tau * (1 - tau) / len;
+        }
+        for (int q = 0; q < 6; q++) {
+            val[q] = a[q + 1] + (b[q + 1] - a[q + 1]) * f;
+            rate[q] = (b[q + 1] - a[q + 1]) * df;
+        }
+    }
+    double d2r = LQ_PI / 180.0;
+    double ax = val[3] * d2r, ay = val[4] * d2r, az = val[5] * d2r;
+    double ca = cos(ax), sa = sin(ax), cb = cos(ay), sb = sin(ay), cg = cos(az), sg = sin(az);
+    /* R = Rz(γ) Ry(β) Rx(α) */
+    double M[9] = {cg * cb,
+                   cg * sb * sa - sg * ca,
+                   cg * sb * ca + sg * sa,
+                   sg * cb,
+                   sg * sb * sa + cg * ca,
+                   sg * sb * ca - cg * sa,
+                   -sb,
+                   cb * sa,
+                   cb * ca};
+    memcpy(R, M, sizeof M);
+    double ra = rate[3] * d2r, rb = rate[4] * d2r, rg = rate[5] * d2r;
+    /* ω = γ̇ e_z + β̇ Rz e_y + α̇ Rz Ry e_x */
+    w[0] = rb * -sg + ra * cg * cb;
+    w[1] = rb * cg + ra * sg * cb;
+    w[2] = rg - ra * sb;
+    for (int q = 0; q < 3; q++) {
+        c[q] = ob->c0[q] + val[q];
+        v[q] = rate[q];
+    }
+}
+
+/* Binds n arguments and runs over g (3D). */
+static int lq_po_run(lq_po_ops *o, cl_kernel k, const char *name, int n, const lq_argv *a,
+                     const size_t *g)
+{
+    for (int i = 0; i < n; i++) {
+        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
+        if (rc) return rc;
+    }
+    return lq_cl_run(o->ctx, k, name, 3, g, NULL);
+}
+
+int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *sdf)
+{
+    assert(sdf->count == (size_t)o->nx * o->ny * o->nz);
+    if (!o->grids.count) { /* the meshes' grids, once (one float when there are none) */
+        size_t nf = o->grid_floats ? o->grid_floats : 1;
+        int rc = lq_field_alloc(o->ctx, &o->grids, "po_grids", (int)nf, 1, 1, 4);
+        float *buf = rc ? NULL : lq_calloc(nf, sizeof(float));
+        if (!rc && !buf) rc = LQ_ESIM;
+        for (int q = 0; q < o->n && !rc; q++)
+            if (o->obj[q].kind == 4)
+                memcpy(buf + o->obj[q].goff, o->obj[q].grid,
+                       (size_t)o->obj[q].gdim[0] * o->obj[q].gdim[1] * o->obj[q].gdim[2] *
+                           sizeof(float));
+        if (!rc) rc = lq_field_upload(&o->grids, buf);
+        free(buf);
+        if (rc) return rc;
+    }
+    memset(o->desc_host, 0, sizeof o->desc_host);
+    for (int q = 0; q < o->n; q++) {
+        const lq_po_object *ob = &o->obj[q];
+        float *d = o->desc_host + q * LQ_PO_STRIDE;
+        double c[3], R[9], v[3], w[3];
+        lq_po_pose(ob, t, c, R, v, w);
+        d[LQ_PO_KIND] = (float)ob->kind;
+        d[LQ_PO_AXIS] = (float)ob->axis;
+        d[LQ_PO_FLAT] = o->nz == 1 ? 1.0f : 0.0f;
+        if (ob->kind == 4) {
+            d[LQ_PO_GOFF] = (float)ob->goff;
+            d[LQ_PO_GIH] = 1.0f / o->h;
+            for (int a = 0; a < 3; a++) {
+                d[LQ_PO_GDIM + a] = (float)ob->gdim[a];
+                d[LQ_PO_GLO + a] = (float)ob->glo[a];
+            }
+        }
+        for (int a = 0; a < 3; a++) {
+            d[LQ_PO_SIZE + a] = (float)ob->size[a];
+            d[LQ_PO_C + a] = (float)c[a];
+            d[LQ_PO_V + a] = (float)v[a];
+            d[LQ_PO_W + a] = (float)w[a];
+            for (int b = 0; b < 3; b++) d[LQ_PO_RT + 3 * a + b] = (float)R[3 * b + a]; /* Rᵀ */
+        }
+    }
+    int rc = lq_field_upload(&o->desc, o->desc_host);
+    if (rc) return rc;
+    if (IS_REF(o)) {
+        lq_po_ref_update(o, sdf_static, sdf);
+        return LQ_OK;
+    }
+    int has_static = sdf_static != NULL, n = o->n;
+    const lq_field *st = sdf_static ? sdf_static : sdf;
+    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
+    lq_argv a[] = {MEM(sdf),       MEM(st), VAL(has_static), MEM(&o->desc),
+                   MEM(&o->grids), VAL(n),  VAL(o->h),       VAL(o->far)};
+    rc = lq_po_run(o, o->sdf, "po_sdf", (int)LQ_COUNT(a), a, g);
+    for (int c = 0; c < 3 && !rc; c++) {
+        size_t gf[3] = {g[0] + (c == 0), g[1] + (c == 1), g[2] + (c == 2)};
+        lq_argv b[] = {MEM(&o->vel[c]), MEM(st),   VAL(has_static), MEM(&o->desc), MEM(&o->grids),
+                       VAL(n),          VAL(o->h), VAL(o->band),    VAL(c)};
+        rc = lq_po_run(o, o->velk, "po_vel", (int)LQ_COUNT(b), b, gf);
+    }
+    return rc;
+}
+
+int lq_po_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
+                   const lq_field *w, const lq_field *sdf, const lq_field *p)
+{
+    if (IS_REF(o)) {
+        lq_po_ref_separate(o, phi, u, v, w, sdf, p);
+        return LQ_OK;
+    }
+    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
+    int use_p = p != NULL;
+    lq_argv a[] = {MEM(phi),        MEM(u),          MEM(v),   MEM(w),           MEM(&o->vel[0]),
+                   MEM(&o->vel[1]), MEM(&o->vel[2]), MEM(sdf), MEM(p ? p : sdf), VAL(use_p)};
+    return lq_po_run(o, o->separate, "po_separate", (int)LQ_COUNT(a), a, g);
+}
+
+int lq_po_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
+                const lq_field *w, const lq_field *sdf)
+{
+    if (IS_REF(o)) {
+        lq_po_ref_close(o, phi, u, v, w, sdf);
+        return LQ_OK;
+    }
+    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
+    lq_argv a[] = {MEM(phi),        MEM(u),          MEM(v),          MEM(w),
+                   MEM(&o->vel[0]), MEM(&o->vel[1]), MEM(&o->vel[2]), MEM(sdf)};
+    return lq_po_run(o, o->close, "po_close", (int)LQ_COUNT(a), a, g);
+}
+
+int lq_po_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d)
+{
+    if (IS_REF(o)) {
+        lq_po_ref_shift(o, out, sdf, d);
+        return LQ_OK;
+    }
+    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
+    lq_argv a[] = {MEM(out), MEM(sdf), VAL(d)};
+    return lq_po_run(o, o->shift, "po_shift", (int)LQ_COUNT(a), a, g);
+}
+
+int lq_po_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, float d)
+{
+    if (n <= 0) return LQ_OK;
+    if (IS_REF(o)) {
+        lq_po_ref_kill_air(o, part, n, sdf, d);
+        return LQ_OK;
+    }
+    /* a fixed local size (PoCL compiles per work-group size) */
+    size_t local = LQ_MIN((size_t)64, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
+    size_t r0 = ((size_t)n + local - 1) / local * local;
+    float ih = 1.0f / o->h;
+    lq_argv a[] = {MEM(part), VAL(n), MEM(sdf), VAL(d), VAL(ih)};
+    return lq_cl_launch(o->ctx, o->kill, "po_kill_air", (int)LQ_COUNT(a), a, 1, r0, 1, &local);
+}
+
+/* A fixed local size for the particle kernels (PoCL compiles per work-group size), and
+ * the rounded-up range of n. */
+static size_t lq_po_part_range(lq_po_ops *o, int n, size_t *local)
+{
+    *local = LQ_MIN((size_t)64, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
+    return ((size_t)n + *local - 1) / *local * *local;
+}
+
+int lq_po_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n, const lq_field *sdf,
+                      const lq_field *phi, float band, float dt)
+{
+    assert(lab->count >= (size_t)n * LQ_PLS_STRIDE && part->count >= (size_t)n * LQ_PLS_STRIDE);
+    if (n <= 0) return LQ_OK;
+    if (IS_REF(o)) {
+        lq_po_ref_strat_label(o, part, lab, n, sdf, phi, band, dt);
+        return LQ_OK;
+    }
+    size_t local, r0 = lq_po_part_range(o, n, &local);
+    /* the domain as lq_pls_coef_of has it (the advection's clamp) */
+    float hdt = 0.5f * dt, ih = 1.0f / o->h, lx = (float)(o->nx * (double)o->h),
+          ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
+    lq_argv a[] = {MEM(part),       MEM(lab),        VAL(n),          MEM(sdf),  MEM(phi),
+                   MEM(&o->vel[0]), MEM(&o->vel[1]), MEM(&o->vel[2]), VAL(band), VAL(hdt),
+                   VAL(ih),         VAL(lx),         VAL(ly),         VAL(lz)};
+    return lq_cl_launch(o->ctx, o->slabel, "po_strat_label", (int)LQ_COUNT(a), a, 1, r0, 1, &local);
+}
+
+int lq_po_strat_apply(lq_po_ops *o, lq_field *part, const lq_field *lab, int n, const lq_field *sdf,
+                      float dt)
+{
+    assert(lab->count >= (size_t)n * LQ_PLS_STRIDE && part->count >= (size_t)n * LQ_PLS_STRIDE);
+    if (n <= 0) return LQ_OK;
+    if (IS_REF(o)) {
+        lq_po_ref_strat_apply(o, part, lab, n, sdf, dt);
+        return LQ_OK;
+    }
+    size_t local, r0 = lq_po_part_range(o, n, &local);
+    float hdt = 0.5f * dt, ih = 1.0f / o->h, h = o->h, lx = (float)(o->nx * (double)o->h),
+          ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
+    lq_argv a[] = {MEM(part),       MEM(lab),        VAL(n),   MEM(sdf), MEM(&o->vel[0]),
+                   MEM(&o->vel[1]), MEM(&o->vel[2]), VAL(hdt), VAL(ih),  VAL(h),
+                   VAL(lx),         VAL(ly),         VAL(lz)};
+    return lq_cl_launch(o->ctx, o->sapply, "po_strat_apply", (int)LQ_COUNT(a), a, 1, r0, 1, &local);
+}
+
+int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers)
+{
+    if (IS_REF(o)) {
+        lq_po_ref_extrap_phi(o, phi, sdf, layers);
+        return LQ_OK;
+    }
+    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
+    lq_argv a[] = {MEM(&o->valid[0]), MEM(sdf)};
+    int rc = lq_po_run(o, o->pinit, "po_phi_init", (int)LQ_COUNT(a), a, g);
+    for (int l = 0; l < layers && !rc; l++) {
+        lq_argv b[] = {MEM(phi), MEM(&o->valid[l & 1]), MEM(&o->valid[(l + 1) & 1]), VAL(o->h)};
+        rc = lq_po_run(o, o->player, "po_phi_layer", (int)LQ_COUNT(b), b, g);
+    }
+    return rc;
+}

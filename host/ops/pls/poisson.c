@@ -1,0 +1,1036 @@
+/*
+ * poisson.c — launchers of the `pls` pressure operations (poisson.h; Rasmussen et al.
+ * 2004 §3) and the solver loops built on them: red-black SOR, weighted Jacobi and
+ * (Jacobi-)preconditioned CG. The loops run on the host and call one operation per
+ * kernel, so they are the same on both backends; scalars (α, β, norms) come from the
+ * deterministic reductions, added in double on the host in group order.
+ */
+#include "ops/pls/poisson.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/common.h"
+
+static const char *const lq_ps_sources[] = {"kernels/common/lq_shared.h",
+                                            "kernels/common/mac_grid.h",
+                                            "kernels/pls/poisson_cell.h", "kernels/pls/poisson.cl"};
+
+#define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
+
+static lq_field *lq_ps_lmask(lq_poisson_ops *o, int l);
+static lq_field *lq_ps_ldiag(lq_poisson_ops *o, int l);
+
+/* Level l's residual: level 0's is CG's q (free between the update and the next
+ * operator, where CG runs the V-cycle; 0 off the unknowns like every list vector). */
+static lq_field *lq_ps_lres(lq_poisson_ops *o, int l)
+{
+    return l ? &o->lv[l].res : &o->q;
+}
+
+/* lq_ps_solid's mode (poisson_cell.h) */
+static int lq_ps_mode(const lq_field *sdf, const lq_poisson_params *prm)
+{
+    return !sdf ? 0 : prm->object_air ? LQ_PS_OBJECT_AIR : 1;
+}
+
+#define LQ_POISSON_KERNELS(o)                                                                      \
+    {                                                                                              \
+        {&(o)->setup, "poisson_setup"}, {&(o)->apply, "poisson_apply"},                            \
+            {&(o)->residual, "poisson_residual"}, {&(o)->sor, "poisson_sor"},                      \
+            {&(o)->jacobi, "poisson_jacobi"}, {&(o)->cg_update, "poisson_cg_update"},              \
+            {&(o)->cg_direction, "poisson_cg_direction"},                                          \
+            {&(o)->precond_jacobi, "poisson_precond_jacobi"}, {&(o)->reduce, "poisson_reduce"},    \
+            {&(o)->rhs, "poisson_rhs"}, {&(o)->project, "poisson_project_list"},                   \
+            {&(o)->mg_state, "poisson_mg_state"}, {&(o)->mg_coarsen, "poisson_mg_coarsen"},        \
+            {&(o)->mg_system, "poisson_mg_system"}, {&(o)->mg_smooth, "poisson_mg_smooth_list"},   \
+            {&(o)->mg_residual, "poisson_mg_residual_list"},                                       \
+            {&(o)->mg_restrict, "poisson_mg_restrict_list"},                                       \
+            {&(o)->mg_prolong, "poisson_mg_prolong_list"}, {&(o)->mg_coarse, "poisson_mg_coarse"}, \
+            {&(o)->apply_dot, "poisson_apply_dot"}, {&(o)->update_dot, "poisson_update_dot"},      \
+            {&(o)->dot_list, "poisson_dot_list"},                                                  \
+            {&(o)->direction_list, "poisson_direction_list"}, {&(o)->mg_tail, "poisson_mg_tail"},  \
+            {&(o)->mg_smooth_w, "poisson_mg_smooth_half"},                                         \
+            {&(o)->mg_residual_w, "poisson_mg_residual"},                                          \
+            {&(o)->mg_restrict_w, "poisson_mg_restrict"},                                          \
+            {&(o)->mg_prolong_w, "poisson_mg_prolong"},                                            \
+    }
+
+float lq_poisson_theta_min(const lq_poisson_params *prm)
+{
+    return prm->theta_min > 0 ? prm->theta_min : 0.01f;
+}
+
+float lq_poisson_rhs_scale(const lq_poisson_params *prm)
+{
+    return (float)(-(double)prm->h / prm->dt);
+}
+
+float lq_poisson_dt_h(const lq_poisson_params *prm)
+{
+    return (float)((double)prm->dt / prm->h);
+}
+
+int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+{
+    memset(o, 0, sizeof *o);
+    o->ctx = ctx;
+    o->nx = nx;
+    o->ny = ny;
+    o->nz = nz;
+    long n = (long)nx * ny * nz;
+    long g = (n + LQ_PS_LOCAL - 1) / LQ_PS_LOCAL;
+    o->groups = (int)(g < LQ_PS_GROUPS ? g : LQ_PS_GROUPS);
+    if (o->groups < 1) o->groups = 1;
+    o->span = (int)((n + o->groups - 1) / o->groups);
+    int rc = lq_field_alloc(ctx, &o->mask, "poisson.mask", nx, ny, nz, 1);
+    if (!rc) rc = lq_field_alloc(ctx, &o->diag, "poisson.diag", nx, ny, nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->r, "poisson.r", nx, ny, nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->z, "poisson.z", nx, ny, nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->d, "poisson.d", nx, ny, nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->q, "poisson.q", nx, ny, nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->partial, "poisson.partial", o->groups, 1, 1, 4);
+    if (!rc) {
+        o->partial_host = calloc((size_t)o->groups, sizeof(float));
+        o->mask_host = malloc((size_t)n);
+        o->list_host = malloc((size_t)n * sizeof(int));
+        if (!o->partial_host || !o->mask_host || !o->list_host)
+            rc = lq_error(LQ_ESIM, "poisson: out of host memory");
+    }
+    if (!rc) rc = lq_field_alloc(ctx, &o->tail_info, "poisson.tail", 5 * LQ_PS_TAIL, 1, 1, 4);
+    o->tail = -1;
+    o->tail_cells = LQ_PS_TAIL_CELLS;
+    o->dense_ratio = LQ_PS_DENSE;
+    if (!rc) rc = lq_field_zero(&o->mask, 0);
+    if (!rc) rc = lq_field_zero(&o->diag, 0);
+    /* multigrid levels: halve (rounding up) until the longest side is ≤ 4 */
+    int lx = nx, ly = ny, lz = nz;
+    for (int l = 0; l < LQ_PS_MAX_LEVELS && !rc; l++) {
+        lq_poisson_level *L = &o->lv[l];
+        L->nx = lx;
+        L->ny = ly;
+        L->nz = lz;
+        o->levels = l + 1;
+        rc = lq_field_alloc(ctx, &L->state, "poisson.mg.state", lx, ly, lz, 1);
+        if (!rc) rc = lq_field_alloc(ctx, &L->list, "poisson.mg.list", lx, ly, lz, 4);
+        if (l > 0) { /* level 0: the mask and diag above, CG's q as the residual */
+            if (!rc) rc = lq_field_alloc(ctx, &L->res, "poisson.mg.res", lx, ly, lz, 4);
+            if (!rc) rc = lq_field_alloc(ctx, &L->mask, "poisson.mg.mask", lx, ly, lz, 1);
+            if (!rc) rc = lq_field_alloc(ctx, &L->diag, "poisson.mg.diag", lx, ly, lz, 4);
+            if (!rc) rc = lq_field_alloc(ctx, &L->x, "poisson.mg.x", lx, ly, lz, 4);
+            if (!rc) rc = lq_field_alloc(ctx, &L->b, "poisson.mg.b", lx, ly, lz, 4);
+        }
+        int longest = lx > ly ? lx : ly;
+        if (lz > longest) longest = lz;
+        if (longest <= 4) break;
+        lx = (lx + 1) / 2;
+        ly = (ly + 1) / 2;
+        lz = (lz + 1) / 2;
+    }
+    if (rc || IS_REF(o)) return rc;
+    char defines[96];
+    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
+    lq_cl_kernel_name ks[] = LQ_POISSON_KERNELS(o);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_ps_sources), lq_ps_sources, defines,
+                               &o->program, (int)LQ_COUNT(ks), ks);
+}
+
+void lq_poisson_ops_release(lq_poisson_ops *o)
+{
+    lq_cl_kernel_name ks[] = LQ_POISSON_KERNELS(o);
+    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_field *fs[] = {&o->mask, &o->diag, &o->r, &o->z, &o->d, &o->q, &o->partial, &o->tail_info};
+    for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+    for (int l = 0; l < LQ_PS_MAX_LEVELS; l++) {
+        lq_poisson_level *L = &o->lv[l];
+        lq_field *ls[] = {&L->mask, &L->diag, &L->state, &L->x, &L->b, &L->res, &L->list};
+        for (size_t i = 0; i < LQ_COUNT(ls); i++) lq_field_release(ls[i]);
+    }
+    free(o->partial_host);
+    free(o->mask_host);
+    free(o->list_host);
+    o->partial_host = NULL;
+    o->mask_host = NULL;
+    o->list_host = NULL;
+}
+
+/* Binds the arguments and runs over a 3D range (cells, or faces of one axis). */
+static int lq_ps_run3(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs, const lq_argv *a,
+                      int gx, int gy, int gz)
+{
+    for (int i = 0; i < nargs; i++) {
+        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
+        if (rc) return rc;
+    }
+    size_t global[3] = {(size_t)gx, (size_t)gy, (size_t)gz};
+    return lq_cl_run(o->ctx, k, name, 3, global, NULL);
+}
+
+static int lq_ps_cells(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
+                       const lq_argv *a)
+{
+    return lq_ps_run3(o, k, name, nargs, a, o->nx, o->ny, o->nz);
+}
+
+static size_t lq_ps_count(const lq_poisson_ops *o)
+{
+    return (size_t)o->nx * o->ny * o->nz;
+}
+
+static void lq_ps_check(const lq_poisson_ops *o, const lq_field *f)
+{
+    (void)o;
+    (void)f;
+    assert(f->elem == 4 && f->count == lq_ps_count(o));
+}
+
+/* --- single operations ---------------------------------------------------------------- */
+
+int lq_poisson_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                     const lq_poisson_params *prm)
+{
+    lq_ps_check(o, phi);
+    if (sdf) lq_ps_check(o, sdf);
+    if (IS_REF(o)) {
+        lq_poisson_ref_setup(o, phi, sdf, prm);
+        return LQ_OK;
+    }
+    int has_sdf = lq_ps_mode(sdf, prm), wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
+    float tmin = lq_poisson_theta_min(prm);
+    const lq_field *s = sdf ? sdf : phi;
+    lq_argv a[] = {MEM(phi),   MEM(s),    VAL(has_sdf),  VAL(wall),
+                   VAL(ghost), VAL(tmin), MEM(&o->mask), MEM(&o->diag)};
+    return lq_ps_cells(o, o->setup, "poisson_setup", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y)
+{
+    lq_ps_check(o, x);
+    lq_ps_check(o, y);
+    if (IS_REF(o)) {
+        lq_poisson_ref_apply(o, x, y);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(x), MEM(&o->mask), MEM(&o->diag), MEM(y)};
+    return lq_ps_cells(o, o->apply, "poisson_apply", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_residual(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                        lq_field *r)
+{
+    lq_ps_check(o, b);
+    lq_ps_check(o, p);
+    lq_ps_check(o, r);
+    if (IS_REF(o)) {
+        lq_poisson_ref_residual(o, b, shift, p, r);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(b), VAL(shift), MEM(p), MEM(&o->mask), MEM(&o->diag), MEM(r)};
+    return lq_ps_cells(o, o->residual, "poisson_residual", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_sor_pass(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p, int colour,
+                        float omega)
+{
+    lq_ps_check(o, b);
+    lq_ps_check(o, p);
+    if (IS_REF(o)) {
+        lq_poisson_ref_sor_pass(o, b, shift, p, colour, omega);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(b),        VAL(shift),  MEM(p),    MEM(&o->mask),
+                   MEM(&o->diag), VAL(colour), VAL(omega)};
+    return lq_ps_cells(o, o->sor, "poisson_sor", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_jacobi_pass(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *pin,
+                           lq_field *pout, float omega)
+{
+    lq_ps_check(o, b);
+    lq_ps_check(o, pin);
+    lq_ps_check(o, pout);
+    if (IS_REF(o)) {
+        lq_poisson_ref_jacobi_pass(o, b, shift, pin, pout, omega);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(b),        VAL(shift),    MEM(pin),  MEM(pout),
+                   MEM(&o->mask), MEM(&o->diag), VAL(omega)};
+    return lq_ps_cells(o, o->jacobi, "poisson_jacobi", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_cg_update(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                         const lq_field *q, float alpha)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_cg_update(o, x, r, d, q, alpha);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(x), MEM(r), MEM(d), MEM(q), VAL(alpha)};
+    return lq_cl_launch(o->ctx, o->cg_update, "poisson_cg_update", (int)LQ_COUNT(a), a, 1,
+                        lq_ps_count(o), 1, NULL);
+}
+
+int lq_poisson_cg_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_cg_direction(o, z, d, beta);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(z), MEM(d), VAL(beta)};
+    return lq_cl_launch(o->ctx, o->cg_direction, "poisson_cg_direction", (int)LQ_COUNT(a), a, 1,
+                        lq_ps_count(o), 1, NULL);
+}
+
+int lq_poisson_precond(lq_poisson_ops *o, const lq_field *r, lq_field *z)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_precond(o, r, z);
+        return LQ_OK;
+    }
+    lq_argv a[] = {MEM(r), MEM(z), MEM(&o->mask), MEM(&o->diag)};
+    return lq_cl_launch(o->ctx, o->precond_jacobi, "poisson_precond_jacobi", (int)LQ_COUNT(a), a, 1,
+                        lq_ps_count(o), 1, NULL);
+}
+
+int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_field *b,
+                      float shift, double *sum)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_reduce(o, mode, a, b, shift, sum);
+        return LQ_OK;
+    }
+    const lq_field *pa = a ? a : &o->diag, *pb = b ? b : pa;
+    int span = o->span;
+    lq_argv av[] = {VAL(mode),  MEM(pa),   MEM(pb),         MEM(&o->mask),
+                    VAL(shift), VAL(span), MEM(&o->partial)};
+    size_t local = LQ_PS_LOCAL;
+    int rc = lq_cl_launch(o->ctx, o->reduce, "poisson_reduce", (int)LQ_COUNT(av), av, 1,
+                          (size_t)o->groups * LQ_PS_LOCAL, 1, &local);
+    if (!rc) rc = lq_field_download(&o->partial, o->partial_host);
+    if (rc) return rc;
+    double s = 0;
+    for (int g = 0; g < o->groups; g++) s += o->partial_host[g];
+    *sum = s;
+    return LQ_OK;
+}
+
+/* --- unknown lists and the CG's list passes (poisson_cell.h) ---------------------------- */
+
+/* mask → list: colour 0 in increasing index, then colour 1. */
+static void lq_ps_make_list(const unsigned char *mask, int nx, int ny, int nz, int *list, int n[2])
+{
+    int m = 0;
+    for (int colour = 0; colour < 2; colour++) {
+        int start = m;
+        for (int k = 0; k < nz; k++)
+            for (int j = 0; j < ny; j++)
+                for (int i = (j + k + colour) & 1; i < nx; i += 2) {
+                    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+                    if (mask[c] & LQ_PS_UNKNOWN) list[m++] = c;
+                }
+        n[colour] = m - start;
+    }
+}
+
+int lq_poisson_lists(lq_poisson_ops *o)
+{
+    int rc = LQ_OK, levels = o->mg_ready ? o->levels : 1;
+    for (int l = 0; l < levels && !rc; l++) {
+        lq_poisson_level *L = &o->lv[l];
+        const lq_field *mask = lq_ps_lmask(o, l);
+        const unsigned char *m = mask->host;
+        int *list = IS_REF(o) ? (int *)L->list.host : o->list_host;
+        if (!IS_REF(o)) {
+            rc = lq_field_download(mask, o->mask_host);
+            m = o->mask_host;
+        }
+        if (rc) break;
+        lq_ps_make_list(m, L->nx, L->ny, L->nz, list, L->n);
+        L->dense = o->dense_ratio > 0 &&
+                   (long)(L->n[0] + L->n[1]) * o->dense_ratio > (long)L->nx * L->ny * L->nz;
+        if (l == 0) o->dense = L->dense;
+        if (l == 0) { /* the counts of lq_poisson_build */
+            o->unknowns = L->n[0] + L->n[1];
+            o->dirichlet = 0;
+            for (int t = 0; t < o->unknowns; t++)
+                o->dirichlet += (m[list[t]] & LQ_PS_DIRICHLET) != 0;
+        }
+        size_t bytes = (size_t)(L->n[0] + L->n[1]) * sizeof(int);
+        if (!IS_REF(o) && bytes) rc = lq_field_write(&L->list, 0, bytes, list);
+        /* the vectors the list passes write only on the unknowns start at 0 elsewhere */
+        if (!rc) rc = lq_field_zero(lq_ps_lres(o, l), 0);
+        if (!rc && l == 0) rc = lq_field_zero(&o->r, 0);
+        if (!rc && l > 0) rc = lq_field_zero(&L->x, 0);
+        if (!rc && l > 0) rc = lq_field_zero(&L->b, 0);
+    }
+    /* the tail: from the first level with few unknowns, at most LQ_PS_TAIL levels */
+    o->tail = -1;
+    if (rc || IS_REF(o) || !o->mg_ready || o->tail_cells < 0 ||
+        o->ctx->cl.dev.max_work_group < LQ_PS_TAIL_GROUP)
+        return rc;
+    for (int l = o->levels > LQ_PS_TAIL ? o->levels - LQ_PS_TAIL : 0; l < o->levels; l++)
+        if (o->lv[l].n[0] + o->lv[l].n[1] <= o->tail_cells) {
+            o->tail = l;
+            break;
+        }
+    if (o->tail < 0) return rc;
+    int info[5 * LQ_PS_TAIL] = {0};
+    for (int l = o->tail; l < o->levels; l++) {
+        int *e = info + 5 * (l - o->tail);
+        e[0] = o->lv[l].nx;
+        e[1] = o->lv[l].ny;
+        e[2] = o->lv[l].nz;
+        e[3] = o->lv[l].n[0];
+        e[4] = o->lv[l].n[1];
+    }
+    return lq_field_upload(&o->tail_info, info);
+}
+
+static int lq_ps_nlist(const lq_poisson_ops *o)
+{
+    return o->lv[0].n[0] + o->lv[0].n[1];
+}
+
+/* Runs a list-reduction kernel (args bound) over G groups and sums the group sums. */
+static int lq_ps_list_sum(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
+                          const lq_argv *a, double *sum)
+{
+    int n = lq_ps_nlist(o), groups = lq_ps_list_groups(n);
+    size_t local = LQ_PS_LOCAL;
+    *sum = 0;
+    if (n == 0) return LQ_OK;
+    int rc = lq_cl_launch(o->ctx, k, name, nargs, a, 1, (size_t)groups * LQ_PS_LOCAL, 1, &local);
+    if (!rc) rc = lq_field_read(&o->partial, 0, (size_t)groups * sizeof(float), o->partial_host);
+    if (rc) return rc;
+    double s = 0;
+    for (int g = 0; g < groups; g++) s += o->partial_host[g];
+    *sum = s;
+    return LQ_OK;
+}
+
+static int lq_ps_span(const lq_poisson_ops *o)
+{
+    int n = lq_ps_nlist(o), g = lq_ps_list_groups(n);
+    return (n + g - 1) / g;
+}
+
+int lq_poisson_apply_dot(lq_poisson_ops *o, const lq_field *x, lq_field *y, double *xy)
+{
+    lq_ps_check(o, x);
+    lq_ps_check(o, y);
+    if (IS_REF(o)) {
+        lq_poisson_ref_apply_dot(o, x, y, xy);
+        return LQ_OK;
+    }
+    int n = lq_ps_nlist(o), span = lq_ps_span(o);
+    lq_argv a[] = {MEM(x), MEM(&o->mask), MEM(&o->diag),   MEM(y), MEM(&o->lv[0].list),
+                   VAL(n), VAL(span),     MEM(&o->partial)};
+    return lq_ps_list_sum(o, o->apply_dot, "poisson_apply_dot", (int)LQ_COUNT(a), a, xy);
+}
+
+int lq_poisson_update_dot(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                          const lq_field *q, float alpha, double *rr)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_update_dot(o, x, r, d, q, alpha, rr);
+        return LQ_OK;
+    }
+    int n = lq_ps_nlist(o), span = lq_ps_span(o);
+    lq_argv a[] = {MEM(x), MEM(r),    MEM(d),          MEM(q), VAL(alpha), MEM(&o->lv[0].list),
+                   VAL(n), VAL(span), MEM(&o->partial)};
+    return lq_ps_list_sum(o, o->update_dot, "poisson_update_dot", (int)LQ_COUNT(a), a, rr);
+}
+
+int lq_poisson_dot_list(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_dot_list(o, a, b, sum);
+        return LQ_OK;
+    }
+    int n = lq_ps_nlist(o), span = lq_ps_span(o);
+    lq_argv av[] = {MEM(a), MEM(b), MEM(&o->lv[0].list), VAL(n), VAL(span), MEM(&o->partial)};
+    return lq_ps_list_sum(o, o->dot_list, "poisson_dot_list", (int)LQ_COUNT(av), av, sum);
+}
+
+/* Fixed local size of the list passes (the count varies: PoCL would recompile per size). */
+#define LQ_PS_LIST_LOCAL 64
+
+static int lq_ps_list_run(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
+                          const lq_argv *a, int n)
+{
+    size_t local = LQ_PS_LIST_LOCAL;
+    if (n <= 0) return LQ_OK;
+    return lq_cl_launch(o->ctx, k, name, nargs, a, 1,
+                        ((size_t)n + LQ_PS_LIST_LOCAL - 1) / LQ_PS_LIST_LOCAL * LQ_PS_LIST_LOCAL, 1,
+                        &local);
+}
+
+int lq_poisson_residual_list(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                             lq_field *r)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_residual_list(o, b, shift, p, r);
+        return LQ_OK;
+    }
+    lq_poisson_level *L = &o->lv[0];
+    int off = 0, n = L->n[0] + L->n[1];
+    lq_argv a[] = {MEM(b),        VAL(shift), MEM(p), MEM(&o->mask), MEM(&o->diag), MEM(r),
+                   MEM(&L->list), VAL(off),   VAL(n), VAL(L->nx),    VAL(L->ny),    VAL(L->nz)};
+    return lq_ps_list_run(o, o->mg_residual, "poisson_mg_residual_list", (int)LQ_COUNT(a), a, n);
+}
+
+int lq_poisson_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_direction_list(o, z, d, beta);
+        return LQ_OK;
+    }
+    int n = lq_ps_nlist(o);
+    lq_argv a[] = {MEM(z), MEM(d), VAL(beta), MEM(&o->lv[0].list), VAL(n)};
+    return lq_ps_list_run(o, o->direction_list, "poisson_direction_list", (int)LQ_COUNT(a), a, n);
+}
+
+int lq_poisson_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
+                   lq_field *b, const lq_poisson_params *prm)
+{
+    lq_ps_check(o, b);
+    assert(u->count == (size_t)(o->nx + 1) * o->ny * o->nz);
+    assert(v->count == (size_t)o->nx * (o->ny + 1) * o->nz);
+    if (IS_REF(o)) {
+        lq_poisson_ref_rhs(o, u, v, w, b, prm);
+        return LQ_OK;
+    }
+    float scale = lq_poisson_rhs_scale(prm);
+    lq_argv a[] = {MEM(u), MEM(v), MEM(w), MEM(&o->mask), MEM(b), VAL(scale)};
+    return lq_ps_cells(o, o->rhs, "poisson_rhs", (int)LQ_COUNT(a), a);
+}
+
+int lq_poisson_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_field *v, lq_field *w,
+                       const lq_field *phi, const lq_field *sdf, const lq_poisson_params *prm)
+{
+    lq_ps_check(o, p);
+    lq_ps_check(o, phi);
+    if (IS_REF(o)) {
+        lq_poisson_ref_project(o, p, u, v, w, phi, sdf, prm);
+        return LQ_OK;
+    }
+    int has_sdf = lq_ps_mode(sdf, prm), wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
+    float tmin = lq_poisson_theta_min(prm), dt_h = lq_poisson_dt_h(prm);
+    const lq_field *s = sdf ? sdf : phi;
+    /* over the unknown list: the faces beside the unknowns (poisson_cell.h) */
+    int n = lq_ps_nlist(o);
+    lq_argv a[] = {MEM(u),    MEM(v),     MEM(w),    MEM(&o->mask), MEM(&o->lv[0].list),
+                   VAL(n),    MEM(p),     MEM(phi),  MEM(s),        VAL(has_sdf),
+                   VAL(wall), VAL(ghost), VAL(tmin), VAL(dt_h)};
+    return lq_ps_list_run(o, o->project, "poisson_project_list", (int)LQ_COUNT(a), a, n);
+}
+
+/* --- multigrid ------------------------------------------------------------------------- */
+
+static lq_field *lq_ps_lmask(lq_poisson_ops *o, int l)
+{
+    return l ? &o->lv[l].mask : &o->mask;
+}
+
+static lq_field *lq_ps_ldiag(lq_poisson_ops *o, int l)
+{
+    return l ? &o->lv[l].diag : &o->diag;
+}
+
+int lq_poisson_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                        const lq_poisson_params *prm)
+{
+    o->mg_ready = 1;
+    if (IS_REF(o)) {
+        lq_poisson_ref_mg_build(o, phi, sdf, prm);
+        return LQ_OK;
+    }
+    int has_sdf = lq_ps_mode(sdf, prm), wall = prm->wall_dirichlet, dim3 = o->nz > 1;
+    const lq_field *s = sdf ? sdf : phi;
+    lq_argv a[] = {MEM(phi), MEM(s), VAL(has_sdf), MEM(&o->mask), MEM(&o->lv[0].state)};
+    int rc = lq_cl_launch(o->ctx, o->mg_state, "poisson_mg_state", (int)LQ_COUNT(a), a, 1,
+                          lq_ps_count(o), 1, NULL);
+    for (int l = 1; l < o->levels && !rc; l++) {
+        lq_poisson_level *f = &o->lv[l - 1], *c = &o->lv[l];
+        lq_argv ca[] = {MEM(&f->state), VAL(f->nx), VAL(f->ny), VAL(f->nz),
+                        MEM(&c->state), VAL(c->nx), VAL(c->ny), VAL(c->nz)};
+        rc = lq_ps_run3(o, o->mg_coarsen, "poisson_mg_coarsen", (int)LQ_COUNT(ca), ca, c->nx, c->ny,
+                        c->nz);
+        lq_argv sa[] = {MEM(&c->state), VAL(wall),  VAL(dim3),  MEM(&c->mask),
+                        MEM(&c->diag),  VAL(c->nx), VAL(c->ny), VAL(c->nz)};
+        if (!rc)
+            rc = lq_ps_run3(o, o->mg_system, "poisson_mg_system", (int)LQ_COUNT(sa), sa, c->nx,
+                            c->ny, c->nz);
+    }
+    return rc;
+}
+
+int lq_poisson_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *x, int colour)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_mg_smooth(o, l, b, x, colour);
+        return LQ_OK;
+    }
+    lq_poisson_level *L = &o->lv[l];
+    if (L->dense) { /* one colour's cells of the whole level */
+        lq_argv a[] = {MEM(b),
+                       MEM(x),
+                       MEM(lq_ps_lmask(o, l)),
+                       MEM(lq_ps_ldiag(o, l)),
+                       VAL(colour),
+                       VAL(L->nx),
+                       VAL(L->ny),
+                       VAL(L->nz)};
+        return lq_ps_run3(o, o->mg_smooth_w, "poisson_mg_smooth_half", (int)LQ_COUNT(a), a,
+                          (L->nx + 1) / 2, L->ny, L->nz);
+    }
+    /* one colour's part of the list */
+    int off = colour ? L->n[0] : 0, n = L->n[colour];
+    lq_argv a[] = {MEM(b),
+                   MEM(x),
+                   MEM(lq_ps_lmask(o, l)),
+                   MEM(lq_ps_ldiag(o, l)),
+                   VAL(colour),
+                   MEM(&L->list),
+                   VAL(off),
+                   VAL(n),
+                   VAL(L->nx),
+                   VAL(L->ny),
+                   VAL(L->nz)};
+    return lq_ps_list_run(o, o->mg_smooth, "poisson_mg_smooth_list", (int)LQ_COUNT(a), a, n);
+}
+
+int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq_field *x,
+                           lq_field *res)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_mg_residual(o, l, b, x, res);
+        return LQ_OK;
+    }
+    lq_poisson_level *L = &o->lv[l];
+    if (L->dense) {
+        lq_argv a[] = {MEM(b),
+                       MEM(x),
+                       MEM(lq_ps_lmask(o, l)),
+                       MEM(lq_ps_ldiag(o, l)),
+                       MEM(res),
+                       VAL(L->nx),
+                       VAL(L->ny),
+                       VAL(L->nz)};
+        return lq_ps_run3(o, o->mg_residual_w, "poisson_mg_residual", (int)LQ_COUNT(a), a, L->nx,
+                          L->ny, L->nz);
+    }
+    int off = 0, n = L->n[0] + L->n[1];
+    float shift = 0.0f;
+    lq_argv a[] = {MEM(b),
+                   VAL(shift),
+                   MEM(x),
+                   MEM(lq_ps_lmask(o, l)),
+                   MEM(lq_ps_ldiag(o, l)),
+                   MEM(res),
+                   MEM(&L->list),
+                   VAL(off),
+                   VAL(n),
+                   VAL(L->nx),
+                   VAL(L->ny),
+                   VAL(L->nz)};
+    return lq_ps_list_run(o, o->mg_residual, "poisson_mg_residual_list", (int)LQ_COUNT(a), a, n);
+}
+
+int lq_poisson_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_field *bc)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_mg_restrict(o, l, res, bc);
+        return LQ_OK;
+    }
+    lq_poisson_level *f = &o->lv[l], *L = &o->lv[l + 1];
+    int dim3 = o->nz > 1, off = 0, n = L->n[0] + L->n[1];
+    float scale = dim3 ? 0.5f : 1.0f;
+    if (L->dense) {
+        lq_argv a[] = {MEM(res),  VAL(f->nx), VAL(f->ny), VAL(f->nz), MEM(lq_ps_lmask(o, l + 1)),
+                       MEM(bc),   VAL(scale), VAL(dim3),  VAL(L->nx), VAL(L->ny),
+                       VAL(L->nz)};
+        return lq_ps_run3(o, o->mg_restrict_w, "poisson_mg_restrict", (int)LQ_COUNT(a), a, L->nx,
+                          L->ny, L->nz);
+    }
+    lq_argv a[] = {MEM(res), VAL(f->nx), VAL(f->ny), VAL(f->nz),    MEM(lq_ps_lmask(o, l + 1)),
+                   MEM(bc),  VAL(scale), VAL(dim3),  MEM(&L->list), VAL(off),
+                   VAL(n),   VAL(L->nx), VAL(L->ny), VAL(L->nz)};
+    return lq_ps_list_run(o, o->mg_restrict, "poisson_mg_restrict_list", (int)LQ_COUNT(a), a, n);
+}
+
+int lq_poisson_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field *x)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_mg_prolong(o, l, ec, x);
+        return LQ_OK;
+    }
+    lq_poisson_level *L = &o->lv[l], *c = &o->lv[l + 1];
+    int dim3 = o->nz > 1, off = 0, n = L->n[0] + L->n[1];
+    if (L->dense) {
+        lq_argv a[] = {MEM(ec), VAL(c->nx), VAL(c->ny), VAL(c->nz), MEM(lq_ps_lmask(o, l)),
+                       MEM(x),  VAL(dim3),  VAL(L->nx), VAL(L->ny), VAL(L->nz)};
+        return lq_ps_run3(o, o->mg_prolong_w, "poisson_mg_prolong", (int)LQ_COUNT(a), a, L->nx,
+                          L->ny, L->nz);
+    }
+    lq_argv a[] = {MEM(ec),    VAL(c->nx), VAL(c->ny),    VAL(c->nz), MEM(lq_ps_lmask(o, l)),
+                   MEM(x),     VAL(dim3),  MEM(&L->list), VAL(off),   VAL(n),
+                   VAL(L->nx), VAL(L->ny), VAL(L->nz)};
+    return lq_ps_list_run(o, o->mg_prolong, "poisson_mg_prolong_list", (int)LQ_COUNT(a), a, n);
+}
+
+/* z = M⁻¹ r: one V-cycle from a zero guess, smoothing mirrored on the way up. */
+int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z)
+{
+    assert(o->mg_ready);
+    int L = o->levels, rc = LQ_OK;
+    lq_field *X[LQ_PS_MAX_LEVELS];
+    const lq_field *B[LQ_PS_MAX_LEVELS];
+    for (int l = 0; l < L; l++) {
+        X[l] = l ? &o->lv[l].x : z;
+        B[l] = l ? &o->lv[l].b : r;
+    }
+    int top = o->tail >= 0 && !IS_REF(o) ? o->tail : L - 1; /* the launches' coarsest */
+    for (int l = 0; l < top && !rc; l++) {
+        rc = lq_field_zero(X[l], 0);
+        for (int s = 0; s < LQ_PS_MG_SMOOTH && !rc; s++) {
+            rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 0);
+            if (!rc) rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 1);
+        }
+        if (!rc) rc = lq_poisson_mg_residual(o, l, B[l], X[l], lq_ps_lres(o, l));
+        if (!rc) rc = lq_poisson_mg_restrict(o, l, lq_ps_lres(o, l), &o->lv[l + 1].b);
+    }
+    if (!rc && top < L - 1) {
+        /* levels top … L − 1 in one work-group (poisson_mg_tail), bit for bit the
+         * launches below */
+        if (top == 0) rc = lq_field_zero(X[0], 0); /* z: 0 off the unknowns */
+        int nl = L - top, dim3 = o->nz > 1;
+        lq_argv a[3 + 6 * LQ_PS_TAIL];
+        int na = 0;
+        a[na++] = (lq_argv)VAL(nl);
+        a[na++] = (lq_argv)VAL(dim3);
+        a[na++] = (lq_argv)MEM(&o->tail_info);
+        for (int t = 0; t < LQ_PS_TAIL; t++) {
+            int l = top + (t < nl ? t : nl - 1); /* unused slots: the coarsest again */
+            a[na++] = (lq_argv)MEM(lq_ps_lmask(o, l));
+            a[na++] = (lq_argv)MEM(lq_ps_ldiag(o, l));
+            a[na++] = (lq_argv)MEM(X[l]);
+            a[na++] = (lq_argv)MEM(B[l]);
+            a[na++] = (lq_argv)MEM(lq_ps_lres(o, l));
+            a[na++] = (lq_argv)MEM(&o->lv[l].list);
+        }
+        size_t local = LQ_PS_TAIL_GROUP;
+        if (!rc)
+            rc = lq_cl_launch(o->ctx, o->mg_tail, "poisson_mg_tail", na, a, 1, local, 1, &local);
+        goto up;
+    }
+    int cn = o->lv[L - 1].nx * o->lv[L - 1].ny * o->lv[L - 1].nz;
+    if (!rc && !IS_REF(o) && cn <= LQ_PS_COARSE_GROUP &&
+        o->ctx->cl.dev.max_work_group >= LQ_PS_COARSE_GROUP) {
+        /* the coarsest level's zero start and 2 × LQ_PS_MG_COARSE sweeps in one
+         * work-group (barriers between the colours), bit for bit the launches below */
+        lq_poisson_level *C = &o->lv[L - 1];
+        int sweeps = LQ_PS_MG_COARSE;
+        lq_argv a[] = {MEM(B[L - 1]),
+                       MEM(X[L - 1]),
+                       MEM(lq_ps_lmask(o, L - 1)),
+                       MEM(lq_ps_ldiag(o, L - 1)),
+                       VAL(sweeps),
+                       VAL(C->nx),
+                       VAL(C->ny),
+                       VAL(C->nz)};
+        size_t local = LQ_PS_COARSE_GROUP;
+        rc = lq_cl_launch(o->ctx, o->mg_coarse, "poisson_mg_coarse", (int)LQ_COUNT(a), a, 1, local,
+                          1, &local);
+        goto up;
+    }
+    if (!rc) rc = lq_field_zero(X[L - 1], 0);
+    for (int s = 0; s < LQ_PS_MG_COARSE && !rc; s++) {
+        rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 0);
+        if (!rc) rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 1);
+    }
+    for (int s = 0; s < LQ_PS_MG_COARSE && !rc; s++) {
+        rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 1);
+        if (!rc) rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 0);
+    }
+up:
+    for (int l = top - 1; l >= 0 && !rc; l--) {
+        rc = lq_poisson_mg_prolong(o, l, X[l + 1], X[l]);
+        for (int s = 0; s < LQ_PS_MG_SMOOTH && !rc; s++) {
+            rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 1);
+            if (!rc) rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 0);
+        }
+    }
+    return rc;
+}
+
+/* --- the system and the solvers --------------------------------------------------------- */
+
+int lq_poisson_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
+                     const lq_poisson_params *prm)
+{
+    int rc = lq_poisson_setup(o, phi, sdf, prm);
+    o->mg_ready = 0;
+    if (!rc && prm->precond == LQ_POISSON_PRECOND_MG) rc = lq_poisson_mg_build(o, phi, sdf, prm);
+    if (!rc) rc = lq_poisson_lists(o); /* also o->unknowns, o->dirichlet */
+    return rc;
+}
+
+/* p = 0 off the unknowns, unchanged on them: two SOR colour passes with ω = 0. */
+static int lq_ps_mask(lq_poisson_ops *o, const lq_field *b, lq_field *p)
+{
+    int rc = lq_poisson_sor_pass(o, b, 0.0f, p, 0, 0.0f);
+    if (!rc) rc = lq_poisson_sor_pass(o, b, 0.0f, p, 1, 0.0f);
+    return rc;
+}
+
+/* CG's passes: over the unknown list, or (o->dense, both backends alike) the whole grid
+ * with the whole-grid reductions. */
+static int lq_ps_apply_dq(lq_poisson_ops *o, const lq_field *d, lq_field *q, double *dq)
+{
+    if (!o->dense) return lq_poisson_apply_dot(o, d, q, dq);
+    int rc = lq_poisson_apply(o, d, q);
+    return rc ? rc : lq_poisson_reduce(o, LQ_PS_RED_DOT, d, q, 0.0f, dq);
+}
+
+static int lq_ps_update_rr(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                           const lq_field *q, float alpha, double *rr)
+{
+    if (!o->dense) return lq_poisson_update_dot(o, x, r, d, q, alpha, rr);
+    int rc = lq_poisson_cg_update(o, x, r, d, q, alpha);
+    return rc ? rc : lq_poisson_reduce(o, LQ_PS_RED_DOT, r, r, 0.0f, rr);
+}
+
+static int lq_ps_dot(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum)
+{
+    return o->dense ? lq_poisson_reduce(o, LQ_PS_RED_DOT, a, b, 0.0f, sum)
+                    : lq_poisson_dot_list(o, a, b, sum);
+}
+
+static int lq_ps_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
+{
+    return o->dense ? lq_poisson_cg_direction(o, z, d, beta)
+                    : lq_poisson_direction_list(o, z, d, beta);
+}
+
+static int lq_ps_resid(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                       lq_field *r)
+{
+    return o->dense ? lq_poisson_residual(o, b, shift, p, r)
+                    : lq_poisson_residual_list(o, b, shift, p, r);
+}
+
+static int lq_ps_rnorm(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                       double *norm)
+{
+    double rr = 0; /* over the unknown list (r is 0 elsewhere) or the whole grid */
+    int rc = lq_ps_resid(o, b, shift, p, &o->r);
+    if (!rc) rc = lq_ps_dot(o, &o->r, &o->r, &rr);
+    *norm = sqrt(rr);
+    return rc;
+}
+
+#define LQ_PS_STALL 50
+
+static int lq_ps_relax(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p,
+                       const lq_poisson_params *prm, double goal, lq_poisson_stats *st)
+{
+    int sor = prm->solver == LQ_POISSON_SOR;
+    int nmax = o->nx > o->ny ? o->nx : o->ny;
+    if (o->nz > nmax) nmax = o->nz;
+    float omega = prm->omega > 0
+                      ? prm->omega
+                      : (sor ? (float)(2.0 / (1.0 + sin(3.14159265358979323846 / nmax))) : 0.9f);
+    int max_iter = prm->max_iter > 0 ? prm->max_iter : 1000;
+    int every = prm->check_every > 0 ? prm->check_every : 1;
+    lq_field *cur = p, *other = &o->z;
+    double rn = INFINITY, best = INFINITY;
+    int rc = LQ_OK, it = 0, stall = 0;
+    while (it < max_iter && !rc) {
+        it++;
+        if (sor) {
+            rc = lq_poisson_sor_pass(o, b, shift, p, 0, omega);
+            if (!rc) rc = lq_poisson_sor_pass(o, b, shift, p, 1, omega);
+        } else {
+            rc = lq_poisson_jacobi_pass(o, b, shift, cur, other, omega);
+            lq_field *t = cur;
+            cur = other;
+            other = t;
+        }
+        if (!rc && (it % every == 0 || it == max_iter)) {
+            rc = lq_ps_rnorm(o, b, shift, cur, &rn);
+            if (rn <= goal) break;
+            /* float's floor (~ε|p|/|b|): stop when LQ_PS_STALL checks in a row bring no
+             * new lowest residual */
+            if (rn < (1.0 - 1e-5) * best) {
+                best = rn;
+                stall = 0;
+            } else if (++stall >= LQ_PS_STALL) {
+                snprintf(st->message, sizeof st->message,
+                         "%s: %d unknowns, stalled at |r|/|b| = %.3g after %d iterations "
+                         "(float round-off floor)",
+                         sor ? "SOR" : "Jacobi", o->unknowns, rn / st->b_norm, it);
+                break;
+            }
+        }
+    }
+    if (!rc && cur != p) rc = lq_poisson_jacobi_pass(o, b, shift, cur, p, 0.0f); /* copy back */
+    st->iterations = it;
+    st->converged = rn <= goal;
+    return rc;
+}
+
+#define LQ_PS_RESTARTS 4
+
+/* *rn_end: the true residual of the final x when the loop ended on it, else −1. */
+static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *x,
+                    const lq_poisson_params *prm, double goal, lq_poisson_stats *st, double *rn_end)
+{
+    *rn_end = -1;
+    int pre = prm->precond != LQ_POISSON_PRECOND_NONE, mg = prm->precond == LQ_POISSON_PRECOND_MG;
+    int max_iter = prm->max_iter > 0 ? prm->max_iter : 1000;
+    lq_field *r = &o->r, *z = pre ? &o->z : &o->r, *d = &o->d, *q = &o->q;
+    double rr = 0, rz = 0, dq = 0;
+    /* the list passes (d, q, x, r on level 0's unknowns) leave 0 elsewhere: d and q start
+     * at 0, x (lq_ps_mask) and the residual r are 0 off the unknowns */
+    int rc = lq_field_zero(d, 0), it = 0, restarts = 0;
+    if (!rc) rc = lq_field_zero(q, 0);
+    if (!rc) rc = lq_ps_resid(o, b, shift, x, r);
+    if (!rc) rc = lq_ps_dot(o, r, r, &rr);
+    st->converged = sqrt(rr) <= goal;
+    if (rc || st->converged) goto done;
+    if (pre) rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
+    if (!rc) rc = lq_ps_direction(o, z, d, 0.0f);
+    if (!rc && pre) rc = lq_ps_dot(o, r, z, &rz);
+    if (!pre) rz = rr;
+    while (!rc && it < max_iter) {
+        it++;
+        rc = lq_ps_apply_dq(o, d, q, &dq);
+        if (rc) break;
+        if (!(dq > 0)) {
+            snprintf(st->message, sizeof st->message, "CG breakdown: dᵀAd = %g at iteration %d", dq,
+                     it);
+            break;
+        }
+        rc = lq_ps_update_rr(o, x, r, d, q, (float)(rz / dq), &rr);
+        if (rc) break;
+        if (sqrt(rr) <= goal) {
+            /* The recursive residual drifts from b − Ap in float: confirm with the true
+             * one; if it is not there yet, restart from it (residual replacement), at
+             * most LQ_PS_RESTARTS times (then p is at float's floor, ~ε|p|/|b|). */
+            double rn = 0;
+            rc = lq_ps_rnorm(o, b, shift, x, &rn);
+            if (rc || rn <= goal || restarts >= LQ_PS_RESTARTS) {
+                st->converged = rn <= goal;
+                *rn_end = rn;
+                break;
+            }
+            restarts++;
+            rr = rn * rn;
+            if (pre) rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
+            if (!rc) rc = lq_ps_direction(o, z, d, 0.0f);
+            rz = rr;
+            if (!rc && pre) rc = lq_ps_dot(o, r, z, &rz);
+            continue;
+        }
+        double rz_new = rr;
+        if (pre) {
+            rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
+            if (!rc) rc = lq_ps_dot(o, r, z, &rz_new);
+        }
+        if (!rc) rc = lq_ps_direction(o, z, d, (float)(rz_new / rz));
+        rz = rz_new;
+    }
+done:
+    st->iterations = it;
+    return rc;
+}
+
+int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
+                     const lq_poisson_params *prm, lq_poisson_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    st->unknowns = o->unknowns;
+    if (o->unknowns == 0) {
+        st->converged = 1;
+        snprintf(st->message, sizeof st->message, "no liquid: nothing to solve");
+        return lq_field_zero(p, 0);
+    }
+    double sum = 0, bb = 0, rn_end = -1;
+    float shift = 0.0f;
+    int rc = LQ_OK;
+    if (o->dirichlet == 0) {
+        rc = lq_poisson_reduce(o, LQ_PS_RED_SUM, b, NULL, 0.0f, &sum);
+        shift = (float)(sum / o->unknowns);
+        st->singular = 1;
+        st->shift = shift;
+    }
+    if (prm->solver == LQ_POISSON_PCG && prm->precond == LQ_POISSON_PRECOND_MG && !o->mg_ready)
+        return lq_error(LQ_ESIM, "poisson: multigrid PCG asked for, but the last "
+                                 "lq_poisson_build had another preconditioner");
+    if (!rc && shift == 0.0f && !o->dense) /* Σ (b − 0)² = b·b over the unknowns */
+        rc = lq_poisson_dot_list(o, b, b, &bb);
+    else if (!rc)
+        rc = lq_poisson_reduce(o, LQ_PS_RED_NORM2, b, NULL, shift, &bb);
+    if (!rc) rc = lq_ps_mask(o, b, p);
+    if (rc) return rc;
+    st->b_norm = sqrt(bb);
+    double tol = prm->tol > 0 ? prm->tol : 1e-5;
+    double goal = tol * st->b_norm;
+    if (!(st->b_norm > 0)) {
+        st->converged = 1;
+        rc = lq_field_zero(p, 0);
+    } else if (prm->solver == LQ_POISSON_PCG) {
+        rc = lq_ps_cg(o, b, shift, p, prm, goal, st, &rn_end);
+    } else {
+        rc = lq_ps_relax(o, b, shift, p, prm, goal, st);
+    }
+    double rn = rn_end;
+    if (!rc && st->b_norm > 0 && rn < 0) rc = lq_ps_rnorm(o, b, shift, p, &rn);
+    if (rc) return rc;
+    st->residual = st->b_norm > 0 ? rn / st->b_norm : 0;
+    if (!isfinite(st->residual))
+        return lq_error(LQ_ESIM, "poisson: the pressure solve diverged (residual %g)", rn);
+    if (!st->message[0]) {
+        static const char *const names[] = {"PCG", "SOR", "Jacobi"};
+        static const char *const pcs[] = {" (multigrid)", " (Jacobi)", " (none)"};
+        int len = snprintf(st->message, sizeof st->message,
+                           "%s%s: %d unknowns, %d iterations, |r|/|b| = %.3g%s", names[prm->solver],
+                           prm->solver == LQ_POISSON_PCG ? pcs[prm->precond] : "", st->unknowns,
+                           st->iterations, st->residual, st->converged ? "" : " (not converged)");
+        if (st->singular && len > 0 && (size_t)len < sizeof st->message)
+            snprintf(st->message + len, sizeof st->message - (size_t)len,
+                     "; singular (no air, Neumann walls): mean %.3g removed from b", st->shift);
+    }
+    return LQ_OK;
+}
+
+int lq_poisson_step(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf, lq_field *u,
+                    lq_field *v, lq_field *w, lq_field *b, lq_field *p,
+                    const lq_poisson_params *prm, lq_poisson_stats *st)
+{
+    static int prof = -1;
+    if (prof < 0) {
+        const char *e = getenv("LIQUIDCL_PLS_PROFILE");
+        prof = e && *e && *e != '0';
+    }
+    double t0 = prof ? (lq_ctx_finish(o->ctx), lq_now()) : 0, t1 = 0, t2 = 0;
+    int rc = lq_poisson_build(o, phi, sdf, prm);
+    if (!rc) rc = lq_poisson_rhs(o, u, v, w, b, prm);
+    if (prof) t1 = (lq_ctx_finish(o->ctx), lq_now());
+    if (!rc) rc = lq_poisson_solve(o, b, p, prm, st);
+    if (prof) t2 = (lq_ctx_finish(o->ctx), lq_now());
+    if (!rc) rc = lq_poisson_project(o, p, u, v, w, phi, sdf, prm);
+    if (prof) /* LIQUIDCL_PLS_PROFILE=1 (host/solvers/pls.c): the projection's parts, ms */
+    {
+        fprintf(stderr, " [ps_build %.1f ps_solve %.1f ps_project %.1f unknowns", 1e3 * (t1 - t0),
+                1e3 * (t2 - t1), 1e3 * (lq_ctx_finish(o->ctx), lq_now() - t2));
+        for (int l = 0; l < (o->mg_ready ? o->levels : 1); l++)
+            fprintf(stderr, " %d", o->lv[l].n[0] + o->lv[l].n[1]);
+        fprintf(stderr, "]");
+    }
+    return rc;
+}

@@ -1,0 +1,721 @@
+/*
+ * scene_keys.c — the scene key table: every key a scene may hold, with its type,
+ * range, default, units, the solvers that read it and a one-line doc.
+ *
+ * The loader (host/scene/scene.c), its error messages, the typed getters and the generated
+ * docs/SCENE.md all read this one table; adding a key means adding a row here (and
+ * regenerating the docs with LQ_REGENERATE=1 build/test_scene).
+ *
+ * Invariants (checked by lq_scene_check_keys() in tests/scene/test_scene.c):
+ * - a row's parent ("grid" for "grid.size", "liquid" for "liquid[].box") comes
+ *   earlier in the table; list items are written "list[].kind.key";
+ * - rows flagged LQ_KEY_KIND sit directly under "list[]" and every LIST has one;
+ *   other rows directly under "list[]" are per-item attributes (e.g. "boundary");
+ * - a child is read by no solver its parent is not read by;
+ * - defaults are YAML text of the row's type and lie in its range; required rows
+ *   have no default; ranges are inclusive unless LQ_KEY_MIN_OPEN/LQ_KEY_MAX_OPEN;
+ * - `walls` carries LQ_KEY_FACES: one word for all six faces, or a mapping of the
+ *   per-face rows below it.
+ */
+#include "scene/scene.h"
+
+#include <math.h>
+
+/* Row builders: positional lq_key fields are easy to misorder, so rows are written
+ * through these, one per type. */
+#define INF INFINITY
+#define K_MAP(p_, fl_, sv_, doc_)                                                                  \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_MAP, .flags = (fl_), .solvers = (sv_), .min = -INF,           \
+        .max = INF, .units = "", .doc = (doc_)                                                     \
+    }
+#define K_LIST(p_, sv_, doc_)                                                                      \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_LIST, .flags = 0, .solvers = (sv_), .min = -INF, .max = INF,  \
+        .units = "", .doc = (doc_)                                                                 \
+    }
+#define K_FLOAT(p_, fl_, sv_, lo_, hi_, def_, un_, doc_)                                           \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_FLOAT, .flags = (fl_), .solvers = (sv_), .min = (lo_),        \
+        .max = (hi_), .def = (def_), .units = (un_), .doc = (doc_)                                 \
+    }
+#define K_INT(p_, fl_, sv_, lo_, hi_, def_, un_, doc_)                                             \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_INT, .flags = (fl_), .solvers = (sv_), .min = (lo_),          \
+        .max = (hi_), .def = (def_), .units = (un_), .doc = (doc_)                                 \
+    }
+#define K_BOOL(p_, sv_, def_, doc_)                                                                \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_BOOL, .flags = 0, .solvers = (sv_), .min = -INF, .max = INF,  \
+        .def = (def_), .units = "", .doc = (doc_)                                                  \
+    }
+#define K_ENUM(p_, fl_, sv_, words_, def_, doc_)                                                   \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_ENUM, .flags = (fl_), .solvers = (sv_), .min = -INF,          \
+        .max = INF, .enums = (words_), .def = (def_), .units = "", .doc = (doc_)                   \
+    }
+#define K_STRING(p_, fl_, sv_, def_, doc_)                                                         \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_STRING, .flags = (fl_), .solvers = (sv_), .min = -INF,        \
+        .max = INF, .def = (def_), .units = "", .doc = (doc_)                                      \
+    }
+#define K_FILE(p_, fl_, sv_, doc_)                                                                 \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_FILE, .flags = (fl_), .solvers = (sv_), .min = -INF,          \
+        .max = INF, .units = "", .doc = (doc_)                                                     \
+    }
+#define K_FLOATS(p_, fl_, sv_, n0_, n1_, lo_, hi_, def_, un_, doc_)                                \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_FLOATS, .flags = (fl_), .solvers = (sv_), .min = (lo_),       \
+        .max = (hi_), .len_min = (n0_), .len_max = (n1_), .def = (def_), .units = (un_),           \
+        .doc = (doc_)                                                                              \
+    }
+#define K_INTS(p_, fl_, sv_, n0_, n1_, lo_, hi_, def_, un_, doc_)                                  \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_INTS, .flags = (fl_), .solvers = (sv_), .min = (lo_),         \
+        .max = (hi_), .len_min = (n0_), .len_max = (n1_), .def = (def_), .units = (un_),           \
+        .doc = (doc_)                                                                              \
+    }
+#define K_ENUMS(p_, fl_, sv_, n0_, n1_, words_, def_, doc_)                                        \
+    {                                                                                              \
+        .path = (p_), .type = LQ_KEY_ENUMS, .flags = (fl_), .solvers = (sv_), .min = -INF,         \
+        .max = INF, .len_min = (n0_), .len_max = (n1_), .enums = (words_), .def = (def_),          \
+        .units = "", .doc = (doc_)                                                                 \
+    }
+
+#define REQ  LQ_KEY_REQUIRED
+#define KIND LQ_KEY_KIND
+#define GT   LQ_KEY_MIN_OPEN /* value > min */
+#define ALL  LQ_SOLVER_ALL
+#define HF   LQ_SOLVER_HF
+#define SHAL LQ_SOLVER_SHALLOW
+#define NOHF (LQ_SOLVER_SPLASH | LQ_SOLVER_MAC | LQ_SOLVER_PLS)
+#define TERR (LQ_SOLVER_SHALLOW | LQ_SOLVER_SPLASH | LQ_SOLVER_MAC)
+#define SPL  LQ_SOLVER_SPLASH
+#define MAC  LQ_SOLVER_MAC
+
+const lq_key lq_scene_keys[] = {
+    /* --- what runs ------------------------------------------------------------- */
+    K_ENUM("solver", REQ, ALL, "shallow|splash|mac|pls", NULL,
+           "The solver that animates the scene: `shallow` (Kass & Miller height field), "
+           "`splash` (O'Brien & Hodgins height field with spray), `mac` (Foster & Metaxas "
+           "3D Navier-Stokes), `pls` (particle level set)."),
+    K_STRING("name", 0, ALL, NULL,
+             "The scene's name, used for the default output folder `out/<name>/`; "
+             "default: the file name without `.yaml`/`.yml`."),
+
+    /* --- grid -------------------------------------------------------------------- */
+    K_MAP("grid", REQ, ALL, "The simulation grid: a box of uniform cubic cells."),
+    K_INTS("grid.size", REQ, ALL, 2, 3, 1, 65536, NULL, "cells",
+           "Cells per axis: `[nx, nz]` for the height-field solvers (`shallow`, `splash`), "
+           "`[nx, ny, nz]` for the 3D solvers (2D runs use `nz = 1`)."),
+    K_FLOAT("grid.cell", REQ | GT, ALL, 0, INF, NULL, "m", "Cell edge length."),
+    K_FLOATS("grid.origin", 0, ALL, 2, 3, -INF, INF, "[0, 0, 0]", "m",
+             "World position of the grid's lower corner."),
+
+    /* --- time -------------------------------------------------------------------- */
+    K_MAP("time", 0, ALL, "Frames and time stepping."),
+    K_INT("time.frames", 0, ALL, 1, INF, "120", "", "Frames to simulate and write."),
+    K_FLOAT("time.fps", GT, ALL, 0, 1e6, "30", "1/s", "Frames per second of scene time."),
+    K_FLOAT("time.cfl", GT, ALL, 0, 100, "1.0", "",
+            "The solver's Courant-number limit per step: a step moves liquid at most this "
+            "many cells."),
+
+    /* --- forces and walls ---------------------------------------------------------- */
+    K_FLOATS("gravity", 0, ALL, 3, 3, -INF, INF, "[0, -9.81, 0]", "m/s²",
+             "Gravitational acceleration `[x, y, z]`; y is up."),
+    K_ENUM("walls", LQ_KEY_FACES, ALL, "free-slip|no-slip", "free-slip",
+           "Boundary condition on the grid's six faces: one word for all faces, or a "
+           "mapping of the faces below (faces not named are `free-slip`). The height-field "
+           "solvers treat every wall as closed and reflecting, whichever word is given."),
+    K_ENUM("walls.x_min", 0, ALL, "free-slip|no-slip", "free-slip", "The face at x = min."),
+    K_ENUM("walls.x_max", 0, ALL, "free-slip|no-slip", "free-slip", "The face at x = max."),
+    K_ENUM("walls.y_min", 0, ALL, "free-slip|no-slip", "free-slip",
+           "The floor (y = min; 3D solvers)."),
+    K_ENUM("walls.y_max", 0, ALL, "free-slip|no-slip", "free-slip",
+           "The ceiling (y = max; 3D solvers)."),
+    K_ENUM("walls.z_min", 0, ALL, "free-slip|no-slip", "free-slip", "The face at z = min."),
+    K_ENUM("walls.z_max", 0, ALL, "free-slip|no-slip", "free-slip", "The face at z = max."),
+
+    /* --- initial liquid ------------------------------------------------------------ */
+    K_LIST("liquid", ALL,
+           "The initial liquid: the union of the items' shapes, plus the surface offsets "
+           "(`hump`, `wave`, `tilt`, `paraboloid`) added to the water surface in order."),
+    K_FLOAT("liquid[].viscosity", 0, LQ_SOLVER_PLS, 0, 1e3, NULL, "m²/s",
+            "Kinematic viscosity ν of this item's liquid (Rasmussen et al. §5.1 variable "
+            "viscosity; later items win where they overlap; the rest of the liquid takes "
+            "`pls.viscosity`). The liquid carries it: a per-cell ν advected with φ, times "
+            "`pls.viscosity_change`'s factor (its ν(t) / `pls.viscosity` when that is above 0, "
+            "else 1)."),
+    K_MAP("liquid[].box", KIND, ALL, "An axis-aligned box of liquid."),
+    K_FLOATS("liquid[].box.min", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
+    K_FLOATS("liquid[].box.max", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
+    K_FLOATS("liquid[].box.velocity", 0, ALL, 3, 3, -INF, INF, "[0, 0, 0]", "m/s",
+             "Initial velocity of the liquid in the box."),
+    K_MAP("liquid[].sphere", KIND, NOHF, "A ball of liquid."),
+    K_FLOATS("liquid[].sphere.center", REQ, NOHF, 3, 3, -INF, INF, NULL, "m", "Centre."),
+    K_FLOAT("liquid[].sphere.radius", REQ | GT, NOHF, 0, INF, NULL, "m", "Radius."),
+    K_FLOATS("liquid[].sphere.velocity", 0, NOHF, 3, 3, -INF, INF, "[0, 0, 0]", "m/s",
+             "Initial velocity of the ball."),
+    K_FLOAT("liquid[].level", KIND, ALL, -INF, INF, NULL, "m",
+            "Still water up to this height over the whole grid (height fields, tanks)."),
+    K_MAP("liquid[].hump", KIND, HF,
+          "A Gaussian bump `height·exp(-r²/(2·sigma²))` added to the water surface."),
+    K_FLOATS("liquid[].hump.center", REQ, HF, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("liquid[].hump.sigma", REQ | GT, HF, 0, INF, NULL, "m", "Standard deviation."),
+    K_FLOAT("liquid[].hump.height", REQ, HF, -INF, INF, NULL, "m",
+            "Peak height (negative for a dip)."),
+    K_MAP("liquid[].wave", KIND, ALL,
+          "A standing cosine mode of the closed basin, `amplitude·cos(mode·π·(x - x0)/L)`, "
+          "added to the water surface (x0, L: the grid's origin and extent along `axis`; for "
+          "`mac`, the basin inside the wall layer). In `mac` and `pls` the wave shapes the "
+          "`level` item just before it."),
+    K_FLOAT("liquid[].wave.amplitude", REQ, ALL, -INF, INF, NULL, "m", "Amplitude A."),
+    K_INT("liquid[].wave.mode", 0, ALL, 1, INF, "1", "", "Mode number m (half wavelengths)."),
+    K_ENUM("liquid[].wave.axis", 0, ALL, "x|z", "x", "The axis the wave runs along."),
+    K_MAP("liquid[].tilt", KIND, HF, "A planar tilt added to the water surface."),
+    K_FLOATS("liquid[].tilt.slope", REQ, HF, 2, 2, -INF, INF, NULL, "", "Slope `[dh/dx, dh/dz]`."),
+    K_FLOATS("liquid[].tilt.center", 0, HF, 2, 2, -INF, INF, NULL, "m",
+             "Point `[x, z]` where the tilt adds nothing; default: the grid centre."),
+    K_MAP("liquid[].paraboloid", KIND, HF,
+          "A paraboloid `curvature·r²` added to the water surface."),
+    K_FLOATS("liquid[].paraboloid.center", REQ, HF, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("liquid[].paraboloid.curvature", REQ, HF, -INF, INF, NULL, "1/m",
+            "Curvature (negative for a dome)."),
+
+    /* --- obstacles ------------------------------------------------------------------ */
+    K_LIST("obstacles", ALL, "Fixed solids inside the grid."),
+    K_MAP("obstacles[].box", KIND, ALL, "An axis-aligned solid box."),
+    K_FLOATS("obstacles[].box.min", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
+    K_FLOATS("obstacles[].box.max", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
+    K_MAP("obstacles[].sphere", KIND, ALL, "A solid ball."),
+    K_FLOATS("obstacles[].sphere.center", REQ, ALL, 3, 3, -INF, INF, NULL, "m", "Centre."),
+    K_FLOAT("obstacles[].sphere.radius", REQ | GT, ALL, 0, INF, NULL, "m", "Radius."),
+    K_MAP("obstacles[].cylinder", KIND, MAC | LQ_SOLVER_PLS,
+          "A solid capped cylinder (3D solvers; a 2D grid sees its cross-section at its "
+          "centre's z)."),
+    K_FLOATS("obstacles[].cylinder.center", REQ, MAC | LQ_SOLVER_PLS, 3, 3, -INF, INF, NULL, "m",
+             "Centre (the middle of the axis)."),
+    K_FLOAT("obstacles[].cylinder.radius", REQ | GT, MAC | LQ_SOLVER_PLS, 0, INF, NULL, "m",
+            "Radius."),
+    K_FLOAT("obstacles[].cylinder.height", REQ | GT, MAC | LQ_SOLVER_PLS, 0, INF, NULL, "m",
+            "Length along the axis, cap to cap."),
+    K_ENUM("obstacles[].cylinder.axis", 0, MAC | LQ_SOLVER_PLS, "x|y|z", "y", "The axis."),
+    K_MAP("obstacles[].mask", KIND, MAC | LQ_SOLVER_PLS,
+          "A solid drawn as a stack of gray PNG images, one per z slice, stretched over the "
+          "box `[min, max]`: a cell whose centre falls on a texel of 128 or more (of 255) is "
+          "solid (nearest texel; colour images are read as their luma). Image row 0 is the "
+          "top (max y), slice 0 lies at min z; a 2D grid uses the middle slice."),
+    K_STRING("obstacles[].mask.file", REQ, MAC | LQ_SOLVER_PLS, NULL,
+             "One PNG file, or a pattern with one integer conversion (`rock_%03d.png`) "
+             "numbered from `first`; relative to the scene file's folder."),
+    K_INT("obstacles[].mask.count", 0, MAC | LQ_SOLVER_PLS, 1, 65536, NULL, "",
+          "Number of slices (required with a pattern; a single file is one slice)."),
+    K_INT("obstacles[].mask.first", 0, MAC | LQ_SOLVER_PLS, -1000000000, 1000000000, "0", "",
+          "The number of the first slice's file."),
+    K_FLOATS("obstacles[].mask.min", REQ, MAC | LQ_SOLVER_PLS, 3, 3, -INF, INF, NULL, "m",
+             "Lower corner of the box the stack covers."),
+    K_FLOATS("obstacles[].mask.max", REQ, MAC | LQ_SOLVER_PLS, 3, 3, -INF, INF, NULL, "m",
+             "Upper corner of the box the stack covers."),
+    K_MAP("obstacles[].mesh", KIND, MAC | LQ_SOLVER_PLS,
+          "A solid bounded by a closed triangle mesh (Wavefront OBJ: `v` and `f` lines, "
+          "polygons allowed, other statements ignored), e.g. a rock. Every edge must be "
+          "shared by an even number of faces (vertices at the same position are merged); "
+          "face winding does not matter. Cells whose centre the surface encloses are solid."),
+    K_FILE("obstacles[].mesh.file", REQ, MAC | LQ_SOLVER_PLS,
+           "The OBJ file, relative to the scene file's folder."),
+    K_FLOATS("obstacles[].mesh.scale", GT, MAC | LQ_SOLVER_PLS, 1, 3, 0, INF, "[1]", "",
+             "Scale factor: `[s]` for all axes or `[sx, sy, sz]`; applied first."),
+    K_FLOATS("obstacles[].mesh.rotate", 0, MAC | LQ_SOLVER_PLS, 3, 3, -INF, INF, "[0, 0, 0]",
+             "degrees", "Rotations about x, then y, then z (world axes), after the scale."),
+    K_FLOATS("obstacles[].mesh.translate", 0, MAC | LQ_SOLVER_PLS, 3, 3, -INF, INF, "[0, 0, 0]",
+             "m", "Offset added last."),
+    K_ENUM("obstacles[].boundary", 0, ALL, "no-slip|free-slip", "no-slip",
+           "Velocity condition on the obstacle's surface."),
+    K_MAP("obstacles[].motion", 0, LQ_SOLVER_PLS,
+          "Keyframed rigid motion of a box, sphere, cylinder or mesh (`pls`; Rasmussen et al. "
+          "2004 §5.5): the object's signed distance and velocity are rebuilt every step (a "
+          "mesh's distance is made once on a grid in its own frame, for small meshes). Not "
+          "with static mesh or mask obstacles or terrain in the same scene."),
+    K_FLOATS("obstacles[].motion.keys", REQ, LQ_SOLVER_PLS, 7, 7 * 256, -INF, INF, NULL, "",
+             "Rows `[t, tx, ty, tz, rx, ry, rz, ...]` (s, m, degrees; times increasing): at time "
+             "t the shape is turned about its own centre by Rz(rz) Ry(ry) Rx(rx), then moved by "
+             "(tx, ty, tz) (a mesh: about the centre of its bounds); held before the first key and "
+             "after the last. 2D: rz only."),
+    K_ENUM("obstacles[].motion.interpolate", 0, LQ_SOLVER_PLS, "linear|smooth", "linear",
+           "Between keys: linear, or smooth (a smoothstep per segment: at rest at every key)."),
+
+    /* --- terrain --------------------------------------------------------------------- */
+    K_LIST("terrain", TERR,
+           "The ground height b(x, z), built item by item (see `combine`); without items "
+           "the ground is flat at the grid's lower corner."),
+    K_MAP("terrain[].plane", KIND, TERR, "A plane `height + slope·(x - x0, z - z0)`."),
+    K_FLOAT("terrain[].plane.height", 0, TERR, -INF, INF, "0", "m", "Height at the grid origin."),
+    K_FLOATS("terrain[].plane.slope", 0, TERR, 2, 2, -INF, INF, "[0, 0]", "",
+             "Slope `[db/dx, db/dz]`."),
+    K_MAP("terrain[].ramp", KIND, TERR,
+          "A beach: linear from `height[0]` at `from` to `height[1]` at `to`, held constant "
+          "beyond the ends."),
+    K_FLOATS("terrain[].ramp.from", REQ, TERR, 2, 2, -INF, INF, NULL, "m", "Start point `[x, z]`."),
+    K_FLOATS("terrain[].ramp.to", REQ, TERR, 2, 2, -INF, INF, NULL, "m", "End point `[x, z]`."),
+    K_FLOATS("terrain[].ramp.height", REQ, TERR, 2, 2, -INF, INF, NULL, "m",
+             "Heights at `from` and at `to`."),
+    K_MAP("terrain[].box", KIND, TERR, "Raises the ground to `max.y` over the box's footprint."),
+    K_FLOATS("terrain[].box.min", REQ, TERR, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
+    K_FLOATS("terrain[].box.max", REQ, TERR, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
+    K_MAP("terrain[].gaussian", KIND, TERR, "A hill `height·exp(-r²/(2·sigma²))`."),
+    K_FLOATS("terrain[].gaussian.center", REQ, TERR, 2, 2, -INF, INF, NULL, "m",
+             "Centre `[x, z]`."),
+    K_FLOAT("terrain[].gaussian.sigma", REQ | GT, TERR, 0, INF, NULL, "m", "Standard deviation."),
+    K_FLOAT("terrain[].gaussian.height", REQ, TERR, -INF, INF, NULL, "m",
+            "Peak height (negative for a pit)."),
+    K_MAP("terrain[].bowl", KIND, TERR, "Thacker's basin `b = -depth·(1 - r²/radius²)`."),
+    K_FLOATS("terrain[].bowl.center", REQ, TERR, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("terrain[].bowl.radius", REQ | GT, TERR, 0, INF, NULL, "m",
+            "Radius where the bowl meets height 0."),
+    K_FLOAT("terrain[].bowl.depth", REQ | GT, TERR, 0, INF, NULL, "m", "Depth at the centre."),
+    K_ENUM("terrain[].bowl.axis", 0, TERR, "radial|x|z", "radial",
+           "`radial`: r is the distance from the centre; `x` or `z`: a parabolic canal, "
+           "r measured along that axis only."),
+    K_MAP("terrain[].heightmap", KIND, TERR,
+          "Ground heights from a gray PNG image (8- or 16-bit), row 0 at z = min."),
+    K_FILE("terrain[].heightmap.file", REQ, TERR,
+           "The PNG file, relative to the scene file's folder."),
+    K_FLOAT("terrain[].heightmap.min", 0, TERR, -INF, INF, "0", "m", "Height of black."),
+    K_FLOAT("terrain[].heightmap.max", REQ, TERR, -INF, INF, NULL, "m", "Height of white."),
+    K_FLOATS("terrain[].heightmap.origin", 0, TERR, 2, 2, -INF, INF, NULL, "m",
+             "World `[x, z]` of the image's corner; default: the grid origin."),
+    K_FLOATS("terrain[].heightmap.size", GT, TERR, 2, 2, 0, INF, NULL, "m",
+             "World extent `[x, z]` the image covers; default: the grid's extent."),
+    K_ENUM("terrain[].combine", 0, TERR, "max|add", "max",
+           "How the item joins what the earlier items built: `max` (union of solids) or "
+           "`add` (added heights)."),
+    K_ENUM("terrain[].boundary", 0, MAC, "free-slip|no-slip", "free-slip",
+           "Velocity condition on the ground's surface for the 3D solvers, which make the "
+           "cells whose centre lies below b(x, z) solid: the whole ground is `no-slip` when "
+           "any item says so."),
+
+    /* --- sources and sinks ----------------------------------------------------------- */
+    K_LIST("sources", HF | MAC,
+           "Water added to or taken from the liquid while it runs (height fields: rain, drops, "
+           "discs, wavemakers, pipes; `mac`: inlets and outlets)."),
+    K_MAP("sources[].rain", KIND, SHAL, "Random drops falling on a region."),
+    K_FLOAT("sources[].rain.rate", REQ, SHAL, 0, INF, NULL, "drops/s", "Drops per second."),
+    K_FLOAT("sources[].rain.radius", REQ | GT, SHAL, 0, INF, NULL, "m", "Drop radius."),
+    K_FLOATS("sources[].rain.region_min", 0, SHAL, 2, 2, -INF, INF, NULL, "m",
+             "Lower corner `[x, z]` of the rain; default: the grid's."),
+    K_FLOATS("sources[].rain.region_max", 0, SHAL, 2, 2, -INF, INF, NULL, "m",
+             "Upper corner `[x, z]` of the rain; default: the grid's."),
+    K_FLOAT("sources[].rain.start", 0, SHAL, 0, INF, "0", "s", "Time the rain starts."),
+    K_FLOAT("sources[].rain.stop", 0, SHAL, 0, INF, "1e30", "s", "Time the rain stops."),
+    K_INT("sources[].rain.seed", 0, SHAL, 0, INF, "1", "",
+          "Seed of the drop positions (the same on every machine)."),
+    K_MAP("sources[].drop", KIND, SHAL, "One drop of water."),
+    K_FLOATS("sources[].drop.center", REQ, SHAL, 2, 2, -INF, INF, NULL, "m",
+             "Where it lands `[x, z]`."),
+    K_FLOAT("sources[].drop.radius", REQ | GT, SHAL, 0, INF, NULL, "m", "Drop radius."),
+    K_FLOAT("sources[].drop.time", 0, SHAL, 0, INF, "0", "s", "When it lands."),
+    K_MAP("sources[].inflow", KIND, SHAL, "Water added over a disc at a steady rate."),
+    K_FLOATS("sources[].inflow.center", REQ, SHAL, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("sources[].inflow.radius", REQ | GT, SHAL, 0, INF, NULL, "m", "Disc radius."),
+    K_FLOAT("sources[].inflow.rate", REQ, SHAL, 0, INF, NULL, "m³/s", "Volume added per second."),
+    K_FLOAT("sources[].inflow.start", 0, SHAL, 0, INF, "0", "s", "Time the inflow starts."),
+    K_FLOAT("sources[].inflow.stop", 0, SHAL, 0, INF, "1e30", "s", "Time the inflow stops."),
+    K_MAP("sources[].drain", KIND, SHAL,
+          "Water removed over a disc at a steady rate (never below the ground)."),
+    K_FLOATS("sources[].drain.center", REQ, SHAL, 2, 2, -INF, INF, NULL, "m", "Centre `[x, z]`."),
+    K_FLOAT("sources[].drain.radius", REQ | GT, SHAL, 0, INF, NULL, "m", "Disc radius."),
+    K_FLOAT("sources[].drain.rate", REQ, SHAL, 0, INF, NULL, "m³/s", "Volume removed per second."),
+    K_FLOAT("sources[].drain.start", 0, SHAL, 0, INF, "0", "s", "Time the drain opens."),
+    K_FLOAT("sources[].drain.stop", 0, SHAL, 0, INF, "1e30", "s", "Time the drain closes."),
+    K_MAP("sources[].wavemaker", KIND, SHAL,
+          "A strip along one wall whose surface is raised and lowered as "
+          "`amplitude·sin(2πt/period)` by adding and removing water: it sends waves away "
+          "from the wall, and its volume returns to zero over each period."),
+    K_ENUM("sources[].wavemaker.wall", 0, SHAL, "x_min|x_max|z_min|z_max", "x_min",
+           "The wall the strip lies along."),
+    K_FLOAT("sources[].wavemaker.width", REQ | GT, SHAL, 0, INF, NULL, "m",
+            "Width of the strip, measured from the wall."),
+    K_FLOAT("sources[].wavemaker.amplitude", REQ, SHAL, 0, INF, NULL, "m",
+            "Amplitude of the strip's surface motion."),
+    K_FLOAT("sources[].wavemaker.period", REQ | GT, SHAL, 0, INF, NULL, "s", "Wave period."),
+    K_FLOAT("sources[].wavemaker.start", 0, SHAL, 0, INF, "0", "s", "Time it starts."),
+    K_FLOAT("sources[].wavemaker.stop", 0, SHAL, 0, INF, "1e30", "s", "Time it stops."),
+
+    K_MAP("sources[].pipe", KIND, SPL,
+          "A stretch of one wall whose boundary pipes (§3.1) carry a set flow into the grid "
+          "(negative: out of it), `rate + amplitude·sin(2π(t - start)/period)` between "
+          "`start` and `stop`, shared evenly by the columns along the stretch."),
+    K_ENUM("sources[].pipe.wall", 0, SPL, "x_min|x_max|z_min|z_max", "x_min",
+           "The wall the pipes go through."),
+    K_FLOATS("sources[].pipe.span", 0, SPL, 2, 2, -INF, INF, NULL, "m",
+             "World coordinates `[from, to]` along the wall (z for x walls, x for z walls); "
+             "default: the whole wall."),
+    K_FLOAT("sources[].pipe.rate", REQ, SPL, -INF, INF, NULL, "m³/s",
+            "Mean flow into the grid (negative for a sink; a sink never takes water that is "
+            "not there: eq. 9 scales it back)."),
+    K_FLOAT("sources[].pipe.amplitude", 0, SPL, -INF, INF, "0", "m³/s",
+            "Amplitude of the flow's sinusoidal part."),
+    K_FLOAT("sources[].pipe.period", GT, SPL, 0, INF, "1", "s", "Period of the sinusoidal part."),
+    K_FLOAT("sources[].pipe.start", 0, SPL, 0, INF, "0", "s", "Time the flow starts."),
+    K_FLOAT("sources[].pipe.stop", 0, SPL, 0, INF, "1e30", "s", "Time the flow stops."),
+    /* mac: Foster & Metaxas §3.2.2, §7.1 */
+    K_MAP("sources[].inlet", KIND, MAC,
+          "Inflow cells (§3.2.2): the cells whose centres lie in the box hold the inlet's "
+          "velocity on their faces and emit marker particles; usually a slab of the wall layer "
+          "or a few cells inside the tank."),
+    K_FLOATS("sources[].inlet.min", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
+    K_FLOATS("sources[].inlet.max", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
+    K_FLOATS("sources[].inlet.velocity", REQ, MAC, 3, 3, -INF, INF, NULL, "m/s",
+             "Inflow velocity u0 (its direction is kept; the profile scales its speed)."),
+    K_ENUM("sources[].inlet.profile", 0, MAC, "constant|decay|wave|table", "constant",
+           "The speed over time τ since `start` (§7.1): constant; decay: u0·exp(-rate·τ) (a "
+           "broken dam); wave: u0 + amplitude·omega·sin(omega·τ), eq. 20 read as the face's "
+           "acceleration a·ω²·cos ωτ; table: u0 times the keyframed factor."),
+    K_FLOAT("sources[].inlet.rate", 0, MAC, 0, INF, "1", "1/s", "Decay rate of `decay`."),
+    K_FLOAT("sources[].inlet.amplitude", 0, MAC, -INF, INF, "0", "m",
+            "Wave amplitude a of `wave` (eq. 20)."),
+    K_FLOAT("sources[].inlet.omega", 0, MAC, 0, INF, "1", "rad/s",
+            "Wave frequency ω of `wave` (eq. 20)."),
+    K_FLOATS("sources[].inlet.table", 0, MAC, 2, 512, -INF, INF, NULL, "",
+             "Keyframes `[t0, f0, t1, f1, ...]` of `table` (times from `start`, increasing; "
+             "linear between keys, held outside)."),
+    K_FLOAT("sources[].inlet.particles", 0, MAC, 0, INF, NULL, "1/s",
+            "Markers emitted per second (the paper's jet: 500). Default: the flux through the "
+            "inlet's open faces at the scene's particles per cell."),
+    K_FLOAT("sources[].inlet.start", 0, MAC, 0, INF, "0", "s",
+            "Time the inlet opens (before it, its cells are free-slip wall)."),
+    K_FLOAT("sources[].inlet.stop", 0, MAC, 0, INF, "1e30", "s", "Time the inlet closes."),
+    K_ENUM("sources[].inlet.then", 0, MAC, "wall|outflow", "wall",
+           "What the inlet's cells become at `stop`: free-slip wall, or outflow cells that let "
+           "the added liquid leave at its own rate (Moonlight Cove, §8)."),
+    K_MAP("sources[].outlet", KIND, MAC,
+          "Outflow cells (§3.2.2): liquid leaves through them at its own rate (their faces "
+          "follow the adjacent liquid; markers entering them are removed)."),
+    K_FLOATS("sources[].outlet.min", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
+    K_FLOATS("sources[].outlet.max", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
+
+    /* --- objects: O'Brien & Hodgins §4 (splash), Foster & Metaxas §5 (mac) ------------ */
+    K_LIST("objects", SPL | MAC,
+           "Rigid bodies that fall into, float on and are carried by the water, or follow a "
+           "scripted path (`splash`). `mac` moves them by the liquid's pressure gradient and "
+           "velocity sampled at nodes inside them (§5)."),
+    K_MAP("objects[].sphere", KIND, SPL | MAC, "A ball."),
+    K_FLOATS("objects[].sphere.center", REQ, SPL | MAC, 3, 3, -INF, INF, NULL, "m",
+             "Centre (with `path_file`: its place in the path's frame)."),
+    K_FLOAT("objects[].sphere.radius", REQ | GT, SPL | MAC, 0, INF, NULL, "m", "Radius."),
+    K_MAP("objects[].ellipsoid", KIND, SPL | MAC, "An ellipsoid."),
+    K_FLOATS("objects[].ellipsoid.center", REQ, SPL | MAC, 3, 3, -INF, INF, NULL, "m",
+             "Centre (with `path_file`: its place in the path's frame)."),
+    K_FLOATS("objects[].ellipsoid.radii", REQ | GT, SPL | MAC, 3, 3, 0, INF, NULL, "m",
+             "Radii along the body's x, y, z axes."),
+    K_MAP("objects[].box", KIND, SPL | MAC, "A box."),
+    K_FLOATS("objects[].box.center", REQ, SPL | MAC, 3, 3, -INF, INF, NULL, "m",
+             "Centre (with `path_file`: its place in the path's frame)."),
+    K_FLOATS("objects[].box.size", REQ | GT, SPL | MAC, 3, 3, 0, INF, NULL, "m",
+             "Edge lengths along the body's x, y, z axes."),
+    K_MAP("objects[].cylinder", KIND, MAC,
+          "A solid can (`mac` only): its axis is the body's y axis. Previews draw its box; "
+          "two cans collide as capsules (exact side to side and end to end), a can and "
+          "another shape by its box's bounding sphere."),
+    K_FLOATS("objects[].cylinder.center", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Centre."),
+    K_FLOAT("objects[].cylinder.radius", REQ | GT, MAC, 0, INF, NULL, "m", "Radius."),
+    K_FLOAT("objects[].cylinder.height", REQ | GT, MAC, 0, INF, NULL, "m",
+            "Length along the axis."),
+    K_STRING("objects[].name", 0, SPL | MAC, NULL,
+             "Name in `objects.csv`; default: the shape word and its index."),
+    K_FLOAT("objects[].density", GT, SPL | MAC, 0, INF, "500", "kg/m³",
+            "Density; the body floats when it is below the liquid's (`splash.density`; "
+            "`mac`: 1000)."),
+    K_FLOATS("objects[].velocity", 0, SPL | MAC, 3, 3, -INF, INF, "[0, 0, 0]", "m/s",
+             "Initial velocity."),
+    K_FLOATS("objects[].rotation", 0, SPL | MAC, 3, 3, -INF, INF, "[0, 0, 0]", "degrees",
+             "Initial orientation as rotations about x, then y, then z (world axes)."),
+    K_FLOATS("objects[].spin", 0, SPL | MAC, 3, 3, -INF, INF, "[0, 0, 0]", "rad/s",
+             "Initial angular velocity (world axes)."),
+    K_FLOAT("objects[].release", 0, SPL, 0, INF, "0", "s",
+            "The body is held still (and out of the water's way) until this time, then "
+            "falls."),
+    K_FLOAT("objects[].drag", 0, SPL | MAC, 0, INF, "1", "1/s",
+            "Damping of the body's motion relative to the water, per second, in proportion "
+            "to the fraction of it that is submerged (`mac`: eq. 16, each node in liquid is "
+            "pulled toward the liquid's velocity with the force drag times the mass of "
+            "liquid it displaces times the relative velocity)."),
+    K_FLOAT("objects[].restitution", 0, SPL | MAC, 0, 1, "0.3", "",
+            "Bounce of collisions with the pool's walls and floor (`mac`: and obstacles) and "
+            "with other bodies."),
+    K_ENUM("objects[].coupling", 0, MAC, "one-way|two-way", "one-way",
+           "`one-way`: the liquid moves the body and the body does not change the liquid "
+           "(the paper's §5). `two-way`: the body's cells are also solid to the liquid and "
+           "move with it, so it pushes the liquid (mac.surface: markers only; the body's "
+           "drag is not applied)."),
+    K_FILE("objects[].path_file", 0, SPL,
+           "A CSV trajectory (`t,x,y,z` and optionally `qw,qx,qy,qz`) the body follows "
+           "instead of falling freely; bodies sharing one file move as one rigid set "
+           "(the paper's diver). Relative to the scene file's folder."),
+    K_FLOATS("objects[].color", 0, SPL | MAC, 3, 3, 0, 1, "[0.8, 0.3, 0.2]", "",
+             "Linear RGB colour in previews."),
+
+    /* --- spray: O'Brien & Hodgins §3.3 (splash), Foster & Metaxas §4.3 (mac) ------------- */
+    K_MAP("spray", 0, SPL | MAC,
+          "Droplets thrown up where the surface rises fast (O'Brien & Hodgins §3.3; Foster & "
+          "Metaxas §4.3)."),
+    K_FLOAT("spray.threshold", GT, SPL | MAC, 0, INF, "2.0", "m/s",
+            "Upward surface speed above which a control point (`splash`) or a surface cell "
+            "with empty space above it (`mac`: the mean of its two vertical faces) emits spray "
+            "(the paper used 2.0-2.5 m/s)."),
+    K_FLOAT("spray.rate", 0, SPL | MAC, 0, INF, "200000", "1/(m² s)",
+            "Particles emitted per second per square metre of (horizontal) surface above the "
+            "threshold (0: no spray)."),
+    K_FLOAT("spray.volume", GT, SPL, 0, 1, "2e-7", "m³",
+            "Water volume each particle carries away from its columns and returns where it "
+            "lands."),
+    K_FLOAT("spray.drag", 0, SPL | MAC, 0, INF, "0", "1/s",
+            "Air resistance: velocity relative to the air (`spray.wind`, `mac`; still air for "
+            "`splash`) lost per second (0: exact ballistic flight)."),
+    K_INT("spray.max_particles", 0, SPL | MAC, 0, 100000000, "1000000", "",
+          "Room for particles in flight (and foam, `mac`); emission beyond it is skipped and "
+          "counted."),
+    K_INT("spray.seed", 0, SPL | MAC, 0, 2147483647, "1", "",
+          "Seed of the particles' random numbers (the same on every device)."),
+    K_FLOATS("spray.wind", 0, MAC, 3, 3, -INF, INF, "[0, 0, 0]", "m/s",
+             "The air's velocity `[x, y, z]`, which drag pulls the spray toward (no effect "
+             "while `spray.drag` is 0)."),
+    K_FLOAT("spray.radius", GT, MAC, 0, 1, "0.002", "m",
+            "Mean radius of an emitted droplet (radii are uniform within 25% of it); it sets "
+            "the foam's life and is written with the particles. The spray is decorative: it "
+            "takes no liquid from the grid."),
+    K_FLOAT("spray.spread", 0, MAC, 0, INF, "0.5", "m/s",
+            "Random separation velocity: each emitted droplet, and each half of a separating "
+            "one, gets up to this much added along each axis."),
+    K_FLOAT("spray.separation", 0, MAC, 0, INF, "1", "1/s",
+            "Chance per second that an airborne droplet separates into two of half its volume "
+            "(dispersing spray, §4.3)."),
+
+    /* --- foam: Foster & Metaxas §4.3 (mac) ----------------------------------------------- */
+    K_MAP("foam", 0, MAC, "Foam where spray falls back onto the liquid (Foster & Metaxas §4.3)."),
+    K_BOOL("foam.enabled", MAC, "true",
+           "Spray that falls back onto the liquid becomes foam; false: it disappears."),
+    K_FLOAT("foam.life", 0, MAC, 0, INF, "3", "s",
+            "Life span of foam from a droplet of `spray.radius`: random within 50% of this, in "
+            "proportion to the parent droplet's radius."),
+    K_FLOAT("foam.rise", 0, MAC, 0, INF, "0.1", "m/s",
+            "Speed at which foam carried under the surface floats back up; at the surface foam "
+            "moves with the liquid."),
+
+    /* --- splash: O'Brien & Hodgins 1995 -------------------------------------------------- */
+    K_MAP("splash", 0, SPL, "Settings of the `splash` solver."),
+    K_FLOAT("splash.density", GT, SPL, 0, INF, "1000", "kg/m³", "The water's density ρ."),
+    K_FLOAT("splash.conductance", GT, SPL, 0, 100, "1", "",
+            "Pipe constant k: every pipe's c/l is k times its share times the mean depth of "
+            "its columns, which makes waves travel at √(k·g·h); 1 gives shallow-water speed."),
+    K_FLOAT("splash.diagonal", 0, SPL, 0, 0.99, "0.333333", "",
+            "Share of the conductance given to the four diagonal pipes (1/3 makes waves "
+            "travel the same speed in every direction)."),
+    K_FLOAT("splash.damping", 0, SPL, 0, INF, "0", "1/s",
+            "Damping of the pipe flows during integration, per second."),
+    K_FLOAT("splash.viscosity", 0, SPL, 0, INF, "0", "m²/s",
+            "Diffusion of the pipe flows between neighbouring parallel pipes (an eddy "
+            "viscosity, not in the paper): damps the shortest waves, at a rate growing as "
+            "the square of the wavenumber, and leaves long ones alone. Fine grids need it: "
+            "the pipe model carries every wavelength at the same speed, so a steep front "
+            "stays steep and its fast-rising surface throws spray all the way out. Stable "
+            "while viscosity·Δt/Δx² stays below 1/8 (the step is shortened to keep it so)."),
+    K_FLOAT("splash.contact_stiffness", GT, SPL, 0, 1000, "32", "",
+            "κ: the pressure head an object puts on a column is κ times how far the water "
+            "would rise into it (capped at the object's thickness there). Larger is closer "
+            "to Archimedes at equilibrium (draft error about 1/(1+κ) of the draft) and "
+            "needs smaller steps (by √(1+κ) while an object touches the water)."),
+    K_ENUM("splash.impact", 0, SPL, "heuristic|surface", "heuristic",
+           "The force an object takes on impact (§4, eq. 17): `heuristic` is the contact "
+           "pressure, which grows with the size of the impact face, bounded by f_max; "
+           "`surface` is the force that stops the object on the surface in one step (an "
+           "inelastic impact: it then sinks only as fast as it pushes the water away), "
+           "bounded by f_max."),
+    K_INT("splash.volume_passes", 0, SPL, 1, 64, "3", "",
+          "Passes of the non-negative-volume rule (eq. 9) per step; the last one always "
+          "guarantees it."),
+    K_INT("splash.substeps", 0, SPL, 0, 100000, "0", "",
+          "Steps per frame; 0 chooses them from `time.cfl`."),
+
+    /* --- mac: Foster & Metaxas 1996 ---------------------------------------------------- */
+    K_MAP("mac", 0, MAC, "Settings of the `mac` solver."),
+    K_FLOAT("mac.viscosity", 0, MAC, 0, 10, "1e-6", "m²/s",
+            "Kinematic viscosity ν of eq. 2 (water: 1e-6; thick soup: 3e-3)."),
+    K_FLOAT("mac.upwind", 0, MAC, 0, 1, "1", "",
+            "Donor-cell share γ of eq. 2's convective terms: 0 is the paper's centred "
+            "differences (unstable for nearly inviscid flow: a dam break blew up), 1 fully "
+            "upwinded (stable, first order)."),
+    K_ENUM("mac.pressure", 0, MAC, "red-black|jacobi", "red-black",
+           "The pressure iteration of eq. 5-9: red-black ordered sweeps, or weighted Jacobi."),
+    K_FLOAT("mac.beta0", GT, MAC, 0, 2, NULL, "",
+            "β0 of eq. 7, SOR's over-relaxation (the paper used 1.7 with red-black sweeps; "
+            "Jacobi converges only up to 1). Default: red-black 2/(1 + sin(π/N)) for the "
+            "longest side N, held within [1.7, 1.9]; Jacobi 1."),
+    K_INT("mac.max_sweeps", 0, MAC, 1, 1000000, "2000", "",
+          "The most sweeps a step's pressure iteration may take (a step that stops here is "
+          "counted in stats as pressure_unconverged)."),
+    K_FLOAT("mac.epsilon", GT, MAC, 0, 1, "1e-4", "1/s",
+            "The iteration stops when every FULL cell's divergence is below this in size, "
+            "beyond what float32 resolves there (4·2^-23 of the sum of its face speeds over "
+            "the cell size: the sweeps stall at about half that)."),
+    K_MAP("mac.forcing", 0, MAC,
+          "A pressure history on the free surface (§7.2, eq. 17-19): p = (A + B·cos(C·s - "
+          "omega·t))/δt in SURFACE cells, B = a·sqrt(g·D/C), C = π/L, s along `axis`."),
+    K_FLOAT("mac.forcing.mean", 0, MAC, -INF, INF, "0", "m²/s", "A: δt times the mean pressure."),
+    K_FLOAT("mac.forcing.amplitude", 0, MAC, -INF, INF, "0", "m", "a: the wave amplitude."),
+    K_FLOAT("mac.forcing.depth", GT, MAC, 0, INF, "1", "m", "D: the mean depth of the liquid."),
+    K_FLOAT("mac.forcing.half_wavelength", GT, MAC, 0, INF, "1", "m",
+            "L: half the wavelength (C = π/L)."),
+    K_FLOAT("mac.forcing.omega", 0, MAC, -INF, INF, "0", "rad/s", "ω: the wave frequency."),
+    K_ENUM("mac.forcing.axis", 0, MAC, "x|z", "x", "The axis the forced wave runs along."),
+    K_ENUM("mac.surface", 0, MAC, "markers|heightfield|chains", "markers",
+           "How the surface is tracked (§4): marker particles filling the liquid (§4.1); a "
+           "height field h(x, z) moved by eq. 11-12, for scenes that do not overturn; or 2D "
+           "particle chains with region growing (§4.2, nz = 1)."),
+    K_ENUM("mac.surface_pressure", 0, MAC, "fill|centre", "fill",
+           "Where a SURFACE cell's atmospheric pressure sits: `centre`, the paper's (the "
+           "pressure jumps by a whole g·δy when the surface crosses a row of faces); `fill`, at "
+           "the height its marker fill puts an up-facing surface, by a ghost-fluid line from the "
+           "full cell below (markers only)."),
+    K_BOOL(
+        "mac.surface_solve", MAC, "true",
+        "Relax the SURFACE cells in the pressure iteration too (Foster & Fedkiw 2001), the "
+        "EMPTY cells holding the air side of the pressure line through the surface (0, or "
+        "the ghost-fluid value from the marker fill above an up-facing surface cell; "
+        "mac.surface_solve_ghost says where the relaxation puts the air), so a surface cell "
+        "leaves it divergence-free and Gates' conditions keep its faces (drops and jets or films "
+        "one cell thick are held at 0 the paper's way). Off (the paper's): "
+        "a surface cell keeps its applied pressure and Gates' rules close its divergence, "
+        "which keeps a flat surface stirring. Markers only, not with mac.forcing: left "
+        "unset, it is off for those."),
+    K_BOOL("mac.fill_cavities", MAC, "true",
+           "A cell inside the liquid left without markers (they spread out in a stretching "
+           "flow) counts as liquid (FULL) when liquid or solid closes it in on every side; "
+           "false: it is air (EMPTY) at the atmosphere's pressure, the paper's rule (§4.1), "
+           "and pulls its neighbours in. Filling is the default; it makes the pressure "
+           "iteration slower (the water jet 224 sweeps a step against 147) and at 4x the jet's "
+           "stalls at mac.max_sweeps in 525 of 3023 steps, which false avoids. Markers only."),
+    K_ENUM("mac.surface_solve_ghost", 0, MAC, "fill|empty", "fill",
+           "With mac.surface_solve, where the relaxation puts the air: `fill`, at the height the "
+           "marker fill puts an up-facing surface (ghost fluid: the surface cell's +y face moves "
+           "by 1/θ, θ its centre's distance to the surface in cells; a surface cell under half "
+           "full is held on the line from the full cell below and closed by Gates' rules); "
+           "`empty`, at the EMPTY cells' centres, every surface cell relaxed: calmer (about "
+           "half the stirring of `fill`), but the air between the surface and those centres "
+           "moves as liquid and a wave lower than a cell runs up to 7 % slow."),
+    K_INT("mac.particles", 0, MAC, 0, 64, "0", "",
+          "Marker particles per cell (a square in 2D, a cube in 3D; 0: 4 in 2D, 8 in 3D; the "
+          "paper's drop used 25)."),
+
+    /* --- pls: Rasmussen et al. 2004 §3, Enright et al. 2002 ------------------------------ */
+    K_MAP("pls", 0, LQ_SOLVER_PLS, "Settings of the `pls` solver (particle level set)."),
+    K_FLOAT("pls.cfl", GT, LQ_SOLVER_PLS, 0, 10, "3", "",
+            "Courant number of the semi-Lagrangian step: dt = cfl·h / max speed, also at most "
+            "cfl·sqrt(h / g) (g: the magnitude of gravity) and the frame end (`time.cfl` is "
+            "not read)."),
+    K_ENUM("pls.pressure", 0, LQ_SOLVER_PLS, "pcg|sor|jacobi", "pcg",
+           "Pressure solver of the ghost-fluid projection: `pcg` (conjugate gradients with a "
+           "multigrid V-cycle preconditioner), `sor` (red-black SOR) or `jacobi`."),
+    K_FLOAT("pls.tolerance", GT, LQ_SOLVER_PLS, 0, 1, "1e-4", "",
+            "The pressure solve stops when the residual is this fraction of the right-hand "
+            "side (2-norms)."),
+    K_INT("pls.max_iterations", 0, LQ_SOLVER_PLS, 1, 1000000, "1000", "",
+          "Most pressure iterations per step."),
+    K_INT("pls.particles_per_cell", 0, LQ_SOLVER_PLS, 0, 256, "0", "",
+          "Particles seeded per cell of the band (each side of the surface); 0: 16 in 2D, 64 "
+          "in 3D (Enright et al.)."),
+    K_FLOAT("pls.band", GT, LQ_SOLVER_PLS, 0, 10, "3", "cells",
+            "Half-width of the band around the surface where particles are seeded."),
+    K_INT("pls.reseed_every", 0, LQ_SOLVER_PLS, 0, 1000000, "20", "steps",
+          "Reseed the particles every this many steps (0: never)."),
+    K_INT("pls.max_particles", 0, LQ_SOLVER_PLS, 0, 2000000000, "0", "",
+          "Room for particles (32 bytes each), fixed; 0: particles_per_cell times four times "
+          "the first seeding's band cells (at least twice a flat surface's band), grown while "
+          "the device has memory. Particles beyond the room are dropped and counted."),
+    K_BOOL("pls.divfree", LQ_SOLVER_PLS, "true",
+           "Project the velocity extrapolated into the air divergence-free (Rasmussen et al. "
+           "§5.2). Measured on the dam break at 32 x 20 x 14 over 30 frames: volume change "
+           "-2.3 % with it, -15 % without."),
+    K_FLOAT("pls.viscosity", 0, LQ_SOLVER_PLS, 0, 1e3, "0", "m²/s",
+            "Kinematic viscosity ν (0: inviscid). Above 0, §5.1's split: the cross terms "
+            "explicit, one implicit CG solve per velocity component (stable at any ν)."),
+    K_MAP("pls.viscosity_change", 0, LQ_SOLVER_PLS,
+          "ν over time: `pls.viscosity` times or decaying like the profile (a melting block: "
+          "decay or a table of factors)."),
+    K_ENUM("pls.viscosity_change.profile", 0, LQ_SOLVER_PLS, "constant|decay|wave|table",
+           "constant",
+           "constant; decay: ν·exp(-rate·t); wave: ν + amplitude·omega·sin(omega·t); "
+           "table: ν times the keyframed factor."),
+    K_FLOAT("pls.viscosity_change.rate", 0, LQ_SOLVER_PLS, 0, INF, "1", "1/s", "Decay rate."),
+    K_FLOAT("pls.viscosity_change.amplitude", 0, LQ_SOLVER_PLS, -INF, INF, "0", "m²",
+            "Amplitude of `wave`."),
+    K_FLOAT("pls.viscosity_change.omega", 0, LQ_SOLVER_PLS, 0, INF, "1", "rad/s",
+            "Frequency of `wave`."),
+    K_FLOATS("pls.viscosity_change.table", 0, LQ_SOLVER_PLS, 2, 512, -INF, INF, NULL, "",
+             "Keyframes `[t0, f0, t1, f1, ...]` (s, factor on ν; linear between keys)."),
+    K_ENUM("pls.reinit", 0, LQ_SOLVER_PLS, "fim|pde", "fim",
+           "Reinitialisation of φ to a signed distance: `fim` (fast iterative eikonal solve) or "
+           "`pde` (Russo-Smereka pseudo-time steps)."),
+    K_FLOAT("pls.object_friction", 0, LQ_SOLVER_PLS, 0, 1, "0", "",
+            "The α of §5.5.1 at obstacles (static and moving): 0 the liquid slips along them, "
+            "1 it sticks (takes their tangential velocity)."),
+    K_BOOL("pls.object_separation", LQ_SOLVER_PLS, "true",
+           "The paper's separation at obstacles, static and moving (§5.5.2): object cells the "
+           "liquid "
+           "moves away from (urel·N > 0.1 urel magnitude) while the pressure beside them is a "
+           "tension turn to air; the projection treats them as air (open faces, p = 0) and "
+           "the liquid there keeps its own normal velocity (§5.5.1's inequality), elsewhere "
+           "the normal velocity is the object's. false: the normal velocity is always the "
+           "object's (a rising object pulls a skirt of liquid after it)."),
+    K_BOOL("pls.object_stratify", LQ_SOLVER_PLS, "true",
+           "The paper's stratified liquid particles near obstacles (§5.5.3): liquid particles "
+           "within a cell of an obstacle (and on the liquid side) at the start of a step end "
+           "it no closer to it than they were (their approach along its normal, relative to "
+           "its motion, removed; then projected out along the normal), so they do not pile "
+           "up on it and a film on it stays resolved. false: they move freely and are deleted "
+           "once inside."),
+
+    /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */
+    K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),
+    K_FLOAT("shallow.damping", 0, SHAL, 0, 1, "0", "",
+            "The τ of eq. 17: damps the extrapolation so waves die out (0: none)."),
+    K_FLOAT("shallow.friction", 0, SHAL, 0, 1, "0", "s/m^(1/3)",
+            "Manning's n of the bed (0: frictionless, as in the paper; 0.02-0.04 for "
+            "natural channels): slows shallow water, bounds thin sheets on dry slopes."),
+    K_INT("shallow.substeps", 0, SHAL, 0, 100000, "0", "",
+          "Steps per frame; 0 chooses them from `time.cfl`."),
+    K_FLOAT("shallow.dry_epsilon", GT, SHAL, 0, 1, "1e-5", "m",
+            "The ε of the `h = b - ε` rule for dry cells."),
+    K_BOOL("shallow.advection", SHAL, "false",
+           "Carry the water's velocity along with it (the u ∂u/∂x term the paper drops, "
+           "semi-Lagrangian): fronts and bores keep their speed; false is the paper's model."),
+    K_BOOL("shallow.volume_correction", SHAL, "true",
+           "Restores each connected body of water's volume after every step."),
+
+    /* --- output -------------------------------------------------------------------------- */
+    K_MAP("output", 0, ALL, "What is written to the output folder."),
+    K_INT("output.every", 0, ALL, 1, INF, "1", "", "Write every Nth frame."),
+    K_ENUMS("output.fields", 0, ALL, 0, 8, "h|b|depth|u|v|w|p|phi|flags|solid", "[]",
+            "Fields written as VTK files (names the solver knows; `solid`: pls, 1 in object "
+            "cells)."),
+    K_BOOL("output.mesh", ALL, "true", "Write the liquid surface as a PLY mesh."),
+    K_BOOL("output.particles", ALL, "false", "Write particles as PLY points."),
+    K_BOOL("output.markers", MAC, "false",
+           "With `output.particles`, add the marker particles (kind 2) to the spray and foam."),
+    K_BOOL("output.preview", ALL, "true", "Write a PNG preview of each frame."),
+    K_INT("output.preview_width", 0, ALL, 64, 8192, "960", "px", "Width of the previews."),
+    K_FLOAT("output.preview_azimuth", 0, ALL, -360, 360, "32", "degrees",
+            "Preview camera direction about the vertical y axis: 0 looks along -z from the +z "
+            "side, 90 along +x from the -x side (the default sees the front and left side)."),
+    K_FLOAT("output.preview_elevation", 0, ALL, 0, 89, "33", "degrees",
+            "Preview camera height: degrees above the horizontal that it looks down from."),
+    K_FLOAT("output.preview_distance", 0, ALL, 0.5, 10, "1", "",
+            "Preview camera distance as a factor on the automatic one; the frame still fits "
+            "the domain, so only the perspective changes (smaller: stronger)."),
+    K_INT("output.checkpoint", 0, ALL, 0, INF, "10", "frames",
+          "Write `checkpoint.lqc` every this many frames (0: never), so that "
+          "`liquidcl run --resume` can continue an interrupted run."),
+
+    {.path = NULL},
+};

@@ -1,0 +1,287 @@
+/*
+ * body.c — rigid and scripted bodies of the splash solver (O'Brien & Hodgins 1995 §4;
+ * see body.h for every formula).
+ *
+ * Method: semi-implicit (symplectic) Euler for the centre; the angular momentum
+ * L = I_w ω is the rotational state that torque changes (so the gyroscopic term of
+ * Euler's equations is exact and L is conserved without torque), and the orientation
+ * advances by the exponential map at the midpoint angular velocity. Collisions are
+ * impulses on the centre: against the domain walls with the exact support function of
+ * the shape, between bodies with bounding spheres. Scripted bodies take everything
+ * from their path and are kinematic in collisions.
+ *
+ * Invariants: q unit after every call; ω = I_w⁻¹ L at the body's current orientation.
+ */
+#include "world/body.h"
+
+#include "core/common.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+static void lq_cross(const double a[3], const double b[3], double out[3])
+{
+    double x = a[1] * b[2] - a[2] * b[1];
+    double y = a[2] * b[0] - a[0] * b[2];
+    double z = a[0] * b[1] - a[1] * b[0];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+
+/* out = R diag(d) Rᵀ v (R row-major); out may alias v. */
+static void lq_sandwich(const double R[9], const double d[3], const double v[3], double out[3])
+{
+    double w[3];
+    for (int j = 0; j < 3; j++) w[j] = d[j] * (R[j] * v[0] + R[3 + j] * v[1] + R[6 + j] * v[2]);
+    for (int i = 0; i < 3; i++)
+        out[i] = R[3 * i] * w[0] + R[3 * i + 1] * w[1] + R[3 * i + 2] * w[2];
+}
+
+static void lq_normalize4(double q[4])
+{
+    double s = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int k = 0; k < 4; k++) q[k] /= s;
+}
+
+void lq_body_init(lq_body *b, int shape, const double half[3], double density, const double pos[3],
+                  const double vel[3], const double q[4])
+{
+    assert(shape == LQ_SHAPE_SPHERE || shape == LQ_SHAPE_ELLIPSOID || shape == LQ_SHAPE_BOX);
+    assert(half[0] > 0 && density > 0);
+    memset(b, 0, sizeof *b);
+    b->shape = shape;
+    for (int k = 0; k < 3; k++) b->half[k] = shape == LQ_SHAPE_SPHERE ? half[0] : half[k];
+    assert(b->half[1] > 0 && b->half[2] > 0);
+    b->mass = density * lq_body_volume(b);
+    double a2 = b->half[0] * b->half[0], b2 = b->half[1] * b->half[1];
+    double c2 = b->half[2] * b->half[2];
+    /* solid ellipsoid: m/5 (b² + c²); solid box of edges 2a, 2b, 2c: m/3 (b² + c²) */
+    double f = shape == LQ_SHAPE_BOX ? b->mass / 3 : b->mass / 5;
+    b->inertia[0] = f * (b2 + c2);
+    b->inertia[1] = f * (a2 + c2);
+    b->inertia[2] = f * (a2 + b2);
+    memcpy(b->pos, pos, sizeof b->pos);
+    if (vel) memcpy(b->vel, vel, sizeof b->vel);
+    b->q[0] = 1;
+    if (q) {
+        memcpy(b->q, q, sizeof b->q);
+        lq_normalize4(b->q);
+    }
+    b->restitution = 0.5;
+    b->friction = 0.3;
+    b->q_local[0] = 1;
+}
+
+void lq_body_attach(lq_body *b, const struct lq_path *p, const double offset[3],
+                    const double q_local[4], double t)
+{
+    b->path = p;
+    memcpy(b->offset, offset, sizeof b->offset);
+    b->q_local[0] = 1;
+    b->q_local[1] = b->q_local[2] = b->q_local[3] = 0;
+    if (q_local) {
+        memcpy(b->q_local, q_local, sizeof b->q_local);
+        lq_normalize4(b->q_local);
+    }
+    lq_body_follow(b, t);
+}
+
+void lq_body_follow(lq_body *b, double t)
+{
+    double P[3], Q[4], V[3], W[3], Rp[9], r[3], wr[3];
+    if (!b->path) return;
+    lq_path_eval(b->path, t, P, Q, V, W);
+    lq_quat_to_rot(Q, Rp);
+    for (int i = 0; i < 3; i++)
+        r[i] =
+            Rp[3 * i] * b->offset[0] + Rp[3 * i + 1] * b->offset[1] + Rp[3 * i + 2] * b->offset[2];
+    lq_cross(W, r, wr);
+    for (int i = 0; i < 3; i++) {
+        b->pos[i] = P[i] + r[i];
+        b->vel[i] = V[i] + wr[i];
+        b->omega[i] = W[i];
+    }
+    lq_quat_mul(Q, b->q_local, b->q);
+    lq_normalize4(b->q);
+}
+
+double lq_body_volume(const lq_body *b)
+{
+    double abc = b->half[0] * b->half[1] * b->half[2];
+    return b->shape == LQ_SHAPE_BOX ? 8 * abc : 4.0 / 3.0 * LQ_PI * abc;
+}
+
+void lq_body_rotation(const lq_body *b, double rot[9])
+{
+    lq_quat_to_rot(b->q, rot);
+}
+
+void lq_body_view(const lq_body *b, float r, float g, float bl, lq_view_object *v)
+{
+    v->shape = b->shape;
+    memcpy(v->half, b->half, sizeof v->half);
+    memcpy(v->pos, b->pos, sizeof v->pos);
+    lq_body_rotation(b, v->rot);
+    v->rgb[0] = r;
+    v->rgb[1] = g;
+    v->rgb[2] = bl;
+}
+
+double lq_body_bounding_radius(const lq_body *b)
+{
+    const double *h = b->half;
+    if (b->shape == LQ_SHAPE_BOX) return sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    return LQ_MAX(h[0], LQ_MAX(h[1], h[2]));
+}
+
+double lq_body_extent(const lq_body *b, int k)
+{
+    double R[9], s = 0;
+    if (b->shape == LQ_SHAPE_SPHERE) return b->half[0];
+    lq_body_rotation(b, R);
+    for (int j = 0; j < 3; j++) {
+        double e = R[3 * k + j] * b->half[j];
+        s += b->shape == LQ_SHAPE_BOX ? fabs(e) : e * e;
+    }
+    return b->shape == LQ_SHAPE_BOX ? s : sqrt(s);
+}
+
+void lq_body_column(const lq_body *b, double x, double z, double *y_bottom, double *y_top)
+{
+    double R[9], o[3], u[3], s_lo, s_hi;
+    const double *a = b->half;
+    lq_body_rotation(b, R);
+    double dx = x - b->pos[0], dz = z - b->pos[2];
+    for (int j = 0; j < 3; j++) {
+        u[j] = R[3 + j];
+        o[j] = R[j] * dx + R[6 + j] * dz;
+    }
+    *y_bottom = *y_top = NAN;
+    if (b->shape == LQ_SHAPE_BOX) {
+        s_lo = -INFINITY;
+        s_hi = INFINITY;
+        for (int j = 0; j < 3; j++) {
+            if (fabs(u[j]) < 1e-12) {
+                if (fabs(o[j]) > a[j]) return;
+                continue;
+            }
+            double s1 = (-a[j] - o[j]) / u[j], s2 = (a[j] - o[j]) / u[j];
+            s_lo = LQ_MAX(s_lo, LQ_MIN(s1, s2));
+            s_hi = LQ_MIN(s_hi, LQ_MAX(s1, s2));
+        }
+        if (s_lo > s_hi) return;
+    } else {
+        double A = 0, B = 0, C = -1;
+        for (int j = 0; j < 3; j++) {
+            double ia2 = 1 / (a[j] * a[j]);
+            A += u[j] * u[j] * ia2;
+            B += o[j] * u[j] * ia2;
+            C += o[j] * o[j] * ia2;
+        }
+        double D = B * B - A * C;
+        if (D < 0) return;
+        s_lo = (-B - sqrt(D)) / A;
+        s_hi = (-B + sqrt(D)) / A;
+    }
+    *y_bottom = b->pos[1] + s_lo;
+    *y_top = b->pos[1] + s_hi;
+}
+
+/* ω = I_w⁻¹ L at orientation q. */
+static void lq_body_omega(const lq_body *b, const double q[4], const double L[3], double w[3])
+{
+    double R[9], inv[3] = {1 / b->inertia[0], 1 / b->inertia[1], 1 / b->inertia[2]};
+    lq_quat_to_rot(q, R);
+    lq_sandwich(R, inv, L, w);
+}
+
+void lq_body_step(lq_body *b, double dt, double t_new, const double force[3],
+                  const double torque[3], const double gravity[3])
+{
+    if (b->path) {
+        lq_body_follow(b, t_new);
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        double acc = (gravity ? gravity[k] : 0) + (force ? force[k] / b->mass : 0);
+        b->vel[k] += dt * acc;
+        b->pos[k] += dt * b->vel[k];
+    }
+    double R[9], L[3], w[3], qm[4], half[3];
+    lq_body_rotation(b, R);
+    lq_sandwich(R, b->inertia, b->omega, L);
+    if (torque)
+        for (int k = 0; k < 3; k++) L[k] += dt * torque[k];
+    /* midpoint: ω at the orientation half a step ahead */
+    lq_body_omega(b, b->q, L, w);
+    memcpy(qm, b->q, sizeof qm);
+    for (int k = 0; k < 3; k++) half[k] = 0.5 * dt * w[k];
+    lq_quat_rotate_by(qm, half);
+    lq_body_omega(b, qm, L, w);
+    for (int k = 0; k < 3; k++) w[k] *= dt;
+    lq_quat_rotate_by(b->q, w);
+    lq_body_omega(b, b->q, L, b->omega);
+}
+
+double lq_body_fmax(double m, double z_surface, double s0, double sdot, double g, double t)
+{
+    assert(t > 0);
+    return m * (2 * (z_surface - s0 - sdot * t) / (t * t) - g);
+}
+
+/* Contact with a wall of inward normal sign `dir` (+1: lower wall) along axis k. */
+static void lq_body_wall(lq_body *b, int k, double dir)
+{
+    double vn = b->vel[k] * dir; /* < 0: moving into the wall */
+    if (vn >= 0) return;
+    b->vel[k] = -b->restitution * b->vel[k];
+    int i = (k + 1) % 3, j = (k + 2) % 3;
+    double vt = sqrt(b->vel[i] * b->vel[i] + b->vel[j] * b->vel[j]);
+    double dv = b->friction * (1 + b->restitution) * -vn;
+    double scale = vt > dv ? 1 - dv / vt : 0;
+    b->vel[i] *= scale;
+    b->vel[j] *= scale;
+}
+
+void lq_body_collide_box(lq_body *b, const double lo[3], const double hi[3])
+{
+    if (b->path) return;
+    for (int k = 0; k < 3; k++) {
+        double e = lq_body_extent(b, k);
+        if (b->pos[k] - e < lo[k]) {
+            b->pos[k] = lo[k] + e;
+            lq_body_wall(b, k, 1);
+        } else if (b->pos[k] + e > hi[k]) {
+            b->pos[k] = hi[k] - e;
+            lq_body_wall(b, k, -1);
+        }
+    }
+}
+
+void lq_body_collide_pair(lq_body *a, lq_body *b)
+{
+    double wa = a->path ? 0 : 1 / a->mass, wb = b->path ? 0 : 1 / b->mass;
+    if (wa + wb == 0) return;
+    double d[3], n[3] = {0, 1, 0};
+    for (int k = 0; k < 3; k++) d[k] = b->pos[k] - a->pos[k];
+    double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    double pen = lq_body_bounding_radius(a) + lq_body_bounding_radius(b) - dist;
+    if (pen <= 0) return;
+    if (dist > 0)
+        for (int k = 0; k < 3; k++) n[k] = d[k] / dist; /* coincident centres: push along y */
+    double vrel = 0;
+    for (int k = 0; k < 3; k++) {
+        a->pos[k] -= n[k] * pen * wa / (wa + wb);
+        b->pos[k] += n[k] * pen * wb / (wa + wb);
+        vrel += (b->vel[k] - a->vel[k]) * n[k];
+    }
+    if (vrel >= 0) return; /* already separating */
+    double e = LQ_MIN(a->restitution, b->restitution);
+    double j = -(1 + e) * vrel / (wa + wb);
+    for (int k = 0; k < 3; k++) {
+        a->vel[k] -= j * wa * n[k];
+        b->vel[k] += j * wb * n[k];
+    }
+}

@@ -1,0 +1,148 @@
+/*
+ * extrap.cl — velocity extrapolation for the `pls` solver (Rasmussen et al. 2004 §3,
+ * §5.2, §5.5.1). The math is kernels/pls/extrap_cell.h, shared with the reference twins
+ * (host/ops/pls/extrap_ref.c).
+ *
+ * Built with -DNX, -DNY, -DNZ (cells). Face kernels run one work-item per face of one
+ * component c (a 3D range of that component's extent); cell kernels one per cell.
+ */
+
+#define LQ_EX_FACE                                                                                 \
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);                          \
+    if (i >= NX + (c == 0) || j >= NY + (c == 1) || k >= NZ + (c == 2)) return
+
+#define LQ_EX_CELL                                                                                 \
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);                          \
+    if (i >= NX || j >= NY || k >= NZ) return
+
+kernel void extrap_init(global uchar *valid, global const float *phi, global const float *sdf,
+                        int use_sdf, int c)
+{
+    LQ_EX_FACE;
+    lq_ex_init_face(valid, phi, sdf, use_sdf, c, i, j, k, NX, NY, NZ);
+}
+
+/* Extrapolation by fronts (extrap_cell.h): lev is valid[0][c]. */
+kernel void extrap_layer_lev(global float *vel, global uchar *lev, int c, int l)
+{
+    LQ_EX_FACE;
+    lq_ex_layer_lev(vel, lev, c, i, j, k, NX, NY, NZ, l);
+}
+
+/* Front 0 of component c into front[0, cnt[c]) (cnt[c] counts past cap: the host then runs
+ * whole-grid layers); the order is free (each face's update is independent of it). */
+kernel void extrap_seed(global const uchar *lev, int c, global int *front, global volatile int *cnt,
+                        int cap)
+{
+    LQ_EX_FACE;
+    if (!lq_ex_seed_face(lev, c, i, j, k, NX, NY, NZ)) return;
+    int q = atomic_inc(&cnt[c]);
+    if (q < cap) front[q] = i + (NX + (c == 0)) * (j + (NY + (c == 1)) * k);
+}
+
+/* Layer l at the n faces of its front. */
+kernel void extrap_front(global float *vel, global uchar *lev, int c, int l,
+                         global const int *front, int n)
+{
+    int t = get_global_id(0);
+    if (t >= n) return;
+    int i, j, k;
+    lq_ex_face_ijk(c, front[t], NX, NY, NZ, &i, &j, &k);
+    lq_ex_layer_lev(vel, lev, c, i, j, k, NX, NY, NZ, l);
+}
+
+/* Front l + 1 from front l's n faces into next[0, cnt[c]). */
+kernel void extrap_expand(global const uchar *lev, int c, int l, global const int *front, int n,
+                          global int *next, global volatile int *cnt, int cap)
+{
+    int t = get_global_id(0);
+    if (t >= n) return;
+    int f = front[t];
+    for (int m = 0; m < 6; m++) {
+        int g = lq_ex_expand_face(lev, c, f, m, NX, NY, NZ, l);
+        if (g < 0) continue;
+        int q = atomic_inc(&cnt[c]);
+        if (q < cap) next[q] = g;
+    }
+}
+
+kernel void extrap_band(global uchar *band, global float *rhs, global float *p,
+                        global const float *u, global const float *v, global const float *w,
+                        global const uchar *vu, global const uchar *vv, global const uchar *vw,
+                        global const float *phi, global const float *sdf, int use_sdf)
+{
+    LQ_EX_CELL;
+    lq_ex_band_cell(band, rhs, p, u, v, w, vu, vv, vw, phi, sdf, use_sdf, i, j, k, NX, NY, NZ);
+}
+
+kernel void extrap_sor(global float *p, global const uchar *band, global const float *rhs,
+                       global const float *phi, global const float *sdf, int use_sdf, int colour,
+                       float omega)
+{
+    LQ_EX_CELL;
+    lq_ex_sor_cell(p, band, rhs, phi, sdf, use_sdf, colour, omega, i, j, k, NX, NY, NZ);
+}
+
+kernel void extrap_correct(global float *vel, global const float *p, global const uchar *band,
+                           global const float *phi, global const float *sdf, int use_sdf, int c)
+{
+    LQ_EX_FACE;
+    lq_ex_correct_face(vel, p, band, phi, sdf, use_sdf, c, i, j, k, NX, NY, NZ);
+}
+
+kernel void extrap_object(global float *out, global const float *u, global const float *v,
+                          global const float *w, global const float *sdf, global const float *phi,
+                          int use_phi, float ox, float oy, float oz, global const float *uo,
+                          global const float *vo, global const float *wo, int use_ob, int hold,
+                          float alpha, int c)
+{
+    LQ_EX_FACE;
+    lq_ex_object_face(out, u, v, w, sdf, phi, use_phi, ox, oy, oz, uo, vo, wo, use_ob, hold, alpha,
+                      c, i, j, k, NX, NY, NZ);
+}
+
+kernel void extrap_restore(global float *vel, global const float *saved, global const float *sdf,
+                           global const float *phi, int use_phi, int c)
+{
+    LQ_EX_FACE;
+    lq_ex_restore_face(vel, saved, sdf, phi, use_phi, c, i, j, k, NX, NY, NZ);
+}
+
+kernel void extrap_copy(global float *dst, global const float *src, int n)
+{
+    int f = get_global_id(0);
+    if (f < n) dst[f] = src[f];
+}
+
+/* The band cells of colour (i + j + k) & 1 into list: colour 0 from the front, colour 1
+ * from the back (cnt[0], cnt[1] zeroed by the host). The order within a list is free:
+ * one colour's SOR updates are independent, so the result does not depend on it. */
+kernel void extrap_list(global int *list, global volatile int *cnt, global const uchar *band)
+{
+    LQ_EX_CELL;
+    int cell = LQ_MAC_CELL(i, j, k, NX, NY), colour = (i + j + k) & 1;
+    if (!band[cell]) return;
+    int q = atomic_inc(&cnt[colour]);
+    list[colour ? NX * NY * NZ - 1 - q : q] = cell;
+}
+
+/* lq_ex_reach_bits at the n band cells of one colour's list; cnt[0] counts the cells
+ * set (zeroed by the host before each round). */
+kernel void extrap_reach_list(global uchar *band, global volatile int *cnt, global const int *list,
+                              int colour, int n)
+{
+    int g = get_global_id(0);
+    if (g >= n) return;
+    int cell = list[colour ? NX * NY * NZ - 1 - g : g];
+    if (lq_ex_reach_bits(band, cell, NX, NY)) atomic_inc(&cnt[0]);
+}
+
+/* lq_ex_sor_cell at the n band cells of one colour's list. */
+kernel void extrap_sor_list(global float *p, global const uchar *band, global const float *rhs,
+                            global const int *list, int colour, int n, float omega)
+{
+    int g = get_global_id(0);
+    if (g >= n) return;
+    int cell = list[colour ? NX * NY * NZ - 1 - g : g];
+    lq_ex_sor_bits(p, band, rhs, omega, cell, NX, NY);
+}

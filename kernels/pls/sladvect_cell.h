@@ -1,0 +1,342 @@
+/*
+ * sladvect_cell.h — per-face and per-cell math of semi-Lagrangian advection ("stable
+ * fluids", Stam 1999, as used by Rasmussen et al. 2004 §3 for the convective terms and
+ * the level set, eq. 3), shared by the OpenCL kernels (kernels/pls/sladvect.cl) and their
+ * reference twins (host/ops/pls/sladvect_ref.c). Grid: the staggered MAC indexing of mac_grid.h
+ * with one uniform cell size h and no wall layer (the domain edge is the wall).
+ *
+ * Backtrace (second-order Runge–Kutta, midpoint, backwards in time): from the sample
+ * position x, x½ = x − (δt/2) u(x), x' = x − δt u(x½), each stage clamped to the domain
+ * [0, nx h] × [0, ny h] × [0, nz h]; u is the full staggered velocity sampled trilinearly
+ * on each component's own face lattice (markers_cell.h, lq_mk_velocity; at the start
+ * point, a face or a cell centre, read off the lattices: lq_sl_face_velocity). In 2D (nz = 1)
+ * the z component is dropped (w is ignored). The new value is the old field sampled
+ * trilinearly at x'. Unconditionally stable: the result is an interpolation of old
+ * values (no new extrema).
+ *
+ * Velocity: each face component is backtraced from its own face position (u from
+ * (i h, (j+½) h, (k+½) h), ...) and sampled from its own lattice. Faces on the domain
+ * edge (u at i = 0 or nx, v at j = 0 or ny, w at k = 0 or nz) are set to 0 (walls).
+ * Scalar: backtraced from the cell centre ((i+½) h, ...) and sampled on the cell-centre
+ * lattice, which clamps at the outermost centres (the value is held constant out to the
+ * domain edge).
+ *
+ * A linear velocity field is sampled exactly (up to rounding), so for a linear field
+ * advected by a linear velocity the result is the field at the RK2 departure point
+ * (I − δt A + δt²/2 A²) x + ... to float rounding; a translation by a whole number of
+ * cells with power-of-two δt and h is exact.
+ *
+ * Invariants (bit-for-bit twins): plain float arithmetic in a fixed order, contraction
+ * off, no division (the host passes 1/h and the domain size).
+ */
+#ifndef LQ_SLADVECT_CELL_H
+#define LQ_SLADVECT_CELL_H
+
+#include "common/lq_shared.h"
+#include "common/mac_grid.h"
+#include "mac/markers_cell.h"
+
+/* The RK2 departure point of p over dt (m), in the domain [0, lx] × [0, ly] × [0, lz], from
+ * the first stage's velocity v0 = u(p). */
+LQ_INLINE lq_mk_vec3 lq_sl_backtrace_v0(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                        const LQ_GLOBAL float *w, lq_mk_vec3 p, lq_mk_vec3 v0,
+                                        int nx, int ny, int nz, float ih, float lx, float ly,
+                                        float lz, float dt)
+{
+    if (nz == 1) v0.z = 0.0f;
+    lq_mk_vec3 pm = lq_mk_step(p, v0, -0.5f * dt, lx, ly, lz);
+    lq_mk_vec3 vm = lq_mk_velocity(u, v, w, pm, nx, ny, nz, ih, ih, ih);
+    if (nz == 1) vm.z = 0.0f;
+    return lq_mk_step(p, vm, -dt, lx, ly, lz);
+}
+
+/* ... with v0 sampled at p. */
+LQ_INLINE lq_mk_vec3 lq_sl_backtrace(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                     const LQ_GLOBAL float *w, lq_mk_vec3 p, int nx, int ny, int nz,
+                                     float ih, float lx, float ly, float lz, float dt)
+{
+    lq_mk_vec3 v0 = lq_mk_velocity(u, v, w, p, nx, ny, nz, ih, ih, ih);
+    return lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
+}
+
+/* The first stage's velocity where the backtraces start, read off the lattices (the
+ * trilinear sample there, its weights ½ or 1 and 0 exactly: the sample at the computed
+ * position p had weights off by the rounding of p/h, ~1e-7): at an interior face of
+ * component comp (the face's own value, and the other two the mean of the 4 faces
+ * around it) and at a cell centre (each component the mean of the cell's 2 faces). In
+ * 2D (nz = 1) the z component is not read (the backtrace drops it). */
+LQ_INLINE float lq_sl_mean4(const LQ_GLOBAL float *a, int b, int s0, int s1)
+{
+    return lq_mk_lerp(lq_mk_lerp(a[b], a[b + s0], 0.5f),
+                      lq_mk_lerp(a[b + s1], a[b + s1 + s0], 0.5f), 0.5f);
+}
+
+LQ_INLINE lq_mk_vec3 lq_sl_face_velocity(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                         const LQ_GLOBAL float *w, int comp, int i, int j, int k,
+                                         int nx, int ny, int nz)
+{
+    int ux = nx + 1, vx = nx, vy = ny + 1, wx = nx;
+    lq_mk_vec3 r;
+    r.z = 0.0f;
+    if (comp == 0) { /* (i, j+½, k+½): v at (i−½, j+½, k), w at (i−½, j, k+½) */
+        r.x = u[i + ux * (j + ny * k)];
+        r.y = lq_sl_mean4(v, (i - 1) + vx * (j + vy * k), 1, vx);
+        if (nz > 1) r.z = lq_sl_mean4(w, (i - 1) + wx * (j + ny * k), 1, wx * ny);
+    } else if (comp == 1) { /* (i+½, j, k+½): u at (i+½, j−½, k), w at (i, j−½, k+½) */
+        r.x = lq_sl_mean4(u, i + ux * ((j - 1) + ny * k), 1, ux);
+        r.y = v[i + vx * (j + vy * k)];
+        if (nz > 1) r.z = lq_sl_mean4(w, i + wx * ((j - 1) + ny * k), wx, wx * ny);
+    } else { /* (i+½, j+½, k): u at (i+½, j, k−½), v at (i, j+½, k−½) */
+        r.x = lq_sl_mean4(u, i + ux * (j + ny * (k - 1)), 1, ux * ny);
+        r.y = lq_sl_mean4(v, i + vx * (j + vy * (k - 1)), vx, vx * vy);
+        r.z = w[i + wx * (j + ny * k)];
+    }
+    return r;
+}
+
+LQ_INLINE lq_mk_vec3 lq_sl_centre_velocity(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                           const LQ_GLOBAL float *w, int i, int j, int k, int nx,
+                                           int ny, int nz)
+{
+    lq_mk_vec3 r;
+    r.x = lq_mk_lerp(u[LQ_MAC_U(i, j, k, nx, ny)], u[LQ_MAC_U(i + 1, j, k, nx, ny)], 0.5f);
+    r.y = lq_mk_lerp(v[LQ_MAC_V(i, j, k, nx, ny)], v[LQ_MAC_V(i, j + 1, k, nx, ny)], 0.5f);
+    r.z = nz > 1 ? lq_mk_lerp(w[LQ_MAC_W(i, j, k, nx, ny)], w[LQ_MAC_W(i, j, k + 1, nx, ny)], 0.5f)
+                 : 0.0f;
+    return r;
+}
+
+/* Sample position of node a (0, 1, 2, ...) along an axis: a h or (a + ½) h. */
+LQ_INLINE float lq_sl_at(int a, int face, float h)
+{
+    return face ? (float)a * h : ((float)a + 0.5f) * h;
+}
+
+/* Face component `comp` (0 u, 1 v, 2 w) at face (i, j, k) of its lattice, from the old
+ * velocity (u, v, w) into out. */
+LQ_INLINE void lq_sl_velocity_face(LQ_GLOBAL float *out, const LQ_GLOBAL float *u,
+                                   const LQ_GLOBAL float *v, const LQ_GLOBAL float *w, int comp,
+                                   int i, int j, int k, int nx, int ny, int nz, float h, float ih,
+                                   float lx, float ly, float lz, float dt)
+{
+    int mx = nx + (comp == 0), my = ny + (comp == 1);
+    int idx = i + mx * (j + my * k);
+    int edge = comp == 0   ? (i == 0 || i == nx)
+               : comp == 1 ? (j == 0 || j == ny)
+                           : (k == 0 || k == nz);
+    if (edge) {
+        out[idx] = 0.0f;
+        return;
+    }
+    lq_mk_vec3 p;
+    p.x = lq_sl_at(i, comp == 0, h);
+    p.y = lq_sl_at(j, comp == 1, h);
+    p.z = lq_sl_at(k, comp == 2, h);
+    lq_mk_vec3 v0 = lq_sl_face_velocity(u, v, w, comp, i, j, k, nx, ny, nz);
+    lq_mk_vec3 q = lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
+    float r;
+    if (comp == 0)
+        r = lq_mk_sample_u(u, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
+    else if (comp == 1)
+        r = lq_mk_sample_v(v, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
+    else
+        r = lq_mk_sample_w(w, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
+    out[idx] = r;
+}
+
+/* Cell-centred scalar q at a point (m): trilinear on the centre lattice, clamped. */
+LQ_INLINE float lq_sl_sample_cell(const LQ_GLOBAL float *q, float x, float y, float z, int nx,
+                                  int ny, int nz, float ih)
+{
+    return lq_mk_lattice(q, nx, ny, nz, x * ih - 0.5f, y * ih - 0.5f, z * ih - 0.5f);
+}
+
+/* Cell (i, j, k) of the scalar q into qn. */
+LQ_INLINE void lq_sl_scalar_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                 const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                 const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny,
+                                 int nz, float h, float ih, float lx, float ly, float lz, float dt)
+{
+    lq_mk_vec3 p;
+    p.x = lq_sl_at(i, 0, h);
+    p.y = lq_sl_at(j, 0, h);
+    p.z = lq_sl_at(k, 0, h);
+    lq_mk_vec3 v0 = lq_sl_centre_velocity(u, v, w, i, j, k, nx, ny, nz);
+    lq_mk_vec3 d = lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
+    qn[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_sl_sample_cell(q, d.x, d.y, d.z, nx, ny, nz, ih);
+}
+
+/* Min and max of the lattice values (8, or 4 in 2D) that the trilinear sample of lq_mk_lattice
+ * at node coordinates (g0, g1, g2) blends, with the same clamping and node choice. */
+LQ_INLINE void lq_sl_lattice_range(const LQ_GLOBAL float *a, int m0, int m1, int m2, float g0,
+                                   float g1, float g2, float *lo, float *hi)
+{
+    float f0, f1, f2;
+    int i = lq_mk_node(lq_mk_clampf(g0, 0.0f, (float)(m0 - 1)), m0, &f0);
+    int j = lq_mk_node(lq_mk_clampf(g1, 0.0f, (float)(m1 - 1)), m1, &f1);
+    int k = lq_mk_node(lq_mk_clampf(g2, 0.0f, (float)(m2 - 1)), m2, &f2);
+    int s0 = m0 > 1 ? 1 : 0, s1 = m1 > 1 ? m0 : 0, s2 = m2 > 1 ? m0 * m1 : 0;
+    int b = i + m0 * (j + m1 * k);
+    float l = a[b], m = a[b];
+    for (int c = 1; c < 8; c++) {
+        float x = a[b + ((c & 1) ? s0 : 0) + ((c & 2) ? s1 : 0) + ((c & 4) ? s2 : 0)];
+        l = x < l ? x : l;
+        m = x > m ? x : m;
+    }
+    *lo = l;
+    *hi = m;
+}
+
+/* BFECC's final samples in one: the trilinear samples of q and qt (lq_mk_lattice's, the
+ * same arithmetic) and the range of q's blended values (lq_sl_lattice_range's), from
+ * one node computation and each lattice's 8 values loaded once. */
+LQ_INLINE void lq_sl_bfecc_samples(const LQ_GLOBAL float *q, const LQ_GLOBAL float *qt, int m0,
+                                   int m1, int m2, float g0, float g1, float g2, float *a, float *b,
+                                   float *lo, float *hi)
+{
+    float f0, f1, f2, x[8], y[8];
+    int i = lq_mk_node(lq_mk_clampf(g0, 0.0f, (float)(m0 - 1)), m0, &f0);
+    int j = lq_mk_node(lq_mk_clampf(g1, 0.0f, (float)(m1 - 1)), m1, &f1);
+    int k = lq_mk_node(lq_mk_clampf(g2, 0.0f, (float)(m2 - 1)), m2, &f2);
+    int s0 = m0 > 1 ? 1 : 0, s1 = m1 > 1 ? m0 : 0, s2 = m2 > 1 ? m0 * m1 : 0;
+    int base = i + m0 * (j + m1 * k);
+    for (int c = 0; c < 8; c++) {
+        int o = base + ((c & 1) ? s0 : 0) + ((c & 2) ? s1 : 0) + ((c & 4) ? s2 : 0);
+        x[c] = q[o];
+        y[c] = qt[o];
+    }
+    float l = x[0], m = x[0];
+    for (int c = 1; c < 8; c++) {
+        l = x[c] < l ? x[c] : l;
+        m = x[c] > m ? x[c] : m;
+    }
+    *lo = l;
+    *hi = m;
+    *a = lq_mk_lerp(lq_mk_lerp(lq_mk_lerp(x[0], x[1], f0), lq_mk_lerp(x[2], x[3], f0), f1),
+                    lq_mk_lerp(lq_mk_lerp(x[4], x[5], f0), lq_mk_lerp(x[6], x[7], f0), f1), f2);
+    *b = lq_mk_lerp(lq_mk_lerp(lq_mk_lerp(y[0], y[1], f0), lq_mk_lerp(y[2], y[3], f0), f1),
+                    lq_mk_lerp(lq_mk_lerp(y[4], y[5], f0), lq_mk_lerp(y[6], y[7], f0), f1), f2);
+}
+
+/* The RK2 departure point of the centre of cell (i, j, k) over dt. */
+LQ_INLINE lq_mk_vec3 lq_sl_departure(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                     const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny,
+                                     int nz, float h, float ih, float lx, float ly, float lz,
+                                     float dt)
+{
+    lq_mk_vec3 p;
+    p.x = lq_sl_at(i, 0, h);
+    p.y = lq_sl_at(j, 0, h);
+    p.z = lq_sl_at(k, 0, h);
+    lq_mk_vec3 v0 = lq_sl_centre_velocity(u, v, w, i, j, k, nx, ny, nz);
+    return lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
+}
+
+/* r clamped to [lo, hi] (the limiter of Selle et al. 2008, §4: no new extrema). */
+LQ_INLINE float lq_sl_limit(float r, float lo, float hi)
+{
+    return r < lo ? lo : r > hi ? hi : r;
+}
+
+/*
+ * Error-compensated advection of a cell-centred scalar, both built from the plain pass
+ * above A(q; δt) (RK2 backtrace + trilinear) and its reverse A(q; −δt) (forward trace):
+ *   q^ = A(q; δt),  q~ = A(q^; −δt)  (q~ − q estimates twice the one-pass error e).
+ * MacCormack (Selle, Fedkiw, Kim, Liu & Osher 2008, eq. 5–7):
+ *   qn = q^ + ½ (q − q~),
+ * BFECC (Dupont & Liu 2003; Kim, Liu, Llamas & Rossignac 2005):
+ *   qn = A(q + ½ (q − q~); δt) = 1.5 A(q; δt) − 0.5 A(q~; δt) (trilinear sampling is linear
+ *   in the field, so the corrected field is sampled as the two samples' blend).
+ * Both are second order in space and time for smooth q (the plain pass: first order in h²/δt
+ * from trilinear interpolation), both limited: the result is clamped to the range of the
+ * old q at the cell's departure point (the values the plain pass blends), so neither makes
+ * new extrema nor oscillates at kinks. 3 backtraces and 3 passes over the grid per step.
+ */
+
+/* MacCormack: qn holds q^ on entry (read and written at the own cell only), qt = q~. */
+LQ_INLINE void lq_sl_maccormack_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                     const LQ_GLOBAL float *qt, const LQ_GLOBAL float *u,
+                                     const LQ_GLOBAL float *v, const LQ_GLOBAL float *w, int i,
+                                     int j, int k, int nx, int ny, int nz, float h, float ih,
+                                     float lx, float ly, float lz, float dt)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    lq_mk_vec3 d = lq_sl_departure(u, v, w, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
+    float lo, hi;
+    lq_sl_lattice_range(q, nx, ny, nz, d.x * ih - 0.5f, d.y * ih - 0.5f, d.z * ih - 0.5f, &lo, &hi);
+    float r = qn[c] + 0.5f * (q[c] - qt[c]);
+    qn[c] = lq_sl_limit(r, lo, hi);
+}
+
+/* BFECC: qn = the limited A(q + ½ (q − q~)) from q and qt = q~. */
+LQ_INLINE void lq_sl_bfecc_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                const LQ_GLOBAL float *qt, const LQ_GLOBAL float *u,
+                                const LQ_GLOBAL float *v, const LQ_GLOBAL float *w, int i, int j,
+                                int k, int nx, int ny, int nz, float h, float ih, float lx,
+                                float ly, float lz, float dt)
+{
+    lq_mk_vec3 d = lq_sl_departure(u, v, w, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
+    float g0 = d.x * ih - 0.5f, g1 = d.y * ih - 0.5f, g2 = d.z * ih - 0.5f;
+    float a, b, lo, hi;
+    lq_sl_bfecc_samples(q, qt, nx, ny, nz, g0, g1, g2, &a, &b, &lo, &hi);
+    float r = a + 0.5f * (a - b);
+    qn[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_sl_limit(r, lo, hi);
+}
+
+/* --- the departure kept (kernels only; the twins recompute it, with the same floats) ---
+ * The first pass of MacCormack and BFECC and their final pass trace the same departure
+ * point (the cell centre over +dt): the first pass stores it, 3 planes of nx·ny·nz floats
+ * in dep, and the final pass reads it back instead of tracing again. */
+
+/* lq_sl_scalar_cell, keeping the departure in dep. */
+LQ_INLINE void lq_sl_scalar_cell_keep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                      const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                      const LQ_GLOBAL float *w, LQ_GLOBAL float *dep, int i, int j,
+                                      int k, int nx, int ny, int nz, float h, float ih, float lx,
+                                      float ly, float lz, float dt)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny), n = nx * ny * nz;
+    lq_mk_vec3 d = lq_sl_departure(u, v, w, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
+    dep[c] = d.x;
+    dep[n + c] = d.y;
+    dep[2 * n + c] = d.z;
+    qn[c] = lq_sl_sample_cell(q, d.x, d.y, d.z, nx, ny, nz, ih);
+}
+
+LQ_INLINE lq_mk_vec3 lq_sl_dep_at(const LQ_GLOBAL float *dep, int c, int n)
+{
+    lq_mk_vec3 d;
+    d.x = dep[c];
+    d.y = dep[n + c];
+    d.z = dep[2 * n + c];
+    return d;
+}
+
+/* lq_sl_maccormack_cell with the kept departure. */
+LQ_INLINE void lq_sl_maccormack_cell_dep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                         const LQ_GLOBAL float *qt, const LQ_GLOBAL float *dep,
+                                         int i, int j, int k, int nx, int ny, int nz, float ih)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    lq_mk_vec3 d = lq_sl_dep_at(dep, c, nx * ny * nz);
+    float lo, hi;
+    lq_sl_lattice_range(q, nx, ny, nz, d.x * ih - 0.5f, d.y * ih - 0.5f, d.z * ih - 0.5f, &lo, &hi);
+    float r = qn[c] + 0.5f * (q[c] - qt[c]);
+    qn[c] = lq_sl_limit(r, lo, hi);
+}
+
+/* lq_sl_bfecc_cell with the kept departure. */
+LQ_INLINE void lq_sl_bfecc_cell_dep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                    const LQ_GLOBAL float *qt, const LQ_GLOBAL float *dep, int i,
+                                    int j, int k, int nx, int ny, int nz, float ih)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    lq_mk_vec3 d = lq_sl_dep_at(dep, c, nx * ny * nz);
+    float g0 = d.x * ih - 0.5f, g1 = d.y * ih - 0.5f, g2 = d.z * ih - 0.5f;
+    float a, b, lo, hi;
+    lq_sl_bfecc_samples(q, qt, nx, ny, nz, g0, g1, g2, &a, &b, &lo, &hi);
+    float r = a + 0.5f * (a - b);
+    qn[c] = lq_sl_limit(r, lo, hi);
+}
+
+#endif

@@ -1,0 +1,411 @@
+/*
+ * test_heightfield_ops.c — the height-field operations, one by one:
+ *  1. the line solver against a dense solve of the same matrix (eq. 15–16);
+ *  2. one solve conserves Σh (unit column sums of A);
+ *  3. connected-region labels against an independent flood fill;
+ *  4. reference twin vs OpenCL (PoCL in CI) for every operation on random inputs,
+ *     with the tolerances of host/core/tolerance.c.
+ */
+#include "ops/hf/heightfield.h"
+#include "lib/twin.h"
+
+#define NX 67
+#define NZ 45
+#define N  (NX * NZ)
+
+static float frand(lq_rng *r, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)lq_rng_uniform(r);
+}
+
+/* A rough bed with islands, a lake to level 1.0 with noise, some dry cells. */
+static void make_state(lq_rng *r, float *b, float *h1, float *h0, float eps)
+{
+    for (int k = 0; k < NZ; k++)
+        for (int i = 0; i < NX; i++) {
+            int idx = i + NX * k;
+            float bb = 0.6f + 0.3f * sinf(0.21f * (float)i) * cosf(0.17f * (float)k) +
+                       frand(r, -0.05f, 0.05f);
+            if ((i / 9 + k / 7) % 5 == 0) bb += 0.6f; /* islands above the surface */
+            if (i == 30 || k == 20) bb = 1.5f;        /* ridges: four separate lakes */
+            b[idx] = bb;
+            float h = 1.0f + frand(r, -0.02f, 0.02f);
+            h1[idx] = h > bb ? h : bb - eps;
+            h0[idx] = h > bb ? h + frand(r, -0.01f, 0.01f) : bb - eps;
+        }
+}
+
+/* Dense Gaussian elimination (double) of A x = r along one line, A from eq. 16. */
+static void dense_line(const float *h1, const float *b, const double *rhs, int base, int stride,
+                       int n, double kappa, double *x)
+{
+    double *A = calloc((size_t)n * (size_t)n, sizeof *A), *y = malloc((size_t)n * sizeof *y);
+    for (int t = 0; t < n; t++) A[t * n + t] = 1.0;
+    for (int t = 0; t + 1 < n; t++) {
+        int a = base + t * stride, c = a + stride;
+        double e = kappa * (double)lq_hf_edge_depth(h1[a], b[a], h1[c], b[c]);
+        A[t * n + t] += e;
+        A[(t + 1) * n + t + 1] += e;
+        A[t * n + t + 1] -= e;
+        A[(t + 1) * n + t] -= e;
+    }
+    for (int t = 0; t < n; t++) y[t] = rhs[t];
+    for (int c = 0; c < n; c++) /* no pivoting needed: diagonally dominant */
+        for (int r = c + 1; r < n; r++) {
+            double f = A[r * n + c] / A[c * n + c];
+            if (f == 0) continue;
+            for (int j = c; j < n; j++) A[r * n + j] -= f * A[c * n + j];
+            y[r] -= f * y[c];
+        }
+    for (int r = n - 1; r >= 0; r--) {
+        double s = y[r];
+        for (int j = r + 1; j < n; j++) s -= A[r * n + j] * x[j];
+        x[r] = s / A[r * n + r];
+    }
+    free(A);
+    free(y);
+}
+
+static void test_dense_and_conservation(void)
+{
+    lq_rng r;
+    lq_rng_seed(&r, 7);
+    static float b[N], h1[N], h0[N], out[N], cp[N], rhs_copy[N];
+    const float eps = 1e-5f, kappa = 3.7f;
+    make_state(&r, b, h1, h0, eps);
+    for (int i = 0; i < N; i++) out[i] = rhs_copy[i] = 0.01f * sinf(0.37f * (float)i) + 0.002f;
+    for (int k = 0; k < NZ; k++) lq_hf_solve_line(h1, b, out, cp, k * NX, 1, NX, kappa, 0);
+    double worst = 0, worst_sum = 0;
+    for (int k = 0; k < NZ; k++) {
+        double rhs[NX], x[NX], s_rhs = 0, s_out = 0;
+        for (int i = 0; i < NX; i++) {
+            rhs[i] = rhs_copy[i + NX * k];
+            s_rhs += rhs[i];
+            s_out += out[i + NX * k];
+        }
+        dense_line(h1, b, rhs, k * NX, 1, NX, kappa, x);
+        for (int i = 0; i < NX; i++) worst = fmax(worst, fabs(x[i] - out[i + NX * k]));
+        worst_sum = fmax(worst_sum, fabs(s_rhs - s_out) / fabs(s_rhs));
+    }
+    fprintf(stderr, "  line solve vs dense: max error %.3g m; row-sum drift %.3g\n", worst,
+            worst_sum);
+    CHECK(worst < 1e-8);     /* float solve of centimetre right-hand sides */
+    CHECK(worst_sum < 1e-5); /* Σ conserved to round-off (unit column sums) */
+
+    /* columns, in place, adding h1 back (the last sub-iteration) */
+    for (int i = 0; i < N; i++) out[i] = rhs_copy[i];
+    for (int i = 0; i < NX; i++) lq_hf_solve_line(h1, b, out, cp, i, NX, NZ, kappa, 1);
+    worst = 0;
+    for (int i = 0; i < NX; i++) {
+        double rhs[NZ], x[NZ];
+        for (int k = 0; k < NZ; k++) rhs[k] = rhs_copy[i + NX * k];
+        dense_line(h1, b, rhs, i, NX, NZ, kappa, x);
+        for (int k = 0; k < NZ; k++)
+            worst = fmax(worst, fabs(h1[i + NX * k] + x[k] - out[i + NX * k]));
+    }
+    fprintf(stderr, "  column solve vs dense: max error %.3g m\n", worst);
+    CHECK(worst < 2e-7); /* one rounding of h1 + x */
+
+    /* Delta form: water at rest over this uneven bed, shoreline included, has R = 0
+     * exactly, so it stays exactly at rest. */
+    float level = 1.0f;
+    static float u0[(NX + 1) * NZ], w0[NX * (NZ + 1)];
+    int nonzero = 0;
+    for (int i = 0; i < N; i++) h1[i] = b[i] < level ? level : b[i] - eps;
+    for (int k = 0; k < NZ; k++)
+        for (int i = 0; i < NX; i++)
+            nonzero += lq_hf_residual_cell(h1, u0, w0, b, i, k, NX, NZ, kappa, 0.1f) != 0.0f;
+    fprintf(stderr, "  residual of a lake at rest: %d nonzero cells\n", nonzero);
+    CHECK(nonzero == 0);
+}
+
+/* Semi-Lagrangian advection of a velocity field that is uniform along x and linear
+ * along z by a uniform flow: bilinear interpolation is exact for it, so each face
+ * must take the value one step upstream exactly (away from the clamped walls). */
+static void test_advect_exact(void)
+{
+    enum { AX = 24, AZ = 20 };
+    static float h[AX * AZ], bb[AX * AZ], u[(AX + 1) * AZ], w[AX * (AZ + 1)], ua[(AX + 1) * AZ],
+        wa[AX * (AZ + 1)];
+    for (int c = 0; c < AX * AZ; c++) {
+        bb[c] = 0.0f;
+        h[c] = 1.0f;
+    }
+    /* u = 0.5 + 0.1 z (index units), w = 0.25 everywhere inside */
+    for (int k = 0; k < AZ; k++)
+        for (int i = 0; i <= AX; i++)
+            u[i + (AX + 1) * k] = (i == 0 || i == AX) ? 0.0f : 0.5f + 0.1f * (float)k;
+    for (int k = 0; k <= AZ; k++)
+        for (int i = 0; i < AX; i++) w[i + AX * k] = (k == 0 || k == AZ) ? 0.0f : 0.25f;
+    const float dt_dx = 1.5f;
+    for (int k = 0; k < AZ; k++)
+        for (int i = 0; i < AX; i++) lq_hf_advect_cell(h, bb, u, w, ua, wa, i, k, AX, AZ, dt_dx);
+    double worst = 0;
+    for (int k = 4; k < AZ - 4; k++)
+        for (int i = 4; i < AX - 4; i++) {
+            /* the face's w is the mean of four inner w faces: 0.25 */
+            double expect = 0.5 + 0.1 * ((double)k - dt_dx * 0.25);
+            worst = fmax(worst, fabs(ua[i + (AX + 1) * k] - expect));
+        }
+    fprintf(stderr, "  advection of a linear field: max error %.3g\n", worst);
+    CHECK(worst < 1e-6);
+}
+
+/* Independent labelling: BFS flood fill, then compare partitions via the smallest
+ * index of each region. */
+static void test_labels(void)
+{
+    lq_rng r;
+    lq_rng_seed(&r, 11);
+    static float b[N], h1[N], h0[N];
+    static int Lref[N], L[N], queue[N];
+    static lq_long o[N], s[N];
+    static int wcount[N];
+    make_state(&r, b, h1, h0, 1e-5f);
+    lq_ctx ctx;
+    CHECK_OK(lq_ctx_open(&ctx, "ref", false));
+    lq_field fh1, fhn, fb, fL, fo, fs, fw;
+    lq_field_alloc(&ctx, &fh1, "h1", NX, NZ, 1, 4);
+    lq_field_alloc(&ctx, &fhn, "hn", NX, NZ, 1, 4);
+    lq_field_alloc(&ctx, &fb, "b", NX, NZ, 1, 4);
+    lq_field_alloc(&ctx, &fL, "L", NX, NZ, 1, 4);
+    lq_field_alloc(&ctx, &fo, "o", NX, NZ, 1, 8);
+    lq_field_alloc(&ctx, &fs, "s", NX, NZ, 1, 8);
+    lq_field_alloc(&ctx, &fw, "w", NX, NZ, 1, 4);
+    lq_field_upload(&fh1, h1);
+    lq_field_upload(&fhn, h0);
+    lq_field_upload(&fb, b);
+    lq_hf_ref_label(NX, NZ, &fh1, &fhn, &fb, &fL, &fo, &fs, &fw);
+    lq_field_download(&fL, L);
+    (void)o;
+    (void)s;
+    (void)wcount;
+    for (int i = 0; i < N; i++) Lref[i] = (h1[i] > b[i] || h0[i] > b[i]) ? -2 : -1;
+    int regions = 0;
+    for (int start = 0; start < N; start++) {
+        if (Lref[start] != -2) continue;
+        regions++;
+        int head = 0, tail = 0;
+        queue[tail++] = start;
+        Lref[start] = start;
+        while (head < tail) {
+            int c = queue[head++], i = c % NX, k = c / NX;
+            int nb[4] = {i > 0 ? c - 1 : -1, i + 1 < NX ? c + 1 : -1, k > 0 ? c - NX : -1,
+                         k + 1 < NZ ? c + NX : -1};
+            for (int q = 0; q < 4; q++)
+                if (nb[q] >= 0 && Lref[nb[q]] == -2) {
+                    Lref[nb[q]] = start; /* BFS from the smallest index first */
+                    queue[tail++] = nb[q];
+                }
+        }
+    }
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += L[i] != Lref[i];
+    fprintf(stderr, "  labels: %d regions, %d cells differ from flood fill\n", regions, bad);
+    CHECK(regions > 3);
+    CHECK(bad == 0);
+    lq_field *fs_[] = {&fh1, &fhn, &fb, &fL, &fo, &fs, &fw};
+    for (size_t i = 0; i < LQ_COUNT(fs_); i++) lq_field_release(fs_[i]);
+    lq_ctx_close(&ctx);
+}
+
+/* Every operation on both backends from the same random inputs. */
+static void test_twins(void)
+{
+    lq_ctx ref, cl;
+    if (twin_open(&ref, &cl)) {
+        CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
+        return;
+    }
+    lq_hf_ops oref, ocl;
+    CHECK_OK(lq_hf_ops_init(&oref, &ref, NX, NZ));
+    CHECK_OK(lq_hf_ops_init(&ocl, &cl, NX, NZ));
+    lq_rng r;
+    lq_rng_seed(&r, 3);
+    static float b[N], h1[N], h0[N], hn[N], u[(NX + 1) * NZ], w[NX * (NZ + 1)];
+    const float eps = 1e-5f, scale = 1073741824.0f, kappa = 2.3f, keep = 0.95f;
+    make_state(&r, b, h1, h0, eps);
+    for (int i = 0; i < N; i++) hn[i] = h0[i] + frand(&r, -0.03f, 0.03f);
+    (void)hn; /* hn is first overwritten by the residual */
+    for (int i = 0; i < (NX + 1) * NZ; i++) u[i] = frand(&r, -1, 1);
+    for (int i = 0; i < NX * (NZ + 1); i++) w[i] = frand(&r, -1, 1);
+    twin_pair H1, HN, B, CP, L, OS, NS0, NS1, WT0, WT1, U, W, AL, AI;
+    int acc_i0[LQ_HF_ACC_I_COUNT] = {0, 0, 0, 0, 0x7fffffff, 0, 0, 0};
+    CHECK_OK(twin_alloc(&H1, &ref, &cl, "h1", NX, NZ, 1, 4, h1));
+    CHECK_OK(twin_alloc(&HN, &ref, &cl, "hn", NX, NZ, 1, 4, hn));
+    CHECK_OK(twin_alloc(&B, &ref, &cl, "b", NX, NZ, 1, 4, b));
+    CHECK_OK(twin_alloc(&CP, &ref, &cl, "cp", NX, NZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&L, &ref, &cl, "L", NX, NZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&OS, &ref, &cl, "old_sum", NX, NZ, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&NS0, &ref, &cl, "new_sum0", NX, NZ, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&NS1, &ref, &cl, "new_sum1", NX, NZ, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&WT0, &ref, &cl, "wet0", NX, NZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&WT1, &ref, &cl, "wet1", NX, NZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&U, &ref, &cl, "u", NX + 1, NZ, 1, 4, u));
+    CHECK_OK(twin_alloc(&W, &ref, &cl, "w", NX, NZ + 1, 1, 4, w));
+    CHECK_OK(twin_alloc(&AL, &ref, &cl, "acc_l", LQ_HF_ACC_L_COUNT, 1, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&AI, &ref, &cl, "acc_i", LQ_HF_ACC_I_COUNT, 1, 1, 4, acc_i0));
+
+#define BOTH(call_ref, call_cl)                                                                    \
+    do {                                                                                           \
+        CHECK_OK(call_ref);                                                                        \
+        CHECK_OK(call_cl);                                                                         \
+        CHECK_OK(lq_ctx_finish(&cl));                                                              \
+    } while (0)
+
+    BOTH(lq_hf_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &HN.ref, kappa, 0.07f),
+         lq_hf_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &HN.cl, kappa, 0.07f));
+    twin_check_float("hf_residual", &HN);
+    twin_pair UA, WA;
+    CHECK_OK(twin_alloc(&UA, &ref, &cl, "u_adv", NX + 1, NZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&WA, &ref, &cl, "w_adv", NX, NZ + 1, 1, 4, NULL));
+    BOTH(lq_hf_advect(&oref, &H1.ref, &B.ref, &U.ref, &W.ref, &UA.ref, &WA.ref, 0.9f),
+         lq_hf_advect(&ocl, &H1.cl, &B.cl, &U.cl, &W.cl, &UA.cl, &WA.cl, 0.9f));
+    twin_check_float("hf_advect", &UA);
+    twin_check_float("hf_advect", &WA);
+    twin_release(&UA);
+    twin_release(&WA);
+    BOTH(lq_hf_adi_x(&oref, &H1.ref, &B.ref, &HN.ref, &CP.ref, kappa),
+         lq_hf_adi_x(&ocl, &H1.cl, &B.cl, &HN.cl, &CP.cl, kappa));
+    twin_check_float("hf_adi_x", &HN);
+    BOTH(lq_hf_adi_z(&oref, &H1.ref, &B.ref, &HN.ref, &CP.ref, kappa),
+         lq_hf_adi_z(&ocl, &H1.cl, &B.cl, &HN.cl, &CP.cl, kappa));
+    twin_check_float("hf_adi_z", &HN);
+
+    /* a bump, a uniform inflow and a drain, overlapping dry and wet cells */
+    int modes[3] = {LQ_HF_SOURCE_BUMP, LQ_HF_SOURCE_UNIFORM, LQ_HF_SOURCE_DRAIN};
+    for (int m = 0; m < 3; m++) {
+        float ci = 10.0f + 20.0f * (float)m, ck = 22.5f, R = 6.5f, amount = 0.004f;
+        if (modes[m] == LQ_HF_SOURCE_DRAIN) amount = 0.05f;
+        int i0 = (int)(ci - R), k0 = (int)(ck - R), ni = (int)(2 * R) + 2, nk = ni;
+        BOTH(lq_hf_source(&oref, &H1.ref, &B.ref, &AL.ref, i0, k0, ni, nk, ci, ck, 1.0f / (R * R),
+                          modes[m], amount, scale),
+             lq_hf_source(&ocl, &H1.cl, &B.cl, &AL.cl, i0, k0, ni, nk, ci, ck, 1.0f / (R * R),
+                          modes[m], amount, scale));
+    }
+    twin_check_float("hf_source", &H1);
+    twin_check_exact("hf_source", &AL);
+
+    BOTH(lq_hf_label(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref),
+         lq_hf_label(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl));
+    twin_check_exact("hf_label", &L);
+
+    BOTH(lq_hf_volume_reduce(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref,
+                             scale, 1),
+         lq_hf_volume_reduce(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl, scale,
+                             1));
+    twin_check_exact("hf_volume_reduce", &OS);
+    twin_check_exact("hf_volume_reduce", &NS0);
+    twin_check_exact("hf_volume_reduce", &WT0);
+
+    BOTH(lq_hf_volume_apply(&oref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref, &NS1.ref,
+                            &WT1.ref, &AL.ref, 1.0f / scale, 1),
+         lq_hf_volume_apply(&ocl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl, &NS1.cl, &WT1.cl,
+                            &AL.cl, 1.0f / scale, 1));
+    twin_check_float("hf_volume_apply", &HN);
+    twin_check_exact("hf_volume_apply", &AL);
+
+    BOTH(
+        lq_hf_finish(&oref, &HN.ref, &H1.ref, &B.ref, &U.ref, &W.ref, &AI.ref, 0.3f, keep, 0.02f,
+                     eps, 5),
+        lq_hf_finish(&ocl, &HN.cl, &H1.cl, &B.cl, &U.cl, &W.cl, &AI.cl, 0.3f, keep, 0.02f, eps, 5));
+    twin_check_float("hf_finish", &HN);
+    twin_check_float("hf_finish", &U);
+    twin_check_float("hf_finish", &W);
+    twin_check_exact("hf_finish", &AI);
+
+    BOTH(lq_hf_stats(&oref, &HN.ref, &B.ref, &U.ref, &W.ref, &AL.ref, &AI.ref, scale),
+         lq_hf_stats(&ocl, &HN.cl, &B.cl, &U.cl, &W.cl, &AL.cl, &AI.cl, scale));
+    twin_check_exact("hf_stats", &AL);
+    twin_check_exact("hf_stats", &AI);
+
+    twin_pair *all[] = {&H1, &HN, &B, &CP, &L, &OS, &NS0, &NS1, &WT0, &WT1, &U, &W, &AL, &AI};
+    for (size_t i = 0; i < LQ_COUNT(all); i++) twin_release(all[i]);
+    lq_hf_ops_release(&oref);
+    lq_hf_ops_release(&ocl);
+    lq_ctx_close(&ref);
+    lq_ctx_close(&cl);
+}
+
+/* A lake wider than the reduction segments and a whole number of 8-column blocks, so
+ * the kernels' CPU paths run (8 x 8 row blocks plus leftover rows, vector cell
+ * segments, one-region reductions): they must still match the twins exactly. */
+static void test_twins_lake(void)
+{
+    enum { LX = 256, LZ = 12, LN = LX * LZ };
+    lq_ctx ref, cl;
+    if (twin_open(&ref, &cl)) return;
+    lq_hf_ops oref, ocl;
+    CHECK_OK(lq_hf_ops_init(&oref, &ref, LX, LZ));
+    CHECK_OK(lq_hf_ops_init(&ocl, &cl, LX, LZ));
+    static float b[LN], h1[LN], hn[LN];
+    lq_rng r;
+    lq_rng_seed(&r, 5);
+    for (int c = 0; c < LN; c++) {
+        b[c] = frand(&r, 0.0f, 0.3f);
+        h1[c] = 1.0f + frand(&r, -0.01f, 0.01f);
+        hn[c] = 1.0f + frand(&r, -0.01f, 0.01f);
+    }
+    b[LX * 6 + 200] = 2.0f; /* one island: a segment with a dry cell */
+    h1[LX * 6 + 200] = hn[LX * 6 + 200] = 2.0f - 1e-5f;
+    twin_pair H1, HN, B, L, OS, NS, WT;
+    CHECK_OK(twin_alloc(&H1, &ref, &cl, "h1", LX, LZ, 1, 4, h1));
+    CHECK_OK(twin_alloc(&HN, &ref, &cl, "hn", LX, LZ, 1, 4, hn));
+    CHECK_OK(twin_alloc(&B, &ref, &cl, "b", LX, LZ, 1, 4, b));
+    CHECK_OK(twin_alloc(&L, &ref, &cl, "L", LX, LZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&OS, &ref, &cl, "old_sum", LX, LZ, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&NS, &ref, &cl, "new_sum", LX, LZ, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&WT, &ref, &cl, "wet", LX, LZ, 1, 4, NULL));
+    static float u[(LX + 1) * LZ], w[LX * (LZ + 1)];
+    for (int c = 0; c < (LX + 1) * LZ; c++) u[c] = (c % (LX + 1)) ? frand(&r, -0.5f, 0.5f) : 0;
+    for (int c = 0; c < LX * (LZ + 1); c++)
+        w[c] = (c >= LX && c < LX * LZ) ? frand(&r, -0.5f, 0.5f) : 0;
+    twin_pair U, W, CP, R;
+    CHECK_OK(twin_alloc(&U, &ref, &cl, "u", LX + 1, LZ, 1, 4, u));
+    CHECK_OK(twin_alloc(&W, &ref, &cl, "w", LX, LZ + 1, 1, 4, w));
+    CHECK_OK(twin_alloc(&CP, &ref, &cl, "cp", LX, LZ, 1, 4, NULL));
+    CHECK_OK(twin_alloc(&R, &ref, &cl, "R", LX, LZ, 1, 4, NULL));
+    CHECK_OK(lq_hf_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &R.ref, 2.1f, 0.03f));
+    CHECK_OK(lq_hf_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &R.cl, 2.1f, 0.03f));
+    CHECK_OK(lq_ctx_finish(&cl));
+    twin_check_float("hf_residual", &R);
+    CHECK_OK(lq_hf_adi_x(&oref, &H1.ref, &B.ref, &R.ref, &CP.ref, 2.1f));
+    CHECK_OK(lq_hf_adi_x(&ocl, &H1.cl, &B.cl, &R.cl, &CP.cl, 2.1f));
+    CHECK_OK(lq_ctx_finish(&cl));
+    twin_check_float("hf_adi_x", &R);
+    CHECK_OK(lq_hf_adi_z(&oref, &H1.ref, &B.ref, &R.ref, &CP.ref, 2.1f));
+    CHECK_OK(lq_hf_adi_z(&ocl, &H1.cl, &B.cl, &R.cl, &CP.cl, 2.1f));
+    CHECK_OK(lq_ctx_finish(&cl));
+    twin_check_float("hf_adi_z", &R);
+    twin_release(&U);
+    twin_release(&W);
+    twin_release(&CP);
+    twin_release(&R);
+    CHECK_OK(lq_hf_label(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS.ref, &WT.ref));
+    CHECK_OK(lq_hf_label(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS.cl, &WT.cl));
+    CHECK_OK(lq_hf_volume_reduce(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS.ref, &WT.ref,
+                                 1073741824.0f, 1));
+    CHECK_OK(lq_hf_volume_reduce(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS.cl, &WT.cl,
+                                 1073741824.0f, 1));
+    CHECK_OK(lq_ctx_finish(&cl));
+    twin_check_exact("hf_label", &L);
+    twin_check_exact("hf_volume_reduce", &OS);
+    twin_check_exact("hf_volume_reduce", &NS);
+    twin_check_exact("hf_volume_reduce", &WT);
+    twin_pair *all[] = {&H1, &HN, &B, &L, &OS, &NS, &WT};
+    for (size_t i = 0; i < LQ_COUNT(all); i++) twin_release(all[i]);
+    lq_hf_ops_release(&oref);
+    lq_hf_ops_release(&ocl);
+    lq_ctx_close(&ref);
+    lq_ctx_close(&cl);
+}
+
+int main(void)
+{
+    test_dense_and_conservation();
+    test_labels();
+    test_advect_exact();
+    test_twins();
+    test_twins_lake();
+    CHECK_DONE();
+}

@@ -1,0 +1,28 @@
+/*
+ * full_splash_validation.c — VALIDATION.md's `splash` cases at the sizes of the scenes
+ * under scenes/validation/ (full label), on the default OpenCL device when there is
+ * one (the quick test covers the reference path at small sizes).
+ */
+#include "validation/splash_validation.h"
+
+int main(void)
+{
+    const char *dev = "auto";
+    spv_ballistic(dev);
+    spv_symmetry(dev, 0, NULL);
+    const char *sym[] = {"grid.size=[81,81]", "grid.cell=0.01", "time.frames=400",
+                         "liquid.1.hump.center=[0.405,0.405]", "liquid.1.hump.sigma=0.02"};
+    spv_symmetry(dev, 5, sym);
+    spv_long_wave(dev, 0, NULL);
+    spv_conservation(dev, 0, NULL);
+    const char *cons[] = {"grid.size=[96,96]", "grid.cell=0.01", "time.frames=60",
+                          "spray.threshold=1.0"};
+    spv_conservation(dev, 4, cons);
+    spv_lake_at_rest(dev, 0, NULL);
+    const char *fine[] = {"grid.size=[96,96]", "grid.cell=0.0125", "time.frames=330"};
+    for (int i = 1; i <= 3; i++) {
+        spv_float(dev, 0.25 * i, 0, NULL);
+        spv_float(dev, 0.25 * i, 3, fine);
+    }
+    CHECK_DONE();
+}

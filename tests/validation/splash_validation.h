@@ -1,0 +1,277 @@
+/*
+ * splash_validation.h — VALIDATION.md's `splash` cases (and the all-solver lake at
+ * rest) as functions of a device and --set overrides, shared by the quick test (small
+ * sizes) and the full one. Scenes: scenes/validation/splash_*.yaml.
+ */
+#ifndef LQ_SPLASH_VALIDATION_H
+#define LQ_SPLASH_VALIDATION_H
+
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "validation/shallow_validation.h"
+#include "ops/hf/columns.h"
+
+/* Long-wave speed: the crest reaches a probe 1 m away at (distance)/√(g h), ±3 %. */
+static void spv_long_wave(const char *device, int nsets, const char *const *sets)
+{
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/splash_long_wave.yaml", nsets, sets)) return;
+    double c0[2];
+    lq_scene_floats(r.scene, "liquid.1.hump.center", c0, 2);
+    double depth = -lq_scene_float(r.scene, "terrain.0.plane.height");
+    double c = sqrt(G * depth);
+    int probe = (int)floor((c0[0] + 1.0) / r.dx);
+    double xp = (probe + 0.5) * r.dx;
+    double *t = malloc((size_t)(r.frames + 1) * sizeof *t),
+           *y = malloc((size_t)(r.frames + 1) * sizeof *y);
+    lq_frame_stats st;
+    t[0] = y[0] = 0;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        t[f] = f / r.fps;
+        y[f] = sv_h(&r, probe);
+    }
+    double tp = sv_peak_time(t, y, r.frames / 4, r.frames + 1);
+    double expect = (xp - c0[0]) / c;
+    fprintf(stderr,
+            "splash long-wave speed: c = %.6f m/s (sqrt(g h) = %.6f), crest %.4f s after "
+            "(expected %.4f s), %.2f%% off\n",
+            (xp - c0[0]) / tp, c, tp, expect, 100 * (tp - expect) / expect);
+    CHECK(fabs(tp - expect) <= 0.03 * expect);
+    free(t);
+    free(y);
+    sv_close(&r);
+}
+
+/* 8-fold symmetry of a centred drop after the scene's steps: max |h − mirror(h)| over
+ * the x, z and diagonal mirrors ≤ 1e-4 of the initial amplitude. */
+static void spv_symmetry(const char *device, int nsets, const char *const *sets)
+{
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/splash_symmetry.yaml", nsets, sets)) return;
+    double amp = lq_scene_float(r.scene, "liquid.1.hump.height");
+    lq_frame_stats st;
+    int steps = 0;
+    double moved = 0, level = lq_scene_float(r.scene, "liquid.0.level");
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        steps += st.steps;
+    }
+    int n = r.nx;
+    double asym = 0;
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++) {
+            double h = r.h[i + n * k];
+            moved = fmax(moved, fabs(h - level));
+            asym = fmax(asym, fabs(h - r.h[(n - 1 - i) + n * k]));
+            asym = fmax(asym, fabs(h - r.h[i + n * (n - 1 - k)]));
+            asym = fmax(asym, fabs(h - r.h[k + n * i]));
+        }
+    fprintf(stderr,
+            "splash 8-fold symmetry: %d steps, max asymmetry %.3g m = %.3g of the amplitude "
+            "(limit 1e-4); waves still %.3g m high\n",
+            steps, asym, asym / amp, moved);
+    CHECK(steps >= 200);
+    CHECK(moved > 0.01 * amp); /* something is still moving */
+    CHECK(asym <= 1e-4 * amp);
+    sv_close(&r);
+}
+
+/* Volume bookkeeping with spray, sources and sinks: every frame the drift is at float
+ * round-off, no column is negative, and spray was emitted and came back. */
+static void spv_conservation(const char *device, int nsets, const char *const *sets)
+{
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/splash_conservation.yaml", nsets, sets)) return;
+    lq_frame_stats st;
+    double worst = 0, dmin = INFINITY, emitted = 0, spray_max = 0, bin = 0, bout = 0;
+    int limited = 0;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        worst = fmax(worst, fabs(sv_extra(&st, "volume_drift")));
+        emitted = sv_extra(&st, "spray_emitted");
+        spray_max = fmax(spray_max, sv_extra(&st, "spray_volume"));
+        bin = sv_extra(&st, "boundary_in");
+        bout = sv_extra(&st, "boundary_out");
+        limited = (int)sv_extra(&st, "limited_columns");
+        lq_field_view v;
+        if (r.vt->view(r.state, "depth", &v)) break;
+        for (int c = 0; c < r.nx * r.nz; c++) dmin = fmin(dmin, v.data[c]);
+    }
+    fprintf(stderr,
+            "splash volume bookkeeping: worst drift %.3g, min depth %.3g m, %.0f particles "
+            "emitted (up to %.3g m3 in flight), in %.4g m3, out %.4g m3, %d column-steps "
+            "limited by eq. 9\n",
+            worst, dmin, emitted, spray_max, bin, bout, limited);
+    CHECK(worst <= 2e-6);
+    CHECK(dmin >= 0);
+    CHECK(emitted > 100);
+    CHECK(bin > 0 && bout > 0);
+    CHECK(limited > 0); /* the sink really ran columns dry */
+    sv_close(&r);
+}
+
+/* Lake at rest over a bump, a step and a beach: nothing moves. */
+static void spv_lake_at_rest(const char *device, int nsets, const char *const *sets)
+{
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/splash_lake_at_rest.yaml", nsets, sets)) return;
+    double level = lq_scene_float(r.scene, "liquid.0.level");
+    lq_frame_stats st0, st;
+    r.vt->measure(r.state, &st0);
+    double max_speed = 0, drift = 0, dmax = 0;
+    int steps = 0;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        steps += st.steps;
+        max_speed = fmax(max_speed, st.max_speed);
+        for (int c = 0; c < r.nx * r.nz; c++)
+            if (r.h[c] > r.b[c]) {
+                drift = fmax(drift, fabs(r.h[c] - level));
+                dmax = fmax(dmax, r.h[c] - r.b[c]);
+            }
+    }
+    double vdrift = fabs(st.liquid_volume - st0.liquid_volume) / st0.liquid_volume;
+    double ulim = 1e-4 * sqrt(G * dmax);
+    fprintf(stderr,
+            "splash lake at rest: %d steps, max speed %.3g m/s (limit %.3g), surface drift "
+            "%.3g m (limit %.3g), volume drift %.3g\n",
+            steps, max_speed, ulim, drift, 0.01 * r.dx, vdrift);
+    CHECK(steps >= 1000);
+    CHECK(max_speed <= ulim);
+    CHECK(drift <= 0.01 * r.dx);
+    CHECK(vdrift <= 1e-6);
+    sv_close(&r);
+}
+
+/* Spray flies x0 + v0 t + ½ g t² exactly until it lands, then its volume is back in the
+ * column it landed in. The step (v' = v + g Δt, x' = x + Δt (v + v')/2) is exact for
+ * constant acceleration; what remains is float32 rounding of positions near 1 m
+ * accumulated over the flight (about 40 ulp after 600 steps). */
+static void spv_ballistic(const char *device)
+{
+    lq_ctx ctx;
+    lq_sp_state st;
+    if (lq_ctx_open(&ctx, device, false) || lq_sp_state_alloc(&st, &ctx, 16, 16, 64)) {
+        CHECK(!"set-up");
+        return;
+    }
+    lq_sp_ops o;
+    CHECK_OK(lq_sp_ops_init(&o, &ctx, 16, 16));
+    float d[256], part[64 * LQ_SP_PSTRIDE] = {0};
+    for (int c = 0; c < 256; c++) d[c] = 0.2f;
+    double x0[3] = {0.31, 0.25, 0.42}, v0[3] = {0.4, 3.0, -0.3}, g = -9.81;
+    for (int a = 0; a < 3; a++) {
+        part[a] = (float)x0[a];
+        part[3 + a] = (float)v0[a];
+    }
+    part[6] = (float)(ldexp(1.0, -22)); /* 2.4e-7 m³, on the fixed-point grid */
+    part[7] = 1;
+    int ctr[LQ_SP_CNT_COUNT] = {1, 0, 0, 0};
+    CHECK_OK(lq_field_upload(&st.d, d));
+    CHECK_OK(lq_field_upload(&st.part[st.cur], part));
+    CHECK_OK(lq_field_upload(&st.counters, ctr));
+    lq_sp_flight_params fp = {.n = 1, .nobj = 0, .dx = 0.05f, .dt = 1e-3f, .drag_keep = 1.0f};
+    fp.g[1] = (float)g;
+    fp.dry = 1e-6f;
+    double worst = 0;
+    int landed = -1;
+    for (int s = 1; s <= 1000 && landed < 0; s++) {
+        CHECK_OK(lq_sp_particles(&o, &st, &fp));
+        CHECK_OK(lq_field_download(&st.part[st.cur], part));
+        double t = s * 1e-3;
+        if (part[7] == 0) {
+            landed = s;
+            break;
+        }
+        for (int a = 0; a < 3; a++) {
+            double exact = x0[a] + v0[a] * t + (a == 1 ? 0.5 * g * t * t : 0);
+            worst = fmax(worst, fabs(part[a] - exact));
+        }
+    }
+    /* lands where y = 0.2 (the water surface; the ground is 0): t = (v0 + √(v0² + 2 g
+     * Δy))/|g| */
+    double tl = (v0[1] + sqrt(v0[1] * v0[1] + 2 * (-g) * (x0[1] - 0.2))) / (-g);
+    lq_long ret[256];
+    CHECK_OK(lq_field_download(&st.ret, ret));
+    double xl = x0[0] + v0[0] * tl, zl = x0[2] + v0[2] * tl;
+    int c = (int)(xl / 0.05) + 16 * (int)(zl / 0.05);
+    fprintf(stderr,
+            "splash ballistic spray: max error %.3g m over %d steps; landed at step %d "
+            "(expected %.1f), volume back in column %d: %lld\n",
+            worst, landed, landed, tl * 1e3, c, (long long)ret[c]);
+    CHECK(worst <= 1e-5);
+    CHECK(abs(landed - (int)ceil(tl * 1e3)) <= 1);
+    CHECK(ret[c] == (lq_long)ldexp(1.0, 18)); /* 2^-22 m³ · 2^40 */
+    lq_sp_ops_release(&o);
+    lq_sp_state_release(&st);
+    if (ctx.backend == LQ_BACKEND_CL) lq_ctx_close(&ctx);
+}
+
+/* Floating ball of density ratio s: draft (depth of its lowest point below the far
+ * water level) within max(3 % of the diameter, 0.5 dx) of Archimedes, once settled. */
+static void spv_float(const char *device, double s, int nsets, const char *const *sets)
+{
+    /* the scene's level and radius, then Archimedes: cap volume π d² (3r − d)/3 =
+     * s · 4/3 π r³, by bisection */
+    lq_scene *sc = lq_scene_load("scenes/validation/splash_float.yaml", nsets, sets);
+    if (!sc) {
+        CHECK(!"scene");
+        return;
+    }
+    double rad = lq_scene_float(sc, "objects.0.sphere.radius");
+    double level0 = lq_scene_float(sc, "liquid.0.level"), c[3];
+    lq_scene_floats(sc, "objects.0.sphere.center", c, 3);
+    lq_scene_free(sc);
+    double lo = 0, hi = 2 * rad;
+    for (int it = 0; it < 100; it++) {
+        double m = 0.5 * (lo + hi);
+        if (m * m * (3 * rad - m) < 4 * s * rad * rad * rad)
+            lo = m;
+        else
+            hi = m;
+    }
+    double expect = 0.5 * (lo + hi);
+    /* released 2 cm above its equilibrium: it must fall in and settle there */
+    const char *all[16];
+    char dens[64], centre[128];
+    snprintf(dens, sizeof dens, "objects.0.density=%g", 1000 * s);
+    snprintf(centre, sizeof centre, "objects.0.sphere.center=[%.9g,%.9g,%.9g]", c[0],
+             level0 + rad - expect + 0.02, c[2]);
+    all[0] = dens;
+    all[1] = centre;
+    for (int i = 0; i < nsets && i < 14; i++) all[i + 2] = sets[i];
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/splash_float.yaml", nsets + 2, all)) return;
+    lq_frame_stats st;
+    double y = NAN, swing = 0, ylast[30];
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        const lq_object_record *rec;
+        int n;
+        r.vt->objects(r.state, &rec, &n);
+        y = rec[0].pos[1];
+        ylast[f % 30] = y;
+    }
+    /* settled: the mean of the last second, and how far it still swings about it */
+    y = 0;
+    for (int i = 0; i < 30; i++) y += ylast[i] / 30;
+    for (int i = 0; i < 30; i++) swing = fmax(swing, fabs(ylast[i] - y));
+    /* far-field level: mean surface over the grid's edge rows */
+    double level = 0;
+    int cnt = 0;
+    for (int i = 0; i < r.nx; i++) {
+        level += r.h[i] + r.h[i + r.nx * (r.nz - 1)];
+        cnt += 2;
+    }
+    level /= cnt;
+    double draft = level - (y - rad), tol = fmax(0.03 * 2 * rad, 0.5 * r.dx);
+    fprintf(stderr,
+            "splash floating ball s = %.2f: draft %.4f m, Archimedes %.4f m (%+.2f%% of the "
+            "diameter, limit %.4f m); swinging %.2g m about it over the last second\n",
+            s, draft, expect, 100 * (draft - expect) / (2 * rad), tol, swing);
+    CHECK(fabs(draft - expect) <= tol);
+    CHECK(swing <= 0.5 * tol);
+    sv_close(&r);
+}
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * test_shallow_validation.c — VALIDATION.md's `shallow` cases at small sizes (quick):
+ * the scenes under scenes/validation/ with coarser grids set through --set, on the
+ * reference path (the diff tests tie the kernels to it).
+ */
+#include "validation/shallow_validation.h"
+
+int main(void)
+{
+    const char *dev = "ref";
+    const char *lake[] = {"grid.size=[48,48]", "grid.cell=0.1333333333"};
+    sv_lake_at_rest(dev, 2, lake);
+    const char *lake_face[] = {"grid.size=[48,48]", "grid.cell=0.1333333333", "liquid.0.level=0.4"};
+    sv_lake_at_rest(dev, 3, lake_face); /* the surface on a multiple of the cell size */
+    sv_damping(dev, 0.0, 0, NULL);
+    sv_damping(dev, 0.1, 0, NULL);
+    sv_long_wave(dev, 0, NULL);
+    const char *planar[] = {"grid.size=[120,3]", "grid.cell=0.0333333333",
+                            "terrain.0.bowl.center=[2.0,0.05]"};
+    sv_thacker_planar(dev, 3, planar);
+    const char *radial[] = {"grid.size=[64,64]", "grid.cell=0.046875"};
+    sv_thacker_radial(dev, 2, radial);
+    sv_sloshing(dev, 0, NULL);
+    const char *cons[] = {"time.frames=48"};
+    sv_conservation(dev, 1, cons);
+    sv_filling(dev, 0, NULL);
+    sv_dam_break(dev, 0, NULL);
+    const char *paper[] = {"shallow.advection=false"};
+    sv_dam_break(dev, 1, paper); /* the paper's model, for contrast (reported only) */
+    CHECK_DONE();
+}

@@ -1,0 +1,21 @@
+/*
+ * test_splash_validation.c — VALIDATION.md's `splash` cases at small sizes (quick),
+ * on the reference path (tests/ops/test_splash_ops.c ties the kernels to it).
+ */
+#include "validation/splash_validation.h"
+
+int main(void)
+{
+    const char *dev = "ref";
+    spv_ballistic(dev);
+    spv_symmetry(dev, 0, NULL);
+    const char *lw[] = {"grid.size=[300,3]", "grid.cell=0.01", "time.fps=200", "time.frames=260"};
+    spv_long_wave(dev, 4, lw);
+    spv_conservation(dev, 0, NULL);
+    const char *lake[] = {"grid.size=[48,48]", "grid.cell=0.1333333333"};
+    spv_lake_at_rest(dev, 2, lake);
+    spv_float(dev, 0.5, 0, NULL);
+    spv_float(dev, 0.25, 0, NULL);
+    spv_float(dev, 0.75, 0, NULL);
+    CHECK_DONE();
+}
