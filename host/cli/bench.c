@@ -94,17 +94,17 @@ static void lq_bench_row(lq_bench_ctx *b, const char *op, int n, double ms, doub
 }
 
 /* --- copy bandwidth ----------------------------------------------------------------- */
-typedef struct lq_copy_arg {
+typedef struct lq_bench_copy_arg {
     lq_ctx *ctx;
     lq_field *src, *dst;
     cl_kernel k;
     size_t floats_per_item;
     const char *name;
-} lq_copy_arg;
+} lq_bench_copy_arg;
 
-static int lq_copy_once(void *p)
+static int lq_bench_copy_once(void *p)
 {
-    lq_copy_arg *a = p;
+    lq_bench_copy_arg *a = p;
     if (a->ctx->backend == LQ_BACKEND_REF) {
         memcpy(a->dst->host, a->src->host, lq_field_bytes(a->src));
         return LQ_OK;
@@ -145,8 +145,8 @@ static int lq_bench_copy(lq_bench_ctx *b)
     }
     double best = 0;
     for (int v = 0; v < variants && !rc; v++) {
-        lq_copy_arg a = {b->ctx, &src, &dst, ks[v], per_item[v], names[v]};
-        double ms = lq_bench_time(b, lq_copy_once, &a, 0.5);
+        lq_bench_copy_arg a = {b->ctx, &src, &dst, ks[v], per_item[v], names[v]};
+        double ms = lq_bench_time(b, lq_bench_copy_once, &a, 0.5);
         if (ms < 0) {
             rc = LQ_ESIM;
             break;
@@ -169,12 +169,12 @@ static int lq_bench_copy(lq_bench_ctx *b)
 }
 
 /* --- height-field operations ---------------------------------------------------------- */
-typedef struct lq_hf_arg {
-    lq_hf_ops *o;
-    lq_hf_state *s;
-    lq_hf_step_params p;
+typedef struct lq_bench_hf_arg {
+    lq_heightfield_ops *o;
+    lq_heightfield_state *s;
+    lq_heightfield_step_params p;
     int which;
-} lq_hf_arg;
+} lq_bench_hf_arg;
 
 enum {
     B_RESIDUAL,
@@ -193,7 +193,7 @@ static const struct {
     const char *name;
     double bytes; /* compulsory bytes per cell */
     const char *note;
-} lq_hf_bench_ops[B_COUNT] = {
+} lq_bench_hf_ops[B_COUNT] = {
     {"hf_residual", 20, "read h1 b u w, write R"},
     {"hf_adi_x", 16, "read h1 b R, write R (in place)"},
     {"hf_adi_z", 16, "read h1 b R, write h (in place)"},
@@ -206,40 +206,42 @@ static const struct {
     {"shallow_step", 176, "residual+adi_x+adi_z+label+2x(reduce+apply)+finish"},
 };
 
-static int lq_hf_once(void *p)
+static int lq_bench_hf_once(void *p)
 {
-    lq_hf_arg *a = p;
-    lq_hf_ops *o = a->o;
-    lq_hf_state *s = a->s;
+    lq_bench_hf_arg *a = p;
+    lq_heightfield_ops *o = a->o;
+    lq_heightfield_state *s = a->s;
     lq_field *h1 = &s->h[s->i1], *hn = &s->h[s->in];
     switch (a->which) {
     case B_RESIDUAL:
-        return lq_hf_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
+        return lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
     case B_ADI_X:
-        return lq_hf_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        return lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa);
     case B_ADI_Z:
-        return lq_hf_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        return lq_heightfield_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
     case B_ADI: {
-        int rc = lq_hf_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
-        if (!rc) rc = lq_hf_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa);
-        if (!rc) rc = lq_hf_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        int rc = lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
+        if (!rc) rc = lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        if (!rc) rc = lq_heightfield_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
         return rc;
     }
     case B_LABEL:
-        return lq_hf_label(o, h1, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0], &s->wet[0]);
+        return lq_heightfield_label(o, h1, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0],
+                                    &s->wet[0]);
     case B_REDUCE:
-        return lq_hf_volume_reduce(o, h1, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0], &s->wet[0],
-                                   a->p.scale, 1);
+        return lq_heightfield_volume_reduce(o, h1, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0],
+                                            &s->wet[0], a->p.scale, 1);
     case B_APPLY:
-        return lq_hf_volume_apply(o, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0], &s->wet[0],
-                                  &s->new_sum[1], &s->wet[1], &s->acc_l, 1.0f / a->p.scale, 0);
+        return lq_heightfield_volume_apply(o, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0],
+                                           &s->wet[0], &s->new_sum[1], &s->wet[1], &s->acc_l,
+                                           1.0f / a->p.scale, 0);
     case B_FINISH:
-        return lq_hf_finish(o, hn, h1, &s->b, &s->u, &s->w, &s->acc_i, a->p.gdt_dx, a->p.keep,
-                            a->p.fric, a->p.eps, 0);
+        return lq_heightfield_finish(o, hn, h1, &s->b, &s->u, &s->w, &s->acc_i, a->p.gdt_dx,
+                                     a->p.keep, a->p.fric, a->p.eps, 0);
     case B_STATS:
-        return lq_hf_stats(o, h1, &s->b, &s->u, &s->w, &s->st_l, &s->st_i, a->p.scale);
+        return lq_heightfield_stats(o, h1, &s->b, &s->u, &s->w, &s->st_l, &s->st_i, a->p.scale);
     default:
-        return lq_hf_step(o, s, &a->p);
+        return lq_heightfield_step(o, s, &a->p);
     }
 }
 
@@ -260,15 +262,15 @@ static void lq_bench_lake(int n, float *b, float *h1)
 static int lq_bench_hf(lq_bench_ctx *b, int n)
 {
     int rc = LQ_OK;
-    lq_hf_ops o;
-    lq_hf_state s;
+    lq_heightfield_ops o;
+    lq_heightfield_state s;
     memset(&o, 0, sizeof o);
     memset(&s, 0, sizeof s);
     size_t cells = (size_t)n * (size_t)n;
     float *hb = lq_alloc(cells * 4), *h1 = lq_alloc(cells * 4);
     if (!hb || !h1) rc = LQ_ESIM;
-    if (!rc) rc = lq_hf_state_alloc(&s, b->ctx, n, n);
-    if (!rc) rc = lq_hf_ops_init(&o, b->ctx, n, n);
+    if (!rc) rc = lq_heightfield_state_alloc(&s, b->ctx, n, n);
+    if (!rc) rc = lq_heightfield_ops_init(&o, b->ctx, n, n);
     if (!rc) {
         lq_bench_lake(n, hb, h1);
         rc = lq_field_upload(&s.b, hb);
@@ -276,7 +278,7 @@ static int lq_bench_hf(lq_bench_ctx *b, int n)
 
         if (!rc) rc = lq_field_upload(&s.h[s.in], h1);
     }
-    lq_hf_arg a;
+    lq_bench_hf_arg a;
     memset(&a, 0, sizeof a);
     a.o = &o;
     a.s = &s;
@@ -292,21 +294,21 @@ static int lq_bench_hf(lq_bench_ctx *b, int n)
         a.which = op;
         if (op == B_REDUCE || op == B_APPLY) { /* labels for the reductions */
             a.which = B_LABEL;
-            rc = lq_hf_once(&a);
+            rc = lq_bench_hf_once(&a);
             a.which = op;
             if (rc) break;
         }
-        double ms = lq_bench_time(b, lq_hf_once, &a, 0.3);
+        double ms = lq_bench_time(b, lq_bench_hf_once, &a, 0.3);
         if (ms < 0) {
             rc = LQ_ESIM;
             break;
         }
-        lq_bench_row(b, lq_hf_bench_ops[op].name, n, ms, lq_hf_bench_ops[op].bytes,
-                     lq_hf_bench_ops[op].note);
+        lq_bench_row(b, lq_bench_hf_ops[op].name, n, ms, lq_bench_hf_ops[op].bytes,
+                     lq_bench_hf_ops[op].note);
         fflush(stdout);
     }
-    lq_hf_ops_release(&o);
-    lq_hf_state_release(&s);
+    lq_heightfield_ops_release(&o);
+    lq_heightfield_state_release(&s);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
     free(hb);
     free(h1);
@@ -321,25 +323,25 @@ static int lq_bench_hf(lq_bench_ctx *b, int n)
  * resets the live count before each call; particles fly alternately +Δt and −Δt well
  * above the water, so none land and the same 100 000 stay live; splash_step runs the
  * simulation for a fixed number of steps from the restored pool in every trial. */
-typedef struct lq_sp_arg {
-    lq_sp_ops *o;
-    lq_sp_state *s;
+typedef struct lq_bench_splash_arg {
+    lq_columns_ops *o;
+    lq_columns_state *s;
     int which, flip, nparticles, rect[4];
     float keep, ga, gd, ge, r, inv_area, dt;
-    lq_sp_spray_params sp;
-    lq_sp_flight_params fp;
+    lq_columns_spray_params sp;
+    lq_columns_flight_params fp;
     double live_sum, emitted_sum, steps; /* splash_step: particle traffic */
-} lq_sp_arg;
+} lq_bench_splash_arg;
 
 enum { S_FLOW, S_LIMIT, S_VOLUME, S_SPRAY, S_PARTICLES, S_COMPACT, S_CONTACT, S_STEP, S_COUNT };
-#define LQ_SP_BENCH_PASSES    3      /* eq. 9 passes per step (splash.volume_passes default) */
-#define LQ_SP_BENCH_PARTICLES 100000 /* particles in flight for sp_particles, sp_compact */
-#define LQ_SP_BENCH_EMIT      0.01   /* fraction of corners over the spray threshold */
-#define LQ_SP_BENCH_FOOT      64     /* sp_contact footprint, columns per side */
+#define LQ_BENCH_SPLASH_PASSES    3      /* eq. 9 passes per step (splash.volume_passes default) */
+#define LQ_BENCH_SPLASH_PARTICLES 100000 /* particles in flight for sp_particles, sp_compact */
+#define LQ_BENCH_SPLASH_EMIT      0.01   /* fraction of corners over the spray threshold */
+#define LQ_BENCH_SPLASH_FOOT      64     /* sp_contact footprint, columns per side */
 /* Compulsory bytes per cell (per particle, per footprint column) of each kernel:
  * fields read and written once, kernel by kernel; a field two kernels of one operation
  * both touch counts twice, as it must cross memory twice. */
-static const double lq_sp_bytes[S_COUNT] = {
+static const double lq_bench_splash_bytes[S_COUNT] = {
     44,  /* flow: read b d e, read + write qx qz qd qa */
     60,  /* limit: read 4 pipes + d, write s; scale: read s + 4 pipes, write 4 pipes */
     36,  /* volume: read 4 pipes + d + ret (8 B), write d ḣ */
@@ -350,54 +352,54 @@ static const double lq_sp_bytes[S_COUNT] = {
     284, /* flow + 3 limit + volume + spray; particle traffic added per live particle */
 };
 
-static int lq_sp_once(void *p)
+static int lq_bench_splash_once(void *p)
 {
-    lq_sp_arg *a = p;
-    lq_sp_ops *o = a->o;
-    lq_sp_state *s = a->s;
+    lq_bench_splash_arg *a = p;
+    lq_columns_ops *o = a->o;
+    lq_columns_state *s = a->s;
     int rc = LQ_OK;
     switch (a->which) {
     case S_FLOW:
-        return lq_sp_flow(o, s, a->keep, a->ga, a->gd, a->ge, 0.0f);
+        return lq_columns_flow(o, s, a->keep, a->ga, a->gd, a->ge, 0.0f);
     case S_LIMIT:
-        return lq_sp_limit(o, s, a->r, 0);
+        return lq_columns_limit(o, s, a->r, 0);
     case S_VOLUME:
         a->flip = !a->flip;
-        return lq_sp_volume(o, s, a->flip ? a->r : -a->r, a->inv_area, a->dt);
+        return lq_columns_volume(o, s, a->flip ? a->r : -a->r, a->inv_area, a->dt);
     case S_SPRAY:
         rc = lq_field_zero(&s->counters, sizeof(int)); /* live = 0: emit the same again */
-        return rc ? rc : lq_sp_spray(o, s, &a->sp);
+        return rc ? rc : lq_columns_spray(o, s, &a->sp);
     case S_PARTICLES:
         a->flip = !a->flip;
         a->fp.n = a->nparticles;
         a->fp.dt = a->flip ? a->dt : -a->dt;
-        return lq_sp_particles(o, s, &a->fp);
+        return lq_columns_particles(o, s, &a->fp);
     case S_COMPACT:
-        return lq_sp_compact(o, s, a->nparticles);
+        return lq_columns_compact(o, s, a->nparticles);
     case S_CONTACT:
-        rc = lq_sp_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, 0, a->rect[0], a->rect[1],
-                           a->rect[2], a->rect[3]);
+        rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, 0, a->rect[0], a->rect[1],
+                                a->rect[2], a->rect[3]);
         if (!rc)
-            rc = lq_sp_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, 1, a->rect[0], a->rect[1],
-                               a->rect[2], a->rect[3]);
+            rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, 1, a->rect[0],
+                                    a->rect[1], a->rect[2], a->rect[3]);
         return rc;
     default: { /* the device work of lq_splash_step without objects, its counter read included */
-        int ctr[LQ_SP_CNT_COUNT];
-        rc = lq_sp_flow(o, s, a->keep, a->ga, a->gd, a->ge, 0.0f);
-        for (int q = 0; q < LQ_SP_BENCH_PASSES && !rc; q++)
-            rc = lq_sp_limit(o, s, a->r, q == LQ_SP_BENCH_PASSES - 1);
-        if (!rc) rc = lq_sp_volume(o, s, a->r, a->inv_area, a->dt);
+        int ctr[LQ_COLUMNS_CNT_COUNT];
+        rc = lq_columns_flow(o, s, a->keep, a->ga, a->gd, a->ge, 0.0f);
+        for (int q = 0; q < LQ_BENCH_SPLASH_PASSES && !rc; q++)
+            rc = lq_columns_limit(o, s, a->r, q == LQ_BENCH_SPLASH_PASSES - 1);
+        if (!rc) rc = lq_columns_volume(o, s, a->r, a->inv_area, a->dt);
         a->sp.step++;
-        if (!rc) rc = lq_sp_spray(o, s, &a->sp);
+        if (!rc) rc = lq_columns_spray(o, s, &a->sp);
         if (!rc) rc = lq_field_download(&s->counters, ctr);
-        if (!rc && ctr[LQ_SP_CNT_LIVE] > 0) {
-            a->fp.n = ctr[LQ_SP_CNT_LIVE];
+        if (!rc && ctr[LQ_COLUMNS_CNT_LIVE] > 0) {
+            a->fp.n = ctr[LQ_COLUMNS_CNT_LIVE];
             a->fp.dt = a->dt;
-            rc = lq_sp_particles(o, s, &a->fp);
-            if (!rc) rc = lq_sp_compact(o, s, a->fp.n);
+            rc = lq_columns_particles(o, s, &a->fp);
+            if (!rc) rc = lq_columns_compact(o, s, a->fp.n);
         }
-        a->live_sum += ctr[LQ_SP_CNT_LIVE];
-        a->emitted_sum += ctr[LQ_SP_CNT_EMITTED];
+        a->live_sum += ctr[LQ_COLUMNS_CNT_LIVE];
+        a->emitted_sum += ctr[LQ_COLUMNS_CNT_EMITTED];
         a->steps++;
         return rc;
     }
@@ -411,14 +413,15 @@ static int lq_bench_cmp_float(const void *x, const void *y)
 }
 
 /* Host copies of the pool: restored before each row. */
-typedef struct lq_sp_pool {
+typedef struct lq_bench_splash_pool {
     float *b, *d, *hd, *q[4], *part;
-} lq_sp_pool;
+} lq_bench_splash_pool;
 
-static int lq_sp_pool_restore(lq_sp_state *s, const lq_sp_pool *p, bool particles)
+static int lq_bench_splash_pool_restore(lq_columns_state *s, const lq_bench_splash_pool *p,
+                                        bool particles)
 {
     lq_field *q[4] = {&s->qx, &s->qz, &s->qd, &s->qa};
-    int ctr[LQ_SP_CNT_COUNT] = {particles ? LQ_SP_BENCH_PARTICLES : 0, 0, 0, 0};
+    int ctr[LQ_COLUMNS_CNT_COUNT] = {particles ? LQ_BENCH_SPLASH_PARTICLES : 0, 0, 0, 0};
     int rc = lq_field_upload(&s->d, p->d);
     if (!rc) rc = lq_field_upload(&s->hd, p->hd);
     for (int j = 0; j < 4 && !rc; j++) rc = lq_field_upload(q[j], p->q[j]);
@@ -429,7 +432,7 @@ static int lq_sp_pool_restore(lq_sp_state *s, const lq_sp_pool *p, bool particle
     return rc;
 }
 
-static void lq_sp_pool_free(lq_sp_pool *p)
+static void lq_bench_splash_pool_free(lq_bench_splash_pool *p)
 {
     free(p->b);
     free(p->d);
@@ -441,7 +444,8 @@ static void lq_sp_pool_free(lq_sp_pool *p)
 /* Two waves on 0.5 m of water (1 cm columns, Courant number 0.4); the pipes carry the
  * flows of linear theory, Q = share·k·D̄·g·Σ A (κ·Δ)/ω cos(κ·x_mid) (eq. 5–6 integrated
  * over a travelling wave, Δ the pipe's vector, κ the wave number). */
-static int lq_sp_pool_make(lq_sp_pool *p, lq_sp_arg *a, int n, int capacity)
+static int lq_bench_splash_pool_make(lq_bench_splash_pool *p, lq_bench_splash_arg *a, int n,
+                                     int capacity)
 {
     size_t cells = (size_t)n * n, corners = (size_t)(n + 1) * (n + 1);
     memset(p, 0, sizeof *p);
@@ -449,7 +453,7 @@ static int lq_sp_pool_make(lq_sp_pool *p, lq_sp_arg *a, int n, int capacity)
     p->d = lq_alloc(cells * 4);
     p->hd = lq_calloc(cells, 4);
     for (int j = 0; j < 4; j++) p->q[j] = lq_calloc(corners, 4);
-    p->part = lq_calloc((size_t)capacity * LQ_SP_PSTRIDE, 4);
+    p->part = lq_calloc((size_t)capacity * LQ_COLUMNS_PSTRIDE, 4);
     bool ok = p->b && p->d && p->hd && p->part;
     for (int j = 0; j < 4; j++) ok = ok && p->q[j];
     if (!ok) return LQ_ESIM;
@@ -495,7 +499,7 @@ static int lq_sp_pool_make(lq_sp_pool *p, lq_sp_arg *a, int n, int capacity)
     a->dt = (float)dt;
     a->r = (float)(dt / area);
     a->inv_area = (float)(1 / area);
-    lq_sp_spray_params *sp = &a->sp;
+    lq_columns_spray_params *sp = &a->sp;
     sp->per_step = 1.0f;                 /* one particle per corner over the threshold */
     sp->volume = (float)ldexp(1.0, -33); /* 1.2e-10 m³: repeated calls barely drain d */
     sp->cap_per_depth = (float)(area / (2.0 * sp->volume));
@@ -505,7 +509,7 @@ static int lq_sp_pool_make(lq_sp_pool *p, lq_sp_arg *a, int n, int capacity)
     sp->quarter_depth = (float)(sp->volume / (4.0 * area));
     sp->seed = 1;
     sp->step = 0;
-    lq_sp_flight_params *fp = &a->fp;
+    lq_columns_flight_params *fp = &a->fp;
     fp->nobj = 0;
     fp->dx = sp->dx;
     fp->ox = fp->oz = 0.0f;
@@ -516,15 +520,15 @@ static int lq_sp_pool_make(lq_sp_pool *p, lq_sp_arg *a, int n, int capacity)
     /* particles in corner order (as emission leaves them), 0.1-0.3 m above the water */
     lq_rng rng;
     lq_rng_seed(&rng, 7);
-    for (int j = 0; j < LQ_SP_BENCH_PARTICLES && j < capacity; j++) {
-        size_t cn = (size_t)((j + 0.5) / LQ_SP_BENCH_PARTICLES * (double)corners);
+    for (int j = 0; j < LQ_BENCH_SPLASH_PARTICLES && j < capacity; j++) {
+        size_t cn = (size_t)((j + 0.5) / LQ_BENCH_SPLASH_PARTICLES * (double)corners);
         int ci = LQ_MIN(LQ_MAX((int)(cn % (size_t)(n + 1)), 1), n - 1);
         int ck = LQ_MIN(LQ_MAX((int)(cn / (size_t)(n + 1)), 1), n - 1);
         double x = (ci + lq_rng_uniform(&rng) - 0.5) * dx,
                z = (ck + lq_rng_uniform(&rng) - 0.5) * dx;
         size_t col =
             (size_t)LQ_MIN((int)(x / dx), n - 1) + (size_t)n * LQ_MIN((int)(z / dx), n - 1);
-        float *pp = p->part + (size_t)j * LQ_SP_PSTRIDE;
+        float *pp = p->part + (size_t)j * LQ_COLUMNS_PSTRIDE;
         pp[0] = (float)x;
         pp[1] = p->b[col] + p->d[col] + (float)(0.1 + 0.2 * lq_rng_uniform(&rng));
         pp[2] = (float)z;
@@ -537,8 +541,8 @@ static int lq_sp_pool_make(lq_sp_pool *p, lq_sp_arg *a, int n, int capacity)
     return LQ_OK;
 }
 
-/* The ḣ above which LQ_SP_BENCH_EMIT of the interior corners lie (eq. 13's ż). */
-static int lq_sp_threshold(const float *hd, int n, float *threshold)
+/* The ḣ above which LQ_BENCH_SPLASH_EMIT of the interior corners lie (eq. 13's ż). */
+static int lq_bench_splash_threshold(const float *hd, int n, float *threshold)
 {
     size_t m = (size_t)(n - 1) * (n - 1), j = 0;
     float *z = lq_alloc(m * 4);
@@ -549,7 +553,7 @@ static int lq_sp_threshold(const float *hd, int n, float *threshold)
             z[j++] = 0.25f * (hd[c - 1 - n] + hd[c - n] + hd[c - 1] + hd[c]);
         }
     qsort(z, m, 4, lq_bench_cmp_float);
-    *threshold = z[(size_t)((1.0 - LQ_SP_BENCH_EMIT) * (double)(m - 1))];
+    *threshold = z[(size_t)((1.0 - LQ_BENCH_SPLASH_EMIT) * (double)(m - 1))];
     free(z);
     return LQ_OK;
 }
@@ -557,71 +561,73 @@ static int lq_sp_threshold(const float *hd, int n, float *threshold)
 /* splash_step: `steps` steps from the restored pool per trial (after one warm-up trial),
  * best of five, so every device simulates the same steps and carries the same particles
  * (the backends agree bit for bit). Returns ms per step, negative on error. */
-static double lq_sp_time_steps(lq_bench_ctx *b, lq_sp_arg *a, const lq_sp_pool *pool, int steps)
+static double lq_bench_splash_time_steps(lq_bench_ctx *b, lq_bench_splash_arg *a,
+                                         const lq_bench_splash_pool *pool, int steps)
 {
     double best = INFINITY;
     for (int trial = -1; trial < 5; trial++) {
-        if (lq_sp_pool_restore(a->s, pool, true) || lq_ctx_finish(b->ctx)) return -1;
+        if (lq_bench_splash_pool_restore(a->s, pool, true) || lq_ctx_finish(b->ctx)) return -1;
         a->sp.step = 0;
         a->live_sum = a->emitted_sum = a->steps = 0;
         double t0 = lq_now();
         for (int i = 0; i < steps; i++)
-            if (lq_sp_once(a)) return -1;
+            if (lq_bench_splash_once(a)) return -1;
         if (lq_ctx_finish(b->ctx)) return -1;
         if (trial >= 0) best = fmin(best, (lq_now() - t0) / steps * 1e3);
     }
     return best;
 }
 
-static const char *const lq_sp_names[S_COUNT] = {"sp_flow",    "sp_limit",     "sp_volume",
-                                                 "sp_spray",   "sp_particles", "sp_compact",
-                                                 "sp_contact", "splash_step"};
+static const char *const lq_bench_splash_names[S_COUNT] = {
+    "sp_flow",      "sp_limit",   "sp_volume",  "sp_spray",
+    "sp_particles", "sp_compact", "sp_contact", "splash_step"};
 
 static int lq_bench_splash(lq_bench_ctx *b, int n)
 {
     int rc = LQ_OK, capacity = 1 << 20;
-    lq_sp_ops o;
-    lq_sp_state s;
-    lq_sp_pool pool;
-    lq_sp_arg a;
+    lq_columns_ops o;
+    lq_columns_state s;
+    lq_bench_splash_pool pool;
+    lq_bench_splash_arg a;
     memset(&o, 0, sizeof o);
     memset(&s, 0, sizeof s);
     memset(&a, 0, sizeof a);
     a.o = &o;
     a.s = &s;
-    a.nparticles = LQ_SP_BENCH_PARTICLES;
-    rc = lq_sp_pool_make(&pool, &a, n, capacity);
-    if (!rc) rc = lq_sp_state_alloc(&s, b->ctx, n, n, capacity);
-    if (!rc) rc = lq_sp_ops_init(&o, b->ctx, n, n);
+    a.nparticles = LQ_BENCH_SPLASH_PARTICLES;
+    rc = lq_bench_splash_pool_make(&pool, &a, n, capacity);
+    if (!rc) rc = lq_columns_state_alloc(&s, b->ctx, n, n, capacity);
+    if (!rc) rc = lq_columns_ops_init(&o, b->ctx, n, n);
     /* ḣ from the pipes (eq. 12), then the spray threshold from it */
     if (!rc) rc = lq_field_upload(&s.b, pool.b);
-    if (!rc) rc = lq_sp_pool_restore(&s, &pool, false);
-    if (!rc) rc = lq_sp_volume(&o, &s, a.r, a.inv_area, a.dt);
+    if (!rc) rc = lq_bench_splash_pool_restore(&s, &pool, false);
+    if (!rc) rc = lq_columns_volume(&o, &s, a.r, a.inv_area, a.dt);
     if (!rc) rc = lq_field_download(&s.d, pool.d);
     if (!rc) rc = lq_field_download(&s.hd, pool.hd);
-    if (!rc) rc = lq_sp_threshold(pool.hd, n, &a.sp.threshold);
+    if (!rc) rc = lq_bench_splash_threshold(pool.hd, n, &a.sp.threshold);
     /* one sphere half under water in the middle of a 64 × 64 footprint */
-    int foot = LQ_MIN(LQ_SP_BENCH_FOOT, n);
+    int foot = LQ_MIN(LQ_BENCH_SPLASH_FOOT, n);
     a.rect[0] = a.rect[1] = (n - foot) / 2;
     a.rect[2] = a.rect[3] = foot;
-    float obj[LQ_SP_MAX_OBJECTS * LQ_SP_OBJ_STRIDE];
+    float obj[LQ_COLUMNS_MAX_OBJECTS * LQ_COLUMNS_OBJ_STRIDE];
     memset(obj, 0, sizeof obj);
-    obj[LQ_SP_O_SHAPE] = LQ_SHAPE_SPHERE;
-    obj[LQ_SP_O_POS] = obj[LQ_SP_O_POS + 2] = (a.rect[0] + 0.5f * foot) * a.sp.dx;
-    obj[LQ_SP_O_POS + 1] = 0.52f;
-    obj[LQ_SP_O_ROT] = obj[LQ_SP_O_ROT + 4] = obj[LQ_SP_O_ROT + 8] = 1.0f;
-    for (int x = 0; x < 3; x++) obj[LQ_SP_O_HALF + x] = 0.45f * foot * a.sp.dx;
-    obj[LQ_SP_O_KAPPA] = 16.0f;
-    obj[LQ_SP_O_FACTOR] = 1.0f;
+    obj[LQ_COLUMNS_O_SHAPE] = LQ_SHAPE_SPHERE;
+    obj[LQ_COLUMNS_O_POS] = obj[LQ_COLUMNS_O_POS + 2] = (a.rect[0] + 0.5f * foot) * a.sp.dx;
+    obj[LQ_COLUMNS_O_POS + 1] = 0.52f;
+    obj[LQ_COLUMNS_O_ROT] = obj[LQ_COLUMNS_O_ROT + 4] = obj[LQ_COLUMNS_O_ROT + 8] = 1.0f;
+    for (int x = 0; x < 3; x++) obj[LQ_COLUMNS_O_HALF + x] = 0.45f * foot * a.sp.dx;
+    obj[LQ_COLUMNS_O_KAPPA] = 16.0f;
+    obj[LQ_COLUMNS_O_FACTOR] = 1.0f;
     if (!rc) rc = lq_field_upload(&s.obj, obj);
     double cells = (double)n * n;
     for (int op = 0; op < S_COUNT && !rc; op++) {
         char note[160];
-        double items = cells, bytes = lq_sp_bytes[op];
+        double items = cells, bytes = lq_bench_splash_bytes[op];
         const char *unit = "cell";
         a.which = op;
         a.flip = 0;
-        rc = lq_sp_pool_restore(&s, &pool, op == S_PARTICLES || op == S_COMPACT || op == S_STEP);
+        rc = lq_bench_splash_pool_restore(&s, &pool,
+                                          op == S_PARTICLES || op == S_COMPACT || op == S_STEP);
         if (rc) break;
         switch (op) {
         case S_FLOW:
@@ -635,24 +641,24 @@ static int lq_bench_splash(lq_bench_ctx *b, int n)
             snprintf(note, sizeof note, "read 4 pipes d ret(8 B), write d hdot");
             break;
         case S_SPRAY: { /* the same corners emit at every call: count them once */
-            int ctr[LQ_SP_CNT_COUNT];
-            rc = lq_sp_spray(&o, &s, &a.sp);
+            int ctr[LQ_COLUMNS_CNT_COUNT];
+            rc = lq_columns_spray(&o, &s, &a.sp);
             if (!rc) rc = lq_field_download(&s.counters, ctr);
             if (rc) break;
-            double frac = ctr[LQ_SP_CNT_EMITTED] / ((n + 1.0) * (n + 1.0));
-            bytes += 32.0 * ctr[LQ_SP_CNT_EMITTED] / cells;
+            double frac = ctr[LQ_COLUMNS_CNT_EMITTED] / ((n + 1.0) * (n + 1.0));
+            bytes += 32.0 * ctr[LQ_COLUMNS_CNT_EMITTED] / cells;
             snprintf(note, sizeof note,
                      "count+emit+take, %.2f%% of corners emit (%d particles, 32 B each); "
                      "emit walks 64 corners per work-item",
-                     100 * frac, ctr[LQ_SP_CNT_EMITTED]);
+                     100 * frac, ctr[LQ_COLUMNS_CNT_EMITTED]);
             break;
         }
         case S_PARTICLES:
         case S_COMPACT:
-            items = LQ_SP_BENCH_PARTICLES;
+            items = LQ_BENCH_SPLASH_PARTICLES;
             unit = "particle";
             snprintf(note, sizeof note, "per particle (%d live, none land): %s",
-                     LQ_SP_BENCH_PARTICLES,
+                     LQ_BENCH_SPLASH_PARTICLES,
                      op == S_PARTICLES ? "read+write 32 B, b d of its column"
                                        : "count reads flags (32 B at that stride), scatter 64");
             break;
@@ -667,8 +673,9 @@ static int lq_bench_splash(lq_bench_ctx *b, int n)
             break;
         }
         if (rc) break;
-        double ms = op == S_STEP ? lq_sp_time_steps(b, &a, &pool, b->reps > 0 ? b->reps : 10)
-                                 : lq_bench_time(b, lq_sp_once, &a, 0.3);
+        double ms = op == S_STEP
+                        ? lq_bench_splash_time_steps(b, &a, &pool, b->reps > 0 ? b->reps : 10)
+                        : lq_bench_time(b, lq_bench_splash_once, &a, 0.3);
         if (ms < 0) {
             rc = LQ_ESIM;
             break;
@@ -676,19 +683,21 @@ static int lq_bench_splash(lq_bench_ctx *b, int n)
         if (op == S_STEP) {
             double live = a.live_sum / fmax(a.steps, 1), made = a.emitted_sum / fmax(a.steps, 1);
             bytes +=
-                ((lq_sp_bytes[S_PARTICLES] + lq_sp_bytes[S_COMPACT]) * live + 32 * made) / cells;
+                ((lq_bench_splash_bytes[S_PARTICLES] + lq_bench_splash_bytes[S_COMPACT]) * live +
+                 32 * made) /
+                cells;
             snprintf(note, sizeof note,
                      "flow+3 limit+volume+spray+particles+compact+counter read; %.0f steps, "
                      "%.0f live, %.0f emitted per step",
                      a.steps, live, made);
         }
-        lq_bench_row_items(b, lq_sp_names[op], n, items, unit, ms, bytes, note);
+        lq_bench_row_items(b, lq_bench_splash_names[op], n, items, unit, ms, bytes, note);
         fflush(stdout);
     }
-    lq_sp_ops_release(&o);
-    lq_sp_state_release(&s);
+    lq_columns_ops_release(&o);
+    lq_columns_state_release(&s);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
-    lq_sp_pool_free(&pool);
+    lq_bench_splash_pool_free(&pool);
     return rc;
 }
 
@@ -708,7 +717,7 @@ static int lq_bench_splash(lq_bench_ctx *b, int n)
  * 1 + 32 f. The full red-black sweep counts ONE such pass (1 + 32 f): the traffic of an
  * ideal sweep that keeps the colours' shared data in cache; two separate colour passes
  * move twice that, which is why the sweep fuses them (kernels/mac/pressure.cl). */
-typedef struct lq_mac_bench {
+typedef struct lq_bench_mac_state {
     int n;
     size_t cells, nfull, nliquid;
     lq_field u, v, w, p, flags, bnd, pos;
@@ -723,16 +732,16 @@ typedef struct lq_mac_bench {
     lq_markers_ops ko;
     lq_markers_params kp;
     int npart, which, flip;
-} lq_mac_bench;
+} lq_bench_mac_state;
 
 enum { M_MOMENTUM, M_RED, M_BLACK, M_SWEEP, M_SWEEP2, M_JACOBI, M_DIVERGENCE, M_ADVECT, M_COUNT };
-static const char *const lq_mac_names[M_COUNT] = {"mac_momentum",  "pr_red",      "pr_black",
-                                                  "pr_rb_sweep",   "pr_rb_2pass", "pr_jacobi",
-                                                  "pr_divergence", "mk_advect"};
+static const char *const lq_bench_mac_names[M_COUNT] = {"mac_momentum",  "pr_red",      "pr_black",
+                                                        "pr_rb_sweep",   "pr_rb_2pass", "pr_jacobi",
+                                                        "pr_divergence", "mk_advect"};
 
-static int lq_mac_once(void *arg)
+static int lq_bench_mac_once(void *arg)
 {
-    lq_mac_bench *m = arg;
+    lq_bench_mac_state *m = arg;
     switch (m->which) {
     case M_MOMENTUM:
         return lq_momentum_step(&m->mo, &m->ms, &m->mp);
@@ -761,7 +770,7 @@ static int lq_mac_once(void *arg)
     }
 }
 
-static int lq_mac_restore(lq_mac_bench *m)
+static int lq_bench_mac_restore(lq_bench_mac_state *m)
 {
     int rc = lq_field_upload(&m->u, m->hu);
     if (!rc) rc = lq_field_upload(&m->v, m->hv);
@@ -770,7 +779,7 @@ static int lq_mac_restore(lq_mac_bench *m)
     return rc;
 }
 
-static void lq_mac_bench_free(lq_mac_bench *m)
+static void lq_bench_mac_free(lq_bench_mac_state *m)
 {
     lq_momentum_ops_release(&m->mo);
     lq_momentum_state_release(&m->ms);
@@ -788,7 +797,7 @@ static void lq_mac_bench_free(lq_mac_bench *m)
     free(m->hb);
 }
 
-static int lq_mac_bench_make(lq_mac_bench *m, lq_ctx *ctx, int n)
+static int lq_bench_mac_make(lq_bench_mac_state *m, lq_ctx *ctx, int n)
 {
     size_t c = (size_t)n * n * n, faces = (size_t)(n + 1) * n * n;
     m->n = n;
@@ -855,7 +864,7 @@ static int lq_mac_bench_make(lq_mac_bench *m, lq_ctx *ctx, int n)
               {&m->pos, "markers", 3, m->npart, 1, 4}};
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++)
         rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, fs[i].elem);
-    if (!rc) rc = lq_mac_restore(m);
+    if (!rc) rc = lq_bench_mac_restore(m);
     if (!rc) rc = lq_field_upload(&m->flags, m->hf);
     if (!rc) rc = lq_field_upload(&m->bnd, m->hb);
     if (!rc) rc = lq_field_upload(&m->pos, m->hpos);
@@ -890,9 +899,9 @@ static bool lq_bench_op(const char *name)
 
 static int lq_bench_mac(lq_bench_ctx *b, int n)
 {
-    lq_mac_bench m;
+    lq_bench_mac_state m;
     memset(&m, 0, sizeof m);
-    int rc = lq_mac_bench_make(&m, b->ctx, n);
+    int rc = lq_bench_mac_make(&m, b->ctx, n);
     double f = (double)m.nfull / (double)m.cells, s = (double)m.nliquid / (double)m.cells;
     double colour = 1 + 32 * f;
     for (int op = 0; op < M_COUNT && !rc; op++) {
@@ -936,10 +945,10 @@ static int lq_bench_mac(lq_bench_ctx *b, int n)
                      m.npart, 100 * s);
             break;
         }
-        if (!lq_bench_op(lq_mac_names[op])) continue;
+        if (!lq_bench_op(lq_bench_mac_names[op])) continue;
         m.which = op;
         m.flip = 0;
-        rc = lq_mac_restore(&m);
+        rc = lq_bench_mac_restore(&m);
         if (rc) break;
         /* the yardstick again right before each row, its fields released while the row
          * runs: on a shared machine the bandwidth drifts 2× within a minute, and each row
@@ -948,19 +957,19 @@ static int lq_bench_mac(lq_bench_ctx *b, int n)
         b->quiet = true;
         if (b->reps == 0) rc = lq_bench_copy(b); /* --reps N: a smoke run, keep it short */
         b->quiet = false;
-        if (!rc) rc = lq_mac_restore(&m);
+        if (!rc) rc = lq_bench_mac_restore(&m);
         if (rc) break;
-        double ms = lq_bench_time(b, lq_mac_once, &m, 0.3);
+        double ms = lq_bench_time(b, lq_bench_mac_once, &m, 0.3);
         if (ms < 0) {
             rc = LQ_ESIM;
             break;
         }
         size_t len = strlen(note);
         snprintf(note + len, sizeof note - len, " [copy %.1f GB/s]", b->copy_gbs);
-        lq_bench_row_items(b, lq_mac_names[op], n, items, unit, ms, bytes, note);
+        lq_bench_row_items(b, lq_bench_mac_names[op], n, items, unit, ms, bytes, note);
         fflush(stdout);
     }
-    lq_mac_bench_free(&m);
+    lq_bench_mac_free(&m);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
     return rc;
 }
@@ -991,64 +1000,65 @@ static int lq_bench_mac(lq_bench_ctx *b, int n)
  *   pls_step      the whole solver step on a dam break (scenes/pls_dam_break.yaml's
  *                 column and block scaled into a 1.28 m cube, CFL 3): its rows above once
  *                 (24 + 20 + 8) plus its PCG-MG iterations × 77; particles not counted */
-typedef struct lq_plsb {
+typedef struct lq_bench_pls_state {
     int n, which, flip, npart;
     lq_field u, v, w, un, vn, wn, phi, phin, p, b, pn;
     float *hu, *hv, *hw, *hphi, *hpart;
-    lq_sl_ops so;
+    lq_sladvect_ops so;
     lq_reinit_ops ro;
-    lq_pls_ops ko;
-    lq_pls_state ks;
+    lq_plsparticles_ops ko;
+    lq_plsparticles_state ks;
     lq_poisson_ops qo;
-    lq_sl_params slp;
+    lq_sladvect_params slp;
     lq_reinit_params rp;
-    lq_pls_params kp;
+    lq_plsparticles_params kp;
     lq_poisson_params pp;
     float omega;
     unsigned ready;
-} lq_plsb;
+} lq_bench_pls_state;
 
 enum { P_SLVEL, P_SLPHI, P_REINIT, P_PART, P_SOR, P_JACOBI, P_PCG_MG, P_PCG_JAC, P_COUNT };
-static const char *const lq_plsb_names[P_COUNT] = {"sl_velocity",    "sl_phi",        "reinit",
-                                                   "pt_adv_correct", "ps_sor_colour", "ps_jacobi",
-                                                   "ps_pcg_mg",      "ps_pcg_jacobi"};
-static const double lq_plsb_bytes[P_COUNT] = {24, 20, 8, 44, 11, 17, 77, 81};
+static const char *const lq_bench_pls_names[P_COUNT] = {
+    "sl_velocity",   "sl_phi",    "reinit",    "pt_adv_correct",
+    "ps_sor_colour", "ps_jacobi", "ps_pcg_mg", "ps_pcg_jacobi"};
+static const double lq_bench_pls_bytes[P_COUNT] = {24, 20, 8, 44, 11, 17, 77, 81};
 
-static int lq_plsb_pcg(lq_plsb *m, bool mg)
+static int lq_bench_pls_pcg(lq_bench_pls_state *m, bool mg)
 {
     lq_poisson_ops *o = &m->qo;
     double dq = 0, rr = 0,
            rz = 0; /* host/ops/pls/poisson.c's CG iteration (list or whole-grid passes) */
     int rc, dense = o->dense;
     rc = dense ? lq_poisson_apply(o, &o->d, &o->q) : lq_poisson_apply_dot(o, &o->d, &o->q, &dq);
-    if (!rc && dense) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->d, &o->q, 0.0f, &dq);
+    if (!rc && dense) rc = lq_poisson_reduce(o, LQ_POISSON_RED_DOT, &o->d, &o->q, 0.0f, &dq);
     if (!rc && dense) rc = lq_poisson_cg_update(o, &m->p, &o->r, &o->d, &o->q, 0.0f);
-    if (!rc && dense) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->r, &o->r, 0.0f, &rr);
+    if (!rc && dense) rc = lq_poisson_reduce(o, LQ_POISSON_RED_DOT, &o->r, &o->r, 0.0f, &rr);
     if (!rc && !dense) rc = lq_poisson_update_dot(o, &m->p, &o->r, &o->d, &o->q, 0.0f, &rr);
     if (!rc) rc = mg ? lq_poisson_mg_vcycle(o, &o->r, &o->z) : lq_poisson_precond(o, &o->r, &o->z);
-    if (!rc && dense) rc = lq_poisson_reduce(o, LQ_PS_RED_DOT, &o->r, &o->z, 0.0f, &rz);
+    if (!rc && dense) rc = lq_poisson_reduce(o, LQ_POISSON_RED_DOT, &o->r, &o->z, 0.0f, &rz);
     if (!rc && !dense) rc = lq_poisson_dot_list(o, &o->r, &o->z, &rz);
     if (!rc && dense) rc = lq_poisson_cg_direction(o, &o->z, &o->d, 0.0f);
     if (!rc && !dense) rc = lq_poisson_direction_list(o, &o->z, &o->d, 0.0f);
     return rc;
 }
 
-static int lq_plsb_once(void *arg)
+static int lq_bench_pls_once(void *arg)
 {
-    lq_plsb *m = arg;
+    lq_bench_pls_state *m = arg;
     switch (m->which) {
     case P_SLVEL:
-        return lq_sl_advect_velocity(&m->so, &m->u, &m->v, &m->w, &m->un, &m->vn, &m->wn, &m->slp);
+        return lq_sladvect_advect_velocity(&m->so, &m->u, &m->v, &m->w, &m->un, &m->vn, &m->wn,
+                                           &m->slp);
     case P_SLPHI:
-        return lq_sl_advect_scalar(&m->so, &m->phi, &m->phin, &m->u, &m->v, &m->w, &m->slp);
+        return lq_sladvect_advect_scalar(&m->so, &m->phi, &m->phin, &m->u, &m->v, &m->w, &m->slp);
     case P_REINIT:
         return lq_reinit(&m->ro, &m->phi, &m->phin, &m->rp, NULL);
     case P_PART: {
-        lq_pls_params kp = m->kp;
+        lq_plsparticles_params kp = m->kp;
         m->flip = !m->flip;
         if (!m->flip) kp.dt = -kp.dt;
-        int rc = lq_pls_advect(&m->ko, &m->ks, &m->u, &m->v, &m->w, &kp);
-        return rc ? rc : lq_pls_correct(&m->ko, &m->ks, &m->phi, &kp, NULL);
+        int rc = lq_plsparticles_advect(&m->ko, &m->ks, &m->u, &m->v, &m->w, &kp);
+        return rc ? rc : lq_plsparticles_correct(&m->ko, &m->ks, &m->phi, &kp, NULL);
     }
     case P_SOR:
         m->flip = !m->flip;
@@ -1056,20 +1066,20 @@ static int lq_plsb_once(void *arg)
     case P_JACOBI:
         return lq_poisson_jacobi_pass(&m->qo, &m->b, 0.0f, &m->p, &m->pn, 0.9f);
     case P_PCG_MG:
-        return lq_plsb_pcg(m, true);
+        return lq_bench_pls_pcg(m, true);
     default:
-        return lq_plsb_pcg(m, false);
+        return lq_bench_pls_pcg(m, false);
     }
 }
 
-static int lq_plsb_restore(lq_plsb *m)
+static int lq_bench_pls_restore(lq_bench_pls_state *m)
 {
     int rc = lq_field_upload(&m->u, m->hu);
     if (!rc) rc = lq_field_upload(&m->v, m->hv);
     if (!rc) rc = lq_field_upload(&m->w, m->hw);
     if (!rc) rc = lq_field_upload(&m->phi, m->hphi);
     if (!rc) rc = lq_field_zero(&m->p, 0);
-    if (!rc && (m->ready & 4)) rc = lq_pls_upload(&m->ks, m->hpart, m->npart);
+    if (!rc && (m->ready & 4)) rc = lq_plsparticles_upload(&m->ks, m->hpart, m->npart);
     if (!rc && (m->ready & 8)) { /* CG's vectors: r = b − A·0, z = M⁻¹ r, d = z */
         lq_poisson_ops *o = &m->qo;
         rc = lq_poisson_residual(o, &m->b, 0.0f, &m->p, &o->r);
@@ -1080,12 +1090,12 @@ static int lq_plsb_restore(lq_plsb *m)
     return rc;
 }
 
-static void lq_plsb_free(lq_plsb *m)
+static void lq_bench_pls_free(lq_bench_pls_state *m)
 {
-    if (m->ready & 1) lq_sl_ops_release(&m->so);
+    if (m->ready & 1) lq_sladvect_ops_release(&m->so);
     if (m->ready & 2) lq_reinit_ops_release(&m->ro);
-    if (m->ready & 4) lq_pls_state_release(&m->ks);
-    if (m->ready & 16) lq_pls_ops_release(&m->ko);
+    if (m->ready & 4) lq_plsparticles_state_release(&m->ks);
+    if (m->ready & 16) lq_plsparticles_ops_release(&m->ko);
     if (m->ready & 8) lq_poisson_ops_release(&m->qo);
     lq_field *fs[] = {&m->u,   &m->v,    &m->w, &m->un, &m->vn, &m->wn,
                       &m->phi, &m->phin, &m->p, &m->b,  &m->pn};
@@ -1097,7 +1107,7 @@ static void lq_plsb_free(lq_plsb *m)
     free(m->hpart);
 }
 
-static int lq_plsb_make(lq_plsb *m, lq_ctx *ctx, int n)
+static int lq_bench_pls_make(lq_bench_pls_state *m, lq_ctx *ctx, int n)
 {
     size_t c = (size_t)n * n * n, faces = (size_t)(n + 1) * n * n;
     m->n = n;
@@ -1128,38 +1138,39 @@ static int lq_plsb_make(lq_plsb *m, lq_ctx *ctx, int n)
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++)
         rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, 4);
     float dt = 0.2f * h; /* Courant 0.2 at 1 m/s */
-    m->slp = (lq_sl_params){.dt = dt, .h = h};
+    m->slp = (lq_sladvect_params){.dt = dt, .h = h};
     m->rp = lq_reinit_params_default(h);
-    m->kp = (lq_pls_params){.h = h, .dt = dt, .band = 3 * h, .per_cell = 16, .seed = 0x5eed};
+    m->kp =
+        (lq_plsparticles_params){.h = h, .dt = dt, .band = 3 * h, .per_cell = 16, .seed = 0x5eed};
     m->pp = (lq_poisson_params){
         .h = h, .dt = dt, .solver = LQ_POISSON_PCG, .precond = LQ_POISSON_PRECOND_MG};
     m->omega = (float)(2.0 / (1.0 + sin(LQ_PI / n)));
-    if (!rc) rc = lq_plsb_restore(m);
-    if (!rc && !(rc = lq_sl_ops_init(&m->so, ctx, n, n, n))) m->ready |= 1;
+    if (!rc) rc = lq_bench_pls_restore(m);
+    if (!rc && !(rc = lq_sladvect_ops_init(&m->so, ctx, n, n, n))) m->ready |= 1;
     if (!rc && !(rc = lq_reinit_ops_init(&m->ro, ctx, n, n, n))) m->ready |= 2;
-    if (!rc && !(rc = lq_pls_ops_init(&m->ko, ctx, n, n, n))) m->ready |= 16;
+    if (!rc && !(rc = lq_plsparticles_ops_init(&m->ko, ctx, n, n, n))) m->ready |= 16;
     /* the band: 6 layers of n² cells (|φ| < 3 h), 16 particles each, twice that room */
     int cap = 2 * 16 * 6 * n * n;
-    if (!rc && !(rc = lq_pls_state_init(&m->ks, ctx, n, n, n, cap))) m->ready |= 4;
+    if (!rc && !(rc = lq_plsparticles_state_init(&m->ks, ctx, n, n, n, cap))) m->ready |= 4;
     if (!rc && !(rc = lq_poisson_ops_init(&m->qo, ctx, n, n, n))) m->ready |= 8;
-    if (!rc) rc = lq_pls_seed(&m->ko, &m->ks, &m->phi, NULL, &m->kp);
+    if (!rc) rc = lq_plsparticles_seed(&m->ko, &m->ks, &m->phi, NULL, &m->kp);
     if (!rc) {
         m->npart = m->ks.live;
-        m->hpart = lq_alloc((size_t)LQ_MAX(m->npart, 1) * LQ_PLS_STRIDE * 4);
+        m->hpart = lq_alloc((size_t)LQ_MAX(m->npart, 1) * LQ_PLSPARTICLES_STRIDE * 4);
         int got = 0;
-        rc = m->hpart ? lq_pls_download(&m->ks, m->hpart, m->npart, &got) : LQ_ESIM;
+        rc = m->hpart ? lq_plsparticles_download(&m->ks, m->hpart, m->npart, &got) : LQ_ESIM;
     }
     if (!rc) rc = lq_poisson_build(&m->qo, &m->phi, NULL, &m->pp);
     if (!rc) rc = lq_poisson_rhs(&m->qo, &m->u, &m->v, &m->w, &m->b, &m->pp);
-    if (!rc) rc = lq_plsb_restore(m);
+    if (!rc) rc = lq_bench_pls_restore(m);
     return rc;
 }
 
 /* The whole pls step on a dam break n³ through the solver (a temporary scene file): the
  * first frame is a warm-up, then frames until ≥ 2 steps and ≥ 3 s; ms per step. Writes
  * the solver's device bytes and the mean PCG iterations per step. */
-static int lq_plsb_step(lq_bench_ctx *b, int n, double *ms, double *dev_bytes, double *iters,
-                        int *steps_out)
+static int lq_bench_pls_step(lq_bench_ctx *b, int n, double *ms, double *dev_bytes, double *iters,
+                             int *steps_out)
 {
     char path[] = "/tmp/liquidcl_bench_pls_XXXXXX";
     int fd = mkstemp(path);
@@ -1206,12 +1217,12 @@ static int lq_plsb_step(lq_bench_ctx *b, int n, double *ms, double *dev_bytes, d
 
 static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
 {
-    lq_plsb m;
+    lq_bench_pls_state m;
     memset(&m, 0, sizeof m);
-    int rc = lq_plsb_make(&m, b->ctx, n);
+    int rc = lq_bench_pls_make(&m, b->ctx, n);
     double cells = (double)n * n * n;
     for (int op = 0; op < P_COUNT && !rc; op++) {
-        if (!lq_bench_op(lq_plsb_names[op])) continue;
+        if (!lq_bench_op(lq_bench_pls_names[op])) continue;
         char note[240];
         double items = op == P_PART ? m.npart : cells;
         snprintf(note, sizeof note, "%s",
@@ -1227,20 +1238,20 @@ static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
         b->quiet = true;
         if (b->reps == 0) rc = lq_bench_copy(b);
         b->quiet = false;
-        if (!rc) rc = lq_plsb_restore(&m);
+        if (!rc) rc = lq_bench_pls_restore(&m);
         if (rc) break;
-        double ms = lq_bench_time(b, lq_plsb_once, &m, 0.3);
+        double ms = lq_bench_time(b, lq_bench_pls_once, &m, 0.3);
         if (ms < 0) {
             rc = LQ_ESIM;
             break;
         }
         size_t len = strlen(note);
         snprintf(note + len, sizeof note - len, " [copy %.1f GB/s]", b->copy_gbs);
-        lq_bench_row_items(b, lq_plsb_names[op], n, items, op == P_PART ? "particle" : "cell", ms,
-                           lq_plsb_bytes[op], note);
+        lq_bench_row_items(b, lq_bench_pls_names[op], n, items, op == P_PART ? "particle" : "cell",
+                           ms, lq_bench_pls_bytes[op], note);
         fflush(stdout);
     }
-    lq_plsb_free(&m);
+    lq_bench_pls_free(&m);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
     if (!rc && step && lq_bench_op("pls_step")) {
         double ms = 0, dev = 0, its = 0;
@@ -1248,7 +1259,7 @@ static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
         b->quiet = true;
         if (b->reps == 0) rc = lq_bench_copy(b);
         b->quiet = false;
-        if (!rc) rc = lq_plsb_step(b, n, &ms, &dev, &its, &steps);
+        if (!rc) rc = lq_bench_pls_step(b, n, &ms, &dev, &its, &steps);
         if (rc) return rc;
         char note[240];
         snprintf(note, sizeof note,
@@ -1291,7 +1302,7 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
     }
     if (!rc && lq_bench_family("splash")) {
         if (b->ctx->backend == LQ_BACKEND_CL && !b->ctx->cl.dev.int64_atomics) {
-            /* the splash bookkeeping needs 64-bit atomics (lq_sp_ops_init) */
+            /* the splash bookkeeping needs 64-bit atomics (lq_columns_ops_init) */
             fprintf(b->json ? stderr : stdout,
                     "splash: skipped, %s lacks cl_khr_int64_base_atomics\n", b->ctx->cl.dev.name);
         } else {

@@ -14,7 +14,7 @@
 
 #define LQ_MAX_SETS 256
 
-static const char *const lq_usage =
+static const char *const lq_main_usage =
     "usage:\n"
     "  liquidcl run   SCENE.yaml [--out DIR] [--device auto|ref|opencl[:P.D]] [--frames N]\n"
     "                 [--set KEY=VALUE]... [--quiet] [--resume] [--plan]\n"
@@ -27,15 +27,15 @@ static const char *const lq_usage =
     "                                                    reference vs OpenCL, per field\n"
     "  liquidcl docs                                     the scene key reference (Markdown)\n";
 
-typedef struct lq_args {
+typedef struct lq_main_args {
     const char *cmd, *scene, *out, *device;
     int frames, size, reps;
     bool json, quiet, resume, plan;
     int nsets;
     const char *sets[LQ_MAX_SETS];
-} lq_args;
+} lq_main_args;
 
-static int lq_parse_int(const char *flag, const char *v, int lo, int *out)
+static int lq_main_parse_int(const char *flag, const char *v, int lo, int *out)
 {
     char *end = NULL;
     long x = v ? strtol(v, &end, 10) : 0;
@@ -46,7 +46,7 @@ static int lq_parse_int(const char *flag, const char *v, int lo, int *out)
 }
 
 /* Flags may be written "--flag VALUE" or "--flag=VALUE". */
-static int lq_parse(int argc, char **argv, lq_args *a)
+static int lq_main_parse(int argc, char **argv, lq_main_args *a)
 {
     memset(a, 0, sizeof *a);
     if (argc < 2) return lq_error(LQ_EINPUT, "missing command (run, check, info, bench, diff)");
@@ -85,11 +85,11 @@ static int lq_parse(int argc, char **argv, lq_args *a)
         else if (strcmp(name, "--device") == 0)
             a->device = val;
         else if (strcmp(name, "--frames") == 0)
-            rc = lq_parse_int(name, val, 1, &a->frames);
+            rc = lq_main_parse_int(name, val, 1, &a->frames);
         else if (strcmp(name, "--size") == 0)
-            rc = lq_parse_int(name, val, 16, &a->size);
+            rc = lq_main_parse_int(name, val, 16, &a->size);
         else if (strcmp(name, "--reps") == 0)
-            rc = lq_parse_int(name, val, 1, &a->reps);
+            rc = lq_main_parse_int(name, val, 1, &a->reps);
         else if (strcmp(name, "--set") == 0) {
             if (a->nsets == LQ_MAX_SETS) return lq_error(LQ_EINPUT, "too many --set flags");
             if (!strchr(val, '=')) return lq_error(LQ_EINPUT, "--set %s: expected KEY=VALUE", val);
@@ -109,7 +109,7 @@ static int lq_parse(int argc, char **argv, lq_args *a)
     return LQ_OK;
 }
 
-static int lq_cmd_info(void)
+static int lq_main_cmd_info(void)
 {
     lq_cl_device *devs = NULL;
     int n = 0;
@@ -154,11 +154,11 @@ static int lq_cmd_info(void)
 
 int main(int argc, char **argv)
 {
-    lq_args a;
-    int rc = lq_parse(argc, argv, &a);
+    lq_main_args a;
+    int rc = lq_main_parse(argc, argv, &a);
     if (!rc &&
         (strcmp(a.cmd, "help") == 0 || strcmp(a.cmd, "--help") == 0 || strcmp(a.cmd, "-h") == 0)) {
-        fputs(lq_usage, stdout);
+        fputs(lq_main_usage, stdout);
         return 0;
     }
     if (!rc) {
@@ -184,9 +184,9 @@ int main(int argc, char **argv)
         if (strcmp(a.cmd, "run") == 0) {
             rc = lq_run(&ro);
         } else if (strcmp(a.cmd, "check") == 0) {
-            rc = lq_check(&ro);
+            rc = lq_run_check(&ro);
         } else if (strcmp(a.cmd, "info") == 0) {
-            rc = lq_cmd_info();
+            rc = lq_main_cmd_info();
         } else if (strcmp(a.cmd, "diff") == 0) {
             ro.device = a.device ? a.device : "opencl";
             ro.frames = a.frames ? a.frames : 5;
@@ -202,7 +202,7 @@ int main(int argc, char **argv)
     }
     if (rc) {
         fprintf(stderr, "%s\n", lq_error_message());
-        if (rc == LQ_EINPUT && argc < 2) fputs(lq_usage, stderr);
+        if (rc == LQ_EINPUT && argc < 2) fputs(lq_main_usage, stderr);
     }
     return rc;
 }

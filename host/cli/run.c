@@ -26,16 +26,16 @@
 #include "scene/scene.h"
 #include "solvers/registry.h"
 
-static volatile sig_atomic_t lq_interrupted;
+static volatile sig_atomic_t lq_run_interrupted;
 
-static void lq_on_signal(int sig)
+static void lq_run_on_signal(int sig)
 {
     (void)sig;
-    lq_interrupted = 1;
+    lq_run_interrupted = 1;
 }
 
 /* Checks output.fields against the solver's names (before anything is written). */
-static int lq_check_output_fields(const lq_scene *s, const lq_solver_vt *vt)
+static int lq_run_check_output_fields(const lq_scene *s, const lq_solver_vt *vt)
 {
     const char *names[16];
     int n = lq_scene_enums(s, "output.fields", names, 16);
@@ -58,7 +58,7 @@ static int lq_check_output_fields(const lq_scene *s, const lq_solver_vt *vt)
 
 /* Removes frame files a previous run left in DIR/sub ("0123.ply", "h_0123.vtk") past
  * frame `keep` (-1: all of them), so the folder holds one run only. */
-static void lq_clear_frames(const char *dir, const char *sub, int keep)
+static void lq_run_clear_frames(const char *dir, const char *sub, int keep)
 {
     char path[4096 + 64];
     snprintf(path, sizeof path, "%.4000s/%s", dir, sub);
@@ -81,7 +81,7 @@ static void lq_clear_frames(const char *dir, const char *sub, int keep)
 }
 
 /* Opens stats.jsonl for a resumed run: the lines of frames 0..keep stay, the rest go. */
-static int lq_stats_reopen(lq_jsonl *j, const char *path, int keep)
+static int lq_run_stats_reopen(lq_jsonl *j, const char *path, int keep)
 {
     FILE *old = fopen(path, "rb");
     char *kept = NULL;
@@ -114,7 +114,7 @@ static int lq_stats_reopen(lq_jsonl *j, const char *path, int keep)
     return rc;
 }
 
-typedef struct lq_writer {
+typedef struct lq_run_writer {
     const char *dir;
     const lq_scene *scene;
     const lq_solver_vt *vt;
@@ -124,10 +124,10 @@ typedef struct lq_writer {
     bool preview_ready, vol_ready;
     lq_hfview_preview preview;
     lq_volview vol; /* previews of the 3D solvers */
-} lq_writer;
+} lq_run_writer;
 
-static int lq_write_stats(lq_writer *w, int frame, double t, const lq_frame_stats *st,
-                          double wall_ms)
+static int lq_run_write_stats(lq_run_writer *w, int frame, double t, const lq_frame_stats *st,
+                              double wall_ms)
 {
     lq_jsonl *j = &w->stats;
     lq_jsonl_begin(j);
@@ -148,7 +148,7 @@ static int lq_write_stats(lq_writer *w, int frame, double t, const lq_frame_stat
 }
 
 /* One line per object per frame: objects.csv (header written when the file opens). */
-static int lq_write_objects(lq_writer *w, int frame, double t)
+static int lq_run_write_objects(lq_run_writer *w, int frame, double t)
 {
     if (!w->objects) return LQ_OK;
     const lq_object_record *r;
@@ -167,7 +167,7 @@ static int lq_write_objects(lq_writer *w, int frame, double t)
 }
 
 /* Opens objects.csv: fresh with its header, or (resuming) keeping frames 0..keep. */
-static int lq_objects_open(lq_writer *w, bool resume, int keep)
+static int lq_run_objects_open(lq_run_writer *w, bool resume, int keep)
 {
     char path[4096 + 32];
     snprintf(path, sizeof path, "%s/objects.csv", w->dir);
@@ -207,8 +207,8 @@ static int lq_objects_open(lq_writer *w, bool resume, int keep)
 
 /* The 3D solvers: the surface of phi < 0 (their "phi" field) as a mesh, and a
  * ray-marched preview with obstacle cells ("solid") and objects. */
-static int lq_write_frame_3d(lq_writer *w, int frame, bool mesh, bool preview,
-                             const lq_view_object *views, int nobj, const lq_points_view *pts)
+static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool preview,
+                                 const lq_view_object *views, int nobj, const lq_points_view *pts)
 {
     char path[4096 + 128];
     lq_field_view vp, vs;
@@ -256,7 +256,7 @@ static int lq_write_frame_3d(lq_writer *w, int frame, bool mesh, bool preview,
     return rc;
 }
 
-static int lq_write_frame(lq_writer *w, int frame, double t)
+static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
 {
     char path[4096 + 128];
     int rc = LQ_OK;
@@ -294,7 +294,8 @@ static int lq_write_frame(lq_writer *w, int frame, double t)
         rc = lq_objview_write_mesh(path, views, nobj);
     }
     if (rc) return rc;
-    if (!w->vt->height_field) return lq_write_frame_3d(w, frame, mesh, preview, views, nobj, &pts);
+    if (!w->vt->height_field)
+        return lq_run_write_frame_3d(w, frame, mesh, preview, views, nobj, &pts);
 
     /* Height fields: surface mesh and preview from host copies of h, b, u, w. */
     if (!mesh && !preview) return LQ_OK;
@@ -340,7 +341,7 @@ static int lq_write_frame(lq_writer *w, int frame, double t)
     return rc;
 }
 
-static void lq_format_eta(double s, char *buf, size_t n)
+static void lq_run_format_eta(double s, char *buf, size_t n)
 {
     if (!isfinite(s) || s < 0) {
         snprintf(buf, n, "--:--");
@@ -353,14 +354,14 @@ static void lq_format_eta(double s, char *buf, size_t n)
         snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
 }
 
-int lq_check(const lq_run_opts *o)
+int lq_run_check(const lq_run_opts *o)
 {
     lq_ctx ctx;
     void *state = NULL;
     lq_scene *s = lq_scene_load(o->scene, o->nsets, o->sets);
     if (!s) return LQ_EINPUT;
     const lq_solver_vt *vt = lq_registry_find(s);
-    int rc = vt ? lq_check_output_fields(s, vt) : LQ_EINPUT;
+    int rc = vt ? lq_run_check_output_fields(s, vt) : LQ_EINPUT;
     if (!rc) rc = lq_ctx_open(&ctx, "ref", false);
     size_t planned = 0;
     if (!rc) {
@@ -393,7 +394,7 @@ int lq_run(const lq_run_opts *o)
     bool ctx_open = false;
     void *state = NULL;
     const lq_solver_vt *vt = NULL;
-    lq_writer w;
+    lq_run_writer w;
     memset(&w, 0, sizeof w);
     memset(&ctx, 0, sizeof ctx);
     char dir[4096];
@@ -406,7 +407,7 @@ int lq_run(const lq_run_opts *o)
         rc = LQ_EINPUT;
         goto fail;
     }
-    rc = lq_check_output_fields(s, vt);
+    rc = lq_run_check_output_fields(s, vt);
     if (rc) goto fail;
     int frames = o->frames > 0 ? o->frames : lq_scene_int(s, "time.frames");
     double fps = lq_scene_float(s, "time.fps");
@@ -440,7 +441,7 @@ int lq_run(const lq_run_opts *o)
     int start_frame = -1, every_ckpt = lq_scene_int(s, "output.checkpoint");
     char ckpt[4096 + 32];
     snprintf(ckpt, sizeof ckpt, "%s/checkpoint.lqc", dir);
-    rc = lq_run_hash(o->scene, o->nsets, o->sets, &run_hash);
+    rc = lq_checkpoint_hash(o->scene, o->nsets, o->sets, &run_hash);
     if (!rc && o->resume) rc = lq_checkpoint_read(ckpt, vt, state, run_hash, &start_frame);
     if (rc) goto fail;
     if (o->resume && start_frame >= frames) {
@@ -455,7 +456,7 @@ int lq_run(const lq_run_opts *o)
         char p[4096 + 16];
         snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
         if (lq_mkdirs(p)) rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
-        if (!rc) lq_clear_frames(dir, subs[i], start_frame);
+        if (!rc) lq_run_clear_frames(dir, subs[i], start_frame);
     }
     if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
     if (rc) goto fail;
@@ -465,8 +466,9 @@ int lq_run(const lq_run_opts *o)
     w.state = state;
     char path[4096 + 32];
     snprintf(path, sizeof path, "%s/stats.jsonl", dir);
-    rc = o->resume ? lq_stats_reopen(&w.stats, path, start_frame) : lq_jsonl_open(&w.stats, path);
-    if (!rc && vt->objects) rc = lq_objects_open(&w, o->resume, start_frame);
+    rc = o->resume ? lq_run_stats_reopen(&w.stats, path, start_frame)
+                   : lq_jsonl_open(&w.stats, path);
+    if (!rc && vt->objects) rc = lq_run_objects_open(&w, o->resume, start_frame);
     if (rc) goto fail;
     if (vt->height_field && lq_scene_bool(s, "output.mesh")) {
         lq_field_view vb;
@@ -485,18 +487,18 @@ int lq_run(const lq_run_opts *o)
                 dir);
 
     /* 3. Frame 0 is the initial state; frames 1..N follow. */
-    lq_interrupted = 0;
-    void (*old_int)(int) = signal(SIGINT, lq_on_signal);
-    void (*old_term)(int) = signal(SIGTERM, lq_on_signal);
+    lq_run_interrupted = 0;
+    void (*old_int)(int) = signal(SIGINT, lq_run_on_signal);
+    void (*old_term)(int) = signal(SIGTERM, lq_run_on_signal);
     bool tty = isatty(2);
     double start = lq_now();
     long total_steps = 0;
     lq_frame_stats st;
     if (!o->resume) {
         rc = vt->measure(state, &st);
-        if (!rc) rc = lq_write_stats(&w, 0, 0.0, &st, 0.0);
-        if (!rc) rc = lq_write_objects(&w, 0, 0.0);
-        if (!rc) rc = lq_write_frame(&w, 0, 0.0);
+        if (!rc) rc = lq_run_write_stats(&w, 0, 0.0, &st, 0.0);
+        if (!rc) rc = lq_run_write_objects(&w, 0, 0.0);
+        if (!rc) rc = lq_run_write_frame(&w, 0, 0.0);
         start_frame = 0;
     }
     int first = start_frame + 1;
@@ -509,24 +511,24 @@ int lq_run(const lq_run_opts *o)
         }
         double wall = (lq_now() - t0) * 1e3;
         total_steps += st.steps;
-        rc = lq_write_stats(&w, f, t, &st, wall);
-        if (!rc) rc = lq_write_objects(&w, f, t);
-        if (!rc && f % every == 0) rc = lq_write_frame(&w, f, t);
+        rc = lq_run_write_stats(&w, f, t, &st, wall);
+        if (!rc) rc = lq_run_write_objects(&w, f, t);
+        if (!rc && f % every == 0) rc = lq_run_write_frame(&w, f, t);
         /* A checkpoint every output.checkpoint frames, and of the last frame when
          * interrupted, so --resume continues from there. */
-        if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_interrupted))
+        if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_run_interrupted))
             rc = lq_checkpoint_write(ckpt, vt, state, f, run_hash);
         if (rc) break;
         if (!o->quiet) {
             double el = lq_now() - start;
             char eta[32];
-            lq_format_eta(el / (f - first + 1) * (frames - f), eta, sizeof eta);
+            lq_run_format_eta(el / (f - first + 1) * (frames - f), eta, sizeof eta);
             fprintf(stderr,
                     "%sframe %d/%d  t %.3f s  %d steps  %.2f ms/step  volume %.6g m3  ETA %s%s",
                     tty ? "\r" : "", f, frames, t, st.steps, wall / LQ_MAX(st.steps, 1),
                     st.liquid_volume, eta, tty ? "\033[K" : "\n");
         }
-        if (lq_interrupted) {
+        if (lq_run_interrupted) {
             if (tty && !o->quiet) fputc('\n', stderr);
             rc = lq_error(LQ_ESIM, "interrupted after frame %d; frames 0..%d are complete in %s%s",
                           f, f, dir, every_ckpt > 0 ? " (continue with --resume)" : "");

@@ -23,7 +23,7 @@ typedef struct lq_run_opts {
 int lq_run(const lq_run_opts *o);
 /* Everything `run` checks before it writes anything (the scene, the solver's own
  * checks on the reference path, output fields), then "SCENE: ok" on stdout. */
-int lq_check(const lq_run_opts *o);
+int lq_run_check(const lq_run_opts *o);
 /* Runs the scene on the reference path and on an OpenCL device (o->device, "auto"
  * meaning the first OpenCL device) side by side for o->frames frames and prints max
  * abs/rel error per field; exit 1 past the tolerances of host/core/tolerance.c. */

@@ -16,7 +16,7 @@
 #include "core/solver_api.h"
 
 /* FNV-1a of the scene file's bytes and each --set flag; LQ_EINPUT if unreadable. */
-int lq_run_hash(const char *scene, int nsets, const char *const *sets, uint64_t *hash);
+int lq_checkpoint_hash(const char *scene, int nsets, const char *const *sets, uint64_t *hash);
 int lq_checkpoint_write(const char *path, const lq_solver_vt *vt, void *state, int frame,
                         uint64_t hash);
 /* Restores the state and tells the frame it belongs to. A missing, foreign or
@@ -26,9 +26,9 @@ int lq_checkpoint_read(const char *path, const lq_solver_vt *vt, void *state, ui
 
 /* Helpers for the solvers' payloads: LQ_OK, or LQ_ESIM (write) / LQ_EINPUT (read,
  * short file) with the error recorded. */
-int lq_ckpt_put(FILE *f, const void *p, size_t bytes);
-int lq_ckpt_get(FILE *f, void *p, size_t bytes);
+int lq_checkpoint_put(FILE *f, const void *p, size_t bytes);
+int lq_checkpoint_get(FILE *f, void *p, size_t bytes);
 /* n whole fields through a host copy: written (save) or read back and uploaded. */
-int lq_ckpt_fields(FILE *f, lq_field *const *fs, int n, bool save);
+int lq_checkpoint_fields(FILE *f, lq_field *const *fs, int n, bool save);
 
 #endif

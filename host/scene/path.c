@@ -66,7 +66,7 @@ void lq_quat_rotate_by(double q[4], const double w[3])
 
 /* --- making a path -------------------------------------------------------------- */
 
-static int lq_finite3(const double *v)
+static int lq_path_finite3(const double *v)
 {
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 }
@@ -103,8 +103,8 @@ int lq_path_from_keys(lq_path **out, int n, const double *t, const double *pos, 
     *out = NULL;
     if (n < 2) return lq_error(LQ_EINPUT, "a path needs at least 2 keys, found %d", n);
     for (int i = 0; i < n; i++) {
-        if (!isfinite(t[i]) || !lq_finite3(pos + 3 * i) ||
-            (q && (!lq_finite3(q + 4 * i + 1) || !isfinite(q[4 * i]))))
+        if (!isfinite(t[i]) || !lq_path_finite3(pos + 3 * i) ||
+            (q && (!lq_path_finite3(q + 4 * i + 1) || !isfinite(q[4 * i]))))
             return lq_error(LQ_EINPUT, "path key %d: a number is not finite", i + 1);
         if (i > 0 && !(t[i] > t[i - 1]))
             return lq_error(LQ_EINPUT,
@@ -219,34 +219,35 @@ void lq_path_eval(const lq_path *p, double t, double pos[3], double q[4], double
 /* --- CSV ------------------------------------------------------------------------ */
 
 enum {
-    LQ_COL_T,
-    LQ_COL_X,
-    LQ_COL_Y,
-    LQ_COL_Z,
-    LQ_COL_QW,
-    LQ_COL_QX,
-    LQ_COL_QY,
-    LQ_COL_QZ,
-    LQ_NCOL
+    LQ_PATH_COL_T,
+    LQ_PATH_COL_X,
+    LQ_PATH_COL_Y,
+    LQ_PATH_COL_Z,
+    LQ_PATH_COL_QW,
+    LQ_PATH_COL_QX,
+    LQ_PATH_COL_QY,
+    LQ_PATH_COL_QZ,
+    LQ_PATH_NCOL
 };
 
-static const char *const lq_path_colnames[LQ_NCOL] = {"t", "x", "y", "z", "qw", "qx", "qy", "qz"};
+static const char *const lq_path_colnames[LQ_PATH_NCOL] = {"t",  "x",  "y",  "z",
+                                                           "qw", "qx", "qy", "qz"};
 
 #define LQ_PATH_ALLOWED "t, x, y, z, qw, qx, qy, qz"
 
-typedef struct lq_csv_field {
+typedef struct lq_path_csv_field {
     char *s; /* NUL-terminated, blanks trimmed */
     int col; /* 1-based byte column of its first character */
-} lq_csv_field;
+} lq_path_csv_field;
 
-static int lq_blank(char c)
+static int lq_path_blank(char c)
 {
     return c == ' ' || c == '\t';
 }
 
 /* Splits a line (comment and line end already cut) at commas, trimming blanks and
  * writing NULs into it. Returns the field count; fills at most max fields. */
-static int lq_csv_split(char *line, lq_csv_field *f, int max)
+static int lq_path_csv_split(char *line, lq_path_csv_field *f, int max)
 {
     int count = 0;
     char *c = line;
@@ -255,8 +256,8 @@ static int lq_csv_split(char *line, lq_csv_field *f, int max)
         while (*c && *c != ',') c++;
         char *next = *c ? c + 1 : NULL;
         char *e = c;
-        while (lq_blank(*start)) start++;
-        while (e > start && lq_blank(e[-1])) e--;
+        while (lq_path_blank(*start)) start++;
+        while (e > start && lq_path_blank(e[-1])) e--;
         if (count < max) {
             f[count].s = start;
             f[count].col = (int)(start - line) + 1;
@@ -269,12 +270,12 @@ static int lq_csv_split(char *line, lq_csv_field *f, int max)
     return count;
 }
 
-typedef struct lq_keys {
+typedef struct lq_path_keys {
     int n, cap;
     double *t, *p, *q;
-} lq_keys;
+} lq_path_keys;
 
-static int lq_keys_push(lq_keys *k, const double v[LQ_NCOL])
+static int lq_path_keys_push(lq_path_keys *k, const double v[LQ_PATH_NCOL])
 {
     if (k->n == k->cap) {
         int cap = k->cap ? 2 * k->cap : 64;
@@ -287,9 +288,9 @@ static int lq_keys_push(lq_keys *k, const double v[LQ_NCOL])
         if (!t || !p || !q) return lq_error(LQ_ESIM, "out of host memory reading a path");
         k->cap = cap;
     }
-    k->t[k->n] = v[LQ_COL_T];
-    memcpy(k->p + 3 * k->n, v + LQ_COL_X, 3 * sizeof(double));
-    memcpy(k->q + 4 * k->n, v + LQ_COL_QW, 4 * sizeof(double));
+    k->t[k->n] = v[LQ_PATH_COL_T];
+    memcpy(k->p + 3 * k->n, v + LQ_PATH_COL_X, 3 * sizeof(double));
+    memcpy(k->q + 4 * k->n, v + LQ_PATH_COL_QW, 4 * sizeof(double));
     k->n++;
     return LQ_OK;
 }
@@ -297,11 +298,11 @@ static int lq_keys_push(lq_keys *k, const double v[LQ_NCOL])
 int lq_path_read_csv(lq_path **out, const char *file)
 {
     int rc = LQ_OK, lineno = 0, ncols = 0, have_q = 0;
-    int which[LQ_NCOL];          /* header column j holds key field which[j] */
-    lq_csv_field f[LQ_NCOL + 1]; /* one extra to locate a surplus field */
+    int which[LQ_PATH_NCOL];               /* header column j holds key field which[j] */
+    lq_path_csv_field f[LQ_PATH_NCOL + 1]; /* one extra to locate a surplus field */
     char *line = NULL;
     size_t cap = 0;
-    lq_keys keys = {0};
+    lq_path_keys keys = {0};
     *out = NULL;
 
     FILE *fp = fopen(file, "r");
@@ -310,21 +311,21 @@ int lq_path_read_csv(lq_path **out, const char *file)
         lineno++;
         line[strcspn(line, "#\r\n")] = '\0';
         char *c = line;
-        while (lq_blank(*c)) c++;
+        while (lq_path_blank(*c)) c++;
         if (!*c) continue;
-        int count = lq_csv_split(line, f, LQ_NCOL + 1);
+        int count = lq_path_csv_split(line, f, LQ_PATH_NCOL + 1);
         if (!ncols) {
             /* the header */
-            int seen[LQ_NCOL] = {0};
-            if (count > LQ_NCOL) {
+            int seen[LQ_PATH_NCOL] = {0};
+            if (count > LQ_PATH_NCOL) {
                 rc = lq_error(LQ_EINPUT, "%s:%d:%d: %d columns in the header; allowed: %s", file,
-                              lineno, f[LQ_NCOL].col, count, LQ_PATH_ALLOWED);
+                              lineno, f[LQ_PATH_NCOL].col, count, LQ_PATH_ALLOWED);
                 goto fail;
             }
             for (int j = 0; j < count; j++) {
                 int k = 0;
-                while (k < LQ_NCOL && strcmp(f[j].s, lq_path_colnames[k])) k++;
-                if (k == LQ_NCOL) {
+                while (k < LQ_PATH_NCOL && strcmp(f[j].s, lq_path_colnames[k])) k++;
+                if (k == LQ_PATH_NCOL) {
                     rc = lq_error(LQ_EINPUT, "%s:%d:%d: unknown column '%s'; allowed: %s", file,
                                   lineno, f[j].col, f[j].s, LQ_PATH_ALLOWED);
                     goto fail;
@@ -337,7 +338,7 @@ int lq_path_read_csv(lq_path **out, const char *file)
                 seen[k] = 1;
                 which[j] = k;
             }
-            for (int k = LQ_COL_T; k <= LQ_COL_Z; k++)
+            for (int k = LQ_PATH_COL_T; k <= LQ_PATH_COL_Z; k++)
                 if (!seen[k]) {
                     rc = lq_error(LQ_EINPUT,
                                   "%s:%d:1: the header lacks column '%s' (t, x, y, z are "
@@ -345,9 +346,10 @@ int lq_path_read_csv(lq_path **out, const char *file)
                                   file, lineno, lq_path_colnames[k]);
                     goto fail;
                 }
-            have_q = seen[LQ_COL_QW] + seen[LQ_COL_QX] + seen[LQ_COL_QY] + seen[LQ_COL_QZ];
+            have_q = seen[LQ_PATH_COL_QW] + seen[LQ_PATH_COL_QX] + seen[LQ_PATH_COL_QY] +
+                     seen[LQ_PATH_COL_QZ];
             if (have_q != 0 && have_q != 4) {
-                int k = LQ_COL_QW;
+                int k = LQ_PATH_COL_QW;
                 while (seen[k]) k++;
                 rc = lq_error(LQ_EINPUT,
                               "%s:%d:1: the header lacks column '%s' (the quaternion columns "
@@ -366,8 +368,8 @@ int lq_path_read_csv(lq_path **out, const char *file)
                           file, lineno, col, ncols, count);
             goto fail;
         }
-        double v[LQ_NCOL] = {0, 0, 0, 0, 1, 0, 0, 0};
-        int col_of[LQ_NCOL] = {0};
+        double v[LQ_PATH_NCOL] = {0, 0, 0, 0, 1, 0, 0, 0};
+        int col_of[LQ_PATH_NCOL] = {0};
         for (int j = 0; j < ncols; j++) {
             char *end;
             const char *name = lq_path_colnames[which[j]];
@@ -385,21 +387,23 @@ int lq_path_read_csv(lq_path **out, const char *file)
             v[which[j]] = x;
             col_of[which[j]] = f[j].col;
         }
-        if (keys.n > 0 && !(v[LQ_COL_T] > keys.t[keys.n - 1])) {
-            rc = lq_error(LQ_EINPUT,
-                          "%s:%d:%d: t = %.17g is not after the previous key's t = %.17g (times "
-                          "must increase strictly)",
-                          file, lineno, col_of[LQ_COL_T], v[LQ_COL_T], keys.t[keys.n - 1]);
+        if (keys.n > 0 && !(v[LQ_PATH_COL_T] > keys.t[keys.n - 1])) {
+            rc =
+                lq_error(LQ_EINPUT,
+                         "%s:%d:%d: t = %.17g is not after the previous key's t = %.17g (times "
+                         "must increase strictly)",
+                         file, lineno, col_of[LQ_PATH_COL_T], v[LQ_PATH_COL_T], keys.t[keys.n - 1]);
             goto fail;
         }
-        if (v[LQ_COL_QW] == 0 && v[LQ_COL_QX] == 0 && v[LQ_COL_QY] == 0 && v[LQ_COL_QZ] == 0) {
+        if (v[LQ_PATH_COL_QW] == 0 && v[LQ_PATH_COL_QX] == 0 && v[LQ_PATH_COL_QY] == 0 &&
+            v[LQ_PATH_COL_QZ] == 0) {
             rc = lq_error(LQ_EINPUT,
                           "%s:%d:%d: the quaternion (qw, qx, qy, qz) is zero; it must have a "
                           "length (identity: 1, 0, 0, 0)",
-                          file, lineno, col_of[LQ_COL_QW]);
+                          file, lineno, col_of[LQ_PATH_COL_QW]);
             goto fail;
         }
-        rc = lq_keys_push(&keys, v);
+        rc = lq_path_keys_push(&keys, v);
         if (rc) goto fail;
     }
     if (ferror(fp)) {

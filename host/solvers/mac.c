@@ -65,17 +65,17 @@ typedef struct lq_mac {
     double dx, origin[3], g[3], cfl, fps, nu, gamma;
     lq_field u, v, w, p, flags, bnd, mask, pos, count, region, vel;
     lq_field slip; /* all free-slip (zeros): the markers' ghosts, step 7 (lq_mac_boundaries) */
-    lq_momentum_ops mo;
-    lq_momentum_state ms;
-    lq_pressure_ops po;
-    lq_pressure_state ps;
-    lq_pressure_params pp;
-    lq_ms_ops so;
-    lq_markers_ops ko;
-    lq_macbc_ops bo;
-    lq_ms_forcing forcing;
+    lq_momentum_ops momentum;
+    lq_momentum_state momentum_state;
+    lq_pressure_ops pressure;
+    lq_pressure_state pressure_state;
+    lq_pressure_params pressure_params;
+    lq_macsurface_ops macsurface;
+    lq_markers_ops markers;
+    lq_macbc_ops macbc;
+    lq_macsurface_forcing forcing;
     int ninlets;
-    lq_mac_inlet inlets[LQ_BC_MAX_INLETS];
+    lq_mac_inlet inlets[LQ_MACBC_MAX_INLETS];
     bool sinks;      /* outlets or inlets that close: markers are removed each frame */
     double removed;  /* markers removed this frame */
     double injected; /* markers injected this frame */
@@ -87,19 +87,19 @@ typedef struct lq_mac {
     lq_field pflags;    /* the flags step 6 reads then (lq_pressure_surface_prep) */
     lq_field ghost;     /* its table per marker count (lq_pressure_surface_table) */
     lq_field sw;        /* its surface weights (2 floats per cell) */
-    lq_field ratio;     /* its ratio per marker count m (lq_ms_fill_ratio) */
-    lq_macspray_ops spo;
-    lq_macspray_state sps;
-    lq_macspray_params spp;
+    lq_field ratio;     /* its ratio per marker count m (lq_macsurface_fill_ratio) */
+    lq_macspray_ops macspray;
+    lq_macspray_state macspray_state;
+    lq_macspray_params macspray_params;
     int surface; /* LQ_MAC_MARKERS, LQ_MAC_HEIGHTFIELD or LQ_MAC_CHAINS (§4) */
-    lq_machf_ops hfo;
-    lq_machf_state hfs;
-    lq_chains_ops cho;
-    lq_chains_state chs;
+    lq_machf_ops machf;
+    lq_machf_state machf_state;
+    lq_chains_ops chains;
+    lq_chains_state chains_state;
     float *hcol; /* host copy of the height field */
     bool bodies_on;
-    lq_macbody_ops mbo;
-    lq_macbody_set mbs;
+    lq_macbody_ops macbody;
+    lq_macbody_set macbody_set;
     bool twoway;          /* a body pushes the liquid back (objects[].coupling) */
     lq_field owner, fl0f; /* int per cell: body + 1 in cells a two-way body holds; the
                              static kinds on the backend */
@@ -123,17 +123,17 @@ static void lq_mac_destroy(void *state)
 {
     lq_mac *s = state;
     if (!s) return;
-    lq_momentum_state_release(&s->ms);
-    lq_momentum_ops_release(&s->mo);
-    lq_pressure_state_release(&s->ps);
-    lq_pressure_ops_release(&s->po);
-    lq_ms_ops_release(&s->so);
-    lq_markers_ops_release(&s->ko);
-    lq_macbc_ops_release(&s->bo);
-    lq_machf_state_release(&s->hfs);
-    lq_machf_ops_release(&s->hfo);
-    lq_chains_state_release(&s->chs);
-    lq_chains_ops_release(&s->cho);
+    lq_momentum_state_release(&s->momentum_state);
+    lq_momentum_ops_release(&s->momentum);
+    lq_pressure_state_release(&s->pressure_state);
+    lq_pressure_ops_release(&s->pressure);
+    lq_macsurface_ops_release(&s->macsurface);
+    lq_markers_ops_release(&s->markers);
+    lq_macbc_ops_release(&s->macbc);
+    lq_machf_state_release(&s->machf_state);
+    lq_machf_ops_release(&s->machf);
+    lq_chains_state_release(&s->chains_state);
+    lq_chains_ops_release(&s->chains);
     free(s->hcol);
     lq_field_release(&s->owner);
     lq_field_release(&s->ratio);
@@ -141,10 +141,10 @@ static void lq_mac_destroy(void *state)
     lq_field_release(&s->pflags);
     lq_field_release(&s->ghost);
     lq_field_release(&s->sw);
-    lq_macbody_release(&s->mbs);
-    lq_macbody_ops_release(&s->mbo);
-    lq_macspray_state_release(&s->sps);
-    lq_macspray_ops_release(&s->spo);
+    lq_macbody_release(&s->macbody_set);
+    lq_macbody_ops_release(&s->macbody);
+    lq_macspray_state_release(&s->macspray_state);
+    lq_macspray_ops_release(&s->macspray);
     for (int i = 0; i < LQ_MACSPRAY_NCOLS; i++) free(s->pcols[i]);
     for (int i = 0; i < s->ninlets; i++) free(s->inlets[i].cells);
     lq_field *fs[] = {&s->u,    &s->v,   &s->w,     &s->p,      &s->flags, &s->bnd,
@@ -208,8 +208,9 @@ static int lq_mac_sources(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsi
         if (strcmp(kind, "inlet") != 0 && strcmp(kind, "outlet") != 0)
             return lq_scene_error(sc, p, "source '%s' is not supported by solver 'mac'", kind);
         bool inlet = kind[0] == 'i';
-        if (inlet && s->ninlets == LQ_BC_MAX_INLETS)
-            return lq_scene_error(sc, p, "solver 'mac' takes at most %d inlets", LQ_BC_MAX_INLETS);
+        if (inlet && s->ninlets == LQ_MACBC_MAX_INLETS)
+            return lq_scene_error(sc, p, "solver 'mac' takes at most %d inlets",
+                                  LQ_MACBC_MAX_INLETS);
         double a[3], b[3];
         snprintf(p, sizeof p, "sources.%d.%s.min", it, kind);
         lq_scene_floats(sc, p, a, 3);
@@ -538,9 +539,9 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         else
             rc = LQ_ESIM;
     } else {
-        rc = lq_chains_state_init(&s->chs, ctx, nx, ny, nz, h);
-        if (!rc) rc = lq_chains_from_shapes(&s->chs, h, h, ns, shapes);
-        if (!rc) rc = lq_chains_sync(&s->chs);
+        rc = lq_chains_state_init(&s->chains_state, ctx, nx, ny, nz, h);
+        if (!rc) rc = lq_chains_from_shapes(&s->chains_state, h, h, ns, shapes);
+        if (!rc) rc = lq_chains_sync(&s->chains_state);
     }
     if (rc) goto fail;
     s->npart = (int)need;
@@ -573,7 +574,7 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
               {&s->mask, "mask", nx, ny, nz, 1},
               {&s->count, "count", nx, ny, nz, 4},
               {&s->region, "region", nx, ny, nz, 1},
-              {&s->vel, "inlet_velocity", 3, LQ_BC_MAX_INLETS, 1, 4},
+              {&s->vel, "inlet_velocity", 3, LQ_MACBC_MAX_INLETS, 1, 4},
               {&s->pos, "markers", 3, LQ_MAX(s->cap, 1), 1, 4}};
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
         rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, fs[i].elem);
@@ -584,25 +585,26 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     if (!rc) rc = lq_field_upload(&s->region, rg);
     if (!rc && s->npart > 0)
         rc = lq_field_write(&s->pos, 0, (size_t)s->npart * 3 * sizeof(float), pos);
-    if (!rc) rc = lq_momentum_ops_init(&s->mo, ctx, nx, ny, nz);
+    if (!rc) rc = lq_momentum_ops_init(&s->momentum, ctx, nx, ny, nz);
     if (!rc)
-        rc = lq_momentum_state_init(&s->ms, ctx, nx, ny, nz, &s->u, &s->v, &s->w, &s->p, &s->flags,
-                                    &s->bnd);
-    if (!rc) rc = lq_pressure_ops_init(&s->po, ctx, nx, ny, nz);
+        rc = lq_momentum_state_init(&s->momentum_state, ctx, nx, ny, nz, &s->u, &s->v, &s->w, &s->p,
+                                    &s->flags, &s->bnd);
+    if (!rc) rc = lq_pressure_ops_init(&s->pressure, ctx, nx, ny, nz);
     if (!rc)
-        rc = lq_pressure_state_init(&s->ps, ctx, nx, ny, nz, &s->u, &s->v, &s->w, &s->p, &s->flags);
-    if (!rc) rc = lq_ms_ops_init(&s->so, ctx, nx, ny, nz);
-    if (!rc) rc = lq_markers_ops_init(&s->ko, ctx, nx, ny, nz);
-    if (!rc) rc = lq_macbc_ops_init(&s->bo, ctx, nx, ny, nz);
+        rc = lq_pressure_state_init(&s->pressure_state, ctx, nx, ny, nz, &s->u, &s->v, &s->w, &s->p,
+                                    &s->flags);
+    if (!rc) rc = lq_macsurface_ops_init(&s->macsurface, ctx, nx, ny, nz);
+    if (!rc) rc = lq_markers_ops_init(&s->markers, ctx, nx, ny, nz);
+    if (!rc) rc = lq_macbc_ops_init(&s->macbc, ctx, nx, ny, nz);
     if (rc) goto fail;
     /* §5: buoyant bodies (one-way: the liquid moves them) */
     s->bodies_on = lq_scene_count(sc, "objects") > 0;
     if (s->bodies_on) {
-        rc = lq_macbody_ops_init(&s->mbo, ctx, nx, ny, nz);
+        rc = lq_macbody_ops_init(&s->macbody, ctx, nx, ny, nz);
         if (!rc)
-            rc = lq_macbody_from_scene(&s->mbs, ctx, sc, nx, ny, nz, s->dx, s->origin, 1000.0,
-                                       s->fl0);
-        s->twoway = !rc && s->mbs.ntwo_way > 0;
+            rc = lq_macbody_from_scene(&s->macbody_set, ctx, sc, nx, ny, nz, s->dx, s->origin,
+                                       1000.0, s->fl0);
+        s->twoway = !rc && s->macbody_set.ntwo_way > 0;
         if (!rc && s->twoway && s->surface != LQ_MAC_MARKERS)
             rc = lq_scene_error(sc, "objects",
                                 "two-way bodies need mac.surface: markers (they move the "
@@ -622,7 +624,7 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
                        strcmp(lq_scene_enum(sc, "mac.surface_pressure"), "fill") == 0;
     if (s->fill_pressure) {
         float ratio[130];
-        lq_ms_fill_ratio(s->per_cell, (float)fabs(s->g[1]), (float)s->dx, ratio);
+        lq_macsurface_fill_ratio(s->per_cell, (float)fabs(s->g[1]), (float)s->dx, ratio);
         rc = lq_field_alloc(ctx, &s->ratio, "fill_ratio", 2 * (s->per_cell + 1), 1, 1, 4);
         if (!rc) rc = lq_field_upload(&s->ratio, ratio);
         if (rc) goto fail;
@@ -630,37 +632,38 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     if (s->spray_on) {
         double wind[3];
         lq_scene_floats(sc, "spray.wind", wind, 3);
-        s->spp = (lq_macspray_params){.dx = h,
-                                      .dy = h,
-                                      .dz = h,
-                                      .g = {(float)s->g[0], (float)s->g[1], (float)s->g[2]},
-                                      .wind = {(float)wind[0], (float)wind[1], (float)wind[2]},
-                                      .threshold = (float)lq_scene_float(sc, "spray.threshold"),
-                                      .rate = (float)lq_scene_float(sc, "spray.rate"),
-                                      .radius = (float)lq_scene_float(sc, "spray.radius"),
-                                      .spread = (float)lq_scene_float(sc, "spray.spread"),
-                                      .separation = (float)lq_scene_float(sc, "spray.separation"),
-                                      .drag = (float)lq_scene_float(sc, "spray.drag"),
-                                      .foam = lq_scene_bool(sc, "foam.enabled"),
-                                      .foam_life = (float)lq_scene_float(sc, "foam.life"),
-                                      .foam_rise = (float)lq_scene_float(sc, "foam.rise"),
-                                      .seed = (uint32_t)lq_scene_int(sc, "spray.seed")};
-        rc = lq_macspray_ops_init(&s->spo, ctx, nx, ny, nz);
+        s->macspray_params =
+            (lq_macspray_params){.dx = h,
+                                 .dy = h,
+                                 .dz = h,
+                                 .g = {(float)s->g[0], (float)s->g[1], (float)s->g[2]},
+                                 .wind = {(float)wind[0], (float)wind[1], (float)wind[2]},
+                                 .threshold = (float)lq_scene_float(sc, "spray.threshold"),
+                                 .rate = (float)lq_scene_float(sc, "spray.rate"),
+                                 .radius = (float)lq_scene_float(sc, "spray.radius"),
+                                 .spread = (float)lq_scene_float(sc, "spray.spread"),
+                                 .separation = (float)lq_scene_float(sc, "spray.separation"),
+                                 .drag = (float)lq_scene_float(sc, "spray.drag"),
+                                 .foam = lq_scene_bool(sc, "foam.enabled"),
+                                 .foam_life = (float)lq_scene_float(sc, "foam.life"),
+                                 .foam_rise = (float)lq_scene_float(sc, "foam.rise"),
+                                 .seed = (uint32_t)lq_scene_int(sc, "spray.seed")};
+        rc = lq_macspray_ops_init(&s->macspray, ctx, nx, ny, nz);
         if (!rc)
-            rc = lq_macspray_state_init(&s->sps, ctx, nx, ny, nz,
+            rc = lq_macspray_state_init(&s->macspray_state, ctx, nx, ny, nz,
                                         lq_scene_int(sc, "spray.max_particles"));
         if (rc) goto fail;
     }
     /* §7.2: the surface pressure history (zero amplitude and mean: the atmosphere only) */
-    s->forcing =
-        (lq_ms_forcing){.p_atm = 0,
-                        .A = (float)lq_scene_float(sc, "mac.forcing.mean"),
-                        .a = (float)lq_scene_float(sc, "mac.forcing.amplitude"),
-                        .depth = (float)lq_scene_float(sc, "mac.forcing.depth"),
-                        .L = (float)lq_scene_float(sc, "mac.forcing.half_wavelength"),
-                        .omega = (float)lq_scene_float(sc, "mac.forcing.omega"),
-                        .g = (float)s->g[1],
-                        .axis = strcmp(lq_scene_enum(sc, "mac.forcing.axis"), "z") == 0 ? 2 : 0};
+    s->forcing = (lq_macsurface_forcing){
+        .p_atm = 0,
+        .A = (float)lq_scene_float(sc, "mac.forcing.mean"),
+        .a = (float)lq_scene_float(sc, "mac.forcing.amplitude"),
+        .depth = (float)lq_scene_float(sc, "mac.forcing.depth"),
+        .L = (float)lq_scene_float(sc, "mac.forcing.half_wavelength"),
+        .omega = (float)lq_scene_float(sc, "mac.forcing.omega"),
+        .g = (float)s->g[1],
+        .axis = strcmp(lq_scene_enum(sc, "mac.forcing.axis"), "z") == 0 ? 2 : 0};
     if (s->forcing.a != 0 && !(s->g[1] < 0)) {
         rc = lq_scene_error(sc, "mac.forcing.amplitude",
                             "the forcing's B = a·sqrt(-g·D/C) needs gravity pointing down (-y)");
@@ -682,26 +685,26 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         goto fail;
     }
     const char *method = lq_scene_enum(sc, "mac.pressure");
-    s->pp = lq_pressure_defaults(
+    s->pressure_params = lq_pressure_defaults(
         strcmp(method, "jacobi") == 0 ? LQ_PRESSURE_JACOBI : LQ_PRESSURE_RED_BLACK, 0.01f, h, h, h);
     if (lq_scene_has(sc, "mac.beta0")) {
-        s->pp.beta0 = (float)lq_scene_float(sc, "mac.beta0");
-    } else if (s->pp.method == LQ_PRESSURE_RED_BLACK) {
+        s->pressure_params.beta0 = (float)lq_scene_float(sc, "mac.beta0");
+    } else if (s->pressure_params.method == LQ_PRESSURE_RED_BLACK) {
         /* β0 is SOR's ω: near 2/(1 + sin(π/N)) the sweeps grow like N, not N² (at 1.7 a
          * 2D dam break 320 cells long never reached ε within 1000 sweeps and blew up) */
         int m = LQ_MAX(LQ_MAX(nx, ny), nz) - 2;
-        s->pp.beta0 = (float)fmin(1.9, 2.0 / (1.0 + sin(LQ_PI / LQ_MAX(m, 2))));
-        s->pp.beta0 = fmaxf(s->pp.beta0, 1.7f);
+        s->pressure_params.beta0 = (float)fmin(1.9, 2.0 / (1.0 + sin(LQ_PI / LQ_MAX(m, 2))));
+        s->pressure_params.beta0 = fmaxf(s->pressure_params.beta0, 1.7f);
     }
-    s->pp.eps = (float)lq_scene_float(sc, "mac.epsilon");
-    s->pp.max_sweeps = lq_scene_int(sc, "mac.max_sweeps");
+    s->pressure_params.eps = (float)lq_scene_float(sc, "mac.epsilon");
+    s->pressure_params.max_sweeps = lq_scene_int(sc, "mac.max_sweeps");
     if (s->surface_solve) {
-        int tn = LQ_PR_ST * (s->per_cell + 1);
+        int tn = LQ_PRESSURE_ST * (s->per_cell + 1);
         float *table = lq_calloc((size_t)tn, sizeof(float));
         rc = table ? LQ_OK : LQ_ESIM;
         if (!rc)
             lq_pressure_surface_table(
-                s->per_cell, (float)fabs(s->g[1]), &s->pp, nx, ny, nz,
+                s->per_cell, (float)fabs(s->g[1]), &s->pressure_params, nx, ny, nz,
                 strcmp(lq_scene_enum(sc, "mac.surface_solve_ghost"), "fill") == 0, table);
         if (!rc) rc = lq_field_alloc(ctx, &s->pflags, "pressure_flags", nx, ny, nz, 1);
         if (!rc) rc = lq_field_alloc(ctx, &s->sw, "surface_weights", nx, ny, 2 * nz, 4);
@@ -712,11 +715,11 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     }
     /* step 3 once, so frame 0 shows the cells the liquid fills */
     if (s->surface == LQ_MAC_HEIGHTFIELD) {
-        rc = lq_machf_ops_init(&s->hfo, ctx, nx, ny, nz);
-        if (!rc) rc = lq_machf_state_init(&s->hfs, ctx, nx, ny, nz);
-        if (!rc) rc = lq_machf_set(&s->hfs, s->hcol);
+        rc = lq_machf_ops_init(&s->machf, ctx, nx, ny, nz);
+        if (!rc) rc = lq_machf_state_init(&s->machf_state, ctx, nx, ny, nz);
+        if (!rc) rc = lq_machf_set(&s->machf_state, s->hcol);
     } else if (s->surface == LQ_MAC_CHAINS) {
-        rc = lq_chains_ops_init(&s->cho, ctx, nx, ny, nz);
+        rc = lq_chains_ops_init(&s->chains, ctx, nx, ny, nz);
     }
     if (!rc) rc = lq_mac_classify(s, 0);
     if (!rc) rc = lq_mac_initial_velocity(s, ns, shapes, vel0);
@@ -745,15 +748,15 @@ static int lq_mac_classify(lq_mac *s, double dt)
     float h = (float)s->dx;
     if (s->surface == LQ_MAC_HEIGHTFIELD) {
         lq_machf_params hp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
-        return lq_machf_classify(&s->hfo, &s->hfs, &s->flags, &hp);
+        return lq_machf_classify(&s->machf, &s->machf_state, &s->flags, &hp);
     }
     if (s->surface == LQ_MAC_CHAINS) {
         lq_chains_params cp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
-        return lq_chains_classify(&s->cho, &s->chs, &s->flags, &cp);
+        return lq_chains_classify(&s->chains, &s->chains_state, &s->flags, &cp);
     }
     lq_markers_params kp = {
         .dt = (float)dt, .dx = h, .dy = h, .dz = h, .cavities_air = !s->fill_cavities};
-    return lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp);
+    return lq_markers_classify(&s->markers, &s->pos, s->npart, &s->flags, &s->count, &kp);
 }
 
 /* §6 step 8: the surface tracker moves with the new velocities. */
@@ -762,14 +765,15 @@ static int lq_mac_move_surface(lq_mac *s, double dt)
     float h = (float)s->dx;
     if (s->surface == LQ_MAC_HEIGHTFIELD) {
         lq_machf_params hp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
-        return lq_machf_advance(&s->hfo, &s->hfs, &s->u, &s->v, &s->w, &s->flags, &hp);
+        return lq_machf_advance(&s->machf, &s->machf_state, &s->u, &s->v, &s->w, &s->flags, &hp);
     }
     if (s->surface == LQ_MAC_CHAINS) {
         lq_chains_params cp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
-        return lq_chains_advance(&s->chs, &s->ko, &s->u, &s->v, &s->w, &s->flags, &cp);
+        return lq_chains_advance(&s->chains_state, &s->markers, &s->u, &s->v, &s->w, &s->flags,
+                                 &cp);
     }
     lq_markers_params kp = {.dt = (float)dt, .dx = h, .dy = h, .dz = h};
-    return lq_markers_advect(&s->ko, &s->pos, s->npart, &s->u, &s->v, &s->w, &s->flags, &kp);
+    return lq_markers_advect(&s->markers, &s->pos, s->npart, &s->u, &s->v, &s->w, &s->flags, &kp);
 }
 
 static void lq_mac_swap(lq_field *a, lq_field *b)
@@ -802,7 +806,7 @@ static int lq_mac_inlets(lq_mac *s, double dt)
     }
     if (changed) rc = lq_field_upload(&s->flags, s->fl);
     if (rc) return rc;
-    float vel[3 * LQ_BC_MAX_INLETS] = {0};
+    float vel[3 * LQ_MACBC_MAX_INLETS] = {0};
     double h = s->dx, area = s->nz == 1 ? h : h * h, cellv = area * h;
     for (int r = 0; r < s->ninlets; r++) {
         lq_mac_inlet *in = &s->inlets[r];
@@ -892,24 +896,25 @@ static int lq_mac_boundaries(lq_mac *s, double dt, bool air)
      * value instead of gaining g δt twice more (a lone drop fell at 3 g) */
     float h = (float)s->dx, g0[3] = {0, 0, 0};
     float hh[3] = {h, h, h};
-    int rc = lq_ms_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, (float)dt, g0);
+    int rc = lq_macsurface_apply(&s->macsurface, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh,
+                                 (float)dt, g0);
     if (!rc && s->ninlets)
-        rc = lq_macbc_inflow(&s->bo, &s->u, &s->v, &s->w, &s->flags, &s->region, &s->vel);
-    if (!rc && s->sinks) rc = lq_macbc_outflow(&s->bo, &s->u, &s->v, &s->w, &s->flags);
-    if (!rc && s->sinks) rc = lq_macbc_outflow_pressure(&s->bo, &s->p, &s->flags);
-    if (!rc && air) rc = lq_macbc_extrapolate(&s->bo, &s->u, &s->v, &s->w, &s->flags);
+        rc = lq_macbc_inflow(&s->macbc, &s->u, &s->v, &s->w, &s->flags, &s->region, &s->vel);
+    if (!rc && s->sinks) rc = lq_macbc_outflow(&s->macbc, &s->u, &s->v, &s->w, &s->flags);
+    if (!rc && s->sinks) rc = lq_macbc_outflow_pressure(&s->macbc, &s->p, &s->flags);
+    if (!rc && air) rc = lq_macbc_extrapolate(&s->macbc, &s->u, &s->v, &s->w, &s->flags);
     /* step 7's ghosts are for the markers (step 8): free-slip ones, so that a marker by a
      * no-slip wall moves with the liquid's face next to it. Mirrored (−q), its velocity
      * fell to ~0 at the wall: markers pressed onto a rock froze there, their cell stayed
      * SURFACE while the liquid in it sped up by g δt every step (Moonlight Cove: 17 m/s
      * by frame 75). Step 4 mirrors again before eq. 2, whose viscous term is the wall's. */
     if (!rc && air) {
-        lq_field *bnd = s->ms.bnd;
-        s->ms.bnd = &s->slip;
-        rc = lq_momentum_boundary(&s->mo, &s->ms);
-        s->ms.bnd = bnd;
+        lq_field *bnd = s->momentum_state.bnd;
+        s->momentum_state.bnd = &s->slip;
+        rc = lq_momentum_boundary(&s->momentum, &s->momentum_state);
+        s->momentum_state.bnd = bnd;
     } else if (!rc) {
-        rc = lq_momentum_boundary(&s->mo, &s->ms);
+        rc = lq_momentum_boundary(&s->momentum, &s->momentum_state);
     }
     return rc;
 }
@@ -922,61 +927,67 @@ static int lq_mac_step(lq_mac *s, double dt)
     lq_momentum_params mp = {
         .dt = (float)dt, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu, .gamma = (float)s->gamma};
     memcpy(mp.g, g3, sizeof g3);
-    s->pp.dt = (float)dt;
+    s->pressure_params.dt = (float)dt;
     int rc = lq_mac_inlets(s, dt); /* §7.1 */
     if (!rc && s->twoway) {        /* two-way bodies: their cells are SOLID this step */
-        rc = lq_macbody_mark(&s->mbo, &s->mbs, &s->flags, &s->fl0f, &s->owner);
-        if (!rc) rc = lq_macbody_markers(&s->mbo, &s->mbs, &s->pos, s->npart, &s->owner);
+        rc = lq_macbody_mark(&s->macbody, &s->macbody_set, &s->flags, &s->fl0f, &s->owner);
+        if (!rc)
+            rc = lq_macbody_markers(&s->macbody, &s->macbody_set, &s->pos, s->npart, &s->owner);
     }
     if (!rc) rc = lq_mac_classify(s, dt); /* 3 */
-    if (!rc) rc = lq_ms_classify(&s->so, &s->flags, &s->mask);
+    if (!rc) rc = lq_macsurface_classify(&s->macsurface, &s->flags, &s->mask);
     /* surface cells hold the atmosphere's pressure plus the forcing of §7.2 */
-    lq_ms_forcing fo = s->forcing;
+    lq_macsurface_forcing fo = s->forcing;
     fo.t = s->t;
     fo.dt = (float)dt;
     float org[3] = {(float)s->origin[0], (float)s->origin[1], (float)s->origin[2]};
     if (!rc && s->surface_solve) /* the atmosphere's side held in the EMPTY cells instead */
-        rc = lq_pressure_surface_prep(&s->po, &s->flags, &s->pflags, &s->p, &s->sw, &s->count,
+        rc = lq_pressure_surface_prep(&s->pressure, &s->flags, &s->pflags, &s->p, &s->sw, &s->count,
                                       &s->ghost, s->per_cell);
     else if (!rc)
-        rc = lq_ms_pressure(&s->so, &s->flags, &s->p, hh, org, &fo);
+        rc = lq_macsurface_pressure(&s->macsurface, &s->flags, &s->p, hh, org, &fo);
     if (!rc && s->fill_pressure && !s->surface_solve) /* placed at the markers' height */
-        rc = lq_ms_fill_pressure(&s->so, &s->flags, &s->mask, &s->p, &s->count, &s->ratio,
-                                 s->per_cell);
+        rc = lq_macsurface_fill_pressure(&s->macsurface, &s->flags, &s->mask, &s->p, &s->count,
+                                         &s->ratio, s->per_cell);
     if (!rc) rc = lq_mac_boundaries(s, dt, false); /* 4 */
     if (!rc && s->twoway)
-        rc = lq_macbody_face_velocity(&s->mbo, &s->mbs, &s->u, &s->v, &s->w, &s->flags, &s->owner);
-    if (!rc) rc = lq_momentum_step(&s->mo, &s->ms, &mp); /* 5 */
+        rc = lq_macbody_face_velocity(&s->macbody, &s->macbody_set, &s->u, &s->v, &s->w, &s->flags,
+                                      &s->owner);
+    if (!rc) rc = lq_momentum_step(&s->momentum, &s->momentum_state, &mp); /* 5 */
     if (rc) return rc;
-    lq_mac_swap(&s->u, &s->ms.un);
-    lq_mac_swap(&s->v, &s->ms.vn);
-    lq_mac_swap(&s->w, &s->ms.wn);
+    lq_mac_swap(&s->u, &s->momentum_state.un);
+    lq_mac_swap(&s->v, &s->momentum_state.vn);
+    lq_mac_swap(&s->w, &s->momentum_state.wn);
     int sweeps = 0;
     float maxdiv = 0;
     if (s->surface_solve) { /* SURFACE relaxed too, the surface's faces weighted */
-        s->ps.flags = &s->pflags;
-        s->ps.sw = &s->sw;
+        s->pressure_state.flags = &s->pflags;
+        s->pressure_state.sw = &s->sw;
     }
-    rc = lq_pressure_solve(&s->po, &s->ps, &s->pp, &sweeps, &maxdiv); /* 6 */
-    s->ps.flags = &s->flags;
-    s->ps.sw = NULL;
+    rc = lq_pressure_solve(&s->pressure, &s->pressure_state, &s->pressure_params, &sweeps,
+                           &maxdiv); /* 6 */
+    s->pressure_state.flags = &s->flags;
+    s->pressure_state.sw = NULL;
     if (!rc) rc = lq_mac_boundaries(s, dt, true); /* 7 */
     if (!rc && s->twoway)
-        rc = lq_macbody_face_velocity(&s->mbo, &s->mbs, &s->u, &s->v, &s->w, &s->flags, &s->owner);
+        rc = lq_macbody_face_velocity(&s->macbody, &s->macbody_set, &s->u, &s->v, &s->w, &s->flags,
+                                      &s->owner);
     if (!rc) rc = lq_mac_move_surface(s, dt); /* 8 */
     if (!rc && s->bodies_on) {                /* §5: eq. 13–16 from this step's p and u */
         if (s->twoway)                        /* p inside the bodies from the liquid around them */
-            rc = lq_macbody_body_pressure(&s->mbo, &s->mbs, &s->p, &s->flags, &s->owner, 16);
+            rc = lq_macbody_body_pressure(&s->macbody, &s->macbody_set, &s->p, &s->flags, &s->owner,
+                                          16);
         if (!rc)
-            rc = lq_macbody_forces_owned(&s->mbo, &s->mbs, &s->p, &s->u, &s->v, &s->w, &s->flags,
-                                         s->twoway ? &s->owner : NULL);
-        if (!rc) lq_macbody_integrate(&s->mbs, dt, s->t + dt, s->g);
+            rc = lq_macbody_forces_owned(&s->macbody, &s->macbody_set, &s->p, &s->u, &s->v, &s->w,
+                                         &s->flags, s->twoway ? &s->owner : NULL);
+        if (!rc) lq_macbody_integrate(&s->macbody_set, dt, s->t + dt, s->g);
     }
     if (!rc && s->spray_on) { /* §4.3 */
         lq_macspray_counts sc;
-        s->spp.dt = (float)dt;
-        s->spp.step = (uint32_t)s->step;
-        rc = lq_macspray_step(&s->spo, &s->sps, &s->u, &s->v, &s->w, &s->flags, &s->spp, &sc);
+        s->macspray_params.dt = (float)dt;
+        s->macspray_params.step = (uint32_t)s->step;
+        rc = lq_macspray_step(&s->macspray, &s->macspray_state, &s->u, &s->v, &s->w, &s->flags,
+                              &s->macspray_params, &sc);
         s->sp_last = sc;
         s->spray_emitted += sc.emitted;
         s->spray_foamed += sc.foamed;
@@ -985,7 +996,7 @@ static int lq_mac_step(lq_mac *s, double dt)
     if (rc) return rc;
     s->sweeps += sweeps;
     s->maxdiv = fmaxf(s->maxdiv, maxdiv);
-    s->unconverged += !(maxdiv < s->pp.eps);
+    s->unconverged += !(maxdiv < s->pressure_params.eps);
     s->t += dt;
     s->dt_prev = dt;
     s->step++;
@@ -997,7 +1008,7 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
     lq_mac *s = state;
     memset(st, 0, sizeof *st);
     float smax[3] = {0, 0, 0};
-    int rc = lq_momentum_max_speed(&s->mo, &s->ms, smax);
+    int rc = lq_momentum_max_speed(&s->momentum, &s->momentum_state, smax);
     if (rc) return rc;
     if (!isfinite(smax[0]) || !isfinite(smax[1]) || !isfinite(smax[2]))
         return lq_error(LQ_ESIM,
@@ -1007,7 +1018,7 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
     /* the liquid's volume (2D: its area, m²) from the surface tracker */
     if (s->surface == LQ_MAC_HEIGHTFIELD) {
         lq_machf_measure m;
-        rc = lq_machf_get(&s->hfs, s->hcol);
+        rc = lq_machf_get(&s->machf_state, s->hcol);
         if (!rc) rc = lq_field_download(&s->flags, s->fl);
         if (rc) return rc;
         lq_machf_measure_host(s->nx, s->ny, s->nz, (float)s->dx, (float)s->dx,
@@ -1017,9 +1028,9 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
         lq_stats_extra(st, "max_slope", m.max_slope);
     } else if (s->surface == LQ_MAC_CHAINS) {
         double lo[2] = {s->dx, s->dx}, hi[2] = {(s->nx - 1) * s->dx, (s->ny - 1) * s->dx};
-        st->liquid_volume = lq_chains_area(&s->chs, lo, hi);
-        lq_stats_extra(st, "chain_points", s->chs.n);
-        lq_stats_extra(st, "chains", s->chs.nchains);
+        st->liquid_volume = lq_chains_area(&s->chains_state, lo, hi);
+        lq_stats_extra(st, "chain_points", s->chains_state.n);
+        lq_stats_extra(st, "chains", s->chains_state.nchains);
     } else {
         st->liquid_volume = s->npart * cellv / s->per_cell;
         lq_stats_extra(st, "markers", s->npart);
@@ -1072,12 +1083,13 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
     while (s->t < t_end - 1e-12) {
         float h = (float)s->dx, dt = 0;
         lq_momentum_params mp = {.dt = 0, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu};
-        int rc = lq_momentum_dt(&s->mo, &s->ms, &mp, (float)s->cfl, (float)(0.25 / s->fps), &dt);
+        int rc = lq_momentum_dt(&s->momentum, &s->momentum_state, &mp, (float)s->cfl,
+                                (float)(0.25 / s->fps), &dt);
         if (rc) return rc;
         /* gravity alone moves a resting fluid cfl·dx within this step */
         double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
         if (gmag > 0) dt = (float)fmin(dt, sqrt(2 * s->cfl * s->dx / gmag));
-        if (s->bodies_on) dt = (float)fmin(dt, lq_macbody_dt_limit(&s->mbs, gmag));
+        if (s->bodies_on) dt = (float)fmin(dt, lq_macbody_dt_limit(&s->macbody_set, gmag));
         /* the frame's rest in equal steps of at most dt (up to 5 % over it), not full steps
          * and a sliver: p carries the 1/δt of the step that made it (eq. 6–7), and the next
          * step's eq. 2 applied a sliver's p over a whole δt, kicking the faces next to
@@ -1112,7 +1124,7 @@ static int lq_mac_phi(lq_mac *s, float *phi)
     size_t n = (size_t)nx * ny * nz;
     double h = s->dx;
     if (s->surface == LQ_MAC_HEIGHTFIELD) {
-        rc = lq_machf_get(&s->hfs, s->hcol);
+        rc = lq_machf_get(&s->machf_state, s->hcol);
         for (int k = 0; k < nz && !rc; k++)
             for (int j = 0; j < ny; j++)
                 for (int i = 0; i < nx; i++) {
@@ -1218,7 +1230,7 @@ static int lq_mac_view(void *state, const char *name, lq_field_view *v)
 static int lq_mac_points(void *state, lq_points_view *pv)
 {
     lq_mac *s = state;
-    int nsp = s->spray_on ? s->sps.live : 0, nmk = s->write_markers ? s->npart : 0;
+    int nsp = s->spray_on ? s->macspray_state.live : 0, nmk = s->write_markers ? s->npart : 0;
     int n = LQ_MAX(nsp + nmk, 1);
     if (n > s->pcap) {
         for (int i = 0; i < LQ_MACSPRAY_NCOLS; i++) {
@@ -1232,7 +1244,7 @@ static int lq_mac_points(void *state, lq_points_view *pv)
         s->pcap = n;
     }
     int rc = LQ_OK, got = 0;
-    if (nsp > 0) rc = lq_macspray_download(&s->sps, s->pcols, &got);
+    if (nsp > 0) rc = lq_macspray_download(&s->macspray_state, s->pcols, &got);
     if (rc) return rc;
     if (nmk > 0) {
         float *pos = lq_alloc((size_t)nmk * 3 * sizeof(float));
@@ -1266,28 +1278,28 @@ static int lq_mac_objects(void *state, const lq_object_record **rec, int *n)
         *n = 0;
         return LQ_OK;
     }
-    return lq_macbody_records(&s->mbs, rec, n);
+    return lq_macbody_records(&s->macbody_set, rec, n);
 }
 
 /* --- checkpoints: scalars, then u v w p flags and the markers. */
 typedef struct lq_mac_scalars {
     double t, dt_prev;
     int32_t step, npart, nx, ny, nz, cap;
-    double carry[LQ_BC_MAX_INLETS];
-    int32_t state[LQ_BC_MAX_INLETS];
+    double carry[LQ_MACBC_MAX_INLETS];
+    int32_t state[LQ_MACBC_MAX_INLETS];
 } lq_mac_scalars;
 
 /* The chains: their count, then per chain its point count, closed flag and x y pairs
  * (each chain's points are contiguous after every refinement). */
 static int lq_mac_ckpt_chains(lq_mac *s, FILE *f, bool save)
 {
-    lq_chains_state *c = &s->chs;
+    lq_chains_state *c = &s->chains_state;
     int32_t nch = c->nchains;
-    int rc = save ? lq_ckpt_put(f, &nch, sizeof nch) : lq_ckpt_get(f, &nch, sizeof nch);
+    int rc = save ? lq_checkpoint_put(f, &nch, sizeof nch) : lq_checkpoint_get(f, &nch, sizeof nch);
     if (!save && !rc) c->n = c->nchains = 0;
     for (int ch = 0; ch < nch && !rc; ch++) {
         int32_t hdr[2] = {save ? c->count[ch] : 0, save ? c->closed[ch] : 0};
-        rc = save ? lq_ckpt_put(f, hdr, sizeof hdr) : lq_ckpt_get(f, hdr, sizeof hdr);
+        rc = save ? lq_checkpoint_put(f, hdr, sizeof hdr) : lq_checkpoint_get(f, hdr, sizeof hdr);
         if (rc) break;
         if (hdr[0] < 0 || hdr[0] > 1 << 28) return lq_error(LQ_EINPUT, "checkpoint: bad chain");
         float *xy = lq_alloc((size_t)LQ_MAX(hdr[0], 1) * 2 * sizeof(float));
@@ -1297,9 +1309,9 @@ static int lq_mac_ckpt_chains(lq_mac *s, FILE *f, bool save)
                 xy[2 * q] = c->hp[3 * (size_t)(c->first[ch] + q)];
                 xy[2 * q + 1] = c->hp[3 * (size_t)(c->first[ch] + q) + 1];
             }
-            rc = lq_ckpt_put(f, xy, (size_t)hdr[0] * 2 * sizeof(float));
+            rc = lq_checkpoint_put(f, xy, (size_t)hdr[0] * 2 * sizeof(float));
         } else {
-            rc = lq_ckpt_get(f, xy, (size_t)hdr[0] * 2 * sizeof(float));
+            rc = lq_checkpoint_get(f, xy, (size_t)hdr[0] * 2 * sizeof(float));
             if (!rc) rc = lq_chains_add(c, hdr[0], xy, hdr[1]);
         }
         free(xy);
@@ -1316,21 +1328,24 @@ static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
         sc.carry[r] = s->inlets[r].carry;
         sc.state[r] = s->inlets[r].state;
     }
-    int rc = save ? lq_ckpt_put(f, &sc, sizeof sc) : lq_ckpt_get(f, &sc, sizeof sc);
+    int rc = save ? lq_checkpoint_put(f, &sc, sizeof sc) : lq_checkpoint_get(f, &sc, sizeof sc);
     if (rc) return rc;
     if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz || sc.cap != s->cap ||
                   sc.npart > s->cap))
         return lq_error(LQ_EINPUT,
                         "the checkpoint is for a %d x %d x %d grid with room for %d markers", sc.nx,
                         sc.ny, sc.nz, sc.cap);
-    lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->pos, &s->owner, &s->hfs.h};
+    lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->pos, &s->owner, &s->machf_state.h};
     size_t nf = 6;
     if (s->twoway) nf++;
-    if (s->surface == LQ_MAC_HEIGHTFIELD) fs[nf++] = &s->hfs.h;
-    if (!rc) rc = lq_ckpt_fields(f, fs, (int)nf, save);
+    if (s->surface == LQ_MAC_HEIGHTFIELD) fs[nf++] = &s->machf_state.h;
+    if (!rc) rc = lq_checkpoint_fields(f, fs, (int)nf, save);
     if (!rc && s->surface == LQ_MAC_CHAINS) rc = lq_mac_ckpt_chains(s, f, save);
-    if (!rc && s->spray_on) rc = save ? lq_macspray_save(&s->sps, f) : lq_macspray_load(&s->sps, f);
-    if (!rc && s->bodies_on) rc = save ? lq_macbody_save(&s->mbs, f) : lq_macbody_load(&s->mbs, f);
+    if (!rc && s->spray_on)
+        rc = save ? lq_macspray_save(&s->macspray_state, f)
+                  : lq_macspray_load(&s->macspray_state, f);
+    if (!rc && s->bodies_on)
+        rc = save ? lq_macbody_save(&s->macbody_set, f) : lq_macbody_load(&s->macbody_set, f);
     if (!rc && !save) {
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;

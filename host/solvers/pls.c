@@ -14,12 +14,12 @@
  *      (host/ops/pls/plsobject.h), φ extrapolated into them (§5.5.2), the labelled liquid
  *      particles moved off them: their approach along the object normal relative to the
  *      object's motion removed, then projected out to their labelled sdf (§5.5.3's
- *      stratification, host/ops/pls/plsobject.h lq_po_strat_apply), air particles within a cell
- *      of them and all particles inside them deleted (§5.5.3: with φ extrapolated into the
- *      object, the air particles a sheet traps on its surface were escaped and ate the
- *      sheet: a ball at rest under a falling column, 32³, lost 2.8 % more than the static
- *      ball by the impact; deleting the liquid ones within a cell too stripped the film on
- *      a block: scenes/pls_dam_break.yaml -2.8 % at frame 30, -0.9 % without);
+ *      stratification, host/ops/pls/plsobject.h lq_plsobject_strat_apply), air particles within a
+ * cell of them and all particles inside them deleted (§5.5.3: with φ extrapolated into the object,
+ * the air particles a sheet traps on its surface were escaped and ate the sheet: a ball at rest
+ * under a falling column, 32³, lost 2.8 % more than the static ball by the impact; deleting the
+ * liquid ones within a cell too stripped the film on a block: scenes/pls_dam_break.yaml -2.8 % at
+ * frame 30, -0.9 % without);
  *   3. escaped particles correct φ; φ is reinitialised to a signed distance; the particles
  *      correct it again; those still escaped by more than 1.5 r (air) or 3 r (liquid) are
  *      deleted; their radii are adjusted; every N steps they are reseeded (Enright's
@@ -41,7 +41,7 @@
  *   4. the velocity is advected by itself (eq. 2's convection);
  *   5. gravity g·dt on the faces beside liquid (eq. 2's g); with objects first
  *      (separation) dry object cells the liquid flows into are closed (host/ops/pls/plsobject.h
- *      lq_po_close), then §5.5.1 at every closed face (an object cell on either side):
+ *      lq_plsobject_close), then §5.5.1 at every closed face (an object cell on either side):
  *      the object's normal velocity (at a wall face its own component), the tangential
  *      part inside the objects by pls.object_friction (α), then gravity elsewhere;
  *      with pls.object_separation (the default) only at the faces beside object cells
@@ -141,8 +141,8 @@ typedef struct lq_pls {
     bool sdf_reinit; /* sdf holds voxelised objects: reinitialise it to a distance */
     bool viscous;    /* pls.viscosity > 0: §5.1's split, implicit per component */
     lq_timefn nu_t;  /* ν over time (pls.viscosity and pls.viscosity_change) */
-    lq_vs_ops vo;
-    lq_vs_params vp;
+    lq_viscosity_ops viscosity;
+    lq_viscosity_params viscosity_params;
     lq_field nu; /* ν per cell */
     /* liquid[].viscosity: ν₀ per cell, carried by the liquid (advected with φ into nun,
      * then swapped); ν = ν₀ times pls.viscosity_change's factor */
@@ -155,21 +155,21 @@ typedef struct lq_pls {
     bool moving, has_static, separation;
     bool stratify; /* §5.5.3 stratified liquid particles (pls.object_stratify) */
     bool objects;  /* any object (static or moving): the §5.5 path */
-    lq_po_ops po;
+    lq_plsobject_ops plsobject;
     lq_field sdf_static;
     int visc_iters; /* this frame's CG iterations, all components */
-    lq_sl_ops so;
-    lq_reinit_ops ro;
-    lq_pls_ops ko;
-    lq_pls_state ks;
-    lq_poisson_ops qo;
-    lq_extrap_ops eo;
-    lq_pf_ops fo;
-    lq_sl_params slp;
-    lq_reinit_params rp;
-    lq_pls_params kp;
-    lq_poisson_params pp;
-    lq_extrap_params ep;
+    lq_sladvect_ops sladvect;
+    lq_reinit_ops reinit;
+    lq_plsparticles_ops plsparticles;
+    lq_plsparticles_state plsparticles_state;
+    lq_poisson_ops poisson;
+    lq_extrap_ops extrap;
+    lq_plsforce_ops plsforce;
+    lq_sladvect_params sladvect_params;
+    lq_reinit_params reinit_params;
+    lq_plsparticles_params plsparticles_params;
+    lq_poisson_params poisson_params;
+    lq_extrap_params extrap_params;
     double t, dt_prev, volume0;
     int step, frame;
     unsigned ready; /* bit per module whose init succeeded (LQ_PLS_R_*) */
@@ -196,15 +196,15 @@ static void lq_pls_destroy(void *state)
     lq_pls *s = state;
     if (!s) return;
     /* only what was made: the modules' release functions need an initialised struct */
-    if (s->ready & LQ_PLS_R_SL) lq_sl_ops_release(&s->so);
-    if (s->ready & LQ_PLS_R_REINIT) lq_reinit_ops_release(&s->ro);
-    if (s->ready & LQ_PLS_R_STATE) lq_pls_state_release(&s->ks);
-    if (s->ready & LQ_PLS_R_OPS) lq_pls_ops_release(&s->ko);
-    if (s->ready & LQ_PLS_R_POISSON) lq_poisson_ops_release(&s->qo);
-    if (s->ready & LQ_PLS_R_EXTRAP) lq_extrap_ops_release(&s->eo);
-    if (s->ready & LQ_PLS_R_FORCE) lq_pf_ops_release(&s->fo);
-    if (s->ready & LQ_PLS_R_VISC) lq_vs_ops_release(&s->vo);
-    if (s->ready & LQ_PLS_R_OBJ) lq_po_ops_release(&s->po);
+    if (s->ready & LQ_PLS_R_SL) lq_sladvect_ops_release(&s->sladvect);
+    if (s->ready & LQ_PLS_R_REINIT) lq_reinit_ops_release(&s->reinit);
+    if (s->ready & LQ_PLS_R_STATE) lq_plsparticles_state_release(&s->plsparticles_state);
+    if (s->ready & LQ_PLS_R_OPS) lq_plsparticles_ops_release(&s->plsparticles);
+    if (s->ready & LQ_PLS_R_POISSON) lq_poisson_ops_release(&s->poisson);
+    if (s->ready & LQ_PLS_R_EXTRAP) lq_extrap_ops_release(&s->extrap);
+    if (s->ready & LQ_PLS_R_FORCE) lq_plsforce_ops_release(&s->plsforce);
+    if (s->ready & LQ_PLS_R_VISC) lq_viscosity_ops_release(&s->viscosity);
+    if (s->ready & LQ_PLS_R_OBJ) lq_plsobject_ops_release(&s->plsobject);
     lq_field_release(&s->sdf_static);
     lq_field_release(&s->nu);
     lq_field_release(&s->nun);
@@ -402,7 +402,7 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *
                     s->nu0h[c] = (float)nu;
                 }
                 sdf[c] = (float)fmax(-far, fmin(far, e));
-                *band += fabs(d) < s->kp.band;
+                *band += fabs(d) < s->plsparticles_params.band;
             }
     s->has_sdf = no > 0;
     /* mesh and mask obstacles and terrain: their cells (by centre) as ∓½ h, merged; the
@@ -488,12 +488,12 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     LQ_PLS_PART((size_t)(4 + s->has_sdf) * C * 4, s->has_sdf ? "phi phin b p sdf" : "phi phin b p");
     LQ_PLS_PART(C * 16, "semi-Lagrangian scratch and departures");
     LQ_PLS_PART(C * 16 + 8, "reinitialisation phi0, mark, lists");
-    LQ_PLS_PART(lq_pls_state_bytes(s->nx, s->ny, s->nz, capacity),
+    LQ_PLS_PART(lq_plsparticles_state_bytes(s->nx, s->ny, s->nz, capacity),
                 "particles (two buffers), keys, counts, scans");
-    LQ_PLS_PART(C * (1 + 4 + 16) + LQ_PS_GROUPS * 4 + 5 * LQ_PS_TAIL * 4,
+    LQ_PLS_PART(C * (1 + 4 + 16) + LQ_POISSON_GROUPS * 4 + 5 * LQ_POISSON_TAIL * 4,
                 "pressure system and CG vectors");
     size_t lx = nx, ly = ny, lz = nz, mg = 0; /* multigrid levels */
-    for (int l = 0; l < LQ_PS_MAX_LEVELS; l++) {
+    for (int l = 0; l < LQ_POISSON_MAX_LEVELS; l++) {
         size_t lc = lx * ly * lz;
         mg += lc * 5 + (l > 0 ? lc * 17 : 0); /* state, unknown list; res, coarse system */
         if (LQ_MAX(LQ_MAX(lx, ly), lz) <= 4) break;
@@ -503,9 +503,9 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     }
     LQ_PLS_PART(mg, "multigrid levels");
     LQ_PLS_PART(F + 4 * F + C * 13 + 16, "extrapolation masks, scratch, band system");
-    LQ_PLS_PART(lq_pf_ops_bytes(), "forces and reductions");
+    LQ_PLS_PART(lq_plsforce_ops_bytes(), "forces and reductions");
     if (s->viscous)
-        LQ_PLS_PART(lq_vs_ops_bytes(s->nx, s->ny, s->nz) + C * (s->nu_regions ? 8 : 4),
+        LQ_PLS_PART(lq_viscosity_ops_bytes(s->nx, s->ny, s->nz) + C * (s->nu_regions ? 8 : 4),
                     s->nu_regions ? "viscosity solve, nu and nun" : "viscosity solve and nu");
 #undef LQ_PLS_PART
     return n;
@@ -515,9 +515,10 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
  * into them (§5.5.2, after φ's advection). */
 static int lq_pls_objects_at(lq_pls *s, double t)
 {
-    int rc =
-        s->moving ? lq_po_update(&s->po, t, s->has_static ? &s->sdf_static : NULL, &s->sdf) : LQ_OK;
-    if (!rc) rc = lq_po_extrap_phi(&s->po, &s->phi, &s->sdf, LQ_PLS_PHI_LAYERS);
+    int rc = s->moving ? lq_plsobject_update(&s->plsobject, t,
+                                             s->has_static ? &s->sdf_static : NULL, &s->sdf)
+                       : LQ_OK;
+    if (!rc) rc = lq_plsobject_extrap_phi(&s->plsobject, &s->phi, &s->sdf, LQ_PLS_PHI_LAYERS);
     return rc;
 }
 
@@ -553,28 +554,31 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->reseed_every = lq_scene_int(sc, "pls.reseed_every");
     s->divfree = lq_scene_bool(sc, "pls.divfree");
     float h = (float)s->h;
-    s->slp = (lq_sl_params){.dt = 0, .h = h};
-    s->rp = lq_reinit_params_default(h);
-    s->rp.method =
+    s->sladvect_params = (lq_sladvect_params){.dt = 0, .h = h};
+    s->reinit_params = lq_reinit_params_default(h);
+    s->reinit_params.method =
         strcmp(lq_scene_enum(sc, "pls.reinit"), "pde") == 0 ? LQ_REINIT_PDE : LQ_REINIT_FIM;
     int per_cell = lq_scene_int(sc, "pls.particles_per_cell");
     if (per_cell == 0) per_cell = nz == 1 ? 16 : 64;
-    s->kp = (lq_pls_params){.h = h,
-                            .band = (float)(lq_scene_float(sc, "pls.band") * s->h),
-                            .per_cell = per_cell,
-                            .seed = 0x5eed};
+    s->plsparticles_params =
+        (lq_plsparticles_params){.h = h,
+                                 .band = (float)(lq_scene_float(sc, "pls.band") * s->h),
+                                 .per_cell = per_cell,
+                                 .seed = 0x5eed};
     /* the reinitialised band must reach past the particles' deletion distance */
-    s->rp.band = fmaxf(s->rp.band, (float)lq_scene_float(sc, "pls.band") + 2.0f);
+    s->reinit_params.band =
+        fmaxf(s->reinit_params.band, (float)lq_scene_float(sc, "pls.band") + 2.0f);
     const char *method = lq_scene_enum(sc, "pls.pressure");
-    s->pp = (lq_poisson_params){.h = h,
-                                .solver = strcmp(method, "sor") == 0      ? LQ_POISSON_SOR
-                                          : strcmp(method, "jacobi") == 0 ? LQ_POISSON_JACOBI
-                                                                          : LQ_POISSON_PCG,
-                                .precond = LQ_POISSON_PRECOND_MG,
-                                .tol = (float)lq_scene_float(sc, "pls.tolerance"),
-                                .max_iter = lq_scene_int(sc, "pls.max_iterations")};
-    s->ep = lq_extrap_params_default();
-    s->ep.layers = (int)ceil(s->cfl) + 2;
+    s->poisson_params =
+        (lq_poisson_params){.h = h,
+                            .solver = strcmp(method, "sor") == 0      ? LQ_POISSON_SOR
+                                      : strcmp(method, "jacobi") == 0 ? LQ_POISSON_JACOBI
+                                                                      : LQ_POISSON_PCG,
+                            .precond = LQ_POISSON_PRECOND_MG,
+                            .tol = (float)lq_scene_float(sc, "pls.tolerance"),
+                            .max_iter = lq_scene_int(sc, "pls.max_iterations")};
+    s->extrap_params = lq_extrap_params_default();
+    s->extrap_params.layers = (int)ceil(s->cfl) + 2;
 
     s->fv = lq_alloc((size_t)(nx + 1) * (ny + 1) * (nz + 1) * sizeof(float));
     s->gv = lq_alloc(n * sizeof(float));
@@ -608,7 +612,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
      * beyond that particles are not made (stats' particles_dropped). pls.max_particles
      * sets a fixed room instead. */
     long long cap = lq_scene_int(sc, "pls.max_particles");
-    s->kp.grow = cap == 0;
+    s->plsparticles_params.grow = cap == 0;
     if (cap == 0) {
         long long layers = 2 * (long long)ceil(lq_scene_float(sc, "pls.band"));
         long long section =
@@ -630,24 +634,25 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     if (s->viscous) {
         rc = lq_timefn_read(sc, "pls.viscosity_change", nu0, &s->nu_t);
         if (rc) goto fail;
-        s->vp = (lq_vs_params){.h = (float)s->h, .free_slip = 1, .cross = LQ_VS_CROSS_MASKED};
+        s->viscosity_params = (lq_viscosity_params){
+            .h = (float)s->h, .free_slip = 1, .cross = LQ_VISCOSITY_CROSS_MASKED};
     }
     /* §5.5: moving obstacles (the static ones are in sdf0 already) */
-    lq_po_object mob[LQ_PO_MAX];
+    lq_plsobject_object mob[LQ_PLSOBJECT_MAX];
     int nmob = 0;
     for (int it = 0; it < lq_scene_count(sc, "obstacles") && !rc; it++) {
         char p[64];
         snprintf(p, sizeof p, "obstacles.%d.motion", it);
         if (!lq_scene_has(sc, p)) continue;
-        if (nmob == LQ_PO_MAX) {
-            rc = lq_scene_error(sc, p, "solver 'pls' moves at most %d obstacles", LQ_PO_MAX);
+        if (nmob == LQ_PLSOBJECT_MAX) {
+            rc = lq_scene_error(sc, p, "solver 'pls' moves at most %d obstacles", LQ_PLSOBJECT_MAX);
             break;
         }
-        rc = lq_po_read(sc, it, s->origin, nz == 1, s->h, &mob[nmob]);
+        rc = lq_plsobject_read(sc, it, s->origin, nz == 1, s->h, &mob[nmob]);
         if (!rc) nmob++;
     }
     if (rc) {
-        for (int q = 0; q < nmob; q++) lq_po_object_free(&mob[q]);
+        for (int q = 0; q < nmob; q++) lq_plsobject_object_free(&mob[q]);
         goto fail;
     }
     s->moving = nmob > 0;
@@ -656,10 +661,11 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->objects = s->has_sdf; /* static and moving: one §5.5 path (static: zero velocity) */
     s->separation = lq_scene_bool(sc, "pls.object_separation");
     s->stratify = s->objects && lq_scene_bool(sc, "pls.object_stratify");
-    s->ep.friction = (float)lq_scene_float(sc, "pls.object_friction");
-    s->ep.hold_normal = !s->separation;
-    s->pp.object_air = s->objects && s->separation; /* §5.5.2: object cells left are air */
-    s->ep.closed = s->objects;                      /* uext of §5.5.1: the liquid's alone */
+    s->extrap_params.friction = (float)lq_scene_float(sc, "pls.object_friction");
+    s->extrap_params.hold_normal = !s->separation;
+    s->poisson_params.object_air =
+        s->objects && s->separation;      /* §5.5.2: object cells left are air */
+    s->extrap_params.closed = s->objects; /* uext of §5.5.1: the liquid's alone */
     size_t plan[16];
     const char *names[16];
     int np = lq_pls_plan(s, (int)cap, plan, names);
@@ -669,8 +675,8 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
             grids +=
                 mob[q].kind == 4 ? (size_t)mob[q].gdim[0] * mob[q].gdim[1] * mob[q].gdim[2] : 0;
         names[np] = "objects (sdf, velocities, masks, mesh grids)";
-        plan[np++] =
-            lq_po_ops_bytes(nx, ny, nz) + (s->moving && s->has_static ? n * 4 : 0) + grids * 4;
+        plan[np++] = lq_plsobject_ops_bytes(nx, ny, nz) + (s->moving && s->has_static ? n * 4 : 0) +
+                     grids * 4;
     }
     for (int i = 0; i < np; i++) s->device_bytes += plan[i];
     rc = lq_ctx_reserve_plan(ctx, "solver 'pls'", np, plan, names);
@@ -689,24 +695,26 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         rc = (call);                                                                               \
         if (!rc) s->ready |= (bit);                                                                \
     }
-    LQ_PLS_INIT(LQ_PLS_R_SL, lq_sl_ops_init(&s->so, ctx, nx, ny, nz));
-    LQ_PLS_INIT(LQ_PLS_R_REINIT, lq_reinit_ops_init(&s->ro, ctx, nx, ny, nz));
-    LQ_PLS_INIT(LQ_PLS_R_OPS, lq_pls_ops_init(&s->ko, ctx, nx, ny, nz));
-    LQ_PLS_INIT(LQ_PLS_R_STATE, lq_pls_state_init(&s->ks, ctx, nx, ny, nz, (int)cap));
-    LQ_PLS_INIT(LQ_PLS_R_POISSON, lq_poisson_ops_init(&s->qo, ctx, nx, ny, nz));
-    LQ_PLS_INIT(LQ_PLS_R_EXTRAP, lq_extrap_ops_init(&s->eo, ctx, nx, ny, nz));
-    LQ_PLS_INIT(LQ_PLS_R_FORCE, lq_pf_ops_init(&s->fo, ctx, nx, ny, nz));
+    LQ_PLS_INIT(LQ_PLS_R_SL, lq_sladvect_ops_init(&s->sladvect, ctx, nx, ny, nz));
+    LQ_PLS_INIT(LQ_PLS_R_REINIT, lq_reinit_ops_init(&s->reinit, ctx, nx, ny, nz));
+    LQ_PLS_INIT(LQ_PLS_R_OPS, lq_plsparticles_ops_init(&s->plsparticles, ctx, nx, ny, nz));
+    LQ_PLS_INIT(LQ_PLS_R_STATE,
+                lq_plsparticles_state_init(&s->plsparticles_state, ctx, nx, ny, nz, (int)cap));
+    LQ_PLS_INIT(LQ_PLS_R_POISSON, lq_poisson_ops_init(&s->poisson, ctx, nx, ny, nz));
+    LQ_PLS_INIT(LQ_PLS_R_EXTRAP, lq_extrap_ops_init(&s->extrap, ctx, nx, ny, nz));
+    LQ_PLS_INIT(LQ_PLS_R_FORCE, lq_plsforce_ops_init(&s->plsforce, ctx, nx, ny, nz));
     if (s->objects) {
-        LQ_PLS_INIT(LQ_PLS_R_OBJ, lq_po_ops_init(&s->po, ctx, nx, ny, nz, h, (float)(10.0 * s->h)));
+        LQ_PLS_INIT(LQ_PLS_R_OBJ,
+                    lq_plsobject_ops_init(&s->plsobject, ctx, nx, ny, nz, h, (float)(10.0 * s->h)));
         for (int q = 0; q < nmob; q++) {
-            if (!rc) rc = lq_po_add(&s->po, &mob[q]);
-            if (rc) lq_po_object_free(&mob[q]);
+            if (!rc) rc = lq_plsobject_add(&s->plsobject, &mob[q]);
+            if (rc) lq_plsobject_object_free(&mob[q]);
         }
     } else {
-        for (int q = 0; q < nmob; q++) lq_po_object_free(&mob[q]);
+        for (int q = 0; q < nmob; q++) lq_plsobject_object_free(&mob[q]);
     }
     if (s->viscous) {
-        LQ_PLS_INIT(LQ_PLS_R_VISC, lq_vs_ops_init(&s->vo, ctx, nx, ny, nz));
+        LQ_PLS_INIT(LQ_PLS_R_VISC, lq_viscosity_ops_init(&s->viscosity, ctx, nx, ny, nz));
         if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
         if (!rc && s->nu_regions) {
             rc = lq_field_alloc(ctx, &s->nun, "nun", nx, ny, nz, 4);
@@ -717,7 +725,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     if (rc) goto fail;
     const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
     /* sdf and φ signed distances, the particles seeded, the velocity extrapolated */
-    if (s->sdf_reinit) rc = lq_reinit(&s->ro, &s->sdf, &s->phin, &s->rp, NULL);
+    if (s->sdf_reinit) rc = lq_reinit(&s->reinit, &s->sdf, &s->phin, &s->reinit_params, NULL);
     if (!rc && s->objects) { /* the static part kept, the objects at t = 0, φ inside them */
         if (s->moving && s->has_static) {
             rc = lq_field_alloc(ctx, &s->sdf_static, "sdf_static", nx, ny, nz, 4);
@@ -726,12 +734,15 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         }
         if (!rc) rc = lq_pls_objects_at(s, 0.0);
     }
-    if (!rc) rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
-    if (!rc) rc = lq_pls_seed(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
-    if (!rc) rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
+    if (!rc) rc = lq_reinit(&s->reinit, &s->phi, &s->phin, &s->reinit_params, NULL);
+    if (!rc)
+        rc = lq_plsparticles_seed(&s->plsparticles, &s->plsparticles_state, &s->phi, sdf,
+                                  &s->plsparticles_params);
+    if (!rc)
+        rc = lq_extrap_velocity(&s->extrap, &s->u, &s->v, &s->w, &s->phi, sdf, &s->extrap_params);
     int bad = 0;
     double cells = 0;
-    if (!rc) rc = lq_pf_volume(&s->fo, &s->phi, sdf, h, &cells, &bad);
+    if (!rc) rc = lq_plsforce_volume(&s->plsforce, &s->phi, sdf, h, &cells, &bad);
     if (rc) goto fail;
     s->volume0 = cells * s->cellv;
     free(phi0);
@@ -774,54 +785,76 @@ static int lq_pls_step(lq_pls *s, double dt)
 {
     lq_pls_tick(s, NULL);
     const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
-    s->slp.dt = (float)dt;
-    s->kp.dt = (float)dt;
-    s->kp.step = (uint32_t)s->step;
-    s->pp.dt = (float)dt;
+    s->sladvect_params.dt = (float)dt;
+    s->plsparticles_params.dt = (float)dt;
+    s->plsparticles_params.step = (uint32_t)s->step;
+    s->poisson_params.dt = (float)dt;
     int esc = 0, rc = LQ_OK;
-    lq_field *lab = &s->ks.part[1 - s->ks.cur]; /* §5.5.3's labels: the unused buffer */
+    lq_field *lab =
+        &s->plsparticles_state
+             .part[1 - s->plsparticles_state.cur]; /* §5.5.3's labels: the unused buffer */
     if (s->stratify) /* §5.5.3: liquid particles within a cell of an object labelled */
-        rc = lq_po_strat_label(&s->po, &s->ks.part[s->ks.cur], lab, s->ks.live, sdf, &s->phi,
-                               (float)s->h, (float)dt);
-    if (!rc) rc = lq_pls_advect(&s->ko, &s->ks, &s->u, &s->v, &s->w, &s->kp); /* 1 */
+        rc = lq_plsobject_strat_label(
+            &s->plsobject, &s->plsparticles_state.part[s->plsparticles_state.cur], lab,
+            s->plsparticles_state.live, sdf, &s->phi, (float)s->h, (float)dt);
+    if (!rc)
+        rc = lq_plsparticles_advect(&s->plsparticles, &s->plsparticles_state, &s->u, &s->v, &s->w,
+                                    &s->plsparticles_params); /* 1 */
     lq_pls_tick(s, "pt_advect");
-    if (!rc) rc = lq_sl_advect_scalar(&s->so, &s->phi, &s->phin, &s->u, &s->v, &s->w, &s->slp);
+    if (!rc)
+        rc = lq_sladvect_advect_scalar(&s->sladvect, &s->phi, &s->phin, &s->u, &s->v, &s->w,
+                                       &s->sladvect_params);
     if (rc) return rc;
     lq_pls_tick(s, "sl_phi");
     lq_pls_swap(&s->phi, &s->phin);    /* 2 */
     if (s->viscous && s->nu_regions) { /* ν₀ goes with the liquid (same velocity and Δt) */
-        rc = lq_sl_advect_scalar(&s->so, &s->nu, &s->nun, &s->u, &s->v, &s->w, &s->slp);
+        rc = lq_sladvect_advect_scalar(&s->sladvect, &s->nu, &s->nun, &s->u, &s->v, &s->w,
+                                       &s->sladvect_params);
         if (rc) return rc;
         lq_pls_swap(&s->nu, &s->nun);
     }
     if (s->objects) { /* §5.5: the objects at t + dt, φ into them, particles inside deleted */
         rc = lq_pls_objects_at(s, s->t + dt);
         if (!rc && s->stratify) /* §5.5.3: kept no closer to the objects than labelled */
-            rc = lq_po_strat_apply(&s->po, &s->ks.part[s->ks.cur], lab, s->ks.live, sdf, (float)dt);
+            rc = lq_plsobject_strat_apply(&s->plsobject,
+                                          &s->plsparticles_state.part[s->plsparticles_state.cur],
+                                          lab, s->plsparticles_state.live, sdf, (float)dt);
         /* the air particles within a cell of an object killed, then those inside objects
          * deleted (liquid particles beside an object keep a film on it) */
-        if (!rc) rc = lq_po_kill_air(&s->po, &s->ks.part[s->ks.cur], s->ks.live, sdf, (float)s->h);
-        if (!rc) rc = lq_pls_delete(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
+        if (!rc)
+            rc = lq_plsobject_kill_air(&s->plsobject,
+                                       &s->plsparticles_state.part[s->plsparticles_state.cur],
+                                       s->plsparticles_state.live, sdf, (float)s->h);
+        if (!rc)
+            rc = lq_plsparticles_delete(&s->plsparticles, &s->plsparticles_state, &s->phi, sdf,
+                                        &s->plsparticles_params);
         lq_pls_tick(s, "objects");
     }
-    if (!rc) rc = lq_pls_correct(&s->ko, &s->ks, &s->phi, &s->kp, &esc); /* 3 */
+    if (!rc)
+        rc = lq_plsparticles_correct(&s->plsparticles, &s->plsparticles_state, &s->phi,
+                                     &s->plsparticles_params, &esc); /* 3 */
     lq_pls_tick(s, "correct");
-    if (!rc) rc = lq_reinit(&s->ro, &s->phi, &s->phin, &s->rp, NULL);
+    if (!rc) rc = lq_reinit(&s->reinit, &s->phi, &s->phin, &s->reinit_params, NULL);
     lq_pls_tick(s, "reinit");
-    if (!rc) rc = lq_pls_correct(&s->ko, &s->ks, &s->phi, &s->kp, NULL);
+    if (!rc)
+        rc = lq_plsparticles_correct(&s->plsparticles, &s->plsparticles_state, &s->phi,
+                                     &s->plsparticles_params, NULL);
     if (!rc) { /* the particles still escaped after both corrections */
-        lq_pls_params ke = s->kp;
+        lq_plsparticles_params ke = s->plsparticles_params;
         ke.esc_air = LQ_PLS_ESCAPED_AIR;
         ke.esc_liq = LQ_PLS_ESCAPED_LIQUID;
-        rc = lq_pls_delete(&s->ko, &s->ks, &s->phi, sdf, &ke);
+        rc = lq_plsparticles_delete(&s->plsparticles, &s->plsparticles_state, &s->phi, sdf, &ke);
     }
-    if (!rc) rc = lq_pls_adjust_radii(&s->ko, &s->ks, &s->phi, &s->kp);
+    if (!rc)
+        rc = lq_plsparticles_adjust_radii(&s->plsparticles, &s->plsparticles_state, &s->phi,
+                                          &s->plsparticles_params);
     if (!rc && s->reseed_every > 0 && (s->step + 1) % s->reseed_every == 0)
-        rc = lq_pls_reseed(&s->ko, &s->ks, &s->phi, sdf, &s->kp);
+        rc = lq_plsparticles_reseed(&s->plsparticles, &s->plsparticles_state, &s->phi, sdf,
+                                    &s->plsparticles_params);
     lq_pls_tick(s, "correct_radii_reseed");
     if (!rc)
-        rc = lq_sl_advect_velocity(&s->so, &s->u, &s->v, &s->w, &s->un, &s->vn, &s->wn,
-                                   &s->slp); /* 4 */
+        rc = lq_sladvect_advect_velocity(&s->sladvect, &s->u, &s->v, &s->w, &s->un, &s->vn, &s->wn,
+                                         &s->sladvect_params); /* 4 */
     if (rc) return rc;
     lq_pls_tick(s, "sl_vel");
     lq_pls_swap(&s->u, &s->un);
@@ -833,52 +866,57 @@ static int lq_pls_step(lq_pls *s, double dt)
      * takes their flux into its right-hand side */
     const lq_field *sep = s->objects && s->separation ? &s->phi : NULL;
     if (s->objects) { /* uext: the advected liquid velocity extrapolated into the objects */
-        rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
+        rc = lq_extrap_velocity(&s->extrap, &s->u, &s->v, &s->w, &s->phi, sdf, &s->extrap_params);
         if (!rc && sep) /* no inflow into object cells the projection would open */
-            rc = lq_po_close(&s->po, &s->phi, &s->u, &s->v, &s->w, sdf);
-        if (!rc) rc = lq_extrap_object_bc(&s->eo, &s->u, &s->v, &s->w, sep, sdf, s->po.vel, &s->ep);
+            rc = lq_plsobject_close(&s->plsobject, &s->phi, &s->u, &s->v, &s->w, sdf);
+        if (!rc)
+            rc = lq_extrap_object_bc(&s->extrap, &s->u, &s->v, &s->w, sep, sdf, s->plsobject.vel,
+                                     &s->extrap_params);
     }
     if (!rc)
-        rc = lq_pf_body_force(&s->fo, &s->u, &s->v, &s->w, &s->phi, s->objects ? NULL : sdf, s->g,
-                              dt);
-    if (!rc && s->objects) rc = lq_extrap_object_restore(&s->eo, &s->u, &s->v, &s->w, sep, sdf);
+        rc = lq_plsforce_body_force(&s->plsforce, &s->u, &s->v, &s->w, &s->phi,
+                                    s->objects ? NULL : sdf, s->g, dt);
+    if (!rc && s->objects) rc = lq_extrap_object_restore(&s->extrap, &s->u, &s->v, &s->w, sep, sdf);
     /* §5.1 after the convective and body forcing terms ("we first add in the contributions
      * from the convective and body forcing terms to uⁿ, obtaining u*"): explicit cross
      * terms from uⁿ (now in un, vn, wn), implicit per component on u* in place. Before
      * gravity, each step's g Δt reached the projection undamped and a ν = 50 m²/s block
      * slumped at 1 m/s (tests/cli/cli_pls_viscous.sh). */
     if (!rc && s->viscous) {
-        lq_vs_stats vst;
-        s->vp.dt = (float)dt;
+        lq_viscosity_stats vst;
+        s->viscosity_params.dt = (float)dt;
         if (s->nu_regions) {
             /* ν = ν₀ f, f = ν(t) / pls.viscosity: the viscous step depends on ν and Δt only
              * through ν Δt / h² (host/ops/pls/viscosity.c's kk), so it runs on ν₀ with Δt f */
             double f = s->nu_base > 0 ? lq_timefn_eval(&s->nu_t, s->t) / s->nu_base : 1.0;
-            s->vp.dt = (float)(dt * f);
+            s->viscosity_params.dt = (float)(dt * f);
         } else
-            rc = lq_vs_fill(&s->vo, &s->nu, (float)lq_timefn_eval(&s->nu_t, s->t), NULL, 0,
-                            (float)s->h);
+            rc = lq_viscosity_fill(&s->viscosity, &s->nu, (float)lq_timefn_eval(&s->nu_t, s->t),
+                                   NULL, 0, (float)s->h);
         if (!rc)
-            rc = lq_vs_step(&s->vo, &s->un, &s->vn, &s->wn, &s->u, &s->v, &s->w, &s->nu, &s->phi,
-                            sdf, &s->vp, &vst);
+            rc = lq_viscosity_step(&s->viscosity, &s->un, &s->vn, &s->wn, &s->u, &s->v, &s->w,
+                                   &s->nu, &s->phi, sdf, &s->viscosity_params, &vst);
         for (int a = 0; a < 3 && !rc; a++) s->visc_iters += vst.iterations[a];
     }
     lq_pls_tick(s, "force");
     lq_poisson_stats pst;
     if (!rc)
-        rc = lq_poisson_step(&s->qo, &s->phi, sdf, &s->u, &s->v, &s->w, &s->b, &s->p, &s->pp,
-                             &pst); /* 6 */
+        rc = lq_poisson_step(&s->poisson, &s->phi, sdf, &s->u, &s->v, &s->w, &s->b, &s->p,
+                             &s->poisson_params, &pst); /* 6 */
     lq_pls_tick(s, "poisson");
-    if (!rc) rc = lq_extrap_velocity(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep); /* 7 */
+    if (!rc)
+        rc = lq_extrap_velocity(&s->extrap, &s->u, &s->v, &s->w, &s->phi, sdf,
+                                &s->extrap_params); /* 7 */
     if (!rc && sep) /* §5.5.2 before the next φ advection: object cells the liquid leaves
                      * (urel from uext, just extrapolated; the pressure just solved a tension
                      * beside them) turn to air */
-        rc = lq_po_separate(&s->po, &s->phi, &s->u, &s->v, &s->w, &s->sdf, &s->p);
+        rc = lq_plsobject_separate(&s->plsobject, &s->phi, &s->u, &s->v, &s->w, &s->sdf, &s->p);
     lq_pls_tick(s, "extrap");
     if (!rc && s->divfree) /* §5.2 */
-        rc = lq_extrap_divfree(&s->eo, &s->u, &s->v, &s->w, &s->phi, sdf, &s->ep);
+        rc = lq_extrap_divfree(&s->extrap, &s->u, &s->v, &s->w, &s->phi, sdf, &s->extrap_params);
     if (!rc && s->objects) /* §5.5.1 inside the objects for the next advection */
-        rc = lq_extrap_object_bc(&s->eo, &s->u, &s->v, &s->w, sep, sdf, s->po.vel, &s->ep);
+        rc = lq_extrap_object_bc(&s->extrap, &s->u, &s->v, &s->w, sep, sdf, s->plsobject.vel,
+                                 &s->extrap_params);
     lq_pls_tick(s, "divfree");
     if (lq_pls_prof) fprintf(stderr, " pcg_its %d\n", pst.iterations);
     if (rc) return rc;
@@ -900,7 +938,7 @@ static int lq_pls_step(lq_pls *s, double dt)
 static int lq_pls_max_speed(lq_pls *s, int frame, double *umax)
 {
     float sm[3];
-    int rc = lq_pf_max_speed(&s->fo, &s->u, &s->v, &s->w, sm);
+    int rc = lq_plsforce_max_speed(&s->plsforce, &s->u, &s->v, &s->w, sm);
     if (rc) return rc;
     for (int a = 0; a < 3; a++)
         if (!isfinite(sm[a]))
@@ -919,7 +957,8 @@ static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
     int bad = 0;
     int rc = lq_pls_max_speed(s, frame, &umax);
     if (!rc)
-        rc = lq_pf_volume(&s->fo, &s->phi, s->has_sdf ? &s->sdf : NULL, (float)s->h, &cells, &bad);
+        rc = lq_plsforce_volume(&s->plsforce, &s->phi, s->has_sdf ? &s->sdf : NULL, (float)s->h,
+                                &cells, &bad);
     if (rc) return rc;
     if (bad)
         return lq_error(LQ_ESIM,
@@ -933,13 +972,13 @@ static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
     st->dt_min = st->dt_max = s->dt_prev;
     lq_stats_extra(st, "volume_change",
                    s->volume0 > 0 ? (st->liquid_volume - s->volume0) / s->volume0 : 0);
-    lq_stats_extra(st, "particles", s->ks.live);
+    lq_stats_extra(st, "particles", s->plsparticles_state.live);
     lq_stats_extra(st, "escaped", (double)s->escaped);
     if (s->viscous) {
         lq_stats_extra(st, "viscosity", lq_timefn_eval(&s->nu_t, s->t));
         lq_stats_extra(st, "viscosity_iterations", s->visc_iters);
     }
-    lq_stats_extra(st, "particles_dropped", (double)s->ks.dropped);
+    lq_stats_extra(st, "particles_dropped", (double)s->plsparticles_state.dropped);
     lq_stats_extra(st, "pressure_unconverged", s->unconverged);
     lq_stats_extra(st, "device_bytes", (double)s->device_bytes);
     return LQ_OK;
@@ -1018,10 +1057,10 @@ static int lq_pls_view(void *state, const char *name, lq_field_view *v)
 static int lq_pls_points(void *state, lq_points_view *pv)
 {
     lq_pls *s = state;
-    int n = LQ_MAX(s->ks.live, 1);
+    int n = LQ_MAX(s->plsparticles_state.live, 1);
     if (n > s->pcap) {
         free(s->pbuf);
-        s->pbuf = lq_alloc((size_t)n * LQ_PLS_STRIDE * sizeof(float));
+        s->pbuf = lq_alloc((size_t)n * LQ_PLSPARTICLES_STRIDE * sizeof(float));
         for (int i = 0; i < 5; i++) {
             free(s->pcols[i]);
             s->pcols[i] = lq_alloc((size_t)n * sizeof(float));
@@ -1035,13 +1074,13 @@ static int lq_pls_points(void *state, lq_points_view *pv)
         }
     }
     int got = 0;
-    int rc = lq_pls_download(&s->ks, s->pbuf, s->pcap, &got);
+    int rc = lq_plsparticles_download(&s->plsparticles_state, s->pbuf, s->pcap, &got);
     got = LQ_MIN(got, s->pcap);
     for (int q = 0; q < got && !rc; q++) {
-        const float *pq = s->pbuf + (size_t)q * LQ_PLS_STRIDE;
+        const float *pq = s->pbuf + (size_t)q * LQ_PLSPARTICLES_STRIDE;
         for (int a = 0; a < 3; a++) s->pcols[a][q] = (float)(pq[a] + s->origin[a]);
-        s->pcols[3][q] = fabsf(pq[LQ_PLS_R]); /* the record holds s r */
-        s->pcols[4][q] = pq[LQ_PLS_R] < 0 ? -1.0f : 1.0f;
+        s->pcols[3][q] = fabsf(pq[LQ_PLSPARTICLES_R]); /* the record holds s r */
+        s->pcols[4][q] = pq[LQ_PLSPARTICLES_R] < 0 ? -1.0f : 1.0f;
     }
     pv->n = rc ? 0 : got;
     pv->nprops = 5;
@@ -1059,42 +1098,48 @@ typedef struct lq_pls_scalars {
 
 static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
 {
-    lq_pls_scalars sc = {s->t,  s->dt_prev, s->volume0, s->ks.dropped,  s->step,
-                         s->nx, s->ny,      s->nz,      s->ks.capacity, s->ks.live};
-    int rc = save ? lq_ckpt_put(f, &sc, sizeof sc) : lq_ckpt_get(f, &sc, sizeof sc);
+    lq_pls_scalars sc = {
+        s->t,  s->dt_prev, s->volume0, s->plsparticles_state.dropped,  s->step,
+        s->nx, s->ny,      s->nz,      s->plsparticles_state.capacity, s->plsparticles_state.live};
+    int rc = save ? lq_checkpoint_put(f, &sc, sizeof sc) : lq_checkpoint_get(f, &sc, sizeof sc);
     if (rc) return rc;
     /* the room may have grown since the start (prm.grow): the same room again */
-    if (!save && s->kp.grow && sc.capacity > s->ks.capacity && sc.capacity <= LQ_PLS_MAX_CAPACITY)
-        rc = lq_pls_state_grow(&s->ks, sc.capacity);
+    if (!save && s->plsparticles_params.grow && sc.capacity > s->plsparticles_state.capacity &&
+        sc.capacity <= LQ_PLSPARTICLES_MAX_CAPACITY)
+        rc = lq_plsparticles_state_grow(&s->plsparticles_state, sc.capacity);
     if (rc) return rc;
-    if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz ||
-                  sc.capacity != s->ks.capacity || sc.live < 0 || sc.live > sc.capacity))
+    if (!save &&
+        (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz ||
+         sc.capacity != s->plsparticles_state.capacity || sc.live < 0 || sc.live > sc.capacity))
         return lq_error(LQ_EINPUT,
                         "the checkpoint is for a %d x %d x %d grid with room for %d particles",
                         sc.nx, sc.ny, sc.nz, sc.capacity);
     lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->phi};
-    if (!rc) rc = lq_ckpt_fields(f, fs, (int)LQ_COUNT(fs), save);
-    size_t pb = (size_t)LQ_MAX(sc.live, 1) * LQ_PLS_STRIDE * sizeof(float);
+    if (!rc) rc = lq_checkpoint_fields(f, fs, (int)LQ_COUNT(fs), save);
+    size_t pb = (size_t)LQ_MAX(sc.live, 1) * LQ_PLSPARTICLES_STRIDE * sizeof(float);
     float *buf = rc ? NULL : lq_alloc(pb);
     if (!rc && !buf) return LQ_ESIM;
     if (!rc && save) {
         int got = 0;
-        rc = lq_pls_download(&s->ks, buf, sc.live, &got);
-        if (!rc) rc = lq_ckpt_put(f, buf, (size_t)sc.live * LQ_PLS_STRIDE * sizeof(float));
+        rc = lq_plsparticles_download(&s->plsparticles_state, buf, sc.live, &got);
+        if (!rc)
+            rc =
+                lq_checkpoint_put(f, buf, (size_t)sc.live * LQ_PLSPARTICLES_STRIDE * sizeof(float));
     } else if (!rc) {
-        rc = lq_ckpt_get(f, buf, (size_t)sc.live * LQ_PLS_STRIDE * sizeof(float));
-        if (!rc) rc = lq_pls_upload(&s->ks, buf, sc.live);
+        rc = lq_checkpoint_get(f, buf, (size_t)sc.live * LQ_PLSPARTICLES_STRIDE * sizeof(float));
+        if (!rc) rc = lq_plsparticles_upload(&s->plsparticles_state, buf, sc.live);
     }
     free(buf);
     if (!rc && !save) {
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;
         s->volume0 = sc.volume0;
-        s->ks.dropped = sc.dropped;
+        s->plsparticles_state.dropped = sc.dropped;
         s->step = sc.step;
         /* the objects are a function of t: rebuilt, not saved (φ inside them is saved) */
         if (s->moving)
-            rc = lq_po_update(&s->po, s->t, s->has_static ? &s->sdf_static : NULL, &s->sdf);
+            rc = lq_plsobject_update(&s->plsobject, s->t, s->has_static ? &s->sdf_static : NULL,
+                                     &s->sdf);
     }
     return rc;
 }

@@ -42,7 +42,7 @@
 #include "core/solver_api.h"
 #include "scene/scene.h"
 
-typedef struct lq_hf_source_def {
+typedef struct lq_shallow_source_def {
     int mode;         /* LQ_HF_SOURCE_* */
     double cx, cz, r; /* centre (world x, z) and radius of the footprint, m */
     double rate;      /* inflow/drain: m³/s */
@@ -52,28 +52,28 @@ typedef struct lq_hf_source_def {
     bool wavemaker;     /* strip along a wall: */
     int i0, k0, ni, nk; /* its cells */
     double amplitude, period;
-} lq_hf_source_def;
+} lq_shallow_source_def;
 
-typedef struct lq_rain {
+typedef struct lq_shallow_rain {
     double rate, radius, lo[2], hi[2], start, stop, next;
     lq_rng rng;
-} lq_rain;
+} lq_shallow_rain;
 
 typedef struct lq_shallow {
     lq_ctx *ctx;
-    lq_hf_ops ops;
-    lq_hf_grid g;
+    lq_heightfield_ops heightfield;
+    lq_hfinit_grid g;
     double gravity, tau, cfl, fps, manning;
     float eps;
     int substeps;
     bool correct, advect;
-    lq_hf_state hs;
+    lq_heightfield_state heightfield_state;
     double scale;
     double t, dt_prev, dmax;
     int step;
-    lq_hf_source_def *src;
+    lq_shallow_source_def *src;
     int nsrc;
-    lq_rain *rain;
+    lq_shallow_rain *rain;
     int nrain;
     double added, v0;
     /* host copies for views */
@@ -98,7 +98,7 @@ static int lq_shallow_sources(lq_shallow *s, const lq_scene *sc)
         double c[2] = {0, 0};
 #define KEY(k) (snprintf(p, sizeof p, "sources.%d.%s.%s", i, kind, k), p)
         if (strcmp(kind, "rain") == 0) {
-            lq_rain *r = &s->rain[s->nrain++];
+            lq_shallow_rain *r = &s->rain[s->nrain++];
             r->rate = lq_scene_float(sc, KEY("rate"));
             r->radius = lq_scene_float(sc, KEY("radius"));
             r->lo[0] = s->g.origin[0];
@@ -116,7 +116,7 @@ static int lq_shallow_sources(lq_shallow *s, const lq_scene *sc)
             if (r->rate > 0) r->next += -log(1.0 - lq_rng_uniform(&r->rng)) / r->rate;
             continue;
         }
-        lq_hf_source_def *d = &s->src[s->nsrc++];
+        lq_shallow_source_def *d = &s->src[s->nsrc++];
         if (strcmp(kind, "wavemaker") == 0) {
             const char *wall = lq_scene_enum(sc, KEY("wall"));
             int cells = (int)ceil(lq_scene_float(sc, KEY("width")) / s->g.dx - 1e-9);
@@ -140,12 +140,13 @@ static int lq_shallow_sources(lq_shallow *s, const lq_scene *sc)
         d->r = lq_scene_float(sc, KEY("radius"));
         d->once = NAN;
         if (strcmp(kind, "drop") == 0) {
-            d->mode = LQ_HF_SOURCE_BUMP;
+            d->mode = LQ_HEIGHTFIELD_SOURCE_BUMP;
             d->once = lq_scene_float(sc, KEY("time"));
             d->volume = 4.0 / 3.0 * LQ_PI * d->r * d->r * d->r;
             d->r = fmax(2.0 * d->r, 2.0 * s->g.dx); /* footprint of the deposited bump */
         } else {
-            d->mode = strcmp(kind, "drain") == 0 ? LQ_HF_SOURCE_DRAIN : LQ_HF_SOURCE_UNIFORM;
+            d->mode = strcmp(kind, "drain") == 0 ? LQ_HEIGHTFIELD_SOURCE_DRAIN
+                                                 : LQ_HEIGHTFIELD_SOURCE_UNIFORM;
             d->rate = lq_scene_float(sc, KEY("rate"));
             d->start = lq_scene_float(sc, KEY("start"));
             d->stop = lq_scene_float(sc, KEY("stop"));
@@ -157,16 +158,16 @@ static int lq_shallow_sources(lq_shallow *s, const lq_scene *sc)
 }
 
 /* Footprint of a disc in cells, and Σ of the weights the kernel will use there. */
-typedef struct lq_footprint {
+typedef struct lq_shallow_disc {
     int i0, k0, ni, nk;
     float ci, ck, inv_r2;
     double weight_sum; /* cells */
-} lq_footprint;
+} lq_shallow_disc;
 
-static lq_footprint lq_shallow_footprint(const lq_shallow *s, int mode, double cx, double cz,
-                                         double r)
+static lq_shallow_disc lq_shallow_footprint(const lq_shallow *s, int mode, double cx, double cz,
+                                            double r)
 {
-    lq_footprint f;
+    lq_shallow_disc f;
     double dx = s->g.dx;
     f.ci = (float)((cx - s->g.origin[0]) / dx);
     f.ck = (float)((cz - s->g.origin[2]) / dx);
@@ -186,7 +187,7 @@ static lq_footprint lq_shallow_footprint(const lq_shallow *s, int mode, double c
     for (int k = k0; k < k1; k++)
         for (int i = i0; i < i1; i++) {
             float ddx = (float)i + 0.5f - f.ci, ddz = (float)k + 0.5f - f.ck;
-            f.weight_sum += lq_hf_source_weight(mode, ddx * ddx + ddz * ddz, f.inv_r2);
+            f.weight_sum += lq_heightfield_source_weight(mode, ddx * ddx + ddz * ddz, f.inv_r2);
         }
     return f;
 }
@@ -195,8 +196,8 @@ static void lq_shallow_destroy(void *state)
 {
     lq_shallow *s = state;
     if (!s) return;
-    lq_hf_state_release(&s->hs);
-    lq_hf_ops_release(&s->ops);
+    lq_heightfield_state_release(&s->heightfield_state);
+    lq_heightfield_ops_release(&s->heightfield);
     free(s->src);
     free(s->rain);
     free(s->hv);
@@ -214,7 +215,7 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     lq_shallow *s = lq_calloc(1, sizeof *s);
     if (!s) return LQ_ESIM;
     s->ctx = ctx;
-    rc = lq_hf_grid_from_scene(sc, &s->g);
+    rc = lq_hfinit_grid_from_scene(sc, &s->g);
     if (rc) goto fail;
     double grav[3];
     lq_scene_floats(sc, "gravity", grav, 3);
@@ -251,7 +252,7 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
 
     /* The device state first: its size check (lq_ctx_reserve) says "too big" before
      * anything large is allocated on either side. */
-    rc = lq_hf_state_alloc(&s->hs, ctx, nx, nz);
+    rc = lq_heightfield_state_alloc(&s->heightfield_state, ctx, nx, nz);
     if (rc) goto fail;
 
     /* Ground and initial surface on the host, then uploaded. */
@@ -261,16 +262,16 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         rc = LQ_ESIM;
         goto fail;
     }
-    rc = lq_hf_terrain(sc, &s->g, b);
-    if (!rc) rc = lq_hf_surface(sc, &s->g, b, s->eps, h);
+    rc = lq_hfinit_terrain(sc, &s->g, b);
+    if (!rc) rc = lq_hfinit_surface(sc, &s->g, b, s->eps, h);
     if (rc) goto fail;
     rc = lq_shallow_sources(s, sc);
     if (rc) goto fail;
 
     size_t f4 = n * 4;
-    rc = lq_hf_ops_init(&s->ops, ctx, nx, nz);
-    if (!rc) rc = lq_field_upload(&s->hs.b, b);
-    for (int i = 0; i < 2 && !rc; i++) rc = lq_field_upload(&s->hs.h[i], h);
+    rc = lq_heightfield_ops_init(&s->heightfield, ctx, nx, nz);
+    if (!rc) rc = lq_field_upload(&s->heightfield_state.b, b);
+    for (int i = 0; i < 2 && !rc; i++) rc = lq_field_upload(&s->heightfield_state.h[i], h);
     if (rc) goto fail;
 
     /* Fixed-point scale: N cells of depth up to D_cap sum below 2^62. D_cap covers 8x
@@ -281,7 +282,7 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         hmax = fmaxf(hmax, h[c]);
         bmin = fminf(bmin, b[c]);
         bmax = fmaxf(bmax, b[c]);
-        dmax = fmaxf(dmax, lq_hf_depth(h[c], b[c]));
+        dmax = fmaxf(dmax, lq_heightfield_depth(h[c], b[c]));
     }
     double dcap = exp2(ceil(log2(fmax(8.0 * fmax(hmax - bmin, bmax - bmin), 1.0))));
     int S = (int)floor(62.0 - log2((double)n) - log2(dcap));
@@ -317,14 +318,14 @@ fail:
 static int lq_shallow_apply_source(lq_shallow *s, int mode, double cx, double cz, double r,
                                    double volume)
 {
-    lq_footprint f = lq_shallow_footprint(s, mode, cx, cz, r);
+    lq_shallow_disc f = lq_shallow_footprint(s, mode, cx, cz, r);
     if (f.ni == 0 || f.nk == 0 || f.weight_sum <= 0) return LQ_OK;
     double area = s->g.dx * s->g.dx;
     float amount = (float)(volume / (f.weight_sum * area)); /* m of depth at weight 1 */
-    if (mode != LQ_HF_SOURCE_DRAIN) s->added += (double)amount * f.weight_sum * area;
-    lq_hf_state *hs = &s->hs;
-    return lq_hf_source(&s->ops, &hs->h[hs->i1], &hs->b, &hs->acc_l, f.i0, f.k0, f.ni, f.nk, f.ci,
-                        f.ck, f.inv_r2, mode, amount, (float)s->scale);
+    if (mode != LQ_HEIGHTFIELD_SOURCE_DRAIN) s->added += (double)amount * f.weight_sum * area;
+    lq_heightfield_state *hs = &s->heightfield_state;
+    return lq_heightfield_source(&s->heightfield, &hs->h[hs->i1], &hs->b, &hs->acc_l, f.i0, f.k0,
+                                 f.ni, f.nk, f.ci, f.ck, f.inv_r2, mode, amount, (float)s->scale);
 }
 
 /* Step 1: sources and sinks active during [t, t + dt). */
@@ -333,18 +334,18 @@ static int lq_shallow_sources_step(lq_shallow *s, double dt)
     int rc = LQ_OK;
     double t0 = s->t, t1 = s->t + dt;
     for (int i = 0; i < s->nsrc && !rc; i++) {
-        lq_hf_source_def *d = &s->src[i];
+        lq_shallow_source_def *d = &s->src[i];
         if (d->wavemaker) { /* the strip's surface follows A sin(2πt/T) */
             double a = fmax(t0, d->start), e = fmin(t1, d->stop), w = 2 * LQ_PI / d->period;
             if (e <= a) continue;
             double rise = d->amplitude * (sin(w * (e - d->start)) - sin(w * (a - d->start)));
-            int mode = rise > 0 ? LQ_HF_SOURCE_UNIFORM : LQ_HF_SOURCE_DRAIN;
+            int mode = rise > 0 ? LQ_HEIGHTFIELD_SOURCE_UNIFORM : LQ_HEIGHTFIELD_SOURCE_DRAIN;
             if (rise > 0) s->added += (double)(float)rise * d->ni * d->nk * s->g.dx * s->g.dx;
-            lq_hf_state *hs = &s->hs;
+            lq_heightfield_state *hs = &s->heightfield_state;
             if (rise != 0)
-                rc =
-                    lq_hf_source(&s->ops, &hs->h[hs->i1], &hs->b, &hs->acc_l, d->i0, d->k0, d->ni,
-                                 d->nk, 0.0f, 0.0f, 0.0f, mode, (float)fabs(rise), (float)s->scale);
+                rc = lq_heightfield_source(&s->heightfield, &hs->h[hs->i1], &hs->b, &hs->acc_l,
+                                           d->i0, d->k0, d->ni, d->nk, 0.0f, 0.0f, 0.0f, mode,
+                                           (float)fabs(rise), (float)s->scale);
             continue;
         }
         if (!isnan(d->once)) {
@@ -357,13 +358,13 @@ static int lq_shallow_sources_step(lq_shallow *s, double dt)
             rc = lq_shallow_apply_source(s, d->mode, d->cx, d->cz, d->r, d->rate * (e - a));
     }
     for (int i = 0; i < s->nrain && !rc; i++) {
-        lq_rain *r = &s->rain[i];
+        lq_shallow_rain *r = &s->rain[i];
         while (!rc && r->rate > 0 && r->next < t1 && r->next < r->stop) {
             double x = r->lo[0] + (r->hi[0] - r->lo[0]) * lq_rng_uniform(&r->rng);
             double z = r->lo[1] + (r->hi[1] - r->lo[1]) * lq_rng_uniform(&r->rng);
             double vol = 4.0 / 3.0 * LQ_PI * r->radius * r->radius * r->radius;
             if (r->next >= t0)
-                rc = lq_shallow_apply_source(s, LQ_HF_SOURCE_BUMP, x, z,
+                rc = lq_shallow_apply_source(s, LQ_HEIGHTFIELD_SOURCE_BUMP, x, z,
                                              fmax(2.0 * r->radius, 2.0 * s->g.dx), vol);
             r->next += -log(1.0 - lq_rng_uniform(&r->rng)) / r->rate;
         }
@@ -371,10 +372,10 @@ static int lq_shallow_sources_step(lq_shallow *s, double dt)
     return rc;
 }
 
-/* One step of §4's algorithm list: sources, then steps 2–5 (lq_hf_step). */
+/* One step of §4's algorithm list: sources, then steps 2–5 (lq_heightfield_step). */
 static int lq_shallow_step(lq_shallow *s, double dt)
 {
-    lq_hf_step_params p;
+    lq_heightfield_step_params p;
     p.kappa = (float)(s->gravity * dt * dt / (s->g.dx * s->g.dx));
     p.keep = (float)(1.0 - s->tau);
     p.cdt = (float)((1.0 - s->tau) * dt / s->g.dx);
@@ -386,8 +387,8 @@ static int lq_shallow_step(lq_shallow *s, double dt)
     p.advect = s->advect;
     p.dt_dx = (float)(dt / s->g.dx);
     p.step = s->step;
-    int rc = lq_shallow_sources_step(s, dt);       /* 1. sources and sinks */
-    if (!rc) rc = lq_hf_step(&s->ops, &s->hs, &p); /* 2–5 */
+    int rc = lq_shallow_sources_step(s, dt); /* 1. sources and sinks */
+    if (!rc) rc = lq_heightfield_step(&s->heightfield, &s->heightfield_state, &p); /* 2–5 */
     if (rc) return rc;
     s->t += dt;
     s->dt_prev = dt;
@@ -400,38 +401,40 @@ static int lq_shallow_step(lq_shallow *s, double dt)
 static int lq_shallow_measure(void *state, lq_frame_stats *st)
 {
     lq_shallow *s = state;
-    lq_long sl[LQ_HF_ACC_L_COUNT] = {0}, al[LQ_HF_ACC_L_COUNT];
-    int si[LQ_HF_ACC_I_COUNT] = {0}, ai[LQ_HF_ACC_I_COUNT];
-    int rc = lq_field_upload(&s->hs.st_l, sl);
-    if (!rc) rc = lq_field_upload(&s->hs.st_i, si);
+    lq_long sl[LQ_HEIGHTFIELD_ACC_L_COUNT] = {0}, al[LQ_HEIGHTFIELD_ACC_L_COUNT];
+    int si[LQ_HEIGHTFIELD_ACC_I_COUNT] = {0}, ai[LQ_HEIGHTFIELD_ACC_I_COUNT];
+    int rc = lq_field_upload(&s->heightfield_state.st_l, sl);
+    if (!rc) rc = lq_field_upload(&s->heightfield_state.st_i, si);
     if (!rc)
-        rc = lq_hf_stats(&s->ops, &s->hs.h[s->hs.i1], &s->hs.b, &s->hs.u, &s->hs.w, &s->hs.st_l,
-                         &s->hs.st_i, (float)s->scale);
-    if (!rc) rc = lq_field_download(&s->hs.st_l, sl);
-    if (!rc) rc = lq_field_download(&s->hs.st_i, si);
-    if (!rc) rc = lq_field_download(&s->hs.acc_l, al);
-    if (!rc) rc = lq_field_download(&s->hs.acc_i, ai);
+        rc = lq_heightfield_stats(&s->heightfield, &s->heightfield_state.h[s->heightfield_state.i1],
+                                  &s->heightfield_state.b, &s->heightfield_state.u,
+                                  &s->heightfield_state.w, &s->heightfield_state.st_l,
+                                  &s->heightfield_state.st_i, (float)s->scale);
+    if (!rc) rc = lq_field_download(&s->heightfield_state.st_l, sl);
+    if (!rc) rc = lq_field_download(&s->heightfield_state.st_i, si);
+    if (!rc) rc = lq_field_download(&s->heightfield_state.acc_l, al);
+    if (!rc) rc = lq_field_download(&s->heightfield_state.acc_i, ai);
     if (rc) return rc;
     float fdmax, fsmax;
-    memcpy(&fdmax, &si[LQ_HF_ACC_MAXDEPTH], 4);
-    memcpy(&fsmax, &si[LQ_HF_ACC_MAXSPEED], 4);
+    memcpy(&fdmax, &si[LQ_HEIGHTFIELD_ACC_MAXDEPTH], 4);
+    memcpy(&fsmax, &si[LQ_HEIGHTFIELD_ACC_MAXSPEED], 4);
     double area = s->g.dx * s->g.dx;
     memset(st, 0, sizeof *st);
-    st->liquid_volume = (double)sl[LQ_HF_ACC_VOLUME] / s->scale * area;
+    st->liquid_volume = (double)sl[LQ_HEIGHTFIELD_ACC_VOLUME] / s->scale * area;
     st->max_speed = fsmax;
     st->pressure_iterations = -1;
     st->pressure_residual = NAN;
     st->dt_min = st->dt_max = s->dt_prev;
     s->dmax = fdmax;
-    double drained = (double)al[LQ_HF_ACC_DRAINED] / s->scale * area;
-    double lost = (double)al[LQ_HF_ACC_LOST] / s->scale * area;
+    double drained = (double)al[LQ_HEIGHTFIELD_ACC_DRAINED] / s->scale * area;
+    double lost = (double)al[LQ_HEIGHTFIELD_ACC_LOST] / s->scale * area;
     double expect = s->v0 + s->added - drained - lost;
     lq_stats_extra(st, "source_volume", s->added);
     lq_stats_extra(st, "sink_volume", drained);
     lq_stats_extra(st, "volume_lost", lost);
     double basis = fmax(s->v0 + s->added, 1e-30); /* a dry start has v0 = 0 */
     lq_stats_extra(st, "volume_drift", (st->liquid_volume - expect) / basis);
-    lq_stats_extra(st, "wet_cells", si[LQ_HF_ACC_WET]);
+    lq_stats_extra(st, "wet_cells", si[LQ_HEIGHTFIELD_ACC_WET]);
     lq_stats_extra(st, "max_depth", fdmax);
     lq_stats_extra(st, "courant",
                    sqrt(s->gravity * fdmax) * (s->dt_prev > 0 ? s->dt_prev : 1.0 / s->fps) /
@@ -439,17 +442,18 @@ static int lq_shallow_measure(void *state, lq_frame_stats *st)
     /* The fixed-point sums stay below 2^62 while the water is under D_cap deep on
      * average; past a quarter of that budget, coarsen the scale 16x (2^-S quanta are
      * far below float precision either way) and rescale the running counters. */
-    if (sl[LQ_HF_ACC_VOLUME] > ((lq_long)1 << 60) && !rc) {
+    if (sl[LQ_HEIGHTFIELD_ACC_VOLUME] > ((lq_long)1 << 60) && !rc) {
         s->scale /= 16;
-        al[LQ_HF_ACC_DRAINED] /= 16;
-        al[LQ_HF_ACC_LOST] /= 16;
-        rc = lq_field_upload(&s->hs.acc_l, al);
+        al[LQ_HEIGHTFIELD_ACC_DRAINED] /= 16;
+        al[LQ_HEIGHTFIELD_ACC_LOST] /= 16;
+        rc = lq_field_upload(&s->heightfield_state.acc_l, al);
         if (rc) return rc;
     }
-    if (ai[LQ_HF_ACC_BADSTEP] != INT_MAX || si[LQ_HF_ACC_BAD] > 0)
-        return lq_error(LQ_ESIM,
-                        "simulation blew up at step %d (t = %.6g s): field h is not finite",
-                        ai[LQ_HF_ACC_BADSTEP] != INT_MAX ? ai[LQ_HF_ACC_BADSTEP] : s->step, s->t);
+    if (ai[LQ_HEIGHTFIELD_ACC_BADSTEP] != INT_MAX || si[LQ_HEIGHTFIELD_ACC_BAD] > 0)
+        return lq_error(
+            LQ_ESIM, "simulation blew up at step %d (t = %.6g s): field h is not finite",
+            ai[LQ_HEIGHTFIELD_ACC_BADSTEP] != INT_MAX ? ai[LQ_HEIGHTFIELD_ACC_BADSTEP] : s->step,
+            s->t);
     return LQ_OK;
 }
 
@@ -487,25 +491,26 @@ static int lq_shallow_view(void *state, const char *name, lq_field_view *v)
     double dx = s->g.dx, ox = s->g.origin[0], oy = s->g.origin[1], oz = s->g.origin[2];
     size_t n = (size_t)nx * (size_t)nz;
     if (strcmp(name, "h") == 0) {
-        rc = lq_field_download(&s->hs.h[s->hs.i1], s->hv);
+        rc = lq_field_download(&s->heightfield_state.h[s->heightfield_state.i1], s->hv);
         lq_view_hf(v, "h", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->hv);
     } else if (strcmp(name, "b") == 0) {
-        rc = lq_field_download(&s->hs.b, s->bv);
+        rc = lq_field_download(&s->heightfield_state.b, s->bv);
         lq_view_hf(v, "b", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->bv);
     } else if (strcmp(name, "depth") == 0) {
-        rc = lq_field_download(&s->hs.h[s->hs.i1], s->hv);
-        if (!rc) rc = lq_field_download(&s->hs.b, s->bv);
-        for (size_t c = 0; c < n && !rc; c++) s->fv[c] = lq_hf_depth(s->hv[c], s->bv[c]);
+        rc = lq_field_download(&s->heightfield_state.h[s->heightfield_state.i1], s->hv);
+        if (!rc) rc = lq_field_download(&s->heightfield_state.b, s->bv);
+        for (size_t c = 0; c < n && !rc; c++) s->fv[c] = lq_heightfield_depth(s->hv[c], s->bv[c]);
         lq_view_hf(v, "depth", nx, nz, ox + 0.5 * dx, oy, oz + 0.5 * dx, dx, s->fv);
     } else if (strcmp(name, "u") == 0) {
-        rc = lq_field_download(&s->hs.u, s->uv);
+        rc = lq_field_download(&s->heightfield_state.u, s->uv);
         lq_view_hf(v, "u", nx + 1, nz, ox, oy, oz + 0.5 * dx, dx, s->uv);
     } else if (strcmp(name, "w") == 0) {
-        rc = lq_field_download(&s->hs.w, s->wv);
+        rc = lq_field_download(&s->heightfield_state.w, s->wv);
         lq_view_hf(v, "w", nx, nz + 1, ox + 0.5 * dx, oy, oz, dx, s->wv);
     } else if (strcmp(name, "uc") == 0 || strcmp(name, "wc") == 0) {
         bool is_u = name[0] == 'u';
-        rc = lq_field_download(is_u ? &s->hs.u : &s->hs.w, is_u ? s->uv : s->wv);
+        rc = lq_field_download(is_u ? &s->heightfield_state.u : &s->heightfield_state.w,
+                               is_u ? s->uv : s->wv);
         const float *f = is_u ? s->uv : s->wv;
         for (int k = 0; k < nz && !rc; k++)
             for (int i = 0; i < nx; i++)
@@ -529,7 +534,7 @@ typedef struct lq_shallow_scalars {
 static int lq_shallow_save(void *state, FILE *f)
 {
     lq_shallow *s = state;
-    lq_hf_state *hs = &s->hs;
+    lq_heightfield_state *hs = &s->heightfield_state;
     lq_shallow_scalars sc;
     memset(&sc, 0, sizeof sc);
     sc.t = s->t;
@@ -542,17 +547,17 @@ static int lq_shallow_save(void *state, FILE *f)
     sc.nx = s->g.nx;
     sc.nz = s->g.nz;
     sc.nrain = s->nrain;
-    int rc = lq_ckpt_put(f, &sc, sizeof sc);
+    int rc = lq_checkpoint_put(f, &sc, sizeof sc);
     for (int i = 0; i < s->nrain && !rc; i++) {
-        rc = lq_ckpt_put(f, &s->rain[i].rng.s, sizeof s->rain[i].rng.s);
-        if (!rc) rc = lq_ckpt_put(f, &s->rain[i].next, sizeof s->rain[i].next);
+        rc = lq_checkpoint_put(f, &s->rain[i].rng.s, sizeof s->rain[i].rng.s);
+        if (!rc) rc = lq_checkpoint_put(f, &s->rain[i].next, sizeof s->rain[i].next);
     }
     lq_field *fs[] = {&hs->h[hs->i1], &hs->u, &hs->w, &hs->acc_l, &hs->acc_i};
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
         void *buf = lq_alloc(lq_field_bytes(fs[i]));
         if (!buf) return LQ_ESIM;
         rc = lq_field_download(fs[i], buf);
-        if (!rc) rc = lq_ckpt_put(f, buf, lq_field_bytes(fs[i]));
+        if (!rc) rc = lq_checkpoint_put(f, buf, lq_field_bytes(fs[i]));
         free(buf);
     }
     return rc;
@@ -561,22 +566,22 @@ static int lq_shallow_save(void *state, FILE *f)
 static int lq_shallow_load(void *state, FILE *f)
 {
     lq_shallow *s = state;
-    lq_hf_state *hs = &s->hs;
+    lq_heightfield_state *hs = &s->heightfield_state;
     lq_shallow_scalars sc;
-    int rc = lq_ckpt_get(f, &sc, sizeof sc);
+    int rc = lq_checkpoint_get(f, &sc, sizeof sc);
     if (rc) return rc;
     if (sc.nx != s->g.nx || sc.nz != s->g.nz || sc.nrain != s->nrain)
         return lq_error(LQ_EINPUT, "the checkpoint is for a %d x %d grid with %d rain sources",
                         sc.nx, sc.nz, sc.nrain);
     for (int i = 0; i < s->nrain && !rc; i++) {
-        rc = lq_ckpt_get(f, &s->rain[i].rng.s, sizeof s->rain[i].rng.s);
-        if (!rc) rc = lq_ckpt_get(f, &s->rain[i].next, sizeof s->rain[i].next);
+        rc = lq_checkpoint_get(f, &s->rain[i].rng.s, sizeof s->rain[i].rng.s);
+        if (!rc) rc = lq_checkpoint_get(f, &s->rain[i].next, sizeof s->rain[i].next);
     }
     lq_field *fs[] = {&hs->h[hs->i1], &hs->u, &hs->w, &hs->acc_l, &hs->acc_i};
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
         void *buf = lq_alloc(lq_field_bytes(fs[i]));
         if (!buf) return LQ_ESIM;
-        rc = lq_ckpt_get(f, buf, lq_field_bytes(fs[i]));
+        rc = lq_checkpoint_get(f, buf, lq_field_bytes(fs[i]));
         if (!rc) rc = lq_field_upload(fs[i], buf);
         free(buf);
     }

@@ -45,13 +45,13 @@
 #include "scene/scene.h"
 #include "ops/hf/columns.h"
 
-typedef struct lq_sp_source {
-    int axis, wall, from, n; /* boundary pipes it drives (lq_sp_boundary) */
+typedef struct lq_splash_source {
+    int axis, wall, from, n; /* boundary pipes it drives (lq_columns_boundary) */
     double sign;             /* +1 when positive pipe flow enters the grid */
     double rate, amplitude, period, start, stop;
-} lq_sp_source;
+} lq_splash_source;
 
-typedef struct lq_sp_object {
+typedef struct lq_splash_object {
     lq_body body;
     char name[48];
     float rgb[3];
@@ -61,26 +61,26 @@ typedef struct lq_sp_object {
     double impulse;             /* N s: the water's vertical push over the frame so far */
     double frame_force;         /* N: its mean over the last frame */
     bool touching;
-} lq_sp_object;
+} lq_splash_object;
 
 typedef struct lq_splash {
     lq_ctx *ctx;
-    lq_sp_ops ops;
-    lq_sp_state st;
-    lq_hf_grid g;
+    lq_columns_ops columns;
+    lq_columns_state columns_state;
+    lq_hfinit_grid g;
     double grav[3], gravity, rho, k, sdiag, damping, viscosity, kappa, cfl, fps;
     int impact_surface, passes, substeps;
     /* spray */
     double threshold, rate, volume, drag;
     lq_uint seed;
     /* objects and their paths (one per distinct file) */
-    lq_sp_object *obj;
+    lq_splash_object *obj;
     int nobj;
     lq_path **paths;
     int npaths;
     float *obj_desc;
     int rect[4], prev_rect[4]; /* columns the contact passes cover: i0, k0, ni, nk */
-    lq_sp_source *src;
+    lq_splash_source *src;
     int nsrc;
     /* time */
     double t, dt_prev, dmax;
@@ -108,7 +108,7 @@ static int lq_splash_sources(lq_splash *s, const lq_scene *sc)
         char p[128];
         snprintf(p, sizeof p, "sources.%d.pipe.wall", i);
         const char *wall = lq_scene_enum(sc, p);
-        lq_sp_source *d = &s->src[s->nsrc++];
+        lq_splash_source *d = &s->src[s->nsrc++];
         bool xwall = wall[0] == 'x', maxw = strcmp(wall + 2, "max") == 0;
         d->axis = xwall ? 0 : 1;
         d->wall = maxw ? (xwall ? s->g.nx : s->g.nz) : 0;
@@ -139,7 +139,7 @@ static int lq_splash_sources(lq_splash *s, const lq_scene *sc)
 }
 
 /* Rotation about x, then y, then z (world axes), degrees → quaternion. */
-static void lq_euler_quat(const double deg[3], double q[4])
+static void lq_splash_euler_quat(const double deg[3], double q[4])
 {
     double out[4] = {1, 0, 0, 0};
     for (int a = 0; a < 3; a++) {
@@ -153,18 +153,18 @@ static void lq_euler_quat(const double deg[3], double q[4])
 static int lq_splash_objects(lq_splash *s, const lq_scene *sc)
 {
     int n = lq_scene_count(sc, "objects");
-    if (n > LQ_SP_MAX_OBJECTS)
+    if (n > LQ_COLUMNS_MAX_OBJECTS)
         return lq_scene_error(sc, "objects", "%d objects; the splash solver takes at most %d", n,
-                              LQ_SP_MAX_OBJECTS);
+                              LQ_COLUMNS_MAX_OBJECTS);
     s->obj = lq_calloc((size_t)n + 1, sizeof *s->obj);
     s->paths = lq_calloc((size_t)n + 1, sizeof *s->paths);
     s->rec = lq_calloc((size_t)n + 1, sizeof *s->rec);
-    s->obj_desc = lq_calloc(LQ_SP_MAX_OBJECTS * LQ_SP_OBJ_STRIDE, sizeof *s->obj_desc);
+    s->obj_desc = lq_calloc(LQ_COLUMNS_MAX_OBJECTS * LQ_COLUMNS_OBJ_STRIDE, sizeof *s->obj_desc);
     if (!s->obj || !s->paths || !s->rec || !s->obj_desc) return LQ_ESIM;
-    const char *path_files[LQ_SP_MAX_OBJECTS];
+    const char *path_files[LQ_COLUMNS_MAX_OBJECTS];
     for (int i = 0; i < n; i++) {
         const char *kind = lq_scene_kind(sc, "objects", i);
-        lq_sp_object *o = &s->obj[s->nobj++];
+        lq_splash_object *o = &s->obj[s->nobj++];
         char p[160];
         double c[3] = {0, 0, 0}, half[3], vel[3], rot[3], spin[3], q[4], col[3];
 #define KEY(k)  (snprintf(p, sizeof p, "objects.%d.%s.%s", i, kind, k), p)
@@ -185,7 +185,7 @@ static int lq_splash_objects(lq_splash *s, const lq_scene *sc)
         lq_scene_floats(sc, ATTR("rotation"), rot, 3);
         lq_scene_floats(sc, ATTR("spin"), spin, 3);
         lq_scene_floats(sc, ATTR("color"), col, 3);
-        lq_euler_quat(rot, q);
+        lq_splash_euler_quat(rot, q);
         lq_body_init(&o->body, shape, half, lq_scene_float(sc, ATTR("density")), c, vel, q);
         memcpy(o->body.omega, spin, sizeof spin);
         o->body.restitution = lq_scene_float(sc, ATTR("restitution"));
@@ -220,8 +220,8 @@ static void lq_splash_destroy(void *state)
 {
     lq_splash *s = state;
     if (!s) return;
-    lq_sp_state_release(&s->st);
-    lq_sp_ops_release(&s->ops);
+    lq_columns_state_release(&s->columns_state);
+    lq_columns_ops_release(&s->columns);
     for (int i = 0; i < s->npaths; i++) lq_path_free(s->paths[i]);
     free(s->paths);
     free(s->obj);
@@ -245,7 +245,7 @@ static int lq_splash_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     lq_splash *s = lq_calloc(1, sizeof *s);
     if (!s) return LQ_ESIM;
     s->ctx = ctx;
-    rc = lq_hf_grid_from_scene(sc, &s->g);
+    rc = lq_hfinit_grid_from_scene(sc, &s->g);
     if (rc) goto fail;
     if (s->g.nx < 2 || s->g.nz < 2) {
         rc = lq_scene_error(sc, "grid.size",
@@ -286,7 +286,8 @@ static int lq_splash_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->threshold = lq_scene_float(sc, "spray.threshold");
     s->rate = lq_scene_float(sc, "spray.rate");
     /* particle volumes on the fixed-point grid, so what leaves and returns is exact */
-    s->volume = nearbyint(lq_scene_float(sc, "spray.volume") * LQ_SP_VSCALE) / LQ_SP_VSCALE;
+    s->volume =
+        nearbyint(lq_scene_float(sc, "spray.volume") * LQ_COLUMNS_VSCALE) / LQ_COLUMNS_VSCALE;
     s->drag = lq_scene_float(sc, "spray.drag");
     s->seed = (lq_uint)lq_scene_int(sc, "spray.seed");
     int capacity = s->rate > 0 ? lq_scene_int(sc, "spray.max_particles") : 0;
@@ -297,7 +298,7 @@ static int lq_splash_create(lq_ctx *ctx, const lq_scene *sc, void **state)
                             nz);
         goto fail;
     }
-    rc = lq_sp_state_alloc(&s->st, ctx, nx, nz, capacity);
+    rc = lq_columns_state_alloc(&s->columns_state, ctx, nx, nz, capacity);
     if (rc) goto fail;
     b = lq_alloc(n * sizeof *b);
     h = lq_alloc(n * sizeof *h);
@@ -305,15 +306,15 @@ static int lq_splash_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         rc = LQ_ESIM;
         goto fail;
     }
-    rc = lq_hf_terrain(sc, &s->g, b);
-    if (!rc) rc = lq_hf_surface(sc, &s->g, b, 0.0f, h);
+    rc = lq_hfinit_terrain(sc, &s->g, b);
+    if (!rc) rc = lq_hfinit_surface(sc, &s->g, b, 0.0f, h);
     if (!rc) rc = lq_splash_sources(s, sc);
     if (!rc) rc = lq_splash_objects(s, sc);
     if (rc) goto fail;
     for (size_t c = 0; c < n; c++) h[c] = h[c] > b[c] ? h[c] - b[c] : 0.0f; /* depth */
-    rc = lq_sp_ops_init(&s->ops, ctx, nx, nz);
-    if (!rc) rc = lq_field_upload(&s->st.b, b);
-    if (!rc) rc = lq_field_upload(&s->st.d, h);
+    rc = lq_columns_ops_init(&s->columns, ctx, nx, nz);
+    if (!rc) rc = lq_field_upload(&s->columns_state.b, b);
+    if (!rc) rc = lq_field_upload(&s->columns_state.d, h);
     if (rc) goto fail;
     size_t f4 = n * 4;
     s->hv = lq_alloc(f4);
@@ -345,7 +346,7 @@ fail:
 
 /* --- objects (§4) ------------------------------------------------------------------ */
 
-static bool lq_splash_active(const lq_splash *s, const lq_sp_object *o)
+static bool lq_splash_active(const lq_splash *s, const lq_splash_object *o)
 {
     return o->body.path != NULL || s->t >= o->release;
 }
@@ -354,18 +355,18 @@ static bool lq_splash_active(const lq_splash *s, const lq_sp_object *o)
 static void lq_splash_describe(lq_splash *s, const double *factor)
 {
     for (int i = 0; i < s->nobj; i++) {
-        const lq_sp_object *o = &s->obj[i];
-        float *d = s->obj_desc + i * LQ_SP_OBJ_STRIDE;
+        const lq_splash_object *o = &s->obj[i];
+        float *d = s->obj_desc + i * LQ_COLUMNS_OBJ_STRIDE;
         double rot[9];
         lq_body_rotation(&o->body, rot);
-        d[LQ_SP_O_SHAPE] = (float)o->body.shape;
+        d[LQ_COLUMNS_O_SHAPE] = (float)o->body.shape;
         for (int a = 0; a < 3; a++) {
-            d[LQ_SP_O_POS + a] = (float)o->body.pos[a];
-            d[LQ_SP_O_HALF + a] = (float)o->body.half[a];
+            d[LQ_COLUMNS_O_POS + a] = (float)o->body.pos[a];
+            d[LQ_COLUMNS_O_HALF + a] = (float)o->body.half[a];
         }
-        for (int a = 0; a < 9; a++) d[LQ_SP_O_ROT + a] = (float)rot[a];
-        d[LQ_SP_O_KAPPA] = lq_splash_active(s, o) ? (float)s->kappa : 0.0f;
-        d[LQ_SP_O_FACTOR] = factor ? (float)factor[i] : 1.0f;
+        for (int a = 0; a < 9; a++) d[LQ_COLUMNS_O_ROT + a] = (float)rot[a];
+        d[LQ_COLUMNS_O_KAPPA] = lq_splash_active(s, o) ? (float)s->kappa : 0.0f;
+        d[LQ_COLUMNS_O_FACTOR] = factor ? (float)factor[i] : 1.0f;
     }
 }
 
@@ -398,17 +399,17 @@ static void lq_splash_footprint(const lq_splash *s, int r[4])
 /* Adds the device's running sums to the host's and clears them. */
 static int lq_splash_drain_acc(lq_splash *s, lq_long *acc)
 {
-    int rc = lq_field_download(&s->st.acc, acc);
+    int rc = lq_field_download(&s->columns_state.acc, acc);
     if (rc) return rc;
-    double v = 1.0 / LQ_SP_VSCALE;
-    s->lost += (double)acc[LQ_SP_ACC_LOST] * v;
-    s->clamped += (double)acc[LQ_SP_ACC_CLAMP] * v;
-    s->bin += (double)acc[LQ_SP_ACC_BIN] * v;
-    s->bout += (double)acc[LQ_SP_ACC_BOUT] * v;
-    s->absorbed += (double)acc[LQ_SP_ACC_ABSORBED] * v;
-    lq_long zero[LQ_SP_ACC_L_COUNT];
+    double v = 1.0 / LQ_COLUMNS_VSCALE;
+    s->lost += (double)acc[LQ_COLUMNS_ACC_LOST] * v;
+    s->clamped += (double)acc[LQ_COLUMNS_ACC_CLAMP] * v;
+    s->bin += (double)acc[LQ_COLUMNS_ACC_BIN] * v;
+    s->bout += (double)acc[LQ_COLUMNS_ACC_BOUT] * v;
+    s->absorbed += (double)acc[LQ_COLUMNS_ACC_ABSORBED] * v;
+    lq_long zero[LQ_COLUMNS_ACC_L_COUNT];
     memset(zero, 0, sizeof zero);
-    return lq_field_upload(&s->st.acc, zero);
+    return lq_field_upload(&s->columns_state.acc, zero);
 }
 
 /* Step 2: the water's force on each object and the pressure it puts back (eq. 11, 17). */
@@ -416,30 +417,30 @@ static int lq_splash_contact(lq_splash *s, double dt)
 {
     double dx = s->g.dx, area = dx * dx;
     float fdx = (float)dx, ox = (float)s->g.origin[0], oz = (float)s->g.origin[2];
-    lq_long acc[LQ_SP_ACC_L_COUNT];
-    double factor[LQ_SP_MAX_OBJECTS];
+    lq_long acc[LQ_COLUMNS_ACC_L_COUNT];
+    double factor[LQ_COLUMNS_MAX_OBJECTS];
     lq_splash_describe(s, NULL);
     int r[4];
     lq_splash_footprint(s, r);
-    int rc = lq_field_upload(&s->st.obj, s->obj_desc);
+    int rc = lq_field_upload(&s->columns_state.obj, s->obj_desc);
     /* the control points of those columns: one more each way */
     if (!rc)
-        rc =
-            lq_sp_contact(&s->ops, &s->st, s->nobj, fdx, ox, oz, 0, r[0], r[1], r[2] + 1, r[3] + 1);
+        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, 0, r[0], r[1],
+                                r[2] + 1, r[3] + 1);
     if (!rc) rc = lq_splash_drain_acc(s, acc);
     if (rc) return rc;
     double rg = s->rho * s->gravity * area;
     for (int i = 0; i < s->nobj; i++) {
-        lq_sp_object *o = &s->obj[i];
-        const lq_long *a = acc + LQ_SP_ACC_OBJ + i * LQ_SP_OBJ_ACC;
-        double inv = 1.0 / LQ_SP_FSCALE;
-        double up = rg * (double)a[LQ_SP_OA_HEAD] * inv;
-        double count = (double)a[LQ_SP_OA_COUNT] * inv;
+        lq_splash_object *o = &s->obj[i];
+        const lq_long *a = acc + LQ_COLUMNS_ACC_OBJ + i * LQ_COLUMNS_OBJ_ACC;
+        double inv = 1.0 / LQ_COLUMNS_FSCALE;
+        double up = rg * (double)a[LQ_COLUMNS_OA_HEAD] * inv;
+        double count = (double)a[LQ_COLUMNS_OA_COUNT] * inv;
         double f = up;
         o->touching = up > 0;
         if (up > 0 && !o->body.path) {
             /* eq. 17: no more than what stops the body at the surface this step */
-            double z = (double)a[LQ_SP_OA_ZSUM] * inv / fmax(count, 1.0);
+            double z = (double)a[LQ_COLUMNS_OA_ZSUM] * inv / fmax(count, 1.0);
             double s0 = o->body.pos[1] - lq_body_extent(&o->body, 1);
             double fcap = lq_body_fmax(o->body.mass, z, s0, o->body.vel[1], s->grav[1], dt);
             fcap = fcap > 0 ? fcap : 0;
@@ -453,10 +454,11 @@ static int lq_splash_contact(lq_splash *s, double dt)
         o->force[0] = o->force[2] = 0;
         o->force[1] = f;
         o->impulse += f * dt;
-        o->torque[0] = -rg * (double)a[LQ_SP_OA_TX] * inv * factor[i];
+        o->torque[0] = -rg * (double)a[LQ_COLUMNS_OA_TX] * inv * factor[i];
         o->torque[1] = 0;
-        o->torque[2] = rg * (double)a[LQ_SP_OA_TZ] * inv * factor[i];
-        o->submerged = fmin(area * (double)a[LQ_SP_OA_SUB] * inv / lq_body_volume(&o->body), 1.0);
+        o->torque[2] = rg * (double)a[LQ_COLUMNS_OA_TZ] * inv * factor[i];
+        o->submerged =
+            fmin(area * (double)a[LQ_COLUMNS_OA_SUB] * inv / lq_body_volume(&o->body), 1.0);
     }
     lq_splash_describe(s, factor);
     /* the pressure pass also clears the columns the objects left */
@@ -470,8 +472,10 @@ static int lq_splash_contact(lq_splash *s, double dt)
         memcpy(u, r[2] > 0 && r[3] > 0 ? r : s->prev_rect, sizeof u);
     }
     memcpy(s->prev_rect, r, sizeof r);
-    rc = lq_field_upload(&s->st.obj, s->obj_desc);
-    if (!rc) rc = lq_sp_contact(&s->ops, &s->st, s->nobj, fdx, ox, oz, 1, u[0], u[1], u[2], u[3]);
+    rc = lq_field_upload(&s->columns_state.obj, s->obj_desc);
+    if (!rc)
+        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, 1, u[0], u[1],
+                                u[2], u[3]);
     return rc;
 }
 
@@ -483,7 +487,7 @@ static void lq_splash_move_bodies(lq_splash *s, double dt)
                     s->g.origin[2] + s->g.nz * s->g.dx};
     for (size_t c = 0; c < (size_t)s->g.nx * s->g.nz; c++) lo[1] = fmin(lo[1], s->bv[c]);
     for (int i = 0; i < s->nobj; i++) {
-        lq_sp_object *o = &s->obj[i];
+        lq_splash_object *o = &s->obj[i];
         lq_body *b = &o->body;
         if (!lq_splash_active(s, o)) continue;
         if (b->path) {
@@ -509,18 +513,19 @@ static void lq_splash_move_bodies(lq_splash *s, double dt)
 
 static int lq_splash_step(lq_splash *s, double dt)
 {
-    lq_sp_ops *o = &s->ops;
-    lq_sp_state *st = &s->st;
+    lq_columns_ops *o = &s->columns;
+    lq_columns_state *st = &s->columns_state;
     double dx = s->g.dx, area = dx * dx;
     int rc = LQ_OK;
     /* 1. boundary pipes */
     double tm = s->t + 0.5 * dt;
     for (int i = 0; i < s->nsrc && !rc; i++) {
-        const lq_sp_source *d = &s->src[i];
+        const lq_splash_source *d = &s->src[i];
         double q = 0;
         if (tm >= d->start && tm < d->stop)
             q = d->rate + d->amplitude * sin(2 * LQ_PI * (tm - d->start) / d->period);
-        rc = lq_sp_boundary(o, st, d->axis, d->wall, d->from, d->n, (float)(d->sign * q / d->n));
+        rc = lq_columns_boundary(o, st, d->axis, d->wall, d->from, d->n,
+                                 (float)(d->sign * q / d->n));
     }
     /* 2. objects press on the surface */
     if (!rc && s->nobj > 0) rc = lq_splash_contact(s, dt);
@@ -528,17 +533,17 @@ static int lq_splash_step(lq_splash *s, double dt)
     double kg = dt * s->gravity * s->k * 0.5;
     float keep = (float)fmax(0.0, 1.0 - s->damping * dt);
     if (!rc)
-        rc = lq_sp_flow(o, st, keep, (float)(kg * (1.0 - s->sdiag)), (float)(kg * s->sdiag * 0.5),
-                        (float)(kg * (1.0 - 0.5 * s->sdiag)),
-                        (float)(s->viscosity * dt / (s->g.dx * s->g.dx)));
+        rc = lq_columns_flow(o, st, keep, (float)(kg * (1.0 - s->sdiag)),
+                             (float)(kg * s->sdiag * 0.5), (float)(kg * (1.0 - 0.5 * s->sdiag)),
+                             (float)(s->viscosity * dt / (s->g.dx * s->g.dx)));
     /* 4. no column below zero (eq. 9) */
     float r = (float)(dt / area);
-    for (int p = 0; p < s->passes && !rc; p++) rc = lq_sp_limit(o, st, r, p == s->passes - 1);
+    for (int p = 0; p < s->passes && !rc; p++) rc = lq_columns_limit(o, st, r, p == s->passes - 1);
     /* 5. volumes (eq. 7, 12) */
-    if (!rc) rc = lq_sp_volume(o, st, r, (float)(1.0 / area), (float)dt);
+    if (!rc) rc = lq_columns_volume(o, st, r, (float)(1.0 / area), (float)dt);
     /* 6. spray (eq. 13–15), flight and landing */
     if (!rc && st->capacity > 0) {
-        lq_sp_spray_params sp;
+        lq_columns_spray_params sp;
         sp.threshold = (float)s->threshold;
         sp.per_step = (float)(s->rate * area * dt);
         sp.cap_per_depth = (float)(area / (2.0 * s->volume));
@@ -550,12 +555,12 @@ static int lq_splash_step(lq_splash *s, double dt)
         sp.quarter_depth = (float)(s->volume / (4.0 * area));
         sp.seed = s->seed;
         sp.step = (lq_uint)s->step;
-        int ctr[LQ_SP_CNT_COUNT];
-        rc = lq_sp_spray(o, st, &sp);
+        int ctr[LQ_COLUMNS_CNT_COUNT];
+        rc = lq_columns_spray(o, st, &sp);
         if (!rc) rc = lq_field_download(&st->counters, ctr);
-        if (!rc && ctr[LQ_SP_CNT_LIVE] > 0) {
-            lq_sp_flight_params fp;
-            fp.n = ctr[LQ_SP_CNT_LIVE];
+        if (!rc && ctr[LQ_COLUMNS_CNT_LIVE] > 0) {
+            lq_columns_flight_params fp;
+            fp.n = ctr[LQ_COLUMNS_CNT_LIVE];
             fp.nobj = s->nobj;
             fp.dx = sp.dx;
             fp.ox = sp.ox;
@@ -564,10 +569,10 @@ static int lq_splash_step(lq_splash *s, double dt)
             for (int a = 0; a < 3; a++) fp.g[a] = (float)s->grav[a];
             fp.drag_keep = (float)fmax(0.0, 1.0 - s->drag * dt);
             fp.dry = 1e-6f;
-            rc = lq_sp_particles(o, st, &fp);
-            if (!rc) rc = lq_sp_compact(o, st, fp.n);
+            rc = lq_columns_particles(o, st, &fp);
+            if (!rc) rc = lq_columns_compact(o, st, fp.n);
         }
-        if (!rc) s->emitted += ctr[LQ_SP_CNT_EMITTED];
+        if (!rc) s->emitted += ctr[LQ_COLUMNS_CNT_EMITTED];
     }
     /* 7. objects move */
     if (!rc && s->nobj > 0) lq_splash_move_bodies(s, dt);
@@ -585,11 +590,11 @@ static int lq_splash_measure(void *state, lq_frame_stats *st)
     lq_splash *s = state;
     int nx = s->g.nx, nz = s->g.nz;
     size_t n = (size_t)nx * nz;
-    lq_long acc[LQ_SP_ACC_L_COUNT];
-    int ctr[LQ_SP_CNT_COUNT];
-    int rc = lq_field_download(&s->st.d, s->dv);
+    lq_long acc[LQ_COLUMNS_ACC_L_COUNT];
+    int ctr[LQ_COLUMNS_CNT_COUNT];
+    int rc = lq_field_download(&s->columns_state.d, s->dv);
     if (!rc) rc = lq_splash_drain_acc(s, acc);
-    if (!rc) rc = lq_field_download(&s->st.counters, ctr);
+    if (!rc) rc = lq_field_download(&s->columns_state.counters, ctr);
     if (rc) return rc;
     double area = s->g.dx * s->g.dx, vol = 0, dmax = 0;
     long bad = 0, wet = 0;
@@ -609,25 +614,25 @@ static int lq_splash_measure(void *state, lq_frame_stats *st)
                         "finite in %ld columns",
                         s->step, s->t, bad);
     s->dmax = dmax;
-    s->live = ctr[LQ_SP_CNT_LIVE];
+    s->live = ctr[LQ_COLUMNS_CNT_LIVE];
     double flight = s->live * s->volume;
     /* spray that landed this step waits in ret until the next volume update */
     lq_long *ret = lq_alloc(n * sizeof *ret);
     if (!ret) return LQ_ESIM;
-    rc = lq_field_download(&s->st.ret, ret);
+    rc = lq_field_download(&s->columns_state.ret, ret);
     lq_long landed = 0;
     for (size_t c = 0; c < n && !rc; c++) landed += ret[c];
     free(ret);
     if (rc) return rc;
-    vol += (double)landed / LQ_SP_VSCALE;
+    vol += (double)landed / LQ_COLUMNS_VSCALE;
     memset(st, 0, sizeof *st);
     st->liquid_volume = vol + flight;
     st->pressure_iterations = -1;
     st->pressure_residual = NAN;
     st->dt_min = st->dt_max = s->dt_prev;
     /* surface speed from the axis pipes (cell-centred, for max_speed) */
-    rc = lq_field_download(&s->st.qx, s->uv);
-    if (!rc) rc = lq_field_download(&s->st.qz, s->wv);
+    rc = lq_field_download(&s->columns_state.qx, s->uv);
+    if (!rc) rc = lq_field_download(&s->columns_state.qz, s->wv);
     if (rc) return rc;
     double vmax = 0, inv_fa = 1.0 / ((1.0 - s->sdiag) * s->g.dx);
     for (int k = 0; k < nz; k++)
@@ -646,13 +651,13 @@ static int lq_splash_measure(void *state, lq_frame_stats *st)
     lq_stats_extra(st, "spray_volume", flight);
     lq_stats_extra(st, "spray_particles", s->live);
     lq_stats_extra(st, "spray_emitted", (double)s->emitted);
-    lq_stats_extra(st, "spray_dropped", ctr[LQ_SP_CNT_DROPPED]);
+    lq_stats_extra(st, "spray_dropped", ctr[LQ_COLUMNS_CNT_DROPPED]);
     lq_stats_extra(st, "spray_lost_volume", s->lost);
     lq_stats_extra(st, "boundary_in", s->bin);
     lq_stats_extra(st, "boundary_out", s->bout);
     lq_stats_extra(st, "volume_drift",
                    s->v0 > 0 ? (st->liquid_volume - expect) / fmax(s->v0 + s->bin, 1e-30) : 0);
-    lq_stats_extra(st, "limited_columns", ctr[LQ_SP_CNT_LIMITED]);
+    lq_stats_extra(st, "limited_columns", ctr[LQ_COLUMNS_CNT_LIMITED]);
     lq_stats_extra(st, "wet_columns", (double)wet);
     lq_stats_extra(st, "max_depth", dmax);
     double maxf = 0;
@@ -717,13 +722,13 @@ static int lq_splash_view(void *state, const char *name, lq_field_view *v)
         lq_view_hf(v, "b", nx, nz, ox, oy, oz, dx, s->bv);
         return LQ_OK;
     }
-    rc = lq_field_download(&s->st.d, s->dv);
+    rc = lq_field_download(&s->columns_state.d, s->dv);
     if (rc) return rc;
     if (strcmp(name, "h") == 0) {
         /* The water's surface: where objects press on it (e > 0), the level their
          * displacement holds it at (b + d + e), so a submerged body does not show as a
          * pit; dry columns sit just below their ground, as the shallow solver's do. */
-        if (s->nobj > 0) rc = lq_field_download(&s->st.e, s->fv);
+        if (s->nobj > 0) rc = lq_field_download(&s->columns_state.e, s->fv);
         if (rc) return rc;
         for (size_t c = 0; c < n; c++) {
             float e = s->nobj > 0 ? s->fv[c] : 0.0f;
@@ -735,7 +740,8 @@ static int lq_splash_view(void *state, const char *name, lq_field_view *v)
     } else if (strcmp(name, "u") == 0 || strcmp(name, "w") == 0 || strcmp(name, "uc") == 0 ||
                strcmp(name, "wc") == 0) {
         bool is_u = name[0] == 'u', centred = name[1] == 'c';
-        rc = lq_field_download(is_u ? &s->st.qx : &s->st.qz, is_u ? s->uv : s->wv);
+        rc = lq_field_download(is_u ? &s->columns_state.qx : &s->columns_state.qz,
+                               is_u ? s->uv : s->wv);
         if (rc) return rc;
         float *q = is_u ? s->uv : s->wv;
         /* face velocities from the axis pipes; boundary faces carry their flow over the
@@ -773,7 +779,7 @@ static int lq_splash_points(void *state, lq_points_view *pv)
     memset(pv, 0, sizeof *pv);
     pv->nprops = 7;
     pv->names = names;
-    if (n <= 0 || s->st.capacity == 0) {
+    if (n <= 0 || s->columns_state.capacity == 0) {
         static const float none[1] = {0};
         pv->n = 0;
         for (int a = 0; a < 7; a++) pv->columns[a] = none;
@@ -787,11 +793,11 @@ static int lq_splash_points(void *state, lq_points_view *pv)
         }
         s->pcap = n;
     }
-    float *all = lq_alloc(lq_field_bytes(&s->st.part[s->st.cur]));
+    float *all = lq_alloc(lq_field_bytes(&s->columns_state.part[s->columns_state.cur]));
     if (!all) return LQ_ESIM;
-    int rc = lq_field_download(&s->st.part[s->st.cur], all);
+    int rc = lq_field_download(&s->columns_state.part[s->columns_state.cur], all);
     for (int j = 0; j < n && !rc; j++)
-        for (int a = 0; a < 7; a++) s->pv[a][j] = all[(size_t)j * LQ_SP_PSTRIDE + a];
+        for (int a = 0; a < 7; a++) s->pv[a][j] = all[(size_t)j * LQ_COLUMNS_PSTRIDE + a];
     free(all);
     pv->n = n;
     for (int a = 0; a < 7; a++) pv->columns[a] = s->pv[a];
@@ -802,7 +808,7 @@ static int lq_splash_objects_view(void *state, const lq_object_record **rec, int
 {
     lq_splash *s = state;
     for (int i = 0; i < s->nobj; i++) {
-        const lq_sp_object *o = &s->obj[i];
+        const lq_splash_object *o = &s->obj[i];
         lq_object_record *r = &s->rec[i];
         r->name = o->name;
         memcpy(r->pos, o->body.pos, sizeof r->pos);
@@ -828,7 +834,7 @@ typedef struct lq_splash_scalars {
 static lq_field *const *lq_splash_ckpt_fields(lq_splash *s, int *n)
 {
     static lq_field *fs[10];
-    lq_sp_state *st = &s->st;
+    lq_columns_state *st = &s->columns_state;
     lq_field *list[] = {&st->d,  &st->e,  &st->hd,  &st->qx,       &st->qz,
                         &st->qd, &st->qa, &st->ret, &st->counters, &st->part[st->cur]};
     memcpy(fs, list, sizeof list);
@@ -839,7 +845,7 @@ static lq_field *const *lq_splash_ckpt_fields(lq_splash *s, int *n)
 static int lq_splash_save(void *state, FILE *f)
 {
     lq_splash *s = state;
-    lq_long acc[LQ_SP_ACC_L_COUNT];
+    lq_long acc[LQ_COLUMNS_ACC_L_COUNT];
     int rc = lq_splash_drain_acc(s, acc);
     if (rc) return rc;
     lq_splash_scalars sc;
@@ -859,12 +865,12 @@ static int lq_splash_save(void *state, FILE *f)
     sc.nx = s->g.nx;
     sc.nz = s->g.nz;
     sc.nobj = s->nobj;
-    sc.cur = s->st.cur;
-    sc.capacity = s->st.capacity;
+    sc.cur = s->columns_state.cur;
+    sc.capacity = s->columns_state.capacity;
     memcpy(sc.rect, s->prev_rect, sizeof sc.rect);
-    rc = lq_ckpt_put(f, &sc, sizeof sc);
+    rc = lq_checkpoint_put(f, &sc, sizeof sc);
     for (int i = 0; i < s->nobj && !rc; i++) {
-        const lq_sp_object *o = &s->obj[i];
+        const lq_splash_object *o = &s->obj[i];
         double b[19];
         memcpy(b, o->body.pos, 24);
         memcpy(b + 3, o->body.vel, 24);
@@ -872,9 +878,9 @@ static int lq_splash_save(void *state, FILE *f)
         memcpy(b + 10, o->body.omega, 24);
         memcpy(b + 13, o->force, 24);
         memcpy(b + 16, o->torque, 24);
-        rc = lq_ckpt_put(f, b, sizeof b);
+        rc = lq_checkpoint_put(f, b, sizeof b);
         double extra[2] = {o->submerged, o->touching ? 1.0 : 0.0};
-        if (!rc) rc = lq_ckpt_put(f, extra, sizeof extra);
+        if (!rc) rc = lq_checkpoint_put(f, extra, sizeof extra);
     }
     int nf;
     lq_field *const *fs = lq_splash_ckpt_fields(s, &nf);
@@ -882,7 +888,7 @@ static int lq_splash_save(void *state, FILE *f)
         void *buf = lq_alloc(lq_field_bytes(fs[i]));
         if (!buf) return LQ_ESIM;
         rc = lq_field_download(fs[i], buf);
-        if (!rc) rc = lq_ckpt_put(f, buf, lq_field_bytes(fs[i]));
+        if (!rc) rc = lq_checkpoint_put(f, buf, lq_field_bytes(fs[i]));
         free(buf);
     }
     return rc;
@@ -892,18 +898,19 @@ static int lq_splash_load(void *state, FILE *f)
 {
     lq_splash *s = state;
     lq_splash_scalars sc;
-    int rc = lq_ckpt_get(f, &sc, sizeof sc);
+    int rc = lq_checkpoint_get(f, &sc, sizeof sc);
     if (rc) return rc;
-    if (sc.nx != s->g.nx || sc.nz != s->g.nz || sc.nobj != s->nobj || sc.capacity != s->st.capacity)
+    if (sc.nx != s->g.nx || sc.nz != s->g.nz || sc.nobj != s->nobj ||
+        sc.capacity != s->columns_state.capacity)
         return lq_error(LQ_EINPUT,
                         "the checkpoint is for a %d x %d grid with %d objects and room for %d "
                         "particles",
                         sc.nx, sc.nz, sc.nobj, sc.capacity);
     for (int i = 0; i < s->nobj && !rc; i++) {
-        lq_sp_object *o = &s->obj[i];
+        lq_splash_object *o = &s->obj[i];
         double b[19], extra[2];
-        rc = lq_ckpt_get(f, b, sizeof b);
-        if (!rc) rc = lq_ckpt_get(f, extra, sizeof extra);
+        rc = lq_checkpoint_get(f, b, sizeof b);
+        if (!rc) rc = lq_checkpoint_get(f, extra, sizeof extra);
         if (rc) break;
         memcpy(o->body.pos, b, 24);
         memcpy(o->body.vel, b + 3, 24);
@@ -914,13 +921,13 @@ static int lq_splash_load(void *state, FILE *f)
         o->submerged = extra[0];
         o->touching = extra[1] != 0;
     }
-    s->st.cur = sc.cur;
+    s->columns_state.cur = sc.cur;
     int nf;
     lq_field *const *fs = lq_splash_ckpt_fields(s, &nf);
     for (int i = 0; i < nf && !rc; i++) {
         void *buf = lq_alloc(lq_field_bytes(fs[i]));
         if (!buf) return LQ_ESIM;
-        rc = lq_ckpt_get(f, buf, lq_field_bytes(fs[i]));
+        rc = lq_checkpoint_get(f, buf, lq_field_bytes(fs[i]));
         if (!rc) rc = lq_field_upload(fs[i], buf);
         free(buf);
     }

@@ -20,7 +20,7 @@
 #include <math.h>
 #include <string.h>
 
-static void lq_cross(const double a[3], const double b[3], double out[3])
+static void lq_body_cross(const double a[3], const double b[3], double out[3])
 {
     double x = a[1] * b[2] - a[2] * b[1];
     double y = a[2] * b[0] - a[0] * b[2];
@@ -31,7 +31,7 @@ static void lq_cross(const double a[3], const double b[3], double out[3])
 }
 
 /* out = R diag(d) Rᵀ v (R row-major); out may alias v. */
-static void lq_sandwich(const double R[9], const double d[3], const double v[3], double out[3])
+static void lq_body_sandwich(const double R[9], const double d[3], const double v[3], double out[3])
 {
     double w[3];
     for (int j = 0; j < 3; j++) w[j] = d[j] * (R[j] * v[0] + R[3 + j] * v[1] + R[6 + j] * v[2]);
@@ -39,7 +39,7 @@ static void lq_sandwich(const double R[9], const double d[3], const double v[3],
         out[i] = R[3 * i] * w[0] + R[3 * i + 1] * w[1] + R[3 * i + 2] * w[2];
 }
 
-static void lq_normalize4(double q[4])
+static void lq_body_normalize4(double q[4])
 {
     double s = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     for (int k = 0; k < 4; k++) q[k] /= s;
@@ -67,7 +67,7 @@ void lq_body_init(lq_body *b, int shape, const double half[3], double density, c
     b->q[0] = 1;
     if (q) {
         memcpy(b->q, q, sizeof b->q);
-        lq_normalize4(b->q);
+        lq_body_normalize4(b->q);
     }
     b->restitution = 0.5;
     b->friction = 0.3;
@@ -83,7 +83,7 @@ void lq_body_attach(lq_body *b, const struct lq_path *p, const double offset[3],
     b->q_local[1] = b->q_local[2] = b->q_local[3] = 0;
     if (q_local) {
         memcpy(b->q_local, q_local, sizeof b->q_local);
-        lq_normalize4(b->q_local);
+        lq_body_normalize4(b->q_local);
     }
     lq_body_follow(b, t);
 }
@@ -97,14 +97,14 @@ void lq_body_follow(lq_body *b, double t)
     for (int i = 0; i < 3; i++)
         r[i] =
             Rp[3 * i] * b->offset[0] + Rp[3 * i + 1] * b->offset[1] + Rp[3 * i + 2] * b->offset[2];
-    lq_cross(W, r, wr);
+    lq_body_cross(W, r, wr);
     for (int i = 0; i < 3; i++) {
         b->pos[i] = P[i] + r[i];
         b->vel[i] = V[i] + wr[i];
         b->omega[i] = W[i];
     }
     lq_quat_mul(Q, b->q_local, b->q);
-    lq_normalize4(b->q);
+    lq_body_normalize4(b->q);
 }
 
 double lq_body_volume(const lq_body *b)
@@ -194,7 +194,7 @@ static void lq_body_omega(const lq_body *b, const double q[4], const double L[3]
 {
     double R[9], inv[3] = {1 / b->inertia[0], 1 / b->inertia[1], 1 / b->inertia[2]};
     lq_quat_to_rot(q, R);
-    lq_sandwich(R, inv, L, w);
+    lq_body_sandwich(R, inv, L, w);
 }
 
 void lq_body_step(lq_body *b, double dt, double t_new, const double force[3],
@@ -211,7 +211,7 @@ void lq_body_step(lq_body *b, double dt, double t_new, const double force[3],
     }
     double R[9], L[3], w[3], qm[4], half[3];
     lq_body_rotation(b, R);
-    lq_sandwich(R, b->inertia, b->omega, L);
+    lq_body_sandwich(R, b->inertia, b->omega, L);
     if (torque)
         for (int k = 0; k < 3; k++) L[k] += dt * torque[k];
     /* midpoint: ω at the orientation half a step ahead */

@@ -12,7 +12,7 @@
 #include "core/common.h"
 #include "io/io.h"
 
-int lq_hf_grid_from_scene(const lq_scene *s, lq_hf_grid *g)
+int lq_hfinit_grid_from_scene(const lq_scene *s, lq_hfinit_grid *g)
 {
     int size[3] = {0, 0, 0};
     double o[3] = {0, 0, 0};
@@ -39,46 +39,48 @@ int lq_hf_grid_from_scene(const lq_scene *s, lq_hf_grid *g)
     return LQ_OK;
 }
 
-static void lq_cell_centre(const lq_hf_grid *g, int i, int k, double *x, double *z)
+static void lq_hfinit_cell_centre(const lq_hfinit_grid *g, int i, int k, double *x, double *z)
 {
     *x = g->origin[0] + (i + 0.5) * g->dx;
     *z = g->origin[2] + (k + 0.5) * g->dx;
 }
 
-static void lq_path(char *buf, size_t n, const char *list, int i, const char *kind, const char *key)
+static void lq_hfinit_path(char *buf, size_t n, const char *list, int i, const char *kind,
+                           const char *key)
 {
     snprintf(buf, n, "%s.%d.%s.%s", list, i, kind, key);
 }
 
-static double lq_item_float(const lq_scene *s, const char *list, int i, const char *kind,
-                            const char *key)
+static double lq_hfinit_item_float(const lq_scene *s, const char *list, int i, const char *kind,
+                                   const char *key)
 {
     char p[128];
-    lq_path(p, sizeof p, list, i, kind, key);
+    lq_hfinit_path(p, sizeof p, list, i, kind, key);
     return lq_scene_float(s, p);
 }
 
-static void lq_item_floats(const lq_scene *s, const char *list, int i, const char *kind,
-                           const char *key, double *out, int cap)
+static void lq_hfinit_item_floats(const lq_scene *s, const char *list, int i, const char *kind,
+                                  const char *key, double *out, int cap)
 {
     char p[128];
-    lq_path(p, sizeof p, list, i, kind, key);
+    lq_hfinit_path(p, sizeof p, list, i, kind, key);
     for (int j = 0; j < cap; j++) out[j] = 0;
     lq_scene_floats(s, p, out, cap);
 }
 
 /* A loaded heightmap: gray in [0, 1], row 0 at the smallest z. */
-typedef struct lq_heightmap {
+typedef struct lq_hfinit_heightmap {
     int w, h;
     float *gray;
     double lo, hi, origin[2], size[2];
-} lq_heightmap;
+} lq_hfinit_heightmap;
 
-static int lq_heightmap_load(const lq_scene *s, const lq_hf_grid *g, int i, lq_heightmap *m)
+static int lq_hfinit_heightmap_load(const lq_scene *s, const lq_hfinit_grid *g, int i,
+                                    lq_hfinit_heightmap *m)
 {
     char p[128];
     memset(m, 0, sizeof *m);
-    lq_path(p, sizeof p, "terrain", i, "heightmap", "file");
+    lq_hfinit_path(p, sizeof p, "terrain", i, "heightmap", "file");
     const char *file = lq_scene_file_path(s, p);
     int rc = lq_png_read_gray(file, &m->w, &m->h, &m->gray);
     if (rc) return rc;
@@ -88,15 +90,15 @@ static int lq_heightmap_load(const lq_scene *s, const lq_hf_grid *g, int i, lq_h
         return lq_scene_error(s, p, "heightmap %s is %d x %d pixels; it needs at least 2 x 2", file,
                               m->w, m->h);
     }
-    m->lo = lq_item_float(s, "terrain", i, "heightmap", "min");
-    m->hi = lq_item_float(s, "terrain", i, "heightmap", "max");
+    m->lo = lq_hfinit_item_float(s, "terrain", i, "heightmap", "min");
+    m->hi = lq_hfinit_item_float(s, "terrain", i, "heightmap", "max");
     m->origin[0] = g->origin[0];
     m->origin[1] = g->origin[2];
     m->size[0] = g->nx * g->dx;
     m->size[1] = g->nz * g->dx;
-    lq_path(p, sizeof p, "terrain", i, "heightmap", "origin");
+    lq_hfinit_path(p, sizeof p, "terrain", i, "heightmap", "origin");
     if (lq_scene_has(s, p)) lq_scene_floats(s, p, m->origin, 2);
-    lq_path(p, sizeof p, "terrain", i, "heightmap", "size");
+    lq_hfinit_path(p, sizeof p, "terrain", i, "heightmap", "size");
     if (lq_scene_has(s, p)) lq_scene_floats(s, p, m->size, 2);
     if (!(m->size[0] > 0 && m->size[1] > 0)) {
         free(m->gray);
@@ -108,7 +110,7 @@ static int lq_heightmap_load(const lq_scene *s, const lq_hf_grid *g, int i, lq_h
 
 /* Bilinear sample at world (x, z); false outside the map's extent. Pixel centres sit at
  * (origin + (px + ½) size / w); the map is clamped within its extent. */
-static bool lq_heightmap_sample(const lq_heightmap *m, double x, double z, double *v)
+static bool lq_hfinit_heightmap_sample(const lq_hfinit_heightmap *m, double x, double z, double *v)
 {
     double u = (x - m->origin[0]) / m->size[0], t = (z - m->origin[1]) / m->size[1];
     if (u < 0 || u > 1 || t < 0 || t > 1) return false;
@@ -126,7 +128,7 @@ static bool lq_heightmap_sample(const lq_heightmap *m, double x, double z, doubl
 }
 
 /* Radial or axial squared distance for bowls and bumps. */
-static double lq_dist2(const char *axis, double x, double z, const double c[2])
+static double lq_hfinit_dist2(const char *axis, double x, double z, const double c[2])
 {
     double ddx = x - c[0], ddz = z - c[1];
     if (axis && strcmp(axis, "x") == 0) return ddx * ddx;
@@ -134,7 +136,7 @@ static double lq_dist2(const char *axis, double x, double z, const double c[2])
     return ddx * ddx + ddz * ddz;
 }
 
-int lq_hf_terrain(const lq_scene *s, const lq_hf_grid *g, float *b)
+int lq_hfinit_terrain(const lq_scene *s, const lq_hfinit_grid *g, float *b)
 {
     size_t n = (size_t)g->nx * (size_t)g->nz;
     double *acc = lq_alloc(n * sizeof *acc);
@@ -146,46 +148,46 @@ int lq_hf_terrain(const lq_scene *s, const lq_hf_grid *g, float *b)
         char p[128];
         snprintf(p, sizeof p, "terrain.%d.combine", it);
         bool add = strcmp(lq_scene_enum(s, p), "add") == 0;
-        lq_heightmap map = {0};
+        lq_hfinit_heightmap map = {0};
         double v2[2], c[2], mn[3], mx[3];
         double height = 0, sigma = 1, radius = 1, depth = 0;
         const char *axis = NULL;
         if (strcmp(kind, "heightmap") == 0) {
-            int rc = lq_heightmap_load(s, g, it, &map);
+            int rc = lq_hfinit_heightmap_load(s, g, it, &map);
             if (rc) {
                 free(acc);
                 return rc;
             }
         } else if (strcmp(kind, "plane") == 0) {
-            height = lq_item_float(s, "terrain", it, kind, "height");
-            lq_item_floats(s, "terrain", it, kind, "slope", v2, 2);
+            height = lq_hfinit_item_float(s, "terrain", it, kind, "height");
+            lq_hfinit_item_floats(s, "terrain", it, kind, "slope", v2, 2);
         } else if (strcmp(kind, "ramp") == 0) {
-            lq_item_floats(s, "terrain", it, kind, "from", c, 2);
-            lq_item_floats(s, "terrain", it, kind, "to", v2, 2);
-            lq_item_floats(s, "terrain", it, kind, "height", mn, 2);
+            lq_hfinit_item_floats(s, "terrain", it, kind, "from", c, 2);
+            lq_hfinit_item_floats(s, "terrain", it, kind, "to", v2, 2);
+            lq_hfinit_item_floats(s, "terrain", it, kind, "height", mn, 2);
             if (c[0] == v2[0] && c[1] == v2[1]) {
                 snprintf(p, sizeof p, "terrain.%d.ramp.to", it);
                 free(acc);
                 return lq_scene_error(s, p, "a ramp needs `to` different from `from`");
             }
         } else if (strcmp(kind, "box") == 0) {
-            lq_item_floats(s, "terrain", it, kind, "min", mn, 3);
-            lq_item_floats(s, "terrain", it, kind, "max", mx, 3);
+            lq_hfinit_item_floats(s, "terrain", it, kind, "min", mn, 3);
+            lq_hfinit_item_floats(s, "terrain", it, kind, "max", mx, 3);
         } else if (strcmp(kind, "gaussian") == 0) {
-            lq_item_floats(s, "terrain", it, kind, "center", c, 2);
-            sigma = lq_item_float(s, "terrain", it, kind, "sigma");
-            height = lq_item_float(s, "terrain", it, kind, "height");
+            lq_hfinit_item_floats(s, "terrain", it, kind, "center", c, 2);
+            sigma = lq_hfinit_item_float(s, "terrain", it, kind, "sigma");
+            height = lq_hfinit_item_float(s, "terrain", it, kind, "height");
         } else if (strcmp(kind, "bowl") == 0) {
-            lq_item_floats(s, "terrain", it, kind, "center", c, 2);
-            radius = lq_item_float(s, "terrain", it, kind, "radius");
-            depth = lq_item_float(s, "terrain", it, kind, "depth");
+            lq_hfinit_item_floats(s, "terrain", it, kind, "center", c, 2);
+            radius = lq_hfinit_item_float(s, "terrain", it, kind, "radius");
+            depth = lq_hfinit_item_float(s, "terrain", it, kind, "depth");
             snprintf(p, sizeof p, "terrain.%d.bowl.axis", it);
             axis = lq_scene_enum(s, p);
         }
         for (int k = 0; k < g->nz; k++)
             for (int i = 0; i < g->nx; i++) {
                 double x, z, v = NAN;
-                lq_cell_centre(g, i, k, &x, &z);
+                lq_hfinit_cell_centre(g, i, k, &x, &z);
                 if (strcmp(kind, "plane") == 0) {
                     v = height + v2[0] * (x - g->origin[0]) + v2[1] * (z - g->origin[2]);
                 } else if (strcmp(kind, "ramp") == 0) {
@@ -197,11 +199,11 @@ int lq_hf_terrain(const lq_scene *s, const lq_hf_grid *g, float *b)
                     if (x >= mn[0] && x <= mx[0] && z >= mn[2] && z <= mx[2])
                         v = add ? mx[1] - mn[1] : mx[1];
                 } else if (strcmp(kind, "gaussian") == 0) {
-                    v = height * exp(-lq_dist2(NULL, x, z, c) / (2 * sigma * sigma));
+                    v = height * exp(-lq_hfinit_dist2(NULL, x, z, c) / (2 * sigma * sigma));
                 } else if (strcmp(kind, "bowl") == 0) {
-                    v = -depth * (1 - lq_dist2(axis, x, z, c) / (radius * radius));
+                    v = -depth * (1 - lq_hfinit_dist2(axis, x, z, c) / (radius * radius));
                 } else if (strcmp(kind, "heightmap") == 0) {
-                    if (!lq_heightmap_sample(&map, x, z, &v)) v = NAN;
+                    if (!lq_hfinit_heightmap_sample(&map, x, z, &v)) v = NAN;
                 }
                 if (isnan(v)) continue;
                 double *a = &acc[i + (size_t)g->nx * k];
@@ -218,7 +220,8 @@ int lq_hf_terrain(const lq_scene *s, const lq_hf_grid *g, float *b)
     return LQ_OK;
 }
 
-int lq_hf_surface(const lq_scene *s, const lq_hf_grid *g, const float *b, float eps, float *h)
+int lq_hfinit_surface(const lq_scene *s, const lq_hfinit_grid *g, const float *b, float eps,
+                      float *h)
 {
     size_t n = (size_t)g->nx * (size_t)g->nz;
     double *sf = lq_alloc(n * sizeof *sf);
@@ -237,9 +240,9 @@ int lq_hf_surface(const lq_scene *s, const lq_hf_grid *g, const float *b, float 
             snprintf(p, sizeof p, "liquid.%d.level", it);
             level = lq_scene_float(s, p);
         } else if (strcmp(kind, "box") == 0) {
-            lq_item_floats(s, "liquid", it, kind, "min", mn, 3);
-            lq_item_floats(s, "liquid", it, kind, "max", mx, 3);
-            lq_item_floats(s, "liquid", it, kind, "velocity", vel, 3);
+            lq_hfinit_item_floats(s, "liquid", it, kind, "min", mn, 3);
+            lq_hfinit_item_floats(s, "liquid", it, kind, "max", mx, 3);
+            lq_hfinit_item_floats(s, "liquid", it, kind, "velocity", vel, 3);
             if (vel[0] != 0 || vel[1] != 0 || vel[2] != 0) {
                 snprintf(p, sizeof p, "liquid.%d.box.velocity", it);
                 free(sf);
@@ -249,24 +252,24 @@ int lq_hf_surface(const lq_scene *s, const lq_hf_grid *g, const float *b, float 
                                       lq_scene_solver(s));
             }
         } else if (strcmp(kind, "hump") == 0) {
-            lq_item_floats(s, "liquid", it, kind, "center", c, 2);
-            sigma = lq_item_float(s, "liquid", it, kind, "sigma");
-            height = lq_item_float(s, "liquid", it, kind, "height");
+            lq_hfinit_item_floats(s, "liquid", it, kind, "center", c, 2);
+            sigma = lq_hfinit_item_float(s, "liquid", it, kind, "sigma");
+            height = lq_hfinit_item_float(s, "liquid", it, kind, "height");
         } else if (strcmp(kind, "wave") == 0) {
-            amp = lq_item_float(s, "liquid", it, kind, "amplitude");
+            amp = lq_hfinit_item_float(s, "liquid", it, kind, "amplitude");
             snprintf(p, sizeof p, "liquid.%d.wave.mode", it);
             mode = lq_scene_int(s, p);
             snprintf(p, sizeof p, "liquid.%d.wave.axis", it);
             axis = lq_scene_enum(s, p);
         } else if (strcmp(kind, "tilt") == 0) {
-            lq_item_floats(s, "liquid", it, kind, "slope", slope, 2);
+            lq_hfinit_item_floats(s, "liquid", it, kind, "slope", slope, 2);
             c[0] = g->origin[0] + 0.5 * lx;
             c[1] = g->origin[2] + 0.5 * lz;
             snprintf(p, sizeof p, "liquid.%d.tilt.center", it);
             if (lq_scene_has(s, p)) lq_scene_floats(s, p, c, 2);
         } else if (strcmp(kind, "paraboloid") == 0) {
-            lq_item_floats(s, "liquid", it, kind, "center", c, 2);
-            curv = lq_item_float(s, "liquid", it, kind, "curvature");
+            lq_hfinit_item_floats(s, "liquid", it, kind, "center", c, 2);
+            curv = lq_hfinit_item_float(s, "liquid", it, kind, "curvature");
         } else {
             snprintf(p, sizeof p, "liquid.%d", it);
             free(sf);
@@ -276,7 +279,7 @@ int lq_hf_surface(const lq_scene *s, const lq_hf_grid *g, const float *b, float 
         for (int k = 0; k < g->nz; k++)
             for (int i = 0; i < g->nx; i++) {
                 double x, z;
-                lq_cell_centre(g, i, k, &x, &z);
+                lq_hfinit_cell_centre(g, i, k, &x, &z);
                 double *a = &sf[i + (size_t)g->nx * k];
                 if (strcmp(kind, "level") == 0) {
                     *a = fmax(*a, level);
@@ -284,7 +287,7 @@ int lq_hf_surface(const lq_scene *s, const lq_hf_grid *g, const float *b, float 
                     if (x >= mn[0] && x <= mx[0] && z >= mn[2] && z <= mx[2]) *a = fmax(*a, mx[1]);
                 } else if (isfinite(*a)) {
                     if (strcmp(kind, "hump") == 0)
-                        *a += height * exp(-lq_dist2(NULL, x, z, c) / (2 * sigma * sigma));
+                        *a += height * exp(-lq_hfinit_dist2(NULL, x, z, c) / (2 * sigma * sigma));
                     else if (strcmp(kind, "wave") == 0)
                         *a += amp * (strcmp(axis, "z") == 0
                                          ? cos(mode * LQ_PI * (z - g->origin[2]) / lz)
@@ -292,7 +295,7 @@ int lq_hf_surface(const lq_scene *s, const lq_hf_grid *g, const float *b, float 
                     else if (strcmp(kind, "tilt") == 0)
                         *a += slope[0] * (x - c[0]) + slope[1] * (z - c[1]);
                     else if (strcmp(kind, "paraboloid") == 0)
-                        *a += curv * lq_dist2(NULL, x, z, c);
+                        *a += curv * lq_hfinit_dist2(NULL, x, z, c);
                 }
             }
     }

@@ -9,22 +9,23 @@
 
 /* The (x, z) plane of a height-field grid: cell (i, k) has its centre at
  * (ox + (i + ½) dx, oz + (k + ½) dx); heights are along y. */
-typedef struct lq_hf_grid {
+typedef struct lq_hfinit_grid {
     int nx, nz;
     double dx;
     double origin[3]; /* world position of the lower corner (x, y, z) */
-} lq_hf_grid;
+} lq_hfinit_grid;
 
 /* Reads grid.size ([nx, nz]), grid.cell and grid.origin ([x, z] or [x, y, z]). */
-int lq_hf_grid_from_scene(const lq_scene *s, lq_hf_grid *g);
+int lq_hfinit_grid_from_scene(const lq_scene *s, lq_hfinit_grid *g);
 
 /* Fills b (nx·nz) from `terrain` (scene.h docs): items combine in order by `max` or
  * `add`; where no item reaches, the ground is the grid origin's y. */
-int lq_hf_terrain(const lq_scene *s, const lq_hf_grid *g, float *b);
+int lq_hfinit_terrain(const lq_scene *s, const lq_hfinit_grid *g, float *b);
 
 /* Fills h (nx·nz) from `liquid`: `level` and `box` raise the surface (max), `hump`,
  * `wave`, `tilt` and `paraboloid` add to it; a cell whose surface is not above its
  * ground is dry and holds b − eps. */
-int lq_hf_surface(const lq_scene *s, const lq_hf_grid *g, const float *b, float eps, float *h);
+int lq_hfinit_surface(const lq_scene *s, const lq_hfinit_grid *g, const float *b, float eps,
+                      float *h);
 
 #endif

@@ -22,24 +22,24 @@
 #include "world/hfinit.h"
 #include "io/io.h"
 
-#define LQ_VOX_CELL(i, j, k, nx, ny)                                                               \
+#define LQ_VOXEL_CELL(i, j, k, nx, ny)                                                             \
     ((size_t)(i) + (size_t)(nx) * ((size_t)(j) + (size_t)(ny) * (size_t)(k)))
 
 /* The grid being marked. */
-typedef struct lq_vgrid {
+typedef struct lq_voxel_grid {
     int nx, ny, nz;
     double dx, o[3];
     unsigned char *solid, *noslip;
-} lq_vgrid;
+} lq_voxel_grid;
 
-static double lq_vox_centre(const lq_vgrid *g, int axis, int i)
+static double lq_voxel_centre(const lq_voxel_grid *g, int axis, int i)
 {
     return g->o[axis] + (i + 0.5) * g->dx;
 }
 
 /* "obstacles.3.mesh.file" */
-static const char *lq_vox_key(char *buf, size_t cap, const char *list, int o, const char *kind,
-                              const char *key)
+static const char *lq_voxel_key(char *buf, size_t cap, const char *list, int o, const char *kind,
+                                const char *key)
 {
     if (kind)
         snprintf(buf, cap, "%s.%d.%s.%s", list, o, kind, key);
@@ -48,42 +48,42 @@ static const char *lq_vox_key(char *buf, size_t cap, const char *list, int o, co
     return buf;
 }
 
-static void lq_vox_floats(const lq_scene *sc, int o, const char *kind, const char *key, double *out,
-                          int n)
+static void lq_voxel_floats(const lq_scene *sc, int o, const char *kind, const char *key,
+                            double *out, int n)
 {
     char p[128];
     for (int q = 0; q < n; q++) out[q] = 0;
-    lq_scene_floats(sc, lq_vox_key(p, sizeof p, "obstacles", o, kind, key), out, n);
+    lq_scene_floats(sc, lq_voxel_key(p, sizeof p, "obstacles", o, kind, key), out, n);
 }
 
-static double lq_vox_float(const lq_scene *sc, int o, const char *kind, const char *key)
+static double lq_voxel_float(const lq_scene *sc, int o, const char *kind, const char *key)
 {
     char p[128];
-    return lq_scene_float(sc, lq_vox_key(p, sizeof p, "obstacles", o, kind, key));
+    return lq_scene_float(sc, lq_voxel_key(p, sizeof p, "obstacles", o, kind, key));
 }
 
 /* ---------------------------------------------------------------------------------
  * Analytic shapes: a centre is inside when it lies in the closed shape.
  */
 
-enum { LQ_VOX_BOX, LQ_VOX_SPHERE, LQ_VOX_CYLINDER };
+enum { LQ_VOXEL_BOX, LQ_VOXEL_SPHERE, LQ_VOXEL_CYLINDER };
 
-typedef struct lq_vox_shape {
+typedef struct lq_voxel_shape {
     int kind;
     double a[3], b[3]; /* box: min, max; sphere, cylinder: centre in a */
     double r, h;       /* radius; cylinder height */
     int axis;          /* cylinder axis 0, 1, 2 */
-} lq_vox_shape;
+} lq_voxel_shape;
 
-static bool lq_vox_inside(const lq_vox_shape *s, const double x[3])
+static bool lq_voxel_inside(const lq_voxel_shape *s, const double x[3])
 {
-    if (s->kind == LQ_VOX_BOX)
+    if (s->kind == LQ_VOXEL_BOX)
         return x[0] >= s->a[0] && x[0] <= s->b[0] && x[1] >= s->a[1] && x[1] <= s->b[1] &&
                x[2] >= s->a[2] && x[2] <= s->b[2];
     double d2 = 0;
     for (int q = 0; q < 3; q++) {
         double d = x[q] - s->a[q];
-        if (s->kind == LQ_VOX_CYLINDER && q == s->axis) {
+        if (s->kind == LQ_VOXEL_CYLINDER && q == s->axis) {
             if (fabs(d) > 0.5 * s->h) return false;
             continue;
         }
@@ -92,16 +92,16 @@ static bool lq_vox_inside(const lq_vox_shape *s, const double x[3])
     return d2 <= s->r * s->r;
 }
 
-static void lq_vox_fill_shape(const lq_vgrid *g, const lq_vox_shape *s, unsigned char ns)
+static void lq_voxel_fill_shape(const lq_voxel_grid *g, const lq_voxel_shape *s, unsigned char ns)
 {
-    double zmid = s->kind == LQ_VOX_BOX ? 0.5 * (s->a[2] + s->b[2]) : s->a[2];
+    double zmid = s->kind == LQ_VOXEL_BOX ? 0.5 * (s->a[2] + s->b[2]) : s->a[2];
     for (int k = 0; k < g->nz; k++)
         for (int j = 0; j < g->ny; j++)
             for (int i = 0; i < g->nx; i++) {
-                double x[3] = {lq_vox_centre(g, 0, i), lq_vox_centre(g, 1, j),
-                               g->nz == 1 ? zmid : lq_vox_centre(g, 2, k)};
-                if (!lq_vox_inside(s, x)) continue;
-                size_t c = LQ_VOX_CELL(i, j, k, g->nx, g->ny);
+                double x[3] = {lq_voxel_centre(g, 0, i), lq_voxel_centre(g, 1, j),
+                               g->nz == 1 ? zmid : lq_voxel_centre(g, 2, k)};
+                if (!lq_voxel_inside(s, x)) continue;
+                size_t c = LQ_VOXEL_CELL(i, j, k, g->nx, g->ny);
                 g->solid[c] = 1;
                 g->noslip[c] = ns;
             }
@@ -111,20 +111,21 @@ static void lq_vox_fill_shape(const lq_vgrid *g, const lq_vox_shape *s, unsigned
  * Terrain: cells whose centre is below b(x, z) of hfinit.c.
  */
 
-static int lq_vox_terrain(const lq_scene *sc, const lq_vgrid *g)
+static int lq_voxel_terrain(const lq_scene *sc, const lq_voxel_grid *g)
 {
     int items = lq_scene_count(sc, "terrain");
     if (items == 0) return LQ_OK;
     unsigned char ns = 0;
     char p[128];
     for (int t = 0; t < items; t++)
-        if (strcmp(lq_scene_enum(sc, lq_vox_key(p, sizeof p, "terrain", t, NULL, "boundary")),
+        if (strcmp(lq_scene_enum(sc, lq_voxel_key(p, sizeof p, "terrain", t, NULL, "boundary")),
                    "no-slip") == 0)
             ns = 1;
-    lq_hf_grid hg = {.nx = g->nx, .nz = g->nz, .dx = g->dx, .origin = {g->o[0], g->o[1], g->o[2]}};
+    lq_hfinit_grid hg = {
+        .nx = g->nx, .nz = g->nz, .dx = g->dx, .origin = {g->o[0], g->o[1], g->o[2]}};
     float *b = lq_alloc((size_t)g->nx * g->nz * sizeof *b);
     if (!b) return LQ_ESIM;
-    int rc = lq_hf_terrain(sc, &hg, b);
+    int rc = lq_hfinit_terrain(sc, &hg, b);
     if (rc) {
         free(b);
         return rc;
@@ -132,8 +133,8 @@ static int lq_vox_terrain(const lq_scene *sc, const lq_vgrid *g)
     for (int k = 0; k < g->nz; k++)
         for (int i = 0; i < g->nx; i++) {
             double ground = b[i + (size_t)g->nx * k];
-            for (int j = 0; j < g->ny && lq_vox_centre(g, 1, j) < ground; j++) {
-                size_t c = LQ_VOX_CELL(i, j, k, g->nx, g->ny);
+            for (int j = 0; j < g->ny && lq_voxel_centre(g, 1, j) < ground; j++) {
+                size_t c = LQ_VOXEL_CELL(i, j, k, g->nx, g->ny);
                 g->solid[c] = 1;
                 g->noslip[c] = ns;
             }
@@ -149,13 +150,13 @@ static int lq_vox_terrain(const lq_scene *sc, const lq_vgrid *g)
 
 /* Splits a pattern into prefix, width/zero flag and suffix; false when it is not a
  * pattern with exactly one %d (literal %% allowed on either side). */
-typedef struct lq_vox_pattern {
+typedef struct lq_voxel_pattern {
     bool has;         /* holds one %d */
     size_t at, len;   /* position and length of the conversion */
     int width, zeros; /* %0<width>d */
-} lq_vox_pattern;
+} lq_voxel_pattern;
 
-static const char *lq_vox_parse_pattern(const char *s, lq_vox_pattern *pt)
+static const char *lq_voxel_parse_pattern(const char *s, lq_voxel_pattern *pt)
 {
     memset(pt, 0, sizeof *pt);
     for (size_t i = 0; s[i]; i++) {
@@ -183,8 +184,8 @@ static const char *lq_vox_parse_pattern(const char *s, lq_vox_pattern *pt)
 }
 
 /* The file of slice number n, resolved against dir; "%%" becomes "%". */
-static void lq_vox_slice_path(char *out, size_t cap, const char *dir, const char *s,
-                              const lq_vox_pattern *pt, int n)
+static void lq_voxel_slice_path(char *out, size_t cap, const char *dir, const char *s,
+                                const lq_voxel_pattern *pt, int n)
 {
     size_t o = 0;
     if (s[0] != '/') o = (size_t)snprintf(out, cap, "%s", dir);
@@ -201,28 +202,28 @@ static void lq_vox_slice_path(char *out, size_t cap, const char *dir, const char
     out[LQ_MIN(o, cap - 1)] = '\0';
 }
 
-static int lq_vox_mask(const lq_scene *sc, int o, const lq_vgrid *g, unsigned char ns)
+static int lq_voxel_mask(const lq_scene *sc, int o, const lq_voxel_grid *g, unsigned char ns)
 {
     char p[128], dir[4096], path[4096 + 256], first_path[4096 + 256];
-    const char *file = lq_scene_enum(sc, lq_vox_key(p, sizeof p, "obstacles", o, "mask", "file"));
-    lq_vox_pattern pt;
-    const char *bad = lq_vox_parse_pattern(file, &pt);
+    const char *file = lq_scene_enum(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mask", "file"));
+    lq_voxel_pattern pt;
+    const char *bad = lq_voxel_parse_pattern(file, &pt);
     if (bad) return lq_scene_error(sc, p, "the pattern '%s' %s", file, bad);
-    lq_vox_key(p, sizeof p, "obstacles", o, "mask", "count");
+    lq_voxel_key(p, sizeof p, "obstacles", o, "mask", "count");
     int count = lq_scene_has(sc, p) ? lq_scene_int(sc, p) : 1;
     if (pt.has && !lq_scene_has(sc, p))
-        return lq_scene_error(sc, lq_vox_key(p, sizeof p, "obstacles", o, "mask", "file"),
+        return lq_scene_error(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mask", "file"),
                               "a file pattern needs `count` (the number of slices)");
     if (!pt.has && count != 1)
         return lq_scene_error(
             sc, p, "count %d needs a file pattern with %%d (one file is one slice)", count);
-    int first = lq_scene_int(sc, lq_vox_key(p, sizeof p, "obstacles", o, "mask", "first"));
+    int first = lq_scene_int(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mask", "first"));
     double mn[3], mx[3];
-    lq_vox_floats(sc, o, "mask", "min", mn, 3);
-    lq_vox_floats(sc, o, "mask", "max", mx, 3);
+    lq_voxel_floats(sc, o, "mask", "min", mn, 3);
+    lq_voxel_floats(sc, o, "mask", "max", mx, 3);
     for (int q = 0; q < 3; q++)
         if (!(mn[q] < mx[q]))
-            return lq_scene_error(sc, lq_vox_key(p, sizeof p, "obstacles", o, "mask", "max"),
+            return lq_scene_error(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mask", "max"),
                                   "max must exceed min on every axis");
 
     /* the scene's folder, as FILE keys are resolved */
@@ -235,7 +236,7 @@ static int lq_vox_mask(const lq_scene *sc, int o, const lq_vgrid *g, unsigned ch
     int w = 0, h = 0, rc = LQ_OK;
     unsigned char *bits = NULL; /* count·w·h, 1 where the texel is solid */
     for (int s = 0; s < count; s++) {
-        lq_vox_slice_path(path, sizeof path, dir, file, &pt, first + s);
+        lq_voxel_slice_path(path, sizeof path, dir, file, &pt, first + s);
         int sw = 0, sh = 0;
         float *gray = NULL;
         rc = lq_png_read_gray(path, &sw, &sh, &gray);
@@ -267,8 +268,8 @@ static int lq_vox_mask(const lq_scene *sc, int o, const lq_vgrid *g, unsigned ch
     for (int k = 0; k < g->nz; k++)
         for (int j = 0; j < g->ny; j++)
             for (int i = 0; i < g->nx; i++) {
-                double x = lq_vox_centre(g, 0, i), y = lq_vox_centre(g, 1, j);
-                double z = g->nz == 1 ? 0.5 * (mn[2] + mx[2]) : lq_vox_centre(g, 2, k);
+                double x = lq_voxel_centre(g, 0, i), y = lq_voxel_centre(g, 1, j);
+                double z = g->nz == 1 ? 0.5 * (mn[2] + mx[2]) : lq_voxel_centre(g, 2, k);
                 if (x < mn[0] || x > mx[0] || y < mn[1] || y > mx[1] || z < mn[2] || z > mx[2])
                     continue;
                 /* nearest texel; image row 0 is the top (max y), slice 0 at min z */
@@ -279,7 +280,7 @@ static int lq_vox_mask(const lq_scene *sc, int o, const lq_vgrid *g, unsigned ch
                 py = LQ_MIN(LQ_MAX(py, 0), h - 1);
                 pz = LQ_MIN(LQ_MAX(pz, 0), count - 1);
                 if (!bits[((size_t)pz * h + py) * w + px]) continue;
-                size_t c = LQ_VOX_CELL(i, j, k, g->nx, g->ny);
+                size_t c = LQ_VOXEL_CELL(i, j, k, g->nx, g->ny);
                 g->solid[c] = 1;
                 g->noslip[c] = ns;
             }
@@ -291,14 +292,14 @@ static int lq_vox_mask(const lq_scene *sc, int o, const lq_vgrid *g, unsigned ch
  * OBJ meshes.
  */
 
-typedef struct lq_vox_builder {
+typedef struct lq_voxel_builder {
     double *v;
     int nv, cv;
     int *t;
     int nt, ct;
-} lq_vox_builder;
+} lq_voxel_builder;
 
-static bool lq_vox_grow(void **p, int *cap, int need, size_t elem)
+static bool lq_voxel_grow(void **p, int *cap, int need, size_t elem)
 {
     if (need <= *cap) return true;
     int nc = *cap ? *cap : 256;
@@ -314,33 +315,33 @@ static bool lq_vox_grow(void **p, int *cap, int need, size_t elem)
 }
 
 /* The token at s: its end (first blank or NUL). */
-static char *lq_vox_token_end(char *s)
+static char *lq_voxel_token_end(char *s)
 {
     while (*s && !isspace((unsigned char)*s)) s++;
     return s;
 }
 
-static char *lq_vox_skip(char *s)
+static char *lq_voxel_skip(char *s)
 {
     while (*s && isspace((unsigned char)*s)) s++;
     return s;
 }
 
-typedef struct lq_vox_vkey {
+typedef struct lq_voxel_vkey {
     double x, y, z;
     int idx;
-} lq_vox_vkey;
+} lq_voxel_vkey;
 
-static int lq_vox_vkey_cmp(const void *pa, const void *pb)
+static int lq_voxel_vkey_cmp(const void *pa, const void *pb)
 {
-    const lq_vox_vkey *a = pa, *b = pb;
+    const lq_voxel_vkey *a = pa, *b = pb;
     if (a->x != b->x) return a->x < b->x ? -1 : 1;
     if (a->y != b->y) return a->y < b->y ? -1 : 1;
     if (a->z != b->z) return a->z < b->z ? -1 : 1;
     return a->idx - b->idx;
 }
 
-static int lq_vox_u64_cmp(const void *pa, const void *pb)
+static int lq_voxel_u64_cmp(const void *pa, const void *pb)
 {
     uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
     return a < b ? -1 : a > b;
@@ -348,10 +349,10 @@ static int lq_vox_u64_cmp(const void *pa, const void *pb)
 
 /* Welds vertices at identical positions, drops triangles that become degenerate and
  * checks every edge is shared by an even number of triangles. */
-static int lq_vox_weld_check(const char *path, lq_voxel_mesh *m)
+static int lq_voxel_weld_check(const char *path, lq_voxel_mesh *m)
 {
     int rc = LQ_OK;
-    lq_vox_vkey *keys = lq_alloc((size_t)m->nverts * sizeof *keys);
+    lq_voxel_vkey *keys = lq_alloc((size_t)m->nverts * sizeof *keys);
     int *rep = lq_alloc((size_t)m->nverts * sizeof *rep);
     uint64_t *edges = lq_alloc((size_t)m->ntris * 3 * sizeof *edges);
     if (!keys || !rep || !edges) {
@@ -359,8 +360,8 @@ static int lq_vox_weld_check(const char *path, lq_voxel_mesh *m)
         goto done;
     }
     for (int i = 0; i < m->nverts; i++)
-        keys[i] = (lq_vox_vkey){m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2], i};
-    qsort(keys, (size_t)m->nverts, sizeof *keys, lq_vox_vkey_cmp);
+        keys[i] = (lq_voxel_vkey){m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2], i};
+    qsort(keys, (size_t)m->nverts, sizeof *keys, lq_voxel_vkey_cmp);
     for (int i = 0; i < m->nverts; i++) {
         bool same = i > 0 && keys[i].x == keys[i - 1].x && keys[i].y == keys[i - 1].y &&
                     keys[i].z == keys[i - 1].z;
@@ -387,7 +388,7 @@ static int lq_vox_weld_check(const char *path, lq_voxel_mesh *m)
         }
     size_t ne = (size_t)nt * 3, open = 0;
     uint64_t example = 0;
-    qsort(edges, ne, sizeof *edges, lq_vox_u64_cmp);
+    qsort(edges, ne, sizeof *edges, lq_voxel_u64_cmp);
     for (size_t i = 0; i < ne;) {
         size_t j = i;
         while (j < ne && edges[j] == edges[i]) j++;
@@ -411,20 +412,20 @@ done:
 }
 
 /* One statement of an OBJ line; returns LQ_OK or the error. */
-static int lq_vox_obj_line(const char *path, int ln, char *line, lq_vox_builder *b, int **face,
-                           int *fcap)
+static int lq_voxel_obj_line(const char *path, int ln, char *line, lq_voxel_builder *b, int **face,
+                             int *fcap)
 {
-    char *s = lq_vox_skip(line);
+    char *s = lq_voxel_skip(line);
     if (!*s || *s == '#') return LQ_OK;
-    char *kend = lq_vox_token_end(s);
+    char *kend = lq_voxel_token_end(s);
     size_t klen = (size_t)(kend - s);
-#define LQ_KW(w) (klen == sizeof(w) - 1 && strncmp(s, w, klen) == 0)
-    if (LQ_KW("v")) {
+#define LQ_VOXEL_KW(w) (klen == sizeof(w) - 1 && strncmp(s, w, klen) == 0)
+    if (LQ_VOXEL_KW("v")) {
         double xyz[3];
         int n = 0;
-        char *tok = lq_vox_skip(kend);
+        char *tok = lq_voxel_skip(kend);
         while (*tok) {
-            char *end = lq_vox_token_end(tok), *stop;
+            char *end = lq_voxel_token_end(tok), *stop;
             errno = 0;
             double val = strtod(tok, &stop);
             if (stop != end || !isfinite(val) || tok == end)
@@ -432,22 +433,22 @@ static int lq_vox_obj_line(const char *path, int ln, char *line, lq_vox_builder 
                                 (int)(tok - line) + 1, (int)LQ_MIN(end - tok, 40), tok);
             if (n < 3) xyz[n] = val;
             n++;
-            tok = lq_vox_skip(end);
+            tok = lq_voxel_skip(end);
         }
         if (n < 3)
             return lq_error(LQ_EINPUT, "%s:%d:%d: a vertex needs 3 coordinates, got %d", path, ln,
                             (int)(s - line) + 1, n);
-        if (!lq_vox_grow((void **)&b->v, &b->cv, 3 * (b->nv + 1), sizeof *b->v))
+        if (!lq_voxel_grow((void **)&b->v, &b->cv, 3 * (b->nv + 1), sizeof *b->v))
             return lq_error(LQ_ESIM, "%s: out of memory reading the mesh", path);
         memcpy(b->v + 3 * b->nv, xyz, sizeof xyz);
         b->nv++;
         return LQ_OK;
     }
-    if (LQ_KW("f")) {
+    if (LQ_VOXEL_KW("f")) {
         int n = 0;
-        char *tok = lq_vox_skip(kend);
+        char *tok = lq_voxel_skip(kend);
         while (*tok) {
-            char *end = lq_vox_token_end(tok), *stop;
+            char *end = lq_voxel_token_end(tok), *stop;
             int col = (int)(tok - line) + 1;
             errno = 0;
             long idx = strtol(tok, &stop, 10);
@@ -462,15 +463,15 @@ static int lq_vox_obj_line(const char *path, int ln, char *line, lq_vox_builder 
                 return lq_error(LQ_EINPUT,
                                 "%s:%d:%d: vertex index %ld is out of range (%d vertices so far)",
                                 path, ln, col, idx, b->nv);
-            if (!lq_vox_grow((void **)face, fcap, n + 1, sizeof **face))
+            if (!lq_voxel_grow((void **)face, fcap, n + 1, sizeof **face))
                 return lq_error(LQ_ESIM, "%s: out of memory reading the mesh", path);
             (*face)[n++] = (int)abs_idx - 1;
-            tok = lq_vox_skip(end);
+            tok = lq_voxel_skip(end);
         }
         if (n < 3)
             return lq_error(LQ_EINPUT, "%s:%d:%d: a face needs at least 3 vertices, got %d", path,
                             ln, (int)(s - line) + 1, n);
-        if (!lq_vox_grow((void **)&b->t, &b->ct, 3 * (b->nt + n - 2), sizeof *b->t))
+        if (!lq_voxel_grow((void **)&b->t, &b->ct, 3 * (b->nt + n - 2), sizeof *b->t))
             return lq_error(LQ_ESIM, "%s: out of memory reading the mesh", path);
         for (int q = 1; q + 1 < n; q++) { /* fan */
             b->t[3 * b->nt] = (*face)[0];
@@ -480,10 +481,11 @@ static int lq_vox_obj_line(const char *path, int ln, char *line, lq_vox_builder 
         }
         return LQ_OK;
     }
-    if (LQ_KW("vn") || LQ_KW("vt") || LQ_KW("vp") || LQ_KW("o") || LQ_KW("g") || LQ_KW("s") ||
-        LQ_KW("l") || LQ_KW("p") || LQ_KW("usemtl") || LQ_KW("mtllib"))
+    if (LQ_VOXEL_KW("vn") || LQ_VOXEL_KW("vt") || LQ_VOXEL_KW("vp") || LQ_VOXEL_KW("o") ||
+        LQ_VOXEL_KW("g") || LQ_VOXEL_KW("s") || LQ_VOXEL_KW("l") || LQ_VOXEL_KW("p") ||
+        LQ_VOXEL_KW("usemtl") || LQ_VOXEL_KW("mtllib"))
         return LQ_OK;
-#undef LQ_KW
+#undef LQ_VOXEL_KW
     return lq_error(LQ_EINPUT, "%s:%d:%d: unknown OBJ statement '%.*s' (read: v, f)", path, ln,
                     (int)(s - line) + 1, (int)LQ_MIN(klen, 40), s);
 }
@@ -493,7 +495,7 @@ int lq_voxel_mesh_read(const char *path, lq_voxel_mesh *m)
     memset(m, 0, sizeof *m);
     FILE *f = fopen(path, "rb");
     if (!f) return lq_error(LQ_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    lq_vox_builder b = {0};
+    lq_voxel_builder b = {0};
     int *face = NULL, fcap = 0, rc = LQ_OK, ln = 0;
     char *line = NULL;
     size_t lcap = 0;
@@ -505,7 +507,7 @@ int lq_voxel_mesh_read(const char *path, lq_voxel_mesh *m)
                           ln);
             break;
         }
-        rc = lq_vox_obj_line(path, ln, line, &b, &face, &fcap);
+        rc = lq_voxel_obj_line(path, ln, line, &b, &face, &fcap);
         if (rc) break;
     }
     if (!rc && ferror(f)) rc = lq_error(LQ_EINPUT, "%s: read error", path);
@@ -517,7 +519,7 @@ int lq_voxel_mesh_read(const char *path, lq_voxel_mesh *m)
     m->tri = b.t;
     m->ntris = b.nt;
     if (!rc && m->ntris == 0) rc = lq_error(LQ_EINPUT, "%s: the mesh is empty (no faces)", path);
-    if (!rc) rc = lq_vox_weld_check(path, m);
+    if (!rc) rc = lq_voxel_weld_check(path, m);
     if (rc) lq_voxel_mesh_free(m);
     return rc;
 }
@@ -543,54 +545,54 @@ double lq_voxel_mesh_volume(const lq_voxel_mesh *m)
 
 /* --- scanline parity -------------------------------------------------------------- */
 
-#define LQ_VOX_F    20 /* fraction bits of snapped (y, z): 2^-20 of a cell */
-#define LQ_VOX_ONE  ((int64_t)1 << LQ_VOX_F)
-#define LQ_VOX_HALF ((int64_t)1 << (LQ_VOX_F - 1))
-#define LQ_VOX_LIM  ((double)((int64_t)1 << 60)) /* |snapped| < 2^60: 2^40 cells */
+#define LQ_VOXEL_F    20 /* fraction bits of snapped (y, z): 2^-20 of a cell */
+#define LQ_VOXEL_ONE  ((int64_t)1 << LQ_VOXEL_F)
+#define LQ_VOXEL_HALF ((int64_t)1 << (LQ_VOXEL_F - 1))
+#define LQ_VOXEL_LIM  ((double)((int64_t)1 << 60)) /* |snapped| < 2^60: 2^40 cells */
 
-__extension__ typedef __int128 lq_vox_i128;
+__extension__ typedef __int128 lq_voxel_i128;
 
-typedef struct lq_vox_pt {
+typedef struct lq_voxel_pt {
     int64_t u, v; /* snapped y, z */
-} lq_vox_pt;
+} lq_voxel_pt;
 
-typedef struct lq_vox_hit {
+typedef struct lq_voxel_hit {
     int64_t row; /* j + ny·k */
     double x;
-} lq_vox_hit;
+} lq_voxel_hit;
 
-static int lq_vox_hit_cmp(const void *pa, const void *pb)
+static int lq_voxel_hit_cmp(const void *pa, const void *pb)
 {
-    const lq_vox_hit *a = pa, *b = pb;
+    const lq_voxel_hit *a = pa, *b = pb;
     if (a->row != b->row) return a->row < b->row ? -1 : 1;
     return a->x < b->x ? -1 : a->x > b->x;
 }
 
 /* Twice the signed area of (a, b, p), exact. */
-static lq_vox_i128 lq_vox_orient(lq_vox_pt a, lq_vox_pt b, lq_vox_pt p)
+static lq_voxel_i128 lq_voxel_orient(lq_voxel_pt a, lq_voxel_pt b, lq_voxel_pt p)
 {
-    return (lq_vox_i128)(b.u - a.u) * (p.v - a.v) - (lq_vox_i128)(b.v - a.v) * (p.u - a.u);
+    return (lq_voxel_i128)(b.u - a.u) * (p.v - a.v) - (lq_voxel_i128)(b.v - a.v) * (p.u - a.u);
 }
 
 /* p strictly left of a→b after shifting p by (ε, ε²): the top-left rule. A point on a
  * shared edge or vertex then lies in exactly one of the triangles around it. */
-static bool lq_vox_left(lq_vox_i128 e, lq_vox_pt a, lq_vox_pt b)
+static bool lq_voxel_left(lq_voxel_i128 e, lq_voxel_pt a, lq_voxel_pt b)
 {
     if (e != 0) return e > 0;
     if (b.v != a.v) return b.v < a.v;
     return b.u > a.u;
 }
 
-static int64_t lq_vox_floordiv(int64_t a, int64_t b)
+static int64_t lq_voxel_floordiv(int64_t a, int64_t b)
 {
     int64_t q = a / b;
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-static int lq_vox_snap(double y, double o, double dx, int64_t *out)
+static int lq_voxel_snap(double y, double o, double dx, int64_t *out)
 {
-    double s = (y - o) / dx * (double)LQ_VOX_ONE;
-    if (!(fabs(s) < LQ_VOX_LIM)) return LQ_EINPUT;
+    double s = (y - o) / dx * (double)LQ_VOXEL_ONE;
+    if (!(fabs(s) < LQ_VOXEL_LIM)) return LQ_EINPUT;
     *out = llround(s);
     return LQ_OK;
 }
@@ -599,28 +601,28 @@ int lq_voxel_mesh_fill(const lq_voxel_mesh *m, int nx, int ny, int nz, double dx
                        const double origin[3], double zmid, unsigned char *inside)
 {
     size_t nh = 0, ch = 0;
-    lq_vox_hit *hits = NULL;
+    lq_voxel_hit *hits = NULL;
     int64_t vray = 0;
-    if (nz == 1 && lq_vox_snap(zmid, origin[2], dx, &vray))
+    if (nz == 1 && lq_voxel_snap(zmid, origin[2], dx, &vray))
         return lq_error(LQ_EINPUT, "mesh: z = %g lies too far from the grid", zmid);
     for (int t = 0; t < m->ntris; t++) {
-        lq_vox_pt p[3];
+        lq_voxel_pt p[3];
         double x[3];
         for (int q = 0; q < 3; q++) {
             const double *v = m->v + 3 * m->tri[3 * t + q];
             x[q] = v[0];
-            if (lq_vox_snap(v[1], origin[1], dx, &p[q].u) ||
-                lq_vox_snap(v[2], origin[2], dx, &p[q].v)) {
+            if (lq_voxel_snap(v[1], origin[1], dx, &p[q].u) ||
+                lq_voxel_snap(v[2], origin[2], dx, &p[q].v)) {
                 free(hits);
                 return lq_error(LQ_EINPUT,
                                 "mesh: vertex %d (%g, %g, %g) lies too far from the grid",
                                 m->tri[3 * t + q] + 1, v[0], v[1], v[2]);
             }
         }
-        lq_vox_i128 area = lq_vox_orient(p[0], p[1], p[2]);
+        lq_voxel_i128 area = lq_voxel_orient(p[0], p[1], p[2]);
         if (area == 0) continue; /* edge-on to the rays: crosses none */
         if (area < 0) {          /* make it counter-clockwise in (y, z) */
-            lq_vox_pt tp = p[1];
+            lq_voxel_pt tp = p[1];
             p[1] = p[2];
             p[2] = tp;
             double tx = x[1];
@@ -633,12 +635,12 @@ int lq_voxel_mesh_fill(const lq_voxel_mesh *m, int nx, int ny, int nz, double dx
         int64_t vmin = LQ_MIN(LQ_MIN(p[0].v, p[1].v), p[2].v);
         int64_t vmax = LQ_MAX(LQ_MAX(p[0].v, p[1].v), p[2].v);
         /* rows j with (j + ½)·ONE in [umin, umax] */
-        int64_t j0 = -lq_vox_floordiv(-(umin - LQ_VOX_HALF), LQ_VOX_ONE);
-        int64_t j1 = lq_vox_floordiv(umax - LQ_VOX_HALF, LQ_VOX_ONE);
+        int64_t j0 = -lq_voxel_floordiv(-(umin - LQ_VOXEL_HALF), LQ_VOXEL_ONE);
+        int64_t j1 = lq_voxel_floordiv(umax - LQ_VOXEL_HALF, LQ_VOXEL_ONE);
         int64_t k0 = 0, k1 = 0;
         if (nz > 1) {
-            k0 = -lq_vox_floordiv(-(vmin - LQ_VOX_HALF), LQ_VOX_ONE);
-            k1 = lq_vox_floordiv(vmax - LQ_VOX_HALF, LQ_VOX_ONE);
+            k0 = -lq_voxel_floordiv(-(vmin - LQ_VOXEL_HALF), LQ_VOXEL_ONE);
+            k1 = lq_voxel_floordiv(vmax - LQ_VOXEL_HALF, LQ_VOXEL_ONE);
         } else if (vray < vmin || vray > vmax) {
             continue;
         }
@@ -648,16 +650,17 @@ int lq_voxel_mesh_fill(const lq_voxel_mesh *m, int nx, int ny, int nz, double dx
         k1 = LQ_MIN(k1, nz - 1);
         for (int64_t k = k0; k <= k1; k++)
             for (int64_t j = j0; j <= j1; j++) {
-                lq_vox_pt r = {(2 * j + 1) * LQ_VOX_HALF,
-                               nz > 1 ? (2 * k + 1) * LQ_VOX_HALF : vray};
-                lq_vox_i128 e0 = lq_vox_orient(p[1], p[2], r), e1 = lq_vox_orient(p[2], p[0], r),
-                            e2 = lq_vox_orient(p[0], p[1], r);
-                if (!lq_vox_left(e0, p[1], p[2]) || !lq_vox_left(e1, p[2], p[0]) ||
-                    !lq_vox_left(e2, p[0], p[1]))
+                lq_voxel_pt r = {(2 * j + 1) * LQ_VOXEL_HALF,
+                                 nz > 1 ? (2 * k + 1) * LQ_VOXEL_HALF : vray};
+                lq_voxel_i128 e0 = lq_voxel_orient(p[1], p[2], r),
+                              e1 = lq_voxel_orient(p[2], p[0], r),
+                              e2 = lq_voxel_orient(p[0], p[1], r);
+                if (!lq_voxel_left(e0, p[1], p[2]) || !lq_voxel_left(e1, p[2], p[0]) ||
+                    !lq_voxel_left(e2, p[0], p[1]))
                     continue;
                 if (nh == ch) {
                     size_t nc = ch ? 2 * ch : 4096;
-                    lq_vox_hit *q = realloc(hits, nc * sizeof *q);
+                    lq_voxel_hit *q = realloc(hits, nc * sizeof *q);
                     if (!q) {
                         free(hits);
                         return lq_error(LQ_ESIM, "out of memory voxelising a mesh");
@@ -668,10 +671,10 @@ int lq_voxel_mesh_fill(const lq_voxel_mesh *m, int nx, int ny, int nz, double dx
                 /* barycentric weights e0..e2 (sum = area) give the crossing's x */
                 double xc =
                     ((double)e0 * x[0] + (double)e1 * x[1] + (double)e2 * x[2]) / (double)area;
-                hits[nh++] = (lq_vox_hit){j + (int64_t)ny * k, xc};
+                hits[nh++] = (lq_voxel_hit){j + (int64_t)ny * k, xc};
             }
     }
-    qsort(hits, nh, sizeof *hits, lq_vox_hit_cmp);
+    qsort(hits, nh, sizeof *hits, lq_voxel_hit_cmp);
     for (size_t a = 0; a < nh;) {
         size_t b = a;
         while (b < nh && hits[b].row == hits[a].row) b++;
@@ -682,7 +685,7 @@ int lq_voxel_mesh_fill(const lq_voxel_mesh *m, int nx, int ny, int nz, double dx
             i0 = fmax(i0, 0);
             i1 = fmin(i1, nx - 1);
             for (int i = (int)i0; i <= (int)i1 && i0 <= i1; i++)
-                inside[LQ_VOX_CELL(i, j, k, nx, ny)] = 1;
+                inside[LQ_VOXEL_CELL(i, j, k, nx, ny)] = 1;
         }
         a = b;
     }
@@ -692,19 +695,20 @@ int lq_voxel_mesh_fill(const lq_voxel_mesh *m, int nx, int ny, int nz, double dx
 
 /* A scene's mesh obstacle: read, scaled, rotated (x, then y, then z, world axes),
  * translated, filled. */
-static int lq_vox_mesh(const lq_scene *sc, int o, const lq_vgrid *g, unsigned char ns,
-                       unsigned char *scratch)
+static int lq_voxel_obstacle_mesh(const lq_scene *sc, int o, const lq_voxel_grid *g,
+                                  unsigned char ns, unsigned char *scratch)
 {
     char p[128];
     const char *file =
-        lq_scene_file_path(sc, lq_vox_key(p, sizeof p, "obstacles", o, "mesh", "file"));
+        lq_scene_file_path(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mesh", "file"));
     double sc3[3] = {1, 1, 1}, rot[3], tr[3];
-    int ns3 = lq_scene_floats(sc, lq_vox_key(p, sizeof p, "obstacles", o, "mesh", "scale"), sc3, 3);
+    int ns3 =
+        lq_scene_floats(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mesh", "scale"), sc3, 3);
     if (ns3 == 2)
         return lq_scene_error(sc, p, "scale takes 1 number (uniform) or 3 (x, y, z), got 2");
     if (ns3 == 1) sc3[1] = sc3[2] = sc3[0];
-    lq_vox_floats(sc, o, "mesh", "rotate", rot, 3);
-    lq_vox_floats(sc, o, "mesh", "translate", tr, 3);
+    lq_voxel_floats(sc, o, "mesh", "rotate", rot, 3);
+    lq_voxel_floats(sc, o, "mesh", "translate", tr, 3);
     lq_voxel_mesh m;
     int rc = lq_voxel_mesh_read(file, &m);
     if (rc) return rc;
@@ -756,8 +760,8 @@ static int lq_vox_mesh(const lq_scene *sc, int o, const lq_vgrid *g, unsigned ch
 int lq_voxel_obstacles(const lq_scene *sc, int nx, int ny, int nz, double dx,
                        const double origin[3], unsigned char *solid, unsigned char *noslip)
 {
-    lq_vgrid g = {nx, ny, nz, dx, {origin[0], origin[1], origin[2]}, solid, noslip};
-    int rc = lq_vox_terrain(sc, &g);
+    lq_voxel_grid g = {nx, ny, nz, dx, {origin[0], origin[1], origin[2]}, solid, noslip};
+    int rc = lq_voxel_terrain(sc, &g);
     if (rc) return rc;
     unsigned char *scratch = NULL;
     int n = lq_scene_count(sc, "obstacles");
@@ -765,44 +769,44 @@ int lq_voxel_obstacles(const lq_scene *sc, int nx, int ny, int nz, double dx,
         const char *kind = lq_scene_kind(sc, "obstacles", o);
         char p[128];
         unsigned char ns =
-            strcmp(lq_scene_enum(sc, lq_vox_key(p, sizeof p, "obstacles", o, NULL, "boundary")),
+            strcmp(lq_scene_enum(sc, lq_voxel_key(p, sizeof p, "obstacles", o, NULL, "boundary")),
                    "no-slip") == 0;
-        lq_vox_shape s = {0};
+        lq_voxel_shape s = {0};
         if (strcmp(kind, "box") == 0) {
-            s.kind = LQ_VOX_BOX;
-            lq_vox_floats(sc, o, kind, "min", s.a, 3);
-            lq_vox_floats(sc, o, kind, "max", s.b, 3);
+            s.kind = LQ_VOXEL_BOX;
+            lq_voxel_floats(sc, o, kind, "min", s.a, 3);
+            lq_voxel_floats(sc, o, kind, "max", s.b, 3);
             for (int q = 0; q < (nz == 1 ? 2 : 3); q++)
                 if (s.a[q] > s.b[q] && !rc)
-                    rc = lq_scene_error(sc, lq_vox_key(p, sizeof p, "obstacles", o, kind, "max"),
+                    rc = lq_scene_error(sc, lq_voxel_key(p, sizeof p, "obstacles", o, kind, "max"),
                                         "max lies below min on axis %c", "xyz"[q]);
             if (rc) break;
         } else if (strcmp(kind, "sphere") == 0) {
-            s.kind = LQ_VOX_SPHERE;
-            lq_vox_floats(sc, o, kind, "center", s.a, 3);
-            s.r = lq_vox_float(sc, o, kind, "radius");
+            s.kind = LQ_VOXEL_SPHERE;
+            lq_voxel_floats(sc, o, kind, "center", s.a, 3);
+            s.r = lq_voxel_float(sc, o, kind, "radius");
         } else if (strcmp(kind, "cylinder") == 0) {
-            s.kind = LQ_VOX_CYLINDER;
-            lq_vox_floats(sc, o, kind, "center", s.a, 3);
-            s.r = lq_vox_float(sc, o, kind, "radius");
-            s.h = lq_vox_float(sc, o, kind, "height");
+            s.kind = LQ_VOXEL_CYLINDER;
+            lq_voxel_floats(sc, o, kind, "center", s.a, 3);
+            s.r = lq_voxel_float(sc, o, kind, "radius");
+            s.h = lq_voxel_float(sc, o, kind, "height");
             const char *ax =
-                lq_scene_enum(sc, lq_vox_key(p, sizeof p, "obstacles", o, kind, "axis"));
+                lq_scene_enum(sc, lq_voxel_key(p, sizeof p, "obstacles", o, kind, "axis"));
             s.axis = ax[0] - 'x';
         } else if (strcmp(kind, "mask") == 0) {
-            rc = lq_vox_mask(sc, o, &g, ns);
+            rc = lq_voxel_mask(sc, o, &g, ns);
             continue;
         } else if (strcmp(kind, "mesh") == 0) {
             if (!scratch) scratch = lq_alloc((size_t)nx * ny * nz);
-            rc = scratch ? lq_vox_mesh(sc, o, &g, ns, scratch) : LQ_ESIM;
+            rc = scratch ? lq_voxel_obstacle_mesh(sc, o, &g, ns, scratch) : LQ_ESIM;
             continue;
         } else {
             rc = lq_error(LQ_EINPUT, "%s: obstacle kind '%s' is not voxelised", lq_scene_file(sc),
                           kind);
             continue;
         }
-        if (nz == 1 && s.kind == LQ_VOX_BOX) s.a[2] = s.b[2] = 0.5 * (s.a[2] + s.b[2]);
-        lq_vox_fill_shape(&g, &s, ns);
+        if (nz == 1 && s.kind == LQ_VOXEL_BOX) s.a[2] = s.b[2] = 0.5 * (s.a[2] + s.b[2]);
+        lq_voxel_fill_shape(&g, &s, ns);
     }
     free(scratch);
     return rc;

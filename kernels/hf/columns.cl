@@ -6,52 +6,54 @@
  * kernels/hf/columns_cell.h, shared with the reference twins (host/ops/hf/columns_ref.c).
  *
  * Built with -DNX, -DNZ. One work-item per corner ((NX+1) × (NZ+1)) for pipe updates,
- * per column for column updates, per particle for flight, per block of LQ_SP_BLOCK
+ * per column for column updates, per particle for flight, per block of LQ_COLUMNS_BLOCK
  * corners or particles for the sequential emit / compaction passes.
  */
 
-kernel void sp_flow(global const float *qx, global const float *qz, global const float *qd,
-                    global const float *qa, global float *ox, global float *oz, global float *od,
-                    global float *oa, global const float *b, global const float *d,
-                    global const float *e, float keep, float ga, float gd, float ge, float visc)
+kernel void columns_flow(global const float *qx, global const float *qz, global const float *qd,
+                         global const float *qa, global float *ox, global float *oz,
+                         global float *od, global float *oa, global const float *b,
+                         global const float *d, global const float *e, float keep, float ga,
+                         float gd, float ge, float visc)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i > NX || k > NZ) return;
-    lq_sp_flow_corner(qx, qz, qd, qa, ox, oz, od, oa, b, d, e, i, k, NX, NZ, keep, ga, gd, ge,
-                      visc);
+    lq_columns_flow_corner(qx, qz, qd, qa, ox, oz, od, oa, b, d, e, i, k, NX, NZ, keep, ga, gd, ge,
+                           visc);
 }
 
-kernel void sp_limit(global const float *qx, global const float *qz, global const float *qd,
-                     global const float *qa, global const float *d, global float *s,
-                     global int *cnt, float r, int last)
+kernel void columns_limit(global const float *qx, global const float *qz, global const float *qd,
+                          global const float *qa, global const float *d, global float *s,
+                          global int *cnt, float r, int last)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i >= NX || k >= NZ) return;
-    float f = lq_sp_limit_cell(qx, qz, qd, qa, d, i, k, NX, r, last);
+    float f = lq_columns_limit_cell(qx, qz, qd, qa, d, i, k, NX, r, last);
     s[i + NX * k] = f;
-    if (f < 1.0f) atomic_add(&cnt[LQ_SP_CNT_LIMITED], 1);
+    if (f < 1.0f) atomic_add(&cnt[LQ_COLUMNS_CNT_LIMITED], 1);
 }
 
-kernel void sp_scale(global float *qx, global float *qz, global float *qd, global float *qa,
-                     global const float *s)
+kernel void columns_scale(global float *qx, global float *qz, global float *qd, global float *qa,
+                          global const float *s)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i > NX || k > NZ) return;
-    lq_sp_scale_corner(qx, qz, qd, qa, s, i, k, NX, NZ);
+    lq_columns_scale_corner(qx, qz, qd, qa, s, i, k, NX, NZ);
 }
 
-kernel void sp_volume(global float *d, global float *hd, global long *ret, global long *acc,
-                      global const float *qx, global const float *qz, global const float *qd,
-                      global const float *qa, float r, float inv_area, float dt)
+kernel void columns_volume(global float *d, global float *hd, global long *ret, global long *acc,
+                           global const float *qx, global const float *qz, global const float *qd,
+                           global const float *qa, float r, float inv_area, float dt)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i >= NX || k >= NZ) return;
-    lq_sp_volume_cell(d, hd, ret, acc, qx, qz, qd, qa, i, k, NX, NZ, r, inv_area, dt);
+    lq_columns_volume_cell(d, hd, ret, acc, qx, qz, qd, qa, i, k, NX, NZ, r, inv_area, dt);
 }
 
 /* Boundary axis pipes: a run of x-faces (axis 0, wall i = idx) or z-faces (axis 1)
  * from `from`, `n` long, set to q each. */
-kernel void sp_boundary(global float *qx, global float *qz, int axis, int wall, int from, float q)
+kernel void columns_boundary(global float *qx, global float *qz, int axis, int wall, int from,
+                             float q)
 {
     int j = from + get_global_id(0);
     if (axis == 0) {
@@ -62,38 +64,38 @@ kernel void sp_boundary(global float *qx, global float *qz, int axis, int wall, 
 }
 
 /* Emission, pass 1: each corner counts its particles. */
-kernel void sp_spray_count(global const float *d, global const float *hd, global const float *e,
-                           global int *cnt, float threshold, float per_step, float cap_per_depth,
-                           uint seed, uint step)
+kernel void columns_spray_count(global const float *d, global const float *hd,
+                                global const float *e, global int *cnt, float threshold,
+                                float per_step, float cap_per_depth, uint seed, uint step)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i > NX || k > NZ) return;
-    cnt[i + (NX + 1) * k] =
-        lq_sp_emit_count(d, hd, e, i, k, NX, NZ, threshold, per_step, cap_per_depth, seed, step);
+    cnt[i + (NX + 1) * k] = lq_columns_emit_count(d, hd, e, i, k, NX, NZ, threshold, per_step,
+                                                  cap_per_depth, seed, step);
 }
 
-/* Sums of LQ_SP_BLOCK consecutive counts (n of them in all). */
-kernel void sp_block_sum(global const int *cnt, global int *bsum, int n)
+/* Sums of LQ_COLUMNS_BLOCK consecutive counts (n of them in all). */
+kernel void columns_block_sum(global const int *cnt, global int *bsum, int n)
 {
-    int blk = get_global_id(0), c0 = blk * LQ_SP_BLOCK;
+    int blk = get_global_id(0), c0 = blk * LQ_COLUMNS_BLOCK;
     if (c0 >= n) return;
     int sum = 0;
-    for (int c = c0; c < c0 + LQ_SP_BLOCK && c < n; c++) sum += cnt[c];
+    for (int c = c0; c < c0 + LQ_COLUMNS_BLOCK && c < n; c++) sum += cnt[c];
     bsum[blk] = sum;
 }
 
 /* Pass 2, one work-group: exclusive prefix of the block sums into boff. Each work-item
  * sums a run of blocks, the first scans the runs' totals, each then writes its run's
- * offsets; integers, so the result is lq_sp_scan's exactly. spray (mode 0): after the
+ * offsets; integers, so the result is lq_columns_scan's exactly. spray (mode 0): after the
  * live particles, bounded by the buffer's room; compaction (mode 1): from 0, and the
  * total becomes the live count. `part` holds local size + 1 ints. */
-kernel void sp_block_scan(global int *boff, global const int *bsum, global int *counters,
-                          int nblocks, int capacity, int mode, local int *part)
+kernel void columns_block_scan(global int *boff, global const int *bsum, global int *counters,
+                               int nblocks, int capacity, int mode, local int *part)
 {
     int lid = get_local_id(0), nl = get_local_size(0);
     int chunk = (nblocks + nl - 1) / nl, lo = lid * chunk;
     int hi = lo + chunk < nblocks ? lo + chunk : nblocks;
-    int base = mode == 0 ? counters[LQ_SP_CNT_LIVE] : 0, sum = 0;
+    int base = mode == 0 ? counters[LQ_COLUMNS_CNT_LIVE] : 0, sum = 0;
     for (int j = lo; j < hi; j++) sum += bsum[j];
     part[lid] = sum;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -117,89 +119,91 @@ kernel void sp_block_scan(global int *boff, global const int *bsum, global int *
     if (mode == 0) {
         int room = capacity - base;
         int made = total < room ? total : room;
-        counters[LQ_SP_CNT_EMITTED] = made;
-        counters[LQ_SP_CNT_DROPPED] += total - made;
-        counters[LQ_SP_CNT_LIVE] = base + made;
+        counters[LQ_COLUMNS_CNT_EMITTED] = made;
+        counters[LQ_COLUMNS_CNT_DROPPED] += total - made;
+        counters[LQ_COLUMNS_CNT_LIVE] = base + made;
     } else {
-        counters[LQ_SP_CNT_LIVE] = total;
+        counters[LQ_COLUMNS_CNT_LIVE] = total;
     }
 }
 
 /* Pass 3: each block writes its corners' particles in order; cnt becomes what was
  * written (the columns give up exactly that volume). */
-kernel void sp_spray_emit(global float *part, global int *cnt, global const int *boff,
-                          global const float *b, global const float *d, global const float *hd,
-                          global const float *qx, global const float *qz, float dx, float ox,
-                          float oz, float inv_fa, float volume, uint seed, uint step, int capacity)
+kernel void columns_spray_emit(global float *part, global int *cnt, global const int *boff,
+                               global const float *b, global const float *d, global const float *hd,
+                               global const float *qx, global const float *qz, float dx, float ox,
+                               float oz, float inv_fa, float volume, uint seed, uint step,
+                               int capacity)
 {
     int blk = get_global_id(0);
-    int total = (NX + 1) * (NZ + 1), c0 = blk * LQ_SP_BLOCK;
+    int total = (NX + 1) * (NZ + 1), c0 = blk * LQ_COLUMNS_BLOCK;
     if (c0 >= total) return;
     int slot = boff[blk];
-    for (int c = c0; c < c0 + LQ_SP_BLOCK && c < total; c++) {
+    for (int c = c0; c < c0 + LQ_COLUMNS_BLOCK && c < total; c++) {
         int n = cnt[c], made = 0;
         for (int j = 0; j < n && slot < capacity; j++, slot++, made++)
-            lq_sp_emit_particle(part + (size_t)slot * LQ_SP_PSTRIDE, b, d, hd, qx, qz, c % (NX + 1),
-                                c / (NX + 1), j, NX, NZ, dx, ox, oz, inv_fa, volume, seed, step);
+            lq_columns_emit_particle(part + (size_t)slot * LQ_COLUMNS_PSTRIDE, b, d, hd, qx, qz,
+                                     c % (NX + 1), c / (NX + 1), j, NX, NZ, dx, ox, oz, inv_fa,
+                                     volume, seed, step);
         cnt[c] = made;
     }
 }
 
-kernel void sp_spray_take(global float *d, global const int *cnt, float quarter_depth)
+kernel void columns_spray_take(global float *d, global const int *cnt, float quarter_depth)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i >= NX || k >= NZ) return;
-    lq_sp_take_cell(d, cnt, i, k, NX, quarter_depth);
+    lq_columns_take_cell(d, cnt, i, k, NX, quarter_depth);
 }
 
-kernel void sp_particles(global float *part, global const float *b, global const float *d,
-                         global long *ret, global long *acc, global const float *obj, int nobj,
-                         int n, float dx, float ox, float oz, float dt, float gx, float gy,
-                         float gz, float drag_keep, float dry)
+kernel void columns_particles(global float *part, global const float *b, global const float *d,
+                              global long *ret, global long *acc, global const float *obj, int nobj,
+                              int n, float dx, float ox, float oz, float dt, float gx, float gy,
+                              float gz, float drag_keep, float dry)
 {
     int p = get_global_id(0);
     if (p >= n) return;
-    lq_sp_particle_step(part + (size_t)p * LQ_SP_PSTRIDE, b, d, ret, acc, obj, nobj, NX, NZ, dx, ox,
-                        oz, dt, gx, gy, gz, drag_keep, dry);
+    lq_columns_particle_step(part + (size_t)p * LQ_COLUMNS_PSTRIDE, b, d, ret, acc, obj, nobj, NX,
+                             NZ, dx, ox, oz, dt, gx, gy, gz, drag_keep, dry);
 }
 
 /* Compaction, pass 1: live particles per block. */
-kernel void sp_compact_count(global const float *part, global int *bsum, int n)
+kernel void columns_compact_count(global const float *part, global int *bsum, int n)
 {
-    int blk = get_global_id(0), p0 = blk * LQ_SP_BLOCK;
+    int blk = get_global_id(0), p0 = blk * LQ_COLUMNS_BLOCK;
     if (p0 >= n) return;
     int sum = 0;
-    for (int p = p0; p < p0 + LQ_SP_BLOCK && p < n; p++)
-        sum += part[(size_t)p * LQ_SP_PSTRIDE + 7] != 0.0f;
+    for (int p = p0; p < p0 + LQ_COLUMNS_BLOCK && p < n; p++)
+        sum += part[(size_t)p * LQ_COLUMNS_PSTRIDE + 7] != 0.0f;
     bsum[blk] = sum;
 }
 
 /* Pass 3: live particles move, in order, to the other buffer. */
-kernel void sp_compact_scatter(global const float *src, global float *dst, global const int *boff,
-                               int n)
+kernel void columns_compact_scatter(global const float *src, global float *dst,
+                                    global const int *boff, int n)
 {
-    int blk = get_global_id(0), p0 = blk * LQ_SP_BLOCK;
+    int blk = get_global_id(0), p0 = blk * LQ_COLUMNS_BLOCK;
     if (p0 >= n) return;
     int slot = boff[blk];
-    for (int p = p0; p < p0 + LQ_SP_BLOCK && p < n; p++) {
-        global const float *a = src + (size_t)p * LQ_SP_PSTRIDE;
+    for (int p = p0; p < p0 + LQ_COLUMNS_BLOCK && p < n; p++) {
+        global const float *a = src + (size_t)p * LQ_COLUMNS_PSTRIDE;
         if (a[7] == 0.0f) continue;
-        global float *o = dst + (size_t)slot * LQ_SP_PSTRIDE;
-        for (int j = 0; j < LQ_SP_PSTRIDE; j++) o[j] = a[j];
+        global float *o = dst + (size_t)slot * LQ_COLUMNS_PSTRIDE;
+        for (int j = 0; j < LQ_COLUMNS_PSTRIDE; j++) o[j] = a[j];
         slot++;
     }
 }
 
 /* mode 0 over corners [i0, i0+ni) × [k0, k0+nk), mode 1 over those columns. */
-kernel void sp_contact(global float *e, global long *acc, global const float *obj, int nobj,
-                       global const float *b, global const float *d, float dx, float ox, float oz,
-                       int mode, int i0, int k0, int ni, int nk)
+kernel void columns_contact(global float *e, global long *acc, global const float *obj, int nobj,
+                            global const float *b, global const float *d, float dx, float ox,
+                            float oz, int mode, int i0, int k0, int ni, int nk)
 {
     int gi = get_global_id(0), gk = get_global_id(1);
     int i = i0 + gi, k = k0 + gk;
     if (gi >= ni || gk >= nk) return;
     if (mode == 0)
-        lq_sp_contact_corner(acc, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
+        lq_columns_contact_corner(acc, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
     else if (i < NX && k < NZ)
-        lq_sp_pressure_cell(e, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
+        lq_columns_pressure_cell(e, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
 }

@@ -25,57 +25,57 @@
  * contraction), integer hashing and fixed-point atomics, so both backends agree bit
  * for bit (atomics are order-independent integer sums).
  */
-#ifndef LQ_SPLASH_CELL_H
-#define LQ_SPLASH_CELL_H
+#ifndef LQ_COLUMNS_CELL_H
+#define LQ_COLUMNS_CELL_H
 
 #include "common/lq_shared.h"
 
-/* Accumulators (lq_long): volumes in m³ · LQ_SP_VSCALE, heads in m · LQ_SP_FSCALE. */
-#define LQ_SP_VSCALE       1099511627776.0f /* 2^40 */
-#define LQ_SP_FSCALE       4294967296.0f    /* 2^32 */
-#define LQ_SP_ACC_LOST     0 /* spray destroyed on dry ground, objects, leaving the grid */
-#define LQ_SP_ACC_CLAMP    1 /* round-off below zero removed by the volume update */
-#define LQ_SP_ACC_BIN      2 /* in through boundary pipes */
-#define LQ_SP_ACC_BOUT     3 /* out through boundary pipes */
-#define LQ_SP_ACC_ABSORBED 4 /* spray returned to columns */
-#define LQ_SP_ACC_OBJ      8 /* per object: LQ_SP_OBJ_ACC slots from here */
-#define LQ_SP_OBJ_ACC      6
-#define LQ_SP_OA_HEAD      0 /* Σ e (m of head) */
-#define LQ_SP_OA_TX        1 /* Σ e · (z_c − cz): −torque_x / (ρ g A) */
-#define LQ_SP_OA_TZ        2 /* Σ e · (x_c − cx): torque_z / (ρ g A) */
-#define LQ_SP_OA_SUB       3 /* Σ submerged thickness (m) */
-#define LQ_SP_OA_ZSUM      4 /* Σ surface height over the columns it covers (m) */
-#define LQ_SP_OA_COUNT     5 /* columns covered (× LQ_SP_FSCALE) */
-#define LQ_SP_MAX_OBJECTS  32
-#define LQ_SP_ACC_L_COUNT  (LQ_SP_ACC_OBJ + LQ_SP_OBJ_ACC * LQ_SP_MAX_OBJECTS)
+/* Accumulators (lq_long): volumes in m³ · LQ_COLUMNS_VSCALE, heads in m · LQ_COLUMNS_FSCALE. */
+#define LQ_COLUMNS_VSCALE       1099511627776.0f /* 2^40 */
+#define LQ_COLUMNS_FSCALE       4294967296.0f    /* 2^32 */
+#define LQ_COLUMNS_ACC_LOST     0 /* spray destroyed on dry ground, objects, leaving the grid */
+#define LQ_COLUMNS_ACC_CLAMP    1 /* round-off below zero removed by the volume update */
+#define LQ_COLUMNS_ACC_BIN      2 /* in through boundary pipes */
+#define LQ_COLUMNS_ACC_BOUT     3 /* out through boundary pipes */
+#define LQ_COLUMNS_ACC_ABSORBED 4 /* spray returned to columns */
+#define LQ_COLUMNS_ACC_OBJ      8 /* per object: LQ_COLUMNS_OBJ_ACC slots from here */
+#define LQ_COLUMNS_OBJ_ACC      6
+#define LQ_COLUMNS_OA_HEAD      0 /* Σ e (m of head) */
+#define LQ_COLUMNS_OA_TX        1 /* Σ e · (z_c − cz): −torque_x / (ρ g A) */
+#define LQ_COLUMNS_OA_TZ        2 /* Σ e · (x_c − cx): torque_z / (ρ g A) */
+#define LQ_COLUMNS_OA_SUB       3 /* Σ submerged thickness (m) */
+#define LQ_COLUMNS_OA_ZSUM      4 /* Σ surface height over the columns it covers (m) */
+#define LQ_COLUMNS_OA_COUNT     5 /* columns covered (× LQ_COLUMNS_FSCALE) */
+#define LQ_COLUMNS_MAX_OBJECTS  32
+#define LQ_COLUMNS_ACC_L_COUNT  (LQ_COLUMNS_ACC_OBJ + LQ_COLUMNS_OBJ_ACC * LQ_COLUMNS_MAX_OBJECTS)
 
 /* Counters (int). */
-#define LQ_SP_CNT_LIVE    0 /* particles in the buffer */
-#define LQ_SP_CNT_EMITTED 1 /* emitted this step */
-#define LQ_SP_CNT_DROPPED 2 /* not emitted: buffer full (running total) */
-#define LQ_SP_CNT_LIMITED 3 /* columns scaled back by eq. 9 (running total) */
-#define LQ_SP_CNT_COUNT   4
+#define LQ_COLUMNS_CNT_LIVE    0 /* particles in the buffer */
+#define LQ_COLUMNS_CNT_EMITTED 1 /* emitted this step */
+#define LQ_COLUMNS_CNT_DROPPED 2 /* not emitted: buffer full (running total) */
+#define LQ_COLUMNS_CNT_LIMITED 3 /* columns scaled back by eq. 9 (running total) */
+#define LQ_COLUMNS_CNT_COUNT   4
 
-/* Objects: LQ_SP_OBJ_STRIDE floats each. */
-#define LQ_SP_OBJ_STRIDE 20
-#define LQ_SP_O_SHAPE    0  /* LQ_SHAPE_* (host/core/shape.h) */
-#define LQ_SP_O_POS      1  /* centre, 3 */
-#define LQ_SP_O_ROT      4  /* body → world, row-major, 9 */
-#define LQ_SP_O_HALF     13 /* half extents, 3 */
-#define LQ_SP_O_KAPPA    16 /* contact stiffness κ */
-#define LQ_SP_O_FACTOR   17 /* share of the contact pressure applied (eq. 17 bound) */
+/* Objects: LQ_COLUMNS_OBJ_STRIDE floats each. */
+#define LQ_COLUMNS_OBJ_STRIDE 20
+#define LQ_COLUMNS_O_SHAPE    0  /* LQ_SHAPE_* (host/core/shape.h) */
+#define LQ_COLUMNS_O_POS      1  /* centre, 3 */
+#define LQ_COLUMNS_O_ROT      4  /* body → world, row-major, 9 */
+#define LQ_COLUMNS_O_HALF     13 /* half extents, 3 */
+#define LQ_COLUMNS_O_KAPPA    16 /* contact stiffness κ */
+#define LQ_COLUMNS_O_FACTOR   17 /* share of the contact pressure applied (eq. 17 bound) */
 
-/* Particles: LQ_SP_PSTRIDE floats each: x y z vx vy vz volume alive. */
-#define LQ_SP_PSTRIDE 8
-#define LQ_SP_BLOCK   64 /* corners or particles per sequential block (scans) */
+/* Particles: LQ_COLUMNS_PSTRIDE floats each: x y z vx vy vz volume alive. */
+#define LQ_COLUMNS_PSTRIDE 8
+#define LQ_COLUMNS_BLOCK   64 /* corners or particles per sequential block (scans) */
 
-LQ_INLINE lq_long lq_sp_fixed_signed(float x)
+LQ_INLINE lq_long lq_columns_fixed_signed(float x)
 {
     return x >= 0.0f ? LQ_FIXED(x) : -LQ_FIXED(-x);
 }
 
 /* The same uniform [0, 1) numbers on every device: integer hash (lowbias32). */
-LQ_INLINE lq_uint lq_sp_hash(lq_uint x)
+LQ_INLINE lq_uint lq_columns_hash(lq_uint x)
 {
     x ^= x >> 16;
     x *= 0x7feb352dU;
@@ -85,9 +85,10 @@ LQ_INLINE lq_uint lq_sp_hash(lq_uint x)
     return x;
 }
 
-LQ_INLINE float lq_sp_uniform(lq_uint seed, lq_uint step, lq_uint a, lq_uint b)
+LQ_INLINE float lq_columns_uniform(lq_uint seed, lq_uint step, lq_uint a, lq_uint b)
 {
-    lq_uint h = lq_sp_hash(seed ^ lq_sp_hash(step ^ lq_sp_hash(a ^ lq_sp_hash(b))));
+    lq_uint h =
+        lq_columns_hash(seed ^ lq_columns_hash(step ^ lq_columns_hash(a ^ lq_columns_hash(b))));
     return (float)(h >> 8) * (1.0f / 16777216.0f);
 }
 
@@ -96,7 +97,8 @@ LQ_INLINE float lq_sp_uniform(lq_uint seed, lq_uint step, lq_uint a, lq_uint b)
 /* Eq. 5–6 for one pipe from column a to column b: the pressure head W = b + d + e
  * (eq. 3 over ρ g), c/l from the mean depth. Q carries over scaled by `keep`
  * (damping); `gw` = Δt · g · k · share / 2. */
-LQ_INLINE float lq_sp_pipe(float q, float keep, float gw, float da, float db, float wa, float wb)
+LQ_INLINE float lq_columns_pipe(float q, float keep, float gw, float da, float db, float wa,
+                                float wb)
 {
     return q * keep + gw * (da + db) * (wa - wb);
 }
@@ -104,8 +106,8 @@ LQ_INLINE float lq_sp_pipe(float q, float keep, float gw, float da, float db, fl
 /* Σ over the four parallel neighbours of pipe q (strides sx, sz; a missing neighbour,
  * beyond a wall, counts as equal) of (Q_nb − Q): the momentum diffusion of
  * splash.viscosity, which damps the shortest waves (rate ∝ k²) and leaves long ones. */
-LQ_INLINE float lq_sp_pipe_laplacian(const LQ_GLOBAL float *f, int q, int sx, int sz, int w, int ea,
-                                     int so, int no)
+LQ_INLINE float lq_columns_pipe_laplacian(const LQ_GLOBAL float *f, int q, int sx, int sz, int w,
+                                          int ea, int so, int no)
 {
     float v = f[q], sum = 0.0f;
     if (w) sum += f[q - sx] - v;
@@ -122,13 +124,13 @@ LQ_INLINE float lq_sp_pipe_laplacian(const LQ_GLOBAL float *f, int q, int sx, in
  * free-slip wall mirrors the columns, join the two columns beside it like one more axis pipe of
  * share s/2; without them waves along a wall travel slower (a 3-column channel ran
  * 5.6 % slow, docs/VALIDATION.md). */
-LQ_INLINE void lq_sp_flow_corner(const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz,
-                                 const LQ_GLOBAL float *qd, const LQ_GLOBAL float *qa,
-                                 LQ_GLOBAL float *ox, LQ_GLOBAL float *oz, LQ_GLOBAL float *od,
-                                 LQ_GLOBAL float *oa, const LQ_GLOBAL float *b,
-                                 const LQ_GLOBAL float *d, const LQ_GLOBAL float *e, int i, int k,
-                                 int nx, int nz, float keep, float ga, float gd, float ge,
-                                 float visc)
+LQ_INLINE void lq_columns_flow_corner(const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz,
+                                      const LQ_GLOBAL float *qd, const LQ_GLOBAL float *qa,
+                                      LQ_GLOBAL float *ox, LQ_GLOBAL float *oz, LQ_GLOBAL float *od,
+                                      LQ_GLOBAL float *oa, const LQ_GLOBAL float *b,
+                                      const LQ_GLOBAL float *d, const LQ_GLOBAL float *e, int i,
+                                      int k, int nx, int nz, float keep, float ga, float gd,
+                                      float ge, float visc)
 {
     int c = i + nx * k, r = nx + 1;
     if (k < nz) {
@@ -137,8 +139,8 @@ LQ_INLINE void lq_sp_flow_corner(const LQ_GLOBAL float *qx, const LQ_GLOBAL floa
         if (i > 0 && i < nx) {
             int a = c - 1;
             float g = (k == 0 || k == nz - 1) ? ge : ga;
-            v = lq_sp_pipe(v, keep, g, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]) +
-                visc * lq_sp_pipe_laplacian(qx, q, 1, r, i > 1, i<nx - 1, k> 0, k < nz - 1);
+            v = lq_columns_pipe(v, keep, g, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]) +
+                visc * lq_columns_pipe_laplacian(qx, q, 1, r, i > 1, i<nx - 1, k> 0, k < nz - 1);
         }
         ox[q] = v;
     }
@@ -148,8 +150,8 @@ LQ_INLINE void lq_sp_flow_corner(const LQ_GLOBAL float *qx, const LQ_GLOBAL floa
         if (k > 0 && k < nz) {
             int a = c - nx;
             float g = (i == 0 || i == nx - 1) ? ge : ga;
-            v = lq_sp_pipe(v, keep, g, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]) +
-                visc * lq_sp_pipe_laplacian(qz, q, 1, nx, i > 0, i<nx - 1, k> 1, k < nz - 1);
+            v = lq_columns_pipe(v, keep, g, d[a], d[c], b[a] + d[a] + e[a], b[c] + d[c] + e[c]) +
+                visc * lq_columns_pipe_laplacian(qz, q, 1, nx, i > 0, i<nx - 1, k> 1, k < nz - 1);
         }
         oz[q] = v;
     }
@@ -158,21 +160,21 @@ LQ_INLINE void lq_sp_flow_corner(const LQ_GLOBAL float *qx, const LQ_GLOBAL floa
     if (i > 0 && i < nx && k > 0 && k < nz) {
         int a = c - 1 - nx, bb = c; /* (i−1, k−1) → (i, k) */
         int w = i > 1, ea = i<nx - 1, s = k> 1, n = k < nz - 1;
-        vd = lq_sp_pipe(vd, keep, gd, d[a], d[bb], b[a] + d[a] + e[a], b[bb] + d[bb] + e[bb]) +
-             visc * lq_sp_pipe_laplacian(qd, q, 1, r, w, ea, s, n);
+        vd = lq_columns_pipe(vd, keep, gd, d[a], d[bb], b[a] + d[a] + e[a], b[bb] + d[bb] + e[bb]) +
+             visc * lq_columns_pipe_laplacian(qd, q, 1, r, w, ea, s, n);
         a = c - nx; /* (i, k−1) */
         bb = c - 1; /* (i−1, k) */
-        va = lq_sp_pipe(va, keep, gd, d[a], d[bb], b[a] + d[a] + e[a], b[bb] + d[bb] + e[bb]) +
-             visc * lq_sp_pipe_laplacian(qa, q, 1, r, w, ea, s, n);
+        va = lq_columns_pipe(va, keep, gd, d[a], d[bb], b[a] + d[a] + e[a], b[bb] + d[bb] + e[bb]) +
+             visc * lq_columns_pipe_laplacian(qa, q, 1, r, w, ea, s, n);
     }
     od[q] = vd;
     oa[q] = va;
 }
 
 /* The eight pipes of column (i, k) as inflows (m³/s), in a fixed order. */
-LQ_INLINE void lq_sp_inflows(const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz,
-                             const LQ_GLOBAL float *qd, const LQ_GLOBAL float *qa, int i, int k,
-                             int nx, float f[8])
+LQ_INLINE void lq_columns_inflows(const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz,
+                                  const LQ_GLOBAL float *qd, const LQ_GLOBAL float *qa, int i,
+                                  int k, int nx, float f[8])
 {
     int r = nx + 1;
     f[0] = qx[i + r * k];
@@ -188,12 +190,13 @@ LQ_INLINE void lq_sp_inflows(const LQ_GLOBAL float *qx, const LQ_GLOBAL float *q
 /* Eq. 9: the factor by which column (i, k)'s outgoing pipes are scaled so that it does
  * not go below zero. Optimistic passes count this step's inflow (which later passes
  * may reduce), the last pass does not, so after it no column can go negative. */
-LQ_INLINE float lq_sp_limit_cell(const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz,
-                                 const LQ_GLOBAL float *qd, const LQ_GLOBAL float *qa,
-                                 const LQ_GLOBAL float *d, int i, int k, int nx, float r, int last)
+LQ_INLINE float lq_columns_limit_cell(const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz,
+                                      const LQ_GLOBAL float *qd, const LQ_GLOBAL float *qa,
+                                      const LQ_GLOBAL float *d, int i, int k, int nx, float r,
+                                      int last)
 {
     float f[8];
-    lq_sp_inflows(qx, qz, qd, qa, i, k, nx, f);
+    lq_columns_inflows(qx, qz, qd, qa, i, k, nx, f);
     float in = 0.0f, out = 0.0f;
     for (int j = 0; j < 8; j++) {
         in += f[j] > 0.0f ? f[j] : 0.0f;
@@ -209,43 +212,43 @@ LQ_INLINE float lq_sp_limit_cell(const LQ_GLOBAL float *qx, const LQ_GLOBAL floa
 
 /* Scales one pipe from column a to b by the donor's factor (eq. 9); a or b < 0 is
  * outside the grid (boundary pipe: only the inside column can be the donor). */
-LQ_INLINE float lq_sp_scale_pipe(float q, const LQ_GLOBAL float *s, int a, int b)
+LQ_INLINE float lq_columns_scale_pipe(float q, const LQ_GLOBAL float *s, int a, int b)
 {
     if (q > 0.0f && a >= 0) return q * s[a];
     if (q < 0.0f && b >= 0) return q * s[b];
     return q;
 }
 
-LQ_INLINE void lq_sp_scale_corner(LQ_GLOBAL float *qx, LQ_GLOBAL float *qz, LQ_GLOBAL float *qd,
-                                  LQ_GLOBAL float *qa, const LQ_GLOBAL float *s, int i, int k,
-                                  int nx, int nz)
+LQ_INLINE void lq_columns_scale_corner(LQ_GLOBAL float *qx, LQ_GLOBAL float *qz,
+                                       LQ_GLOBAL float *qd, LQ_GLOBAL float *qa,
+                                       const LQ_GLOBAL float *s, int i, int k, int nx, int nz)
 {
     int c = i + nx * k;
     if (k < nz) {
         int q = i + (nx + 1) * k;
-        qx[q] = lq_sp_scale_pipe(qx[q], s, i > 0 ? c - 1 : -1, i < nx ? c : -1);
+        qx[q] = lq_columns_scale_pipe(qx[q], s, i > 0 ? c - 1 : -1, i < nx ? c : -1);
     }
     if (i < nx) {
         int q = i + nx * k;
-        qz[q] = lq_sp_scale_pipe(qz[q], s, k > 0 ? c - nx : -1, k < nz ? c : -1);
+        qz[q] = lq_columns_scale_pipe(qz[q], s, k > 0 ? c - nx : -1, k < nz ? c : -1);
     }
     if (i > 0 && i < nx && k > 0 && k < nz) {
         int q = i + (nx + 1) * k;
-        qd[q] = lq_sp_scale_pipe(qd[q], s, c - 1 - nx, c);
-        qa[q] = lq_sp_scale_pipe(qa[q], s, c - nx, c - 1);
+        qd[q] = lq_columns_scale_pipe(qd[q], s, c - 1 - nx, c);
+        qa[q] = lq_columns_scale_pipe(qa[q], s, c - nx, c - 1);
     }
 }
 
 /* Eq. 7 with the flows at the step's midpoint (see splash.c), eq. 12's ḣ, and the spray
  * volume that landed in the column last step. r = Δt / A, inv_area = 1 / A. */
-LQ_INLINE void lq_sp_volume_cell(LQ_GLOBAL float *d, LQ_GLOBAL float *hd, LQ_GLOBAL lq_long *ret,
-                                 LQ_GLOBAL lq_long *acc, const LQ_GLOBAL float *qx,
-                                 const LQ_GLOBAL float *qz, const LQ_GLOBAL float *qd,
-                                 const LQ_GLOBAL float *qa, int i, int k, int nx, int nz, float r,
-                                 float inv_area, float dt)
+LQ_INLINE void lq_columns_volume_cell(LQ_GLOBAL float *d, LQ_GLOBAL float *hd,
+                                      LQ_GLOBAL lq_long *ret, LQ_GLOBAL lq_long *acc,
+                                      const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz,
+                                      const LQ_GLOBAL float *qd, const LQ_GLOBAL float *qa, int i,
+                                      int k, int nx, int nz, float r, float inv_area, float dt)
 {
     float f[8];
-    lq_sp_inflows(qx, qz, qd, qa, i, k, nx, f);
+    lq_columns_inflows(qx, qz, qd, qa, i, k, nx, f);
     float net = 0.0f;
     for (int j = 0; j < 8; j++) net += f[j];
     int c = i + nx * k;
@@ -257,15 +260,18 @@ LQ_INLINE void lq_sp_volume_cell(LQ_GLOBAL float *d, LQ_GLOBAL float *hd, LQ_GLO
     if (i == nx - 1) bnet += f[1];
     if (k == 0) bnet += f[2];
     if (k == nz - 1) bnet += f[3];
-    if (bnet > 0.0f) LQ_ATOMIC_ADD_LONG(&acc[LQ_SP_ACC_BIN], LQ_FIXED(bnet * dt * LQ_SP_VSCALE));
-    if (bnet < 0.0f) LQ_ATOMIC_ADD_LONG(&acc[LQ_SP_ACC_BOUT], LQ_FIXED(-bnet * dt * LQ_SP_VSCALE));
+    if (bnet > 0.0f)
+        LQ_ATOMIC_ADD_LONG(&acc[LQ_COLUMNS_ACC_BIN], LQ_FIXED(bnet * dt * LQ_COLUMNS_VSCALE));
+    if (bnet < 0.0f)
+        LQ_ATOMIC_ADD_LONG(&acc[LQ_COLUMNS_ACC_BOUT], LQ_FIXED(-bnet * dt * LQ_COLUMNS_VSCALE));
     lq_long back = ret[c];
     if (back != 0) {
-        dn += (float)back * (inv_area / LQ_SP_VSCALE);
+        dn += (float)back * (inv_area / LQ_COLUMNS_VSCALE);
         ret[c] = 0;
     }
     if (dn < 0.0f) { /* round-off of eq. 9's last pass only */
-        LQ_ATOMIC_ADD_LONG(&acc[LQ_SP_ACC_CLAMP], LQ_FIXED(-dn * LQ_SP_VSCALE / inv_area));
+        LQ_ATOMIC_ADD_LONG(&acc[LQ_COLUMNS_ACC_CLAMP],
+                           LQ_FIXED(-dn * LQ_COLUMNS_VSCALE / inv_area));
         dn = 0.0f;
     }
     d[c] = dn;
@@ -274,8 +280,8 @@ LQ_INLINE void lq_sp_volume_cell(LQ_GLOBAL float *d, LQ_GLOBAL float *hd, LQ_GLO
 /* --- surface (§3.2) and spray (§3.3) at control points ----------------------------- */
 
 /* Surface height of corner (i, k) (eq. 10), clamped to interior corners. */
-LQ_INLINE float lq_sp_corner_height(const LQ_GLOBAL float *b, const LQ_GLOBAL float *d, int i,
-                                    int k, int nx, int nz)
+LQ_INLINE float lq_columns_corner_height(const LQ_GLOBAL float *b, const LQ_GLOBAL float *d, int i,
+                                         int k, int nx, int nz)
 {
     i = i < 1 ? 1 : (i > nx - 1 ? nx - 1 : i);
     k = k < 1 ? 1 : (k > nz - 1 ? nz - 1 : k);
@@ -286,7 +292,7 @@ LQ_INLINE float lq_sp_corner_height(const LQ_GLOBAL float *b, const LQ_GLOBAL fl
 
 /* Velocity of the water through a pipe of mean depth D: the axis pipe carries (1 − s)
  * of the flux through a face dx wide, so u = Q / ((1 − s) dx D). */
-LQ_INLINE float lq_sp_pipe_velocity(float q, float da, float db, float inv_fa)
+LQ_INLINE float lq_columns_pipe_velocity(float q, float da, float db, float inv_fa)
 {
     float dm = 0.5f * (da + db);
     return dm > 1e-6f ? q * inv_fa / dm : 0.0f;
@@ -294,29 +300,29 @@ LQ_INLINE float lq_sp_pipe_velocity(float q, float da, float db, float inv_fa)
 
 /* Surface velocity at corner (i, k), clamped to interior corners: eq. 13 (vertical,
  * out[1]) and eq. 14–15 (horizontal, as velocities). */
-LQ_INLINE void lq_sp_corner_velocity(const LQ_GLOBAL float *d, const LQ_GLOBAL float *hd,
-                                     const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz, int i,
-                                     int k, int nx, int nz, float inv_fa, float out[3])
+LQ_INLINE void lq_columns_corner_velocity(const LQ_GLOBAL float *d, const LQ_GLOBAL float *hd,
+                                          const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz,
+                                          int i, int k, int nx, int nz, float inv_fa, float out[3])
 {
     i = i < 1 ? 1 : (i > nx - 1 ? nx - 1 : i);
     k = k < 1 ? 1 : (k > nz - 1 ? nz - 1 : k);
     int c = i + nx * k, r = nx + 1;
     int c00 = c - 1 - nx, c10 = c - nx, c01 = c - 1, c11 = c;
-    out[0] = 0.5f * (lq_sp_pipe_velocity(qx[i + r * (k - 1)], d[c00], d[c10], inv_fa) +
-                     lq_sp_pipe_velocity(qx[i + r * k], d[c01], d[c11], inv_fa));
+    out[0] = 0.5f * (lq_columns_pipe_velocity(qx[i + r * (k - 1)], d[c00], d[c10], inv_fa) +
+                     lq_columns_pipe_velocity(qx[i + r * k], d[c01], d[c11], inv_fa));
     out[1] = 0.25f * (hd[c00] + hd[c10] + hd[c01] + hd[c11]);
-    out[2] = 0.5f * (lq_sp_pipe_velocity(qz[i - 1 + nx * k], d[c00], d[c01], inv_fa) +
-                     lq_sp_pipe_velocity(qz[i + nx * k], d[c10], d[c11], inv_fa));
+    out[2] = 0.5f * (lq_columns_pipe_velocity(qz[i - 1 + nx * k], d[c00], d[c01], inv_fa) +
+                     lq_columns_pipe_velocity(qz[i + nx * k], d[c10], d[c11], inv_fa));
 }
 
 /* Particles corner (i, k) emits this step: where the free surface (no object
  * pressing on any of its four columns) rises faster than the threshold, `per_step` particles on
  * average (spray rate × corner area × Δt), at most as many as take an eighth of the shallowest
- * neighbouring column (`cap_per_depth` = A / (2 · volume)) and never more than LQ_SP_BLOCK. */
-LQ_INLINE int lq_sp_emit_count(const LQ_GLOBAL float *d, const LQ_GLOBAL float *hd,
-                               const LQ_GLOBAL float *e, int i, int k, int nx, int nz,
-                               float threshold, float per_step, float cap_per_depth, lq_uint seed,
-                               lq_uint step)
+ * neighbouring column (`cap_per_depth` = A / (2 · volume)) and never more than LQ_COLUMNS_BLOCK. */
+LQ_INLINE int lq_columns_emit_count(const LQ_GLOBAL float *d, const LQ_GLOBAL float *hd,
+                                    const LQ_GLOBAL float *e, int i, int k, int nx, int nz,
+                                    float threshold, float per_step, float cap_per_depth,
+                                    lq_uint seed, lq_uint step)
 {
     if (i < 1 || i > nx - 1 || k < 1 || k > nz - 1) return 0;
     int c = i + nx * k;
@@ -325,43 +331,43 @@ LQ_INLINE int lq_sp_emit_count(const LQ_GLOBAL float *d, const LQ_GLOBAL float *
     if (e[c00] > 0.0f || e[c10] > 0.0f || e[c01] > 0.0f || e[c] > 0.0f) return 0;
     float zdot = 0.25f * (hd[c00] + hd[c10] + hd[c01] + hd[c]);
     if (!(zdot > threshold)) return 0;
-    float u = lq_sp_uniform(seed, step, (lq_uint)(i + (nx + 1) * k), 0xffffu);
+    float u = lq_columns_uniform(seed, step, (lq_uint)(i + (nx + 1) * k), 0xffffu);
     int n = (int)(per_step + u);
     float dmin = d[c00];
     dmin = d[c10] < dmin ? d[c10] : dmin;
     dmin = d[c01] < dmin ? d[c01] : dmin;
     dmin = d[c] < dmin ? d[c] : dmin;
     float capf = dmin * cap_per_depth;
-    int cap = capf < (float)LQ_SP_BLOCK ? (int)capf : LQ_SP_BLOCK;
+    int cap = capf < (float)LQ_COLUMNS_BLOCK ? (int)capf : LQ_COLUMNS_BLOCK;
     return n < cap ? n : cap;
 }
 
 /* Particle j of corner (i, k): uniform over the corner's dx × dx square, on the
  * surface (bilinear in the corner heights), with the surface velocity interpolated
  * bilinearly from the four nearest corners (Fig. 4). */
-LQ_INLINE void lq_sp_emit_particle(LQ_GLOBAL float *p, const LQ_GLOBAL float *b,
-                                   const LQ_GLOBAL float *d, const LQ_GLOBAL float *hd,
-                                   const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz, int i,
-                                   int k, int j, int nx, int nz, float dx, float ox, float oz,
-                                   float inv_fa, float volume, lq_uint seed, lq_uint step)
+LQ_INLINE void lq_columns_emit_particle(LQ_GLOBAL float *p, const LQ_GLOBAL float *b,
+                                        const LQ_GLOBAL float *d, const LQ_GLOBAL float *hd,
+                                        const LQ_GLOBAL float *qx, const LQ_GLOBAL float *qz, int i,
+                                        int k, int j, int nx, int nz, float dx, float ox, float oz,
+                                        float inv_fa, float volume, lq_uint seed, lq_uint step)
 {
     lq_uint ci = (lq_uint)(i + (nx + 1) * k);
-    float u1 = lq_sp_uniform(seed, step, ci, (lq_uint)(2 * j));
-    float u2 = lq_sp_uniform(seed, step, ci, (lq_uint)(2 * j + 1));
+    float u1 = lq_columns_uniform(seed, step, ci, (lq_uint)(2 * j));
+    float u2 = lq_columns_uniform(seed, step, ci, (lq_uint)(2 * j + 1));
     float gx = (float)i + u1 - 0.5f, gz = (float)k + u2 - 0.5f; /* corner units */
     int i0 = (int)floor(gx), k0 = (int)floor(gz);
     float fx = gx - (float)i0, fz = gz - (float)k0;
     float v00[3], v10[3], v01[3], v11[3];
-    lq_sp_corner_velocity(d, hd, qx, qz, i0, k0, nx, nz, inv_fa, v00);
-    lq_sp_corner_velocity(d, hd, qx, qz, i0 + 1, k0, nx, nz, inv_fa, v10);
-    lq_sp_corner_velocity(d, hd, qx, qz, i0, k0 + 1, nx, nz, inv_fa, v01);
-    lq_sp_corner_velocity(d, hd, qx, qz, i0 + 1, k0 + 1, nx, nz, inv_fa, v11);
+    lq_columns_corner_velocity(d, hd, qx, qz, i0, k0, nx, nz, inv_fa, v00);
+    lq_columns_corner_velocity(d, hd, qx, qz, i0 + 1, k0, nx, nz, inv_fa, v10);
+    lq_columns_corner_velocity(d, hd, qx, qz, i0, k0 + 1, nx, nz, inv_fa, v01);
+    lq_columns_corner_velocity(d, hd, qx, qz, i0 + 1, k0 + 1, nx, nz, inv_fa, v11);
     float w00 = (1.0f - fx) * (1.0f - fz), w10 = fx * (1.0f - fz), w01 = (1.0f - fx) * fz,
           w11 = fx * fz;
-    float h = w00 * lq_sp_corner_height(b, d, i0, k0, nx, nz) +
-              w10 * lq_sp_corner_height(b, d, i0 + 1, k0, nx, nz) +
-              w01 * lq_sp_corner_height(b, d, i0, k0 + 1, nx, nz) +
-              w11 * lq_sp_corner_height(b, d, i0 + 1, k0 + 1, nx, nz);
+    float h = w00 * lq_columns_corner_height(b, d, i0, k0, nx, nz) +
+              w10 * lq_columns_corner_height(b, d, i0 + 1, k0, nx, nz) +
+              w01 * lq_columns_corner_height(b, d, i0, k0 + 1, nx, nz) +
+              w11 * lq_columns_corner_height(b, d, i0 + 1, k0 + 1, nx, nz);
     p[0] = ox + gx * dx;
     p[1] = h;
     p[2] = oz + gz * dx;
@@ -372,8 +378,8 @@ LQ_INLINE void lq_sp_emit_particle(LQ_GLOBAL float *p, const LQ_GLOBAL float *b,
 }
 
 /* Volume the column loses to the particles its four corners emitted (cnt per corner). */
-LQ_INLINE void lq_sp_take_cell(LQ_GLOBAL float *d, const LQ_GLOBAL int *cnt, int i, int k, int nx,
-                               float quarter_depth)
+LQ_INLINE void lq_columns_take_cell(LQ_GLOBAL float *d, const LQ_GLOBAL int *cnt, int i, int k,
+                                    int nx, float quarter_depth)
 {
     int r = nx + 1;
     int n = cnt[i + r * k] + cnt[i + 1 + r * k] + cnt[i + r * (k + 1)] + cnt[i + 1 + r * (k + 1)];
@@ -387,17 +393,19 @@ LQ_INLINE void lq_sp_take_cell(LQ_GLOBAL float *d, const LQ_GLOBAL int *cnt, int
 
 /* Where the vertical line at (x, z) meets object o: [*lo, *hi] in world y; 0 if it
  * misses. Body-frame coordinates along the line are q(y) = Rᵀ((x, 0, z) − c) + y Rᵀ ŷ. */
-LQ_INLINE int lq_sp_object_span(const LQ_GLOBAL float *o, float x, float z, float *lo, float *hi)
+LQ_INLINE int lq_columns_object_span(const LQ_GLOBAL float *o, float x, float z, float *lo,
+                                     float *hi)
 {
-    const LQ_GLOBAL float *R = o + LQ_SP_O_ROT;
-    float px = x - o[LQ_SP_O_POS], py = -o[LQ_SP_O_POS + 1], pz = z - o[LQ_SP_O_POS + 2];
+    const LQ_GLOBAL float *R = o + LQ_COLUMNS_O_ROT;
+    float px = x - o[LQ_COLUMNS_O_POS], py = -o[LQ_COLUMNS_O_POS + 1],
+          pz = z - o[LQ_COLUMNS_O_POS + 2];
     float q[3], v[3];
     for (int a = 0; a < 3; a++) {
         q[a] = R[a] * px + R[3 + a] * py + R[6 + a] * pz;
         v[a] = R[3 + a];
     }
-    const LQ_GLOBAL float *h = o + LQ_SP_O_HALF;
-    if ((int)o[LQ_SP_O_SHAPE] == 2) { /* box: slabs */
+    const LQ_GLOBAL float *h = o + LQ_COLUMNS_O_HALF;
+    if ((int)o[LQ_COLUMNS_O_SHAPE] == 2) { /* box: slabs */
         float t0 = -1e30f, t1 = 1e30f;
         for (int a = 0; a < 3; a++) {
             if (fabs(v[a]) < 1e-12f) {
@@ -435,18 +443,18 @@ LQ_INLINE int lq_sp_object_span(const LQ_GLOBAL float *o, float x, float z, floa
  * pushes back with κ · pen, at most the object's thickness there (a column it fills
  * holds the object's displacement, Archimedes). *thick: how much of the object is
  * under water there, pen plus the head (the water it holds below the level around). */
-LQ_INLINE float lq_sp_object_head(const LQ_GLOBAL float *o, float bc, float dc, float x, float z,
-                                  float *thick)
+LQ_INLINE float lq_columns_object_head(const LQ_GLOBAL float *o, float bc, float dc, float x,
+                                       float z, float *thick)
 {
     float lo, hi;
     *thick = 0.0f;
-    if (!lq_sp_object_span(o, x, z, &lo, &hi)) return 0.0f;
+    if (!lq_columns_object_span(o, x, z, &lo, &hi)) return 0.0f;
     lo = lo > bc ? lo : bc;
     float t = hi - lo;
     if (!(t > 0.0f) || !(dc > 0.0f)) return 0.0f;
     float pen = bc + dc - lo;
     if (!(pen > 0.0f)) return 0.0f;
-    float e = o[LQ_SP_O_KAPPA] * pen;
+    float e = o[LQ_COLUMNS_O_KAPPA] * pen;
     e = e < t ? e : t;
     /* under water: what the water rose into it plus what its pressure holds down */
     float sub = pen + e;
@@ -458,77 +466,82 @@ LQ_INLINE float lq_sp_object_head(const LQ_GLOBAL float *o, float bc, float dc, 
  * corner, whose surface height is eq. 10's mean of its four columns (ground and depth
  * alike). Returns the head there; *zc is the surface height, *thick the submerged
  * thickness. */
-LQ_INLINE float lq_sp_corner_head(const LQ_GLOBAL float *o, const LQ_GLOBAL float *b,
-                                  const LQ_GLOBAL float *d, int i, int k, int nx, float dx,
-                                  float ox, float oz, float *zc, float *thick)
+LQ_INLINE float lq_columns_corner_head(const LQ_GLOBAL float *o, const LQ_GLOBAL float *b,
+                                       const LQ_GLOBAL float *d, int i, int k, int nx, float dx,
+                                       float ox, float oz, float *zc, float *thick)
 {
     int c = i + nx * k;
     int c00 = c - 1 - nx, c10 = c - nx, c01 = c - 1;
     float bc = 0.25f * (b[c00] + b[c10] + b[c01] + b[c]);
     float dc = 0.25f * (d[c00] + d[c10] + d[c01] + d[c]);
     *zc = bc + dc;
-    return lq_sp_object_head(o, bc, dc, ox + (float)i * dx, oz + (float)k * dx, thick);
+    return lq_columns_object_head(o, bc, dc, ox + (float)i * dx, oz + (float)k * dx, thick);
 }
 
 /* mode 0, per control point (i, k): each object's head there, its moments about the
  * object's centre, the submerged thickness and the surface under it, into acc (§4:
  * the force on the object, f_o = −f_e, is ρ g dx dz times the summed head). */
-LQ_INLINE void lq_sp_contact_corner(LQ_GLOBAL lq_long *acc, const LQ_GLOBAL float *obj, int nobj,
-                                    const LQ_GLOBAL float *b, const LQ_GLOBAL float *d, int i,
-                                    int k, int nx, int nz, float dx, float ox, float oz)
+LQ_INLINE void lq_columns_contact_corner(LQ_GLOBAL lq_long *acc, const LQ_GLOBAL float *obj,
+                                         int nobj, const LQ_GLOBAL float *b,
+                                         const LQ_GLOBAL float *d, int i, int k, int nx, int nz,
+                                         float dx, float ox, float oz)
 {
     if (i < 1 || i > nx - 1 || k < 1 || k > nz - 1) return;
     float x = ox + (float)i * dx, z = oz + (float)k * dx;
     for (int n = 0; n < nobj; n++) {
-        const LQ_GLOBAL float *o = obj + n * LQ_SP_OBJ_STRIDE;
+        const LQ_GLOBAL float *o = obj + n * LQ_COLUMNS_OBJ_STRIDE;
         float thick, zc, lo, hi;
-        float head = lq_sp_corner_head(o, b, d, i, k, nx, dx, ox, oz, &zc, &thick);
-        LQ_GLOBAL lq_long *a = acc + LQ_SP_ACC_OBJ + n * LQ_SP_OBJ_ACC;
+        float head = lq_columns_corner_head(o, b, d, i, k, nx, dx, ox, oz, &zc, &thick);
+        LQ_GLOBAL lq_long *a = acc + LQ_COLUMNS_ACC_OBJ + n * LQ_COLUMNS_OBJ_ACC;
         if (head > 0.0f) {
-            LQ_ATOMIC_ADD_LONG(&a[LQ_SP_OA_HEAD], LQ_FIXED(head * LQ_SP_FSCALE));
-            LQ_ATOMIC_ADD_LONG(&a[LQ_SP_OA_TX],
-                               lq_sp_fixed_signed(head * (z - o[LQ_SP_O_POS + 2]) * LQ_SP_FSCALE));
-            LQ_ATOMIC_ADD_LONG(&a[LQ_SP_OA_TZ],
-                               lq_sp_fixed_signed(head * (x - o[LQ_SP_O_POS]) * LQ_SP_FSCALE));
-            LQ_ATOMIC_ADD_LONG(&a[LQ_SP_OA_SUB], LQ_FIXED(thick * LQ_SP_FSCALE));
+            LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_HEAD], LQ_FIXED(head * LQ_COLUMNS_FSCALE));
+            LQ_ATOMIC_ADD_LONG(
+                &a[LQ_COLUMNS_OA_TX],
+                lq_columns_fixed_signed(head * (z - o[LQ_COLUMNS_O_POS + 2]) * LQ_COLUMNS_FSCALE));
+            LQ_ATOMIC_ADD_LONG(
+                &a[LQ_COLUMNS_OA_TZ],
+                lq_columns_fixed_signed(head * (x - o[LQ_COLUMNS_O_POS]) * LQ_COLUMNS_FSCALE));
+            LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_SUB], LQ_FIXED(thick * LQ_COLUMNS_FSCALE));
         }
         if (zc > 0.25f * (b[i + nx * k] + b[i - 1 + nx * k] + b[i + nx * (k - 1)] +
                           b[i - 1 + nx * (k - 1)]) &&
-            lq_sp_object_span(o, x, z, &lo, &hi)) {
-            LQ_ATOMIC_ADD_LONG(&a[LQ_SP_OA_ZSUM], lq_sp_fixed_signed(zc * LQ_SP_FSCALE));
-            LQ_ATOMIC_ADD_LONG(&a[LQ_SP_OA_COUNT], (lq_long)LQ_SP_FSCALE);
+            lq_columns_object_span(o, x, z, &lo, &hi)) {
+            LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_ZSUM],
+                               lq_columns_fixed_signed(zc * LQ_COLUMNS_FSCALE));
+            LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_COUNT], (lq_long)LQ_COLUMNS_FSCALE);
         }
     }
 }
 
 /* mode 1, per column (i, k): eq. 11, each of its four control points passes a quarter
  * of its force on as pressure: e = Σ over corners and objects of factor · head / 4. */
-LQ_INLINE void lq_sp_pressure_cell(LQ_GLOBAL float *e, const LQ_GLOBAL float *obj, int nobj,
-                                   const LQ_GLOBAL float *b, const LQ_GLOBAL float *d, int i, int k,
-                                   int nx, int nz, float dx, float ox, float oz)
+LQ_INLINE void lq_columns_pressure_cell(LQ_GLOBAL float *e, const LQ_GLOBAL float *obj, int nobj,
+                                        const LQ_GLOBAL float *b, const LQ_GLOBAL float *d, int i,
+                                        int k, int nx, int nz, float dx, float ox, float oz)
 {
     float sum = 0.0f;
     for (int q = 0; q < 4; q++) {
         int ci = i + (q & 1), ck = k + (q >> 1);
         if (ci < 1 || ci > nx - 1 || ck < 1 || ck > nz - 1) continue;
         for (int n = 0; n < nobj; n++) {
-            const LQ_GLOBAL float *o = obj + n * LQ_SP_OBJ_STRIDE;
+            const LQ_GLOBAL float *o = obj + n * LQ_COLUMNS_OBJ_STRIDE;
             float thick, zc;
-            float head = lq_sp_corner_head(o, b, d, ci, ck, nx, dx, ox, oz, &zc, &thick);
-            sum += o[LQ_SP_O_FACTOR] * head;
+            float head = lq_columns_corner_head(o, b, d, ci, ck, nx, dx, ox, oz, &zc, &thick);
+            sum += o[LQ_COLUMNS_O_FACTOR] * head;
         }
     }
     e[i + nx * k] = 0.25f * sum;
 }
 
 /* Is world point (x, y, z) inside object o? */
-LQ_INLINE int lq_sp_object_inside(const LQ_GLOBAL float *o, float x, float y, float z)
+LQ_INLINE int lq_columns_object_inside(const LQ_GLOBAL float *o, float x, float y, float z)
 {
-    const LQ_GLOBAL float *R = o + LQ_SP_O_ROT;
-    const LQ_GLOBAL float *h = o + LQ_SP_O_HALF;
-    float px = x - o[LQ_SP_O_POS], py = y - o[LQ_SP_O_POS + 1], pz = z - o[LQ_SP_O_POS + 2];
+    const LQ_GLOBAL float *R = o + LQ_COLUMNS_O_ROT;
+    const LQ_GLOBAL float *h = o + LQ_COLUMNS_O_HALF;
+    float px = x - o[LQ_COLUMNS_O_POS], py = y - o[LQ_COLUMNS_O_POS + 1],
+          pz = z - o[LQ_COLUMNS_O_POS + 2];
     float s = 0.0f;
-    int box = (int)o[LQ_SP_O_SHAPE] == 2, in = 1;
+    int box = (int)o[LQ_COLUMNS_O_SHAPE] == 2, in = 1;
     for (int a = 0; a < 3; a++) {
         float q = (R[a] * px + R[3 + a] * py + R[6 + a] * pz) / h[a];
         s += q * q;
@@ -542,11 +555,12 @@ LQ_INLINE int lq_sp_object_inside(const LQ_GLOBAL float *o, float x, float y, fl
 /* Ballistic flight under gravity (exact for constant acceleration when drag_keep = 1),
  * then: back into the column it falls into when it reaches that column's water surface;
  * destroyed on dry ground, inside an object or off the grid (volume counted lost). */
-LQ_INLINE void lq_sp_particle_step(LQ_GLOBAL float *p, const LQ_GLOBAL float *b,
-                                   const LQ_GLOBAL float *d, LQ_GLOBAL lq_long *ret,
-                                   LQ_GLOBAL lq_long *acc, const LQ_GLOBAL float *obj, int nobj,
-                                   int nx, int nz, float dx, float ox, float oz, float dt, float gx,
-                                   float gy, float gz, float drag_keep, float dry)
+LQ_INLINE void lq_columns_particle_step(LQ_GLOBAL float *p, const LQ_GLOBAL float *b,
+                                        const LQ_GLOBAL float *d, LQ_GLOBAL lq_long *ret,
+                                        LQ_GLOBAL lq_long *acc, const LQ_GLOBAL float *obj,
+                                        int nobj, int nx, int nz, float dx, float ox, float oz,
+                                        float dt, float gx, float gy, float gz, float drag_keep,
+                                        float dry)
 {
     if (p[7] == 0.0f) return;
     float hdt = 0.5f * dt;
@@ -559,27 +573,27 @@ LQ_INLINE void lq_sp_particle_step(LQ_GLOBAL float *p, const LQ_GLOBAL float *b,
     p[3] = vx;
     p[4] = vy;
     p[5] = vz;
-    lq_long vol = LQ_FIXED(p[6] * LQ_SP_VSCALE);
+    lq_long vol = LQ_FIXED(p[6] * LQ_COLUMNS_VSCALE);
     float fi = (x - ox) / dx, fk = (z - oz) / dx;
     if (!(fi >= 0.0f && fi < (float)nx && fk >= 0.0f && fk < (float)nz)) {
         p[7] = 0.0f;
-        LQ_ATOMIC_ADD_LONG(&acc[LQ_SP_ACC_LOST], vol);
+        LQ_ATOMIC_ADD_LONG(&acc[LQ_COLUMNS_ACC_LOST], vol);
         return;
     }
     int c = (int)fi + nx * (int)fk;
     for (int n = 0; n < nobj; n++)
-        if (lq_sp_object_inside(obj + n * LQ_SP_OBJ_STRIDE, x, y, z)) {
+        if (lq_columns_object_inside(obj + n * LQ_COLUMNS_OBJ_STRIDE, x, y, z)) {
             p[7] = 0.0f;
-            LQ_ATOMIC_ADD_LONG(&acc[LQ_SP_ACC_LOST], vol);
+            LQ_ATOMIC_ADD_LONG(&acc[LQ_COLUMNS_ACC_LOST], vol);
             return;
         }
     if (y > b[c] + d[c]) return;
     p[7] = 0.0f;
     if (d[c] > dry) {
         LQ_ATOMIC_ADD_LONG(&ret[c], vol);
-        LQ_ATOMIC_ADD_LONG(&acc[LQ_SP_ACC_ABSORBED], vol);
+        LQ_ATOMIC_ADD_LONG(&acc[LQ_COLUMNS_ACC_ABSORBED], vol);
     } else {
-        LQ_ATOMIC_ADD_LONG(&acc[LQ_SP_ACC_LOST], vol);
+        LQ_ATOMIC_ADD_LONG(&acc[LQ_COLUMNS_ACC_LOST], vol);
     }
 }
 
@@ -587,7 +601,7 @@ LQ_INLINE void lq_sp_particle_step(LQ_GLOBAL float *p, const LQ_GLOBAL float *b,
 
 /* Exclusive prefix of nblocks block sums into off[], starting at base; returns the
  * total. */
-LQ_INLINE int lq_sp_scan(LQ_GLOBAL int *off, const LQ_GLOBAL int *sum, int nblocks, int base)
+LQ_INLINE int lq_columns_scan(LQ_GLOBAL int *off, const LQ_GLOBAL int *sum, int nblocks, int base)
 {
     int run = base;
     for (int j = 0; j < nblocks; j++) {

@@ -17,9 +17,9 @@
  * 4, 8 or 16, chosen per device at build time): CPUs run the Thomas recurrence of
  * LQ_VEC lines in SIMD lanes instead of waiting on one line's divide chain, GPUs take
  * LQ_VEC = 1 and one line per work-item. Lane by lane the arithmetic is that of
- * lq_hf_solve_line (the reference twin): the same operations in the same order, with
- * the branches of lq_hf_edge_depth written as selects in the same priority. Lines left over (count
- * % LQ_VEC) use lq_hf_solve_line itself.
+ * lq_heightfield_solve_line (the reference twin): the same operations in the same order, with
+ * the branches of lq_heightfield_edge_depth written as selects in the same priority. Lines left
+ * over (count % LQ_VEC) use lq_heightfield_solve_line itself.
  */
 #ifndef LQ_VEC
 #define LQ_VEC 1
@@ -43,7 +43,7 @@ typedef float16 floatv;
 /* LQ_VEC values at p[0], p[lane_stride], ... (contiguous when lane_stride == 1). The
  * strided form names each lane, so compilers build the vector in registers. */
 #define LQ_G(l) p[(l)*lane_stride]
-static inline floatv lq_loadv(const global float *p, int lane_stride)
+static inline floatv lq_heightfield_loadv(const global float *p, int lane_stride)
 {
 #if LQ_VEC == 1
     return *p;
@@ -60,7 +60,7 @@ static inline floatv lq_loadv(const global float *p, int lane_stride)
 #endif
 }
 
-static inline void lq_storev(floatv v, global float *p, int lane_stride)
+static inline void lq_heightfield_storev(floatv v, global float *p, int lane_stride)
 {
 #if LQ_VEC == 1
     *p = v;
@@ -93,7 +93,7 @@ static inline void lq_storev(floatv v, global float *p, int lane_stride)
 }
 #undef LQ_G
 
-static inline floatv lq_edge_depthv(floatv ha, floatv ba, floatv hb, floatv bb)
+static inline floatv lq_heightfield_edge_depthv(floatv ha, floatv ba, floatv hb, floatv bb)
 {
     floatv da = ha - ba, db = hb - bb, zero = 0.0f;
     floatv r = zero;
@@ -103,39 +103,43 @@ static inline floatv lq_edge_depthv(floatv ha, floatv ba, floatv hb, floatv bb)
     return r;
 }
 
-/* lq_hf_solve_line for LQ_VEC lines at once: lane l is the line starting at
+/* lq_heightfield_solve_line for LQ_VEC lines at once: lane l is the line starting at
  * base + l·lane_stride. */
-static inline void lq_solve_linev(const global float *h1, const global float *b, global float *out,
-                                  global float *cp, int base, int lane_stride, int stride, int n,
-                                  float kappa, int add_base)
+static inline void lq_heightfield_solve_linev(const global float *h1, const global float *b,
+                                              global float *out, global float *cp, int base,
+                                              int lane_stride, int stride, int n, float kappa,
+                                              int add_base)
 {
     floatv a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
-    floatv hc = lq_loadv(h1 + base, lane_stride), bc = lq_loadv(b + base, lane_stride);
+    floatv hc = lq_heightfield_loadv(h1 + base, lane_stride),
+           bc = lq_heightfield_loadv(b + base, lane_stride);
     int idx = base;
     for (int t = 0; t + 1 < n; t++, idx += stride) {
-        floatv hn = lq_loadv(h1 + idx + stride, lane_stride);
-        floatv bn = lq_loadv(b + idx + stride, lane_stride);
-        floatv a_right = kappa * lq_edge_depthv(hc, bc, hn, bn);
+        floatv hn = lq_heightfield_loadv(h1 + idx + stride, lane_stride);
+        floatv bn = lq_heightfield_loadv(b + idx + stride, lane_stride);
+        floatv a_right = kappa * lq_heightfield_edge_depthv(hc, bc, hn, bn);
         floatv m = (1.0f + a_left + a_right) + a_left * c_prev;
         floatv inv = 1.0f / m;
         c_prev = -a_right * inv;
-        d_prev = (lq_loadv(out + idx, lane_stride) + a_left * d_prev) * inv;
-        lq_storev(c_prev, cp + idx, lane_stride);
-        lq_storev(d_prev, out + idx, lane_stride);
+        d_prev = (lq_heightfield_loadv(out + idx, lane_stride) + a_left * d_prev) * inv;
+        lq_heightfield_storev(c_prev, cp + idx, lane_stride);
+        lq_heightfield_storev(d_prev, out + idx, lane_stride);
         a_left = a_right;
         hc = hn;
         bc = bn;
     }
     {
         floatv m = (1.0f + a_left + 0.0f) + a_left * c_prev;
-        d_prev = (lq_loadv(out + idx, lane_stride) + a_left * d_prev) * (1.0f / m);
-        lq_storev(add_base ? hc + d_prev : d_prev, out + idx, lane_stride);
+        d_prev = (lq_heightfield_loadv(out + idx, lane_stride) + a_left * d_prev) * (1.0f / m);
+        lq_heightfield_storev(add_base ? hc + d_prev : d_prev, out + idx, lane_stride);
     }
     floatv x = d_prev;
     idx -= stride;
     for (int t = n - 2; t >= 0; t--, idx -= stride) {
-        x = lq_loadv(out + idx, lane_stride) - lq_loadv(cp + idx, lane_stride) * x;
-        lq_storev(add_base ? lq_loadv(h1 + idx, lane_stride) + x : x, out + idx, lane_stride);
+        x = lq_heightfield_loadv(out + idx, lane_stride) -
+            lq_heightfield_loadv(cp + idx, lane_stride) * x;
+        lq_heightfield_storev(add_base ? lq_heightfield_loadv(h1 + idx, lane_stride) + x : x,
+                              out + idx, lane_stride);
     }
 }
 
@@ -144,10 +148,10 @@ static inline void lq_solve_linev(const global float *h1, const global float *b,
  * written as 8 x 8 blocks that are transposed in registers (three rounds of shuffle2),
  * so every memory access is a contiguous vload8/vstore8 of one row while the Thomas
  * recurrence runs down eight rows at once. Needs NX % 8 == 0; the arithmetic per lane
- * is lq_hf_solve_line's.
+ * is lq_heightfield_solve_line's.
  */
 #if LQ_XBLOCK
-static inline void lq_transpose8(float8 *r)
+static inline void lq_heightfield_transpose8(float8 *r)
 {
     const uint8 even = (uint8)(0, 8, 2, 10, 4, 12, 6, 14), odd = (uint8)(1, 9, 3, 11, 5, 13, 7, 15);
     const uint8 lo2 = (uint8)(0, 1, 8, 9, 4, 5, 12, 13), hi2 = (uint8)(2, 3, 10, 11, 6, 7, 14, 15);
@@ -173,21 +177,21 @@ static inline void lq_transpose8(float8 *r)
 }
 
 /* The 8 x 8 block at (row0, col) of p, as eight column vectors (lane = row). */
-static inline void lq_load_block(const global float *p, int row0, int col, float8 *c)
+static inline void lq_heightfield_load_block(const global float *p, int row0, int col, float8 *c)
 {
 #pragma unroll
     for (int r = 0; r < 8; r++) c[r] = vload8(0, p + (row0 + r) * NX + col);
-    lq_transpose8(c);
+    lq_heightfield_transpose8(c);
 }
 
-static inline void lq_store_block(global float *p, int row0, int col, float8 *c)
+static inline void lq_heightfield_store_block(global float *p, int row0, int col, float8 *c)
 {
-    lq_transpose8(c);
+    lq_heightfield_transpose8(c);
 #pragma unroll
     for (int r = 0; r < 8; r++) vstore8(c[r], 0, p + (row0 + r) * NX + col);
 }
 
-static inline float8 lq_edge_depth8(float8 ha, float8 ba, float8 hb, float8 bb)
+static inline float8 lq_heightfield_edge_depth8(float8 ha, float8 ba, float8 hb, float8 bb)
 {
     float8 da = ha - ba, db = hb - bb, zero = 0.0f, r = 0.0f;
     r = select(r, 0.5f * db, (db > zero) && (hb > ba));
@@ -196,25 +200,27 @@ static inline float8 lq_edge_depth8(float8 ha, float8 ba, float8 hb, float8 bb)
     return r;
 }
 
-static inline void lq_solve_rows8(const global float *h1, const global float *b, global float *out,
-                                  global float *cp, int row0, float kappa)
+static inline void lq_heightfield_solve_rows8(const global float *h1, const global float *b,
+                                              global float *out, global float *cp, int row0,
+                                              float kappa)
 {
     float8 H[8], B[8], HN[8], BN[8], C[8], D[8];
     float8 a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
-    lq_load_block(h1, row0, 0, H);
-    lq_load_block(b, row0, 0, B);
+    lq_heightfield_load_block(h1, row0, 0, H);
+    lq_heightfield_load_block(b, row0, 0, B);
     for (int c0 = 0; c0 < NX; c0 += 8) {
         int last = c0 + 8 >= NX;
         if (!last) {
-            lq_load_block(h1, row0, c0 + 8, HN);
-            lq_load_block(b, row0, c0 + 8, BN);
+            lq_heightfield_load_block(h1, row0, c0 + 8, HN);
+            lq_heightfield_load_block(b, row0, c0 + 8, BN);
         }
-        lq_load_block(out, row0, c0, D);
+        lq_heightfield_load_block(out, row0, c0, D);
 #pragma unroll
         for (int j = 0; j < 8; j++) {
             float8 hn = j < 7 ? H[j + 1] : HN[0], bn = j < 7 ? B[j + 1] : BN[0];
-            float8 a_right =
-                (last && j == 7) ? (float8)0.0f : kappa * lq_edge_depth8(H[j], B[j], hn, bn);
+            float8 a_right = (last && j == 7)
+                                 ? (float8)0.0f
+                                 : kappa * lq_heightfield_edge_depth8(H[j], B[j], hn, bn);
             float8 m = (1.0f + a_left + a_right) + a_left * c_prev;
             float8 inv = 1.0f / m;
             c_prev = -a_right * inv;
@@ -223,8 +229,8 @@ static inline void lq_solve_rows8(const global float *h1, const global float *b,
             D[j] = d_prev;
             a_left = a_right;
         }
-        lq_store_block(cp, row0, c0, C);
-        lq_store_block(out, row0, c0, D);
+        lq_heightfield_store_block(cp, row0, c0, C);
+        lq_heightfield_store_block(out, row0, c0, D);
 #pragma unroll
         for (int j = 0; j < 8; j++) {
             H[j] = HN[j];
@@ -234,14 +240,14 @@ static inline void lq_solve_rows8(const global float *h1, const global float *b,
     /* back substitution, block by block from the right */
     float8 x = 0.0f;
     for (int c0 = NX - 8; c0 >= 0; c0 -= 8) {
-        lq_load_block(cp, row0, c0, C);
-        lq_load_block(out, row0, c0, D);
+        lq_heightfield_load_block(cp, row0, c0, C);
+        lq_heightfield_load_block(out, row0, c0, D);
 #pragma unroll
         for (int j = 7; j >= 0; j--) {
             x = (c0 + j == NX - 1) ? D[j] : D[j] - C[j] * x;
             D[j] = x;
         }
-        lq_store_block(out, row0, c0, D);
+        lq_heightfield_store_block(out, row0, c0, D);
     }
 }
 #endif
@@ -250,112 +256,119 @@ static inline void lq_solve_rows8(const global float *h1, const global float *b,
 /* Cell kernels on CPUs take LQ_VEC cells of a row per work-item as one vector (the
  * same arithmetic as the per-cell functions, lane by lane); the first and last
  * segment of a row, whose neighbours cross the row's ends, use the per-cell code. */
-static inline void lq_residual_segment(const global float *h1, const global float *u,
-                                       const global float *w, const global float *b,
-                                       global float *R, int i0, int k, float kappa, float cdt)
+static inline void lq_heightfield_residual_segment(const global float *h1, const global float *u,
+                                                   const global float *w, const global float *b,
+                                                   global float *R, int i0, int k, float kappa,
+                                                   float cdt)
 {
 #if LQ_VEC > 1
     if (i0 > 0 && i0 + LQ_VEC < NX) {
         int idx = i0 + NX * k, fu = i0 + (NX + 1) * k;
         int dn = k > 0 ? -NX : 0, up = k + 1 < NZ ? NX : 0;
-        floatv hc = lq_loadv(h1 + idx, 1), bc = lq_loadv(b + idx, 1);
-        floatv hl = lq_loadv(h1 + idx - 1, 1), hr = lq_loadv(h1 + idx + 1, 1);
-        floatv hd = lq_loadv(h1 + idx + dn, 1), ht = lq_loadv(h1 + idx + up, 1);
-        floatv Dl = lq_edge_depthv(hc, bc, hl, lq_loadv(b + idx - 1, 1));
-        floatv Dr = lq_edge_depthv(hc, bc, hr, lq_loadv(b + idx + 1, 1));
-        floatv Dd = lq_edge_depthv(hc, bc, hd, lq_loadv(b + idx + dn, 1));
-        floatv Dt = lq_edge_depthv(hc, bc, ht, lq_loadv(b + idx + up, 1));
+        floatv hc = lq_heightfield_loadv(h1 + idx, 1), bc = lq_heightfield_loadv(b + idx, 1);
+        floatv hl = lq_heightfield_loadv(h1 + idx - 1, 1),
+               hr = lq_heightfield_loadv(h1 + idx + 1, 1);
+        floatv hd = lq_heightfield_loadv(h1 + idx + dn, 1),
+               ht = lq_heightfield_loadv(h1 + idx + up, 1);
+        floatv Dl = lq_heightfield_edge_depthv(hc, bc, hl, lq_heightfield_loadv(b + idx - 1, 1));
+        floatv Dr = lq_heightfield_edge_depthv(hc, bc, hr, lq_heightfield_loadv(b + idx + 1, 1));
+        floatv Dd = lq_heightfield_edge_depthv(hc, bc, hd, lq_heightfield_loadv(b + idx + dn, 1));
+        floatv Dt = lq_heightfield_edge_depthv(hc, bc, ht, lq_heightfield_loadv(b + idx + up, 1));
         floatv flux = Dl * (hl - hc) + Dr * (hr - hc) + Dd * (hd - hc) + Dt * (ht - hc);
-        floatv carried = Dl * lq_loadv(u + fu, 1) - Dr * lq_loadv(u + fu + 1, 1) +
-                         Dd * lq_loadv(w + idx, 1) - Dt * lq_loadv(w + idx + NX, 1);
-        lq_storev(cdt * carried + kappa * flux, R + idx, 1);
+        floatv carried =
+            Dl * lq_heightfield_loadv(u + fu, 1) - Dr * lq_heightfield_loadv(u + fu + 1, 1) +
+            Dd * lq_heightfield_loadv(w + idx, 1) - Dt * lq_heightfield_loadv(w + idx + NX, 1);
+        lq_heightfield_storev(cdt * carried + kappa * flux, R + idx, 1);
         return;
     }
 #endif
     for (int i = i0; i < i0 + LQ_VEC && i < NX; i++)
-        R[i + NX * k] = lq_hf_residual_cell(h1, u, w, b, i, k, NX, NZ, kappa, cdt);
+        R[i + NX * k] = lq_heightfield_residual_cell(h1, u, w, b, i, k, NX, NZ, kappa, cdt);
 }
 
 /* R of the delta form (heightfield_cell.h) into hn. */
-kernel void hf_residual(global const float *h1, global const float *u, global const float *w,
-                        global const float *b, global float *hn, float kappa, float cdt)
+kernel void heightfield_residual(global const float *h1, global const float *u,
+                                 global const float *w, global const float *b, global float *hn,
+                                 float kappa, float cdt)
 {
     int i0 = get_global_id(0) * LQ_VEC, k = get_global_id(1);
     if (i0 >= NX || k >= NZ) return;
-    lq_residual_segment(h1, u, w, b, hn, i0, k, kappa, cdt);
+    lq_heightfield_residual_segment(h1, u, w, b, hn, i0, k, kappa, cdt);
 }
 
 /* eq. 19: rows (x direction), in place on hn (R in, Δ* out). */
-kernel void hf_adi_x(global const float *h1, global const float *b, global float *hn,
-                     global float *cp, float kappa)
+kernel void heightfield_adi_x(global const float *h1, global const float *b, global float *hn,
+                              global float *cp, float kappa)
 {
 #if LQ_XBLOCK
     int k0 = get_global_id(0) * 8;
     if (k0 >= NZ) return;
     if (k0 + 8 <= NZ) {
-        lq_solve_rows8(h1, b, hn, cp, k0, kappa);
+        lq_heightfield_solve_rows8(h1, b, hn, cp, k0, kappa);
         return;
     }
-    for (int k = k0; k < NZ; k++) lq_hf_solve_line(h1, b, hn, cp, k * NX, 1, NX, kappa, 0);
+    for (int k = k0; k < NZ; k++) lq_heightfield_solve_line(h1, b, hn, cp, k * NX, 1, NX, kappa, 0);
 #else
     int k = get_global_id(0);
     if (k >= NZ) return;
-    lq_hf_solve_line(h1, b, hn, cp, k * NX, 1, NX, kappa, 0);
+    lq_heightfield_solve_line(h1, b, hn, cp, k * NX, 1, NX, kappa, 0);
 #endif
 }
 
 /* eq. 20: columns (z direction), LQ_VEC adjacent columns per work-item, in place on hn
  * (Δ* in, h(n) = h(n−1) + Δ out). */
-kernel void hf_adi_z(global const float *h1, global const float *b, global float *hn,
-                     global float *cp, float kappa)
+kernel void heightfield_adi_z(global const float *h1, global const float *b, global float *hn,
+                              global float *cp, float kappa)
 {
     int i0 = get_global_id(0) * LQ_VEC;
     if (i0 >= NX) return;
     if (i0 + LQ_VEC <= NX) {
-        lq_solve_linev(h1, b, hn, cp, i0, 1, NX, NZ, kappa, 1);
+        lq_heightfield_solve_linev(h1, b, hn, cp, i0, 1, NX, NZ, kappa, 1);
         return;
     }
-    for (int i = i0; i < NX; i++) lq_hf_solve_line(h1, b, hn, cp, i, NX, NZ, kappa, 1);
+    for (int i = i0; i < NX; i++) lq_heightfield_solve_line(h1, b, hn, cp, i, NX, NZ, kappa, 1);
 }
 
 /* Sources over a rectangle of cells starting at (i0, k0); (ci, ck) centre in cells. */
-kernel void hf_source(global float *h1, global const float *b, global long *acc_l, int i0, int k0,
-                      float ci, float ck, float inv_r2, int mode, float amount, float scale)
+kernel void heightfield_source(global float *h1, global const float *b, global long *acc_l, int i0,
+                               int k0, float ci, float ck, float inv_r2, int mode, float amount,
+                               float scale)
 {
     int i = i0 + get_global_id(0), k = k0 + get_global_id(1);
     if (i >= NX || k >= NZ) return;
     float dx = (float)i + 0.5f - ci, dz = (float)k + 0.5f - ck;
-    lq_hf_source_cell(h1, b, acc_l, i + NX * k, dx * dx + dz * dz, inv_r2, mode, amount, scale);
+    lq_heightfield_source_cell(h1, b, acc_l, i + NX * k, dx * dx + dz * dz, inv_r2, mode, amount,
+                               scale);
 }
 
 /* One work-item per row. */
-kernel void hf_label_init(global const float *h1, global const float *hn, global const float *b,
-                          global int *L)
+kernel void heightfield_label_init(global const float *h1, global const float *hn,
+                                   global const float *b, global int *L)
 {
     int k = get_global_id(0);
     if (k >= NZ) return;
-    lq_hf_label_init_row(h1, hn, b, L, k, NX);
+    lq_heightfield_label_init_row(h1, hn, b, L, k, NX);
 }
 
-kernel void hf_label_merge(global volatile int *L)
+kernel void heightfield_label_merge(global volatile int *L)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i >= NX || k >= NZ) return;
-    lq_hf_label_merge_cell(L, i, k, NX, NZ);
+    lq_heightfield_label_merge_cell(L, i, k, NX, NZ);
 }
 
-kernel void hf_label_compress(global volatile int *L, global long *old_sum, global long *new_sum,
-                              global int *wet_count)
+kernel void heightfield_label_compress(global volatile int *L, global long *old_sum,
+                                       global long *new_sum, global int *wet_count)
 {
     int idx = get_global_id(0);
     if (idx >= NX * NZ) return;
-    lq_hf_label_compress_cell(L, old_sum, new_sum, wet_count, idx);
+    lq_heightfield_label_compress_cell(L, old_sum, new_sum, wet_count, idx);
 }
 
-/* One work-item per LQ_HF_SEGMENT cells of a row. */
+/* One work-item per LQ_HEIGHTFIELD_SEGMENT cells of a row. */
 #if LQ_VEC == 16
 /* Sum of the fixed-point depths of 16 cells, and how many are wet. */
-static inline long lq_fixed_sum16(float16 h, float16 b, float scale, int *wet)
+static inline long lq_heightfield_fixed_sum16(float16 h, float16 b, float scale, int *wet)
 {
     float16 d = select((float16)0.0f, h - b, h > b), x = d * scale;
     long16 f = convert_long16_rte(select((float16)0.0f, x, x >= 0.0f && x < 9.0e18f));
@@ -372,18 +385,19 @@ static inline long lq_fixed_sum16(float16 h, float16 b, float scale, int *wet)
 }
 #endif
 
-/* One work-item per LQ_HF_SEGMENT cells of a row. On CPUs a segment whose cells all
+/* One work-item per LQ_HEIGHTFIELD_SEGMENT cells of a row. On CPUs a segment whose cells all
  * belong to one region (the common case: inside a lake) is summed as vectors and
  * flushed once; integer sums, so the result is the per-cell code's exactly. */
-kernel void hf_volume_reduce(global const float *h1, global const float *hn, global const float *b,
-                             global const int *L, global long *old_sum, global long *new_sum,
-                             global int *wet_count, float scale, int with_old)
+kernel void heightfield_volume_reduce(global const float *h1, global const float *hn,
+                                      global const float *b, global const int *L,
+                                      global long *old_sum, global long *new_sum,
+                                      global int *wet_count, float scale, int with_old)
 {
     int s = get_global_id(0), k = get_global_id(1);
-    int i0 = s * LQ_HF_SEGMENT;
+    int i0 = s * LQ_HEIGHTFIELD_SEGMENT;
     if (i0 >= NX || k >= NZ) return;
-    int count = min(LQ_HF_SEGMENT, NX - i0), first = i0 + NX * k;
-#if LQ_VEC == 16 && LQ_HF_SEGMENT == 64
+    int count = min(LQ_HEIGHTFIELD_SEGMENT, NX - i0), first = i0 + NX * k;
+#if LQ_VEC == 16 && LQ_HEIGHTFIELD_SEGMENT == 64
     int root = L[first];
     if (count == 64 && root >= 0) {
         int16 r = (int16)root;
@@ -394,10 +408,11 @@ kernel void hf_volume_reduce(global const float *h1, global const float *hn, glo
             int nw = 0, unused = 0;
             for (int q = 0; q < 4; q++) {
                 float16 bq = vload16(q, b + first);
-                sn = LQ_WRAP_ADD(sn, lq_fixed_sum16(vload16(q, hn + first), bq, scale, &nw));
+                sn = LQ_WRAP_ADD(
+                    sn, lq_heightfield_fixed_sum16(vload16(q, hn + first), bq, scale, &nw));
                 if (with_old)
-                    so =
-                        LQ_WRAP_ADD(so, lq_fixed_sum16(vload16(q, h1 + first), bq, scale, &unused));
+                    so = LQ_WRAP_ADD(
+                        so, lq_heightfield_fixed_sum16(vload16(q, h1 + first), bq, scale, &unused));
             }
             if (with_old) atom_add(&old_sum[root], so);
             atom_add(&new_sum[root], sn);
@@ -406,40 +421,40 @@ kernel void hf_volume_reduce(global const float *h1, global const float *hn, glo
         }
     }
 #endif
-    lq_hf_volume_reduce_segment(h1, hn, b, L, old_sum, new_sum, wet_count, first, count, scale,
-                                with_old);
+    lq_heightfield_volume_reduce_segment(h1, hn, b, L, old_sum, new_sum, wet_count, first, count,
+                                         scale, with_old);
 }
 
-kernel void hf_volume_apply(global float *hn, global const float *b, global const int *L,
-                            global const long *old_sum, global const long *new_sum,
-                            global const int *wet_count, global long *next_new,
-                            global int *next_wet, global long *acc_l, float inv_scale,
-                            int last_pass)
+kernel void heightfield_volume_apply(global float *hn, global const float *b, global const int *L,
+                                     global const long *old_sum, global const long *new_sum,
+                                     global const int *wet_count, global long *next_new,
+                                     global int *next_wet, global long *acc_l, float inv_scale,
+                                     int last_pass)
 {
     int idx = get_global_id(0);
     if (idx >= NX * NZ) return;
-    lq_hf_volume_apply_cell(hn, b, L, old_sum, new_sum, wet_count, next_new, next_wet, acc_l, idx,
-                            inv_scale, last_pass);
+    lq_heightfield_volume_apply_cell(hn, b, L, old_sum, new_sum, wet_count, next_new, next_wet,
+                                     acc_l, idx, inv_scale, last_pass);
 }
 
 #if LQ_VEC > 1
-static inline floatv lq_settlev(floatv h, floatv b, float eps)
+static inline floatv lq_heightfield_settlev(floatv h, floatv b, float eps)
 {
     return LQ_SELECT(h, b - eps, h < b);
 }
 
-static inline floatv lq_frictionv(floatv v, floatv D, float fric)
+static inline floatv lq_heightfield_frictionv(floatv v, floatv D, float fric)
 {
     floatv Dp = D * cbrt(D);
     return fric > 0.0f ? LQ_SELECT(v, v * Dp / (Dp + fric * fabs(v)), Dp > 0.0f) : v;
 }
 #endif
 
-/* lq_hf_finish_cell for LQ_VEC cells of a row (the last segment of a row, whose +x
+/* lq_heightfield_finish_cell for LQ_VEC cells of a row (the last segment of a row, whose +x
  * neighbour is the wall, uses the per-cell code). */
-kernel void hf_finish(global float *hn, global const float *h1, global const float *b,
-                      global float *u, global float *w, global int *acc_i, float gdt_dx, float keep,
-                      float fric, float eps, int step)
+kernel void heightfield_finish(global float *hn, global const float *h1, global const float *b,
+                               global float *u, global float *w, global int *acc_i, float gdt_dx,
+                               float keep, float fric, float eps, int step)
 {
     int i0 = get_global_id(0) * LQ_VEC, k = get_global_id(1);
     if (i0 >= NX || k >= NZ) return;
@@ -447,40 +462,49 @@ kernel void hf_finish(global float *hn, global const float *h1, global const flo
     if (i0 + LQ_VEC < NX) {
         int idx = i0 + NX * k, up = k + 1 < NZ ? NX : 0;
         int fu = i0 + 1 + (NX + 1) * k, fw = idx + NX;
-        floatv bc = lq_loadv(b + idx, 1), h1c = lq_loadv(h1 + idx, 1);
-        floatv br = lq_loadv(b + idx + 1, 1), bt = lq_loadv(b + idx + up, 1);
-        floatv hc = lq_settlev(lq_loadv(hn + idx, 1), bc, eps);
-        floatv Du = lq_edge_depthv(h1c, bc, lq_loadv(h1 + idx + 1, 1), br);
-        floatv Dw = lq_edge_depthv(h1c, bc, lq_loadv(h1 + idx + up, 1), bt);
-        floatv vu = keep * lq_loadv(u + fu, 1) -
-                    gdt_dx * (lq_settlev(lq_loadv(hn + idx + 1, 1), br, eps) - hc);
-        floatv vw = keep * lq_loadv(w + fw, 1) -
-                    gdt_dx * (lq_settlev(lq_loadv(hn + idx + up, 1), bt, eps) - hc);
+        floatv bc = lq_heightfield_loadv(b + idx, 1), h1c = lq_heightfield_loadv(h1 + idx, 1);
+        floatv br = lq_heightfield_loadv(b + idx + 1, 1),
+               bt = lq_heightfield_loadv(b + idx + up, 1);
+        floatv hc = lq_heightfield_settlev(lq_heightfield_loadv(hn + idx, 1), bc, eps);
+        floatv Du = lq_heightfield_edge_depthv(h1c, bc, lq_heightfield_loadv(h1 + idx + 1, 1), br);
+        floatv Dw = lq_heightfield_edge_depthv(h1c, bc, lq_heightfield_loadv(h1 + idx + up, 1), bt);
+        floatv vu =
+            keep * lq_heightfield_loadv(u + fu, 1) -
+            gdt_dx * (lq_heightfield_settlev(lq_heightfield_loadv(hn + idx + 1, 1), br, eps) - hc);
+        floatv vw =
+            keep * lq_heightfield_loadv(w + fw, 1) -
+            gdt_dx * (lq_heightfield_settlev(lq_heightfield_loadv(hn + idx + up, 1), bt, eps) - hc);
         floatv zero = 0.0f;
-        lq_storev(LQ_SELECT(zero, lq_frictionv(vu, Du, fric), Du > zero), u + fu, 1);
-        lq_storev(LQ_SELECT(zero, lq_frictionv(vw, Dw, fric), Dw > zero), w + fw, 1);
-        if (any(!isfinite(hc))) atomic_min(&acc_i[LQ_HF_ACC_BADSTEP], step);
-        lq_storev(hc, hn + idx, 1);
+        lq_heightfield_storev(LQ_SELECT(zero, lq_heightfield_frictionv(vu, Du, fric), Du > zero),
+                              u + fu, 1);
+        lq_heightfield_storev(LQ_SELECT(zero, lq_heightfield_frictionv(vw, Dw, fric), Dw > zero),
+                              w + fw, 1);
+        if (any(!isfinite(hc))) atomic_min(&acc_i[LQ_HEIGHTFIELD_ACC_BADSTEP], step);
+        lq_heightfield_storev(hc, hn + idx, 1);
         return;
     }
 #endif
     for (int i = i0; i < i0 + LQ_VEC && i < NX; i++)
-        lq_hf_finish_cell(hn, h1, b, u, w, acc_i, i, k, NX, NZ, gdt_dx, keep, fric, eps, step);
+        lq_heightfield_finish_cell(hn, h1, b, u, w, acc_i, i, k, NX, NZ, gdt_dx, keep, fric, eps,
+                                   step);
 }
 
-kernel void hf_advect(global const float *h1, global const float *b, global const float *u,
-                      global const float *w, global float *ua, global float *wa, float dt_dx)
+kernel void heightfield_advect(global const float *h1, global const float *b, global const float *u,
+                               global const float *w, global float *ua, global float *wa,
+                               float dt_dx)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i >= NX || k >= NZ) return;
-    lq_hf_advect_cell(h1, b, u, w, ua, wa, i, k, NX, NZ, dt_dx);
+    lq_heightfield_advect_cell(h1, b, u, w, ua, wa, i, k, NX, NZ, dt_dx);
 }
 
-kernel void hf_stats(global const float *h, global const float *b, global const float *u,
-                     global const float *w, global long *acc_l, global int *acc_i, float scale)
+kernel void heightfield_stats(global const float *h, global const float *b, global const float *u,
+                              global const float *w, global long *acc_l, global int *acc_i,
+                              float scale)
 {
     int s = get_global_id(0), k = get_global_id(1);
-    int i0 = s * LQ_HF_SEGMENT;
+    int i0 = s * LQ_HEIGHTFIELD_SEGMENT;
     if (i0 >= NX || k >= NZ) return;
-    lq_hf_stats_segment(h, b, u, w, acc_l, acc_i, i0, k, min(LQ_HF_SEGMENT, NX - i0), NX, scale);
+    lq_heightfield_stats_segment(h, b, u, w, acc_l, acc_i, i0, k,
+                                 min(LQ_HEIGHTFIELD_SEGMENT, NX - i0), NX, scale);
 }

@@ -20,7 +20,7 @@
  * arithmetic, and diagonally dominant, so the Thomas algorithm needs no pivoting.
  *
  * Delta form. Eq. 17, A h(n) = h(n−1) + (1−τ)(h(n−1) − h(n−2)), is solved for the
- * change Δ = h(n) − h(n−1):  A Δ = R  (R: lq_hf_residual_cell),
+ * change Δ = h(n) − h(n−1):  A Δ = R  (R: lq_heightfield_residual_cell),
  * the same linear system, but R is built from differences and velocities, which are
  * exactly zero for water at rest, so a lake over an uneven bed stays exactly flat instead of being
  * pushed by the round-off of a full-height solve every step (that round-off repeats
@@ -38,32 +38,33 @@
  * d in metres counts LQ_FIXED(d · scale) with scale = 2^S chosen per run. */
 
 /* Slots of the small accumulator buffers (lq_long acc_l[], int acc_i[]). */
-#define LQ_HF_ACC_VOLUME   0 /* Σ fixed(depth) (stats) */
-#define LQ_HF_ACC_DRAINED  1 /* Σ fixed(depth removed by drains) */
-#define LQ_HF_ACC_LOST     2 /* Σ fixed(volume of components that dried out entirely) */
-#define LQ_HF_ACC_L_COUNT  4
-#define LQ_HF_ACC_WET      0 /* wet cells (stats) */
-#define LQ_HF_ACC_MAXDEPTH 1 /* float bits of the largest depth (stats) */
-#define LQ_HF_ACC_MAXSPEED 2 /* float bits of the largest cell-centred speed (stats) */
-#define LQ_HF_ACC_BAD      3 /* non-finite cells seen by the stats pass */
-#define LQ_HF_ACC_BADSTEP  4 /* first step whose finish saw a non-finite h (INT_MAX: none) */
-#define LQ_HF_ACC_I_COUNT  8
+#define LQ_HEIGHTFIELD_ACC_VOLUME   0 /* Σ fixed(depth) (stats) */
+#define LQ_HEIGHTFIELD_ACC_DRAINED  1 /* Σ fixed(depth removed by drains) */
+#define LQ_HEIGHTFIELD_ACC_LOST     2 /* Σ fixed(volume of components that dried out entirely) */
+#define LQ_HEIGHTFIELD_ACC_L_COUNT  4
+#define LQ_HEIGHTFIELD_ACC_WET      0 /* wet cells (stats) */
+#define LQ_HEIGHTFIELD_ACC_MAXDEPTH 1 /* float bits of the largest depth (stats) */
+#define LQ_HEIGHTFIELD_ACC_MAXSPEED 2 /* float bits of the largest cell-centred speed (stats) */
+#define LQ_HEIGHTFIELD_ACC_BAD      3 /* non-finite cells seen by the stats pass */
+#define LQ_HEIGHTFIELD_ACC_BADSTEP                                                                 \
+    4 /* first step whose finish saw a non-finite h (INT_MAX: none) */
+#define LQ_HEIGHTFIELD_ACC_I_COUNT 8
 
 /* Cells per work-item in the segment-walking reductions. */
-#define LQ_HF_SEGMENT 64
+#define LQ_HEIGHTFIELD_SEGMENT 64
 
-/* Sources (hf_source): how `amount` (metres of depth) is spread over the disc. */
-#define LQ_HF_SOURCE_BUMP    0 /* add amount · (1 − r²/R²)² */
-#define LQ_HF_SOURCE_UNIFORM 1 /* add amount */
-#define LQ_HF_SOURCE_DRAIN   2 /* remove min(amount, depth) */
+/* Sources (heightfield_source): how `amount` (metres of depth) is spread over the disc. */
+#define LQ_HEIGHTFIELD_SOURCE_BUMP    0 /* add amount · (1 − r²/R²)² */
+#define LQ_HEIGHTFIELD_SOURCE_UNIFORM 1 /* add amount */
+#define LQ_HEIGHTFIELD_SOURCE_DRAIN   2 /* remove min(amount, depth) */
 
-LQ_INLINE float lq_hf_depth(float h, float b)
+LQ_INLINE float lq_heightfield_depth(float h, float b)
 {
     return h > b ? h - b : 0.0f;
 }
 
 /* Edge depth D of eq. 16 with the shoreline rule described above. */
-LQ_INLINE float lq_hf_edge_depth(float ha, float ba, float hb, float bb)
+LQ_INLINE float lq_heightfield_edge_depth(float ha, float ba, float hb, float bb)
 {
     /* selects, not branches, in the priority order of the rule above: compilers that
      * vectorize across work-items keep doing so */
@@ -80,24 +81,26 @@ LQ_INLINE float lq_hf_edge_depth(float ha, float ba, float hb, float bb)
  * the water carried by the face velocities of the last step through the faces of this
  * step's depth, plus this step's gravity term. With the depth unchanged between steps
  * the first term is exactly the paper's (1−τ)(h(n−1) − h(n−2)) (the face velocities
- * are those of eq. 7, see lq_hf_finish_cell); when a shoreline moves the faces carry
+ * are those of eq. 7, see lq_heightfield_finish_cell); when a shoreline moves the faces carry
  * their velocity into the new depth, which is what keeps a front running up a beach
  * instead of restarting from rest every step. `cdt` = (1−τ) Δt/Δx. Faces on closed
  * walls hold u = 0 and have no neighbour.
  */
-LQ_INLINE float lq_hf_residual_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *u,
-                                    const LQ_GLOBAL float *w, const LQ_GLOBAL float *b, int i,
-                                    int k, int nx, int nz, float kappa, float cdt)
+LQ_INLINE float lq_heightfield_residual_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *u,
+                                             const LQ_GLOBAL float *w, const LQ_GLOBAL float *b,
+                                             int i, int k, int nx, int nz, float kappa, float cdt)
 {
     int idx = i + nx * k, fu = i + (nx + 1) * k;
     /* At a wall the neighbour index is the cell itself: its difference is exactly zero
-     * and the wall face holds u = 0, so no branch is needed (see lq_hf_edge_depth). */
+     * and the wall face holds u = 0, so no branch is needed (see lq_heightfield_edge_depth). */
     int l = i > 0 ? idx - 1 : idx, r = i + 1 < nx ? idx + 1 : idx;
     int d = k > 0 ? idx - nx : idx, t = k + 1 < nz ? idx + nx : idx;
     float hc = h1[idx], bc = b[idx];
     float hl = h1[l], hr = h1[r], hd = h1[d], ht = h1[t];
-    float Dl = lq_hf_edge_depth(hc, bc, hl, b[l]), Dr = lq_hf_edge_depth(hc, bc, hr, b[r]);
-    float Dd = lq_hf_edge_depth(hc, bc, hd, b[d]), Dt = lq_hf_edge_depth(hc, bc, ht, b[t]);
+    float Dl = lq_heightfield_edge_depth(hc, bc, hl, b[l]),
+          Dr = lq_heightfield_edge_depth(hc, bc, hr, b[r]);
+    float Dd = lq_heightfield_edge_depth(hc, bc, hd, b[d]),
+          Dt = lq_heightfield_edge_depth(hc, bc, ht, b[t]);
     float flux = Dl * (hl - hc) + Dr * (hr - hc) + Dd * (hd - hc) + Dt * (ht - hc);
     float carried = Dl * u[fu] - Dr * u[fu + 1] + Dd * w[idx] - Dt * w[idx + nx];
     return cdt * carried + kappa * flux;
@@ -110,9 +113,9 @@ LQ_INLINE float lq_hf_residual_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL f
  * the frozen depth (h1, b). `cp` is scratch of the same layout. Thomas algorithm:
  * forward elimination storing c'_t in cp and d'_t in out, then back substitution.
  */
-LQ_INLINE void lq_hf_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
-                                LQ_GLOBAL float *out, LQ_GLOBAL float *cp, int base, int stride,
-                                int n, float kappa, int add_base)
+LQ_INLINE void lq_heightfield_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
+                                         LQ_GLOBAL float *out, LQ_GLOBAL float *cp, int base,
+                                         int stride, int n, float kappa, int add_base)
 {
     float a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
     float hc = h1[base], bc = b[base];
@@ -121,7 +124,7 @@ LQ_INLINE void lq_hf_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float
      * that vectorize across work-items (PoCL) keep doing so. */
     for (int t = 0; t + 1 < n; t++, idx += stride) {
         float hn = h1[idx + stride], bn = b[idx + stride];
-        float a_right = kappa * lq_hf_edge_depth(hc, bc, hn, bn);
+        float a_right = kappa * lq_heightfield_edge_depth(hc, bc, hn, bn);
         /* e_t − f_{t−1} c'_{t−1}, with f_{t−1} = −a_left */
         float m = (1.0f + a_left + a_right) + a_left * c_prev;
         float inv = 1.0f / m;
@@ -150,7 +153,7 @@ LQ_INLINE void lq_hf_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float
 /* Union–find with atomic_min (Playne & Hawick 2018): labels only decrease, every label
  * points at a smaller-or-equal index, so each component ends as one tree whose root
  * is its smallest cell index, whatever the order of the unions. */
-LQ_INLINE int lq_cc_find(LQ_VOLATILE LQ_GLOBAL int *L, int x)
+LQ_INLINE int lq_heightfield_cc_find(LQ_VOLATILE LQ_GLOBAL int *L, int x)
 {
     int p = L[x];
     while (p != x) {
@@ -160,12 +163,12 @@ LQ_INLINE int lq_cc_find(LQ_VOLATILE LQ_GLOBAL int *L, int x)
     return x;
 }
 
-LQ_INLINE void lq_cc_union(LQ_VOLATILE LQ_GLOBAL int *L, int a, int b)
+LQ_INLINE void lq_heightfield_cc_union(LQ_VOLATILE LQ_GLOBAL int *L, int a, int b)
 {
     int done = 0;
     while (!done) {
-        a = lq_cc_find(L, a);
-        b = lq_cc_find(L, b);
+        a = lq_heightfield_cc_find(L, a);
+        b = lq_heightfield_cc_find(L, b);
         if (a < b) {
             int old = LQ_ATOMIC_MIN(&L[b], a);
             done = old == b;
@@ -182,15 +185,15 @@ LQ_INLINE void lq_cc_union(LQ_VOLATILE LQ_GLOBAL int *L, int a, int b)
 
 /* Weight of a source at squared distance r2 from its centre (cells²); inv_r2 = 1/R².
  * The bump is (1 − r²/R²)², smooth and made of products only, so both sides agree. */
-LQ_INLINE float lq_hf_source_weight(int mode, float r2, float inv_r2)
+LQ_INLINE float lq_heightfield_source_weight(int mode, float r2, float inv_r2)
 {
     float q = 1.0f - r2 * inv_r2;
     if (q <= 0.0f) return 0.0f;
-    return mode == LQ_HF_SOURCE_BUMP ? q * q : 1.0f;
+    return mode == LQ_HEIGHTFIELD_SOURCE_BUMP ? q * q : 1.0f;
 }
 
 /* h after the wet/dry rule of §4: a cell below its ground holds b − ε. */
-LQ_INLINE float lq_hf_settle(float h, float b, float eps)
+LQ_INLINE float lq_heightfield_settle(float h, float b, float eps)
 {
     return h < b ? b - eps : h;
 }
@@ -201,19 +204,19 @@ LQ_INLINE float lq_hf_settle(float h, float b, float eps)
  * or leaves at rest. Added water starts at the ground of a dry cell. A drain removes at
  * most the depth present and counts what it took.
  */
-LQ_INLINE void lq_hf_source_cell(LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
-                                 LQ_GLOBAL lq_long *acc_l, int idx, float r2, float inv_r2,
-                                 int mode, float amount, float scale)
+LQ_INLINE void lq_heightfield_source_cell(LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
+                                          LQ_GLOBAL lq_long *acc_l, int idx, float r2, float inv_r2,
+                                          int mode, float amount, float scale)
 {
-    float w = lq_hf_source_weight(mode, r2, inv_r2);
+    float w = lq_heightfield_source_weight(mode, r2, inv_r2);
     if (w == 0.0f) return;
     float bc = b[idx], a = h1[idx];
-    if (mode == LQ_HF_SOURCE_DRAIN) {
-        float d = lq_hf_depth(a, bc);
+    if (mode == LQ_HEIGHTFIELD_SOURCE_DRAIN) {
+        float d = lq_heightfield_depth(a, bc);
         float take = amount < d ? amount : d;
         if (take <= 0.0f) return;
         h1[idx] = a - take;
-        LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HF_ACC_DRAINED], LQ_FIXED(take * scale));
+        LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HEIGHTFIELD_ACC_DRAINED], LQ_FIXED(take * scale));
     } else {
         h1[idx] = (a > bc ? a : bc) + amount * w;
     }
@@ -222,8 +225,9 @@ LQ_INLINE void lq_hf_source_cell(LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
 /* Connected wet regions (§4, volume projection), step 1, one row: a cell takes part
  * when it is wet before or after the solve; a run of taking-part cells along the row
  * starts labelled with its first cell, so the row's horizontal joins are done here. */
-LQ_INLINE void lq_hf_label_init_row(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn,
-                                    const LQ_GLOBAL float *b, LQ_GLOBAL int *L, int k, int nx)
+LQ_INLINE void lq_heightfield_label_init_row(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn,
+                                             const LQ_GLOBAL float *b, LQ_GLOBAL int *L, int k,
+                                             int nx)
 {
     int start = -1;
     for (int idx = nx * k; idx < nx * (k + 1); idx++) {
@@ -236,21 +240,23 @@ LQ_INLINE void lq_hf_label_init_row(const LQ_GLOBAL float *h1, const LQ_GLOBAL f
 
 /* Step 2: join runs of neighbouring rows (4-connectivity). Two runs that overlap are
  * joined once, at the first column of their overlap. */
-LQ_INLINE void lq_hf_label_merge_cell(LQ_VOLATILE LQ_GLOBAL int *L, int i, int k, int nx, int nz)
+LQ_INLINE void lq_heightfield_label_merge_cell(LQ_VOLATILE LQ_GLOBAL int *L, int i, int k, int nx,
+                                               int nz)
 {
     int idx = i + nx * k;
     if (k + 1 >= nz || L[idx] < 0 || L[idx + nx] < 0) return;
     if (i > 0 && L[idx - 1] >= 0 && L[idx - 1 + nx] >= 0) return; /* same two runs */
-    lq_cc_union(L, idx, idx + nx);
+    lq_heightfield_cc_union(L, idx, idx + nx);
 }
 
 /* Step 3: point every cell at its root and clear the root's accumulators (slot 0). */
-LQ_INLINE void lq_hf_label_compress_cell(LQ_VOLATILE LQ_GLOBAL int *L, LQ_GLOBAL lq_long *old_sum,
-                                         LQ_GLOBAL lq_long *new_sum, LQ_GLOBAL int *wet_count,
-                                         int idx)
+LQ_INLINE void lq_heightfield_label_compress_cell(LQ_VOLATILE LQ_GLOBAL int *L,
+                                                  LQ_GLOBAL lq_long *old_sum,
+                                                  LQ_GLOBAL lq_long *new_sum,
+                                                  LQ_GLOBAL int *wet_count, int idx)
 {
     if (L[idx] < 0) return;
-    int r = lq_cc_find(L, idx);
+    int r = lq_heightfield_cc_find(L, idx);
     L[idx] = r;
     if (r == idx) {
         old_sum[idx] = 0;
@@ -262,11 +268,10 @@ LQ_INLINE void lq_hf_label_compress_cell(LQ_VOLATILE LQ_GLOBAL int *L, LQ_GLOBAL
 /* Step 4: per-region sums of the old depth (first pass only), the new depth and the
  * number of wet cells, over one segment of a row, flushed once per run of equal
  * labels. Fixed-point sums: the result does not depend on the order. */
-LQ_INLINE void lq_hf_volume_reduce_segment(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn,
-                                           const LQ_GLOBAL float *b, const LQ_GLOBAL int *L,
-                                           LQ_GLOBAL lq_long *old_sum, LQ_GLOBAL lq_long *new_sum,
-                                           LQ_GLOBAL int *wet_count, int first, int count,
-                                           float scale, int with_old)
+LQ_INLINE void lq_heightfield_volume_reduce_segment(
+    const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn, const LQ_GLOBAL float *b,
+    const LQ_GLOBAL int *L, LQ_GLOBAL lq_long *old_sum, LQ_GLOBAL lq_long *new_sum,
+    LQ_GLOBAL int *wet_count, int first, int count, float scale, int with_old)
 {
     int root = -1, nw = 0;
     lq_long so = 0, sn = 0;
@@ -285,8 +290,8 @@ LQ_INLINE void lq_hf_volume_reduce_segment(const LQ_GLOBAL float *h1, const LQ_G
             nw = 0;
         }
         float bc = b[t];
-        float dn = lq_hf_depth(hn[t], bc);
-        if (with_old) so = LQ_WRAP_ADD(so, LQ_FIXED(lq_hf_depth(h1[t], bc) * scale));
+        float dn = lq_heightfield_depth(hn[t], bc);
+        if (with_old) so = LQ_WRAP_ADD(so, LQ_FIXED(lq_heightfield_depth(h1[t], bc) * scale));
         sn = LQ_WRAP_ADD(sn, LQ_FIXED(dn * scale));
         nw += dn > 0.0f;
     }
@@ -303,12 +308,12 @@ LQ_INLINE void lq_hf_volume_reduce_segment(const LQ_GLOBAL float *h1, const LQ_G
  * (d ← d (1 + δ/V_new)), which cannot overshoot, so the bookkeeping closes whatever is
  * left. Roots clear the other slot for the next pass; on the last pass a region with
  * old volume but no wet cell left counts as lost. */
-LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *b,
-                                       const LQ_GLOBAL int *L, const LQ_GLOBAL lq_long *old_sum,
-                                       const LQ_GLOBAL lq_long *new_sum,
-                                       const LQ_GLOBAL int *wet_count, LQ_GLOBAL lq_long *next_new,
-                                       LQ_GLOBAL int *next_wet, LQ_GLOBAL lq_long *acc_l, int idx,
-                                       float inv_scale, int last_pass)
+LQ_INLINE void
+lq_heightfield_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *b,
+                                 const LQ_GLOBAL int *L, const LQ_GLOBAL lq_long *old_sum,
+                                 const LQ_GLOBAL lq_long *new_sum, const LQ_GLOBAL int *wet_count,
+                                 LQ_GLOBAL lq_long *next_new, LQ_GLOBAL int *next_wet,
+                                 LQ_GLOBAL lq_long *acc_l, int idx, float inv_scale, int last_pass)
 {
     int l = L[idx];
     if (l < 0) return;
@@ -318,7 +323,8 @@ LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL floa
     if (l == idx) {
         next_new[idx] = 0;
         next_wet[idx] = 0;
-        if (last_pass && n == 0 && delta != 0) LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HF_ACC_LOST], delta);
+        if (last_pass && n == 0 && delta != 0)
+            LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HEIGHTFIELD_ACC_LOST], delta);
     }
     if (n == 0 || delta == 0) return;
     float h = hn[idx], bc = b[idx];
@@ -333,7 +339,7 @@ LQ_INLINE void lq_hf_volume_apply_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL floa
  * v / (1 + g Δt n² |v| / D^{4/3}); `fric` = g Δt n². Implicit in |v|, so it can only
  * slow the water, and it bounds the speed of thin sheets running down dry slopes,
  * which the paper's frictionless equations let accelerate without limit. */
-LQ_INLINE float lq_hf_friction(float v, float D, float fric)
+LQ_INLINE float lq_heightfield_friction(float v, float D, float fric)
 {
     /* written v·D^{4/3} / (D^{4/3} + g Δt n² |v|): no 0/0 when D^{4/3} underflows */
     float v_abs = v < 0.0f ? -v : v, Dp = D * LQ_CBRTF(D);
@@ -344,13 +350,14 @@ LQ_INLINE float lq_hf_friction(float v, float D, float fric)
  * End of step: apply the wet/dry rule to h(n) and update the face velocities of eq. 7,
  * u(n) = (1 − τ) u(n−1) − g Δt (h_{i+1}(n) − h_i(n)) / Δx on open faces (then bed
  * friction), 0 on closed ones. Each cell owns the face on its +x side (u) and on its
- * +z side (w); wall faces stay 0. Neighbours' h are read through lq_hf_settle, which
+ * +z side (w); wall faces stay 0. Neighbours' h are read through lq_heightfield_settle, which
  * is idempotent, so the order of cells does not matter.
  */
-LQ_INLINE void lq_hf_finish_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h1,
-                                 const LQ_GLOBAL float *b, LQ_GLOBAL float *u, LQ_GLOBAL float *w,
-                                 LQ_GLOBAL int *acc_i, int i, int k, int nx, int nz, float gdt_dx,
-                                 float keep, float fric, float eps, int step)
+LQ_INLINE void lq_heightfield_finish_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h1,
+                                          const LQ_GLOBAL float *b, LQ_GLOBAL float *u,
+                                          LQ_GLOBAL float *w, LQ_GLOBAL int *acc_i, int i, int k,
+                                          int nx, int nz, float gdt_dx, float keep, float fric,
+                                          float eps, int step)
 {
     int idx = i + nx * k;
     /* The last cell of a row (column) writes the wall face beyond it: with itself as
@@ -358,19 +365,21 @@ LQ_INLINE void lq_hf_finish_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h1,
     int r = i + 1 < nx ? idx + 1 : idx, t = k + 1 < nz ? idx + nx : idx;
     int fu = i + 1 + (nx + 1) * k, fw = idx + nx;
     float bc = b[idx], h1c = h1[idx], br = b[r], bt = b[t];
-    float hc = lq_hf_settle(hn[idx], bc, eps);
-    float Du = lq_hf_edge_depth(h1c, bc, h1[r], br), Dw = lq_hf_edge_depth(h1c, bc, h1[t], bt);
-    float vu = keep * u[fu] - gdt_dx * (lq_hf_settle(hn[r], br, eps) - hc);
-    float vw = keep * w[fw] - gdt_dx * (lq_hf_settle(hn[t], bt, eps) - hc);
-    u[fu] = Du > 0.0f ? lq_hf_friction(vu, Du, fric) : 0.0f;
-    w[fw] = Dw > 0.0f ? lq_hf_friction(vw, Dw, fric) : 0.0f;
-    if (!LQ_IS_FINITE(hc)) LQ_ATOMIC_MIN(&acc_i[LQ_HF_ACC_BADSTEP], step);
+    float hc = lq_heightfield_settle(hn[idx], bc, eps);
+    float Du = lq_heightfield_edge_depth(h1c, bc, h1[r], br),
+          Dw = lq_heightfield_edge_depth(h1c, bc, h1[t], bt);
+    float vu = keep * u[fu] - gdt_dx * (lq_heightfield_settle(hn[r], br, eps) - hc);
+    float vw = keep * w[fw] - gdt_dx * (lq_heightfield_settle(hn[t], bt, eps) - hc);
+    u[fu] = Du > 0.0f ? lq_heightfield_friction(vu, Du, fric) : 0.0f;
+    w[fw] = Dw > 0.0f ? lq_heightfield_friction(vw, Dw, fric) : 0.0f;
+    if (!LQ_IS_FINITE(hc)) LQ_ATOMIC_MIN(&acc_i[LQ_HEIGHTFIELD_ACC_BADSTEP], step);
     hn[idx] = hc;
 }
 
 /* Bilinear sample of a staggered field f (nfx x nfz values, x fastest) at index
  * coordinates (fx, fz), clamped to the field. */
-LQ_INLINE float lq_hf_sample(const LQ_GLOBAL float *f, int nfx, int nfz, float fx, float fz)
+LQ_INLINE float lq_heightfield_sample(const LQ_GLOBAL float *f, int nfx, int nfz, float fx,
+                                      float fz)
 {
     float mx = (float)(nfx - 1), mz = (float)(nfz - 1);
     fx = fx < 0.0f ? 0.0f : (fx > mx ? mx : fx);
@@ -391,30 +400,32 @@ LQ_INLINE float lq_hf_sample(const LQ_GLOBAL float *f, int nfx, int nfz, float f
  * writes ua, wa (other buffers), so the order of cells does not matter. `dt_dx` is
  * Δt/Δx: displacements in index units.
  */
-LQ_INLINE void lq_hf_advect_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
-                                 const LQ_GLOBAL float *u, const LQ_GLOBAL float *w,
-                                 LQ_GLOBAL float *ua, LQ_GLOBAL float *wa, int i, int k, int nx,
-                                 int nz, float dt_dx)
+LQ_INLINE void lq_heightfield_advect_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
+                                          const LQ_GLOBAL float *u, const LQ_GLOBAL float *w,
+                                          LQ_GLOBAL float *ua, LQ_GLOBAL float *wa, int i, int k,
+                                          int nx, int nz, float dt_dx)
 {
     int idx = i + nx * k;
     float hc = h1[idx], bc = b[idx];
     if (i + 1 < nx) {
         int fu = i + 1 + (nx + 1) * k;
         float v = 0.0f;
-        if (lq_hf_edge_depth(hc, bc, h1[idx + 1], b[idx + 1]) > 0.0f) {
+        if (lq_heightfield_edge_depth(hc, bc, h1[idx + 1], b[idx + 1]) > 0.0f) {
             float wf = 0.25f * (w[idx] + w[idx + nx] + w[idx + 1] + w[idx + 1 + nx]);
             float uf = (u[fu - 1] + u[fu] + u[fu + 1]) / 3.0f;
-            v = lq_hf_sample(u, nx + 1, nz, (float)(i + 1) - dt_dx * uf, (float)k - dt_dx * wf);
+            v = lq_heightfield_sample(u, nx + 1, nz, (float)(i + 1) - dt_dx * uf,
+                                      (float)k - dt_dx * wf);
         }
         ua[fu] = v;
     }
     if (k + 1 < nz) {
         int fw = idx + nx, f0 = i + (nx + 1) * k, f1 = f0 + nx + 1;
         float v = 0.0f;
-        if (lq_hf_edge_depth(hc, bc, h1[idx + nx], b[idx + nx]) > 0.0f) {
+        if (lq_heightfield_edge_depth(hc, bc, h1[idx + nx], b[idx + nx]) > 0.0f) {
             float uf = 0.25f * (u[f0] + u[f0 + 1] + u[f1] + u[f1 + 1]);
             float wf = (w[fw - nx] + w[fw] + w[fw + nx]) / 3.0f;
-            v = lq_hf_sample(w, nx, nz + 1, (float)i - dt_dx * uf, (float)(k + 1) - dt_dx * wf);
+            v = lq_heightfield_sample(w, nx, nz + 1, (float)i - dt_dx * uf,
+                                      (float)(k + 1) - dt_dx * wf);
         }
         wa[fw] = v;
     }
@@ -422,10 +433,10 @@ LQ_INLINE void lq_hf_advect_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL floa
 
 /* Frame statistics over one row segment: volume, wet cells, largest depth, largest
  * cell-centred speed, non-finite cells. */
-LQ_INLINE void lq_hf_stats_segment(const LQ_GLOBAL float *h, const LQ_GLOBAL float *b,
-                                   const LQ_GLOBAL float *u, const LQ_GLOBAL float *w,
-                                   LQ_GLOBAL lq_long *acc_l, LQ_GLOBAL int *acc_i, int i0, int k,
-                                   int count, int nx, float scale)
+LQ_INLINE void lq_heightfield_stats_segment(const LQ_GLOBAL float *h, const LQ_GLOBAL float *b,
+                                            const LQ_GLOBAL float *u, const LQ_GLOBAL float *w,
+                                            LQ_GLOBAL lq_long *acc_l, LQ_GLOBAL int *acc_i, int i0,
+                                            int k, int count, int nx, float scale)
 {
     lq_long vol = 0;
     int wet = 0, bad = 0;
@@ -437,7 +448,7 @@ LQ_INLINE void lq_hf_stats_segment(const LQ_GLOBAL float *h, const LQ_GLOBAL flo
             bad++;
             continue;
         }
-        float d = lq_hf_depth(hc, b[idx]);
+        float d = lq_heightfield_depth(hc, b[idx]);
         vol = LQ_WRAP_ADD(vol, LQ_FIXED(d * scale));
         wet += d > 0.0f;
         dmax = d > dmax ? d : dmax;
@@ -446,11 +457,13 @@ LQ_INLINE void lq_hf_stats_segment(const LQ_GLOBAL float *h, const LQ_GLOBAL flo
         float s = LQ_SQRTF(uc * uc + wc * wc);
         smax = s > smax ? s : smax;
     }
-    LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HF_ACC_VOLUME], vol);
-    LQ_ATOMIC_ADD(&acc_i[LQ_HF_ACC_WET], wet);
-    LQ_ATOMIC_ADD(&acc_i[LQ_HF_ACC_BAD], bad);
-    LQ_ATOMIC_MAX_UINT((LQ_GLOBAL lq_uint *)&acc_i[LQ_HF_ACC_MAXDEPTH], LQ_FLOAT_BITS(dmax));
-    LQ_ATOMIC_MAX_UINT((LQ_GLOBAL lq_uint *)&acc_i[LQ_HF_ACC_MAXSPEED], LQ_FLOAT_BITS(smax));
+    LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HEIGHTFIELD_ACC_VOLUME], vol);
+    LQ_ATOMIC_ADD(&acc_i[LQ_HEIGHTFIELD_ACC_WET], wet);
+    LQ_ATOMIC_ADD(&acc_i[LQ_HEIGHTFIELD_ACC_BAD], bad);
+    LQ_ATOMIC_MAX_UINT((LQ_GLOBAL lq_uint *)&acc_i[LQ_HEIGHTFIELD_ACC_MAXDEPTH],
+                       LQ_FLOAT_BITS(dmax));
+    LQ_ATOMIC_MAX_UINT((LQ_GLOBAL lq_uint *)&acc_i[LQ_HEIGHTFIELD_ACC_MAXSPEED],
+                       LQ_FLOAT_BITS(smax));
 }
 
 #endif

@@ -13,7 +13,7 @@ kernel void chains_clear(global int *label, global const uchar *flags)
 {
     int c = get_global_id(0);
     if (c >= NX * NY) return;
-    lq_ch_clear_cell(label, flags, c);
+    lq_chains_clear_cell(label, flags, c);
 }
 
 kernel void chains_mark(global int *label, global const float *pos, global const int *next, int n,
@@ -21,14 +21,14 @@ kernel void chains_mark(global int *label, global const float *pos, global const
 {
     int p = get_global_id(0);
     if (p >= n) return;
-    lq_ch_mark_point(label, pos, next, flags, p, NX, NY, idx, idy);
+    lq_chains_mark_point(label, pos, next, flags, p, NX, NY, idx, idy);
 }
 
 kernel void chains_grow(global int *label, global int *changed)
 {
     int i = get_global_id(0), j = get_global_id(1);
     if (i >= NX || j >= NY) return;
-    if (lq_ch_grow_cell(label, i, j, NX, NY)) changed[0] = 1;
+    if (lq_chains_grow_cell(label, i, j, NX, NY)) changed[0] = 1;
 }
 
 kernel void chains_side(global int *state, global const int *label, global const float *pos,
@@ -36,19 +36,19 @@ kernel void chains_side(global int *state, global const int *label, global const
 {
     int i = get_global_id(0), j = get_global_id(1);
     if (i >= NX || j >= NY) return;
-    lq_ch_side_cell(state, label, pos, next, n, i, j, NX, dx, dy);
+    lq_chains_side_cell(state, label, pos, next, n, i, j, NX, dx, dy);
 }
 
 kernel void chains_spread(global int *state, global const int *label)
 {
     int c = get_global_id(0);
     if (c >= NX * NY) return;
-    lq_ch_spread_cell(state, label, c);
+    lq_chains_spread_cell(state, label, c);
 }
 
 kernel void chains_label(global uchar *flags, global const int *state)
 {
     int i = get_global_id(0), j = get_global_id(1);
     if (i >= NX || j >= NY) return;
-    lq_mk_label_cell(flags, state, i, j, 0, NX, NY, 1, 0);
+    lq_markers_label_cell(flags, state, i, j, 0, NX, NY, 1, 0);
 }

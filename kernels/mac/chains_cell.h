@@ -33,7 +33,7 @@
  *     point-in-polygon test per region decides which side it is on, instead of the
  *     paper's assumption that the grid corner above the origin is empty;
  *  5. spread: state = −1 fixed, 1 crossed, else state[root]; then the marker path's
- *     labelling (lq_mk_label_cell): a liquid cell with an EMPTY neighbour is SURFACE,
+ *     labelling (lq_markers_label_cell): a liquid cell with an EMPTY neighbour is SURFACE,
  *     another liquid cell FULL, the rest EMPTY. Crossed cells are liquid, as in the
  *     paper (Fig. 5(a) sets them Full, then Surface); one along a wall with no EMPTY
  *     neighbour ends FULL, the same flags the marker path gives.
@@ -52,25 +52,26 @@
 #define LQ_CHAINS_CROSSED (-2)
 
 /* Pass 1, cell c. */
-LQ_INLINE void lq_ch_clear_cell(LQ_GLOBAL int *label, const LQ_GLOBAL unsigned char *flags, int c)
+LQ_INLINE void lq_chains_clear_cell(LQ_GLOBAL int *label, const LQ_GLOBAL unsigned char *flags,
+                                    int c)
 {
-    label[c] = lq_mk_fixed(flags[c]) ? -1 : c;
+    label[c] = lq_markers_fixed(flags[c]) ? -1 : c;
 }
 
 /* The cell holding (x, y), the nearest one outside the grid (NaN: cell 0). */
-LQ_INLINE int lq_ch_cell(float x, float y, int nx, int ny, float idx, float idy)
+LQ_INLINE int lq_chains_cell(float x, float y, int nx, int ny, float idx, float idy)
 {
-    int i = (int)lq_mk_clampf(x * idx, 0.0f, (float)nx);
-    int j = (int)lq_mk_clampf(y * idy, 0.0f, (float)ny);
+    int i = (int)lq_markers_clampf(x * idx, 0.0f, (float)nx);
+    int j = (int)lq_markers_clampf(y * idy, 0.0f, (float)ny);
     if (i > nx - 1) i = nx - 1;
     if (j > ny - 1) j = ny - 1;
     return i + nx * j;
 }
 
 /* Pass 2, point p. */
-LQ_INLINE void lq_ch_mark_point(LQ_GLOBAL LQ_VOLATILE int *label, const LQ_GLOBAL float *pos,
-                                const LQ_GLOBAL int *next, const LQ_GLOBAL unsigned char *flags,
-                                int p, int nx, int ny, float idx, float idy)
+LQ_INLINE void lq_chains_mark_point(LQ_GLOBAL LQ_VOLATILE int *label, const LQ_GLOBAL float *pos,
+                                    const LQ_GLOBAL int *next, const LQ_GLOBAL unsigned char *flags,
+                                    int p, int nx, int ny, float idx, float idy)
 {
     float ax = pos[3 * p], ay = pos[3 * p + 1];
     int q = next[p], m = 0;
@@ -83,19 +84,19 @@ LQ_INLINE void lq_ch_mark_point(LQ_GLOBAL LQ_VOLATILE int *label, const LQ_GLOBA
         if (gy < 0.0f) gy = -gy;
         float g = gx > gy ? gx : gy;
         /* a garbage segment (NaN, far outside) is sampled at its ends only */
-        m = (int)lq_mk_clampf(2.0f * g, 0.0f, (float)(4 * (nx + ny))) + 1;
+        m = (int)lq_markers_clampf(2.0f * g, 0.0f, (float)(4 * (nx + ny))) + 1;
     }
     float fm = (float)m;
     for (int s = 0; s <= m; s++) {
         float t = m > 0 ? (float)s / fm : 0.0f;
         float x = ax + t * (bx - ax), y = ay + t * (by - ay);
-        int c = lq_ch_cell(x, y, nx, ny, idx, idy);
-        if (!lq_mk_fixed(flags[c])) LQ_ATOMIC_MIN(&label[c], LQ_CHAINS_CROSSED);
+        int c = lq_chains_cell(x, y, nx, ny, idx, idy);
+        if (!lq_markers_fixed(flags[c])) LQ_ATOMIC_MIN(&label[c], LQ_CHAINS_CROSSED);
     }
 }
 
 /* Pass 3, cell (i, j): returns 1 when its label dropped. */
-LQ_INLINE int lq_ch_grow_cell(LQ_GLOBAL LQ_VOLATILE int *label, int i, int j, int nx, int ny)
+LQ_INLINE int lq_chains_grow_cell(LQ_GLOBAL LQ_VOLATILE int *label, int i, int j, int nx, int ny)
 {
     int c = i + nx * j, l = label[c];
     if (l < 0) return 0;
@@ -111,14 +112,14 @@ LQ_INLINE int lq_ch_grow_cell(LQ_GLOBAL LQ_VOLATILE int *label, int i, int j, in
 }
 
 /* 2 × the signed area of (a, b, p): > 0 when p is left of a → b. */
-LQ_INLINE float lq_ch_left(float ax, float ay, float bx, float by, float px, float py)
+LQ_INLINE float lq_chains_left(float ax, float ay, float bx, float by, float px, float py)
 {
     return (bx - ax) * (py - ay) - (px - ax) * (by - ay);
 }
 
 /* Winding number of (px, py) about the n points' chains (open chains closed). */
-LQ_INLINE int lq_ch_winding(const LQ_GLOBAL float *pos, const LQ_GLOBAL int *next, int n, float px,
-                            float py)
+LQ_INLINE int lq_chains_winding(const LQ_GLOBAL float *pos, const LQ_GLOBAL int *next, int n,
+                                float px, float py)
 {
     int wn = 0;
     for (int p = 0; p < n; p++) {
@@ -127,28 +128,28 @@ LQ_INLINE int lq_ch_winding(const LQ_GLOBAL float *pos, const LQ_GLOBAL int *nex
         if (q < 0) q = -2 - q;
         float ax = pos[3 * p], ay = pos[3 * p + 1], bx = pos[3 * q], by = pos[3 * q + 1];
         if (ay <= py) {
-            if (by > py && lq_ch_left(ax, ay, bx, by, px, py) > 0.0f) wn++;
+            if (by > py && lq_chains_left(ax, ay, bx, by, px, py) > 0.0f) wn++;
         } else {
-            if (by <= py && lq_ch_left(ax, ay, bx, by, px, py) < 0.0f) wn--;
+            if (by <= py && lq_chains_left(ax, ay, bx, by, px, py) < 0.0f) wn--;
         }
     }
     return wn;
 }
 
 /* Pass 4, cell (i, j): a region's root decides its side. */
-LQ_INLINE void lq_ch_side_cell(LQ_GLOBAL int *state, const LQ_GLOBAL int *label,
-                               const LQ_GLOBAL float *pos, const LQ_GLOBAL int *next, int n, int i,
-                               int j, int nx, float dx, float dy)
+LQ_INLINE void lq_chains_side_cell(LQ_GLOBAL int *state, const LQ_GLOBAL int *label,
+                                   const LQ_GLOBAL float *pos, const LQ_GLOBAL int *next, int n,
+                                   int i, int j, int nx, float dx, float dy)
 {
     int c = i + nx * j;
     if (label[c] != c) return;
     float px = ((float)i + 0.5f) * dx, py = ((float)j + 0.5f) * dy;
-    state[c] = lq_ch_winding(pos, next, n, px, py) > 0 ? 1 : 0;
+    state[c] = lq_chains_winding(pos, next, n, px, py) > 0 ? 1 : 0;
 }
 
 /* Pass 5a, cell c: the marker path's count convention (−1 fixed, 0 empty, > 0 liquid).
  * Roots keep what pass 4 wrote; others read only roots. */
-LQ_INLINE void lq_ch_spread_cell(LQ_GLOBAL int *state, const LQ_GLOBAL int *label, int c)
+LQ_INLINE void lq_chains_spread_cell(LQ_GLOBAL int *state, const LQ_GLOBAL int *label, int c)
 {
     int l = label[c];
     if (l == -1)

@@ -9,26 +9,26 @@ kernel void macbc_inflow(global float *q, global const uchar *flags, global cons
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX + (a == 0) || j >= NY + (a == 1) || k >= NZ + (a == 2)) return;
-    lq_bc_inflow_face(q, flags, region, vel, a, i, j, k, NX, NY, NZ);
+    lq_macbc_inflow_face(q, flags, region, vel, a, i, j, k, NX, NY, NZ);
 }
 
 kernel void macbc_outflow(global float *q, global const uchar *flags, int a)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX + (a == 0) || j >= NY + (a == 1) || k >= NZ + (a == 2)) return;
-    lq_bc_outflow_face(q, flags, a, i, j, k, NX, NY, NZ);
+    lq_macbc_outflow_face(q, flags, a, i, j, k, NX, NY, NZ);
 }
 
 kernel void macbc_outflow_pressure(global float *p, global const uchar *flags)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
-    lq_bc_outflow_pressure_cell(p, flags, i, j, k, NX, NY, NZ);
+    lq_macbc_outflow_pressure_cell(p, flags, i, j, k, NX, NY, NZ);
 }
 
 kernel void macbc_extrapolate(global float *q, global const uchar *flags, int a, int layer)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX + (a == 0) || j >= NY + (a == 1) || k >= NZ + (a == 2)) return;
-    lq_bc_extrapolate_face(q, flags, a, i, j, k, NX, NY, NZ, layer);
+    lq_macbc_extrapolate_face(q, flags, a, i, j, k, NX, NY, NZ, layer);
 }

@@ -41,8 +41,8 @@
 
 /* Face (i, j, k) of axis a: the two cells' indices (−1 outside the grid), and the
  * face array's stride along a. */
-LQ_INLINE void lq_bc_sides(int a, int i, int j, int k, int nx, int ny, int nz, int *lo, int *hi,
-                           int *stride)
+LQ_INLINE void lq_macbc_sides(int a, int i, int j, int k, int nx, int ny, int nz, int *lo, int *hi,
+                              int *stride)
 {
     int fx = nx + (a == 0), fy = ny + (a == 1);
     int ia = a == 0 ? i : a == 1 ? j : k, na = a == 0 ? nx : a == 1 ? ny : nz;
@@ -52,47 +52,48 @@ LQ_INLINE void lq_bc_sides(int a, int i, int j, int k, int nx, int ny, int nz, i
     *stride = a == 0 ? 1 : a == 1 ? fx : fx * fy;
 }
 
-LQ_INLINE int lq_bc_face(int a, int i, int j, int k, int nx, int ny)
+LQ_INLINE int lq_macbc_face(int a, int i, int j, int k, int nx, int ny)
 {
     int fx = nx + (a == 0), fy = ny + (a == 1);
     return i + fx * (j + fy * k);
 }
 
-LQ_INLINE int lq_bc_liquid(int kind)
+LQ_INLINE int lq_macbc_liquid(int kind)
 {
     return kind == LQ_MAC_FULL || kind == LQ_MAC_SURFACE;
 }
 
 /* Inflow rule, face (i, j, k) of axis a. */
-LQ_INLINE void lq_bc_inflow_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags,
-                                 const LQ_GLOBAL unsigned char *region, const LQ_GLOBAL float *vel,
-                                 int a, int i, int j, int k, int nx, int ny, int nz)
+LQ_INLINE void lq_macbc_inflow_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags,
+                                    const LQ_GLOBAL unsigned char *region,
+                                    const LQ_GLOBAL float *vel, int a, int i, int j, int k, int nx,
+                                    int ny, int nz)
 {
     int lo, hi, st;
-    lq_bc_sides(a, i, j, k, nx, ny, nz, &lo, &hi, &st);
+    lq_macbc_sides(a, i, j, k, nx, ny, nz, &lo, &hi, &st);
     int klo = lo >= 0 ? flags[lo] : -1, khi = hi >= 0 ? flags[hi] : -1;
     int r = 0;
     if (klo == LQ_MAC_INFLOW) r = region[lo];
     if (r == 0 && khi == LQ_MAC_INFLOW) r = region[hi];
     if (r == 0 || klo == LQ_MAC_SOLID || khi == LQ_MAC_SOLID) return;
-    q[lq_bc_face(a, i, j, k, nx, ny)] = vel[3 * (r - 1) + a];
+    q[lq_macbc_face(a, i, j, k, nx, ny)] = vel[3 * (r - 1) + a];
 }
 
 /* Outflow rule, face (i, j, k) of axis a. */
-LQ_INLINE void lq_bc_outflow_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags, int a,
-                                  int i, int j, int k, int nx, int ny, int nz)
+LQ_INLINE void lq_macbc_outflow_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags,
+                                     int a, int i, int j, int k, int nx, int ny, int nz)
 {
     int lo, hi, st;
-    lq_bc_sides(a, i, j, k, nx, ny, nz, &lo, &hi, &st);
+    lq_macbc_sides(a, i, j, k, nx, ny, nz, &lo, &hi, &st);
     int klo = lo >= 0 ? flags[lo] : -1, khi = hi >= 0 ? flags[hi] : -1;
-    int f = lq_bc_face(a, i, j, k, nx, ny);
+    int f = lq_macbc_face(a, i, j, k, nx, ny);
     int ia = a == 0 ? i : a == 1 ? j : k, na = a == 0 ? nx : a == 1 ? ny : nz;
     int cs = a == 0 ? 1 : a == 1 ? nx : nx * ny; /* cell stride along a */
-    if (klo == LQ_MAC_OUTFLOW && !lq_bc_liquid(khi) && ia >= 2) {
+    if (klo == LQ_MAC_OUTFLOW && !lq_macbc_liquid(khi) && ia >= 2) {
         /* the face across lo, between lo − e_a and lo */
-        if (lq_bc_liquid(flags[lo - cs])) q[f] = q[f - st];
-    } else if (khi == LQ_MAC_OUTFLOW && !lq_bc_liquid(klo) && ia + 1 < na) {
-        if (lq_bc_liquid(flags[hi + cs])) q[f] = q[f + st];
+        if (lq_macbc_liquid(flags[lo - cs])) q[f] = q[f - st];
+    } else if (khi == LQ_MAC_OUTFLOW && !lq_macbc_liquid(klo) && ia + 1 < na) {
+        if (lq_macbc_liquid(flags[hi + cs])) q[f] = q[f + st];
     }
 }
 
@@ -100,50 +101,52 @@ LQ_INLINE void lq_bc_outflow_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned c
  * first liquid neighbour in the order −x, +x, −y, +y, −z, +z (none: p unchanged), so
  * eq. 2 sees no pressure gradient across the outflow face (zero gradient). Reads only
  * liquid cells' p, writes only OUTFLOW cells': race-free. */
-LQ_INLINE void lq_bc_outflow_pressure_cell(LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
-                                           int i, int j, int k, int nx, int ny, int nz)
+LQ_INLINE void lq_macbc_outflow_pressure_cell(LQ_GLOBAL float *p,
+                                              const LQ_GLOBAL unsigned char *flags, int i, int j,
+                                              int k, int nx, int ny, int nz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), sz = nx * ny;
     if (flags[c] != LQ_MAC_OUTFLOW) return;
     int nb[6] = {i > 0 ? c - 1 : -1,       i < nx - 1 ? c + 1 : -1, j > 0 ? c - nx : -1,
                  j < ny - 1 ? c + nx : -1, k > 0 ? c - sz : -1,     k < nz - 1 ? c + sz : -1};
     for (int d = 0; d < 6; d++)
-        if (nb[d] >= 0 && lq_bc_liquid(flags[nb[d]])) {
+        if (nb[d] >= 0 && lq_macbc_liquid(flags[nb[d]])) {
             p[c] = p[nb[d]];
             return;
         }
 }
 
 /* Does face (i, j, k) of axis a touch a liquid cell? */
-LQ_INLINE int lq_bc_known(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k, int nx,
-                          int ny, int nz)
+LQ_INLINE int lq_macbc_known(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k,
+                             int nx, int ny, int nz)
 {
     int lo, hi, st;
-    lq_bc_sides(a, i, j, k, nx, ny, nz, &lo, &hi, &st);
-    return (lo >= 0 && lq_bc_liquid(flags[lo])) || (hi >= 0 && lq_bc_liquid(flags[hi]));
+    lq_macbc_sides(a, i, j, k, nx, ny, nz, &lo, &hi, &st);
+    return (lo >= 0 && lq_macbc_liquid(flags[lo])) || (hi >= 0 && lq_macbc_liquid(flags[hi]));
 }
 
-LQ_INLINE int lq_bc_blocked(int kind)
+LQ_INLINE int lq_macbc_blocked(int kind)
 {
     return kind == LQ_MAC_SOLID || kind == LQ_MAC_INFLOW || kind == LQ_MAC_OUTFLOW;
 }
 
 /* Is face (i, j, k) of axis a in the air: both sides in the grid, neither liquid nor
  * SOLID, INFLOW or OUTFLOW? */
-LQ_INLINE int lq_bc_air(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k, int nx,
-                        int ny, int nz)
+LQ_INLINE int lq_macbc_air(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k, int nx,
+                           int ny, int nz)
 {
     int lo, hi, st;
-    lq_bc_sides(a, i, j, k, nx, ny, nz, &lo, &hi, &st);
+    lq_macbc_sides(a, i, j, k, nx, ny, nz, &lo, &hi, &st);
     if (lo < 0 || hi < 0) return 0;
     int klo = flags[lo], khi = flags[hi];
-    return !(lq_bc_liquid(klo) || lq_bc_liquid(khi) || lq_bc_blocked(klo) || lq_bc_blocked(khi));
+    return !(lq_macbc_liquid(klo) || lq_macbc_liquid(khi) || lq_macbc_blocked(klo) ||
+             lq_macbc_blocked(khi));
 }
 
 /* Neighbour d (±1 along x, y, z in that order) of face (i, j, k) of axis a; 0 when it
  * lies outside the face lattice. */
-LQ_INLINE int lq_bc_nb(int a, int d, int i, int j, int k, int nx, int ny, int nz, int *ii, int *jj,
-                       int *kk)
+LQ_INLINE int lq_macbc_nb(int a, int d, int i, int j, int k, int nx, int ny, int nz, int *ii,
+                          int *jj, int *kk)
 {
     int fx = nx + (a == 0), fy = ny + (a == 1), fz = nz + (a == 2);
     *ii = i + (d == 0 ? -1 : d == 1 ? 1 : 0);
@@ -154,34 +157,35 @@ LQ_INLINE int lq_bc_nb(int a, int d, int i, int j, int k, int nx, int ny, int nz
 
 /* Is face (i, j, k) of axis a in the band's first layer: in the air, with a neighbour
  * that touches liquid? */
-LQ_INLINE int lq_bc_layer1(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k, int nx,
-                           int ny, int nz)
+LQ_INLINE int lq_macbc_layer1(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k,
+                              int nx, int ny, int nz)
 {
-    if (!lq_bc_air(flags, a, i, j, k, nx, ny, nz)) return 0;
+    if (!lq_macbc_air(flags, a, i, j, k, nx, ny, nz)) return 0;
     for (int d = 0; d < 6; d++) {
         int ii, jj, kk;
-        if (lq_bc_nb(a, d, i, j, k, nx, ny, nz, &ii, &jj, &kk) &&
-            lq_bc_known(flags, a, ii, jj, kk, nx, ny, nz))
+        if (lq_macbc_nb(a, d, i, j, k, nx, ny, nz, &ii, &jj, &kk) &&
+            lq_macbc_known(flags, a, ii, jj, kk, nx, ny, nz))
             return 1;
     }
     return 0;
 }
 
 /* Air-band rule, face (i, j, k) of axis a, layer 1 or 2 (see the header comment). */
-LQ_INLINE void lq_bc_extrapolate_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags,
-                                      int a, int i, int j, int k, int nx, int ny, int nz, int layer)
+LQ_INLINE void lq_macbc_extrapolate_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags,
+                                         int a, int i, int j, int k, int nx, int ny, int nz,
+                                         int layer)
 {
-    if (!lq_bc_air(flags, a, i, j, k, nx, ny, nz)) return;
-    if (layer == 2 && lq_bc_layer1(flags, a, i, j, k, nx, ny, nz)) return;
+    if (!lq_macbc_air(flags, a, i, j, k, nx, ny, nz)) return;
+    if (layer == 2 && lq_macbc_layer1(flags, a, i, j, k, nx, ny, nz)) return;
     int n = 0;
     float s = 0.0f;
     for (int d = 0; d < 6; d++) {
         int ii, jj, kk;
-        if (!lq_bc_nb(a, d, i, j, k, nx, ny, nz, &ii, &jj, &kk)) continue;
-        if (layer == 1 ? !lq_bc_known(flags, a, ii, jj, kk, nx, ny, nz)
-                       : !lq_bc_layer1(flags, a, ii, jj, kk, nx, ny, nz))
+        if (!lq_macbc_nb(a, d, i, j, k, nx, ny, nz, &ii, &jj, &kk)) continue;
+        if (layer == 1 ? !lq_macbc_known(flags, a, ii, jj, kk, nx, ny, nz)
+                       : !lq_macbc_layer1(flags, a, ii, jj, kk, nx, ny, nz))
             continue;
-        s = s + q[lq_bc_face(a, ii, jj, kk, nx, ny)];
+        s = s + q[lq_macbc_face(a, ii, jj, kk, nx, ny)];
         n++;
     }
     if (n == 0) return;
@@ -191,7 +195,7 @@ LQ_INLINE void lq_bc_extrapolate_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsign
               : n == 4 ? 0.25f
               : n == 5 ? 0.2f
                        : 0.166666672f;
-    q[lq_bc_face(a, i, j, k, nx, ny)] = s * r;
+    q[lq_macbc_face(a, i, j, k, nx, ny)] = s * r;
 }
 
 #endif

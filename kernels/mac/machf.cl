@@ -14,7 +14,7 @@ kernel void machf_advance(global float *hn, global const float *h, global const 
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i >= NX || k >= NZ) return;
-    lq_hfc_advance_column(hn, h, u, v, w, flags, i, k, NX, NY, NZ, dy, idy, q4x, q4z, ly, dt);
+    lq_machf_advance_column(hn, h, u, v, w, flags, i, k, NX, NY, NZ, dy, idy, q4x, q4z, ly, dt);
 }
 
 kernel void machf_fill(global int *state, global const uchar *flags, global const float *h,
@@ -22,12 +22,12 @@ kernel void machf_fill(global int *state, global const uchar *flags, global cons
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
-    lq_hfc_fill_cell(state, flags, h, i, j, k, NX, NY, dy);
+    lq_machf_fill_cell(state, flags, h, i, j, k, NX, NY, dy);
 }
 
 kernel void machf_label(global uchar *flags, global const int *state)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
-    lq_mk_label_cell(flags, state, i, j, k, NX, NY, NZ, 0);
+    lq_markers_label_cell(flags, state, i, j, k, NX, NY, NZ, 0);
 }

@@ -31,7 +31,7 @@
  * Classification (§4.3: "cells crossed by the height field are Surface, those above it
  * Empty, those below it Full"), two race-free passes: (1) per cell, state = −1 for a
  * fixed kind, 1 for a liquid cell, 0 otherwise; (2) per cell, the marker path's rule
- * (lq_mk_label_cell, kernels/mac/markers_cell.h): a liquid cell with an EMPTY neighbour in
+ * (lq_markers_label_cell, kernels/mac/markers_cell.h): a liquid cell with an EMPTY neighbour in
  * the grid is SURFACE, else FULL; others EMPTY; fixed kinds untouched. So the surface
  * row is SURFACE (unless it touches a ceiling), the cells under it FULL, and where a
  * neighbour column is lower by more than a cell the exposed side cells are SURFACE as
@@ -49,9 +49,9 @@
 
 /* The surface row of a column of height hc: the highest j with j δy < hc, clamped to
  * [0, ny − 1]. */
-LQ_INLINE int lq_hfc_row(float hc, int ny, float dy, float idy)
+LQ_INLINE int lq_machf_row(float hc, int ny, float dy, float idy)
 {
-    int j = (int)lq_mk_clampf(hc * idy, 0.0f, (float)ny);
+    int j = (int)lq_markers_clampf(hc * idy, 0.0f, (float)ny);
     if (j > ny) j = ny;
     while (j > 0 && !((float)j * dy < hc)) j--;
     while (j + 1 < ny && (float)(j + 1) * dy < hc) j++;
@@ -61,51 +61,52 @@ LQ_INLINE int lq_hfc_row(float hc, int ny, float dy, float idy)
 
 /* Eq. 12 for column (i, k): reads h, writes hn. q4x = 1/(4 δx), q4z = 1/(4 δz); ly =
  * ny δy. */
-LQ_INLINE void lq_hfc_advance_column(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h,
-                                     const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                                     const LQ_GLOBAL float *w, const LQ_GLOBAL unsigned char *flags,
-                                     int i, int k, int nx, int ny, int nz, float dy, float idy,
-                                     float q4x, float q4z, float ly, float dt)
+LQ_INLINE void lq_machf_advance_column(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h,
+                                       const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                       const LQ_GLOBAL float *w,
+                                       const LQ_GLOBAL unsigned char *flags, int i, int k, int nx,
+                                       int ny, int nz, float dy, float idy, float q4x, float q4z,
+                                       float ly, float dt)
 {
     int col = i + nx * k;
     float hc = h[col];
     /* the column's floor: the bottom of its lowest cell not of a fixed kind */
     int jf = 0;
-    while (jf < ny && lq_mk_fixed(flags[LQ_MAC_CELL(i, jf, k, nx, ny)])) jf++;
+    while (jf < ny && lq_markers_fixed(flags[LQ_MAC_CELL(i, jf, k, nx, ny)])) jf++;
     if (jf >= ny) { /* all fixed: a wall column */
         hn[col] = hc;
         return;
     }
     float hfl = (float)jf * dy;
     if (!(hc >= hfl)) hc = hfl; /* a dry column sits on its floor */
-    int js = lq_hfc_row(hc, ny, dy, idy);
+    int js = lq_machf_row(hc, ny, dy, idy);
     if (js < jf) js = jf; /* dry: the first row above the floor */
-    if (lq_mk_fixed(flags[LQ_MAC_CELL(i, js, k, nx, ny)])) { /* under an overhang */
+    if (lq_markers_fixed(flags[LQ_MAC_CELL(i, js, k, nx, ny)])) { /* under an overhang */
         hn[col] = hc;
         return;
     }
     /* v̄: v at height hc between the faces at js δy and (js + 1) δy */
-    float f = lq_mk_clampf(hc * idy - (float)js, 0.0f, 1.0f);
-    float vs = lq_mk_lerp(v[LQ_MAC_V(i, js, k, nx, ny)], v[LQ_MAC_V(i, js + 1, k, nx, ny)], f);
+    float f = lq_markers_clampf(hc * idy - (float)js, 0.0f, 1.0f);
+    float vs = lq_markers_lerp(v[LQ_MAC_V(i, js, k, nx, ny)], v[LQ_MAC_V(i, js + 1, k, nx, ny)], f);
     /* neighbours, mirrored where the neighbour's cell in this row is fixed */
     float hl = hc, hr = hc, hb = hc, hf = hc;
-    if (i > 0 && !lq_mk_fixed(flags[LQ_MAC_CELL(i - 1, js, k, nx, ny)])) hl = h[col - 1];
-    if (i < nx - 1 && !lq_mk_fixed(flags[LQ_MAC_CELL(i + 1, js, k, nx, ny)])) hr = h[col + 1];
-    if (k > 0 && !lq_mk_fixed(flags[LQ_MAC_CELL(i, js, k - 1, nx, ny)])) hb = h[col - nx];
-    if (k < nz - 1 && !lq_mk_fixed(flags[LQ_MAC_CELL(i, js, k + 1, nx, ny)])) hf = h[col + nx];
+    if (i > 0 && !lq_markers_fixed(flags[LQ_MAC_CELL(i - 1, js, k, nx, ny)])) hl = h[col - 1];
+    if (i < nx - 1 && !lq_markers_fixed(flags[LQ_MAC_CELL(i + 1, js, k, nx, ny)])) hr = h[col + 1];
+    if (k > 0 && !lq_markers_fixed(flags[LQ_MAC_CELL(i, js, k - 1, nx, ny)])) hb = h[col - nx];
+    if (k < nz - 1 && !lq_markers_fixed(flags[LQ_MAC_CELL(i, js, k + 1, nx, ny)])) hf = h[col + nx];
     float us = u[LQ_MAC_U(i, js, k, nx, ny)] + u[LQ_MAC_U(i + 1, js, k, nx, ny)];
     float ws = w[LQ_MAC_W(i, js, k, nx, ny)] + w[LQ_MAC_W(i, js, k + 1, nx, ny)];
     float rate = vs + (hl - hr) * q4x * us + (hb - hf) * q4z * ws; /* eq. 12's braces */
-    hn[col] = lq_mk_clampf(hc + dt * rate, hfl, ly);
+    hn[col] = lq_markers_clampf(hc + dt * rate, hfl, ly);
 }
 
 /* Classification pass 1, cell (i, j, k): −1 fixed, 1 liquid (j δy < h), 0 empty. */
-LQ_INLINE void lq_hfc_fill_cell(LQ_GLOBAL int *state, const LQ_GLOBAL unsigned char *flags,
-                                const LQ_GLOBAL float *h, int i, int j, int k, int nx, int ny,
-                                float dy)
+LQ_INLINE void lq_machf_fill_cell(LQ_GLOBAL int *state, const LQ_GLOBAL unsigned char *flags,
+                                  const LQ_GLOBAL float *h, int i, int j, int k, int nx, int ny,
+                                  float dy)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-    if (lq_mk_fixed(flags[c]))
+    if (lq_markers_fixed(flags[c]))
         state[c] = -1;
     else
         state[c] = (float)j * dy < h[i + nx * k] ? 1 : 0;

@@ -5,41 +5,41 @@
  * keep emission and compaction deterministic. The math is kernels/mac/macspray_cell.h,
  * shared with the reference twins (host/ops/mac/macspray_ref.c).
  *
- * Built with -DNX, -DNY, -DNZ (cells). One work-item per cell (msp_emit_count), per
- * particle (msp_advance), per block of LQ_MSP_BLOCK cells or particles (block sums,
+ * Built with -DNX, -DNY, -DNZ (cells). One work-item per cell (macspray_emit_count), per
+ * particle (macspray_advance), per block of LQ_MACSPRAY_BLOCK cells or particles (block sums,
  * emission writes, compaction), one work-group for the scan. `c` is the coefficient
  * buffer (LQ_MSP_C_*), `cnt` the counters (LQ_MSP_CNT_*).
  */
 
-kernel void msp_emit_count(global int *ccnt, global const float *v, global const uchar *flags,
-                           global const float *c, uint seed, uint step)
+kernel void macspray_emit_count(global int *ccnt, global const float *v, global const uchar *flags,
+                                global const float *c, uint seed, uint step)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
     ccnt[LQ_MAC_CELL(i, j, k, NX, NY)] =
-        lq_msp_emit_count(v, flags, c, i, j, k, NX, NY, seed, step);
+        lq_macspray_emit_count(v, flags, c, i, j, k, NX, NY, seed, step);
 }
 
-/* Sums of LQ_MSP_BLOCK consecutive cell counts (n cells). */
-kernel void msp_block_sum(global const int *ccnt, global int *bsum, int n)
+/* Sums of LQ_MACSPRAY_BLOCK consecutive cell counts (n cells). */
+kernel void macspray_block_sum(global const int *ccnt, global int *bsum, int n)
 {
-    int blk = get_global_id(0), c0 = blk * LQ_MSP_BLOCK;
+    int blk = get_global_id(0), c0 = blk * LQ_MACSPRAY_BLOCK;
     if (c0 >= n) return;
     int sum = 0;
-    for (int q = c0; q < c0 + LQ_MSP_BLOCK && q < n; q++) sum += ccnt[q];
+    for (int q = c0; q < c0 + LQ_MACSPRAY_BLOCK && q < n; q++) sum += ccnt[q];
     bsum[blk] = sum;
 }
 
 /* One work-group: exclusive prefix of the block sums into boff (after the live particles
- * in mode 0, from 0 in mode 1), then lq_msp_scan_done. Integers: lq_msp_scan's result
+ * in mode 0, from 0 in mode 1), then lq_macspray_scan_done. Integers: lq_macspray_scan's result
  * exactly. `part` holds local size + 1 ints. */
-kernel void msp_block_scan(global int *boff, global const int *bsum, global int *cnt, int nblocks,
-                           int capacity, int mode, local int *part)
+kernel void macspray_block_scan(global int *boff, global const int *bsum, global int *cnt,
+                                int nblocks, int capacity, int mode, local int *part)
 {
     int lid = get_local_id(0), nl = get_local_size(0);
     int chunk = (nblocks + nl - 1) / nl, lo = lid * chunk;
     int hi = lo + chunk < nblocks ? lo + chunk : nblocks;
-    int base = mode == 0 ? cnt[LQ_MSP_CNT_LIVE] : 0, sum = 0;
+    int base = mode == 0 ? cnt[LQ_MACSPRAY_CNT_LIVE] : 0, sum = 0;
     for (int b = lo; b < hi; b++) sum += bsum[b];
     part[lid] = sum;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -59,66 +59,66 @@ kernel void msp_block_scan(global int *boff, global const int *bsum, global int 
         off += bsum[b];
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
-    if (lid == 0) lq_msp_scan_done(cnt, part[nl], capacity, mode);
+    if (lid == 0) lq_macspray_scan_done(cnt, part[nl], capacity, mode);
 }
 
 /* Each block writes its cells' particles in order, while there is room. */
-kernel void msp_emit_write(global float *part, global const int *ccnt, global const int *boff,
-                           global const float *u, global const float *v, global const float *w,
-                           global const float *c, uint seed, uint step, int capacity)
+kernel void macspray_emit_write(global float *part, global const int *ccnt, global const int *boff,
+                                global const float *u, global const float *v, global const float *w,
+                                global const float *c, uint seed, uint step, int capacity)
 {
-    int blk = get_global_id(0), total = NX * NY * NZ, c0 = blk * LQ_MSP_BLOCK;
+    int blk = get_global_id(0), total = NX * NY * NZ, c0 = blk * LQ_MACSPRAY_BLOCK;
     if (c0 >= total) return;
     int slot = boff[blk];
-    for (int q = c0; q < c0 + LQ_MSP_BLOCK && q < total; q++)
+    for (int q = c0; q < c0 + LQ_MACSPRAY_BLOCK && q < total; q++)
         for (int m = 0; m < ccnt[q] && slot < capacity; m++, slot++)
-            lq_msp_emit_particle(part + (size_t)slot * LQ_MSP_STRIDE, u, v, w, c, q, m, NX, NY, NZ,
-                                 seed, step);
+            lq_macspray_emit_particle(part + (size_t)slot * LQ_MACSPRAY_STRIDE, u, v, w, c, q, m,
+                                      NX, NY, NZ, seed, step);
 }
 
-kernel void msp_advance(global float *part, int n, global int *cnt, global const float *u,
-                        global const float *v, global const float *w, global const uchar *flags,
-                        global const float *c, uint seed, uint step)
+kernel void macspray_advance(global float *part, int n, global int *cnt, global const float *u,
+                             global const float *v, global const float *w,
+                             global const uchar *flags, global const float *c, uint seed, uint step)
 {
     int p = get_global_id(0);
     if (p >= n) return;
-    lq_msp_advance_one(part + (size_t)p * LQ_MSP_STRIDE, cnt, u, v, w, flags, c, p, NX, NY, NZ,
-                       seed, step);
+    lq_macspray_advance_one(part + (size_t)p * LQ_MACSPRAY_STRIDE, cnt, u, v, w, flags, c, p, NX,
+                            NY, NZ, seed, step);
 }
 
 /* Compaction, pass 1: slots each block of particles needs. */
-kernel void msp_compact_count(global const float *part, global int *bsum, int n)
+kernel void macspray_compact_count(global const float *part, global int *bsum, int n)
 {
-    int blk = get_global_id(0), p0 = blk * LQ_MSP_BLOCK;
+    int blk = get_global_id(0), p0 = blk * LQ_MACSPRAY_BLOCK;
     if (p0 >= n) return;
     int sum = 0;
-    for (int p = p0; p < p0 + LQ_MSP_BLOCK && p < n; p++)
-        sum += lq_msp_outputs(part + (size_t)p * LQ_MSP_STRIDE);
+    for (int p = p0; p < p0 + LQ_MACSPRAY_BLOCK && p < n; p++)
+        sum += lq_macspray_outputs(part + (size_t)p * LQ_MACSPRAY_STRIDE);
     bsum[blk] = sum;
 }
 
 /* Pass 3: live particles (separating ones as two) move, in order, to the other buffer,
  * while there is room; the kinds written are counted. */
-kernel void msp_compact_scatter(global const float *src, global float *dst, global const int *boff,
-                                global int *cnt, global const float *c, int n, int capacity,
-                                uint seed, uint step)
+kernel void macspray_compact_scatter(global const float *src, global float *dst,
+                                     global const int *boff, global int *cnt, global const float *c,
+                                     int n, int capacity, uint seed, uint step)
 {
-    int blk = get_global_id(0), p0 = blk * LQ_MSP_BLOCK;
+    int blk = get_global_id(0), p0 = blk * LQ_MACSPRAY_BLOCK;
     if (p0 >= n) return;
     int slot = boff[blk], ns = 0, nf = 0;
-    for (int p = p0; p < p0 + LQ_MSP_BLOCK && p < n && slot < capacity; p++) {
-        global const float *a = src + (size_t)p * LQ_MSP_STRIDE;
-        int k = lq_msp_outputs(a);
+    for (int p = p0; p < p0 + LQ_MACSPRAY_BLOCK && p < n && slot < capacity; p++) {
+        global const float *a = src + (size_t)p * LQ_MACSPRAY_STRIDE;
+        int k = lq_macspray_outputs(a);
         if (k == 0) continue;
         int two = k == 2 && slot + 1 < capacity;
-        lq_msp_copy_out(dst + (size_t)slot * LQ_MSP_STRIDE, a, p, two, c, NZ, seed, step);
+        lq_macspray_copy_out(dst + (size_t)slot * LQ_MACSPRAY_STRIDE, a, p, two, c, NZ, seed, step);
         int w = two ? 2 : 1;
-        if (a[LQ_MSP_KIND] == LQ_MSP_FOAM)
+        if (a[LQ_MACSPRAY_KIND] == LQ_MACSPRAY_FOAM)
             nf += w;
         else
             ns += w;
         slot += w;
     }
-    if (ns) atomic_add(&cnt[LQ_MSP_CNT_SPRAY], ns);
-    if (nf) atomic_add(&cnt[LQ_MSP_CNT_FOAM], nf);
+    if (ns) atomic_add(&cnt[LQ_MACSPRAY_CNT_SPRAY], ns);
+    if (nf) atomic_add(&cnt[LQ_MACSPRAY_CNT_FOAM], nf);
 }

@@ -12,13 +12,13 @@
  * [...] Foam is introduced whenever spray collides with the height field. Foam has a
  * random life span proportional to the size of its parent spray particle."
  *
- * Particles: LQ_MSP_STRIDE floats each (layout below), positions in grid coordinates
+ * Particles: LQ_MACSPRAY_STRIDE floats each (layout below), positions in grid coordinates
  * (m, the domain [0, nx δx] × [0, ny δy] × [0, nz δz], as the markers).
  *
  * Emission (per cell). A SURFACE cell whose cell above is EMPTY (the surface faces up)
  * and whose upward velocity, the mean of its two v faces, exceeds the threshold emits
  * (int)(per_cell + ξ) particles (ξ uniform in [0, 1) per cell and step; per_cell = rate ·
- * δx δz · δt, so the mean is exact), at most LQ_MSP_MAX_PER_CELL. Each lands uniformly in
+ * δx δz · δt, so the mean is exact), at most LQ_MACSPRAY_MAX_PER_CELL. Each lands uniformly in
  * the cell horizontally and in its lower half vertically ("just below the surface"), with
  * the liquid's velocity there (trilinear samples of the faces) plus a separation
  * perturbation uniform in ±spread per axis, and a radius uniform in [0.75, 1.25) · radius.
@@ -61,65 +61,66 @@
 #include "mac/markers_cell.h"
 
 /* Particle layout. */
-#define LQ_MSP_STRIDE 12
-#define LQ_MSP_X      0  /* position, 3 (m) */
-#define LQ_MSP_V      3  /* velocity, 3 (m/s) */
-#define LQ_MSP_R      6  /* radius (m) */
-#define LQ_MSP_KIND   7  /* LQ_MSP_DEAD, _SPRAY, _FOAM */
-#define LQ_MSP_AGE    8  /* s since emission (spray) or since landing (foam) */
-#define LQ_MSP_LIFE   9  /* s, foam only */
-#define LQ_MSP_SPLIT  10 /* 1: the compaction writes it as two halves */
+#define LQ_MACSPRAY_STRIDE 12
+#define LQ_MACSPRAY_X      0  /* position, 3 (m) */
+#define LQ_MACSPRAY_V      3  /* velocity, 3 (m/s) */
+#define LQ_MACSPRAY_R      6  /* radius (m) */
+#define LQ_MACSPRAY_KIND   7  /* LQ_MACSPRAY_DEAD, _SPRAY, _FOAM */
+#define LQ_MACSPRAY_AGE    8  /* s since emission (spray) or since landing (foam) */
+#define LQ_MACSPRAY_LIFE   9  /* s, foam only */
+#define LQ_MACSPRAY_SPLIT  10 /* 1: the compaction writes it as two halves */
 
-#define LQ_MSP_DEAD  0.0f
-#define LQ_MSP_SPRAY 1.0f
-#define LQ_MSP_FOAM  2.0f
+#define LQ_MACSPRAY_DEAD  0.0f
+#define LQ_MACSPRAY_SPRAY 1.0f
+#define LQ_MACSPRAY_FOAM  2.0f
 
 /* Counters (int). LIVE persists; the others are this step's (the host zeroes them). */
-#define LQ_MSP_CNT_LIVE    0
-#define LQ_MSP_CNT_EMITTED 1 /* written by emission */
-#define LQ_MSP_CNT_DROPPED 2 /* not written: buffer full (emission and separation) */
-#define LQ_MSP_CNT_REMOVED 3 /* left the domain, hit a wall, foam expired, spray hit (foam off) */
-#define LQ_MSP_CNT_FOAMED  4 /* spray turned to foam */
-#define LQ_MSP_CNT_SPLIT   5 /* separations decided */
-#define LQ_MSP_CNT_SPRAY   6 /* live spray after the step */
-#define LQ_MSP_CNT_FOAM    7 /* live foam after the step */
-#define LQ_MSP_CNT_COUNT   8
+#define LQ_MACSPRAY_CNT_LIVE    0
+#define LQ_MACSPRAY_CNT_EMITTED 1 /* written by emission */
+#define LQ_MACSPRAY_CNT_DROPPED 2 /* not written: buffer full (emission and separation) */
+#define LQ_MACSPRAY_CNT_REMOVED                                                                    \
+    3 /* left the domain, hit a wall, foam expired, spray hit (foam off) */
+#define LQ_MACSPRAY_CNT_FOAMED 4 /* spray turned to foam */
+#define LQ_MACSPRAY_CNT_SPLIT  5 /* separations decided */
+#define LQ_MACSPRAY_CNT_SPRAY  6 /* live spray after the step */
+#define LQ_MACSPRAY_CNT_FOAM   7 /* live foam after the step */
+#define LQ_MACSPRAY_CNT_COUNT  8
 
 /* Coefficients (floats, one small buffer the host fills each step). */
-#define LQ_MSP_C_DT        0
-#define LQ_MSP_C_IDX       1  /* 1/δx, 1/δy, 1/δz */
-#define LQ_MSP_C_DX        4  /* δx, δy, δz */
-#define LQ_MSP_C_L         7  /* domain size, 3 */
-#define LQ_MSP_C_KEEP      10 /* κ */
-#define LQ_MSP_C_ONEKEEP   11 /* 1 − κ */
-#define LQ_MSP_C_A         12
-#define LQ_MSP_C_B         13
-#define LQ_MSP_C_C         14
-#define LQ_MSP_C_G         15 /* gravity, 3 */
-#define LQ_MSP_C_WIND      18 /* wind, 3 */
-#define LQ_MSP_C_THRESHOLD 21
-#define LQ_MSP_C_PER_CELL  22 /* mean particles per emitting cell per step */
-#define LQ_MSP_C_RADIUS    23
-#define LQ_MSP_C_IRADIUS   24 /* 1 / radius */
-#define LQ_MSP_C_SPREAD    25
-#define LQ_MSP_C_PSPLIT    26
-#define LQ_MSP_C_FOAM_LIFE 27
-#define LQ_MSP_C_FOAM_RISE 28
-#define LQ_MSP_C_FOAM_ON   29
-#define LQ_MSP_C_COUNT     30
+#define LQ_MACSPRAY_C_DT        0
+#define LQ_MACSPRAY_C_IDX       1  /* 1/δx, 1/δy, 1/δz */
+#define LQ_MACSPRAY_C_DX        4  /* δx, δy, δz */
+#define LQ_MACSPRAY_C_L         7  /* domain size, 3 */
+#define LQ_MACSPRAY_C_KEEP      10 /* κ */
+#define LQ_MACSPRAY_C_ONEKEEP   11 /* 1 − κ */
+#define LQ_MACSPRAY_C_A         12
+#define LQ_MACSPRAY_C_B         13
+#define LQ_MACSPRAY_C_C         14
+#define LQ_MACSPRAY_C_G         15 /* gravity, 3 */
+#define LQ_MACSPRAY_C_WIND      18 /* wind, 3 */
+#define LQ_MACSPRAY_C_THRESHOLD 21
+#define LQ_MACSPRAY_C_PER_CELL  22 /* mean particles per emitting cell per step */
+#define LQ_MACSPRAY_C_RADIUS    23
+#define LQ_MACSPRAY_C_IRADIUS   24 /* 1 / radius */
+#define LQ_MACSPRAY_C_SPREAD    25
+#define LQ_MACSPRAY_C_PSPLIT    26
+#define LQ_MACSPRAY_C_FOAM_LIFE 27
+#define LQ_MACSPRAY_C_FOAM_RISE 28
+#define LQ_MACSPRAY_C_FOAM_ON   29
+#define LQ_MACSPRAY_C_COUNT     30
 
-#define LQ_MSP_BLOCK        64 /* cells or particles per sequential block (scans) */
-#define LQ_MSP_MAX_PER_CELL 64
-#define LQ_MSP_HALF_R       0.793700526f /* 2^{-1/3}: radius of half the volume */
+#define LQ_MACSPRAY_BLOCK        64 /* cells or particles per sequential block (scans) */
+#define LQ_MACSPRAY_MAX_PER_CELL 64
+#define LQ_MACSPRAY_HALF_R       0.793700526f /* 2^{-1/3}: radius of half the volume */
 
 /* Random streams. */
-#define LQ_MSP_S_COUNT 1u
-#define LQ_MSP_S_EMIT  2u
-#define LQ_MSP_S_STEP  3u
-#define LQ_MSP_S_SPLIT 4u
+#define LQ_MACSPRAY_S_COUNT 1u
+#define LQ_MACSPRAY_S_EMIT  2u
+#define LQ_MACSPRAY_S_STEP  3u
+#define LQ_MACSPRAY_S_SPLIT 4u
 
 /* Integer hash (lowbias32, as splash_cell.h). */
-LQ_INLINE lq_uint lq_msp_hash(lq_uint x)
+LQ_INLINE lq_uint lq_macspray_hash(lq_uint x)
 {
     x ^= x >> 16;
     x *= 0x7feb352dU;
@@ -130,83 +131,86 @@ LQ_INLINE lq_uint lq_msp_hash(lq_uint x)
 }
 
 /* Uniform in [0, 1), the same on every device. */
-LQ_INLINE float lq_msp_uniform(lq_uint seed, lq_uint step, lq_uint stream, lq_uint a, lq_uint b)
+LQ_INLINE float lq_macspray_uniform(lq_uint seed, lq_uint step, lq_uint stream, lq_uint a,
+                                    lq_uint b)
 {
-    lq_uint h = lq_msp_hash(
-        seed ^ lq_msp_hash(step ^ lq_msp_hash(stream ^ lq_msp_hash(a ^ lq_msp_hash(b)))));
+    lq_uint h = lq_macspray_hash(
+        seed ^ lq_macspray_hash(
+                   step ^ lq_macspray_hash(stream ^ lq_macspray_hash(a ^ lq_macspray_hash(b)))));
     return (float)(h >> 8) * (1.0f / 16777216.0f);
 }
 
 /* Kinds a particle may not enter. */
-LQ_INLINE int lq_msp_blocked(int kind)
+LQ_INLINE int lq_macspray_blocked(int kind)
 {
     return kind == LQ_MAC_SOLID || kind == LQ_MAC_INFLOW || kind == LQ_MAC_OUTFLOW;
 }
 
-LQ_INLINE int lq_msp_in_domain(lq_mk_vec3 p, const LQ_GLOBAL float *c)
+LQ_INLINE int lq_macspray_in_domain(lq_markers_vec3 p, const LQ_GLOBAL float *c)
 {
-    return p.x >= 0.0f && p.x < c[LQ_MSP_C_L] && p.y >= 0.0f && p.y < c[LQ_MSP_C_L + 1] &&
-           p.z >= 0.0f && p.z < c[LQ_MSP_C_L + 2];
+    return p.x >= 0.0f && p.x < c[LQ_MACSPRAY_C_L] && p.y >= 0.0f && p.y < c[LQ_MACSPRAY_C_L + 1] &&
+           p.z >= 0.0f && p.z < c[LQ_MACSPRAY_C_L + 2];
 }
 
 /* --- emission --------------------------------------------------------------------- */
 
 /* Particles cell (i, j, k) emits this step. */
-LQ_INLINE int lq_msp_emit_count(const LQ_GLOBAL float *v, const LQ_GLOBAL unsigned char *flags,
-                                const LQ_GLOBAL float *c, int i, int j, int k, int nx, int ny,
-                                lq_uint seed, lq_uint step)
+LQ_INLINE int lq_macspray_emit_count(const LQ_GLOBAL float *v, const LQ_GLOBAL unsigned char *flags,
+                                     const LQ_GLOBAL float *c, int i, int j, int k, int nx, int ny,
+                                     lq_uint seed, lq_uint step)
 {
     int q = LQ_MAC_CELL(i, j, k, nx, ny);
     if (flags[q] != LQ_MAC_SURFACE || j + 1 >= ny || flags[q + nx] != LQ_MAC_EMPTY) return 0;
     float vy = 0.5f * (v[LQ_MAC_V(i, j, k, nx, ny)] + v[LQ_MAC_V(i, j + 1, k, nx, ny)]);
-    if (!(vy > c[LQ_MSP_C_THRESHOLD])) return 0;
-    float per = c[LQ_MSP_C_PER_CELL];
+    if (!(vy > c[LQ_MACSPRAY_C_THRESHOLD])) return 0;
+    float per = c[LQ_MACSPRAY_C_PER_CELL];
     if (!(per > 0.0f)) return 0;
-    float xi = lq_msp_uniform(seed, step, LQ_MSP_S_COUNT, (lq_uint)q, 0u);
+    float xi = lq_macspray_uniform(seed, step, LQ_MACSPRAY_S_COUNT, (lq_uint)q, 0u);
     float nf = per + xi;
-    int n = nf < (float)LQ_MSP_MAX_PER_CELL ? (int)nf : LQ_MSP_MAX_PER_CELL;
+    int n = nf < (float)LQ_MACSPRAY_MAX_PER_CELL ? (int)nf : LQ_MACSPRAY_MAX_PER_CELL;
     return n;
 }
 
 /* Particle m of cell q = (i, j, k). */
-LQ_INLINE void lq_msp_emit_particle(LQ_GLOBAL float *p, const LQ_GLOBAL float *u,
-                                    const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
-                                    const LQ_GLOBAL float *c, int q, int m, int nx, int ny, int nz,
-                                    lq_uint seed, lq_uint step)
+LQ_INLINE void lq_macspray_emit_particle(LQ_GLOBAL float *p, const LQ_GLOBAL float *u,
+                                         const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
+                                         const LQ_GLOBAL float *c, int q, int m, int nx, int ny,
+                                         int nz, lq_uint seed, lq_uint step)
 {
     int i = q % nx, j = (q / nx) % ny, k = q / (nx * ny);
     float r[7];
     for (int a = 0; a < 7; a++)
-        r[a] = lq_msp_uniform(seed, step, LQ_MSP_S_EMIT, (lq_uint)q, (lq_uint)(8 * m + a));
-    lq_mk_vec3 x;
-    x.x = ((float)i + r[0]) * c[LQ_MSP_C_DX];
-    x.y = ((float)j + 0.5f * r[1]) * c[LQ_MSP_C_DX + 1];
-    x.z = nz > 1 ? ((float)k + r[2]) * c[LQ_MSP_C_DX + 2] : 0.5f * c[LQ_MSP_C_DX + 2];
-    lq_mk_vec3 vl = lq_mk_velocity(u, v, w, x, nx, ny, nz, c[LQ_MSP_C_IDX], c[LQ_MSP_C_IDX + 1],
-                                   c[LQ_MSP_C_IDX + 2]);
-    float s = c[LQ_MSP_C_SPREAD];
-    p[LQ_MSP_X] = x.x;
-    p[LQ_MSP_X + 1] = x.y;
-    p[LQ_MSP_X + 2] = x.z;
-    p[LQ_MSP_V] = vl.x + s * (2.0f * r[3] - 1.0f);
-    p[LQ_MSP_V + 1] = vl.y + s * (2.0f * r[4] - 1.0f);
-    p[LQ_MSP_V + 2] = nz > 1 ? vl.z + s * (2.0f * r[5] - 1.0f) : 0.0f;
-    p[LQ_MSP_R] = c[LQ_MSP_C_RADIUS] * (0.75f + 0.5f * r[6]);
-    p[LQ_MSP_KIND] = LQ_MSP_SPRAY;
-    p[LQ_MSP_AGE] = 0.0f;
-    p[LQ_MSP_LIFE] = 0.0f;
-    p[LQ_MSP_SPLIT] = 0.0f;
-    p[LQ_MSP_SPLIT + 1] = 0.0f;
+        r[a] =
+            lq_macspray_uniform(seed, step, LQ_MACSPRAY_S_EMIT, (lq_uint)q, (lq_uint)(8 * m + a));
+    lq_markers_vec3 x;
+    x.x = ((float)i + r[0]) * c[LQ_MACSPRAY_C_DX];
+    x.y = ((float)j + 0.5f * r[1]) * c[LQ_MACSPRAY_C_DX + 1];
+    x.z = nz > 1 ? ((float)k + r[2]) * c[LQ_MACSPRAY_C_DX + 2] : 0.5f * c[LQ_MACSPRAY_C_DX + 2];
+    lq_markers_vec3 vl = lq_markers_velocity(u, v, w, x, nx, ny, nz, c[LQ_MACSPRAY_C_IDX],
+                                             c[LQ_MACSPRAY_C_IDX + 1], c[LQ_MACSPRAY_C_IDX + 2]);
+    float s = c[LQ_MACSPRAY_C_SPREAD];
+    p[LQ_MACSPRAY_X] = x.x;
+    p[LQ_MACSPRAY_X + 1] = x.y;
+    p[LQ_MACSPRAY_X + 2] = x.z;
+    p[LQ_MACSPRAY_V] = vl.x + s * (2.0f * r[3] - 1.0f);
+    p[LQ_MACSPRAY_V + 1] = vl.y + s * (2.0f * r[4] - 1.0f);
+    p[LQ_MACSPRAY_V + 2] = nz > 1 ? vl.z + s * (2.0f * r[5] - 1.0f) : 0.0f;
+    p[LQ_MACSPRAY_R] = c[LQ_MACSPRAY_C_RADIUS] * (0.75f + 0.5f * r[6]);
+    p[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_SPRAY;
+    p[LQ_MACSPRAY_AGE] = 0.0f;
+    p[LQ_MACSPRAY_LIFE] = 0.0f;
+    p[LQ_MACSPRAY_SPLIT] = 0.0f;
+    p[LQ_MACSPRAY_SPLIT + 1] = 0.0f;
 }
 
 /* --- flight, landing, foam ----------------------------------------------------------- */
 
 /* The exact step of dv/dt = g + k (w − v) (see the header comment). */
-LQ_INLINE void lq_msp_fly(lq_mk_vec3 *x, lq_mk_vec3 *vel, const LQ_GLOBAL float *c)
+LQ_INLINE void lq_macspray_fly(lq_markers_vec3 *x, lq_markers_vec3 *vel, const LQ_GLOBAL float *c)
 {
-    float keep = c[LQ_MSP_C_KEEP], one = c[LQ_MSP_C_ONEKEEP];
-    float A = c[LQ_MSP_C_A], B = c[LQ_MSP_C_B], C = c[LQ_MSP_C_C];
-    const LQ_GLOBAL float *g = c + LQ_MSP_C_G, *wd = c + LQ_MSP_C_WIND;
+    float keep = c[LQ_MACSPRAY_C_KEEP], one = c[LQ_MACSPRAY_C_ONEKEEP];
+    float A = c[LQ_MACSPRAY_C_A], B = c[LQ_MACSPRAY_C_B], C = c[LQ_MACSPRAY_C_C];
+    const LQ_GLOBAL float *g = c + LQ_MACSPRAY_C_G, *wd = c + LQ_MACSPRAY_C_WIND;
     x->x = x->x + A * vel->x + B * wd[0] + C * g[0];
     x->y = x->y + A * vel->y + B * wd[1] + C * g[1];
     x->z = x->z + A * vel->z + B * wd[2] + C * g[2];
@@ -216,135 +220,139 @@ LQ_INLINE void lq_msp_fly(lq_mk_vec3 *x, lq_mk_vec3 *vel, const LQ_GLOBAL float 
 }
 
 /* One step of particle p (its index `n` keys its random numbers). */
-LQ_INLINE void lq_msp_advance_one(LQ_GLOBAL float *p, LQ_GLOBAL LQ_VOLATILE int *cnt,
-                                  const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                                  const LQ_GLOBAL float *w, const LQ_GLOBAL unsigned char *flags,
-                                  const LQ_GLOBAL float *c, int n, int nx, int ny, int nz,
-                                  lq_uint seed, lq_uint step)
+LQ_INLINE void lq_macspray_advance_one(LQ_GLOBAL float *p, LQ_GLOBAL LQ_VOLATILE int *cnt,
+                                       const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                       const LQ_GLOBAL float *w,
+                                       const LQ_GLOBAL unsigned char *flags,
+                                       const LQ_GLOBAL float *c, int n, int nx, int ny, int nz,
+                                       lq_uint seed, lq_uint step)
 {
-    float kind = p[LQ_MSP_KIND];
-    if (kind == LQ_MSP_DEAD) return;
-    float idx = c[LQ_MSP_C_IDX], idy = c[LQ_MSP_C_IDX + 1], idz = c[LQ_MSP_C_IDX + 2];
-    float dt = c[LQ_MSP_C_DT];
-    lq_mk_vec3 x0, x, vel;
-    x0.x = p[LQ_MSP_X];
-    x0.y = p[LQ_MSP_X + 1];
-    x0.z = p[LQ_MSP_X + 2];
-    vel.x = p[LQ_MSP_V];
-    vel.y = p[LQ_MSP_V + 1];
-    vel.z = p[LQ_MSP_V + 2];
+    float kind = p[LQ_MACSPRAY_KIND];
+    if (kind == LQ_MACSPRAY_DEAD) return;
+    float idx = c[LQ_MACSPRAY_C_IDX], idy = c[LQ_MACSPRAY_C_IDX + 1],
+          idz = c[LQ_MACSPRAY_C_IDX + 2];
+    float dt = c[LQ_MACSPRAY_C_DT];
+    lq_markers_vec3 x0, x, vel;
+    x0.x = p[LQ_MACSPRAY_X];
+    x0.y = p[LQ_MACSPRAY_X + 1];
+    x0.z = p[LQ_MACSPRAY_X + 2];
+    vel.x = p[LQ_MACSPRAY_V];
+    vel.y = p[LQ_MACSPRAY_V + 1];
+    vel.z = p[LQ_MACSPRAY_V + 2];
     x = x0;
-    float age = p[LQ_MSP_AGE] + dt;
-    p[LQ_MSP_AGE] = age;
-    if (kind == LQ_MSP_SPRAY) {
-        lq_msp_fly(&x, &vel, c);
-        p[LQ_MSP_X] = x.x;
-        p[LQ_MSP_X + 1] = x.y;
-        p[LQ_MSP_X + 2] = x.z;
-        p[LQ_MSP_V] = vel.x;
-        p[LQ_MSP_V + 1] = vel.y;
-        p[LQ_MSP_V + 2] = vel.z;
-        if (!lq_msp_in_domain(x, c)) {
-            p[LQ_MSP_KIND] = LQ_MSP_DEAD;
-            LQ_ATOMIC_ADD(&cnt[LQ_MSP_CNT_REMOVED], 1);
+    float age = p[LQ_MACSPRAY_AGE] + dt;
+    p[LQ_MACSPRAY_AGE] = age;
+    if (kind == LQ_MACSPRAY_SPRAY) {
+        lq_macspray_fly(&x, &vel, c);
+        p[LQ_MACSPRAY_X] = x.x;
+        p[LQ_MACSPRAY_X + 1] = x.y;
+        p[LQ_MACSPRAY_X + 2] = x.z;
+        p[LQ_MACSPRAY_V] = vel.x;
+        p[LQ_MACSPRAY_V + 1] = vel.y;
+        p[LQ_MACSPRAY_V + 2] = vel.z;
+        if (!lq_macspray_in_domain(x, c)) {
+            p[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_DEAD;
+            LQ_ATOMIC_ADD(&cnt[LQ_MACSPRAY_CNT_REMOVED], 1);
             return;
         }
-        int f = flags[lq_mk_cell_of(x, nx, ny, nz, idx, idy, idz)];
-        if (lq_msp_blocked(f)) {
-            p[LQ_MSP_KIND] = LQ_MSP_DEAD;
-            LQ_ATOMIC_ADD(&cnt[LQ_MSP_CNT_REMOVED], 1);
+        int f = flags[lq_markers_cell_of(x, nx, ny, nz, idx, idy, idz)];
+        if (lq_macspray_blocked(f)) {
+            p[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_DEAD;
+            LQ_ATOMIC_ADD(&cnt[LQ_MACSPRAY_CNT_REMOVED], 1);
         } else if ((f == LQ_MAC_FULL || f == LQ_MAC_SURFACE) && vel.y < 0.0f) {
-            if (c[LQ_MSP_C_FOAM_ON] != 0.0f) { /* §4.3: foam where spray hits */
-                float xi = lq_msp_uniform(seed, step, LQ_MSP_S_STEP, (lq_uint)n, 0u);
-                p[LQ_MSP_KIND] = LQ_MSP_FOAM;
-                p[LQ_MSP_AGE] = 0.0f;
-                p[LQ_MSP_LIFE] =
-                    c[LQ_MSP_C_FOAM_LIFE] * (p[LQ_MSP_R] * c[LQ_MSP_C_IRADIUS]) * (0.5f + xi);
-                LQ_ATOMIC_ADD(&cnt[LQ_MSP_CNT_FOAMED], 1);
+            if (c[LQ_MACSPRAY_C_FOAM_ON] != 0.0f) { /* §4.3: foam where spray hits */
+                float xi = lq_macspray_uniform(seed, step, LQ_MACSPRAY_S_STEP, (lq_uint)n, 0u);
+                p[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_FOAM;
+                p[LQ_MACSPRAY_AGE] = 0.0f;
+                p[LQ_MACSPRAY_LIFE] = c[LQ_MACSPRAY_C_FOAM_LIFE] *
+                                      (p[LQ_MACSPRAY_R] * c[LQ_MACSPRAY_C_IRADIUS]) * (0.5f + xi);
+                LQ_ATOMIC_ADD(&cnt[LQ_MACSPRAY_CNT_FOAMED], 1);
             } else {
-                p[LQ_MSP_KIND] = LQ_MSP_DEAD;
-                LQ_ATOMIC_ADD(&cnt[LQ_MSP_CNT_REMOVED], 1);
+                p[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_DEAD;
+                LQ_ATOMIC_ADD(&cnt[LQ_MACSPRAY_CNT_REMOVED], 1);
             }
         } else if (f == LQ_MAC_EMPTY &&
-                   lq_msp_uniform(seed, step, LQ_MSP_S_STEP, (lq_uint)n, 1u) < c[LQ_MSP_C_PSPLIT]) {
-            p[LQ_MSP_SPLIT] = 1.0f;
-            LQ_ATOMIC_ADD(&cnt[LQ_MSP_CNT_SPLIT], 1);
+                   lq_macspray_uniform(seed, step, LQ_MACSPRAY_S_STEP, (lq_uint)n, 1u) <
+                       c[LQ_MACSPRAY_C_PSPLIT]) {
+            p[LQ_MACSPRAY_SPLIT] = 1.0f;
+            LQ_ATOMIC_ADD(&cnt[LQ_MACSPRAY_CNT_SPLIT], 1);
         }
         return;
     }
     /* foam */
-    if (age > p[LQ_MSP_LIFE]) {
-        p[LQ_MSP_KIND] = LQ_MSP_DEAD;
-        LQ_ATOMIC_ADD(&cnt[LQ_MSP_CNT_REMOVED], 1);
+    if (age > p[LQ_MACSPRAY_LIFE]) {
+        p[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_DEAD;
+        LQ_ATOMIC_ADD(&cnt[LQ_MACSPRAY_CNT_REMOVED], 1);
         return;
     }
-    int f0 = flags[lq_mk_cell_of(x0, nx, ny, nz, idx, idy, idz)];
+    int f0 = flags[lq_markers_cell_of(x0, nx, ny, nz, idx, idy, idz)];
     if (f0 == LQ_MAC_EMPTY) {
-        lq_msp_fly(&x, &vel, c);
+        lq_macspray_fly(&x, &vel, c);
     } else {
-        lq_mk_vec3 vl = lq_mk_velocity(u, v, w, x0, nx, ny, nz, idx, idy, idz);
+        lq_markers_vec3 vl = lq_markers_velocity(u, v, w, x0, nx, ny, nz, idx, idy, idz);
         vel.x = vl.x;
-        vel.y = f0 == LQ_MAC_FULL ? vl.y + c[LQ_MSP_C_FOAM_RISE] : vl.y;
+        vel.y = f0 == LQ_MAC_FULL ? vl.y + c[LQ_MACSPRAY_C_FOAM_RISE] : vl.y;
         vel.z = nz > 1 ? vl.z : 0.0f;
         x.x = x0.x + dt * vel.x;
         x.y = x0.y + dt * vel.y;
         x.z = x0.z + dt * vel.z;
     }
-    if (!lq_msp_in_domain(x, c)) {
-        p[LQ_MSP_KIND] = LQ_MSP_DEAD;
-        LQ_ATOMIC_ADD(&cnt[LQ_MSP_CNT_REMOVED], 1);
+    if (!lq_macspray_in_domain(x, c)) {
+        p[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_DEAD;
+        LQ_ATOMIC_ADD(&cnt[LQ_MACSPRAY_CNT_REMOVED], 1);
         return;
     }
-    if (lq_msp_blocked(flags[lq_mk_cell_of(x, nx, ny, nz, idx, idy, idz)])) {
+    if (lq_macspray_blocked(flags[lq_markers_cell_of(x, nx, ny, nz, idx, idy, idz)])) {
         x = x0;
         vel.x = 0.0f;
         vel.y = 0.0f;
         vel.z = 0.0f;
     }
-    p[LQ_MSP_X] = x.x;
-    p[LQ_MSP_X + 1] = x.y;
-    p[LQ_MSP_X + 2] = x.z;
-    p[LQ_MSP_V] = vel.x;
-    p[LQ_MSP_V + 1] = vel.y;
-    p[LQ_MSP_V + 2] = vel.z;
+    p[LQ_MACSPRAY_X] = x.x;
+    p[LQ_MACSPRAY_X + 1] = x.y;
+    p[LQ_MACSPRAY_X + 2] = x.z;
+    p[LQ_MACSPRAY_V] = vel.x;
+    p[LQ_MACSPRAY_V + 1] = vel.y;
+    p[LQ_MACSPRAY_V + 2] = vel.z;
 }
 
 /* --- compaction ---------------------------------------------------------------------- */
 
 /* Slots particle p takes after compaction: 0 dead, 2 separating, 1 otherwise. */
-LQ_INLINE int lq_msp_outputs(const LQ_GLOBAL float *p)
+LQ_INLINE int lq_macspray_outputs(const LQ_GLOBAL float *p)
 {
-    if (p[LQ_MSP_KIND] == LQ_MSP_DEAD) return 0;
-    return p[LQ_MSP_SPLIT] != 0.0f ? 2 : 1;
+    if (p[LQ_MACSPRAY_KIND] == LQ_MACSPRAY_DEAD) return 0;
+    return p[LQ_MACSPRAY_SPLIT] != 0.0f ? 2 : 1;
 }
 
 /* Writes source particle n (at a) to o; a separating one as two halves, the second at
- * o + LQ_MSP_STRIDE when `two` (there is room for it). */
-LQ_INLINE void lq_msp_copy_out(LQ_GLOBAL float *o, const LQ_GLOBAL float *a, int n, int two,
-                               const LQ_GLOBAL float *c, int nz, lq_uint seed, lq_uint step)
+ * o + LQ_MACSPRAY_STRIDE when `two` (there is room for it). */
+LQ_INLINE void lq_macspray_copy_out(LQ_GLOBAL float *o, const LQ_GLOBAL float *a, int n, int two,
+                                    const LQ_GLOBAL float *c, int nz, lq_uint seed, lq_uint step)
 {
-    for (int j = 0; j < LQ_MSP_STRIDE; j++) o[j] = a[j];
-    if (a[LQ_MSP_SPLIT] == 0.0f) return;
-    float s = c[LQ_MSP_C_SPREAD], kick[3];
+    for (int j = 0; j < LQ_MACSPRAY_STRIDE; j++) o[j] = a[j];
+    if (a[LQ_MACSPRAY_SPLIT] == 0.0f) return;
+    float s = c[LQ_MACSPRAY_C_SPREAD], kick[3];
     for (int ax = 0; ax < 3; ax++)
-        kick[ax] =
-            s * (2.0f * lq_msp_uniform(seed, step, LQ_MSP_S_SPLIT, (lq_uint)n, (lq_uint)ax) - 1.0f);
+        kick[ax] = s * (2.0f * lq_macspray_uniform(seed, step, LQ_MACSPRAY_S_SPLIT, (lq_uint)n,
+                                                   (lq_uint)ax) -
+                        1.0f);
     if (nz == 1) kick[2] = 0.0f;
-    float r = a[LQ_MSP_R] * LQ_MSP_HALF_R;
-    o[LQ_MSP_R] = r;
-    o[LQ_MSP_SPLIT] = 0.0f;
-    for (int ax = 0; ax < 3; ax++) o[LQ_MSP_V + ax] = a[LQ_MSP_V + ax] + kick[ax];
+    float r = a[LQ_MACSPRAY_R] * LQ_MACSPRAY_HALF_R;
+    o[LQ_MACSPRAY_R] = r;
+    o[LQ_MACSPRAY_SPLIT] = 0.0f;
+    for (int ax = 0; ax < 3; ax++) o[LQ_MACSPRAY_V + ax] = a[LQ_MACSPRAY_V + ax] + kick[ax];
     if (!two) return;
-    LQ_GLOBAL float *o2 = o + LQ_MSP_STRIDE;
-    for (int j = 0; j < LQ_MSP_STRIDE; j++) o2[j] = o[j];
-    for (int ax = 0; ax < 3; ax++) o2[LQ_MSP_V + ax] = a[LQ_MSP_V + ax] - kick[ax];
+    LQ_GLOBAL float *o2 = o + LQ_MACSPRAY_STRIDE;
+    for (int j = 0; j < LQ_MACSPRAY_STRIDE; j++) o2[j] = o[j];
+    for (int ax = 0; ax < 3; ax++) o2[LQ_MACSPRAY_V + ax] = a[LQ_MACSPRAY_V + ax] - kick[ax];
 }
 
 /* --- sequential blocks --------------------------------------------------------------- */
 
 /* Exclusive prefix of nblocks block sums into off[], starting at base; returns the
  * total. */
-LQ_INLINE int lq_msp_scan(LQ_GLOBAL int *off, const LQ_GLOBAL int *sum, int nblocks, int base)
+LQ_INLINE int lq_macspray_scan(LQ_GLOBAL int *off, const LQ_GLOBAL int *sum, int nblocks, int base)
 {
     int run = base;
     for (int b = 0; b < nblocks; b++) {
@@ -356,16 +364,16 @@ LQ_INLINE int lq_msp_scan(LQ_GLOBAL int *off, const LQ_GLOBAL int *sum, int nblo
 
 /* After the scan: what fits (mode 0 emission after the live particles, mode 1
  * compaction from 0) and the counters it sets. */
-LQ_INLINE void lq_msp_scan_done(LQ_GLOBAL int *cnt, int total, int capacity, int mode)
+LQ_INLINE void lq_macspray_scan_done(LQ_GLOBAL int *cnt, int total, int capacity, int mode)
 {
-    int base = mode == 0 ? cnt[LQ_MSP_CNT_LIVE] : 0;
+    int base = mode == 0 ? cnt[LQ_MACSPRAY_CNT_LIVE] : 0;
     int room = capacity - base;
     int made = total < room ? total : room;
-    cnt[LQ_MSP_CNT_DROPPED] += total - made;
-    cnt[LQ_MSP_CNT_LIVE] = base + made;
+    cnt[LQ_MACSPRAY_CNT_DROPPED] += total - made;
+    cnt[LQ_MACSPRAY_CNT_LIVE] = base + made;
     if (mode == 0) {
-        cnt[LQ_MSP_CNT_EMITTED] = made;
-        cnt[LQ_MSP_CNT_SPRAY] += made;
+        cnt[LQ_MACSPRAY_CNT_EMITTED] = made;
+        cnt[LQ_MACSPRAY_CNT_SPRAY] += made;
     }
 }
 

@@ -10,38 +10,38 @@
  * cells, which no other work-item reads or writes (the header explains why).
  */
 
-kernel void mac_surface_classify(global const uchar *flags, global uchar *mask)
+kernel void macsurface_classify(global const uchar *flags, global uchar *mask)
 {
     int i = get_global_id(0), jk = get_global_id(1);
     if (i >= NX || jk >= NY * NZ) return;
-    lq_ms_classify_cell(flags, mask, i, jk % NY, jk / NY, NX, NY, NZ);
+    lq_macsurface_classify_cell(flags, mask, i, jk % NY, jk / NY, NX, NY, NZ);
 }
 
-kernel void mac_surface_apply(global const uchar *flags, global const uchar *mask, global float *u,
-                              global float *v, global float *w, float hx, float hy, float hz,
-                              float ix, float iy, float iz, float gx, float gy, float gz)
+kernel void macsurface_apply(global const uchar *flags, global const uchar *mask, global float *u,
+                             global float *v, global float *w, float hx, float hy, float hz,
+                             float ix, float iy, float iz, float gx, float gy, float gz)
 {
     int i = get_global_id(0), jk = get_global_id(1);
     if (i >= NX || jk >= NY * NZ) return;
-    lq_ms_apply_cell(flags, mask, u, v, w, i, jk % NY, jk / NY, NX, NY, hx, hy, hz, ix, iy, iz, gx,
-                     gy, gz);
+    lq_macsurface_apply_cell(flags, mask, u, v, w, i, jk % NY, jk / NY, NX, NY, hx, hy, hz, ix, iy,
+                             iz, gx, gy, gz);
 }
 
-kernel void mac_surface_fill_pressure(global const uchar *flags, global const uchar *mask,
-                                      global float *p, global const int *count,
-                                      global const float *ratio, int per_cell)
+kernel void macsurface_fill_pressure(global const uchar *flags, global const uchar *mask,
+                                     global float *p, global const int *count,
+                                     global const float *ratio, int per_cell)
 {
     int c = get_global_id(0);
     if (c >= NX * NY * NZ) return;
-    lq_ms_fill_pressure_cell(flags, mask, p, count, ratio, c, NX, per_cell);
+    lq_macsurface_fill_pressure_cell(flags, mask, p, count, ratio, c, NX, per_cell);
 }
 
-kernel void mac_surface_pressure(global const uchar *flags, global float *p, int axis, float s0,
-                                 float ds, float p_atm, float A, float B, float C, float phase,
-                                 float inv_dt)
+kernel void macsurface_pressure(global const uchar *flags, global float *p, int axis, float s0,
+                                float ds, float p_atm, float A, float B, float C, float phase,
+                                float inv_dt)
 {
     int i = get_global_id(0), jk = get_global_id(1);
     if (i >= NX || jk >= NY * NZ) return;
-    lq_ms_pressure_cell(flags, p, i, jk % NY, jk / NY, NX, NY, axis, s0, ds, p_atm, A, B, C, phase,
-                        inv_dt);
+    lq_macsurface_pressure_cell(flags, p, i, jk % NY, jk / NY, NX, NY, axis, s0, ds, p_atm, A, B, C,
+                                phase, inv_dt);
 }

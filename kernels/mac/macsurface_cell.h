@@ -75,129 +75,130 @@
  * (mod 2π) and 1/δt; cos is the only operation whose rounding may differ between the
  * backends (host/core/tolerance.c).
  */
-#ifndef LQ_MAC_SURFACE_H
-#define LQ_MAC_SURFACE_H
+#ifndef LQ_MACSURFACE_CELL_H
+#define LQ_MACSURFACE_CELL_H
 
 #include "common/mac_grid.h"
 
-/* A program-scope table: `constant` in OpenCL C, static const data in C; LQ_MS_CONST
+/* A program-scope table: `constant` in OpenCL C, static const data in C; LQ_MACSURFACE_CONST
  * qualifies pointers into it. */
 #ifdef __OPENCL_VERSION__
-#define LQ_MS_TABLE   constant
-#define LQ_MS_CONST   constant
-#define LQ_MS_COSF(x) cos(x)
+#define LQ_MACSURFACE_TABLE   constant
+#define LQ_MACSURFACE_CONST   constant
+#define LQ_MACSURFACE_COSF(x) cos(x)
 #else
-#define LQ_MS_TABLE   static const
-#define LQ_MS_CONST   const
-#define LQ_MS_COSF(x) cosf(x)
+#define LQ_MACSURFACE_TABLE   static const
+#define LQ_MACSURFACE_CONST   const
+#define LQ_MACSURFACE_COSF(x) cosf(x)
 #endif
 
 /* How one face of a surface cell is set. */
-#define LQ_MS_KEEP       0 /* a non-empty side (fluid, solid, wall): unchanged */
-#define LQ_MS_COPY       1 /* = the opposite face (corner: ∂u/∂x = 0 along this axis) */
-#define LQ_MS_CLOSE      2 /* = the opposite face ∓ δ · share · R (one-open axis) */
-#define LQ_MS_BODY       3 /* += g δt, nothing else (open pair beside one-open axes) */
-#define LQ_MS_BODY_CLOSE 4 /* += g δt, then ± δ · share · D (open pairs close D) */
+#define LQ_MACSURFACE_KEEP       0 /* a non-empty side (fluid, solid, wall): unchanged */
+#define LQ_MACSURFACE_COPY       1 /* = the opposite face (corner: ∂u/∂x = 0 along this axis) */
+#define LQ_MACSURFACE_CLOSE      2 /* = the opposite face ∓ δ · share · R (one-open axis) */
+#define LQ_MACSURFACE_BODY       3 /* += g δt, nothing else (open pair beside one-open axes) */
+#define LQ_MACSURFACE_BODY_CLOSE 4 /* += g δt, then ± δ · share · D (open pairs close D) */
 
-typedef struct lq_ms_rule {
+typedef struct lq_macsurface_rule {
     unsigned char face[6]; /* LQ_MS_* per face, neighbour order */
     float share;           /* of the divergence each closing face takes (0: none close) */
-} lq_ms_rule;
+} lq_macsurface_rule;
 
 /* The mask of Gates' neighbour flag NF_abcdef (a = −x ... f = +z). */
-#define LQ_MS_NF(a, b, c, d, e, f) ((a) | (b) << 1 | (c) << 2 | (d) << 3 | (e) << 4 | (f) << 5)
+#define LQ_MACSURFACE_NF(a, b, c, d, e, f)                                                         \
+    ((a) | (b) << 1 | (c) << 2 | (d) << 3 | (e) << 4 | (f) << 5)
 
-#define KP LQ_MS_KEEP
-#define CP LQ_MS_COPY
-#define CL LQ_MS_CLOSE
-#define BF LQ_MS_BODY
-#define BS LQ_MS_BODY_CLOSE
+#define KP LQ_MACSURFACE_KEEP
+#define CP LQ_MACSURFACE_COPY
+#define CL LQ_MACSURFACE_CLOSE
+#define BF LQ_MACSURFACE_BODY
+#define BS LQ_MACSURFACE_BODY_CLOSE
 /* Indexed by the empty mask; row 0 (no empty neighbour) keeps everything. Rows in
  * Gates' order of classes; faces −x +x −y +y −z +z. */
 // clang-format off
-LQ_MS_TABLE lq_ms_rule lq_ms_rules[64] = {
+LQ_MACSURFACE_TABLE lq_macsurface_rule lq_macsurface_rules[64] = {
     [0] = {{KP, KP, KP, KP, KP, KP}, 0.0f},
     /* One empty neighbour (§2.1, 6): the open face alone makes the divergence zero,
      * U(i−1) = U(i) + δx (ΔV/δy + ΔW/δz) and alike. */
-    [LQ_MS_NF(1,0,0,0,0,0)] = {{CL, KP, KP, KP, KP, KP}, 1.0f},
-    [LQ_MS_NF(0,1,0,0,0,0)] = {{KP, CL, KP, KP, KP, KP}, 1.0f},
-    [LQ_MS_NF(0,0,1,0,0,0)] = {{KP, KP, CL, KP, KP, KP}, 1.0f},
-    [LQ_MS_NF(0,0,0,1,0,0)] = {{KP, KP, KP, CL, KP, KP}, 1.0f},
-    [LQ_MS_NF(0,0,0,0,1,0)] = {{KP, KP, KP, KP, CL, KP}, 1.0f},
-    [LQ_MS_NF(0,0,0,0,0,1)] = {{KP, KP, KP, KP, KP, CL}, 1.0f},
+    [LQ_MACSURFACE_NF(1,0,0,0,0,0)] = {{CL, KP, KP, KP, KP, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(0,1,0,0,0,0)] = {{KP, CL, KP, KP, KP, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(0,0,1,0,0,0)] = {{KP, KP, CL, KP, KP, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(0,0,0,1,0,0)] = {{KP, KP, KP, CL, KP, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(0,0,0,0,1,0)] = {{KP, KP, KP, KP, CL, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(0,0,0,0,0,1)] = {{KP, KP, KP, KP, KP, CL}, 1.0f},
     /* Two, opposite (§2.2, 3): body force on the pair, then ½ of the divergence on
      * each face: U(i−1) += ½ δx D, U(i) −= ½ δx D (Gates' listing). */
-    [LQ_MS_NF(1,1,0,0,0,0)] = {{BS, BS, KP, KP, KP, KP}, 0.5f},
-    [LQ_MS_NF(0,0,1,1,0,0)] = {{KP, KP, BS, BS, KP, KP}, 0.5f},
-    [LQ_MS_NF(0,0,0,0,1,1)] = {{KP, KP, KP, KP, BS, BS}, 0.5f},
+    [LQ_MACSURFACE_NF(1,1,0,0,0,0)] = {{BS, BS, KP, KP, KP, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(0,0,1,1,0,0)] = {{KP, KP, BS, BS, KP, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(0,0,0,0,1,1)] = {{KP, KP, KP, KP, BS, BS}, 0.5f},
     /* Two, sharing an edge (§2.2, 12): each open face copies its opposite one plus half
      * the difference across the third, closed axis: U(i−1) = U(i) + ½ δx (ΔW/δz). */
-    [LQ_MS_NF(1,0,1,0,0,0)] = {{CL, KP, CL, KP, KP, KP}, 0.5f},
-    [LQ_MS_NF(1,0,0,1,0,0)] = {{CL, KP, KP, CL, KP, KP}, 0.5f},
-    [LQ_MS_NF(0,1,1,0,0,0)] = {{KP, CL, CL, KP, KP, KP}, 0.5f},
-    [LQ_MS_NF(0,1,0,1,0,0)] = {{KP, CL, KP, CL, KP, KP}, 0.5f},
-    [LQ_MS_NF(0,0,1,0,1,0)] = {{KP, KP, CL, KP, CL, KP}, 0.5f},
-    [LQ_MS_NF(0,0,1,0,0,1)] = {{KP, KP, CL, KP, KP, CL}, 0.5f},
-    [LQ_MS_NF(0,0,0,1,1,0)] = {{KP, KP, KP, CL, CL, KP}, 0.5f},
-    [LQ_MS_NF(0,0,0,1,0,1)] = {{KP, KP, KP, CL, KP, CL}, 0.5f},
-    [LQ_MS_NF(1,0,0,0,1,0)] = {{CL, KP, KP, KP, CL, KP}, 0.5f},
-    [LQ_MS_NF(1,0,0,0,0,1)] = {{CL, KP, KP, KP, KP, CL}, 0.5f},
-    [LQ_MS_NF(0,1,0,0,1,0)] = {{KP, CL, KP, KP, CL, KP}, 0.5f},
-    [LQ_MS_NF(0,1,0,0,0,1)] = {{KP, CL, KP, KP, KP, CL}, 0.5f},
+    [LQ_MACSURFACE_NF(1,0,1,0,0,0)] = {{CL, KP, CL, KP, KP, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(1,0,0,1,0,0)] = {{CL, KP, KP, CL, KP, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(0,1,1,0,0,0)] = {{KP, CL, CL, KP, KP, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(0,1,0,1,0,0)] = {{KP, CL, KP, CL, KP, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(0,0,1,0,1,0)] = {{KP, KP, CL, KP, CL, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(0,0,1,0,0,1)] = {{KP, KP, CL, KP, KP, CL}, 0.5f},
+    [LQ_MACSURFACE_NF(0,0,0,1,1,0)] = {{KP, KP, KP, CL, CL, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(0,0,0,1,0,1)] = {{KP, KP, KP, CL, KP, CL}, 0.5f},
+    [LQ_MACSURFACE_NF(1,0,0,0,1,0)] = {{CL, KP, KP, KP, CL, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(1,0,0,0,0,1)] = {{CL, KP, KP, KP, KP, CL}, 0.5f},
+    [LQ_MACSURFACE_NF(0,1,0,0,1,0)] = {{KP, CL, KP, KP, CL, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(0,1,0,0,0,1)] = {{KP, CL, KP, KP, KP, CL}, 0.5f},
     /* Three, a corner (§2.3, 8): no two opposite; every open face copies its opposite
      * face, so each axis is divergence-free by itself. */
-    [LQ_MS_NF(0,1,0,1,0,1)] = {{KP, CP, KP, CP, KP, CP}, 0.0f},
-    [LQ_MS_NF(1,0,0,1,0,1)] = {{CP, KP, KP, CP, KP, CP}, 0.0f},
-    [LQ_MS_NF(0,1,1,0,0,1)] = {{KP, CP, CP, KP, KP, CP}, 0.0f},
-    [LQ_MS_NF(1,0,1,0,0,1)] = {{CP, KP, CP, KP, KP, CP}, 0.0f},
-    [LQ_MS_NF(0,1,0,1,1,0)] = {{KP, CP, KP, CP, CP, KP}, 0.0f},
-    [LQ_MS_NF(1,0,0,1,1,0)] = {{CP, KP, KP, CP, CP, KP}, 0.0f},
-    [LQ_MS_NF(0,1,1,0,1,0)] = {{KP, CP, CP, KP, CP, KP}, 0.0f},
-    [LQ_MS_NF(1,0,1,0,1,0)] = {{CP, KP, CP, KP, CP, KP}, 0.0f},
+    [LQ_MACSURFACE_NF(0,1,0,1,0,1)] = {{KP, CP, KP, CP, KP, CP}, 0.0f},
+    [LQ_MACSURFACE_NF(1,0,0,1,0,1)] = {{CP, KP, KP, CP, KP, CP}, 0.0f},
+    [LQ_MACSURFACE_NF(0,1,1,0,0,1)] = {{KP, CP, CP, KP, KP, CP}, 0.0f},
+    [LQ_MACSURFACE_NF(1,0,1,0,0,1)] = {{CP, KP, CP, KP, KP, CP}, 0.0f},
+    [LQ_MACSURFACE_NF(0,1,0,1,1,0)] = {{KP, CP, KP, CP, CP, KP}, 0.0f},
+    [LQ_MACSURFACE_NF(1,0,0,1,1,0)] = {{CP, KP, KP, CP, CP, KP}, 0.0f},
+    [LQ_MACSURFACE_NF(0,1,1,0,1,0)] = {{KP, CP, CP, KP, CP, KP}, 0.0f},
+    [LQ_MACSURFACE_NF(1,0,1,0,1,0)] = {{CP, KP, CP, KP, CP, KP}, 0.0f},
     /* Three, two of them opposite (§2.3, 12): body force on the pair, the third open
      * face closes all: V(j−1) = V(j) + δy (ΔU/δx + ΔW/δz), ΔU after the body force. */
-    [LQ_MS_NF(1,1,1,0,0,0)] = {{BF, BF, CL, KP, KP, KP}, 1.0f},
-    [LQ_MS_NF(1,1,0,1,0,0)] = {{BF, BF, KP, CL, KP, KP}, 1.0f},
-    [LQ_MS_NF(1,1,0,0,1,0)] = {{BF, BF, KP, KP, CL, KP}, 1.0f},
-    [LQ_MS_NF(1,1,0,0,0,1)] = {{BF, BF, KP, KP, KP, CL}, 1.0f},
-    [LQ_MS_NF(1,0,1,1,0,0)] = {{CL, KP, BF, BF, KP, KP}, 1.0f},
-    [LQ_MS_NF(0,1,1,1,0,0)] = {{KP, CL, BF, BF, KP, KP}, 1.0f},
-    [LQ_MS_NF(0,0,1,1,1,0)] = {{KP, KP, BF, BF, CL, KP}, 1.0f},
-    [LQ_MS_NF(0,0,1,1,0,1)] = {{KP, KP, BF, BF, KP, CL}, 1.0f},
-    [LQ_MS_NF(1,0,0,0,1,1)] = {{CL, KP, KP, KP, BF, BF}, 1.0f},
-    [LQ_MS_NF(0,1,0,0,1,1)] = {{KP, CL, KP, KP, BF, BF}, 1.0f},
-    [LQ_MS_NF(0,0,1,0,1,1)] = {{KP, KP, CL, KP, BF, BF}, 1.0f},
-    [LQ_MS_NF(0,0,0,1,1,1)] = {{KP, KP, KP, CL, BF, BF}, 1.0f},
+    [LQ_MACSURFACE_NF(1,1,1,0,0,0)] = {{BF, BF, CL, KP, KP, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(1,1,0,1,0,0)] = {{BF, BF, KP, CL, KP, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(1,1,0,0,1,0)] = {{BF, BF, KP, KP, CL, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(1,1,0,0,0,1)] = {{BF, BF, KP, KP, KP, CL}, 1.0f},
+    [LQ_MACSURFACE_NF(1,0,1,1,0,0)] = {{CL, KP, BF, BF, KP, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(0,1,1,1,0,0)] = {{KP, CL, BF, BF, KP, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(0,0,1,1,1,0)] = {{KP, KP, BF, BF, CL, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(0,0,1,1,0,1)] = {{KP, KP, BF, BF, KP, CL}, 1.0f},
+    [LQ_MACSURFACE_NF(1,0,0,0,1,1)] = {{CL, KP, KP, KP, BF, BF}, 1.0f},
+    [LQ_MACSURFACE_NF(0,1,0,0,1,1)] = {{KP, CL, KP, KP, BF, BF}, 1.0f},
+    [LQ_MACSURFACE_NF(0,0,1,0,1,1)] = {{KP, KP, CL, KP, BF, BF}, 1.0f},
+    [LQ_MACSURFACE_NF(0,0,0,1,1,1)] = {{KP, KP, KP, CL, BF, BF}, 1.0f},
     /* Four, two opposite pairs (§2.4, 3): body force on both pairs, then ¼ of the
      * divergence on each of their four faces (Gates' 0.25 H div). */
-    [LQ_MS_NF(1,1,1,1,0,0)] = {{BS, BS, BS, BS, KP, KP}, 0.25f},
-    [LQ_MS_NF(1,1,0,0,1,1)] = {{BS, BS, KP, KP, BS, BS}, 0.25f},
-    [LQ_MS_NF(0,0,1,1,1,1)] = {{KP, KP, BS, BS, BS, BS}, 0.25f},
+    [LQ_MACSURFACE_NF(1,1,1,1,0,0)] = {{BS, BS, BS, BS, KP, KP}, 0.25f},
+    [LQ_MACSURFACE_NF(1,1,0,0,1,1)] = {{BS, BS, KP, KP, BS, BS}, 0.25f},
+    [LQ_MACSURFACE_NF(0,0,1,1,1,1)] = {{KP, KP, BS, BS, BS, BS}, 0.25f},
     /* Four, one opposite pair (§2.4, 12): body force on the pair, the two remaining
      * open faces share an edge and each closes half of the pair's difference:
      * V(j) = V(j−1) − ½ δy (ΔU/δx). NF_011110 follows the rule, not the listing. */
-    [LQ_MS_NF(1,1,0,1,0,1)] = {{BF, BF, KP, CL, KP, CL}, 0.5f},
-    [LQ_MS_NF(1,1,0,1,1,0)] = {{BF, BF, KP, CL, CL, KP}, 0.5f},
-    [LQ_MS_NF(1,1,1,0,0,1)] = {{BF, BF, CL, KP, KP, CL}, 0.5f},
-    [LQ_MS_NF(1,1,1,0,1,0)] = {{BF, BF, CL, KP, CL, KP}, 0.5f},
-    [LQ_MS_NF(0,1,1,1,0,1)] = {{KP, CL, BF, BF, KP, CL}, 0.5f},
-    [LQ_MS_NF(0,1,1,1,1,0)] = {{KP, CL, BF, BF, CL, KP}, 0.5f},
-    [LQ_MS_NF(1,0,1,1,0,1)] = {{CL, KP, BF, BF, KP, CL}, 0.5f},
-    [LQ_MS_NF(1,0,1,1,1,0)] = {{CL, KP, BF, BF, CL, KP}, 0.5f},
-    [LQ_MS_NF(0,1,0,1,1,1)] = {{KP, CL, KP, CL, BF, BF}, 0.5f},
-    [LQ_MS_NF(0,1,1,0,1,1)] = {{KP, CL, CL, KP, BF, BF}, 0.5f},
-    [LQ_MS_NF(1,0,0,1,1,1)] = {{CL, KP, KP, CL, BF, BF}, 0.5f},
-    [LQ_MS_NF(1,0,1,0,1,1)] = {{CL, KP, CL, KP, BF, BF}, 0.5f},
+    [LQ_MACSURFACE_NF(1,1,0,1,0,1)] = {{BF, BF, KP, CL, KP, CL}, 0.5f},
+    [LQ_MACSURFACE_NF(1,1,0,1,1,0)] = {{BF, BF, KP, CL, CL, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(1,1,1,0,0,1)] = {{BF, BF, CL, KP, KP, CL}, 0.5f},
+    [LQ_MACSURFACE_NF(1,1,1,0,1,0)] = {{BF, BF, CL, KP, CL, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(0,1,1,1,0,1)] = {{KP, CL, BF, BF, KP, CL}, 0.5f},
+    [LQ_MACSURFACE_NF(0,1,1,1,1,0)] = {{KP, CL, BF, BF, CL, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(1,0,1,1,0,1)] = {{CL, KP, BF, BF, KP, CL}, 0.5f},
+    [LQ_MACSURFACE_NF(1,0,1,1,1,0)] = {{CL, KP, BF, BF, CL, KP}, 0.5f},
+    [LQ_MACSURFACE_NF(0,1,0,1,1,1)] = {{KP, CL, KP, CL, BF, BF}, 0.5f},
+    [LQ_MACSURFACE_NF(0,1,1,0,1,1)] = {{KP, CL, CL, KP, BF, BF}, 0.5f},
+    [LQ_MACSURFACE_NF(1,0,0,1,1,1)] = {{CL, KP, KP, CL, BF, BF}, 0.5f},
+    [LQ_MACSURFACE_NF(1,0,1,0,1,1)] = {{CL, KP, CL, KP, BF, BF}, 0.5f},
     /* Five (§2.5, 6): body force on the two pairs, the last open face closes all:
      * U(i) = U(i−1) − δx (ΔV/δy + ΔW/δz). */
-    [LQ_MS_NF(0,1,1,1,1,1)] = {{KP, CL, BF, BF, BF, BF}, 1.0f},
-    [LQ_MS_NF(1,0,1,1,1,1)] = {{CL, KP, BF, BF, BF, BF}, 1.0f},
-    [LQ_MS_NF(1,1,0,1,1,1)] = {{BF, BF, KP, CL, BF, BF}, 1.0f},
-    [LQ_MS_NF(1,1,1,0,1,1)] = {{BF, BF, CL, KP, BF, BF}, 1.0f},
-    [LQ_MS_NF(1,1,1,1,0,1)] = {{BF, BF, BF, BF, KP, CL}, 1.0f},
-    [LQ_MS_NF(1,1,1,1,1,0)] = {{BF, BF, BF, BF, CL, KP}, 1.0f},
+    [LQ_MACSURFACE_NF(0,1,1,1,1,1)] = {{KP, CL, BF, BF, BF, BF}, 1.0f},
+    [LQ_MACSURFACE_NF(1,0,1,1,1,1)] = {{CL, KP, BF, BF, BF, BF}, 1.0f},
+    [LQ_MACSURFACE_NF(1,1,0,1,1,1)] = {{BF, BF, KP, CL, BF, BF}, 1.0f},
+    [LQ_MACSURFACE_NF(1,1,1,0,1,1)] = {{BF, BF, CL, KP, BF, BF}, 1.0f},
+    [LQ_MACSURFACE_NF(1,1,1,1,0,1)] = {{BF, BF, BF, BF, KP, CL}, 1.0f},
+    [LQ_MACSURFACE_NF(1,1,1,1,1,0)] = {{BF, BF, BF, BF, CL, KP}, 1.0f},
     /* Six (§2.6, 1): a drop in free fall; every face moves by g δt only. */
-    [LQ_MS_NF(1,1,1,1,1,1)] = {{BF, BF, BF, BF, BF, BF}, 0.0f},
+    [LQ_MACSURFACE_NF(1,1,1,1,1,1)] = {{BF, BF, BF, BF, BF, BF}, 0.0f},
 };
 // clang-format on
 #undef KP
@@ -207,8 +208,8 @@ LQ_MS_TABLE lq_ms_rule lq_ms_rules[64] = {
 #undef BS
 
 /* Empty mask of cell (i, j, k) from the kinds of its six neighbours (outside: wall). */
-LQ_INLINE int lq_ms_empty_mask(const LQ_GLOBAL unsigned char *flags, int i, int j, int k, int nx,
-                               int ny, int nz)
+LQ_INLINE int lq_macsurface_empty_mask(const LQ_GLOBAL unsigned char *flags, int i, int j, int k,
+                                       int nx, int ny, int nz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), sy = nx, sz = nx * ny, m = 0;
     if (i > 0 && flags[c - 1] == LQ_MAC_EMPTY) m |= 1 << LQ_MAC_NX_MINUS;
@@ -222,52 +223,54 @@ LQ_INLINE int lq_ms_empty_mask(const LQ_GLOBAL unsigned char *flags, int i, int 
 
 /* Is SURFACE cell c (row j) with empty mask m hanging from a ceiling: EMPTY below it
  * (−y), a SOLID cell or the grid's top above it (the header comment)? */
-LQ_INLINE int lq_ms_hanging(const LQ_GLOBAL unsigned char *flags, int m, int c, int j, int nx,
-                            int ny)
+LQ_INLINE int lq_macsurface_hanging(const LQ_GLOBAL unsigned char *flags, int m, int c, int j,
+                                    int nx, int ny)
 {
     return (m & (1 << LQ_MAC_NY_MINUS)) != 0 && (j == ny - 1 || flags[c + nx] == LQ_MAC_SOLID);
 }
 
 /* classify, per cell: the empty mask of a SURFACE cell, 0 for every other cell. */
-LQ_INLINE void lq_ms_classify_cell(const LQ_GLOBAL unsigned char *flags,
-                                   LQ_GLOBAL unsigned char *mask, int i, int j, int k, int nx,
-                                   int ny, int nz)
+LQ_INLINE void lq_macsurface_classify_cell(const LQ_GLOBAL unsigned char *flags,
+                                           LQ_GLOBAL unsigned char *mask, int i, int j, int k,
+                                           int nx, int ny, int nz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-    int m = flags[c] == LQ_MAC_SURFACE ? lq_ms_empty_mask(flags, i, j, k, nx, ny, nz) : 0;
+    int m = flags[c] == LQ_MAC_SURFACE ? lq_macsurface_empty_mask(flags, i, j, k, nx, ny, nz) : 0;
     mask[c] = (unsigned char)m;
 }
 
 /* apply, per cell: the faces of SURFACE cell (i, j, k) from its rule (the header
  * comment). h: δx δy δz (m); inv: their reciprocals (host-computed); gdt: g δt (m/s).
  * The mask must come from classify over the same flags (race freedom rests on it). */
-LQ_INLINE void lq_ms_apply_cell(const LQ_GLOBAL unsigned char *flags,
-                                const LQ_GLOBAL unsigned char *mask, LQ_GLOBAL float *u,
-                                LQ_GLOBAL float *v, LQ_GLOBAL float *w, int i, int j, int k, int nx,
-                                int ny, float hx, float hy, float hz, float ix, float iy, float iz,
-                                float gx, float gy, float gz)
+LQ_INLINE void lq_macsurface_apply_cell(const LQ_GLOBAL unsigned char *flags,
+                                        const LQ_GLOBAL unsigned char *mask, LQ_GLOBAL float *u,
+                                        LQ_GLOBAL float *v, LQ_GLOBAL float *w, int i, int j, int k,
+                                        int nx, int ny, float hx, float hy, float hz, float ix,
+                                        float iy, float iz, float gx, float gy, float gz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     if (flags[c] != LQ_MAC_SURFACE) return;
     int m = mask[c] & 63;
     /* a hanging cell (the header comment): the other open faces follow the rule of the
      * mask without −y, the y axis left out of R; the −y face is set last */
-    int hang = lq_ms_hanging(flags, m, c, j, nx, ny);
+    int hang = lq_macsurface_hanging(flags, m, c, j, nx, ny);
     if (hang) m = m & ~(1 << LQ_MAC_NY_MINUS);
     if (m == 0 && !hang) return;
-    LQ_MS_CONST lq_ms_rule *r = &lq_ms_rules[m];
+    LQ_MACSURFACE_CONST lq_macsurface_rule *r = &lq_macsurface_rules[m];
     int fu = LQ_MAC_U(i, j, k, nx, ny), fv = LQ_MAC_V(i, j, k, nx, ny);
     int fw = LQ_MAC_W(i, j, k, nx, ny);
     float f[6] = {u[fu], u[fu + 1], v[fv], v[fv + nx], w[fw], w[fw + nx * ny]};
     float h[3] = {hx, hy, hz}, inv[3] = {ix, iy, iz}, gdt[3] = {gx, gy, gz};
     /* 1. the body force on open pairs */
     for (int n = 0; n < 6; n++)
-        if (r->face[n] == LQ_MS_BODY || r->face[n] == LQ_MS_BODY_CLOSE) f[n] = f[n] + gdt[n >> 1];
+        if (r->face[n] == LQ_MACSURFACE_BODY || r->face[n] == LQ_MACSURFACE_BODY_CLOSE)
+            f[n] = f[n] + gdt[n >> 1];
     /* 2. R: the divergence of the axes without a one-open face, in axis order */
     float R = 0.0f;
     for (int a = 0; a < 3; a++) {
         int lo = r->face[2 * a], hi = r->face[2 * a + 1];
-        if (lo == LQ_MS_CLOSE || hi == LQ_MS_CLOSE || lo == LQ_MS_COPY || hi == LQ_MS_COPY)
+        if (lo == LQ_MACSURFACE_CLOSE || hi == LQ_MACSURFACE_CLOSE || lo == LQ_MACSURFACE_COPY ||
+            hi == LQ_MACSURFACE_COPY)
             continue;
         if (hang && a == 1) continue;
         R = R + (f[2 * a + 1] - f[2 * a]) * inv[a];
@@ -276,9 +279,9 @@ LQ_INLINE void lq_ms_apply_cell(const LQ_GLOBAL unsigned char *flags,
     for (int n = 0; n < 6; n++) {
         int a = n >> 1, lo = (n & 1) == 0;
         float s = h[a] * r->share * R;
-        if (r->face[n] == LQ_MS_COPY) f[n] = f[n ^ 1];
-        if (r->face[n] == LQ_MS_CLOSE) f[n] = lo ? f[n ^ 1] + s : f[n ^ 1] - s;
-        if (r->face[n] == LQ_MS_BODY_CLOSE) f[n] = lo ? f[n] + s : f[n] - s;
+        if (r->face[n] == LQ_MACSURFACE_COPY) f[n] = f[n ^ 1];
+        if (r->face[n] == LQ_MACSURFACE_CLOSE) f[n] = lo ? f[n ^ 1] + s : f[n ^ 1] - s;
+        if (r->face[n] == LQ_MACSURFACE_BODY_CLOSE) f[n] = lo ? f[n] + s : f[n] - s;
     }
     /* 4. a hanging cell's −y face: the least of its own value (eq. 2's body force
      * only, kernels/mac/momentum_cell.h), the continuity value and 0 */
@@ -290,33 +293,33 @@ LQ_INLINE void lq_ms_apply_cell(const LQ_GLOBAL unsigned char *flags,
         v[fv] = q;
     }
     /* 5. store the open faces only: the faces this cell owns */
-    if (r->face[0] != LQ_MS_KEEP) u[fu] = f[0];
-    if (r->face[1] != LQ_MS_KEEP) u[fu + 1] = f[1];
-    if (r->face[2] != LQ_MS_KEEP) v[fv] = f[2];
-    if (r->face[3] != LQ_MS_KEEP) v[fv + nx] = f[3];
-    if (r->face[4] != LQ_MS_KEEP) w[fw] = f[4];
-    if (r->face[5] != LQ_MS_KEEP) w[fw + nx * ny] = f[5];
+    if (r->face[0] != LQ_MACSURFACE_KEEP) u[fu] = f[0];
+    if (r->face[1] != LQ_MACSURFACE_KEEP) u[fu + 1] = f[1];
+    if (r->face[2] != LQ_MACSURFACE_KEEP) v[fv] = f[2];
+    if (r->face[3] != LQ_MACSURFACE_KEEP) v[fv + nx] = f[3];
+    if (r->face[4] != LQ_MACSURFACE_KEEP) w[fw] = f[4];
+    if (r->face[5] != LQ_MACSURFACE_KEEP) w[fw + nx * ny] = f[5];
 }
 
 /* pressure, per cell: eq. 17 plus the atmosphere in a SURFACE cell, others untouched.
  * The wave runs along axis `axis`; s0 is the world coordinate of the grid's lower face
  * along it, ds the spacing; phase = ω t (mod 2π), inv_dt = 1/δt. */
-LQ_INLINE void lq_ms_pressure_cell(const LQ_GLOBAL unsigned char *flags, LQ_GLOBAL float *p, int i,
-                                   int j, int k, int nx, int ny, int axis, float s0, float ds,
-                                   float p_atm, float A, float B, float C, float phase,
-                                   float inv_dt)
+LQ_INLINE void lq_macsurface_pressure_cell(const LQ_GLOBAL unsigned char *flags, LQ_GLOBAL float *p,
+                                           int i, int j, int k, int nx, int ny, int axis, float s0,
+                                           float ds, float p_atm, float A, float B, float C,
+                                           float phase, float inv_dt)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     if (flags[c] != LQ_MAC_SURFACE) return;
     int n = axis == 0 ? i : (axis == 1 ? j : k);
     float s = s0 + ((float)n + 0.5f) * ds;
-    p[c] = p_atm + (A + B * LQ_MS_COSF(C * s - phase)) * inv_dt;
+    p[c] = p_atm + (A + B * LQ_MACSURFACE_COSF(C * s - phase)) * inv_dt;
 }
 
 /* The surface pressure placed at the liquid's height within the cell (a ghost-fluid
  * condition on the marker fill): in a SURFACE cell c with air above (+y EMPTY in its
  * mask) and a FULL cell n below, the fill f = count / per_cell (clamped to [0, 1]) puts
- * the surface f δy above c's bottom; the applied pressure P (what lq_ms_pressure put in
+ * the surface f δy above c's bottom; the applied pressure P (what lq_macsurface_pressure put in
  * p_c) there and linear between n's centre and the surface give
  * p_c = P + (p_n − P) (f − ½) / (f + ½): the hydrostatic g (f − ½) δy at rest, P in free
  * fall (p_n = P), with p_n − P capped at its hydrostatic value |g| (f + ½) δy.
@@ -326,10 +329,11 @@ LQ_INLINE void lq_ms_pressure_cell(const LQ_GLOBAL unsigned char *flags, LQ_GLOB
  * race-free. Without it the surface pressure sits at the cell centre and jumps by a whole
  * g δy when the surface crosses a row of faces: a wave lower than a cell has no restoring
  * force. */
-LQ_INLINE void lq_ms_fill_pressure_cell(const LQ_GLOBAL unsigned char *flags,
-                                        const LQ_GLOBAL unsigned char *mask, LQ_GLOBAL float *p,
-                                        const LQ_GLOBAL int *count, const LQ_GLOBAL float *ratio,
-                                        int c, int nx, int per_cell)
+LQ_INLINE void lq_macsurface_fill_pressure_cell(const LQ_GLOBAL unsigned char *flags,
+                                                const LQ_GLOBAL unsigned char *mask,
+                                                LQ_GLOBAL float *p, const LQ_GLOBAL int *count,
+                                                const LQ_GLOBAL float *ratio, int c, int nx,
+                                                int per_cell)
 {
     if (flags[c] != LQ_MAC_SURFACE) return;
     if (!(mask[c] & (1 << LQ_MAC_NY_PLUS)) || (mask[c] & (1 << LQ_MAC_NY_MINUS))) return;

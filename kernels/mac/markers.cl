@@ -15,14 +15,14 @@ kernel void markers_advect(global float *pos, int n, global const float *u, glob
 {
     int p = get_global_id(0);
     if (p >= n) return;
-    lq_mk_advect_one(pos, u, v, w, flags, p, NX, NY, NZ, idx, idy, idz, lx, ly, lz, dt);
+    lq_markers_advect_one(pos, u, v, w, flags, p, NX, NY, NZ, idx, idy, idz, lx, ly, lz, dt);
 }
 
 kernel void markers_clear(global int *count, global const uchar *flags)
 {
     int c = get_global_id(0);
     if (c >= NX * NY * NZ) return;
-    lq_mk_clear_cell(count, flags, c);
+    lq_markers_clear_cell(count, flags, c);
 }
 
 kernel void markers_count(global int *count, global const float *pos, int n,
@@ -30,12 +30,12 @@ kernel void markers_count(global int *count, global const float *pos, int n,
 {
     int p = get_global_id(0);
     if (p >= n) return;
-    lq_mk_count_one(count, pos, flags, p, NX, NY, NZ, idx, idy, idz);
+    lq_markers_count_one(count, pos, flags, p, NX, NY, NZ, idx, idy, idz);
 }
 
 kernel void markers_label(global uchar *flags, global const int *count, int rules)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
-    lq_mk_label_cell(flags, count, i, j, k, NX, NY, NZ, rules);
+    lq_markers_label_cell(flags, count, i, j, k, NX, NY, NZ, rules);
 }

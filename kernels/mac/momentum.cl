@@ -10,7 +10,7 @@
  * momentum_step_rows (what a CPU device runs instead of momentum_step) does the same
  * faces row by row as vectors, bit for bit (see it below).
  * momentum_step reads the old arrays and writes new ones; momentum_boundary works in
- * place (race-free: see momentum_cell.h). momentum_max: one work-item per LQ_MO_BLOCK
+ * place (race-free: see momentum_cell.h). momentum_max: one work-item per LQ_MOMENTUM_BLOCK
  * faces, one atomic max of the bits into smax[slot] (zeroed by the host).
  */
 
@@ -24,29 +24,29 @@ kernel void momentum_step(global const float *u, global const float *v, global c
     lq_momentum_coef cf = {idx, idy, idz, vx, vy, vz, gx, gy, gz, dt, gamma};
     if (j < NY && k < NZ && i <= NX)
         un[LQ_MAC_U(i, j, k, NX, NY)] =
-            lq_mo_step_face(u, v, w, p, flags, 0, i, j, k, NX, NY, NZ, cf);
+            lq_momentum_step_face(u, v, w, p, flags, 0, i, j, k, NX, NY, NZ, cf);
     if (i < NX && k < NZ && j <= NY)
         vn[LQ_MAC_V(i, j, k, NX, NY)] =
-            lq_mo_step_face(u, v, w, p, flags, 1, i, j, k, NX, NY, NZ, cf);
+            lq_momentum_step_face(u, v, w, p, flags, 1, i, j, k, NX, NY, NZ, cf);
     if (i < NX && j < NY && k <= NZ)
         wn[LQ_MAC_W(i, j, k, NX, NY)] =
-            lq_mo_step_face(u, v, w, p, flags, 2, i, j, k, NX, NY, NZ, cf);
+            lq_momentum_step_face(u, v, w, p, flags, 2, i, j, k, NX, NY, NZ, cf);
 }
 
 /* momentum_step_rows (CPU devices, host/ops/mac/momentum.c): the same faces as momentum_step, one
  * work-item per (j, k) row of corners (global (NY + 1) (NZ + 1)), each doing its u, v and
  * w rows. PoCL does not vectorise momentum_step (branches per face), so inside a row the
- * faces whose every neighbour lies in the grid run LQ_MO_W at a time as explicit vectors
- * (lq_mo_step_vec): every lane computes eq. 2 and the rules of lq_mo_step_face pick its
+ * faces whose every neighbour lies in the grid run LQ_MOMENTUM_W at a time as explicit vectors
+ * (lq_momentum_step_vec): every lane computes eq. 2 and the rules of lq_momentum_step_face pick its
  * value by select, with the same float operations in the same order as the scalar code,
- * so the results are bit for bit lq_mo_step_face's (and the reference twin's). The faces
+ * so the results are bit for bit lq_momentum_step_face's (and the reference twin's). The faces
  * near the row's ends and whole rows next to the grid's edge along their axis run
- * lq_mo_step_face itself. A vector of faces with no moving face (air, walls) reads only
+ * lq_momentum_step_face itself. A vector of faces with no moving face (air, walls) reads only
  * the flags and its old values. */
-#ifndef LQ_MO_W /* lanes of a vector of faces: 16 or 8 */
-#define LQ_MO_W 16
+#ifndef LQ_MOMENTUM_W /* lanes of a vector of faces: 16 or 8 */
+#define LQ_MOMENTUM_W 16
 #endif
-#if LQ_MO_W == 16
+#if LQ_MOMENTUM_W == 16
 #define MO_FV      float16
 #define MO_IV      int16
 #define MO_VLOAD   vload16
@@ -60,12 +60,12 @@ kernel void momentum_step(global const float *u, global const float *v, global c
 #define MO_CONV(x) convert_int8(x)
 #endif
 
-/* LQ_MO_W faces of axis a from (i0, j, k) along x into qn (lq_mo_step_face lane-wise);
+/* LQ_MOMENTUM_W faces of axis a from (i0, j, k) along x into qn (lq_momentum_step_face lane-wise);
  * the caller guarantees every neighbour the scalar code could read is in the grid. */
-static inline void lq_mo_step_vec(global const float *u, global const float *v,
-                                  global const float *w, global const float *p,
-                                  global const uchar *flags, global float *qn, const int a, int i0,
-                                  int j, int k, lq_momentum_coef cf)
+static inline void lq_momentum_step_vec(global const float *u, global const float *v,
+                                        global const float *w, global const float *p,
+                                        global const uchar *flags, global float *qn, const int a,
+                                        int i0, int j, int k, lq_momentum_coef cf)
 {
     global const float *q = a == 0 ? u : a == 1 ? v : w;
     const int di = a == 0, dj = a == 1, dk = a == 2;
@@ -73,7 +73,7 @@ static inline void lq_mo_step_vec(global const float *u, global const float *v,
     const int sy = NX + di, sz = (NX + di) * (NY + dj);
     const int sa = a == 0 ? 1 : a == 1 ? sy : sz;
     const int ca = a == 0 ? 1 : a == 1 ? NX : NX * NY;
-    const int f = lq_mo_face(a, i0, j, k, NX, NY);
+    const int f = lq_momentum_face(a, i0, j, k, NX, NY);
     const int cb = LQ_MAC_CELL(i0, j, k, NX, NY), cc = cb - ca; /* cells c and c − e_a */
     MO_IV kb = MO_CONV(MO_VLOAD(0, flags + cb)), kc = MO_CONV(MO_VLOAD(0, flags + cc));
     MO_IV fb = (kb == LQ_MAC_FULL) | (kb == LQ_MAC_SURFACE);
@@ -115,10 +115,11 @@ static inline void lq_mo_step_vec(global const float *u, global const float *v,
         global const float *r = b == 0 ? u : b == 1 ? v : w;
         const int eb0 = b == 0, eb1 = b == 1, eb2 = b == 2;
         int il = i0 - di, jl = j - dj, kl = k - dk; /* cell c − e_a */
-        MO_FV rlo = h * (MO_VLOAD(0, r + lq_mo_face(b, il, jl, kl, NX, NY)) +
-                         MO_VLOAD(0, r + lq_mo_face(b, i0, j, k, NX, NY)));
-        MO_FV rhi = h * (MO_VLOAD(0, r + lq_mo_face(b, il + eb0, jl + eb1, kl + eb2, NX, NY)) +
-                         MO_VLOAD(0, r + lq_mo_face(b, i0 + eb0, j + eb1, k + eb2, NX, NY)));
+        MO_FV rlo = h * (MO_VLOAD(0, r + lq_momentum_face(b, il, jl, kl, NX, NY)) +
+                         MO_VLOAD(0, r + lq_momentum_face(b, i0, j, k, NX, NY)));
+        MO_FV rhi =
+            h * (MO_VLOAD(0, r + lq_momentum_face(b, il + eb0, jl + eb1, kl + eb2, NX, NY)) +
+                 MO_VLOAD(0, r + lq_momentum_face(b, i0 + eb0, j + eb1, k + eb2, NX, NY)));
         MO_FV ql = h * (qlo[b] + q0), qh = h * (q0 + qhi[b]);
         sum = sum + (ql * rlo - qh * rhi) * id[b];
         MO_FV up = fabs(rhi) * (q0 - qhi[b]) - fabs(rlo) * (qlo[b] - q0);
@@ -128,7 +129,7 @@ static inline void lq_mo_step_vec(global const float *u, global const float *v,
     sum = sum + (MO_VLOAD(0, p + cc) - MO_VLOAD(0, p + cb)) * id[a];
     for (int b = 0; b < 3; b++) sum = sum + vis[b] * ((qhi[b] + qlo[b]) - 2.0f * q0);
     MO_FV res = q0 + cf.dt * sum;
-    /* the rules of lq_mo_step_face, last applied first */
+    /* the rules of lq_momentum_step_face, last applied first */
     MO_IV kp = MO_CONV(MO_VLOAD(0, flags + cb + ca)); /* cell c + e_a */
     MO_IV km = MO_CONV(MO_VLOAD(0, flags + cc - ca)); /* cell c − 2 e_a */
     MO_IV surf_lo = (kc == LQ_MAC_EMPTY) & (kb == LQ_MAC_SURFACE);
@@ -143,10 +144,10 @@ static inline void lq_mo_step_vec(global const float *u, global const float *v,
 }
 
 /* The faces of axis a in row (j, k), i from 0 to NX (u) or NX − 1 (v, w). */
-static inline void lq_mo_step_row(global const float *u, global const float *v,
-                                  global const float *w, global const float *p,
-                                  global const uchar *flags, global float *qn, const int a, int j,
-                                  int k, lq_momentum_coef cf)
+static inline void lq_momentum_step_row(global const float *u, global const float *v,
+                                        global const float *w, global const float *p,
+                                        global const uchar *flags, global float *qn, const int a,
+                                        int j, int k, lq_momentum_coef cf)
 {
     const int end = a == 0 ? NX + 1 : NX;
     /* lanes whose neighbours (up to c − 2 e_a and c + e_a, and ±1 along x) are all in
@@ -154,22 +155,22 @@ static inline void lq_mo_step_row(global const float *u, global const float *v,
     int lo = a == 0 ? 2 : 1, hi = NX - 2;
     if ((a == 1 && (j < 2 || j > NY - 2)) || (a == 2 && (k < 2 || k > NZ - 2))) hi = -1;
     int i = 0;
-    if (hi - lo + 1 >= LQ_MO_W) {
+    if (hi - lo + 1 >= LQ_MOMENTUM_W) {
         for (; i < lo; i++)
-            qn[lq_mo_face(a, i, j, k, NX, NY)] =
-                lq_mo_step_face(u, v, w, p, flags, a, i, j, k, NX, NY, NZ, cf);
-        for (; i + LQ_MO_W - 1 <= hi; i += LQ_MO_W)
-            lq_mo_step_vec(u, v, w, p, flags, qn, a, i, j, k, cf);
+            qn[lq_momentum_face(a, i, j, k, NX, NY)] =
+                lq_momentum_step_face(u, v, w, p, flags, a, i, j, k, NX, NY, NZ, cf);
+        for (; i + LQ_MOMENTUM_W - 1 <= hi; i += LQ_MOMENTUM_W)
+            lq_momentum_step_vec(u, v, w, p, flags, qn, a, i, j, k, cf);
         /* the rest of the lanes as one vector that overlaps the last (it writes those
          * faces again with the same values: each face's value depends only on inputs) */
         if (i <= hi) {
-            lq_mo_step_vec(u, v, w, p, flags, qn, a, hi - LQ_MO_W + 1, j, k, cf);
+            lq_momentum_step_vec(u, v, w, p, flags, qn, a, hi - LQ_MOMENTUM_W + 1, j, k, cf);
             i = hi + 1;
         }
     }
     for (; i < end; i++)
-        qn[lq_mo_face(a, i, j, k, NX, NY)] =
-            lq_mo_step_face(u, v, w, p, flags, a, i, j, k, NX, NY, NZ, cf);
+        qn[lq_momentum_face(a, i, j, k, NX, NY)] =
+            lq_momentum_step_face(u, v, w, p, flags, a, i, j, k, NX, NY, NZ, cf);
 }
 
 kernel void momentum_step_rows(global const float *u, global const float *v, global const float *w,
@@ -181,26 +182,30 @@ kernel void momentum_step_rows(global const float *u, global const float *v, glo
     int r = get_global_id(0), j = r % (NY + 1), k = r / (NY + 1);
     if (k > NZ) return;
     lq_momentum_coef cf = {idx, idy, idz, vx, vy, vz, gx, gy, gz, dt, gamma};
-    if (j < NY && k < NZ) lq_mo_step_row(u, v, w, p, flags, un, 0, j, k, cf);
-    if (k < NZ) lq_mo_step_row(u, v, w, p, flags, vn, 1, j, k, cf);
-    if (j < NY) lq_mo_step_row(u, v, w, p, flags, wn, 2, j, k, cf);
+    if (j < NY && k < NZ) lq_momentum_step_row(u, v, w, p, flags, un, 0, j, k, cf);
+    if (k < NZ) lq_momentum_step_row(u, v, w, p, flags, vn, 1, j, k, cf);
+    if (j < NY) lq_momentum_step_row(u, v, w, p, flags, wn, 2, j, k, cf);
 }
 
 kernel void momentum_boundary(global float *u, global float *v, global float *w, global float *p,
                               global const uchar *flags, global const uchar *bnd)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-    if (j < NY && k < NZ && i <= NX) lq_mo_boundary_face(u, flags, bnd, 0, i, j, k, NX, NY, NZ);
-    if (i < NX && k < NZ && j <= NY) lq_mo_boundary_face(v, flags, bnd, 1, i, j, k, NX, NY, NZ);
-    if (i < NX && j < NY && k <= NZ) lq_mo_boundary_face(w, flags, bnd, 2, i, j, k, NX, NY, NZ);
-    if (i < NX && j < NY && k < NZ) lq_mo_boundary_p(p, flags, i, j, k, NX, NY, NZ);
+    if (j < NY && k < NZ && i <= NX)
+        lq_momentum_boundary_face(u, flags, bnd, 0, i, j, k, NX, NY, NZ);
+    if (i < NX && k < NZ && j <= NY)
+        lq_momentum_boundary_face(v, flags, bnd, 1, i, j, k, NX, NY, NZ);
+    if (i < NX && j < NY && k <= NZ)
+        lq_momentum_boundary_face(w, flags, bnd, 2, i, j, k, NX, NY, NZ);
+    if (i < NX && j < NY && k < NZ) lq_momentum_boundary_p(p, flags, i, j, k, NX, NY, NZ);
 }
 
 kernel void momentum_max(global const float *q, int n, global uint *smax, int slot)
 {
-    int f0 = get_global_id(0) * LQ_MO_BLOCK;
+    int f0 = get_global_id(0) * LQ_MOMENTUM_BLOCK;
     if (f0 >= n) return;
     uint m = 0;
-    for (int f = f0; f < f0 + LQ_MO_BLOCK && f < n; f++) m = max(m, lq_mo_abs_bits(q[f]));
+    for (int f = f0; f < f0 + LQ_MOMENTUM_BLOCK && f < n; f++)
+        m = max(m, lq_momentum_abs_bits(q[f]));
     if (m != 0) atomic_max(smax + slot, m);
 }

@@ -37,8 +37,8 @@
  * air values) is what the cell's closing face turns into a stretch every step, so the
  * pair keeps none. Gates' rules then run with no body force (host/solvers/mac.c).
  * The −y face of a SURFACE cell hanging from a ceiling (EMPTY below, SOLID or the grid's
- * top above: lq_mo_hanging_face, kernels/mac/macsurface_cell.h) moves the same way, q + g_y δt,
- * so a film one cell thick under a ceiling falls by g.
+ * top above: lq_momentum_hanging_face, kernels/mac/macsurface_cell.h) moves the same way, q + g_y
+ * δt, so a film one cell thick under a ceiling falls by g.
  *
  * §3.2.1 on faces touching a SOLID cell (the boundary operation):
  *   - a face between a SOLID cell and a non-SOLID one, or between a SOLID cell and the
@@ -64,8 +64,8 @@
 #include "common/lq_shared.h"
 #include "common/mac_grid.h"
 
-#define LQ_MO_INF_BITS 0x7f800000u /* bits of +inf: what a non-finite speed reduces to */
-#define LQ_MO_BLOCK    256         /* faces per work-item of the max |q| pass */
+#define LQ_MOMENTUM_INF_BITS 0x7f800000u /* bits of +inf: what a non-finite speed reduces to */
+#define LQ_MOMENTUM_BLOCK    256         /* faces per work-item of the max |q| pass */
 
 /* What eq. 2 takes, from the params in double, rounded once (host/ops/mac/momentum.c). */
 typedef struct lq_momentum_coef {
@@ -77,28 +77,28 @@ typedef struct lq_momentum_coef {
 } lq_momentum_coef;
 
 /* Index of the face of axis a on the low side of cell (i, j, k). */
-LQ_INLINE int lq_mo_face(int a, int i, int j, int k, int nx, int ny)
+LQ_INLINE int lq_momentum_face(int a, int i, int j, int k, int nx, int ny)
 {
     if (a == 0) return LQ_MAC_U(i, j, k, nx, ny);
     if (a == 1) return LQ_MAC_V(i, j, k, nx, ny);
     return LQ_MAC_W(i, j, k, nx, ny);
 }
 
-LQ_INLINE int lq_mo_is_fluid(int kind)
+LQ_INLINE int lq_momentum_is_fluid(int kind)
 {
     return kind == LQ_MAC_FULL || kind == LQ_MAC_SURFACE;
 }
 
 /* Does eq. 2 move the face between cells of kinds ka and kb (both in the grid)? */
-LQ_INLINE int lq_mo_face_moves(int ka, int kb)
+LQ_INLINE int lq_momentum_face_moves(int ka, int kb)
 {
     return ka != LQ_MAC_SOLID && kb != LQ_MAC_SOLID && ka != LQ_MAC_INFLOW && kb != LQ_MAC_INFLOW &&
-           (lq_mo_is_fluid(ka) || lq_mo_is_fluid(kb));
+           (lq_momentum_is_fluid(ka) || lq_momentum_is_fluid(kb));
 }
 
 /* Kind of cell (i, j, k), or -1 outside the grid. */
-LQ_INLINE int lq_mo_kind(const LQ_GLOBAL unsigned char *flags, int i, int j, int k, int nx, int ny,
-                         int nz)
+LQ_INLINE int lq_momentum_kind(const LQ_GLOBAL unsigned char *flags, int i, int j, int k, int nx,
+                               int ny, int nz)
 {
     if (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz) return -1;
     return flags[LQ_MAC_CELL(i, j, k, nx, ny)];
@@ -106,50 +106,50 @@ LQ_INLINE int lq_mo_kind(const LQ_GLOBAL unsigned char *flags, int i, int j, int
 
 /* Gates' open pair (§2.2–2.6): the face of axis a at the low side of cell (i, j, k) lies
  * between a SURFACE cell and an EMPTY one, and the SURFACE cell's other neighbour along a
- * is EMPTY too (outside the grid is a wall, as in lq_ms_empty_mask). Returns the offset
+ * is EMPTY too (outside the grid is a wall, as in lq_macsurface_empty_mask). Returns the offset
  * along a (+1 or −1) of the pair's other face, 0 when the face is not in an open pair. */
-LQ_INLINE int lq_mo_open_pair(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k,
-                              int nx, int ny, int nz)
+LQ_INLINE int lq_momentum_open_pair(const LQ_GLOBAL unsigned char *flags, int a, int i, int j,
+                                    int k, int nx, int ny, int nz)
 {
     int di = a == 0, dj = a == 1, dk = a == 2;
-    int ka = lq_mo_kind(flags, i - di, j - dj, k - dk, nx, ny, nz);
-    int kb = lq_mo_kind(flags, i, j, k, nx, ny, nz);
+    int ka = lq_momentum_kind(flags, i - di, j - dj, k - dk, nx, ny, nz);
+    int kb = lq_momentum_kind(flags, i, j, k, nx, ny, nz);
     if (kb == LQ_MAC_SURFACE && ka == LQ_MAC_EMPTY &&
-        lq_mo_kind(flags, i + di, j + dj, k + dk, nx, ny, nz) == LQ_MAC_EMPTY)
+        lq_momentum_kind(flags, i + di, j + dj, k + dk, nx, ny, nz) == LQ_MAC_EMPTY)
         return 1;
     if (ka == LQ_MAC_SURFACE && kb == LQ_MAC_EMPTY &&
-        lq_mo_kind(flags, i - 2 * di, j - 2 * dj, k - 2 * dk, nx, ny, nz) == LQ_MAC_EMPTY)
+        lq_momentum_kind(flags, i - 2 * di, j - 2 * dj, k - 2 * dk, nx, ny, nz) == LQ_MAC_EMPTY)
         return -1;
     return 0;
 }
 
 /* Is the face of axis a at the low side of cell (i, j, k) the −y face of a SURFACE cell
  * hanging from a ceiling: EMPTY below, SOLID (or outside the grid) above
- * (kernels/mac/macsurface_cell.h, lq_ms_hanging)? */
-LQ_INLINE int lq_mo_hanging_face(const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k,
-                                 int nx, int ny, int nz)
+ * (kernels/mac/macsurface_cell.h, lq_macsurface_hanging)? */
+LQ_INLINE int lq_momentum_hanging_face(const LQ_GLOBAL unsigned char *flags, int a, int i, int j,
+                                       int k, int nx, int ny, int nz)
 {
-    if (a != 1 || lq_mo_kind(flags, i, j, k, nx, ny, nz) != LQ_MAC_SURFACE ||
-        lq_mo_kind(flags, i, j - 1, k, nx, ny, nz) != LQ_MAC_EMPTY)
+    if (a != 1 || lq_momentum_kind(flags, i, j, k, nx, ny, nz) != LQ_MAC_SURFACE ||
+        lq_momentum_kind(flags, i, j - 1, k, nx, ny, nz) != LQ_MAC_EMPTY)
         return 0;
-    int up = lq_mo_kind(flags, i, j + 1, k, nx, ny, nz);
+    int up = lq_momentum_kind(flags, i, j + 1, k, nx, ny, nz);
     return up == LQ_MAC_SOLID || up < 0;
 }
 
-/* |x| as ordered bits: 0 for ±0, +inf for inf and NaN (as lq_pr_abs_bits). */
-LQ_INLINE lq_uint lq_mo_abs_bits(float x)
+/* |x| as ordered bits: 0 for ±0, +inf for inf and NaN (as lq_pressure_abs_bits). */
+LQ_INLINE lq_uint lq_momentum_abs_bits(float x)
 {
-    if (!LQ_IS_FINITE(x)) return LQ_MO_INF_BITS;
+    if (!LQ_IS_FINITE(x)) return LQ_MOMENTUM_INF_BITS;
     if (x == 0.0f) return 0u;
     return LQ_FLOAT_BITS(x < 0.0f ? -x : x);
 }
 
 /* Eq. 2 for the face of axis a at the low side of cell (i, j, k); returns the new
  * value (the old one where the face does not move). */
-LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                                const LQ_GLOBAL float *w, const LQ_GLOBAL float *p,
-                                const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k,
-                                int nx, int ny, int nz, lq_momentum_coef cf)
+LQ_INLINE float lq_momentum_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                      const LQ_GLOBAL float *w, const LQ_GLOBAL float *p,
+                                      const LQ_GLOBAL unsigned char *flags, int a, int i, int j,
+                                      int k, int nx, int ny, int nz, lq_momentum_coef cf)
 {
     const LQ_GLOBAL float *comp[3] = {u, v, w};
     const LQ_GLOBAL float *q = comp[a];
@@ -157,7 +157,7 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
     float id[3] = {cf.idx, cf.idy, cf.idz}, vis[3] = {cf.vx, cf.vy, cf.vz};
     float g[3] = {cf.gx, cf.gy, cf.gz};
     int e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    int f = lq_mo_face(a, i, j, k, nx, ny);
+    int f = lq_momentum_face(a, i, j, k, nx, ny);
     float q0 = q[f];
     if (c[a] == 0 || c[a] == n[a]) return q0; /* domain edge */
     int cb = LQ_MAC_CELL(i, j, k, nx, ny);
@@ -166,24 +166,25 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
      * behind when cells empty would feed the markers' sampling at the surface) */
     int ka = flags[ca], kb = flags[cb];
     int side_empty = ka == LQ_MAC_EMPTY || kb == LQ_MAC_EMPTY;
-    if (side_empty && !lq_mo_is_fluid(ka) && !lq_mo_is_fluid(kb)) return 0.0f;
-    if (!lq_mo_face_moves(ka, kb)) return q0;
+    if (side_empty && !lq_momentum_is_fluid(ka) && !lq_momentum_is_fluid(kb)) return 0.0f;
+    if (!lq_momentum_face_moves(ka, kb)) return q0;
     const float h = 0.5f;
     /* an open pair and a hanging cell's bottom face both have an EMPTY side: the faces
      * between two liquid cells skip the tests */
-    int pair = side_empty ? lq_mo_open_pair(flags, a, i, j, k, nx, ny, nz) : 0;
+    int pair = side_empty ? lq_momentum_open_pair(flags, a, i, j, k, nx, ny, nz) : 0;
     if (pair != 0) { /* Gates' open pair: the pair's mean plus the body force only */
-        float qo =
-            q[lq_mo_face(a, i + pair * e[a][0], j + pair * e[a][1], k + pair * e[a][2], nx, ny)];
+        float qo = q[lq_momentum_face(a, i + pair * e[a][0], j + pair * e[a][1], k + pair * e[a][2],
+                                      nx, ny)];
         float lo = pair > 0 ? q0 : qo, hi = pair > 0 ? qo : q0;
         return h * (lo + hi) + cf.dt * g[a];
     }
     /* a cell hanging from a ceiling: its open bottom face by the body force only, as an
      * open pair's (Gates' rules then take the least of it, continuity and 0) */
-    if (side_empty && lq_mo_hanging_face(flags, a, i, j, k, nx, ny, nz)) return q0 + cf.dt * g[a];
+    if (side_empty && lq_momentum_hanging_face(flags, a, i, j, k, nx, ny, nz))
+        return q0 + cf.dt * g[a];
 
-    float qm = q[lq_mo_face(a, i - e[a][0], j - e[a][1], k - e[a][2], nx, ny)];
-    float qp = q[lq_mo_face(a, i + e[a][0], j + e[a][1], k + e[a][2], nx, ny)];
+    float qm = q[lq_momentum_face(a, i - e[a][0], j - e[a][1], k - e[a][2], nx, ny)];
+    float qp = q[lq_momentum_face(a, i + e[a][0], j + e[a][1], k + e[a][2], nx, ny)];
     float qlo[3], qhi[3]; /* q's neighbours across each axis (clamped to q itself) */
     float sum = 0.0f;
     for (int b = 0; b < 3; b++) {
@@ -197,14 +198,17 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
             sum = sum - cf.gamma * h * up * id[b];
             continue;
         }
-        qlo[b] = c[b] > 0 ? q[lq_mo_face(a, i - e[b][0], j - e[b][1], k - e[b][2], nx, ny)] : q0;
-        qhi[b] =
-            c[b] < n[b] - 1 ? q[lq_mo_face(a, i + e[b][0], j + e[b][1], k + e[b][2], nx, ny)] : q0;
+        qlo[b] =
+            c[b] > 0 ? q[lq_momentum_face(a, i - e[b][0], j - e[b][1], k - e[b][2], nx, ny)] : q0;
+        qhi[b] = c[b] < n[b] - 1
+                     ? q[lq_momentum_face(a, i + e[b][0], j + e[b][1], k + e[b][2], nx, ny)]
+                     : q0;
         const LQ_GLOBAL float *r = comp[b];
         int il = i - e[a][0], jl = j - e[a][1], kl = k - e[a][2]; /* cell c − e_a */
-        float rlo = h * (r[lq_mo_face(b, il, jl, kl, nx, ny)] + r[lq_mo_face(b, i, j, k, nx, ny)]);
-        float rhi = h * (r[lq_mo_face(b, il + e[b][0], jl + e[b][1], kl + e[b][2], nx, ny)] +
-                         r[lq_mo_face(b, i + e[b][0], j + e[b][1], k + e[b][2], nx, ny)]);
+        float rlo = h * (r[lq_momentum_face(b, il, jl, kl, nx, ny)] +
+                         r[lq_momentum_face(b, i, j, k, nx, ny)]);
+        float rhi = h * (r[lq_momentum_face(b, il + e[b][0], jl + e[b][1], kl + e[b][2], nx, ny)] +
+                         r[lq_momentum_face(b, i + e[b][0], j + e[b][1], k + e[b][2], nx, ny)]);
         float ql = h * (qlo[b] + q0), qh = h * (q0 + qhi[b]);
         sum = sum + (ql * rlo - qh * rhi) * id[b];
         float up = LQ_FABSF(rhi) * (q0 - qhi[b]) - LQ_FABSF(rlo) * (qlo[b] - q0);
@@ -218,16 +222,16 @@ LQ_INLINE float lq_mo_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float 
 
 /* §3.2.1 for the face of axis a at the low side of cell (i, j, k): stores the new value
  * when the face touches a SOLID cell (see the block above); other faces are untouched. */
-LQ_INLINE void lq_mo_boundary_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags,
-                                   const LQ_GLOBAL unsigned char *bnd, int a, int i, int j, int k,
-                                   int nx, int ny, int nz)
+LQ_INLINE void lq_momentum_boundary_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags,
+                                         const LQ_GLOBAL unsigned char *bnd, int a, int i, int j,
+                                         int k, int nx, int ny, int nz)
 {
     int e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     int c[3] = {i, j, k}, n[3] = {nx, ny, nz};
-    int ka = lq_mo_kind(flags, i - e[a][0], j - e[a][1], k - e[a][2], nx, ny, nz);
-    int kb = lq_mo_kind(flags, i, j, k, nx, ny, nz);
+    int ka = lq_momentum_kind(flags, i - e[a][0], j - e[a][1], k - e[a][2], nx, ny, nz);
+    int kb = lq_momentum_kind(flags, i, j, k, nx, ny, nz);
     int sa = ka == LQ_MAC_SOLID, sb = kb == LQ_MAC_SOLID;
-    int f = lq_mo_face(a, i, j, k, nx, ny);
+    int f = lq_momentum_face(a, i, j, k, nx, ny);
     if (!sa && !sb) return;
     if (!(sa && sb)) { /* normal face of an obstacle, or of a SOLID cell at the edge */
         q[f] = 0.0f;
@@ -241,10 +245,10 @@ LQ_INLINE void lq_mo_boundary_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned 
             int cn = c[b] + s;
             if (cn < 0 || cn >= n[b]) continue;
             int i2 = i + s * e[b][0], j2 = j + s * e[b][1], k2 = k + s * e[b][2];
-            int k1 = lq_mo_kind(flags, i2 - e[a][0], j2 - e[a][1], k2 - e[a][2], nx, ny, nz);
-            int k2k = lq_mo_kind(flags, i2, j2, k2, nx, ny, nz);
+            int k1 = lq_momentum_kind(flags, i2 - e[a][0], j2 - e[a][1], k2 - e[a][2], nx, ny, nz);
+            int k2k = lq_momentum_kind(flags, i2, j2, k2, nx, ny, nz);
             if (k1 < 0 || k2k < 0 || k1 == LQ_MAC_SOLID || k2k == LQ_MAC_SOLID) continue;
-            float qf = q[lq_mo_face(a, i2, j2, k2, nx, ny)];
+            float qf = q[lq_momentum_face(a, i2, j2, k2, nx, ny)];
             q[f] = noslip ? -qf : qf;
             return;
         }
@@ -254,15 +258,15 @@ LQ_INLINE void lq_mo_boundary_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned 
 
 /* §3.2.1: p of a SOLID cell from its first neighbour (−x, +x, −y, +y, −z, +z) that is
  * neither SOLID nor EMPTY. */
-LQ_INLINE void lq_mo_boundary_p(LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags, int i,
-                                int j, int k, int nx, int ny, int nz)
+LQ_INLINE void lq_momentum_boundary_p(LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
+                                      int i, int j, int k, int nx, int ny, int nz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     if (flags[c] != LQ_MAC_SOLID) return;
     int d[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
     for (int m = 0; m < 6; m++) {
         int i2 = i + d[m][0], j2 = j + d[m][1], k2 = k + d[m][2];
-        int kn = lq_mo_kind(flags, i2, j2, k2, nx, ny, nz);
+        int kn = lq_momentum_kind(flags, i2, j2, k2, nx, ny, nz);
         if (kn < 0 || kn == LQ_MAC_SOLID || kn == LQ_MAC_EMPTY) continue;
         p[c] = p[LQ_MAC_CELL(i2, j2, k2, nx, ny)];
         return;

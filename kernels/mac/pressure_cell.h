@@ -23,7 +23,7 @@
  * pressure is the applied one (§3.2.3) and is not relaxed; the free-surface velocity
  * rules (eq. 10 and the 64 Empty-Fluid cases) are a separate module the solver applies
  * after the iteration. With mac.surface_solve the solver hands the iteration flags with
- * SURFACE read as FULL (lq_pr_surface_prep_cell below): the surface cells are relaxed too.
+ * SURFACE read as FULL (lq_pressure_surface_prep_cell below): the surface cells are relaxed too.
  *
  * Invariants (bit-for-bit twins): plain float arithmetic in a fixed order, contraction
  * off, no division (the host passes reciprocals). In a red-black colour pass no two
@@ -39,11 +39,11 @@
 #include "common/lq_shared.h"
 #include "common/mac_grid.h"
 
-#define LQ_PR_INF_BITS 0x7f800000u /* bits of +inf: what a non-finite D reduces to */
-#define LQ_PR_BLOCK    256         /* cells per work-item of the max |D| pass */
+#define LQ_PRESSURE_INF_BITS 0x7f800000u /* bits of +inf: what a non-finite D reduces to */
+#define LQ_PRESSURE_BLOCK    256         /* cells per work-item of the max |D| pass */
 
 /* Can a FULL cell move its face toward a cell of this kind? */
-LQ_INLINE int lq_pr_free(int kind)
+LQ_INLINE int lq_pressure_free(int kind)
 {
     return kind != LQ_MAC_SOLID && kind != LQ_MAC_INFLOW;
 }
@@ -51,9 +51,9 @@ LQ_INLINE int lq_pr_free(int kind)
 /* Does the face between cells of kinds a and b move in the Jacobi variant: one of
  * them is relaxed and neither holds it fixed (the same faces the red-black pass
  * moves). */
-LQ_INLINE int lq_pr_face_moves(int a, int b)
+LQ_INLINE int lq_pressure_face_moves(int a, int b)
 {
-    return (a == LQ_MAC_FULL || b == LQ_MAC_FULL) && lq_pr_free(a) && lq_pr_free(b);
+    return (a == LQ_MAC_FULL || b == LQ_MAC_FULL) && lq_pressure_free(a) && lq_pressure_free(b);
 }
 
 /* mac.surface_solve (Foster & Fedkiw 2001's free surface): the iteration sees a SURFACE
@@ -73,7 +73,7 @@ LQ_INLINE int lq_pr_face_moves(int a, int b)
  * face by 1/f (a lid of ½ cell always) made it worse (+9.2 %: with the head capped; +3.9 %
  * uncapped, and the resolved mode 2 still +3.1 %).
  * `fill` (the default) is the ghost fluid method proper (Gibou et al. 2002): the surface
- * lies θ = f − ½ above U's centre; when θ ≥ LQ_PR_THETA_MIN, U is relaxed and its +y face
+ * lies θ = f − ½ above U's centre; when θ ≥ LQ_PRESSURE_THETA_MIN, U is relaxed and its +y face
  * moves by (1/θ)(δt/δy) δp, U's β scaled to its diagonal, and E holds the line from U's
  * centre p_E = p_U (1 − 1/θ) (p_U capped at ± its hydrostatic |g| θ δy), so the momentum
  * step and the iteration together give the face −(1/θ)(0 − p_U)/δy. Otherwise U's centre is
@@ -85,36 +85,38 @@ LQ_INLINE int lq_pr_face_moves(int a, int b)
  *
  * Per cell the prep writes out (the kind the iteration reads), sw[c] (the weight of c's +y
  * face: the face U–E or F–U) and sw[n + c] (c's β factor), p of E cells and held U cells.
- * The host's table (lq_pressure_surface_table) holds, per marker count m, LQ_PR_ST floats:
+ * The host's table (lq_pressure_surface_table) holds, per marker count m, LQ_PRESSURE_ST floats:
  * weight, β factor, relaxed (1/0), E's line from F (1/0), E's ratio, E's cap, a held U's
  * ratio, its cap. Off (the default), the iteration reads the flags as they are: only FULL
  * cells are relaxed and a surface cell keeps its applied pressure (§3.2.3). Race-free: each
  * work-item writes only its own cell; p is read from relaxed U and F cells, never written
  * there. */
-#define LQ_PR_THETA_MIN 0.02 /* the least θ (cells) a relaxed surface cell is weighted by */
+#define LQ_PRESSURE_THETA_MIN 0.02 /* the least θ (cells) a relaxed surface cell is weighted by */
 
-LQ_INLINE unsigned char lq_pr_surface_kind(unsigned char kind)
+LQ_INLINE unsigned char lq_pressure_surface_kind(unsigned char kind)
 {
     return kind == LQ_MAC_SURFACE ? (unsigned char)LQ_MAC_FULL : kind;
 }
 
-#define LQ_PR_ST 8 /* floats per marker count in the surface table (lq_pressure_surface_table) */
+#define LQ_PRESSURE_ST                                                                             \
+    8 /* floats per marker count in the surface table (lq_pressure_surface_table) */
 
 /* Is c an up-facing surface cell: SURFACE, FULL below it, EMPTY above it (n cells)? */
-LQ_INLINE int lq_pr_up_facing(const LQ_GLOBAL unsigned char *flags, int c, int nx, int n)
+LQ_INLINE int lq_pressure_up_facing(const LQ_GLOBAL unsigned char *flags, int c, int nx, int n)
 {
     return c >= nx && c + nx < n && flags[c] == LQ_MAC_SURFACE && flags[c - nx] == LQ_MAC_FULL &&
            flags[c + nx] == LQ_MAC_EMPTY;
 }
 
-LQ_INLINE int lq_pr_clamp_count(int m, int per_cell)
+LQ_INLINE int lq_pressure_clamp_count(int m, int per_cell)
 {
     return m < 0 ? 0 : (m > per_cell ? per_cell : m);
 }
 
 /* Does cell c (not on the grid's edge: the outer layer is SOLID) share a face with a FULL
  * cell? sz = nx ny, the z stride; 2D (one plane) has no z neighbours. */
-LQ_INLINE int lq_pr_touches_full(const LQ_GLOBAL unsigned char *flags, int c, int nx, int sz, int n)
+LQ_INLINE int lq_pressure_touches_full(const LQ_GLOBAL unsigned char *flags, int c, int nx, int sz,
+                                       int n)
 {
     int i = c % nx;
     return (i > 0 && flags[c - 1] == LQ_MAC_FULL) || (i < nx - 1 && flags[c + 1] == LQ_MAC_FULL) ||
@@ -126,7 +128,8 @@ LQ_INLINE int lq_pr_touches_full(const LQ_GLOBAL unsigned char *flags, int c, in
 
 /* Has cell c (not on the grid's edge) EMPTY cells on both sides along some axis (Gates' open
  * pair, which eq. 2 moves by the body force only, kernels/mac/momentum_cell.h)? */
-LQ_INLINE int lq_pr_open_pair(const LQ_GLOBAL unsigned char *flags, int c, int nx, int sz, int n)
+LQ_INLINE int lq_pressure_open_pair(const LQ_GLOBAL unsigned char *flags, int c, int nx, int sz,
+                                    int n)
 {
     int i = c % nx, e = LQ_MAC_EMPTY;
     return (i > 0 && i < nx - 1 && flags[c - 1] == e && flags[c + 1] == e) ||
@@ -144,21 +147,22 @@ LQ_INLINE int lq_pr_open_pair(const LQ_GLOBAL unsigned char *flags, int c, int n
  * air beside it in (its bottom face 5.2–5.6 m/s against a free fall of 3.1). Held: the dam
  * break's largest speed 2.23 m/s (the paper's way 2.18), the jet's 4.88 (was 5.76). An
  * up-facing cell keeps the ghost fluid (an EMPTY cell above it reads its p). */
-LQ_INLINE void lq_pr_surface_prep_cell(const LQ_GLOBAL unsigned char *flags,
-                                       LQ_GLOBAL unsigned char *out, LQ_GLOBAL float *p,
-                                       LQ_GLOBAL float *sw, const LQ_GLOBAL int *count,
-                                       const LQ_GLOBAL float *t, int c, int nx, int sz, int n,
-                                       int per_cell)
+LQ_INLINE void lq_pressure_surface_prep_cell(const LQ_GLOBAL unsigned char *flags,
+                                             LQ_GLOBAL unsigned char *out, LQ_GLOBAL float *p,
+                                             LQ_GLOBAL float *sw, const LQ_GLOBAL int *count,
+                                             const LQ_GLOBAL float *t, int c, int nx, int sz, int n,
+                                             int per_cell)
 {
     unsigned char f = flags[c];
     float w = 1.0f, b = 1.0f;
-    out[c] = lq_pr_surface_kind(f);
-    if (f == LQ_MAC_SURFACE && !lq_pr_up_facing(flags, c, nx, n) &&
-        (!lq_pr_touches_full(flags, c, nx, sz, n) || lq_pr_open_pair(flags, c, nx, sz, n))) {
+    out[c] = lq_pressure_surface_kind(f);
+    if (f == LQ_MAC_SURFACE && !lq_pressure_up_facing(flags, c, nx, n) &&
+        (!lq_pressure_touches_full(flags, c, nx, sz, n) ||
+         lq_pressure_open_pair(flags, c, nx, sz, n))) {
         out[c] = f;
         p[c] = 0.0f;
-    } else if (per_cell > 0 && f == LQ_MAC_SURFACE && lq_pr_up_facing(flags, c, nx, n)) {
-        const LQ_GLOBAL float *r = t + LQ_PR_ST * lq_pr_clamp_count(count[c], per_cell);
+    } else if (per_cell > 0 && f == LQ_MAC_SURFACE && lq_pressure_up_facing(flags, c, nx, n)) {
+        const LQ_GLOBAL float *r = t + LQ_PRESSURE_ST * lq_pressure_clamp_count(count[c], per_cell);
         if (r[2] != 0.0f) { /* relaxed, its +y face weighted */
             w = r[0];
             b = r[1];
@@ -169,16 +173,18 @@ LQ_INLINE void lq_pr_surface_prep_cell(const LQ_GLOBAL unsigned char *flags,
             p[c] = head * r[6];
         }
     } else if (per_cell > 0 && f == LQ_MAC_FULL && c + nx < n &&
-               lq_pr_up_facing(flags, c + nx, nx, n)) {
-        const LQ_GLOBAL float *r = t + LQ_PR_ST * lq_pr_clamp_count(count[c + nx], per_cell);
+               lq_pressure_up_facing(flags, c + nx, nx, n)) {
+        const LQ_GLOBAL float *r =
+            t + LQ_PRESSURE_ST * lq_pressure_clamp_count(count[c + nx], per_cell);
         if (r[2] == 0.0f) { /* the surface cell above is held: this cell's +y face weighted */
             w = r[0];
             b = r[1];
         }
     } else if (f == LQ_MAC_EMPTY) {
         float q = 0.0f;
-        if (per_cell > 0 && c >= nx && lq_pr_up_facing(flags, c - nx, nx, n)) {
-            const LQ_GLOBAL float *r = t + LQ_PR_ST * lq_pr_clamp_count(count[c - nx], per_cell);
+        if (per_cell > 0 && c >= nx && lq_pressure_up_facing(flags, c - nx, nx, n)) {
+            const LQ_GLOBAL float *r =
+                t + LQ_PRESSURE_ST * lq_pressure_clamp_count(count[c - nx], per_cell);
             float head = r[3] != 0.0f ? p[c - 2 * nx] : p[c - nx];
             if (head > r[5]) head = r[5];
             if (r[3] == 0.0f && head < -r[5]) head = -r[5];
@@ -191,9 +197,9 @@ LQ_INLINE void lq_pr_surface_prep_cell(const LQ_GLOBAL unsigned char *flags,
 }
 
 /* Eq. 5 for cell (i, j, k); idx = 1/δx, ... */
-LQ_INLINE float lq_pr_div(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                          const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny, float idx,
-                          float idy, float idz)
+LQ_INLINE float lq_pressure_div(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny,
+                                float idx, float idy, float idz)
 {
     int qu = LQ_MAC_U(i, j, k, nx, ny), qv = LQ_MAC_V(i, j, k, nx, ny),
         qw = LQ_MAC_W(i, j, k, nx, ny);
@@ -203,41 +209,41 @@ LQ_INLINE float lq_pr_div(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
     return -((dudx + dvdy) + dwdz);
 }
 
-/* The round-off bound of eq. 5 in cell (i, j, k): LQ_PR_ROUNDOFF float32 epsilons of each face
- * speed over its cell size, summed (1/s). A face stored in float32 is resolved only to half an
+/* The round-off bound of eq. 5 in cell (i, j, k): LQ_PRESSURE_ROUNDOFF float32 epsilons of each
+ * face speed over its cell size, summed (1/s). A face stored in float32 is resolved only to half an
  * ulp, ≤ ½ 2⁻²³ |u|, and every relaxation of a neighbour rounds it again, so the iteration
  * cannot take D below a few of these: measured in the a = 40 dam break (1.43 mm cells, faces
  * ~0.5 m/s) red-black sweeps stalled at 1.5–2.2 of (2⁻²³ Σ|u_f|)/δ, 1.5e-4–2.4e-4 1/s,
  * above ε = 1e-4, and every step from frame 12 ran to mac.max_sweeps. */
-#define LQ_PR_ROUNDOFF 4.0f
-#define LQ_PR_FLT_EPS  1.1920929e-7f /* 2⁻²³, FLT_EPSILON */
+#define LQ_PRESSURE_ROUNDOFF 4.0f
+#define LQ_PRESSURE_FLT_EPS  1.1920929e-7f /* 2⁻²³, FLT_EPSILON */
 
-LQ_INLINE float lq_pr_roundoff(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                               const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny,
-                               float idx, float idy, float idz)
+LQ_INLINE float lq_pressure_roundoff(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                     const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny,
+                                     float idx, float idy, float idz)
 {
     int qu = LQ_MAC_U(i, j, k, nx, ny), qv = LQ_MAC_V(i, j, k, nx, ny),
         qw = LQ_MAC_W(i, j, k, nx, ny);
     float su = (LQ_FABSF(u[qu]) + LQ_FABSF(u[qu + 1])) * idx;
     float sv = (LQ_FABSF(v[qv]) + LQ_FABSF(v[qv + nx])) * idy;
     float s = (su + sv) + (LQ_FABSF(w[qw]) + LQ_FABSF(w[qw + nx * ny])) * idz;
-    return (LQ_PR_ROUNDOFF * LQ_PR_FLT_EPS) * s;
+    return (LQ_PRESSURE_ROUNDOFF * LQ_PRESSURE_FLT_EPS) * s;
 }
 
 /* The residual the iteration stops on, stored in div and returned: in a FULL cell eq. 5's D
- * less its round-off bound (lq_pr_roundoff; 0 when D is within it, the sign of D kept), 0
+ * less its round-off bound (lq_pressure_roundoff; 0 when D is within it, the sign of D kept), 0
  * elsewhere. The iteration stops when every cell's is below ε: |D| < ε + the bound, so ε
  * (absolute, 1/s) is what float32 can resolve at any speed and cell size. */
-LQ_INLINE float lq_pr_div_cell(LQ_GLOBAL float *div, const LQ_GLOBAL float *u,
-                               const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
-                               const LQ_GLOBAL unsigned char *flags, int i, int j, int k, int nx,
-                               int ny, float idx, float idy, float idz)
+LQ_INLINE float lq_pressure_div_cell(LQ_GLOBAL float *div, const LQ_GLOBAL float *u,
+                                     const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
+                                     const LQ_GLOBAL unsigned char *flags, int i, int j, int k,
+                                     int nx, int ny, float idx, float idy, float idz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     float d = 0.0f;
     if (flags[c] == LQ_MAC_FULL) {
-        float x = lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz);
-        float r = lq_pr_roundoff(u, v, w, i, j, k, nx, ny, idx, idy, idz);
+        float x = lq_pressure_div(u, v, w, i, j, k, nx, ny, idx, idy, idz);
+        float r = lq_pressure_roundoff(u, v, w, i, j, k, nx, ny, idx, idy, idz);
         float a = (x < 0.0f ? -x : x) - r;
         d = !(a > 0.0f) ? (LQ_IS_FINITE(x) ? 0.0f : x) : (x < 0.0f ? -a : a);
     }
@@ -247,24 +253,24 @@ LQ_INLINE float lq_pr_div_cell(LQ_GLOBAL float *div, const LQ_GLOBAL float *u,
 
 /* |d| as ordered bits (non-negative floats sort as their bit patterns): 0 for ±0,
  * +inf for inf and NaN, so a max over cells is exact and order-independent. */
-LQ_INLINE lq_uint lq_pr_abs_bits(float d)
+LQ_INLINE lq_uint lq_pressure_abs_bits(float d)
 {
-    if (!LQ_IS_FINITE(d)) return LQ_PR_INF_BITS;
+    if (!LQ_IS_FINITE(d)) return LQ_PRESSURE_INF_BITS;
     if (d == 0.0f) return 0u;
     return LQ_FLOAT_BITS(d < 0.0f ? -d : d);
 }
 
 /* Eq. 6–9 for one FULL cell of the colour being relaxed (the caller picks the colour):
  * beta = β of eq. 7, tx = δt/δx, ... sw: the surface weights of mac.surface_solve
- * (lq_pr_surface_prep_cell: sw[c] the weight of cell c's +y face, sw[n + c] the factor on
+ * (lq_pressure_surface_prep_cell: sw[c] the weight of cell c's +y face, sw[n + c] the factor on
  * its β), or NULL (0 in OpenCL): all 1. A weight w moves that face by w (δt/δy) δp (the
  * ghost fluid's 1/θ) and the cell's β is scaled to its larger diagonal; w = 1 gives the
  * unweighted result bit for bit. */
-LQ_INLINE void lq_pr_rb_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
-                             LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
-                             const LQ_GLOBAL float *sw, int i, int j, int k, int nx, int ny, int nz,
-                             float idx, float idy, float idz, float beta, float tx, float ty,
-                             float tz)
+LQ_INLINE void lq_pressure_rb_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
+                                   LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
+                                   const LQ_GLOBAL float *sw, int i, int j, int k, int nx, int ny,
+                                   int nz, float idx, float idy, float idz, float beta, float tx,
+                                   float ty, float tz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     if (flags[c] != LQ_MAC_FULL) return;
@@ -274,29 +280,29 @@ LQ_INLINE void lq_pr_rb_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL f
         whi = sw[c];
         if (j > 0) wlo = sw[c - nx];
     }
-    float dp = b * lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz);
+    float dp = b * lq_pressure_div(u, v, w, i, j, k, nx, ny, idx, idy, idz);
     int qu = LQ_MAC_U(i, j, k, nx, ny), qv = LQ_MAC_V(i, j, k, nx, ny),
         qw = LQ_MAC_W(i, j, k, nx, ny), sz = nx * ny;
-    if (i > 0 && lq_pr_free(flags[c - 1])) u[qu] = u[qu] - tx * dp;
-    if (i < nx - 1 && lq_pr_free(flags[c + 1])) u[qu + 1] = u[qu + 1] + tx * dp;
-    if (j > 0 && lq_pr_free(flags[c - nx])) v[qv] = v[qv] - ty * (wlo * dp);
-    if (j < ny - 1 && lq_pr_free(flags[c + nx])) v[qv + nx] = v[qv + nx] + ty * (whi * dp);
-    if (k > 0 && lq_pr_free(flags[c - sz])) w[qw] = w[qw] - tz * dp;
-    if (k < nz - 1 && lq_pr_free(flags[c + sz])) w[qw + sz] = w[qw + sz] + tz * dp;
+    if (i > 0 && lq_pressure_free(flags[c - 1])) u[qu] = u[qu] - tx * dp;
+    if (i < nx - 1 && lq_pressure_free(flags[c + 1])) u[qu + 1] = u[qu + 1] + tx * dp;
+    if (j > 0 && lq_pressure_free(flags[c - nx])) v[qv] = v[qv] - ty * (wlo * dp);
+    if (j < ny - 1 && lq_pressure_free(flags[c + nx])) v[qv + nx] = v[qv + nx] + ty * (whi * dp);
+    if (k > 0 && lq_pressure_free(flags[c - sz])) w[qw] = w[qw] - tz * dp;
+    if (k < nz - 1 && lq_pressure_free(flags[c + sz])) w[qw + sz] = w[qw + sz] + tz * dp;
     p[c] = p[c] + dp;
 }
 
 /* One colour of one plane k: every cell (i, j, k) of that colour, rows in order. */
-LQ_INLINE void lq_pr_rb_plane(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
-                              LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
-                              const LQ_GLOBAL float *sw, int k, int parity, int nx, int ny, int nz,
-                              float idx, float idy, float idz, float beta, float tx, float ty,
-                              float tz)
+LQ_INLINE void lq_pressure_rb_plane(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
+                                    LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
+                                    const LQ_GLOBAL float *sw, int k, int parity, int nx, int ny,
+                                    int nz, float idx, float idy, float idz, float beta, float tx,
+                                    float ty, float tz)
 {
     for (int j = 0; j < ny; j++)
         for (int i = (j + k + parity) & 1; i < nx; i += 2)
-            lq_pr_rb_cell(u, v, w, p, flags, sw, i, j, k, nx, ny, nz, idx, idy, idz, beta, tx, ty,
-                          tz);
+            lq_pressure_rb_cell(u, v, w, p, flags, sw, i, j, k, nx, ny, nz, idx, idy, idz, beta, tx,
+                                ty, tz);
 }
 
 /* Both colours of the planes [k0, k1) of a slab as a wavefront: red plane k, then black
@@ -307,24 +313,25 @@ LQ_INLINE void lq_pr_rb_plane(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL 
  * shares a face with it; the slabs touch no common face while black planes at their
  * edges wait. The planes k − 2 ... k stay in cache between the two colours, so a sweep
  * streams u, v, w, p and the flags once instead of twice. */
-LQ_INLINE void lq_pr_rb_slab(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
-                             LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
-                             const LQ_GLOBAL float *sw, int k0, int k1, int nx, int ny, int nz,
-                             float idx, float idy, float idz, float beta, float tx, float ty,
-                             float tz)
+LQ_INLINE void lq_pressure_rb_slab(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
+                                   LQ_GLOBAL float *p, const LQ_GLOBAL unsigned char *flags,
+                                   const LQ_GLOBAL float *sw, int k0, int k1, int nx, int ny,
+                                   int nz, float idx, float idy, float idz, float beta, float tx,
+                                   float ty, float tz)
 {
     for (int k = k0; k < k1; k++) {
-        lq_pr_rb_plane(u, v, w, p, flags, sw, k, 0, nx, ny, nz, idx, idy, idz, beta, tx, ty, tz);
+        lq_pressure_rb_plane(u, v, w, p, flags, sw, k, 0, nx, ny, nz, idx, idy, idz, beta, tx, ty,
+                             tz);
         if (k - 1 > k0)
-            lq_pr_rb_plane(u, v, w, p, flags, sw, k - 1, 1, nx, ny, nz, idx, idy, idz, beta, tx, ty,
-                           tz);
+            lq_pressure_rb_plane(u, v, w, p, flags, sw, k - 1, 1, nx, ny, nz, idx, idy, idz, beta,
+                                 tx, ty, tz);
     }
 }
 
-/* The plane of edge q (0 ≤ q < 2 × slabs) that lq_pr_rb_slab leaves black: the first
+/* The plane of edge q (0 ≤ q < 2 × slabs) that lq_pressure_rb_slab leaves black: the first
  * plane of slab q / 2 for even q, its last for odd q; −1 when a one-plane slab's last
  * is its first. */
-LQ_INLINE int lq_pr_edge_plane(int q, int slab, int nz)
+LQ_INLINE int lq_pressure_edge_plane(int q, int slab, int nz)
 {
     int k0 = (q >> 1) * slab, k1 = k0 + slab < nz ? k0 + slab : nz;
     if (k0 >= nz) return -1;
@@ -334,38 +341,41 @@ LQ_INLINE int lq_pr_edge_plane(int q, int slab, int nz)
 
 /* Jacobi pass 1: δp = β D of a FULL cell from the velocities as they are, 0 elsewhere
  * (beta already carries the Jacobi relaxation factor). */
-LQ_INLINE void lq_pr_jacobi_dp_cell(LQ_GLOBAL float *dp, const LQ_GLOBAL float *u,
-                                    const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
-                                    const LQ_GLOBAL unsigned char *flags, const LQ_GLOBAL float *sw,
-                                    int i, int j, int k, int nx, int ny, int nz, float idx,
-                                    float idy, float idz, float beta)
+LQ_INLINE void lq_pressure_jacobi_dp_cell(LQ_GLOBAL float *dp, const LQ_GLOBAL float *u,
+                                          const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
+                                          const LQ_GLOBAL unsigned char *flags,
+                                          const LQ_GLOBAL float *sw, int i, int j, int k, int nx,
+                                          int ny, int nz, float idx, float idy, float idz,
+                                          float beta)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-    float b = sw ? beta * sw[nx * ny * nz + c] : beta; /* as lq_pr_rb_cell */
-    dp[c] = flags[c] == LQ_MAC_FULL ? b * lq_pr_div(u, v, w, i, j, k, nx, ny, idx, idy, idz) : 0.0f;
+    float b = sw ? beta * sw[nx * ny * nz + c] : beta; /* as lq_pressure_rb_cell */
+    dp[c] = flags[c] == LQ_MAC_FULL ? b * lq_pressure_div(u, v, w, i, j, k, nx, ny, idx, idy, idz)
+                                    : 0.0f;
 }
 
 /* Jacobi pass 2, cell (i, j, k): its −x, −y, −z faces from both cells' δp (eq. 8 of
  * both: u_{i−1/2} += (δt/δx)(δp_{i−1} − δp_i)), and its pressure (eq. 9). Faces on the
  * domain edge never move, so the low faces of all cells are all the faces that can. */
-LQ_INLINE void lq_pr_jacobi_apply_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
-                                       LQ_GLOBAL float *p, const LQ_GLOBAL float *dp,
-                                       const LQ_GLOBAL unsigned char *flags,
-                                       const LQ_GLOBAL float *sw, int i, int j, int k, int nx,
-                                       int ny, float tx, float ty, float tz)
+LQ_INLINE void lq_pressure_jacobi_apply_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v,
+                                             LQ_GLOBAL float *w, LQ_GLOBAL float *p,
+                                             const LQ_GLOBAL float *dp,
+                                             const LQ_GLOBAL unsigned char *flags,
+                                             const LQ_GLOBAL float *sw, int i, int j, int k, int nx,
+                                             int ny, float tx, float ty, float tz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), fc = flags[c], sz = nx * ny;
     float d = dp[c];
-    if (i > 0 && lq_pr_face_moves(flags[c - 1], fc)) {
+    if (i > 0 && lq_pressure_face_moves(flags[c - 1], fc)) {
         int q = LQ_MAC_U(i, j, k, nx, ny);
         u[q] = u[q] + tx * (dp[c - 1] - d);
     }
-    if (j > 0 && lq_pr_face_moves(flags[c - nx], fc)) {
+    if (j > 0 && lq_pressure_face_moves(flags[c - nx], fc)) {
         int q = LQ_MAC_V(i, j, k, nx, ny);
-        float wf = sw ? sw[c - nx] : 1.0f; /* the face's weight (lq_pr_rb_cell) */
+        float wf = sw ? sw[c - nx] : 1.0f; /* the face's weight (lq_pressure_rb_cell) */
         v[q] = v[q] + ty * (wf * (dp[c - nx] - d));
     }
-    if (k > 0 && lq_pr_face_moves(flags[c - sz], fc)) {
+    if (k > 0 && lq_pressure_face_moves(flags[c - sz], fc)) {
         int q = LQ_MAC_W(i, j, k, nx, ny);
         w[q] = w[q] + tz * (dp[c - sz] - d);
     }

@@ -7,26 +7,26 @@
  * component c (a 3D range of that component's extent); cell kernels one per cell.
  */
 
-#define LQ_EX_FACE                                                                                 \
+#define LQ_EXTRAP_FACE                                                                             \
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);                          \
     if (i >= NX + (c == 0) || j >= NY + (c == 1) || k >= NZ + (c == 2)) return
 
-#define LQ_EX_CELL                                                                                 \
+#define LQ_EXTRAP_CELL                                                                             \
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);                          \
     if (i >= NX || j >= NY || k >= NZ) return
 
 kernel void extrap_init(global uchar *valid, global const float *phi, global const float *sdf,
                         int use_sdf, int c)
 {
-    LQ_EX_FACE;
-    lq_ex_init_face(valid, phi, sdf, use_sdf, c, i, j, k, NX, NY, NZ);
+    LQ_EXTRAP_FACE;
+    lq_extrap_init_face(valid, phi, sdf, use_sdf, c, i, j, k, NX, NY, NZ);
 }
 
 /* Extrapolation by fronts (extrap_cell.h): lev is valid[0][c]. */
 kernel void extrap_layer_lev(global float *vel, global uchar *lev, int c, int l)
 {
-    LQ_EX_FACE;
-    lq_ex_layer_lev(vel, lev, c, i, j, k, NX, NY, NZ, l);
+    LQ_EXTRAP_FACE;
+    lq_extrap_layer_lev(vel, lev, c, i, j, k, NX, NY, NZ, l);
 }
 
 /* Front 0 of component c into front[0, cnt[c]) (cnt[c] counts past cap: the host then runs
@@ -34,8 +34,8 @@ kernel void extrap_layer_lev(global float *vel, global uchar *lev, int c, int l)
 kernel void extrap_seed(global const uchar *lev, int c, global int *front, global volatile int *cnt,
                         int cap)
 {
-    LQ_EX_FACE;
-    if (!lq_ex_seed_face(lev, c, i, j, k, NX, NY, NZ)) return;
+    LQ_EXTRAP_FACE;
+    if (!lq_extrap_seed_face(lev, c, i, j, k, NX, NY, NZ)) return;
     int q = atomic_inc(&cnt[c]);
     if (q < cap) front[q] = i + (NX + (c == 0)) * (j + (NY + (c == 1)) * k);
 }
@@ -47,8 +47,8 @@ kernel void extrap_front(global float *vel, global uchar *lev, int c, int l,
     int t = get_global_id(0);
     if (t >= n) return;
     int i, j, k;
-    lq_ex_face_ijk(c, front[t], NX, NY, NZ, &i, &j, &k);
-    lq_ex_layer_lev(vel, lev, c, i, j, k, NX, NY, NZ, l);
+    lq_extrap_face_ijk(c, front[t], NX, NY, NZ, &i, &j, &k);
+    lq_extrap_layer_lev(vel, lev, c, i, j, k, NX, NY, NZ, l);
 }
 
 /* Front l + 1 from front l's n faces into next[0, cnt[c]). */
@@ -59,7 +59,7 @@ kernel void extrap_expand(global const uchar *lev, int c, int l, global const in
     if (t >= n) return;
     int f = front[t];
     for (int m = 0; m < 6; m++) {
-        int g = lq_ex_expand_face(lev, c, f, m, NX, NY, NZ, l);
+        int g = lq_extrap_expand_face(lev, c, f, m, NX, NY, NZ, l);
         if (g < 0) continue;
         int q = atomic_inc(&cnt[c]);
         if (q < cap) next[q] = g;
@@ -71,23 +71,23 @@ kernel void extrap_band(global uchar *band, global float *rhs, global float *p,
                         global const uchar *vu, global const uchar *vv, global const uchar *vw,
                         global const float *phi, global const float *sdf, int use_sdf)
 {
-    LQ_EX_CELL;
-    lq_ex_band_cell(band, rhs, p, u, v, w, vu, vv, vw, phi, sdf, use_sdf, i, j, k, NX, NY, NZ);
+    LQ_EXTRAP_CELL;
+    lq_extrap_band_cell(band, rhs, p, u, v, w, vu, vv, vw, phi, sdf, use_sdf, i, j, k, NX, NY, NZ);
 }
 
 kernel void extrap_sor(global float *p, global const uchar *band, global const float *rhs,
                        global const float *phi, global const float *sdf, int use_sdf, int colour,
                        float omega)
 {
-    LQ_EX_CELL;
-    lq_ex_sor_cell(p, band, rhs, phi, sdf, use_sdf, colour, omega, i, j, k, NX, NY, NZ);
+    LQ_EXTRAP_CELL;
+    lq_extrap_sor_cell(p, band, rhs, phi, sdf, use_sdf, colour, omega, i, j, k, NX, NY, NZ);
 }
 
 kernel void extrap_correct(global float *vel, global const float *p, global const uchar *band,
                            global const float *phi, global const float *sdf, int use_sdf, int c)
 {
-    LQ_EX_FACE;
-    lq_ex_correct_face(vel, p, band, phi, sdf, use_sdf, c, i, j, k, NX, NY, NZ);
+    LQ_EXTRAP_FACE;
+    lq_extrap_correct_face(vel, p, band, phi, sdf, use_sdf, c, i, j, k, NX, NY, NZ);
 }
 
 kernel void extrap_object(global float *out, global const float *u, global const float *v,
@@ -96,16 +96,16 @@ kernel void extrap_object(global float *out, global const float *u, global const
                           global const float *vo, global const float *wo, int use_ob, int hold,
                           float alpha, int c)
 {
-    LQ_EX_FACE;
-    lq_ex_object_face(out, u, v, w, sdf, phi, use_phi, ox, oy, oz, uo, vo, wo, use_ob, hold, alpha,
-                      c, i, j, k, NX, NY, NZ);
+    LQ_EXTRAP_FACE;
+    lq_extrap_object_face(out, u, v, w, sdf, phi, use_phi, ox, oy, oz, uo, vo, wo, use_ob, hold,
+                          alpha, c, i, j, k, NX, NY, NZ);
 }
 
 kernel void extrap_restore(global float *vel, global const float *saved, global const float *sdf,
                            global const float *phi, int use_phi, int c)
 {
-    LQ_EX_FACE;
-    lq_ex_restore_face(vel, saved, sdf, phi, use_phi, c, i, j, k, NX, NY, NZ);
+    LQ_EXTRAP_FACE;
+    lq_extrap_restore_face(vel, saved, sdf, phi, use_phi, c, i, j, k, NX, NY, NZ);
 }
 
 kernel void extrap_copy(global float *dst, global const float *src, int n)
@@ -119,14 +119,14 @@ kernel void extrap_copy(global float *dst, global const float *src, int n)
  * one colour's SOR updates are independent, so the result does not depend on it. */
 kernel void extrap_list(global int *list, global volatile int *cnt, global const uchar *band)
 {
-    LQ_EX_CELL;
+    LQ_EXTRAP_CELL;
     int cell = LQ_MAC_CELL(i, j, k, NX, NY), colour = (i + j + k) & 1;
     if (!band[cell]) return;
     int q = atomic_inc(&cnt[colour]);
     list[colour ? NX * NY * NZ - 1 - q : q] = cell;
 }
 
-/* lq_ex_reach_bits at the n band cells of one colour's list; cnt[0] counts the cells
+/* lq_extrap_reach_bits at the n band cells of one colour's list; cnt[0] counts the cells
  * set (zeroed by the host before each round). */
 kernel void extrap_reach_list(global uchar *band, global volatile int *cnt, global const int *list,
                               int colour, int n)
@@ -134,15 +134,15 @@ kernel void extrap_reach_list(global uchar *band, global volatile int *cnt, glob
     int g = get_global_id(0);
     if (g >= n) return;
     int cell = list[colour ? NX * NY * NZ - 1 - g : g];
-    if (lq_ex_reach_bits(band, cell, NX, NY)) atomic_inc(&cnt[0]);
+    if (lq_extrap_reach_bits(band, cell, NX, NY)) atomic_inc(&cnt[0]);
 }
 
-/* lq_ex_sor_cell at the n band cells of one colour's list. */
+/* lq_extrap_sor_cell at the n band cells of one colour's list. */
 kernel void extrap_sor_list(global float *p, global const uchar *band, global const float *rhs,
                             global const int *list, int colour, int n, float omega)
 {
     int g = get_global_id(0);
     if (g >= n) return;
     int cell = list[colour ? NX * NY * NZ - 1 - g : g];
-    lq_ex_sor_bits(p, band, rhs, omega, cell, NX, NY);
+    lq_extrap_sor_bits(p, band, rhs, omega, cell, NX, NY);
 }

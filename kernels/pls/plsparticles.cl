@@ -5,74 +5,77 @@
  * shared with the reference twins (host/ops/pls/plsparticles_ref.c).
  *
  * Built with -DNX, -DNY, -DNZ (cells). One work-item per particle (n, or the range
- * [n0, n1), an argument), per cell, or per block of LQ_PLS_BLOCK cells or particles (block
+ * [n0, n1), an argument), per cell, or per block of LQ_PLSPARTICLES_BLOCK cells or particles (block
  * sums, emission, compaction); one work-group for the scan. `c` is the coefficient buffer
  * (LQ_PLS_C_*), `cnt` the counters (LQ_PLS_CNT_*).
  */
 
-#define PART(buf, p) ((buf) + (size_t)(p)*LQ_PLS_STRIDE)
+#define PART(buf, p) ((buf) + (size_t)(p)*LQ_PLSPARTICLES_STRIDE)
 
-kernel void pls_advect(global float *part, int n, global const float *u, global const float *v,
-                       global const float *w, global const float *c)
+kernel void plsparticles_advect(global float *part, int n, global const float *u,
+                                global const float *v, global const float *w, global const float *c)
 {
     int p = get_global_id(0);
     if (p >= n) return;
-    lq_pls_advect_one(PART(part, p), u, v, w, c, NX, NY, NZ);
+    lq_plsparticles_advect_one(PART(part, p), u, v, w, c, NX, NY, NZ);
 }
 
-kernel void pls_correct_init(global const float *phi, global int *kp, global int *km)
+kernel void plsparticles_correct_init(global const float *phi, global int *kp, global int *km)
 {
     int q = get_global_id(0);
     if (q >= NX * NY * NZ) return;
-    lq_pls_correct_init_cell(phi, kp, km, q);
+    lq_plsparticles_correct_init_cell(phi, kp, km, q);
 }
 
-kernel void pls_correct_splat(global const float *part, int n, global const float *phi,
-                              global int *kp, global int *km, global int *cnt,
-                              global const float *c)
+kernel void plsparticles_correct_splat(global const float *part, int n, global const float *phi,
+                                       global int *kp, global int *km, global int *cnt,
+                                       global const float *c)
 {
     int p = get_global_id(0);
     if (p >= n) return;
-    if (lq_pls_splat_one(PART(part, p), phi, kp, km, c, NX, NY, NZ))
-        atomic_add(&cnt[LQ_PLS_CNT_ESCAPED], 1);
+    if (lq_plsparticles_splat_one(PART(part, p), phi, kp, km, c, NX, NY, NZ))
+        atomic_add(&cnt[LQ_PLSPARTICLES_CNT_ESCAPED], 1);
 }
 
-kernel void pls_correct_apply(global float *phi, global const int *kp, global const int *km)
+kernel void plsparticles_correct_apply(global float *phi, global const int *kp,
+                                       global const int *km)
 {
     int q = get_global_id(0);
     if (q >= NX * NY * NZ) return;
-    lq_pls_correct_apply_cell(phi, kp, km, q);
+    lq_plsparticles_correct_apply_cell(phi, kp, km, q);
 }
 
-kernel void pls_radius(global float *part, int n, global const float *phi, global const float *c)
+kernel void plsparticles_radius(global float *part, int n, global const float *phi,
+                                global const float *c)
 {
     int p = get_global_id(0);
     if (p >= n) return;
-    lq_pls_radius_one(PART(part, p), phi, c, NX, NY, NZ);
+    lq_plsparticles_radius_one(PART(part, p), phi, c, NX, NY, NZ);
 }
 
-/* Survivors per block of LQ_PLS_BLOCK particles. */
-kernel void pls_keep_count(global const float *part, global int *bsum, int n,
-                           global const float *phi, global const float *sdf, global const float *c)
+/* Survivors per block of LQ_PLSPARTICLES_BLOCK particles. */
+kernel void plsparticles_keep_count(global const float *part, global int *bsum, int n,
+                                    global const float *phi, global const float *sdf,
+                                    global const float *c)
 {
-    int blk = get_global_id(0), p0 = blk * LQ_PLS_BLOCK;
+    int blk = get_global_id(0), p0 = blk * LQ_PLSPARTICLES_BLOCK;
     if (p0 >= n) return;
     int sum = 0;
-    for (int p = p0; p < p0 + LQ_PLS_BLOCK && p < n; p++)
-        sum += lq_pls_keep(PART(part, p), phi, sdf, c, NX, NY, NZ);
+    for (int p = p0; p < p0 + LQ_PLSPARTICLES_BLOCK && p < n; p++)
+        sum += lq_plsparticles_keep(PART(part, p), phi, sdf, c, NX, NY, NZ);
     bsum[blk] = sum;
 }
 
 /* One work-group: exclusive prefix of the block sums into boff from `base` (mode 0: the
- * live count, seeding; mode 1: 0, compaction), then lq_pls_scan_done. `part` holds local
+ * live count, seeding; mode 1: 0, compaction), then lq_plsparticles_scan_done. `part` holds local
  * size + 1 ints. */
-kernel void pls_block_scan(global int *boff, global const int *bsum, global int *cnt, int nblocks,
-                           int capacity, int mode, local int *part)
+kernel void plsparticles_block_scan(global int *boff, global const int *bsum, global int *cnt,
+                                    int nblocks, int capacity, int mode, local int *part)
 {
     int lid = get_local_id(0), nl = get_local_size(0);
     int chunk = (nblocks + nl - 1) / nl, lo = lid * chunk;
     int hi = lo + chunk < nblocks ? lo + chunk : nblocks;
-    int base = mode == 0 ? cnt[LQ_PLS_CNT_LIVE] : 0, sum = 0;
+    int base = mode == 0 ? cnt[LQ_PLSPARTICLES_CNT_LIVE] : 0, sum = 0;
     for (int b = lo; b < hi; b++) sum += bsum[b];
     part[lid] = sum;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -92,71 +95,73 @@ kernel void pls_block_scan(global int *boff, global const int *bsum, global int 
         off += bsum[b];
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
-    if (lid == 0) lq_pls_scan_done(cnt, part[nl], base, capacity, mode);
+    if (lid == 0) lq_plsparticles_scan_done(cnt, part[nl], base, capacity, mode);
 }
 
 /* Survivors move, in order, to the other buffer. */
-kernel void pls_keep_scatter(global const float *src, global float *dst, global const int *boff,
-                             int n, int capacity, global const float *phi, global const float *sdf,
-                             global const float *c)
+kernel void plsparticles_keep_scatter(global const float *src, global float *dst,
+                                      global const int *boff, int n, int capacity,
+                                      global const float *phi, global const float *sdf,
+                                      global const float *c)
 {
-    int blk = get_global_id(0), p0 = blk * LQ_PLS_BLOCK;
+    int blk = get_global_id(0), p0 = blk * LQ_PLSPARTICLES_BLOCK;
     if (p0 >= n) return;
     int slot = boff[blk];
-    for (int p = p0; p < p0 + LQ_PLS_BLOCK && p < n && slot < capacity; p++)
-        if (lq_pls_keep(PART(src, p), phi, sdf, c, NX, NY, NZ))
-            lq_pls_copy(PART(dst, slot++), PART(src, p));
+    for (int p = p0; p < p0 + LQ_PLSPARTICLES_BLOCK && p < n && slot < capacity; p++)
+        if (lq_plsparticles_keep(PART(src, p), phi, sdf, c, NX, NY, NZ))
+            lq_plsparticles_copy(PART(dst, slot++), PART(src, p));
 }
 
-kernel void pls_cell_clear(global int *ccnt)
+kernel void plsparticles_cell_clear(global int *ccnt)
 {
     int q = get_global_id(0);
     if (q >= NX * NY * NZ) return;
     ccnt[q] = 0;
 }
 
-kernel void pls_cell_count(global int *ccnt, global const float *part, int n, global const float *c)
+kernel void plsparticles_cell_count(global int *ccnt, global const float *part, int n,
+                                    global const float *c)
 {
     int p = get_global_id(0);
     if (p >= n) return;
-    lq_pls_count_one(ccnt, PART(part, p), c, NX, NY, NZ);
+    lq_plsparticles_count_one(ccnt, PART(part, p), c, NX, NY, NZ);
 }
 
-kernel void pls_cell_need(global int *ccnt, global const float *phi, global const float *sdf,
-                          global const float *c)
+kernel void plsparticles_cell_need(global int *ccnt, global const float *phi,
+                                   global const float *sdf, global const float *c)
 {
     int q = get_global_id(0);
     if (q >= NX * NY * NZ) return;
-    lq_pls_need_cell(ccnt, phi, sdf, c, q);
+    lq_plsparticles_need_cell(ccnt, phi, sdf, c, q);
 }
 
-/* Sums of LQ_PLS_BLOCK consecutive cell needs. */
-kernel void pls_block_sum(global const int *ccnt, global int *bsum)
+/* Sums of LQ_PLSPARTICLES_BLOCK consecutive cell needs. */
+kernel void plsparticles_block_sum(global const int *ccnt, global int *bsum)
 {
-    int blk = get_global_id(0), c0 = blk * LQ_PLS_BLOCK, n = NX * NY * NZ;
+    int blk = get_global_id(0), c0 = blk * LQ_PLSPARTICLES_BLOCK, n = NX * NY * NZ;
     if (c0 >= n) return;
     int sum = 0;
-    for (int q = c0; q < c0 + LQ_PLS_BLOCK && q < n; q++) sum += ccnt[q];
+    for (int q = c0; q < c0 + LQ_PLSPARTICLES_BLOCK && q < n; q++) sum += ccnt[q];
     bsum[blk] = sum;
 }
 
 /* Each block writes its cells' new particles in order, while there is room. */
-kernel void pls_emit(global float *part, global const int *ccnt, global const int *boff,
-                     global const float *phi, global const float *c, uint seed, uint step,
-                     int capacity)
+kernel void plsparticles_emit(global float *part, global const int *ccnt, global const int *boff,
+                              global const float *phi, global const float *c, uint seed, uint step,
+                              int capacity)
 {
-    int blk = get_global_id(0), total = NX * NY * NZ, c0 = blk * LQ_PLS_BLOCK;
+    int blk = get_global_id(0), total = NX * NY * NZ, c0 = blk * LQ_PLSPARTICLES_BLOCK;
     if (c0 >= total) return;
     int slot = boff[blk];
-    for (int q = c0; q < c0 + LQ_PLS_BLOCK && q < total; q++)
+    for (int q = c0; q < c0 + LQ_PLSPARTICLES_BLOCK && q < total; q++)
         for (int m = 0; m < ccnt[q] && slot < capacity; m++, slot++)
-            lq_pls_emit_one(PART(part, slot), phi, c, q, m, NX, NY, NZ, seed, step);
+            lq_plsparticles_emit_one(PART(part, slot), phi, c, q, m, NX, NY, NZ, seed, step);
 }
 
-kernel void pls_attract(global float *part, int n0, int n1, global const float *phi,
-                        global const float *c)
+kernel void plsparticles_attract(global float *part, int n0, int n1, global const float *phi,
+                                 global const float *c)
 {
     int p = n0 + (int)get_global_id(0);
     if (p >= n1) return;
-    lq_pls_attract_one(PART(part, p), phi, c, NX, NY, NZ);
+    lq_plsparticles_attract_one(PART(part, p), phi, c, NX, NY, NZ);
 }

@@ -6,7 +6,7 @@
  *
  * Built with -DNX, -DNY, -DNZ (cells). Cell kernels: one work-item per cell over
  * NX × NY × NZ (3D range); vector kernels: one per cell index (1D range);
- * poisson_reduce: G groups of LQ_PS_LOCAL work-items (fixed local size), one sum per
+ * poisson_reduce: G groups of LQ_POISSON_LOCAL work-items (fixed local size), one sum per
  * group into `out` by a fixed binary tree; list kernels: one per entry of an unknown list.
  */
 
@@ -19,29 +19,29 @@ kernel void poisson_setup(global const float *phi, global const float *sdf, int 
                           global float *diag)
 {
     CELL_IDS
-    lq_ps_setup_cell(phi, sdf, has_sdf, wall_dirichlet, ghost, theta_min, i, j, k, NX, NY, NZ, mask,
-                     diag);
+    lq_poisson_setup_cell(phi, sdf, has_sdf, wall_dirichlet, ghost, theta_min, i, j, k, NX, NY, NZ,
+                          mask, diag);
 }
 
 kernel void poisson_apply(global const float *x, global const uchar *mask, global const float *diag,
                           global float *y)
 {
     CELL_IDS
-    lq_ps_apply_cell(x, mask, diag, y, i, j, k, NX, NY, NZ);
+    lq_poisson_apply_cell(x, mask, diag, y, i, j, k, NX, NY, NZ);
 }
 
 kernel void poisson_residual(global const float *b, float shift, global const float *p,
                              global const uchar *mask, global const float *diag, global float *r)
 {
     CELL_IDS
-    lq_ps_residual_cell(b, shift, p, mask, diag, r, i, j, k, NX, NY, NZ);
+    lq_poisson_residual_cell(b, shift, p, mask, diag, r, i, j, k, NX, NY, NZ);
 }
 
 kernel void poisson_sor(global const float *b, float shift, global float *p,
                         global const uchar *mask, global const float *diag, int colour, float omega)
 {
     CELL_IDS
-    lq_ps_sor_cell(b, shift, p, mask, diag, colour, omega, i, j, k, NX, NY, NZ);
+    lq_poisson_sor_cell(b, shift, p, mask, diag, colour, omega, i, j, k, NX, NY, NZ);
 }
 
 kernel void poisson_jacobi(global const float *b, float shift, global const float *pin,
@@ -49,7 +49,7 @@ kernel void poisson_jacobi(global const float *b, float shift, global const floa
                            float omega)
 {
     CELL_IDS
-    lq_ps_jacobi_cell(b, shift, pin, pout, mask, diag, omega, i, j, k, NX, NY, NZ);
+    lq_poisson_jacobi_cell(b, shift, pin, pout, mask, diag, omega, i, j, k, NX, NY, NZ);
 }
 
 kernel void poisson_cg_update(global float *x, global float *r, global const float *d,
@@ -57,14 +57,14 @@ kernel void poisson_cg_update(global float *x, global float *r, global const flo
 {
     int c = get_global_id(0);
     if (c >= NX * NY * NZ) return;
-    lq_ps_cg_update_cell(x, r, d, q, alpha, c);
+    lq_poisson_cg_update_cell(x, r, d, q, alpha, c);
 }
 
 kernel void poisson_cg_direction(global const float *z, global float *d, float beta)
 {
     int c = get_global_id(0);
     if (c >= NX * NY * NZ) return;
-    lq_ps_cg_direction_cell(z, d, beta, c);
+    lq_poisson_cg_direction_cell(z, d, beta, c);
 }
 
 kernel void poisson_precond_jacobi(global const float *r, global float *z, global const uchar *mask,
@@ -72,58 +72,58 @@ kernel void poisson_precond_jacobi(global const float *r, global float *z, globa
 {
     int c = get_global_id(0);
     if (c >= NX * NY * NZ) return;
-    lq_ps_precond_jacobi_cell(r, z, mask, diag, c);
+    lq_poisson_precond_jacobi_cell(r, z, mask, diag, c);
 }
 
 /* A group's items summed by the fixed binary tree (halving strides), the sum into out[g]. */
-#define LQ_PS_TREE                                                                                 \
+#define LQ_POISSON_TREE                                                                            \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
-    for (int s = LQ_PS_LOCAL / 2; s > 0; s >>= 1) {                                                \
+    for (int s = LQ_POISSON_LOCAL / 2; s > 0; s >>= 1) {                                           \
         if (l < s) red[l] = red[l] + red[l + s];                                                   \
         barrier(CLK_LOCAL_MEM_FENCE);                                                              \
     }                                                                                              \
     if (l == 0) out[g] = red[0];
 
-kernel __attribute__((reqd_work_group_size(LQ_PS_LOCAL, 1, 1))) void
+kernel __attribute__((reqd_work_group_size(LQ_POISSON_LOCAL, 1, 1))) void
 poisson_reduce(int mode, global const float *a, global const float *b, global const uchar *mask,
                float shift, int span, global float *out)
 {
-    local float red[LQ_PS_LOCAL];
+    local float red[LQ_POISSON_LOCAL];
     int g = get_group_id(0), l = get_local_id(0);
-    red[l] = lq_ps_red_item(mode, a, b, mask, shift, g, l, span, NX * NY * NZ);
-    LQ_PS_TREE
+    red[l] = lq_poisson_red_item(mode, a, b, mask, shift, g, l, span, NX * NY * NZ);
+    LQ_POISSON_TREE
 }
 
 /* The CG's list passes fused with their reductions (poisson_cell.h, unknown lists): one
  * group sum each into out. */
-kernel __attribute__((reqd_work_group_size(LQ_PS_LOCAL, 1, 1))) void
+kernel __attribute__((reqd_work_group_size(LQ_POISSON_LOCAL, 1, 1))) void
 poisson_apply_dot(global const float *x, global const uchar *mask, global const float *diag,
                   global float *y, global const int *list, int n, int span, global float *out)
 {
-    local float red[LQ_PS_LOCAL];
+    local float red[LQ_POISSON_LOCAL];
     int g = get_group_id(0), l = get_local_id(0);
-    red[l] = lq_ps_apply_dot_item(x, mask, diag, y, list, g, l, span, n, NX, NY, NZ);
-    LQ_PS_TREE
+    red[l] = lq_poisson_apply_dot_item(x, mask, diag, y, list, g, l, span, n, NX, NY, NZ);
+    LQ_POISSON_TREE
 }
 
-kernel __attribute__((reqd_work_group_size(LQ_PS_LOCAL, 1, 1))) void
+kernel __attribute__((reqd_work_group_size(LQ_POISSON_LOCAL, 1, 1))) void
 poisson_update_dot(global float *x, global float *r, global const float *d, global const float *q,
                    float alpha, global const int *list, int n, int span, global float *out)
 {
-    local float red[LQ_PS_LOCAL];
+    local float red[LQ_POISSON_LOCAL];
     int g = get_group_id(0), l = get_local_id(0);
-    red[l] = lq_ps_update_dot_item(x, r, d, q, alpha, list, g, l, span, n);
-    LQ_PS_TREE
+    red[l] = lq_poisson_update_dot_item(x, r, d, q, alpha, list, g, l, span, n);
+    LQ_POISSON_TREE
 }
 
-kernel __attribute__((reqd_work_group_size(LQ_PS_LOCAL, 1, 1))) void
+kernel __attribute__((reqd_work_group_size(LQ_POISSON_LOCAL, 1, 1))) void
 poisson_dot_list(global const float *a, global const float *b, global const int *list, int n,
                  int span, global float *out)
 {
-    local float red[LQ_PS_LOCAL];
+    local float red[LQ_POISSON_LOCAL];
     int g = get_group_id(0), l = get_local_id(0);
-    red[l] = lq_ps_dot_item(a, b, list, g, l, span, n);
-    LQ_PS_TREE
+    red[l] = lq_poisson_dot_item(a, b, list, g, l, span, n);
+    LQ_POISSON_TREE
 }
 
 /* d = z + β d on the listed cells (one work-item per entry, fixed local size). */
@@ -132,17 +132,17 @@ kernel void poisson_direction_list(global const float *z, global float *d, float
 {
     int t = get_global_id(0);
     if (t >= n) return;
-    lq_ps_cg_direction_cell(z, d, beta, list[t]);
+    lq_poisson_cg_direction_cell(z, d, beta, list[t]);
 }
 
 kernel void poisson_rhs(global const float *u, global const float *v, global const float *w,
                         global const uchar *mask, global float *b, float rhs_scale)
 {
     CELL_IDS
-    lq_ps_rhs_cell(u, v, w, mask, b, rhs_scale, i, j, k, NX, NY, NZ);
+    lq_poisson_rhs_cell(u, v, w, mask, b, rhs_scale, i, j, k, NX, NY, NZ);
 }
 
-/* lq_ps_project_cell at the n cells of the unknown list (fixed local size). */
+/* lq_poisson_project_cell at the n cells of the unknown list (fixed local size). */
 kernel void poisson_project_list(global float *u, global float *v, global float *w,
                                  global const uchar *mask, global const int *list, int n,
                                  global const float *p, global const float *phi,
@@ -152,9 +152,9 @@ kernel void poisson_project_list(global float *u, global float *v, global float 
     int t = get_global_id(0);
     if (t >= n) return;
     int i, j, k;
-    lq_ps_cell_ijk(list[t], NX, NY, &i, &j, &k);
-    lq_ps_project_cell(u, v, w, mask, i, j, k, NX, NY, NZ, p, phi, sdf, has_sdf, wall_dirichlet,
-                       ghost, theta_min, dt_h);
+    lq_poisson_cell_ijk(list[t], NX, NY, &i, &j, &k);
+    lq_poisson_project_cell(u, v, w, mask, i, j, k, NX, NY, NZ, p, phi, sdf, has_sdf,
+                            wall_dirichlet, ghost, theta_min, dt_h);
 }
 
 /* --- multigrid (level dims as arguments: one program serves every level) --------------- */
@@ -168,21 +168,21 @@ kernel void poisson_mg_state(global const float *phi, global const float *sdf, i
 {
     int c = get_global_id(0);
     if (c >= NX * NY * NZ) return;
-    lq_ps_state_cell(phi, sdf, has_sdf, mask, state, c);
+    lq_poisson_state_cell(phi, sdf, has_sdf, mask, state, c);
 }
 
 kernel void poisson_mg_coarsen(global const uchar *fine, int fnx, int fny, int fnz,
                                global uchar *coarse, int nx, int ny, int nz)
 {
     LEVEL_IDS
-    lq_ps_coarsen_state(fine, fnx, fny, fnz, coarse, i, j, k, nx, ny);
+    lq_poisson_coarsen_state(fine, fnx, fny, fnz, coarse, i, j, k, nx, ny);
 }
 
 kernel void poisson_mg_system(global const uchar *state, int wall_dirichlet, int dim3,
                               global uchar *mask, global float *diag, int nx, int ny, int nz)
 {
     LEVEL_IDS
-    lq_ps_coarse_system_cell(state, wall_dirichlet, dim3, i, j, k, nx, ny, nz, mask, diag);
+    lq_poisson_coarse_system_cell(state, wall_dirichlet, dim3, i, j, k, nx, ny, nz, mask, diag);
 }
 
 /* The same passes over a whole level (levels where most cells are unknowns: a list pass
@@ -194,7 +194,7 @@ kernel void poisson_mg_smooth_half(global const float *b, global float *x, globa
     int j = get_global_id(1), k = get_global_id(2);
     int i = 2 * (int)get_global_id(0) + ((j + k + colour) & 1);
     if (i >= nx || j >= ny || k >= nz) return;
-    lq_ps_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
+    lq_poisson_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
 }
 
 kernel void poisson_mg_residual(global const float *b, global const float *x,
@@ -202,7 +202,7 @@ kernel void poisson_mg_residual(global const float *b, global const float *x,
                                 int nx, int ny, int nz)
 {
     LEVEL_IDS
-    lq_ps_residual_cell(b, 0.0f, x, mask, diag, r, i, j, k, nx, ny, nz);
+    lq_poisson_residual_cell(b, 0.0f, x, mask, diag, r, i, j, k, nx, ny, nz);
 }
 
 kernel void poisson_mg_restrict(global const float *r, int fnx, int fny, int fnz,
@@ -210,7 +210,7 @@ kernel void poisson_mg_restrict(global const float *r, int fnx, int fny, int fnz
                                 int nx, int ny, int nz)
 {
     LEVEL_IDS
-    lq_ps_restrict_cell(r, fnx, fny, fnz, cmask, b, scale, dim3, i, j, k, nx, ny, nz);
+    lq_poisson_restrict_cell(r, fnx, fny, fnz, cmask, b, scale, dim3, i, j, k, nx, ny, nz);
 }
 
 kernel void poisson_mg_prolong(global const float *e, int cnx, int cny, int cnz,
@@ -218,7 +218,7 @@ kernel void poisson_mg_prolong(global const float *e, int cnx, int cny, int cnz,
                                int nz)
 {
     LEVEL_IDS
-    lq_ps_prolong_cell(e, cnx, cny, cnz, fmask, x, dim3, i, j, k, nx, ny);
+    lq_poisson_prolong_cell(e, cnx, cny, cnz, fmask, x, dim3, i, j, k, nx, ny);
 }
 
 /* The V-cycle's passes over a level's unknown list (poisson_cell.h): work-item t is the
@@ -228,7 +228,7 @@ kernel void poisson_mg_prolong(global const float *e, int cnx, int cny, int cnz,
     int t = get_global_id(0);                                                                      \
     if (t >= n) return;                                                                            \
     int c = list[off + t], i, j, k;                                                                \
-    lq_ps_cell_ijk(c, nx, ny, &i, &j, &k);
+    lq_poisson_cell_ijk(c, nx, ny, &i, &j, &k);
 
 kernel void poisson_mg_smooth_list(global const float *b, global float *x, global const uchar *mask,
                                    global const float *diag, int colour, global const int *list,
@@ -237,7 +237,7 @@ kernel void poisson_mg_smooth_list(global const float *b, global float *x, globa
     int t = get_global_id(0);
     if (t >= n) return;
     (void)colour, (void)nz; /* the list part is the colour's */
-    lq_ps_sor_c(b, 0.0f, x, mask, diag, 1.0f, list[off + t], nx, ny);
+    lq_poisson_sor_c(b, 0.0f, x, mask, diag, 1.0f, list[off + t], nx, ny);
 }
 
 kernel void poisson_mg_residual_list(global const float *b, float shift, global const float *x,
@@ -248,7 +248,7 @@ kernel void poisson_mg_residual_list(global const float *b, float shift, global 
     int t = get_global_id(0);
     if (t >= n) return;
     (void)nz;
-    lq_ps_residual_c(b, shift, x, mask, diag, r, list[off + t], nx, ny);
+    lq_poisson_residual_c(b, shift, x, mask, diag, r, list[off + t], nx, ny);
 }
 
 kernel void poisson_mg_restrict_list(global const float *r, int fnx, int fny, int fnz,
@@ -257,7 +257,7 @@ kernel void poisson_mg_restrict_list(global const float *r, int fnx, int fny, in
                                      int ny, int nz)
 {
     LIST_IDS
-    lq_ps_restrict_cell(r, fnx, fny, fnz, cmask, b, scale, dim3, i, j, k, nx, ny, nz);
+    lq_poisson_restrict_cell(r, fnx, fny, fnz, cmask, b, scale, dim3, i, j, k, nx, ny, nz);
 }
 
 kernel void poisson_mg_prolong_list(global const float *e, int cnx, int cny, int cnz,
@@ -265,7 +265,7 @@ kernel void poisson_mg_prolong_list(global const float *e, int cnx, int cny, int
                                     global const int *list, int off, int n, int nx, int ny, int nz)
 {
     LIST_IDS(void) nz;
-    lq_ps_prolong_cell(e, cnx, cny, cnz, fmask, x, dim3, i, j, k, nx, ny);
+    lq_poisson_prolong_cell(e, cnx, cny, cnz, fmask, x, dim3, i, j, k, nx, ny);
 }
 
 /* The coarsest level's part of the V-cycle in one work-group of get_local_size(0) items:
@@ -283,7 +283,7 @@ kernel void poisson_mg_coarse(global const float *b, global float *x, global con
         int colour = s < 2 * sweeps ? (s & 1) : 1 - (s & 1);
         for (int c = lid; c < n; c += ls) {
             int i = c % nx, j = (c / nx) % ny, k = c / (nx * ny);
-            lq_ps_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
+            lq_poisson_sor_cell(b, 0.0f, x, mask, diag, colour, 1.0f, i, j, k, nx, ny, nz);
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
@@ -312,15 +312,15 @@ kernel void poisson_mg_coarse(global const float *b, global float *x, global con
     {                                                                                              \
         int lo = (colour) ? n0 : 0, hi = (colour) ? n : n0;                                        \
         for (int e = lo + lid; e < hi; e += ls)                                                    \
-            lq_ps_sor_c(b, 0.0f, x, m, d, 1.0f, li[e], nx, ny);                                    \
+            lq_poisson_sor_c(b, 0.0f, x, m, d, 1.0f, li[e], nx, ny);                               \
         barrier(CLK_GLOBAL_MEM_FENCE);                                                             \
     }
 
-kernel __attribute__((reqd_work_group_size(LQ_PS_TAIL_GROUP, 1, 1))) void
+kernel __attribute__((reqd_work_group_size(LQ_POISSON_TAIL_GROUP, 1, 1))) void
 poisson_mg_tail(int nl, int dim3, global const int *info, TAIL_LEVEL(0), TAIL_LEVEL(1),
                 TAIL_LEVEL(2), TAIL_LEVEL(3), TAIL_LEVEL(4), TAIL_LEVEL(5))
 {
-    int lid = get_local_id(0), ls = LQ_PS_TAIL_GROUP;
+    int lid = get_local_id(0), ls = LQ_POISSON_TAIL_GROUP;
     float scale = dim3 ? 0.5f : 1.0f;
     for (int t = 0; t < nl; t++) {
         TAIL_BIND(t)
@@ -328,21 +328,21 @@ poisson_mg_tail(int nl, int dim3, global const int *info, TAIL_LEVEL(0), TAIL_LE
         for (int e = lid; e < n; e += ls) x[li[e]] = 0.0f; /* 0 off the list already */
         barrier(CLK_GLOBAL_MEM_FENCE);
         if (t == nl - 1) { /* the coarsest: sweeps, then as many mirrored */
-            for (int s = 0; s < LQ_PS_MG_COARSE; s++) {
+            for (int s = 0; s < LQ_POISSON_MG_COARSE; s++) {
                 TAIL_PASS(0)
                 TAIL_PASS(1)
             }
-            for (int s = 0; s < LQ_PS_MG_COARSE; s++) {
+            for (int s = 0; s < LQ_POISSON_MG_COARSE; s++) {
                 TAIL_PASS(1)
                 TAIL_PASS(0)
             }
             break;
         }
-        for (int s = 0; s < LQ_PS_MG_SMOOTH; s++) {
+        for (int s = 0; s < LQ_POISSON_MG_SMOOTH; s++) {
             TAIL_PASS(0)
             TAIL_PASS(1)
         }
-        for (int e = lid; e < n; e += ls) lq_ps_residual_c(b, 0.0f, x, m, d, r, li[e], nx, ny);
+        for (int e = lid; e < n; e += ls) lq_poisson_residual_c(b, 0.0f, x, m, d, r, li[e], nx, ny);
         barrier(CLK_GLOBAL_MEM_FENCE);
         global const uchar *cm = TAIL_SEL(m, t + 1);
         global float *cb = TAIL_SEL(b, t + 1);
@@ -351,8 +351,8 @@ poisson_mg_tail(int nl, int dim3, global const int *info, TAIL_LEVEL(0), TAIL_LE
         int cn = info[5 * (t + 1) + 3] + info[5 * (t + 1) + 4];
         for (int e = lid; e < cn; e += ls) {
             int c = cl[e], i, j, k;
-            lq_ps_cell_ijk(c, cnx, cny, &i, &j, &k);
-            lq_ps_restrict_cell(r, nx, ny, nz, cm, cb, scale, dim3, i, j, k, cnx, cny, cnz);
+            lq_poisson_cell_ijk(c, cnx, cny, &i, &j, &k);
+            lq_poisson_restrict_cell(r, nx, ny, nz, cm, cb, scale, dim3, i, j, k, cnx, cny, cnz);
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
@@ -363,11 +363,11 @@ poisson_mg_tail(int nl, int dim3, global const int *info, TAIL_LEVEL(0), TAIL_LE
         int cnx = info[5 * (t + 1)], cny = info[5 * (t + 1) + 1], cnz = info[5 * (t + 1) + 2];
         for (int e = lid; e < n; e += ls) {
             int c = li[e], i, j, k;
-            lq_ps_cell_ijk(c, nx, ny, &i, &j, &k);
-            lq_ps_prolong_cell(ce, cnx, cny, cnz, m, x, dim3, i, j, k, nx, ny);
+            lq_poisson_cell_ijk(c, nx, ny, &i, &j, &k);
+            lq_poisson_prolong_cell(ce, cnx, cny, cnz, m, x, dim3, i, j, k, nx, ny);
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
-        for (int s = 0; s < LQ_PS_MG_SMOOTH; s++) {
+        for (int s = 0; s < LQ_POISSON_MG_SMOOTH; s++) {
             TAIL_PASS(1)
             TAIL_PASS(0)
         }

@@ -12,15 +12,15 @@
  *                                   [θ_min, 1] (ghost fluid: p_ghost = p_c (1 − 1/θ), so
  *                                   that p = 0 where φ = 0); θ = 1 in the cell-centre
  *                                   variant (p = 0 at the air cell's centre, first order);
- *   - n solid (sdf_n ≤ 0; with LQ_PS_OBJECT_AIR only while φ_n ≤ 0 too: an object cell
+ *   - n solid (sdf_n ≤ 0; with LQ_POISSON_OBJECT_AIR only while φ_n ≤ 0 too: an object cell
  *     the liquid has left, §5.5.2, is air like any other, its face open) or the domain
  *     edge with Neumann walls: nothing (closed face);
  *   - the domain edge with Dirichlet walls (p = 0 on the face): A_cc += 2 (θ = ½).
  * In 2D (NZ = 1) there are no z faces. A liquid cell with no open face at all has no
  * equation (p = 0 there).
  * Per cell the setup stores diag = A_cc (float, summed in face order −x +x −y +y −z +z)
- * and a mask: bits 0–5 liquid neighbours (mac_grid.h order), LQ_PS_UNKNOWN, and
- * LQ_PS_DIRICHLET when the cell has an air or Dirichlet-wall term (a connected region
+ * and a mask: bits 0–5 liquid neighbours (mac_grid.h order), LQ_POISSON_UNKNOWN, and
+ * LQ_POISSON_DIRICHLET when the cell has an air or Dirichlet-wall term (a connected region
  * with none is singular).
  * RHS: b = −(h/dt) Σ_axes (u_{+face} − u_{−face}) (= −h² (∇·u)/dt); projection:
  * u_face −= (dt/h)(p_+ − p_−) on faces with liquid on one side at least, the air side's p
@@ -33,36 +33,37 @@
 
 #include "common/mac_grid.h"
 
-#define LQ_PS_OBJECT_AIR 2 /* has_sdf mode: object cells with φ > 0 are air (lq_ps_solid) */
-#define LQ_PS_UNKNOWN    0x40
-#define LQ_PS_DIRICHLET  0x80
-#define LQ_PS_LOCAL      256 /* work-items per reduction group (fixed: twin order) */
-#define LQ_PS_GROUPS     256 /* most reduction groups */
+#define LQ_POISSON_OBJECT_AIR                                                                      \
+    2 /* has_sdf mode: object cells with φ > 0 are air (lq_poisson_solid) */
+#define LQ_POISSON_UNKNOWN   0x40
+#define LQ_POISSON_DIRICHLET 0x80
+#define LQ_POISSON_LOCAL     256 /* work-items per reduction group (fixed: twin order) */
+#define LQ_POISSON_GROUPS    256 /* most reduction groups */
 
-/* Reduction modes (lq_ps_red_value). */
-#define LQ_PS_RED_DOT       0 /* a·b */
-#define LQ_PS_RED_SUM       1 /* Σ a over the unknowns */
-#define LQ_PS_RED_NORM2     2 /* Σ (a − shift)² over the unknowns */
-#define LQ_PS_RED_UNKNOWNS  3 /* how many unknowns */
-#define LQ_PS_RED_DIRICHLET 4 /* how many unknowns with an air or Dirichlet term */
+/* Reduction modes (lq_poisson_red_value). */
+#define LQ_POISSON_RED_DOT       0 /* a·b */
+#define LQ_POISSON_RED_SUM       1 /* Σ a over the unknowns */
+#define LQ_POISSON_RED_NORM2     2 /* Σ (a − shift)² over the unknowns */
+#define LQ_POISSON_RED_UNKNOWNS  3 /* how many unknowns */
+#define LQ_POISSON_RED_DIRICHLET 4 /* how many unknowns with an air or Dirichlet term */
 
-/* has_sdf 0: no objects; 1: sdf ≤ 0 is solid; LQ_PS_OBJECT_AIR: an object cell is solid
+/* has_sdf 0: no objects; 1: sdf ≤ 0 is solid; LQ_POISSON_OBJECT_AIR: an object cell is solid
  * only while φ ≤ 0 there: one with φ > 0 (the liquid left it, §5.5.2) is air. */
-LQ_INLINE int lq_ps_solid(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
-                          int c)
+LQ_INLINE int lq_poisson_solid(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
+                               int c)
 {
-    return has_sdf && sdf[c] <= 0.0f && (has_sdf != LQ_PS_OBJECT_AIR || phi[c] <= 0.0f);
+    return has_sdf && sdf[c] <= 0.0f && (has_sdf != LQ_POISSON_OBJECT_AIR || phi[c] <= 0.0f);
 }
 
-LQ_INLINE int lq_ps_liquid(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
-                           int c)
+LQ_INLINE int lq_poisson_liquid(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
+                                int c)
 {
-    return phi[c] <= 0.0f && !lq_ps_solid(phi, sdf, has_sdf, c);
+    return phi[c] <= 0.0f && !lq_poisson_solid(phi, sdf, has_sdf, c);
 }
 
 /* Where φ = 0 between the liquid centre (φ_c ≤ 0) and the air centre (φ_n > 0), as a
  * fraction of h from the liquid centre (Gibou et al. 2002). */
-LQ_INLINE float lq_ps_theta(float phic, float phin, int ghost, float theta_min)
+LQ_INLINE float lq_poisson_theta(float phic, float phin, int ghost, float theta_min)
 {
     if (!ghost) return 1.0f;
     float t = phic / (phic - phin);
@@ -71,7 +72,7 @@ LQ_INLINE float lq_ps_theta(float phic, float phin, int ghost, float theta_min)
 }
 
 /* Neighbour n (mac_grid.h order) of cell (i, j, k): its index, or −1 beyond the edge. */
-LQ_INLINE int lq_ps_neighbour(int i, int j, int k, int n, int nx, int ny, int nz)
+LQ_INLINE int lq_poisson_neighbour(int i, int j, int k, int n, int nx, int ny, int nz)
 {
     int di = n == 0 ? -1 : (n == 1 ? 1 : 0);
     int dj = n == 2 ? -1 : (n == 3 ? 1 : 0);
@@ -81,116 +82,120 @@ LQ_INLINE int lq_ps_neighbour(int i, int j, int k, int n, int nx, int ny, int nz
     return LQ_MAC_CELL(a, b, c, nx, ny);
 }
 
-LQ_INLINE void lq_ps_setup_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
-                                int wall_dirichlet, int ghost, float theta_min, int i, int j, int k,
-                                int nx, int ny, int nz, LQ_GLOBAL unsigned char *mask,
-                                LQ_GLOBAL float *diag)
+LQ_INLINE void lq_poisson_setup_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf,
+                                     int has_sdf, int wall_dirichlet, int ghost, float theta_min,
+                                     int i, int j, int k, int nx, int ny, int nz,
+                                     LQ_GLOBAL unsigned char *mask, LQ_GLOBAL float *diag)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     unsigned int m = 0;
     float d = 0.0f;
-    if (lq_ps_liquid(phi, sdf, has_sdf, c)) {
+    if (lq_poisson_liquid(phi, sdf, has_sdf, c)) {
         int faces = nz > 1 ? 6 : 4;
         for (int n = 0; n < faces; n++) {
-            int q = lq_ps_neighbour(i, j, k, n, nx, ny, nz);
+            int q = lq_poisson_neighbour(i, j, k, n, nx, ny, nz);
             if (q < 0) {
                 if (wall_dirichlet) {
                     d = d + 2.0f;
-                    m |= LQ_PS_DIRICHLET;
+                    m |= LQ_POISSON_DIRICHLET;
                 }
-            } else if (lq_ps_solid(phi, sdf, has_sdf, q)) {
+            } else if (lq_poisson_solid(phi, sdf, has_sdf, q)) {
                 /* closed face: Neumann */
             } else if (phi[q] <= 0.0f) {
                 d = d + 1.0f;
                 m |= 1u << n;
             } else {
-                d = d + 1.0f / lq_ps_theta(phi[c], phi[q], ghost, theta_min);
-                m |= LQ_PS_DIRICHLET;
+                d = d + 1.0f / lq_poisson_theta(phi[c], phi[q], ghost, theta_min);
+                m |= LQ_POISSON_DIRICHLET;
             }
         }
-        if (d > 0.0f) m |= LQ_PS_UNKNOWN;
+        if (d > 0.0f) m |= LQ_POISSON_UNKNOWN;
     }
     mask[c] = (unsigned char)m;
-    diag[c] = m & LQ_PS_UNKNOWN ? d : 0.0f;
+    diag[c] = m & LQ_POISSON_UNKNOWN ? d : 0.0f;
 }
 
 /* Σ of x over the liquid neighbours of c, in face order. */
-LQ_INLINE float lq_ps_neighbour_sum(LQ_GLOBAL const float *x, unsigned int m, int i, int j, int k,
-                                    int nx, int ny, int nz)
+LQ_INLINE float lq_poisson_neighbour_sum(LQ_GLOBAL const float *x, unsigned int m, int i, int j,
+                                         int k, int nx, int ny, int nz)
 {
     float s = 0.0f;
     for (int n = 0; n < 6; n++)
-        if (m & (1u << n)) s = s + x[lq_ps_neighbour(i, j, k, n, nx, ny, nz)];
+        if (m & (1u << n)) s = s + x[lq_poisson_neighbour(i, j, k, n, nx, ny, nz)];
     return s;
 }
 
 /* y = A x (0 off the unknowns). */
-LQ_INLINE void lq_ps_apply_cell(LQ_GLOBAL const float *x, LQ_GLOBAL const unsigned char *mask,
-                                LQ_GLOBAL const float *diag, LQ_GLOBAL float *y, int i, int j,
-                                int k, int nx, int ny, int nz)
+LQ_INLINE void lq_poisson_apply_cell(LQ_GLOBAL const float *x, LQ_GLOBAL const unsigned char *mask,
+                                     LQ_GLOBAL const float *diag, LQ_GLOBAL float *y, int i, int j,
+                                     int k, int nx, int ny, int nz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     unsigned int m = mask[c];
-    if (!(m & LQ_PS_UNKNOWN)) {
+    if (!(m & LQ_POISSON_UNKNOWN)) {
         y[c] = 0.0f;
         return;
     }
-    y[c] = diag[c] * x[c] - lq_ps_neighbour_sum(x, m, i, j, k, nx, ny, nz);
+    y[c] = diag[c] * x[c] - lq_poisson_neighbour_sum(x, m, i, j, k, nx, ny, nz);
 }
 
 /* r = (b − shift) − A p (0 off the unknowns). */
-LQ_INLINE void lq_ps_residual_cell(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL const float *p,
-                                   LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
-                                   LQ_GLOBAL float *r, int i, int j, int k, int nx, int ny, int nz)
+LQ_INLINE void lq_poisson_residual_cell(LQ_GLOBAL const float *b, float shift,
+                                        LQ_GLOBAL const float *p,
+                                        LQ_GLOBAL const unsigned char *mask,
+                                        LQ_GLOBAL const float *diag, LQ_GLOBAL float *r, int i,
+                                        int j, int k, int nx, int ny, int nz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     unsigned int m = mask[c];
-    if (!(m & LQ_PS_UNKNOWN)) {
+    if (!(m & LQ_POISSON_UNKNOWN)) {
         r[c] = 0.0f;
         return;
     }
-    float ap = diag[c] * p[c] - lq_ps_neighbour_sum(p, m, i, j, k, nx, ny, nz);
+    float ap = diag[c] * p[c] - lq_poisson_neighbour_sum(p, m, i, j, k, nx, ny, nz);
     r[c] = (b[c] - shift) - ap;
 }
 
 /* One red-black SOR colour pass: cells with (i + j + k) % 2 == colour relax toward the
  * Gauss–Seidel value g = (b − shift + Σ p_n)/A_cc by ω: p += ω (g − p). */
-LQ_INLINE void lq_ps_sor_cell(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL float *p,
-                              LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
-                              int colour, float omega, int i, int j, int k, int nx, int ny, int nz)
+LQ_INLINE void lq_poisson_sor_cell(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL float *p,
+                                   LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
+                                   int colour, float omega, int i, int j, int k, int nx, int ny,
+                                   int nz)
 {
     if (((i + j + k) & 1) != colour) return;
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     unsigned int m = mask[c];
-    if (!(m & LQ_PS_UNKNOWN)) {
+    if (!(m & LQ_POISSON_UNKNOWN)) {
         p[c] = 0.0f;
         return;
     }
-    float g = ((b[c] - shift) + lq_ps_neighbour_sum(p, m, i, j, k, nx, ny, nz)) / diag[c];
+    float g = ((b[c] - shift) + lq_poisson_neighbour_sum(p, m, i, j, k, nx, ny, nz)) / diag[c];
     p[c] = p[c] + omega * (g - p[c]);
 }
 
 /* One weighted Jacobi pass from pin into pout: pout = pin + ω (g − pin). */
-LQ_INLINE void lq_ps_jacobi_cell(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL const float *pin,
-                                 LQ_GLOBAL float *pout, LQ_GLOBAL const unsigned char *mask,
-                                 LQ_GLOBAL const float *diag, float omega, int i, int j, int k,
-                                 int nx, int ny, int nz)
+LQ_INLINE void lq_poisson_jacobi_cell(LQ_GLOBAL const float *b, float shift,
+                                      LQ_GLOBAL const float *pin, LQ_GLOBAL float *pout,
+                                      LQ_GLOBAL const unsigned char *mask,
+                                      LQ_GLOBAL const float *diag, float omega, int i, int j, int k,
+                                      int nx, int ny, int nz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     unsigned int m = mask[c];
-    if (!(m & LQ_PS_UNKNOWN)) {
+    if (!(m & LQ_POISSON_UNKNOWN)) {
         pout[c] = 0.0f;
         return;
     }
-    float g = ((b[c] - shift) + lq_ps_neighbour_sum(pin, m, i, j, k, nx, ny, nz)) / diag[c];
+    float g = ((b[c] - shift) + lq_poisson_neighbour_sum(pin, m, i, j, k, nx, ny, nz)) / diag[c];
     pout[c] = pin[c] + omega * (g - pin[c]);
 }
 
 /* The same three updates from the cell index alone (the list passes: the mask's neighbour
  * bits are set only for neighbours inside the grid, so no bounds and no (i, j, k) are
  * needed; the same sums in the same order, bit for bit). */
-LQ_INLINE float lq_ps_neighbour_sum_c(LQ_GLOBAL const float *x, unsigned int m, int c, int nx,
-                                      int ny)
+LQ_INLINE float lq_poisson_neighbour_sum_c(LQ_GLOBAL const float *x, unsigned int m, int c, int nx,
+                                           int ny)
 {
     float s = 0.0f;
     int sz = nx * ny;
@@ -203,162 +208,164 @@ LQ_INLINE float lq_ps_neighbour_sum_c(LQ_GLOBAL const float *x, unsigned int m, 
     return s;
 }
 
-/* lq_ps_sor_cell at cell c of the pass's colour. */
-LQ_INLINE void lq_ps_sor_c(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL float *p,
-                           LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
-                           float omega, int c, int nx, int ny)
+/* lq_poisson_sor_cell at cell c of the pass's colour. */
+LQ_INLINE void lq_poisson_sor_c(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL float *p,
+                                LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
+                                float omega, int c, int nx, int ny)
 {
     unsigned int m = mask[c];
-    if (!(m & LQ_PS_UNKNOWN)) {
+    if (!(m & LQ_POISSON_UNKNOWN)) {
         p[c] = 0.0f;
         return;
     }
-    float g = ((b[c] - shift) + lq_ps_neighbour_sum_c(p, m, c, nx, ny)) / diag[c];
+    float g = ((b[c] - shift) + lq_poisson_neighbour_sum_c(p, m, c, nx, ny)) / diag[c];
     p[c] = p[c] + omega * (g - p[c]);
 }
 
-/* lq_ps_residual_cell at cell c. */
-LQ_INLINE void lq_ps_residual_c(LQ_GLOBAL const float *b, float shift, LQ_GLOBAL const float *p,
-                                LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL const float *diag,
-                                LQ_GLOBAL float *r, int c, int nx, int ny)
+/* lq_poisson_residual_cell at cell c. */
+LQ_INLINE void lq_poisson_residual_c(LQ_GLOBAL const float *b, float shift,
+                                     LQ_GLOBAL const float *p, LQ_GLOBAL const unsigned char *mask,
+                                     LQ_GLOBAL const float *diag, LQ_GLOBAL float *r, int c, int nx,
+                                     int ny)
 {
     unsigned int m = mask[c];
-    if (!(m & LQ_PS_UNKNOWN)) {
+    if (!(m & LQ_POISSON_UNKNOWN)) {
         r[c] = 0.0f;
         return;
     }
-    float ap = diag[c] * p[c] - lq_ps_neighbour_sum_c(p, m, c, nx, ny);
+    float ap = diag[c] * p[c] - lq_poisson_neighbour_sum_c(p, m, c, nx, ny);
     r[c] = (b[c] - shift) - ap;
 }
 
 /* --- CG vector operations (per cell c, every cell) ----------------------------------- */
 
 /* x += α d, r −= α q. */
-LQ_INLINE void lq_ps_cg_update_cell(LQ_GLOBAL float *x, LQ_GLOBAL float *r,
-                                    LQ_GLOBAL const float *d, LQ_GLOBAL const float *q, float alpha,
-                                    int c)
+LQ_INLINE void lq_poisson_cg_update_cell(LQ_GLOBAL float *x, LQ_GLOBAL float *r,
+                                         LQ_GLOBAL const float *d, LQ_GLOBAL const float *q,
+                                         float alpha, int c)
 {
     x[c] = x[c] + alpha * d[c];
     r[c] = r[c] - alpha * q[c];
 }
 
 /* d = z + β d. */
-LQ_INLINE void lq_ps_cg_direction_cell(LQ_GLOBAL const float *z, LQ_GLOBAL float *d, float beta,
-                                       int c)
+LQ_INLINE void lq_poisson_cg_direction_cell(LQ_GLOBAL const float *z, LQ_GLOBAL float *d,
+                                            float beta, int c)
 {
     d[c] = z[c] + beta * d[c];
 }
 
 /* Diagonal (Jacobi) preconditioner: z = r / A_cc. */
-LQ_INLINE void lq_ps_precond_jacobi_cell(LQ_GLOBAL const float *r, LQ_GLOBAL float *z,
-                                         LQ_GLOBAL const unsigned char *mask,
-                                         LQ_GLOBAL const float *diag, int c)
+LQ_INLINE void lq_poisson_precond_jacobi_cell(LQ_GLOBAL const float *r, LQ_GLOBAL float *z,
+                                              LQ_GLOBAL const unsigned char *mask,
+                                              LQ_GLOBAL const float *diag, int c)
 {
-    z[c] = (mask[c] & LQ_PS_UNKNOWN) ? r[c] / diag[c] : 0.0f;
+    z[c] = (mask[c] & LQ_POISSON_UNKNOWN) ? r[c] / diag[c] : 0.0f;
 }
 
 /* --- reductions ------------------------------------------------------------------------
  * Group g of G covers cells [g S, min((g + 1) S, n)); its work-item l sums the cells
- * g S + l + LQ_PS_LOCAL t in increasing t, then the group adds its items by a binary tree
+ * g S + l + LQ_POISSON_LOCAL t in increasing t, then the group adds its items by a binary tree
  * (halving strides); the host adds the G group sums in order, in double. */
-LQ_INLINE float lq_ps_red_value(int mode, LQ_GLOBAL const float *a, LQ_GLOBAL const float *b,
-                                LQ_GLOBAL const unsigned char *mask, float shift, int c)
+LQ_INLINE float lq_poisson_red_value(int mode, LQ_GLOBAL const float *a, LQ_GLOBAL const float *b,
+                                     LQ_GLOBAL const unsigned char *mask, float shift, int c)
 {
     unsigned int m = mask[c];
-    if (mode == LQ_PS_RED_DOT) return a[c] * b[c];
-    if (!(m & LQ_PS_UNKNOWN)) return 0.0f;
-    if (mode == LQ_PS_RED_SUM) return a[c];
-    if (mode == LQ_PS_RED_NORM2) {
+    if (mode == LQ_POISSON_RED_DOT) return a[c] * b[c];
+    if (!(m & LQ_POISSON_UNKNOWN)) return 0.0f;
+    if (mode == LQ_POISSON_RED_SUM) return a[c];
+    if (mode == LQ_POISSON_RED_NORM2) {
         float e = a[c] - shift;
         return e * e;
     }
-    if (mode == LQ_PS_RED_UNKNOWNS) return 1.0f;
-    return (m & LQ_PS_DIRICHLET) ? 1.0f : 0.0f;
+    if (mode == LQ_POISSON_RED_UNKNOWNS) return 1.0f;
+    return (m & LQ_POISSON_DIRICHLET) ? 1.0f : 0.0f;
 }
 
-LQ_INLINE float lq_ps_red_item(int mode, LQ_GLOBAL const float *a, LQ_GLOBAL const float *b,
-                               LQ_GLOBAL const unsigned char *mask, float shift, int g, int l,
-                               int span, int n)
+LQ_INLINE float lq_poisson_red_item(int mode, LQ_GLOBAL const float *a, LQ_GLOBAL const float *b,
+                                    LQ_GLOBAL const unsigned char *mask, float shift, int g, int l,
+                                    int span, int n)
 {
     int lo = g * span, hi = lo + span < n ? lo + span : n;
     float s = 0.0f;
-    for (int c = lo + l; c < hi; c += LQ_PS_LOCAL)
-        s = s + lq_ps_red_value(mode, a, b, mask, shift, c);
+    for (int c = lo + l; c < hi; c += LQ_POISSON_LOCAL)
+        s = s + lq_poisson_red_value(mode, a, b, mask, shift, c);
     return s;
 }
 
 /* --- unknown lists ----------------------------------------------------------------------
- * Level l's unknowns (LQ_PS_UNKNOWN in its mask) in one int array, built by the host from
+ * Level l's unknowns (LQ_POISSON_UNKNOWN in its mask) in one int array, built by the host from
  * the mask after every build (host/ops/pls/poisson.c): colour 0 ((i + j + k) even) in increasing
  * cell index, then colour 1 likewise. The CG vectors and the V-cycle's passes visit only
  * these cells (about 5 % of the grid in a dam break): every vector they write is 0 off
  * the unknowns (zeroed by the solver, never written there by a list pass), which is what
  * the whole-grid passes wrote there, so a list pass updates what a whole-grid pass would,
  * bit for bit, and one colour's cells share no face (order-free).
- * List reductions: G = lq_ps_list_groups(n) groups of LQ_PS_LOCAL items over the n
+ * List reductions: G = lq_poisson_list_groups(n) groups of LQ_POISSON_LOCAL items over the n
  * entries, group g the entries [g S, min((g + 1) S, n)) with S = ceil(n / G), its item l
- * the entries g S + l + LQ_PS_LOCAL t in increasing t, then the fixed tree per group and
+ * the entries g S + l + LQ_POISSON_LOCAL t in increasing t, then the fixed tree per group and
  * the host's sum of the group sums in order, in double. */
-LQ_INLINE int lq_ps_list_groups(int n)
+LQ_INLINE int lq_poisson_list_groups(int n)
 {
-    int g = (n + LQ_PS_LOCAL - 1) / LQ_PS_LOCAL;
-    return g < 1 ? 1 : (g < LQ_PS_GROUPS ? g : LQ_PS_GROUPS);
+    int g = (n + LQ_POISSON_LOCAL - 1) / LQ_POISSON_LOCAL;
+    return g < 1 ? 1 : (g < LQ_POISSON_GROUPS ? g : LQ_POISSON_GROUPS);
 }
 
-LQ_INLINE void lq_ps_cell_ijk(int c, int nx, int ny, int *i, int *j, int *k)
+LQ_INLINE void lq_poisson_cell_ijk(int c, int nx, int ny, int *i, int *j, int *k)
 {
     *i = c % nx;
     *j = (c / nx) % ny;
     *k = c / (nx * ny);
 }
 
-/* Entry range of item l of group g (t from lo by LQ_PS_LOCAL while t < hi). */
-LQ_INLINE int lq_ps_list_hi(int g, int span, int n)
+/* Entry range of item l of group g (t from lo by LQ_POISSON_LOCAL while t < hi). */
+LQ_INLINE int lq_poisson_list_hi(int g, int span, int n)
 {
     int hi = (g + 1) * span;
     return hi < n ? hi : n;
 }
 
 /* y = A x on the listed cells; returns the item's Σ x·y (d·q of CG). */
-LQ_INLINE float lq_ps_apply_dot_item(LQ_GLOBAL const float *x, LQ_GLOBAL const unsigned char *mask,
-                                     LQ_GLOBAL const float *diag, LQ_GLOBAL float *y,
-                                     LQ_GLOBAL const int *list, int g, int l, int span, int n,
-                                     int nx, int ny, int nz)
+LQ_INLINE float lq_poisson_apply_dot_item(LQ_GLOBAL const float *x,
+                                          LQ_GLOBAL const unsigned char *mask,
+                                          LQ_GLOBAL const float *diag, LQ_GLOBAL float *y,
+                                          LQ_GLOBAL const int *list, int g, int l, int span, int n,
+                                          int nx, int ny, int nz)
 {
     float s = 0.0f;
-    int hi = lq_ps_list_hi(g, span, n);
-    for (int t = g * span + l; t < hi; t += LQ_PS_LOCAL) {
+    int hi = lq_poisson_list_hi(g, span, n);
+    for (int t = g * span + l; t < hi; t += LQ_POISSON_LOCAL) {
         int c = list[t], i, j, k;
-        lq_ps_cell_ijk(c, nx, ny, &i, &j, &k);
-        lq_ps_apply_cell(x, mask, diag, y, i, j, k, nx, ny, nz);
+        lq_poisson_cell_ijk(c, nx, ny, &i, &j, &k);
+        lq_poisson_apply_cell(x, mask, diag, y, i, j, k, nx, ny, nz);
         s = s + x[c] * y[c];
     }
     return s;
 }
 
 /* x += α d, r −= α q on the listed cells; returns the item's Σ r·r. */
-LQ_INLINE float lq_ps_update_dot_item(LQ_GLOBAL float *x, LQ_GLOBAL float *r,
-                                      LQ_GLOBAL const float *d, LQ_GLOBAL const float *q,
-                                      float alpha, LQ_GLOBAL const int *list, int g, int l,
-                                      int span, int n)
+LQ_INLINE float lq_poisson_update_dot_item(LQ_GLOBAL float *x, LQ_GLOBAL float *r,
+                                           LQ_GLOBAL const float *d, LQ_GLOBAL const float *q,
+                                           float alpha, LQ_GLOBAL const int *list, int g, int l,
+                                           int span, int n)
 {
     float s = 0.0f;
-    int hi = lq_ps_list_hi(g, span, n);
-    for (int t = g * span + l; t < hi; t += LQ_PS_LOCAL) {
+    int hi = lq_poisson_list_hi(g, span, n);
+    for (int t = g * span + l; t < hi; t += LQ_POISSON_LOCAL) {
         int c = list[t];
-        lq_ps_cg_update_cell(x, r, d, q, alpha, c);
+        lq_poisson_cg_update_cell(x, r, d, q, alpha, c);
         s = s + r[c] * r[c];
     }
     return s;
 }
 
 /* The item's Σ a·b over the listed cells. */
-LQ_INLINE float lq_ps_dot_item(LQ_GLOBAL const float *a, LQ_GLOBAL const float *b,
-                               LQ_GLOBAL const int *list, int g, int l, int span, int n)
+LQ_INLINE float lq_poisson_dot_item(LQ_GLOBAL const float *a, LQ_GLOBAL const float *b,
+                                    LQ_GLOBAL const int *list, int g, int l, int span, int n)
 {
     float s = 0.0f;
-    int hi = lq_ps_list_hi(g, span, n);
-    for (int t = g * span + l; t < hi; t += LQ_PS_LOCAL) s = s + a[list[t]] * b[list[t]];
+    int hi = lq_poisson_list_hi(g, span, n);
+    for (int t = g * span + l; t < hi; t += LQ_POISSON_LOCAL) s = s + a[list[t]] * b[list[t]];
     return s;
 }
 
@@ -368,10 +375,11 @@ LQ_INLINE float lq_ps_dot_item(LQ_GLOBAL const float *a, LQ_GLOBAL const float *
  * one step down that axis and (i, j, k). Subtracts (dt/h)(p_+ − p_−) where one side is
  * liquid and neither solid; a side beyond the domain edge is a closed wall, or with
  * Dirichlet walls the ghost −p of the inner cell. */
-LQ_INLINE void lq_ps_project_face(LQ_GLOBAL float *u, int axis, int i, int j, int k, int nx, int ny,
-                                  int nz, LQ_GLOBAL const float *p, LQ_GLOBAL const float *phi,
-                                  LQ_GLOBAL const float *sdf, int has_sdf, int wall_dirichlet,
-                                  int ghost, float theta_min, float dt_h)
+LQ_INLINE void lq_poisson_project_face(LQ_GLOBAL float *u, int axis, int i, int j, int k, int nx,
+                                       int ny, int nz, LQ_GLOBAL const float *p,
+                                       LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf,
+                                       int has_sdf, int wall_dirichlet, int ghost, float theta_min,
+                                       float dt_h)
 {
     int fx = nx + (axis == 0), fy = ny + (axis == 1);
     int f = i + fx * (j + fy * k);
@@ -380,8 +388,8 @@ LQ_INLINE void lq_ps_project_face(LQ_GLOBAL float *u, int axis, int i, int j, in
     int ca = axis == 0 ? i : (axis == 1 ? j : k);
     int cm = ca > 0 ? LQ_MAC_CELL(im, jm, km, nx, ny) : -1;
     int cp = ca < na ? LQ_MAC_CELL(i, j, k, nx, ny) : -1;
-    if ((cm >= 0 && lq_ps_solid(phi, sdf, has_sdf, cm)) ||
-        (cp >= 0 && lq_ps_solid(phi, sdf, has_sdf, cp)))
+    if ((cm >= 0 && lq_poisson_solid(phi, sdf, has_sdf, cm)) ||
+        (cp >= 0 && lq_poisson_solid(phi, sdf, has_sdf, cp)))
         return;
     int lm = cm >= 0 && phi[cm] <= 0.0f, lp = cp >= 0 && phi[cp] <= 0.0f;
     if (!lm && !lp) return;
@@ -396,46 +404,47 @@ LQ_INLINE void lq_ps_project_face(LQ_GLOBAL float *u, int axis, int i, int j, in
         pp = p[cp];
     } else if (lm) {
         pm = p[cm];
-        pp = pm * (1.0f - 1.0f / lq_ps_theta(phi[cm], phi[cp], ghost, theta_min));
+        pp = pm * (1.0f - 1.0f / lq_poisson_theta(phi[cm], phi[cp], ghost, theta_min));
     } else {
         pp = p[cp];
-        pm = pp * (1.0f - 1.0f / lq_ps_theta(phi[cp], phi[cm], ghost, theta_min));
+        pm = pp * (1.0f - 1.0f / lq_poisson_theta(phi[cp], phi[cm], ghost, theta_min));
     }
     u[f] = u[f] - dt_h * (pp - pm);
 }
 
-/* lq_ps_project_face at the faces unknown cell (i, j, k) owns: its −x −y −z faces, and
+/* lq_poisson_project_face at the faces unknown cell (i, j, k) owns: its −x −y −z faces, and
  * each + face whose far cell is no unknown (or beyond the edge). Every face the
  * projection changes has an unknown beside it (a liquid cell with an open face, or with a
  * Dirichlet wall, has an equation), and each such face has one owner; so a pass over the
  * unknown list (the last build's, from the same φ, sdf and params) changes what the pass
  * over every face changes, bit for bit. */
-LQ_INLINE void lq_ps_project_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
-                                  LQ_GLOBAL const unsigned char *mask, int i, int j, int k, int nx,
-                                  int ny, int nz, LQ_GLOBAL const float *p,
-                                  LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf,
-                                  int has_sdf, int wall_dirichlet, int ghost, float theta_min,
-                                  float dt_h)
+LQ_INLINE void lq_poisson_project_cell(LQ_GLOBAL float *u, LQ_GLOBAL float *v, LQ_GLOBAL float *w,
+                                       LQ_GLOBAL const unsigned char *mask, int i, int j, int k,
+                                       int nx, int ny, int nz, LQ_GLOBAL const float *p,
+                                       LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf,
+                                       int has_sdf, int wall_dirichlet, int ghost, float theta_min,
+                                       float dt_h)
 {
     for (int axis = 0; axis < (nz > 1 ? 3 : 2); axis++) {
         LQ_GLOBAL float *f = axis == 0 ? u : (axis == 1 ? v : w);
-        lq_ps_project_face(f, axis, i, j, k, nx, ny, nz, p, phi, sdf, has_sdf, wall_dirichlet,
-                           ghost, theta_min, dt_h);
-        int q = lq_ps_neighbour(i, j, k, 2 * axis + 1, nx, ny, nz);
-        if (q < 0 || !(mask[q] & LQ_PS_UNKNOWN))
-            lq_ps_project_face(f, axis, i + (axis == 0), j + (axis == 1), k + (axis == 2), nx, ny,
-                               nz, p, phi, sdf, has_sdf, wall_dirichlet, ghost, theta_min, dt_h);
+        lq_poisson_project_face(f, axis, i, j, k, nx, ny, nz, p, phi, sdf, has_sdf, wall_dirichlet,
+                                ghost, theta_min, dt_h);
+        int q = lq_poisson_neighbour(i, j, k, 2 * axis + 1, nx, ny, nz);
+        if (q < 0 || !(mask[q] & LQ_POISSON_UNKNOWN))
+            lq_poisson_project_face(f, axis, i + (axis == 0), j + (axis == 1), k + (axis == 2), nx,
+                                    ny, nz, p, phi, sdf, has_sdf, wall_dirichlet, ghost, theta_min,
+                                    dt_h);
     }
 }
 
 /* b = −(h/dt) Σ (u_+ − u_−) on the unknowns, 0 elsewhere; rhs_scale = −h/dt. */
-LQ_INLINE void lq_ps_rhs_cell(LQ_GLOBAL const float *u, LQ_GLOBAL const float *v,
-                              LQ_GLOBAL const float *w, LQ_GLOBAL const unsigned char *mask,
-                              LQ_GLOBAL float *b, float rhs_scale, int i, int j, int k, int nx,
-                              int ny, int nz)
+LQ_INLINE void lq_poisson_rhs_cell(LQ_GLOBAL const float *u, LQ_GLOBAL const float *v,
+                                   LQ_GLOBAL const float *w, LQ_GLOBAL const unsigned char *mask,
+                                   LQ_GLOBAL float *b, float rhs_scale, int i, int j, int k, int nx,
+                                   int ny, int nz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-    if (!(mask[c] & LQ_PS_UNKNOWN)) {
+    if (!(mask[c] & LQ_POISSON_UNKNOWN)) {
         b[c] = 0.0f;
         return;
     }
@@ -447,7 +456,7 @@ LQ_INLINE void lq_ps_rhs_cell(LQ_GLOBAL const float *u, LQ_GLOBAL const float *v
 
 /* --- multigrid preconditioner ---------------------------------------------------------
  * Levels l = 0 (the system) … L: each coarse cell has the fine cells 2I, 2I+1 per axis
- * (z stays 1 in 2D), dims ceil(n/2). Cell state: LQ_PS_ST_UNKNOWN, LQ_PS_ST_AIR, or 0
+ * (z stays 1 in 2D), dims ceil(n/2). Cell state: LQ_POISSON_ST_UNKNOWN, LQ_POISSON_ST_AIR, or 0
  * (solid, or no equation); a coarse cell takes the highest state of its children. The
  * coarse system is rediscretised from the states (scaling −(2^l h)²∇²): unknown
  * neighbours couple, an air neighbour is p = 0 at its centre (θ = 1), the domain edge as
@@ -455,29 +464,29 @@ LQ_INLINE void lq_ps_rhs_cell(LQ_GLOBAL const float *u, LQ_GLOBAL const float *v
  * coarse values 0 off the unknowns); restriction is (4/2^dim) Pᵀ, so with red-black
  * Gauss–Seidel pre-smoothing (red, black) mirrored by post-smoothing (black, red) the
  * V-cycle is a symmetric preconditioner. */
-#define LQ_PS_ST_AIR     1
-#define LQ_PS_ST_UNKNOWN 2
+#define LQ_POISSON_ST_AIR     1
+#define LQ_POISSON_ST_UNKNOWN 2
 
-#define LQ_PS_MG_SMOOTH  2   /* red-black Gauss–Seidel sweeps before and after each level */
-#define LQ_PS_MG_COARSE  16  /* sweeps (and as many mirrored) on the coarsest level */
-#define LQ_PS_TAIL       6   /* most levels of the one-work-group tail (poisson_mg_tail) */
-#define LQ_PS_TAIL_GROUP 256 /* its work-group */
+#define LQ_POISSON_MG_SMOOTH  2   /* red-black Gauss–Seidel sweeps before and after each level */
+#define LQ_POISSON_MG_COARSE  16  /* sweeps (and as many mirrored) on the coarsest level */
+#define LQ_POISSON_TAIL       6   /* most levels of the one-work-group tail (poisson_mg_tail) */
+#define LQ_POISSON_TAIL_GROUP 256 /* its work-group */
 
-LQ_INLINE void lq_ps_state_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
-                                LQ_GLOBAL const unsigned char *mask, LQ_GLOBAL unsigned char *state,
-                                int c)
+LQ_INLINE void lq_poisson_state_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf,
+                                     int has_sdf, LQ_GLOBAL const unsigned char *mask,
+                                     LQ_GLOBAL unsigned char *state, int c)
 {
     unsigned char s = 0;
-    if (mask[c] & LQ_PS_UNKNOWN)
-        s = LQ_PS_ST_UNKNOWN;
-    else if (phi[c] > 0.0f && !lq_ps_solid(phi, sdf, has_sdf, c))
-        s = LQ_PS_ST_AIR;
+    if (mask[c] & LQ_POISSON_UNKNOWN)
+        s = LQ_POISSON_ST_UNKNOWN;
+    else if (phi[c] > 0.0f && !lq_poisson_solid(phi, sdf, has_sdf, c))
+        s = LQ_POISSON_ST_AIR;
     state[c] = s;
 }
 
-LQ_INLINE void lq_ps_coarsen_state(LQ_GLOBAL const unsigned char *fine, int fnx, int fny, int fnz,
-                                   LQ_GLOBAL unsigned char *coarse, int i, int j, int k, int cnx,
-                                   int cny)
+LQ_INLINE void lq_poisson_coarsen_state(LQ_GLOBAL const unsigned char *fine, int fnx, int fny,
+                                        int fnz, LQ_GLOBAL unsigned char *coarse, int i, int j,
+                                        int k, int cnx, int cny)
 {
     unsigned char s = 0;
     for (int c = 0; c < 2; c++)
@@ -491,44 +500,45 @@ LQ_INLINE void lq_ps_coarsen_state(LQ_GLOBAL const unsigned char *fine, int fnx,
     coarse[LQ_MAC_CELL(i, j, k, cnx, cny)] = s;
 }
 
-LQ_INLINE void lq_ps_coarse_system_cell(LQ_GLOBAL const unsigned char *state, int wall_dirichlet,
-                                        int dim3, int i, int j, int k, int nx, int ny, int nz,
-                                        LQ_GLOBAL unsigned char *mask, LQ_GLOBAL float *diag)
+LQ_INLINE void lq_poisson_coarse_system_cell(LQ_GLOBAL const unsigned char *state,
+                                             int wall_dirichlet, int dim3, int i, int j, int k,
+                                             int nx, int ny, int nz, LQ_GLOBAL unsigned char *mask,
+                                             LQ_GLOBAL float *diag)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     unsigned int m = 0;
     float d = 0.0f;
-    if (state[c] == LQ_PS_ST_UNKNOWN) {
+    if (state[c] == LQ_POISSON_ST_UNKNOWN) {
         for (int n = 0; n < (dim3 ? 6 : 4); n++) {
-            int q = lq_ps_neighbour(i, j, k, n, nx, ny, nz);
+            int q = lq_poisson_neighbour(i, j, k, n, nx, ny, nz);
             if (q < 0) {
                 if (wall_dirichlet) {
                     d = d + 2.0f;
-                    m |= LQ_PS_DIRICHLET;
+                    m |= LQ_POISSON_DIRICHLET;
                 }
-            } else if (state[q] == LQ_PS_ST_UNKNOWN) {
+            } else if (state[q] == LQ_POISSON_ST_UNKNOWN) {
                 d = d + 1.0f;
                 m |= 1u << n;
-            } else if (state[q] == LQ_PS_ST_AIR) {
+            } else if (state[q] == LQ_POISSON_ST_AIR) {
                 d = d + 1.0f;
-                m |= LQ_PS_DIRICHLET;
+                m |= LQ_POISSON_DIRICHLET;
             }
         }
-        if (d > 0.0f) m |= LQ_PS_UNKNOWN;
+        if (d > 0.0f) m |= LQ_POISSON_UNKNOWN;
     }
     mask[c] = (unsigned char)m;
-    diag[c] = m & LQ_PS_UNKNOWN ? d : 0.0f;
+    diag[c] = m & LQ_POISSON_UNKNOWN ? d : 0.0f;
 }
 
 /* b_coarse = scale Σ w r_fine over fine cells 2I−1 … 2I+2 per axis (w ¼ ¾ ¾ ¼). */
-LQ_INLINE void lq_ps_restrict_cell(LQ_GLOBAL const float *r, int fnx, int fny, int fnz,
-                                   LQ_GLOBAL const unsigned char *cmask, LQ_GLOBAL float *b,
-                                   float scale, int dim3, int i, int j, int k, int cnx, int cny,
-                                   int cnz)
+LQ_INLINE void lq_poisson_restrict_cell(LQ_GLOBAL const float *r, int fnx, int fny, int fnz,
+                                        LQ_GLOBAL const unsigned char *cmask, LQ_GLOBAL float *b,
+                                        float scale, int dim3, int i, int j, int k, int cnx,
+                                        int cny, int cnz)
 {
     int c = LQ_MAC_CELL(i, j, k, cnx, cny);
     (void)cnz;
-    if (!(cmask[c] & LQ_PS_UNKNOWN)) {
+    if (!(cmask[c] & LQ_POISSON_UNKNOWN)) {
         b[c] = 0.0f;
         return;
     }
@@ -554,12 +564,12 @@ LQ_INLINE void lq_ps_restrict_cell(LQ_GLOBAL const float *r, int fnx, int fny, i
 }
 
 /* x_fine += P e_coarse on the fine unknowns. */
-LQ_INLINE void lq_ps_prolong_cell(LQ_GLOBAL const float *e, int cnx, int cny, int cnz,
-                                  LQ_GLOBAL const unsigned char *fmask, LQ_GLOBAL float *x,
-                                  int dim3, int i, int j, int k, int fnx, int fny)
+LQ_INLINE void lq_poisson_prolong_cell(LQ_GLOBAL const float *e, int cnx, int cny, int cnz,
+                                       LQ_GLOBAL const unsigned char *fmask, LQ_GLOBAL float *x,
+                                       int dim3, int i, int j, int k, int fnx, int fny)
 {
     int f = LQ_MAC_CELL(i, j, k, fnx, fny);
-    if (!(fmask[f] & LQ_PS_UNKNOWN)) return;
+    if (!(fmask[f] & LQ_POISSON_UNKNOWN)) return;
     int ci = i >> 1, cj = j >> 1, ck = k >> 1;
     int si = (i & 1) ? 1 : -1, sj = (j & 1) ? 1 : -1, sk = (k & 1) ? 1 : -1;
     float s = 0.0f;

@@ -10,7 +10,7 @@
  * opposite sign (φ0_c φ0_n < 0) or φ0_c = 0. Its sub-cell distance is D_c = φ0_c / |∇φ0|
  * (Russo & Smereka 2000) with the gradient taken per axis from the one-sided difference
  * toward the nearer crossing where the axis has one, the central difference elsewhere
- * (lq_ri_near). Exact for a plane at any scaling. Measured against the alternatives
+ * (lq_reinit_near). Exact for a plane at any scaling. Measured against the alternatives
  * (test_reinit_ops, distorted sphere R = 10.8 h): Russo–Smereka's max of one- and
  * two-sided differences on every axis moved the interface 0.093 h (it overestimates
  * |∇φ0| where φ0 is not a distance), the plane through the axis crossings 0.067 h but
@@ -46,23 +46,23 @@
 #define LQ_REINIT_PDE 0
 #define LQ_REINIT_FIM 1
 
-LQ_INLINE float lq_ri_absf(float x)
+LQ_INLINE float lq_reinit_absf(float x)
 {
     return x < 0.0f ? -x : x;
 }
-LQ_INLINE float lq_ri_maxf(float a, float b)
+LQ_INLINE float lq_reinit_maxf(float a, float b)
 {
     return a > b ? a : b;
 }
-LQ_INLINE float lq_ri_minf(float a, float b)
+LQ_INLINE float lq_reinit_minf(float a, float b)
 {
     return a < b ? a : b;
 }
-LQ_INLINE float lq_ri_sign(float x)
+LQ_INLINE float lq_reinit_sign(float x)
 {
     return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : 0.0f;
 }
-LQ_INLINE float lq_ri_clamp(float x, float b)
+LQ_INLINE float lq_reinit_clamp(float x, float b)
 {
     if (x > b) return b;
     if (x < -b) return -b;
@@ -71,7 +71,7 @@ LQ_INLINE float lq_ri_clamp(float x, float b)
 
 /* The six neighbour indices of cell (i, j, k) (−x, +x, −y, +y, −z, +z), the cell itself
  * beyond the domain edge. */
-LQ_INLINE void lq_ri_nbrs(int *nb, int i, int j, int k, int nx, int ny, int nz)
+LQ_INLINE void lq_reinit_nbrs(int *nb, int i, int j, int k, int nx, int ny, int nz)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), sz = nx * ny;
     nb[0] = i > 0 ? c - 1 : c;
@@ -87,7 +87,7 @@ LQ_INLINE void lq_ri_nbrs(int *nb, int i, int j, int k, int nx, int ny, int nz)
  * zero crossing (the larger |φ0_c − φ0_n| over neighbours of the opposite sign) where the
  * axis has one, and the central difference (one-sided at the domain edge) where it does
  * not; 0 when φ0_c = 0. */
-LQ_INLINE int lq_ri_near(const LQ_GLOBAL float *phi0, const int *nb, int c, float h, float *d)
+LQ_INLINE int lq_reinit_near(const LQ_GLOBAL float *phi0, const int *nb, int c, float h, float *d)
 {
     float p = phi0[c];
     int near = p == 0.0f;
@@ -100,11 +100,11 @@ LQ_INLINE int lq_ri_near(const LQ_GLOBAL float *phi0, const int *nb, int c, floa
     float s = 0.0f;
     for (int a = 0; a < 3; a++) {
         float m = phi0[nb[2 * a]], q = phi0[nb[2 * a + 1]], g = 0.0f;
-        if (p * m < 0.0f) g = lq_ri_absf(p - m);
-        if (p * q < 0.0f) g = lq_ri_maxf(g, lq_ri_absf(q - p));
+        if (p * m < 0.0f) g = lq_reinit_absf(p - m);
+        if (p * q < 0.0f) g = lq_reinit_maxf(g, lq_reinit_absf(q - p));
         if (g == 0.0f) {
             int one = nb[2 * a] == c || nb[2 * a + 1] == c;
-            g = lq_ri_absf(q - m);
+            g = lq_reinit_absf(q - m);
             if (!one) g = 0.5f * g;
         }
         s = s + g * g;
@@ -115,84 +115,86 @@ LQ_INLINE int lq_ri_near(const LQ_GLOBAL float *phi0, const int *nb, int c, floa
 
 /* One forward-Euler pseudo-time step of the PDE at cell c from field f (m): the new
  * value, clamped to ±bh. dth = Δτ/h. */
-LQ_INLINE float lq_ri_pde_step(const LQ_GLOBAL float *phi0, const LQ_GLOBAL float *f, const int *nb,
-                               int c, float h, float ih, float dth, float bh)
+LQ_INLINE float lq_reinit_pde_step(const LQ_GLOBAL float *phi0, const LQ_GLOBAL float *f,
+                                   const int *nb, int c, float h, float ih, float dth, float bh)
 {
-    float p0 = phi0[c], s = lq_ri_sign(p0), p = f[c], d;
-    if (lq_ri_near(phi0, nb, c, h, &d)) return lq_ri_clamp(p - dth * (s * lq_ri_absf(p) - d), bh);
+    float p0 = phi0[c], s = lq_reinit_sign(p0), p = f[c], d;
+    if (lq_reinit_near(phi0, nb, c, h, &d))
+        return lq_reinit_clamp(p - dth * (s * lq_reinit_absf(p) - d), bh);
     float g2 = 0.0f;
     for (int a = 0; a < 3; a++) {
         float dm = (p - f[nb[2 * a]]) * ih, dp = (f[nb[2 * a + 1]] - p) * ih, x, y;
         if (s > 0.0f) {
-            x = lq_ri_maxf(dm, 0.0f);
-            y = lq_ri_minf(dp, 0.0f);
+            x = lq_reinit_maxf(dm, 0.0f);
+            y = lq_reinit_minf(dp, 0.0f);
         } else {
-            x = lq_ri_minf(dm, 0.0f);
-            y = lq_ri_maxf(dp, 0.0f);
+            x = lq_reinit_minf(dm, 0.0f);
+            y = lq_reinit_maxf(dp, 0.0f);
         }
-        g2 = g2 + lq_ri_maxf(x * x, y * y);
+        g2 = g2 + lq_reinit_maxf(x * x, y * y);
     }
     float G = LQ_SQRTF(g2) - 1.0f;
-    return lq_ri_clamp(p - (dth * h) * (s * G), bh);
+    return lq_reinit_clamp(p - (dth * h) * (s * G), bh);
 }
 
 /* Start: phi0 = φ (kept for the whole reinitialisation); φ clamped to the band (PDE) or
  * set to D near the interface and S·bh elsewhere (FIM). */
-LQ_INLINE void lq_ri_init_cell(LQ_GLOBAL float *phi, LQ_GLOBAL float *phi0, int method, int i,
-                               int j, int k, int nx, int ny, float bh)
+LQ_INLINE void lq_reinit_init_cell(LQ_GLOBAL float *phi, LQ_GLOBAL float *phi0, int method, int i,
+                                   int j, int k, int nx, int ny, float bh)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
     float p = phi[c];
     phi0[c] = p;
     if (method == LQ_REINIT_PDE)
-        phi[c] = lq_ri_clamp(p, bh);
+        phi[c] = lq_reinit_clamp(p, bh);
     else
-        phi[c] = lq_ri_sign(p) * bh; /* near cells are set by lq_ri_fim_seed_cell */
+        phi[c] = lq_reinit_sign(p) * bh; /* near cells are set by lq_reinit_fim_seed_cell */
 }
 
 /* FIM start, after init (reads phi0 only): near cells to their sub-cell distance. */
-LQ_INLINE void lq_ri_fim_seed_cell(LQ_GLOBAL float *phi, const LQ_GLOBAL float *phi0, int i, int j,
-                                   int k, int nx, int ny, int nz, float h, float bh)
+LQ_INLINE void lq_reinit_fim_seed_cell(LQ_GLOBAL float *phi, const LQ_GLOBAL float *phi0, int i,
+                                       int j, int k, int nx, int ny, int nz, float h, float bh)
 {
     int nb[6], c = LQ_MAC_CELL(i, j, k, nx, ny);
     float d;
-    lq_ri_nbrs(nb, i, j, k, nx, ny, nz);
-    if (lq_ri_near(phi0, nb, c, h, &d)) phi[c] = lq_ri_clamp(d, bh);
+    lq_reinit_nbrs(nb, i, j, k, nx, ny, nz);
+    if (lq_reinit_near(phi0, nb, c, h, &d)) phi[c] = lq_reinit_clamp(d, bh);
 }
 
 /* Records |a − b| into the max (float bits of a non-negative value order as uints). */
-LQ_INLINE void lq_ri_note_change(LQ_GLOBAL LQ_VOLATILE lq_uint *mx, float a, float b)
+LQ_INLINE void lq_reinit_note_change(LQ_GLOBAL LQ_VOLATILE lq_uint *mx, float a, float b)
 {
-    float e = lq_ri_absf(a - b);
+    float e = lq_reinit_absf(a - b);
     if (e > 0.0f) LQ_ATOMIC_MAX_UINT(mx, LQ_FLOAT_BITS(e));
 }
 
 /* PDE stage 1: f1 = φⁿ − Δτ L(φⁿ). */
-LQ_INLINE void lq_ri_pde_stage1(LQ_GLOBAL float *f1, const LQ_GLOBAL float *phi,
-                                const LQ_GLOBAL float *phi0, int i, int j, int k, int nx, int ny,
-                                int nz, float h, float ih, float dth, float bh)
+LQ_INLINE void lq_reinit_pde_stage1(LQ_GLOBAL float *f1, const LQ_GLOBAL float *phi,
+                                    const LQ_GLOBAL float *phi0, int i, int j, int k, int nx,
+                                    int ny, int nz, float h, float ih, float dth, float bh)
 {
     int nb[6], c = LQ_MAC_CELL(i, j, k, nx, ny);
-    lq_ri_nbrs(nb, i, j, k, nx, ny, nz);
-    f1[c] = lq_ri_pde_step(phi0, phi, nb, c, h, ih, dth, bh);
+    lq_reinit_nbrs(nb, i, j, k, nx, ny, nz);
+    f1[c] = lq_reinit_pde_step(phi0, phi, nb, c, h, ih, dth, bh);
 }
 
 /* PDE stage 2, in place on φ (reads only φ at c): φⁿ⁺¹ = ½(φⁿ + f1 − Δτ L(f1)). */
-LQ_INLINE void lq_ri_pde_stage2(LQ_GLOBAL float *phi, const LQ_GLOBAL float *f1,
-                                const LQ_GLOBAL float *phi0, LQ_GLOBAL LQ_VOLATILE lq_uint *mx,
-                                int note, int i, int j, int k, int nx, int ny, int nz, float h,
-                                float ih, float dth, float bh)
+LQ_INLINE void lq_reinit_pde_stage2(LQ_GLOBAL float *phi, const LQ_GLOBAL float *f1,
+                                    const LQ_GLOBAL float *phi0, LQ_GLOBAL LQ_VOLATILE lq_uint *mx,
+                                    int note, int i, int j, int k, int nx, int ny, int nz, float h,
+                                    float ih, float dth, float bh)
 {
     int nb[6], c = LQ_MAC_CELL(i, j, k, nx, ny);
-    lq_ri_nbrs(nb, i, j, k, nx, ny, nz);
+    lq_reinit_nbrs(nb, i, j, k, nx, ny, nz);
     float old = phi[c];
-    float r = lq_ri_clamp(0.5f * (old + lq_ri_pde_step(phi0, f1, nb, c, h, ih, dth, bh)), bh);
+    float r =
+        lq_reinit_clamp(0.5f * (old + lq_reinit_pde_step(phi0, f1, nb, c, h, ih, dth, bh)), bh);
     phi[c] = r;
-    if (note) lq_ri_note_change(mx, r, old);
+    if (note) lq_reinit_note_change(mx, r, old);
 }
 
 /* Sorts three floats ascending. */
-LQ_INLINE void lq_ri_sort3(float *a, float *b, float *c)
+LQ_INLINE void lq_reinit_sort3(float *a, float *b, float *c)
 {
     float t;
     if (*a > *b) t = *a, *a = *b, *b = t;
@@ -202,13 +204,13 @@ LQ_INLINE void lq_ri_sort3(float *a, float *b, float *c)
 
 /* FIM sweep: out = min(|in|, U) with the sign of φ0 at cells not near the interface,
  * in unchanged at near cells. h2 = h². */
-LQ_INLINE void lq_ri_fim_cell(LQ_GLOBAL float *out, const LQ_GLOBAL float *in,
-                              const LQ_GLOBAL float *phi0, LQ_GLOBAL LQ_VOLATILE lq_uint *mx,
-                              int note, int i, int j, int k, int nx, int ny, int nz, float h,
-                              float h2, float bh)
+LQ_INLINE void lq_reinit_fim_cell(LQ_GLOBAL float *out, const LQ_GLOBAL float *in,
+                                  const LQ_GLOBAL float *phi0, LQ_GLOBAL LQ_VOLATILE lq_uint *mx,
+                                  int note, int i, int j, int k, int nx, int ny, int nz, float h,
+                                  float h2, float bh)
 {
     int nb[6], c = LQ_MAC_CELL(i, j, k, nx, ny);
-    lq_ri_nbrs(nb, i, j, k, nx, ny, nz);
+    lq_reinit_nbrs(nb, i, j, k, nx, ny, nz);
     float p0 = phi0[c], p = in[c];
     int near = p0 == 0.0f;
     for (int n = 0; n < 6; n++) near |= p0 * phi0[nb[n]] < 0.0f;
@@ -216,13 +218,13 @@ LQ_INLINE void lq_ri_fim_cell(LQ_GLOBAL float *out, const LQ_GLOBAL float *in,
         out[c] = p;
         return;
     }
-    float s = lq_ri_sign(p0), m[3];
+    float s = lq_reinit_sign(p0), m[3];
     for (int a = 0; a < 3; a++) {
         int lo = nb[2 * a], hi = nb[2 * a + 1];
         float x = lo == c ? bh : s * in[lo], y = hi == c ? bh : s * in[hi];
-        m[a] = lq_ri_minf(x, y);
+        m[a] = lq_reinit_minf(x, y);
     }
-    lq_ri_sort3(&m[0], &m[1], &m[2]);
+    lq_reinit_sort3(&m[0], &m[1], &m[2]);
     float U = m[0] + h;
     if (U > m[1]) {
         float d = m[0] - m[1];
@@ -230,12 +232,12 @@ LQ_INLINE void lq_ri_fim_cell(LQ_GLOBAL float *out, const LQ_GLOBAL float *in,
         if (U > m[2]) {
             float t = m[0] + m[1] + m[2];
             float q = m[0] * m[0] + m[1] * m[1] + m[2] * m[2] - h2;
-            U = (t + LQ_SQRTF(lq_ri_maxf(t * t - 3.0f * q, 0.0f))) / 3.0f;
+            U = (t + LQ_SQRTF(lq_reinit_maxf(t * t - 3.0f * q, 0.0f))) / 3.0f;
         }
     }
-    float a = s * p, r = s * lq_ri_minf(lq_ri_minf(a, U), bh);
+    float a = s * p, r = s * lq_reinit_minf(lq_reinit_minf(a, U), bh);
     out[c] = r;
-    if (note) lq_ri_note_change(mx, r, p);
+    if (note) lq_reinit_note_change(mx, r, p);
 }
 
 #endif

@@ -8,8 +8,8 @@
  * Backtrace (second-order Runge–Kutta, midpoint, backwards in time): from the sample
  * position x, x½ = x − (δt/2) u(x), x' = x − δt u(x½), each stage clamped to the domain
  * [0, nx h] × [0, ny h] × [0, nz h]; u is the full staggered velocity sampled trilinearly
- * on each component's own face lattice (markers_cell.h, lq_mk_velocity; at the start
- * point, a face or a cell centre, read off the lattices: lq_sl_face_velocity). In 2D (nz = 1)
+ * on each component's own face lattice (markers_cell.h, lq_markers_velocity; at the start
+ * point, a face or a cell centre, read off the lattices: lq_sladvect_face_velocity). In 2D (nz = 1)
  * the z component is dropped (w is ignored). The new value is the old field sampled
  * trilinearly at x'. Unconditionally stable: the result is an interpolation of old
  * values (no new extrema).
@@ -38,25 +38,27 @@
 
 /* The RK2 departure point of p over dt (m), in the domain [0, lx] × [0, ly] × [0, lz], from
  * the first stage's velocity v0 = u(p). */
-LQ_INLINE lq_mk_vec3 lq_sl_backtrace_v0(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                                        const LQ_GLOBAL float *w, lq_mk_vec3 p, lq_mk_vec3 v0,
-                                        int nx, int ny, int nz, float ih, float lx, float ly,
-                                        float lz, float dt)
+LQ_INLINE lq_markers_vec3 lq_sladvect_backtrace_v0(const LQ_GLOBAL float *u,
+                                                   const LQ_GLOBAL float *v,
+                                                   const LQ_GLOBAL float *w, lq_markers_vec3 p,
+                                                   lq_markers_vec3 v0, int nx, int ny, int nz,
+                                                   float ih, float lx, float ly, float lz, float dt)
 {
     if (nz == 1) v0.z = 0.0f;
-    lq_mk_vec3 pm = lq_mk_step(p, v0, -0.5f * dt, lx, ly, lz);
-    lq_mk_vec3 vm = lq_mk_velocity(u, v, w, pm, nx, ny, nz, ih, ih, ih);
+    lq_markers_vec3 pm = lq_markers_step(p, v0, -0.5f * dt, lx, ly, lz);
+    lq_markers_vec3 vm = lq_markers_velocity(u, v, w, pm, nx, ny, nz, ih, ih, ih);
     if (nz == 1) vm.z = 0.0f;
-    return lq_mk_step(p, vm, -dt, lx, ly, lz);
+    return lq_markers_step(p, vm, -dt, lx, ly, lz);
 }
 
 /* ... with v0 sampled at p. */
-LQ_INLINE lq_mk_vec3 lq_sl_backtrace(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                                     const LQ_GLOBAL float *w, lq_mk_vec3 p, int nx, int ny, int nz,
-                                     float ih, float lx, float ly, float lz, float dt)
+LQ_INLINE lq_markers_vec3 lq_sladvect_backtrace(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                                const LQ_GLOBAL float *w, lq_markers_vec3 p, int nx,
+                                                int ny, int nz, float ih, float lx, float ly,
+                                                float lz, float dt)
 {
-    lq_mk_vec3 v0 = lq_mk_velocity(u, v, w, p, nx, ny, nz, ih, ih, ih);
-    return lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
+    lq_markers_vec3 v0 = lq_markers_velocity(u, v, w, p, nx, ny, nz, ih, ih, ih);
+    return lq_sladvect_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
 }
 
 /* The first stage's velocity where the backtraces start, read off the lattices (the
@@ -65,59 +67,62 @@ LQ_INLINE lq_mk_vec3 lq_sl_backtrace(const LQ_GLOBAL float *u, const LQ_GLOBAL f
  * component comp (the face's own value, and the other two the mean of the 4 faces
  * around it) and at a cell centre (each component the mean of the cell's 2 faces). In
  * 2D (nz = 1) the z component is not read (the backtrace drops it). */
-LQ_INLINE float lq_sl_mean4(const LQ_GLOBAL float *a, int b, int s0, int s1)
+LQ_INLINE float lq_sladvect_mean4(const LQ_GLOBAL float *a, int b, int s0, int s1)
 {
-    return lq_mk_lerp(lq_mk_lerp(a[b], a[b + s0], 0.5f),
-                      lq_mk_lerp(a[b + s1], a[b + s1 + s0], 0.5f), 0.5f);
+    return lq_markers_lerp(lq_markers_lerp(a[b], a[b + s0], 0.5f),
+                           lq_markers_lerp(a[b + s1], a[b + s1 + s0], 0.5f), 0.5f);
 }
 
-LQ_INLINE lq_mk_vec3 lq_sl_face_velocity(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                                         const LQ_GLOBAL float *w, int comp, int i, int j, int k,
-                                         int nx, int ny, int nz)
+LQ_INLINE lq_markers_vec3 lq_sladvect_face_velocity(const LQ_GLOBAL float *u,
+                                                    const LQ_GLOBAL float *v,
+                                                    const LQ_GLOBAL float *w, int comp, int i,
+                                                    int j, int k, int nx, int ny, int nz)
 {
     int ux = nx + 1, vx = nx, vy = ny + 1, wx = nx;
-    lq_mk_vec3 r;
+    lq_markers_vec3 r;
     r.z = 0.0f;
     if (comp == 0) { /* (i, j+½, k+½): v at (i−½, j+½, k), w at (i−½, j, k+½) */
         r.x = u[i + ux * (j + ny * k)];
-        r.y = lq_sl_mean4(v, (i - 1) + vx * (j + vy * k), 1, vx);
-        if (nz > 1) r.z = lq_sl_mean4(w, (i - 1) + wx * (j + ny * k), 1, wx * ny);
+        r.y = lq_sladvect_mean4(v, (i - 1) + vx * (j + vy * k), 1, vx);
+        if (nz > 1) r.z = lq_sladvect_mean4(w, (i - 1) + wx * (j + ny * k), 1, wx * ny);
     } else if (comp == 1) { /* (i+½, j, k+½): u at (i+½, j−½, k), w at (i, j−½, k+½) */
-        r.x = lq_sl_mean4(u, i + ux * ((j - 1) + ny * k), 1, ux);
+        r.x = lq_sladvect_mean4(u, i + ux * ((j - 1) + ny * k), 1, ux);
         r.y = v[i + vx * (j + vy * k)];
-        if (nz > 1) r.z = lq_sl_mean4(w, i + wx * ((j - 1) + ny * k), wx, wx * ny);
+        if (nz > 1) r.z = lq_sladvect_mean4(w, i + wx * ((j - 1) + ny * k), wx, wx * ny);
     } else { /* (i+½, j+½, k): u at (i+½, j, k−½), v at (i, j+½, k−½) */
-        r.x = lq_sl_mean4(u, i + ux * (j + ny * (k - 1)), 1, ux * ny);
-        r.y = lq_sl_mean4(v, i + vx * (j + vy * (k - 1)), vx, vx * vy);
+        r.x = lq_sladvect_mean4(u, i + ux * (j + ny * (k - 1)), 1, ux * ny);
+        r.y = lq_sladvect_mean4(v, i + vx * (j + vy * (k - 1)), vx, vx * vy);
         r.z = w[i + wx * (j + ny * k)];
     }
     return r;
 }
 
-LQ_INLINE lq_mk_vec3 lq_sl_centre_velocity(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                                           const LQ_GLOBAL float *w, int i, int j, int k, int nx,
-                                           int ny, int nz)
+LQ_INLINE lq_markers_vec3 lq_sladvect_centre_velocity(const LQ_GLOBAL float *u,
+                                                      const LQ_GLOBAL float *v,
+                                                      const LQ_GLOBAL float *w, int i, int j, int k,
+                                                      int nx, int ny, int nz)
 {
-    lq_mk_vec3 r;
-    r.x = lq_mk_lerp(u[LQ_MAC_U(i, j, k, nx, ny)], u[LQ_MAC_U(i + 1, j, k, nx, ny)], 0.5f);
-    r.y = lq_mk_lerp(v[LQ_MAC_V(i, j, k, nx, ny)], v[LQ_MAC_V(i, j + 1, k, nx, ny)], 0.5f);
-    r.z = nz > 1 ? lq_mk_lerp(w[LQ_MAC_W(i, j, k, nx, ny)], w[LQ_MAC_W(i, j, k + 1, nx, ny)], 0.5f)
+    lq_markers_vec3 r;
+    r.x = lq_markers_lerp(u[LQ_MAC_U(i, j, k, nx, ny)], u[LQ_MAC_U(i + 1, j, k, nx, ny)], 0.5f);
+    r.y = lq_markers_lerp(v[LQ_MAC_V(i, j, k, nx, ny)], v[LQ_MAC_V(i, j + 1, k, nx, ny)], 0.5f);
+    r.z = nz > 1 ? lq_markers_lerp(w[LQ_MAC_W(i, j, k, nx, ny)], w[LQ_MAC_W(i, j, k + 1, nx, ny)],
+                                   0.5f)
                  : 0.0f;
     return r;
 }
 
 /* Sample position of node a (0, 1, 2, ...) along an axis: a h or (a + ½) h. */
-LQ_INLINE float lq_sl_at(int a, int face, float h)
+LQ_INLINE float lq_sladvect_at(int a, int face, float h)
 {
     return face ? (float)a * h : ((float)a + 0.5f) * h;
 }
 
 /* Face component `comp` (0 u, 1 v, 2 w) at face (i, j, k) of its lattice, from the old
  * velocity (u, v, w) into out. */
-LQ_INLINE void lq_sl_velocity_face(LQ_GLOBAL float *out, const LQ_GLOBAL float *u,
-                                   const LQ_GLOBAL float *v, const LQ_GLOBAL float *w, int comp,
-                                   int i, int j, int k, int nx, int ny, int nz, float h, float ih,
-                                   float lx, float ly, float lz, float dt)
+LQ_INLINE void lq_sladvect_velocity_face(LQ_GLOBAL float *out, const LQ_GLOBAL float *u,
+                                         const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
+                                         int comp, int i, int j, int k, int nx, int ny, int nz,
+                                         float h, float ih, float lx, float ly, float lz, float dt)
 {
     int mx = nx + (comp == 0), my = ny + (comp == 1);
     int idx = i + mx * (j + my * k);
@@ -128,53 +133,54 @@ LQ_INLINE void lq_sl_velocity_face(LQ_GLOBAL float *out, const LQ_GLOBAL float *
         out[idx] = 0.0f;
         return;
     }
-    lq_mk_vec3 p;
-    p.x = lq_sl_at(i, comp == 0, h);
-    p.y = lq_sl_at(j, comp == 1, h);
-    p.z = lq_sl_at(k, comp == 2, h);
-    lq_mk_vec3 v0 = lq_sl_face_velocity(u, v, w, comp, i, j, k, nx, ny, nz);
-    lq_mk_vec3 q = lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
+    lq_markers_vec3 p;
+    p.x = lq_sladvect_at(i, comp == 0, h);
+    p.y = lq_sladvect_at(j, comp == 1, h);
+    p.z = lq_sladvect_at(k, comp == 2, h);
+    lq_markers_vec3 v0 = lq_sladvect_face_velocity(u, v, w, comp, i, j, k, nx, ny, nz);
+    lq_markers_vec3 q = lq_sladvect_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
     float r;
     if (comp == 0)
-        r = lq_mk_sample_u(u, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
+        r = lq_markers_sample_u(u, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
     else if (comp == 1)
-        r = lq_mk_sample_v(v, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
+        r = lq_markers_sample_v(v, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
     else
-        r = lq_mk_sample_w(w, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
+        r = lq_markers_sample_w(w, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
     out[idx] = r;
 }
 
 /* Cell-centred scalar q at a point (m): trilinear on the centre lattice, clamped. */
-LQ_INLINE float lq_sl_sample_cell(const LQ_GLOBAL float *q, float x, float y, float z, int nx,
-                                  int ny, int nz, float ih)
+LQ_INLINE float lq_sladvect_sample_cell(const LQ_GLOBAL float *q, float x, float y, float z, int nx,
+                                        int ny, int nz, float ih)
 {
-    return lq_mk_lattice(q, nx, ny, nz, x * ih - 0.5f, y * ih - 0.5f, z * ih - 0.5f);
+    return lq_markers_lattice(q, nx, ny, nz, x * ih - 0.5f, y * ih - 0.5f, z * ih - 0.5f);
 }
 
 /* Cell (i, j, k) of the scalar q into qn. */
-LQ_INLINE void lq_sl_scalar_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
-                                 const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                                 const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny,
-                                 int nz, float h, float ih, float lx, float ly, float lz, float dt)
+LQ_INLINE void lq_sladvect_scalar_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                       const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                       const LQ_GLOBAL float *w, int i, int j, int k, int nx,
+                                       int ny, int nz, float h, float ih, float lx, float ly,
+                                       float lz, float dt)
 {
-    lq_mk_vec3 p;
-    p.x = lq_sl_at(i, 0, h);
-    p.y = lq_sl_at(j, 0, h);
-    p.z = lq_sl_at(k, 0, h);
-    lq_mk_vec3 v0 = lq_sl_centre_velocity(u, v, w, i, j, k, nx, ny, nz);
-    lq_mk_vec3 d = lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
-    qn[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_sl_sample_cell(q, d.x, d.y, d.z, nx, ny, nz, ih);
+    lq_markers_vec3 p;
+    p.x = lq_sladvect_at(i, 0, h);
+    p.y = lq_sladvect_at(j, 0, h);
+    p.z = lq_sladvect_at(k, 0, h);
+    lq_markers_vec3 v0 = lq_sladvect_centre_velocity(u, v, w, i, j, k, nx, ny, nz);
+    lq_markers_vec3 d = lq_sladvect_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
+    qn[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_sladvect_sample_cell(q, d.x, d.y, d.z, nx, ny, nz, ih);
 }
 
-/* Min and max of the lattice values (8, or 4 in 2D) that the trilinear sample of lq_mk_lattice
+/* Min and max of the lattice values (8, or 4 in 2D) that the trilinear sample of lq_markers_lattice
  * at node coordinates (g0, g1, g2) blends, with the same clamping and node choice. */
-LQ_INLINE void lq_sl_lattice_range(const LQ_GLOBAL float *a, int m0, int m1, int m2, float g0,
-                                   float g1, float g2, float *lo, float *hi)
+LQ_INLINE void lq_sladvect_lattice_range(const LQ_GLOBAL float *a, int m0, int m1, int m2, float g0,
+                                         float g1, float g2, float *lo, float *hi)
 {
     float f0, f1, f2;
-    int i = lq_mk_node(lq_mk_clampf(g0, 0.0f, (float)(m0 - 1)), m0, &f0);
-    int j = lq_mk_node(lq_mk_clampf(g1, 0.0f, (float)(m1 - 1)), m1, &f1);
-    int k = lq_mk_node(lq_mk_clampf(g2, 0.0f, (float)(m2 - 1)), m2, &f2);
+    int i = lq_markers_node(lq_markers_clampf(g0, 0.0f, (float)(m0 - 1)), m0, &f0);
+    int j = lq_markers_node(lq_markers_clampf(g1, 0.0f, (float)(m1 - 1)), m1, &f1);
+    int k = lq_markers_node(lq_markers_clampf(g2, 0.0f, (float)(m2 - 1)), m2, &f2);
     int s0 = m0 > 1 ? 1 : 0, s1 = m1 > 1 ? m0 : 0, s2 = m2 > 1 ? m0 * m1 : 0;
     int b = i + m0 * (j + m1 * k);
     float l = a[b], m = a[b];
@@ -187,17 +193,17 @@ LQ_INLINE void lq_sl_lattice_range(const LQ_GLOBAL float *a, int m0, int m1, int
     *hi = m;
 }
 
-/* BFECC's final samples in one: the trilinear samples of q and qt (lq_mk_lattice's, the
- * same arithmetic) and the range of q's blended values (lq_sl_lattice_range's), from
+/* BFECC's final samples in one: the trilinear samples of q and qt (lq_markers_lattice's, the
+ * same arithmetic) and the range of q's blended values (lq_sladvect_lattice_range's), from
  * one node computation and each lattice's 8 values loaded once. */
-LQ_INLINE void lq_sl_bfecc_samples(const LQ_GLOBAL float *q, const LQ_GLOBAL float *qt, int m0,
-                                   int m1, int m2, float g0, float g1, float g2, float *a, float *b,
-                                   float *lo, float *hi)
+LQ_INLINE void lq_sladvect_bfecc_samples(const LQ_GLOBAL float *q, const LQ_GLOBAL float *qt,
+                                         int m0, int m1, int m2, float g0, float g1, float g2,
+                                         float *a, float *b, float *lo, float *hi)
 {
     float f0, f1, f2, x[8], y[8];
-    int i = lq_mk_node(lq_mk_clampf(g0, 0.0f, (float)(m0 - 1)), m0, &f0);
-    int j = lq_mk_node(lq_mk_clampf(g1, 0.0f, (float)(m1 - 1)), m1, &f1);
-    int k = lq_mk_node(lq_mk_clampf(g2, 0.0f, (float)(m2 - 1)), m2, &f2);
+    int i = lq_markers_node(lq_markers_clampf(g0, 0.0f, (float)(m0 - 1)), m0, &f0);
+    int j = lq_markers_node(lq_markers_clampf(g1, 0.0f, (float)(m1 - 1)), m1, &f1);
+    int k = lq_markers_node(lq_markers_clampf(g2, 0.0f, (float)(m2 - 1)), m2, &f2);
     int s0 = m0 > 1 ? 1 : 0, s1 = m1 > 1 ? m0 : 0, s2 = m2 > 1 ? m0 * m1 : 0;
     int base = i + m0 * (j + m1 * k);
     for (int c = 0; c < 8; c++) {
@@ -212,28 +218,30 @@ LQ_INLINE void lq_sl_bfecc_samples(const LQ_GLOBAL float *q, const LQ_GLOBAL flo
     }
     *lo = l;
     *hi = m;
-    *a = lq_mk_lerp(lq_mk_lerp(lq_mk_lerp(x[0], x[1], f0), lq_mk_lerp(x[2], x[3], f0), f1),
-                    lq_mk_lerp(lq_mk_lerp(x[4], x[5], f0), lq_mk_lerp(x[6], x[7], f0), f1), f2);
-    *b = lq_mk_lerp(lq_mk_lerp(lq_mk_lerp(y[0], y[1], f0), lq_mk_lerp(y[2], y[3], f0), f1),
-                    lq_mk_lerp(lq_mk_lerp(y[4], y[5], f0), lq_mk_lerp(y[6], y[7], f0), f1), f2);
+    *a = lq_markers_lerp(
+        lq_markers_lerp(lq_markers_lerp(x[0], x[1], f0), lq_markers_lerp(x[2], x[3], f0), f1),
+        lq_markers_lerp(lq_markers_lerp(x[4], x[5], f0), lq_markers_lerp(x[6], x[7], f0), f1), f2);
+    *b = lq_markers_lerp(
+        lq_markers_lerp(lq_markers_lerp(y[0], y[1], f0), lq_markers_lerp(y[2], y[3], f0), f1),
+        lq_markers_lerp(lq_markers_lerp(y[4], y[5], f0), lq_markers_lerp(y[6], y[7], f0), f1), f2);
 }
 
 /* The RK2 departure point of the centre of cell (i, j, k) over dt. */
-LQ_INLINE lq_mk_vec3 lq_sl_departure(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                                     const LQ_GLOBAL float *w, int i, int j, int k, int nx, int ny,
-                                     int nz, float h, float ih, float lx, float ly, float lz,
-                                     float dt)
+LQ_INLINE lq_markers_vec3 lq_sladvect_departure(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                                const LQ_GLOBAL float *w, int i, int j, int k,
+                                                int nx, int ny, int nz, float h, float ih, float lx,
+                                                float ly, float lz, float dt)
 {
-    lq_mk_vec3 p;
-    p.x = lq_sl_at(i, 0, h);
-    p.y = lq_sl_at(j, 0, h);
-    p.z = lq_sl_at(k, 0, h);
-    lq_mk_vec3 v0 = lq_sl_centre_velocity(u, v, w, i, j, k, nx, ny, nz);
-    return lq_sl_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
+    lq_markers_vec3 p;
+    p.x = lq_sladvect_at(i, 0, h);
+    p.y = lq_sladvect_at(j, 0, h);
+    p.z = lq_sladvect_at(k, 0, h);
+    lq_markers_vec3 v0 = lq_sladvect_centre_velocity(u, v, w, i, j, k, nx, ny, nz);
+    return lq_sladvect_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
 }
 
 /* r clamped to [lo, hi] (the limiter of Selle et al. 2008, §4: no new extrema). */
-LQ_INLINE float lq_sl_limit(float r, float lo, float hi)
+LQ_INLINE float lq_sladvect_limit(float r, float lo, float hi)
 {
     return r < lo ? lo : r > hi ? hi : r;
 }
@@ -254,33 +262,34 @@ LQ_INLINE float lq_sl_limit(float r, float lo, float hi)
  */
 
 /* MacCormack: qn holds q^ on entry (read and written at the own cell only), qt = q~. */
-LQ_INLINE void lq_sl_maccormack_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
-                                     const LQ_GLOBAL float *qt, const LQ_GLOBAL float *u,
-                                     const LQ_GLOBAL float *v, const LQ_GLOBAL float *w, int i,
-                                     int j, int k, int nx, int ny, int nz, float h, float ih,
-                                     float lx, float ly, float lz, float dt)
+LQ_INLINE void lq_sladvect_maccormack_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                           const LQ_GLOBAL float *qt, const LQ_GLOBAL float *u,
+                                           const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
+                                           int i, int j, int k, int nx, int ny, int nz, float h,
+                                           float ih, float lx, float ly, float lz, float dt)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-    lq_mk_vec3 d = lq_sl_departure(u, v, w, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
+    lq_markers_vec3 d = lq_sladvect_departure(u, v, w, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
     float lo, hi;
-    lq_sl_lattice_range(q, nx, ny, nz, d.x * ih - 0.5f, d.y * ih - 0.5f, d.z * ih - 0.5f, &lo, &hi);
+    lq_sladvect_lattice_range(q, nx, ny, nz, d.x * ih - 0.5f, d.y * ih - 0.5f, d.z * ih - 0.5f, &lo,
+                              &hi);
     float r = qn[c] + 0.5f * (q[c] - qt[c]);
-    qn[c] = lq_sl_limit(r, lo, hi);
+    qn[c] = lq_sladvect_limit(r, lo, hi);
 }
 
 /* BFECC: qn = the limited A(q + ½ (q − q~)) from q and qt = q~. */
-LQ_INLINE void lq_sl_bfecc_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
-                                const LQ_GLOBAL float *qt, const LQ_GLOBAL float *u,
-                                const LQ_GLOBAL float *v, const LQ_GLOBAL float *w, int i, int j,
-                                int k, int nx, int ny, int nz, float h, float ih, float lx,
-                                float ly, float lz, float dt)
+LQ_INLINE void lq_sladvect_bfecc_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                      const LQ_GLOBAL float *qt, const LQ_GLOBAL float *u,
+                                      const LQ_GLOBAL float *v, const LQ_GLOBAL float *w, int i,
+                                      int j, int k, int nx, int ny, int nz, float h, float ih,
+                                      float lx, float ly, float lz, float dt)
 {
-    lq_mk_vec3 d = lq_sl_departure(u, v, w, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
+    lq_markers_vec3 d = lq_sladvect_departure(u, v, w, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
     float g0 = d.x * ih - 0.5f, g1 = d.y * ih - 0.5f, g2 = d.z * ih - 0.5f;
     float a, b, lo, hi;
-    lq_sl_bfecc_samples(q, qt, nx, ny, nz, g0, g1, g2, &a, &b, &lo, &hi);
+    lq_sladvect_bfecc_samples(q, qt, nx, ny, nz, g0, g1, g2, &a, &b, &lo, &hi);
     float r = a + 0.5f * (a - b);
-    qn[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_sl_limit(r, lo, hi);
+    qn[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_sladvect_limit(r, lo, hi);
 }
 
 /* --- the departure kept (kernels only; the twins recompute it, with the same floats) ---
@@ -288,55 +297,57 @@ LQ_INLINE void lq_sl_bfecc_cell(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
  * point (the cell centre over +dt): the first pass stores it, 3 planes of nx·ny·nz floats
  * in dep, and the final pass reads it back instead of tracing again. */
 
-/* lq_sl_scalar_cell, keeping the departure in dep. */
-LQ_INLINE void lq_sl_scalar_cell_keep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
-                                      const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
-                                      const LQ_GLOBAL float *w, LQ_GLOBAL float *dep, int i, int j,
-                                      int k, int nx, int ny, int nz, float h, float ih, float lx,
-                                      float ly, float lz, float dt)
+/* lq_sladvect_scalar_cell, keeping the departure in dep. */
+LQ_INLINE void lq_sladvect_scalar_cell_keep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                            const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                            const LQ_GLOBAL float *w, LQ_GLOBAL float *dep, int i,
+                                            int j, int k, int nx, int ny, int nz, float h, float ih,
+                                            float lx, float ly, float lz, float dt)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), n = nx * ny * nz;
-    lq_mk_vec3 d = lq_sl_departure(u, v, w, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
+    lq_markers_vec3 d = lq_sladvect_departure(u, v, w, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
     dep[c] = d.x;
     dep[n + c] = d.y;
     dep[2 * n + c] = d.z;
-    qn[c] = lq_sl_sample_cell(q, d.x, d.y, d.z, nx, ny, nz, ih);
+    qn[c] = lq_sladvect_sample_cell(q, d.x, d.y, d.z, nx, ny, nz, ih);
 }
 
-LQ_INLINE lq_mk_vec3 lq_sl_dep_at(const LQ_GLOBAL float *dep, int c, int n)
+LQ_INLINE lq_markers_vec3 lq_sladvect_dep_at(const LQ_GLOBAL float *dep, int c, int n)
 {
-    lq_mk_vec3 d;
+    lq_markers_vec3 d;
     d.x = dep[c];
     d.y = dep[n + c];
     d.z = dep[2 * n + c];
     return d;
 }
 
-/* lq_sl_maccormack_cell with the kept departure. */
-LQ_INLINE void lq_sl_maccormack_cell_dep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
-                                         const LQ_GLOBAL float *qt, const LQ_GLOBAL float *dep,
-                                         int i, int j, int k, int nx, int ny, int nz, float ih)
+/* lq_sladvect_maccormack_cell with the kept departure. */
+LQ_INLINE void lq_sladvect_maccormack_cell_dep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                               const LQ_GLOBAL float *qt,
+                                               const LQ_GLOBAL float *dep, int i, int j, int k,
+                                               int nx, int ny, int nz, float ih)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-    lq_mk_vec3 d = lq_sl_dep_at(dep, c, nx * ny * nz);
+    lq_markers_vec3 d = lq_sladvect_dep_at(dep, c, nx * ny * nz);
     float lo, hi;
-    lq_sl_lattice_range(q, nx, ny, nz, d.x * ih - 0.5f, d.y * ih - 0.5f, d.z * ih - 0.5f, &lo, &hi);
+    lq_sladvect_lattice_range(q, nx, ny, nz, d.x * ih - 0.5f, d.y * ih - 0.5f, d.z * ih - 0.5f, &lo,
+                              &hi);
     float r = qn[c] + 0.5f * (q[c] - qt[c]);
-    qn[c] = lq_sl_limit(r, lo, hi);
+    qn[c] = lq_sladvect_limit(r, lo, hi);
 }
 
-/* lq_sl_bfecc_cell with the kept departure. */
-LQ_INLINE void lq_sl_bfecc_cell_dep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
-                                    const LQ_GLOBAL float *qt, const LQ_GLOBAL float *dep, int i,
-                                    int j, int k, int nx, int ny, int nz, float ih)
+/* lq_sladvect_bfecc_cell with the kept departure. */
+LQ_INLINE void lq_sladvect_bfecc_cell_dep(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                          const LQ_GLOBAL float *qt, const LQ_GLOBAL float *dep,
+                                          int i, int j, int k, int nx, int ny, int nz, float ih)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-    lq_mk_vec3 d = lq_sl_dep_at(dep, c, nx * ny * nz);
+    lq_markers_vec3 d = lq_sladvect_dep_at(dep, c, nx * ny * nz);
     float g0 = d.x * ih - 0.5f, g1 = d.y * ih - 0.5f, g2 = d.z * ih - 0.5f;
     float a, b, lo, hi;
-    lq_sl_bfecc_samples(q, qt, nx, ny, nz, g0, g1, g2, &a, &b, &lo, &hi);
+    lq_sladvect_bfecc_samples(q, qt, nx, ny, nz, g0, g1, g2, &a, &b, &lo, &hi);
     float r = a + 0.5f * (a - b);
-    qn[c] = lq_sl_limit(r, lo, hi);
+    qn[c] = lq_sladvect_limit(r, lo, hi);
 }
 
 #endif

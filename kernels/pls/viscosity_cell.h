@@ -16,7 +16,7 @@
  *   d ≠ a: the cell edge between them: ν = ¼((ν₁ + ν₂) + (ν₃ + ν₄)) of the four cells
  *          around the edge (linear interpolation; cells beyond the domain edge clamped to
  *          the edge cell). Summed pairwise so a constant ν is reproduced exactly.
- * Face kinds (lq_vs_kind): UNKNOWN (interior, liquid φ ≤ 0 on at least one side, no solid
+ * Face kinds (lq_viscosity_kind): UNKNOWN (interior, liquid φ ≤ 0 on at least one side, no solid
  * side: the liquid's surface faces are solved too, else they keep u* = advected + g Δt and
  * the projection spreads that undamped fall over a viscous body), FIXED (on the domain
  * edge of its own axis: a wall, normal velocity; or touching a solid sdf ≤ 0: the stored
@@ -26,16 +26,16 @@
  *   side); beyond the domain edge (d ≠ a, a wall tangential to the face): no-slip = the
  *   ghost −u (flux 2ν(0 − u)/h, weight 2ν), free-slip = no flux; AIR: no flux (the
  *   free-surface zero-stress condition in its simplest form: the viscous flux to air is 0).
- * The explicit flux at the same place uses the same activity (LQ_VS_CROSS_MASKED): the
+ * The explicit flux at the same place uses the same activity (LQ_VISCOSITY_CROSS_MASKED): the
  * whole shear stress ν(∂_d u_a + ∂_a u_d) is then dropped at air together, which keeps a
  * rigid rotation (zero strain) exactly stationary (see host/ops/pls/viscosity.h).
- * LQ_VS_CROSS_UNMASKED evaluates the explicit fluxes everywhere (air-blind, the literal
- * reading of eq. 8–10); LQ_VS_CROSS_NONE drops them (the constant-ν shortcut).
+ * LQ_VISCOSITY_CROSS_UNMASKED evaluates the explicit fluxes everywhere (air-blind, the literal
+ * reading of eq. 8–10); LQ_VISCOSITY_CROSS_NONE drops them (the constant-ν shortcut).
  * The implicit matrix (I − Δt A_a) on the UNKNOWN faces is symmetric (one ν per shared
  * flux) and strictly diagonally dominant: SPD. Jacobi-preconditioned CG (host).
  * 2D (nz = 1): d < 2 only; w is not solved.
- * Reductions: G groups of LQ_VS_LOCAL items over [g S, min((g+1) S, n)), item l sums
- * g S + l + LQ_VS_LOCAL t in increasing t, the group adds by a halving binary tree, the
+ * Reductions: G groups of LQ_VISCOSITY_LOCAL items over [g S, min((g+1) S, n)), item l sums
+ * g S + l + LQ_VISCOSITY_LOCAL t in increasing t, the group adds by a halving binary tree, the
  * host adds the group sums in order in double: the same floats in the same order on both
  * backends. (poisson.h's vector ops cannot be reused: they are compiled for the cell
  * count nx·ny·nz with a cell mask; face arrays have three different sizes.)
@@ -45,28 +45,28 @@
 
 #include "common/mac_grid.h"
 
-#define LQ_VS_LOCAL      256 /* work-items per reduction group (fixed: twin order) */
-#define LQ_VS_GROUPS     256 /* most reduction groups */
-#define LQ_VS_MAX_BOXES  16  /* viscosity boxes of lq_vs_fill */
-#define LQ_VS_BOX_FLOATS 7   /* lo[3], hi[3], ν */
+#define LQ_VISCOSITY_LOCAL      256 /* work-items per reduction group (fixed: twin order) */
+#define LQ_VISCOSITY_GROUPS     256 /* most reduction groups */
+#define LQ_VISCOSITY_MAX_BOXES  16  /* viscosity boxes of lq_viscosity_fill */
+#define LQ_VISCOSITY_BOX_FLOATS 7   /* lo[3], hi[3], ν */
 
-#define LQ_VS_AIR     0
-#define LQ_VS_UNKNOWN 1
-#define LQ_VS_FIXED   2
-#define LQ_VS_WALL    3 /* beyond the domain edge (a neighbour class, not a kind) */
+#define LQ_VISCOSITY_AIR     0
+#define LQ_VISCOSITY_UNKNOWN 1
+#define LQ_VISCOSITY_FIXED   2
+#define LQ_VISCOSITY_WALL    3 /* beyond the domain edge (a neighbour class, not a kind) */
 
-#define LQ_VS_CROSS_MASKED   0
-#define LQ_VS_CROSS_NONE     1
-#define LQ_VS_CROSS_UNMASKED 2
+#define LQ_VISCOSITY_CROSS_MASKED   0
+#define LQ_VISCOSITY_CROSS_NONE     1
+#define LQ_VISCOSITY_CROSS_UNMASKED 2
 
 /* ν at cell (i, j, k): nu0, or the last box holding the cell centre (m; 2D ignores z). */
-LQ_INLINE float lq_vs_fill_cell(int i, int j, int k, int nz, float h, float nu0,
-                                LQ_GLOBAL const float *boxes, int nbox)
+LQ_INLINE float lq_viscosity_fill_cell(int i, int j, int k, int nz, float h, float nu0,
+                                       LQ_GLOBAL const float *boxes, int nbox)
 {
     float x = ((float)i + 0.5f) * h, y = ((float)j + 0.5f) * h, z = ((float)k + 0.5f) * h;
     float nu = nu0;
     for (int b = 0; b < nbox; b++) {
-        LQ_GLOBAL const float *B = boxes + LQ_VS_BOX_FLOATS * b;
+        LQ_GLOBAL const float *B = boxes + LQ_VISCOSITY_BOX_FLOATS * b;
         int in = x >= B[0] && x <= B[3] && y >= B[1] && y <= B[4];
         if (nz > 1) in = in && z >= B[2] && z <= B[5];
         if (in) nu = B[6];
@@ -74,56 +74,56 @@ LQ_INLINE float lq_vs_fill_cell(int i, int j, int k, int nz, float h, float nu0,
     return nu;
 }
 
-LQ_INLINE int lq_vs_fidx(int a, int i, int j, int k, int nx, int ny)
+LQ_INLINE int lq_viscosity_fidx(int a, int i, int j, int k, int nx, int ny)
 {
     int fx = nx + (a == 0), fy = ny + (a == 1);
     return i + fx * (j + fy * k);
 }
 
 /* The kind of face (a; i, j, k) (in range). */
-LQ_INLINE int lq_vs_kind(int a, int i, int j, int k, int nx, int ny, int nz,
-                         LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf)
+LQ_INLINE int lq_viscosity_kind(int a, int i, int j, int k, int nx, int ny, int nz,
+                                LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf)
 {
     int na = a == 0 ? nx : (a == 1 ? ny : nz), ca = a == 0 ? i : (a == 1 ? j : k);
-    if (ca <= 0 || ca >= na) return LQ_VS_FIXED;
+    if (ca <= 0 || ca >= na) return LQ_VISCOSITY_FIXED;
     int cm = LQ_MAC_CELL(i - (a == 0), j - (a == 1), k - (a == 2), nx, ny);
     int cp = LQ_MAC_CELL(i, j, k, nx, ny);
-    if (has_sdf && (sdf[cm] <= 0.0f || sdf[cp] <= 0.0f)) return LQ_VS_FIXED;
-    if (phi[cm] <= 0.0f || phi[cp] <= 0.0f) return LQ_VS_UNKNOWN;
-    return LQ_VS_AIR;
+    if (has_sdf && (sdf[cm] <= 0.0f || sdf[cp] <= 0.0f)) return LQ_VISCOSITY_FIXED;
+    if (phi[cm] <= 0.0f || phi[cp] <= 0.0f) return LQ_VISCOSITY_UNKNOWN;
+    return LQ_VISCOSITY_AIR;
 }
 
-/* The class of the neighbour (a; c + s e_d) of an UNKNOWN face: its kind, or LQ_VS_WALL
+/* The class of the neighbour (a; c + s e_d) of an UNKNOWN face: its kind, or LQ_VISCOSITY_WALL
  * when it lies beyond the domain edge; *nf its index when in range. */
-LQ_INLINE int lq_vs_nb_class(int a, int d, int s, int i, int j, int k, int nx, int ny, int nz,
-                             LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf, int has_sdf,
-                             int *nf)
+LQ_INLINE int lq_viscosity_nb_class(int a, int d, int s, int i, int j, int k, int nx, int ny,
+                                    int nz, LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf,
+                                    int has_sdf, int *nf)
 {
     int ni = i + (d == 0 ? s : 0), nj = j + (d == 1 ? s : 0), nk = k + (d == 2 ? s : 0);
     int fx = nx + (a == 0), fy = ny + (a == 1), fz = nz + (a == 2);
     *nf = 0;
-    if (ni < 0 || nj < 0 || nk < 0 || ni >= fx || nj >= fy || nk >= fz) return LQ_VS_WALL;
-    *nf = lq_vs_fidx(a, ni, nj, nk, nx, ny);
-    return lq_vs_kind(a, ni, nj, nk, nx, ny, nz, phi, sdf, has_sdf);
+    if (ni < 0 || nj < 0 || nk < 0 || ni >= fx || nj >= fy || nk >= fz) return LQ_VISCOSITY_WALL;
+    *nf = lq_viscosity_fidx(a, ni, nj, nk, nx, ny);
+    return lq_viscosity_kind(a, ni, nj, nk, nx, ny, nz, phi, sdf, has_sdf);
 }
 
-LQ_INLINE int lq_vs_clampi(int x, int lo, int hi)
+LQ_INLINE int lq_viscosity_clampi(int x, int lo, int hi)
 {
     return x < lo ? lo : (x > hi ? hi : x);
 }
 
 /* ν where the flux between the UNKNOWN face (a; i, j, k) and its neighbour along s e_d
  * sits (see the header comment). */
-LQ_INLINE float lq_vs_nu_at(LQ_GLOBAL const float *nu, int a, int d, int s, int i, int j, int k,
-                            int nx, int ny, int nz)
+LQ_INLINE float lq_viscosity_nu_at(LQ_GLOBAL const float *nu, int a, int d, int s, int i, int j,
+                                   int k, int nx, int ny, int nz)
 {
     int ai = i - (a == 0), aj = j - (a == 1), ak = k - (a == 2); /* the cell c − e_a */
     if (d == a)
         return s > 0 ? nu[LQ_MAC_CELL(i, j, k, nx, ny)] : nu[LQ_MAC_CELL(ai, aj, ak, nx, ny)];
     int bi = i, bj = j, bk = k;
-    if (d == 0) bi = lq_vs_clampi(i + s, 0, nx - 1);
-    if (d == 1) bj = lq_vs_clampi(j + s, 0, ny - 1);
-    if (d == 2) bk = lq_vs_clampi(k + s, 0, nz - 1);
+    if (d == 0) bi = lq_viscosity_clampi(i + s, 0, nx - 1);
+    if (d == 1) bj = lq_viscosity_clampi(j + s, 0, ny - 1);
+    if (d == 2) bk = lq_viscosity_clampi(k + s, 0, nz - 1);
     int ci = ai + (bi - i), cj = aj + (bj - j), ck = ak + (bk - k);
     float n1 = nu[LQ_MAC_CELL(i, j, k, nx, ny)], n2 = nu[LQ_MAC_CELL(ai, aj, ak, nx, ny)];
     float n3 = nu[LQ_MAC_CELL(bi, bj, bk, nx, ny)], n4 = nu[LQ_MAC_CELL(ci, cj, ck, nx, ny)];
@@ -136,15 +136,15 @@ LQ_INLINE float lq_vs_nu_at(LQ_GLOBAL const float *nu, int a, int d, int s, int 
  * viscous part keeps its own float precision: with νΔt/h² ~ 1e-3, 1 + kk W in float
  * would carry ~1e-4 relative error in the viscous decrement (Taylor–Green drifted 1e-5
  * in 200 steps that way). */
-LQ_INLINE void lq_vs_setup_face(int a, int i, int j, int k, int nx, int ny, int nz,
-                                LQ_GLOBAL const float *nu, LQ_GLOBAL const float *phi,
-                                LQ_GLOBAL const float *sdf, int has_sdf, int free_slip,
-                                LQ_GLOBAL unsigned char *kind, LQ_GLOBAL float *diag)
+LQ_INLINE void lq_viscosity_setup_face(int a, int i, int j, int k, int nx, int ny, int nz,
+                                       LQ_GLOBAL const float *nu, LQ_GLOBAL const float *phi,
+                                       LQ_GLOBAL const float *sdf, int has_sdf, int free_slip,
+                                       LQ_GLOBAL unsigned char *kind, LQ_GLOBAL float *diag)
 {
-    int f = lq_vs_fidx(a, i, j, k, nx, ny);
-    int kd = lq_vs_kind(a, i, j, k, nx, ny, nz, phi, sdf, has_sdf);
+    int f = lq_viscosity_fidx(a, i, j, k, nx, ny);
+    int kd = lq_viscosity_kind(a, i, j, k, nx, ny, nz, phi, sdf, has_sdf);
     kind[f] = (unsigned char)kd;
-    if (kd != LQ_VS_UNKNOWN) {
+    if (kd != LQ_VISCOSITY_UNKNOWN) {
         diag[f] = 0.0f;
         return;
     }
@@ -152,19 +152,19 @@ LQ_INLINE void lq_vs_setup_face(int a, int i, int j, int k, int nx, int ny, int 
     int dims = nz > 1 ? 3 : 2, nf;
     for (int d = 0; d < dims; d++)
         for (int s = -1; s <= 1; s += 2) {
-            int cl = lq_vs_nb_class(a, d, s, i, j, k, nx, ny, nz, phi, sdf, has_sdf, &nf);
-            if (cl == LQ_VS_AIR || (cl == LQ_VS_WALL && free_slip)) continue;
-            float n = lq_vs_nu_at(nu, a, d, s, i, j, k, nx, ny, nz);
-            w = w + (cl == LQ_VS_WALL ? 2.0f * n : n);
+            int cl = lq_viscosity_nb_class(a, d, s, i, j, k, nx, ny, nz, phi, sdf, has_sdf, &nf);
+            if (cl == LQ_VISCOSITY_AIR || (cl == LQ_VISCOSITY_WALL && free_slip)) continue;
+            float n = lq_viscosity_nu_at(nu, a, d, s, i, j, k, nx, ny, nz);
+            w = w + (cl == LQ_VISCOSITY_WALL ? 2.0f * n : n);
         }
     diag[f] = w;
 }
 
 /* Σ over the coupled (UNKNOWN, want = UNKNOWN) or Dirichlet (FIXED, want = FIXED)
  * neighbours of ν·x_n, in the fixed order d = 0.., s = −1, +1. Uses the stored kinds. */
-LQ_INLINE float lq_vs_nb_sum(int a, int i, int j, int k, int nx, int ny, int nz,
-                             LQ_GLOBAL const float *nu, LQ_GLOBAL const unsigned char *kind,
-                             LQ_GLOBAL const float *x, int want)
+LQ_INLINE float lq_viscosity_nb_sum(int a, int i, int j, int k, int nx, int ny, int nz,
+                                    LQ_GLOBAL const float *nu, LQ_GLOBAL const unsigned char *kind,
+                                    LQ_GLOBAL const float *x, int want)
 {
     int fx = nx + (a == 0), fy = ny + (a == 1), fz = nz + (a == 2);
     int dims = nz > 1 ? 3 : 2;
@@ -173,86 +173,93 @@ LQ_INLINE float lq_vs_nb_sum(int a, int i, int j, int k, int nx, int ny, int nz,
         for (int s = -1; s <= 1; s += 2) {
             int ni = i + (d == 0 ? s : 0), nj = j + (d == 1 ? s : 0), nk = k + (d == 2 ? s : 0);
             if (ni < 0 || nj < 0 || nk < 0 || ni >= fx || nj >= fy || nk >= fz) continue;
-            int nf = lq_vs_fidx(a, ni, nj, nk, nx, ny);
+            int nf = lq_viscosity_fidx(a, ni, nj, nk, nx, ny);
             if ((int)kind[nf] != want) continue;
-            sum = sum + lq_vs_nu_at(nu, a, d, s, i, j, k, nx, ny, nz) * x[nf];
+            sum = sum + lq_viscosity_nu_at(nu, a, d, s, i, j, k, nx, ny, nz) * x[nf];
         }
     return sum;
 }
 
 /* y = (I − kk A) x = x + kk (W x − Σ ν x_n) on an UNKNOWN face (eq. 11–16, Dirichlet
  * values excluded); 0 elsewhere. */
-LQ_INLINE float lq_vs_apply_face(int a, int i, int j, int k, int nx, int ny, int nz,
-                                 LQ_GLOBAL const float *nu, LQ_GLOBAL const unsigned char *kind,
-                                 LQ_GLOBAL const float *diag, LQ_GLOBAL const float *x, float kk)
+LQ_INLINE float lq_viscosity_apply_face(int a, int i, int j, int k, int nx, int ny, int nz,
+                                        LQ_GLOBAL const float *nu,
+                                        LQ_GLOBAL const unsigned char *kind,
+                                        LQ_GLOBAL const float *diag, LQ_GLOBAL const float *x,
+                                        float kk)
 {
-    int f = lq_vs_fidx(a, i, j, k, nx, ny);
-    if (kind[f] != LQ_VS_UNKNOWN) return 0.0f;
+    int f = lq_viscosity_fidx(a, i, j, k, nx, ny);
+    if (kind[f] != LQ_VISCOSITY_UNKNOWN) return 0.0f;
     float xf = x[f];
-    return xf +
-           kk * (diag[f] * xf - lq_vs_nb_sum(a, i, j, k, nx, ny, nz, nu, kind, x, LQ_VS_UNKNOWN));
+    return xf + kk * (diag[f] * xf - lq_viscosity_nb_sum(a, i, j, k, nx, ny, nz, nu, kind, x,
+                                                         LQ_VISCOSITY_UNKNOWN));
 }
 
 /* Right-hand side: b = q + kk Σ_FIXED ν q_n on an UNKNOWN face (q = u* with the explicit
  * part added), 0 elsewhere. */
-LQ_INLINE float lq_vs_rhs_face(int a, int i, int j, int k, int nx, int ny, int nz,
-                               LQ_GLOBAL const float *nu, LQ_GLOBAL const unsigned char *kind,
-                               LQ_GLOBAL const float *q, float kk)
+LQ_INLINE float lq_viscosity_rhs_face(int a, int i, int j, int k, int nx, int ny, int nz,
+                                      LQ_GLOBAL const float *nu,
+                                      LQ_GLOBAL const unsigned char *kind, LQ_GLOBAL const float *q,
+                                      float kk)
 {
-    int f = lq_vs_fidx(a, i, j, k, nx, ny);
-    if (kind[f] != LQ_VS_UNKNOWN) return 0.0f;
-    return q[f] + kk * lq_vs_nb_sum(a, i, j, k, nx, ny, nz, nu, kind, q, LQ_VS_FIXED);
+    int f = lq_viscosity_fidx(a, i, j, k, nx, ny);
+    if (kind[f] != LQ_VISCOSITY_UNKNOWN) return 0.0f;
+    return q[f] + kk * lq_viscosity_nb_sum(a, i, j, k, nx, ny, nz, nu, kind, q, LQ_VISCOSITY_FIXED);
 }
 
 /* r = b − (I − kk A) x on an UNKNOWN face, 0 elsewhere. */
-LQ_INLINE float lq_vs_residual_face(int a, int i, int j, int k, int nx, int ny, int nz,
-                                    LQ_GLOBAL const float *nu, LQ_GLOBAL const unsigned char *kind,
-                                    LQ_GLOBAL const float *diag, LQ_GLOBAL const float *b,
-                                    LQ_GLOBAL const float *x, float kk)
+LQ_INLINE float lq_viscosity_residual_face(int a, int i, int j, int k, int nx, int ny, int nz,
+                                           LQ_GLOBAL const float *nu,
+                                           LQ_GLOBAL const unsigned char *kind,
+                                           LQ_GLOBAL const float *diag, LQ_GLOBAL const float *b,
+                                           LQ_GLOBAL const float *x, float kk)
 {
-    int f = lq_vs_fidx(a, i, j, k, nx, ny);
-    if (kind[f] != LQ_VS_UNKNOWN) return 0.0f;
-    return b[f] - lq_vs_apply_face(a, i, j, k, nx, ny, nz, nu, kind, diag, x, kk);
+    int f = lq_viscosity_fidx(a, i, j, k, nx, ny);
+    if (kind[f] != LQ_VISCOSITY_UNKNOWN) return 0.0f;
+    return b[f] - lq_viscosity_apply_face(a, i, j, k, nx, ny, nz, nu, kind, diag, x, kk);
 }
 
 /* The velocity difference across the explicit flux between face (a; c) and (a; c + s e_d)
  * (h times ∂_a u_d there, eq. 8–10): d = a: of u_a across the cell; d ≠ a: of u_d along a
  * on the edge (u_d faces at d-coordinate c_d + (s > 0), a-coordinates c_a and c_a − 1). */
-LQ_INLINE float lq_vs_cross_diff(int a, int d, int s, int i, int j, int k, int nx, int ny,
-                                 LQ_GLOBAL const float *ua, LQ_GLOBAL const float *ud)
+LQ_INLINE float lq_viscosity_cross_diff(int a, int d, int s, int i, int j, int k, int nx, int ny,
+                                        LQ_GLOBAL const float *ua, LQ_GLOBAL const float *ud)
 {
     if (d == a) {
-        int f = lq_vs_fidx(a, i, j, k, nx, ny);
-        int g =
-            lq_vs_fidx(a, i + (a == 0 ? s : 0), j + (a == 1 ? s : 0), k + (a == 2 ? s : 0), nx, ny);
+        int f = lq_viscosity_fidx(a, i, j, k, nx, ny);
+        int g = lq_viscosity_fidx(a, i + (a == 0 ? s : 0), j + (a == 1 ? s : 0),
+                                  k + (a == 2 ? s : 0), nx, ny);
         return s > 0 ? ua[g] - ua[f] : ua[f] - ua[g];
     }
     int e = s > 0 ? 1 : 0;
     int pi = i + (d == 0 ? e : 0), pj = j + (d == 1 ? e : 0), pk = k + (d == 2 ? e : 0);
     int qi = pi - (a == 0), qj = pj - (a == 1), qk = pk - (a == 2);
-    return ud[lq_vs_fidx(d, pi, pj, pk, nx, ny)] - ud[lq_vs_fidx(d, qi, qj, qk, nx, ny)];
+    return ud[lq_viscosity_fidx(d, pi, pj, pk, nx, ny)] -
+           ud[lq_viscosity_fidx(d, qi, qj, qk, nx, ny)];
 }
 
 /* The explicit part for an UNKNOWN face of component a: kk Σ_d (ν₊ D₊ − ν₋ D₋) over the
  * active fluxes (eq. 8–10; kk = Δt/h²); 0 for other faces. un, vn, wn: uⁿ. */
-LQ_INLINE float lq_vs_explicit_face(int a, int i, int j, int k, int nx, int ny, int nz,
-                                    LQ_GLOBAL const float *nu, LQ_GLOBAL const float *phi,
-                                    LQ_GLOBAL const float *sdf, int has_sdf, int free_slip,
-                                    int cross, LQ_GLOBAL const float *un, LQ_GLOBAL const float *vn,
-                                    LQ_GLOBAL const float *wn, float kk)
+LQ_INLINE float lq_viscosity_explicit_face(int a, int i, int j, int k, int nx, int ny, int nz,
+                                           LQ_GLOBAL const float *nu, LQ_GLOBAL const float *phi,
+                                           LQ_GLOBAL const float *sdf, int has_sdf, int free_slip,
+                                           int cross, LQ_GLOBAL const float *un,
+                                           LQ_GLOBAL const float *vn, LQ_GLOBAL const float *wn,
+                                           float kk)
 {
-    if (lq_vs_kind(a, i, j, k, nx, ny, nz, phi, sdf, has_sdf) != LQ_VS_UNKNOWN) return 0.0f;
+    if (lq_viscosity_kind(a, i, j, k, nx, ny, nz, phi, sdf, has_sdf) != LQ_VISCOSITY_UNKNOWN)
+        return 0.0f;
     LQ_GLOBAL const float *ua = a == 0 ? un : (a == 1 ? vn : wn);
     int dims = nz > 1 ? 3 : 2, nf;
     float sum = 0.0f;
     for (int d = 0; d < dims; d++) {
         LQ_GLOBAL const float *ud = d == 0 ? un : (d == 1 ? vn : wn);
         for (int s = -1; s <= 1; s += 2) {
-            int cl = lq_vs_nb_class(a, d, s, i, j, k, nx, ny, nz, phi, sdf, has_sdf, &nf);
-            if (cl == LQ_VS_WALL && free_slip) continue;
-            if (cl == LQ_VS_AIR && cross != LQ_VS_CROSS_UNMASKED) continue;
-            float t = lq_vs_nu_at(nu, a, d, s, i, j, k, nx, ny, nz) *
-                      lq_vs_cross_diff(a, d, s, i, j, k, nx, ny, ua, ud);
+            int cl = lq_viscosity_nb_class(a, d, s, i, j, k, nx, ny, nz, phi, sdf, has_sdf, &nf);
+            if (cl == LQ_VISCOSITY_WALL && free_slip) continue;
+            if (cl == LQ_VISCOSITY_AIR && cross != LQ_VISCOSITY_CROSS_UNMASKED) continue;
+            float t = lq_viscosity_nu_at(nu, a, d, s, i, j, k, nx, ny, nz) *
+                      lq_viscosity_cross_diff(a, d, s, i, j, k, nx, ny, ua, ud);
             sum = s > 0 ? sum + t : sum - t;
         }
     }
@@ -261,36 +268,36 @@ LQ_INLINE float lq_vs_explicit_face(int a, int i, int j, int k, int nx, int ny, 
 
 /* --- vector operations on the face arrays (CG) ----------------------------------------- */
 
-LQ_INLINE void lq_vs_cg_update_elem(LQ_GLOBAL float *x, LQ_GLOBAL float *r,
-                                    LQ_GLOBAL const float *d, LQ_GLOBAL const float *q, float alpha,
-                                    int f)
+LQ_INLINE void lq_viscosity_cg_update_elem(LQ_GLOBAL float *x, LQ_GLOBAL float *r,
+                                           LQ_GLOBAL const float *d, LQ_GLOBAL const float *q,
+                                           float alpha, int f)
 {
     x[f] = x[f] + alpha * d[f];
     r[f] = r[f] - alpha * q[f];
 }
 
 /* d = z + beta d (beta = 0: d = z, also where d held garbage). */
-LQ_INLINE void lq_vs_cg_direction_elem(LQ_GLOBAL const float *z, LQ_GLOBAL float *d, float beta,
-                                       int f)
+LQ_INLINE void lq_viscosity_cg_direction_elem(LQ_GLOBAL const float *z, LQ_GLOBAL float *d,
+                                              float beta, int f)
 {
     d[f] = beta == 0.0f ? z[f] : z[f] + beta * d[f];
 }
 
 /* Jacobi: z = r / (1 + kk W) on the UNKNOWN faces. */
-LQ_INLINE void lq_vs_precond_elem(LQ_GLOBAL const float *r, LQ_GLOBAL float *z,
-                                  LQ_GLOBAL const unsigned char *kind, LQ_GLOBAL const float *diag,
-                                  float kk, int f)
+LQ_INLINE void lq_viscosity_precond_elem(LQ_GLOBAL const float *r, LQ_GLOBAL float *z,
+                                         LQ_GLOBAL const unsigned char *kind,
+                                         LQ_GLOBAL const float *diag, float kk, int f)
 {
-    z[f] = kind[f] == LQ_VS_UNKNOWN ? r[f] / (1.0f + kk * diag[f]) : 0.0f;
+    z[f] = kind[f] == LQ_VISCOSITY_UNKNOWN ? r[f] / (1.0f + kk * diag[f]) : 0.0f;
 }
 
 /* Item l of group g of the dot product a·b (see the header comment). */
-LQ_INLINE float lq_vs_red_item(LQ_GLOBAL const float *a, LQ_GLOBAL const float *b, int g, int l,
-                               int span, int n)
+LQ_INLINE float lq_viscosity_red_item(LQ_GLOBAL const float *a, LQ_GLOBAL const float *b, int g,
+                                      int l, int span, int n)
 {
     int lo = g * span, hi = lo + span < n ? lo + span : n;
     float s = 0.0f;
-    for (int c = lo + l; c < hi; c += LQ_VS_LOCAL) s = s + a[c] * b[c];
+    for (int c = lo + l; c < hi; c += LQ_VISCOSITY_LOCAL) s = s + a[c] * b[c];
     return s;
 }
 

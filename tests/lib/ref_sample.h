@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 /* Trilinear sample of a cell-centred field f (nx·ny·nz, cells of h) at p (m, grid-
- * relative), clamped to the cell centres as lq_pls_sample does; axes of one cell drop. */
+ * relative), clamped to the cell centres as lq_plsparticles_sample does; axes of one cell drop. */
 static inline double ref_trilinear(const float *f, const float *p, int nx, int ny, int nz, double h)
 {
     double g[3], fr[3], v = 0;

@@ -175,7 +175,7 @@ static void test_twins(void)
     int kinds[6] = {0}, changed_fixed = 0;
     for (size_t q = 0; q < nc; q++) {
         kinds[fa[q]]++;
-        changed_fixed += lq_mk_fixed(f[q]) && fa[q] != f[q];
+        changed_fixed += lq_markers_fixed(f[q]) && fa[q] != f[q];
     }
     fprintf(stderr, "  cells: %d EMPTY, %d FULL, %d SURFACE\n", kinds[0], kinds[1], kinds[2]);
     CHECK(changed_fixed == 0 && kinds[0] > 0 && kinds[1] > 0 && kinds[2] > 0);

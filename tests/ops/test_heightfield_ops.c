@@ -43,7 +43,7 @@ static void dense_line(const float *h1, const float *b, const double *rhs, int b
     for (int t = 0; t < n; t++) A[t * n + t] = 1.0;
     for (int t = 0; t + 1 < n; t++) {
         int a = base + t * stride, c = a + stride;
-        double e = kappa * (double)lq_hf_edge_depth(h1[a], b[a], h1[c], b[c]);
+        double e = kappa * (double)lq_heightfield_edge_depth(h1[a], b[a], h1[c], b[c]);
         A[t * n + t] += e;
         A[(t + 1) * n + t + 1] += e;
         A[t * n + t + 1] -= e;
@@ -74,7 +74,7 @@ static void test_dense_and_conservation(void)
     const float eps = 1e-5f, kappa = 3.7f;
     make_state(&r, b, h1, h0, eps);
     for (int i = 0; i < N; i++) out[i] = rhs_copy[i] = 0.01f * sinf(0.37f * (float)i) + 0.002f;
-    for (int k = 0; k < NZ; k++) lq_hf_solve_line(h1, b, out, cp, k * NX, 1, NX, kappa, 0);
+    for (int k = 0; k < NZ; k++) lq_heightfield_solve_line(h1, b, out, cp, k * NX, 1, NX, kappa, 0);
     double worst = 0, worst_sum = 0;
     for (int k = 0; k < NZ; k++) {
         double rhs[NX], x[NX], s_rhs = 0, s_out = 0;
@@ -94,7 +94,7 @@ static void test_dense_and_conservation(void)
 
     /* columns, in place, adding h1 back (the last sub-iteration) */
     for (int i = 0; i < N; i++) out[i] = rhs_copy[i];
-    for (int i = 0; i < NX; i++) lq_hf_solve_line(h1, b, out, cp, i, NX, NZ, kappa, 1);
+    for (int i = 0; i < NX; i++) lq_heightfield_solve_line(h1, b, out, cp, i, NX, NZ, kappa, 1);
     worst = 0;
     for (int i = 0; i < NX; i++) {
         double rhs[NZ], x[NZ];
@@ -114,7 +114,8 @@ static void test_dense_and_conservation(void)
     for (int i = 0; i < N; i++) h1[i] = b[i] < level ? level : b[i] - eps;
     for (int k = 0; k < NZ; k++)
         for (int i = 0; i < NX; i++)
-            nonzero += lq_hf_residual_cell(h1, u0, w0, b, i, k, NX, NZ, kappa, 0.1f) != 0.0f;
+            nonzero +=
+                lq_heightfield_residual_cell(h1, u0, w0, b, i, k, NX, NZ, kappa, 0.1f) != 0.0f;
     fprintf(stderr, "  residual of a lake at rest: %d nonzero cells\n", nonzero);
     CHECK(nonzero == 0);
 }
@@ -139,7 +140,8 @@ static void test_advect_exact(void)
         for (int i = 0; i < AX; i++) w[i + AX * k] = (k == 0 || k == AZ) ? 0.0f : 0.25f;
     const float dt_dx = 1.5f;
     for (int k = 0; k < AZ; k++)
-        for (int i = 0; i < AX; i++) lq_hf_advect_cell(h, bb, u, w, ua, wa, i, k, AX, AZ, dt_dx);
+        for (int i = 0; i < AX; i++)
+            lq_heightfield_advect_cell(h, bb, u, w, ua, wa, i, k, AX, AZ, dt_dx);
     double worst = 0;
     for (int k = 4; k < AZ - 4; k++)
         for (int i = 4; i < AX - 4; i++) {
@@ -175,7 +177,7 @@ static void test_labels(void)
     lq_field_upload(&fh1, h1);
     lq_field_upload(&fhn, h0);
     lq_field_upload(&fb, b);
-    lq_hf_ref_label(NX, NZ, &fh1, &fhn, &fb, &fL, &fo, &fs, &fw);
+    lq_heightfield_ref_label(NX, NZ, &fh1, &fhn, &fb, &fL, &fo, &fs, &fw);
     lq_field_download(&fL, L);
     (void)o;
     (void)s;
@@ -217,9 +219,9 @@ static void test_twins(void)
         CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
         return;
     }
-    lq_hf_ops oref, ocl;
-    CHECK_OK(lq_hf_ops_init(&oref, &ref, NX, NZ));
-    CHECK_OK(lq_hf_ops_init(&ocl, &cl, NX, NZ));
+    lq_heightfield_ops oref, ocl;
+    CHECK_OK(lq_heightfield_ops_init(&oref, &ref, NX, NZ));
+    CHECK_OK(lq_heightfield_ops_init(&ocl, &cl, NX, NZ));
     lq_rng r;
     lq_rng_seed(&r, 3);
     static float b[N], h1[N], h0[N], hn[N], u[(NX + 1) * NZ], w[NX * (NZ + 1)];
@@ -230,7 +232,7 @@ static void test_twins(void)
     for (int i = 0; i < (NX + 1) * NZ; i++) u[i] = frand(&r, -1, 1);
     for (int i = 0; i < NX * (NZ + 1); i++) w[i] = frand(&r, -1, 1);
     twin_pair H1, HN, B, CP, L, OS, NS0, NS1, WT0, WT1, U, W, AL, AI;
-    int acc_i0[LQ_HF_ACC_I_COUNT] = {0, 0, 0, 0, 0x7fffffff, 0, 0, 0};
+    int acc_i0[LQ_HEIGHTFIELD_ACC_I_COUNT] = {0, 0, 0, 0, 0x7fffffff, 0, 0, 0};
     CHECK_OK(twin_alloc(&H1, &ref, &cl, "h1", NX, NZ, 1, 4, h1));
     CHECK_OK(twin_alloc(&HN, &ref, &cl, "hn", NX, NZ, 1, 4, hn));
     CHECK_OK(twin_alloc(&B, &ref, &cl, "b", NX, NZ, 1, 4, b));
@@ -243,8 +245,8 @@ static void test_twins(void)
     CHECK_OK(twin_alloc(&WT1, &ref, &cl, "wet1", NX, NZ, 1, 4, NULL));
     CHECK_OK(twin_alloc(&U, &ref, &cl, "u", NX + 1, NZ, 1, 4, u));
     CHECK_OK(twin_alloc(&W, &ref, &cl, "w", NX, NZ + 1, 1, 4, w));
-    CHECK_OK(twin_alloc(&AL, &ref, &cl, "acc_l", LQ_HF_ACC_L_COUNT, 1, 1, 8, NULL));
-    CHECK_OK(twin_alloc(&AI, &ref, &cl, "acc_i", LQ_HF_ACC_I_COUNT, 1, 1, 4, acc_i0));
+    CHECK_OK(twin_alloc(&AL, &ref, &cl, "acc_l", LQ_HEIGHTFIELD_ACC_L_COUNT, 1, 1, 8, NULL));
+    CHECK_OK(twin_alloc(&AI, &ref, &cl, "acc_i", LQ_HEIGHTFIELD_ACC_I_COUNT, 1, 1, 4, acc_i0));
 
 #define BOTH(call_ref, call_cl)                                                                    \
     do {                                                                                           \
@@ -253,76 +255,77 @@ static void test_twins(void)
         CHECK_OK(lq_ctx_finish(&cl));                                                              \
     } while (0)
 
-    BOTH(lq_hf_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &HN.ref, kappa, 0.07f),
-         lq_hf_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &HN.cl, kappa, 0.07f));
+    BOTH(lq_heightfield_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &HN.ref, kappa, 0.07f),
+         lq_heightfield_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &HN.cl, kappa, 0.07f));
     twin_check_float("hf_residual", &HN);
     twin_pair UA, WA;
     CHECK_OK(twin_alloc(&UA, &ref, &cl, "u_adv", NX + 1, NZ, 1, 4, NULL));
     CHECK_OK(twin_alloc(&WA, &ref, &cl, "w_adv", NX, NZ + 1, 1, 4, NULL));
-    BOTH(lq_hf_advect(&oref, &H1.ref, &B.ref, &U.ref, &W.ref, &UA.ref, &WA.ref, 0.9f),
-         lq_hf_advect(&ocl, &H1.cl, &B.cl, &U.cl, &W.cl, &UA.cl, &WA.cl, 0.9f));
+    BOTH(lq_heightfield_advect(&oref, &H1.ref, &B.ref, &U.ref, &W.ref, &UA.ref, &WA.ref, 0.9f),
+         lq_heightfield_advect(&ocl, &H1.cl, &B.cl, &U.cl, &W.cl, &UA.cl, &WA.cl, 0.9f));
     twin_check_float("hf_advect", &UA);
     twin_check_float("hf_advect", &WA);
     twin_release(&UA);
     twin_release(&WA);
-    BOTH(lq_hf_adi_x(&oref, &H1.ref, &B.ref, &HN.ref, &CP.ref, kappa),
-         lq_hf_adi_x(&ocl, &H1.cl, &B.cl, &HN.cl, &CP.cl, kappa));
+    BOTH(lq_heightfield_adi_x(&oref, &H1.ref, &B.ref, &HN.ref, &CP.ref, kappa),
+         lq_heightfield_adi_x(&ocl, &H1.cl, &B.cl, &HN.cl, &CP.cl, kappa));
     twin_check_float("hf_adi_x", &HN);
-    BOTH(lq_hf_adi_z(&oref, &H1.ref, &B.ref, &HN.ref, &CP.ref, kappa),
-         lq_hf_adi_z(&ocl, &H1.cl, &B.cl, &HN.cl, &CP.cl, kappa));
+    BOTH(lq_heightfield_adi_z(&oref, &H1.ref, &B.ref, &HN.ref, &CP.ref, kappa),
+         lq_heightfield_adi_z(&ocl, &H1.cl, &B.cl, &HN.cl, &CP.cl, kappa));
     twin_check_float("hf_adi_z", &HN);
 
     /* a bump, a uniform inflow and a drain, overlapping dry and wet cells */
-    int modes[3] = {LQ_HF_SOURCE_BUMP, LQ_HF_SOURCE_UNIFORM, LQ_HF_SOURCE_DRAIN};
+    int modes[3] = {LQ_HEIGHTFIELD_SOURCE_BUMP, LQ_HEIGHTFIELD_SOURCE_UNIFORM,
+                    LQ_HEIGHTFIELD_SOURCE_DRAIN};
     for (int m = 0; m < 3; m++) {
         float ci = 10.0f + 20.0f * (float)m, ck = 22.5f, R = 6.5f, amount = 0.004f;
-        if (modes[m] == LQ_HF_SOURCE_DRAIN) amount = 0.05f;
+        if (modes[m] == LQ_HEIGHTFIELD_SOURCE_DRAIN) amount = 0.05f;
         int i0 = (int)(ci - R), k0 = (int)(ck - R), ni = (int)(2 * R) + 2, nk = ni;
-        BOTH(lq_hf_source(&oref, &H1.ref, &B.ref, &AL.ref, i0, k0, ni, nk, ci, ck, 1.0f / (R * R),
-                          modes[m], amount, scale),
-             lq_hf_source(&ocl, &H1.cl, &B.cl, &AL.cl, i0, k0, ni, nk, ci, ck, 1.0f / (R * R),
-                          modes[m], amount, scale));
+        BOTH(lq_heightfield_source(&oref, &H1.ref, &B.ref, &AL.ref, i0, k0, ni, nk, ci, ck,
+                                   1.0f / (R * R), modes[m], amount, scale),
+             lq_heightfield_source(&ocl, &H1.cl, &B.cl, &AL.cl, i0, k0, ni, nk, ci, ck,
+                                   1.0f / (R * R), modes[m], amount, scale));
     }
     twin_check_float("hf_source", &H1);
     twin_check_exact("hf_source", &AL);
 
-    BOTH(lq_hf_label(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref),
-         lq_hf_label(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl));
+    BOTH(lq_heightfield_label(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref),
+         lq_heightfield_label(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl));
     twin_check_exact("hf_label", &L);
 
-    BOTH(lq_hf_volume_reduce(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref,
-                             scale, 1),
-         lq_hf_volume_reduce(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl, scale,
-                             1));
+    BOTH(lq_heightfield_volume_reduce(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref,
+                                      &WT0.ref, scale, 1),
+         lq_heightfield_volume_reduce(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl,
+                                      scale, 1));
     twin_check_exact("hf_volume_reduce", &OS);
     twin_check_exact("hf_volume_reduce", &NS0);
     twin_check_exact("hf_volume_reduce", &WT0);
 
-    BOTH(lq_hf_volume_apply(&oref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref, &NS1.ref,
-                            &WT1.ref, &AL.ref, 1.0f / scale, 1),
-         lq_hf_volume_apply(&ocl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl, &NS1.cl, &WT1.cl,
-                            &AL.cl, 1.0f / scale, 1));
+    BOTH(lq_heightfield_volume_apply(&oref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref,
+                                     &NS1.ref, &WT1.ref, &AL.ref, 1.0f / scale, 1),
+         lq_heightfield_volume_apply(&ocl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl, &NS1.cl,
+                                     &WT1.cl, &AL.cl, 1.0f / scale, 1));
     twin_check_float("hf_volume_apply", &HN);
     twin_check_exact("hf_volume_apply", &AL);
 
-    BOTH(
-        lq_hf_finish(&oref, &HN.ref, &H1.ref, &B.ref, &U.ref, &W.ref, &AI.ref, 0.3f, keep, 0.02f,
-                     eps, 5),
-        lq_hf_finish(&ocl, &HN.cl, &H1.cl, &B.cl, &U.cl, &W.cl, &AI.cl, 0.3f, keep, 0.02f, eps, 5));
+    BOTH(lq_heightfield_finish(&oref, &HN.ref, &H1.ref, &B.ref, &U.ref, &W.ref, &AI.ref, 0.3f, keep,
+                               0.02f, eps, 5),
+         lq_heightfield_finish(&ocl, &HN.cl, &H1.cl, &B.cl, &U.cl, &W.cl, &AI.cl, 0.3f, keep, 0.02f,
+                               eps, 5));
     twin_check_float("hf_finish", &HN);
     twin_check_float("hf_finish", &U);
     twin_check_float("hf_finish", &W);
     twin_check_exact("hf_finish", &AI);
 
-    BOTH(lq_hf_stats(&oref, &HN.ref, &B.ref, &U.ref, &W.ref, &AL.ref, &AI.ref, scale),
-         lq_hf_stats(&ocl, &HN.cl, &B.cl, &U.cl, &W.cl, &AL.cl, &AI.cl, scale));
+    BOTH(lq_heightfield_stats(&oref, &HN.ref, &B.ref, &U.ref, &W.ref, &AL.ref, &AI.ref, scale),
+         lq_heightfield_stats(&ocl, &HN.cl, &B.cl, &U.cl, &W.cl, &AL.cl, &AI.cl, scale));
     twin_check_exact("hf_stats", &AL);
     twin_check_exact("hf_stats", &AI);
 
     twin_pair *all[] = {&H1, &HN, &B, &CP, &L, &OS, &NS0, &NS1, &WT0, &WT1, &U, &W, &AL, &AI};
     for (size_t i = 0; i < LQ_COUNT(all); i++) twin_release(all[i]);
-    lq_hf_ops_release(&oref);
-    lq_hf_ops_release(&ocl);
+    lq_heightfield_ops_release(&oref);
+    lq_heightfield_ops_release(&ocl);
     lq_ctx_close(&ref);
     lq_ctx_close(&cl);
 }
@@ -335,9 +338,9 @@ static void test_twins_lake(void)
     enum { LX = 256, LZ = 12, LN = LX * LZ };
     lq_ctx ref, cl;
     if (twin_open(&ref, &cl)) return;
-    lq_hf_ops oref, ocl;
-    CHECK_OK(lq_hf_ops_init(&oref, &ref, LX, LZ));
-    CHECK_OK(lq_hf_ops_init(&ocl, &cl, LX, LZ));
+    lq_heightfield_ops oref, ocl;
+    CHECK_OK(lq_heightfield_ops_init(&oref, &ref, LX, LZ));
+    CHECK_OK(lq_heightfield_ops_init(&ocl, &cl, LX, LZ));
     static float b[LN], h1[LN], hn[LN];
     lq_rng r;
     lq_rng_seed(&r, 5);
@@ -365,28 +368,29 @@ static void test_twins_lake(void)
     CHECK_OK(twin_alloc(&W, &ref, &cl, "w", LX, LZ + 1, 1, 4, w));
     CHECK_OK(twin_alloc(&CP, &ref, &cl, "cp", LX, LZ, 1, 4, NULL));
     CHECK_OK(twin_alloc(&R, &ref, &cl, "R", LX, LZ, 1, 4, NULL));
-    CHECK_OK(lq_hf_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &R.ref, 2.1f, 0.03f));
-    CHECK_OK(lq_hf_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &R.cl, 2.1f, 0.03f));
+    CHECK_OK(lq_heightfield_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &R.ref, 2.1f, 0.03f));
+    CHECK_OK(lq_heightfield_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &R.cl, 2.1f, 0.03f));
     CHECK_OK(lq_ctx_finish(&cl));
     twin_check_float("hf_residual", &R);
-    CHECK_OK(lq_hf_adi_x(&oref, &H1.ref, &B.ref, &R.ref, &CP.ref, 2.1f));
-    CHECK_OK(lq_hf_adi_x(&ocl, &H1.cl, &B.cl, &R.cl, &CP.cl, 2.1f));
+    CHECK_OK(lq_heightfield_adi_x(&oref, &H1.ref, &B.ref, &R.ref, &CP.ref, 2.1f));
+    CHECK_OK(lq_heightfield_adi_x(&ocl, &H1.cl, &B.cl, &R.cl, &CP.cl, 2.1f));
     CHECK_OK(lq_ctx_finish(&cl));
     twin_check_float("hf_adi_x", &R);
-    CHECK_OK(lq_hf_adi_z(&oref, &H1.ref, &B.ref, &R.ref, &CP.ref, 2.1f));
-    CHECK_OK(lq_hf_adi_z(&ocl, &H1.cl, &B.cl, &R.cl, &CP.cl, 2.1f));
+    CHECK_OK(lq_heightfield_adi_z(&oref, &H1.ref, &B.ref, &R.ref, &CP.ref, 2.1f));
+    CHECK_OK(lq_heightfield_adi_z(&ocl, &H1.cl, &B.cl, &R.cl, &CP.cl, 2.1f));
     CHECK_OK(lq_ctx_finish(&cl));
     twin_check_float("hf_adi_z", &R);
     twin_release(&U);
     twin_release(&W);
     twin_release(&CP);
     twin_release(&R);
-    CHECK_OK(lq_hf_label(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS.ref, &WT.ref));
-    CHECK_OK(lq_hf_label(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS.cl, &WT.cl));
-    CHECK_OK(lq_hf_volume_reduce(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS.ref, &WT.ref,
-                                 1073741824.0f, 1));
-    CHECK_OK(lq_hf_volume_reduce(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS.cl, &WT.cl,
-                                 1073741824.0f, 1));
+    CHECK_OK(
+        lq_heightfield_label(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS.ref, &WT.ref));
+    CHECK_OK(lq_heightfield_label(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS.cl, &WT.cl));
+    CHECK_OK(lq_heightfield_volume_reduce(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS.ref,
+                                          &WT.ref, 1073741824.0f, 1));
+    CHECK_OK(lq_heightfield_volume_reduce(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS.cl,
+                                          &WT.cl, 1073741824.0f, 1));
     CHECK_OK(lq_ctx_finish(&cl));
     twin_check_exact("hf_label", &L);
     twin_check_exact("hf_volume_reduce", &OS);
@@ -394,8 +398,8 @@ static void test_twins_lake(void)
     twin_check_exact("hf_volume_reduce", &WT);
     twin_pair *all[] = {&H1, &HN, &B, &L, &OS, &NS, &WT};
     for (size_t i = 0; i < LQ_COUNT(all); i++) twin_release(all[i]);
-    lq_hf_ops_release(&oref);
-    lq_hf_ops_release(&ocl);
+    lq_heightfield_ops_release(&oref);
+    lq_heightfield_ops_release(&ocl);
     lq_ctx_close(&ref);
     lq_ctx_close(&cl);
 }

@@ -168,15 +168,15 @@ static void derive_rule(int m, unsigned char act[6], float *share)
         int a = n >> 1, open = (m >> n) & 1;
         int pair = ((m >> (2 * a)) & 3) == 3;
         if (!open)
-            act[n] = LQ_MS_KEEP;
+            act[n] = LQ_MACSURFACE_KEEP;
         else if (o2 == 3)
-            act[n] = LQ_MS_BODY;
+            act[n] = LQ_MACSURFACE_BODY;
         else if (o1 == 3)
-            act[n] = LQ_MS_COPY;
+            act[n] = LQ_MACSURFACE_COPY;
         else if (o1 > 0)
-            act[n] = pair ? LQ_MS_BODY : LQ_MS_CLOSE;
+            act[n] = pair ? LQ_MACSURFACE_BODY : LQ_MACSURFACE_CLOSE;
         else
-            act[n] = LQ_MS_BODY_CLOSE;
+            act[n] = LQ_MACSURFACE_BODY_CLOSE;
     }
     if (o1 == 1 || o1 == 2) *share = 1.0f / (float)o1;
     if (o1 == 0 && (o2 == 1 || o2 == 2)) *share = 1.0f / (float)(2 * o2);
@@ -190,7 +190,7 @@ static void test_table(void)
         unsigned char act[6];
         float share;
         derive_rule(m, act, &share);
-        const lq_ms_rule *r = &lq_ms_rules[m];
+        const lq_macsurface_rule *r = &lq_macsurface_rules[m];
         int same = memcmp(act, r->face, 6) == 0 && share == r->share;
         if (!same) bad++;
         CHECK_MSG(same,
@@ -212,7 +212,7 @@ static void test_table(void)
 
 typedef struct twins {
     lq_ctx *ref, *cl;
-    lq_ms_ops ro, co;
+    lq_macsurface_ops ro, co;
     twin_pair flags, mask, u, v, w, p;
 } twins;
 
@@ -222,8 +222,8 @@ static int twins_open(twins *t, lq_ctx *ref, lq_ctx *cl, const grid *g)
     t->ref = ref;
     t->cl = cl;
     int nx = g->nx, ny = g->ny, nz = g->nz;
-    int rc = lq_ms_ops_init(&t->ro, ref, nx, ny, nz);
-    if (!rc) rc = lq_ms_ops_init(&t->co, cl, nx, ny, nz);
+    int rc = lq_macsurface_ops_init(&t->ro, ref, nx, ny, nz);
+    if (!rc) rc = lq_macsurface_ops_init(&t->co, cl, nx, ny, nz);
     if (!rc) rc = twin_alloc(&t->flags, ref, cl, "flags", nx, ny, nz, 1, g->flags);
     if (!rc) rc = twin_alloc(&t->mask, ref, cl, "mask", nx, ny, nz, 1, g->mask);
     if (!rc) rc = twin_alloc(&t->u, ref, cl, "u", nx + 1, ny, nz, 4, g->u);
@@ -238,8 +238,8 @@ static void twins_close(twins *t)
 {
     twin_pair *ps[] = {&t->flags, &t->mask, &t->u, &t->v, &t->w, &t->p};
     for (size_t n = 0; n < LQ_COUNT(ps); n++) twin_release(ps[n]);
-    lq_ms_ops_release(&t->ro);
-    lq_ms_ops_release(&t->co);
+    lq_macsurface_ops_release(&t->ro);
+    lq_macsurface_ops_release(&t->co);
 }
 
 static int upload_pair(twin_pair *p, const void *src)
@@ -263,23 +263,23 @@ static int twins_upload(twins *t, const grid *g)
 /* classify, apply and pressure on both backends, each compared; the reference result
  * goes to `out`. */
 static void twins_run(twins *t, const float h[3], float dt, const float gv[3],
-                      const float origin[3], const lq_ms_forcing *f, grid *out)
+                      const float origin[3], const lq_macsurface_forcing *f, grid *out)
 {
-    CHECK_OK(lq_ms_classify(&t->ro, &t->flags.ref, &t->mask.ref));
-    CHECK_OK(lq_ms_classify(&t->co, &t->flags.cl, &t->mask.cl));
+    CHECK_OK(lq_macsurface_classify(&t->ro, &t->flags.ref, &t->mask.ref));
+    CHECK_OK(lq_macsurface_classify(&t->co, &t->flags.cl, &t->mask.cl));
     CHECK_OK(lq_ctx_finish(t->cl));
     twin_check_exact("mac_surface.classify", &t->mask);
-    CHECK_OK(lq_ms_apply(&t->ro, &t->flags.ref, &t->mask.ref, &t->u.ref, &t->v.ref, &t->w.ref, h,
-                         dt, gv));
-    CHECK_OK(
-        lq_ms_apply(&t->co, &t->flags.cl, &t->mask.cl, &t->u.cl, &t->v.cl, &t->w.cl, h, dt, gv));
+    CHECK_OK(lq_macsurface_apply(&t->ro, &t->flags.ref, &t->mask.ref, &t->u.ref, &t->v.ref,
+                                 &t->w.ref, h, dt, gv));
+    CHECK_OK(lq_macsurface_apply(&t->co, &t->flags.cl, &t->mask.cl, &t->u.cl, &t->v.cl, &t->w.cl, h,
+                                 dt, gv));
     CHECK_OK(lq_ctx_finish(t->cl));
     twin_check_float("mac_surface.apply", &t->u);
     twin_check_float("mac_surface.apply", &t->v);
     twin_check_float("mac_surface.apply", &t->w);
     if (f) {
-        CHECK_OK(lq_ms_pressure(&t->ro, &t->flags.ref, &t->p.ref, h, origin, f));
-        CHECK_OK(lq_ms_pressure(&t->co, &t->flags.cl, &t->p.cl, h, origin, f));
+        CHECK_OK(lq_macsurface_pressure(&t->ro, &t->flags.ref, &t->p.ref, h, origin, f));
+        CHECK_OK(lq_macsurface_pressure(&t->co, &t->flags.cl, &t->p.cl, h, origin, f));
         CHECK_OK(lq_ctx_finish(t->cl));
         twin_check_float("mac_surface.pressure", &t->p);
     }
@@ -456,8 +456,8 @@ static void test_configs(lq_ctx *ref, lq_ctx *cl)
         memset(g.mask, 0, g.nc);
         if (twins_upload(&t, &g)) break;
         twins_run(&t, h, dt, gv, NULL, NULL, &out);
-        lq_ms_apply_k k;
-        CHECK_OK(lq_ms_apply_prepare(h, dt, gv, &k));
+        lq_macsurface_apply_k k;
+        CHECK_OK(lq_macsurface_apply_prepare(h, dt, gv, &k));
         int bad = 0;
         for (int b = 0; b < 64; b++) {
             int ci = 3 * (b & 3) + 1, cj = 3 * (b >> 2 & 3) + 1, ck = 3 * (b >> 4) + 1;
@@ -522,19 +522,19 @@ static void test_random(lq_ctx *ref, lq_ctx *cl, int nx, int ny, int nz, uint64_
     float h[3] = {0.013f, 0.021f, nz == 1 ? 1.0f : 0.0087f};
     float gv[3] = {0.4f, -9.81f, -0.3f}, dt = 0.0125f;
     float origin[3] = {-0.3f, 0.2f, 1.7f};
-    lq_ms_forcing f = {.p_atm = 101.325f,
-                       .A = 0.02f,
-                       .a = 0.01f,
-                       .depth = 0.25f,
-                       .L = 0.17f,
-                       .omega = 7.3f,
-                       .g = -9.81f,
-                       .t = 12.345,
-                       .dt = dt,
-                       .axis = nz == 1 ? 0 : 2};
+    lq_macsurface_forcing f = {.p_atm = 101.325f,
+                               .A = 0.02f,
+                               .a = 0.01f,
+                               .depth = 0.25f,
+                               .L = 0.17f,
+                               .omega = 7.3f,
+                               .g = -9.81f,
+                               .t = 12.345,
+                               .dt = dt,
+                               .axis = nz == 1 ? 0 : 2};
     twins_run(&t, h, dt, gv, origin, &f, &out);
-    lq_ms_apply_k k;
-    CHECK_OK(lq_ms_apply_prepare(h, dt, gv, &k));
+    lq_macsurface_apply_k k;
+    CHECK_OK(lq_macsurface_apply_prepare(h, dt, gv, &k));
 
     int seen[64] = {0}, kinds = 0, surface = 0, bad = 0, zbits = 0, hanging = 0;
     double C = LQ_PI / f.L, B = f.a * sqrt(-(double)f.g * f.depth / C);
@@ -592,9 +592,9 @@ static void test_bad_input(lq_ctx *ctx)
 {
     grid g;
     make_configs(&g);
-    lq_ms_ops o;
+    lq_macsurface_ops o;
     lq_field flags, mask, u, v, w, p;
-    CHECK_OK(lq_ms_ops_init(&o, ctx, 12, 12, 12));
+    CHECK_OK(lq_macsurface_ops_init(&o, ctx, 12, 12, 12));
     CHECK_OK(lq_field_alloc(ctx, &flags, "flags", 12, 12, 12, 1));
     CHECK_OK(lq_field_alloc(ctx, &mask, "mask", 12, 12, 12, 1));
     CHECK_OK(lq_field_alloc(ctx, &u, "u", 13, 12, 12, 4));
@@ -604,27 +604,28 @@ static void test_bad_input(lq_ctx *ctx)
     CHECK_OK(lq_field_upload(&flags, g.flags));
     float h[3] = {0.1f, 0.0f, 0.1f}, gv[3] = {0, -9.81f, 0}, origin[3] = {0, 0, 0};
     lq_error_clear();
-    CHECK(lq_ms_apply(&o, &flags, &mask, &u, &v, &w, h, 0.01f, gv) == LQ_EINPUT);
+    CHECK(lq_macsurface_apply(&o, &flags, &mask, &u, &v, &w, h, 0.01f, gv) == LQ_EINPUT);
     fprintf(stderr, "  bad spacing: %s\n", lq_error_message());
     h[1] = 0.1f;
-    lq_ms_forcing f = {.a = 0.01f, .depth = 0.5f, .L = 1.0f, .g = 9.81f, .dt = 0.01f, .axis = 0};
+    lq_macsurface_forcing f = {
+        .a = 0.01f, .depth = 0.5f, .L = 1.0f, .g = 9.81f, .dt = 0.01f, .axis = 0};
     lq_error_clear();
-    CHECK(lq_ms_pressure(&o, &flags, &p, h, origin, &f) == LQ_EINPUT);
+    CHECK(lq_macsurface_pressure(&o, &flags, &p, h, origin, &f) == LQ_EINPUT);
     fprintf(stderr, "  g > 0: %s\n", lq_error_message());
     f.g = -9.81f;
     f.L = 0.0f;
     lq_error_clear();
-    CHECK(lq_ms_pressure(&o, &flags, &p, h, origin, &f) == LQ_EINPUT);
+    CHECK(lq_macsurface_pressure(&o, &flags, &p, h, origin, &f) == LQ_EINPUT);
     f.L = 1.0f;
     f.axis = 3;
     lq_error_clear();
-    CHECK(lq_ms_pressure(&o, &flags, &p, h, origin, &f) == LQ_EINPUT);
+    CHECK(lq_macsurface_pressure(&o, &flags, &p, h, origin, &f) == LQ_EINPUT);
     f.axis = 1;
     lq_error_clear();
-    CHECK_OK(lq_ms_pressure(&o, &flags, &p, h, origin, &f));
+    CHECK_OK(lq_macsurface_pressure(&o, &flags, &p, h, origin, &f));
     lq_field *fs[] = {&flags, &mask, &u, &v, &w, &p};
     for (size_t n = 0; n < LQ_COUNT(fs); n++) lq_field_release(fs[n]);
-    lq_ms_ops_release(&o);
+    lq_macsurface_ops_release(&o);
     grid_free(&g);
 }
 
@@ -651,24 +652,24 @@ static void test_fill_pressure(lq_ctx *ref, lq_ctx *cl)
         p0[c] = (float)(lq_rng_uniform(&r) * 4 - 2);
     }
     const float G = 9.81f, DY = 0.2f; /* caps of 0.74-2.9: some random heads exceed them */
-    lq_ms_fill_ratio(PC, G, DY, ratio);
+    lq_macsurface_fill_ratio(PC, G, DY, ratio);
     CHECK_NEAR(ratio[0], -0.4 / 0.6, 1e-7); /* fills below 0.1 count as 0.1 */
     CHECK_NEAR(ratio[PC / 2], 0.0, 0);
     CHECK_NEAR(ratio[PC], 1.0 / 3.0, 1e-7);
-    lq_ms_ops oref, ocl;
-    CHECK_OK(lq_ms_ops_init(&oref, ref, NX, NY, NZ));
-    CHECK_OK(lq_ms_ops_init(&ocl, cl, NX, NY, NZ));
+    lq_macsurface_ops oref, ocl;
+    CHECK_OK(lq_macsurface_ops_init(&oref, ref, NX, NY, NZ));
+    CHECK_OK(lq_macsurface_ops_init(&ocl, cl, NX, NY, NZ));
     twin_pair f, m, pp, cc, rt;
     CHECK_OK(twin_alloc(&f, ref, cl, "flags", NX, NY, NZ, 1, fl));
     CHECK_OK(twin_alloc(&m, ref, cl, "mask", NX, NY, NZ, 1, NULL));
     CHECK_OK(twin_alloc(&pp, ref, cl, "p", NX, NY, NZ, 4, p0));
     CHECK_OK(twin_alloc(&cc, ref, cl, "count", NX, NY, NZ, 4, cnt));
     CHECK_OK(twin_alloc(&rt, ref, cl, "ratio", 2 * (PC + 1), 1, 1, 4, ratio));
-    CHECK_OK(lq_ms_classify(&oref, &f.ref, &m.ref));
-    CHECK_OK(lq_ms_classify(&ocl, &f.cl, &m.cl));
+    CHECK_OK(lq_macsurface_classify(&oref, &f.ref, &m.ref));
+    CHECK_OK(lq_macsurface_classify(&ocl, &f.cl, &m.cl));
     CHECK_OK(lq_field_download(&m.ref, mk));
-    CHECK_OK(lq_ms_fill_pressure(&oref, &f.ref, &m.ref, &pp.ref, &cc.ref, &rt.ref, PC));
-    CHECK_OK(lq_ms_fill_pressure(&ocl, &f.cl, &m.cl, &pp.cl, &cc.cl, &rt.cl, PC));
+    CHECK_OK(lq_macsurface_fill_pressure(&oref, &f.ref, &m.ref, &pp.ref, &cc.ref, &rt.ref, PC));
+    CHECK_OK(lq_macsurface_fill_pressure(&ocl, &f.cl, &m.cl, &pp.cl, &cc.cl, &rt.cl, PC));
     twin_check_exact("mac_surface.fill_pressure", &pp);
     CHECK_OK(lq_field_download(&pp.ref, pr));
     int moved = 0;
@@ -689,8 +690,8 @@ static void test_fill_pressure(lq_ctx *ref, lq_ctx *cl)
     twin_release(&pp);
     twin_release(&cc);
     twin_release(&rt);
-    lq_ms_ops_release(&ocl);
-    lq_ms_ops_release(&oref);
+    lq_macsurface_ops_release(&ocl);
+    lq_macsurface_ops_release(&oref);
 }
 
 int main(void)

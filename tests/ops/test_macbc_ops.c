@@ -16,14 +16,14 @@ static void bc_alloc(bc_set *s, lq_ctx *ref, lq_ctx *cl, int nx, int ny, int nz,
 {
     size_t nu = (size_t)(nx + 1) * ny * nz, nv = (size_t)nx * (ny + 1) * nz;
     s->nx = nx, s->ny = ny, s->nz = nz;
-    float vel[3 * LQ_BC_MAX_INLETS];
-    for (int q = 0; q < 3 * LQ_BC_MAX_INLETS; q++) vel[q] = 0.25f * (float)(q + 1);
+    float vel[3 * LQ_MACBC_MAX_INLETS];
+    for (int q = 0; q < 3 * LQ_MACBC_MAX_INLETS; q++) vel[q] = 0.25f * (float)(q + 1);
     CHECK_OK(twin_alloc(&s->u, ref, cl, "u", nx + 1, ny, nz, 4, uvw));
     CHECK_OK(twin_alloc(&s->v, ref, cl, "v", nx, ny + 1, nz, 4, uvw + nu));
     CHECK_OK(twin_alloc(&s->w, ref, cl, "w", nx, ny, nz + 1, 4, uvw + nu + nv));
     CHECK_OK(twin_alloc(&s->flags, ref, cl, "flags", nx, ny, nz, 1, fl));
     CHECK_OK(twin_alloc(&s->region, ref, cl, "region", nx, ny, nz, 1, rg));
-    CHECK_OK(twin_alloc(&s->vel, ref, cl, "vel", 3, LQ_BC_MAX_INLETS, 1, 4, vel));
+    CHECK_OK(twin_alloc(&s->vel, ref, cl, "vel", 3, LQ_MACBC_MAX_INLETS, 1, 4, vel));
 }
 
 static void bc_release(bc_set *s)
@@ -140,8 +140,8 @@ static void test_channel(const char *device)
     CHECK_OK(lq_field_alloc(&ctx, &w, "w", NX, NY, NZ + 1, 4));
     CHECK_OK(lq_field_alloc(&ctx, &flags, "flags", NX, NY, NZ, 1));
     CHECK_OK(lq_field_alloc(&ctx, &region, "region", NX, NY, NZ, 1));
-    CHECK_OK(lq_field_alloc(&ctx, &vel, "vel", 3, LQ_BC_MAX_INLETS, 1, 4));
-    float vv[3 * LQ_BC_MAX_INLETS] = {0};
+    CHECK_OK(lq_field_alloc(&ctx, &vel, "vel", 3, LQ_MACBC_MAX_INLETS, 1, 4));
+    float vv[3 * LQ_MACBC_MAX_INLETS] = {0};
     vv[3] = 1.0f, vv[4] = 1.25f, vv[5] = 1.5f;
     CHECK_OK(lq_field_upload(&u, uvw));
     CHECK_OK(lq_field_upload(&v, uvw + nu));

@@ -112,7 +112,7 @@ static void forces(lq_ctx *ctx, int n, const lq_macbody_desc *d, lq_macbody_set 
     CHECK_OK(lq_macbody_init(s, ctx, n, d, NX, NY, NZ, H, origin, 1000.0, hfl));
     grid_alloc(ctx, &g, hp, hu, hv, hw, hfl);
     CHECK_OK(lq_macbody_forces(&o, s, &g.p, &g.u, &g.v, &g.w, &g.flags));
-    if (rows) memcpy(rows, s->hout, sizeof(float) * LQ_MB_OUT * s->ngroups);
+    if (rows) memcpy(rows, s->hout, sizeof(float) * LQ_MACBODY_OUT * s->ngroups);
     grid_release(&g);
     lq_macbody_ops_release(&o);
 }
@@ -152,11 +152,11 @@ static void test_twin(void)
     lq_macbody_set sr, sc;
     float *ra = NULL, *rb = NULL;
     forces(&ref, 3, d, &sr, NULL);
-    ra = malloc(sizeof(float) * LQ_MB_OUT * sr.ngroups);
-    rb = malloc(sizeof(float) * LQ_MB_OUT * sr.ngroups);
-    memcpy(ra, sr.hout, sizeof(float) * LQ_MB_OUT * sr.ngroups);
+    ra = malloc(sizeof(float) * LQ_MACBODY_OUT * sr.ngroups);
+    rb = malloc(sizeof(float) * LQ_MACBODY_OUT * sr.ngroups);
+    memcpy(ra, sr.hout, sizeof(float) * LQ_MACBODY_OUT * sr.ngroups);
     forces(&cl, 3, d, &sc, rb);
-    int differ = memcmp(ra, rb, sizeof(float) * LQ_MB_OUT * sr.ngroups) != 0;
+    int differ = memcmp(ra, rb, sizeof(float) * LQ_MACBODY_OUT * sr.ngroups) != 0;
     double fbig = 0;
     for (int i = 0; i < 3; i++)
         for (int a = 0; a < 3; a++) {
@@ -166,7 +166,7 @@ static void test_twin(void)
         }
     fprintf(stderr,
             "twin: %d groups of %d nodes (%d, %d, %d real), rows %s, largest force %.4g N\n",
-            sr.ngroups, LQ_MB_LOCAL, sr.b[0].nnodes, sr.b[1].nnodes, sr.b[2].nnodes,
+            sr.ngroups, LQ_MACBODY_LOCAL, sr.b[0].nnodes, sr.b[1].nnodes, sr.b[2].nnodes,
             differ ? "DIFFER" : "identical", fbig);
     CHECK(!differ);
     CHECK(fbig > 1); /* the random field does push */

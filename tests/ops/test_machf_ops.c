@@ -145,7 +145,7 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
             for (int i = 0; i < nx; i++) {
                 int c = LQ_MAC_CELL(i, j, k, nx, ny);
                 kinds[fa[c]]++;
-                if (lq_mk_fixed(f[c])) {
+                if (lq_markers_fixed(f[c])) {
                     bad += fa[c] != f[c];
                     continue;
                 }

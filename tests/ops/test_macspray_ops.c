@@ -112,17 +112,19 @@ static void check_live(side *s, const lq_macspray_params *p, const lq_macspray_c
     int n = s->st.live, nx = s->st.nx, ny = s->st.ny, nz = s->st.nz;
     const float *part = (const float *)s->st.part[s->st.cur].host;
     const unsigned char *f = (const unsigned char *)s->f.host;
-    float c_[LQ_MSP_C_COUNT];
+    float c_[LQ_MACSPRAY_C_COUNT];
     lq_macspray_coef_of(p, nx, ny, nz, c_);
     int in_solid = 0, spray = 0, foam = 0, other = 0;
     for (int q = 0; q < n; q++) {
-        const float *a = part + (size_t)q * LQ_MSP_STRIDE;
-        lq_mk_vec3 x = {a[0], a[1], a[2]};
-        in_solid += f[lq_mk_cell_of(x, nx, ny, nz, c_[LQ_MSP_C_IDX], c_[LQ_MSP_C_IDX + 1],
-                                    c_[LQ_MSP_C_IDX + 2])] == LQ_MAC_SOLID;
-        spray += a[LQ_MSP_KIND] == LQ_MSP_SPRAY;
-        foam += a[LQ_MSP_KIND] == LQ_MSP_FOAM;
-        other += a[LQ_MSP_KIND] != LQ_MSP_SPRAY && a[LQ_MSP_KIND] != LQ_MSP_FOAM;
+        const float *a = part + (size_t)q * LQ_MACSPRAY_STRIDE;
+        lq_markers_vec3 x = {a[0], a[1], a[2]};
+        in_solid +=
+            f[lq_markers_cell_of(x, nx, ny, nz, c_[LQ_MACSPRAY_C_IDX], c_[LQ_MACSPRAY_C_IDX + 1],
+                                 c_[LQ_MACSPRAY_C_IDX + 2])] == LQ_MAC_SOLID;
+        spray += a[LQ_MACSPRAY_KIND] == LQ_MACSPRAY_SPRAY;
+        foam += a[LQ_MACSPRAY_KIND] == LQ_MACSPRAY_FOAM;
+        other +=
+            a[LQ_MACSPRAY_KIND] != LQ_MACSPRAY_SPRAY && a[LQ_MACSPRAY_KIND] != LQ_MACSPRAY_FOAM;
     }
     CHECK_MSG(in_solid == 0 && other == 0, "%d in SOLID, %d of no kind", in_solid, other);
     CHECK_MSG(spray == c->spray && foam == c->foam && n <= s->st.capacity,
@@ -199,7 +201,7 @@ static void test_twins(int nx, int ny, int nz, int cap)
                 CHECK_OK(lq_field_download(&pp.ref, a));
                 CHECK_OK(lq_field_download(&pp.cl, b));
                 CHECK_MSG(memcmp(a, b, bytes) == 0, "step %d %s: particles differ", step, ops[op]);
-                int ca[LQ_MSP_CNT_COUNT], cb[LQ_MSP_CNT_COUNT];
+                int ca[LQ_MACSPRAY_CNT_COUNT], cb[LQ_MACSPRAY_CNT_COUNT];
                 CHECK_OK(lq_field_download(&pc.ref, ca));
                 CHECK_OK(lq_field_download(&pc.cl, cb));
                 CHECK_MSG(memcmp(ca, cb, sizeof ca) == 0, "step %d %s: counters differ", step,
@@ -246,10 +248,10 @@ static void fly(lq_macspray_params *p, const float x0[3], const float v0[3], int
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     side s;
     if (side_open(&s, &ref, 12, 12, 12, 4)) return;
-    float part[4 * LQ_MSP_STRIDE] = {0};
-    for (int a = 0; a < 3; a++) part[LQ_MSP_X + a] = x0[a], part[LQ_MSP_V + a] = v0[a];
-    part[LQ_MSP_R] = p->radius;
-    part[LQ_MSP_KIND] = LQ_MSP_SPRAY;
+    float part[4 * LQ_MACSPRAY_STRIDE] = {0};
+    for (int a = 0; a < 3; a++) part[LQ_MACSPRAY_X + a] = x0[a], part[LQ_MACSPRAY_V + a] = v0[a];
+    part[LQ_MACSPRAY_R] = p->radius;
+    part[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_SPRAY;
     CHECK_OK(lq_field_upload(&s.st.part[0], part));
     s.st.live = 1;
     for (int t = 0; t < n; t++) {
@@ -258,7 +260,7 @@ static void fly(lq_macspray_params *p, const float x0[3], const float v0[3], int
         CHECK_OK(lq_macspray_step(&s.ops, &s.st, &s.u, &s.v, &s.w, &s.f, p, &c));
     }
     CHECK(s.st.live == 1);
-    memcpy(out, (float *)s.st.part[s.st.cur].host, LQ_MSP_STRIDE * sizeof(float));
+    memcpy(out, (float *)s.st.part[s.st.cur].host, LQ_MACSPRAY_STRIDE * sizeof(float));
     side_close(&s);
     lq_ctx_close(&ref);
 }
@@ -269,15 +271,15 @@ static void test_ballistic(void)
     p.dx = p.dy = p.dz = 1.0f;
     p.rate = 0;
     p.g[0] = 0.3f, p.g[1] = -9.81f, p.g[2] = 0.1f;
-    float x0[3] = {6.0f, 10.0f, 6.0f}, v0[3] = {1.0f, 2.0f, -0.5f}, out[LQ_MSP_STRIDE];
+    float x0[3] = {6.0f, 10.0f, 6.0f}, v0[3] = {1.0f, 2.0f, -0.5f}, out[LQ_MACSPRAY_STRIDE];
     int n = 100;
     double t = n * (double)p.dt;
     fly(&p, x0, v0, n, out);
     double ex = 0, ev = 0;
     for (int a = 0; a < 3; a++) {
         double x = x0[a] + v0[a] * t + 0.5 * p.g[a] * t * t, v = v0[a] + p.g[a] * t;
-        ex = fmax(ex, fabs(out[LQ_MSP_X + a] - x));
-        ev = fmax(ev, fabs(out[LQ_MSP_V + a] - v));
+        ex = fmax(ex, fabs(out[LQ_MACSPRAY_X + a] - x));
+        ev = fmax(ev, fabs(out[LQ_MACSPRAY_V + a] - v));
     }
     fprintf(stderr, "ballistic, drag 0, 1 s: |x - closed form| %.3g m, |v - ...| %.3g m/s\n", ex,
             ev);
@@ -292,8 +294,8 @@ static void test_ballistic(void)
     for (int a = 0; a < 3; a++) {
         double vinf = p.wind[a] + p.g[a] / k;
         double v = vinf + (v0[a] - vinf) * e, x = x0[a] + vinf * t + (v0[a] - vinf) * (1 - e) / k;
-        ex = fmax(ex, fabs(out[LQ_MSP_X + a] - x));
-        ev = fmax(ev, fabs(out[LQ_MSP_V + a] - v));
+        ex = fmax(ex, fabs(out[LQ_MACSPRAY_X + a] - x));
+        ev = fmax(ev, fabs(out[LQ_MACSPRAY_V + a] - v));
     }
     fprintf(stderr, "ballistic, drag %.1f/s, wind: |x - closed form| %.3g m, |v - ...| %.3g m/s\n",
             k, ex, ev);
@@ -304,7 +306,7 @@ static void test_ballistic(void)
     ex = 0;
     for (int a = 0; a < 3; a++) {
         double x = x0[a] + v0[a] * t + 0.5 * p.g[a] * t * t;
-        ex = fmax(ex, fabs(out[LQ_MSP_X + a] - x));
+        ex = fmax(ex, fabs(out[LQ_MACSPRAY_X + a] - x));
     }
     CHECK(ex < 1e-4);
 }
@@ -343,11 +345,11 @@ static long emit_flat(float up, int steps, float rate, lq_macspray_params *p)
         const float *part = (const float *)s.st.part[s.st.cur].host;
         int bad = 0;
         for (int q = s.st.live - c.emitted; q < s.st.live; q++) {
-            const float *a = part + (size_t)q * LQ_MSP_STRIDE;
+            const float *a = part + (size_t)q * LQ_MACSPRAY_STRIDE;
             float gy = a[1] / p->dy;
             bad += !(gy >= 4.9999f && gy <= 5.5001f) ||
-                   fabsf(a[LQ_MSP_V + 1] - up) > p->spread + 1e-5f;
-            bad += !(a[LQ_MSP_R] >= 0.75f * p->radius && a[LQ_MSP_R] < 1.25f * p->radius);
+                   fabsf(a[LQ_MACSPRAY_V + 1] - up) > p->spread + 1e-5f;
+            bad += !(a[LQ_MACSPRAY_R] >= 0.75f * p->radius && a[LQ_MACSPRAY_R] < 1.25f * p->radius);
         }
         CHECK(bad == 0);
         s.st.live = 0; /* count afresh */
@@ -388,13 +390,13 @@ static void test_foam(void)
     lq_macspray_params p = base_params();
     p.rate = 0;
     p.foam_life = 0.3f;
-    float part[64 * LQ_MSP_STRIDE] = {0};
+    float part[64 * LQ_MACSPRAY_STRIDE] = {0};
     int n = 20;
     for (int q = 0; q < n; q++) {
-        float *a = part + q * LQ_MSP_STRIDE;
+        float *a = part + q * LQ_MACSPRAY_STRIDE;
         a[0] = (5.0f + 0.1f * q) * p.dx, a[1] = 7.5f * p.dy, a[2] = (6.0f + 0.05f * q) * p.dz;
-        a[LQ_MSP_R] = p.radius * (0.5f + 0.05f * q);
-        a[LQ_MSP_KIND] = LQ_MSP_SPRAY;
+        a[LQ_MACSPRAY_R] = p.radius * (0.5f + 0.05f * q);
+        a[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_SPRAY;
     }
     CHECK_OK(lq_field_upload(&s.st.part[0], part));
     s.st.live = n;
@@ -409,19 +411,20 @@ static void test_foam(void)
         /* particles keep their order; track them by radius (distinct) */
         int seen[64] = {0};
         for (int q = 0; q < s.st.live; q++) {
-            const float *a = a0 + (size_t)q * LQ_MSP_STRIDE;
-            int id = (int)lroundf((a[LQ_MSP_R] / p.radius - 0.5f) / 0.05f);
+            const float *a = a0 + (size_t)q * LQ_MACSPRAY_STRIDE;
+            int id = (int)lroundf((a[LQ_MACSPRAY_R] / p.radius - 0.5f) / 0.05f);
             if (id < 0 || id >= n) continue;
             seen[id] = 1;
-            if (a[LQ_MSP_KIND] != LQ_MSP_FOAM) continue;
-            float lim = p.foam_life * a[LQ_MSP_R] / p.radius;
+            if (a[LQ_MACSPRAY_KIND] != LQ_MACSPRAY_FOAM) continue;
+            float lim = p.foam_life * a[LQ_MACSPRAY_R] / p.radius;
             if (life[id] == 0) {
-                life[id] = a[LQ_MSP_LIFE];
-                landed_ok += a[LQ_MSP_LIFE] >= 0.5f * lim && a[LQ_MSP_LIFE] < 1.5f * lim &&
-                             a[1] < 5.0f * p.dy && a[LQ_MSP_AGE] == 0.0f;
+                life[id] = a[LQ_MACSPRAY_LIFE];
+                landed_ok += a[LQ_MACSPRAY_LIFE] >= 0.5f * lim &&
+                             a[LQ_MACSPRAY_LIFE] < 1.5f * lim && a[1] < 5.0f * p.dy &&
+                             a[LQ_MACSPRAY_AGE] == 0.0f;
             }
-            age[id] = a[LQ_MSP_AGE];
-            alive_past += a[LQ_MSP_AGE] > a[LQ_MSP_LIFE];
+            age[id] = a[LQ_MACSPRAY_AGE];
+            alive_past += a[LQ_MACSPRAY_AGE] > a[LQ_MACSPRAY_LIFE];
         }
         for (int id = 0; id < n; id++)
             if (!seen[id] && life[id] > 0 && age[id] >= 0) {
@@ -458,13 +461,14 @@ static void test_foam_rise_off(void)
     p.rate = 0;
     p.foam_life = 100.0f;
     p.foam_rise = 0.1f;
-    float part[8 * LQ_MSP_STRIDE] = {0};
+    float part[8 * LQ_MACSPRAY_STRIDE] = {0};
     float *a = part;
     a[0] = 6.5f * p.dx, a[1] = 2.5f * p.dy, a[2] = 6.5f * p.dz; /* a FULL cell */
-    a[LQ_MSP_R] = p.radius, a[LQ_MSP_KIND] = LQ_MSP_FOAM, a[LQ_MSP_LIFE] = 100.0f;
-    float *b = part + LQ_MSP_STRIDE; /* spray falling onto the surface */
-    b[0] = 8.5f * p.dx, b[1] = 4.9f * p.dy, b[2] = 6.5f * p.dz, b[LQ_MSP_V + 1] = -1.0f;
-    b[LQ_MSP_R] = p.radius, b[LQ_MSP_KIND] = LQ_MSP_SPRAY;
+    a[LQ_MACSPRAY_R] = p.radius, a[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_FOAM,
+    a[LQ_MACSPRAY_LIFE] = 100.0f;
+    float *b = part + LQ_MACSPRAY_STRIDE; /* spray falling onto the surface */
+    b[0] = 8.5f * p.dx, b[1] = 4.9f * p.dy, b[2] = 6.5f * p.dz, b[LQ_MACSPRAY_V + 1] = -1.0f;
+    b[LQ_MACSPRAY_R] = p.radius, b[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_SPRAY;
     CHECK_OK(lq_field_upload(&s.st.part[0], part));
     s.st.live = 2;
     p.foam = 0;
@@ -497,22 +501,23 @@ static void test_split(void)
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     side s;
     if (side_open(&s, &ref, 12, 12, 12, 8)) return;
-    float part[8 * LQ_MSP_STRIDE] = {0};
+    float part[8 * LQ_MACSPRAY_STRIDE] = {0};
     part[0] = part[1] = part[2] = 6.0f;
-    part[LQ_MSP_V] = 1.0f;
-    part[LQ_MSP_R] = 0.01f;
-    part[LQ_MSP_KIND] = LQ_MSP_SPRAY;
+    part[LQ_MACSPRAY_V] = 1.0f;
+    part[LQ_MACSPRAY_R] = 0.01f;
+    part[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_SPRAY;
     CHECK_OK(lq_field_upload(&s.st.part[0], part));
     s.st.live = 1;
     lq_macspray_counts c;
     CHECK_OK(lq_macspray_step(&s.ops, &s.st, &s.u, &s.v, &s.w, &s.f, &p, &c));
-    const float *a = (const float *)s.st.part[s.st.cur].host, *b = a + LQ_MSP_STRIDE;
+    const float *a = (const float *)s.st.part[s.st.cur].host, *b = a + LQ_MACSPRAY_STRIDE;
     CHECK(s.st.live == 2 && c.split == 1 && c.spray == 2);
-    double vol = pow(a[LQ_MSP_R], 3) + pow(b[LQ_MSP_R], 3);
+    double vol = pow(a[LQ_MACSPRAY_R], 3) + pow(b[LQ_MACSPRAY_R], 3);
     CHECK_NEAR(vol, 1e-6, 1e-12);
     for (int ax = 0; ax < 3; ax++)
-        CHECK_NEAR(0.5 * (a[LQ_MSP_V + ax] + b[LQ_MSP_V + ax]), ax == 0 ? 1.0 : 0.0, 1e-6);
-    CHECK(a[LQ_MSP_V + 1] != b[LQ_MSP_V + 1]);
+        CHECK_NEAR(0.5 * (a[LQ_MACSPRAY_V + ax] + b[LQ_MACSPRAY_V + ax]), ax == 0 ? 1.0 : 0.0,
+                   1e-6);
+    CHECK(a[LQ_MACSPRAY_V + 1] != b[LQ_MACSPRAY_V + 1]);
     /* 1 → 2 → 4 → 8 → 8 (full: 8 dropped) */
     for (int t = 1; t < 4; t++) {
         p.step = (uint32_t)t;

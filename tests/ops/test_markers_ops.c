@@ -73,14 +73,14 @@ static int is_cavity(const unsigned char *f, const int *cnt, int i, int j, int k
 {
     int n = 0, m;
     if (kind_at(f, cnt, i, j, k, nx, ny, nz, &n) < 0 ||
-        lq_mk_fixed(f[LQ_MAC_CELL(i, j, k, nx, ny)]) || n != 0)
+        lq_markers_fixed(f[LQ_MAC_CELL(i, j, k, nx, ny)]) || n != 0)
         return 0;
     int d[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
     for (int q = 0; q < 6; q++) {
         int kn = kind_at(f, cnt, i + d[q][0], j + d[q][1], k + d[q][2], nx, ny, nz, &m);
-        if (q == 3 && (kn < 0 || lq_mk_fixed(kn) || m <= 0)) return 0; /* liquid above */
+        if (q == 3 && (kn < 0 || lq_markers_fixed(kn) || m <= 0)) return 0; /* liquid above */
         if (kn < 0) continue;
-        if (lq_mk_fixed(kn) ? kn == LQ_MAC_OUTFLOW : m == 0) return 0;
+        if (lq_markers_fixed(kn) ? kn == LQ_MAC_OUTFLOW : m == 0) return 0;
     }
     return 1;
 }
@@ -89,7 +89,7 @@ static int is_air(const unsigned char *f, const int *cnt, int i, int j, int k, i
                   int nz)
 {
     int n = 0, kn = kind_at(f, cnt, i, j, k, nx, ny, nz, &n);
-    return kn >= 0 && !lq_mk_fixed(kn) && n == 0 && !is_cavity(f, cnt, i, j, k, nx, ny, nz);
+    return kn >= 0 && !lq_markers_fixed(kn) && n == 0 && !is_cavity(f, cnt, i, j, k, nx, ny, nz);
 }
 
 static int expected_kind(const unsigned char *f, const int *cnt, int i, int j, int k, int nx,
@@ -97,7 +97,7 @@ static int expected_kind(const unsigned char *f, const int *cnt, int i, int j, i
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny), n = 0;
     *film = 0;
-    if (lq_mk_fixed(f[c])) return f[c];
+    if (lq_markers_fixed(f[c])) return f[c];
     if (cnt[c] == 0) return is_cavity(f, cnt, i, j, k, nx, ny, nz) ? LQ_MAC_FULL : LQ_MAC_EMPTY;
     int d[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
     for (int q = 0; q < 6; q++)
@@ -174,12 +174,12 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
     lq_markers_coef c = lq_markers_coef_of(&prm, nx, ny, nz);
     int out = 0, moved_into_solid = 0, moved = 0;
     for (int p = 0; p < n; p++) {
-        lq_mk_vec3 q0 = {pos[3 * p], pos[3 * p + 1], pos[3 * p + 2]};
-        lq_mk_vec3 q1 = {pa[3 * p], pa[3 * p + 1], pa[3 * p + 2]};
+        lq_markers_vec3 q0 = {pos[3 * p], pos[3 * p + 1], pos[3 * p + 2]};
+        lq_markers_vec3 q1 = {pa[3 * p], pa[3 * p + 1], pa[3 * p + 2]};
         for (int a = 0; a < 3; a++) out += !(pa[3 * p + a] >= 0 && pa[3 * p + a] <= L[a]);
         moved += memcmp(&q0, &q1, 12) != 0;
-        int c0 = lq_mk_cell_of(q0, nx, ny, nz, c.idx, c.idy, c.idz);
-        int c1 = lq_mk_cell_of(q1, nx, ny, nz, c.idx, c.idy, c.idz);
+        int c0 = lq_markers_cell_of(q0, nx, ny, nz, c.idx, c.idy, c.idz);
+        int c1 = lq_markers_cell_of(q1, nx, ny, nz, c.idx, c.idy, c.idz);
         moved_into_solid += f[c1] == LQ_MAC_SOLID && c1 != c0;
     }
     fprintf(stderr, "  %d of %d particles moved, %d out, %d into SOLID\n", moved, n, out,
@@ -199,7 +199,7 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
     long total = 0, in_fixed = 0;
     int bad = 0, kinds[6] = {0}, cavities = 0, films = 0;
     for (size_t q = 0; q < nc; q++) {
-        if (lq_mk_fixed(f[q]))
+        if (lq_markers_fixed(f[q]))
             bad += fa[q] != f[q] || cnt[q] != -1;
         else {
             total += cnt[q];
@@ -215,8 +215,8 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
             cavities, films);
     CHECK(cavities > 0);
     for (int p = 0; p < n; p++) {
-        lq_mk_vec3 q1 = {pa[3 * p], pa[3 * p + 1], pa[3 * p + 2]};
-        in_fixed += lq_mk_fixed(f[lq_mk_cell_of(q1, nx, ny, nz, c.idx, c.idy, c.idz)]);
+        lq_markers_vec3 q1 = {pa[3 * p], pa[3 * p + 1], pa[3 * p + 2]};
+        in_fixed += lq_markers_fixed(f[lq_markers_cell_of(q1, nx, ny, nz, c.idx, c.idy, c.idz)]);
     }
     fprintf(stderr, "  cells: %d EMPTY, %d FULL, %d SURFACE\n", kinds[0], kinds[1], kinds[2]);
     CHECK(bad == 0 && total + in_fixed == n && kinds[1] > 0 && kinds[2] > 0);
@@ -267,9 +267,9 @@ static void test_linear(int nx, int ny, int nz)
         float x = frand(&r, 0.5f, nx - 0.5f) * (float)d[0];
         float y = frand(&r, 0.5f, ny - 0.5f) * (float)d[1];
         float z = nz > 1 ? frand(&r, 0.5f, nz - 0.5f) * (float)d[2] : frand(&r, 0, 1) * (float)d[2];
-        float su = lq_mk_sample_u(u, x, y, z, nx, ny, nz, id[0], id[1], id[2]);
-        float sv = lq_mk_sample_v(v, x, y, z, nx, ny, nz, id[0], id[1], id[2]);
-        float sw = lq_mk_sample_w(w, x, y, z, nx, ny, nz, id[0], id[1], id[2]);
+        float su = lq_markers_sample_u(u, x, y, z, nx, ny, nz, id[0], id[1], id[2]);
+        float sv = lq_markers_sample_v(v, x, y, z, nx, ny, nz, id[0], id[1], id[2]);
+        float sw = lq_markers_sample_w(w, x, y, z, nx, ny, nz, id[0], id[1], id[2]);
         eu = fmax(eu, fabs(su - lin(ku, x, y, z)));
         ev = fmax(ev, fabs(sv - lin(kv, x, y, z)));
         ew = fmax(ew, fabs(sw - lin(kw, x, y, z)));
@@ -278,9 +278,9 @@ static void test_linear(int nx, int ny, int nz)
     CHECK(eu < 2e-6 && ev < 2e-6 && ew < 2e-6);
     /* beyond the lattice the value is held: v below its first node row in x */
     float y = 0.5f * (float)d[1], z = 0.5f * (float)d[2];
-    CHECK(lq_mk_sample_v(v, 0.0f, y, z, nx, ny, nz, id[0], id[1], id[2]) ==
-          lq_mk_sample_v(v, 0.5f * (float)d[0], y, z, nx, ny, nz, id[0], id[1], id[2]));
-    CHECK(lq_mk_sample_u(u, -1.0f, y, z, nx, ny, nz, id[0], id[1], id[2]) == u[0]);
+    CHECK(lq_markers_sample_v(v, 0.0f, y, z, nx, ny, nz, id[0], id[1], id[2]) ==
+          lq_markers_sample_v(v, 0.5f * (float)d[0], y, z, nx, ny, nz, id[0], id[1], id[2]));
+    CHECK(lq_markers_sample_u(u, -1.0f, y, z, nx, ny, nz, id[0], id[1], id[2]) == u[0]);
     free(u), free(v), free(w);
 }
 
@@ -486,26 +486,26 @@ done:
     lq_ctx_close(&cl);
 }
 
-/* The cavity and ceiling-film rules are for marker counts only (rules LQ_MK_CEILING |
- * LQ_MK_CAVITIES): the height field and the chains label an exact liquid/air state (rules
+/* The cavity and ceiling-film rules are for marker counts only (rules LQ_MARKERS_CEILING |
+ * LQ_MARKERS_CAVITIES): the height field and the chains label an exact liquid/air state (rules
  * 0, kernels/mac/machf.cl, chains.cl), where an enclosed air cell is a bubble and stays EMPTY,
  * its liquid neighbours SURFACE. Applied there, the rule filled the chains' bubbles and the
  * marble-in-soup scene took 3 times the pressure sweeps (123 against 41 a step). With
- * mac.fill_cavities false (rules LQ_MK_CEILING) a marker-less cell stays EMPTY too. */
+ * mac.fill_cavities false (rules LQ_MARKERS_CEILING) a marker-less cell stays EMPTY too. */
 static void test_label_exact(void)
 {
     enum { nx = 5, ny = 5 };
     int st[nx * ny];
     for (int c = 0; c < nx * ny; c++) st[c] = 1;
     st[LQ_MAC_CELL(2, 2, 0, nx, ny)] = 0;
-    const int rules[3] = {0, LQ_MK_CEILING, LQ_MK_CEILING | LQ_MK_CAVITIES};
+    const int rules[3] = {0, LQ_MARKERS_CEILING, LQ_MARKERS_CEILING | LQ_MARKERS_CAVITIES};
     for (int r = 0; r < 3; r++) {
         unsigned char f[nx * ny];
         memset(f, LQ_MAC_EMPTY, sizeof f);
         for (int j = 0; j < ny; j++)
-            for (int i = 0; i < nx; i++) lq_mk_label_cell(f, st, i, j, 0, nx, ny, 1, rules[r]);
+            for (int i = 0; i < nx; i++) lq_markers_label_cell(f, st, i, j, 0, nx, ny, 1, rules[r]);
         int mid = f[LQ_MAC_CELL(2, 2, 0, nx, ny)], up = f[LQ_MAC_CELL(2, 3, 0, nx, ny)];
-        int fill = (rules[r] & LQ_MK_CAVITIES) != 0;
+        int fill = (rules[r] & LQ_MARKERS_CAVITIES) != 0;
         fprintf(stderr, "labels, rules %d: enclosed cell %d, the cell above it %d\n", rules[r], mid,
                 up);
         CHECK(mid == (fill ? LQ_MAC_FULL : LQ_MAC_EMPTY));

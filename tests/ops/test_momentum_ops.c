@@ -239,11 +239,11 @@ static void test_twins(int nx, int ny, int nz, unsigned seed)
         for (size_t q = 0; q < init.n[ax]; q++) {
             int ka, kb;
             face_kinds(&init, ax, q, &ka, &kb);
-            int moves = ka >= 0 && kb >= 0 && lq_mo_face_moves(ka, kb);
+            int moves = ka >= 0 && kb >= 0 && lq_momentum_face_moves(ka, kb);
             int same = memcmp(&init.q[ax][q], &after.q[ax][q], 4) == 0;
             /* air (an EMPTY side, no liquid on either) is cleared to 0 */
             int air = ka >= 0 && kb >= 0 && (ka == LQ_MAC_EMPTY || kb == LQ_MAC_EMPTY) &&
-                      !lq_mo_is_fluid(ka) && !lq_mo_is_fluid(kb);
+                      !lq_momentum_is_fluid(ka) && !lq_momentum_is_fluid(kb);
             if (air) {
                 frozen_moved += after.q[ax][q] != 0.0f;
                 continue;
@@ -322,10 +322,10 @@ static void test_twins_kinds(int nx, int ny, int nz, unsigned seed)
             int c[3] = {i, j, k}, n[3] = {nx, ny, nz}, ka, kb;
             face_kinds(&g, ax, q, &ka, &kb);
             if (i < 2 || i > 32 || (ax > 0 && (c[ax] < 2 || c[ax] > n[ax] - 2)) || ka < 0 ||
-                kb < 0 || !lq_mo_face_moves(ka, kb))
+                kb < 0 || !lq_momentum_face_moves(ka, kb))
                 continue;
-            pairs += lq_mo_open_pair(g.f, ax, i, j, k, nx, ny, nz) != 0;
-            hanging += lq_mo_hanging_face(g.f, ax, i, j, k, nx, ny, nz);
+            pairs += lq_momentum_open_pair(g.f, ax, i, j, k, nx, ny, nz) != 0;
+            hanging += lq_momentum_hanging_face(g.f, ax, i, j, k, nx, ny, nz);
         }
     if (nx == 40) {
         fprintf(stderr, "  %d open-pair and %d hanging faces in vector lanes\n", pairs, hanging);

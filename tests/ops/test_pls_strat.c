@@ -1,6 +1,6 @@
 /*
  * test_pls_strat.c — §5.5.3 stratified liquid particles near objects (Rasmussen et al.
- * 2004; host/ops/pls/plsobject.h lq_po_strat_label, lq_po_strat_apply):
+ * 2004; host/ops/pls/plsobject.h lq_plsobject_strat_label, lq_plsobject_strat_apply):
  *  1. reference vs OpenCL, bit for bit (labels and moved particles), near a moving
  *     sphere, a moving turning box, a cylinder and a mesh-grid ball, 3D and 2D; and
  *     against an independent double-precision evaluation of the trilinear sdf and φ:
@@ -11,7 +11,7 @@
  *     ahead by exactly V δt (its distance kept); one leaving faster is not touched;
  *  3. physics: a liquid film in a stagnation flow onto a slab (v = −a (y − y_w) above it,
  *     0 inside, u = a (x − x_c): the grid velocity §5.5.1 leaves next to an object),
- *     advected through the real RK2 (lq_pls_advect) for a t = 3: without §5.5.3 the
+ *     advected through the real RK2 (lq_plsparticles_advect) for a t = 3: without §5.5.3 the
  *     particles pile up in a thin band (their distance decays as e^(−a t)); with it the
  *     fraction closer than 0.1 h stays what it was at the start and no particle ends
  *     closer than its labelled start distance.
@@ -40,10 +40,10 @@ static void fill(lq_field *f, float x)
     free(b);
 }
 
-static lq_po_object make_obj(int kind, double cx, double cy, double cz, double s0, double s1,
-                             double s2, const double *keys, int nkeys)
+static lq_plsobject_object make_obj(int kind, double cx, double cy, double cz, double s0, double s1,
+                                    double s2, const double *keys, int nkeys)
 {
-    lq_po_object ob;
+    lq_plsobject_object ob;
     memset(&ob, 0, sizeof ob);
     ob.kind = kind;
     ob.c0[0] = cx, ob.c0[1] = cy, ob.c0[2] = cz;
@@ -57,19 +57,19 @@ static lq_po_object make_obj(int kind, double cx, double cy, double cz, double s
 /* --- 1. twins and the invariants -------------------------------------------------------- */
 /* Apart by more than 2 h (at nx ≥ 20) at both times: in a narrower gap between two objects
  * the sdf's ridge is below d0 and no position meets sdf ≥ d0 (the projection stops there
- * after LQ_PO_STRAT_ITERS steps). */
-static void add_objects(lq_po_ops *o, int nz)
+ * after LQ_PLSOBJECT_STRAT_ITERS steps). */
+static void add_objects(lq_plsobject_ops *o, int nz)
 {
     double ks[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, 0.3, -0.2, nz > 1 ? 0.1 : 0, 0, 0, 0};
     double kb[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, -0.2, 0.1, 0, 0, 0, 90};
     double kc[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, 0, 0.1, 0, nz > 1 ? 30 : 0, 0, -40};
-    lq_po_object sp = make_obj(1, 0.3, 0.65, 0.3, 0.14, 0, 0, ks, 2);
-    lq_po_object bx = make_obj(0, 0.72, 0.22, 0.3, 0.12, 0.06, 0.12, kb, 2);
-    lq_po_object cy = make_obj(3, 0.22, 0.2, 0.3, 0.07, 0.2, 0, kc, 2);
+    lq_plsobject_object sp = make_obj(1, 0.3, 0.65, 0.3, 0.14, 0, 0, ks, 2);
+    lq_plsobject_object bx = make_obj(0, 0.72, 0.22, 0.3, 0.12, 0.06, 0.12, kb, 2);
+    lq_plsobject_object cy = make_obj(3, 0.22, 0.2, 0.3, 0.07, 0.2, 0, kc, 2);
     cy.axis = nz > 1 ? 0 : 2;
-    CHECK_OK(lq_po_add(o, &sp));
-    CHECK_OK(lq_po_add(o, &bx));
-    CHECK_OK(lq_po_add(o, &cy));
+    CHECK_OK(lq_plsobject_add(o, &sp));
+    CHECK_OK(lq_plsobject_add(o, &bx));
+    CHECK_OK(lq_plsobject_add(o, &cy));
 }
 
 static void test_twins(int nx, int ny, int nz)
@@ -83,8 +83,8 @@ static void test_twins(int nx, int ny, int nz)
     double t0 = 0.3;
     size_t n = (size_t)nx * ny * nz;
     const int np = 6000;
-    size_t nf = (size_t)np * LQ_PLS_STRIDE;
-    lq_po_ops po[2];
+    size_t nf = (size_t)np * LQ_PLSPARTICLES_STRIDE;
+    lq_plsobject_ops po[2];
     lq_field sdf[2], part[2], lab[2], phi[2];
     float *pt = malloc(nf * 4), *moved = malloc(nf * 4), *got = malloc(nf * 4),
           *lb = malloc(nf * 4);
@@ -97,19 +97,19 @@ static void test_twins(int nx, int ny, int nz)
                     0.6f * h *
                     sinf(7.0f * (float)i * h + 5.0f * (float)j * h + 3.0f * (float)k * h);
     for (int s = 0; s < 2; s++) {
-        CHECK_OK(lq_po_ops_init(&po[s], &ctx[s], nx, ny, nz, h, 10 * h));
+        CHECK_OK(lq_plsobject_ops_init(&po[s], &ctx[s], nx, ny, nz, h, 10 * h));
         add_objects(&po[s], nz);
         CHECK_OK(lq_field_alloc(&ctx[s], &sdf[s], "sdf", nx, ny, nz, 4));
         CHECK_OK(lq_field_alloc(&ctx[s], &part[s], "part", (int)nf, 1, 1, 4));
         CHECK_OK(lq_field_alloc(&ctx[s], &lab[s], "lab", (int)nf, 1, 1, 4));
         CHECK_OK(lq_field_alloc(&ctx[s], &phi[s], "phi", nx, ny, nz, 4));
         CHECK_OK(lq_field_upload(&phi[s], ph));
-        CHECK_OK(lq_po_update(&po[s], t0, NULL, &sdf[s]));
+        CHECK_OK(lq_plsobject_update(&po[s], t0, NULL, &sdf[s]));
     }
     CHECK_OK(lq_field_download(&sdf[0], sd0));
     /* particles: most within 1.5 h of an object (rejection on the sdf at the start) */
     for (int q = 0; q < np; q++) {
-        float *a = pt + (size_t)q * LQ_PLS_STRIDE;
+        float *a = pt + (size_t)q * LQ_PLSPARTICLES_STRIDE;
         for (int tries = 0; tries < 200; tries++) {
             a[0] = frand(&r, 0, nx * h), a[1] = frand(&r, 0, ny * h);
             a[2] = nz == 1 ? 0.5f * h : frand(&r, 0, nz * h);
@@ -122,8 +122,8 @@ static void test_twins(int nx, int ny, int nz)
     /* the move: up to 0.6 h per axis, liquid particles pushed towards the objects more
      * often than not (half of them move down the sdf gradient by up to 0.6 h) */
     for (int q = 0; q < np; q++) {
-        const float *a = pt + (size_t)q * LQ_PLS_STRIDE;
-        float *b = moved + (size_t)q * LQ_PLS_STRIDE;
+        const float *a = pt + (size_t)q * LQ_PLSPARTICLES_STRIDE;
+        float *b = moved + (size_t)q * LQ_PLSPARTICLES_STRIDE;
         double g[3] = {0, 0, 0}, e = 0.5 * h;
         for (int ax = 0; ax < (nz > 1 ? 3 : 2); ax++) {
             float pp[3] = {a[0], a[1], a[2]}, pm[3] = {a[0], a[1], a[2]};
@@ -142,10 +142,11 @@ static void test_twins(int nx, int ny, int nz)
     }
     for (int s = 0; s < 2; s++) {
         CHECK_OK(lq_field_upload(&part[s], pt));
-        CHECK_OK(lq_po_strat_label(&po[s], &part[s], &lab[s], np - 7, &sdf[s], &phi[s], h, dt));
+        CHECK_OK(
+            lq_plsobject_strat_label(&po[s], &part[s], &lab[s], np - 7, &sdf[s], &phi[s], h, dt));
         CHECK_OK(lq_field_upload(&part[s], moved));
-        CHECK_OK(lq_po_update(&po[s], t0 + dt, NULL, &sdf[s]));
-        CHECK_OK(lq_po_strat_apply(&po[s], &part[s], &lab[s], np - 7, &sdf[s], dt));
+        CHECK_OK(lq_plsobject_update(&po[s], t0 + dt, NULL, &sdf[s]));
+        CHECK_OK(lq_plsobject_strat_apply(&po[s], &part[s], &lab[s], np - 7, &sdf[s], dt));
     }
     CHECK_OK(lq_ctx_finish(&ctx[1]));
     twin_pair p = {lab[0], lab[1]};
@@ -158,8 +159,10 @@ static void test_twins(int nx, int ny, int nz)
     int labelled = 0, wrong_label = 0, moved_unlab = 0, pushed = 0, closer_before = 0, gated = 0;
     double worst = 0, worst_before = 0;
     for (int q = 0; q < np; q++) {
-        const float *a = pt + (size_t)q * LQ_PLS_STRIDE, *b = moved + (size_t)q * LQ_PLS_STRIDE;
-        const float *c = got + (size_t)q * LQ_PLS_STRIDE, *l = lb + (size_t)q * LQ_PLS_STRIDE;
+        const float *a = pt + (size_t)q * LQ_PLSPARTICLES_STRIDE,
+                    *b = moved + (size_t)q * LQ_PLSPARTICLES_STRIDE;
+        const float *c = got + (size_t)q * LQ_PLSPARTICLES_STRIDE,
+                    *l = lb + (size_t)q * LQ_PLSPARTICLES_STRIDE;
         double d0 = ref_trilinear(sd0, a, nx, ny, nz, h), f0 = ref_trilinear(ph, a, nx, ny, nz, h);
         bool want = q < np - 7 && a[3] < 0 && f0 <= 0 && d0 >= 0 && d0 < h;
         bool near_edge = fabs(d0) < 1e-5 * h || fabs(d0 - h) < 1e-5 * h || fabs(f0) < 1e-5 * h;
@@ -189,7 +192,7 @@ static void test_twins(int nx, int ny, int nz)
     CHECK(closer_before > 200 && pushed >= closer_before);
     CHECK(worst < 1e-3 * h);
     for (int s = 0; s < 2; s++) {
-        lq_po_ops_release(&po[s]);
+        lq_plsobject_ops_release(&po[s]);
         lq_field_release(&sdf[s]);
         lq_field_release(&part[s]);
         lq_field_release(&lab[s]);
@@ -210,18 +213,18 @@ static void test_plane(void)
     double V = 0.5; /* m/s along +x */
     /* a box spanning x in [−0.6, 0.4] + V t, y in [−1, 2]: its +x face is the only one near */
     double keys[] = {0.0, 0, 0, 0, 0, 0, 0, 10.0, 10 * V, 0, 0, 0, 0, 0};
-    lq_po_ops po;
+    lq_plsobject_ops po;
     lq_field sdf, part, lab, phi;
-    CHECK_OK(lq_po_ops_init(&po, &ctx, nx, ny, nz, h, 10 * h));
+    CHECK_OK(lq_plsobject_ops_init(&po, &ctx, nx, ny, nz, h, 10 * h));
     CHECK_OK(lq_field_alloc(&ctx, &phi, "phi", nx, ny, nz, 4));
     fill(&phi, -h); /* all liquid */
-    lq_po_object bx = make_obj(0, -0.1, 0.5, 0.5 * h, 0.5, 1.5, 1.0, keys, 2);
-    CHECK_OK(lq_po_add(&po, &bx));
+    lq_plsobject_object bx = make_obj(0, -0.1, 0.5, 0.5 * h, 0.5, 1.5, 1.0, keys, 2);
+    CHECK_OK(lq_plsobject_add(&po, &bx));
     CHECK_OK(lq_field_alloc(&ctx, &sdf, "sdf", nx, ny, nz, 4));
-    CHECK_OK(lq_field_alloc(&ctx, &part, "part", 5 * LQ_PLS_STRIDE, 1, 1, 4));
-    CHECK_OK(lq_field_alloc(&ctx, &lab, "lab", 5 * LQ_PLS_STRIDE, 1, 1, 4));
+    CHECK_OK(lq_field_alloc(&ctx, &part, "part", 5 * LQ_PLSPARTICLES_STRIDE, 1, 1, 4));
+    CHECK_OK(lq_field_alloc(&ctx, &lab, "lab", 5 * LQ_PLSPARTICLES_STRIDE, 1, 1, 4));
     double t0 = 1.0, X0 = 0.4 + V * t0, Vdt = V * dt;
-    CHECK_OK(lq_po_update(&po, t0, NULL, &sdf));
+    CHECK_OK(lq_plsobject_update(&po, t0, NULL, &sdf));
     float d0 = 0.4f * h, y = 0.5f, zc = 0.5f * h;
     float x0 = (float)(X0 + d0);
     float in[5 * 4] = {x0, y,         zc, -0.2f * h, x0, y,         zc, -0.2f * h, x0, y,
@@ -234,10 +237,10 @@ static void test_plane(void)
     mv[8] = (float)(x0 + Vdt), mv[9] = y + 0.3f * h;
     mv[12] = (float)(x0 + 2 * Vdt), mv[13] = y - 0.2f * h;
     CHECK_OK(lq_field_upload(&part, in));
-    CHECK_OK(lq_po_strat_label(&po, &part, &lab, 5, &sdf, &phi, h, dt));
+    CHECK_OK(lq_plsobject_strat_label(&po, &part, &lab, 5, &sdf, &phi, h, dt));
     CHECK_OK(lq_field_upload(&part, mv));
-    CHECK_OK(lq_po_update(&po, t0 + dt, NULL, &sdf));
-    CHECK_OK(lq_po_strat_apply(&po, &part, &lab, 5, &sdf, dt));
+    CHECK_OK(lq_plsobject_update(&po, t0 + dt, NULL, &sdf));
+    CHECK_OK(lq_plsobject_strat_apply(&po, &part, &lab, 5, &sdf, dt));
     float out[5 * 4], lb[5 * 4], sd[32 * 32];
     CHECK_OK(lq_field_download(&part, out));
     CHECK_OK(lq_field_download(&lab, lb));
@@ -256,7 +259,7 @@ static void test_plane(void)
     CHECK(fabs(out[8] - mv[8]) < 1e-5 * h && out[9] == mv[9]);              /* c */
     CHECK(out[12] == mv[12] && out[13] == mv[13]);                          /* d */
     CHECK(memcmp(out + 16, mv + 16, 16) == 0);                              /* e */
-    lq_po_ops_release(&po);
+    lq_plsobject_ops_release(&po);
     lq_field_release(&sdf);
     lq_field_release(&part);
     lq_field_release(&lab);
@@ -279,13 +282,13 @@ static film_result run_film(bool strat)
     int nx = 48, ny = 24, nz = 1, np = 3000, steps = 150;
     float h = 0.01f, a = 5.0f, dt = 0.004f; /* a t = 3 */
     float yw = 4 * h, xc = 0.5f * nx * h;   /* the slab: y < yw (cells j < 4) */
-    lq_pls_ops ko;
-    lq_pls_state ks;
-    lq_po_ops po;
+    lq_plsparticles_ops ko;
+    lq_plsparticles_state ks;
+    lq_plsobject_ops po;
     lq_field sdf, u, v, w, phi;
-    CHECK_OK(lq_pls_ops_init(&ko, &ctx, nx, ny, nz));
-    CHECK_OK(lq_pls_state_init(&ks, &ctx, nx, ny, nz, np));
-    CHECK_OK(lq_po_ops_init(&po, &ctx, nx, ny, nz, h, 10 * h)); /* no objects: vel 0 */
+    CHECK_OK(lq_plsparticles_ops_init(&ko, &ctx, nx, ny, nz));
+    CHECK_OK(lq_plsparticles_state_init(&ks, &ctx, nx, ny, nz, np));
+    CHECK_OK(lq_plsobject_ops_init(&po, &ctx, nx, ny, nz, h, 10 * h)); /* no objects: vel 0 */
     CHECK_OK(lq_field_alloc(&ctx, &sdf, "sdf", nx, ny, nz, 4));
     CHECK_OK(lq_field_alloc(&ctx, &u, "u", nx + 1, ny, nz, 4));
     CHECK_OK(lq_field_alloc(&ctx, &v, "v", nx, ny + 1, nz, 4));
@@ -313,8 +316,8 @@ static film_result run_film(bool strat)
         pt[4 * q + 2] = 0.5f * h;
         pt[4 * q + 3] = -0.2f * h;
     }
-    CHECK_OK(lq_pls_upload(&ks, pt, np));
-    lq_pls_params kp;
+    CHECK_OK(lq_plsparticles_upload(&ks, pt, np));
+    lq_plsparticles_params kp;
     memset(&kp, 0, sizeof kp);
     kp.h = h;
     kp.dt = dt;
@@ -325,10 +328,11 @@ static film_result run_film(bool strat)
     for (int s = 0; s < steps; s++) {
         lq_field *lab = &ks.part[1 - ks.cur];
         if (strat)
-            CHECK_OK(lq_po_strat_label(&po, &ks.part[ks.cur], lab, ks.live, &sdf, &phi, h, dt));
-        CHECK_OK(lq_pls_advect(&ko, &ks, &u, &v, &w, &kp));
+            CHECK_OK(
+                lq_plsobject_strat_label(&po, &ks.part[ks.cur], lab, ks.live, &sdf, &phi, h, dt));
+        CHECK_OK(lq_plsparticles_advect(&ko, &ks, &u, &v, &w, &kp));
         if (strat) {
-            CHECK_OK(lq_po_strat_apply(&po, &ks.part[ks.cur], lab, ks.live, &sdf, dt));
+            CHECK_OK(lq_plsobject_strat_apply(&po, &ks.part[ks.cur], lab, ks.live, &sdf, dt));
             CHECK_OK(lq_field_download(lab, lb));
             CHECK_OK(lq_field_download(&ks.part[ks.cur], pt));
             for (int q = 0; q < ks.live; q++)
@@ -339,7 +343,7 @@ static film_result run_film(bool strat)
         }
     }
     int n = 0;
-    CHECK_OK(lq_pls_download(&ks, pt, np, &n));
+    CHECK_OK(lq_plsparticles_download(&ks, pt, np, &n));
     for (int q = 0; q < n; q++) {
         double d = ref_trilinear(sd, pt + 4 * q, nx, ny, nz, h) / h;
         res.frac01_end += d < 0.1;
@@ -348,9 +352,9 @@ static film_result run_film(bool strat)
     }
     res.frac01_end /= n;
     free(sd), free(uf), free(vf), free(pt), free(lb);
-    lq_pls_ops_release(&ko);
-    lq_pls_state_release(&ks);
-    lq_po_ops_release(&po);
+    lq_plsparticles_ops_release(&ko);
+    lq_plsparticles_state_release(&ks);
+    lq_plsobject_ops_release(&po);
     lq_field_release(&sdf);
     lq_field_release(&u);
     lq_field_release(&v);

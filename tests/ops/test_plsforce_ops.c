@@ -48,31 +48,31 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
     CHECK_OK(twin_alloc(&W, &ref, &cl, "w", nx, ny, nz + 1, 4, w));
     CHECK_OK(twin_alloc(&P, &ref, &cl, "phi", nx, ny, nz, 4, phi));
     CHECK_OK(twin_alloc(&S, &ref, &cl, "sdf", nx, ny, nz, 4, sdf));
-    lq_pf_ops oa, ob;
-    CHECK_OK(lq_pf_ops_init(&oa, &ref, nx, ny, nz));
-    CHECK_OK(lq_pf_ops_init(&ob, &cl, nx, ny, nz));
+    lq_plsforce_ops oa, ob;
+    CHECK_OK(lq_plsforce_ops_init(&oa, &ref, nx, ny, nz));
+    CHECK_OK(lq_plsforce_ops_init(&ob, &cl, nx, ny, nz));
     double g[3] = {0.3, -9.81, 0.7};
     for (int with = 0; with < 2; with++) {
         const lq_field *sa = with ? &S.ref : NULL, *sb = with ? &S.cl : NULL;
-        CHECK_OK(lq_pf_body_force(&oa, &U.ref, &V.ref, &W.ref, &P.ref, sa, g, 0.0123));
-        CHECK_OK(lq_pf_body_force(&ob, &U.cl, &V.cl, &W.cl, &P.cl, sb, g, 0.0123));
+        CHECK_OK(lq_plsforce_body_force(&oa, &U.ref, &V.ref, &W.ref, &P.ref, sa, g, 0.0123));
+        CHECK_OK(lq_plsforce_body_force(&ob, &U.cl, &V.cl, &W.cl, &P.cl, sb, g, 0.0123));
         twin_check_exact("plsforce.body", &U);
         twin_check_exact("plsforce.body", &V);
         twin_check_exact("plsforce.body", &W);
         float ma[3], mb[3];
-        CHECK_OK(lq_pf_max_speed(&oa, &U.ref, &V.ref, &W.ref, ma));
-        CHECK_OK(lq_pf_max_speed(&ob, &U.cl, &V.cl, &W.cl, mb));
+        CHECK_OK(lq_plsforce_max_speed(&oa, &U.ref, &V.ref, &W.ref, ma));
+        CHECK_OK(lq_plsforce_max_speed(&ob, &U.cl, &V.cl, &W.cl, mb));
         CHECK(memcmp(ma, mb, sizeof ma) == 0);
         double ca, cb;
         int ba, bb;
-        CHECK_OK(lq_pf_volume(&oa, &P.ref, sa, 0.05f, &ca, &ba));
-        CHECK_OK(lq_pf_volume(&ob, &P.cl, sb, 0.05f, &cb, &bb));
+        CHECK_OK(lq_plsforce_volume(&oa, &P.ref, sa, 0.05f, &ca, &ba));
+        CHECK_OK(lq_plsforce_volume(&ob, &P.cl, sb, 0.05f, &cb, &bb));
         fprintf(stderr, "  plsforce.volume   %s objects: %.9g vs %.9g cells\n",
                 with ? "with" : "no", ca, cb);
         CHECK(ca == cb && ba == 0 && bb == 0 && ca > 0);
     }
-    lq_pf_ops_release(&oa);
-    lq_pf_ops_release(&ob);
+    lq_plsforce_ops_release(&oa);
+    lq_plsforce_ops_release(&ob);
     twin_release(&U);
     twin_release(&V);
     twin_release(&W);
@@ -100,8 +100,8 @@ static void test_math(int nz)
     CHECK_OK(lq_field_alloc(&ctx, &w, "w", nx, ny, nz + 1, 4));
     CHECK_OK(lq_field_alloc(&ctx, &phi, "phi", nx, ny, nz, 4));
     CHECK_OK(lq_field_alloc(&ctx, &sdf, "sdf", nx, ny, nz, 4));
-    lq_pf_ops o;
-    CHECK_OK(lq_pf_ops_init(&o, &ctx, nx, ny, nz));
+    lq_plsforce_ops o;
+    CHECK_OK(lq_plsforce_ops_init(&o, &ctx, nx, ny, nz));
     float *U = u.host, *V = v.host, *W = w.host, *P = phi.host, *S = sdf.host;
     for (size_t f = 0; f < u.count; f++) U[f] = 1.0f;
     for (size_t f = 0; f < v.count; f++) V[f] = 1.0f;
@@ -114,7 +114,7 @@ static void test_math(int nz)
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++) P[LQ_MAC_CELL(i, j, k, nx, ny)] = (float)(j - 6.5);
-    CHECK_OK(lq_pf_body_force(&o, &u, &v, &w, &phi, &sdf, g, dt));
+    CHECK_OK(lq_plsforce_body_force(&o, &u, &v, &w, &phi, &sdf, g, dt));
     int k0 = nz > 1 ? 3 : 0, bad = 0;
     float gy = (float)(g[1] * dt);
     for (int k = 0; k < nz; k++)
@@ -141,12 +141,12 @@ static void test_math(int nz)
     U[7] = -4.5f;
     V[9] = 2.25f;
     float sm[3];
-    CHECK_OK(lq_pf_max_speed(&o, &u, &v, &w, sm));
+    CHECK_OK(lq_plsforce_max_speed(&o, &u, &v, &w, sm));
     CHECK(sm[0] == 4.5f && sm[1] == 2.25f);
     if (nz > 1) CHECK(sm[2] == (float)(1.0f + (float)(g[2] * dt)));
     CHECK(sm[1] == 2.25f);
     V[3] = NAN;
-    CHECK_OK(lq_pf_max_speed(&o, &u, &v, &w, sm));
+    CHECK_OK(lq_plsforce_max_speed(&o, &u, &v, &w, sm));
     CHECK(!isfinite(sm[1]));
     /* volume: a flat surface at Y = 3.3 cells (h = 0.1), then a sphere */
     float h = 0.1f;
@@ -155,19 +155,19 @@ static void test_math(int nz)
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++) P[LQ_MAC_CELL(i, j, k, nx, ny)] = (j + 0.5f) * h - 0.33f;
-    CHECK_OK(lq_pf_volume(&o, &phi, NULL, h, &cells, &nbad));
+    CHECK_OK(lq_plsforce_volume(&o, &phi, NULL, h, &cells, &nbad));
     fprintf(stderr, "  flat: %.6f cells (want %.6f)\n", cells, nx * nz * 3.3);
     CHECK_NEAR(cells, nx * nz * 3.3, 1e-4);
     CHECK(nbad == 0);
     /* a solid cell below the surface: its whole cell is gone */
     S[sc] = 1.0f;
     S[LQ_MAC_CELL(5, 1, k0, nx, ny)] = -0.01f;
-    CHECK_OK(lq_pf_volume(&o, &phi, &sdf, h, &cells, &nbad));
+    CHECK_OK(lq_plsforce_volume(&o, &phi, &sdf, h, &cells, &nbad));
     CHECK_NEAR(cells, nx * nz * 3.3 - 1.0, 1e-4);
     P[2] = NAN;
-    CHECK_OK(lq_pf_volume(&o, &phi, NULL, h, &cells, &nbad));
+    CHECK_OK(lq_plsforce_volume(&o, &phi, NULL, h, &cells, &nbad));
     CHECK(nbad == 1);
-    lq_pf_ops_release(&o);
+    lq_plsforce_ops_release(&o);
     lq_field *fs[] = {&u, &v, &w, &phi, &sdf};
     for (int i = 0; i < 5; i++) lq_field_release(fs[i]);
     lq_ctx_close(&ctx);
@@ -188,16 +188,16 @@ static void test_sphere(void)
                 double x = (i + 0.5) * h - 0.5, y = (j + 0.5) * h - 0.5, z = (k + 0.5) * h - 0.5;
                 P[LQ_MAC_CELL(i, j, k, n, n)] = (float)(sqrt(x * x + y * y + z * z) - R);
             }
-    lq_pf_ops o;
-    CHECK_OK(lq_pf_ops_init(&o, &ctx, n, n, n));
+    lq_plsforce_ops o;
+    CHECK_OK(lq_plsforce_ops_init(&o, &ctx, n, n, n));
     double cells;
     int bad;
-    CHECK_OK(lq_pf_volume(&o, &phi, NULL, (float)h, &cells, &bad));
+    CHECK_OK(lq_plsforce_volume(&o, &phi, NULL, (float)h, &cells, &bad));
     double want = 4.0 / 3.0 * LQ_PI * R * R * R / (h * h * h);
     fprintf(stderr, "sphere R = %g h: %.2f cells, exact %.2f (%.3f %%)\n", R / h, cells, want,
             100 * (cells - want) / want);
     CHECK(fabs(cells - want) < 0.01 * want);
-    lq_pf_ops_release(&o);
+    lq_plsforce_ops_release(&o);
     lq_field_release(&phi);
     lq_ctx_close(&ctx);
 }

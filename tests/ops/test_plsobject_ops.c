@@ -32,10 +32,10 @@
 static double keys_a[] = {0.0, 0,  0,  0,   0,   0,   0,    1.0, 0.2, -0.1, 0.05,
                           10,  20, 30, 3.0, 0.4, 0.1, 0.05, 10,  20,  90};
 
-static lq_po_object make_box(double cx, double cy, double cz, double hx, double hy, double hz,
-                             double *keys, int nkeys, bool smooth)
+static lq_plsobject_object make_box(double cx, double cy, double cz, double hx, double hy,
+                                    double hz, double *keys, int nkeys, bool smooth)
 {
-    lq_po_object ob;
+    lq_plsobject_object ob;
     memset(&ob, 0, sizeof ob);
     ob.kind = 0;
     ob.c0[0] = cx, ob.c0[1] = cy, ob.c0[2] = cz;
@@ -51,15 +51,15 @@ static lq_po_object make_box(double cx, double cy, double cz, double hx, double 
 static void test_pose(void)
 {
     for (int sm = 0; sm < 2; sm++) {
-        lq_po_object ob = make_box(0.5, 0.5, 0.5, 0.1, 0.1, 0.1, keys_a, 3, sm);
+        lq_plsobject_object ob = make_box(0.5, 0.5, 0.5, 0.1, 0.1, 0.1, keys_a, 3, sm);
         double c[3], R[9], v[3], w[3];
-        lq_po_pose(&ob, -1.0, c, R, v, w);
+        lq_plsobject_pose(&ob, -1.0, c, R, v, w);
         CHECK(c[0] == 0.5 && R[0] == 1.0 && v[0] == 0 && w[2] == 0);
-        lq_po_pose(&ob, 5.0, c, R, v, w);
+        lq_plsobject_pose(&ob, 5.0, c, R, v, w);
         CHECK_NEAR(c[0], 0.9, 1e-12);
         CHECK(v[0] == 0 && w[0] == 0 && w[1] == 0 && w[2] == 0);
         /* half way through segment 1: linear gives the mean, smooth too (smoothstep(½) = ½) */
-        lq_po_pose(&ob, 0.5, c, R, v, w);
+        lq_plsobject_pose(&ob, 0.5, c, R, v, w);
         CHECK_NEAR(c[0], 0.6, 1e-12);
         CHECK_NEAR(c[1], 0.45, 1e-12);
         CHECK_NEAR(v[0], sm ? 0.2 * 1.5 : 0.2, 1e-12); /* smoothstep' (½) = 1.5 */
@@ -67,9 +67,9 @@ static void test_pose(void)
         double worst = 0;
         for (double t = 0.1; t < 3.0; t += 0.37) {
             double e = 1e-6, c0[3], c1[3], R0[9], R1[9], vv[3], ww[3], d[3];
-            lq_po_pose(&ob, t, c, R, v, w);
-            lq_po_pose(&ob, t - e, c0, R0, vv, ww);
-            lq_po_pose(&ob, t + e, c1, R1, vv, ww);
+            lq_plsobject_pose(&ob, t, c, R, v, w);
+            lq_plsobject_pose(&ob, t - e, c0, R0, vv, ww);
+            lq_plsobject_pose(&ob, t + e, c1, R1, vv, ww);
             for (int a = 0; a < 3; a++) worst = fmax(worst, fabs((c1[a] - c0[a]) / (2 * e) - v[a]));
             /* dR/dt = [ω]× R: check it on the three columns */
             for (int col = 0; col < 3; col++) {
@@ -90,7 +90,7 @@ static void test_pose(void)
 
 /* --- helpers for ops on one context ------------------------------------------------- */
 typedef struct side {
-    lq_po_ops po;
+    lq_plsobject_ops po;
     lq_extrap_ops eo;
     lq_field sdf, st, phi, vel[3];
 } side;
@@ -98,7 +98,7 @@ typedef struct side {
 static void side_open(side *s, lq_ctx *ctx, int nx, int ny, int nz, float h)
 {
     memset(s, 0, sizeof *s);
-    CHECK_OK(lq_po_ops_init(&s->po, ctx, nx, ny, nz, h, 10 * h));
+    CHECK_OK(lq_plsobject_ops_init(&s->po, ctx, nx, ny, nz, h, 10 * h));
     CHECK_OK(lq_extrap_ops_init(&s->eo, ctx, nx, ny, nz));
     CHECK_OK(lq_field_alloc(ctx, &s->sdf, "sdf", nx, ny, nz, 4));
     CHECK_OK(lq_field_alloc(ctx, &s->st, "sdf_static", nx, ny, nz, 4));
@@ -113,7 +113,7 @@ static void side_open(side *s, lq_ctx *ctx, int nx, int ny, int nz, float h)
 
 static void side_close(side *s)
 {
-    lq_po_ops_release(&s->po);
+    lq_plsobject_ops_release(&s->po);
     lq_extrap_ops_release(&s->eo);
     lq_field_release(&s->sdf);
     lq_field_release(&s->st);
@@ -129,10 +129,10 @@ static twin_pair pair_of(const lq_field *a, const lq_field *b)
 
 /* A kind-4 object (a mesh's local sdf grid, host/ops/pls/plsobject.c) holding a ball of radius
  * r: its distance sampled at the grid's cell centres (cell size h, 4 cells of margin). */
-static lq_po_object make_grid_ball(double cx, double cy, double cz, double r, float h, bool flat,
-                                   double *keys, int nkeys)
+static lq_plsobject_object make_grid_ball(double cx, double cy, double cz, double r, float h,
+                                          bool flat, double *keys, int nkeys)
 {
-    lq_po_object ob = make_box(cx, cy, cz, 0, 0, 0, keys, nkeys, false);
+    lq_plsobject_object ob = make_box(cx, cy, cz, 0, 0, 0, keys, nkeys, false);
     ob.kind = 4;
     size_t cells = 1;
     for (int a = 0; a < 3; a++) {
@@ -159,17 +159,17 @@ static void add_objects(side *s, int nz)
     double kb[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, 0.1, 0.05, 0, 0, 0, 60};
     double ks[] = {0.0, 0, 0, 0, 0, 0, 0, 2.0, -0.2, 0.1, nz > 1 ? 0.1 : 0, 0, 0, 0};
     double kc[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, 0, 0, 0, nz > 1 ? 40 : 0, 0, 25};
-    lq_po_object b = make_box(0.35, 0.3, 0.2, 0.12, 0.04, 0.1, kb, 2, false);
-    lq_po_object sp = make_box(0.7, 0.6, 0.2, 0, 0, 0, ks, 2, true);
+    lq_plsobject_object b = make_box(0.35, 0.3, 0.2, 0.12, 0.04, 0.1, kb, 2, false);
+    lq_plsobject_object sp = make_box(0.7, 0.6, 0.2, 0, 0, 0, ks, 2, true);
     sp.kind = 1, sp.size[0] = 0.11;
-    lq_po_object cy = make_box(0.3, 0.7, 0.25, 0, 0, 0, kc, 2, false);
+    lq_plsobject_object cy = make_box(0.3, 0.7, 0.25, 0, 0, 0, kc, 2, false);
     cy.kind = 3, cy.axis = nz > 1 ? 0 : 2, cy.size[0] = 0.08, cy.size[1] = 0.3;
-    CHECK_OK(lq_po_add(&s->po, &b));
-    CHECK_OK(lq_po_add(&s->po, &sp));
-    CHECK_OK(lq_po_add(&s->po, &cy));
+    CHECK_OK(lq_plsobject_add(&s->po, &b));
+    CHECK_OK(lq_plsobject_add(&s->po, &sp));
+    CHECK_OK(lq_plsobject_add(&s->po, &cy));
     double kg[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, 0.1, -0.1, 0, 0, 0, 45};
-    lq_po_object gb = make_grid_ball(0.65, 0.3, 0.25, 0.12, s->po.h, nz == 1, kg, 2);
-    CHECK_OK(lq_po_add(&s->po, &gb));
+    lq_plsobject_object gb = make_grid_ball(0.65, 0.3, 0.25, 0.12, s->po.h, nz == 1, kg, 2);
+    CHECK_OK(lq_plsobject_add(&s->po, &gb));
 }
 
 /* --- 2. sdf and face velocity against double precision ------------------------------- */
@@ -194,10 +194,11 @@ static void test_geometry(int nz)
     side s;
     side_open(&s, &ref, nx, ny, nz, h);
     double kb[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, 0.1, 0.05, 0, 0, 0, 60};
-    lq_po_object b = make_box(0.5, 0.45, nz > 1 ? 0.3 : 0.0125, 0.2, 0.06, 0.12, kb, 2, false);
-    CHECK_OK(lq_po_add(&s.po, &b));
+    lq_plsobject_object b =
+        make_box(0.5, 0.45, nz > 1 ? 0.3 : 0.0125, 0.2, 0.06, 0.12, kb, 2, false);
+    CHECK_OK(lq_plsobject_add(&s.po, &b));
     double t = 0.5;
-    CHECK_OK(lq_po_update(&s.po, t, NULL, &s.sdf));
+    CHECK_OK(lq_plsobject_update(&s.po, t, NULL, &s.sdf));
     /* independent: centre (0.55, 0.475), turned 30°, ω = 60°/s about z, v = (0.1, 0.05) */
     double cx = 0.55, cy = 0.475, cz = b.c0[2], an = 30 * LQ_PI / 180, om = 60 * LQ_PI / 180;
     double hs[3] = {0.2, 0.06, 0.12};
@@ -241,9 +242,9 @@ static void test_geometry(int nz)
     side_open(&s, &ref, nx, ny, nz, h);
     double kg[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, 0.2, 0.1, 0, 0, 0, 90};
     double r = 0.15, gz = nz > 1 ? 0.1 : 0.0125;
-    lq_po_object gb = make_grid_ball(0.4, 0.35, gz, r, h, nz == 1, kg, 2);
-    CHECK_OK(lq_po_add(&s.po, &gb));
-    CHECK_OK(lq_po_update(&s.po, 0.5, NULL, &s.sdf));
+    lq_plsobject_object gb = make_grid_ball(0.4, 0.35, gz, r, h, nz == 1, kg, 2);
+    CHECK_OK(lq_plsobject_add(&s.po, &gb));
+    CHECK_OK(lq_plsobject_update(&s.po, 0.5, NULL, &s.sdf));
     sdf = s.sdf.host;
     worst = 0;
     inside = 0;
@@ -306,7 +307,7 @@ static void test_twins(int nx, int ny, int nz)
     fprintf(stderr, "twins %d x %d x %d:\n", nx, ny, nz);
     for (int withs = 0; withs < 2; withs++)
         for (int s = 0; s < 2; s++)
-            CHECK_OK(lq_po_update(&ss[s]->po, 0.6, withs ? &ss[s]->st : NULL, &ss[s]->sdf));
+            CHECK_OK(lq_plsobject_update(&ss[s]->po, 0.6, withs ? &ss[s]->st : NULL, &ss[s]->sdf));
     CHECK_OK(lq_ctx_finish(&cl));
     twin_pair p = pair_of(&A.sdf, &B.sdf);
     twin_check_exact("plsobject.update", &p);
@@ -316,30 +317,31 @@ static void test_twins(int nx, int ny, int nz)
     }
     for (int gate = 0; gate < 2; gate++) { /* the paper's test; with a pressure (st: ±) */
         for (int s = 0; s < 2; s++)
-            CHECK_OK(lq_po_separate(&ss[s]->po, &ss[s]->phi, &ss[s]->vel[0], &ss[s]->vel[1],
-                                    &ss[s]->vel[2], &ss[s]->sdf, gate ? &ss[s]->st : NULL));
+            CHECK_OK(lq_plsobject_separate(&ss[s]->po, &ss[s]->phi, &ss[s]->vel[0], &ss[s]->vel[1],
+                                           &ss[s]->vel[2], &ss[s]->sdf, gate ? &ss[s]->st : NULL));
         p = pair_of(&A.phi, &B.phi);
         twin_check_exact("plsobject.separate", &p);
     }
-    for (int s = 0; s < 2; s++) CHECK_OK(lq_po_extrap_phi(&ss[s]->po, &ss[s]->phi, &ss[s]->sdf, 4));
+    for (int s = 0; s < 2; s++)
+        CHECK_OK(lq_plsobject_extrap_phi(&ss[s]->po, &ss[s]->phi, &ss[s]->sdf, 4));
     p = pair_of(&A.phi, &B.phi);
     twin_check_exact("plsobject.extrap_phi", &p);
     for (int s = 0; s < 2; s++)
-        CHECK_OK(lq_po_close(&ss[s]->po, &ss[s]->phi, &ss[s]->vel[0], &ss[s]->vel[1],
-                             &ss[s]->vel[2], &ss[s]->sdf));
+        CHECK_OK(lq_plsobject_close(&ss[s]->po, &ss[s]->phi, &ss[s]->vel[0], &ss[s]->vel[1],
+                                    &ss[s]->vel[2], &ss[s]->sdf));
     p = pair_of(&A.phi, &B.phi);
     twin_check_exact("plsobject.close", &p);
     for (int s = 0; s < 2; s++)
-        CHECK_OK(lq_po_shift(&ss[s]->po, &ss[s]->st, &ss[s]->sdf, 0.7f * h));
+        CHECK_OK(lq_plsobject_shift(&ss[s]->po, &ss[s]->st, &ss[s]->sdf, 0.7f * h));
     p = pair_of(&A.st, &B.st);
     twin_check_exact("plsobject.shift", &p);
     { /* §5.5.3: air particles within d of an object killed, liquid ones kept */
         const int np = 4000;
         const float d = 0.7f * h;
-        size_t nf = (size_t)np * LQ_PLS_STRIDE;
+        size_t nf = (size_t)np * LQ_PLSPARTICLES_STRIDE;
         float *pt = malloc(nf * 4), *got = malloc(nf * 4), *sd = malloc(n * 4);
         for (int q = 0; q < np; q++) {
-            float *a = pt + (size_t)q * LQ_PLS_STRIDE;
+            float *a = pt + (size_t)q * LQ_PLSPARTICLES_STRIDE;
             a[0] = frand(&r, 0, nx * h), a[1] = frand(&r, 0, ny * h);
             a[2] = nz == 1 ? 0.5f * h : frand(&r, 0, nz * h);
             a[3] = frand(&r, 0.1f * h, 0.5f * h) * (q % 3 == 0 ? -1.0f : 1.0f);
@@ -350,7 +352,7 @@ static void test_twins(int nx, int ny, int nz)
             CHECK_OK(lq_field_alloc(s ? &cl : &ref, &pf[s], "part", (int)nf, 1, 1, 4));
             CHECK_OK(lq_field_upload(&pf[s], pt));
             /* only the first np - 5 particles: the rest untouched */
-            CHECK_OK(lq_po_kill_air(&ss[s]->po, &pf[s], np - 5, &ss[s]->sdf, d));
+            CHECK_OK(lq_plsobject_kill_air(&ss[s]->po, &pf[s], np - 5, &ss[s]->sdf, d));
         }
         CHECK_OK(lq_ctx_finish(&cl));
         p = pair_of(&pf[0], &pf[1]);
@@ -359,8 +361,8 @@ static void test_twins(int nx, int ny, int nz)
         CHECK_OK(lq_field_download(&pf[1], got));
         int killed = 0, kept_air = 0, bad = 0;
         for (int q = 0; q < np; q++) {
-            const float *a = pt + (size_t)q * LQ_PLS_STRIDE;
-            float rr = got[(size_t)q * LQ_PLS_STRIDE + 3];
+            const float *a = pt + (size_t)q * LQ_PLSPARTICLES_STRIDE;
+            float rr = got[(size_t)q * LQ_PLSPARTICLES_STRIDE + 3];
             /* trilinear sdf, clamped (independent of the kernel) */
             double v = ref_trilinear(sd, a, nx, ny, nz, h);
             if (fabs(v - d) < 1e-4) continue; /* too close to call in float */
@@ -435,13 +437,13 @@ static void test_levelset_rules(void)
     side_open(&s, &ref, nx, ny, nz, h);
     /* a slab rising at 0.5 m/s: y in [0.3, 0.5], liquid everywhere, at rest */
     double k[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, 0, 0.5, 0, 0, 0, 0};
-    lq_po_object b = make_box(0.6, 0.4, 0.025, 0.4, 0.1, 0.1, k, 2, false);
-    CHECK_OK(lq_po_add(&s.po, &b));
-    CHECK_OK(lq_po_update(&s.po, 0.5, NULL, &s.sdf));
+    lq_plsobject_object b = make_box(0.6, 0.4, 0.025, 0.4, 0.1, 0.1, k, 2, false);
+    CHECK_OK(lq_plsobject_add(&s.po, &b));
+    CHECK_OK(lq_plsobject_update(&s.po, 0.5, NULL, &s.sdf));
     float *phi = s.phi.host, *sdf = s.sdf.host;
     for (size_t q = 0; q < s.phi.count; q++) phi[q] = -0.2f;
     for (int c = 0; c < 3; c++) memset(s.vel[c].host, 0, s.vel[c].count * 4);
-    CHECK_OK(lq_po_separate(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf, NULL));
+    CHECK_OK(lq_plsobject_separate(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf, NULL));
     /* urel = −(0, 0.5): N·urel > 0.1 |urel| where N points down (the lower half's cells,
      * away from the side faces); the upper half and the rest stay liquid */
     int reset = 0, wrong = 0;
@@ -469,7 +471,7 @@ static void test_levelset_rules(void)
         }
     float before[24 * 20];
     memcpy(before, phi, sizeof before);
-    CHECK_OK(lq_po_extrap_phi(&s.po, &s.phi, &s.sdf, 1));
+    CHECK_OK(lq_plsobject_extrap_phi(&s.po, &s.phi, &s.sdf, 1));
     int filled = 0, bad = 0;
     for (int j = 1; j < ny - 1; j++)
         for (int i = 1; i < nx - 1; i++) {
@@ -516,15 +518,15 @@ static void test_separation_consistency(void)
     side s;
     side_open(&s, &ref, nx, ny, nz, h);
     double k[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, 0, 0.5, 0, 0, 0, 0};
-    lq_po_object b = make_box(0.6, 0.4, 0.025, 0.4, 0.1, 0.1, k, 2, false);
-    CHECK_OK(lq_po_add(&s.po, &b));
-    CHECK_OK(lq_po_update(&s.po, 0.5, NULL, &s.sdf));
+    lq_plsobject_object b = make_box(0.6, 0.4, 0.025, 0.4, 0.1, 0.1, k, 2, false);
+    CHECK_OK(lq_plsobject_add(&s.po, &b));
+    CHECK_OK(lq_plsobject_update(&s.po, 0.5, NULL, &s.sdf));
     size_t n = (size_t)nx * ny;
     float *phi = s.phi.host, *sdf = s.sdf.host, *p = s.st.host;
     float *paper = malloc(n * 4);
     for (size_t q = 0; q < n; q++) phi[q] = -0.2f;
     for (int c = 0; c < 3; c++) memset(s.vel[c].host, 0, s.vel[c].count * 4);
-    CHECK_OK(lq_po_separate(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf, NULL));
+    CHECK_OK(lq_plsobject_separate(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf, NULL));
     memcpy(paper, phi, n * 4);
     for (size_t q = 0; q < n; q++) { /* a tension under the slab (y in [0.55, 0.75] at
                                       * t = 0.5), its left half only */
@@ -532,7 +534,7 @@ static void test_separation_consistency(void)
         p[q] = ((j + 0.5) * h < 0.55 && (i + 0.5) * h < 0.6) ? -1.0f : 1.0f;
         phi[q] = -0.2f;
     }
-    CHECK_OK(lq_po_separate(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf, &s.st));
+    CHECK_OK(lq_plsobject_separate(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf, &s.st));
     int reset = 0, wrong = 0;
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
@@ -606,7 +608,7 @@ static void test_separation_consistency(void)
                 float want = air ? 3.0f + 1.0f / th : 3.0f;
                 checked++;
                 CHECK(fabsf(dg[c] - want) < 1e-5f);
-                CHECK(((m[c] & LQ_PS_DIRICHLET) != 0) == (air != 0));
+                CHECK(((m[c] & LQ_POISSON_DIRICHLET) != 0) == (air != 0));
             }
     }
     fprintf(stderr,
@@ -625,7 +627,7 @@ static void test_separation_consistency(void)
  * object_bc every boundary face (an object cell on one side only) carries no flux, with or
  * without hold_normal and friction; before, the faces where the sphere's normal is
  * diagonal kept the tangential slip's own component: a flux through the wall. Faces
- * inside the ball keep the slip (α < 1). lq_po_close: a dry object cell (φ > 0) the
+ * inside the ball keep the slip (α < 1). lq_plsobject_close: a dry object cell (φ > 0) the
  * liquid beside it flows into becomes liquid (φ = −φ), one it leaves stays air. */
 static void test_resting_ball(int nz)
 {
@@ -637,10 +639,10 @@ static void test_resting_ball(int nz)
     side_open(&s, &ref, nx, ny, nz, h);
     double k[] = {0.0, 0, 0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 0, 0};
     double zc = nz > 1 ? 0.5 * nz * h : 0.5 * h;
-    lq_po_object b = make_box(0.5, 0.5, zc, 0.3, 0, 0, k, 2, false);
+    lq_plsobject_object b = make_box(0.5, 0.5, zc, 0.3, 0, 0, k, 2, false);
     b.kind = 1; /* a sphere of radius 0.3 */
-    CHECK_OK(lq_po_add(&s.po, &b));
-    CHECK_OK(lq_po_update(&s.po, 0.5, NULL, &s.sdf));
+    CHECK_OK(lq_plsobject_add(&s.po, &b));
+    CHECK_OK(lq_plsobject_update(&s.po, 0.5, NULL, &s.sdf));
     const float *sdf = s.sdf.host;
     float *phi = s.phi.host;
     const float U[3] = {1.0f, 0.5f, nz > 1 ? 0.25f : 0.0f};
@@ -686,14 +688,14 @@ static void test_resting_ball(int nz)
         CHECK(walls > 0 && bad == 0);
         if (mode < 2) CHECK(slip > 0);
     }
-    /* lq_po_close: dry object cells, the liquid beside flowing in (+x) or out (−x) */
+    /* lq_plsobject_close: dry object cells, the liquid beside flowing in (+x) or out (−x) */
     for (int dir = -1; dir <= 1; dir += 2) {
         for (size_t q = 0; q < s.phi.count; q++)
             phi[q] = sdf[q] <= 0 ? 0.05f : -0.1f; /* the ball dry, liquid round it */
         for (int c = 0; c < 3; c++)
             for (size_t f = 0; f < s.vel[c].count; f++)
                 ((float *)s.vel[c].host)[f] = c == 0 ? (float)dir : 0.0f;
-        CHECK_OK(lq_po_close(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf));
+        CHECK_OK(lq_plsobject_close(&s.po, &s.phi, &s.vel[0], &s.vel[1], &s.vel[2], &s.sdf));
         int closed = 0, wrong = 0;
         for (int kk = 0; kk < nz; kk++)
             for (int j = 0; j < ny; j++)
@@ -706,7 +708,7 @@ static void test_resting_ball(int nz)
                     wrong += got != in || (got && phi[c] != -0.05f);
                     closed += got;
                 }
-        fprintf(stderr, "lq_po_close, flow %+d: %d dry object cells closed, %d wrong\n", dir,
+        fprintf(stderr, "lq_plsobject_close, flow %+d: %d dry object cells closed, %d wrong\n", dir,
                 closed, wrong);
         CHECK(closed > 0 && wrong == 0);
     }
@@ -728,10 +730,10 @@ static void test_moving_box(int nz)
         /* box 6 × 6 (× 6) cells at the middle, moving +x at V (no turn) */
         double k[] = {0.0, 0, 0, 0, 0, 0, 0, 10.0, V * 10, 0, 0, 0, 0, 0};
         double zc = nz > 1 ? nz * h * 0.5 : 0.5 * h;
-        lq_po_object b = make_box(0.5, 0.375, zc, 3 * h, 3 * h, 3 * h, k, 2, false);
-        CHECK_OK(lq_po_add(&s.po, &b));
+        lq_plsobject_object b = make_box(0.5, 0.375, zc, 3 * h, 3 * h, 3 * h, k, 2, false);
+        CHECK_OK(lq_plsobject_add(&s.po, &b));
         /* at t = 0 the box's faces lie on cell faces */
-        CHECK_OK(lq_po_update(&s.po, 0.0, NULL, &s.sdf));
+        CHECK_OK(lq_plsobject_update(&s.po, 0.0, NULL, &s.sdf));
         float *phi = s.phi.host, *sdf = s.sdf.host;
         for (int kk = 0; kk < nz; kk++)
             for (int j = 0; j < ny; j++)

@@ -159,7 +159,7 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
         CHECK_OK(lq_poisson_precond(&A.ops, &A.p, &A.y));
         CHECK_OK(lq_poisson_precond(&B.ops, &B.p, &B.y));
         twin_check_exact("poisson.vector", &py);
-        for (int mode = 0; mode <= LQ_PS_RED_DIRICHLET; mode++) {
+        for (int mode = 0; mode <= LQ_POISSON_RED_DIRICHLET; mode++) {
             double sa = 0, sb = 0;
             CHECK_OK(lq_poisson_reduce(&A.ops, mode, &A.x, &A.p, 0.3f, &sa));
             CHECK_OK(lq_poisson_reduce(&B.ops, mode, &B.x, &B.p, 0.3f, &sb));
@@ -176,13 +176,13 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
             CHECK_OK(lq_field_download(&A.ops.mask, ma));
             double e = 0, mag = 0;
             for (size_t c = 0; c < nc; c++) {
-                int un = ma[c] & LQ_PS_UNKNOWN;
+                int un = ma[c] & LQ_POISSON_UNKNOWN;
                 double t = mode == 0   ? (double)xa[c] * pa[c]
                            : !un       ? 0
                            : mode == 1 ? xa[c]
                            : mode == 2 ? ((double)xa[c] - 0.3f) * ((double)xa[c] - 0.3f)
                            : mode == 3 ? 1
-                                       : ((ma[c] & LQ_PS_DIRICHLET) ? 1 : 0);
+                                       : ((ma[c] & LQ_POISSON_DIRICHLET) ? 1 : 0);
                 e += t;
                 mag += fabs(t);
             }
@@ -213,7 +213,7 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
             CHECK_OK(lq_field_download(&A.ops.mask, ma));
             CHECK(memcmp(ya, ba, nc * 4) == 0);
             for (size_t c = 0; c < nc; c++)
-                if (ma[c] & LQ_PS_UNKNOWN) {
+                if (ma[c] & LQ_POISSON_UNKNOWN) {
                     ea += (double)xa[c] * ya[c];
                     mag += fabs((double)xa[c] * ya[c]);
                 }
@@ -226,7 +226,7 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
             CHECK_OK(lq_field_download(&A.p, pa));
             ea = mag = 0;
             for (size_t c = 0; c < nc; c++)
-                if (ma[c] & LQ_PS_UNKNOWN) ea += (double)pa[c] * pa[c];
+                if (ma[c] & LQ_POISSON_UNKNOWN) ea += (double)pa[c] * pa[c];
             CHECK_MSG(fabs(ea - sa) <= 1e-5 * ea + 1e-12, "update_dot %g vs %g", sa, ea);
             CHECK_OK(lq_poisson_dot_list(&A.ops, &A.x, &A.p, &sa));
             CHECK_OK(lq_poisson_dot_list(&B.ops, &B.x, &B.p, &sb));
@@ -234,7 +234,7 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
             CHECK_OK(lq_field_download(&A.x, xa));
             ea = 0;
             for (size_t c = 0; c < nc; c++)
-                if (ma[c] & LQ_PS_UNKNOWN) {
+                if (ma[c] & LQ_POISSON_UNKNOWN) {
                     ea += (double)xa[c] * pa[c];
                     mag += fabs((double)xa[c] * pa[c]);
                 }
@@ -275,8 +275,8 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
          * passes 0-2 with the dense levels' whole-level passes, 3-5 lists everywhere */
         for (int pass = 0; pass < 6; pass++) {
             int n1 = B.ops.lv[1].n[0] + B.ops.lv[1].n[1], tm = pass % 3;
-            B.ops.tail_cells = tm == 0 ? LQ_PS_TAIL_CELLS : tm == 1 ? n1 : -1;
-            A.ops.dense_ratio = B.ops.dense_ratio = pass < 3 ? LQ_PS_DENSE : 0;
+            B.ops.tail_cells = tm == 0 ? LQ_POISSON_TAIL_CELLS : tm == 1 ? n1 : -1;
+            A.ops.dense_ratio = B.ops.dense_ratio = pass < 3 ? LQ_POISSON_DENSE : 0;
             CHECK_OK(lq_poisson_lists(&A.ops));
             CHECK_OK(lq_poisson_lists(&B.ops));
             CHECK(A.ops.tail == -1 && B.ops.tail == (tm == 0 ? 0 : tm == 1 ? 1 : -1));
@@ -301,11 +301,11 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
                 twin_check_exact("poisson.mg", &q6);
             }
         }
-        B.ops.tail_cells = LQ_PS_TAIL_CELLS;
+        B.ops.tail_cells = LQ_POISSON_TAIL_CELLS;
         /* whole solves: SOR, Jacobi, Jacobi-PCG, multigrid-PCG; CG's passes over the whole
          * grid where level 0 is dense, and over the lists */
         for (int s = 0; s < 8; s++) {
-            A.ops.dense_ratio = B.ops.dense_ratio = s < 4 ? LQ_PS_DENSE : 0;
+            A.ops.dense_ratio = B.ops.dense_ratio = s < 4 ? LQ_POISSON_DENSE : 0;
             CHECK_OK(lq_poisson_lists(&A.ops));
             CHECK_OK(lq_poisson_lists(&B.ops));
             lq_poisson_params q = *prm;
@@ -398,7 +398,7 @@ static void test_operator_math(lq_ctx *ctx, int ghost, int wall)
     assemble_apply(nx, ny, nz, phi, sdf, ghost, wall, x, e);
     double worst = 0, scale = 0;
     for (size_t c = 0; c < nc; c++) {
-        if (!(m[c] & LQ_PS_UNKNOWN)) e[c] = 0; /* cells with no open face: no equation */
+        if (!(m[c] & LQ_POISSON_UNKNOWN)) e[c] = 0; /* cells with no open face: no equation */
         worst = fmax(worst, fabs(y[c] - e[c]));
         scale = fmax(scale, fabs(e[c]));
     }
@@ -541,10 +541,10 @@ static void test_mg_symmetric(lq_ctx *ctx)
     CHECK_OK(lq_poisson_residual(&S.ops, &S.b, 0.0f, &S.p, &S.y));
     double xmy = 0, ymx = 0, xmx = 0;
     CHECK_OK(lq_poisson_mg_vcycle(&S.ops, &S.y, &S.b)); /* b = M⁻¹ y */
-    CHECK_OK(lq_poisson_reduce(&S.ops, LQ_PS_RED_DOT, &S.x, &S.b, 0.0f, &xmy));
+    CHECK_OK(lq_poisson_reduce(&S.ops, LQ_POISSON_RED_DOT, &S.x, &S.b, 0.0f, &xmy));
     CHECK_OK(lq_poisson_mg_vcycle(&S.ops, &S.x, &S.b)); /* b = M⁻¹ x */
-    CHECK_OK(lq_poisson_reduce(&S.ops, LQ_PS_RED_DOT, &S.y, &S.b, 0.0f, &ymx));
-    CHECK_OK(lq_poisson_reduce(&S.ops, LQ_PS_RED_DOT, &S.x, &S.b, 0.0f, &xmx));
+    CHECK_OK(lq_poisson_reduce(&S.ops, LQ_POISSON_RED_DOT, &S.y, &S.b, 0.0f, &ymx));
+    CHECK_OK(lq_poisson_reduce(&S.ops, LQ_POISSON_RED_DOT, &S.x, &S.b, 0.0f, &xmx));
     fprintf(stderr, "V-cycle (%d levels): x·My %.7g, y·Mx %.7g, x·Mx %.7g\n", S.ops.levels, xmy,
             ymx, xmx);
     CHECK(fabs(xmy - ymx) <= 1e-5 * xmx && xmx > 0);

@@ -142,8 +142,8 @@ static double max_div(const grid *g, double dx, double dy, double dz)
     return m;
 }
 
-/* The round-off bound of D in cell (i, j, k) in double: LQ_PR_ROUNDOFF float32 epsilons of
- * each face speed over its cell size (kernels/mac/pressure_cell.h, lq_pr_roundoff). */
+/* The round-off bound of D in cell (i, j, k) in double: LQ_PRESSURE_ROUNDOFF float32 epsilons of
+ * each face speed over its cell size (kernels/mac/pressure_cell.h, lq_pressure_roundoff). */
 static double roundoff_at(const grid *g, int i, int j, int k, double dx, double dy, double dz)
 {
     int nx = g->nx, ny = g->ny;
@@ -152,7 +152,7 @@ static double roundoff_at(const grid *g, int i, int j, int k, double dx, double 
     double s = (fabs(g->u[qu]) + fabs(g->u[qu + 1])) / dx +
                (fabs(g->v[qv]) + fabs(g->v[qv + nx])) / dy +
                (fabs(g->w[qw]) + fabs(g->w[qw + (size_t)nx * ny])) / dz;
-    return (double)LQ_PR_ROUNDOFF * ldexp(1.0, -23) * s;
+    return (double)LQ_PRESSURE_ROUNDOFF * ldexp(1.0, -23) * s;
 }
 
 /* What the iteration stops on, in double: max over FULL cells of |D| less its round-off
@@ -513,7 +513,8 @@ static void direct_solve(const grid *g, const unsigned char *pf, const float *sw
                 int ib = i + (ax == 0), jb = j + (ax == 1);
                 if (ib >= nx || jb >= ny) continue;
                 size_t ca = CELL(g, i, j, 0), cb = CELL(g, ib, jb, 0);
-                if (!lq_pr_free(pf[ca]) || !lq_pr_free(pf[cb]) || (id[ca] < 0 && id[cb] < 0))
+                if (!lq_pressure_free(pf[ca]) || !lq_pressure_free(pf[cb]) ||
+                    (id[ca] < 0 && id[cb] < 0))
                     continue;
                 double d = ax ? DY : DX, t = dt / d, w = ax ? sw[ca] : 1.0;
                 /* cell a sees this face as its +face (D_a gets −u/δ), cell b as its −face */
@@ -555,7 +556,8 @@ static void direct_solve(const grid *g, const unsigned char *pf, const float *sw
                 int ib = i + (ax == 0), jb = j + (ax == 1);
                 if (ib >= nx || jb >= ny) continue;
                 size_t ca = CELL(g, i, j, 0), cb = CELL(g, ib, jb, 0);
-                if (!lq_pr_free(pf[ca]) || !lq_pr_free(pf[cb]) || (id[ca] < 0 && id[cb] < 0))
+                if (!lq_pressure_free(pf[ca]) || !lq_pressure_free(pf[cb]) ||
+                    (id[ca] < 0 && id[cb] < 0))
                     continue;
                 double xa = id[ca] >= 0 ? A[(size_t)id[ca] * (n + 1) + n] /
                                               A[(size_t)id[ca] * (n + 1) + id[ca]]
@@ -633,7 +635,7 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
     CHECK_OK(lq_field_alloc(&cl, &wb, "sw", nx, ny, 2 * nz, 4));
     /* marker counts per cell (some out of [0, per_cell]: clamped) and the table */
     lq_pressure_params rb = params(LQ_PRESSURE_RED_BLACK, DX, DY, DZ);
-    float gt[LQ_PR_ST * (PER + 1)];
+    float gt[LQ_PRESSURE_ST * (PER + 1)];
     lq_pressure_surface_table(PER, (float)GABS, &rb, nx, ny, nz, at_fill, gt);
     int *cnt = malloc(init.nc * sizeof(int));
     lq_rng r;
@@ -642,8 +644,8 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
     lq_field ca, cb, ta, tb;
     CHECK_OK(lq_field_alloc(&ref, &ca, "count", nx, ny, nz, 4));
     CHECK_OK(lq_field_alloc(&cl, &cb, "count", nx, ny, nz, 4));
-    CHECK_OK(lq_field_alloc(&ref, &ta, "table", LQ_PR_ST * (PER + 1), 1, 1, 4));
-    CHECK_OK(lq_field_alloc(&cl, &tb, "table", LQ_PR_ST * (PER + 1), 1, 1, 4));
+    CHECK_OK(lq_field_alloc(&ref, &ta, "table", LQ_PRESSURE_ST * (PER + 1), 1, 1, 4));
+    CHECK_OK(lq_field_alloc(&cl, &tb, "table", LQ_PRESSURE_ST * (PER + 1), 1, 1, 4));
     CHECK_OK(lq_field_upload(&ca, cnt));
     CHECK_OK(lq_field_upload(&cb, cnt));
     CHECK_OK(lq_field_upload(&ta, gt));
@@ -667,7 +669,7 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
      * above holds the line from U's centre (relaxed at_fill) or from F's; other SURFACE
      * cells relaxed unweighted unless no FULL cell shares a face with them or they have
      * EMPTY on both sides along an axis (held at 0), other EMPTY cells 0; β factors to the
-     * diagonal, times LQ_PR_SURFACE_OMEGA / β0 where a face is weighted */
+     * diagonal, times LQ_PRESSURE_SURFACE_OMEGA / β0 where a face is weighted */
     double s2 = 2.0 * (1.0 / ((double)DX * DX) + 1.0 / ((double)DY * DY) +
                        (nz > 1 ? 1.0 / ((double)DZ * DZ) : 0.0));
     int bad_kind = 0, bad_p = 0, bad_w = 0, nrelaxed = 0, nheld = 0, nghost = 0, ndrop = 0;
@@ -722,7 +724,7 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
                     }
                 }
                 double want_b = s2 / (s2 + (w - 1) / ((double)DY * DY)) *
-                                (w != 1 ? fmin(rb.beta0, LQ_PR_SURFACE_OMEGA) / rb.beta0 : 1);
+                                (w != 1 ? fmin(rb.beta0, LQ_PRESSURE_SURFACE_OMEGA) / rb.beta0 : 1);
                 bad_kind += pf[c] != want_kind;
                 bad_p += fabs(ga.p[c] - want_p) > 1e-6 * (1 + fabs(want_p));
                 bad_w += fabs(sw[c] - w) > 1e-6 * w || fabs(sw[init.nc + c] - want_b) > 1e-6;
@@ -816,13 +818,13 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
                 moved += x[q] != y[q];
         }
     /* Gates' conditions after it (the solver's step 7), no body force */
-    lq_ms_ops so;
+    lq_macsurface_ops so;
     lq_field mask;
     const float hh[3] = {DX, DY, DZ}, g0[3] = {0, 0, 0};
-    CHECK_OK(lq_ms_ops_init(&so, &ref, nx, ny, nz));
+    CHECK_OK(lq_macsurface_ops_init(&so, &ref, nx, ny, nz));
     CHECK_OK(lq_field_alloc(&ref, &mask, "mask", nx, ny, nz, 1));
-    CHECK_OK(lq_ms_classify(&so, &a.f, &mask));
-    CHECK_OK(lq_ms_apply(&so, &a.f, &mask, &a.u, &a.v, &a.w, hh, DT, g0));
+    CHECK_OK(lq_macsurface_classify(&so, &a.f, &mask));
+    CHECK_OK(lq_macsurface_apply(&so, &a.f, &mask, &a.u, &a.v, &a.w, hh, DT, g0));
     side_get(&a, &gd);
     double d2 = max_div_kind(&gd, LQ_MAC_SURFACE), dfull = max_div_kind(&gd, LQ_MAC_FULL);
     fprintf(stderr,
@@ -861,7 +863,7 @@ static void test_surface_solve(int nx, int ny, int nz, unsigned seed, int at_fil
         grid_free(&d1);
     }
     lq_field_release(&mask);
-    lq_ms_ops_release(&so);
+    lq_macsurface_ops_release(&so);
     free(pf);
     free(sw);
     grid_free(&prep);

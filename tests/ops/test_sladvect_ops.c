@@ -26,7 +26,7 @@ static float frand(lq_rng *r, float lo, float hi)
 
 typedef struct side {
     lq_field u, v, w, un, vn, wn, q, qn;
-    lq_sl_ops ops;
+    lq_sladvect_ops ops;
 } side;
 
 static int side_open(side *s, lq_ctx *ctx, int nx, int ny, int nz)
@@ -40,14 +40,14 @@ static int side_open(side *s, lq_ctx *ctx, int nx, int ny, int nz)
     if (!rc) rc = lq_field_alloc(ctx, &s->wn, "w", nx, ny, nz + 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &s->q, "q", nx, ny, nz, 4);
     if (!rc) rc = lq_field_alloc(ctx, &s->qn, "q", nx, ny, nz, 4);
-    if (!rc) rc = lq_sl_ops_init(&s->ops, ctx, nx, ny, nz);
+    if (!rc) rc = lq_sladvect_ops_init(&s->ops, ctx, nx, ny, nz);
     CHECK_OK(rc);
     return rc;
 }
 
 static void side_close(side *s)
 {
-    lq_sl_ops_release(&s->ops);
+    lq_sladvect_ops_release(&s->ops);
     lq_field *fs[] = {&s->u, &s->v, &s->w, &s->un, &s->vn, &s->wn, &s->q, &s->qn};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
 }
@@ -77,7 +77,7 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed, int scheme)
         CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
         return;
     }
-    lq_sl_params prm = {0.05f, 0.1f, scheme};
+    lq_sladvect_params prm = {0.05f, 0.1f, scheme};
     size_t nu = (size_t)(nx + 1) * ny * nz, nv = (size_t)nx * (ny + 1) * nz,
            nw = (size_t)nx * ny * (nz + 1), nc = (size_t)nx * ny * nz;
     float *u = malloc(nu * 4), *v = malloc(nv * 4), *w = malloc(nw * 4), *q = malloc(nc * 4);
@@ -100,9 +100,9 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed, int scheme)
     for (int step = 0; step < 3; step++) {
         for (int s = 0; s < 2; s++) {
             side *x = ss[s];
-            CHECK_OK(lq_sl_advect_scalar(&x->ops, &x->q, &x->qn, &x->u, &x->v, &x->w, &prm));
-            CHECK_OK(
-                lq_sl_advect_velocity(&x->ops, &x->u, &x->v, &x->w, &x->un, &x->vn, &x->wn, &prm));
+            CHECK_OK(lq_sladvect_advect_scalar(&x->ops, &x->q, &x->qn, &x->u, &x->v, &x->w, &prm));
+            CHECK_OK(lq_sladvect_advect_velocity(&x->ops, &x->u, &x->v, &x->w, &x->un, &x->vn,
+                                                 &x->wn, &prm));
         }
         CHECK_OK(lq_ctx_finish(&cl));
         twin_pair pq = pair_of(&A.qn, &B.qn), pu = pair_of(&A.un, &B.un),
@@ -150,7 +150,7 @@ static void test_translation(int scheme)
     lq_ctx ref;
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     const int nx = 24, ny = 20, nz = 12, cx = 2, cy = -1, cz = 3;
-    lq_sl_params prm = {0.25f, 0.5f, scheme}; /* u = c h / δt = 2c m/s: exact */
+    lq_sladvect_params prm = {0.25f, 0.5f, scheme}; /* u = c h / δt = 2c m/s: exact */
     side S;
     if (side_open(&S, &ref, nx, ny, nz)) return;
     float *U = F_HOST(&S.u), *V = F_HOST(&S.v), *W = F_HOST(&S.w), *q = F_HOST(&S.q);
@@ -163,9 +163,9 @@ static void test_translation(int scheme)
                 q[LQ_MAC_CELL(i, j, k, nx, ny)] =
                     (float)(sin(0.3 * i) * cos(0.2 * j) + 0.1 * k * k - 0.5 * sin(0.7 * k));
     /* MacCormack: one step, so that cells with both images in the grid exist (nz = 12) */
-    const int steps = scheme == LQ_SL_MACCORMACK ? 1 : 3;
+    const int steps = scheme == LQ_SLADVECT_MACCORMACK ? 1 : 3;
     for (int s = 0; s < steps; s++) {
-        CHECK_OK(lq_sl_advect_scalar(&S.ops, &S.q, &S.qn, &S.u, &S.v, &S.w, &prm));
+        CHECK_OK(lq_sladvect_advect_scalar(&S.ops, &S.q, &S.qn, &S.u, &S.v, &S.w, &prm));
         swap_fields(&S.q, &S.qn);
     }
     const float *r = F_HOST(&S.q);
@@ -178,7 +178,7 @@ static void test_translation(int scheme)
                 /* MacCormack corrects cell c with q~(c) = q^(c + shift): exact only where
                  * the forward image is in the grid too (the reverse pass clamps there) */
                 int i1 = i + cx, j1 = j + cy, k1 = k + cz;
-                if (scheme == LQ_SL_MACCORMACK &&
+                if (scheme == LQ_SLADVECT_MACCORMACK &&
                     (i1 < 0 || j1 < 0 || k1 < 0 || i1 >= nx || j1 >= ny || k1 >= nz))
                     continue;
                 float e =
@@ -219,7 +219,7 @@ static void test_rotation_linear(void)
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     const int n = 24;
     const float h = 0.1f;
-    lq_sl_params prm = {0.05f, h, LQ_SL_PLAIN};
+    lq_sladvect_params prm = {0.05f, h, LQ_SLADVECT_PLAIN};
     double A[3][3], c[3] = {1.2, 1.2, 1.2}, g[3] = {0.7, -0.4, 0.25}; /* φ = g·x */
     rot_matrix(A, 1.3);
     side S;
@@ -243,8 +243,8 @@ static void test_rotation_linear(void)
             for (int i = 0; i < n; i++)
                 q[LQ_MAC_CELL(i, j, k, n, n)] =
                     (float)(g[0] * (i + 0.5) * h + g[1] * (j + 0.5) * h + g[2] * (k + 0.5) * h);
-    CHECK_OK(lq_sl_advect_scalar(&S.ops, &S.q, &S.qn, &S.u, &S.v, &S.w, &prm));
-    CHECK_OK(lq_sl_advect_velocity(&S.ops, &S.u, &S.v, &S.w, &S.un, &S.vn, &S.wn, &prm));
+    CHECK_OK(lq_sladvect_advect_scalar(&S.ops, &S.q, &S.qn, &S.u, &S.v, &S.w, &prm));
+    CHECK_OK(lq_sladvect_advect_velocity(&S.ops, &S.u, &S.v, &S.w, &S.un, &S.vn, &S.wn, &prm));
     /* the centre region: departure points well inside every lattice */
     double es = 0, ev = 0;
     int cnt = 0;
@@ -280,7 +280,7 @@ static void test_rotation_linear(void)
         if (side_open(&R, &ref, m, m, 1)) break;
         const double om = 1.0, hh = 1.0 / m, cc = 0.5;
         int steps = 16 << t;
-        lq_sl_params p2 = {(float)(2 * LQ_PI / om / steps), (float)hh, LQ_SL_PLAIN};
+        lq_sladvect_params p2 = {(float)(2 * LQ_PI / om / steps), (float)hh, LQ_SLADVECT_PLAIN};
         float *u = F_HOST(&R.u), *v = F_HOST(&R.v), *qq = F_HOST(&R.q);
         for (int j = 0; j < m; j++)
             for (int i = 0; i <= m; i++)
@@ -292,7 +292,7 @@ static void test_rotation_linear(void)
             for (int i = 0; i < m; i++)
                 qq[LQ_MAC_CELL(i, j, 0, m, m)] = (float)((i + 0.5) * hh - cc);
         for (int s = 0; s < steps; s++) {
-            CHECK_OK(lq_sl_advect_scalar(&R.ops, &R.q, &R.qn, &R.u, &R.v, &R.w, &p2));
+            CHECK_OK(lq_sladvect_advect_scalar(&R.ops, &R.q, &R.qn, &R.u, &R.v, &R.w, &p2));
             swap_fields(&R.q, &R.qn);
         }
         double e = 0;
@@ -321,7 +321,7 @@ static void rotate2d(lq_ctx *ref, int m, int steps, double frac, int scheme,
     *err = *qmin = *qmax = 0;
     if (side_open(&R, ref, m, m, 1)) return;
     const double hh = 1.0 / m, cc = 0.5, ang = 2 * LQ_PI * frac;
-    lq_sl_params p = {(float)(ang / steps), (float)hh, scheme};
+    lq_sladvect_params p = {(float)(ang / steps), (float)hh, scheme};
     float *u = F_HOST(&R.u), *v = F_HOST(&R.v), *qq = F_HOST(&R.q);
     for (int j = 0; j < m; j++)
         for (int i = 0; i <= m; i++) u[LQ_MAC_U(i, j, 0, m, m)] = (float)(-((j + 0.5) * hh - cc));
@@ -332,7 +332,7 @@ static void rotate2d(lq_ctx *ref, int m, int steps, double frac, int scheme,
         for (int i = 0; i < m; i++)
             qq[LQ_MAC_CELL(i, j, 0, m, m)] = (float)q0((i + 0.5) * hh, (j + 0.5) * hh);
     for (int s = 0; s < steps; s++) {
-        CHECK_OK(lq_sl_advect_scalar(&R.ops, &R.q, &R.qn, &R.u, &R.v, &R.w, &p));
+        CHECK_OK(lq_sladvect_advect_scalar(&R.ops, &R.q, &R.qn, &R.u, &R.v, &R.w, &p));
         swap_fields(&R.q, &R.qn);
     }
     const float *r = F_HOST(&R.q);
@@ -368,7 +368,7 @@ static void test_compensated(void)
     lq_ctx ref;
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     double e[4][2], lo, hi;
-    for (int sc = LQ_SL_PLAIN; sc <= LQ_SL_BFECC; sc++)
+    for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++)
         for (int t = 0; t < 2; t++)
             rotate2d(&ref, 32 << t, 32 << t, 1.0, sc, bump, &e[sc][t], &lo, &hi);
     fprintf(stderr,
@@ -377,11 +377,11 @@ static void test_compensated(void)
             e[1][0], e[1][1], e[2][0], e[2][1], e[3][0], e[3][1]);
     /* BFECC second order (ratio ~4); MacCormack's limiter clips the smooth peak (Selle et
      * al. 2008 note it), ratio ~2.4 */
-    CHECK(e[LQ_SL_BFECC][1] < 0.15 * e[LQ_SL_PLAIN][1] &&
-          e[LQ_SL_BFECC][0] / e[LQ_SL_BFECC][1] > 3.5);
-    CHECK(e[LQ_SL_MACCORMACK][1] < 0.5 * e[LQ_SL_PLAIN][1] &&
-          e[LQ_SL_MACCORMACK][0] / e[LQ_SL_MACCORMACK][1] > 2.0);
-    for (int sc = LQ_SL_PLAIN; sc <= LQ_SL_BFECC; sc++) {
+    CHECK(e[LQ_SLADVECT_BFECC][1] < 0.15 * e[LQ_SLADVECT_PLAIN][1] &&
+          e[LQ_SLADVECT_BFECC][0] / e[LQ_SLADVECT_BFECC][1] > 3.5);
+    CHECK(e[LQ_SLADVECT_MACCORMACK][1] < 0.5 * e[LQ_SLADVECT_PLAIN][1] &&
+          e[LQ_SLADVECT_MACCORMACK][0] / e[LQ_SLADVECT_MACCORMACK][1] > 2.0);
+    for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++) {
         double err;
         rotate2d(&ref, 48, 40, 0.25, sc, box, &err, &lo, &hi);
         fprintf(stderr, "box, quarter turn, scheme %d: range [%.3g, %.3g]\n", sc, lo, hi);
@@ -390,9 +390,9 @@ static void test_compensated(void)
     lq_ctx_close(&ref);
 }
 
-/* The backtraces' first stage read off the lattices (lq_sl_face_velocity,
- * lq_sl_centre_velocity) against the trilinear sample at the face or centre position
- * (lq_mk_velocity) on random fields, 3D and 2D: the same to float rounding. */
+/* The backtraces' first stage read off the lattices (lq_sladvect_face_velocity,
+ * lq_sladvect_centre_velocity) against the trilinear sample at the face or centre position
+ * (lq_markers_velocity) on random fields, 3D and 2D: the same to float rounding. */
 static void test_start_velocity(int nx, int ny, int nz)
 {
     lq_rng r;
@@ -411,12 +411,13 @@ static void test_start_velocity(int nx, int ny, int nz)
                                      : comp == 1 ? (j == 0 || j == ny)
                                                  : (k == 0 || k == nz)))
                         continue; /* edge faces: 0, no backtrace */
-                    lq_mk_vec3 p = {lq_sl_at(i, comp == 0, h), lq_sl_at(j, comp == 1, h),
-                                    lq_sl_at(k, comp == 2, h)};
-                    lq_mk_vec3 a = comp < 3
-                                       ? lq_sl_face_velocity(u, v, w, comp, i, j, k, nx, ny, nz)
-                                       : lq_sl_centre_velocity(u, v, w, i, j, k, nx, ny, nz);
-                    lq_mk_vec3 b = lq_mk_velocity(u, v, w, p, nx, ny, nz, ih, ih, ih);
+                    lq_markers_vec3 p = {lq_sladvect_at(i, comp == 0, h),
+                                         lq_sladvect_at(j, comp == 1, h),
+                                         lq_sladvect_at(k, comp == 2, h)};
+                    lq_markers_vec3 a =
+                        comp < 3 ? lq_sladvect_face_velocity(u, v, w, comp, i, j, k, nx, ny, nz)
+                                 : lq_sladvect_centre_velocity(u, v, w, i, j, k, nx, ny, nz);
+                    lq_markers_vec3 b = lq_markers_velocity(u, v, w, p, nx, ny, nz, ih, ih, ih);
                     double e = fmax(fabs(a.x - b.x), fabs(a.y - b.y));
                     if (nz > 1) e = fmax(e, fabs(a.z - b.z));
                     worst = fmax(worst, e);
@@ -433,11 +434,11 @@ int main(void)
     test_start_velocity(13, 9, 7);
     test_start_velocity(17, 12, 1);
     (void)twin_alloc, (void)twin_release, (void)twin_check_exact; /* unused helpers */
-    for (int sc = LQ_SL_PLAIN; sc <= LQ_SL_BFECC; sc++) {
+    for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++) {
         test_twins(13, 9, 7, 11, sc);
         test_twins(17, 12, 1, 12, sc);
     }
-    for (int sc = LQ_SL_PLAIN; sc <= LQ_SL_BFECC; sc++) test_translation(sc);
+    for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++) test_translation(sc);
     test_compensated();
     test_rotation_linear();
     CHECK_DONE();

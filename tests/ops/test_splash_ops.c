@@ -25,7 +25,7 @@
 #define NC  ((NX + 1) * (NZ + 1))
 #define CAP 600 /* particle capacity */
 #define NP0 150 /* particles in the buffer at the start, some dead */
-#define PS  LQ_SP_PSTRIDE
+#define PS  LQ_COLUMNS_PSTRIDE
 /* Corner (i, k) is interior: its diagonal pipes exist (edge diagonals are walls). */
 #define INNER(i, k) ((i) >= 1 && (i) <= NX - 1 && (k) >= 1 && (k) <= NZ - 1)
 
@@ -62,7 +62,7 @@ enum {
     NF
 };
 
-static lq_field *fld(lq_sp_state *st, int f)
+static lq_field *fld(lq_columns_state *st, int f)
 {
     lq_field *all[NF] = {&st->b,    &st->d,    &st->e,    &st->hd,      &st->s,       &st->qx,
                          &st->qz,   &st->qd,   &st->qa,   &st->ret,     &st->acc,     &st->counters,
@@ -86,7 +86,7 @@ typedef struct image {
 #define LV(im, f) ((lq_long *)(im)->buf[f])
 #define PART(im)  FV(im, F_P0 + (im)->cur)
 
-static void image_alloc(image *im, lq_sp_state *st)
+static void image_alloc(image *im, lq_columns_state *st)
 {
     for (int f = 0; f < NF; f++) {
         im->bytes[f] = lq_field_bytes(fld(st, f));
@@ -107,13 +107,13 @@ static void image_free(image *im)
     for (int f = 0; f < NF; f++) free(im->buf[f]);
 }
 
-static void put(lq_sp_state *st, const image *im)
+static void put(lq_columns_state *st, const image *im)
 {
     for (int f = 0; f < NF; f++) CHECK_OK(lq_field_upload(fld(st, f), im->buf[f]));
     st->cur = im->cur;
 }
 
-static void get(lq_sp_state *st, image *im)
+static void get(lq_columns_state *st, image *im)
 {
     for (int f = 0; f < NF; f++) CHECK_OK(lq_field_download(fld(st, f), im->buf[f]));
     im->cur = st->cur;
@@ -142,15 +142,15 @@ static void rotation(double yaw, double pitch, float *R)
 static void set_object(float *o, int shape, double x, double y, double z, const double half[3],
                        const float R[9], float kappa, float factor)
 {
-    memset(o, 0, LQ_SP_OBJ_STRIDE * sizeof *o);
-    o[LQ_SP_O_SHAPE] = (float)shape;
-    o[LQ_SP_O_POS] = (float)x;
-    o[LQ_SP_O_POS + 1] = (float)y;
-    o[LQ_SP_O_POS + 2] = (float)z;
-    for (int a = 0; a < 9; a++) o[LQ_SP_O_ROT + a] = R[a];
-    for (int a = 0; a < 3; a++) o[LQ_SP_O_HALF + a] = (float)half[a];
-    o[LQ_SP_O_KAPPA] = kappa;
-    o[LQ_SP_O_FACTOR] = factor;
+    memset(o, 0, LQ_COLUMNS_OBJ_STRIDE * sizeof *o);
+    o[LQ_COLUMNS_O_SHAPE] = (float)shape;
+    o[LQ_COLUMNS_O_POS] = (float)x;
+    o[LQ_COLUMNS_O_POS + 1] = (float)y;
+    o[LQ_COLUMNS_O_POS + 2] = (float)z;
+    for (int a = 0; a < 9; a++) o[LQ_COLUMNS_O_ROT + a] = R[a];
+    for (int a = 0; a < 3; a++) o[LQ_COLUMNS_O_HALF + a] = (float)half[a];
+    o[LQ_COLUMNS_O_KAPPA] = kappa;
+    o[LQ_COLUMNS_O_FACTOR] = factor;
 }
 
 /* Makes column (i, k) shallow with large outflows through all eight pipes (interior
@@ -208,17 +208,17 @@ static void make_state(image *im)
                        {33, 15}, {30, 26}, {0, 0},       {NX - 1, NZ - 1}};
     for (size_t j = 0; j < LQ_COUNT(drains); j++) make_drain(im, &r, drains[j][0], drains[j][1]);
     d[16 + NX * 12] = 0.0f; /* a dry column among the spraying corners */
-    lq_long *ret = LV(im, F_RET), vq = LQ_FIXED(VOL * LQ_SP_VSCALE);
+    lq_long *ret = LV(im, F_RET), vq = LQ_FIXED(VOL * LQ_COLUMNS_VSCALE);
     for (int j = 0; j < 40; j++) ret[(j * 97 + 13) % N] += vq * (1 + j % 3);
     lq_long *acc = LV(im, F_ACC);
-    acc[LQ_SP_ACC_LOST] = 12345;
-    acc[LQ_SP_ACC_ABSORBED] = 777;
-    acc[LQ_SP_ACC_OBJ + LQ_SP_OA_HEAD] = 99;
+    acc[LQ_COLUMNS_ACC_LOST] = 12345;
+    acc[LQ_COLUMNS_ACC_ABSORBED] = 777;
+    acc[LQ_COLUMNS_ACC_OBJ + LQ_COLUMNS_OA_HEAD] = 99;
     int *cnt = IV(im, F_CNT);
-    cnt[LQ_SP_CNT_LIVE] = NP0;
-    cnt[LQ_SP_CNT_EMITTED] = 5;
-    cnt[LQ_SP_CNT_DROPPED] = 7;
-    cnt[LQ_SP_CNT_LIMITED] = 3;
+    cnt[LQ_COLUMNS_CNT_LIVE] = NP0;
+    cnt[LQ_COLUMNS_CNT_EMITTED] = 5;
+    cnt[LQ_COLUMNS_CNT_DROPPED] = 7;
+    cnt[LQ_COLUMNS_CNT_LIMITED] = 3;
     for (int c = 0; c < NC; c++) IV(im, F_CCNT)[c] = -1;
     for (size_t j = 0; j < im->bytes[F_BSUM] / 4; j++) IV(im, F_BSUM)[j] = IV(im, F_BOFF)[j] = -1;
     float *obj = FV(im, F_OBJ), R[9];
@@ -227,7 +227,7 @@ static void make_state(image *im)
     set_object(obj, LQ_SHAPE_SPHERE, OBJ_SPHERE[0], OBJ_SPHERE[1], OBJ_SPHERE[2], rs, R, 2.5f,
                0.8f);
     rotation(0.52, 0.35, R);
-    set_object(obj + LQ_SP_OBJ_STRIDE, LQ_SHAPE_BOX, OBJ_BOX[0], OBJ_BOX[1], OBJ_BOX[2], hb, R,
+    set_object(obj + LQ_COLUMNS_OBJ_STRIDE, LQ_SHAPE_BOX, OBJ_BOX[0], OBJ_BOX[1], OBJ_BOX[2], hb, R,
                4.0f, 0.6f);
     float *p0 = FV(im, F_P0), *p1 = FV(im, F_P1);
     for (int j = 0; j < CAP * PS; j++) p1[j] = 7.0f; /* compaction must overwrite */
@@ -275,9 +275,9 @@ static void make_state(image *im)
     }
 }
 
-static lq_sp_spray_params spray_params(void)
+static lq_columns_spray_params spray_params(void)
 {
-    lq_sp_spray_params p;
+    lq_columns_spray_params p;
     double area = (double)DX * DX, s = 1.0 / 3.0;
     p.threshold = 0.6f;
     p.per_step = 3.4f;
@@ -293,9 +293,9 @@ static lq_sp_spray_params spray_params(void)
     return p;
 }
 
-static lq_sp_flight_params flight_params(int n, int nobj, float drag_keep, float gx, float gz)
+static lq_columns_flight_params flight_params(int n, int nobj, float drag_keep, float gx, float gz)
 {
-    lq_sp_flight_params p;
+    lq_columns_flight_params p;
     p.n = n;
     p.nobj = nobj;
     p.dx = DX;
@@ -322,8 +322,8 @@ static const float KEEP = 0.98f;
 
 typedef struct twins {
     lq_ctx ref, cl;
-    lq_sp_state sr, sc;
-    lq_sp_ops oref, ocl;
+    lq_columns_state sr, sc;
+    lq_columns_ops oref, ocl;
     image a, b; /* scratch: the two sides downloaded */
 } twins;
 
@@ -340,12 +340,12 @@ static void cmp(twins *t, const char *op, int f)
 static void cmp_particles(twins *t, const char *op)
 {
     CHECK_MSG(t->sr.cur == t->sc.cur, "%s: current buffer %d vs %d", op, t->sr.cur, t->sc.cur);
-    int ca[LQ_SP_CNT_COUNT], cb[LQ_SP_CNT_COUNT];
+    int ca[LQ_COLUMNS_CNT_COUNT], cb[LQ_COLUMNS_CNT_COUNT];
     CHECK_OK(lq_field_download(&t->sr.counters, ca));
     CHECK_OK(lq_field_download(&t->sc.counters, cb));
-    CHECK_MSG(ca[LQ_SP_CNT_LIVE] == cb[LQ_SP_CNT_LIVE], "%s: live %d vs %d", op, ca[LQ_SP_CNT_LIVE],
-              cb[LQ_SP_CNT_LIVE]);
-    int n = ca[LQ_SP_CNT_LIVE];
+    CHECK_MSG(ca[LQ_COLUMNS_CNT_LIVE] == cb[LQ_COLUMNS_CNT_LIVE], "%s: live %d vs %d", op,
+              ca[LQ_COLUMNS_CNT_LIVE], cb[LQ_COLUMNS_CNT_LIVE]);
+    int n = ca[LQ_COLUMNS_CNT_LIVE];
     if (n <= 0 || n > CAP) {
         fprintf(stderr, "  %-18s particles: %d live\n", op, n);
         CHECK(n >= 0 && n <= CAP);
@@ -390,22 +390,22 @@ static void test_twins(const image *init)
         CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
         return;
     }
-    CHECK_OK(lq_sp_state_alloc(&t->sr, &t->ref, NX, NZ, CAP));
-    CHECK_OK(lq_sp_state_alloc(&t->sc, &t->cl, NX, NZ, CAP));
-    CHECK_OK(lq_sp_ops_init(&t->oref, &t->ref, NX, NZ));
-    CHECK_OK(lq_sp_ops_init(&t->ocl, &t->cl, NX, NZ));
+    CHECK_OK(lq_columns_state_alloc(&t->sr, &t->ref, NX, NZ, CAP));
+    CHECK_OK(lq_columns_state_alloc(&t->sc, &t->cl, NX, NZ, CAP));
+    CHECK_OK(lq_columns_ops_init(&t->oref, &t->ref, NX, NZ));
+    CHECK_OK(lq_columns_ops_init(&t->ocl, &t->cl, NX, NZ));
     image_alloc(&t->a, &t->sr);
     image_alloc(&t->b, &t->sr);
     const int qs[4] = {F_QX, F_QZ, F_QD, F_QA};
 
     put2(t, init);
-    RUN2(t, lq_sp_flow, KEEP, GA, GD, GE, 0.05f); /* with momentum diffusion */
+    RUN2(t, lq_columns_flow, KEEP, GA, GD, GE, 0.05f); /* with momentum diffusion */
     for (int j = 0; j < 4; j++) cmp(t, "splash.flow", qs[j]);
     cmp_all(t, "splash.flow");
 
     for (int last = 0; last <= 1; last++) {
         put2(t, init);
-        RUN2(t, lq_sp_limit, RR, last);
+        RUN2(t, lq_columns_limit, RR, last);
         cmp(t, "splash.limit", F_S);
         cmp(t, "splash.limit", F_CNT);
         for (int j = 0; j < 4; j++) cmp(t, "splash.limit", qs[j]);
@@ -415,8 +415,8 @@ static void test_twins(const image *init)
     /* unlimited flows (columns go below zero: the clamp path), then limited ones */
     for (int limited = 0; limited <= 1; limited++) {
         put2(t, init);
-        if (limited) RUN2(t, lq_sp_limit, RR, 1);
-        RUN2(t, lq_sp_volume, RR, INV_AREA, DT);
+        if (limited) RUN2(t, lq_columns_limit, RR, 1);
+        RUN2(t, lq_columns_volume, RR, INV_AREA, DT);
         cmp(t, "splash.volume", F_D);
         cmp(t, "splash.volume", F_HD);
         cmp(t, "splash.volume", F_RET);
@@ -425,22 +425,22 @@ static void test_twins(const image *init)
     }
 
     put2(t, init);
-    RUN2(t, lq_sp_boundary, 0, 0, 2, 9, 0.0125f);
-    RUN2(t, lq_sp_boundary, 0, NX, 20, 30, -0.003f); /* runs past the wall's end */
-    RUN2(t, lq_sp_boundary, 1, 0, 0, NX, 0.002f);
-    RUN2(t, lq_sp_boundary, 1, NZ, 30, 10, -0.01f);
+    RUN2(t, lq_columns_boundary, 0, 0, 2, 9, 0.0125f);
+    RUN2(t, lq_columns_boundary, 0, NX, 20, 30, -0.003f); /* runs past the wall's end */
+    RUN2(t, lq_columns_boundary, 1, 0, 0, NX, 0.002f);
+    RUN2(t, lq_columns_boundary, 1, NZ, 30, 10, -0.01f);
     cmp(t, "splash.boundary", F_QX);
     cmp(t, "splash.boundary", F_QZ);
     cmp_all(t, "splash.boundary");
 
-    lq_sp_spray_params sp = spray_params();
+    lq_columns_spray_params sp = spray_params();
     static image full;
     image_alloc(&full, &t->sr);
     image_copy(&full, init);
-    IV(&full, F_CNT)[LQ_SP_CNT_LIVE] = CAP - 10; /* the buffer fills: some dropped */
+    IV(&full, F_CNT)[LQ_COLUMNS_CNT_LIVE] = CAP - 10; /* the buffer fills: some dropped */
     for (int pass = 0; pass < 2; pass++) {
         put2(t, pass ? &full : init);
-        RUN2(t, lq_sp_spray, &sp);
+        RUN2(t, lq_columns_spray, &sp);
         const int fs[] = {F_CCNT, F_BSUM, F_BOFF, F_CNT, F_D};
         for (size_t j = 0; j < LQ_COUNT(fs); j++) cmp(t, "splash.spray", fs[j]);
         cmp_particles(t, "splash.spray");
@@ -448,21 +448,21 @@ static void test_twins(const image *init)
     }
     image_free(&full);
 
-    lq_sp_flight_params fp = flight_params(NP0, 2, 0.99f, 0.3f, -0.2f);
+    lq_columns_flight_params fp = flight_params(NP0, 2, 0.99f, 0.3f, -0.2f);
     put2(t, init);
-    RUN2(t, lq_sp_particles, &fp);
+    RUN2(t, lq_columns_particles, &fp);
     cmp_particles(t, "splash.particles");
     cmp(t, "splash.particles", F_RET);
     cmp(t, "splash.particles", F_ACC);
     cmp_all(t, "splash.particles");
 
     /* chained: the landed and lost ones are dropped */
-    RUN2(t, lq_sp_compact, NP0);
+    RUN2(t, lq_columns_compact, NP0);
     cmp_particles(t, "splash.compact");
     cmp(t, "splash.compact", F_CNT);
     /* bsum, boff: the kernels' block scratch; the reference compacts in one loop */
     cmp_all(t, "splash.compact");
-    RUN2(t, lq_sp_compact, 0); /* nothing to move: live becomes 0, buffers flip */
+    RUN2(t, lq_columns_compact, 0); /* nothing to move: live becomes 0, buffers flip */
     cmp(t, "splash.compact", F_CNT);
     cmp_all(t, "splash.compact");
 
@@ -472,17 +472,17 @@ static void test_twins(const image *init)
         for (int mode = 0; mode <= 1; mode++) {
             const int *q = rects[j];
             put2(t, init);
-            RUN2(t, lq_sp_contact, 2, DX, OX, OZ, mode, q[0], q[1], q[2], q[3]);
+            RUN2(t, lq_columns_contact, 2, DX, OX, OZ, mode, q[0], q[1], q[2], q[3]);
             cmp(t, "splash.contact", mode ? F_E : F_ACC);
             cmp_all(t, "splash.contact");
         }
 
     image_free(&t->a);
     image_free(&t->b);
-    lq_sp_state_release(&t->sr);
-    lq_sp_state_release(&t->sc);
-    lq_sp_ops_release(&t->oref);
-    lq_sp_ops_release(&t->ocl);
+    lq_columns_state_release(&t->sr);
+    lq_columns_state_release(&t->sc);
+    lq_columns_ops_release(&t->oref);
+    lq_columns_ops_release(&t->ocl);
     lq_ctx_close(&t->ref);
     lq_ctx_close(&t->cl);
 }
@@ -491,16 +491,16 @@ static void test_twins(const image *init)
 
 typedef struct refrun {
     lq_ctx ctx;
-    lq_sp_state st;
-    lq_sp_ops ops;
+    lq_columns_state st;
+    lq_columns_ops ops;
     image im;
 } refrun;
 
 static int ref_open(refrun *r)
 {
     int rc = lq_ctx_open(&r->ctx, "ref", false);
-    if (!rc) rc = lq_sp_state_alloc(&r->st, &r->ctx, NX, NZ, CAP);
-    if (!rc) rc = lq_sp_ops_init(&r->ops, &r->ctx, NX, NZ);
+    if (!rc) rc = lq_columns_state_alloc(&r->st, &r->ctx, NX, NZ, CAP);
+    if (!rc) rc = lq_columns_ops_init(&r->ops, &r->ctx, NX, NZ);
     CHECK_OK(rc);
     if (!rc) image_alloc(&r->im, &r->st);
     return rc;
@@ -509,8 +509,8 @@ static int ref_open(refrun *r)
 static void ref_close(refrun *r)
 {
     image_free(&r->im);
-    lq_sp_state_release(&r->st);
-    lq_sp_ops_release(&r->ops);
+    lq_columns_state_release(&r->st);
+    lq_columns_ops_release(&r->ops);
     lq_ctx_close(&r->ctx);
 }
 
@@ -559,7 +559,7 @@ static void test_flow(void)
             CHECK(b[c] + d[c] + e[c] == 0.5f);
         }
     put(&R.st, im);
-    CHECK_OK(lq_sp_flow(&R.ops, &R.st, KEEP, GA, GD, GE, 0.0f));
+    CHECK_OK(lq_columns_flow(&R.ops, &R.st, KEEP, GA, GD, GE, 0.0f));
     get(&R.st, im);
     int moved = 0;
     for (int f = F_QX; f <= F_QA; f++)
@@ -573,7 +573,7 @@ static void test_flow(void)
     int qs0 = 20 + (NX + 1) * 14;
     FV(im, F_QX)[qs0] = 1.0f;
     put(&R.st, im);
-    CHECK_OK(lq_sp_flow(&R.ops, &R.st, KEEP, GA, GD, GE, nu));
+    CHECK_OK(lq_columns_flow(&R.ops, &R.st, KEEP, GA, GD, GE, nu));
     get(&R.st, im);
     double spread = 0;
     const int nbs[4] = {qs0 - 1, qs0 + 1, qs0 - (NX + 1), qs0 + NX + 1};
@@ -601,7 +601,7 @@ static void test_flow(void)
         for (size_t q = 0; q < im->bytes[f] / 4; q++) FV(im, f)[q] = frand(&r, -0.01f, 0.01f);
     image_copy(&before, im);
     put(&R.st, im);
-    CHECK_OK(lq_sp_flow(&R.ops, &R.st, KEEP, GA, GD, GE, 0.0f));
+    CHECK_OK(lq_columns_flow(&R.ops, &R.st, KEEP, GA, GD, GE, 0.0f));
     get(&R.st, im);
     /* pipe list: field, stored index, columns a → b, g, slope W_a − W_b of the plane */
     int bad = 0, untouched_bad = 0, checked = 0, off_plane = 0;
@@ -674,24 +674,27 @@ static void test_limit_volume(const image *init)
     for (int passes = 1; passes <= 2; passes++) {
         image_copy(im, init);
         put(&R.st, im);
-        for (int p = 0; p < passes; p++) CHECK_OK(lq_sp_limit(&R.ops, &R.st, RR, p == passes - 1));
+        for (int p = 0; p < passes; p++)
+            CHECK_OK(lq_columns_limit(&R.ops, &R.st, RR, p == passes - 1));
         get(&R.st, im);
-        int limited = IV(im, F_CNT)[LQ_SP_CNT_LIMITED] - IV(init, F_CNT)[LQ_SP_CNT_LIMITED];
+        int limited =
+            IV(im, F_CNT)[LQ_COLUMNS_CNT_LIMITED] - IV(init, F_CNT)[LQ_COLUMNS_CNT_LIMITED];
         double pre_min = 1e30, v0 = total_depth(init) * area, flux = boundary_flux(im) * DT;
         for (int k = 0; k < NZ; k++)
             for (int i = 0; i < NX; i++)
                 pre_min = fmin(pre_min, FV(im, F_D)[i + NX * k] + (double)RR * host_net(im, i, k));
         double landed = 0;
-        for (int c = 0; c < N; c++) landed += (double)LV(init, F_RET)[c] / LQ_SP_VSCALE;
-        CHECK_OK(lq_sp_volume(&R.ops, &R.st, RR, INV_AREA, DT));
+        for (int c = 0; c < N; c++) landed += (double)LV(init, F_RET)[c] / LQ_COLUMNS_VSCALE;
+        CHECK_OK(lq_columns_volume(&R.ops, &R.st, RR, INV_AREA, DT));
         get(&R.st, im);
         double dmin = 1e30, v1 = total_depth(im) * area;
         for (int c = 0; c < N; c++) dmin = fmin(dmin, FV(im, F_D)[c]);
         const lq_long *acc = LV(im, F_ACC), *acc0 = LV(init, F_ACC);
-        double clamp = (double)(acc[LQ_SP_ACC_CLAMP] - acc0[LQ_SP_ACC_CLAMP]) / LQ_SP_VSCALE;
-        double bnet = (double)((acc[LQ_SP_ACC_BIN] - acc0[LQ_SP_ACC_BIN]) -
-                               (acc[LQ_SP_ACC_BOUT] - acc0[LQ_SP_ACC_BOUT])) /
-                      LQ_SP_VSCALE;
+        double clamp =
+            (double)(acc[LQ_COLUMNS_ACC_CLAMP] - acc0[LQ_COLUMNS_ACC_CLAMP]) / LQ_COLUMNS_VSCALE;
+        double bnet = (double)((acc[LQ_COLUMNS_ACC_BIN] - acc0[LQ_COLUMNS_ACC_BIN]) -
+                               (acc[LQ_COLUMNS_ACC_BOUT] - acc0[LQ_COLUMNS_ACC_BOUT])) /
+                      LQ_COLUMNS_VSCALE;
         double balance = v1 - v0 - flux - landed - clamp;
         int ret_left = 0;
         for (int c = 0; c < N; c++) ret_left += LV(im, F_RET)[c] != 0;
@@ -737,18 +740,18 @@ static void test_spray(const image *init)
     refrun R;
     if (ref_open(&R)) return;
     image *im = &R.im;
-    lq_sp_spray_params sp = spray_params();
+    lq_columns_spray_params sp = spray_params();
     double area = (double)DX * DX;
     int requested = 0; /* what the corners ask for (pass 0 has room for all of it) */
     for (int pass = 0; pass < 2; pass++) {
         image_copy(im, init);
-        int live0 = pass ? CAP - 10 : NP0, dropped0 = IV(init, F_CNT)[LQ_SP_CNT_DROPPED];
-        IV(im, F_CNT)[LQ_SP_CNT_LIVE] = live0;
+        int live0 = pass ? CAP - 10 : NP0, dropped0 = IV(init, F_CNT)[LQ_COLUMNS_CNT_DROPPED];
+        IV(im, F_CNT)[LQ_COLUMNS_CNT_LIVE] = live0;
         put(&R.st, im);
-        CHECK_OK(lq_sp_spray(&R.ops, &R.st, &sp));
+        CHECK_OK(lq_columns_spray(&R.ops, &R.st, &sp));
         get(&R.st, im);
         const int *cnt = IV(im, F_CNT), *cc = IV(im, F_CCNT);
-        int made = cnt[LQ_SP_CNT_EMITTED], sum = 0, spraying = 0, wrong_count = 0;
+        int made = cnt[LQ_COLUMNS_CNT_EMITTED], sum = 0, spraying = 0, wrong_count = 0;
         for (int k = 0; k <= NZ; k++)
             for (int i = 0; i <= NX; i++) {
                 int c = i + (NX + 1) * k;
@@ -801,10 +804,10 @@ static void test_spray(const image *init)
                 "  spray%s: %d corners emit %d particles (counter %d, live %d, dropped %d); "
                 "volume taken − emitted %.3g m³; %d outside their square, %d off the "
                 "surface\n",
-                pass ? " (buffer full)" : "", spraying, sum, made, cnt[LQ_SP_CNT_LIVE],
-                cnt[LQ_SP_CNT_DROPPED], taken - made * (double)VOL, outside, off_surface);
+                pass ? " (buffer full)" : "", spraying, sum, made, cnt[LQ_COLUMNS_CNT_LIVE],
+                cnt[LQ_COLUMNS_CNT_DROPPED], taken - made * (double)VOL, outside, off_surface);
         CHECK(sum == made);
-        CHECK(cnt[LQ_SP_CNT_LIVE] == live0 + made);
+        CHECK(cnt[LQ_COLUMNS_CNT_LIVE] == live0 + made);
         CHECK(fabs(taken - made * (double)VOL) < 1e-7); /* a particle is 1.5e-5 m³ */
         CHECK(outside == 0);
         CHECK(off_surface == 0);
@@ -813,11 +816,11 @@ static void test_spray(const image *init)
         CHECK(dmin >= 0.0);
         if (!pass) {
             CHECK(spraying > 20);
-            CHECK(cnt[LQ_SP_CNT_DROPPED] == dropped0);
+            CHECK(cnt[LQ_COLUMNS_CNT_DROPPED] == dropped0);
             requested = sum;
         } else {
             CHECK(made == 10);
-            CHECK(cnt[LQ_SP_CNT_DROPPED] == dropped0 + requested - 10);
+            CHECK(cnt[LQ_COLUMNS_CNT_DROPPED] == dropped0 + requested - 10);
         }
     }
     ref_close(&R);
@@ -853,10 +856,10 @@ static void test_particles(void)
     };
     int np = (int)LQ_COUNT(P);
     memcpy(FV(im, F_P0), P, sizeof P);
-    IV(im, F_CNT)[LQ_SP_CNT_LIVE] = np;
+    IV(im, F_CNT)[LQ_COLUMNS_CNT_LIVE] = np;
     put(&R.st, im);
-    lq_sp_flight_params fp = flight_params(np, 1, 1.0f, 0.0f, 0.0f);
-    CHECK_OK(lq_sp_particles(&R.ops, &R.st, &fp));
+    lq_columns_flight_params fp = flight_params(np, 1, 1.0f, 0.0f, 0.0f);
+    CHECK_OK(lq_columns_particles(&R.ops, &R.st, &fp));
     get(&R.st, im);
     const float *p = FV(im, F_P0);
     double t = DT, g = GRAV;
@@ -877,10 +880,10 @@ static void test_particles(void)
         CHECK_MSG(p[j * PS + 7] == (float)alive_expect[j], "particle %d alive %g", j,
                   (double)p[j * PS + 7]);
     CHECK(memcmp(p + 6 * PS, P[6], sizeof P[6]) == 0); /* dead: untouched */
-    lq_long v = LQ_FIXED(VOL * LQ_SP_VSCALE);
+    lq_long v = LQ_FIXED(VOL * LQ_COLUMNS_VSCALE);
     const lq_long *acc = LV(im, F_ACC), *ret = LV(im, F_RET);
-    CHECK(acc[LQ_SP_ACC_LOST] == 4 * v);
-    CHECK(acc[LQ_SP_ACC_ABSORBED] == 3 * v);
+    CHECK(acc[LQ_COLUMNS_ACC_LOST] == 4 * v);
+    CHECK(acc[LQ_COLUMNS_ACC_ABSORBED] == 3 * v);
     int c1 = 24 + NX * 11, c8 = 27 + NX * 23, others = 0;
     CHECK(ret[c1] == 2 * v);
     CHECK(ret[c8] == v);
@@ -899,10 +902,10 @@ static void test_compact(const image *init)
     image_alloc(&pre, &R.st);
     image_copy(im, init);
     put(&R.st, im);
-    lq_sp_flight_params fp = flight_params(NP0, 2, 0.99f, 0.3f, -0.2f);
-    CHECK_OK(lq_sp_particles(&R.ops, &R.st, &fp));
+    lq_columns_flight_params fp = flight_params(NP0, 2, 0.99f, 0.3f, -0.2f);
+    CHECK_OK(lq_columns_particles(&R.ops, &R.st, &fp));
     get(&R.st, &pre);
-    CHECK_OK(lq_sp_compact(&R.ops, &R.st, NP0));
+    CHECK_OK(lq_columns_compact(&R.ops, &R.st, NP0));
     get(&R.st, im);
     CHECK(im->cur == 1 - pre.cur);
     const float *src = PART(&pre), *dst = PART(im);
@@ -914,7 +917,7 @@ static void test_compact(const image *init)
     }
     fprintf(stderr, "  compact: %d of %d alive kept, %d out of order\n", alive, NP0, moved_wrong);
     CHECK(alive > 10 && alive < NP0 - 10);
-    CHECK(IV(im, F_CNT)[LQ_SP_CNT_LIVE] == alive);
+    CHECK(IV(im, F_CNT)[LQ_COLUMNS_CNT_LIVE] == alive);
     CHECK(moved_wrong == 0);
     CHECK(dst[alive * PS] == 7.0f); /* nothing written past the live ones */
     image_free(&pre);
@@ -997,7 +1000,7 @@ static void test_contact(void)
             const float q[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0};
             memcpy(Rm, q, sizeof q);
         }
-        set_object(FV(im, F_OBJ) + n * LQ_SP_OBJ_STRIDE, o->shape, o->c[0], o->c[1], o->c[2],
+        set_object(FV(im, F_OBJ) + n * LQ_COLUMNS_OBJ_STRIDE, o->shape, o->c[0], o->c[1], o->c[2],
                    o->half, Rm, kappa[n], factor[n]);
     }
     for (int k = 0; k < NZ; k++)
@@ -1029,13 +1032,13 @@ static void test_contact(void)
                 if (!host_span(&objs[n], x, z, &lo, &hi)) continue;
                 double h = host_head(lo, hi, bc, dc, kappa[n], &th);
                 head_at[n][i + (NX + 1) * k] = h;
-                want[n][LQ_SP_OA_HEAD] += h;
-                want[n][LQ_SP_OA_TX] += h * (z - objs[n].c[2]);
-                want[n][LQ_SP_OA_TZ] += h * (x - objs[n].c[0]);
-                want[n][LQ_SP_OA_SUB] += th;
+                want[n][LQ_COLUMNS_OA_HEAD] += h;
+                want[n][LQ_COLUMNS_OA_TX] += h * (z - objs[n].c[2]);
+                want[n][LQ_COLUMNS_OA_TZ] += h * (x - objs[n].c[0]);
+                want[n][LQ_COLUMNS_OA_SUB] += th;
                 if (dc > 0) {
-                    want[n][LQ_SP_OA_ZSUM] += bc + dc;
-                    want[n][LQ_SP_OA_COUNT] += 1;
+                    want[n][LQ_COLUMNS_OA_ZSUM] += bc + dc;
+                    want[n][LQ_COLUMNS_OA_COUNT] += 1;
                 }
             }
         }
@@ -1050,23 +1053,23 @@ static void test_contact(void)
         }
     CHECK(rim > 1e-3); /* no control point on a rim: counts are unambiguous */
     put(&R.st, im);
-    CHECK_OK(lq_sp_contact(&R.ops, &R.st, nobj, DX, OX, OZ, 0, 0, 0, NX + 1, NZ + 1));
+    CHECK_OK(lq_columns_contact(&R.ops, &R.st, nobj, DX, OX, OZ, 0, 0, 0, NX + 1, NZ + 1));
     get(&R.st, im);
     const char *names[6] = {"head", "tx", "tz", "sub", "zsum", "count"};
     for (int n = 0; n < nobj; n++) {
-        const lq_long *a = LV(im, F_ACC) + LQ_SP_ACC_OBJ + n * LQ_SP_OBJ_ACC;
+        const lq_long *a = LV(im, F_ACC) + LQ_COLUMNS_ACC_OBJ + n * LQ_COLUMNS_OBJ_ACC;
         fprintf(stderr, "  contact object %d:", n);
-        for (int s = 0; s < LQ_SP_OBJ_ACC; s++) {
-            double got = (double)a[s] / LQ_SP_FSCALE;
+        for (int s = 0; s < LQ_COLUMNS_OBJ_ACC; s++) {
+            double got = (double)a[s] / LQ_COLUMNS_FSCALE;
             fprintf(stderr, " %s %.6g (%.2g)", names[s], got, got - want[n][s]);
-            if (s == LQ_SP_OA_COUNT)
+            if (s == LQ_COLUMNS_OA_COUNT)
                 CHECK_MSG(got == want[n][s], "object %d count %g, want %g", n, got, want[n][s]);
             else
                 CHECK_MSG(fabs(got - want[n][s]) < 2e-5 + 1e-6 * fabs(want[n][s]),
                           "object %d %s %.9g, want %.9g", n, names[s], got, want[n][s]);
         }
         fputc('\n', stderr);
-        CHECK(want[n][LQ_SP_OA_HEAD] > 1.0 && want[n][LQ_SP_OA_COUNT] >= 8);
+        CHECK(want[n][LQ_COLUMNS_OA_HEAD] > 1.0 && want[n][LQ_COLUMNS_OA_COUNT] >= 8);
     }
     int e_touched = 0;
     for (int c = 0; c < N; c++) e_touched += FV(im, F_E)[c] != 0.777f;
@@ -1076,7 +1079,7 @@ static void test_contact(void)
     static image before;
     image_alloc(&before, &R.st);
     image_copy(&before, im);
-    CHECK_OK(lq_sp_contact(&R.ops, &R.st, nobj, DX, OX, OZ, 1, 15, 12, 5, 30));
+    CHECK_OK(lq_columns_contact(&R.ops, &R.st, nobj, DX, OX, OZ, 1, 15, 12, 5, 30));
     get(&R.st, im);
     double worst = 0;
     int outside_bad = 0, nonzero = 0;

@@ -92,14 +92,14 @@ static void tank_make(lq_ctx *ctx, tank *t, int solved)
     lq_momentum_state ms;
     lq_pressure_ops po;
     lq_pressure_state ps;
-    lq_ms_ops so;
+    lq_macsurface_ops so;
     CHECK_OK(lq_momentum_ops_init(&mo, ctx, NX, NY, NZ));
     CHECK_OK(lq_momentum_state_init(&ms, ctx, NX, NY, NZ, &t->u, &t->v, &t->w, &t->p, &t->flags,
                                     &t->bnd));
     CHECK_OK(lq_pressure_ops_init(&po, ctx, NX, NY, NZ));
     CHECK_OK(lq_pressure_state_init(&ps, ctx, NX, NY, NZ, &t->u, &t->v, &t->w, &t->p, &t->flags));
-    CHECK_OK(lq_ms_ops_init(&so, ctx, NX, NY, NZ));
-    CHECK_OK(lq_ms_classify(&so, &t->flags, &t->mask));
+    CHECK_OK(lq_macsurface_ops_init(&so, ctx, NX, NY, NZ));
+    CHECK_OK(lq_macsurface_classify(&so, &t->flags, &t->mask));
     lq_momentum_params mp = {.dt = dt, .dx = h, .dy = h, .dz = h, .nu = 0.0f};
     memcpy(mp.g, g3, sizeof g3);
     lq_pressure_params pp = lq_pressure_defaults(LQ_PRESSURE_RED_BLACK, dt, h, h, h);
@@ -111,10 +111,10 @@ static void tank_make(lq_ctx *ctx, tank *t, int solved)
         swap(&t->u, &ms.un);
         swap(&t->v, &ms.vn);
         swap(&t->w, &ms.wn);
-        CHECK_OK(lq_ms_apply(&so, &t->flags, &t->mask, &t->u, &t->v, &t->w, hh, dt, g3));
+        CHECK_OK(lq_macsurface_apply(&so, &t->flags, &t->mask, &t->u, &t->v, &t->w, hh, dt, g3));
         CHECK_OK(lq_momentum_boundary(&mo, &ms));
         CHECK_OK(lq_pressure_solve(&po, &ps, &pp, &sweeps, &maxdiv));
-        CHECK_OK(lq_ms_apply(&so, &t->flags, &t->mask, &t->u, &t->v, &t->w, hh, dt, g3));
+        CHECK_OK(lq_macsurface_apply(&so, &t->flags, &t->mask, &t->u, &t->v, &t->w, hh, dt, g3));
     }
     /* the solver's p against the composed one, in the liquid */
     float got[NX * NY * NZ];
@@ -125,7 +125,7 @@ static void tank_make(lq_ctx *ctx, tank *t, int solved)
     fprintf(stderr, "  solved tank: p off g (y_s - y) by at most %.3g m²/s² (g dy = %.3g)\n", worst,
             G * h);
     CHECK(worst < 0.01 * G * h);
-    lq_ms_ops_release(&so);
+    lq_macsurface_ops_release(&so);
     lq_pressure_state_release(&ps);
     lq_pressure_ops_release(&po);
     /* the state's ũ scratch is released; u, v, w, p were swapped back into t */

@@ -72,13 +72,13 @@ static void run(const char *device)
     lq_momentum_state ms;
     lq_pressure_ops po;
     lq_pressure_state ps;
-    lq_ms_ops so;
+    lq_macsurface_ops so;
     CHECK_OK(lq_momentum_ops_init(&mo, &ctx, NX, NY, NZ));
     CHECK_OK(lq_momentum_state_init(&ms, &ctx, NX, NY, NZ, &u, &v, &w, &p, &flags, &bnd));
     CHECK_OK(lq_pressure_ops_init(&po, &ctx, NX, NY, NZ));
     CHECK_OK(lq_pressure_state_init(&ps, &ctx, NX, NY, NZ, &u, &v, &w, &p, &flags));
-    CHECK_OK(lq_ms_ops_init(&so, &ctx, NX, NY, NZ));
-    CHECK_OK(lq_ms_classify(&so, &flags, &mask));
+    CHECK_OK(lq_macsurface_ops_init(&so, &ctx, NX, NY, NZ));
+    CHECK_OK(lq_macsurface_classify(&so, &flags, &mask));
 
     lq_momentum_params mp = {.dt = dt, .dx = h, .dy = h, .dz = h, .nu = 0.0f};
     memcpy(mp.g, g3, sizeof g3);
@@ -92,10 +92,10 @@ static void run(const char *device)
         swap(&u, &ms.un);
         swap(&v, &ms.vn);
         swap(&w, &ms.wn);
-        CHECK_OK(lq_ms_apply(&so, &flags, &mask, &u, &v, &w, hh, dt, g3)); /* 4: surface */
+        CHECK_OK(lq_macsurface_apply(&so, &flags, &mask, &u, &v, &w, hh, dt, g3)); /* 4: surface */
         CHECK_OK(lq_momentum_boundary(&mo, &ms)); /* 4: obstacles, mirroring the above */
-        CHECK_OK(lq_pressure_solve(&po, &ps, &pp, &sweeps, &maxdiv));      /* 6 */
-        CHECK_OK(lq_ms_apply(&so, &flags, &mask, &u, &v, &w, hh, dt, g3)); /* 7 */
+        CHECK_OK(lq_pressure_solve(&po, &ps, &pp, &sweeps, &maxdiv));              /* 6 */
+        CHECK_OK(lq_macsurface_apply(&so, &flags, &mask, &u, &v, &w, hh, dt, g3)); /* 7 */
         if (s == 0) sweeps_first = sweeps;
         sweeps_last = sweeps;
     }
@@ -138,7 +138,7 @@ static void run(const char *device)
     CHECK(worst <= 1e-3 * G * h);
     CHECK(maxdiv < pp.eps);
     free(hv);
-    lq_ms_ops_release(&so);
+    lq_macsurface_ops_release(&so);
     lq_pressure_state_release(&ps);
     lq_pressure_ops_release(&po);
     lq_momentum_state_release(&ms);

@@ -59,7 +59,7 @@ typedef struct sim {
     lq_pressure_ops po;
     lq_pressure_state ps;
     lq_pressure_params pp;
-    lq_ms_ops so;
+    lq_macsurface_ops so;
     lq_macbc_ops bo;
     lq_markers_ops ko;
     lq_macbody_ops bdo;
@@ -140,7 +140,7 @@ static void sim_init(sim *s, lq_ctx *ctx, double level, const lq_macbody_desc *d
     CHECK_OK(lq_pressure_ops_init(&s->po, ctx, NX, NY, NZ));
     CHECK_OK(
         lq_pressure_state_init(&s->ps, ctx, NX, NY, NZ, &s->u, &s->v, &s->w, &s->p, &s->flags));
-    CHECK_OK(lq_ms_ops_init(&s->so, ctx, NX, NY, NZ));
+    CHECK_OK(lq_macsurface_ops_init(&s->so, ctx, NX, NY, NZ));
     CHECK_OK(lq_macbc_ops_init(&s->bo, ctx, NX, NY, NZ));
     CHECK_OK(lq_markers_ops_init(&s->ko, ctx, NX, NY, NZ));
     CHECK_OK(lq_macbody_ops_init(&s->bdo, ctx, NX, NY, NZ));
@@ -153,7 +153,7 @@ static void sim_release(sim *s)
     lq_macbody_ops_release(&s->bdo);
     lq_markers_ops_release(&s->ko);
     lq_macbc_ops_release(&s->bo);
-    lq_ms_ops_release(&s->so);
+    lq_macsurface_ops_release(&s->so);
     lq_pressure_state_release(&s->ps);
     lq_pressure_ops_release(&s->po);
     lq_momentum_state_release(&s->ms);
@@ -170,7 +170,7 @@ static void sim_step(sim *s, float dt)
     lq_markers_params kp = {.dt = dt, .dx = h, .dy = h, .dz = h};
     lq_momentum_params mp = {.dt = dt, .dx = h, .dy = h, .dz = h, .nu = 0.0f};
     memcpy(mp.g, g3, sizeof g3);
-    lq_ms_forcing fo;
+    lq_macsurface_forcing fo;
     memset(&fo, 0, sizeof fo);
     fo.L = 1.0f;
     fo.g = (float)-G;
@@ -182,17 +182,19 @@ static void sim_step(sim *s, float dt)
     CHECK_OK(lq_macbody_mark(&s->bdo, &s->bs, &s->flags, &s->stat, &s->owner));
     CHECK_OK(lq_macbody_markers(&s->bdo, &s->bs, &s->pos, s->npart, &s->owner));
     CHECK_OK(lq_markers_classify(&s->ko, &s->pos, s->npart, &s->flags, &s->count, &kp)); /* 3 */
-    CHECK_OK(lq_ms_classify(&s->so, &s->flags, &s->mask));
-    CHECK_OK(lq_ms_pressure(&s->so, &s->flags, &s->p, hh, org, &fo));
-    CHECK_OK(lq_ms_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, dt, g3)); /* 4 */
+    CHECK_OK(lq_macsurface_classify(&s->so, &s->flags, &s->mask));
+    CHECK_OK(lq_macsurface_pressure(&s->so, &s->flags, &s->p, hh, org, &fo));
+    CHECK_OK(
+        lq_macsurface_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, dt, g3)); /* 4 */
     CHECK_OK(lq_momentum_boundary(&s->mo, &s->ms));
     CHECK_OK(lq_macbody_face_velocity(&s->bdo, &s->bs, &s->u, &s->v, &s->w, &s->flags, &s->owner));
     CHECK_OK(lq_momentum_step(&s->mo, &s->ms, &mp)); /* 5 */
     swap(&s->u, &s->ms.un);
     swap(&s->v, &s->ms.vn);
     swap(&s->w, &s->ms.wn);
-    CHECK_OK(lq_pressure_solve(&s->po, &s->ps, &s->pp, &sweeps, &maxdiv));               /* 6 */
-    CHECK_OK(lq_ms_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, dt, g3)); /* 7 */
+    CHECK_OK(lq_pressure_solve(&s->po, &s->ps, &s->pp, &sweeps, &maxdiv)); /* 6 */
+    CHECK_OK(
+        lq_macsurface_apply(&s->so, &s->flags, &s->mask, &s->u, &s->v, &s->w, hh, dt, g3)); /* 7 */
     CHECK_OK(lq_macbc_extrapolate(&s->bo, &s->u, &s->v, &s->w, &s->flags));
     CHECK_OK(lq_momentum_boundary(&s->mo, &s->ms));
     CHECK_OK(lq_macbody_face_velocity(&s->bdo, &s->bs, &s->u, &s->v, &s->w, &s->flags, &s->owner));

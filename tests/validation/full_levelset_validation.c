@@ -124,7 +124,7 @@ static void sl_speed(void)
                 }
     }
     lq_field phi, phin, u, v, w;
-    lq_sl_ops o;
+    lq_sladvect_ops o;
     CHECK_OK(lq_field_alloc(&cl, &phi, "phi", n, n, n, 4));
     CHECK_OK(lq_field_alloc(&cl, &phin, "phin", n, n, n, 4));
     CHECK_OK(lq_field_alloc(&cl, &u, "u", n + 1, n, n, 4));
@@ -134,24 +134,24 @@ static void sl_speed(void)
     CHECK_OK(lq_field_upload(&u, f[0]));
     CHECK_OK(lq_field_upload(&v, f[1]));
     CHECK_OK(lq_field_upload(&w, f[2]));
-    CHECK_OK(lq_sl_ops_init(&o, &cl, n, n, n));
+    CHECK_OK(lq_sladvect_ops_init(&o, &cl, n, n, n));
     /* the schemes interleaved, the best of 5 calls each (the CPU device is shared) */
     double ms[4] = {0, 1e30, 1e30, 1e30};
     const char *names[4] = {"", "plain", "maccormack", "bfecc"};
     for (int rep = -1; rep < 5; rep++)
-        for (int sc = LQ_SL_PLAIN; sc <= LQ_SL_BFECC; sc++) {
-            lq_sl_params prm = {(float)(2.0 * h), (float)h, sc};
+        for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++) {
+            lq_sladvect_params prm = {(float)(2.0 * h), (float)h, sc};
             CHECK_OK(lq_ctx_finish(&cl));
             double t0 = lq_now();
-            CHECK_OK(lq_sl_advect_scalar(&o, &phi, &phin, &u, &v, &w, &prm));
+            CHECK_OK(lq_sladvect_advect_scalar(&o, &phi, &phin, &u, &v, &w, &prm));
             CHECK_OK(lq_ctx_finish(&cl));
             if (rep >= 0) ms[sc] = fmin(ms[sc], 1e3 * (lq_now() - t0)); /* rep −1: warm-up */
         }
-    for (int sc = LQ_SL_PLAIN; sc <= LQ_SL_BFECC; sc++)
+    for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++)
         fprintf(stderr, "sl scalar %s 128^3 on %s: %.1f ms per call (%.2f x plain)\n", names[sc],
-                desc, ms[sc], ms[sc] / ms[LQ_SL_PLAIN]);
-    CHECK(ms[LQ_SL_BFECC] > 0);
-    lq_sl_ops_release(&o);
+                desc, ms[sc], ms[sc] / ms[LQ_SLADVECT_PLAIN]);
+    CHECK(ms[LQ_SLADVECT_BFECC] > 0);
+    lq_sladvect_ops_release(&o);
     lq_field *fs[] = {&phi, &phin, &u, &v, &w};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     lq_ctx_close(&cl);
@@ -165,7 +165,7 @@ int main(void)
     /* loss bounds per scheme: Zalesak 628 and 160 steps; vortex |ΔA| at δt = h and 4 h */
     const double zmax[4][2] = {{0}, {0.9, 0.4}, {0.35, 0.12}, {0.35, 0.12}};
     const double vmax[4][2] = {{0}, {1.0, 0.6}, {0.2, 0.08}, {0.06, 0.25}};
-    for (int sc = LQ_SL_PLAIN; sc <= LQ_SL_BFECC; sc++) {
+    for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++) {
         lv_scheme = sc;
         const int zsteps[2] = {628, 160};
         for (int c = 0; c < 2; c++) {

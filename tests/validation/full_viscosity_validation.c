@@ -39,7 +39,7 @@ int main(void)
     }
     const char *names[3] = {"masked (stress-consistent)", "none (CMVHT02)", "unmasked (air-blind)"};
     for (int var = 0; var < 2; var++) {
-        double r = vv_rotation(32, 32, 0.1, var, LQ_VS_CROSS_MASKED, 100);
+        double r = vv_rotation(32, 32, 0.1, var, LQ_VISCOSITY_CROSS_MASKED, 100);
         fprintf(stderr, "rigid rotation 3D 32^3, nu %s 0.1, explicit %s: Omega ratio %.6f\n",
                 var ? "random <=" : "=", names[0], r);
         CHECK(fabs(r - 1) < 0.01);

@@ -23,7 +23,7 @@ typedef struct lv_run {
     double h, L;
     lq_field phi, phin, scr, u, v, w;
     float *hu, *hv, *hphi;
-    lq_sl_ops sl;
+    lq_sladvect_ops sl;
     lq_reinit_ops ri;
     lq_reinit_params rp;
 } lv_run;
@@ -42,7 +42,7 @@ static int lv_open(lv_run *r, const char *device, int n, double L, int method)
     if (!rc) rc = lq_field_alloc(&r->ctx, &r->v, "v", n, n + 1, 1, 4);
     if (!rc) rc = lq_field_alloc(&r->ctx, &r->w, "w", n, n, 2, 4);
     if (!rc) rc = lq_field_zero(&r->w, 0);
-    if (!rc) rc = lq_sl_ops_init(&r->sl, &r->ctx, n, n, 1);
+    if (!rc) rc = lq_sladvect_ops_init(&r->sl, &r->ctx, n, n, 1);
     if (!rc) rc = lq_reinit_ops_init(&r->ri, &r->ctx, n, n, 1);
     r->hu = calloc((size_t)(n + 1) * n, 4);
     r->hv = calloc((size_t)(n + 1) * n, 4);
@@ -55,7 +55,7 @@ static int lv_open(lv_run *r, const char *device, int n, double L, int method)
 
 static void lv_close(lv_run *r)
 {
-    lq_sl_ops_release(&r->sl);
+    lq_sladvect_ops_release(&r->sl);
     lq_reinit_ops_release(&r->ri);
     lq_field *fs[] = {&r->phi, &r->phin, &r->scr, &r->u, &r->v, &r->w};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
@@ -63,8 +63,8 @@ static void lv_close(lv_run *r)
     lq_ctx_close(&r->ctx);
 }
 
-/* The scalar scheme of the φ advection (lq_sl_scheme; the tests may switch it). */
-static int lv_scheme = LQ_SL_DEFAULT;
+/* The scalar scheme of the φ advection (lq_sladvect_scheme; the tests may switch it). */
+static int lv_scheme = LQ_SLADVECT_DEFAULT;
 
 typedef void (*lv_vel)(double x, double y, double t, double *u, double *v);
 
@@ -103,9 +103,9 @@ static int lv_set_phi(lv_run *r, double (*f)(double x, double y))
 /* One step: advect φ over dt through the faces at the step's mid time, reinitialise. */
 static int lv_step(lv_run *r, lv_vel f, double t, double dt, int reinit)
 {
-    lq_sl_params p = {(float)dt, (float)r->h, lv_scheme};
+    lq_sladvect_params p = {(float)dt, (float)r->h, lv_scheme};
     int rc = lv_set_faces(r, f, t + 0.5 * dt);
-    if (!rc) rc = lq_sl_advect_scalar(&r->sl, &r->phi, &r->phin, &r->u, &r->v, &r->w, &p);
+    if (!rc) rc = lq_sladvect_advect_scalar(&r->sl, &r->phi, &r->phin, &r->u, &r->v, &r->w, &p);
     lq_field tmp = r->phi;
     r->phi = r->phin;
     r->phin = tmp;

@@ -10,7 +10,7 @@
  *
  * The liquid fraction of a cell is the linear Heaviside of its φ, clamp(½ − φ/h, 0, 1)
  * (exact for a plane surface when φ is a signed distance), the same measure as the
- * solver's volume (lq_pf_volume).
+ * solver's volume (lq_plsforce_volume).
  */
 #ifndef LQ_PLS_VALIDATION_H
 #define LQ_PLS_VALIDATION_H

@@ -6,8 +6,8 @@
  * v = (π/314)(x − 50); one revolution t = 628; exact area 582.2070.
  *
  * Per step (Enright et al. 2002 §3, Rasmussen et al. 2004 §3): particles RK2
- * (lq_pls_advect) and φ semi-Lagrangian (lq_sl_advect_scalar); correct φ with the escaped
- * particles; reinitialise (every zk_reinit_every steps, 1 unless a test sets it); correct
+ * (lq_plsparticles_advect) and φ semi-Lagrangian (lq_sladvect_advect_scalar); correct φ with the
+ * escaped particles; reinitialise (every zk_reinit_every steps, 1 unless a test sets it); correct
  * again; adjust radii; reseed every `reseed` steps. The
  * plain level set does the advection and the reinitialisation only.
  *
@@ -52,8 +52,8 @@
 #define ZK_PERIOD 628.0
 #define ZK_PI     3.14159265358979323846
 
-/* The scalar scheme of the φ advection (lq_sl_scheme; the tests may switch it). */
-static int zk_scheme = LQ_SL_DEFAULT;
+/* The scalar scheme of the φ advection (lq_sladvect_scheme; the tests may switch it). */
+static int zk_scheme = LQ_SLADVECT_DEFAULT;
 /* Reinitialise every this many steps (0: never; experiments). */
 static int zk_reinit_every = 1;
 /* Reinitialisation method (lq_reinit_params.method); < 0: lq_reinit_params_default's. */
@@ -155,9 +155,9 @@ static zk_result zk_run(const char *dev, int n, int steps, double frac, int with
     float h = (float)(ZK_L / n);
     double dt = ZK_PERIOD * frac / steps, om = ZK_PI / 314.0;
     lq_field u, v, w, phi, phin;
-    lq_sl_ops sl;
-    lq_pls_ops po;
-    lq_pls_state st;
+    lq_sladvect_ops sl;
+    lq_plsparticles_ops po;
+    lq_plsparticles_state st;
     lq_reinit_ops ro;
     lq_reinit_params rp = lq_reinit_params_default(h);
     if (zk_reinit_method >= 0) rp.method = zk_reinit_method;
@@ -167,9 +167,9 @@ static zk_result zk_run(const char *dev, int n, int steps, double frac, int with
     if (!rc) rc = lq_field_alloc(&ctx, &w, "w", n, n, 2, 4);
     if (!rc) rc = lq_field_alloc(&ctx, &phi, "phi", n, n, 1, 4);
     if (!rc) rc = lq_field_alloc(&ctx, &phin, "phin", n, n, 1, 4);
-    if (!rc) rc = lq_sl_ops_init(&sl, &ctx, n, n, 1);
-    if (!rc) rc = lq_pls_ops_init(&po, &ctx, n, n, 1);
-    if (!rc) rc = lq_pls_state_init(&st, &ctx, n, n, 1, cap);
+    if (!rc) rc = lq_sladvect_ops_init(&sl, &ctx, n, n, 1);
+    if (!rc) rc = lq_plsparticles_ops_init(&po, &ctx, n, n, 1);
+    if (!rc) rc = lq_plsparticles_state_init(&st, &ctx, n, n, 1, cap);
     if (!rc) rc = lq_reinit_ops_init(&ro, &ctx, n, n, 1);
     CHECK_OK(rc);
     if (rc) return res;
@@ -188,33 +188,33 @@ static zk_result zk_run(const char *dev, int n, int steps, double frac, int with
     CHECK_OK(lq_reinit(&ro, &phi, &phin, &rp, NULL));
     CHECK_OK(lq_field_download(&phi, hp));
     res.area0 = zk_area(hp, n, n, h);
-    lq_sl_params sp = {(float)dt, h, zk_scheme};
-    lq_pls_params pp;
+    lq_sladvect_params sp = {(float)dt, h, zk_scheme};
+    lq_plsparticles_params pp;
     memset(&pp, 0, sizeof pp);
     pp.h = h;
     pp.dt = (float)dt;
     pp.seed = 2002;
     pp.r_min = (float)(zk_r_min * h);
     pp.r_max = (float)(zk_r_max * h);
-    if (with_pls) CHECK_OK(lq_pls_seed(&po, &st, &phi, NULL, &pp));
+    if (with_pls) CHECK_OK(lq_plsparticles_seed(&po, &st, &phi, NULL, &pp));
     for (int s = 0; s < steps; s++) {
-        if (with_pls) CHECK_OK(lq_pls_advect(&po, &st, &u, &v, &w, &pp));
-        CHECK_OK(lq_sl_advect_scalar(&sl, &phi, &phin, &u, &v, &w, &sp));
+        if (with_pls) CHECK_OK(lq_plsparticles_advect(&po, &st, &u, &v, &w, &pp));
+        CHECK_OK(lq_sladvect_advect_scalar(&sl, &phi, &phin, &u, &v, &w, &sp));
         lq_field t = phi;
         phi = phin;
         phin = t;
-        if (with_pls) CHECK_OK(lq_pls_correct(&po, &st, &phi, &pp, NULL));
+        if (with_pls) CHECK_OK(lq_plsparticles_correct(&po, &st, &phi, &pp, NULL));
         if (zk_reinit_every > 0 && (s + 1) % zk_reinit_every == 0) {
             if (zk_keep_near) CHECK_OK(lq_field_download(&phi, hp));
             CHECK_OK(lq_reinit(&ro, &phi, &phin, &rp, NULL));
             if (zk_keep_near) zk_restore_near(&phi, hp, hu, n);
         }
         if (with_pls) {
-            CHECK_OK(lq_pls_correct(&po, &st, &phi, &pp, NULL));
-            CHECK_OK(lq_pls_adjust_radii(&po, &st, &phi, &pp));
+            CHECK_OK(lq_plsparticles_correct(&po, &st, &phi, &pp, NULL));
+            CHECK_OK(lq_plsparticles_adjust_radii(&po, &st, &phi, &pp));
             if ((s + 1) % reseed == 0) {
                 pp.step = (uint32_t)(s + 1);
-                CHECK_OK(lq_pls_reseed(&po, &st, &phi, NULL, &pp));
+                CHECK_OK(lq_plsparticles_reseed(&po, &st, &phi, NULL, &pp));
             }
         }
     }
@@ -245,10 +245,10 @@ static zk_result zk_run(const char *dev, int n, int steps, double frac, int with
     free(hv);
     free(hp);
     free(hw);
-    lq_pls_state_release(&st);
+    lq_plsparticles_state_release(&st);
     lq_reinit_ops_release(&ro);
-    lq_pls_ops_release(&po);
-    lq_sl_ops_release(&sl);
+    lq_plsparticles_ops_release(&po);
+    lq_sladvect_ops_release(&sl);
     lq_field *fs[] = {&u, &v, &w, &phi, &phin};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     lq_ctx_close(&ctx);

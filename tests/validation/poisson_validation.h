@@ -156,7 +156,7 @@ static int pv_order(pv_case *c, int sphere, pv_run *out)
     unsigned char *m = malloc(nc);
     if (!rc) rc = lq_field_download(&c->ops.mask, m);
     for (size_t q = 0; q < nc && !rc; q++)
-        if (m[q] & LQ_PS_UNKNOWN) e = fmax(e, fabs(p[q] - ex[q]));
+        if (m[q] & LQ_POISSON_UNKNOWN) e = fmax(e, fabs(p[q] - ex[q]));
     out->err = e;
     free(m);
     free(phi);

@@ -150,14 +150,14 @@ static void spv_lake_at_rest(const char *device, int nsets, const char *const *s
 static void spv_ballistic(const char *device)
 {
     lq_ctx ctx;
-    lq_sp_state st;
-    if (lq_ctx_open(&ctx, device, false) || lq_sp_state_alloc(&st, &ctx, 16, 16, 64)) {
+    lq_columns_state st;
+    if (lq_ctx_open(&ctx, device, false) || lq_columns_state_alloc(&st, &ctx, 16, 16, 64)) {
         CHECK(!"set-up");
         return;
     }
-    lq_sp_ops o;
-    CHECK_OK(lq_sp_ops_init(&o, &ctx, 16, 16));
-    float d[256], part[64 * LQ_SP_PSTRIDE] = {0};
+    lq_columns_ops o;
+    CHECK_OK(lq_columns_ops_init(&o, &ctx, 16, 16));
+    float d[256], part[64 * LQ_COLUMNS_PSTRIDE] = {0};
     for (int c = 0; c < 256; c++) d[c] = 0.2f;
     double x0[3] = {0.31, 0.25, 0.42}, v0[3] = {0.4, 3.0, -0.3}, g = -9.81;
     for (int a = 0; a < 3; a++) {
@@ -166,17 +166,17 @@ static void spv_ballistic(const char *device)
     }
     part[6] = (float)(ldexp(1.0, -22)); /* 2.4e-7 m³, on the fixed-point grid */
     part[7] = 1;
-    int ctr[LQ_SP_CNT_COUNT] = {1, 0, 0, 0};
+    int ctr[LQ_COLUMNS_CNT_COUNT] = {1, 0, 0, 0};
     CHECK_OK(lq_field_upload(&st.d, d));
     CHECK_OK(lq_field_upload(&st.part[st.cur], part));
     CHECK_OK(lq_field_upload(&st.counters, ctr));
-    lq_sp_flight_params fp = {.n = 1, .nobj = 0, .dx = 0.05f, .dt = 1e-3f, .drag_keep = 1.0f};
+    lq_columns_flight_params fp = {.n = 1, .nobj = 0, .dx = 0.05f, .dt = 1e-3f, .drag_keep = 1.0f};
     fp.g[1] = (float)g;
     fp.dry = 1e-6f;
     double worst = 0;
     int landed = -1;
     for (int s = 1; s <= 1000 && landed < 0; s++) {
-        CHECK_OK(lq_sp_particles(&o, &st, &fp));
+        CHECK_OK(lq_columns_particles(&o, &st, &fp));
         CHECK_OK(lq_field_download(&st.part[st.cur], part));
         double t = s * 1e-3;
         if (part[7] == 0) {
@@ -202,8 +202,8 @@ static void spv_ballistic(const char *device)
     CHECK(worst <= 1e-5);
     CHECK(abs(landed - (int)ceil(tl * 1e3)) <= 1);
     CHECK(ret[c] == (lq_long)ldexp(1.0, 18)); /* 2^-22 m³ · 2^40 */
-    lq_sp_ops_release(&o);
-    lq_sp_state_release(&st);
+    lq_columns_ops_release(&o);
+    lq_columns_state_release(&st);
     if (ctx.backend == LQ_BACKEND_CL) lq_ctx_close(&ctx);
 }
 

@@ -21,7 +21,7 @@ int main(void)
 {
     (void)twin_open;
     lv_zalesak_result z;
-    lv_scheme = LQ_SL_DEFAULT;
+    lv_scheme = LQ_SLADVECT_DEFAULT;
     if (!lv_zalesak("ref", 100, 160, 628, LQ_REINIT_FIM, &z)) {
         fprintf(
             stderr,
@@ -38,7 +38,7 @@ int main(void)
         CHECK(z.slot_phi0 > 0 && z.slot_phi > 0);
     }
     lv_vortex_result v;
-    lv_scheme = LQ_SL_MACCORMACK;
+    lv_scheme = LQ_SLADVECT_MACCORMACK;
     if (!lv_vortex("ref", 128, 8.0, 4.0, LQ_REINIT_FIM, &v)) {
         fprintf(stderr,
                 "single vortex 128^2 (dt 4 h, maccormack), T 8: area %.5f at start (exact %.5f), "

@@ -8,7 +8,7 @@
  *  - film on an incline, 16 cells deep (free surface, zero shear): the profile within 2 %
  *    of g sinθ y (2H − y)/(2ν) (of the surface speed g sinθ H²/(2ν));
  *  - a liquid ball spinning rigidly (2D, 32²) keeps Ω within 1 % over one revolution with
- *    the stress-consistent explicit part (LQ_VS_CROSS_MASKED, constant and variable ν);
+ *    the stress-consistent explicit part (LQ_VISCOSITY_CROSS_MASKED, constant and variable ν);
  *    the air-blind and the no-explicit variants are measured and printed.
  */
 #include "validation/viscosity_validation.h"
@@ -45,7 +45,7 @@ int main(void)
                     "rigid rotation 2D 32^2, nu %s 0.1, explicit %s: Omega after 1 rev / "
                     "before = %.6f\n",
                     var ? "random <=" : "=", names[cross], r);
-            if (cross == LQ_VS_CROSS_MASKED) CHECK(fabs(r - 1) < 0.01);
+            if (cross == LQ_VISCOSITY_CROSS_MASKED) CHECK(fabs(r - 1) < 0.01);
         }
     for (int cross = 1; cross < 3; cross++) {
         double r = vv_rotation(32, 1, 0.001, 0, cross, 100);

@@ -2,7 +2,7 @@
  * viscosity_validation.h — the pls viscosity validation cases (VALIDATION.md, `pls`,
  * Viscosity and Rigid rotation), shared by tests/validation/test_viscosity_validation.c (quick
  * sizes) and tests/validation/full_viscosity_validation.c (finer sizes, 3D). All run the viscous
- * step alone (lq_vs_step with u* = uⁿ, no advection, no projection) on the reference
+ * step alone (lq_viscosity_step with u* = uⁿ, no advection, no projection) on the reference
  * backend; the twins are diffed in test_viscosity_ops.c.
  *
  *  - Taylor–Green vortex. The periodic [0, 2π]² is not available in this layout (the
@@ -15,7 +15,7 @@
  *    discretely solenoidal), so each backward-Euler step multiplies the amplitude by
  *    1/(1 + νΔt λ_h).
  *  - Plane Poiseuille: liquid everywhere, no-slip walls, a body force g along x
- *    (lq_pf_body_force, the pls call order), backward-Euler steps to the steady state;
+ *    (lq_plsforce_body_force, the pls call order), backward-Euler steps to the steady state;
  *    the profile across the middle column against u = g y (H − y)/(2ν), u_max = g H²/(8ν).
  *    The box is closed (x ends are walls, no projection: a closed box cannot carry a net
  *    flow), so the channel is 6 H long and the middle column is 3 H from the ends. With
@@ -78,17 +78,17 @@ static void vv_taylor_green(int n, double nu, double dt, int steps, double *amp,
             ve[LQ_MAC_V(i, j, 0, n, n)] = e;
             ((float *)v.host)[LQ_MAC_V(i, j, 0, n, n)] = (float)e;
         }
-    lq_vs_ops o;
-    CHECK_OK(lq_vs_ops_init(&o, &ctx, n, n, 1));
-    CHECK_OK(lq_vs_fill(&o, &nuf, (float)nu, NULL, 0, (float)h));
-    lq_vs_params prm = {.dt = (float)dt, .h = (float)h, .free_slip = 1, .tol = 1e-7f};
+    lq_viscosity_ops o;
+    CHECK_OK(lq_viscosity_ops_init(&o, &ctx, n, n, 1));
+    CHECK_OK(lq_viscosity_fill(&o, &nuf, (float)nu, NULL, 0, (float)h));
+    lq_viscosity_params prm = {.dt = (float)dt, .h = (float)h, .free_slip = 1, .tol = 1e-7f};
     *iters = 0;
     *resid = 0;
     for (int s = 0; s < steps; s++) {
         vv_copy(&u0, &u);
         vv_copy(&v0, &v);
-        lq_vs_stats st;
-        CHECK_OK(lq_vs_step(&o, &u0, &v0, &w0, &u, &v, &w, &nuf, &phi, NULL, &prm, &st));
+        lq_viscosity_stats st;
+        CHECK_OK(lq_viscosity_step(&o, &u0, &v0, &w0, &u, &v, &w, &nuf, &phi, NULL, &prm, &st));
         for (int a = 0; a < 2; a++) {
             *iters = st.iterations[a] > *iters ? st.iterations[a] : *iters;
             *resid = fmax(*resid, st.residual[a]);
@@ -106,7 +106,7 @@ static void vv_taylor_green(int n, double nu, double dt, int steps, double *amp,
     *amp = num / den;
     double lam = 8.0 / (h * h) * sin(h / 2) * sin(h / 2);
     *want = pow(1.0 / (1.0 + nu * dt * lam), steps);
-    lq_vs_ops_release(&o);
+    lq_viscosity_ops_release(&o);
     lq_field *fs[] = {&u, &v, &w, &u0, &v0, &w0, &phi, &nuf};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     free(ue);
@@ -145,21 +145,21 @@ static void vv_poiseuille(int ny, double H, double nu, double g, double dt, int 
         for (int i = 0; i < nx; i++)
             ((float *)phi.host)[LQ_MAC_CELL(i, j, 0, nx, ny)] =
                 film ? (float)((j + 0.5) * h - H) : -1.0f;
-    lq_vs_ops o;
-    lq_pf_ops pf;
-    CHECK_OK(lq_vs_ops_init(&o, &ctx, nx, ny, 1));
-    CHECK_OK(lq_pf_ops_init(&pf, &ctx, nx, ny, 1));
-    CHECK_OK(lq_vs_fill(&o, &nuf, (float)nu, NULL, 0, (float)h));
-    lq_vs_params prm = {
+    lq_viscosity_ops o;
+    lq_plsforce_ops pf;
+    CHECK_OK(lq_viscosity_ops_init(&o, &ctx, nx, ny, 1));
+    CHECK_OK(lq_plsforce_ops_init(&pf, &ctx, nx, ny, 1));
+    CHECK_OK(lq_viscosity_fill(&o, &nuf, (float)nu, NULL, 0, (float)h));
+    lq_viscosity_params prm = {
         .dt = (float)dt, .h = (float)h, .free_slip = 0, .tol = 1e-6f, .max_iter = 2000};
     double gv[3] = {g, 0, 0};
     *iters = 0;
     for (int s = 0; s < steps; s++) {
         vv_copy(&u0, &u);
         vv_copy(&v0, &v);
-        CHECK_OK(lq_pf_body_force(&pf, &u, &v, &w, &phi, NULL, gv, dt));
-        lq_vs_stats st;
-        CHECK_OK(lq_vs_step(&o, &u0, &v0, &w0, &u, &v, &w, &nuf, &phi, NULL, &prm, &st));
+        CHECK_OK(lq_plsforce_body_force(&pf, &u, &v, &w, &phi, NULL, gv, dt));
+        lq_viscosity_stats st;
+        CHECK_OK(lq_viscosity_step(&o, &u0, &v0, &w0, &u, &v, &w, &nuf, &phi, NULL, &prm, &st));
         CHECK(st.converged);
         *iters = st.iterations[0] > *iters ? st.iterations[0] : *iters;
     }
@@ -173,8 +173,8 @@ static void vv_poiseuille(int ny, double H, double nu, double g, double dt, int 
     }
     *err = e;
     *umax = m;
-    lq_vs_ops_release(&o);
-    lq_pf_ops_release(&pf);
+    lq_viscosity_ops_release(&o);
+    lq_plsforce_ops_release(&pf);
     lq_field *fs[] = {&u, &v, &w, &u0, &v0, &w0, &phi, &nuf};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     lq_ctx_close(&ctx);
@@ -214,16 +214,16 @@ static double vv_rotation(int n, int nz, double nu, int nu_var, int cross, int s
     for (int k = 0; k < nz; k++)
         for (int j = 0; j <= n; j++)
             for (int i = 0; i < n; i++) V[LQ_MAC_V(i, j, k, n, n)] = (float)((i + 0.5) * h - 0.5);
-    lq_vs_ops o;
-    CHECK_OK(lq_vs_ops_init(&o, &ctx, n, n, nz));
-    CHECK_OK(lq_vs_fill(&o, &nuf, (float)nu, NULL, 0, (float)h));
+    lq_viscosity_ops o;
+    CHECK_OK(lq_viscosity_ops_init(&o, &ctx, n, n, nz));
+    CHECK_OK(lq_viscosity_fill(&o, &nuf, (float)nu, NULL, 0, (float)h));
     if (nu_var) {
         lq_rng r;
         lq_rng_seed(&r, 99);
         for (size_t c = 0; c < nuf.count; c++)
             ((float *)nuf.host)[c] = (float)(nu * (0.2 + 0.8 * lq_rng_uniform(&r)));
     }
-    lq_vs_params prm = {.dt = (float)dt, .h = (float)h, .cross = cross, .tol = 1e-7f};
+    lq_viscosity_params prm = {.dt = (float)dt, .h = (float)h, .cross = cross, .tol = 1e-7f};
     double om[2];
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1)
@@ -231,8 +231,9 @@ static double vv_rotation(int n, int nz, double nu, int nu_var, int cross, int s
                 vv_copy(&u0, &u);
                 vv_copy(&v0, &v);
                 vv_copy(&w0, &w);
-                lq_vs_stats st;
-                CHECK_OK(lq_vs_step(&o, &u0, &v0, &w0, &u, &v, &w, &nuf, &phi, NULL, &prm, &st));
+                lq_viscosity_stats st;
+                CHECK_OK(
+                    lq_viscosity_step(&o, &u0, &v0, &w0, &u, &v, &w, &nuf, &phi, NULL, &prm, &st));
             }
         double num = 0, den = 0;
         for (int k = 0; k < nz; k++)
@@ -256,7 +257,7 @@ static double vv_rotation(int n, int nz, double nu, int nu_var, int cross, int s
                 }
         om[pass] = num / den;
     }
-    lq_vs_ops_release(&o);
+    lq_viscosity_ops_release(&o);
     lq_field *fs[] = {&u, &v, &w, &u0, &v0, &w0, &phi, &nuf};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     lq_ctx_close(&ctx);

@@ -8,62 +8,64 @@
  * (same code, no contraction, integer hashing, order-independent fixed-point sums,
  * sequential blocks for emission and compaction).
  */
-#ifndef LQ_HOST_SPLASH_H
-#define LQ_HOST_SPLASH_H
+#ifndef LQ_HOST_COLUMNS_H
+#define LQ_HOST_COLUMNS_H
 
 #include "core/field.h"
 #include "hf/columns_cell.h"
 
 /* Everything one splash run keeps on its backend. */
-typedef struct lq_sp_state {
+typedef struct lq_columns_state {
     int nx, nz;
     int capacity;                /* particles the buffers hold */
-    int cblocks;                 /* blocks of LQ_SP_BLOCK corners */
-    int pblocks;                 /* blocks of LQ_SP_BLOCK particles at capacity */
+    int cblocks;                 /* blocks of LQ_COLUMNS_BLOCK corners */
+    int pblocks;                 /* blocks of LQ_COLUMNS_BLOCK particles at capacity */
     lq_field b, d, e;            /* ground (m), depth (m), object pressure head (m): columns */
     lq_field hd, s;              /* ḣ (m/s, eq. 12), eq. 9 factors: columns */
     lq_field qx, qz;             /* axis pipes (m³/s) */
     lq_field qd, qa;             /* diagonal pipes (m³/s), corners */
     lq_field qx2, qz2, qd2, qa2; /* the flow update's output, then swapped in */
     lq_field ret;                /* spray volume landed per column (lq_long, m³ · VSCALE) */
-    lq_field acc;                /* lq_long[LQ_SP_ACC_L_COUNT] */
-    lq_field counters;           /* int[LQ_SP_CNT_COUNT] */
+    lq_field acc;                /* lq_long[LQ_COLUMNS_ACC_L_COUNT] */
+    lq_field counters;           /* int[LQ_COLUMNS_CNT_COUNT] */
     lq_field ccnt;               /* int per corner: particles emitted this step */
     lq_field bsum, boff;         /* int per block */
-    lq_field part[2];            /* particles, LQ_SP_PSTRIDE floats each; part[cur] is live */
-    lq_field obj;                /* LQ_SP_MAX_OBJECTS · LQ_SP_OBJ_STRIDE floats */
+    lq_field part[2];            /* particles, LQ_COLUMNS_PSTRIDE floats each; part[cur] is live */
+    lq_field obj;                /* LQ_COLUMNS_MAX_OBJECTS · LQ_COLUMNS_OBJ_STRIDE floats */
     int cur;
-} lq_sp_state;
+} lq_columns_state;
 
-typedef struct lq_sp_ops {
+typedef struct lq_columns_ops {
     lq_ctx *ctx;
     int nx, nz;
     cl_program program;
     cl_kernel flow, limit, scale, volume, boundary, spray_count, block_sum, block_scan, spray_emit,
         spray_take, particles, compact_count, compact_scatter, contact;
-} lq_sp_ops;
+} lq_columns_ops;
 
 /* Checks the plan against the device, then allocates everything zeroed. */
-int lq_sp_state_alloc(lq_sp_state *st, lq_ctx *ctx, int nx, int nz, int capacity);
-void lq_sp_state_release(lq_sp_state *st);
+int lq_columns_state_alloc(lq_columns_state *st, lq_ctx *ctx, int nx, int nz, int capacity);
+void lq_columns_state_release(lq_columns_state *st);
 
-int lq_sp_ops_init(lq_sp_ops *o, lq_ctx *ctx, int nx, int nz);
-void lq_sp_ops_release(lq_sp_ops *o);
+int lq_columns_ops_init(lq_columns_ops *o, lq_ctx *ctx, int nx, int nz);
+void lq_columns_ops_release(lq_columns_ops *o);
 
 /* Eq. 5–6 on every interior pipe. ga, gd, ge = Δt g k share / 2 for axis, diagonal and
- * wall-side axis pipes, visc = ν Δt / Δx² (lq_sp_flow_corner). The new flows go to
+ * wall-side axis pipes, visc = ν Δt / Δx² (lq_columns_flow_corner). The new flows go to
  * qx2 ... qa2, which then trade places with qx ... qa. */
-int lq_sp_flow(lq_sp_ops *o, lq_sp_state *st, float keep, float ga, float gd, float ge, float visc);
+int lq_columns_flow(lq_columns_ops *o, lq_columns_state *st, float keep, float ga, float gd,
+                    float ge, float visc);
 /* Eq. 9, one pass: factors from the current flows, then the donors' pipes scaled.
  * r = Δt / A; `last` ignores inflow (the pass that guarantees d ≥ 0). */
-int lq_sp_limit(lq_sp_ops *o, lq_sp_state *st, float r, int last);
+int lq_columns_limit(lq_columns_ops *o, lq_columns_state *st, float r, int last);
 /* Eq. 7 and 12, plus the spray that landed last step. */
-int lq_sp_volume(lq_sp_ops *o, lq_sp_state *st, float r, float inv_area, float dt);
+int lq_columns_volume(lq_columns_ops *o, lq_columns_state *st, float r, float inv_area, float dt);
 /* Sets n boundary pipes from `from` on a wall: axis 0: x-faces at i = wall (0 or nx);
  * axis 1: z-faces at k = wall (0 or nz). */
-int lq_sp_boundary(lq_sp_ops *o, lq_sp_state *st, int axis, int wall, int from, int n, float q);
+int lq_columns_boundary(lq_columns_ops *o, lq_columns_state *st, int axis, int wall, int from,
+                        int n, float q);
 
-typedef struct lq_sp_spray_params {
+typedef struct lq_columns_spray_params {
     float threshold;     /* m/s of ż (§3.3) */
     float per_step;      /* particles per corner per step over the threshold */
     float cap_per_depth; /* A / (2 · volume) */
@@ -72,37 +74,39 @@ typedef struct lq_sp_spray_params {
     float volume;        /* m³ per particle (a multiple of 2^-40) */
     float quarter_depth; /* volume / (4 A) */
     lq_uint seed, step;
-} lq_sp_spray_params;
+} lq_columns_spray_params;
 
 /* Eq. 13–15: count, scan, emit after the live particles, take the volume from the
  * columns. */
-int lq_sp_spray(lq_sp_ops *o, lq_sp_state *st, const lq_sp_spray_params *p);
+int lq_columns_spray(lq_columns_ops *o, lq_columns_state *st, const lq_columns_spray_params *p);
 
-typedef struct lq_sp_flight_params {
+typedef struct lq_columns_flight_params {
     int n, nobj;
     float dx, ox, oz, dt, g[3], drag_keep, dry;
-} lq_sp_flight_params;
+} lq_columns_flight_params;
 
 /* Ballistic step and landing of particles 0..n−1 of part[cur]. */
-int lq_sp_particles(lq_sp_ops *o, lq_sp_state *st, const lq_sp_flight_params *p);
+int lq_columns_particles(lq_columns_ops *o, lq_columns_state *st,
+                         const lq_columns_flight_params *p);
 /* Moves the live particles of part[cur] (n of them before) to the other buffer, in
  * order; flips cur; counters[LIVE] becomes their number. */
-int lq_sp_compact(lq_sp_ops *o, lq_sp_state *st, int n);
+int lq_columns_compact(lq_columns_ops *o, lq_columns_state *st, int n);
 /* Object contact (§3.2, §4): mode 0 accumulates the objects' heads at the control
  * points (corners) [i0, i0+ni) × [k0, k0+nk) into acc; mode 1 writes e of the columns
  * [i0, i0+ni) × [k0, k0+nk) from their four corners (eq. 11). */
-int lq_sp_contact(lq_sp_ops *o, lq_sp_state *st, int nobj, float dx, float ox, float oz, int mode,
-                  int i0, int k0, int ni, int nk);
+int lq_columns_contact(lq_columns_ops *o, lq_columns_state *st, int nobj, float dx, float ox,
+                       float oz, int mode, int i0, int k0, int ni, int nk);
 
 /* Reference twins (host/ops/hf/columns_ref.c): same arguments, host storage. */
-void lq_sp_ref_flow(lq_sp_state *st, float keep, float ga, float gd, float ge, float visc);
-void lq_sp_ref_limit(lq_sp_state *st, float r, int last);
-void lq_sp_ref_volume(lq_sp_state *st, float r, float inv_area, float dt);
-void lq_sp_ref_boundary(lq_sp_state *st, int axis, int wall, int from, int n, float q);
-void lq_sp_ref_spray(lq_sp_state *st, const lq_sp_spray_params *p);
-void lq_sp_ref_particles(lq_sp_state *st, const lq_sp_flight_params *p);
-void lq_sp_ref_compact(lq_sp_state *st, int n);
-void lq_sp_ref_contact(lq_sp_state *st, int nobj, float dx, float ox, float oz, int mode, int i0,
-                       int k0, int ni, int nk);
+void lq_columns_ref_flow(lq_columns_state *st, float keep, float ga, float gd, float ge,
+                         float visc);
+void lq_columns_ref_limit(lq_columns_state *st, float r, int last);
+void lq_columns_ref_volume(lq_columns_state *st, float r, float inv_area, float dt);
+void lq_columns_ref_boundary(lq_columns_state *st, int axis, int wall, int from, int n, float q);
+void lq_columns_ref_spray(lq_columns_state *st, const lq_columns_spray_params *p);
+void lq_columns_ref_particles(lq_columns_state *st, const lq_columns_flight_params *p);
+void lq_columns_ref_compact(lq_columns_state *st, int n);
+void lq_columns_ref_contact(lq_columns_state *st, int nobj, float dx, float ox, float oz, int mode,
+                            int i0, int k0, int ni, int nk);
 
 #endif

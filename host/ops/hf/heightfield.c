@@ -9,30 +9,32 @@
 #include <stdlib.h>
 
 /* Passes of the volume projection: uniform shifts, the last one exact
- * (lq_hf_volume_apply_cell). On scenes/validation/conservation.yaml one uniform pass
+ * (lq_heightfield_volume_apply_cell). On scenes/validation/conservation.yaml one uniform pass
  * alone drifted 1e-5; with the exact last pass, 6e-8 (docs/VALIDATION.md). */
-#define LQ_HF_PASSES 2
+#define LQ_HEIGHTFIELD_PASSES 2
 #include <stdio.h>
 #include <string.h>
 
-static const char *const lq_hf_sources[] = {
+static const char *const lq_heightfield_sources[] = {
     "kernels/common/lq_shared.h", "kernels/hf/heightfield_cell.h", "kernels/hf/heightfield.cl"};
 
 /* The module's kernels (ops_init creates them, ops_release frees them). */
-#define LQ_HF_KERNELS(o)                                                                           \
+#define LQ_HEIGHTFIELD_KERNELS(o)                                                                  \
     {                                                                                              \
-        {&(o)->residual, "hf_residual"}, {&(o)->advect, "hf_advect"}, {&(o)->adi_x, "hf_adi_x"},   \
-            {&(o)->adi_z, "hf_adi_z"}, {&(o)->source, "hf_source"},                                \
-            {&(o)->label_init, "hf_label_init"}, {&(o)->label_merge, "hf_label_merge"},            \
-            {&(o)->label_compress, "hf_label_compress"},                                           \
-            {&(o)->volume_reduce, "hf_volume_reduce"}, {&(o)->volume_apply, "hf_volume_apply"},    \
-            {&(o)->finish, "hf_finish"},                                                           \
+        {&(o)->residual, "heightfield_residual"}, {&(o)->advect, "heightfield_advect"},            \
+            {&(o)->adi_x, "heightfield_adi_x"}, {&(o)->adi_z, "heightfield_adi_z"},                \
+            {&(o)->source, "heightfield_source"}, {&(o)->label_init, "heightfield_label_init"},    \
+            {&(o)->label_merge, "heightfield_label_merge"},                                        \
+            {&(o)->label_compress, "heightfield_label_compress"},                                  \
+            {&(o)->volume_reduce, "heightfield_volume_reduce"},                                    \
+            {&(o)->volume_apply, "heightfield_volume_apply"},                                      \
+            {&(o)->finish, "heightfield_finish"},                                                  \
         {                                                                                          \
-            &(o)->stats, "hf_stats"                                                                \
+            &(o)->stats, "heightfield_stats"                                                       \
         }                                                                                          \
     }
 
-int lq_hf_ops_init(lq_hf_ops *o, lq_ctx *ctx, int nx, int nz)
+int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz)
 {
     int rc = LQ_OK;
     memset(o, 0, sizeof *o);
@@ -62,22 +64,22 @@ int lq_hf_ops_init(lq_hf_ops *o, lq_ctx *ctx, int nx, int nz)
     char defines[160];
     snprintf(defines, sizeof defines, "-DNX=%d -DNZ=%d -DLQ_VEC=%d -DLQ_XBLOCK=%d", nx, nz, o->vec,
              o->xblock);
-    lq_cl_kernel_name ks[] = LQ_HF_KERNELS(o);
-    rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_hf_sources), lq_hf_sources, defines,
-                             &o->program, (int)LQ_COUNT(ks), ks);
+    lq_cl_kernel_name ks[] = LQ_HEIGHTFIELD_KERNELS(o);
+    rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_heightfield_sources),
+                             lq_heightfield_sources, defines, &o->program, (int)LQ_COUNT(ks), ks);
     return rc;
 }
 
-void lq_hf_ops_release(lq_hf_ops *o)
+void lq_heightfield_ops_release(lq_heightfield_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_HF_KERNELS(o);
+    lq_cl_kernel_name ks[] = LQ_HEIGHTFIELD_KERNELS(o);
     lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
 }
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-static int lq_hf_launch(lq_hf_ops *o, cl_kernel k, const char *name, int nargs, const lq_argv *args,
-                        int dims, size_t g0, size_t g1)
+static int lq_heightfield_launch(lq_heightfield_ops *o, cl_kernel k, const char *name, int nargs,
+                                 const lq_argv *args, int dims, size_t g0, size_t g1)
 {
     return lq_cl_launch(o->ctx, k, name, nargs, args, dims, g0, g1, NULL);
 }
@@ -86,8 +88,8 @@ static int lq_hf_launch(lq_hf_ops *o, cl_kernel k, const char *name, int nargs, 
  * work-group size that leaves at least four groups per compute unit, or runtimes put
  * them all on one core (PoCL chose 256 of 256 here); round the global size up to it
  * (the kernels return early past the last line). */
-static int lq_hf_launch_lines(lq_hf_ops *o, cl_kernel k, const char *name, int nargs,
-                              const lq_argv *args, size_t items)
+static int lq_heightfield_launch_lines(lq_heightfield_ops *o, cl_kernel k, const char *name,
+                                       int nargs, const lq_argv *args, size_t items)
 {
     for (int i = 0; i < nargs; i++) {
         int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
@@ -103,144 +105,157 @@ static int lq_hf_launch_lines(lq_hf_ops *o, cl_kernel k, const char *name, int n
     return lq_cl_run(o->ctx, k, name, 1, &global, &local);
 }
 
-int lq_hf_residual(lq_hf_ops *o, const lq_field *h1, const lq_field *u, const lq_field *w,
-                   const lq_field *b, lq_field *hn, float kappa, float cdt)
+int lq_heightfield_residual(lq_heightfield_ops *o, const lq_field *h1, const lq_field *u,
+                            const lq_field *w, const lq_field *b, lq_field *hn, float kappa,
+                            float cdt)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_residual(o->nx, o->nz, h1, u, w, b, hn, kappa, cdt);
+        lq_heightfield_ref_residual(o->nx, o->nz, h1, u, w, b, hn, kappa, cdt);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(h1), MEM(u), MEM(w), MEM(b), MEM(hn), VAL(kappa), VAL(cdt)};
-    return lq_hf_launch(o, o->residual, "hf_residual", 7, a, 2,
-                        ((size_t)o->nx + o->vec - 1) / o->vec, (size_t)o->nz);
+    return lq_heightfield_launch(o, o->residual, "heightfield_residual", 7, a, 2,
+                                 ((size_t)o->nx + o->vec - 1) / o->vec, (size_t)o->nz);
 }
 
-int lq_hf_adi_x(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn, lq_field *cp,
-                float kappa)
+int lq_heightfield_adi_x(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn,
+                         lq_field *cp, float kappa)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_adi_x(o->nx, o->nz, h1, b, hn, cp, kappa);
+        lq_heightfield_ref_adi_x(o->nx, o->nz, h1, b, hn, cp, kappa);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(h1), MEM(b), MEM(hn), MEM(cp), VAL(kappa)};
     size_t rows_per_item = o->xblock ? 8 : 1;
-    return lq_hf_launch_lines(o, o->adi_x, "hf_adi_x", 5, a,
-                              ((size_t)o->nz + rows_per_item - 1) / rows_per_item);
+    return lq_heightfield_launch_lines(o, o->adi_x, "heightfield_adi_x", 5, a,
+                                       ((size_t)o->nz + rows_per_item - 1) / rows_per_item);
 }
 
-int lq_hf_adi_z(lq_hf_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn, lq_field *cp,
-                float kappa)
+int lq_heightfield_adi_z(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn,
+                         lq_field *cp, float kappa)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_adi_z(o->nx, o->nz, h1, b, hn, cp, kappa);
+        lq_heightfield_ref_adi_z(o->nx, o->nz, h1, b, hn, cp, kappa);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(h1), MEM(b), MEM(hn), MEM(cp), VAL(kappa)};
-    return lq_hf_launch_lines(o, o->adi_z, "hf_adi_z", 5, a, ((size_t)o->nx + o->vec - 1) / o->vec);
+    return lq_heightfield_launch_lines(o, o->adi_z, "heightfield_adi_z", 5, a,
+                                       ((size_t)o->nx + o->vec - 1) / o->vec);
 }
 
-int lq_hf_source(lq_hf_ops *o, lq_field *h1, const lq_field *b, lq_field *acc_l, int i0, int k0,
-                 int ni, int nk, float ci, float ck, float inv_r2, int mode, float amount,
-                 float scale)
+int lq_heightfield_source(lq_heightfield_ops *o, lq_field *h1, const lq_field *b, lq_field *acc_l,
+                          int i0, int k0, int ni, int nk, float ci, float ck, float inv_r2,
+                          int mode, float amount, float scale)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_source(o->nx, o->nz, h1, b, acc_l, i0, k0, ni, nk, ci, ck, inv_r2, mode, amount,
-                         scale);
+        lq_heightfield_ref_source(o->nx, o->nz, h1, b, acc_l, i0, k0, ni, nk, ci, ck, inv_r2, mode,
+                                  amount, scale);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(h1), MEM(b),      MEM(acc_l), VAL(i0),     VAL(k0),   VAL(ci),
                    VAL(ck), VAL(inv_r2), VAL(mode),  VAL(amount), VAL(scale)};
-    return lq_hf_launch(o, o->source, "hf_source", 11, a, 2, (size_t)ni, (size_t)nk);
+    return lq_heightfield_launch(o, o->source, "heightfield_source", 11, a, 2, (size_t)ni,
+                                 (size_t)nk);
 }
 
-int lq_hf_label(lq_hf_ops *o, const lq_field *h1, const lq_field *hn, const lq_field *b,
-                lq_field *L, lq_field *old_sum, lq_field *new_sum, lq_field *wet)
+int lq_heightfield_label(lq_heightfield_ops *o, const lq_field *h1, const lq_field *hn,
+                         const lq_field *b, lq_field *L, lq_field *old_sum, lq_field *new_sum,
+                         lq_field *wet)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_label(o->nx, o->nz, h1, hn, b, L, old_sum, new_sum, wet);
+        lq_heightfield_ref_label(o->nx, o->nz, h1, hn, b, L, old_sum, new_sum, wet);
         return LQ_OK;
     }
     size_t n = (size_t)o->nx * (size_t)o->nz;
     lq_argv ai[] = {MEM(h1), MEM(hn), MEM(b), MEM(L)};
     lq_argv am[] = {MEM(L)};
     lq_argv ac[] = {MEM(L), MEM(old_sum), MEM(new_sum), MEM(wet)};
-    int rc = lq_hf_launch_lines(o, o->label_init, "hf_label_init", 4, ai, (size_t)o->nz);
+    int rc = lq_heightfield_launch_lines(o, o->label_init, "heightfield_label_init", 4, ai,
+                                         (size_t)o->nz);
     if (!rc)
-        rc = lq_hf_launch(o, o->label_merge, "hf_label_merge", 1, am, 2, (size_t)o->nx,
-                          (size_t)o->nz);
-    if (!rc) rc = lq_hf_launch(o, o->label_compress, "hf_label_compress", 4, ac, 1, n, 1);
+        rc = lq_heightfield_launch(o, o->label_merge, "heightfield_label_merge", 1, am, 2,
+                                   (size_t)o->nx, (size_t)o->nz);
+    if (!rc)
+        rc = lq_heightfield_launch(o, o->label_compress, "heightfield_label_compress", 4, ac, 1, n,
+                                   1);
     return rc;
 }
 
-int lq_hf_volume_reduce(lq_hf_ops *o, const lq_field *h1, const lq_field *hn, const lq_field *b,
-                        const lq_field *L, lq_field *old_sum, lq_field *new_sum, lq_field *wet,
-                        float scale, int with_old)
+int lq_heightfield_volume_reduce(lq_heightfield_ops *o, const lq_field *h1, const lq_field *hn,
+                                 const lq_field *b, const lq_field *L, lq_field *old_sum,
+                                 lq_field *new_sum, lq_field *wet, float scale, int with_old)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_volume_reduce(o->nx, o->nz, h1, hn, b, L, old_sum, new_sum, wet, scale, with_old);
+        lq_heightfield_ref_volume_reduce(o->nx, o->nz, h1, hn, b, L, old_sum, new_sum, wet, scale,
+                                         with_old);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(h1),      MEM(hn),  MEM(b),     MEM(L),       MEM(old_sum),
                    MEM(new_sum), MEM(wet), VAL(scale), VAL(with_old)};
-    size_t segs = (size_t)(o->nx + LQ_HF_SEGMENT - 1) / LQ_HF_SEGMENT;
-    return lq_hf_launch(o, o->volume_reduce, "hf_volume_reduce", 9, a, 2, segs, (size_t)o->nz);
+    size_t segs = (size_t)(o->nx + LQ_HEIGHTFIELD_SEGMENT - 1) / LQ_HEIGHTFIELD_SEGMENT;
+    return lq_heightfield_launch(o, o->volume_reduce, "heightfield_volume_reduce", 9, a, 2, segs,
+                                 (size_t)o->nz);
 }
 
-int lq_hf_volume_apply(lq_hf_ops *o, lq_field *hn, const lq_field *b, const lq_field *L,
-                       const lq_field *old_sum, const lq_field *new_sum, const lq_field *wet,
-                       lq_field *next_new, lq_field *next_wet, lq_field *acc_l, float inv_scale,
-                       int last_pass)
+int lq_heightfield_volume_apply(lq_heightfield_ops *o, lq_field *hn, const lq_field *b,
+                                const lq_field *L, const lq_field *old_sum, const lq_field *new_sum,
+                                const lq_field *wet, lq_field *next_new, lq_field *next_wet,
+                                lq_field *acc_l, float inv_scale, int last_pass)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_volume_apply(o->nx, o->nz, hn, b, L, old_sum, new_sum, wet, next_new, next_wet,
-                               acc_l, inv_scale, last_pass);
+        lq_heightfield_ref_volume_apply(o->nx, o->nz, hn, b, L, old_sum, new_sum, wet, next_new,
+                                        next_wet, acc_l, inv_scale, last_pass);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(hn),      MEM(b),         MEM(L),        MEM(old_sum),
                    MEM(new_sum), MEM(wet),       MEM(next_new), MEM(next_wet),
                    MEM(acc_l),   VAL(inv_scale), VAL(last_pass)};
     size_t n = (size_t)o->nx * (size_t)o->nz;
-    return lq_hf_launch(o, o->volume_apply, "hf_volume_apply", 11, a, 1, n, 1);
+    return lq_heightfield_launch(o, o->volume_apply, "heightfield_volume_apply", 11, a, 1, n, 1);
 }
 
-int lq_hf_finish(lq_hf_ops *o, lq_field *hn, const lq_field *h1, const lq_field *b, lq_field *u,
-                 lq_field *w, lq_field *acc_i, float gdt_dx, float keep, float fric, float eps,
-                 int step)
+int lq_heightfield_finish(lq_heightfield_ops *o, lq_field *hn, const lq_field *h1,
+                          const lq_field *b, lq_field *u, lq_field *w, lq_field *acc_i,
+                          float gdt_dx, float keep, float fric, float eps, int step)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_finish(o->nx, o->nz, hn, h1, b, u, w, acc_i, gdt_dx, keep, fric, eps, step);
+        lq_heightfield_ref_finish(o->nx, o->nz, hn, h1, b, u, w, acc_i, gdt_dx, keep, fric, eps,
+                                  step);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(hn),     MEM(h1),   MEM(b),    MEM(u),   MEM(w),   MEM(acc_i),
                    VAL(gdt_dx), VAL(keep), VAL(fric), VAL(eps), VAL(step)};
-    return lq_hf_launch(o, o->finish, "hf_finish", 11, a, 2, ((size_t)o->nx + o->vec - 1) / o->vec,
-                        (size_t)o->nz);
+    return lq_heightfield_launch(o, o->finish, "heightfield_finish", 11, a, 2,
+                                 ((size_t)o->nx + o->vec - 1) / o->vec, (size_t)o->nz);
 }
 
-int lq_hf_advect(lq_hf_ops *o, const lq_field *h1, const lq_field *b, const lq_field *u,
-                 const lq_field *w, lq_field *ua, lq_field *wa, float dt_dx)
+int lq_heightfield_advect(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b,
+                          const lq_field *u, const lq_field *w, lq_field *ua, lq_field *wa,
+                          float dt_dx)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_advect(o->nx, o->nz, h1, b, u, w, ua, wa, dt_dx);
+        lq_heightfield_ref_advect(o->nx, o->nz, h1, b, u, w, ua, wa, dt_dx);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(h1), MEM(b), MEM(u), MEM(w), MEM(ua), MEM(wa), VAL(dt_dx)};
-    return lq_hf_launch(o, o->advect, "hf_advect", 7, a, 2, (size_t)o->nx, (size_t)o->nz);
+    return lq_heightfield_launch(o, o->advect, "heightfield_advect", 7, a, 2, (size_t)o->nx,
+                                 (size_t)o->nz);
 }
 
-int lq_hf_stats(lq_hf_ops *o, const lq_field *h, const lq_field *b, const lq_field *u,
-                const lq_field *w, lq_field *acc_l, lq_field *acc_i, float scale)
+int lq_heightfield_stats(lq_heightfield_ops *o, const lq_field *h, const lq_field *b,
+                         const lq_field *u, const lq_field *w, lq_field *acc_l, lq_field *acc_i,
+                         float scale)
 {
     if (IS_REF(o)) {
-        lq_hf_ref_stats(o->nx, o->nz, h, b, u, w, acc_l, acc_i, scale);
+        lq_heightfield_ref_stats(o->nx, o->nz, h, b, u, w, acc_l, acc_i, scale);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(h), MEM(b), MEM(u), MEM(w), MEM(acc_l), MEM(acc_i), VAL(scale)};
-    size_t segs = (size_t)(o->nx + LQ_HF_SEGMENT - 1) / LQ_HF_SEGMENT;
-    return lq_hf_launch(o, o->stats, "hf_stats", 7, a, 2, segs, (size_t)o->nz);
+    size_t segs = (size_t)(o->nx + LQ_HEIGHTFIELD_SEGMENT - 1) / LQ_HEIGHTFIELD_SEGMENT;
+    return lq_heightfield_launch(o, o->stats, "heightfield_stats", 7, a, 2, segs, (size_t)o->nz);
 }
 
-int lq_hf_state_alloc(lq_hf_state *st, lq_ctx *ctx, int nx, int nz)
+int lq_heightfield_state_alloc(lq_heightfield_state *st, lq_ctx *ctx, int nx, int nz)
 {
     int rc = LQ_OK;
     memset(st, 0, sizeof *st);
@@ -265,20 +280,20 @@ int lq_hf_state_alloc(lq_hf_state *st, lq_ctx *ctx, int nx, int nz)
     if (!rc) rc = lq_field_alloc(ctx, &st->w, "w", nx, nz + 1, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->ua, "u_advected", nx + 1, nz, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->wa, "w_advected", nx, nz + 1, 1, 4);
-    if (!rc) rc = lq_field_alloc(ctx, &st->acc_l, "acc_l", LQ_HF_ACC_L_COUNT, 1, 1, 8);
-    if (!rc) rc = lq_field_alloc(ctx, &st->acc_i, "acc_i", LQ_HF_ACC_I_COUNT, 1, 1, 4);
-    if (!rc) rc = lq_field_alloc(ctx, &st->st_l, "stats_l", LQ_HF_ACC_L_COUNT, 1, 1, 8);
-    if (!rc) rc = lq_field_alloc(ctx, &st->st_i, "stats_i", LQ_HF_ACC_I_COUNT, 1, 1, 4);
-    int acc_i[LQ_HF_ACC_I_COUNT] = {0};
-    acc_i[LQ_HF_ACC_BADSTEP] = INT_MAX;
+    if (!rc) rc = lq_field_alloc(ctx, &st->acc_l, "acc_l", LQ_HEIGHTFIELD_ACC_L_COUNT, 1, 1, 8);
+    if (!rc) rc = lq_field_alloc(ctx, &st->acc_i, "acc_i", LQ_HEIGHTFIELD_ACC_I_COUNT, 1, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->st_l, "stats_l", LQ_HEIGHTFIELD_ACC_L_COUNT, 1, 1, 8);
+    if (!rc) rc = lq_field_alloc(ctx, &st->st_i, "stats_i", LQ_HEIGHTFIELD_ACC_I_COUNT, 1, 1, 4);
+    int acc_i[LQ_HEIGHTFIELD_ACC_I_COUNT] = {0};
+    acc_i[LQ_HEIGHTFIELD_ACC_BADSTEP] = INT_MAX;
     if (!rc) rc = lq_field_upload(&st->acc_i, acc_i);
     st->i1 = 0;
     st->in = 1;
-    if (rc) lq_hf_state_release(st);
+    if (rc) lq_heightfield_state_release(st);
     return rc;
 }
 
-void lq_hf_state_release(lq_hf_state *st)
+void lq_heightfield_state_release(lq_heightfield_state *st)
 {
     lq_field *fs[] = {&st->h[0],    &st->h[1],       &st->b,          &st->cp,     &st->L,
                       &st->old_sum, &st->new_sum[0], &st->new_sum[1], &st->wet[0], &st->wet[1],
@@ -287,7 +302,8 @@ void lq_hf_state_release(lq_hf_state *st)
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
 }
 
-int lq_hf_step(lq_hf_ops *o, lq_hf_state *st, const lq_hf_step_params *p)
+int lq_heightfield_step(lq_heightfield_ops *o, lq_heightfield_state *st,
+                        const lq_heightfield_step_params *p)
 {
     lq_field *h1 = &st->h[st->i1], *hn = &st->h[st->in];
     float inv_scale = 1.0f / p->scale;
@@ -295,7 +311,7 @@ int lq_hf_step(lq_hf_ops *o, lq_hf_state *st, const lq_hf_step_params *p)
      *      columns (eq. 20), which adds h(n−1) back. */
     int rc = LQ_OK;
     if (p->advect) { /* 1½. u, w carried along by themselves (not in the paper) */
-        rc = lq_hf_advect(o, h1, &st->b, &st->u, &st->w, &st->ua, &st->wa, p->dt_dx);
+        rc = lq_heightfield_advect(o, h1, &st->b, &st->u, &st->w, &st->ua, &st->wa, p->dt_dx);
         lq_field t = st->u;
         st->u = st->ua;
         st->ua = t;
@@ -303,29 +319,32 @@ int lq_hf_step(lq_hf_ops *o, lq_hf_state *st, const lq_hf_step_params *p)
         st->w = st->wa;
         st->wa = t;
     }
-    if (!rc) rc = lq_hf_residual(o, h1, &st->u, &st->w, &st->b, hn, p->kappa, p->cdt);
-    if (!rc) rc = lq_hf_adi_x(o, h1, &st->b, hn, &st->cp, p->kappa);
-    if (!rc) rc = lq_hf_adi_z(o, h1, &st->b, hn, &st->cp, p->kappa);
+    if (!rc) rc = lq_heightfield_residual(o, h1, &st->u, &st->w, &st->b, hn, p->kappa, p->cdt);
+    if (!rc) rc = lq_heightfield_adi_x(o, h1, &st->b, hn, &st->cp, p->kappa);
+    if (!rc) rc = lq_heightfield_adi_z(o, h1, &st->b, hn, &st->cp, p->kappa);
     /* 4. Volume projection: per connected region of cells wet before or after, spread
      *    old − new volume over its wet cells; the last pass closes what the cells the
      *    first one dried out left over. */
     if (p->correct) {
         if (!rc)
-            rc = lq_hf_label(o, h1, hn, &st->b, &st->L, &st->old_sum, &st->new_sum[0], &st->wet[0]);
-        for (int pass = 0; pass < LQ_HF_PASSES && !rc; pass++) {
+            rc = lq_heightfield_label(o, h1, hn, &st->b, &st->L, &st->old_sum, &st->new_sum[0],
+                                      &st->wet[0]);
+        for (int pass = 0; pass < LQ_HEIGHTFIELD_PASSES && !rc; pass++) {
             int cur = pass % 2, nxt = 1 - cur;
-            rc = lq_hf_volume_reduce(o, h1, hn, &st->b, &st->L, &st->old_sum, &st->new_sum[cur],
-                                     &st->wet[cur], p->scale, pass == 0);
+            rc =
+                lq_heightfield_volume_reduce(o, h1, hn, &st->b, &st->L, &st->old_sum,
+                                             &st->new_sum[cur], &st->wet[cur], p->scale, pass == 0);
             if (!rc)
-                rc = lq_hf_volume_apply(o, hn, &st->b, &st->L, &st->old_sum, &st->new_sum[cur],
-                                        &st->wet[cur], &st->new_sum[nxt], &st->wet[nxt], &st->acc_l,
-                                        inv_scale, pass == LQ_HF_PASSES - 1);
+                rc = lq_heightfield_volume_apply(o, hn, &st->b, &st->L, &st->old_sum,
+                                                 &st->new_sum[cur], &st->wet[cur],
+                                                 &st->new_sum[nxt], &st->wet[nxt], &st->acc_l,
+                                                 inv_scale, pass == LQ_HEIGHTFIELD_PASSES - 1);
         }
     }
     /* 5. Where h < b: h = b − ε; velocities of eq. 7 (and bed friction). */
     if (!rc)
-        rc = lq_hf_finish(o, hn, h1, &st->b, &st->u, &st->w, &st->acc_i, p->gdt_dx, p->keep,
-                          p->fric, p->eps, p->step);
+        rc = lq_heightfield_finish(o, hn, h1, &st->b, &st->u, &st->w, &st->acc_i, p->gdt_dx,
+                                   p->keep, p->fric, p->eps, p->step);
     if (rc) return rc;
     int old1 = st->i1;
     st->i1 = st->in;

@@ -10,96 +10,105 @@
 #define I(fld)   ((int *)(fld)->host)
 #define L64(fld) ((lq_long *)(fld)->host)
 
-void lq_hf_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *u, const lq_field *w,
-                        const lq_field *b, lq_field *hn, float kappa, float cdt)
+void lq_heightfield_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *u,
+                                 const lq_field *w, const lq_field *b, lq_field *hn, float kappa,
+                                 float cdt)
 {
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++) F(hn)
-    [i + nx * k] = lq_hf_residual_cell(CF(h1), CF(u), CF(w), CF(b), i, k, nx, nz, kappa, cdt);
+    [i + nx * k] =
+        lq_heightfield_residual_cell(CF(h1), CF(u), CF(w), CF(b), i, k, nx, nz, kappa, cdt);
 }
 
-void lq_hf_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
-                     lq_field *cp, float kappa)
+void lq_heightfield_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
+                              lq_field *cp, float kappa)
 {
     for (int k = 0; k < nz; k++)
-        lq_hf_solve_line(CF(h1), CF(b), F(hn), F(cp), k * nx, 1, nx, kappa, 0);
+        lq_heightfield_solve_line(CF(h1), CF(b), F(hn), F(cp), k * nx, 1, nx, kappa, 0);
 }
 
-void lq_hf_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
-                     lq_field *cp, float kappa)
+void lq_heightfield_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
+                              lq_field *cp, float kappa)
 {
-    for (int i = 0; i < nx; i++) lq_hf_solve_line(CF(h1), CF(b), F(hn), F(cp), i, nx, nz, kappa, 1);
+    for (int i = 0; i < nx; i++)
+        lq_heightfield_solve_line(CF(h1), CF(b), F(hn), F(cp), i, nx, nz, kappa, 1);
 }
 
-void lq_hf_ref_source(int nx, int nz, lq_field *h1, const lq_field *b, lq_field *acc_l, int i0,
-                      int k0, int ni, int nk, float ci, float ck, float inv_r2, int mode,
-                      float amount, float scale)
+void lq_heightfield_ref_source(int nx, int nz, lq_field *h1, const lq_field *b, lq_field *acc_l,
+                               int i0, int k0, int ni, int nk, float ci, float ck, float inv_r2,
+                               int mode, float amount, float scale)
 {
     for (int k = k0; k < k0 + nk && k < nz; k++)
         for (int i = i0; i < i0 + ni && i < nx; i++) {
             float dx = (float)i + 0.5f - ci, dz = (float)k + 0.5f - ck;
-            lq_hf_source_cell(F(h1), CF(b), L64(acc_l), i + nx * k, dx * dx + dz * dz, inv_r2, mode,
-                              amount, scale);
+            lq_heightfield_source_cell(F(h1), CF(b), L64(acc_l), i + nx * k, dx * dx + dz * dz,
+                                       inv_r2, mode, amount, scale);
         }
 }
 
-void lq_hf_ref_label(int nx, int nz, const lq_field *h1, const lq_field *hn, const lq_field *b,
-                     lq_field *L, lq_field *old_sum, lq_field *new_sum, lq_field *wet)
+void lq_heightfield_ref_label(int nx, int nz, const lq_field *h1, const lq_field *hn,
+                              const lq_field *b, lq_field *L, lq_field *old_sum, lq_field *new_sum,
+                              lq_field *wet)
 {
     int n = nx * nz;
-    for (int k = 0; k < nz; k++) lq_hf_label_init_row(CF(h1), CF(hn), CF(b), I(L), k, nx);
+    for (int k = 0; k < nz; k++) lq_heightfield_label_init_row(CF(h1), CF(hn), CF(b), I(L), k, nx);
     for (int k = 0; k < nz; k++)
-        for (int i = 0; i < nx; i++) lq_hf_label_merge_cell(I(L), i, k, nx, nz);
+        for (int i = 0; i < nx; i++) lq_heightfield_label_merge_cell(I(L), i, k, nx, nz);
     for (int idx = 0; idx < n; idx++)
-        lq_hf_label_compress_cell(I(L), L64(old_sum), L64(new_sum), I(wet), idx);
+        lq_heightfield_label_compress_cell(I(L), L64(old_sum), L64(new_sum), I(wet), idx);
 }
 
-void lq_hf_ref_volume_reduce(int nx, int nz, const lq_field *h1, const lq_field *hn,
-                             const lq_field *b, const lq_field *L, lq_field *old_sum,
-                             lq_field *new_sum, lq_field *wet, float scale, int with_old)
+void lq_heightfield_ref_volume_reduce(int nx, int nz, const lq_field *h1, const lq_field *hn,
+                                      const lq_field *b, const lq_field *L, lq_field *old_sum,
+                                      lq_field *new_sum, lq_field *wet, float scale, int with_old)
 {
     for (int k = 0; k < nz; k++)
-        for (int i0 = 0; i0 < nx; i0 += LQ_HF_SEGMENT)
-            lq_hf_volume_reduce_segment(CF(h1), CF(hn), CF(b), (const int *)L->host, L64(old_sum),
-                                        L64(new_sum), I(wet), i0 + nx * k,
-                                        LQ_MIN(LQ_HF_SEGMENT, nx - i0), scale, with_old);
+        for (int i0 = 0; i0 < nx; i0 += LQ_HEIGHTFIELD_SEGMENT)
+            lq_heightfield_volume_reduce_segment(
+                CF(h1), CF(hn), CF(b), (const int *)L->host, L64(old_sum), L64(new_sum), I(wet),
+                i0 + nx * k, LQ_MIN(LQ_HEIGHTFIELD_SEGMENT, nx - i0), scale, with_old);
 }
 
-void lq_hf_ref_volume_apply(int nx, int nz, lq_field *hn, const lq_field *b, const lq_field *L,
-                            const lq_field *old_sum, const lq_field *new_sum, const lq_field *wet,
-                            lq_field *next_new, lq_field *next_wet, lq_field *acc_l,
-                            float inv_scale, int last_pass)
+void lq_heightfield_ref_volume_apply(int nx, int nz, lq_field *hn, const lq_field *b,
+                                     const lq_field *L, const lq_field *old_sum,
+                                     const lq_field *new_sum, const lq_field *wet,
+                                     lq_field *next_new, lq_field *next_wet, lq_field *acc_l,
+                                     float inv_scale, int last_pass)
 {
     int n = nx * nz;
     for (int idx = 0; idx < n; idx++)
-        lq_hf_volume_apply_cell(F(hn), CF(b), (const int *)L->host, (const lq_long *)old_sum->host,
-                                (const lq_long *)new_sum->host, (const int *)wet->host,
-                                L64(next_new), I(next_wet), L64(acc_l), idx, inv_scale, last_pass);
+        lq_heightfield_volume_apply_cell(
+            F(hn), CF(b), (const int *)L->host, (const lq_long *)old_sum->host,
+            (const lq_long *)new_sum->host, (const int *)wet->host, L64(next_new), I(next_wet),
+            L64(acc_l), idx, inv_scale, last_pass);
 }
 
-void lq_hf_ref_finish(int nx, int nz, lq_field *hn, const lq_field *h1, const lq_field *b,
-                      lq_field *u, lq_field *w, lq_field *acc_i, float gdt_dx, float keep,
-                      float fric, float eps, int step)
+void lq_heightfield_ref_finish(int nx, int nz, lq_field *hn, const lq_field *h1, const lq_field *b,
+                               lq_field *u, lq_field *w, lq_field *acc_i, float gdt_dx, float keep,
+                               float fric, float eps, int step)
 {
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++)
-            lq_hf_finish_cell(F(hn), CF(h1), CF(b), F(u), F(w), I(acc_i), i, k, nx, nz, gdt_dx,
-                              keep, fric, eps, step);
+            lq_heightfield_finish_cell(F(hn), CF(h1), CF(b), F(u), F(w), I(acc_i), i, k, nx, nz,
+                                       gdt_dx, keep, fric, eps, step);
 }
 
-void lq_hf_ref_advect(int nx, int nz, const lq_field *h1, const lq_field *b, const lq_field *u,
-                      const lq_field *w, lq_field *ua, lq_field *wa, float dt_dx)
+void lq_heightfield_ref_advect(int nx, int nz, const lq_field *h1, const lq_field *b,
+                               const lq_field *u, const lq_field *w, lq_field *ua, lq_field *wa,
+                               float dt_dx)
 {
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++)
-            lq_hf_advect_cell(CF(h1), CF(b), CF(u), CF(w), F(ua), F(wa), i, k, nx, nz, dt_dx);
+            lq_heightfield_advect_cell(CF(h1), CF(b), CF(u), CF(w), F(ua), F(wa), i, k, nx, nz,
+                                       dt_dx);
 }
 
-void lq_hf_ref_stats(int nx, int nz, const lq_field *h, const lq_field *b, const lq_field *u,
-                     const lq_field *w, lq_field *acc_l, lq_field *acc_i, float scale)
+void lq_heightfield_ref_stats(int nx, int nz, const lq_field *h, const lq_field *b,
+                              const lq_field *u, const lq_field *w, lq_field *acc_l,
+                              lq_field *acc_i, float scale)
 {
     for (int k = 0; k < nz; k++)
-        for (int i0 = 0; i0 < nx; i0 += LQ_HF_SEGMENT)
-            lq_hf_stats_segment(CF(h), CF(b), CF(u), CF(w), L64(acc_l), I(acc_i), i0, k,
-                                LQ_MIN(LQ_HF_SEGMENT, nx - i0), nx, scale);
+        for (int i0 = 0; i0 < nx; i0 += LQ_HEIGHTFIELD_SEGMENT)
+            lq_heightfield_stats_segment(CF(h), CF(b), CF(u), CF(w), L64(acc_l), I(acc_i), i0, k,
+                                         LQ_MIN(LQ_HEIGHTFIELD_SEGMENT, nx - i0), nx, scale);
 }

@@ -16,12 +16,12 @@
 
 #include "core/common.h"
 
-static const char *const lq_ch_sources[] = {
+static const char *const lq_chains_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/markers_cell.h",
     "kernels/mac/chains_cell.h", "kernels/mac/chains.cl"};
 
-#define IS_REF(ctx) ((ctx)->backend == LQ_BACKEND_REF)
-#define LQ_CH_LOCAL 64 /* fixed work-group size of the per-point pass */
+#define IS_REF(ctx)     ((ctx)->backend == LQ_BACKEND_REF)
+#define LQ_CHAINS_LOCAL 64 /* fixed work-group size of the per-point pass */
 
 #define LQ_CHAINS_KERNELS(o)                                                                       \
     {                                                                                              \
@@ -32,7 +32,7 @@ static const char *const lq_ch_sources[] = {
         }                                                                                          \
     }
 
-static int lq_ch_need_2d(int nz)
+static int lq_chains_need_2d(int nz)
 {
     if (nz == 1) return LQ_OK;
     return lq_error(LQ_EINPUT,
@@ -47,13 +47,13 @@ int lq_chains_ops_init(lq_chains_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     o->ctx = ctx;
     o->nx = nx;
     o->ny = ny;
-    int rc = lq_ch_need_2d(nz);
+    int rc = lq_chains_need_2d(nz);
     if (rc || IS_REF(ctx)) return rc;
     char defines[64];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d", nx, ny);
     lq_cl_kernel_name ks[] = LQ_CHAINS_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_ch_sources), lq_ch_sources, defines,
-                               &o->program, (int)LQ_COUNT(ks), ks);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_chains_sources), lq_chains_sources,
+                               defines, &o->program, (int)LQ_COUNT(ks), ks);
 }
 
 void lq_chains_ops_release(lq_chains_ops *o)
@@ -71,7 +71,7 @@ int lq_chains_state_init(lq_chains_state *st, lq_ctx *ctx, int nx, int ny, int n
     st->nx = nx;
     st->ny = ny;
     st->zc = 0.5f * dz;
-    int rc = lq_ch_need_2d(nz);
+    int rc = lq_chains_need_2d(nz);
     if (!rc) rc = lq_field_alloc(ctx, &st->label, "chain_label", nx, ny, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->state, "chain_state", nx, ny, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->changed, "chain_changed", 1, 1, 1, 4);
@@ -97,7 +97,7 @@ void lq_chains_state_release(lq_chains_state *st)
 }
 
 /* Room for `points` points and `chains` chains on the host. */
-static int lq_ch_reserve(lq_chains_state *st, int points, int chains)
+static int lq_chains_reserve(lq_chains_state *st, int points, int chains)
 {
     if (points > st->cap) {
         int cap = LQ_MAX(points, 2 * st->cap);
@@ -128,7 +128,7 @@ static int lq_ch_reserve(lq_chains_state *st, int points, int chains)
 }
 
 /* next[] of chain ch from its first point, count and closed flag. */
-static void lq_ch_link(lq_chains_state *st, int ch)
+static void lq_chains_link(lq_chains_state *st, int ch)
 {
     int f = st->first[ch], m = st->count[ch];
     for (int p = 0; p < m; p++) st->hn[f + p] = f + p + 1;
@@ -138,7 +138,7 @@ static void lq_ch_link(lq_chains_state *st, int ch)
 int lq_chains_add(lq_chains_state *st, int npts, const float *xy, int closed)
 {
     if (npts <= 0) return LQ_OK;
-    int rc = lq_ch_reserve(st, st->n + npts, st->nchains + 1);
+    int rc = lq_chains_reserve(st, st->n + npts, st->nchains + 1);
     if (rc) return rc;
     int ch = st->nchains++;
     st->first[ch] = st->n;
@@ -151,7 +151,7 @@ int lq_chains_add(lq_chains_state *st, int npts, const float *xy, int closed)
         q[2] = st->zc;
     }
     st->n += npts;
-    lq_ch_link(st, ch);
+    lq_chains_link(st, ch);
     return LQ_OK;
 }
 
@@ -162,7 +162,7 @@ int lq_chains_sync(lq_chains_state *st)
         lq_field_release(&st->pos);
         lq_field_release(&st->next);
         st->dev_cap = 0;
-        rc = lq_ch_reserve(st, LQ_MAX(st->cap, 1), 0);
+        rc = lq_chains_reserve(st, LQ_MAX(st->cap, 1), 0);
         int cap = st->cap;
         if (!rc) rc = lq_field_alloc(st->ctx, &st->pos, "chain_pos", 3, cap, 1, 4);
         if (!rc) rc = lq_field_alloc(st->ctx, &st->next, "chain_next", cap, 1, 1, 4);
@@ -182,12 +182,12 @@ int lq_chains_sync(lq_chains_state *st)
 /* --- from shapes -------------------------------------------------------------------- */
 
 /* A growable list of x, y pairs. */
-typedef struct lq_ch_poly {
+typedef struct lq_chains_poly {
     float *xy;
     int n, cap;
-} lq_ch_poly;
+} lq_chains_poly;
 
-static int lq_ch_push(lq_ch_poly *p, double x, double y)
+static int lq_chains_push(lq_chains_poly *p, double x, double y)
 {
     if (p->n == p->cap) {
         int cap = LQ_MAX(64, 2 * p->cap);
@@ -203,7 +203,7 @@ static int lq_ch_push(lq_ch_poly *p, double x, double y)
 }
 
 /* A wave's surface height at x (its box's y range bounds it). */
-static double lq_ch_wave_y(const lq_markers_shape *w, double x, double zc)
+static double lq_chains_wave_y(const lq_markers_shape *w, double x, double zc)
 {
     double xa = w->axis == 2 ? zc : x;
     double y = w->level + w->amp * cos(w->k * (xa - w->x0));
@@ -214,16 +214,16 @@ static double lq_ch_wave_y(const lq_markers_shape *w, double x, double zc)
 
 /* Points from (x0, y0) toward (x1, y1), the end excluded, spaced sp at most; the wave's
  * surface y(x) replaces the straight line when top != NULL. */
-static int lq_ch_edge(lq_ch_poly *p, double x0, double y0, double x1, double y1, double sp,
-                      const lq_markers_shape *top, double zc)
+static int lq_chains_edge(lq_chains_poly *p, double x0, double y0, double x1, double y1, double sp,
+                          const lq_markers_shape *top, double zc)
 {
     int m = (int)ceil(hypot(x1 - x0, y1 - y0) / sp);
     if (m < 1) m = 1;
     int rc = LQ_OK;
     for (int t = 0; t < m && !rc; t++) {
         double f = (double)t / m, x = x0 + f * (x1 - x0), y = y0 + f * (y1 - y0);
-        if (top) y = lq_ch_wave_y(top, x, zc);
-        rc = lq_ch_push(p, x, y);
+        if (top) y = lq_chains_wave_y(top, x, zc);
+        rc = lq_chains_push(p, x, y);
     }
     return rc;
 }
@@ -232,7 +232,7 @@ int lq_chains_from_shapes(lq_chains_state *st, float dx, float dy, int nshapes,
                           const lq_markers_shape *shapes)
 {
     double sp = 0.4 * (dx < dy ? dx : dy), lx = st->nx * (double)dx, ly = st->ny * (double)dy;
-    lq_ch_poly p = {0};
+    lq_chains_poly p = {0};
     int rc = LQ_OK;
     for (int q = 0; q < nshapes && !rc; q++) {
         const lq_markers_shape *s = &shapes[q];
@@ -243,7 +243,7 @@ int lq_chains_from_shapes(lq_chains_state *st, float dx, float dy, int nshapes,
             if (m < 8) m = 8;
             for (int t = 0; t < m && !rc; t++) {
                 double th = 2 * LQ_PI * t / m;
-                rc = lq_ch_push(&p, s->a[0] + r * cos(th), s->a[1] + r * sin(th));
+                rc = lq_chains_push(&p, s->a[0] + r * cos(th), s->a[1] + r * sin(th));
             }
         } else {
             /* box or wave: edges within a cell of the domain edge go onto it (wall cells) */
@@ -263,13 +263,13 @@ int lq_chains_from_shapes(lq_chains_state *st, float dx, float dy, int nshapes,
             }
             double yl = y1, yr = y1; /* the top's ends */
             if (top) {
-                yl = lq_ch_wave_y(top, x0, st->zc);
-                yr = lq_ch_wave_y(top, x1, st->zc);
+                yl = lq_chains_wave_y(top, x0, st->zc);
+                yr = lq_chains_wave_y(top, x1, st->zc);
             }
-            if (!rc) rc = lq_ch_edge(&p, x0, y0, x1, y0, sp, NULL, 0);     /* bottom → */
-            if (!rc) rc = lq_ch_edge(&p, x1, y0, x1, yr, sp, NULL, 0);     /* right ↑ */
-            if (!rc) rc = lq_ch_edge(&p, x1, yr, x0, yl, sp, top, st->zc); /* top ← */
-            if (!rc) rc = lq_ch_edge(&p, x0, yl, x0, y0, sp, NULL, 0);     /* left ↓ */
+            if (!rc) rc = lq_chains_edge(&p, x0, y0, x1, y0, sp, NULL, 0);     /* bottom → */
+            if (!rc) rc = lq_chains_edge(&p, x1, y0, x1, yr, sp, NULL, 0);     /* right ↑ */
+            if (!rc) rc = lq_chains_edge(&p, x1, yr, x0, yl, sp, top, st->zc); /* top ← */
+            if (!rc) rc = lq_chains_edge(&p, x0, yl, x0, y0, sp, NULL, 0);     /* left ↓ */
         }
         if (!rc && p.n >= 3) rc = lq_chains_add(st, p.n, p.xy, 1);
     }
@@ -279,7 +279,7 @@ int lq_chains_from_shapes(lq_chains_state *st, float dx, float dy, int nshapes,
 
 /* --- refine (host) ------------------------------------------------------------------ */
 
-static double lq_ch_dist(const float *a, const float *b)
+static double lq_chains_dist(const float *a, const float *b)
 {
     return hypot((double)a[0] - b[0], (double)a[1] - b[1]);
 }
@@ -292,7 +292,7 @@ void lq_chains_refine(lq_chains_state *st, const lq_chains_params *prm)
     int kmax = 4 * (st->nx + st->ny); /* a garbage (huge) segment gets no more than this */
     st->inserted = st->merged = st->dropped = 0;
     /* merged chains into a, then the evenly split result into b, chain by chain */
-    lq_ch_poly a = {0}, b = {0}, all = {0};
+    lq_chains_poly a = {0}, b = {0}, all = {0};
     int nch = st->nchains, kept = 0, rc = LQ_OK;
     int *cnt = malloc((size_t)LQ_MAX(nch, 1) * sizeof *cnt);
     unsigned char *cls = malloc((size_t)LQ_MAX(nch, 1));
@@ -304,7 +304,7 @@ void lq_chains_refine(lq_chains_state *st, const lq_chains_params *prm)
         for (int p = 0; p < m && !rc; p++) {
             const float *P = src + 3 * p;
             float *L = a.n ? a.xy + 2 * (a.n - 1) : NULL;
-            if (L && lq_ch_dist(L, P) < dmin) {
+            if (L && lq_chains_dist(L, P) < dmin) {
                 st->merged++;
                 if (!closed && p == m - 1) { /* an open chain's last point stays */
                     L[0] = P[0];
@@ -315,9 +315,9 @@ void lq_chains_refine(lq_chains_state *st, const lq_chains_params *prm)
                 }
                 continue;
             }
-            rc = lq_ch_push(&a, P[0], P[1]);
+            rc = lq_chains_push(&a, P[0], P[1]);
         }
-        if (closed && a.n >= 2 && lq_ch_dist(a.xy + 2 * (a.n - 1), a.xy) < dmin) {
+        if (closed && a.n >= 2 && lq_chains_dist(a.xy + 2 * (a.n - 1), a.xy) < dmin) {
             st->merged++;
             a.xy[0] = 0.5f * (a.xy[0] + a.xy[2 * (a.n - 1)]);
             a.xy[1] = 0.5f * (a.xy[1] + a.xy[2 * (a.n - 1) + 1]);
@@ -325,17 +325,17 @@ void lq_chains_refine(lq_chains_state *st, const lq_chains_params *prm)
         }
         for (int s = 0; s < a.n && !rc; s++) {
             const float *P = a.xy + 2 * s;
-            rc = lq_ch_push(&b, P[0], P[1]);
+            rc = lq_chains_push(&b, P[0], P[1]);
             if (s + 1 == a.n && !closed) break;
             const float *Q = a.xy + 2 * ((s + 1) % a.n);
-            double len = lq_ch_dist(P, Q);
+            double len = lq_chains_dist(P, Q);
             if (!(len > dmax)) continue;
             double kk = ceil(len / dmax);
             int k = kk > kmax ? kmax : (int)kk;
             for (int t = 1; t < k && !rc; t++) {
                 double f = (double)t / k;
-                rc = lq_ch_push(&b, P[0] + f * ((double)Q[0] - P[0]),
-                                P[1] + f * ((double)Q[1] - P[1]));
+                rc = lq_chains_push(&b, P[0] + f * ((double)Q[0] - P[0]),
+                                    P[1] + f * ((double)Q[1] - P[1]));
             }
             st->inserted += k - 1;
         }
@@ -343,7 +343,8 @@ void lq_chains_refine(lq_chains_state *st, const lq_chains_params *prm)
             st->dropped++;
             continue;
         }
-        for (int s = 0; s < b.n && !rc; s++) rc = lq_ch_push(&all, b.xy[2 * s], b.xy[2 * s + 1]);
+        for (int s = 0; s < b.n && !rc; s++)
+            rc = lq_chains_push(&all, b.xy[2 * s], b.xy[2 * s + 1]);
         cnt[kept] = b.n;
         cls[kept++] = (unsigned char)closed;
     }
@@ -395,7 +396,7 @@ int lq_chains_classify(lq_chains_ops *o, lq_chains_state *st, lq_field *flags,
         lq_argv ca[] = {MEM(&st->label), MEM(flags)};
         lq_argv ma[] = {MEM(&st->label), MEM(&st->pos), MEM(&st->next), VAL(n),
                         MEM(flags),      VAL(idx),      VAL(idy)};
-        size_t local = LQ_CH_LOCAL, g = ((size_t)n + local - 1) / local * local;
+        size_t local = LQ_CHAINS_LOCAL, g = ((size_t)n + local - 1) / local * local;
         rc = lq_cl_launch(o->ctx, o->clear, "chains_clear", 2, ca, 1, cells, 1, NULL);
         if (!rc)
             rc = lq_cl_launch(o->ctx, o->mark, "chains_mark", (int)LQ_COUNT(ma), ma, 1, g, 1,
@@ -441,7 +442,7 @@ int lq_chains_classify(lq_chains_ops *o, lq_chains_state *st, lq_field *flags,
 
 /* Clips polygon (n points, x y pairs in in) against one half-plane, keeping
  * s·(coord[axis] − bound) ≤ 0; writes to out, returns its count. */
-static int lq_ch_clip(const double *in, int n, double *out, int axis, double bound, double s)
+static int lq_chains_clip(const double *in, int n, double *out, int axis, double bound, double s)
 {
     int m = 0;
     for (int p = 0; p < n; p++) {
@@ -481,10 +482,10 @@ double lq_chains_area(const lq_chains_state *st, const double *lo, const double 
             a[2 * p + 1] = src[3 * p + 1];
         }
         if (lo && hi) {
-            m = lq_ch_clip(a, m, b, 0, lo[0], -1);
-            m = lq_ch_clip(b, m, a, 0, hi[0], 1);
-            m = lq_ch_clip(a, m, b, 1, lo[1], -1);
-            m = lq_ch_clip(b, m, a, 1, hi[1], 1);
+            m = lq_chains_clip(a, m, b, 0, lo[0], -1);
+            m = lq_chains_clip(b, m, a, 0, hi[0], 1);
+            m = lq_chains_clip(a, m, b, 1, lo[1], -1);
+            m = lq_chains_clip(b, m, a, 1, hi[1], 1);
         }
         double s = 0;
         for (int p = 0; p < m; p++) {

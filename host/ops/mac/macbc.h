@@ -4,8 +4,8 @@
  * kernels/mac/macbc_cell.h. Each operation has an OpenCL launcher (host/ops/mac/macbc.c) and a
  * reference twin (host/ops/mac/macbc_ref.c) with the same arguments; they agree bit for bit.
  *
- * Inlets: up to LQ_BC_MAX_INLETS. region: one uchar per cell, r + 1 in the cells of
- * inlet r, 0 elsewhere. vel: a float field of 3 LQ_BC_MAX_INLETS values, inlet r's
+ * Inlets: up to LQ_MACBC_MAX_INLETS. region: one uchar per cell, r + 1 in the cells of
+ * inlet r, 0 elsewhere. vel: a float field of 3 LQ_MACBC_MAX_INLETS values, inlet r's
  * velocity (m/s) at 3 r.
  */
 #ifndef LQ_HOST_MACBC_H
@@ -14,7 +14,7 @@
 #include "core/field.h"
 #include "mac/macbc_cell.h"
 
-#define LQ_BC_MAX_INLETS 16
+#define LQ_MACBC_MAX_INLETS 16
 
 typedef struct lq_macbc_ops {
     lq_ctx *ctx;

@@ -7,11 +7,11 @@
 
 #define UC(fld) ((const unsigned char *)(fld)->host)
 
-typedef void (*lq_bc_rule)(float *q, const lq_field *flags, const lq_field *region,
-                           const lq_field *vel, int a, int i, int j, int k);
+typedef void (*lq_macbc_rule)(float *q, const lq_field *flags, const lq_field *region,
+                              const lq_field *vel, int a, int i, int j, int k);
 
-static void lq_bc_each(lq_field *q, int a, const lq_field *flags, const lq_field *region,
-                       const lq_field *vel, lq_bc_rule rule)
+static void lq_macbc_each(lq_field *q, int a, const lq_field *flags, const lq_field *region,
+                          const lq_field *vel, lq_macbc_rule rule)
 {
     int nx = flags->nx, ny = flags->ny, nz = flags->nz;
     for (int k = 0; k < nz + (a == 2); k++)
@@ -20,31 +20,31 @@ static void lq_bc_each(lq_field *q, int a, const lq_field *flags, const lq_field
                 rule((float *)q->host, flags, region, vel, a, i, j, k);
 }
 
-static void lq_bc_in(float *q, const lq_field *flags, const lq_field *region, const lq_field *vel,
-                     int a, int i, int j, int k)
+static void lq_macbc_in(float *q, const lq_field *flags, const lq_field *region,
+                        const lq_field *vel, int a, int i, int j, int k)
 {
-    lq_bc_inflow_face(q, UC(flags), UC(region), (const float *)vel->host, a, i, j, k, flags->nx,
-                      flags->ny, flags->nz);
+    lq_macbc_inflow_face(q, UC(flags), UC(region), (const float *)vel->host, a, i, j, k, flags->nx,
+                         flags->ny, flags->nz);
 }
 
-static void lq_bc_out(float *q, const lq_field *flags, const lq_field *region, const lq_field *vel,
-                      int a, int i, int j, int k)
+static void lq_macbc_out(float *q, const lq_field *flags, const lq_field *region,
+                         const lq_field *vel, int a, int i, int j, int k)
 {
     (void)region, (void)vel;
-    lq_bc_outflow_face(q, UC(flags), a, i, j, k, flags->nx, flags->ny, flags->nz);
+    lq_macbc_outflow_face(q, UC(flags), a, i, j, k, flags->nx, flags->ny, flags->nz);
 }
 
 void lq_macbc_ref_inflow(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags,
                          const lq_field *region, const lq_field *vel)
 {
     lq_field *q[3] = {u, v, w};
-    for (int a = 0; a < 3; a++) lq_bc_each(q[a], a, flags, region, vel, lq_bc_in);
+    for (int a = 0; a < 3; a++) lq_macbc_each(q[a], a, flags, region, vel, lq_macbc_in);
 }
 
 void lq_macbc_ref_outflow(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags)
 {
     lq_field *q[3] = {u, v, w};
-    for (int a = 0; a < 3; a++) lq_bc_each(q[a], a, flags, NULL, NULL, lq_bc_out);
+    for (int a = 0; a < 3; a++) lq_macbc_each(q[a], a, flags, NULL, NULL, lq_macbc_out);
 }
 
 void lq_macbc_ref_outflow_pressure(lq_field *p, const lq_field *flags)
@@ -53,7 +53,7 @@ void lq_macbc_ref_outflow_pressure(lq_field *p, const lq_field *flags)
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_bc_outflow_pressure_cell((float *)p->host, UC(flags), i, j, k, nx, ny, nz);
+                lq_macbc_outflow_pressure_cell((float *)p->host, UC(flags), i, j, k, nx, ny, nz);
 }
 
 void lq_macbc_ref_extrapolate(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags)
@@ -66,7 +66,7 @@ void lq_macbc_ref_extrapolate(lq_field *u, lq_field *v, lq_field *w, const lq_fi
             for (int k = 0; k < nz + (a == 2); k++)
                 for (int j = 0; j < ny + (a == 1); j++)
                     for (int i = 0; i < nx + (a == 0); i++)
-                        lq_bc_extrapolate_face((float *)q[a]->host, UC(flags), a, i, j, k, nx, ny,
-                                               nz, layer);
+                        lq_macbc_extrapolate_face((float *)q[a]->host, UC(flags), a, i, j, k, nx,
+                                                  ny, nz, layer);
     }
 }

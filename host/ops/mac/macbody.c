@@ -15,7 +15,7 @@
 #include "core/common.h"
 #include "scene/path.h"
 
-static const char *const lq_mb_sources[] = {
+static const char *const lq_macbody_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/markers_cell.h",
     "kernels/mac/macbody_cell.h", "kernels/mac/macbody.cl"};
 
@@ -39,8 +39,8 @@ int lq_macbody_ops_init(lq_macbody_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
     lq_cl_kernel_name ks[] = LQ_MACBODY_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_mb_sources), lq_mb_sources, defines,
-                               &o->program, (int)LQ_COUNT(ks), ks);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_macbody_sources), lq_macbody_sources,
+                               defines, &o->program, (int)LQ_COUNT(ks), ks);
 }
 
 void lq_macbody_ops_release(lq_macbody_ops *o)
@@ -51,7 +51,7 @@ void lq_macbody_ops_release(lq_macbody_ops *o)
 
 /* --- shapes ---------------------------------------------------------------------- */
 
-static double lq_mb_volume(int shape, const double a[3])
+static double lq_macbody_volume(int shape, const double a[3])
 {
     double abc = a[0] * a[1] * a[2];
     if (shape == LQ_SHAPE_BOX) return 8 * abc;
@@ -59,7 +59,7 @@ static double lq_mb_volume(int shape, const double a[3])
     return 4.0 / 3.0 * LQ_PI * abc;
 }
 
-static int lq_mb_inside(int shape, const double a[3], const double b[3])
+static int lq_macbody_inside(int shape, const double a[3], const double b[3])
 {
     if (shape == LQ_SHAPE_BOX) return 1;
     if (shape == LQ_MACBODY_CYLINDER)
@@ -70,24 +70,24 @@ static int lq_mb_inside(int shape, const double a[3], const double b[3])
 }
 
 /* The body lattice along one axis: n nodes at −a + (i + ½) 2a/n, spacing ≤ hn. */
-static int lq_mb_count(double a, double hn)
+static int lq_macbody_count(double a, double hn)
 {
     int n = (int)ceil(2 * a / hn - 1e-9);
     return n < 1 ? 1 : n;
 }
 
 /* Writes the nodes of shape `a` (NULL: counts only); returns their number. */
-static int lq_mb_lattice(int shape, const double a[3], double hn, float *nodes)
+static int lq_macbody_lattice(int shape, const double a[3], double hn, float *nodes)
 {
     int c[3], m = 0;
-    for (int j = 0; j < 3; j++) c[j] = lq_mb_count(a[j], hn);
+    for (int j = 0; j < 3; j++) c[j] = lq_macbody_count(a[j], hn);
     for (int k = 0; k < c[2]; k++)
         for (int j = 0; j < c[1]; j++)
             for (int i = 0; i < c[0]; i++) {
                 int ii[3] = {i, j, k};
                 double b[3];
                 for (int q = 0; q < 3; q++) b[q] = -a[q] + (ii[q] + 0.5) * 2 * a[q] / c[q];
-                if (!lq_mb_inside(shape, a, b)) continue;
+                if (!lq_macbody_inside(shape, a, b)) continue;
                 if (nodes)
                     for (int q = 0; q < 3; q++) nodes[4 * m + q] = (float)b[q];
                 m++;
@@ -140,7 +140,7 @@ int lq_macbody_init(lq_macbody_set *s, lq_ctx *ctx, int n, const lq_macbody_desc
                      e->q);
         if (e->shape == LQ_MACBODY_CYLINDER) { /* a solid can: m, m r²/2, m (3 r² + h²)/12 */
             double r = e->half[0], h = 2 * e->half[1],
-                   m = e->density * lq_mb_volume(e->shape, e->half);
+                   m = e->density * lq_macbody_volume(e->shape, e->half);
             it->body.half[2] = r;
             it->body.mass = m;
             it->body.inertia[1] = m * r * r / 2;
@@ -154,24 +154,24 @@ int lq_macbody_init(lq_macbody_set *s, lq_ctx *ctx, int n, const lq_macbody_desc
         s->ntwo_way += e->two_way != 0;
         snprintf(it->name, sizeof it->name, "%s", e->name);
         memcpy(it->rgb, e->rgb, sizeof it->rgb);
-        it->nnodes = lq_mb_lattice(e->shape, it->body.half, hn, NULL);
+        it->nnodes = lq_macbody_lattice(e->shape, it->body.half, hn, NULL);
         it->group0 = groups;
-        it->ngroups = (it->nnodes + LQ_MB_LOCAL - 1) / LQ_MB_LOCAL;
+        it->ngroups = (it->nnodes + LQ_MACBODY_LOCAL - 1) / LQ_MACBODY_LOCAL;
         groups += it->ngroups;
     }
     s->ngroups = groups;
-    size_t slots = (size_t)LQ_MAX(groups, 1) * LQ_MB_LOCAL;
+    size_t slots = (size_t)LQ_MAX(groups, 1) * LQ_MACBODY_LOCAL;
     nodes = lq_calloc(slots * 4, sizeof(float));
     nb = lq_alloc(slots * sizeof(int));
-    s->hb = lq_calloc((size_t)LQ_MAX(n, 1) * LQ_MB_B_STRIDE, sizeof(float));
-    s->hout = lq_calloc((size_t)LQ_MAX(groups, 1) * LQ_MB_OUT, sizeof(float));
+    s->hb = lq_calloc((size_t)LQ_MAX(n, 1) * LQ_MACBODY_B_STRIDE, sizeof(float));
+    s->hout = lq_calloc((size_t)LQ_MAX(groups, 1) * LQ_MACBODY_OUT, sizeof(float));
     if (!nodes || !nb || !s->hb || !s->hout) goto oom;
     for (size_t q = 0; q < slots; q++) nb[q] = -1;
     for (int i = 0; i < n; i++) {
         lq_macbody_item *it = &s->b[i];
-        size_t at = (size_t)it->group0 * LQ_MB_LOCAL;
-        lq_mb_lattice(it->shape, it->body.half, hn, nodes + 4 * at);
-        float dV = (float)(lq_mb_volume(it->shape, it->body.half) / it->nnodes);
+        size_t at = (size_t)it->group0 * LQ_MACBODY_LOCAL;
+        lq_macbody_lattice(it->shape, it->body.half, hn, nodes + 4 * at);
+        float dV = (float)(lq_macbody_volume(it->shape, it->body.half) / it->nnodes);
         for (int q = 0; q < it->nnodes; q++) {
             nodes[4 * (at + q) + 3] = dV;
             nb[at + q] = i;
@@ -179,8 +179,10 @@ int lq_macbody_init(lq_macbody_set *s, lq_ctx *ctx, int n, const lq_macbody_desc
     }
     rc = lq_field_alloc(ctx, &s->nodes, "body_nodes", 4, (int)slots, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &s->nbody, "body_of_node", (int)slots, 1, 1, 4);
-    if (!rc) rc = lq_field_alloc(ctx, &s->bodies, "bodies", LQ_MB_B_STRIDE, LQ_MAX(n, 1), 1, 4);
-    if (!rc) rc = lq_field_alloc(ctx, &s->out, "body_sums", LQ_MB_OUT, LQ_MAX(groups, 1), 1, 4);
+    if (!rc)
+        rc = lq_field_alloc(ctx, &s->bodies, "bodies", LQ_MACBODY_B_STRIDE, LQ_MAX(n, 1), 1, 4);
+    if (!rc)
+        rc = lq_field_alloc(ctx, &s->out, "body_sums", LQ_MACBODY_OUT, LQ_MAX(groups, 1), 1, 4);
     if (!rc) rc = lq_field_upload(&s->nodes, nodes);
     if (!rc) rc = lq_field_upload(&s->nbody, nb);
     if (!rc) rc = lq_field_zero(&s->bodies, 0);
@@ -198,7 +200,7 @@ oom:
 }
 
 /* Rotation about x, then y, then z (world axes), degrees → quaternion (as splash). */
-static void lq_mb_euler_quat(const double deg[3], double q[4])
+static void lq_macbody_euler_quat(const double deg[3], double q[4])
 {
     double out[4] = {1, 0, 0, 0};
     for (int a = 0; a < 3; a++) {
@@ -253,7 +255,7 @@ int lq_macbody_from_scene(lq_macbody_set *s, lq_ctx *ctx, const lq_scene *sc, in
         lq_scene_floats(sc, ATTR("rotation"), rot, 3);
         lq_scene_floats(sc, ATTR("spin"), e->omega, 3);
         lq_scene_floats(sc, ATTR("color"), col, 3);
-        lq_mb_euler_quat(rot, e->q);
+        lq_macbody_euler_quat(rot, e->q);
         e->damping = lq_scene_float(sc, ATTR("drag"));
         e->restitution = lq_scene_float(sc, ATTR("restitution"));
         const char *cp = lq_scene_enum(sc, ATTR("coupling"));
@@ -288,27 +290,28 @@ void lq_macbody_release(lq_macbody_set *s)
 /* --- forces (eq. 13–16) ------------------------------------------------------------ */
 
 /* The per-body rows (LQ_MB_B_*) from the bodies' state now, uploaded. */
-static int lq_mb_upload(lq_macbody_set *s)
+static int lq_macbody_upload(lq_macbody_set *s)
 {
     for (int i = 0; i < s->n; i++) {
         const lq_body *b = &s->b[i].body;
-        float *B = s->hb + (size_t)i * LQ_MB_B_STRIDE;
+        float *B = s->hb + (size_t)i * LQ_MACBODY_B_STRIDE;
         double R[9];
         lq_body_rotation(b, R);
         for (int a = 0; a < 3; a++) {
-            B[LQ_MB_B_POS + a] = (float)(b->pos[a] - s->origin[a]);
-            B[LQ_MB_B_VEL + a] = (float)b->vel[a];
-            B[LQ_MB_B_OMEGA + a] = (float)b->omega[a];
-            B[LQ_MB_B_IHALF + a] = (float)(1.0 / b->half[a]);
+            B[LQ_MACBODY_B_POS + a] = (float)(b->pos[a] - s->origin[a]);
+            B[LQ_MACBODY_B_VEL + a] = (float)b->vel[a];
+            B[LQ_MACBODY_B_OMEGA + a] = (float)b->omega[a];
+            B[LQ_MACBODY_B_IHALF + a] = (float)(1.0 / b->half[a]);
         }
-        for (int a = 0; a < 9; a++) B[LQ_MB_B_ROT + a] = (float)R[a];
-        B[LQ_MB_B_RHO] = (float)s->rho;
-        B[LQ_MB_B_DAMP] = (float)s->b[i].damping;
-        B[LQ_MB_B_SHAPE] = (float)s->b[i].shape;
-        B[LQ_MB_B_TWOWAY] = s->b[i].two_way ? 1.0f : 0.0f;
-        float vv = B[LQ_MB_B_VEL] * B[LQ_MB_B_VEL] + B[LQ_MB_B_VEL + 1] * B[LQ_MB_B_VEL + 1] +
-                   B[LQ_MB_B_VEL + 2] * B[LQ_MB_B_VEL + 2];
-        B[LQ_MB_B_IVV] = vv > 1e-12f ? 1.0f / vv : 0.0f; /* at rest: no mirroring */
+        for (int a = 0; a < 9; a++) B[LQ_MACBODY_B_ROT + a] = (float)R[a];
+        B[LQ_MACBODY_B_RHO] = (float)s->rho;
+        B[LQ_MACBODY_B_DAMP] = (float)s->b[i].damping;
+        B[LQ_MACBODY_B_SHAPE] = (float)s->b[i].shape;
+        B[LQ_MACBODY_B_TWOWAY] = s->b[i].two_way ? 1.0f : 0.0f;
+        float vv = B[LQ_MACBODY_B_VEL] * B[LQ_MACBODY_B_VEL] +
+                   B[LQ_MACBODY_B_VEL + 1] * B[LQ_MACBODY_B_VEL + 1] +
+                   B[LQ_MACBODY_B_VEL + 2] * B[LQ_MACBODY_B_VEL + 2];
+        B[LQ_MACBODY_B_IVV] = vv > 1e-12f ? 1.0f / vv : 0.0f; /* at rest: no mirroring */
     }
     return lq_field_upload(&s->bodies, s->hb);
 }
@@ -327,7 +330,7 @@ int lq_macbody_forces_owned(lq_macbody_ops *o, lq_macbody_set *s, const lq_field
     assert(p->count == (size_t)s->nx * s->ny * s->nz && flags->count == p->count);
     assert(!owner || owner->count == p->count);
     if (s->n == 0) return LQ_OK;
-    int rc = lq_mb_upload(s);
+    int rc = lq_macbody_upload(s);
     if (rc) return rc;
     float idx = (float)(1.0 / s->dx), idy = idx, idz = idx;
     if (IS_REF(o->ctx)) {
@@ -339,18 +342,19 @@ int lq_macbody_forces_owned(lq_macbody_ops *o, lq_macbody_set *s, const lq_field
         lq_argv a[] = {MEM(&s->nodes), MEM(&s->nbody), MEM(&s->bodies), MEM(p),      MEM(u),
                        MEM(v),         MEM(w),         MEM(flags),      MEM(ow),     VAL(use),
                        VAL(idx),       VAL(idy),       VAL(idz),        MEM(&s->out)};
-        size_t local = LQ_MB_LOCAL;
+        size_t local = LQ_MACBODY_LOCAL;
         rc = lq_cl_launch(o->ctx, o->forces, "macbody_forces", (int)LQ_COUNT(a), a, 1,
-                          (size_t)s->ngroups * LQ_MB_LOCAL, 1, &local);
+                          (size_t)s->ngroups * LQ_MACBODY_LOCAL, 1, &local);
         if (rc) return rc;
     }
     rc = lq_field_download(&s->out, s->hout);
     if (rc) return rc;
     for (int i = 0; i < s->n; i++) {
         lq_macbody_item *it = &s->b[i];
-        double sum[LQ_MB_OUT] = {0};
+        double sum[LQ_MACBODY_OUT] = {0};
         for (int g = it->group0; g < it->group0 + it->ngroups; g++)
-            for (int q = 0; q < LQ_MB_OUT; q++) sum[q] += s->hout[(size_t)g * LQ_MB_OUT + q];
+            for (int q = 0; q < LQ_MACBODY_OUT; q++)
+                sum[q] += s->hout[(size_t)g * LQ_MACBODY_OUT + q];
         for (int a = 0; a < 3; a++) {
             it->force[a] = sum[a];
             it->torque[a] = sum[3 + a];
@@ -363,7 +367,7 @@ int lq_macbody_forces_owned(lq_macbody_ops *o, lq_macbody_set *s, const lq_field
 /* --- two-way coupling ---------------------------------------------------------------- */
 
 /* One work-item per cell (lq_cl_launch takes 1 or 2 dimensions). */
-static int lq_mb_cells(lq_macbody_ops *o, cl_kernel k, const char *name, int n, lq_argv *a)
+static int lq_macbody_cells(lq_macbody_ops *o, cl_kernel k, const char *name, int n, lq_argv *a)
 {
     for (int i = 0; i < n; i++) {
         int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
@@ -379,7 +383,7 @@ int lq_macbody_mark(lq_macbody_ops *o, lq_macbody_set *s, lq_field *flags,
     assert(flags->count == (size_t)s->nx * s->ny * s->nz && owner->count == flags->count &&
            owner->elem == 4 && static_flags->count == flags->count);
     if (s->ntwo_way == 0) return LQ_OK;
-    int rc = lq_mb_upload(s);
+    int rc = lq_macbody_upload(s);
     if (rc) return rc;
     float h = (float)s->dx;
     int nb = s->n;
@@ -388,7 +392,7 @@ int lq_macbody_mark(lq_macbody_ops *o, lq_macbody_set *s, lq_field *flags,
         return LQ_OK;
     }
     lq_argv a[] = {MEM(flags), MEM(static_flags), MEM(owner), MEM(&s->bodies), VAL(nb), VAL(h)};
-    return lq_mb_cells(o, o->mark, "macbody_mark", (int)LQ_COUNT(a), a);
+    return lq_macbody_cells(o, o->mark, "macbody_mark", (int)LQ_COUNT(a), a);
 }
 
 int lq_macbody_markers(lq_macbody_ops *o, lq_macbody_set *s, lq_field *pos, int n,
@@ -396,7 +400,7 @@ int lq_macbody_markers(lq_macbody_ops *o, lq_macbody_set *s, lq_field *pos, int 
 {
     assert(owner->count == (size_t)s->nx * s->ny * s->nz && owner->elem == 4);
     if (s->ntwo_way == 0 || n == 0) return LQ_OK;
-    int rc = lq_mb_upload(s);
+    int rc = lq_macbody_upload(s);
     if (rc) return rc;
     float idx = (float)(1.0 / s->dx);
     if (IS_REF(o->ctx)) {
@@ -404,7 +408,8 @@ int lq_macbody_markers(lq_macbody_ops *o, lq_macbody_set *s, lq_field *pos, int 
         return LQ_OK;
     }
     lq_argv a[] = {MEM(pos), VAL(n), MEM(owner), MEM(&s->bodies), VAL(idx), VAL(idx), VAL(idx)};
-    size_t local = LQ_MB_LOCAL, global = ((size_t)n + LQ_MB_LOCAL - 1) / LQ_MB_LOCAL * LQ_MB_LOCAL;
+    size_t local = LQ_MACBODY_LOCAL,
+           global = ((size_t)n + LQ_MACBODY_LOCAL - 1) / LQ_MACBODY_LOCAL * LQ_MACBODY_LOCAL;
     return lq_cl_launch(o->ctx, o->markers, "macbody_markers", (int)LQ_COUNT(a), a, 1, global, 1,
                         &local);
 }
@@ -414,7 +419,7 @@ int lq_macbody_face_velocity(lq_macbody_ops *o, lq_macbody_set *s, lq_field *u, 
 {
     assert(owner->count == (size_t)s->nx * s->ny * s->nz && owner->elem == 4);
     if (s->ntwo_way == 0) return LQ_OK;
-    int rc = lq_mb_upload(s);
+    int rc = lq_macbody_upload(s);
     if (rc) return rc;
     float h = (float)s->dx;
     if (IS_REF(o->ctx)) {
@@ -422,7 +427,7 @@ int lq_macbody_face_velocity(lq_macbody_ops *o, lq_macbody_set *s, lq_field *u, 
         return LQ_OK;
     }
     lq_argv a[] = {MEM(u), MEM(v), MEM(w), MEM(flags), MEM(owner), MEM(&s->bodies), VAL(h)};
-    return lq_mb_cells(o, o->face, "macbody_face", (int)LQ_COUNT(a), a);
+    return lq_macbody_cells(o, o->face, "macbody_face", (int)LQ_COUNT(a), a);
 }
 
 int lq_macbody_body_pressure(lq_macbody_ops *o, lq_macbody_set *s, lq_field *p,
@@ -439,7 +444,7 @@ int lq_macbody_body_pressure(lq_macbody_ops *o, lq_macbody_set *s, lq_field *p,
             lq_macbody_ref_body_pressure(src, dst, flags, owner, first, last);
         } else {
             lq_argv a[] = {MEM(src), MEM(dst), MEM(flags), MEM(owner), VAL(first), VAL(last)};
-            rc = lq_mb_cells(o, o->bpress, "macbody_body_pressure", (int)LQ_COUNT(a), a);
+            rc = lq_macbody_cells(o, o->bpress, "macbody_body_pressure", (int)LQ_COUNT(a), a);
         }
     }
     return rc;
@@ -454,7 +459,7 @@ int lq_macbody_body_pressure(lq_macbody_ops *o, lq_macbody_set *s, lq_field *p,
  * box or can is held off a little early), separated along the cell axis of least
  * overlap whose face is open (the neighbour that way is not SOLID), so a body resting
  * on a flat floor of cells is pushed up, not sideways off the cells' edges. */
-static void lq_mb_collide_solids(lq_macbody_set *s, lq_macbody_item *it)
+static void lq_macbody_collide_solids(lq_macbody_set *s, lq_macbody_item *it)
 {
     lq_body *b = &it->body;
     int nx = s->nx, ny = s->ny, nz = s->nz, nn[3] = {nx, ny, nz};
@@ -529,15 +534,15 @@ static void lq_mb_collide_solids(lq_macbody_set *s, lq_macbody_item *it)
     }
 }
 
-static double lq_mb_clamp1(double v, double lo, double hi)
+static double lq_macbody_clamp1(double v, double lo, double hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
 }
 
 /* The closest points of the segments p0 + s d0 and p1 + t d1 (s, t in [-1, 1]; d: half
  * the segment), as parameters (Ericson, Real-Time Collision Detection, §5.1.9). */
-static void lq_mb_segments(const double p0[3], const double d0[3], const double p1[3],
-                           const double d1[3], double *s_out, double *t_out)
+static void lq_macbody_segments(const double p0[3], const double d0[3], const double p1[3],
+                                const double d1[3], double *s_out, double *t_out)
 {
     double r[3], a = 0, e = 0, b = 0, c = 0, f = 0;
     for (int k = 0; k < 3; k++) {
@@ -554,16 +559,16 @@ static void lq_mb_segments(const double p0[3], const double d0[3], const double 
         return;
     }
     if (a <= 1e-18) {
-        t = lq_mb_clamp1(f / e, -1.0, 1.0);
+        t = lq_macbody_clamp1(f / e, -1.0, 1.0);
     } else if (e <= 1e-18) {
-        s = lq_mb_clamp1(-c / a, -1.0, 1.0);
+        s = lq_macbody_clamp1(-c / a, -1.0, 1.0);
     } else {
         /* parallel segments (den 0): any s; the middle of the overlap is taken below */
-        s = den > 1e-12 * a * e ? lq_mb_clamp1((b * f - c * e) / den, -1.0, 1.0) : 0;
+        s = den > 1e-12 * a * e ? lq_macbody_clamp1((b * f - c * e) / den, -1.0, 1.0) : 0;
         t = (b * s + f) / e;
         if (t < -1 || t > 1) {
-            t = lq_mb_clamp1(t, -1.0, 1.0);
-            s = lq_mb_clamp1((b * t - c) / a, -1.0, 1.0);
+            t = lq_macbody_clamp1(t, -1.0, 1.0);
+            s = lq_macbody_clamp1((b * t - c) / a, -1.0, 1.0);
         }
     }
     *s_out = s;
@@ -575,7 +580,7 @@ static void lq_mb_segments(const double p0[3], const double d0[3], const double 
  * rounded), instead of the bounding spheres of their boxes, which held lying cans
  * 0.15 m apart where they touch at 0.066 m (the soda cans scene). Position correction
  * and impulse on the centres, as lq_body_collide_pair (no spin exchanged). */
-static void lq_mb_collide_cans(lq_body *a, lq_body *b)
+static void lq_macbody_collide_cans(lq_body *a, lq_body *b)
 {
     double wa = 1 / a->mass, wb = 1 / b->mass, ra = a->half[0], rb = b->half[0];
     double rot_a[9], rot_b[9], da[3], db[3], sa, sb, ca[3], cb[3], d[3], n[3] = {0, 1, 0};
@@ -586,7 +591,7 @@ static void lq_mb_collide_cans(lq_body *a, lq_body *b)
         da[k] = rot_a[3 * k + 1] * la;
         db[k] = rot_b[3 * k + 1] * lb;
     }
-    lq_mb_segments(a->pos, da, b->pos, db, &sa, &sb);
+    lq_macbody_segments(a->pos, da, b->pos, db, &sa, &sb);
     double dist = 0;
     for (int k = 0; k < 3; k++) {
         ca[k] = a->pos[k] + sa * da[k];
@@ -631,12 +636,12 @@ void lq_macbody_integrate(lq_macbody_set *s, double dt, double t_new, const doub
         it->frame_fy += it->force[1] * dt;
         it->frame_t += dt;
         lq_body_collide_box(&it->body, lo, hi);
-        lq_mb_collide_solids(s, it);
+        lq_macbody_collide_solids(s, it);
     }
     for (int i = 0; i < s->n; i++)
         for (int j = i + 1; j < s->n; j++) {
             if (s->b[i].shape == LQ_MACBODY_CYLINDER && s->b[j].shape == LQ_MACBODY_CYLINDER)
-                lq_mb_collide_cans(&s->b[i].body, &s->b[j].body);
+                lq_macbody_collide_cans(&s->b[i].body, &s->b[j].body);
             else
                 lq_body_collide_pair(&s->b[i].body, &s->b[j].body);
         }
@@ -647,7 +652,7 @@ double lq_macbody_dt_limit(const lq_macbody_set *s, double g)
     double lim = INFINITY;
     for (int i = 0; i < s->n; i++) {
         const lq_macbody_item *it = &s->b[i];
-        double vol = lq_mb_volume(it->shape, it->body.half), rb = it->body.mass / vol;
+        double vol = lq_macbody_volume(it->shape, it->body.half), rb = it->body.mass / vol;
         double rate = it->damping * s->rho / rb;
         double draft = fmax(0.5 * s->dx, (rb / s->rho) * 2 * it->body.half[1]);
         rate = fmax(rate, sqrt(fabs(g) / draft));
@@ -678,17 +683,17 @@ int lq_macbody_records(lq_macbody_set *s, const lq_object_record **rec, int *n)
     return LQ_OK;
 }
 
-typedef struct lq_mb_ckpt {
+typedef struct lq_macbody_ckpt {
     double pos[3], vel[3], q[4], omega[3], force[3], torque[3], vsub, frame_fy, frame_t;
-} lq_mb_ckpt;
+} lq_macbody_ckpt;
 
 int lq_macbody_save(const lq_macbody_set *s, FILE *f)
 {
     int32_t n = s->n;
-    int rc = lq_ckpt_put(f, &n, sizeof n);
+    int rc = lq_checkpoint_put(f, &n, sizeof n);
     for (int i = 0; i < s->n && !rc; i++) {
         const lq_macbody_item *it = &s->b[i];
-        lq_mb_ckpt c;
+        lq_macbody_ckpt c;
         memcpy(c.pos, it->body.pos, sizeof c.pos);
         memcpy(c.vel, it->body.vel, sizeof c.vel);
         memcpy(c.q, it->body.q, sizeof c.q);
@@ -698,7 +703,7 @@ int lq_macbody_save(const lq_macbody_set *s, FILE *f)
         c.vsub = it->vsub;
         c.frame_fy = it->frame_fy;
         c.frame_t = it->frame_t;
-        rc = lq_ckpt_put(f, &c, sizeof c);
+        rc = lq_checkpoint_put(f, &c, sizeof c);
     }
     return rc;
 }
@@ -706,14 +711,14 @@ int lq_macbody_save(const lq_macbody_set *s, FILE *f)
 int lq_macbody_load(lq_macbody_set *s, FILE *f)
 {
     int32_t n = 0;
-    int rc = lq_ckpt_get(f, &n, sizeof n);
+    int rc = lq_checkpoint_get(f, &n, sizeof n);
     if (rc) return rc;
     if (n != s->n)
         return lq_error(LQ_EINPUT, "the checkpoint has %d bodies, the scene %d", n, s->n);
     for (int i = 0; i < s->n && !rc; i++) {
         lq_macbody_item *it = &s->b[i];
-        lq_mb_ckpt c;
-        rc = lq_ckpt_get(f, &c, sizeof c);
+        lq_macbody_ckpt c;
+        rc = lq_checkpoint_get(f, &c, sizeof c);
         if (rc) break;
         memcpy(it->body.pos, c.pos, sizeof c.pos);
         memcpy(it->body.vel, c.vel, sizeof c.vel);

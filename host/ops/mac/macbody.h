@@ -87,13 +87,13 @@ typedef struct lq_macbody_set {
     lq_ctx *ctx;
     int n, nx, ny, nz;
     lq_macbody_item *b;
-    int ngroups;          /* node work-groups (nodes padded to LQ_MB_LOCAL per body) */
+    int ngroups;          /* node work-groups (nodes padded to LQ_MACBODY_LOCAL per body) */
     double origin[3];     /* m, the grid's lower corner */
     double dx, rho;       /* m cell; kg/m³ liquid density */
     lq_field nodes;       /* float bx by bz dV per node (body frame) */
     lq_field nbody;       /* int body per node, −1 padding */
-    lq_field bodies;      /* float LQ_MB_B_STRIDE per body, uploaded per step */
-    lq_field out;         /* float LQ_MB_OUT per group */
+    lq_field bodies;      /* float LQ_MACBODY_B_STRIDE per body, uploaded per step */
+    lq_field out;         /* float LQ_MACBODY_OUT per group */
     float *hb, *hout;     /* host copies of bodies and out */
     unsigned char *solid; /* nx ny nz: 1 in static SOLID cells (walls and obstacles) */
     int ntwo_way;         /* bodies with two-way coupling */
@@ -155,7 +155,7 @@ int lq_macbody_mark(lq_macbody_ops *o, lq_macbody_set *s, lq_field *flags,
  * body's front runs over is given back to its wake (the advection leaves markers in
  * SOLID cells where they are; left there, they would come back as liquid where the
  * body was — the swept volume gained — and retired, the vacated cells would be air
- * bubbles inside the liquid). No marker is created or lost. See lq_mb_marker_one. */
+ * bubbles inside the liquid). No marker is created or lost. See lq_macbody_marker_one. */
 int lq_macbody_markers(lq_macbody_ops *o, lq_macbody_set *s, lq_field *pos, int n,
                        const lq_field *owner);
 

@@ -13,7 +13,7 @@
 
 #include "core/common.h"
 
-static const char *const lq_hf_sources[] = {
+static const char *const lq_machf_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/markers_cell.h",
     "kernels/mac/machf_cell.h", "kernels/mac/machf.cl"};
 
@@ -48,7 +48,7 @@ int lq_machf_ops_init(lq_machf_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
     lq_cl_kernel_name ks[] = LQ_MACHF_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_hf_sources), lq_hf_sources, defines,
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_machf_sources), lq_machf_sources, defines,
                                &o->program, (int)LQ_COUNT(ks), ks);
 }
 
@@ -116,8 +116,8 @@ int lq_machf_advance(lq_machf_ops *o, lq_machf_state *st, const lq_field *u, con
     return LQ_OK;
 }
 
-static int lq_hf_run3(lq_machf_ops *o, cl_kernel k, const char *name, int nargs,
-                      const lq_argv *args)
+static int lq_machf_run3(lq_machf_ops *o, cl_kernel k, const char *name, int nargs,
+                         const lq_argv *args)
 {
     for (int i = 0; i < nargs; i++) {
         int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
@@ -138,8 +138,8 @@ int lq_machf_classify(lq_machf_ops *o, lq_machf_state *st, lq_field *flags,
     float dy = prm->dy;
     lq_argv fa[] = {MEM(&st->state), MEM(flags), MEM(&st->h), VAL(dy)};
     lq_argv la[] = {MEM(flags), MEM(&st->state)};
-    int rc = lq_hf_run3(o, o->fill, "machf_fill", (int)LQ_COUNT(fa), fa);
-    if (!rc) rc = lq_hf_run3(o, o->label, "machf_label", (int)LQ_COUNT(la), la);
+    int rc = lq_machf_run3(o, o->fill, "machf_fill", (int)LQ_COUNT(fa), fa);
+    if (!rc) rc = lq_machf_run3(o, o->label, "machf_label", (int)LQ_COUNT(la), la);
     return rc;
 }
 
@@ -172,7 +172,8 @@ void lq_machf_from_shapes(int nx, int ny, int nz, float dx, float dy, float dz,
                 if (y > best) best = y;
             }
             int jf = 0;
-            while (flags && jf < ny - 1 && lq_mk_fixed(flags[LQ_MAC_CELL(i, jf, k, nx, ny)])) jf++;
+            while (flags && jf < ny - 1 && lq_markers_fixed(flags[LQ_MAC_CELL(i, jf, k, nx, ny)]))
+                jf++;
             if (best < jf * (double)dy) best = jf * (double)dy;
             h[i + nx * k] = (float)(best < top ? best : top);
         }
@@ -202,10 +203,10 @@ void lq_machf_measure_host(int nx, int ny, int nz, float dx, float dy, float dz,
         for (int i = 0; i < nx; i++) {
             int col = i + nx * k;
             double hc = h[col];
-            int js = lq_hfc_row(h[col], ny, dy, (float)(1.0 / dy));
-            int wet = !lq_mk_fixed(flags[LQ_MAC_CELL(i, js, k, nx, ny)]);
+            int js = lq_machf_row(h[col], ny, dy, (float)(1.0 / dy));
+            int wet = !lq_markers_fixed(flags[LQ_MAC_CELL(i, js, k, nx, ny)]);
             for (int j = 0; j < ny; j++) {
-                if (lq_mk_fixed(flags[LQ_MAC_CELL(i, j, k, nx, ny)])) continue;
+                if (lq_markers_fixed(flags[LQ_MAC_CELL(i, j, k, nx, ny)])) continue;
                 double d = hc - j * (double)dy;
                 vol += d <= 0 ? 0 : d >= dy ? dy : d;
             }
@@ -218,8 +219,8 @@ void lq_machf_measure_host(int nx, int ny, int nz, float dx, float dy, float dz,
                 int i2 = i + (a == 0), k2 = k + (a == 1);
                 if (i2 >= nx || k2 >= nz) continue;
                 int c2 = i2 + nx * k2;
-                int j2 = lq_hfc_row(h[c2], ny, dy, (float)(1.0 / dy));
-                if (lq_mk_fixed(flags[LQ_MAC_CELL(i2, j2, k2, nx, ny)])) continue;
+                int j2 = lq_machf_row(h[c2], ny, dy, (float)(1.0 / dy));
+                if (lq_markers_fixed(flags[LQ_MAC_CELL(i2, j2, k2, nx, ny)])) continue;
                 double s = fabs((double)h[c2] - hc) / (a == 0 ? dx : dz);
                 if (s > m->max_slope) m->max_slope = s;
                 if (fabs((double)h[c2] - hc) > dy) steep = 1;

@@ -17,8 +17,8 @@ void lq_machf_ref_advance(lq_field *hn, const lq_field *h, const lq_field *u, co
     lq_machf_coef c = lq_machf_coef_of(prm, ny);
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++)
-            lq_hfc_advance_column(F(hn), CF(h), CF(u), CF(v), CF(w), UC(flags), i, k, nx, ny, nz,
-                                  prm->dy, c.idy, c.q4x, c.q4z, c.ly, prm->dt);
+            lq_machf_advance_column(F(hn), CF(h), CF(u), CF(v), CF(w), UC(flags), i, k, nx, ny, nz,
+                                    prm->dy, c.idy, c.q4x, c.q4z, c.ly, prm->dt);
 }
 
 void lq_machf_ref_classify(const lq_field *h, lq_field *state, lq_field *flags,
@@ -29,9 +29,9 @@ void lq_machf_ref_classify(const lq_field *h, lq_field *state, lq_field *flags,
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_hfc_fill_cell(s, UC(flags), CF(h), i, j, k, nx, ny, prm->dy);
+                lq_machf_fill_cell(s, UC(flags), CF(h), i, j, k, nx, ny, prm->dy);
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_mk_label_cell((unsigned char *)flags->host, s, i, j, k, nx, ny, nz, 0);
+                lq_markers_label_cell((unsigned char *)flags->host, s, i, j, k, nx, ny, nz, 0);
 }

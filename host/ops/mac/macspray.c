@@ -14,7 +14,7 @@
 #include "io/checkpoint.h"
 #include "core/common.h"
 
-static const char *const lq_msp_sources[] = {
+static const char *const lq_macspray_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/markers_cell.h",
     "kernels/mac/macspray_cell.h", "kernels/mac/macspray.cl"};
 
@@ -24,19 +24,19 @@ const char *const lq_macspray_column_names[LQ_MACSPRAY_NCOLS] = {"x",  "y",  "z"
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
 void lq_macspray_coef_of(const lq_macspray_params *prm, int nx, int ny, int nz,
-                         float c[LQ_MSP_C_COUNT])
+                         float c[LQ_MACSPRAY_C_COUNT])
 {
-    memset(c, 0, sizeof(float) * LQ_MSP_C_COUNT);
+    memset(c, 0, sizeof(float) * LQ_MACSPRAY_C_COUNT);
     double dt = prm->dt, d[3] = {prm->dx, prm->dy, prm->dz}, n[3] = {nx, ny, nz};
-    c[LQ_MSP_C_DT] = (float)dt;
+    c[LQ_MACSPRAY_C_DT] = (float)dt;
     for (int a = 0; a < 3; a++) {
-        c[LQ_MSP_C_IDX + a] = (float)(1.0 / d[a]);
-        c[LQ_MSP_C_DX + a] = (float)d[a];
-        c[LQ_MSP_C_L + a] = (float)(n[a] * d[a]);
+        c[LQ_MACSPRAY_C_IDX + a] = (float)(1.0 / d[a]);
+        c[LQ_MACSPRAY_C_DX + a] = (float)d[a];
+        c[LQ_MACSPRAY_C_L + a] = (float)(n[a] * d[a]);
         /* a 2D run (nz = 1) keeps everything in its plane */
         int flat = a == 2 && nz == 1;
-        c[LQ_MSP_C_G + a] = flat ? 0.0f : prm->g[a];
-        c[LQ_MSP_C_WIND + a] = flat ? 0.0f : prm->wind[a];
+        c[LQ_MACSPRAY_C_G + a] = flat ? 0.0f : prm->g[a];
+        c[LQ_MACSPRAY_C_WIND + a] = flat ? 0.0f : prm->wind[a];
     }
     /* dv/dt = g + k (w − v) over δt exactly: κ = e^{−kδt}, A = (1 − κ)/k, B = δt − A,
      * C = (δt − A)/k; series where kδt is small (A → δt, C → δt²/2 as k → 0). */
@@ -48,21 +48,21 @@ void lq_macspray_coef_of(const lq_macspray_params *prm, int nx, int ny, int nz,
         A = -expm1(-x) / k;
         C = (dt - A) / k;
     }
-    c[LQ_MSP_C_KEEP] = (float)keep;
-    c[LQ_MSP_C_ONEKEEP] = (float)-expm1(-x);
-    c[LQ_MSP_C_A] = (float)A;
-    c[LQ_MSP_C_B] = (float)(x < 1e-3 ? k * C : dt - A);
-    c[LQ_MSP_C_C] = (float)C;
-    c[LQ_MSP_C_THRESHOLD] = prm->threshold;
-    c[LQ_MSP_C_PER_CELL] = (float)((double)prm->rate * prm->dx * prm->dz * dt);
-    c[LQ_MSP_C_RADIUS] = prm->radius;
-    c[LQ_MSP_C_IRADIUS] = prm->radius > 0 ? (float)(1.0 / prm->radius) : 0.0f;
-    c[LQ_MSP_C_SPREAD] = prm->spread;
+    c[LQ_MACSPRAY_C_KEEP] = (float)keep;
+    c[LQ_MACSPRAY_C_ONEKEEP] = (float)-expm1(-x);
+    c[LQ_MACSPRAY_C_A] = (float)A;
+    c[LQ_MACSPRAY_C_B] = (float)(x < 1e-3 ? k * C : dt - A);
+    c[LQ_MACSPRAY_C_C] = (float)C;
+    c[LQ_MACSPRAY_C_THRESHOLD] = prm->threshold;
+    c[LQ_MACSPRAY_C_PER_CELL] = (float)((double)prm->rate * prm->dx * prm->dz * dt);
+    c[LQ_MACSPRAY_C_RADIUS] = prm->radius;
+    c[LQ_MACSPRAY_C_IRADIUS] = prm->radius > 0 ? (float)(1.0 / prm->radius) : 0.0f;
+    c[LQ_MACSPRAY_C_SPREAD] = prm->spread;
     double ps = (double)prm->separation * dt;
-    c[LQ_MSP_C_PSPLIT] = (float)(ps < 1.0 ? ps : 1.0);
-    c[LQ_MSP_C_FOAM_LIFE] = prm->foam_life;
-    c[LQ_MSP_C_FOAM_RISE] = prm->foam_rise;
-    c[LQ_MSP_C_FOAM_ON] = prm->foam ? 1.0f : 0.0f;
+    c[LQ_MACSPRAY_C_PSPLIT] = (float)(ps < 1.0 ? ps : 1.0);
+    c[LQ_MACSPRAY_C_FOAM_LIFE] = prm->foam_life;
+    c[LQ_MACSPRAY_C_FOAM_RISE] = prm->foam_rise;
+    c[LQ_MACSPRAY_C_FOAM_ON] = prm->foam ? 1.0f : 0.0f;
 }
 
 /* --- state -------------------------------------------------------------------------- */
@@ -76,10 +76,10 @@ int lq_macspray_state_init(lq_macspray_state *st, lq_ctx *ctx, int nx, int ny, i
     st->nz = nz;
     st->capacity = capacity;
     size_t cells = (size_t)nx * ny * nz;
-    st->cblocks = (int)((cells + LQ_MSP_BLOCK - 1) / LQ_MSP_BLOCK);
-    st->pblocks = (capacity + LQ_MSP_BLOCK - 1) / LQ_MSP_BLOCK;
+    st->cblocks = (int)((cells + LQ_MACSPRAY_BLOCK - 1) / LQ_MACSPRAY_BLOCK);
+    st->pblocks = (capacity + LQ_MACSPRAY_BLOCK - 1) / LQ_MACSPRAY_BLOCK;
     int blocks = LQ_MAX(LQ_MAX(st->cblocks, st->pblocks), 1);
-    size_t pn = (size_t)LQ_MAX(capacity, 1) * LQ_MSP_STRIDE;
+    size_t pn = (size_t)LQ_MAX(capacity, 1) * LQ_MACSPRAY_STRIDE;
     size_t plan[] = {pn * 4, pn * 4, cells * 4, (size_t)blocks * 4, (size_t)blocks * 4};
     int rc = lq_ctx_reserve(ctx, "the spray particles", (int)LQ_COUNT(plan), plan);
     if (rc) return rc;
@@ -93,8 +93,8 @@ int lq_macspray_state_init(lq_macspray_state *st, lq_ctx *ctx, int nx, int ny, i
         {&st->ccnt, "spray_cells", nx, ny, nz},
         {&st->bsum, "spray_bsum", blocks, 1, 1},
         {&st->boff, "spray_boff", blocks, 1, 1},
-        {&st->counters, "spray_counters", LQ_MSP_CNT_COUNT, 1, 1},
-        {&st->coef, "spray_coef", LQ_MSP_C_COUNT, 1, 1},
+        {&st->counters, "spray_counters", LQ_MACSPRAY_CNT_COUNT, 1, 1},
+        {&st->coef, "spray_coef", LQ_MACSPRAY_C_COUNT, 1, 1},
     };
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
         rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, 4);
@@ -113,13 +113,13 @@ void lq_macspray_state_release(lq_macspray_state *st)
 
 /* --- ops ---------------------------------------------------------------------------- */
 
-#define LQ_MSP_KERNELS(o)                                                                          \
+#define LQ_MACSPRAY_KERNELS(o)                                                                     \
     {                                                                                              \
-        {&(o)->emit_count, "msp_emit_count"}, {&(o)->block_sum, "msp_block_sum"},                  \
-            {&(o)->block_scan, "msp_block_scan"}, {&(o)->emit_write, "msp_emit_write"},            \
-            {&(o)->advance, "msp_advance"}, {&(o)->compact_count, "msp_compact_count"},            \
+        {&(o)->emit_count, "macspray_emit_count"}, {&(o)->block_sum, "macspray_block_sum"},        \
+            {&(o)->block_scan, "macspray_block_scan"}, {&(o)->emit_write, "macspray_emit_write"},  \
+            {&(o)->advance, "macspray_advance"}, {&(o)->compact_count, "macspray_compact_count"},  \
         {                                                                                          \
-            &(o)->compact_scatter, "msp_compact_scatter"                                           \
+            &(o)->compact_scatter, "macspray_compact_scatter"                                      \
         }                                                                                          \
     }
 
@@ -133,43 +133,44 @@ int lq_macspray_ops_init(lq_macspray_ops *o, lq_ctx *ctx, int nx, int ny, int nz
     if (IS_REF(o)) return LQ_OK;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_MSP_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_msp_sources), lq_msp_sources, defines,
-                               &o->program, (int)LQ_COUNT(ks), ks);
+    lq_cl_kernel_name ks[] = LQ_MACSPRAY_KERNELS(o);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_macspray_sources), lq_macspray_sources,
+                               defines, &o->program, (int)LQ_COUNT(ks), ks);
 }
 
 void lq_macspray_ops_release(lq_macspray_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_MSP_KERNELS(o);
+    lq_cl_kernel_name ks[] = LQ_MACSPRAY_KERNELS(o);
     lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
 }
 
 /* Ranges that change from step to step (particles, their blocks): a fixed work-group
  * size and the range rounded up to it, so PoCL compiles one variant (see splash.c). */
-static int lq_msp_launch_var(lq_macspray_ops *o, cl_kernel k, const char *name, int nargs,
-                             const lq_argv *args, size_t g0)
+static int lq_macspray_launch_var(lq_macspray_ops *o, cl_kernel k, const char *name, int nargs,
+                                  const lq_argv *args, size_t g0)
 {
     size_t local = LQ_MIN((size_t)64, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
     size_t r0 = (g0 + local - 1) / local * local;
     return lq_cl_launch(o->ctx, k, name, nargs, args, 1, r0, 1, &local);
 }
 
-/* msp_block_scan as one work-group (up to 256 work-items) with its local scratch. */
-static int lq_msp_block_scan(lq_macspray_ops *o, lq_macspray_state *st, int nblocks, int mode)
+/* macspray_block_scan as one work-group (up to 256 work-items) with its local scratch. */
+static int lq_macspray_block_scan(lq_macspray_ops *o, lq_macspray_state *st, int nblocks, int mode)
 {
     size_t wg = LQ_MIN((size_t)256, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
     lq_argv s[] = {MEM(&st->boff), MEM(&st->bsum),    MEM(&st->counters),
                    VAL(nblocks),   VAL(st->capacity), VAL(mode)};
     int rc = LQ_OK;
     for (int i = 0; i < (int)LQ_COUNT(s) && !rc; i++)
-        rc = lq_cl_arg(o->block_scan, "msp_block_scan", (cl_uint)i, s[i].size, s[i].p);
-    if (!rc) rc = lq_cl_arg(o->block_scan, "msp_block_scan", 6, (wg + 1) * sizeof(int), NULL);
-    if (!rc) rc = lq_cl_run(o->ctx, o->block_scan, "msp_block_scan", 1, &wg, &wg);
+        rc = lq_cl_arg(o->block_scan, "macspray_block_scan", (cl_uint)i, s[i].size, s[i].p);
+    if (!rc) rc = lq_cl_arg(o->block_scan, "macspray_block_scan", 6, (wg + 1) * sizeof(int), NULL);
+    if (!rc) rc = lq_cl_run(o->ctx, o->block_scan, "macspray_block_scan", 1, &wg, &wg);
     return rc;
 }
 
-static void lq_msp_check(const lq_macspray_ops *o, const lq_macspray_state *st, const lq_field *u,
-                         const lq_field *v, const lq_field *w, const lq_field *flags)
+static void lq_macspray_check(const lq_macspray_ops *o, const lq_macspray_state *st,
+                              const lq_field *u, const lq_field *v, const lq_field *w,
+                              const lq_field *flags)
 {
     (void)o;
     (void)st;
@@ -187,10 +188,10 @@ static void lq_msp_check(const lq_macspray_ops *o, const lq_macspray_state *st, 
 int lq_macspray_begin(lq_macspray_ops *o, lq_macspray_state *st, const lq_macspray_params *prm)
 {
     (void)o;
-    float c[LQ_MSP_C_COUNT];
+    float c[LQ_MACSPRAY_C_COUNT];
     lq_macspray_coef_of(prm, st->nx, st->ny, st->nz, c);
-    int cnt[LQ_MSP_CNT_COUNT] = {0};
-    cnt[LQ_MSP_CNT_LIVE] = st->live;
+    int cnt[LQ_MACSPRAY_CNT_COUNT] = {0};
+    cnt[LQ_MACSPRAY_CNT_LIVE] = st->live;
     int rc = lq_field_upload(&st->coef, c);
     if (!rc) rc = lq_field_upload(&st->counters, cnt);
     return rc;
@@ -200,7 +201,7 @@ int lq_macspray_advance(lq_macspray_ops *o, lq_macspray_state *st, const lq_fiel
                         const lq_field *v, const lq_field *w, const lq_field *flags,
                         const lq_macspray_params *prm)
 {
-    lq_msp_check(o, st, u, v, w, flags);
+    lq_macspray_check(o, st, u, v, w, flags);
     if (IS_REF(o)) {
         lq_macspray_ref_advance(st, u, v, w, flags, prm);
         return LQ_OK;
@@ -211,7 +212,8 @@ int lq_macspray_advance(lq_macspray_ops *o, lq_macspray_state *st, const lq_fiel
     lq_argv a[] = {
         MEM(&st->part[st->cur]), VAL(n),    MEM(&st->counters), MEM(u), MEM(v), MEM(w), MEM(flags),
         MEM(&st->coef),          VAL(seed), VAL(step)};
-    return lq_msp_launch_var(o, o->advance, "msp_advance", (int)LQ_COUNT(a), a, (size_t)n);
+    return lq_macspray_launch_var(o, o->advance, "macspray_advance", (int)LQ_COUNT(a), a,
+                                  (size_t)n);
 }
 
 int lq_macspray_compact(lq_macspray_ops *o, lq_macspray_state *st, const lq_macspray_params *prm)
@@ -220,7 +222,7 @@ int lq_macspray_compact(lq_macspray_ops *o, lq_macspray_state *st, const lq_macs
         lq_macspray_ref_compact(st, prm);
         return LQ_OK;
     }
-    int n = st->live, nblocks = (n + LQ_MSP_BLOCK - 1) / LQ_MSP_BLOCK;
+    int n = st->live, nblocks = (n + LQ_MACSPRAY_BLOCK - 1) / LQ_MACSPRAY_BLOCK;
     cl_uint seed = prm->seed, step = prm->step;
     lq_field *src = &st->part[st->cur], *dst = &st->part[1 - st->cur];
     lq_argv a[] = {MEM(src), MEM(&st->bsum), VAL(n)};
@@ -228,12 +230,12 @@ int lq_macspray_compact(lq_macspray_ops *o, lq_macspray_state *st, const lq_macs
                    VAL(n),   VAL(st->capacity), VAL(seed),      VAL(step)};
     int rc = LQ_OK;
     if (nblocks > 0)
-        rc = lq_msp_launch_var(o, o->compact_count, "msp_compact_count", (int)LQ_COUNT(a), a,
-                               (size_t)nblocks);
-    if (!rc) rc = lq_msp_block_scan(o, st, nblocks, 1);
+        rc = lq_macspray_launch_var(o, o->compact_count, "macspray_compact_count", (int)LQ_COUNT(a),
+                                    a, (size_t)nblocks);
+    if (!rc) rc = lq_macspray_block_scan(o, st, nblocks, 1);
     if (!rc && nblocks > 0)
-        rc = lq_msp_launch_var(o, o->compact_scatter, "msp_compact_scatter", (int)LQ_COUNT(c), c,
-                               (size_t)nblocks);
+        rc = lq_macspray_launch_var(o, o->compact_scatter, "macspray_compact_scatter",
+                                    (int)LQ_COUNT(c), c, (size_t)nblocks);
     if (!rc) st->cur = 1 - st->cur;
     return rc;
 }
@@ -242,7 +244,7 @@ int lq_macspray_emit(lq_macspray_ops *o, lq_macspray_state *st, const lq_field *
                      const lq_field *v, const lq_field *w, const lq_field *flags,
                      const lq_macspray_params *prm)
 {
-    lq_msp_check(o, st, u, v, w, flags);
+    lq_macspray_check(o, st, u, v, w, flags);
     if (IS_REF(o)) {
         lq_macspray_ref_emit(st, u, v, w, flags, prm);
         return LQ_OK;
@@ -256,15 +258,15 @@ int lq_macspray_emit(lq_macspray_ops *o, lq_macspray_state *st, const lq_field *
         MEM(&st->coef),          VAL(seed),      VAL(step),      VAL(st->capacity)};
     int rc = LQ_OK;
     for (int i = 0; i < (int)LQ_COUNT(a) && !rc; i++)
-        rc = lq_cl_arg(o->emit_count, "msp_emit_count", (cl_uint)i, a[i].size, a[i].p);
+        rc = lq_cl_arg(o->emit_count, "macspray_emit_count", (cl_uint)i, a[i].size, a[i].p);
     size_t global[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    if (!rc) rc = lq_cl_run(o->ctx, o->emit_count, "msp_emit_count", 3, global, NULL);
+    if (!rc) rc = lq_cl_run(o->ctx, o->emit_count, "macspray_emit_count", 3, global, NULL);
     if (!rc)
-        rc = lq_cl_launch(o->ctx, o->block_sum, "msp_block_sum", (int)LQ_COUNT(b), b, 1,
+        rc = lq_cl_launch(o->ctx, o->block_sum, "macspray_block_sum", (int)LQ_COUNT(b), b, 1,
                           (size_t)st->cblocks, 1, NULL);
-    if (!rc) rc = lq_msp_block_scan(o, st, st->cblocks, 0);
+    if (!rc) rc = lq_macspray_block_scan(o, st, st->cblocks, 0);
     if (!rc)
-        rc = lq_cl_launch(o->ctx, o->emit_write, "msp_emit_write", (int)LQ_COUNT(e), e, 1,
+        rc = lq_cl_launch(o->ctx, o->emit_write, "macspray_emit_write", (int)LQ_COUNT(e), e, 1,
                           (size_t)st->cblocks, 1, NULL);
     return rc;
 }
@@ -272,19 +274,19 @@ int lq_macspray_emit(lq_macspray_ops *o, lq_macspray_state *st, const lq_field *
 int lq_macspray_end(lq_macspray_ops *o, lq_macspray_state *st, lq_macspray_counts *out)
 {
     (void)o;
-    int cnt[LQ_MSP_CNT_COUNT];
+    int cnt[LQ_MACSPRAY_CNT_COUNT];
     int rc = lq_field_download(&st->counters, cnt);
     if (rc) return rc;
-    st->live = cnt[LQ_MSP_CNT_LIVE];
-    st->dropped += cnt[LQ_MSP_CNT_DROPPED];
+    st->live = cnt[LQ_MACSPRAY_CNT_LIVE];
+    st->dropped += cnt[LQ_MACSPRAY_CNT_DROPPED];
     if (out) {
-        out->spray = cnt[LQ_MSP_CNT_SPRAY];
-        out->foam = cnt[LQ_MSP_CNT_FOAM];
-        out->emitted = cnt[LQ_MSP_CNT_EMITTED];
-        out->removed = cnt[LQ_MSP_CNT_REMOVED];
-        out->foamed = cnt[LQ_MSP_CNT_FOAMED];
-        out->split = cnt[LQ_MSP_CNT_SPLIT];
-        out->dropped = cnt[LQ_MSP_CNT_DROPPED];
+        out->spray = cnt[LQ_MACSPRAY_CNT_SPRAY];
+        out->foam = cnt[LQ_MACSPRAY_CNT_FOAM];
+        out->emitted = cnt[LQ_MACSPRAY_CNT_EMITTED];
+        out->removed = cnt[LQ_MACSPRAY_CNT_REMOVED];
+        out->foamed = cnt[LQ_MACSPRAY_CNT_FOAMED];
+        out->split = cnt[LQ_MACSPRAY_CNT_SPLIT];
+        out->dropped = cnt[LQ_MACSPRAY_CNT_DROPPED];
         out->dropped_total = st->dropped;
     }
     return LQ_OK;
@@ -304,9 +306,9 @@ int lq_macspray_step(lq_macspray_ops *o, lq_macspray_state *st, const lq_field *
 
 /* --- output and checkpoints ------------------------------------------------------------ */
 
-static int lq_msp_read_live(const lq_macspray_state *st, float **buf)
+static int lq_macspray_read_live(const lq_macspray_state *st, float **buf)
 {
-    size_t n = (size_t)LQ_MAX(st->capacity, 1) * LQ_MSP_STRIDE;
+    size_t n = (size_t)LQ_MAX(st->capacity, 1) * LQ_MACSPRAY_STRIDE;
     *buf = malloc(n * sizeof(float));
     if (!*buf) return lq_error(LQ_ESIM, "out of memory reading %d spray particles", st->live);
     return lq_field_download(&st->part[st->cur], *buf);
@@ -315,12 +317,12 @@ static int lq_msp_read_live(const lq_macspray_state *st, float **buf)
 int lq_macspray_download(const lq_macspray_state *st, float *const cols[LQ_MACSPRAY_NCOLS], int *n)
 {
     float *buf;
-    int rc = lq_msp_read_live(st, &buf);
+    int rc = lq_macspray_read_live(st, &buf);
     if (!rc) {
         for (int p = 0; p < st->live; p++) {
-            const float *a = buf + (size_t)p * LQ_MSP_STRIDE;
+            const float *a = buf + (size_t)p * LQ_MACSPRAY_STRIDE;
             for (int j = 0; j < 7; j++) cols[j][p] = a[j];
-            cols[7][p] = a[LQ_MSP_KIND] == LQ_MSP_FOAM ? 1.0f : 0.0f;
+            cols[7][p] = a[LQ_MACSPRAY_KIND] == LQ_MACSPRAY_FOAM ? 1.0f : 0.0f;
         }
         *n = st->live;
     }
@@ -333,10 +335,10 @@ int lq_macspray_save(const lq_macspray_state *st, FILE *f)
     int32_t hdr[2] = {st->capacity, st->live};
     int64_t dropped = st->dropped;
     float *buf;
-    int rc = lq_msp_read_live(st, &buf);
-    if (!rc) rc = lq_ckpt_put(f, hdr, sizeof hdr);
-    if (!rc) rc = lq_ckpt_put(f, &dropped, sizeof dropped);
-    if (!rc) rc = lq_ckpt_put(f, buf, (size_t)st->live * LQ_MSP_STRIDE * sizeof(float));
+    int rc = lq_macspray_read_live(st, &buf);
+    if (!rc) rc = lq_checkpoint_put(f, hdr, sizeof hdr);
+    if (!rc) rc = lq_checkpoint_put(f, &dropped, sizeof dropped);
+    if (!rc) rc = lq_checkpoint_put(f, buf, (size_t)st->live * LQ_MACSPRAY_STRIDE * sizeof(float));
     free(buf);
     return rc;
 }
@@ -345,17 +347,17 @@ int lq_macspray_load(lq_macspray_state *st, FILE *f)
 {
     int32_t hdr[2];
     int64_t dropped;
-    int rc = lq_ckpt_get(f, hdr, sizeof hdr);
-    if (!rc) rc = lq_ckpt_get(f, &dropped, sizeof dropped);
+    int rc = lq_checkpoint_get(f, hdr, sizeof hdr);
+    if (!rc) rc = lq_checkpoint_get(f, &dropped, sizeof dropped);
     if (rc) return rc;
     if (hdr[0] != st->capacity || hdr[1] < 0 || hdr[1] > st->capacity)
         return lq_error(LQ_EINPUT,
                         "the checkpoint's spray has %d of %d particles; this run has room for %d",
                         hdr[1], hdr[0], st->capacity);
-    size_t n = (size_t)LQ_MAX(st->capacity, 1) * LQ_MSP_STRIDE;
+    size_t n = (size_t)LQ_MAX(st->capacity, 1) * LQ_MACSPRAY_STRIDE;
     float *buf = calloc(n, sizeof(float));
     if (!buf) return lq_error(LQ_ESIM, "out of memory reading the spray");
-    rc = lq_ckpt_get(f, buf, (size_t)hdr[1] * LQ_MSP_STRIDE * sizeof(float));
+    rc = lq_checkpoint_get(f, buf, (size_t)hdr[1] * LQ_MACSPRAY_STRIDE * sizeof(float));
     if (!rc) rc = lq_field_upload(&st->part[st->cur], buf);
     free(buf);
     if (!rc) {

@@ -44,7 +44,7 @@ typedef struct lq_macspray_params {
 
 /* The coefficient buffer (LQ_MSP_C_*) for these params, in double, rounded once. */
 void lq_macspray_coef_of(const lq_macspray_params *prm, int nx, int ny, int nz,
-                         float c[LQ_MSP_C_COUNT]);
+                         float c[LQ_MACSPRAY_C_COUNT]);
 
 typedef struct lq_macspray_counts {
     int spray, foam; /* live after the step */
@@ -60,15 +60,15 @@ typedef struct lq_macspray_counts {
 typedef struct lq_macspray_state {
     int nx, ny, nz;
     int capacity;         /* particles the buffers hold */
-    int cblocks, pblocks; /* blocks of LQ_MSP_BLOCK cells / particles at capacity */
+    int cblocks, pblocks; /* blocks of LQ_MACSPRAY_BLOCK cells / particles at capacity */
     int live;             /* host copy of the live count (after the last step) */
     long long dropped;    /* running total */
     int cur;              /* part[cur] is live */
-    lq_field part[2];     /* LQ_MSP_STRIDE floats per particle */
+    lq_field part[2];     /* LQ_MACSPRAY_STRIDE floats per particle */
     lq_field ccnt;        /* int per cell: particles emitted this step */
     lq_field bsum, boff;  /* int per block */
-    lq_field counters;    /* int[LQ_MSP_CNT_COUNT] */
-    lq_field coef;        /* float[LQ_MSP_C_COUNT] */
+    lq_field counters;    /* int[LQ_MACSPRAY_CNT_COUNT] */
+    lq_field coef;        /* float[LQ_MACSPRAY_C_COUNT] */
 } lq_macspray_state;
 
 typedef struct lq_macspray_ops {

@@ -17,37 +17,38 @@ void lq_macspray_ref_advance(lq_macspray_state *st, const lq_field *u, const lq_
 {
     float *part = F(&st->part[st->cur]);
     for (int p = 0; p < st->live; p++)
-        lq_msp_advance_one(part + (size_t)p * LQ_MSP_STRIDE, I(&st->counters), CF(u), CF(v), CF(w),
-                           UC(flags), CF(&st->coef), p, st->nx, st->ny, st->nz, prm->seed,
-                           prm->step);
+        lq_macspray_advance_one(part + (size_t)p * LQ_MACSPRAY_STRIDE, I(&st->counters), CF(u),
+                                CF(v), CF(w), UC(flags), CF(&st->coef), p, st->nx, st->ny, st->nz,
+                                prm->seed, prm->step);
 }
 
 void lq_macspray_ref_compact(lq_macspray_state *st, const lq_macspray_params *prm)
 {
-    int n = st->live, nblocks = (n + LQ_MSP_BLOCK - 1) / LQ_MSP_BLOCK;
+    int n = st->live, nblocks = (n + LQ_MACSPRAY_BLOCK - 1) / LQ_MACSPRAY_BLOCK;
     const float *src = F(&st->part[st->cur]);
     float *dst = F(&st->part[1 - st->cur]);
     int *bsum = I(&st->bsum), *boff = I(&st->boff), *cnt = I(&st->counters);
     for (int b = 0; b < nblocks; b++) {
         int sum = 0;
-        for (int p = b * LQ_MSP_BLOCK; p < (b + 1) * LQ_MSP_BLOCK && p < n; p++)
-            sum += lq_msp_outputs(src + (size_t)p * LQ_MSP_STRIDE);
+        for (int p = b * LQ_MACSPRAY_BLOCK; p < (b + 1) * LQ_MACSPRAY_BLOCK && p < n; p++)
+            sum += lq_macspray_outputs(src + (size_t)p * LQ_MACSPRAY_STRIDE);
         bsum[b] = sum;
     }
-    int total = lq_msp_scan(boff, bsum, nblocks, 0);
-    lq_msp_scan_done(cnt, total, st->capacity, 1);
+    int total = lq_macspray_scan(boff, bsum, nblocks, 0);
+    lq_macspray_scan_done(cnt, total, st->capacity, 1);
     for (int b = 0; b < nblocks; b++) {
         int slot = boff[b];
-        for (int p = b * LQ_MSP_BLOCK; p < (b + 1) * LQ_MSP_BLOCK && p < n && slot < st->capacity;
-             p++) {
-            const float *a = src + (size_t)p * LQ_MSP_STRIDE;
-            int k = lq_msp_outputs(a);
+        for (int p = b * LQ_MACSPRAY_BLOCK;
+             p < (b + 1) * LQ_MACSPRAY_BLOCK && p < n && slot < st->capacity; p++) {
+            const float *a = src + (size_t)p * LQ_MACSPRAY_STRIDE;
+            int k = lq_macspray_outputs(a);
             if (k == 0) continue;
             int two = k == 2 && slot + 1 < st->capacity;
-            lq_msp_copy_out(dst + (size_t)slot * LQ_MSP_STRIDE, a, p, two, CF(&st->coef), st->nz,
-                            prm->seed, prm->step);
+            lq_macspray_copy_out(dst + (size_t)slot * LQ_MACSPRAY_STRIDE, a, p, two, CF(&st->coef),
+                                 st->nz, prm->seed, prm->step);
             int wr = two ? 2 : 1;
-            cnt[a[LQ_MSP_KIND] == LQ_MSP_FOAM ? LQ_MSP_CNT_FOAM : LQ_MSP_CNT_SPRAY] += wr;
+            cnt[a[LQ_MACSPRAY_KIND] == LQ_MACSPRAY_FOAM ? LQ_MACSPRAY_CNT_FOAM
+                                                        : LQ_MACSPRAY_CNT_SPRAY] += wr;
             slot += wr;
         }
     }
@@ -62,21 +63,23 @@ void lq_macspray_ref_emit(lq_macspray_state *st, const lq_field *u, const lq_fie
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                ccnt[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_msp_emit_count(
+                ccnt[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_macspray_emit_count(
                     CF(v), UC(flags), CF(&st->coef), i, j, k, nx, ny, prm->seed, prm->step);
     for (int b = 0; b < st->cblocks; b++) {
         int sum = 0;
-        for (int q = b * LQ_MSP_BLOCK; q < (b + 1) * LQ_MSP_BLOCK && q < cells; q++) sum += ccnt[q];
+        for (int q = b * LQ_MACSPRAY_BLOCK; q < (b + 1) * LQ_MACSPRAY_BLOCK && q < cells; q++)
+            sum += ccnt[q];
         bsum[b] = sum;
     }
-    int total = lq_msp_scan(boff, bsum, st->cblocks, cnt[LQ_MSP_CNT_LIVE]);
-    lq_msp_scan_done(cnt, total, st->capacity, 0);
+    int total = lq_macspray_scan(boff, bsum, st->cblocks, cnt[LQ_MACSPRAY_CNT_LIVE]);
+    lq_macspray_scan_done(cnt, total, st->capacity, 0);
     float *part = F(&st->part[st->cur]);
     for (int b = 0; b < st->cblocks; b++) {
         int slot = boff[b];
-        for (int q = b * LQ_MSP_BLOCK; q < (b + 1) * LQ_MSP_BLOCK && q < cells; q++)
+        for (int q = b * LQ_MACSPRAY_BLOCK; q < (b + 1) * LQ_MACSPRAY_BLOCK && q < cells; q++)
             for (int m = 0; m < ccnt[q] && slot < st->capacity; m++, slot++)
-                lq_msp_emit_particle(part + (size_t)slot * LQ_MSP_STRIDE, CF(u), CF(v), CF(w),
-                                     CF(&st->coef), q, m, nx, ny, nz, prm->seed, prm->step);
+                lq_macspray_emit_particle(part + (size_t)slot * LQ_MACSPRAY_STRIDE, CF(u), CF(v),
+                                          CF(w), CF(&st->coef), q, m, nx, ny, nz, prm->seed,
+                                          prm->step);
     }
 }

@@ -11,23 +11,23 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const lq_ms_sources[] = {
+static const char *const lq_macsurface_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/macsurface_cell.h",
     "kernels/mac/macsurface.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
 /* The module's kernels (ops_init creates them, ops_release frees them). */
-#define LQ_MS_KERNELS(o)                                                                           \
+#define LQ_MACSURFACE_KERNELS(o)                                                                   \
     {                                                                                              \
-        {&(o)->classify, "mac_surface_classify"}, {&(o)->apply, "mac_surface_apply"},              \
-            {&(o)->pressure, "mac_surface_pressure"},                                              \
+        {&(o)->classify, "macsurface_classify"}, {&(o)->apply, "macsurface_apply"},                \
+            {&(o)->pressure, "macsurface_pressure"},                                               \
         {                                                                                          \
-            &(o)->fill_pressure, "mac_surface_fill_pressure"                                       \
+            &(o)->fill_pressure, "macsurface_fill_pressure"                                        \
         }                                                                                          \
     }
 
-int lq_ms_ops_init(lq_ms_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+int lq_macsurface_ops_init(lq_macsurface_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
     memset(o, 0, sizeof *o);
     o->ctx = ctx;
@@ -39,19 +39,21 @@ int lq_ms_ops_init(lq_ms_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (IS_REF(o)) return LQ_OK;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_MS_KERNELS(o);
-    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_ms_sources), lq_ms_sources, defines,
-                                 &o->program, (int)LQ_COUNT(ks), ks);
+    lq_cl_kernel_name ks[] = LQ_MACSURFACE_KERNELS(o);
+    int rc =
+        lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_macsurface_sources), lq_macsurface_sources,
+                            defines, &o->program, (int)LQ_COUNT(ks), ks);
     return rc;
 }
 
-void lq_ms_ops_release(lq_ms_ops *o)
+void lq_macsurface_ops_release(lq_macsurface_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_MS_KERNELS(o);
+    lq_cl_kernel_name ks[] = LQ_MACSURFACE_KERNELS(o);
     lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
 }
 
-int lq_ms_apply_prepare(const float h[3], float dt, const float g[3], lq_ms_apply_k *k)
+int lq_macsurface_apply_prepare(const float h[3], float dt, const float g[3],
+                                lq_macsurface_apply_k *k)
 {
     for (int a = 0; a < 3; a++)
         if (!(h[a] > 0.0f) || !isfinite(h[a]))
@@ -68,8 +70,8 @@ int lq_ms_apply_prepare(const float h[3], float dt, const float g[3], lq_ms_appl
     return LQ_OK;
 }
 
-int lq_ms_pressure_prepare(const float h[3], const float origin[3], const lq_ms_forcing *f,
-                           lq_ms_pressure_k *k)
+int lq_macsurface_pressure_prepare(const float h[3], const float origin[3],
+                                   const lq_macsurface_forcing *f, lq_macsurface_pressure_k *k)
 {
     if (f->axis < 0 || f->axis > 2)
         return lq_error(LQ_EINPUT, "mac_surface: wave axis %d is not 0 (x), 1 (y) or 2 (z)",
@@ -104,7 +106,8 @@ int lq_ms_pressure_prepare(const float h[3], const float origin[3], const lq_ms_
     return LQ_OK;
 }
 
-static void lq_ms_check_fields(const lq_ms_ops *o, const lq_field *flags, const lq_field *cells)
+static void lq_macsurface_check_fields(const lq_macsurface_ops *o, const lq_field *flags,
+                                       const lq_field *cells)
 {
     size_t n = (size_t)o->nx * o->ny * o->nz;
     (void)n;
@@ -114,35 +117,36 @@ static void lq_ms_check_fields(const lq_ms_ops *o, const lq_field *flags, const 
     assert(cells->count == n);
 }
 
-int lq_ms_classify(lq_ms_ops *o, const lq_field *flags, lq_field *mask)
+int lq_macsurface_classify(lq_macsurface_ops *o, const lq_field *flags, lq_field *mask)
 {
-    lq_ms_check_fields(o, flags, mask);
+    lq_macsurface_check_fields(o, flags, mask);
     assert(mask->elem == 1);
-    if (IS_REF(o)) return lq_ms_ref_classify(o, flags, mask);
+    if (IS_REF(o)) return lq_macsurface_ref_classify(o, flags, mask);
     lq_argv a[] = {MEM(flags), MEM(mask)};
-    return lq_cl_launch(o->ctx, o->classify, "mac_surface_classify", (int)LQ_COUNT(a), a, 2,
+    return lq_cl_launch(o->ctx, o->classify, "macsurface_classify", (int)LQ_COUNT(a), a, 2,
                         (size_t)o->nx, (size_t)o->ny * o->nz, NULL);
 }
 
-int lq_ms_apply(lq_ms_ops *o, const lq_field *flags, const lq_field *mask, lq_field *u, lq_field *v,
-                lq_field *w, const float h[3], float dt, const float g[3])
+int lq_macsurface_apply(lq_macsurface_ops *o, const lq_field *flags, const lq_field *mask,
+                        lq_field *u, lq_field *v, lq_field *w, const float h[3], float dt,
+                        const float g[3])
 {
-    lq_ms_check_fields(o, flags, mask);
+    lq_macsurface_check_fields(o, flags, mask);
     assert(u->count == (size_t)(o->nx + 1) * o->ny * o->nz);
     assert(v->count == (size_t)o->nx * (o->ny + 1) * o->nz);
     assert(w->count == (size_t)o->nx * o->ny * (o->nz + 1));
-    if (IS_REF(o)) return lq_ms_ref_apply(o, flags, mask, u, v, w, h, dt, g);
-    lq_ms_apply_k k;
-    int rc = lq_ms_apply_prepare(h, dt, g, &k);
+    if (IS_REF(o)) return lq_macsurface_ref_apply(o, flags, mask, u, v, w, h, dt, g);
+    lq_macsurface_apply_k k;
+    int rc = lq_macsurface_apply_prepare(h, dt, g, &k);
     if (rc) return rc;
     lq_argv a[] = {MEM(flags),    MEM(mask),     MEM(u),        MEM(v),        MEM(w),
                    VAL(k.h[0]),   VAL(k.h[1]),   VAL(k.h[2]),   VAL(k.inv[0]), VAL(k.inv[1]),
                    VAL(k.inv[2]), VAL(k.gdt[0]), VAL(k.gdt[1]), VAL(k.gdt[2])};
-    return lq_cl_launch(o->ctx, o->apply, "mac_surface_apply", (int)LQ_COUNT(a), a, 2,
-                        (size_t)o->nx, (size_t)o->ny * o->nz, NULL);
+    return lq_cl_launch(o->ctx, o->apply, "macsurface_apply", (int)LQ_COUNT(a), a, 2, (size_t)o->nx,
+                        (size_t)o->ny * o->nz, NULL);
 }
 
-void lq_ms_fill_ratio(int per_cell, float g_abs, float dy, float *ratio)
+void lq_macsurface_fill_ratio(int per_cell, float g_abs, float dy, float *ratio)
 {
     /* fills below a tenth count as a tenth: the line through a surface barely above the
      * cell's bottom would put −p_below in the cell (with the head uncapped, the lagged
@@ -155,28 +159,30 @@ void lq_ms_fill_ratio(int per_cell, float g_abs, float dy, float *ratio)
     }
 }
 
-int lq_ms_fill_pressure(lq_ms_ops *o, const lq_field *flags, const lq_field *mask, lq_field *p,
-                        const lq_field *count, const lq_field *ratio, int per_cell)
+int lq_macsurface_fill_pressure(lq_macsurface_ops *o, const lq_field *flags, const lq_field *mask,
+                                lq_field *p, const lq_field *count, const lq_field *ratio,
+                                int per_cell)
 {
-    lq_ms_check_fields(o, flags, p);
+    lq_macsurface_check_fields(o, flags, p);
     assert(count->elem == 4 && count->count == flags->count && per_cell > 0);
     assert(ratio->elem == 4 && ratio->count >= 2 * ((size_t)per_cell + 1));
-    if (IS_REF(o)) return lq_ms_ref_fill_pressure(o, flags, mask, p, count, ratio, per_cell);
+    if (IS_REF(o))
+        return lq_macsurface_ref_fill_pressure(o, flags, mask, p, count, ratio, per_cell);
     lq_argv a[] = {MEM(flags), MEM(mask), MEM(p), MEM(count), MEM(ratio), VAL(per_cell)};
-    return lq_cl_launch(o->ctx, o->fill_pressure, "mac_surface_fill_pressure", (int)LQ_COUNT(a), a,
+    return lq_cl_launch(o->ctx, o->fill_pressure, "macsurface_fill_pressure", (int)LQ_COUNT(a), a,
                         1, flags->count, 1, NULL);
 }
 
-int lq_ms_pressure(lq_ms_ops *o, const lq_field *flags, lq_field *p, const float h[3],
-                   const float origin[3], const lq_ms_forcing *f)
+int lq_macsurface_pressure(lq_macsurface_ops *o, const lq_field *flags, lq_field *p,
+                           const float h[3], const float origin[3], const lq_macsurface_forcing *f)
 {
-    lq_ms_check_fields(o, flags, p);
-    if (IS_REF(o)) return lq_ms_ref_pressure(o, flags, p, h, origin, f);
-    lq_ms_pressure_k k;
-    int rc = lq_ms_pressure_prepare(h, origin, f, &k);
+    lq_macsurface_check_fields(o, flags, p);
+    if (IS_REF(o)) return lq_macsurface_ref_pressure(o, flags, p, h, origin, f);
+    lq_macsurface_pressure_k k;
+    int rc = lq_macsurface_pressure_prepare(h, origin, f, &k);
     if (rc) return rc;
     lq_argv a[] = {MEM(flags), MEM(p),   VAL(k.axis), VAL(k.s0),    VAL(k.ds),    VAL(k.p_atm),
                    VAL(k.A),   VAL(k.B), VAL(k.C),    VAL(k.phase), VAL(k.inv_dt)};
-    return lq_cl_launch(o->ctx, o->pressure, "mac_surface_pressure", (int)LQ_COUNT(a), a, 2,
+    return lq_cl_launch(o->ctx, o->pressure, "macsurface_pressure", (int)LQ_COUNT(a), a, 2,
                         (size_t)o->nx, (size_t)o->ny * o->nz, NULL);
 }

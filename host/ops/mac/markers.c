@@ -13,9 +13,9 @@
 
 #include "core/common.h"
 
-static const char *const lq_mk_sources[] = {"kernels/common/lq_shared.h",
-                                            "kernels/common/mac_grid.h",
-                                            "kernels/mac/markers_cell.h", "kernels/mac/markers.cl"};
+static const char *const lq_markers_sources[] = {
+    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/markers_cell.h",
+    "kernels/mac/markers.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
@@ -52,8 +52,8 @@ int lq_markers_ops_init(lq_markers_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
     lq_cl_kernel_name ks[] = LQ_MARKERS_KERNELS(o);
-    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_mk_sources), lq_mk_sources, defines,
-                                 &o->program, (int)LQ_COUNT(ks), ks);
+    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_markers_sources), lq_markers_sources,
+                                 defines, &o->program, (int)LQ_COUNT(ks), ks);
     return rc;
 }
 
@@ -64,8 +64,8 @@ void lq_markers_ops_release(lq_markers_ops *o)
 }
 
 /* The fields must have the grid's shape (a programmer error otherwise). */
-static void lq_mk_check_shapes(const lq_markers_ops *o, const lq_field *pos, int n,
-                               const lq_field *flags)
+static void lq_markers_check_shapes(const lq_markers_ops *o, const lq_field *pos, int n,
+                                    const lq_field *flags)
 {
     (void)o;
     (void)pos;
@@ -78,7 +78,7 @@ static void lq_mk_check_shapes(const lq_markers_ops *o, const lq_field *pos, int
 int lq_markers_advect(lq_markers_ops *o, lq_field *pos, int n, const lq_field *u, const lq_field *v,
                       const lq_field *w, const lq_field *flags, const lq_markers_params *prm)
 {
-    lq_mk_check_shapes(o, pos, n, flags);
+    lq_markers_check_shapes(o, pos, n, flags);
     assert(u->count == (size_t)(o->nx + 1) * o->ny * o->nz);
     assert(v->count == (size_t)o->nx * (o->ny + 1) * o->nz);
     assert(w->count == (size_t)o->nx * o->ny * (o->nz + 1));
@@ -97,7 +97,7 @@ int lq_markers_advect(lq_markers_ops *o, lq_field *pos, int n, const lq_field *u
 int lq_markers_classify(lq_markers_ops *o, const lq_field *pos, int n, lq_field *flags,
                         lq_field *count, const lq_markers_params *prm)
 {
-    lq_mk_check_shapes(o, pos, n, flags);
+    lq_markers_check_shapes(o, pos, n, flags);
     assert(count->elem == 4 && count->count == flags->count);
     if (IS_REF(o)) {
         lq_markers_ref_classify(pos, n, flags, count, prm);
@@ -156,7 +156,7 @@ int lq_markers_seed(int nx, int ny, int nz, float dx, float dy, float dz,
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++) {
-                if (flags && lq_mk_fixed(flags[LQ_MAC_CELL(i, j, k, nx, ny)])) continue;
+                if (flags && lq_markers_fixed(flags[LQ_MAC_CELL(i, j, k, nx, ny)])) continue;
                 for (int c = 0; c < sz; c++)
                     for (int b = 0; b < s; b++)
                         for (int a = 0; a < s; a++) {

@@ -29,11 +29,11 @@ typedef struct lq_markers_params {
                          false); 0, the default: FULL (kernels/mac/markers_cell.h) */
 } lq_markers_params;
 
-/* The classification rules for marker counts (lq_mk_label_cell): the ceiling-film rule,
+/* The classification rules for marker counts (lq_markers_label_cell): the ceiling-film rule,
  * and the cavity rule unless prm leaves cavities as air. */
 static inline int lq_markers_rules(const lq_markers_params *prm)
 {
-    return LQ_MK_CEILING | (prm->cavities_air ? 0 : LQ_MK_CAVITIES);
+    return LQ_MARKERS_CEILING | (prm->cavities_air ? 0 : LQ_MARKERS_CAVITIES);
 }
 
 /* What the kernels take, from the params in double, rounded once. */

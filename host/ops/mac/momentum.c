@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const lq_mo_sources[] = {
+static const char *const lq_momentum_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/momentum_cell.h",
     "kernels/mac/momentum.cl"};
 
-#define IS_REF(o)        ((o)->ctx->backend == LQ_BACKEND_REF)
-#define LQ_MO_ROWS_LOCAL 8 /* work-items (rows) per group of momentum_step_rows */
+#define IS_REF(o)              ((o)->ctx->backend == LQ_BACKEND_REF)
+#define LQ_MOMENTUM_ROWS_LOCAL 8 /* work-items (rows) per group of momentum_step_rows */
 
 lq_momentum_coef lq_momentum_coef_of(const lq_momentum_params *prm)
 {
@@ -103,8 +103,8 @@ int lq_momentum_ops_init(lq_momentum_ops *o, lq_ctx *ctx, int nx, int ny, int nz
     int lanes = wenv && atoi(wenv) == 8 ? 8 : 16;
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d -DLQ_MO_W=%d", nx, ny, nz, lanes);
     lq_cl_kernel_name ks[] = LQ_MOMENTUM_KERNELS(o);
-    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_mo_sources), lq_mo_sources, defines,
-                                 &o->program, (int)LQ_COUNT(ks), ks);
+    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_momentum_sources), lq_momentum_sources,
+                                 defines, &o->program, (int)LQ_COUNT(ks), ks);
     /* PoCL runs the per-face kernel as scalar code: vector rows there (docs/PERFORMANCE.md);
      * a GPU keeps one work-item per face point */
     o->rows = (ctx->cl.dev.type & CL_DEVICE_TYPE_CPU) != 0;
@@ -121,8 +121,8 @@ void lq_momentum_ops_release(lq_momentum_ops *o)
 
 /* Binds the arguments and enqueues over the (nx + 1) × (ny + 1) × (nz + 1) corners
  * (local size left to the runtime). */
-static int lq_mo_launch_corners(lq_momentum_ops *o, cl_kernel k, const char *name, int nargs,
-                                const lq_argv *args)
+static int lq_momentum_launch_corners(lq_momentum_ops *o, cl_kernel k, const char *name, int nargs,
+                                      const lq_argv *args)
 {
     for (int i = 0; i < nargs; i++) {
         int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
@@ -143,9 +143,10 @@ int lq_momentum_step(lq_momentum_ops *o, lq_momentum_state *st, const lq_momentu
                    MEM(&st->un), MEM(&st->vn), MEM(&st->wn), VAL(c.idx),  VAL(c.idy),
                    VAL(c.idz),   VAL(c.vx),    VAL(c.vy),    VAL(c.vz),   VAL(c.gx),
                    VAL(c.gy),    VAL(c.gz),    VAL(c.dt),    VAL(c.gamma)};
-    if (!o->rows) return lq_mo_launch_corners(o, o->step, "momentum_step", (int)LQ_COUNT(a), a);
+    if (!o->rows)
+        return lq_momentum_launch_corners(o, o->step, "momentum_step", (int)LQ_COUNT(a), a);
     /* one work-item per (j, k) row of corners, a fixed local size (PoCL compiles per size) */
-    size_t rows = (size_t)(o->ny + 1) * (size_t)(o->nz + 1), local = LQ_MO_ROWS_LOCAL;
+    size_t rows = (size_t)(o->ny + 1) * (size_t)(o->nz + 1), local = LQ_MOMENTUM_ROWS_LOCAL;
     return lq_cl_launch(o->ctx, o->step_rows, "momentum_step_rows", (int)LQ_COUNT(a), a, 1,
                         (rows + local - 1) / local * local, 1, &local);
 }
@@ -157,7 +158,7 @@ int lq_momentum_boundary(lq_momentum_ops *o, lq_momentum_state *st)
         return LQ_OK;
     }
     lq_argv a[] = {MEM(st->u), MEM(st->v), MEM(st->w), MEM(st->p), MEM(st->flags), MEM(st->bnd)};
-    return lq_mo_launch_corners(o, o->boundary, "momentum_boundary", (int)LQ_COUNT(a), a);
+    return lq_momentum_launch_corners(o, o->boundary, "momentum_boundary", (int)LQ_COUNT(a), a);
 }
 
 int lq_momentum_max_speed(lq_momentum_ops *o, lq_momentum_state *st, float smax[3])
@@ -172,7 +173,7 @@ int lq_momentum_max_speed(lq_momentum_ops *o, lq_momentum_state *st, float smax[
         int n = (int)fs[s]->count;
         lq_argv a[] = {MEM(fs[s]), VAL(n), MEM(&st->smax), VAL(s)};
         rc = lq_cl_launch(o->ctx, o->max, "momentum_max", 4, a, 1,
-                          ((size_t)n + LQ_MO_BLOCK - 1) / LQ_MO_BLOCK, 1, NULL);
+                          ((size_t)n + LQ_MOMENTUM_BLOCK - 1) / LQ_MOMENTUM_BLOCK, 1, NULL);
     }
     if (rc || !smax) return rc;
     lq_uint bits[3] = {0, 0, 0};

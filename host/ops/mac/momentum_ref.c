@@ -20,9 +20,9 @@ void lq_momentum_ref_step(lq_momentum_state *st, const lq_momentum_params *prm)
         for (int k = 0; k < nz + (a == 2); k++)
             for (int j = 0; j < ny + (a == 1); j++)
                 for (int i = 0; i < nx + (a == 0); i++)
-                    out[a][lq_mo_face(a, i, j, k, nx, ny)] =
-                        lq_mo_step_face(F(st->u), F(st->v), F(st->w), F(st->p), UC(st->flags), a, i,
-                                        j, k, nx, ny, nz, cf);
+                    out[a][lq_momentum_face(a, i, j, k, nx, ny)] =
+                        lq_momentum_step_face(F(st->u), F(st->v), F(st->w), F(st->p), UC(st->flags),
+                                              a, i, j, k, nx, ny, nz, cf);
 }
 
 void lq_momentum_ref_boundary(lq_momentum_state *st)
@@ -33,11 +33,12 @@ void lq_momentum_ref_boundary(lq_momentum_state *st)
         for (int k = 0; k < nz + (a == 2); k++)
             for (int j = 0; j < ny + (a == 1); j++)
                 for (int i = 0; i < nx + (a == 0); i++)
-                    lq_mo_boundary_face(q[a], UC(st->flags), UC(st->bnd), a, i, j, k, nx, ny, nz);
+                    lq_momentum_boundary_face(q[a], UC(st->flags), UC(st->bnd), a, i, j, k, nx, ny,
+                                              nz);
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_mo_boundary_p(F(st->p), UC(st->flags), i, j, k, nx, ny, nz);
+                lq_momentum_boundary_p(F(st->p), UC(st->flags), i, j, k, nx, ny, nz);
 }
 
 void lq_momentum_ref_max_speed(lq_momentum_state *st, float smax[3])
@@ -47,7 +48,7 @@ void lq_momentum_ref_max_speed(lq_momentum_state *st, float smax[3])
     for (int a = 0; a < 3; a++) {
         lq_uint m = 0;
         for (size_t f = 0; f < fs[a]->count; f++) {
-            lq_uint b = lq_mo_abs_bits(F(fs[a])[f]);
+            lq_uint b = lq_momentum_abs_bits(F(fs[a])[f]);
             if (b > m) m = b;
         }
         out[a] = m;

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const lq_pr_sources[] = {
+static const char *const lq_pressure_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/pressure_cell.h",
     "kernels/mac/pressure.cl"};
 
@@ -37,7 +37,7 @@ static const char *const lq_pr_sources[] = {
 
 /* The buffer bound to a kernel's sw: the surface weights, or (unweighted, never read
  * then) the divergence scratch. */
-#define LQ_PR_SW(st) ((st)->sw ? (st)->sw : &(st)->div)
+#define LQ_PRESSURE_SW(st) ((st)->sw ? (st)->sw : &(st)->div)
 
 lq_pressure_params lq_pressure_defaults(lq_pressure_method method, float dt, float dx, float dy,
                                         float dz)
@@ -125,7 +125,7 @@ void lq_pressure_state_release(lq_pressure_state *st)
 /* Planes per slab of a whole sweep on a CPU: about 4 slabs per compute unit, so the
  * runtime can even out the cores, but at least 8 planes each, so that the black edge
  * planes left to a second launch stay a small part. */
-static int lq_pr_slab_planes(const lq_ctx *ctx, int nz)
+static int lq_pressure_slab_planes(const lq_ctx *ctx, int nz)
 {
     int slabs = 4 * (int)LQ_MAX(ctx->cl.dev.compute_units, 1u);
     return LQ_MAX((nz + slabs - 1) / slabs, 8);
@@ -145,9 +145,9 @@ int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz
     int lanes = wenv && atoi(wenv) == 16 ? 16 : 8;
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d -DLQ_PR_W=%d", nx, ny, nz, lanes);
     lq_cl_kernel_name ks[] = LQ_PRESSURE_KERNELS(o);
-    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_pr_sources), lq_pr_sources, defines,
-                                 &o->program, (int)LQ_COUNT(ks), ks);
-    if (ctx->cl.dev.type & CL_DEVICE_TYPE_CPU) o->slab = lq_pr_slab_planes(ctx, nz);
+    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_pressure_sources), lq_pressure_sources,
+                                 defines, &o->program, (int)LQ_COUNT(ks), ks);
+    if (ctx->cl.dev.type & CL_DEVICE_TYPE_CPU) o->slab = lq_pressure_slab_planes(ctx, nz);
     const char *env = getenv("LIQUIDCL_PRESSURE_SLAB");
     if (env && *env) o->slab = LQ_MAX(atoi(env), 0);
     return rc;
@@ -160,8 +160,8 @@ void lq_pressure_ops_release(lq_pressure_ops *o)
 }
 
 /* Binds the arguments and enqueues over a 3D range (local size left to the runtime). */
-static int lq_pr_launch3(lq_pressure_ops *o, cl_kernel k, const char *name, int nargs,
-                         const lq_argv *args, size_t g0, size_t g1, size_t g2)
+static int lq_pressure_launch3(lq_pressure_ops *o, cl_kernel k, const char *name, int nargs,
+                               const lq_argv *args, size_t g0, size_t g1, size_t g2)
 {
     for (int i = 0; i < nargs; i++) {
         int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
@@ -185,11 +185,11 @@ int lq_pressure_divergence(lq_pressure_ops *o, lq_pressure_state *st, const lq_p
     lq_argv m[] = {MEM(&st->div), MEM(&st->dmax)};
     int rc = lq_field_zero(&st->dmax, 0);
     if (!rc)
-        rc = lq_pr_launch3(o, o->divergence, "pressure_divergence", 8, a, (size_t)st->nx,
-                           (size_t)st->ny, (size_t)st->nz);
+        rc = lq_pressure_launch3(o, o->divergence, "pressure_divergence", 8, a, (size_t)st->nx,
+                                 (size_t)st->ny, (size_t)st->nz);
     if (!rc)
         rc = lq_cl_launch(o->ctx, o->max, "pressure_max", 2, m, 1,
-                          (n + LQ_PR_BLOCK - 1) / LQ_PR_BLOCK, 1, NULL);
+                          (n + LQ_PRESSURE_BLOCK - 1) / LQ_PRESSURE_BLOCK, 1, NULL);
     if (rc || !maxdiv) return rc;
     lq_uint bits = 0;
     rc = lq_field_download(&st->dmax, &bits);
@@ -208,12 +208,13 @@ int lq_pressure_rb_sweep(lq_pressure_ops *o, lq_pressure_state *st, const lq_pre
     size_t g0 = (size_t)st->nx, g1 = (size_t)st->ny, g2 = (size_t)st->nz;
     parity &= 1;
     int weighted = st->sw != NULL;
-    lq_argv a[] = {MEM(st->u),        MEM(st->v),    MEM(st->w),  MEM(st->p), MEM(st->flags),
-                   MEM(LQ_PR_SW(st)), VAL(weighted), VAL(parity), VAL(c.idx), VAL(c.idy),
-                   VAL(c.idz),        VAL(c.beta),   VAL(c.tx),   VAL(c.ty),  VAL(c.tz)};
+    lq_argv a[] = {
+        MEM(st->u),    MEM(st->v),  MEM(st->w), MEM(st->p), MEM(st->flags), MEM(LQ_PRESSURE_SW(st)),
+        VAL(weighted), VAL(parity), VAL(c.idx), VAL(c.idy), VAL(c.idz),     VAL(c.beta),
+        VAL(c.tx),     VAL(c.ty),   VAL(c.tz)};
     if (o->rb_launch == LQ_PRESSURE_RB_ALL)
-        return lq_pr_launch3(o, o->rb, "pressure_rb", 15, a, g0, g1, g2);
-    return lq_pr_launch3(o, o->rb_half, "pressure_rb_half", 15, a, (g0 + 1) / 2, g1, g2);
+        return lq_pressure_launch3(o, o->rb, "pressure_rb", 15, a, g0, g1, g2);
+    return lq_pressure_launch3(o, o->rb_half, "pressure_rb_half", 15, a, (g0 + 1) / 2, g1, g2);
 }
 
 int lq_pressure_rb_full_sweep(lq_pressure_ops *o, lq_pressure_state *st,
@@ -225,17 +226,18 @@ int lq_pressure_rb_full_sweep(lq_pressure_ops *o, lq_pressure_state *st,
     }
     lq_pressure_coef c = lq_pressure_coef_of(prm, st->nx, st->ny, st->nz);
     int slab = o->slab, slabs = (st->nz + slab - 1) / slab, weighted = st->sw != NULL;
-    lq_argv a[] = {MEM(st->u),        MEM(st->v),    MEM(st->w), MEM(st->p), MEM(st->flags),
-                   MEM(LQ_PR_SW(st)), VAL(weighted), VAL(slab),  VAL(c.idx), VAL(c.idy),
-                   VAL(c.idz),        VAL(c.beta),   VAL(c.tx),  VAL(c.ty),  VAL(c.tz)};
+    lq_argv a[] = {
+        MEM(st->u),    MEM(st->v), MEM(st->w), MEM(st->p), MEM(st->flags), MEM(LQ_PRESSURE_SW(st)),
+        VAL(weighted), VAL(slab),  VAL(c.idx), VAL(c.idy), VAL(c.idz),     VAL(c.beta),
+        VAL(c.tx),     VAL(c.ty),  VAL(c.tz)};
     size_t one = 1, g = (size_t)slabs;
     int rc = LQ_OK;
     for (int i = 0; i < 15 && !rc; i++)
         rc = lq_cl_arg(o->rb_slabs, "pressure_rb_slabs", (cl_uint)i, a[i].size, a[i].p);
     if (!rc) rc = lq_cl_run(o->ctx, o->rb_slabs, "pressure_rb_slabs", 1, &g, &one);
     if (!rc)
-        rc = lq_pr_launch3(o, o->rb_edges, "pressure_rb_edges", 15, a, (size_t)(st->nx + 1) / 2,
-                           (size_t)st->ny, (size_t)(2 * slabs));
+        rc = lq_pressure_launch3(o, o->rb_edges, "pressure_rb_edges", 15, a,
+                                 (size_t)(st->nx + 1) / 2, (size_t)st->ny, (size_t)(2 * slabs));
     return rc;
 }
 
@@ -248,15 +250,24 @@ int lq_pressure_jacobi_sweep(lq_pressure_ops *o, lq_pressure_state *st,
     }
     lq_pressure_coef c = lq_pressure_coef_of(prm, st->nx, st->ny, st->nz);
     int weighted = st->sw != NULL;
-    lq_argv a[] = {MEM(&st->dp),   MEM(st->u),        MEM(st->v),    MEM(st->w),
-                   MEM(st->flags), MEM(LQ_PR_SW(st)), VAL(weighted), VAL(c.idx),
-                   VAL(c.idy),     VAL(c.idz),        VAL(c.beta)};
-    lq_argv b[] = {MEM(st->u),   MEM(st->v),     MEM(st->w),        MEM(st->p),
-                   MEM(&st->dp), MEM(st->flags), MEM(LQ_PR_SW(st)), VAL(weighted),
-                   VAL(c.tx),    VAL(c.ty),      VAL(c.tz)};
+    lq_argv a[] = {
+        MEM(&st->dp),  MEM(st->u), MEM(st->v), MEM(st->w), MEM(st->flags), MEM(LQ_PRESSURE_SW(st)),
+        VAL(weighted), VAL(c.idx), VAL(c.idy), VAL(c.idz), VAL(c.beta)};
+    lq_argv b[] = {MEM(st->u),
+                   MEM(st->v),
+                   MEM(st->w),
+                   MEM(st->p),
+                   MEM(&st->dp),
+                   MEM(st->flags),
+                   MEM(LQ_PRESSURE_SW(st)),
+                   VAL(weighted),
+                   VAL(c.tx),
+                   VAL(c.ty),
+                   VAL(c.tz)};
     size_t g0 = (size_t)st->nx, g1 = (size_t)st->ny, g2 = (size_t)st->nz;
-    int rc = lq_pr_launch3(o, o->jacobi_dp, "pressure_jacobi_dp", 11, a, g0, g1, g2);
-    if (!rc) rc = lq_pr_launch3(o, o->jacobi_apply, "pressure_jacobi_apply", 11, b, g0, g1, g2);
+    int rc = lq_pressure_launch3(o, o->jacobi_dp, "pressure_jacobi_dp", 11, a, g0, g1, g2);
+    if (!rc)
+        rc = lq_pressure_launch3(o, o->jacobi_apply, "pressure_jacobi_apply", 11, b, g0, g1, g2);
     return rc;
 }
 
@@ -270,14 +281,14 @@ int lq_pressure_surface_prep(lq_pressure_ops *o, const lq_field *flags, lq_field
            out->elem == 1 && p->elem == 4 && sw->count == 2 * n && sw->elem == 4);
     assert(per_cell == 0 ||
            (count->count == n && count->elem == 4 &&
-            table->count >= (size_t)LQ_PR_ST * ((size_t)per_cell + 1) && table->elem == 4));
+            table->count >= (size_t)LQ_PRESSURE_ST * ((size_t)per_cell + 1) && table->elem == 4));
     if (IS_REF(o)) {
         lq_pressure_ref_surface_prep(flags, out, p, sw, count, table, per_cell);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(flags), MEM(out), MEM(p), MEM(sw), MEM(count), MEM(table), VAL(per_cell)};
-    return lq_pr_launch3(o, o->surface_prep, "pressure_surface_prep", 7, a, (size_t)o->nx,
-                         (size_t)o->ny, (size_t)o->nz);
+    return lq_pressure_launch3(o, o->surface_prep, "pressure_surface_prep", 7, a, (size_t)o->nx,
+                               (size_t)o->ny, (size_t)o->nz);
 }
 
 void lq_pressure_surface_table(int per_cell, float g_abs, const lq_pressure_params *prm, int nx,
@@ -288,16 +299,16 @@ void lq_pressure_surface_table(int per_cell, float g_abs, const lq_pressure_para
                (nz > 1 ? 1.0 / (dz * dz) : 0.0);
     /* a weighted cell over-relaxed at the grid's β0 (~1.95) left the iteration ringing: a 2D
      * dam break (a = 16 cells) took 850 sweeps a step, 189 of 482 steps stopped at the cap;
-     * at LQ_PR_SURFACE_OMEGA (1.0: 164, 1.2: 132, 1.5: 91, 1.7: 124) 99 and 3; unweighted
+     * at LQ_PRESSURE_SURFACE_OMEGA (1.0: 164, 1.2: 132, 1.5: 91, 1.7: 124) 99 and 3; unweighted
      * surface cells 136, the paper's way 251 */
-    double omega = fmin(prm->beta0, LQ_PR_SURFACE_OMEGA) / prm->beta0;
-    for (int m = 0; m <= per_cell; m++) { /* f held at ≥ 0.1 as lq_ms_fill_ratio does */
+    double omega = fmin(prm->beta0, LQ_PRESSURE_SURFACE_OMEGA) / prm->beta0;
+    for (int m = 0; m <= per_cell; m++) { /* f held at ≥ 0.1 as lq_macsurface_fill_ratio does */
         double f = m < 0.1 * per_cell ? 0.1 : (double)m / per_cell;
-        float *r = table + LQ_PR_ST * m;
-        /* at_fill: relaxed when the surface lies θ = f − ½ ≥ LQ_PR_THETA_MIN above the cell's
+        float *r = table + LQ_PRESSURE_ST * m;
+        /* at_fill: relaxed when the surface lies θ = f − ½ ≥ LQ_PRESSURE_THETA_MIN above the cell's
          * centre, its +y face weighted 1/θ; else held, the full cell's +y face weighted
          * 1/(f + ½). Otherwise: relaxed, unweighted, the air's line from the full cell. */
-        int relaxed = !at_fill || f - 0.5 >= LQ_PR_THETA_MIN;
+        int relaxed = !at_fill || f - 0.5 >= LQ_PRESSURE_THETA_MIN;
         double theta = !at_fill ? 1.0 : relaxed ? f - 0.5 : f + 0.5, w = 1.0 / theta;
         r[0] = (float)w;
         r[1] = (float)(2.0 * s / (2.0 * s + (w - 1.0) / (dy * dy)) * (w != 1.0 ? omega : 1.0));
@@ -315,7 +326,7 @@ void lq_pressure_surface_table(int per_cell, float g_abs, const lq_pressure_para
     }
 }
 
-static int lq_pr_check_params(const lq_pressure_params *prm)
+static int lq_pressure_check_params(const lq_pressure_params *prm)
 {
     if (!(prm->dt > 0.0f && prm->dx > 0.0f && prm->dy > 0.0f && prm->dz > 0.0f))
         return lq_error(LQ_EINPUT,
@@ -340,7 +351,7 @@ int lq_pressure_solve(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressu
 {
     int done = 0;
     float m = INFINITY;
-    int rc = lq_pr_check_params(prm);
+    int rc = lq_pressure_check_params(prm);
     if (!rc) rc = lq_pressure_divergence(o, st, prm, &m);
     while (!rc && !(m < prm->eps) && isfinite(m) && done < prm->max_sweeps) {
         int todo = LQ_MIN(prm->check_every, prm->max_sweeps - done);

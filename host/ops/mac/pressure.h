@@ -122,10 +122,10 @@ int lq_pressure_solve(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressu
                       int *sweeps, float *maxdiv);
 
 /* mac.surface_solve, once a step after the cells are classified (kernels/mac/pressure_cell.h,
- * lq_pr_surface_prep_cell, says what and why): out (unsigned char per cell, the grid's
+ * lq_pressure_surface_prep_cell, says what and why): out (unsigned char per cell, the grid's
  * shape) = the flags the iteration reads, p of the EMPTY cells (and of the surface cells
  * held), sw (2 n floats) the surface weights. count: int per cell (markers); table:
- * LQ_PR_ST (per_cell + 1) floats from lq_pressure_surface_table; per_cell 0: no weights,
+ * LQ_PRESSURE_ST (per_cell + 1) floats from lq_pressure_surface_table; per_cell 0: no weights,
  * EMPTY at 0, count and table unread. Point st->flags at out and st->sw at sw for
  * lq_pressure_solve; the caller restores both afterwards. */
 int lq_pressure_surface_prep(lq_pressure_ops *o, const lq_field *flags, lq_field *out, lq_field *p,
@@ -134,8 +134,8 @@ int lq_pressure_surface_prep(lq_pressure_ops *o, const lq_field *flags, lq_field
 /* The table per marker count m = 0 ... per_cell (f = m / per_cell held at ≥ 0.1), from
  * the cell sizes and β0 of prm and the grid's shape (an axis one cell thick has no term in
  * β): at_fill, the ghost fluid at the fill; else the air at the EMPTY cells' centres. A
- * cell with a weighted face is relaxed with β0 at most LQ_PR_SURFACE_OMEGA. */
-#define LQ_PR_SURFACE_OMEGA 1.5
+ * cell with a weighted face is relaxed with β0 at most LQ_PRESSURE_SURFACE_OMEGA. */
+#define LQ_PRESSURE_SURFACE_OMEGA 1.5
 void lq_pressure_surface_table(int per_cell, float g_abs, const lq_pressure_params *prm, int nx,
                                int ny, int nz, int at_fill, float *table);
 

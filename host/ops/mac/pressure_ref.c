@@ -20,9 +20,9 @@ void lq_pressure_ref_divergence(lq_pressure_state *st, const lq_pressure_params 
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++) {
-                float d = lq_pr_div_cell(F(&st->div), F(st->u), F(st->v), F(st->w), UC(st->flags),
-                                         i, j, k, nx, ny, c.idx, c.idy, c.idz);
-                lq_uint b = lq_pr_abs_bits(d);
+                float d = lq_pressure_div_cell(F(&st->div), F(st->u), F(st->v), F(st->w),
+                                               UC(st->flags), i, j, k, nx, ny, c.idx, c.idy, c.idz);
+                lq_uint b = lq_pressure_abs_bits(d);
                 if (b > m) m = b;
             }
     *(lq_uint *)st->dmax.host = m;
@@ -36,8 +36,9 @@ void lq_pressure_ref_rb_sweep(lq_pressure_state *st, const lq_pressure_params *p
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = (j + k + parity) & 1; i < nx; i += 2)
-                lq_pr_rb_cell(F(st->u), F(st->v), F(st->w), F(st->p), UC(st->flags), SW(st), i, j,
-                              k, nx, ny, nz, c.idx, c.idy, c.idz, c.beta, c.tx, c.ty, c.tz);
+                lq_pressure_rb_cell(F(st->u), F(st->v), F(st->w), F(st->p), UC(st->flags), SW(st),
+                                    i, j, k, nx, ny, nz, c.idx, c.idy, c.idz, c.beta, c.tx, c.ty,
+                                    c.tz);
 }
 
 void lq_pressure_ref_jacobi_sweep(lq_pressure_state *st, const lq_pressure_params *prm)
@@ -47,13 +48,15 @@ void lq_pressure_ref_jacobi_sweep(lq_pressure_state *st, const lq_pressure_param
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_pr_jacobi_dp_cell(F(&st->dp), F(st->u), F(st->v), F(st->w), UC(st->flags),
-                                     SW(st), i, j, k, nx, ny, nz, c.idx, c.idy, c.idz, c.beta);
+                lq_pressure_jacobi_dp_cell(F(&st->dp), F(st->u), F(st->v), F(st->w), UC(st->flags),
+                                           SW(st), i, j, k, nx, ny, nz, c.idx, c.idy, c.idz,
+                                           c.beta);
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_pr_jacobi_apply_cell(F(st->u), F(st->v), F(st->w), F(st->p), F(&st->dp),
-                                        UC(st->flags), SW(st), i, j, k, nx, ny, c.tx, c.ty, c.tz);
+                lq_pressure_jacobi_apply_cell(F(st->u), F(st->v), F(st->w), F(st->p), F(&st->dp),
+                                              UC(st->flags), SW(st), i, j, k, nx, ny, c.tx, c.ty,
+                                              c.tz);
 }
 
 void lq_pressure_ref_surface_prep(const lq_field *flags, lq_field *out, lq_field *p, lq_field *sw,
@@ -61,7 +64,7 @@ void lq_pressure_ref_surface_prep(const lq_field *flags, lq_field *out, lq_field
 {
     int n = (int)flags->count;
     for (int c = 0; c < n; c++)
-        lq_pr_surface_prep_cell(UC(flags), (unsigned char *)out->host, F(p), F(sw),
-                                (const int *)count->host, (const float *)table->host, c, flags->nx,
-                                flags->nx * flags->ny, n, per_cell);
+        lq_pressure_surface_prep_cell(UC(flags), (unsigned char *)out->host, F(p), F(sw),
+                                      (const int *)count->host, (const float *)table->host, c,
+                                      flags->nx, flags->nx * flags->ny, n, per_cell);
 }

@@ -13,9 +13,9 @@
 
 #include "core/common.h"
 
-static const char *const lq_ex_sources[] = {"kernels/common/lq_shared.h",
-                                            "kernels/common/mac_grid.h",
-                                            "kernels/pls/extrap_cell.h", "kernels/pls/extrap.cl"};
+static const char *const lq_extrap_sources[] = {
+    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/pls/extrap_cell.h",
+    "kernels/pls/extrap.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
@@ -64,8 +64,8 @@ int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
     lq_cl_kernel_name ks[] = LQ_EXTRAP_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_ex_sources), lq_ex_sources, defines,
-                               &o->program, (int)LQ_COUNT(ks), ks);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_extrap_sources), lq_extrap_sources,
+                               defines, &o->program, (int)LQ_COUNT(ks), ks);
 }
 
 void lq_extrap_ops_release(lq_extrap_ops *o)
@@ -84,8 +84,8 @@ void lq_extrap_ops_release(lq_extrap_ops *o)
     lq_field_release(&o->cnt);
 }
 
-static void lq_ex_check(const lq_extrap_ops *o, const lq_field *u, const lq_field *v,
-                        const lq_field *w, const lq_field *cellf)
+static void lq_extrap_check(const lq_extrap_ops *o, const lq_field *u, const lq_field *v,
+                            const lq_field *w, const lq_field *cellf)
 {
     (void)o;
     (void)u;
@@ -99,8 +99,8 @@ static void lq_ex_check(const lq_extrap_ops *o, const lq_field *u, const lq_fiel
 }
 
 /* Binds n arguments and runs over g (3D). */
-static int lq_ex_run(lq_extrap_ops *o, cl_kernel k, const char *name, int n, const lq_argv *a,
-                     const size_t *g)
+static int lq_extrap_run(lq_extrap_ops *o, cl_kernel k, const char *name, int n, const lq_argv *a,
+                         const size_t *g)
 {
     for (int i = 0; i < n; i++) {
         int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
@@ -109,7 +109,7 @@ static int lq_ex_run(lq_extrap_ops *o, cl_kernel k, const char *name, int n, con
     return lq_cl_run(o->ctx, k, name, 3, g, NULL);
 }
 
-static void lq_ex_face_range(const lq_extrap_ops *o, int c, size_t *g)
+static void lq_extrap_face_range(const lq_extrap_ops *o, int c, size_t *g)
 {
     g[0] = (size_t)(o->nx + (c == 0));
     g[1] = (size_t)(o->ny + (c == 1));
@@ -119,7 +119,7 @@ static void lq_ex_face_range(const lq_extrap_ops *o, int c, size_t *g)
 int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                        const lq_field *sdf, const lq_extrap_params *prm)
 {
-    lq_ex_check(o, u, v, w, phi);
+    lq_extrap_check(o, u, v, w, phi);
     assert(prm->layers >= 0);
     if (IS_REF(o)) {
         lq_extrap_ref_velocity(o, u, v, w, phi, sdf, prm);
@@ -132,8 +132,8 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
     size_t g[3];
     for (int c = 0; c < 3 && !rc; c++) {
         lq_argv a[] = {MEM(&o->valid[0][c]), MEM(phi), MEM(sd), VAL(use_sdf), VAL(c)};
-        lq_ex_face_range(o, c, g);
-        rc = lq_ex_run(o, o->init, "extrap_init", (int)LQ_COUNT(a), a, g);
+        lq_extrap_face_range(o, c, g);
+        rc = lq_extrap_run(o, o->init, "extrap_init", (int)LQ_COUNT(a), a, g);
     }
     o->final = 0;
     if (rc || prm->layers <= 0) return rc;
@@ -148,8 +148,8 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
     for (int c = 0; c < 3 && !rc; c++) {
         int cap = (int)cur[c]->count;
         lq_argv a[] = {MEM(&o->valid[0][c]), VAL(c), MEM(cur[c]), MEM(&o->cnt), VAL(cap)};
-        lq_ex_face_range(o, c, g);
-        rc = lq_ex_run(o, o->seed, "extrap_seed", (int)LQ_COUNT(a), a, g);
+        lq_extrap_face_range(o, c, g);
+        rc = lq_extrap_run(o, o->seed, "extrap_seed", (int)LQ_COUNT(a), a, g);
     }
     if (!rc) rc = lq_field_download(&o->cnt, cnt);
     for (int l = 0; l < prm->layers && !rc; l++) {
@@ -157,8 +157,8 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
         if (whole) {
             for (int c = 0; c < 3 && !rc; c++) {
                 lq_argv a[] = {MEM(vel[c]), MEM(&o->valid[0][c]), VAL(c), VAL(l)};
-                lq_ex_face_range(o, c, g);
-                rc = lq_ex_run(o, o->layer_lev, "extrap_layer_lev", (int)LQ_COUNT(a), a, g);
+                lq_extrap_face_range(o, c, g);
+                rc = lq_extrap_run(o, o->layer_lev, "extrap_layer_lev", (int)LQ_COUNT(a), a, g);
             }
             continue;
         }
@@ -193,9 +193,9 @@ int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                         const lq_field *phi, const lq_field *sdf, const lq_field *ob,
                         const lq_extrap_params *prm)
 {
-    lq_ex_check(o, u, v, w, sdf);
-    if (phi) lq_ex_check(o, u, v, w, phi);
-    if (ob) lq_ex_check(o, &ob[0], &ob[1], &ob[2], NULL);
+    lq_extrap_check(o, u, v, w, sdf);
+    if (phi) lq_extrap_check(o, u, v, w, phi);
+    if (ob) lq_extrap_check(o, &ob[0], &ob[1], &ob[2], NULL);
     if (IS_REF(o)) {
         lq_extrap_ref_object_bc(o, u, v, w, phi, sdf, ob, prm);
         return LQ_OK;
@@ -211,8 +211,8 @@ int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
         lq_argv a[] = {MEM(&o->tmp[c]), MEM(u),      MEM(v),    MEM(w),  MEM(sdf),   MEM(ph),
                        VAL(use_phi),    VAL(ox),     VAL(oy),   VAL(oz), MEM(oo[0]), MEM(oo[1]),
                        MEM(oo[2]),      VAL(use_ob), VAL(hold), VAL(al), VAL(c)};
-        lq_ex_face_range(o, c, g);
-        rc = lq_ex_run(o, o->object, "extrap_object", (int)LQ_COUNT(a), a, g);
+        lq_extrap_face_range(o, c, g);
+        rc = lq_extrap_run(o, o->object, "extrap_object", (int)LQ_COUNT(a), a, g);
     }
     for (int c = 0; c < 3 && !rc; c++) {
         int n = (int)vel[c]->count;
@@ -226,8 +226,8 @@ int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
 int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                              const lq_field *phi, const lq_field *sdf)
 {
-    lq_ex_check(o, u, v, w, sdf);
-    if (phi) lq_ex_check(o, u, v, w, phi);
+    lq_extrap_check(o, u, v, w, sdf);
+    if (phi) lq_extrap_check(o, u, v, w, phi);
     if (IS_REF(o)) {
         lq_extrap_ref_object_restore(o, u, v, w, phi, sdf);
         return LQ_OK;
@@ -239,8 +239,8 @@ int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_fiel
     size_t g[3];
     for (int c = 0; c < 3 && !rc; c++) {
         lq_argv a[] = {MEM(vel[c]), MEM(&o->tmp[c]), MEM(sdf), MEM(ph), VAL(use_phi), VAL(c)};
-        lq_ex_face_range(o, c, g);
-        rc = lq_ex_run(o, o->restore, "extrap_restore", (int)LQ_COUNT(a), a, g);
+        lq_extrap_face_range(o, c, g);
+        rc = lq_extrap_run(o, o->restore, "extrap_restore", (int)LQ_COUNT(a), a, g);
     }
     return rc;
 }
@@ -248,7 +248,7 @@ int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_fiel
 int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                       const lq_field *sdf, const lq_extrap_params *prm)
 {
-    lq_ex_check(o, u, v, w, phi);
+    lq_extrap_check(o, u, v, w, phi);
     if (IS_REF(o)) {
         lq_extrap_ref_divfree(o, u, v, w, phi, sdf, prm);
         return LQ_OK;
@@ -259,13 +259,13 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
     size_t gc[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz}, g[3];
     lq_argv ba[] = {MEM(&o->band), MEM(&o->rhs), MEM(&o->p),  MEM(u),   MEM(v),  MEM(w),
                     MEM(&vm[0]),   MEM(&vm[1]),  MEM(&vm[2]), MEM(phi), MEM(sd), VAL(use_sdf)};
-    int rc = lq_ex_run(o, o->bandk, "extrap_band", (int)LQ_COUNT(ba), ba, gc);
+    int rc = lq_extrap_run(o, o->bandk, "extrap_band", (int)LQ_COUNT(ba), ba, gc);
     /* the sweeps visit only the band cells, by colour (lists built once; extrap_sor over
      * the whole grid computes the same, bit for bit, at several times the cost) */
     int cnt[2] = {0, 0};
     if (!rc) rc = lq_field_zero(&o->cnt, 0);
     lq_argv la[] = {MEM(&o->list), MEM(&o->cnt), MEM(&o->band)};
-    if (!rc) rc = lq_ex_run(o, o->listk, "extrap_list", (int)LQ_COUNT(la), la, gc);
+    if (!rc) rc = lq_extrap_run(o, o->listk, "extrap_list", (int)LQ_COUNT(la), la, gc);
     if (!rc) rc = lq_field_read(&o->cnt, 0, sizeof cnt, cnt); /* o->cnt holds 4 */
     size_t local = 64;
     /* bit 7: the cells joined to p = 0, by rounds of both colours until one sets none
@@ -296,8 +296,8 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
     for (int c = 0; c < 3 && !rc; c++) {
         lq_argv a[] = {MEM(vel[c]), MEM(&o->p),   MEM(&o->band), MEM(phi),
                        MEM(sd),     VAL(use_sdf), VAL(c)};
-        lq_ex_face_range(o, c, g);
-        rc = lq_ex_run(o, o->correct, "extrap_correct", (int)LQ_COUNT(a), a, g);
+        lq_extrap_face_range(o, c, g);
+        rc = lq_extrap_run(o, o->correct, "extrap_correct", (int)LQ_COUNT(a), a, g);
     }
     return rc;
 }

@@ -28,7 +28,7 @@
  *   lq_extrap_velocity(o, u, v, w, phi, sdf, &prm);        air band + inside objects
  *   lq_extrap_object_bc(o, u, v, w, phi, sdf, ob, &prm);   only with objects (§5.5.1)
  *   lq_extrap_divfree(o, u, v, w, phi, sdf, &prm);         optional (§5.2)
- * then lq_sl_advect_velocity / lq_sl_advect_scalar. prm.layers should cover the largest
+ * then lq_sladvect_advect_velocity / lq_sladvect_advect_scalar. prm.layers should cover the largest
  * backtrace (CFL + 1 or 2). Faces beyond the layers keep the values they had.
  * lq_extrap_divfree uses the valid mask of the last lq_extrap_velocity call.
  *
@@ -91,12 +91,12 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
  * it with lq_poisson_params.object_air): the normal part is then the object's at every
  * face with an object cell still liquid (φ ≤ 0) on either side, the inequality only at
  * faces beside object cells the liquid left (φ > 0), which the projection treats as air
- * (kernels/pls/extrap_cell.h lq_ex_held). */
+ * (kernels/pls/extrap_cell.h lq_extrap_held). */
 int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                         const lq_field *phi, const lq_field *sdf, const lq_field *ob,
                         const lq_extrap_params *prm);
 /* Puts the last lq_extrap_object_bc's values back at the held faces (every closed face;
- * with phi only those lq_ex_held names: the others are open in the projection) after a
+ * with phi only those lq_extrap_held names: the others are open in the projection) after a
  * pass such as the body force that changed them; the other faces are left as they are. */
 int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                              const lq_field *phi, const lq_field *sdf);

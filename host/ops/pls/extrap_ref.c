@@ -9,9 +9,9 @@
 
 #define F(fld)  ((float *)(fld)->host)
 #define CF(fld) ((const float *)(fld)->host)
-#define B(fld)  ((lq_ex_u8 *)(fld)->host)
+#define B(fld)  ((lq_extrap_u8 *)(fld)->host)
 
-#define LQ_EX_LOOP(ax, ay, az)                                                                     \
+#define LQ_EXTRAP_LOOP(ax, ay, az)                                                                 \
     for (int k = 0; k < (az); k++)                                                                 \
         for (int j = 0; j < (ay); j++)                                                             \
             for (int i = 0; i < (ax); i++)
@@ -24,16 +24,16 @@ void lq_extrap_ref_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field
     lq_field *vel[3] = {u, v, w};
     for (int c = 0; c < 3; c++) {
         int ax, ay, az;
-        lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
-        LQ_EX_LOOP(ax, ay, az)
-        lq_ex_init_face(B(&o->valid[0][c]), CF(phi), sd, use_sdf, c, i, j, k, nx, ny, nz);
+        lq_extrap_dims(c, nx, ny, nz, &ax, &ay, &az);
+        LQ_EXTRAP_LOOP(ax, ay, az)
+        lq_extrap_init_face(B(&o->valid[0][c]), CF(phi), sd, use_sdf, c, i, j, k, nx, ny, nz);
     }
     for (int l = 0; l < prm->layers; l++) /* the kernels: only the faces of each front */
         for (int c = 0; c < 3; c++) {
             int ax, ay, az;
-            lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
-            LQ_EX_LOOP(ax, ay, az)
-            lq_ex_layer_lev(F(vel[c]), B(&o->valid[0][c]), c, i, j, k, nx, ny, nz, l);
+            lq_extrap_dims(c, nx, ny, nz, &ax, &ay, &az);
+            LQ_EXTRAP_LOOP(ax, ay, az)
+            lq_extrap_layer_lev(F(vel[c]), B(&o->valid[0][c]), c, i, j, k, nx, ny, nz, l);
         }
     o->final = 0;
 }
@@ -49,11 +49,12 @@ void lq_extrap_ref_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_fiel
     lq_field *vel[3] = {u, v, w};
     for (int c = 0; c < 3; c++) {
         int ax, ay, az;
-        lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
-        LQ_EX_LOOP(ax, ay, az)
-        lq_ex_object_face(F(&o->tmp[c]), CF(u), CF(v), CF(w), CF(sdf), ph, use_phi, prm->obj_vel[0],
-                          prm->obj_vel[1], prm->obj_vel[2], oo[0], oo[1], oo[2], use_ob,
-                          prm->hold_normal, prm->friction, c, i, j, k, nx, ny, nz);
+        lq_extrap_dims(c, nx, ny, nz, &ax, &ay, &az);
+        LQ_EXTRAP_LOOP(ax, ay, az)
+        lq_extrap_object_face(F(&o->tmp[c]), CF(u), CF(v), CF(w), CF(sdf), ph, use_phi,
+                              prm->obj_vel[0], prm->obj_vel[1], prm->obj_vel[2], oo[0], oo[1],
+                              oo[2], use_ob, prm->hold_normal, prm->friction, c, i, j, k, nx, ny,
+                              nz);
     }
     for (int c = 0; c < 3; c++)
         for (size_t f = 0; f < vel[c]->count; f++) F(vel[c])[f] = CF(&o->tmp[c])[f];
@@ -67,9 +68,10 @@ void lq_extrap_ref_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq
     lq_field *vel[3] = {u, v, w};
     for (int c = 0; c < 3; c++) {
         int ax, ay, az;
-        lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
-        LQ_EX_LOOP(ax, ay, az)
-        lq_ex_restore_face(F(vel[c]), CF(&o->tmp[c]), CF(sdf), ph, use_phi, c, i, j, k, nx, ny, nz);
+        lq_extrap_dims(c, nx, ny, nz, &ax, &ay, &az);
+        LQ_EXTRAP_LOOP(ax, ay, az)
+        lq_extrap_restore_face(F(vel[c]), CF(&o->tmp[c]), CF(sdf), ph, use_phi, c, i, j, k, nx, ny,
+                               nz);
     }
 }
 
@@ -79,30 +81,30 @@ void lq_extrap_ref_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field 
     int nx = o->nx, ny = o->ny, nz = o->nz, use_sdf = sdf != NULL ? 1 + (prm->closed != 0) : 0;
     const float *sd = sdf ? CF(sdf) : CF(phi);
     lq_field *vm = o->valid[o->final];
-    LQ_EX_LOOP(nx, ny, nz)
-    lq_ex_band_cell(B(&o->band), F(&o->rhs), F(&o->p), CF(u), CF(v), CF(w), B(&vm[0]), B(&vm[1]),
-                    B(&vm[2]), CF(phi), sd, use_sdf, i, j, k, nx, ny, nz);
+    LQ_EXTRAP_LOOP(nx, ny, nz)
+    lq_extrap_band_cell(B(&o->band), F(&o->rhs), F(&o->p), CF(u), CF(v), CF(w), B(&vm[0]),
+                        B(&vm[1]), B(&vm[2]), CF(phi), sd, use_sdf, i, j, k, nx, ny, nz);
     /* bit 7 by colour rounds until one sets none, as the kernels do over their lists */
     for (int set = 1; set;) {
         set = 0;
         for (int colour = 0; colour < 2; colour++) {
-            LQ_EX_LOOP(nx, ny, nz)
+            LQ_EXTRAP_LOOP(nx, ny, nz)
             if (((i + j + k) & 1) == colour)
-                set += lq_ex_reach_bits(B(&o->band), LQ_MAC_CELL(i, j, k, nx, ny), nx, ny);
+                set += lq_extrap_reach_bits(B(&o->band), LQ_MAC_CELL(i, j, k, nx, ny), nx, ny);
         }
     }
     for (int it = 0; it < prm->iterations; it++)
         for (int colour = 0; colour < 2; colour++) {
-            LQ_EX_LOOP(nx, ny, nz)
-            lq_ex_sor_cell(F(&o->p), B(&o->band), CF(&o->rhs), CF(phi), sd, use_sdf, colour,
-                           prm->omega, i, j, k, nx, ny, nz);
+            LQ_EXTRAP_LOOP(nx, ny, nz)
+            lq_extrap_sor_cell(F(&o->p), B(&o->band), CF(&o->rhs), CF(phi), sd, use_sdf, colour,
+                               prm->omega, i, j, k, nx, ny, nz);
         }
     lq_field *vel[3] = {u, v, w};
     for (int c = 0; c < 3; c++) {
         int ax, ay, az;
-        lq_ex_dims(c, nx, ny, nz, &ax, &ay, &az);
-        LQ_EX_LOOP(ax, ay, az)
-        lq_ex_correct_face(F(vel[c]), CF(&o->p), B(&o->band), CF(phi), sd, use_sdf, c, i, j, k, nx,
-                           ny, nz);
+        lq_extrap_dims(c, nx, ny, nz, &ax, &ay, &az);
+        LQ_EXTRAP_LOOP(ax, ay, az)
+        lq_extrap_correct_face(F(vel[c]), CF(&o->p), B(&o->band), CF(phi), sd, use_sdf, c, i, j, k,
+                               nx, ny, nz);
     }
 }

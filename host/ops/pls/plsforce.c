@@ -9,13 +9,13 @@
 
 #include "core/common.h"
 
-static const char *const lq_pf_sources[] = {
+static const char *const lq_plsforce_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/pls/plsforce_cell.h",
     "kernels/pls/plsforce.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-#define LQ_PF_KERNELS(o)                                                                           \
+#define LQ_PLSFORCE_KERNELS(o)                                                                     \
     {                                                                                              \
         {&(o)->body, "plsforce_body"}, {&(o)->max, "plsforce_max"},                                \
         {                                                                                          \
@@ -23,12 +23,12 @@ static const char *const lq_pf_sources[] = {
         }                                                                                          \
     }
 
-size_t lq_pf_ops_bytes(void)
+size_t lq_plsforce_ops_bytes(void)
 {
     return 3 * sizeof(lq_uint) + 2 * sizeof(lq_long);
 }
 
-int lq_pf_ops_init(lq_pf_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+int lq_plsforce_ops_init(lq_plsforce_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
     memset(o, 0, sizeof *o);
     o->ctx = ctx;
@@ -38,20 +38,21 @@ int lq_pf_ops_init(lq_pf_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     int rc = lq_field_alloc(ctx, &o->smax, "pf_smax", 3, 1, 1, sizeof(lq_uint));
     if (!rc) rc = lq_field_alloc(ctx, &o->red, "pf_red", 2, 1, 1, sizeof(lq_long));
     if (rc || IS_REF(o)) return rc;
-    lq_cl_kernel_name ks[] = LQ_PF_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_pf_sources), lq_pf_sources, "",
-                               &o->program, (int)LQ_COUNT(ks), ks);
+    lq_cl_kernel_name ks[] = LQ_PLSFORCE_KERNELS(o);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_plsforce_sources), lq_plsforce_sources,
+                               "", &o->program, (int)LQ_COUNT(ks), ks);
 }
 
-void lq_pf_ops_release(lq_pf_ops *o)
+void lq_plsforce_ops_release(lq_plsforce_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_PF_KERNELS(o);
+    lq_cl_kernel_name ks[] = LQ_PLSFORCE_KERNELS(o);
     lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
     lq_field_release(&o->smax);
     lq_field_release(&o->red);
 }
 
-static void lq_pf_check(const lq_pf_ops *o, const lq_field *u, const lq_field *v, const lq_field *w)
+static void lq_plsforce_check(const lq_plsforce_ops *o, const lq_field *u, const lq_field *v,
+                              const lq_field *w)
 {
     (void)o;
     (void)u;
@@ -62,12 +63,12 @@ static void lq_pf_check(const lq_pf_ops *o, const lq_field *u, const lq_field *v
     assert(w->count == (size_t)o->nx * o->ny * (o->nz + 1));
 }
 
-int lq_pf_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
-                     const lq_field *sdf, const double g[3], double dt)
+int lq_plsforce_body_force(lq_plsforce_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                           const lq_field *phi, const lq_field *sdf, const double g[3], double dt)
 {
-    lq_pf_check(o, u, v, w);
+    lq_plsforce_check(o, u, v, w);
     if (IS_REF(o)) {
-        lq_pf_ref_body_force(o, u, v, w, phi, sdf, g, dt);
+        lq_plsforce_ref_body_force(o, u, v, w, phi, sdf, g, dt);
         return LQ_OK;
     }
     float gx = (float)(g[0] * dt), gy = (float)(g[1] * dt), gz = (float)(g[2] * dt);
@@ -83,12 +84,12 @@ int lq_pf_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const 
     return lq_cl_run(o->ctx, o->body, "plsforce_body", 3, global, NULL);
 }
 
-int lq_pf_max_speed(lq_pf_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
-                    float smax[3])
+int lq_plsforce_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_field *v,
+                          const lq_field *w, float smax[3])
 {
-    lq_pf_check(o, u, v, w);
+    lq_plsforce_check(o, u, v, w);
     if (IS_REF(o)) {
-        lq_pf_ref_max_speed(o, u, v, w, smax);
+        lq_plsforce_ref_max_speed(o, u, v, w, smax);
         return LQ_OK;
     }
     const lq_field *fs[3] = {u, v, w};
@@ -97,7 +98,7 @@ int lq_pf_max_speed(lq_pf_ops *o, const lq_field *u, const lq_field *v, const lq
         int n = (int)fs[s]->count;
         lq_argv a[] = {MEM(fs[s]), VAL(n), MEM(&o->smax), VAL(s)};
         rc = lq_cl_launch(o->ctx, o->max, "plsforce_max", 4, a, 1,
-                          ((size_t)n + LQ_PF_BLOCK - 1) / LQ_PF_BLOCK, 1, NULL);
+                          ((size_t)n + LQ_PLSFORCE_BLOCK - 1) / LQ_PLSFORCE_BLOCK, 1, NULL);
     }
     lq_uint bits[3] = {0, 0, 0};
     if (!rc) rc = lq_field_download(&o->smax, bits);
@@ -105,12 +106,12 @@ int lq_pf_max_speed(lq_pf_ops *o, const lq_field *u, const lq_field *v, const lq
     return rc;
 }
 
-int lq_pf_volume(lq_pf_ops *o, const lq_field *phi, const lq_field *sdf, float h, double *cells,
-                 int *bad)
+int lq_plsforce_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
+                       double *cells, int *bad)
 {
     assert(phi->count == (size_t)o->nx * o->ny * o->nz);
     if (IS_REF(o)) {
-        lq_pf_ref_volume(o, phi, sdf, h, cells, bad);
+        lq_plsforce_ref_volume(o, phi, sdf, h, cells, bad);
         return LQ_OK;
     }
     int has = sdf != NULL, n = (int)phi->count;
@@ -120,10 +121,10 @@ int lq_pf_volume(lq_pf_ops *o, const lq_field *phi, const lq_field *sdf, float h
     int rc = lq_field_zero(&o->red, 0);
     if (!rc)
         rc = lq_cl_launch(o->ctx, o->volume, "plsforce_volume", (int)LQ_COUNT(a), a, 1,
-                          ((size_t)n + LQ_PF_BLOCK - 1) / LQ_PF_BLOCK, 1, NULL);
+                          ((size_t)n + LQ_PLSFORCE_BLOCK - 1) / LQ_PLSFORCE_BLOCK, 1, NULL);
     lq_long r[2] = {0, 0};
     if (!rc) rc = lq_field_download(&o->red, r);
-    *cells = (double)r[LQ_PF_RED_VOL] / LQ_PF_FIXED;
-    *bad = (int)r[LQ_PF_RED_BAD];
+    *cells = (double)r[LQ_PLSFORCE_RED_VOL] / LQ_PLSFORCE_FIXED;
+    *bad = (int)r[LQ_PLSFORCE_RED_BAD];
     return rc;
 }

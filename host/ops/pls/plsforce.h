@@ -9,8 +9,8 @@
  * sdf may be NULL: no objects). 2D is nz = 1 (w untouched).
  *
  * Use in a step, after the velocity advection and before the projection:
- *   lq_pf_body_force(o, u, v, w, sdf, g, dt);
- * and before each step lq_pf_max_speed for dt = cfl·h / max|u|; lq_pf_volume for stats.
+ *   lq_plsforce_body_force(o, u, v, w, sdf, g, dt);
+ * and before each step lq_plsforce_max_speed for dt = cfl·h / max|u|; lq_plsforce_volume for stats.
  *
  * Invariant: bit for bit on both backends (one add per face; reductions are a max of
  * bits and fixed-point integer sums, order-free).
@@ -21,39 +21,40 @@
 #include "core/field.h"
 #include "pls/plsforce_cell.h"
 
-typedef struct lq_pf_ops {
+typedef struct lq_plsforce_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     lq_field smax; /* 3 uint: |u|, |v|, |w| max bits */
     lq_field red;  /* 2 long: fixed-point volume, blocks with a non-finite φ */
     cl_program program;
     cl_kernel body, max, volume;
-} lq_pf_ops;
+} lq_plsforce_ops;
 
-int lq_pf_ops_init(lq_pf_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
-void lq_pf_ops_release(lq_pf_ops *o);
-/* Device bytes lq_pf_ops_init allocates (for lq_ctx_reserve). */
-size_t lq_pf_ops_bytes(void);
+int lq_plsforce_ops_init(lq_plsforce_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+void lq_plsforce_ops_release(lq_plsforce_ops *o);
+/* Device bytes lq_plsforce_ops_init allocates (for lq_ctx_reserve). */
+size_t lq_plsforce_ops_bytes(void);
 
 /* u, v, w += g·dt on the interior faces with liquid (φ ≤ 0) beside them and no solid
  * side; domain-edge faces and faces touching an object (sdf ≤ 0) are set to 0; faces with
  * air on both sides are kept. g·dt is rounded once from double. */
-int lq_pf_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
-                     const lq_field *sdf, const double g[3], double dt);
+int lq_plsforce_body_force(lq_plsforce_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                           const lq_field *phi, const lq_field *sdf, const double g[3], double dt);
 /* smax = max |u|, |v|, |w| over all faces (m/s; 2D: smax[2] = 0); a NaN shows as NaN. */
-int lq_pf_max_speed(lq_pf_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
-                    float smax[3]);
+int lq_plsforce_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_field *v,
+                          const lq_field *w, float smax[3]);
 /* *cells = the liquid volume in cells (fractional; × h³ for m³); *bad = number of
- * LQ_PF_BLOCK-cell blocks holding a non-finite φ (0 when all is well). */
-int lq_pf_volume(lq_pf_ops *o, const lq_field *phi, const lq_field *sdf, float h, double *cells,
-                 int *bad);
+ * LQ_PLSFORCE_BLOCK-cell blocks holding a non-finite φ (0 when all is well). */
+int lq_plsforce_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
+                       double *cells, int *bad);
 
 /* Reference twins (host/ops/pls/plsforce_ref.c): same arguments, host storage. */
-void lq_pf_ref_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
-                          const lq_field *sdf, const double g[3], double dt);
-void lq_pf_ref_max_speed(lq_pf_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
-                         float smax[3]);
-void lq_pf_ref_volume(lq_pf_ops *o, const lq_field *phi, const lq_field *sdf, float h,
-                      double *cells, int *bad);
+void lq_plsforce_ref_body_force(lq_plsforce_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                                const lq_field *phi, const lq_field *sdf, const double g[3],
+                                double dt);
+void lq_plsforce_ref_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_field *v,
+                               const lq_field *w, float smax[3]);
+void lq_plsforce_ref_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
+                            double *cells, int *bad);
 
 #endif

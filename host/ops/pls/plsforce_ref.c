@@ -10,8 +10,9 @@
 
 #define CF(fld) ((const float *)(fld)->host)
 
-void lq_pf_ref_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
-                          const lq_field *sdf, const double g[3], double dt)
+void lq_plsforce_ref_body_force(lq_plsforce_ops *o, lq_field *u, lq_field *v, lq_field *w,
+                                const lq_field *phi, const lq_field *sdf, const double g[3],
+                                double dt)
 {
     int nx = o->nx, ny = o->ny, nz = o->nz, has = sdf != NULL;
     float gd[3] = {(float)(g[0] * dt), (float)(g[1] * dt), (float)(g[2] * dt)};
@@ -24,39 +25,39 @@ void lq_pf_ref_body_force(lq_pf_ops *o, lq_field *u, lq_field *v, lq_field *w, c
             for (int j = 0; j < fy; j++)
                 for (int i = 0; i < fx; i++)
                     q[i + fx * (j + fy * k)] =
-                        lq_pf_body_face(q, a, i, j, k, nx, ny, nz, CF(phi), sd, has, gd[a]);
+                        lq_plsforce_body_face(q, a, i, j, k, nx, ny, nz, CF(phi), sd, has, gd[a]);
     }
 }
 
-void lq_pf_ref_max_speed(lq_pf_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
-                         float smax[3])
+void lq_plsforce_ref_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_field *v,
+                               const lq_field *w, float smax[3])
 {
     const lq_field *fs[3] = {u, v, w};
     lq_uint bits[3] = {0, 0, 0};
     for (int s = 0; s < (o->nz > 1 ? 3 : 2); s++)
         for (size_t f = 0; f < fs[s]->count; f++) {
-            lq_uint b = lq_pf_abs_bits(CF(fs[s])[f]);
+            lq_uint b = lq_plsforce_abs_bits(CF(fs[s])[f]);
             if (b > bits[s]) bits[s] = b;
         }
     memcpy(smax, bits, sizeof bits);
 }
 
-void lq_pf_ref_volume(lq_pf_ops *o, const lq_field *phi, const lq_field *sdf, float h,
-                      double *cells, int *bad)
+void lq_plsforce_ref_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
+                            double *cells, int *bad)
 {
     (void)o;
     int n = (int)phi->count, has = sdf != NULL;
     float ih = (float)(1.0 / h);
     const float *sd = sdf ? CF(sdf) : NULL;
     lq_long total = 0, nbad = 0;
-    for (int c0 = 0; c0 < n; c0 += LQ_PF_BLOCK) {
+    for (int c0 = 0; c0 < n; c0 += LQ_PLSFORCE_BLOCK) {
         lq_long s = 0;
         int b = 0;
-        for (int c = c0; c < c0 + LQ_PF_BLOCK && c < n; c++)
-            s = LQ_WRAP_ADD(s, lq_pf_volume_cell(CF(phi), sd, has, c, ih, &b));
+        for (int c = c0; c < c0 + LQ_PLSFORCE_BLOCK && c < n; c++)
+            s = LQ_WRAP_ADD(s, lq_plsforce_volume_cell(CF(phi), sd, has, c, ih, &b));
         total = LQ_WRAP_ADD(total, s);
         nbad += b;
     }
-    *cells = (double)total / LQ_PF_FIXED;
+    *cells = (double)total / LQ_PLSFORCE_FIXED;
     *bad = (int)nbad;
 }

@@ -14,28 +14,30 @@
 #include "core/common.h"
 #include "world/voxel.h"
 
-static const char *const lq_po_sources[] = {
+static const char *const lq_plsobject_sources[] = {
     "kernels/common/lq_shared.h",      "kernels/common/mac_grid.h",    "kernels/mac/markers_cell.h",
     "kernels/pls/plsparticles_cell.h", "kernels/pls/plsobject_cell.h", "kernels/pls/plsobject.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-#define LQ_PO_KERNELS(o)                                                                           \
+#define LQ_PLSOBJECT_KERNELS(o)                                                                    \
     {                                                                                              \
-        {&(o)->sdf, "po_sdf"}, {&(o)->velk, "po_vel"}, {&(o)->separate, "po_separate"},            \
-            {&(o)->pinit, "po_phi_init"}, {&(o)->player, "po_phi_layer"},                          \
-            {&(o)->close, "po_close"}, {&(o)->shift, "po_shift"}, {&(o)->kill, "po_kill_air"},     \
-            {&(o)->slabel, "po_strat_label"}, {&(o)->sapply, "po_strat_apply"},                    \
+        {&(o)->sdf, "plsobject_sdf"}, {&(o)->velk, "plsobject_vel"},                               \
+            {&(o)->separate, "plsobject_separate"}, {&(o)->pinit, "plsobject_phi_init"},           \
+            {&(o)->player, "plsobject_phi_layer"}, {&(o)->close, "plsobject_close"},               \
+            {&(o)->shift, "plsobject_shift"}, {&(o)->kill, "plsobject_kill_air"},                  \
+            {&(o)->slabel, "plsobject_strat_label"}, {&(o)->sapply, "plsobject_strat_apply"},      \
     }
 
-size_t lq_po_ops_bytes(int nx, int ny, int nz)
+size_t lq_plsobject_ops_bytes(int nx, int ny, int nz)
 {
     size_t C = (size_t)nx * ny * nz;
     size_t F = (size_t)(nx + 1) * ny * nz + (size_t)nx * (ny + 1) * nz + (size_t)nx * ny * (nz + 1);
-    return F * 4 + 2 * C + LQ_PO_MAX * LQ_PO_STRIDE * 4;
+    return F * 4 + 2 * C + LQ_PLSOBJECT_MAX * LQ_PLSOBJECT_STRIDE * 4;
 }
 
-int lq_po_ops_init(lq_po_ops *o, lq_ctx *ctx, int nx, int ny, int nz, float h, float far)
+int lq_plsobject_ops_init(lq_plsobject_ops *o, lq_ctx *ctx, int nx, int ny, int nz, float h,
+                          float far)
 {
     memset(o, 0, sizeof *o);
     o->ctx = ctx;
@@ -45,36 +47,37 @@ int lq_po_ops_init(lq_po_ops *o, lq_ctx *ctx, int nx, int ny, int nz, float h, f
     o->h = h;
     o->far = far;
     o->band = 3.0f * h;
-    int rc = lq_field_alloc(ctx, &o->desc, "po_desc", LQ_PO_MAX * LQ_PO_STRIDE, 1, 1, 4);
+    int rc =
+        lq_field_alloc(ctx, &o->desc, "po_desc", LQ_PLSOBJECT_MAX * LQ_PLSOBJECT_STRIDE, 1, 1, 4);
     for (int c = 0; c < 3 && !rc; c++)
-        rc = lq_field_alloc(ctx, &o->vel[c], "po_vel", nx + (c == 0), ny + (c == 1), nz + (c == 2),
-                            4);
+        rc = lq_field_alloc(ctx, &o->vel[c], "plsobject_vel", nx + (c == 0), ny + (c == 1),
+                            nz + (c == 2), 4);
     for (int c = 0; c < 3 && !rc; c++) rc = lq_field_zero(&o->vel[c], 0);
     for (int s = 0; s < 2 && !rc; s++)
         rc = lq_field_alloc(ctx, &o->valid[s], "po_valid", nx, ny, nz, 1);
     if (rc || IS_REF(o)) return rc;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_PO_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_po_sources), lq_po_sources, defines,
-                               &o->program, (int)LQ_COUNT(ks), ks);
+    lq_cl_kernel_name ks[] = LQ_PLSOBJECT_KERNELS(o);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_plsobject_sources), lq_plsobject_sources,
+                               defines, &o->program, (int)LQ_COUNT(ks), ks);
 }
 
-void lq_po_ops_release(lq_po_ops *o)
+void lq_plsobject_ops_release(lq_plsobject_ops *o)
 {
     if (!IS_REF(o)) {
-        lq_cl_kernel_name ks[] = LQ_PO_KERNELS(o);
+        lq_cl_kernel_name ks[] = LQ_PLSOBJECT_KERNELS(o);
         lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
     }
     lq_field_release(&o->desc);
     for (int c = 0; c < 3; c++) lq_field_release(&o->vel[c]);
     for (int s = 0; s < 2; s++) lq_field_release(&o->valid[s]);
     lq_field_release(&o->grids);
-    for (int q = 0; q < o->n; q++) lq_po_object_free(&o->obj[q]);
+    for (int q = 0; q < o->n; q++) lq_plsobject_object_free(&o->obj[q]);
     o->n = 0;
 }
 
-void lq_po_object_free(lq_po_object *ob)
+void lq_plsobject_object_free(lq_plsobject_object *ob)
 {
     free(ob->keys);
     free(ob->grid);
@@ -84,7 +87,8 @@ void lq_po_object_free(lq_po_object *ob)
 
 /* Squared distance from p to triangle abc (Ericson, Real-Time Collision Detection
  * §5.1.5: the closest point by Voronoi regions). */
-static double lq_po_tri_d2(const double *p, const double *a, const double *b, const double *c)
+static double lq_plsobject_tri_d2(const double *p, const double *a, const double *b,
+                                  const double *c)
 {
     double ab[3], ac[3], ap[3], bp[3], cp[3], q[3];
     for (int i = 0; i < 3; i++) {
@@ -122,8 +126,8 @@ static double lq_po_tri_d2(const double *p, const double *a, const double *b, co
 
 /* A mesh obstacle: read and placed as host/world/voxel.c places it (scaled, turned x then y
  * then z about the world axes, translated), then its local sdf grid. */
-static int lq_po_read_mesh(const lq_scene *sc, int item, const double origin[3], bool flat,
-                           double h, lq_po_object *ob)
+static int lq_plsobject_read_mesh(const lq_scene *sc, int item, const double origin[3], bool flat,
+                                  double h, lq_plsobject_object *ob)
 {
     char p[160];
     snprintf(p, sizeof p, "obstacles.%d.mesh.file", item);
@@ -201,7 +205,7 @@ static int lq_po_read_mesh(const lq_scene *sc, int item, const double origin[3],
                         double o = x[q] < l ? l - x[q] : x[q] > u ? x[q] - u : 0;
                         bl += o * o;
                     }
-                    if (bl < best) best = fmin(best, lq_po_tri_d2(x, a, b, c));
+                    if (bl < best) best = fmin(best, lq_plsobject_tri_d2(x, a, b, c));
                 }
                 size_t g = (size_t)i + ob->gdim[0] * ((size_t)j + ob->gdim[1] * (size_t)k);
                 double d = sqrt(best);
@@ -216,8 +220,8 @@ static int lq_po_read_mesh(const lq_scene *sc, int item, const double origin[3],
     return rc;
 }
 
-int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, double h,
-               lq_po_object *ob)
+int lq_plsobject_read(const lq_scene *sc, int item, const double origin[3], bool flat, double h,
+                      lq_plsobject_object *ob)
 {
     char p[160], kp[160];
     memset(ob, 0, sizeof *ob);
@@ -250,7 +254,7 @@ int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, 
         }
     } else if (strcmp(kind, "mesh") == 0) {
         ob->kind = 4;
-        int rc = lq_po_read_mesh(sc, item, origin, flat, h, ob);
+        int rc = lq_plsobject_read_mesh(sc, item, origin, flat, h, ob);
         if (rc) return rc;
     } else {
         return lq_scene_error(sc, kp,
@@ -266,7 +270,7 @@ int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, 
                               n);
     ob->keys = lq_alloc((size_t)n * sizeof(double));
     if (!ob->keys) {
-        lq_po_object_free(ob);
+        lq_plsobject_object_free(ob);
         return LQ_ESIM;
     }
     lq_scene_floats(sc, kp, ob->keys, n);
@@ -287,15 +291,15 @@ int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, 
     }
     snprintf(p, sizeof p, "obstacles.%d.motion.interpolate", item);
     ob->smooth = strcmp(lq_scene_enum(sc, p), "smooth") == 0;
-    if (rc) lq_po_object_free(ob);
+    if (rc) lq_plsobject_object_free(ob);
     return rc;
 }
 
-int lq_po_add(lq_po_ops *o, const lq_po_object *ob)
+int lq_plsobject_add(lq_plsobject_ops *o, const lq_plsobject_object *ob)
 {
-    if (o->n >= LQ_PO_MAX)
-        return lq_error(LQ_EINPUT, "solver 'pls' moves at most %d obstacles", LQ_PO_MAX);
-    lq_po_object *q = &o->obj[o->n++];
+    if (o->n >= LQ_PLSOBJECT_MAX)
+        return lq_error(LQ_EINPUT, "solver 'pls' moves at most %d obstacles", LQ_PLSOBJECT_MAX);
+    lq_plsobject_object *q = &o->obj[o->n++];
     *q = *ob;
     if (q->kind == 4) {
         q->goff = o->grid_floats;
@@ -306,8 +310,8 @@ int lq_po_add(lq_po_ops *o, const lq_po_object *ob)
     return LQ_OK;
 }
 
-void lq_po_pose(const lq_po_object *ob, double t, double c[3], double R[9], double v[3],
-                double w[3])
+void lq_plsobject_pose(const lq_plsobject_object *ob, double t, double c[3], double R[9],
+                       double v[3], double w[3])
 {
     double val[6] = {0, 0, 0, 0, 0, 0}, rate[6] = {0, 0, 0, 0, 0, 0};
     const double *K = ob->keys;
@@ -356,8 +360,8 @@ void lq_po_pose(const lq_po_object *ob, double t, double c[3], double R[9], doub
 }
 
 /* Binds n arguments and runs over g (3D). */
-static int lq_po_run(lq_po_ops *o, cl_kernel k, const char *name, int n, const lq_argv *a,
-                     const size_t *g)
+static int lq_plsobject_run(lq_plsobject_ops *o, cl_kernel k, const char *name, int n,
+                            const lq_argv *a, const size_t *g)
 {
     for (int i = 0; i < n; i++) {
         int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
@@ -366,7 +370,7 @@ static int lq_po_run(lq_po_ops *o, cl_kernel k, const char *name, int n, const l
     return lq_cl_run(o->ctx, k, name, 3, g, NULL);
 }
 
-int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *sdf)
+int lq_plsobject_update(lq_plsobject_ops *o, double t, const lq_field *sdf_static, lq_field *sdf)
 {
     assert(sdf->count == (size_t)o->nx * o->ny * o->nz);
     if (!o->grids.count) { /* the meshes' grids, once (one float when there are none) */
@@ -385,33 +389,34 @@ int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *s
     }
     memset(o->desc_host, 0, sizeof o->desc_host);
     for (int q = 0; q < o->n; q++) {
-        const lq_po_object *ob = &o->obj[q];
-        float *d = o->desc_host + q * LQ_PO_STRIDE;
+        const lq_plsobject_object *ob = &o->obj[q];
+        float *d = o->desc_host + q * LQ_PLSOBJECT_STRIDE;
         double c[3], R[9], v[3], w[3];
-        lq_po_pose(ob, t, c, R, v, w);
-        d[LQ_PO_KIND] = (float)ob->kind;
-        d[LQ_PO_AXIS] = (float)ob->axis;
-        d[LQ_PO_FLAT] = o->nz == 1 ? 1.0f : 0.0f;
+        lq_plsobject_pose(ob, t, c, R, v, w);
+        d[LQ_PLSOBJECT_KIND] = (float)ob->kind;
+        d[LQ_PLSOBJECT_AXIS] = (float)ob->axis;
+        d[LQ_PLSOBJECT_FLAT] = o->nz == 1 ? 1.0f : 0.0f;
         if (ob->kind == 4) {
-            d[LQ_PO_GOFF] = (float)ob->goff;
-            d[LQ_PO_GIH] = 1.0f / o->h;
+            d[LQ_PLSOBJECT_GOFF] = (float)ob->goff;
+            d[LQ_PLSOBJECT_GIH] = 1.0f / o->h;
             for (int a = 0; a < 3; a++) {
-                d[LQ_PO_GDIM + a] = (float)ob->gdim[a];
-                d[LQ_PO_GLO + a] = (float)ob->glo[a];
+                d[LQ_PLSOBJECT_GDIM + a] = (float)ob->gdim[a];
+                d[LQ_PLSOBJECT_GLO + a] = (float)ob->glo[a];
             }
         }
         for (int a = 0; a < 3; a++) {
-            d[LQ_PO_SIZE + a] = (float)ob->size[a];
-            d[LQ_PO_C + a] = (float)c[a];
-            d[LQ_PO_V + a] = (float)v[a];
-            d[LQ_PO_W + a] = (float)w[a];
-            for (int b = 0; b < 3; b++) d[LQ_PO_RT + 3 * a + b] = (float)R[3 * b + a]; /* Rᵀ */
+            d[LQ_PLSOBJECT_SIZE + a] = (float)ob->size[a];
+            d[LQ_PLSOBJECT_C + a] = (float)c[a];
+            d[LQ_PLSOBJECT_V + a] = (float)v[a];
+            d[LQ_PLSOBJECT_W + a] = (float)w[a];
+            for (int b = 0; b < 3; b++)
+                d[LQ_PLSOBJECT_RT + 3 * a + b] = (float)R[3 * b + a]; /* Rᵀ */
         }
     }
     int rc = lq_field_upload(&o->desc, o->desc_host);
     if (rc) return rc;
     if (IS_REF(o)) {
-        lq_po_ref_update(o, sdf_static, sdf);
+        lq_plsobject_ref_update(o, sdf_static, sdf);
         return LQ_OK;
     }
     int has_static = sdf_static != NULL, n = o->n;
@@ -419,59 +424,59 @@ int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *s
     size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
     lq_argv a[] = {MEM(sdf),       MEM(st), VAL(has_static), MEM(&o->desc),
                    MEM(&o->grids), VAL(n),  VAL(o->h),       VAL(o->far)};
-    rc = lq_po_run(o, o->sdf, "po_sdf", (int)LQ_COUNT(a), a, g);
+    rc = lq_plsobject_run(o, o->sdf, "plsobject_sdf", (int)LQ_COUNT(a), a, g);
     for (int c = 0; c < 3 && !rc; c++) {
         size_t gf[3] = {g[0] + (c == 0), g[1] + (c == 1), g[2] + (c == 2)};
         lq_argv b[] = {MEM(&o->vel[c]), MEM(st),   VAL(has_static), MEM(&o->desc), MEM(&o->grids),
                        VAL(n),          VAL(o->h), VAL(o->band),    VAL(c)};
-        rc = lq_po_run(o, o->velk, "po_vel", (int)LQ_COUNT(b), b, gf);
+        rc = lq_plsobject_run(o, o->velk, "plsobject_vel", (int)LQ_COUNT(b), b, gf);
     }
     return rc;
 }
 
-int lq_po_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                   const lq_field *w, const lq_field *sdf, const lq_field *p)
+int lq_plsobject_separate(lq_plsobject_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
+                          const lq_field *w, const lq_field *sdf, const lq_field *p)
 {
     if (IS_REF(o)) {
-        lq_po_ref_separate(o, phi, u, v, w, sdf, p);
+        lq_plsobject_ref_separate(o, phi, u, v, w, sdf, p);
         return LQ_OK;
     }
     size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
     int use_p = p != NULL;
     lq_argv a[] = {MEM(phi),        MEM(u),          MEM(v),   MEM(w),           MEM(&o->vel[0]),
                    MEM(&o->vel[1]), MEM(&o->vel[2]), MEM(sdf), MEM(p ? p : sdf), VAL(use_p)};
-    return lq_po_run(o, o->separate, "po_separate", (int)LQ_COUNT(a), a, g);
+    return lq_plsobject_run(o, o->separate, "plsobject_separate", (int)LQ_COUNT(a), a, g);
 }
 
-int lq_po_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                const lq_field *w, const lq_field *sdf)
+int lq_plsobject_close(lq_plsobject_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
+                       const lq_field *w, const lq_field *sdf)
 {
     if (IS_REF(o)) {
-        lq_po_ref_close(o, phi, u, v, w, sdf);
+        lq_plsobject_ref_close(o, phi, u, v, w, sdf);
         return LQ_OK;
     }
     size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
     lq_argv a[] = {MEM(phi),        MEM(u),          MEM(v),          MEM(w),
                    MEM(&o->vel[0]), MEM(&o->vel[1]), MEM(&o->vel[2]), MEM(sdf)};
-    return lq_po_run(o, o->close, "po_close", (int)LQ_COUNT(a), a, g);
+    return lq_plsobject_run(o, o->close, "plsobject_close", (int)LQ_COUNT(a), a, g);
 }
 
-int lq_po_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d)
+int lq_plsobject_shift(lq_plsobject_ops *o, lq_field *out, const lq_field *sdf, float d)
 {
     if (IS_REF(o)) {
-        lq_po_ref_shift(o, out, sdf, d);
+        lq_plsobject_ref_shift(o, out, sdf, d);
         return LQ_OK;
     }
     size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
     lq_argv a[] = {MEM(out), MEM(sdf), VAL(d)};
-    return lq_po_run(o, o->shift, "po_shift", (int)LQ_COUNT(a), a, g);
+    return lq_plsobject_run(o, o->shift, "plsobject_shift", (int)LQ_COUNT(a), a, g);
 }
 
-int lq_po_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, float d)
+int lq_plsobject_kill_air(lq_plsobject_ops *o, lq_field *part, int n, const lq_field *sdf, float d)
 {
     if (n <= 0) return LQ_OK;
     if (IS_REF(o)) {
-        lq_po_ref_kill_air(o, part, n, sdf, d);
+        lq_plsobject_ref_kill_air(o, part, n, sdf, d);
         return LQ_OK;
     }
     /* a fixed local size (PoCL compiles per work-group size) */
@@ -479,66 +484,71 @@ int lq_po_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, flo
     size_t r0 = ((size_t)n + local - 1) / local * local;
     float ih = 1.0f / o->h;
     lq_argv a[] = {MEM(part), VAL(n), MEM(sdf), VAL(d), VAL(ih)};
-    return lq_cl_launch(o->ctx, o->kill, "po_kill_air", (int)LQ_COUNT(a), a, 1, r0, 1, &local);
+    return lq_cl_launch(o->ctx, o->kill, "plsobject_kill_air", (int)LQ_COUNT(a), a, 1, r0, 1,
+                        &local);
 }
 
 /* A fixed local size for the particle kernels (PoCL compiles per work-group size), and
  * the rounded-up range of n. */
-static size_t lq_po_part_range(lq_po_ops *o, int n, size_t *local)
+static size_t lq_plsobject_part_range(lq_plsobject_ops *o, int n, size_t *local)
 {
     *local = LQ_MIN((size_t)64, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
     return ((size_t)n + *local - 1) / *local * *local;
 }
 
-int lq_po_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n, const lq_field *sdf,
-                      const lq_field *phi, float band, float dt)
+int lq_plsobject_strat_label(lq_plsobject_ops *o, const lq_field *part, lq_field *lab, int n,
+                             const lq_field *sdf, const lq_field *phi, float band, float dt)
 {
-    assert(lab->count >= (size_t)n * LQ_PLS_STRIDE && part->count >= (size_t)n * LQ_PLS_STRIDE);
+    assert(lab->count >= (size_t)n * LQ_PLSPARTICLES_STRIDE &&
+           part->count >= (size_t)n * LQ_PLSPARTICLES_STRIDE);
     if (n <= 0) return LQ_OK;
     if (IS_REF(o)) {
-        lq_po_ref_strat_label(o, part, lab, n, sdf, phi, band, dt);
+        lq_plsobject_ref_strat_label(o, part, lab, n, sdf, phi, band, dt);
         return LQ_OK;
     }
-    size_t local, r0 = lq_po_part_range(o, n, &local);
-    /* the domain as lq_pls_coef_of has it (the advection's clamp) */
+    size_t local, r0 = lq_plsobject_part_range(o, n, &local);
+    /* the domain as lq_plsparticles_coef_of has it (the advection's clamp) */
     float hdt = 0.5f * dt, ih = 1.0f / o->h, lx = (float)(o->nx * (double)o->h),
           ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
     lq_argv a[] = {MEM(part),       MEM(lab),        VAL(n),          MEM(sdf),  MEM(phi),
                    MEM(&o->vel[0]), MEM(&o->vel[1]), MEM(&o->vel[2]), VAL(band), VAL(hdt),
                    VAL(ih),         VAL(lx),         VAL(ly),         VAL(lz)};
-    return lq_cl_launch(o->ctx, o->slabel, "po_strat_label", (int)LQ_COUNT(a), a, 1, r0, 1, &local);
+    return lq_cl_launch(o->ctx, o->slabel, "plsobject_strat_label", (int)LQ_COUNT(a), a, 1, r0, 1,
+                        &local);
 }
 
-int lq_po_strat_apply(lq_po_ops *o, lq_field *part, const lq_field *lab, int n, const lq_field *sdf,
-                      float dt)
+int lq_plsobject_strat_apply(lq_plsobject_ops *o, lq_field *part, const lq_field *lab, int n,
+                             const lq_field *sdf, float dt)
 {
-    assert(lab->count >= (size_t)n * LQ_PLS_STRIDE && part->count >= (size_t)n * LQ_PLS_STRIDE);
+    assert(lab->count >= (size_t)n * LQ_PLSPARTICLES_STRIDE &&
+           part->count >= (size_t)n * LQ_PLSPARTICLES_STRIDE);
     if (n <= 0) return LQ_OK;
     if (IS_REF(o)) {
-        lq_po_ref_strat_apply(o, part, lab, n, sdf, dt);
+        lq_plsobject_ref_strat_apply(o, part, lab, n, sdf, dt);
         return LQ_OK;
     }
-    size_t local, r0 = lq_po_part_range(o, n, &local);
+    size_t local, r0 = lq_plsobject_part_range(o, n, &local);
     float hdt = 0.5f * dt, ih = 1.0f / o->h, h = o->h, lx = (float)(o->nx * (double)o->h),
           ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
     lq_argv a[] = {MEM(part),       MEM(lab),        VAL(n),   MEM(sdf), MEM(&o->vel[0]),
                    MEM(&o->vel[1]), MEM(&o->vel[2]), VAL(hdt), VAL(ih),  VAL(h),
                    VAL(lx),         VAL(ly),         VAL(lz)};
-    return lq_cl_launch(o->ctx, o->sapply, "po_strat_apply", (int)LQ_COUNT(a), a, 1, r0, 1, &local);
+    return lq_cl_launch(o->ctx, o->sapply, "plsobject_strat_apply", (int)LQ_COUNT(a), a, 1, r0, 1,
+                        &local);
 }
 
-int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers)
+int lq_plsobject_extrap_phi(lq_plsobject_ops *o, lq_field *phi, const lq_field *sdf, int layers)
 {
     if (IS_REF(o)) {
-        lq_po_ref_extrap_phi(o, phi, sdf, layers);
+        lq_plsobject_ref_extrap_phi(o, phi, sdf, layers);
         return LQ_OK;
     }
     size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
     lq_argv a[] = {MEM(&o->valid[0]), MEM(sdf)};
-    int rc = lq_po_run(o, o->pinit, "po_phi_init", (int)LQ_COUNT(a), a, g);
+    int rc = lq_plsobject_run(o, o->pinit, "plsobject_phi_init", (int)LQ_COUNT(a), a, g);
     for (int l = 0; l < layers && !rc; l++) {
         lq_argv b[] = {MEM(phi), MEM(&o->valid[l & 1]), MEM(&o->valid[(l + 1) & 1]), VAL(o->h)};
-        rc = lq_po_run(o, o->player, "po_phi_layer", (int)LQ_COUNT(b), b, g);
+        rc = lq_plsobject_run(o, o->player, "plsobject_phi_layer", (int)LQ_COUNT(b), b, g);
     }
     return rc;
 }

@@ -19,32 +19,32 @@
  * be non-zero.
  *
  * Use in a pls step (host/solvers/pls.c):
- *   lq_po_strat_label(o, part, lab, n, sdf, phi, h, dt)  §5.5.3 (pls.object_stratify)
+ *   lq_plsobject_strat_label(o, part, lab, n, sdf, phi, h, dt)  §5.5.3 (pls.object_stratify)
  *   ... particles and φ advected ...
- *   lq_po_update(o, t + dt, sdf_static, sdf)      the objects at the step's end: sdf and
+ *   lq_plsobject_update(o, t + dt, sdf_static, sdf)      the objects at the step's end: sdf and
  *                                                 o->vel[] (object velocity per face)
- *   lq_po_extrap_phi(o, phi, sdf, layers)         §5.5.2, φ extrapolated into objects
- *   lq_po_strat_apply(o, part, lab, n, sdf, dt)   §5.5.3, the liquid particles labelled
- *                                                 before the advection (lq_po_strat_label
+ *   lq_plsobject_extrap_phi(o, phi, sdf, layers)         §5.5.2, φ extrapolated into objects
+ *   lq_plsobject_strat_apply(o, part, lab, n, sdf, dt)   §5.5.3, the liquid particles labelled
+ *                                                 before the advection (lq_plsobject_strat_label
  *                                                 with the step's start sdf) kept no
  *                                                 closer to the objects than they were
- *   lq_po_kill_air(o, part, live, sdf, h)         §5.5.3, air particles within a cell
- *   lq_pls_delete(..., phi, sdf, ...)             of an object and all inside deleted
+ *   lq_plsobject_kill_air(o, part, live, sdf, h)         §5.5.3, air particles within a cell
+ *   lq_plsparticles_delete(..., phi, sdf, ...)             of an object and all inside deleted
  *   ... φ corrected and reinitialised, velocity advected ...
- *   lq_extrap_velocity (prm.closed = 1), lq_po_close(o, phi, u, v, w, sdf) (with sep),
+ *   lq_extrap_velocity (prm.closed = 1), lq_plsobject_close(o, phi, u, v, w, sdf) (with sep),
  *   lq_extrap_object_bc(..., sep, sdf, o->vel, prm)
  *                                                 §5.5.1 at the closed faces (uext from
  *                                                 the liquid alone)
- *   lq_pf_body_force (no sdf), lq_extrap_object_restore(..., sep, sdf)  gravity elsewhere
+ *   lq_plsforce_body_force (no sdf), lq_extrap_object_restore(..., sep, sdf)  gravity elsewhere
  *   lq_poisson_step(..., sdf, ...)                the closed faces' flux in its RHS
  *   lq_extrap_velocity
- *   lq_po_separate(o, phi, u, v, w, sdf, p)       §5.5.2, uext and the pressure just
+ *   lq_plsobject_separate(o, phi, u, v, w, sdf, p)       §5.5.2, uext and the pressure just
  *                                                 solved; before the next φ advection
  *   lq_extrap_divfree (prm.closed: object faces open, object cells p = 0)
  *   lq_extrap_object_bc(..., sep, sdf, ...)       for the next advection
  * with pls.object_separation (the default): sep = phi, prm.hold_normal = 0 and
  * lq_poisson_params.object_air = 1 (object cells with φ > 0 are air in the projection);
- * without: sep = NULL, hold_normal = 1, no lq_po_separate.
+ * without: sep = NULL, hold_normal = 1, no lq_plsobject_separate.
  */
 #ifndef LQ_HOST_PLSOBJECT_H
 #define LQ_HOST_PLSOBJECT_H
@@ -55,7 +55,7 @@
 #include "pls/plsobject_cell.h"
 #include "scene/scene.h"
 
-typedef struct lq_po_object {
+typedef struct lq_plsobject_object {
     int kind;       /* 0 box, 1 sphere, 3 cylinder, 4 mesh (plsobject_cell.h) */
     int axis;       /* cylinder axis */
     double size[3]; /* box half sizes; sphere r; cylinder r, height (m) */
@@ -68,28 +68,29 @@ typedef struct lq_po_object {
     float *grid;
     int gdim[3];
     double glo[3];
-    size_t goff; /* its first float in the ops' grids buffer (lq_po_add) */
-} lq_po_object;
+    size_t goff; /* its first float in the ops' grids buffer (lq_plsobject_add) */
+} lq_plsobject_object;
 
-typedef struct lq_po_ops {
+typedef struct lq_plsobject_ops {
     lq_ctx *ctx;
     int nx, ny, nz, n;
     float h, far, band; /* cell size; sdf clamp (m); object velocity written within band */
-    lq_po_object obj[LQ_PO_MAX];
-    float desc_host[LQ_PO_MAX * LQ_PO_STRIDE];
-    lq_field desc;  /* the descriptors at the last lq_po_update's time */
+    lq_plsobject_object obj[LQ_PLSOBJECT_MAX];
+    float desc_host[LQ_PLSOBJECT_MAX * LQ_PLSOBJECT_STRIDE];
+    lq_field desc;  /* the descriptors at the last lq_plsobject_update's time */
     lq_field grids; /* the meshes' sdf grids, one after another (at the first update) */
     size_t grid_floats;
     lq_field vel[3];   /* object velocity per face: u, v, w layouts (m/s) */
     lq_field valid[2]; /* uchar per cell: §5.5.2 extrapolation masks */
     cl_program program;
     cl_kernel sdf, velk, separate, pinit, player, close, shift, kill, slabel, sapply;
-} lq_po_ops;
+} lq_plsobject_ops;
 
-/* Bytes of device memory lq_po_ops_init allocates. */
-size_t lq_po_ops_bytes(int nx, int ny, int nz);
-int lq_po_ops_init(lq_po_ops *o, lq_ctx *ctx, int nx, int ny, int nz, float h, float far);
-void lq_po_ops_release(lq_po_ops *o);
+/* Bytes of device memory lq_plsobject_ops_init allocates. */
+size_t lq_plsobject_ops_bytes(int nx, int ny, int nz);
+int lq_plsobject_ops_init(lq_plsobject_ops *o, lq_ctx *ctx, int nx, int ny, int nz, float h,
+                          float far);
+void lq_plsobject_ops_release(lq_plsobject_ops *o);
 
 /* Reads obstacle `item` of the scene (a box, sphere or cylinder with motion keys) into
  * *ob (keys allocated; free them with free(ob->keys)). origin: the grid's origin (the
@@ -98,71 +99,74 @@ void lq_po_ops_release(lq_po_ops *o);
  * its scale, rotate and translate) becomes a signed distance on a grid of cell size h
  * around it in its own frame: exact distances to its triangles (brute force, so meant for
  * small meshes), the sign from lq_voxel_mesh_fill; its rest centre is its bounds' centre. */
-int lq_po_read(const lq_scene *sc, int item, const double origin[3], bool flat, double h,
-               lq_po_object *ob);
-/* Frees what lq_po_read allocated (keys, grid). */
-void lq_po_object_free(lq_po_object *ob);
+int lq_plsobject_read(const lq_scene *sc, int item, const double origin[3], bool flat, double h,
+                      lq_plsobject_object *ob);
+/* Frees what lq_plsobject_read allocated (keys, grid). */
+void lq_plsobject_object_free(lq_plsobject_object *ob);
 /* Adds an object (copied; the ops own its keys afterwards). */
-int lq_po_add(lq_po_ops *o, const lq_po_object *ob);
+int lq_plsobject_add(lq_plsobject_ops *o, const lq_plsobject_object *ob);
 
 /* The pose at time t: centre c, rotation R (row-major, x_world = c + R l), velocity v of
  * the centre and angular velocity w. */
-void lq_po_pose(const lq_po_object *ob, double t, double c[3], double R[9], double v[3],
-                double w[3]);
+void lq_plsobject_pose(const lq_plsobject_object *ob, double t, double c[3], double R[9],
+                       double v[3], double w[3]);
 
 /* The descriptors at time t; sdf = min(sdf_static (may be NULL), the objects), clamped
  * to ±far; o->vel the object velocity on the faces. */
-int lq_po_update(lq_po_ops *o, double t, const lq_field *sdf_static, lq_field *sdf);
+int lq_plsobject_update(lq_plsobject_ops *o, double t, const lq_field *sdf_static, lq_field *sdf);
 /* §5.5.2 separation (φ reset to |sdf| in object cells the liquid leaves), in place;
  * uses o->vel of the last update. p (may be NULL: the paper's test alone): the last
  * projection's kinematic pressure; a cell is reset only where the liquid beside it is in
- * tension (plsobject_cell.h lq_po_tension). */
-int lq_po_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                   const lq_field *w, const lq_field *sdf, const lq_field *p);
+ * tension (plsobject_cell.h lq_plsobject_tension). */
+int lq_plsobject_separate(lq_plsobject_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
+                          const lq_field *w, const lq_field *sdf, const lq_field *p);
 /* §5.5.1 no inflow: object cells with φ > 0 the liquid beside them flows into (u, v, w:
  * uext, before lq_extrap_object_bc) get φ = −φ, closed in the projection
- * (plsobject_cell.h lq_po_close_cell); uses o->vel of the last update. */
-int lq_po_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                const lq_field *w, const lq_field *sdf);
-/* out = sdf − d (cells): the surface d (m) outside the objects, for lq_pls_delete (the
+ * (plsobject_cell.h lq_plsobject_close_cell); uses o->vel of the last update. */
+int lq_plsobject_close(lq_plsobject_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
+                       const lq_field *w, const lq_field *sdf);
+/* out = sdf − d (cells): the surface d (m) outside the objects, for lq_plsparticles_delete (the
  * particles within d of an object deleted, §5.5.3). */
-int lq_po_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d);
+int lq_plsobject_shift(lq_plsobject_ops *o, lq_field *out, const lq_field *sdf, float d);
 /* §5.5.3: the air particles (signed radius > 0) among the first n of part (the
- * particle buffer of host/ops/pls/plsparticles.h, LQ_PLS_STRIDE floats each) whose trilinear sdf
- * is below d (m) are killed (radius 0); lq_pls_delete(..., sdf, ...) then drops them with
- * every particle inside an object. Liquid particles beside an object are kept (they keep
- * a film on it). */
-int lq_po_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, float d);
+ * particle buffer of host/ops/pls/plsparticles.h, LQ_PLSPARTICLES_STRIDE floats each) whose
+ * trilinear sdf is below d (m) are killed (radius 0); lq_plsparticles_delete(..., sdf, ...) then
+ * drops them with every particle inside an object. Liquid particles beside an object are kept (they
+ * keep a film on it). */
+int lq_plsobject_kill_air(lq_plsobject_ops *o, lq_field *part, int n, const lq_field *sdf, float d);
 /* §5.5.3 stratified liquid particles (the math and how it maps to the paper:
- * plsobject_cell.h lq_po_strat_label_one). lq_po_strat_label, before the particles move
- * (sdf and o->vel of the step's start): for each of the first n particles of part, a
- * record of LQ_PLS_STRIDE floats in lab (capacity ≥ n; the particle state's buffer not
- * in use, part[1 − cur], serves: nothing else touches it before lq_pls_delete) labels
- * the liquid ones on the liquid side (φ ≤ 0 at them) with 0 ≤ sdf < band (m; the solver:
- * h) with their sdf d0. dt: the step. lq_pls_advect and lq_po_update (sdf and o->vel at
- * t + dt) in between; then lq_po_strat_apply moves each labelled particle away from the
- * object: no approach relative to the object along its normal, and sdf ≥ d0 again (within
- * the projection's LQ_PO_STRAT_ITERS Newton steps: 2e-4 h measured; exact at a plane;
- * not reachable where the gap between two objects is narrower than 2 d0). */
-int lq_po_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n, const lq_field *sdf,
-                      const lq_field *phi, float band, float dt);
-int lq_po_strat_apply(lq_po_ops *o, lq_field *part, const lq_field *lab, int n, const lq_field *sdf,
-                      float dt);
+ * plsobject_cell.h lq_plsobject_strat_label_one). lq_plsobject_strat_label, before the particles
+ * move (sdf and o->vel of the step's start): for each of the first n particles of part, a record of
+ * LQ_PLSPARTICLES_STRIDE floats in lab (capacity ≥ n; the particle state's buffer not in use,
+ * part[1 − cur], serves: nothing else touches it before lq_plsparticles_delete) labels the liquid
+ * ones on the liquid side (φ ≤ 0 at them) with 0 ≤ sdf < band (m; the solver: h) with their sdf d0.
+ * dt: the step. lq_plsparticles_advect and lq_plsobject_update (sdf and o->vel at t + dt) in
+ * between; then lq_plsobject_strat_apply moves each labelled particle away from the object: no
+ * approach relative to the object along its normal, and sdf ≥ d0 again (within the projection's
+ * LQ_PLSOBJECT_STRAT_ITERS Newton steps: 2e-4 h measured; exact at a plane; not reachable where the
+ * gap between two objects is narrower than 2 d0). */
+int lq_plsobject_strat_label(lq_plsobject_ops *o, const lq_field *part, lq_field *lab, int n,
+                             const lq_field *sdf, const lq_field *phi, float band, float dt);
+int lq_plsobject_strat_apply(lq_plsobject_ops *o, lq_field *part, const lq_field *lab, int n,
+                             const lq_field *sdf, float dt);
 /* §5.5.2 φ extrapolated into the object cells, `layers` cells deep. */
-int lq_po_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
+int lq_plsobject_extrap_phi(lq_plsobject_ops *o, lq_field *phi, const lq_field *sdf, int layers);
 
 /* Reference twins (host/ops/pls/plsobject_ref.c); the descriptors are already in o->desc. */
-void lq_po_ref_update(lq_po_ops *o, const lq_field *sdf_static, lq_field *sdf);
-void lq_po_ref_separate(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                        const lq_field *w, const lq_field *sdf, const lq_field *p);
-void lq_po_ref_extrap_phi(lq_po_ops *o, lq_field *phi, const lq_field *sdf, int layers);
-void lq_po_ref_kill_air(lq_po_ops *o, lq_field *part, int n, const lq_field *sdf, float d);
-void lq_po_ref_strat_label(lq_po_ops *o, const lq_field *part, lq_field *lab, int n,
-                           const lq_field *sdf, const lq_field *phi, float band, float dt);
-void lq_po_ref_strat_apply(lq_po_ops *o, lq_field *part, const lq_field *lab, int n,
-                           const lq_field *sdf, float dt);
-void lq_po_ref_shift(lq_po_ops *o, lq_field *out, const lq_field *sdf, float d);
-void lq_po_ref_close(lq_po_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
-                     const lq_field *w, const lq_field *sdf);
+void lq_plsobject_ref_update(lq_plsobject_ops *o, const lq_field *sdf_static, lq_field *sdf);
+void lq_plsobject_ref_separate(lq_plsobject_ops *o, lq_field *phi, const lq_field *u,
+                               const lq_field *v, const lq_field *w, const lq_field *sdf,
+                               const lq_field *p);
+void lq_plsobject_ref_extrap_phi(lq_plsobject_ops *o, lq_field *phi, const lq_field *sdf,
+                                 int layers);
+void lq_plsobject_ref_kill_air(lq_plsobject_ops *o, lq_field *part, int n, const lq_field *sdf,
+                               float d);
+void lq_plsobject_ref_strat_label(lq_plsobject_ops *o, const lq_field *part, lq_field *lab, int n,
+                                  const lq_field *sdf, const lq_field *phi, float band, float dt);
+void lq_plsobject_ref_strat_apply(lq_plsobject_ops *o, lq_field *part, const lq_field *lab, int n,
+                                  const lq_field *sdf, float dt);
+void lq_plsobject_ref_shift(lq_plsobject_ops *o, lq_field *out, const lq_field *sdf, float d);
+void lq_plsobject_ref_close(lq_plsobject_ops *o, lq_field *phi, const lq_field *u,
+                            const lq_field *v, const lq_field *w, const lq_field *sdf);
 
 #endif

@@ -10,17 +10,17 @@
  * on the faces as mac_grid.h; positions in metres in the domain [0, nx h] × ... (2D: nz
  * = 1, z = h/2).
  *
- * Storage: lq_pls_state holds two particle buffers (LQ_PLS_STRIDE = 4 floats each: x, y,
- * z and the signed radius s r), the current one part[cur] with `live` particles, and the
- * scratch of the correction (two int keys per cell; the seeding's per-cell counts share
- * the first) and of the scans: 32 bytes per particle of capacity and 8 per cell. Operations that
- * change the count (delete, reseed) read the counters back to the host (one small read each).
+ * Storage: lq_plsparticles_state holds two particle buffers (LQ_PLSPARTICLES_STRIDE = 4 floats
+ * each: x, y, z and the signed radius s r), the current one part[cur] with `live` particles, and
+ * the scratch of the correction (two int keys per cell; the seeding's per-cell counts share the
+ * first) and of the scans: 32 bytes per particle of capacity and 8 per cell. Operations that change
+ * the count (delete, reseed) read the counters back to the host (one small read each).
  *
  * Per step, Enright's order (the lead's solver does the sequence):
- *   lq_pls_advect (with the φ advection), lq_pls_correct, reinitialise φ, lq_pls_correct
- *   again, lq_pls_delete with prm.esc_air, esc_liq set (the particles still escaped),
- *   lq_pls_adjust_radii; every N steps lq_pls_reseed (which deletes first).
- * At the start: lq_pls_seed once φ is a signed distance.
+ *   lq_plsparticles_advect (with the φ advection), lq_plsparticles_correct, reinitialise φ,
+ * lq_plsparticles_correct again, lq_plsparticles_delete with prm.esc_air, esc_liq set (the
+ * particles still escaped), lq_plsparticles_adjust_radii; every N steps lq_plsparticles_reseed
+ * (which deletes first). At the start: lq_plsparticles_seed once φ is a signed distance.
  *
  * Invariant: every operation gives the same particles and φ on both backends bit for bit.
  */
@@ -32,7 +32,7 @@
 #include "core/field.h"
 #include "pls/plsparticles_cell.h"
 
-typedef struct lq_pls_params {
+typedef struct lq_plsparticles_params {
     float h;            /* m, cell size */
     float dt;           /* s (advection) */
     float band;         /* m, seeding band |φ| < band; 0: 3 h */
@@ -44,17 +44,17 @@ typedef struct lq_pls_params {
     float esc_liq;      /* the same for liquid particles */
     int per_cell;       /* target particles per band cell; 0: 16 (2D), 64 (3D) */
     int attract_iters;  /* 0: 15; < 0: none (tests) */
-    int grow;           /* 1: a seeding short of room grows the buffers (lq_pls_state_grow)
+    int grow;           /* 1: a seeding short of room grows the buffers (lq_plsparticles_state_grow)
                            while the device has memory for them; 0: the rest are dropped */
     uint32_t seed;      /* random stream of the seeding */
     uint32_t step;      /* varies the seeding from one reseed to the next */
-} lq_pls_params;
+} lq_plsparticles_params;
 
 /* The coefficient vector (LQ_PLS_C_*) the kernels read, defaults filled in. */
-void lq_pls_coef_of(const lq_pls_params *prm, int nx, int ny, int nz, int has_sdf,
-                    float c[LQ_PLS_C_COUNT]);
+void lq_plsparticles_coef_of(const lq_plsparticles_params *prm, int nx, int ny, int nz, int has_sdf,
+                             float c[LQ_PLSPARTICLES_C_COUNT]);
 
-typedef struct lq_pls_state {
+typedef struct lq_plsparticles_state {
     int nx, ny, nz, capacity;
     int live;        /* particles in part[cur] */
     int cur;         /* which buffer holds them */
@@ -67,79 +67,84 @@ typedef struct lq_pls_state {
     lq_field bsum, boff; /* int per block */
     lq_field counters;   /* LQ_PLS_CNT_* */
     lq_field coef;       /* LQ_PLS_C_* */
-    float coef_host[LQ_PLS_C_COUNT];
+    float coef_host[LQ_PLSPARTICLES_C_COUNT];
     int coef_valid;
-} lq_pls_state;
+} lq_plsparticles_state;
 
-/* Device bytes lq_pls_state_init allocates (for the solver's plan: lq_ctx_reserve_plan). */
-size_t lq_pls_state_bytes(int nx, int ny, int nz, int capacity);
-int lq_pls_state_init(lq_pls_state *st, lq_ctx *ctx, int nx, int ny, int nz, int capacity);
-void lq_pls_state_release(lq_pls_state *st);
-/* Room for `capacity` particles (≥ the current room; at most LQ_PLS_MAX_CAPACITY), the
+/* Device bytes lq_plsparticles_state_init allocates (for the solver's plan: lq_ctx_reserve_plan).
+ */
+size_t lq_plsparticles_state_bytes(int nx, int ny, int nz, int capacity);
+int lq_plsparticles_state_init(lq_plsparticles_state *st, lq_ctx *ctx, int nx, int ny, int nz,
+                               int capacity);
+void lq_plsparticles_state_release(lq_plsparticles_state *st);
+/* Room for `capacity` particles (≥ the current room; at most LQ_PLSPARTICLES_MAX_CAPACITY), the
  * live ones kept in order: lq_ctx_reserve for the extra bytes (LQ_EINPUT when the device
  * has no room for them: nothing changes), then new buffers (the old ones released
  * first, the particles through host memory). For seedings (prm->grow) and checkpoints. */
-int lq_pls_state_grow(lq_pls_state *st, int capacity);
-#define LQ_PLS_MAX_CAPACITY 400000000
+int lq_plsparticles_state_grow(lq_plsparticles_state *st, int capacity);
+#define LQ_PLSPARTICLES_MAX_CAPACITY 400000000
 
-typedef struct lq_pls_ops {
+typedef struct lq_plsparticles_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
     cl_kernel advect, correct_init, correct_splat, correct_apply, radius, keep_count, block_scan,
         keep_scatter, cell_clear, cell_count, cell_need, block_sum, emit, attract;
-} lq_pls_ops;
+} lq_plsparticles_ops;
 
-int lq_pls_ops_init(lq_pls_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
-void lq_pls_ops_release(lq_pls_ops *o);
+int lq_plsparticles_ops_init(lq_plsparticles_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+void lq_plsparticles_ops_release(lq_plsparticles_ops *o);
 
 /* Empties the particles, then seeds every band cell with per_cell particles attracted to
- * their goals (lq_pls_reseed from nothing). sdf may be NULL (no objects). */
-int lq_pls_seed(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
-                const lq_pls_params *prm);
+ * their goals (lq_plsparticles_reseed from nothing). sdf may be NULL (no objects). */
+int lq_plsparticles_seed(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *phi,
+                         const lq_field *sdf, const lq_plsparticles_params *prm);
 /* Midpoint RK2 of the live particles through u, v, w over prm->dt. */
-int lq_pls_advect(lq_pls_ops *o, lq_pls_state *st, const lq_field *u, const lq_field *v,
-                  const lq_field *w, const lq_pls_params *prm);
+int lq_plsparticles_advect(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *u,
+                           const lq_field *v, const lq_field *w, const lq_plsparticles_params *prm);
 /* Escaped-particle error correction of φ (in place); st->escaped gets the count when
  * the caller asks (stats != NULL reads it back: one small read). */
-int lq_pls_correct(lq_pls_ops *o, lq_pls_state *st, lq_field *phi, const lq_pls_params *prm,
-                   int *escaped);
+int lq_plsparticles_correct(lq_plsparticles_ops *o, lq_plsparticles_state *st, lq_field *phi,
+                            const lq_plsparticles_params *prm, int *escaped);
 /* r = clamp(s φ(x), r_min, r_max) for the live particles. */
-int lq_pls_adjust_radii(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi,
-                        const lq_pls_params *prm);
+int lq_plsparticles_adjust_radii(lq_plsparticles_ops *o, lq_plsparticles_state *st,
+                                 const lq_field *phi, const lq_plsparticles_params *prm);
 /* Compaction: drops dead particles, those far outside the band, deep on the wrong side,
  * still escaped by more than prm->esc_air (esc_liq) radii when that is > 0, or inside an
  * object (sdf < 0; sdf may be NULL); order kept; st->live updated. */
-int lq_pls_delete(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
-                  const lq_pls_params *prm);
-/* lq_pls_delete, then new particles (attracted) in the band cells holding fewer than
+int lq_plsparticles_delete(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *phi,
+                           const lq_field *sdf, const lq_plsparticles_params *prm);
+/* lq_plsparticles_delete, then new particles (attracted) in the band cells holding fewer than
  * per_cell, up to per_cell; cells over the target are not thinned. With prm->grow, a
  * seeding that needs more room than the buffers have grows them first (to 1.5 times the
  * need, or of the room, whichever is more) when the device has the memory, so the
  * result is that of a run with the larger room from the start; otherwise (and without
  * prm->grow) the particles beyond the room are not made (st->dropped). */
-int lq_pls_reseed(lq_pls_ops *o, lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
-                  const lq_pls_params *prm);
+int lq_plsparticles_reseed(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *phi,
+                           const lq_field *sdf, const lq_plsparticles_params *prm);
 
-/* The live particles to host memory: LQ_PLS_STRIDE floats each (x, y, z, s r), at most
+/* The live particles to host memory: LQ_PLSPARTICLES_STRIDE floats each (x, y, z, s r), at most
  * `max` of them; *n gets st->live. For PLY output, checkpoints and tests. */
-int lq_pls_download(const lq_pls_state *st, float *out, int max, int *n);
+int lq_plsparticles_download(const lq_plsparticles_state *st, float *out, int max, int *n);
 /* Replaces the particles with n from host memory (tests, checkpoints). */
-int lq_pls_upload(lq_pls_state *st, const float *in, int n);
+int lq_plsparticles_upload(lq_plsparticles_state *st, const float *in, int n);
 
 /* Reference twins (host/ops/pls/plsparticles_ref.c): same arguments, host storage. */
-void lq_pls_ref_advect(lq_pls_state *st, const lq_field *u, const lq_field *v, const lq_field *w,
-                       const lq_pls_params *prm);
-void lq_pls_ref_correct(lq_pls_state *st, lq_field *phi, const lq_pls_params *prm, int *escaped);
-void lq_pls_ref_adjust_radii(lq_pls_state *st, const lq_field *phi, const lq_pls_params *prm);
-void lq_pls_ref_delete(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
-                       const lq_pls_params *prm);
-void lq_pls_ref_add(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
-                    const lq_pls_params *prm);
-/* lq_pls_ref_add in two halves (the launcher grows the buffers between them): the cells'
+void lq_plsparticles_ref_advect(lq_plsparticles_state *st, const lq_field *u, const lq_field *v,
+                                const lq_field *w, const lq_plsparticles_params *prm);
+void lq_plsparticles_ref_correct(lq_plsparticles_state *st, lq_field *phi,
+                                 const lq_plsparticles_params *prm, int *escaped);
+void lq_plsparticles_ref_adjust_radii(lq_plsparticles_state *st, const lq_field *phi,
+                                      const lq_plsparticles_params *prm);
+void lq_plsparticles_ref_delete(lq_plsparticles_state *st, const lq_field *phi, const lq_field *sdf,
+                                const lq_plsparticles_params *prm);
+void lq_plsparticles_ref_add(lq_plsparticles_state *st, const lq_field *phi, const lq_field *sdf,
+                             const lq_plsparticles_params *prm);
+/* lq_plsparticles_ref_add in two halves (the launcher grows the buffers between them): the cells'
  * needs into ccnt and their sum; then the new particles, attracted. */
-int lq_pls_ref_need(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
-                    const lq_pls_params *prm);
-void lq_pls_ref_emit(lq_pls_state *st, const lq_field *phi, int total, const lq_pls_params *prm);
+int lq_plsparticles_ref_need(lq_plsparticles_state *st, const lq_field *phi, const lq_field *sdf,
+                             const lq_plsparticles_params *prm);
+void lq_plsparticles_ref_emit(lq_plsparticles_state *st, const lq_field *phi, int total,
+                              const lq_plsparticles_params *prm);
 
 #endif

@@ -11,57 +11,61 @@
 #define F(fld)     ((float *)(fld)->host)
 #define CF(fld)    ((const float *)(fld)->host)
 #define I(fld)     ((int *)(fld)->host)
-#define PART(b, p) ((b) + (size_t)(p)*LQ_PLS_STRIDE)
+#define PART(b, p) ((b) + (size_t)(p)*LQ_PLSPARTICLES_STRIDE)
 
-void lq_pls_ref_advect(lq_pls_state *st, const lq_field *u, const lq_field *v, const lq_field *w,
-                       const lq_pls_params *prm)
+void lq_plsparticles_ref_advect(lq_plsparticles_state *st, const lq_field *u, const lq_field *v,
+                                const lq_field *w, const lq_plsparticles_params *prm)
 {
     (void)prm;
     float *part = F(&st->part[st->cur]);
     for (int p = 0; p < st->live; p++)
-        lq_pls_advect_one(PART(part, p), CF(u), CF(v), CF(w), CF(&st->coef), st->nx, st->ny,
-                          st->nz);
+        lq_plsparticles_advect_one(PART(part, p), CF(u), CF(v), CF(w), CF(&st->coef), st->nx,
+                                   st->ny, st->nz);
 }
 
-void lq_pls_ref_correct(lq_pls_state *st, lq_field *phi, const lq_pls_params *prm, int *escaped)
+void lq_plsparticles_ref_correct(lq_plsparticles_state *st, lq_field *phi,
+                                 const lq_plsparticles_params *prm, int *escaped)
 {
     (void)prm;
     int cells = st->nx * st->ny * st->nz, e = 0;
     const float *part = CF(&st->part[st->cur]);
-    for (int q = 0; q < cells; q++) lq_pls_correct_init_cell(CF(phi), I(&st->kp), I(&st->km), q);
+    for (int q = 0; q < cells; q++)
+        lq_plsparticles_correct_init_cell(CF(phi), I(&st->kp), I(&st->km), q);
     for (int p = 0; p < st->live; p++)
-        e += lq_pls_splat_one(PART(part, p), CF(phi), I(&st->kp), I(&st->km), CF(&st->coef), st->nx,
-                              st->ny, st->nz);
-    for (int q = 0; q < cells; q++) lq_pls_correct_apply_cell(F(phi), I(&st->kp), I(&st->km), q);
+        e += lq_plsparticles_splat_one(PART(part, p), CF(phi), I(&st->kp), I(&st->km),
+                                       CF(&st->coef), st->nx, st->ny, st->nz);
+    for (int q = 0; q < cells; q++)
+        lq_plsparticles_correct_apply_cell(F(phi), I(&st->kp), I(&st->km), q);
     if (escaped) *escaped = e;
 }
 
-void lq_pls_ref_adjust_radii(lq_pls_state *st, const lq_field *phi, const lq_pls_params *prm)
+void lq_plsparticles_ref_adjust_radii(lq_plsparticles_state *st, const lq_field *phi,
+                                      const lq_plsparticles_params *prm)
 {
     (void)prm;
     float *part = F(&st->part[st->cur]);
     for (int p = 0; p < st->live; p++)
-        lq_pls_radius_one(PART(part, p), CF(phi), CF(&st->coef), st->nx, st->ny, st->nz);
+        lq_plsparticles_radius_one(PART(part, p), CF(phi), CF(&st->coef), st->nx, st->ny, st->nz);
 }
 
-void lq_pls_ref_delete(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
-                       const lq_pls_params *prm)
+void lq_plsparticles_ref_delete(lq_plsparticles_state *st, const lq_field *phi, const lq_field *sdf,
+                                const lq_plsparticles_params *prm)
 {
     (void)prm;
     const float *src = CF(&st->part[st->cur]), *sd = sdf ? CF(sdf) : CF(phi);
     float *dst = F(&st->part[1 - st->cur]);
     int m = 0;
     for (int p = 0; p < st->live; p++)
-        if (lq_pls_keep(PART(src, p), CF(phi), sd, CF(&st->coef), st->nx, st->ny, st->nz))
-            lq_pls_copy(PART(dst, m++), PART(src, p));
+        if (lq_plsparticles_keep(PART(src, p), CF(phi), sd, CF(&st->coef), st->nx, st->ny, st->nz))
+            lq_plsparticles_copy(PART(dst, m++), PART(src, p));
     st->cur = 1 - st->cur;
     st->live = m;
     int *cnt = I(&st->counters);
-    cnt[LQ_PLS_CNT_LIVE] = m;
+    cnt[LQ_PLSPARTICLES_CNT_LIVE] = m;
 }
 
-int lq_pls_ref_need(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
-                    const lq_pls_params *prm)
+int lq_plsparticles_ref_need(lq_plsparticles_state *st, const lq_field *phi, const lq_field *sdf,
+                             const lq_plsparticles_params *prm)
 {
     (void)prm;
     int nx = st->nx, ny = st->ny, nz = st->nz, cells = nx * ny * nz, n0 = st->live;
@@ -69,33 +73,36 @@ int lq_pls_ref_need(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
     const float *part = CF(&st->part[st->cur]);
     int *cc = I(&st->ccnt), total = 0;
     for (int q = 0; q < cells; q++) cc[q] = 0;
-    for (int p = 0; p < n0; p++) lq_pls_count_one(cc, PART(part, p), c, nx, ny, nz);
+    for (int p = 0; p < n0; p++) lq_plsparticles_count_one(cc, PART(part, p), c, nx, ny, nz);
     for (int q = 0; q < cells; q++) {
-        lq_pls_need_cell(cc, CF(phi), sd, c, q);
+        lq_plsparticles_need_cell(cc, CF(phi), sd, c, q);
         total += cc[q];
     }
     return total;
 }
 
-void lq_pls_ref_emit(lq_pls_state *st, const lq_field *phi, int total, const lq_pls_params *prm)
+void lq_plsparticles_ref_emit(lq_plsparticles_state *st, const lq_field *phi, int total,
+                              const lq_plsparticles_params *prm)
 {
     int nx = st->nx, ny = st->ny, nz = st->nz, cells = nx * ny * nz, n0 = st->live;
     const float *c = CF(&st->coef);
     float *part = F(&st->part[st->cur]);
     int *cc = I(&st->ccnt), *cnt = I(&st->counters);
-    lq_pls_scan_done(cnt, total, n0, st->capacity, 0);
+    lq_plsparticles_scan_done(cnt, total, n0, st->capacity, 0);
     int slot = n0;
     for (int q = 0; q < cells; q++)
         for (int m = 0; m < cc[q] && slot < st->capacity; m++, slot++)
-            lq_pls_emit_one(PART(part, slot), CF(phi), c, q, m, nx, ny, nz, prm->seed, prm->step);
-    for (int p = n0; p < slot; p++) lq_pls_attract_one(PART(part, p), CF(phi), c, nx, ny, nz);
-    st->live = cnt[LQ_PLS_CNT_LIVE];
-    st->dropped += cnt[LQ_PLS_CNT_DROPPED];
-    st->added = cnt[LQ_PLS_CNT_ADDED];
+            lq_plsparticles_emit_one(PART(part, slot), CF(phi), c, q, m, nx, ny, nz, prm->seed,
+                                     prm->step);
+    for (int p = n0; p < slot; p++)
+        lq_plsparticles_attract_one(PART(part, p), CF(phi), c, nx, ny, nz);
+    st->live = cnt[LQ_PLSPARTICLES_CNT_LIVE];
+    st->dropped += cnt[LQ_PLSPARTICLES_CNT_DROPPED];
+    st->added = cnt[LQ_PLSPARTICLES_CNT_ADDED];
 }
 
-void lq_pls_ref_add(lq_pls_state *st, const lq_field *phi, const lq_field *sdf,
-                    const lq_pls_params *prm)
+void lq_plsparticles_ref_add(lq_plsparticles_state *st, const lq_field *phi, const lq_field *sdf,
+                             const lq_plsparticles_params *prm)
 {
-    lq_pls_ref_emit(st, phi, lq_pls_ref_need(st, phi, sdf, prm), prm);
+    lq_plsparticles_ref_emit(st, phi, lq_plsparticles_ref_need(st, phi, sdf, prm), prm);
 }

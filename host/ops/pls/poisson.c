@@ -15,26 +15,26 @@
 
 #include "core/common.h"
 
-static const char *const lq_ps_sources[] = {"kernels/common/lq_shared.h",
-                                            "kernels/common/mac_grid.h",
-                                            "kernels/pls/poisson_cell.h", "kernels/pls/poisson.cl"};
+static const char *const lq_poisson_sources[] = {
+    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/pls/poisson_cell.h",
+    "kernels/pls/poisson.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-static lq_field *lq_ps_lmask(lq_poisson_ops *o, int l);
-static lq_field *lq_ps_ldiag(lq_poisson_ops *o, int l);
+static lq_field *lq_poisson_lmask(lq_poisson_ops *o, int l);
+static lq_field *lq_poisson_ldiag(lq_poisson_ops *o, int l);
 
 /* Level l's residual: level 0's is CG's q (free between the update and the next
  * operator, where CG runs the V-cycle; 0 off the unknowns like every list vector). */
-static lq_field *lq_ps_lres(lq_poisson_ops *o, int l)
+static lq_field *lq_poisson_lres(lq_poisson_ops *o, int l)
 {
     return l ? &o->lv[l].res : &o->q;
 }
 
-/* lq_ps_solid's mode (poisson_cell.h) */
-static int lq_ps_mode(const lq_field *sdf, const lq_poisson_params *prm)
+/* lq_poisson_solid's mode (poisson_cell.h) */
+static int lq_poisson_mode(const lq_field *sdf, const lq_poisson_params *prm)
 {
-    return !sdf ? 0 : prm->object_air ? LQ_PS_OBJECT_AIR : 1;
+    return !sdf ? 0 : prm->object_air ? LQ_POISSON_OBJECT_AIR : 1;
 }
 
 #define LQ_POISSON_KERNELS(o)                                                                      \
@@ -82,8 +82,8 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     o->ny = ny;
     o->nz = nz;
     long n = (long)nx * ny * nz;
-    long g = (n + LQ_PS_LOCAL - 1) / LQ_PS_LOCAL;
-    o->groups = (int)(g < LQ_PS_GROUPS ? g : LQ_PS_GROUPS);
+    long g = (n + LQ_POISSON_LOCAL - 1) / LQ_POISSON_LOCAL;
+    o->groups = (int)(g < LQ_POISSON_GROUPS ? g : LQ_POISSON_GROUPS);
     if (o->groups < 1) o->groups = 1;
     o->span = (int)((n + o->groups - 1) / o->groups);
     int rc = lq_field_alloc(ctx, &o->mask, "poisson.mask", nx, ny, nz, 1);
@@ -100,15 +100,15 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
         if (!o->partial_host || !o->mask_host || !o->list_host)
             rc = lq_error(LQ_ESIM, "poisson: out of host memory");
     }
-    if (!rc) rc = lq_field_alloc(ctx, &o->tail_info, "poisson.tail", 5 * LQ_PS_TAIL, 1, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &o->tail_info, "poisson.tail", 5 * LQ_POISSON_TAIL, 1, 1, 4);
     o->tail = -1;
-    o->tail_cells = LQ_PS_TAIL_CELLS;
-    o->dense_ratio = LQ_PS_DENSE;
+    o->tail_cells = LQ_POISSON_TAIL_CELLS;
+    o->dense_ratio = LQ_POISSON_DENSE;
     if (!rc) rc = lq_field_zero(&o->mask, 0);
     if (!rc) rc = lq_field_zero(&o->diag, 0);
     /* multigrid levels: halve (rounding up) until the longest side is ≤ 4 */
     int lx = nx, ly = ny, lz = nz;
-    for (int l = 0; l < LQ_PS_MAX_LEVELS && !rc; l++) {
+    for (int l = 0; l < LQ_POISSON_MAX_LEVELS && !rc; l++) {
         lq_poisson_level *L = &o->lv[l];
         L->nx = lx;
         L->ny = ly;
@@ -134,8 +134,8 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
     lq_cl_kernel_name ks[] = LQ_POISSON_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_ps_sources), lq_ps_sources, defines,
-                               &o->program, (int)LQ_COUNT(ks), ks);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_poisson_sources), lq_poisson_sources,
+                               defines, &o->program, (int)LQ_COUNT(ks), ks);
 }
 
 void lq_poisson_ops_release(lq_poisson_ops *o)
@@ -144,7 +144,7 @@ void lq_poisson_ops_release(lq_poisson_ops *o)
     lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
     lq_field *fs[] = {&o->mask, &o->diag, &o->r, &o->z, &o->d, &o->q, &o->partial, &o->tail_info};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
-    for (int l = 0; l < LQ_PS_MAX_LEVELS; l++) {
+    for (int l = 0; l < LQ_POISSON_MAX_LEVELS; l++) {
         lq_poisson_level *L = &o->lv[l];
         lq_field *ls[] = {&L->mask, &L->diag, &L->state, &L->x, &L->b, &L->res, &L->list};
         for (size_t i = 0; i < LQ_COUNT(ls); i++) lq_field_release(ls[i]);
@@ -158,8 +158,8 @@ void lq_poisson_ops_release(lq_poisson_ops *o)
 }
 
 /* Binds the arguments and runs over a 3D range (cells, or faces of one axis). */
-static int lq_ps_run3(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs, const lq_argv *a,
-                      int gx, int gy, int gz)
+static int lq_poisson_run3(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
+                           const lq_argv *a, int gx, int gy, int gz)
 {
     for (int i = 0; i < nargs; i++) {
         int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
@@ -169,22 +169,22 @@ static int lq_ps_run3(lq_poisson_ops *o, cl_kernel k, const char *name, int narg
     return lq_cl_run(o->ctx, k, name, 3, global, NULL);
 }
 
-static int lq_ps_cells(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
-                       const lq_argv *a)
+static int lq_poisson_cells(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
+                            const lq_argv *a)
 {
-    return lq_ps_run3(o, k, name, nargs, a, o->nx, o->ny, o->nz);
+    return lq_poisson_run3(o, k, name, nargs, a, o->nx, o->ny, o->nz);
 }
 
-static size_t lq_ps_count(const lq_poisson_ops *o)
+static size_t lq_poisson_count(const lq_poisson_ops *o)
 {
     return (size_t)o->nx * o->ny * o->nz;
 }
 
-static void lq_ps_check(const lq_poisson_ops *o, const lq_field *f)
+static void lq_poisson_check(const lq_poisson_ops *o, const lq_field *f)
 {
     (void)o;
     (void)f;
-    assert(f->elem == 4 && f->count == lq_ps_count(o));
+    assert(f->elem == 4 && f->count == lq_poisson_count(o));
 }
 
 /* --- single operations ---------------------------------------------------------------- */
@@ -192,73 +192,73 @@ static void lq_ps_check(const lq_poisson_ops *o, const lq_field *f)
 int lq_poisson_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                      const lq_poisson_params *prm)
 {
-    lq_ps_check(o, phi);
-    if (sdf) lq_ps_check(o, sdf);
+    lq_poisson_check(o, phi);
+    if (sdf) lq_poisson_check(o, sdf);
     if (IS_REF(o)) {
         lq_poisson_ref_setup(o, phi, sdf, prm);
         return LQ_OK;
     }
-    int has_sdf = lq_ps_mode(sdf, prm), wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
+    int has_sdf = lq_poisson_mode(sdf, prm), wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
     float tmin = lq_poisson_theta_min(prm);
     const lq_field *s = sdf ? sdf : phi;
     lq_argv a[] = {MEM(phi),   MEM(s),    VAL(has_sdf),  VAL(wall),
                    VAL(ghost), VAL(tmin), MEM(&o->mask), MEM(&o->diag)};
-    return lq_ps_cells(o, o->setup, "poisson_setup", (int)LQ_COUNT(a), a);
+    return lq_poisson_cells(o, o->setup, "poisson_setup", (int)LQ_COUNT(a), a);
 }
 
 int lq_poisson_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y)
 {
-    lq_ps_check(o, x);
-    lq_ps_check(o, y);
+    lq_poisson_check(o, x);
+    lq_poisson_check(o, y);
     if (IS_REF(o)) {
         lq_poisson_ref_apply(o, x, y);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(x), MEM(&o->mask), MEM(&o->diag), MEM(y)};
-    return lq_ps_cells(o, o->apply, "poisson_apply", (int)LQ_COUNT(a), a);
+    return lq_poisson_cells(o, o->apply, "poisson_apply", (int)LQ_COUNT(a), a);
 }
 
 int lq_poisson_residual(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
                         lq_field *r)
 {
-    lq_ps_check(o, b);
-    lq_ps_check(o, p);
-    lq_ps_check(o, r);
+    lq_poisson_check(o, b);
+    lq_poisson_check(o, p);
+    lq_poisson_check(o, r);
     if (IS_REF(o)) {
         lq_poisson_ref_residual(o, b, shift, p, r);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(b), VAL(shift), MEM(p), MEM(&o->mask), MEM(&o->diag), MEM(r)};
-    return lq_ps_cells(o, o->residual, "poisson_residual", (int)LQ_COUNT(a), a);
+    return lq_poisson_cells(o, o->residual, "poisson_residual", (int)LQ_COUNT(a), a);
 }
 
 int lq_poisson_sor_pass(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p, int colour,
                         float omega)
 {
-    lq_ps_check(o, b);
-    lq_ps_check(o, p);
+    lq_poisson_check(o, b);
+    lq_poisson_check(o, p);
     if (IS_REF(o)) {
         lq_poisson_ref_sor_pass(o, b, shift, p, colour, omega);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(b),        VAL(shift),  MEM(p),    MEM(&o->mask),
                    MEM(&o->diag), VAL(colour), VAL(omega)};
-    return lq_ps_cells(o, o->sor, "poisson_sor", (int)LQ_COUNT(a), a);
+    return lq_poisson_cells(o, o->sor, "poisson_sor", (int)LQ_COUNT(a), a);
 }
 
 int lq_poisson_jacobi_pass(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *pin,
                            lq_field *pout, float omega)
 {
-    lq_ps_check(o, b);
-    lq_ps_check(o, pin);
-    lq_ps_check(o, pout);
+    lq_poisson_check(o, b);
+    lq_poisson_check(o, pin);
+    lq_poisson_check(o, pout);
     if (IS_REF(o)) {
         lq_poisson_ref_jacobi_pass(o, b, shift, pin, pout, omega);
         return LQ_OK;
     }
     lq_argv a[] = {MEM(b),        VAL(shift),    MEM(pin),  MEM(pout),
                    MEM(&o->mask), MEM(&o->diag), VAL(omega)};
-    return lq_ps_cells(o, o->jacobi, "poisson_jacobi", (int)LQ_COUNT(a), a);
+    return lq_poisson_cells(o, o->jacobi, "poisson_jacobi", (int)LQ_COUNT(a), a);
 }
 
 int lq_poisson_cg_update(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
@@ -270,7 +270,7 @@ int lq_poisson_cg_update(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_f
     }
     lq_argv a[] = {MEM(x), MEM(r), MEM(d), MEM(q), VAL(alpha)};
     return lq_cl_launch(o->ctx, o->cg_update, "poisson_cg_update", (int)LQ_COUNT(a), a, 1,
-                        lq_ps_count(o), 1, NULL);
+                        lq_poisson_count(o), 1, NULL);
 }
 
 int lq_poisson_cg_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
@@ -281,7 +281,7 @@ int lq_poisson_cg_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, f
     }
     lq_argv a[] = {MEM(z), MEM(d), VAL(beta)};
     return lq_cl_launch(o->ctx, o->cg_direction, "poisson_cg_direction", (int)LQ_COUNT(a), a, 1,
-                        lq_ps_count(o), 1, NULL);
+                        lq_poisson_count(o), 1, NULL);
 }
 
 int lq_poisson_precond(lq_poisson_ops *o, const lq_field *r, lq_field *z)
@@ -292,7 +292,7 @@ int lq_poisson_precond(lq_poisson_ops *o, const lq_field *r, lq_field *z)
     }
     lq_argv a[] = {MEM(r), MEM(z), MEM(&o->mask), MEM(&o->diag)};
     return lq_cl_launch(o->ctx, o->precond_jacobi, "poisson_precond_jacobi", (int)LQ_COUNT(a), a, 1,
-                        lq_ps_count(o), 1, NULL);
+                        lq_poisson_count(o), 1, NULL);
 }
 
 int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_field *b,
@@ -306,9 +306,9 @@ int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_f
     int span = o->span;
     lq_argv av[] = {VAL(mode),  MEM(pa),   MEM(pb),         MEM(&o->mask),
                     VAL(shift), VAL(span), MEM(&o->partial)};
-    size_t local = LQ_PS_LOCAL;
+    size_t local = LQ_POISSON_LOCAL;
     int rc = lq_cl_launch(o->ctx, o->reduce, "poisson_reduce", (int)LQ_COUNT(av), av, 1,
-                          (size_t)o->groups * LQ_PS_LOCAL, 1, &local);
+                          (size_t)o->groups * LQ_POISSON_LOCAL, 1, &local);
     if (!rc) rc = lq_field_download(&o->partial, o->partial_host);
     if (rc) return rc;
     double s = 0;
@@ -320,7 +320,8 @@ int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_f
 /* --- unknown lists and the CG's list passes (poisson_cell.h) ---------------------------- */
 
 /* mask → list: colour 0 in increasing index, then colour 1. */
-static void lq_ps_make_list(const unsigned char *mask, int nx, int ny, int nz, int *list, int n[2])
+static void lq_poisson_make_list(const unsigned char *mask, int nx, int ny, int nz, int *list,
+                                 int n[2])
 {
     int m = 0;
     for (int colour = 0; colour < 2; colour++) {
@@ -329,7 +330,7 @@ static void lq_ps_make_list(const unsigned char *mask, int nx, int ny, int nz, i
             for (int j = 0; j < ny; j++)
                 for (int i = (j + k + colour) & 1; i < nx; i += 2) {
                     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-                    if (mask[c] & LQ_PS_UNKNOWN) list[m++] = c;
+                    if (mask[c] & LQ_POISSON_UNKNOWN) list[m++] = c;
                 }
         n[colour] = m - start;
     }
@@ -340,7 +341,7 @@ int lq_poisson_lists(lq_poisson_ops *o)
     int rc = LQ_OK, levels = o->mg_ready ? o->levels : 1;
     for (int l = 0; l < levels && !rc; l++) {
         lq_poisson_level *L = &o->lv[l];
-        const lq_field *mask = lq_ps_lmask(o, l);
+        const lq_field *mask = lq_poisson_lmask(o, l);
         const unsigned char *m = mask->host;
         int *list = IS_REF(o) ? (int *)L->list.host : o->list_host;
         if (!IS_REF(o)) {
@@ -348,7 +349,7 @@ int lq_poisson_lists(lq_poisson_ops *o)
             m = o->mask_host;
         }
         if (rc) break;
-        lq_ps_make_list(m, L->nx, L->ny, L->nz, list, L->n);
+        lq_poisson_make_list(m, L->nx, L->ny, L->nz, list, L->n);
         L->dense = o->dense_ratio > 0 &&
                    (long)(L->n[0] + L->n[1]) * o->dense_ratio > (long)L->nx * L->ny * L->nz;
         if (l == 0) o->dense = L->dense;
@@ -356,28 +357,28 @@ int lq_poisson_lists(lq_poisson_ops *o)
             o->unknowns = L->n[0] + L->n[1];
             o->dirichlet = 0;
             for (int t = 0; t < o->unknowns; t++)
-                o->dirichlet += (m[list[t]] & LQ_PS_DIRICHLET) != 0;
+                o->dirichlet += (m[list[t]] & LQ_POISSON_DIRICHLET) != 0;
         }
         size_t bytes = (size_t)(L->n[0] + L->n[1]) * sizeof(int);
         if (!IS_REF(o) && bytes) rc = lq_field_write(&L->list, 0, bytes, list);
         /* the vectors the list passes write only on the unknowns start at 0 elsewhere */
-        if (!rc) rc = lq_field_zero(lq_ps_lres(o, l), 0);
+        if (!rc) rc = lq_field_zero(lq_poisson_lres(o, l), 0);
         if (!rc && l == 0) rc = lq_field_zero(&o->r, 0);
         if (!rc && l > 0) rc = lq_field_zero(&L->x, 0);
         if (!rc && l > 0) rc = lq_field_zero(&L->b, 0);
     }
-    /* the tail: from the first level with few unknowns, at most LQ_PS_TAIL levels */
+    /* the tail: from the first level with few unknowns, at most LQ_POISSON_TAIL levels */
     o->tail = -1;
     if (rc || IS_REF(o) || !o->mg_ready || o->tail_cells < 0 ||
-        o->ctx->cl.dev.max_work_group < LQ_PS_TAIL_GROUP)
+        o->ctx->cl.dev.max_work_group < LQ_POISSON_TAIL_GROUP)
         return rc;
-    for (int l = o->levels > LQ_PS_TAIL ? o->levels - LQ_PS_TAIL : 0; l < o->levels; l++)
+    for (int l = o->levels > LQ_POISSON_TAIL ? o->levels - LQ_POISSON_TAIL : 0; l < o->levels; l++)
         if (o->lv[l].n[0] + o->lv[l].n[1] <= o->tail_cells) {
             o->tail = l;
             break;
         }
     if (o->tail < 0) return rc;
-    int info[5 * LQ_PS_TAIL] = {0};
+    int info[5 * LQ_POISSON_TAIL] = {0};
     for (int l = o->tail; l < o->levels; l++) {
         int *e = info + 5 * (l - o->tail);
         e[0] = o->lv[l].nx;
@@ -389,20 +390,21 @@ int lq_poisson_lists(lq_poisson_ops *o)
     return lq_field_upload(&o->tail_info, info);
 }
 
-static int lq_ps_nlist(const lq_poisson_ops *o)
+static int lq_poisson_nlist(const lq_poisson_ops *o)
 {
     return o->lv[0].n[0] + o->lv[0].n[1];
 }
 
 /* Runs a list-reduction kernel (args bound) over G groups and sums the group sums. */
-static int lq_ps_list_sum(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
-                          const lq_argv *a, double *sum)
+static int lq_poisson_list_sum(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
+                               const lq_argv *a, double *sum)
 {
-    int n = lq_ps_nlist(o), groups = lq_ps_list_groups(n);
-    size_t local = LQ_PS_LOCAL;
+    int n = lq_poisson_nlist(o), groups = lq_poisson_list_groups(n);
+    size_t local = LQ_POISSON_LOCAL;
     *sum = 0;
     if (n == 0) return LQ_OK;
-    int rc = lq_cl_launch(o->ctx, k, name, nargs, a, 1, (size_t)groups * LQ_PS_LOCAL, 1, &local);
+    int rc =
+        lq_cl_launch(o->ctx, k, name, nargs, a, 1, (size_t)groups * LQ_POISSON_LOCAL, 1, &local);
     if (!rc) rc = lq_field_read(&o->partial, 0, (size_t)groups * sizeof(float), o->partial_host);
     if (rc) return rc;
     double s = 0;
@@ -411,24 +413,24 @@ static int lq_ps_list_sum(lq_poisson_ops *o, cl_kernel k, const char *name, int 
     return LQ_OK;
 }
 
-static int lq_ps_span(const lq_poisson_ops *o)
+static int lq_poisson_span(const lq_poisson_ops *o)
 {
-    int n = lq_ps_nlist(o), g = lq_ps_list_groups(n);
+    int n = lq_poisson_nlist(o), g = lq_poisson_list_groups(n);
     return (n + g - 1) / g;
 }
 
 int lq_poisson_apply_dot(lq_poisson_ops *o, const lq_field *x, lq_field *y, double *xy)
 {
-    lq_ps_check(o, x);
-    lq_ps_check(o, y);
+    lq_poisson_check(o, x);
+    lq_poisson_check(o, y);
     if (IS_REF(o)) {
         lq_poisson_ref_apply_dot(o, x, y, xy);
         return LQ_OK;
     }
-    int n = lq_ps_nlist(o), span = lq_ps_span(o);
+    int n = lq_poisson_nlist(o), span = lq_poisson_span(o);
     lq_argv a[] = {MEM(x), MEM(&o->mask), MEM(&o->diag),   MEM(y), MEM(&o->lv[0].list),
                    VAL(n), VAL(span),     MEM(&o->partial)};
-    return lq_ps_list_sum(o, o->apply_dot, "poisson_apply_dot", (int)LQ_COUNT(a), a, xy);
+    return lq_poisson_list_sum(o, o->apply_dot, "poisson_apply_dot", (int)LQ_COUNT(a), a, xy);
 }
 
 int lq_poisson_update_dot(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
@@ -438,10 +440,10 @@ int lq_poisson_update_dot(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_
         lq_poisson_ref_update_dot(o, x, r, d, q, alpha, rr);
         return LQ_OK;
     }
-    int n = lq_ps_nlist(o), span = lq_ps_span(o);
+    int n = lq_poisson_nlist(o), span = lq_poisson_span(o);
     lq_argv a[] = {MEM(x), MEM(r),    MEM(d),          MEM(q), VAL(alpha), MEM(&o->lv[0].list),
                    VAL(n), VAL(span), MEM(&o->partial)};
-    return lq_ps_list_sum(o, o->update_dot, "poisson_update_dot", (int)LQ_COUNT(a), a, rr);
+    return lq_poisson_list_sum(o, o->update_dot, "poisson_update_dot", (int)LQ_COUNT(a), a, rr);
 }
 
 int lq_poisson_dot_list(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum)
@@ -450,22 +452,23 @@ int lq_poisson_dot_list(lq_poisson_ops *o, const lq_field *a, const lq_field *b,
         lq_poisson_ref_dot_list(o, a, b, sum);
         return LQ_OK;
     }
-    int n = lq_ps_nlist(o), span = lq_ps_span(o);
+    int n = lq_poisson_nlist(o), span = lq_poisson_span(o);
     lq_argv av[] = {MEM(a), MEM(b), MEM(&o->lv[0].list), VAL(n), VAL(span), MEM(&o->partial)};
-    return lq_ps_list_sum(o, o->dot_list, "poisson_dot_list", (int)LQ_COUNT(av), av, sum);
+    return lq_poisson_list_sum(o, o->dot_list, "poisson_dot_list", (int)LQ_COUNT(av), av, sum);
 }
 
 /* Fixed local size of the list passes (the count varies: PoCL would recompile per size). */
-#define LQ_PS_LIST_LOCAL 64
+#define LQ_POISSON_LIST_LOCAL 64
 
-static int lq_ps_list_run(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
-                          const lq_argv *a, int n)
+static int lq_poisson_list_run(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
+                               const lq_argv *a, int n)
 {
-    size_t local = LQ_PS_LIST_LOCAL;
+    size_t local = LQ_POISSON_LIST_LOCAL;
     if (n <= 0) return LQ_OK;
     return lq_cl_launch(o->ctx, k, name, nargs, a, 1,
-                        ((size_t)n + LQ_PS_LIST_LOCAL - 1) / LQ_PS_LIST_LOCAL * LQ_PS_LIST_LOCAL, 1,
-                        &local);
+                        ((size_t)n + LQ_POISSON_LIST_LOCAL - 1) / LQ_POISSON_LIST_LOCAL *
+                            LQ_POISSON_LIST_LOCAL,
+                        1, &local);
 }
 
 int lq_poisson_residual_list(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
@@ -479,7 +482,8 @@ int lq_poisson_residual_list(lq_poisson_ops *o, const lq_field *b, float shift, 
     int off = 0, n = L->n[0] + L->n[1];
     lq_argv a[] = {MEM(b),        VAL(shift), MEM(p), MEM(&o->mask), MEM(&o->diag), MEM(r),
                    MEM(&L->list), VAL(off),   VAL(n), VAL(L->nx),    VAL(L->ny),    VAL(L->nz)};
-    return lq_ps_list_run(o, o->mg_residual, "poisson_mg_residual_list", (int)LQ_COUNT(a), a, n);
+    return lq_poisson_list_run(o, o->mg_residual, "poisson_mg_residual_list", (int)LQ_COUNT(a), a,
+                               n);
 }
 
 int lq_poisson_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
@@ -488,15 +492,16 @@ int lq_poisson_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d,
         lq_poisson_ref_direction_list(o, z, d, beta);
         return LQ_OK;
     }
-    int n = lq_ps_nlist(o);
+    int n = lq_poisson_nlist(o);
     lq_argv a[] = {MEM(z), MEM(d), VAL(beta), MEM(&o->lv[0].list), VAL(n)};
-    return lq_ps_list_run(o, o->direction_list, "poisson_direction_list", (int)LQ_COUNT(a), a, n);
+    return lq_poisson_list_run(o, o->direction_list, "poisson_direction_list", (int)LQ_COUNT(a), a,
+                               n);
 }
 
 int lq_poisson_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
                    lq_field *b, const lq_poisson_params *prm)
 {
-    lq_ps_check(o, b);
+    lq_poisson_check(o, b);
     assert(u->count == (size_t)(o->nx + 1) * o->ny * o->nz);
     assert(v->count == (size_t)o->nx * (o->ny + 1) * o->nz);
     if (IS_REF(o)) {
@@ -505,37 +510,37 @@ int lq_poisson_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, cons
     }
     float scale = lq_poisson_rhs_scale(prm);
     lq_argv a[] = {MEM(u), MEM(v), MEM(w), MEM(&o->mask), MEM(b), VAL(scale)};
-    return lq_ps_cells(o, o->rhs, "poisson_rhs", (int)LQ_COUNT(a), a);
+    return lq_poisson_cells(o, o->rhs, "poisson_rhs", (int)LQ_COUNT(a), a);
 }
 
 int lq_poisson_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_field *v, lq_field *w,
                        const lq_field *phi, const lq_field *sdf, const lq_poisson_params *prm)
 {
-    lq_ps_check(o, p);
-    lq_ps_check(o, phi);
+    lq_poisson_check(o, p);
+    lq_poisson_check(o, phi);
     if (IS_REF(o)) {
         lq_poisson_ref_project(o, p, u, v, w, phi, sdf, prm);
         return LQ_OK;
     }
-    int has_sdf = lq_ps_mode(sdf, prm), wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
+    int has_sdf = lq_poisson_mode(sdf, prm), wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
     float tmin = lq_poisson_theta_min(prm), dt_h = lq_poisson_dt_h(prm);
     const lq_field *s = sdf ? sdf : phi;
     /* over the unknown list: the faces beside the unknowns (poisson_cell.h) */
-    int n = lq_ps_nlist(o);
+    int n = lq_poisson_nlist(o);
     lq_argv a[] = {MEM(u),    MEM(v),     MEM(w),    MEM(&o->mask), MEM(&o->lv[0].list),
                    VAL(n),    MEM(p),     MEM(phi),  MEM(s),        VAL(has_sdf),
                    VAL(wall), VAL(ghost), VAL(tmin), VAL(dt_h)};
-    return lq_ps_list_run(o, o->project, "poisson_project_list", (int)LQ_COUNT(a), a, n);
+    return lq_poisson_list_run(o, o->project, "poisson_project_list", (int)LQ_COUNT(a), a, n);
 }
 
 /* --- multigrid ------------------------------------------------------------------------- */
 
-static lq_field *lq_ps_lmask(lq_poisson_ops *o, int l)
+static lq_field *lq_poisson_lmask(lq_poisson_ops *o, int l)
 {
     return l ? &o->lv[l].mask : &o->mask;
 }
 
-static lq_field *lq_ps_ldiag(lq_poisson_ops *o, int l)
+static lq_field *lq_poisson_ldiag(lq_poisson_ops *o, int l)
 {
     return l ? &o->lv[l].diag : &o->diag;
 }
@@ -548,22 +553,22 @@ int lq_poisson_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *
         lq_poisson_ref_mg_build(o, phi, sdf, prm);
         return LQ_OK;
     }
-    int has_sdf = lq_ps_mode(sdf, prm), wall = prm->wall_dirichlet, dim3 = o->nz > 1;
+    int has_sdf = lq_poisson_mode(sdf, prm), wall = prm->wall_dirichlet, dim3 = o->nz > 1;
     const lq_field *s = sdf ? sdf : phi;
     lq_argv a[] = {MEM(phi), MEM(s), VAL(has_sdf), MEM(&o->mask), MEM(&o->lv[0].state)};
     int rc = lq_cl_launch(o->ctx, o->mg_state, "poisson_mg_state", (int)LQ_COUNT(a), a, 1,
-                          lq_ps_count(o), 1, NULL);
+                          lq_poisson_count(o), 1, NULL);
     for (int l = 1; l < o->levels && !rc; l++) {
         lq_poisson_level *f = &o->lv[l - 1], *c = &o->lv[l];
         lq_argv ca[] = {MEM(&f->state), VAL(f->nx), VAL(f->ny), VAL(f->nz),
                         MEM(&c->state), VAL(c->nx), VAL(c->ny), VAL(c->nz)};
-        rc = lq_ps_run3(o, o->mg_coarsen, "poisson_mg_coarsen", (int)LQ_COUNT(ca), ca, c->nx, c->ny,
-                        c->nz);
+        rc = lq_poisson_run3(o, o->mg_coarsen, "poisson_mg_coarsen", (int)LQ_COUNT(ca), ca, c->nx,
+                             c->ny, c->nz);
         lq_argv sa[] = {MEM(&c->state), VAL(wall),  VAL(dim3),  MEM(&c->mask),
                         MEM(&c->diag),  VAL(c->nx), VAL(c->ny), VAL(c->nz)};
         if (!rc)
-            rc = lq_ps_run3(o, o->mg_system, "poisson_mg_system", (int)LQ_COUNT(sa), sa, c->nx,
-                            c->ny, c->nz);
+            rc = lq_poisson_run3(o, o->mg_system, "poisson_mg_system", (int)LQ_COUNT(sa), sa, c->nx,
+                                 c->ny, c->nz);
     }
     return rc;
 }
@@ -578,21 +583,21 @@ int lq_poisson_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *
     if (L->dense) { /* one colour's cells of the whole level */
         lq_argv a[] = {MEM(b),
                        MEM(x),
-                       MEM(lq_ps_lmask(o, l)),
-                       MEM(lq_ps_ldiag(o, l)),
+                       MEM(lq_poisson_lmask(o, l)),
+                       MEM(lq_poisson_ldiag(o, l)),
                        VAL(colour),
                        VAL(L->nx),
                        VAL(L->ny),
                        VAL(L->nz)};
-        return lq_ps_run3(o, o->mg_smooth_w, "poisson_mg_smooth_half", (int)LQ_COUNT(a), a,
-                          (L->nx + 1) / 2, L->ny, L->nz);
+        return lq_poisson_run3(o, o->mg_smooth_w, "poisson_mg_smooth_half", (int)LQ_COUNT(a), a,
+                               (L->nx + 1) / 2, L->ny, L->nz);
     }
     /* one colour's part of the list */
     int off = colour ? L->n[0] : 0, n = L->n[colour];
     lq_argv a[] = {MEM(b),
                    MEM(x),
-                   MEM(lq_ps_lmask(o, l)),
-                   MEM(lq_ps_ldiag(o, l)),
+                   MEM(lq_poisson_lmask(o, l)),
+                   MEM(lq_poisson_ldiag(o, l)),
                    VAL(colour),
                    MEM(&L->list),
                    VAL(off),
@@ -600,7 +605,7 @@ int lq_poisson_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *
                    VAL(L->nx),
                    VAL(L->ny),
                    VAL(L->nz)};
-    return lq_ps_list_run(o, o->mg_smooth, "poisson_mg_smooth_list", (int)LQ_COUNT(a), a, n);
+    return lq_poisson_list_run(o, o->mg_smooth, "poisson_mg_smooth_list", (int)LQ_COUNT(a), a, n);
 }
 
 int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq_field *x,
@@ -614,22 +619,22 @@ int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq
     if (L->dense) {
         lq_argv a[] = {MEM(b),
                        MEM(x),
-                       MEM(lq_ps_lmask(o, l)),
-                       MEM(lq_ps_ldiag(o, l)),
+                       MEM(lq_poisson_lmask(o, l)),
+                       MEM(lq_poisson_ldiag(o, l)),
                        MEM(res),
                        VAL(L->nx),
                        VAL(L->ny),
                        VAL(L->nz)};
-        return lq_ps_run3(o, o->mg_residual_w, "poisson_mg_residual", (int)LQ_COUNT(a), a, L->nx,
-                          L->ny, L->nz);
+        return lq_poisson_run3(o, o->mg_residual_w, "poisson_mg_residual", (int)LQ_COUNT(a), a,
+                               L->nx, L->ny, L->nz);
     }
     int off = 0, n = L->n[0] + L->n[1];
     float shift = 0.0f;
     lq_argv a[] = {MEM(b),
                    VAL(shift),
                    MEM(x),
-                   MEM(lq_ps_lmask(o, l)),
-                   MEM(lq_ps_ldiag(o, l)),
+                   MEM(lq_poisson_lmask(o, l)),
+                   MEM(lq_poisson_ldiag(o, l)),
                    MEM(res),
                    MEM(&L->list),
                    VAL(off),
@@ -637,7 +642,8 @@ int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq
                    VAL(L->nx),
                    VAL(L->ny),
                    VAL(L->nz)};
-    return lq_ps_list_run(o, o->mg_residual, "poisson_mg_residual_list", (int)LQ_COUNT(a), a, n);
+    return lq_poisson_list_run(o, o->mg_residual, "poisson_mg_residual_list", (int)LQ_COUNT(a), a,
+                               n);
 }
 
 int lq_poisson_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_field *bc)
@@ -650,16 +656,18 @@ int lq_poisson_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_fie
     int dim3 = o->nz > 1, off = 0, n = L->n[0] + L->n[1];
     float scale = dim3 ? 0.5f : 1.0f;
     if (L->dense) {
-        lq_argv a[] = {MEM(res),  VAL(f->nx), VAL(f->ny), VAL(f->nz), MEM(lq_ps_lmask(o, l + 1)),
-                       MEM(bc),   VAL(scale), VAL(dim3),  VAL(L->nx), VAL(L->ny),
-                       VAL(L->nz)};
-        return lq_ps_run3(o, o->mg_restrict_w, "poisson_mg_restrict", (int)LQ_COUNT(a), a, L->nx,
-                          L->ny, L->nz);
+        lq_argv a[] = {
+            MEM(res),  VAL(f->nx), VAL(f->ny), VAL(f->nz), MEM(lq_poisson_lmask(o, l + 1)),
+            MEM(bc),   VAL(scale), VAL(dim3),  VAL(L->nx), VAL(L->ny),
+            VAL(L->nz)};
+        return lq_poisson_run3(o, o->mg_restrict_w, "poisson_mg_restrict", (int)LQ_COUNT(a), a,
+                               L->nx, L->ny, L->nz);
     }
-    lq_argv a[] = {MEM(res), VAL(f->nx), VAL(f->ny), VAL(f->nz),    MEM(lq_ps_lmask(o, l + 1)),
+    lq_argv a[] = {MEM(res), VAL(f->nx), VAL(f->ny), VAL(f->nz),    MEM(lq_poisson_lmask(o, l + 1)),
                    MEM(bc),  VAL(scale), VAL(dim3),  MEM(&L->list), VAL(off),
                    VAL(n),   VAL(L->nx), VAL(L->ny), VAL(L->nz)};
-    return lq_ps_list_run(o, o->mg_restrict, "poisson_mg_restrict_list", (int)LQ_COUNT(a), a, n);
+    return lq_poisson_list_run(o, o->mg_restrict, "poisson_mg_restrict_list", (int)LQ_COUNT(a), a,
+                               n);
 }
 
 int lq_poisson_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field *x)
@@ -671,15 +679,15 @@ int lq_poisson_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field
     lq_poisson_level *L = &o->lv[l], *c = &o->lv[l + 1];
     int dim3 = o->nz > 1, off = 0, n = L->n[0] + L->n[1];
     if (L->dense) {
-        lq_argv a[] = {MEM(ec), VAL(c->nx), VAL(c->ny), VAL(c->nz), MEM(lq_ps_lmask(o, l)),
+        lq_argv a[] = {MEM(ec), VAL(c->nx), VAL(c->ny), VAL(c->nz), MEM(lq_poisson_lmask(o, l)),
                        MEM(x),  VAL(dim3),  VAL(L->nx), VAL(L->ny), VAL(L->nz)};
-        return lq_ps_run3(o, o->mg_prolong_w, "poisson_mg_prolong", (int)LQ_COUNT(a), a, L->nx,
-                          L->ny, L->nz);
+        return lq_poisson_run3(o, o->mg_prolong_w, "poisson_mg_prolong", (int)LQ_COUNT(a), a, L->nx,
+                               L->ny, L->nz);
     }
-    lq_argv a[] = {MEM(ec),    VAL(c->nx), VAL(c->ny),    VAL(c->nz), MEM(lq_ps_lmask(o, l)),
+    lq_argv a[] = {MEM(ec),    VAL(c->nx), VAL(c->ny),    VAL(c->nz), MEM(lq_poisson_lmask(o, l)),
                    MEM(x),     VAL(dim3),  MEM(&L->list), VAL(off),   VAL(n),
                    VAL(L->nx), VAL(L->ny), VAL(L->nz)};
-    return lq_ps_list_run(o, o->mg_prolong, "poisson_mg_prolong_list", (int)LQ_COUNT(a), a, n);
+    return lq_poisson_list_run(o, o->mg_prolong, "poisson_mg_prolong_list", (int)LQ_COUNT(a), a, n);
 }
 
 /* z = M⁻¹ r: one V-cycle from a zero guess, smoothing mirrored on the way up. */
@@ -687,8 +695,8 @@ int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z)
 {
     assert(o->mg_ready);
     int L = o->levels, rc = LQ_OK;
-    lq_field *X[LQ_PS_MAX_LEVELS];
-    const lq_field *B[LQ_PS_MAX_LEVELS];
+    lq_field *X[LQ_POISSON_MAX_LEVELS];
+    const lq_field *B[LQ_POISSON_MAX_LEVELS];
     for (int l = 0; l < L; l++) {
         X[l] = l ? &o->lv[l].x : z;
         B[l] = l ? &o->lv[l].b : r;
@@ -696,70 +704,70 @@ int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z)
     int top = o->tail >= 0 && !IS_REF(o) ? o->tail : L - 1; /* the launches' coarsest */
     for (int l = 0; l < top && !rc; l++) {
         rc = lq_field_zero(X[l], 0);
-        for (int s = 0; s < LQ_PS_MG_SMOOTH && !rc; s++) {
+        for (int s = 0; s < LQ_POISSON_MG_SMOOTH && !rc; s++) {
             rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 0);
             if (!rc) rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 1);
         }
-        if (!rc) rc = lq_poisson_mg_residual(o, l, B[l], X[l], lq_ps_lres(o, l));
-        if (!rc) rc = lq_poisson_mg_restrict(o, l, lq_ps_lres(o, l), &o->lv[l + 1].b);
+        if (!rc) rc = lq_poisson_mg_residual(o, l, B[l], X[l], lq_poisson_lres(o, l));
+        if (!rc) rc = lq_poisson_mg_restrict(o, l, lq_poisson_lres(o, l), &o->lv[l + 1].b);
     }
     if (!rc && top < L - 1) {
         /* levels top … L − 1 in one work-group (poisson_mg_tail), bit for bit the
          * launches below */
         if (top == 0) rc = lq_field_zero(X[0], 0); /* z: 0 off the unknowns */
         int nl = L - top, dim3 = o->nz > 1;
-        lq_argv a[3 + 6 * LQ_PS_TAIL];
+        lq_argv a[3 + 6 * LQ_POISSON_TAIL];
         int na = 0;
         a[na++] = (lq_argv)VAL(nl);
         a[na++] = (lq_argv)VAL(dim3);
         a[na++] = (lq_argv)MEM(&o->tail_info);
-        for (int t = 0; t < LQ_PS_TAIL; t++) {
+        for (int t = 0; t < LQ_POISSON_TAIL; t++) {
             int l = top + (t < nl ? t : nl - 1); /* unused slots: the coarsest again */
-            a[na++] = (lq_argv)MEM(lq_ps_lmask(o, l));
-            a[na++] = (lq_argv)MEM(lq_ps_ldiag(o, l));
+            a[na++] = (lq_argv)MEM(lq_poisson_lmask(o, l));
+            a[na++] = (lq_argv)MEM(lq_poisson_ldiag(o, l));
             a[na++] = (lq_argv)MEM(X[l]);
             a[na++] = (lq_argv)MEM(B[l]);
-            a[na++] = (lq_argv)MEM(lq_ps_lres(o, l));
+            a[na++] = (lq_argv)MEM(lq_poisson_lres(o, l));
             a[na++] = (lq_argv)MEM(&o->lv[l].list);
         }
-        size_t local = LQ_PS_TAIL_GROUP;
+        size_t local = LQ_POISSON_TAIL_GROUP;
         if (!rc)
             rc = lq_cl_launch(o->ctx, o->mg_tail, "poisson_mg_tail", na, a, 1, local, 1, &local);
         goto up;
     }
     int cn = o->lv[L - 1].nx * o->lv[L - 1].ny * o->lv[L - 1].nz;
-    if (!rc && !IS_REF(o) && cn <= LQ_PS_COARSE_GROUP &&
-        o->ctx->cl.dev.max_work_group >= LQ_PS_COARSE_GROUP) {
-        /* the coarsest level's zero start and 2 × LQ_PS_MG_COARSE sweeps in one
+    if (!rc && !IS_REF(o) && cn <= LQ_POISSON_COARSE_GROUP &&
+        o->ctx->cl.dev.max_work_group >= LQ_POISSON_COARSE_GROUP) {
+        /* the coarsest level's zero start and 2 × LQ_POISSON_MG_COARSE sweeps in one
          * work-group (barriers between the colours), bit for bit the launches below */
         lq_poisson_level *C = &o->lv[L - 1];
-        int sweeps = LQ_PS_MG_COARSE;
+        int sweeps = LQ_POISSON_MG_COARSE;
         lq_argv a[] = {MEM(B[L - 1]),
                        MEM(X[L - 1]),
-                       MEM(lq_ps_lmask(o, L - 1)),
-                       MEM(lq_ps_ldiag(o, L - 1)),
+                       MEM(lq_poisson_lmask(o, L - 1)),
+                       MEM(lq_poisson_ldiag(o, L - 1)),
                        VAL(sweeps),
                        VAL(C->nx),
                        VAL(C->ny),
                        VAL(C->nz)};
-        size_t local = LQ_PS_COARSE_GROUP;
+        size_t local = LQ_POISSON_COARSE_GROUP;
         rc = lq_cl_launch(o->ctx, o->mg_coarse, "poisson_mg_coarse", (int)LQ_COUNT(a), a, 1, local,
                           1, &local);
         goto up;
     }
     if (!rc) rc = lq_field_zero(X[L - 1], 0);
-    for (int s = 0; s < LQ_PS_MG_COARSE && !rc; s++) {
+    for (int s = 0; s < LQ_POISSON_MG_COARSE && !rc; s++) {
         rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 0);
         if (!rc) rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 1);
     }
-    for (int s = 0; s < LQ_PS_MG_COARSE && !rc; s++) {
+    for (int s = 0; s < LQ_POISSON_MG_COARSE && !rc; s++) {
         rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 1);
         if (!rc) rc = lq_poisson_mg_smooth(o, L - 1, B[L - 1], X[L - 1], 0);
     }
 up:
     for (int l = top - 1; l >= 0 && !rc; l--) {
         rc = lq_poisson_mg_prolong(o, l, X[l + 1], X[l]);
-        for (int s = 0; s < LQ_PS_MG_SMOOTH && !rc; s++) {
+        for (int s = 0; s < LQ_POISSON_MG_SMOOTH && !rc; s++) {
             rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 1);
             if (!rc) rc = lq_poisson_mg_smooth(o, l, B[l], X[l], 0);
         }
@@ -780,7 +788,7 @@ int lq_poisson_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf
 }
 
 /* p = 0 off the unknowns, unchanged on them: two SOR colour passes with ω = 0. */
-static int lq_ps_mask(lq_poisson_ops *o, const lq_field *b, lq_field *p)
+static int lq_poisson_mask(lq_poisson_ops *o, const lq_field *b, lq_field *p)
 {
     int rc = lq_poisson_sor_pass(o, b, 0.0f, p, 0, 0.0f);
     if (!rc) rc = lq_poisson_sor_pass(o, b, 0.0f, p, 1, 0.0f);
@@ -789,54 +797,54 @@ static int lq_ps_mask(lq_poisson_ops *o, const lq_field *b, lq_field *p)
 
 /* CG's passes: over the unknown list, or (o->dense, both backends alike) the whole grid
  * with the whole-grid reductions. */
-static int lq_ps_apply_dq(lq_poisson_ops *o, const lq_field *d, lq_field *q, double *dq)
+static int lq_poisson_apply_dq(lq_poisson_ops *o, const lq_field *d, lq_field *q, double *dq)
 {
     if (!o->dense) return lq_poisson_apply_dot(o, d, q, dq);
     int rc = lq_poisson_apply(o, d, q);
-    return rc ? rc : lq_poisson_reduce(o, LQ_PS_RED_DOT, d, q, 0.0f, dq);
+    return rc ? rc : lq_poisson_reduce(o, LQ_POISSON_RED_DOT, d, q, 0.0f, dq);
 }
 
-static int lq_ps_update_rr(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
-                           const lq_field *q, float alpha, double *rr)
+static int lq_poisson_update_rr(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                                const lq_field *q, float alpha, double *rr)
 {
     if (!o->dense) return lq_poisson_update_dot(o, x, r, d, q, alpha, rr);
     int rc = lq_poisson_cg_update(o, x, r, d, q, alpha);
-    return rc ? rc : lq_poisson_reduce(o, LQ_PS_RED_DOT, r, r, 0.0f, rr);
+    return rc ? rc : lq_poisson_reduce(o, LQ_POISSON_RED_DOT, r, r, 0.0f, rr);
 }
 
-static int lq_ps_dot(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum)
+static int lq_poisson_dot(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum)
 {
-    return o->dense ? lq_poisson_reduce(o, LQ_PS_RED_DOT, a, b, 0.0f, sum)
+    return o->dense ? lq_poisson_reduce(o, LQ_POISSON_RED_DOT, a, b, 0.0f, sum)
                     : lq_poisson_dot_list(o, a, b, sum);
 }
 
-static int lq_ps_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
+static int lq_poisson_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
 {
     return o->dense ? lq_poisson_cg_direction(o, z, d, beta)
                     : lq_poisson_direction_list(o, z, d, beta);
 }
 
-static int lq_ps_resid(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
-                       lq_field *r)
+static int lq_poisson_resid(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                            lq_field *r)
 {
     return o->dense ? lq_poisson_residual(o, b, shift, p, r)
                     : lq_poisson_residual_list(o, b, shift, p, r);
 }
 
-static int lq_ps_rnorm(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
-                       double *norm)
+static int lq_poisson_rnorm(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
+                            double *norm)
 {
     double rr = 0; /* over the unknown list (r is 0 elsewhere) or the whole grid */
-    int rc = lq_ps_resid(o, b, shift, p, &o->r);
-    if (!rc) rc = lq_ps_dot(o, &o->r, &o->r, &rr);
+    int rc = lq_poisson_resid(o, b, shift, p, &o->r);
+    if (!rc) rc = lq_poisson_dot(o, &o->r, &o->r, &rr);
     *norm = sqrt(rr);
     return rc;
 }
 
-#define LQ_PS_STALL 50
+#define LQ_POISSON_STALL 50
 
-static int lq_ps_relax(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p,
-                       const lq_poisson_params *prm, double goal, lq_poisson_stats *st)
+static int lq_poisson_relax(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p,
+                            const lq_poisson_params *prm, double goal, lq_poisson_stats *st)
 {
     int sor = prm->solver == LQ_POISSON_SOR;
     int nmax = o->nx > o->ny ? o->nx : o->ny;
@@ -861,14 +869,14 @@ static int lq_ps_relax(lq_poisson_ops *o, const lq_field *b, float shift, lq_fie
             other = t;
         }
         if (!rc && (it % every == 0 || it == max_iter)) {
-            rc = lq_ps_rnorm(o, b, shift, cur, &rn);
+            rc = lq_poisson_rnorm(o, b, shift, cur, &rn);
             if (rn <= goal) break;
-            /* float's floor (~ε|p|/|b|): stop when LQ_PS_STALL checks in a row bring no
+            /* float's floor (~ε|p|/|b|): stop when LQ_POISSON_STALL checks in a row bring no
              * new lowest residual */
             if (rn < (1.0 - 1e-5) * best) {
                 best = rn;
                 stall = 0;
-            } else if (++stall >= LQ_PS_STALL) {
+            } else if (++stall >= LQ_POISSON_STALL) {
                 snprintf(st->message, sizeof st->message,
                          "%s: %d unknowns, stalled at |r|/|b| = %.3g after %d iterations "
                          "(float round-off floor)",
@@ -883,11 +891,12 @@ static int lq_ps_relax(lq_poisson_ops *o, const lq_field *b, float shift, lq_fie
     return rc;
 }
 
-#define LQ_PS_RESTARTS 4
+#define LQ_POISSON_RESTARTS 4
 
 /* *rn_end: the true residual of the final x when the loop ended on it, else −1. */
-static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *x,
-                    const lq_poisson_params *prm, double goal, lq_poisson_stats *st, double *rn_end)
+static int lq_poisson_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *x,
+                         const lq_poisson_params *prm, double goal, lq_poisson_stats *st,
+                         double *rn_end)
 {
     *rn_end = -1;
     int pre = prm->precond != LQ_POISSON_PRECOND_NONE, mg = prm->precond == LQ_POISSON_PRECOND_MG;
@@ -895,35 +904,35 @@ static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field 
     lq_field *r = &o->r, *z = pre ? &o->z : &o->r, *d = &o->d, *q = &o->q;
     double rr = 0, rz = 0, dq = 0;
     /* the list passes (d, q, x, r on level 0's unknowns) leave 0 elsewhere: d and q start
-     * at 0, x (lq_ps_mask) and the residual r are 0 off the unknowns */
+     * at 0, x (lq_poisson_mask) and the residual r are 0 off the unknowns */
     int rc = lq_field_zero(d, 0), it = 0, restarts = 0;
     if (!rc) rc = lq_field_zero(q, 0);
-    if (!rc) rc = lq_ps_resid(o, b, shift, x, r);
-    if (!rc) rc = lq_ps_dot(o, r, r, &rr);
+    if (!rc) rc = lq_poisson_resid(o, b, shift, x, r);
+    if (!rc) rc = lq_poisson_dot(o, r, r, &rr);
     st->converged = sqrt(rr) <= goal;
     if (rc || st->converged) goto done;
     if (pre) rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
-    if (!rc) rc = lq_ps_direction(o, z, d, 0.0f);
-    if (!rc && pre) rc = lq_ps_dot(o, r, z, &rz);
+    if (!rc) rc = lq_poisson_direction(o, z, d, 0.0f);
+    if (!rc && pre) rc = lq_poisson_dot(o, r, z, &rz);
     if (!pre) rz = rr;
     while (!rc && it < max_iter) {
         it++;
-        rc = lq_ps_apply_dq(o, d, q, &dq);
+        rc = lq_poisson_apply_dq(o, d, q, &dq);
         if (rc) break;
         if (!(dq > 0)) {
             snprintf(st->message, sizeof st->message, "CG breakdown: dᵀAd = %g at iteration %d", dq,
                      it);
             break;
         }
-        rc = lq_ps_update_rr(o, x, r, d, q, (float)(rz / dq), &rr);
+        rc = lq_poisson_update_rr(o, x, r, d, q, (float)(rz / dq), &rr);
         if (rc) break;
         if (sqrt(rr) <= goal) {
             /* The recursive residual drifts from b − Ap in float: confirm with the true
              * one; if it is not there yet, restart from it (residual replacement), at
-             * most LQ_PS_RESTARTS times (then p is at float's floor, ~ε|p|/|b|). */
+             * most LQ_POISSON_RESTARTS times (then p is at float's floor, ~ε|p|/|b|). */
             double rn = 0;
-            rc = lq_ps_rnorm(o, b, shift, x, &rn);
-            if (rc || rn <= goal || restarts >= LQ_PS_RESTARTS) {
+            rc = lq_poisson_rnorm(o, b, shift, x, &rn);
+            if (rc || rn <= goal || restarts >= LQ_POISSON_RESTARTS) {
                 st->converged = rn <= goal;
                 *rn_end = rn;
                 break;
@@ -931,17 +940,17 @@ static int lq_ps_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_field 
             restarts++;
             rr = rn * rn;
             if (pre) rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
-            if (!rc) rc = lq_ps_direction(o, z, d, 0.0f);
+            if (!rc) rc = lq_poisson_direction(o, z, d, 0.0f);
             rz = rr;
-            if (!rc && pre) rc = lq_ps_dot(o, r, z, &rz);
+            if (!rc && pre) rc = lq_poisson_dot(o, r, z, &rz);
             continue;
         }
         double rz_new = rr;
         if (pre) {
             rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
-            if (!rc) rc = lq_ps_dot(o, r, z, &rz_new);
+            if (!rc) rc = lq_poisson_dot(o, r, z, &rz_new);
         }
-        if (!rc) rc = lq_ps_direction(o, z, d, (float)(rz_new / rz));
+        if (!rc) rc = lq_poisson_direction(o, z, d, (float)(rz_new / rz));
         rz = rz_new;
     }
 done:
@@ -963,7 +972,7 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
     float shift = 0.0f;
     int rc = LQ_OK;
     if (o->dirichlet == 0) {
-        rc = lq_poisson_reduce(o, LQ_PS_RED_SUM, b, NULL, 0.0f, &sum);
+        rc = lq_poisson_reduce(o, LQ_POISSON_RED_SUM, b, NULL, 0.0f, &sum);
         shift = (float)(sum / o->unknowns);
         st->singular = 1;
         st->shift = shift;
@@ -974,8 +983,8 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
     if (!rc && shift == 0.0f && !o->dense) /* Σ (b − 0)² = b·b over the unknowns */
         rc = lq_poisson_dot_list(o, b, b, &bb);
     else if (!rc)
-        rc = lq_poisson_reduce(o, LQ_PS_RED_NORM2, b, NULL, shift, &bb);
-    if (!rc) rc = lq_ps_mask(o, b, p);
+        rc = lq_poisson_reduce(o, LQ_POISSON_RED_NORM2, b, NULL, shift, &bb);
+    if (!rc) rc = lq_poisson_mask(o, b, p);
     if (rc) return rc;
     st->b_norm = sqrt(bb);
     double tol = prm->tol > 0 ? prm->tol : 1e-5;
@@ -984,12 +993,12 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
         st->converged = 1;
         rc = lq_field_zero(p, 0);
     } else if (prm->solver == LQ_POISSON_PCG) {
-        rc = lq_ps_cg(o, b, shift, p, prm, goal, st, &rn_end);
+        rc = lq_poisson_cg(o, b, shift, p, prm, goal, st, &rn_end);
     } else {
-        rc = lq_ps_relax(o, b, shift, p, prm, goal, st);
+        rc = lq_poisson_relax(o, b, shift, p, prm, goal, st);
     }
     double rn = rn_end;
-    if (!rc && st->b_norm > 0 && rn < 0) rc = lq_ps_rnorm(o, b, shift, p, &rn);
+    if (!rc && st->b_norm > 0 && rn < 0) rc = lq_poisson_rnorm(o, b, shift, p, &rn);
     if (rc) return rc;
     st->residual = st->b_norm > 0 ? rn / st->b_norm : 0;
     if (!isfinite(st->residual))

@@ -72,15 +72,15 @@ typedef struct lq_poisson_stats {
     char message[160]; /* one line for logs */
 } lq_poisson_stats;
 
-#define LQ_PS_MAX_LEVELS   16
-#define LQ_PS_COARSE_GROUP 64 /* work-group of the one-launch coarsest solve (≥ its cells) */
-/* List passes while at most 1/LQ_PS_DENSE of a level's cells are unknowns (a 64³ dam
+#define LQ_POISSON_MAX_LEVELS   16
+#define LQ_POISSON_COARSE_GROUP 64 /* work-group of the one-launch coarsest solve (≥ its cells) */
+/* List passes while at most 1/LQ_POISSON_DENSE of a level's cells are unknowns (a 64³ dam
  * break: 5 %), whole-level passes above (a full box: there the lists' indirection costs
  * more than the idle cells). */
-#define LQ_PS_DENSE 4
+#define LQ_POISSON_DENSE 4
 /* The V-cycle's tail (poisson_mg_tail) from the first level with at most this many
  * unknowns. */
-#define LQ_PS_TAIL_CELLS 4096
+#define LQ_POISSON_TAIL_CELLS 4096
 
 /* One multigrid level (level 0 uses the ops' mask and diag, and the CG r and z, and q as
  * its residual: a V-cycle overwrites the ops' q). */
@@ -91,16 +91,16 @@ typedef struct lq_poisson_level {
     lq_field x, b, res;  /* correction, RHS (coarse levels), residual */
     lq_field list;       /* int per cell: the unknowns, colour 0 then 1 (poisson_cell.h) */
     int n[2];            /* unknowns of each colour (list entries) */
-    int dense;           /* more than 1/LQ_PS_DENSE of its cells are unknowns: the
+    int dense;           /* more than 1/LQ_POISSON_DENSE of its cells are unknowns: the
                           * V-cycle's passes run over the whole level (OpenCL) */
 } lq_poisson_level;
 
 typedef struct lq_poisson_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
-    int groups, span;    /* reduction layout: groups × LQ_PS_LOCAL items, span cells a group */
-    lq_field mask;       /* uchar per cell: neighbour bits, LQ_PS_UNKNOWN, LQ_PS_DIRICHLET */
-    lq_field diag;       /* A_cc per cell */
+    int groups, span; /* reduction layout: groups × LQ_POISSON_LOCAL items, span cells a group */
+    lq_field mask;    /* uchar per cell: neighbour bits, LQ_POISSON_UNKNOWN, LQ_POISSON_DIRICHLET */
+    lq_field diag;    /* A_cc per cell */
     lq_field r, z, d, q; /* solver vectors per cell */
     lq_field partial;    /* one float per reduction group */
     float *partial_host;
@@ -109,17 +109,17 @@ typedef struct lq_poisson_ops {
     int unknowns, dirichlet; /* counted by lq_poisson_build */
     int levels;              /* multigrid levels (coarsest: longest side ≤ 4) */
     int tail;                /* first level of the one-work-group tail (-1: none) */
-    int tail_cells;          /* its threshold (LQ_PS_TAIL_CELLS; < 0: no tail, tests) */
-    lq_field tail_info;      /* int[5 LQ_PS_TAIL]: per tail level nx, ny, nz, n[0], n[1] */
+    int tail_cells;          /* its threshold (LQ_POISSON_TAIL_CELLS; < 0: no tail, tests) */
+    lq_field tail_info;      /* int[5 LQ_POISSON_TAIL]: per tail level nx, ny, nz, n[0], n[1] */
     int mg_ready;            /* the hierarchy matches the last build */
-    lq_poisson_level lv[LQ_PS_MAX_LEVELS];
+    lq_poisson_level lv[LQ_POISSON_MAX_LEVELS];
     cl_program program;
     cl_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
         rhs, project, mg_state, mg_coarsen, mg_system, mg_smooth, mg_residual, mg_restrict,
         mg_prolong, mg_coarse, apply_dot, update_dot, dot_list, direction_list, mg_tail,
         mg_smooth_w, mg_residual_w, mg_restrict_w, mg_prolong_w;
     int dense;       /* level 0 is dense: CG runs the whole-grid passes (both backends) */
-    int dense_ratio; /* LQ_PS_DENSE (0: lists always, tests) */
+    int dense_ratio; /* LQ_POISSON_DENSE (0: lists always, tests) */
 } lq_poisson_ops;
 
 int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz);

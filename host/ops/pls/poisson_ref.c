@@ -22,62 +22,62 @@ void lq_poisson_ref_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field
     const float *s = sdf ? CF(sdf) : CF(phi);
     float tmin = lq_poisson_theta_min(prm);
     FOR_CELLS(o)
-    lq_ps_setup_cell(CF(phi), s,
-                     !sdf              ? 0
-                     : prm->object_air ? LQ_PS_OBJECT_AIR
-                                       : 1,
-                     prm->wall_dirichlet, !prm->cell_centre, tmin, i, j, k, o->nx, o->ny, o->nz,
-                     UC(&o->mask), F(&o->diag));
+    lq_poisson_setup_cell(CF(phi), s,
+                          !sdf              ? 0
+                          : prm->object_air ? LQ_POISSON_OBJECT_AIR
+                                            : 1,
+                          prm->wall_dirichlet, !prm->cell_centre, tmin, i, j, k, o->nx, o->ny,
+                          o->nz, UC(&o->mask), F(&o->diag));
 }
 
 void lq_poisson_ref_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y)
 {
     FOR_CELLS(o)
-    lq_ps_apply_cell(CF(x), UC(&o->mask), CF(&o->diag), F(y), i, j, k, o->nx, o->ny, o->nz);
+    lq_poisson_apply_cell(CF(x), UC(&o->mask), CF(&o->diag), F(y), i, j, k, o->nx, o->ny, o->nz);
 }
 
 void lq_poisson_ref_residual(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
                              lq_field *r)
 {
     FOR_CELLS(o)
-    lq_ps_residual_cell(CF(b), shift, CF(p), UC(&o->mask), CF(&o->diag), F(r), i, j, k, o->nx,
-                        o->ny, o->nz);
+    lq_poisson_residual_cell(CF(b), shift, CF(p), UC(&o->mask), CF(&o->diag), F(r), i, j, k, o->nx,
+                             o->ny, o->nz);
 }
 
 void lq_poisson_ref_sor_pass(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p,
                              int colour, float omega)
 {
     FOR_CELLS(o)
-    lq_ps_sor_cell(CF(b), shift, F(p), UC(&o->mask), CF(&o->diag), colour, omega, i, j, k, o->nx,
-                   o->ny, o->nz);
+    lq_poisson_sor_cell(CF(b), shift, F(p), UC(&o->mask), CF(&o->diag), colour, omega, i, j, k,
+                        o->nx, o->ny, o->nz);
 }
 
 void lq_poisson_ref_jacobi_pass(lq_poisson_ops *o, const lq_field *b, float shift,
                                 const lq_field *pin, lq_field *pout, float omega)
 {
     FOR_CELLS(o)
-    lq_ps_jacobi_cell(CF(b), shift, CF(pin), F(pout), UC(&o->mask), CF(&o->diag), omega, i, j, k,
-                      o->nx, o->ny, o->nz);
+    lq_poisson_jacobi_cell(CF(b), shift, CF(pin), F(pout), UC(&o->mask), CF(&o->diag), omega, i, j,
+                           k, o->nx, o->ny, o->nz);
 }
 
 void lq_poisson_ref_cg_update(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
                               const lq_field *q, float alpha)
 {
     int n = o->nx * o->ny * o->nz;
-    for (int c = 0; c < n; c++) lq_ps_cg_update_cell(F(x), F(r), CF(d), CF(q), alpha, c);
+    for (int c = 0; c < n; c++) lq_poisson_cg_update_cell(F(x), F(r), CF(d), CF(q), alpha, c);
 }
 
 void lq_poisson_ref_cg_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
 {
     int n = o->nx * o->ny * o->nz;
-    for (int c = 0; c < n; c++) lq_ps_cg_direction_cell(CF(z), F(d), beta, c);
+    for (int c = 0; c < n; c++) lq_poisson_cg_direction_cell(CF(z), F(d), beta, c);
 }
 
 void lq_poisson_ref_precond(lq_poisson_ops *o, const lq_field *r, lq_field *z)
 {
     int n = o->nx * o->ny * o->nz;
     for (int c = 0; c < n; c++)
-        lq_ps_precond_jacobi_cell(CF(r), F(z), UC(&o->mask), CF(&o->diag), c);
+        lq_poisson_precond_jacobi_cell(CF(r), F(z), UC(&o->mask), CF(&o->diag), c);
 }
 
 void lq_poisson_ref_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_field *b,
@@ -85,12 +85,12 @@ void lq_poisson_ref_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const
 {
     int n = o->nx * o->ny * o->nz;
     const float *pa = a ? CF(a) : CF(&o->diag), *pb = b ? CF(b) : pa;
-    float red[LQ_PS_LOCAL];
+    float red[LQ_POISSON_LOCAL];
     double s = 0;
     for (int g = 0; g < o->groups; g++) {
-        for (int l = 0; l < LQ_PS_LOCAL; l++)
-            red[l] = lq_ps_red_item(mode, pa, pb, UC(&o->mask), shift, g, l, o->span, n);
-        for (int h = LQ_PS_LOCAL / 2; h > 0; h >>= 1)
+        for (int l = 0; l < LQ_POISSON_LOCAL; l++)
+            red[l] = lq_poisson_red_item(mode, pa, pb, UC(&o->mask), shift, g, l, o->span, n);
+        for (int h = LQ_POISSON_LOCAL / 2; h > 0; h >>= 1)
             for (int l = 0; l < h; l++) red[l] = red[l] + red[l + h];
         o->partial_host[g] = red[0];
         s += red[0];
@@ -103,7 +103,8 @@ void lq_poisson_ref_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v,
 {
     float scale = lq_poisson_rhs_scale(prm);
     FOR_CELLS(o)
-    lq_ps_rhs_cell(CF(u), CF(v), CF(w), UC(&o->mask), F(b), scale, i, j, k, o->nx, o->ny, o->nz);
+    lq_poisson_rhs_cell(CF(u), CF(v), CF(w), UC(&o->mask), F(b), scale, i, j, k, o->nx, o->ny,
+                        o->nz);
 }
 
 void lq_poisson_ref_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_field *v,
@@ -118,21 +119,21 @@ void lq_poisson_ref_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, l
         for (int k = 0; k < nz + (a == 2); k++)
             for (int j = 0; j < ny + (a == 1); j++)
                 for (int i = 0; i < nx + (a == 0); i++)
-                    lq_ps_project_face(F(f[a]), a, i, j, k, nx, ny, nz, CF(p), CF(phi), s,
-                                       !sdf              ? 0
-                                       : prm->object_air ? LQ_PS_OBJECT_AIR
-                                                         : 1,
-                                       prm->wall_dirichlet, !prm->cell_centre, tmin, dt_h);
+                    lq_poisson_project_face(F(f[a]), a, i, j, k, nx, ny, nz, CF(p), CF(phi), s,
+                                            !sdf              ? 0
+                                            : prm->object_air ? LQ_POISSON_OBJECT_AIR
+                                                              : 1,
+                                            prm->wall_dirichlet, !prm->cell_centre, tmin, dt_h);
 }
 
 /* --- multigrid ------------------------------------------------------------------------- */
 
-static lq_field *lq_ps_lmask(lq_poisson_ops *o, int l)
+static lq_field *lq_poisson_lmask(lq_poisson_ops *o, int l)
 {
     return l ? &o->lv[l].mask : &o->mask;
 }
 
-static lq_field *lq_ps_ldiag(lq_poisson_ops *o, int l)
+static lq_field *lq_poisson_ldiag(lq_poisson_ops *o, int l)
 {
     return l ? &o->lv[l].diag : &o->diag;
 }
@@ -143,23 +144,23 @@ void lq_poisson_ref_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_fi
     const float *s = sdf ? CF(sdf) : CF(phi);
     int n = o->nx * o->ny * o->nz, dim3 = o->nz > 1;
     for (int c = 0; c < n; c++)
-        lq_ps_state_cell(CF(phi), s,
-                         !sdf              ? 0
-                         : prm->object_air ? LQ_PS_OBJECT_AIR
-                                           : 1,
-                         UC(&o->mask), UC(&o->lv[0].state), c);
+        lq_poisson_state_cell(CF(phi), s,
+                              !sdf              ? 0
+                              : prm->object_air ? LQ_POISSON_OBJECT_AIR
+                                                : 1,
+                              UC(&o->mask), UC(&o->lv[0].state), c);
     for (int l = 1; l < o->levels; l++) {
         lq_poisson_level *f = &o->lv[l - 1], *c = &o->lv[l];
         for (int k = 0; k < c->nz; k++)
             for (int j = 0; j < c->ny; j++)
                 for (int i = 0; i < c->nx; i++)
-                    lq_ps_coarsen_state(UC(&f->state), f->nx, f->ny, f->nz, UC(&c->state), i, j, k,
-                                        c->nx, c->ny);
+                    lq_poisson_coarsen_state(UC(&f->state), f->nx, f->ny, f->nz, UC(&c->state), i,
+                                             j, k, c->nx, c->ny);
         for (int k = 0; k < c->nz; k++)
             for (int j = 0; j < c->ny; j++)
                 for (int i = 0; i < c->nx; i++)
-                    lq_ps_coarse_system_cell(UC(&c->state), prm->wall_dirichlet, dim3, i, j, k,
-                                             c->nx, c->ny, c->nz, UC(&c->mask), F(&c->diag));
+                    lq_poisson_coarse_system_cell(UC(&c->state), prm->wall_dirichlet, dim3, i, j, k,
+                                                  c->nx, c->ny, c->nz, UC(&c->mask), F(&c->diag));
     }
 }
 
@@ -167,15 +168,15 @@ void lq_poisson_ref_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_fi
 #define FOR_LIST(L, off, n)                                                                        \
     for (int t = (off), c, i, j, k;                                                                \
          t < (off) + (n) && (c = ((const int *)(L)->list.host)[t],                                 \
-                            lq_ps_cell_ijk(c, (L)->nx, (L)->ny, &i, &j, &k), 1);                   \
+                            lq_poisson_cell_ijk(c, (L)->nx, (L)->ny, &i, &j, &k), 1);              \
          t++)
 
 void lq_poisson_ref_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *x, int colour)
 {
     lq_poisson_level *L = &o->lv[l];
     FOR_LIST(L, colour ? L->n[0] : 0, L->n[colour])
-    lq_ps_sor_cell(CF(b), 0.0f, F(x), UC(lq_ps_lmask(o, l)), CF(lq_ps_ldiag(o, l)), colour, 1.0f, i,
-                   j, k, L->nx, L->ny, L->nz);
+    lq_poisson_sor_cell(CF(b), 0.0f, F(x), UC(lq_poisson_lmask(o, l)), CF(lq_poisson_ldiag(o, l)),
+                        colour, 1.0f, i, j, k, L->nx, L->ny, L->nz);
 }
 
 void lq_poisson_ref_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq_field *x,
@@ -183,8 +184,8 @@ void lq_poisson_ref_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, con
 {
     lq_poisson_level *L = &o->lv[l];
     FOR_LIST(L, 0, L->n[0] + L->n[1])
-    lq_ps_residual_cell(CF(b), 0.0f, CF(x), UC(lq_ps_lmask(o, l)), CF(lq_ps_ldiag(o, l)), F(res), i,
-                        j, k, L->nx, L->ny, L->nz);
+    lq_poisson_residual_cell(CF(b), 0.0f, CF(x), UC(lq_poisson_lmask(o, l)),
+                             CF(lq_poisson_ldiag(o, l)), F(res), i, j, k, L->nx, L->ny, L->nz);
 }
 
 void lq_poisson_ref_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_field *bc)
@@ -193,29 +194,29 @@ void lq_poisson_ref_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, l
     int dim3 = o->nz > 1;
     float scale = dim3 ? 0.5f : 1.0f;
     FOR_LIST(L, 0, L->n[0] + L->n[1])
-    lq_ps_restrict_cell(CF(res), f->nx, f->ny, f->nz, UC(lq_ps_lmask(o, l + 1)), F(bc), scale, dim3,
-                        i, j, k, L->nx, L->ny, L->nz);
+    lq_poisson_restrict_cell(CF(res), f->nx, f->ny, f->nz, UC(lq_poisson_lmask(o, l + 1)), F(bc),
+                             scale, dim3, i, j, k, L->nx, L->ny, L->nz);
 }
 
 void lq_poisson_ref_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field *x)
 {
     lq_poisson_level *L = &o->lv[l], *C = &o->lv[l + 1];
     FOR_LIST(L, 0, L->n[0] + L->n[1])
-    lq_ps_prolong_cell(CF(ec), C->nx, C->ny, C->nz, UC(lq_ps_lmask(o, l)), F(x), o->nz > 1, i, j, k,
-                       L->nx, L->ny);
+    lq_poisson_prolong_cell(CF(ec), C->nx, C->ny, C->nz, UC(lq_poisson_lmask(o, l)), F(x),
+                            o->nz > 1, i, j, k, L->nx, L->ny);
 }
 
 /* --- the CG's list passes: the kernels' groups, items and tree, in order ---------------- */
 
-#define LQ_PS_REF_LIST_SUM(item_call)                                                              \
+#define LQ_POISSON_REF_LIST_SUM(item_call)                                                         \
     do {                                                                                           \
-        int n = o->lv[0].n[0] + o->lv[0].n[1], groups = lq_ps_list_groups(n);                      \
+        int n = o->lv[0].n[0] + o->lv[0].n[1], groups = lq_poisson_list_groups(n);                 \
         int span = (n + groups - 1) / groups;                                                      \
-        float red[LQ_PS_LOCAL];                                                                    \
+        float red[LQ_POISSON_LOCAL];                                                               \
         double s = 0;                                                                              \
         for (int g = 0; n > 0 && g < groups; g++) {                                                \
-            for (int l = 0; l < LQ_PS_LOCAL; l++) red[l] = (item_call);                            \
-            for (int h = LQ_PS_LOCAL / 2; h > 0; h >>= 1)                                          \
+            for (int l = 0; l < LQ_POISSON_LOCAL; l++) red[l] = (item_call);                       \
+            for (int h = LQ_POISSON_LOCAL / 2; h > 0; h >>= 1)                                     \
                 for (int l = 0; l < h; l++) red[l] = red[l] + red[l + h];                          \
             o->partial_host[g] = red[0];                                                           \
             s += red[0];                                                                           \
@@ -226,28 +227,29 @@ void lq_poisson_ref_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_
 void lq_poisson_ref_apply_dot(lq_poisson_ops *o, const lq_field *x, lq_field *y, double *sum)
 {
     const int *list = o->lv[0].list.host;
-    LQ_PS_REF_LIST_SUM(lq_ps_apply_dot_item(CF(x), UC(&o->mask), CF(&o->diag), F(y), list, g, l,
-                                            span, n, o->nx, o->ny, o->nz));
+    LQ_POISSON_REF_LIST_SUM(lq_poisson_apply_dot_item(CF(x), UC(&o->mask), CF(&o->diag), F(y), list,
+                                                      g, l, span, n, o->nx, o->ny, o->nz));
 }
 
 void lq_poisson_ref_update_dot(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
                                const lq_field *q, float alpha, double *sum)
 {
     const int *list = o->lv[0].list.host;
-    LQ_PS_REF_LIST_SUM(lq_ps_update_dot_item(F(x), F(r), CF(d), CF(q), alpha, list, g, l, span, n));
+    LQ_POISSON_REF_LIST_SUM(
+        lq_poisson_update_dot_item(F(x), F(r), CF(d), CF(q), alpha, list, g, l, span, n));
 }
 
 void lq_poisson_ref_dot_list(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum)
 {
     const int *list = o->lv[0].list.host;
-    LQ_PS_REF_LIST_SUM(lq_ps_dot_item(CF(a), CF(b), list, g, l, span, n));
+    LQ_POISSON_REF_LIST_SUM(lq_poisson_dot_item(CF(a), CF(b), list, g, l, span, n));
 }
 
 void lq_poisson_ref_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
 {
     const int *list = o->lv[0].list.host;
     int n = o->lv[0].n[0] + o->lv[0].n[1];
-    for (int t = 0; t < n; t++) lq_ps_cg_direction_cell(CF(z), F(d), beta, list[t]);
+    for (int t = 0; t < n; t++) lq_poisson_cg_direction_cell(CF(z), F(d), beta, list[t]);
 }
 
 void lq_poisson_ref_residual_list(lq_poisson_ops *o, const lq_field *b, float shift,
@@ -255,6 +257,6 @@ void lq_poisson_ref_residual_list(lq_poisson_ops *o, const lq_field *b, float sh
 {
     lq_poisson_level *L = &o->lv[0];
     FOR_LIST(L, 0, L->n[0] + L->n[1])
-    lq_ps_residual_cell(CF(b), shift, CF(p), UC(&o->mask), CF(&o->diag), F(r), i, j, k, L->nx,
-                        L->ny, L->nz);
+    lq_poisson_residual_cell(CF(b), shift, CF(p), UC(&o->mask), CF(&o->diag), F(r), i, j, k, L->nx,
+                             L->ny, L->nz);
 }

@@ -13,9 +13,9 @@
 
 #include "core/common.h"
 
-static const char *const lq_ri_sources[] = {"kernels/common/lq_shared.h",
-                                            "kernels/common/mac_grid.h",
-                                            "kernels/pls/reinit_cell.h", "kernels/pls/reinit.cl"};
+static const char *const lq_reinit_sources[] = {
+    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/pls/reinit_cell.h",
+    "kernels/pls/reinit.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
@@ -53,7 +53,7 @@ int lq_reinit_iterations(const lq_reinit_ops *o, const lq_reinit_params *prm)
     return n + (n & 1);
 }
 
-#define LQ_RI_KERNELS(o)                                                                           \
+#define LQ_REINIT_KERNELS(o)                                                                       \
     {                                                                                              \
         {&(o)->init, "reinit_init"}, {&(o)->fim_seed, "reinit_fim_seed_list"},                     \
             {&(o)->pde1, "reinit_pde1"}, {&(o)->pde2, "reinit_pde2"},                              \
@@ -77,14 +77,14 @@ int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (rc || IS_REF(o)) return rc;
     char defines[96];
     snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_RI_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_ri_sources), lq_ri_sources, defines,
-                               &o->program, (int)LQ_COUNT(ks), ks);
+    lq_cl_kernel_name ks[] = LQ_REINIT_KERNELS(o);
+    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_reinit_sources), lq_reinit_sources,
+                               defines, &o->program, (int)LQ_COUNT(ks), ks);
 }
 
 void lq_reinit_ops_release(lq_reinit_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_RI_KERNELS(o);
+    lq_cl_kernel_name ks[] = LQ_REINIT_KERNELS(o);
     lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
     lq_field_release(&o->phi0);
     lq_field_release(&o->mx);
@@ -94,7 +94,8 @@ void lq_reinit_ops_release(lq_reinit_ops *o)
     lq_field_release(&o->cnt);
 }
 
-static int lq_ri_run(lq_reinit_ops *o, cl_kernel k, const char *name, int nargs, const lq_argv *a)
+static int lq_reinit_run(lq_reinit_ops *o, cl_kernel k, const char *name, int nargs,
+                         const lq_argv *a)
 {
     for (int i = 0; i < nargs; i++) {
         int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
@@ -121,7 +122,7 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
         lq_reinit_coef c = lq_reinit_coef_of(prm, o->nz);
         int method = prm->method;
         lq_argv ia[] = {MEM(phi), MEM(&o->phi0), MEM(&o->mx), VAL(method), VAL(c.bh)};
-        rc = lq_ri_run(o, o->init, "reinit_init", (int)LQ_COUNT(ia), ia);
+        rc = lq_reinit_run(o, o->init, "reinit_init", (int)LQ_COUNT(ia), ia);
         if (method == LQ_REINIT_FIM) {
             int m = n + (n & 1), len = 0;
             size_t local = 64;
@@ -137,7 +138,8 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
             lq_argv sa[] = {MEM(phi),         MEM(&o->phi0), MEM(scratch),
                             VAL(c.h),         VAL(c.bh),     MEM(&o->mark),
                             MEM(&o->list[1]), MEM(&o->cnt),  VAL(seed_stamp)};
-            if (!rc) rc = lq_ri_run(o, o->fim_seed, "reinit_fim_seed_list", (int)LQ_COUNT(sa), sa);
+            if (!rc)
+                rc = lq_reinit_run(o, o->fim_seed, "reinit_fim_seed_list", (int)LQ_COUNT(sa), sa);
             if (!rc) rc = lq_field_download(&o->cnt, &len);
             for (int it = 0; it < m && !rc && len > 0; it++) {
                 lq_field *src = it & 1 ? scratch : phi, *dst = it & 1 ? phi : scratch;
@@ -175,8 +177,8 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
                                 VAL(c.ih),    VAL(c.dth), VAL(c.bh)};
                 lq_argv a2[] = {MEM(phi), MEM(scratch), MEM(&o->phi0), MEM(&o->mx), VAL(note),
                                 VAL(c.h), VAL(c.ih),    VAL(c.dth),    VAL(c.bh)};
-                rc = lq_ri_run(o, o->pde1, "reinit_pde1", (int)LQ_COUNT(a1), a1);
-                if (!rc) rc = lq_ri_run(o, o->pde2, "reinit_pde2", (int)LQ_COUNT(a2), a2);
+                rc = lq_reinit_run(o, o->pde1, "reinit_pde1", (int)LQ_COUNT(a1), a1);
+                if (!rc) rc = lq_reinit_run(o, o->pde2, "reinit_pde2", (int)LQ_COUNT(a2), a2);
             }
         }
     }

@@ -19,7 +19,7 @@
  *
  * Band: |φ| beyond band·h is clamped to ±band·h; the sweep count grows with the band.
  *
- * Use in a step: after lq_sl_advect_scalar (and the particle correction), every step or
+ * Use in a step: after lq_sladvect_advect_scalar (and the particle correction), every step or
  * every few steps: lq_reinit(o, phi, scratch, &prm, NULL). scratch: a float field of
  * nx·ny·nz (any content; overwritten).
  *

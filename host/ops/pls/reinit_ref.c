@@ -10,7 +10,7 @@
 #define F(fld)  ((float *)(fld)->host)
 #define CF(fld) ((const float *)(fld)->host)
 
-#define LQ_RI_LOOP(nx, ny, nz)                                                                     \
+#define LQ_REINIT_LOOP(nx, ny, nz)                                                                 \
     for (int k = 0; k < (nz); k++)                                                                 \
         for (int j = 0; j < (ny); j++)                                                             \
             for (int i = 0; i < (nx); i++)
@@ -23,24 +23,25 @@ void lq_reinit_ref(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_
     lq_uint *mx = (lq_uint *)o->mx.host;
     float *p0 = F(&o->phi0);
     mx[0] = 0u;
-    LQ_RI_LOOP(nx, ny, nz) lq_ri_init_cell(F(phi), p0, prm->method, i, j, k, nx, ny, c.bh);
+    LQ_REINIT_LOOP(nx, ny, nz) lq_reinit_init_cell(F(phi), p0, prm->method, i, j, k, nx, ny, c.bh);
     if (prm->method == LQ_REINIT_FIM) {
-        LQ_RI_LOOP(nx, ny, nz) lq_ri_fim_seed_cell(F(phi), p0, i, j, k, nx, ny, nz, c.h, c.bh);
+        LQ_REINIT_LOOP(nx, ny, nz)
+        lq_reinit_fim_seed_cell(F(phi), p0, i, j, k, nx, ny, nz, c.h, c.bh);
         int m = n + (n & 1);
         for (int it = 0; it < m; it++) {
             lq_field *src = it & 1 ? scratch : phi, *dst = it & 1 ? phi : scratch;
             int note = it >= m - 2;
-            LQ_RI_LOOP(nx, ny, nz)
-            lq_ri_fim_cell(F(dst), CF(src), p0, mx, note, i, j, k, nx, ny, nz, c.h, c.h2, c.bh);
+            LQ_REINIT_LOOP(nx, ny, nz)
+            lq_reinit_fim_cell(F(dst), CF(src), p0, mx, note, i, j, k, nx, ny, nz, c.h, c.h2, c.bh);
         }
         return;
     }
     for (int it = 0; it < n; it++) {
         int note = it == n - 1;
-        LQ_RI_LOOP(nx, ny, nz)
-        lq_ri_pde_stage1(F(scratch), CF(phi), p0, i, j, k, nx, ny, nz, c.h, c.ih, c.dth, c.bh);
-        LQ_RI_LOOP(nx, ny, nz)
-        lq_ri_pde_stage2(F(phi), CF(scratch), p0, mx, note, i, j, k, nx, ny, nz, c.h, c.ih, c.dth,
-                         c.bh);
+        LQ_REINIT_LOOP(nx, ny, nz)
+        lq_reinit_pde_stage1(F(scratch), CF(phi), p0, i, j, k, nx, ny, nz, c.h, c.ih, c.dth, c.bh);
+        LQ_REINIT_LOOP(nx, ny, nz)
+        lq_reinit_pde_stage2(F(phi), CF(scratch), p0, mx, note, i, j, k, nx, ny, nz, c.h, c.ih,
+                             c.dth, c.bh);
     }
 }

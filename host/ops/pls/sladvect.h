@@ -12,15 +12,15 @@
  * ignored by the backtrace and its result is 0).
  *
  * Use in a step (before the forces and the projection):
- *   lq_sl_advect_scalar(o, phi, phi_new, u, v, w, prm);    then swap phi and phi_new;
- *   lq_sl_advect_velocity(o, u, v, w, un, vn, wn, prm);    then swap (u, v, w) and (un, ...).
+ *   lq_sladvect_advect_scalar(o, phi, phi_new, u, v, w, prm);    then swap phi and phi_new;
+ *   lq_sladvect_advect_velocity(o, u, v, w, un, vn, wn, prm);    then swap (u, v, w) and (un, ...).
  * Inputs and outputs must be distinct fields. Both read only the old velocity, so the
  * order of the two calls does not matter.
  *
- * Scalar schemes (lq_sl_params.scheme): the plain pass, or MacCormack / BFECC, both built
+ * Scalar schemes (lq_sladvect_params.scheme): the plain pass, or MacCormack / BFECC, both built
  * from three plain-pass-like sweeps (forward, reverse, corrected) and limited to the
  * departure point's old values (kernels/pls/sladvect_cell.h). Both use o->scratch (allocated
- * by lq_sl_ops_init). MacCormack is exact under a whole-cell translation only where the
+ * by lq_sladvect_ops_init). MacCormack is exact under a whole-cell translation only where the
  * forward image of the cell is in the grid (its reverse pass clamps at the edge); BFECC
  * everywhere the plain pass is.
  *
@@ -53,67 +53,73 @@
 #include "core/field.h"
 #include "pls/sladvect_cell.h"
 
-/* How lq_sl_advect_scalar carries the scalar (the velocity always takes the plain pass). */
-typedef enum lq_sl_scheme {
-    LQ_SL_DEFAULT = 0,    /* the best measured: LQ_SL_BFECC (see below) */
-    LQ_SL_PLAIN = 1,      /* one RK2 backtrace + trilinear pass (Stam 1999) */
-    LQ_SL_MACCORMACK = 2, /* Selle et al. 2008, limited; 3 passes (sladvect_cell.h) */
-    LQ_SL_BFECC = 3       /* Dupont & Liu 2003 / Kim et al. 2005, limited; 3 passes */
-} lq_sl_scheme;
+/* How lq_sladvect_advect_scalar carries the scalar (the velocity always takes the plain pass). */
+typedef enum lq_sladvect_scheme {
+    LQ_SLADVECT_DEFAULT = 0,    /* the best measured: LQ_SLADVECT_BFECC (see below) */
+    LQ_SLADVECT_PLAIN = 1,      /* one RK2 backtrace + trilinear pass (Stam 1999) */
+    LQ_SLADVECT_MACCORMACK = 2, /* Selle et al. 2008, limited; 3 passes (sladvect_cell.h) */
+    LQ_SLADVECT_BFECC = 3       /* Dupont & Liu 2003 / Kim et al. 2005, limited; 3 passes */
+} lq_sladvect_scheme;
 
-typedef struct lq_sl_params {
+typedef struct lq_sladvect_params {
     float dt;   /* s */
     float h;    /* m, the cell size */
-    int scheme; /* lq_sl_scheme of the scalar; 0 (a zeroed struct): LQ_SL_DEFAULT */
-} lq_sl_params;
+    int scheme; /* lq_sladvect_scheme of the scalar; 0 (a zeroed struct): LQ_SLADVECT_DEFAULT */
+} lq_sladvect_params;
 
-/* The scheme LQ_SL_DEFAULT stands for. */
-lq_sl_scheme lq_sl_scheme_of(const lq_sl_params *prm);
+/* The scheme LQ_SLADVECT_DEFAULT stands for. */
+lq_sladvect_scheme lq_sladvect_scheme_of(const lq_sladvect_params *prm);
 
 /* What the kernels take, from the params in double, rounded once. */
-typedef struct lq_sl_coef {
+typedef struct lq_sladvect_coef {
     float h, ih;      /* m, 1/m */
     float lx, ly, lz; /* m, the domain size */
     float dt;         /* s */
-} lq_sl_coef;
-lq_sl_coef lq_sl_coef_of(const lq_sl_params *prm, int nx, int ny, int nz);
+} lq_sladvect_coef;
+lq_sladvect_coef lq_sladvect_coef_of(const lq_sladvect_params *prm, int nx, int ny, int nz);
 
-typedef struct lq_sl_ops {
+typedef struct lq_sladvect_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
     cl_kernel velocity, scalar, maccormack, bfecc, scalar_keep, maccormack_dep, bfecc_dep;
     lq_field scratch; /* q~ of the error-compensated schemes (nx·ny·nz floats) */
     lq_field dep;     /* their first pass's departure points (3 nx·ny·nz floats; OpenCL) */
-} lq_sl_ops;
+} lq_sladvect_ops;
 
-int lq_sl_ops_init(lq_sl_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
-void lq_sl_ops_release(lq_sl_ops *o);
+int lq_sladvect_ops_init(lq_sladvect_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+void lq_sladvect_ops_release(lq_sladvect_ops *o);
 
 /* un, vn, wn = the face velocity (u, v, w) carried along itself over prm->dt; faces on
  * the domain edge get 0. */
-int lq_sl_advect_velocity(lq_sl_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
-                          lq_field *un, lq_field *vn, lq_field *wn, const lq_sl_params *prm);
+int lq_sladvect_advect_velocity(lq_sladvect_ops *o, const lq_field *u, const lq_field *v,
+                                const lq_field *w, lq_field *un, lq_field *vn, lq_field *wn,
+                                const lq_sladvect_params *prm);
 /* qn = the cell-centred q carried along (u, v, w) over prm->dt, by prm->scheme (the
  * error-compensated schemes use o->scratch; q, qn and the scratch must be distinct). */
-int lq_sl_advect_scalar(lq_sl_ops *o, const lq_field *q, lq_field *qn, const lq_field *u,
-                        const lq_field *v, const lq_field *w, const lq_sl_params *prm);
+int lq_sladvect_advect_scalar(lq_sladvect_ops *o, const lq_field *q, lq_field *qn,
+                              const lq_field *u, const lq_field *v, const lq_field *w,
+                              const lq_sladvect_params *prm);
 
 /* Reference twins (host/ops/pls/sladvect_ref.c): same arguments, host storage. */
-void lq_sl_ref_advect_velocity(const lq_field *u, const lq_field *v, const lq_field *w,
-                               lq_field *un, lq_field *vn, lq_field *wn, const lq_sl_params *prm);
+void lq_sladvect_ref_advect_velocity(const lq_field *u, const lq_field *v, const lq_field *w,
+                                     lq_field *un, lq_field *vn, lq_field *wn,
+                                     const lq_sladvect_params *prm);
 /* The scalar by prm->scheme; the error-compensated schemes allocate a host scratch per
  * call here (the launcher uses o->scratch and the passes below). */
-void lq_sl_ref_advect_scalar(const lq_field *q, lq_field *qn, const lq_field *u, const lq_field *v,
-                             const lq_field *w, const lq_sl_params *prm);
-/* The passes (kernels sl_scalar, sl_maccormack, sl_bfecc): the plain pass over dt (m/s
- * from prm, dt given: −prm->dt is the reverse pass), and the final passes of MacCormack
- * (qn holds q^ on entry) and BFECC, qt = q~. */
-void lq_sl_ref_scalar_pass(const lq_field *q, lq_field *qn, const lq_field *u, const lq_field *v,
-                           const lq_field *w, const lq_sl_params *prm, float dt);
-void lq_sl_ref_maccormack(lq_field *qn, const lq_field *q, const lq_field *qt, const lq_field *u,
-                          const lq_field *v, const lq_field *w, const lq_sl_params *prm);
-void lq_sl_ref_bfecc(lq_field *qn, const lq_field *q, const lq_field *qt, const lq_field *u,
-                     const lq_field *v, const lq_field *w, const lq_sl_params *prm);
+void lq_sladvect_ref_advect_scalar(const lq_field *q, lq_field *qn, const lq_field *u,
+                                   const lq_field *v, const lq_field *w,
+                                   const lq_sladvect_params *prm);
+/* The passes (kernels sladvect_scalar, sladvect_maccormack, sladvect_bfecc): the plain pass over dt
+ * (m/s from prm, dt given: −prm->dt is the reverse pass), and the final passes of MacCormack (qn
+ * holds q^ on entry) and BFECC, qt = q~. */
+void lq_sladvect_ref_scalar_pass(const lq_field *q, lq_field *qn, const lq_field *u,
+                                 const lq_field *v, const lq_field *w,
+                                 const lq_sladvect_params *prm, float dt);
+void lq_sladvect_ref_maccormack(lq_field *qn, const lq_field *q, const lq_field *qt,
+                                const lq_field *u, const lq_field *v, const lq_field *w,
+                                const lq_sladvect_params *prm);
+void lq_sladvect_ref_bfecc(lq_field *qn, const lq_field *q, const lq_field *qt, const lq_field *u,
+                           const lq_field *v, const lq_field *w, const lq_sladvect_params *prm);
 
 #endif

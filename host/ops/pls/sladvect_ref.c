@@ -11,71 +11,75 @@
 #define F(fld)  ((float *)(fld)->host)
 #define CF(fld) ((const float *)(fld)->host)
 
-void lq_sl_ref_advect_velocity(const lq_field *u, const lq_field *v, const lq_field *w,
-                               lq_field *un, lq_field *vn, lq_field *wn, const lq_sl_params *prm)
+void lq_sladvect_ref_advect_velocity(const lq_field *u, const lq_field *v, const lq_field *w,
+                                     lq_field *un, lq_field *vn, lq_field *wn,
+                                     const lq_sladvect_params *prm)
 {
     int nx = v->nx, ny = u->ny, nz = u->nz;
-    lq_sl_coef c = lq_sl_coef_of(prm, nx, ny, nz);
+    lq_sladvect_coef c = lq_sladvect_coef_of(prm, nx, ny, nz);
     lq_field *outs[3] = {un, vn, wn};
     for (int comp = 0; comp < 3; comp++) {
         int mx = nx + (comp == 0), my = ny + (comp == 1), mz = nz + (comp == 2);
         for (int k = 0; k < mz; k++)
             for (int j = 0; j < my; j++)
                 for (int i = 0; i < mx; i++)
-                    lq_sl_velocity_face(F(outs[comp]), CF(u), CF(v), CF(w), comp, i, j, k, nx, ny,
-                                        nz, c.h, c.ih, c.lx, c.ly, c.lz, c.dt);
+                    lq_sladvect_velocity_face(F(outs[comp]), CF(u), CF(v), CF(w), comp, i, j, k, nx,
+                                              ny, nz, c.h, c.ih, c.lx, c.ly, c.lz, c.dt);
     }
 }
 
-void lq_sl_ref_scalar_pass(const lq_field *q, lq_field *qn, const lq_field *u, const lq_field *v,
-                           const lq_field *w, const lq_sl_params *prm, float dt)
+void lq_sladvect_ref_scalar_pass(const lq_field *q, lq_field *qn, const lq_field *u,
+                                 const lq_field *v, const lq_field *w,
+                                 const lq_sladvect_params *prm, float dt)
 {
     int nx = q->nx, ny = q->ny, nz = q->nz;
-    lq_sl_coef c = lq_sl_coef_of(prm, nx, ny, nz);
+    lq_sladvect_coef c = lq_sladvect_coef_of(prm, nx, ny, nz);
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_sl_scalar_cell(F(qn), CF(q), CF(u), CF(v), CF(w), i, j, k, nx, ny, nz, c.h, c.ih,
-                                  c.lx, c.ly, c.lz, dt);
+                lq_sladvect_scalar_cell(F(qn), CF(q), CF(u), CF(v), CF(w), i, j, k, nx, ny, nz, c.h,
+                                        c.ih, c.lx, c.ly, c.lz, dt);
 }
 
-void lq_sl_ref_maccormack(lq_field *qn, const lq_field *q, const lq_field *qt, const lq_field *u,
-                          const lq_field *v, const lq_field *w, const lq_sl_params *prm)
+void lq_sladvect_ref_maccormack(lq_field *qn, const lq_field *q, const lq_field *qt,
+                                const lq_field *u, const lq_field *v, const lq_field *w,
+                                const lq_sladvect_params *prm)
 {
     int nx = q->nx, ny = q->ny, nz = q->nz;
-    lq_sl_coef c = lq_sl_coef_of(prm, nx, ny, nz);
+    lq_sladvect_coef c = lq_sladvect_coef_of(prm, nx, ny, nz);
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_sl_maccormack_cell(F(qn), CF(q), CF(qt), CF(u), CF(v), CF(w), i, j, k, nx, ny,
-                                      nz, c.h, c.ih, c.lx, c.ly, c.lz, c.dt);
+                lq_sladvect_maccormack_cell(F(qn), CF(q), CF(qt), CF(u), CF(v), CF(w), i, j, k, nx,
+                                            ny, nz, c.h, c.ih, c.lx, c.ly, c.lz, c.dt);
 }
 
-void lq_sl_ref_bfecc(lq_field *qn, const lq_field *q, const lq_field *qt, const lq_field *u,
-                     const lq_field *v, const lq_field *w, const lq_sl_params *prm)
+void lq_sladvect_ref_bfecc(lq_field *qn, const lq_field *q, const lq_field *qt, const lq_field *u,
+                           const lq_field *v, const lq_field *w, const lq_sladvect_params *prm)
 {
     int nx = q->nx, ny = q->ny, nz = q->nz;
-    lq_sl_coef c = lq_sl_coef_of(prm, nx, ny, nz);
+    lq_sladvect_coef c = lq_sladvect_coef_of(prm, nx, ny, nz);
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_sl_bfecc_cell(F(qn), CF(q), CF(qt), CF(u), CF(v), CF(w), i, j, k, nx, ny, nz,
-                                 c.h, c.ih, c.lx, c.ly, c.lz, c.dt);
+                lq_sladvect_bfecc_cell(F(qn), CF(q), CF(qt), CF(u), CF(v), CF(w), i, j, k, nx, ny,
+                                       nz, c.h, c.ih, c.lx, c.ly, c.lz, c.dt);
 }
 
-void lq_sl_ref_advect_scalar(const lq_field *q, lq_field *qn, const lq_field *u, const lq_field *v,
-                             const lq_field *w, const lq_sl_params *prm)
+void lq_sladvect_ref_advect_scalar(const lq_field *q, lq_field *qn, const lq_field *u,
+                                   const lq_field *v, const lq_field *w,
+                                   const lq_sladvect_params *prm)
 {
-    lq_sl_scheme sc = lq_sl_scheme_of(prm);
-    lq_sl_ref_scalar_pass(q, qn, u, v, w, prm, prm->dt);
-    if (sc != LQ_SL_MACCORMACK && sc != LQ_SL_BFECC) return;
+    lq_sladvect_scheme sc = lq_sladvect_scheme_of(prm);
+    lq_sladvect_ref_scalar_pass(q, qn, u, v, w, prm, prm->dt);
+    if (sc != LQ_SLADVECT_MACCORMACK && sc != LQ_SLADVECT_BFECC) return;
     lq_field t = *q; /* a host scratch of q's shape */
     t.host = malloc(q->count * sizeof(float));
     if (!t.host) abort(); /* a few MB at most on the reference path */
-    lq_sl_ref_scalar_pass(qn, &t, u, v, w, prm, -prm->dt);
-    if (sc == LQ_SL_MACCORMACK)
-        lq_sl_ref_maccormack(qn, q, &t, u, v, w, prm);
+    lq_sladvect_ref_scalar_pass(qn, &t, u, v, w, prm, -prm->dt);
+    if (sc == LQ_SLADVECT_MACCORMACK)
+        lq_sladvect_ref_maccormack(qn, q, &t, u, v, w, prm);
     else
-        lq_sl_ref_bfecc(qn, q, &t, u, v, w, prm);
+        lq_sladvect_ref_bfecc(qn, q, &t, u, v, w, prm);
     free(t.host);
 }

@@ -11,13 +11,13 @@
  * Grid: pls conventions (no wall layer, cell size h; u (nx+1)·ny·nz, v nx·(ny+1)·nz,
  * w nx·ny·(nz+1); ν, φ, sdf per cell; sdf may be NULL). 2D: nz = 1, w untouched.
  * ν: kinematic viscosity (m²/s) per cell centre, a field the caller owns, filled by
- * lq_vs_fill from a constant (e.g. lq_timefn_eval of a `pls.viscosity*` time function
+ * lq_viscosity_fill from a constant (e.g. lq_timefn_eval of a `pls.viscosity*` time function
  * each step) and optional boxes (per region).
  *
  * Place in the pls step: after advection and body force (u* = advected uⁿ + g Δt),
  * before the pressure projection:
- *   lq_vs_fill(o, nu, nu_of_t, boxes, nbox, h);           (when ν changes)
- *   lq_vs_step(o, u, v, w, un, vn, wn, nu, phi, sdf, prm, &st);
+ *   lq_viscosity_fill(o, nu, nu_of_t, boxes, nbox, h);           (when ν changes)
+ *   lq_viscosity_step(o, u, v, w, un, vn, wn, nu, phi, sdf, prm, &st);
  * where u, v, w still hold uⁿ (read for eq. 8–10) and un, vn, wn hold u* on entry and
  * u** on return (only the UNKNOWN faces, liquid on at least one side, change; faces with
  * air on both sides keep their value for the extrapolation to overwrite). In the pls
@@ -30,7 +30,7 @@
  * (sdf ≤ 0): faces touching them are Dirichlet at their stored value; the free surface:
  * zero viscous flux to air faces (the simplest zero-stress condition).
  *
- * Rigid rotation: with LQ_VS_CROSS_MASKED (default) every flux an UNKNOWN face drops at
+ * Rigid rotation: with LQ_VISCOSITY_CROSS_MASKED (default) every flux an UNKNOWN face drops at
  * the surface drops as the whole shear ν(∂_d u_a + ∂_a u_d), which is 0 for a rigid
  * rotation everywhere else; (I − ΔtA) u_rigid = u_rigid + ΔtE(u_rigid) holds exactly, so a
  * spinning liquid ball keeps its angular velocity (to the CG tolerance), for any ν field.
@@ -55,102 +55,108 @@
 #include "core/field.h"
 #include "pls/viscosity_cell.h"
 
-typedef struct lq_vs_box {
+typedef struct lq_viscosity_box {
     float lo[3], hi[3]; /* m, cell centres inside (bounds included; 2D ignores z) */
     float nu;           /* m²/s */
-} lq_vs_box;
+} lq_viscosity_box;
 
-typedef struct lq_vs_params {
+typedef struct lq_viscosity_params {
     float dt, h;   /* s, m */
     int free_slip; /* walls: 0 no-slip, 1 free-slip */
-    int cross;     /* LQ_VS_CROSS_MASKED (default), _NONE, _UNMASKED */
+    int cross;     /* LQ_VISCOSITY_CROSS_MASKED (default), _NONE, _UNMASKED */
     float tol;     /* stop at ‖r‖ ≤ tol ‖b‖ per component (0: 1e-6) */
     int max_iter;  /* per component (0: 500) */
-} lq_vs_params;
+} lq_viscosity_params;
 
-typedef struct lq_vs_stats {
+typedef struct lq_viscosity_stats {
     int unknowns[3];    /* UNKNOWN faces per component */
     int iterations[3];  /* CG iterations per component */
     double residual[3]; /* final true ‖b − Ax‖ / ‖b‖ per component (0 when b = 0) */
     int converged;      /* all components reached tol */
     char message[160];  /* one line for logs */
-} lq_vs_stats;
+} lq_viscosity_stats;
 
-typedef struct lq_vs_ops {
+typedef struct lq_viscosity_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     lq_field kind;          /* uchar per face of the current axis (max face count) */
     lq_field diag;          /* W per face: the system diagonal is 1 + Δt/h² W */
     lq_field b, r, z, d, q; /* float per face (max face count) */
     lq_field partial;       /* one float per reduction group */
-    lq_field boxes;         /* LQ_VS_MAX_BOXES · LQ_VS_BOX_FLOATS floats */
+    lq_field boxes;         /* LQ_VISCOSITY_MAX_BOXES · LQ_VISCOSITY_BOX_FLOATS floats */
     float *partial_host;
-    /* set by lq_vs_setup: the system the single operations below work on */
+    /* set by lq_viscosity_setup: the system the single operations below work on */
     int axis, free_slip;
     float kk; /* Δt/h² */
     const lq_field *nu;
     cl_program program;
     cl_kernel fill, expl, setup, apply, rhs, residual, cg_update, cg_direction, precond, reduce;
-} lq_vs_ops;
+} lq_viscosity_ops;
 
-int lq_vs_ops_init(lq_vs_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
-void lq_vs_ops_release(lq_vs_ops *o);
-/* Device bytes lq_vs_ops_init allocates (for lq_ctx_reserve; the caller's ν field, one
+int lq_viscosity_ops_init(lq_viscosity_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+void lq_viscosity_ops_release(lq_viscosity_ops *o);
+/* Device bytes lq_viscosity_ops_init allocates (for lq_ctx_reserve; the caller's ν field, one
  * float per cell, is not included). */
-size_t lq_vs_ops_bytes(int nx, int ny, int nz);
+size_t lq_viscosity_ops_bytes(int nx, int ny, int nz);
 
-/* ν = nu0 per cell, overwritten in each box in order (nbox ≤ LQ_VS_MAX_BOXES). */
-int lq_vs_fill(lq_vs_ops *o, lq_field *nu, float nu0, const lq_vs_box *boxes, int nbox, float h);
+/* ν = nu0 per cell, overwritten in each box in order (nbox ≤ LQ_VISCOSITY_MAX_BOXES). */
+int lq_viscosity_fill(lq_viscosity_ops *o, lq_field *nu, float nu0, const lq_viscosity_box *boxes,
+                      int nbox, float h);
 
 /* The whole viscous step: explicit part (unless prm->cross is NONE), then the implicit
  * solve of each component in place in us, vs, ws (u* in, u** out). u0, v0, w0: uⁿ, in
  * buffers distinct from us, vs, ws (w0, ws are passed in 2D too, and left alone). */
-int lq_vs_step(lq_vs_ops *o, const lq_field *u0, const lq_field *v0, const lq_field *w0,
-               lq_field *us, lq_field *vs, lq_field *ws, const lq_field *nu, const lq_field *phi,
-               const lq_field *sdf, const lq_vs_params *prm, lq_vs_stats *st);
+int lq_viscosity_step(lq_viscosity_ops *o, const lq_field *u0, const lq_field *v0,
+                      const lq_field *w0, lq_field *us, lq_field *vs, lq_field *ws,
+                      const lq_field *nu, const lq_field *phi, const lq_field *sdf,
+                      const lq_viscosity_params *prm, lq_viscosity_stats *st);
 
 /* --- single operations (tests diff them) ------------------------------------------------ */
 /* us += Δt E_u(uⁿ), vs += Δt E_v, ws += Δt E_w on the UNKNOWN faces (eq. 8–10). */
-int lq_vs_explicit(lq_vs_ops *o, const lq_field *u0, const lq_field *v0, const lq_field *w0,
-                   lq_field *us, lq_field *vs, lq_field *ws, const lq_field *nu,
-                   const lq_field *phi, const lq_field *sdf, const lq_vs_params *prm);
+int lq_viscosity_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq_field *v0,
+                          const lq_field *w0, lq_field *us, lq_field *vs, lq_field *ws,
+                          const lq_field *nu, const lq_field *phi, const lq_field *sdf,
+                          const lq_viscosity_params *prm);
 /* Kinds and weight sums W of component `axis`; remembers ν, Δt/h², the wall condition. */
-int lq_vs_setup(lq_vs_ops *o, int axis, const lq_field *nu, const lq_field *phi,
-                const lq_field *sdf, const lq_vs_params *prm);
+int lq_viscosity_setup(lq_viscosity_ops *o, int axis, const lq_field *nu, const lq_field *phi,
+                       const lq_field *sdf, const lq_viscosity_params *prm);
 /* The system of the last setup. x, y, b, r, q, z, d: face arrays of that axis (or the
  * ops' own vectors, which are longer: only the axis' count is used). */
-int lq_vs_rhs(lq_vs_ops *o, const lq_field *q, lq_field *b);
-int lq_vs_apply(lq_vs_ops *o, const lq_field *x, lq_field *y);
-int lq_vs_residual(lq_vs_ops *o, const lq_field *b, const lq_field *x, lq_field *r);
-int lq_vs_cg_update(lq_vs_ops *o, lq_field *x, lq_field *r, const lq_field *d, const lq_field *q,
-                    float alpha);
-int lq_vs_cg_direction(lq_vs_ops *o, const lq_field *z, lq_field *d, float beta);
-int lq_vs_precond(lq_vs_ops *o, const lq_field *r, lq_field *z);
+int lq_viscosity_rhs(lq_viscosity_ops *o, const lq_field *q, lq_field *b);
+int lq_viscosity_apply(lq_viscosity_ops *o, const lq_field *x, lq_field *y);
+int lq_viscosity_residual(lq_viscosity_ops *o, const lq_field *b, const lq_field *x, lq_field *r);
+int lq_viscosity_cg_update(lq_viscosity_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                           const lq_field *q, float alpha);
+int lq_viscosity_cg_direction(lq_viscosity_ops *o, const lq_field *z, lq_field *d, float beta);
+int lq_viscosity_precond(lq_viscosity_ops *o, const lq_field *r, lq_field *z);
 /* a·b over the axis' faces: group sums by the fixed tree, added in group order in double. */
-int lq_vs_dot(lq_vs_ops *o, const lq_field *a, const lq_field *b, double *sum);
+int lq_viscosity_dot(lq_viscosity_ops *o, const lq_field *a, const lq_field *b, double *sum);
 /* Setup, rhs and Jacobi-PCG of component `axis` in place in q (u* in, u** out). */
-int lq_vs_solve(lq_vs_ops *o, int axis, lq_field *q, const lq_field *nu, const lq_field *phi,
-                const lq_field *sdf, const lq_vs_params *prm, lq_vs_stats *st);
+int lq_viscosity_solve(lq_viscosity_ops *o, int axis, lq_field *q, const lq_field *nu,
+                       const lq_field *phi, const lq_field *sdf, const lq_viscosity_params *prm,
+                       lq_viscosity_stats *st);
 
 /* Face count of component `axis`; the reduction layout for n elements. */
-int lq_vs_count(const lq_vs_ops *o, int axis);
-void lq_vs_layout(int n, int *groups, int *span);
-float lq_vs_kk(const lq_vs_params *prm); /* Δt/h² rounded once from double */
+int lq_viscosity_count(const lq_viscosity_ops *o, int axis);
+void lq_viscosity_layout(int n, int *groups, int *span);
+float lq_viscosity_kk(const lq_viscosity_params *prm); /* Δt/h² rounded once from double */
 
 /* Reference twins (host/ops/pls/viscosity_ref.c): same arguments, host storage. */
-void lq_vs_ref_fill(lq_vs_ops *o, lq_field *nu, float nu0, int nbox, float h);
-void lq_vs_ref_explicit(lq_vs_ops *o, const lq_field *u0, const lq_field *v0, const lq_field *w0,
-                        lq_field *us, lq_field *vs, lq_field *ws, const lq_field *nu,
-                        const lq_field *phi, const lq_field *sdf, const lq_vs_params *prm);
-void lq_vs_ref_setup(lq_vs_ops *o, int axis, const lq_field *nu, const lq_field *phi,
-                     const lq_field *sdf, const lq_vs_params *prm);
-void lq_vs_ref_rhs(lq_vs_ops *o, const lq_field *q, lq_field *b);
-void lq_vs_ref_apply(lq_vs_ops *o, const lq_field *x, lq_field *y);
-void lq_vs_ref_residual(lq_vs_ops *o, const lq_field *b, const lq_field *x, lq_field *r);
-void lq_vs_ref_cg_update(lq_vs_ops *o, lq_field *x, lq_field *r, const lq_field *d,
-                         const lq_field *q, float alpha);
-void lq_vs_ref_cg_direction(lq_vs_ops *o, const lq_field *z, lq_field *d, float beta);
-void lq_vs_ref_precond(lq_vs_ops *o, const lq_field *r, lq_field *z);
-void lq_vs_ref_dot(lq_vs_ops *o, const lq_field *a, const lq_field *b, double *sum);
+void lq_viscosity_ref_fill(lq_viscosity_ops *o, lq_field *nu, float nu0, int nbox, float h);
+void lq_viscosity_ref_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq_field *v0,
+                               const lq_field *w0, lq_field *us, lq_field *vs, lq_field *ws,
+                               const lq_field *nu, const lq_field *phi, const lq_field *sdf,
+                               const lq_viscosity_params *prm);
+void lq_viscosity_ref_setup(lq_viscosity_ops *o, int axis, const lq_field *nu, const lq_field *phi,
+                            const lq_field *sdf, const lq_viscosity_params *prm);
+void lq_viscosity_ref_rhs(lq_viscosity_ops *o, const lq_field *q, lq_field *b);
+void lq_viscosity_ref_apply(lq_viscosity_ops *o, const lq_field *x, lq_field *y);
+void lq_viscosity_ref_residual(lq_viscosity_ops *o, const lq_field *b, const lq_field *x,
+                               lq_field *r);
+void lq_viscosity_ref_cg_update(lq_viscosity_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                                const lq_field *q, float alpha);
+void lq_viscosity_ref_cg_direction(lq_viscosity_ops *o, const lq_field *z, lq_field *d, float beta);
+void lq_viscosity_ref_precond(lq_viscosity_ops *o, const lq_field *r, lq_field *z);
+void lq_viscosity_ref_dot(lq_viscosity_ops *o, const lq_field *a, const lq_field *b, double *sum);
 
 #endif

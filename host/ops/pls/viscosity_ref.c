@@ -18,102 +18,105 @@
         for (int j = 0; j < (o)->ny + ((a) == 1); j++)                                             \
             for (int i = 0; i < (o)->nx + ((a) == 0); i++)
 
-void lq_vs_ref_fill(lq_vs_ops *o, lq_field *nu, float nu0, int nbox, float h)
+void lq_viscosity_ref_fill(lq_viscosity_ops *o, lq_field *nu, float nu0, int nbox, float h)
 {
     for (int k = 0; k < o->nz; k++)
         for (int j = 0; j < o->ny; j++)
             for (int i = 0; i < o->nx; i++) F(nu)
     [LQ_MAC_CELL(i, j, k, o->nx, o->ny)] =
-        lq_vs_fill_cell(i, j, k, o->nz, h, nu0, CF(&o->boxes), nbox);
+        lq_viscosity_fill_cell(i, j, k, o->nz, h, nu0, CF(&o->boxes), nbox);
 }
 
-void lq_vs_ref_explicit(lq_vs_ops *o, const lq_field *u0, const lq_field *v0, const lq_field *w0,
-                        lq_field *us, lq_field *vs, lq_field *ws, const lq_field *nu,
-                        const lq_field *phi, const lq_field *sdf, const lq_vs_params *prm)
+void lq_viscosity_ref_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq_field *v0,
+                               const lq_field *w0, lq_field *us, lq_field *vs, lq_field *ws,
+                               const lq_field *nu, const lq_field *phi, const lq_field *sdf,
+                               const lq_viscosity_params *prm)
 {
     int nx = o->nx, ny = o->ny, nz = o->nz, has = sdf != NULL;
-    float kk = lq_vs_kk(prm);
+    float kk = lq_viscosity_kk(prm);
     const float *sd = sdf ? CF(sdf) : NULL;
     lq_field *out[3] = {us, vs, ws};
     for (int a = 0; a < (nz > 1 ? 3 : 2); a++) {
         float *q = F(out[a]);
         FACE_LOOP(o, a)
         {
-            int f = lq_vs_fidx(a, i, j, k, nx, ny);
-            q[f] =
-                q[f] + lq_vs_explicit_face(a, i, j, k, nx, ny, nz, CF(nu), CF(phi), sd, has,
-                                           prm->free_slip, prm->cross, CF(u0), CF(v0), CF(w0), kk);
+            int f = lq_viscosity_fidx(a, i, j, k, nx, ny);
+            q[f] = q[f] + lq_viscosity_explicit_face(a, i, j, k, nx, ny, nz, CF(nu), CF(phi), sd,
+                                                     has, prm->free_slip, prm->cross, CF(u0),
+                                                     CF(v0), CF(w0), kk);
         }
     }
 }
 
-void lq_vs_ref_setup(lq_vs_ops *o, int axis, const lq_field *nu, const lq_field *phi,
-                     const lq_field *sdf, const lq_vs_params *prm)
+void lq_viscosity_ref_setup(lq_viscosity_ops *o, int axis, const lq_field *nu, const lq_field *phi,
+                            const lq_field *sdf, const lq_viscosity_params *prm)
 {
     (void)prm;
     const float *sd = sdf ? CF(sdf) : NULL;
     FACE_LOOP(o, axis)
-    lq_vs_setup_face(axis, i, j, k, o->nx, o->ny, o->nz, CF(nu), CF(phi), sd, sdf != NULL,
-                     o->free_slip, (unsigned char *)o->kind.host, F(&o->diag));
+    lq_viscosity_setup_face(axis, i, j, k, o->nx, o->ny, o->nz, CF(nu), CF(phi), sd, sdf != NULL,
+                            o->free_slip, (unsigned char *)o->kind.host, F(&o->diag));
 }
 
-void lq_vs_ref_rhs(lq_vs_ops *o, const lq_field *q, lq_field *b)
+void lq_viscosity_ref_rhs(lq_viscosity_ops *o, const lq_field *q, lq_field *b)
 {
     int a = o->axis;
     FACE_LOOP(o, a)
     F(b)
-    [lq_vs_fidx(a, i, j, k, o->nx, o->ny)] =
-        lq_vs_rhs_face(a, i, j, k, o->nx, o->ny, o->nz, CF(o->nu), CU(&o->kind), CF(q), o->kk);
+    [lq_viscosity_fidx(a, i, j, k, o->nx, o->ny)] = lq_viscosity_rhs_face(
+        a, i, j, k, o->nx, o->ny, o->nz, CF(o->nu), CU(&o->kind), CF(q), o->kk);
 }
 
-void lq_vs_ref_apply(lq_vs_ops *o, const lq_field *x, lq_field *y)
+void lq_viscosity_ref_apply(lq_viscosity_ops *o, const lq_field *x, lq_field *y)
 {
     int a = o->axis;
     FACE_LOOP(o, a)
     F(y)
-    [lq_vs_fidx(a, i, j, k, o->nx, o->ny)] = lq_vs_apply_face(
+    [lq_viscosity_fidx(a, i, j, k, o->nx, o->ny)] = lq_viscosity_apply_face(
         a, i, j, k, o->nx, o->ny, o->nz, CF(o->nu), CU(&o->kind), CF(&o->diag), CF(x), o->kk);
 }
 
-void lq_vs_ref_residual(lq_vs_ops *o, const lq_field *b, const lq_field *x, lq_field *r)
+void lq_viscosity_ref_residual(lq_viscosity_ops *o, const lq_field *b, const lq_field *x,
+                               lq_field *r)
 {
     int a = o->axis;
     FACE_LOOP(o, a)
     F(r)
-    [lq_vs_fidx(a, i, j, k, o->nx, o->ny)] =
-        lq_vs_residual_face(a, i, j, k, o->nx, o->ny, o->nz, CF(o->nu), CU(&o->kind), CF(&o->diag),
-                            CF(b), CF(x), o->kk);
+    [lq_viscosity_fidx(a, i, j, k, o->nx, o->ny)] =
+        lq_viscosity_residual_face(a, i, j, k, o->nx, o->ny, o->nz, CF(o->nu), CU(&o->kind),
+                                   CF(&o->diag), CF(b), CF(x), o->kk);
 }
 
-void lq_vs_ref_cg_update(lq_vs_ops *o, lq_field *x, lq_field *r, const lq_field *d,
-                         const lq_field *q, float alpha)
+void lq_viscosity_ref_cg_update(lq_viscosity_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                                const lq_field *q, float alpha)
 {
-    int n = lq_vs_count(o, o->axis);
-    for (int f = 0; f < n; f++) lq_vs_cg_update_elem(F(x), F(r), CF(d), CF(q), alpha, f);
+    int n = lq_viscosity_count(o, o->axis);
+    for (int f = 0; f < n; f++) lq_viscosity_cg_update_elem(F(x), F(r), CF(d), CF(q), alpha, f);
 }
 
-void lq_vs_ref_cg_direction(lq_vs_ops *o, const lq_field *z, lq_field *d, float beta)
+void lq_viscosity_ref_cg_direction(lq_viscosity_ops *o, const lq_field *z, lq_field *d, float beta)
 {
-    int n = lq_vs_count(o, o->axis);
-    for (int f = 0; f < n; f++) lq_vs_cg_direction_elem(CF(z), F(d), beta, f);
+    int n = lq_viscosity_count(o, o->axis);
+    for (int f = 0; f < n; f++) lq_viscosity_cg_direction_elem(CF(z), F(d), beta, f);
 }
 
-void lq_vs_ref_precond(lq_vs_ops *o, const lq_field *r, lq_field *z)
+void lq_viscosity_ref_precond(lq_viscosity_ops *o, const lq_field *r, lq_field *z)
 {
-    int n = lq_vs_count(o, o->axis);
+    int n = lq_viscosity_count(o, o->axis);
     for (int f = 0; f < n; f++)
-        lq_vs_precond_elem(CF(r), F(z), CU(&o->kind), CF(&o->diag), o->kk, f);
+        lq_viscosity_precond_elem(CF(r), F(z), CU(&o->kind), CF(&o->diag), o->kk, f);
 }
 
-void lq_vs_ref_dot(lq_vs_ops *o, const lq_field *a, const lq_field *b, double *sum)
+void lq_viscosity_ref_dot(lq_viscosity_ops *o, const lq_field *a, const lq_field *b, double *sum)
 {
-    int n = lq_vs_count(o, o->axis), groups, span;
-    lq_vs_layout(n, &groups, &span);
-    float red[LQ_VS_LOCAL];
+    int n = lq_viscosity_count(o, o->axis), groups, span;
+    lq_viscosity_layout(n, &groups, &span);
+    float red[LQ_VISCOSITY_LOCAL];
     double s = 0;
     for (int g = 0; g < groups; g++) {
-        for (int l = 0; l < LQ_VS_LOCAL; l++) red[l] = lq_vs_red_item(CF(a), CF(b), g, l, span, n);
-        for (int h = LQ_VS_LOCAL / 2; h > 0; h >>= 1)
+        for (int l = 0; l < LQ_VISCOSITY_LOCAL; l++)
+            red[l] = lq_viscosity_red_item(CF(a), CF(b), g, l, span, n);
+        for (int h = LQ_VISCOSITY_LOCAL / 2; h > 0; h >>= 1)
             for (int l = 0; l < h; l++) red[l] = red[l] + red[l + h];
         s += red[0];
     }
