@@ -4,7 +4,7 @@
  * (kernels/hf/columns_cell.h), in the kernels' block order. Serial, so the "atomics" there
  * are ordinary updates.
  */
-#include "ops/hf/columns.h"
+#include "ops/hf/columns_ref.h"
 
 #define F(fld)   ((float *)(fld)->host)
 #define I(fld)   ((int *)(fld)->host)

@@ -3,7 +3,7 @@
  * over the same per-line and per-cell functions the kernels call
  * (kernels/hf/heightfield_cell.h). Serial, so the "atomics" there are ordinary updates.
  */
-#include "ops/hf/heightfield.h"
+#include "ops/hf/heightfield_ref.h"
 
 #define F(fld)   ((float *)(fld)->host)
 #define CF(fld)  ((const float *)(fld)->host)

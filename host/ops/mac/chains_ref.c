@@ -4,7 +4,7 @@
  * pass runs in place in cell order (Gauss–Seidel); its iterates differ from the
  * kernel's, its fixed point (every region labelled with its smallest cell) does not.
  */
-#include "ops/mac/chains.h"
+#include "ops/mac/chains_ref.h"
 
 #define I(fld)  ((int *)(fld)->host)
 #define CI(fld) ((const int *)(fld)->host)

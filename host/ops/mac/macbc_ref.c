@@ -3,7 +3,7 @@
  * loops over the per-face rules of kernels/mac/macbc_cell.h. Each rule writes only faces it
  * never reads, so loop order does not matter and the kernels' results come out exactly.
  */
-#include "ops/mac/macbc.h"
+#include "ops/mac/macbc_ref.h"
 
 #define UC(fld) ((const unsigned char *)(fld)->host)
 

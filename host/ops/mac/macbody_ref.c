@@ -6,7 +6,7 @@
  * are independent (each writes only its own cell or the faces below it, the pressure
  * pass reads src and writes dst), so serial loops give the kernels' results exactly.
  */
-#include "ops/mac/macbody.h"
+#include "ops/mac/macbody_ref.h"
 
 void lq_macbody_ref_forces(const lq_field *nodes, const lq_field *nbody, const lq_field *bodies,
                            int ngroups, const lq_field *p, const lq_field *u, const lq_field *v,

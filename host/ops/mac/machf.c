@@ -19,16 +19,6 @@ static const char *const lq_machf_sources[] = {
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-lq_machf_coef lq_machf_coef_of(const lq_machf_params *prm, int ny)
-{
-    lq_machf_coef c;
-    c.idy = (float)(1.0 / prm->dy);
-    c.q4x = (float)(0.25 / prm->dx);
-    c.q4z = (float)(0.25 / prm->dz);
-    c.ly = (float)(ny * (double)prm->dy);
-    return c;
-}
-
 #define LQ_MACHF_KERNELS(o)                                                                        \
     {                                                                                              \
         {&(o)->advance, "machf_advance"}, {&(o)->fill, "machf_fill"},                              \

@@ -4,7 +4,7 @@
  * h and writes hn, the classification's passes read only the previous pass, so the
  * serial loops give the kernels' results exactly.
  */
-#include "ops/mac/machf.h"
+#include "ops/mac/machf_ref.h"
 
 #define F(fld)  ((float *)(fld)->host)
 #define CF(fld) ((const float *)(fld)->host)

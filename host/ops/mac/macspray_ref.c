@@ -4,7 +4,7 @@
  * the kernels' block order. Serial, so the "atomics" there are plain sums; integers, so
  * the totals do not depend on order.
  */
-#include "ops/mac/macspray.h"
+#include "ops/mac/macspray_ref.h"
 
 #define F(fld)  ((float *)(fld)->host)
 #define CF(fld) ((const float *)(fld)->host)

@@ -52,60 +52,6 @@ void lq_macsurface_ops_release(lq_macsurface_ops *o)
     lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
 }
 
-int lq_macsurface_apply_prepare(const float h[3], float dt, const float g[3],
-                                lq_macsurface_apply_k *k)
-{
-    for (int a = 0; a < 3; a++)
-        if (!(h[a] > 0.0f) || !isfinite(h[a]))
-            return lq_error(LQ_EINPUT, "mac_surface: spacing %c = %g must be positive and finite",
-                            "xyz"[a], (double)h[a]);
-    if (!isfinite(dt) || !isfinite(g[0]) || !isfinite(g[1]) || !isfinite(g[2]))
-        return lq_error(LQ_EINPUT, "mac_surface: dt = %g and gravity (%g, %g, %g) must be finite",
-                        (double)dt, (double)g[0], (double)g[1], (double)g[2]);
-    for (int a = 0; a < 3; a++) {
-        k->h[a] = h[a];
-        k->inv[a] = 1.0f / h[a];
-        k->gdt[a] = g[a] * dt;
-    }
-    return LQ_OK;
-}
-
-int lq_macsurface_pressure_prepare(const float h[3], const float origin[3],
-                                   const lq_macsurface_forcing *f, lq_macsurface_pressure_k *k)
-{
-    if (f->axis < 0 || f->axis > 2)
-        return lq_error(LQ_EINPUT, "mac_surface: wave axis %d is not 0 (x), 1 (y) or 2 (z)",
-                        f->axis);
-    if (!(h[f->axis] > 0.0f) || !isfinite(h[f->axis]) || !isfinite(origin[f->axis]))
-        return lq_error(LQ_EINPUT, "mac_surface: spacing %g and origin %g along the wave axis",
-                        (double)h[f->axis], (double)origin[f->axis]);
-    if (!(f->dt > 0.0f) || !(f->L > 0.0f) || !isfinite(f->dt) || !isfinite(f->L))
-        return lq_error(LQ_EINPUT,
-                        "mac_surface: eq. 17-19 need dt > 0 and L > 0 (half the wavelength); "
-                        "got dt = %g, L = %g",
-                        (double)f->dt, (double)f->L);
-    double C = LQ_PI / f->L, q = -(double)f->g * f->depth / C;
-    if (f->a != 0.0f && !(q >= 0.0))
-        return lq_error(LQ_EINPUT,
-                        "mac_surface: eq. 18 takes sqrt(-g D / C) = sqrt(%g): give gravity "
-                        "signed (g < 0, pointing down) and a depth D >= 0",
-                        q);
-    double B = f->a != 0.0f ? f->a * sqrt(q) : 0.0;
-    double phase = fmod((double)f->omega * f->t, 2.0 * LQ_PI);
-    if (!isfinite(B) || !isfinite(phase) || !isfinite(f->p_atm) || !isfinite(f->A))
-        return lq_error(LQ_EINPUT, "mac_surface: the surface pressure's parameters must be finite");
-    k->axis = f->axis;
-    k->s0 = origin[f->axis];
-    k->ds = h[f->axis];
-    k->p_atm = f->p_atm;
-    k->A = f->A;
-    k->B = (float)B;
-    k->C = (float)C;
-    k->phase = (float)phase;
-    k->inv_dt = (float)(1.0 / f->dt);
-    return LQ_OK;
-}
-
 static void lq_macsurface_check_fields(const lq_macsurface_ops *o, const lq_field *flags,
                                        const lq_field *cells)
 {

@@ -5,7 +5,7 @@
  * not matter (each face has at most one writer, which no other cell reads), so this
  * serial loop is Gates' listing run cell by cell.
  */
-#include "ops/mac/macsurface.h"
+#include "ops/mac/macsurface_ref.h"
 
 #define U8(fld) ((unsigned char *)(fld)->host)
 #define F(fld)  ((float *)(fld)->host)
@@ -24,7 +24,7 @@ int lq_macsurface_ref_apply(lq_macsurface_ops *o, const lq_field *flags, const l
                             lq_field *u, lq_field *v, lq_field *w, const float h[3], float dt,
                             const float g[3])
 {
-    lq_macsurface_apply_k c;
+    lq_macsurface_apply_k c = {0};
     int rc = lq_macsurface_apply_prepare(h, dt, g, &c);
     if (rc) return rc;
     int nx = o->nx, ny = o->ny, nz = o->nz;
@@ -41,7 +41,7 @@ int lq_macsurface_ref_pressure(lq_macsurface_ops *o, const lq_field *flags, lq_f
                                const float h[3], const float origin[3],
                                const lq_macsurface_forcing *f)
 {
-    lq_macsurface_pressure_k c;
+    lq_macsurface_pressure_k c = {0};
     int rc = lq_macsurface_pressure_prepare(h, origin, f, &c);
     if (rc) return rc;
     int nx = o->nx, ny = o->ny, nz = o->nz;

@@ -19,18 +19,6 @@ static const char *const lq_markers_sources[] = {
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-lq_markers_coef lq_markers_coef_of(const lq_markers_params *prm, int nx, int ny, int nz)
-{
-    lq_markers_coef c;
-    c.idx = (float)(1.0 / prm->dx);
-    c.idy = (float)(1.0 / prm->dy);
-    c.idz = (float)(1.0 / prm->dz);
-    c.lx = (float)(nx * (double)prm->dx);
-    c.ly = (float)(ny * (double)prm->dy);
-    c.lz = (float)(nz * (double)prm->dz);
-    return c;
-}
-
 /* The module's kernels (ops_init creates them, ops_release frees them). */
 #define LQ_MARKERS_KERNELS(o)                                                                      \
     {                                                                                              \

@@ -5,7 +5,7 @@
  * labelling reads only counts and the flags of fixed cells (which it never writes), so
  * the serial loops give the kernels' results exactly.
  */
-#include "ops/mac/markers.h"
+#include "ops/mac/markers_ref.h"
 
 #define F(fld)  ((float *)(fld)->host)
 #define CF(fld) ((const float *)(fld)->host)

@@ -19,24 +19,6 @@ static const char *const lq_momentum_sources[] = {
 #define IS_REF(o)              ((o)->ctx->backend == LQ_BACKEND_REF)
 #define LQ_MOMENTUM_ROWS_LOCAL 8 /* work-items (rows) per group of momentum_step_rows */
 
-lq_momentum_coef lq_momentum_coef_of(const lq_momentum_params *prm)
-{
-    double dx = prm->dx, dy = prm->dy, dz = prm->dz, nu = prm->nu;
-    lq_momentum_coef c;
-    c.idx = (float)(1.0 / dx);
-    c.idy = (float)(1.0 / dy);
-    c.idz = (float)(1.0 / dz);
-    c.vx = (float)(nu / (dx * dx));
-    c.vy = (float)(nu / (dy * dy));
-    c.vz = (float)(nu / (dz * dz));
-    c.gx = prm->g[0];
-    c.gy = prm->g[1];
-    c.gz = prm->g[2];
-    c.dt = prm->dt;
-    c.gamma = prm->gamma;
-    return c;
-}
-
 int lq_momentum_state_init(lq_momentum_state *st, lq_ctx *ctx, int nx, int ny, int nz, lq_field *u,
                            lq_field *v, lq_field *w, lq_field *p, lq_field *flags, lq_field *bnd)
 {

@@ -4,7 +4,7 @@
  * arrays and writes new ones, the boundary writes only faces and cells it never reads,
  * and the max is order-free, so serial loops give the parallel kernels' results exactly.
  */
-#include "ops/mac/momentum.h"
+#include "ops/mac/momentum_ref.h"
 
 #include <string.h>
 

@@ -56,22 +56,6 @@ lq_pressure_params lq_pressure_defaults(lq_pressure_method method, float dt, flo
     return p;
 }
 
-lq_pressure_coef lq_pressure_coef_of(const lq_pressure_params *prm, int nx, int ny, int nz)
-{
-    double dt = prm->dt, dx = prm->dx, dy = prm->dy, dz = prm->dz;
-    double s = (nx > 1 ? 1.0 / (dx * dx) : 0.0) + (ny > 1 ? 1.0 / (dy * dy) : 0.0) +
-               (nz > 1 ? 1.0 / (dz * dz) : 0.0);
-    lq_pressure_coef c;
-    c.idx = (float)(1.0 / dx);
-    c.idy = (float)(1.0 / dy);
-    c.idz = (float)(1.0 / dz);
-    c.beta = s > 0.0 ? (float)((double)prm->beta0 / (2.0 * dt * s)) : 0.0f;
-    c.tx = (float)(dt / dx);
-    c.ty = (float)(dt / dy);
-    c.tz = (float)(dt / dz);
-    return c;
-}
-
 int lq_pressure_state_init(lq_pressure_state *st, lq_ctx *ctx, int nx, int ny, int nz, lq_field *u,
                            lq_field *v, lq_field *w, lq_field *p, lq_field *flags)
 {

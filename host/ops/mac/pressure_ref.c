@@ -4,7 +4,7 @@
  * pass is order-independent (no two cells of a colour share a face), so the serial
  * loop gives the parallel kernel's result exactly; so does Jacobi's two passes.
  */
-#include "ops/mac/pressure.h"
+#include "ops/mac/pressure_ref.h"
 
 #include <string.h>
 

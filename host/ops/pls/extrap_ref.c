@@ -5,7 +5,7 @@
  * reads; a red-black colour's cells share no face; the other passes write fields they
  * do not read across faces. So the serial loops give the kernels' results exactly.
  */
-#include "ops/pls/extrap.h"
+#include "ops/pls/extrap_ref.h"
 
 #define F(fld)  ((float *)(fld)->host)
 #define CF(fld) ((const float *)(fld)->host)

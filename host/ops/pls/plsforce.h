@@ -1,40 +1,19 @@
 /*
- * plsforce.h — the `pls` solver's small per-step operations (Rasmussen et al. 2004 §3):
- * the body force of eq. 2 on the faces, the max speed for the CFL step and the liquid
- * volume from φ. The math is in kernels/pls/plsforce_cell.h; launchers host/ops/pls/plsforce.c,
- * kernels kernels/pls/plsforce.cl, reference twins host/ops/pls/plsforce_ref.c (same arguments).
- *
- * Grid: pls conventions (mac_grid.h indexing, no wall layer, uniform cell size h; u
- * (nx+1)·ny·nz, v nx·(ny+1)·nz, w nx·ny·(nz+1); φ and sdf nx·ny·nz at cell centres;
- * sdf may be NULL: no objects). 2D is nz = 1 (w untouched).
- *
- * Use in a step, after the velocity advection and before the projection:
- *   lq_plsforce_body_force(o, u, v, w, sdf, g, dt);
- * and before each step lq_plsforce_max_speed for dt = cfl·h / max|u|; lq_plsforce_volume for stats.
- *
- * Invariant: bit for bit on both backends (one add per face; reductions are a max of
- * bits and fixed-point integer sums, order-free).
+ * plsforce.h — the launchers of the operation: each dispatches to the reference twin
+ * (plsforce_ref.c) on the reference backend and enqueues the kernels of
+ * kernels/pls/plsforce.cl otherwise. The operation's data (its object, parameters and
+ * coefficients) and the twin are declared in plsforce_ref.h, which the twin includes alone,
+ * so the launcher depends on its twin and never the other way round.
  */
 #ifndef LQ_HOST_PLSFORCE_H
 #define LQ_HOST_PLSFORCE_H
 
-#include "core/field.h"
-#include "pls/plsforce_cell.h"
-
-typedef struct lq_plsforce_ops {
-    lq_ctx *ctx;
-    int nx, ny, nz;
-    lq_field smax; /* 3 uint: |u|, |v|, |w| max bits */
-    lq_field red;  /* 2 long: fixed-point volume, blocks with a non-finite φ */
-    cl_program program;
-    cl_kernel body, max, volume;
-} lq_plsforce_ops;
+#include "ops/pls/plsforce_ref.h"
 
 int lq_plsforce_ops_init(lq_plsforce_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
 void lq_plsforce_ops_release(lq_plsforce_ops *o);
 /* Device bytes lq_plsforce_ops_init allocates (for lq_ctx_reserve). */
 size_t lq_plsforce_ops_bytes(void);
-
 /* u, v, w += g·dt on the interior faces with liquid (φ ≤ 0) beside them and no solid
  * side; domain-edge faces and faces touching an object (sdf ≤ 0) are set to 0; faces with
  * air on both sides are kept. g·dt is rounded once from double. */
@@ -47,14 +26,5 @@ int lq_plsforce_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_field 
  * LQ_PLSFORCE_BLOCK-cell blocks holding a non-finite φ (0 when all is well). */
 int lq_plsforce_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
                        double *cells, int *bad);
-
-/* Reference twins (host/ops/pls/plsforce_ref.c): same arguments, host storage. */
-void lq_plsforce_ref_body_force(lq_plsforce_ops *o, lq_field *u, lq_field *v, lq_field *w,
-                                const lq_field *phi, const lq_field *sdf, const double g[3],
-                                double dt);
-void lq_plsforce_ref_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_field *v,
-                               const lq_field *w, float smax[3]);
-void lq_plsforce_ref_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
-                            double *cells, int *bad);
 
 #endif

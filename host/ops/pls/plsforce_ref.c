@@ -4,7 +4,7 @@
  * reads only the face it writes; the reductions are a max of bits and integer sums in
  * the kernels' blocks, so the results equal the kernels' exactly.
  */
-#include "ops/pls/plsforce.h"
+#include "ops/pls/plsforce_ref.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * input mask marks invalid and read only valid ones: the serial loops give the kernels'
  * results exactly.
  */
-#include "ops/pls/plsobject.h"
+#include "ops/pls/plsobject_ref.h"
 
 #define F(fld)  ((float *)(fld)->host)
 #define CF(fld) ((const float *)(fld)->host)

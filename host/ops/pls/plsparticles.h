@@ -1,76 +1,18 @@
 /*
- * plsparticles.h — the particles of the particle level set (Enright, Fedkiw, Ferziger &
- * Mitchell 2002, "A hybrid particle level set method for improved interface capturing",
- * as used by Rasmussen et al. 2004 §3 and §5.5.3). The math and its invariants are in
- * kernels/pls/plsparticles_cell.h; launchers host/ops/pls/plsparticles.c, kernels
- * kernels/pls/plsparticles.cl, reference twins host/ops/pls/plsparticles_ref.c (same arguments).
- *
- * Grid (the `pls` convention): nx × ny × nz cells of size h, no wall layer; φ and the
- * optional solid sdf at cell centres (m, φ ≤ 0 liquid, sdf < 0 inside objects); u, v, w
- * on the faces as mac_grid.h; positions in metres in the domain [0, nx h] × ... (2D: nz
- * = 1, z = h/2).
- *
- * Storage: lq_plsparticles_state holds two particle buffers (LQ_PLSPARTICLES_STRIDE = 4 floats
- * each: x, y, z and the signed radius s r), the current one part[cur] with `live` particles, and
- * the scratch of the correction (two int keys per cell; the seeding's per-cell counts share the
- * first) and of the scans: 32 bytes per particle of capacity and 8 per cell. Operations that change
- * the count (delete, reseed) read the counters back to the host (one small read each).
- *
- * Per step, Enright's order (the lead's solver does the sequence):
- *   lq_plsparticles_advect (with the φ advection), lq_plsparticles_correct, reinitialise φ,
- * lq_plsparticles_correct again, lq_plsparticles_delete with prm.esc_air, esc_liq set (the
- * particles still escaped), lq_plsparticles_adjust_radii; every N steps lq_plsparticles_reseed
- * (which deletes first). At the start: lq_plsparticles_seed once φ is a signed distance.
- *
- * Invariant: every operation gives the same particles and φ on both backends bit for bit.
+ * plsparticles.h — the launchers of the operation: each dispatches to the reference twin
+ * (plsparticles_ref.c) on the reference backend and enqueues the kernels of
+ * kernels/pls/plsparticles.cl otherwise. The operation's data (its object, parameters and
+ * coefficients) and the twin are declared in plsparticles_ref.h, which the twin includes alone,
+ * so the launcher depends on its twin and never the other way round.
  */
 #ifndef LQ_HOST_PLSPARTICLES_H
 #define LQ_HOST_PLSPARTICLES_H
 
-#include <stdint.h>
-
-#include "core/field.h"
-#include "pls/plsparticles_cell.h"
-
-typedef struct lq_plsparticles_params {
-    float h;            /* m, cell size */
-    float dt;           /* s (advection) */
-    float band;         /* m, seeding band |φ| < band; 0: 3 h */
-    float r_min, r_max; /* m; 0: 0.1 h, 0.5 h */
-    float far;          /* m, delete when s φ(x) > far; 0: band + r_max */
-    float deep;         /* m, delete when s φ(x) < −deep; 0: 1.5 r_max */
-    float esc_air;      /* delete an air particle when s φ(x) < −esc_air r (still escaped
-                           after the corrections); 0: no such rule */
-    float esc_liq;      /* the same for liquid particles */
-    int per_cell;       /* target particles per band cell; 0: 16 (2D), 64 (3D) */
-    int attract_iters;  /* 0: 15; < 0: none (tests) */
-    int grow;           /* 1: a seeding short of room grows the buffers (lq_plsparticles_state_grow)
-                           while the device has memory for them; 0: the rest are dropped */
-    uint32_t seed;      /* random stream of the seeding */
-    uint32_t step;      /* varies the seeding from one reseed to the next */
-} lq_plsparticles_params;
+#include "ops/pls/plsparticles_ref.h"
 
 /* The coefficient vector (LQ_PLS_C_*) the kernels read, defaults filled in. */
 void lq_plsparticles_coef_of(const lq_plsparticles_params *prm, int nx, int ny, int nz, int has_sdf,
                              float c[LQ_PLSPARTICLES_C_COUNT]);
-
-typedef struct lq_plsparticles_state {
-    int nx, ny, nz, capacity;
-    int live;        /* particles in part[cur] */
-    int cur;         /* which buffer holds them */
-    int64_t dropped; /* not written for want of room, all time */
-    int escaped;     /* escaped particles the last correction used */
-    int added;       /* particles the last seeding added */
-    lq_field part[2];
-    lq_field kp, km;     /* int per cell: keys of φ+ and φ− */
-    lq_field ccnt;       /* int per cell: counts, then needs (kp's storage, not owned) */
-    lq_field bsum, boff; /* int per block */
-    lq_field counters;   /* LQ_PLS_CNT_* */
-    lq_field coef;       /* LQ_PLS_C_* */
-    float coef_host[LQ_PLSPARTICLES_C_COUNT];
-    int coef_valid;
-} lq_plsparticles_state;
-
 /* Device bytes lq_plsparticles_state_init allocates (for the solver's plan: lq_ctx_reserve_plan).
  */
 size_t lq_plsparticles_state_bytes(int nx, int ny, int nz, int capacity);
@@ -82,19 +24,8 @@ void lq_plsparticles_state_release(lq_plsparticles_state *st);
  * has no room for them: nothing changes), then new buffers (the old ones released
  * first, the particles through host memory). For seedings (prm->grow) and checkpoints. */
 int lq_plsparticles_state_grow(lq_plsparticles_state *st, int capacity);
-#define LQ_PLSPARTICLES_MAX_CAPACITY 400000000
-
-typedef struct lq_plsparticles_ops {
-    lq_ctx *ctx;
-    int nx, ny, nz;
-    cl_program program;
-    cl_kernel advect, correct_init, correct_splat, correct_apply, radius, keep_count, block_scan,
-        keep_scatter, cell_clear, cell_count, cell_need, block_sum, emit, attract;
-} lq_plsparticles_ops;
-
 int lq_plsparticles_ops_init(lq_plsparticles_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
 void lq_plsparticles_ops_release(lq_plsparticles_ops *o);
-
 /* Empties the particles, then seeds every band cell with per_cell particles attracted to
  * their goals (lq_plsparticles_reseed from nothing). sdf may be NULL (no objects). */
 int lq_plsparticles_seed(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *phi,
@@ -122,29 +53,10 @@ int lq_plsparticles_delete(lq_plsparticles_ops *o, lq_plsparticles_state *st, co
  * prm->grow) the particles beyond the room are not made (st->dropped). */
 int lq_plsparticles_reseed(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *phi,
                            const lq_field *sdf, const lq_plsparticles_params *prm);
-
 /* The live particles to host memory: LQ_PLSPARTICLES_STRIDE floats each (x, y, z, s r), at most
  * `max` of them; *n gets st->live. For PLY output, checkpoints and tests. */
 int lq_plsparticles_download(const lq_plsparticles_state *st, float *out, int max, int *n);
 /* Replaces the particles with n from host memory (tests, checkpoints). */
 int lq_plsparticles_upload(lq_plsparticles_state *st, const float *in, int n);
-
-/* Reference twins (host/ops/pls/plsparticles_ref.c): same arguments, host storage. */
-void lq_plsparticles_ref_advect(lq_plsparticles_state *st, const lq_field *u, const lq_field *v,
-                                const lq_field *w, const lq_plsparticles_params *prm);
-void lq_plsparticles_ref_correct(lq_plsparticles_state *st, lq_field *phi,
-                                 const lq_plsparticles_params *prm, int *escaped);
-void lq_plsparticles_ref_adjust_radii(lq_plsparticles_state *st, const lq_field *phi,
-                                      const lq_plsparticles_params *prm);
-void lq_plsparticles_ref_delete(lq_plsparticles_state *st, const lq_field *phi, const lq_field *sdf,
-                                const lq_plsparticles_params *prm);
-void lq_plsparticles_ref_add(lq_plsparticles_state *st, const lq_field *phi, const lq_field *sdf,
-                             const lq_plsparticles_params *prm);
-/* lq_plsparticles_ref_add in two halves (the launcher grows the buffers between them): the cells'
- * needs into ccnt and their sum; then the new particles, attracted. */
-int lq_plsparticles_ref_need(lq_plsparticles_state *st, const lq_field *phi, const lq_field *sdf,
-                             const lq_plsparticles_params *prm);
-void lq_plsparticles_ref_emit(lq_plsparticles_state *st, const lq_field *phi, int total,
-                              const lq_plsparticles_params *prm);
 
 #endif

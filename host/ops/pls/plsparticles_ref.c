@@ -6,7 +6,7 @@
  * write in particle and cell order exactly as the kernels' block scans place them, so
  * the serial loops give the kernels' results bit for bit.
  */
-#include "ops/pls/plsparticles.h"
+#include "ops/pls/plsparticles_ref.h"
 
 #define F(fld)     ((float *)(fld)->host)
 #define CF(fld)    ((const float *)(fld)->host)

@@ -59,21 +59,6 @@ static int lq_poisson_mode(const lq_field *sdf, const lq_poisson_params *prm)
             {&(o)->mg_prolong_w, "poisson_mg_prolong"},                                            \
     }
 
-float lq_poisson_theta_min(const lq_poisson_params *prm)
-{
-    return prm->theta_min > 0 ? prm->theta_min : 0.01f;
-}
-
-float lq_poisson_rhs_scale(const lq_poisson_params *prm)
-{
-    return (float)(-(double)prm->h / prm->dt);
-}
-
-float lq_poisson_dt_h(const lq_poisson_params *prm)
-{
-    return (float)((double)prm->dt / prm->h);
-}
-
 int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
     memset(o, 0, sizeof *o);

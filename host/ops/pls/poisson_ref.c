@@ -5,7 +5,7 @@
  * Jacobi from pin into pout), so the serial loops give the kernels' results exactly; the
  * reduction walks the kernel's groups, items and tree in the same order.
  */
-#include "ops/pls/poisson.h"
+#include "ops/pls/poisson_ref.h"
 
 #define F(fld)  ((float *)(fld)->host)
 #define CF(fld) ((const float *)(fld)->host)

@@ -29,30 +29,6 @@ lq_reinit_params lq_reinit_params_default(float h)
     return p;
 }
 
-lq_reinit_coef lq_reinit_coef_of(const lq_reinit_params *prm, int nz)
-{
-    lq_reinit_coef c;
-    double h = prm->h;
-    c.h = prm->h;
-    c.ih = (float)(1.0 / h);
-    c.h2 = (float)(h * h);
-    c.bh = (float)(prm->band * h);
-    c.dth = nz == 1 ? 0.5f : 0.4f;
-    return c;
-}
-
-int lq_reinit_iterations(const lq_reinit_ops *o, const lq_reinit_params *prm)
-{
-    if (prm->iterations > 0) return prm->iterations;
-    int dim = o->nz == 1 ? 2 : 3, b = (int)ceil(prm->band);
-    if (prm->method == LQ_REINIT_PDE) {
-        lq_reinit_coef c = lq_reinit_coef_of(prm, o->nz);
-        return (int)ceil(prm->band / c.dth) + 4;
-    }
-    int n = dim * b + 2;
-    return n + (n & 1);
-}
-
 #define LQ_REINIT_KERNELS(o)                                                                       \
     {                                                                                              \
         {&(o)->init, "reinit_init"}, {&(o)->fim_seed, "reinit_fim_seed_list"},                     \

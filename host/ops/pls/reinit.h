@@ -1,43 +1,14 @@
 /*
- * reinit.h — reinitialisation of the level set φ to a signed distance, keeping its zero
- * level set in place (Rasmussen et al. 2004 §3: φ is kept a signed distance; methods
- * after Russo & Smereka 2000 and the fast iterative method of Jeong & Whitaker 2008).
- * kernels/pls/reinit_cell.h states the two methods; each operation has an OpenCL launcher
- * (host/ops/pls/reinit.c, kernels/pls/reinit.cl) and a reference twin with the same arguments
- * (host/ops/pls/reinit_ref.c).
- *
- * Grid: cells as mac_grid.h, uniform size h, φ nx·ny·nz floats at cell centres (m,
- * liquid φ ≤ 0); 2D is nz = 1.
- *
- * Methods (prm->method):
- *  - LQ_REINIT_FIM (the default of lq_reinit_params_default; a zeroed struct is PDE): interface
- *    cells get the Russo–Smereka sub-cell distance, the rest a Jacobi solve of the
- *    Godunov eikonal equation (min-updates, converged in about dim·band sweeps).
- *  - LQ_REINIT_PDE: φ_τ + S(φ0)(|∇φ| − 1) = 0, Godunov upwinding, TVD-RK2, Russo–Smereka
- *    fix near the interface, Δτ = 0.5 h (2D) or 0.4 h (3D).
- * Measured accuracy and speed: see the comment above lq_reinit_params_default.
- *
- * Band: |φ| beyond band·h is clamped to ±band·h; the sweep count grows with the band.
- *
- * Use in a step: after lq_sladvect_advect_scalar (and the particle correction), every step or
- * every few steps: lq_reinit(o, phi, scratch, &prm, NULL). scratch: a float field of
- * nx·ny·nz (any content; overwritten).
- *
- * Invariant: bit for bit on both backends (same code, no contraction; sqrt and divide
- * correctly rounded on both sides).
+ * reinit.h — the launchers of the operation: each dispatches to the reference twin
+ * (reinit_ref.c) on the reference backend and enqueues the kernels of
+ * kernels/pls/reinit.cl otherwise. The operation's data (its object, parameters and
+ * coefficients) and the twin are declared in reinit_ref.h, which the twin includes alone,
+ * so the launcher depends on its twin and never the other way round.
  */
 #ifndef LQ_HOST_REINIT_H
 #define LQ_HOST_REINIT_H
 
-#include "core/field.h"
-#include "pls/reinit_cell.h"
-
-typedef struct lq_reinit_params {
-    float h;        /* m, the cell size */
-    float band;     /* cells: |φ| is clamped to band·h */
-    int iterations; /* sweeps (FIM) or RK2 steps (PDE); 0: enough for the band */
-    int method;     /* LQ_REINIT_FIM or LQ_REINIT_PDE */
-} lq_reinit_params;
+#include "ops/pls/reinit_ref.h"
 
 /* FIM, band 5, automatic sweeps. FIM is the default because it is both more accurate
  * and faster than the PDE here (measured, one run each):
@@ -53,43 +24,10 @@ typedef struct lq_reinit_params {
  * FIM is the converged discrete distance (the fast-marching result); the PDE only
  * approaches it in pseudo-time. */
 lq_reinit_params lq_reinit_params_default(float h);
-
-typedef struct lq_reinit_stats {
-    int iterations;   /* sweeps or RK2 steps done */
-    float max_change; /* m, max |Δφ| over the last sweep or step */
-} lq_reinit_stats;
-
-typedef struct lq_reinit_ops {
-    lq_ctx *ctx;
-    int nx, ny, nz;
-    lq_field phi0;    /* φ at the start (float per cell) */
-    lq_field mx;      /* the max change (one uint, float bits) */
-    lq_field mark;    /* int per cell: the FIM sweep that last listed it (a stamp) */
-    lq_field list[2]; /* int per cell: the FIM's active lists (ping-pong) */
-    lq_field cnt;     /* int: the next list's length */
-    int stamp;        /* the last stamp used */
-    cl_program program;
-    cl_kernel init, fim_seed, pde1, pde2, fim_list;
-} lq_reinit_ops;
-
 int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
 void lq_reinit_ops_release(lq_reinit_ops *o);
-
-/* The sweeps or steps prm asks for (its own count, or enough for the band). */
-int lq_reinit_iterations(const lq_reinit_ops *o, const lq_reinit_params *prm);
-
 /* Reinitialises phi in place; out (may be NULL) gets the stats (one download). */
 int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reinit_params *prm,
               lq_reinit_stats *out);
-
-/* Reference twin (host/ops/pls/reinit_ref.c): same arguments, host storage; o->phi0 and o->mx
- * are host fields there. */
-void lq_reinit_ref(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reinit_params *prm);
-
-/* Kernel coefficients from the params, computed in double and rounded once. */
-typedef struct lq_reinit_coef {
-    float h, ih, h2, bh, dth;
-} lq_reinit_coef;
-lq_reinit_coef lq_reinit_coef_of(const lq_reinit_params *prm, int nz);
 
 #endif

@@ -5,7 +5,7 @@
  * own cell of φ), and the max change is an order-free max, so the serial loops give the
  * kernels' results exactly.
  */
-#include "ops/pls/reinit.h"
+#include "ops/pls/reinit_ref.h"
 
 #define F(fld)  ((float *)(fld)->host)
 #define CF(fld) ((const float *)(fld)->host)

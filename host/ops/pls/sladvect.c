@@ -17,23 +17,6 @@ static const char *const lq_sladvect_sources[] = {
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-lq_sladvect_coef lq_sladvect_coef_of(const lq_sladvect_params *prm, int nx, int ny, int nz)
-{
-    lq_sladvect_coef c;
-    c.h = prm->h;
-    c.ih = (float)(1.0 / prm->h);
-    c.lx = (float)(nx * (double)prm->h);
-    c.ly = (float)(ny * (double)prm->h);
-    c.lz = (float)(nz * (double)prm->h);
-    c.dt = prm->dt;
-    return c;
-}
-
-lq_sladvect_scheme lq_sladvect_scheme_of(const lq_sladvect_params *prm)
-{
-    return prm->scheme == LQ_SLADVECT_DEFAULT ? LQ_SLADVECT_BFECC : (lq_sladvect_scheme)prm->scheme;
-}
-
 #define LQ_SLADVECT_KERNELS(o)                                                                     \
     {                                                                                              \
         {&(o)->velocity, "sladvect_velocity"}, {&(o)->scalar, "sladvect_scalar"},                  \

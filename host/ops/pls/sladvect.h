@@ -1,95 +1,17 @@
 /*
- * sladvect.h — semi-Lagrangian advection for the `pls` solver (Rasmussen et al. 2004 §3,
- * after Stam 1999): the MAC face velocity advected by itself and a cell-centred scalar
- * (the level set φ, eq. 3) advected by the face velocity, both with an RK2 (midpoint)
- * backtrace and trilinear, staggering-aware sampling (kernels/pls/sladvect_cell.h states
- * the rules). Each operation has an OpenCL launcher (host/ops/pls/sladvect.c,
- * kernels/pls/sladvect.cl) and a reference twin with the same arguments
- * (host/ops/pls/sladvect_ref.c).
- *
- * Grid: mac_grid.h indexing, uniform cell size h, no wall layer: u is (nx+1)·ny·nz,
- * v nx·(ny+1)·nz, w nx·ny·(nz+1), scalars nx·ny·nz floats. 2D runs are nz = 1 (w is then
- * ignored by the backtrace and its result is 0).
- *
- * Use in a step (before the forces and the projection):
- *   lq_sladvect_advect_scalar(o, phi, phi_new, u, v, w, prm);    then swap phi and phi_new;
- *   lq_sladvect_advect_velocity(o, u, v, w, un, vn, wn, prm);    then swap (u, v, w) and (un, ...).
- * Inputs and outputs must be distinct fields. Both read only the old velocity, so the
- * order of the two calls does not matter.
- *
- * Scalar schemes (lq_sladvect_params.scheme): the plain pass, or MacCormack / BFECC, both built
- * from three plain-pass-like sweeps (forward, reverse, corrected) and limited to the
- * departure point's old values (kernels/pls/sladvect_cell.h). Both use o->scratch (allocated
- * by lq_sladvect_ops_init). MacCormack is exact under a whole-cell translation only where the
- * forward image of the cell is in the grid (its reverse pass clamps at the edge); BFECC
- * everywhere the plain pass is.
- *
- * Measured (one run each; tests/validation/full_levelset_validation.c,
- * tests/validation/full_pls_zalesak.c, tests/validation/plsparticles_zalesak.h; reference backend;
- * area lost, negative = gained): plain    MacCormack  BFECC smooth bump, one turn, 64², max err
- * 0.343    0.127      0.033 (2nd order) Zalesak 100², 628 steps, plain
- * LS     80.9%    26.4%      27.5% (FIM reinit every step) Zalesak 100², 160 steps, plain
- * LS     29.5%     8.5%       7.5% Zalesak 100², 628 steps, particles     3.7%     3.7%       3.8%
- * (reinit every step)
- *   ... particles, reinit every 50 steps    —        —         0.55% (target ≤ 1%: met)
- *   ... particles, reinit every 100 steps 10.5%     0.58%      0.26%
- *   single vortex 128², T 8, δt = h       79.8%    15.7%       3.5%
- *   single vortex, δt = 2 h                 —       1.6%     −12.4%
- *   single vortex, δt = 4 h               37.1%    −4.0%     −17.3%
- *   one scalar advection at 128³, PoCL on 2 shared CPU cores (best of 5, one run):
- *                                         115 ms   329 ms     361 ms (2.87×, 3.15× plain)
- * BFECC is the default: the most accurate on smooth fields and on Zalesak with particles
- * (MacCormack also meets the 1% target with sparse reinitialisation); MacCormack is the safer
- * choice at several cells per step in a shearing flow (BFECC's reverse trace no longer cancels the
- * forward one there and it inflates thin features). With either, reinitialising every
- * step dominates the remaining loss (see plsparticles_zalesak.h): reinitialise every few
- * tens of steps, or when |∇φ| drifts, rather than every step.
- *
- * Invariant: bit for bit on both backends (same code, no contraction, no division).
+ * sladvect.h — the launchers of the operation: each dispatches to the reference twin
+ * (sladvect_ref.c) on the reference backend and enqueues the kernels of
+ * kernels/pls/sladvect.cl otherwise. The operation's data (its object, parameters and
+ * coefficients) and the twin are declared in sladvect_ref.h, which the twin includes alone,
+ * so the launcher depends on its twin and never the other way round.
  */
 #ifndef LQ_HOST_SLADVECT_H
 #define LQ_HOST_SLADVECT_H
 
-#include "core/field.h"
-#include "pls/sladvect_cell.h"
-
-/* How lq_sladvect_advect_scalar carries the scalar (the velocity always takes the plain pass). */
-typedef enum lq_sladvect_scheme {
-    LQ_SLADVECT_DEFAULT = 0,    /* the best measured: LQ_SLADVECT_BFECC (see below) */
-    LQ_SLADVECT_PLAIN = 1,      /* one RK2 backtrace + trilinear pass (Stam 1999) */
-    LQ_SLADVECT_MACCORMACK = 2, /* Selle et al. 2008, limited; 3 passes (sladvect_cell.h) */
-    LQ_SLADVECT_BFECC = 3       /* Dupont & Liu 2003 / Kim et al. 2005, limited; 3 passes */
-} lq_sladvect_scheme;
-
-typedef struct lq_sladvect_params {
-    float dt;   /* s */
-    float h;    /* m, the cell size */
-    int scheme; /* lq_sladvect_scheme of the scalar; 0 (a zeroed struct): LQ_SLADVECT_DEFAULT */
-} lq_sladvect_params;
-
-/* The scheme LQ_SLADVECT_DEFAULT stands for. */
-lq_sladvect_scheme lq_sladvect_scheme_of(const lq_sladvect_params *prm);
-
-/* What the kernels take, from the params in double, rounded once. */
-typedef struct lq_sladvect_coef {
-    float h, ih;      /* m, 1/m */
-    float lx, ly, lz; /* m, the domain size */
-    float dt;         /* s */
-} lq_sladvect_coef;
-lq_sladvect_coef lq_sladvect_coef_of(const lq_sladvect_params *prm, int nx, int ny, int nz);
-
-typedef struct lq_sladvect_ops {
-    lq_ctx *ctx;
-    int nx, ny, nz;
-    cl_program program;
-    cl_kernel velocity, scalar, maccormack, bfecc, scalar_keep, maccormack_dep, bfecc_dep;
-    lq_field scratch; /* q~ of the error-compensated schemes (nx·ny·nz floats) */
-    lq_field dep;     /* their first pass's departure points (3 nx·ny·nz floats; OpenCL) */
-} lq_sladvect_ops;
+#include "ops/pls/sladvect_ref.h"
 
 int lq_sladvect_ops_init(lq_sladvect_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
 void lq_sladvect_ops_release(lq_sladvect_ops *o);
-
 /* un, vn, wn = the face velocity (u, v, w) carried along itself over prm->dt; faces on
  * the domain edge get 0. */
 int lq_sladvect_advect_velocity(lq_sladvect_ops *o, const lq_field *u, const lq_field *v,
@@ -100,26 +22,5 @@ int lq_sladvect_advect_velocity(lq_sladvect_ops *o, const lq_field *u, const lq_
 int lq_sladvect_advect_scalar(lq_sladvect_ops *o, const lq_field *q, lq_field *qn,
                               const lq_field *u, const lq_field *v, const lq_field *w,
                               const lq_sladvect_params *prm);
-
-/* Reference twins (host/ops/pls/sladvect_ref.c): same arguments, host storage. */
-void lq_sladvect_ref_advect_velocity(const lq_field *u, const lq_field *v, const lq_field *w,
-                                     lq_field *un, lq_field *vn, lq_field *wn,
-                                     const lq_sladvect_params *prm);
-/* The scalar by prm->scheme; the error-compensated schemes allocate a host scratch per
- * call here (the launcher uses o->scratch and the passes below). */
-void lq_sladvect_ref_advect_scalar(const lq_field *q, lq_field *qn, const lq_field *u,
-                                   const lq_field *v, const lq_field *w,
-                                   const lq_sladvect_params *prm);
-/* The passes (kernels sladvect_scalar, sladvect_maccormack, sladvect_bfecc): the plain pass over dt
- * (m/s from prm, dt given: −prm->dt is the reverse pass), and the final passes of MacCormack (qn
- * holds q^ on entry) and BFECC, qt = q~. */
-void lq_sladvect_ref_scalar_pass(const lq_field *q, lq_field *qn, const lq_field *u,
-                                 const lq_field *v, const lq_field *w,
-                                 const lq_sladvect_params *prm, float dt);
-void lq_sladvect_ref_maccormack(lq_field *qn, const lq_field *q, const lq_field *qt,
-                                const lq_field *u, const lq_field *v, const lq_field *w,
-                                const lq_sladvect_params *prm);
-void lq_sladvect_ref_bfecc(lq_field *qn, const lq_field *q, const lq_field *qt, const lq_field *u,
-                           const lq_field *v, const lq_field *w, const lq_sladvect_params *prm);
 
 #endif

@@ -4,7 +4,7 @@
  * output value depends only on the old fields, so the serial loops give the kernels'
  * results exactly.
  */
-#include "ops/pls/sladvect.h"
+#include "ops/pls/sladvect_ref.h"
 
 #include <stdlib.h>
 

@@ -30,25 +30,6 @@ static const char *const lq_viscosity_sources[] = {
         }                                                                                          \
     }
 
-int lq_viscosity_count(const lq_viscosity_ops *o, int axis)
-{
-    return (o->nx + (axis == 0)) * (o->ny + (axis == 1)) * (o->nz + (axis == 2));
-}
-
-void lq_viscosity_layout(int n, int *groups, int *span)
-{
-    int g = (n + LQ_VISCOSITY_LOCAL - 1) / LQ_VISCOSITY_LOCAL;
-    if (g > LQ_VISCOSITY_GROUPS) g = LQ_VISCOSITY_GROUPS;
-    if (g < 1) g = 1;
-    *groups = g;
-    *span = (n + g - 1) / g;
-}
-
-float lq_viscosity_kk(const lq_viscosity_params *prm)
-{
-    return (float)((double)prm->dt / ((double)prm->h * prm->h));
-}
-
 size_t lq_viscosity_ops_bytes(int nx, int ny, int nz)
 {
     size_t n = 0;

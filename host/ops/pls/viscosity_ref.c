@@ -5,7 +5,7 @@
  * runs the kernel's groups, items and halving tree in the same order, so the results
  * equal the kernels' bit for bit.
  */
-#include "ops/pls/viscosity.h"
+#include "ops/pls/viscosity_ref.h"
 
 #include <string.h>
 

@@ -1,0 +1,87 @@
+/*
+ * heightfield_ref.h — the operations of the height-field water solver (Kass & Miller),
+ * each with an OpenCL launcher (host/ops/hf/heightfield.c, kernels/hf/heightfield.cl) and a
+ * reference twin with the same arguments (host/ops/hf/heightfield_ref.c). The per-line and
+ * per-cell math both run is kernels/hf/heightfield_cell.h.
+ *
+ * Fields (nx × nz cells, x fastest): h1 = h(n−1), hn = h(n), b ground,
+ * cp scratch (float, nx·nz), L labels (int, nx·nz), old_sum/new_sum (lq_long, nx·nz),
+ * wet (int, nx·nz), u ((nx+1)·nz), w (nx·(nz+1)), acc_l (lq_long, LQ_HEIGHTFIELD_ACC_L_COUNT),
+ * acc_i (int, LQ_HEIGHTFIELD_ACC_I_COUNT).
+ *
+ * Invariant: an operation's result is the same on both backends up to the tolerance
+ * listed for it in host/core/tolerance.c (bit for bit for most: same code, no contraction,
+ * correctly rounded division, fixed-point sums).
+ */
+#ifndef LQ_HOST_HEIGHTFIELD_REF_H
+#define LQ_HOST_HEIGHTFIELD_REF_H
+
+#include "core/field.h"
+#include "hf/heightfield_cell.h"
+
+typedef struct lq_heightfield_ops {
+    lq_ctx *ctx;
+    int nx, nz;
+    int vec;    /* columns per work-item in the z solve (OpenCL) */
+    int xblock; /* rows in 8 x 8 register-transposed blocks (CPU devices) */
+    cl_program program;
+    cl_kernel residual, advect, adi_x, adi_z, source, label_init, label_merge, label_compress,
+        volume_reduce, volume_apply, finish, stats;
+} lq_heightfield_ops;
+
+/* The state one height-field run keeps on its backend. h[] alternates: i1 = h(n−1),
+ * in = h(n). u, w are the face velocities of eq. 7. */
+typedef struct lq_heightfield_state {
+    int nx, nz;
+    lq_field h[2];
+    int i1, in;
+    lq_field b, cp, L, old_sum, new_sum[2], wet[2], u, w, ua, wa, acc_l, acc_i, st_l, st_i;
+} lq_heightfield_state;
+
+typedef struct lq_heightfield_step_params {
+    float kappa;  /* g Δt² / Δx² */
+    float cdt;    /* (1 − τ) Δt / Δx: weight of the carried water in R */
+    float keep;   /* 1 − τ, for the velocities */
+    float gdt_dx; /* g Δt / Δx */
+    float fric;   /* g Δt n² of the bed friction (0: none) */
+    float eps;    /* ε of the wet/dry rule, m */
+    float scale;  /* fixed-point volume scale, 2^S */
+    int correct;  /* volume projection on/off */
+    int advect;   /* advection of u, w on/off (not in the paper) */
+    float dt_dx;  /* Δt / Δx, for the advection */
+    int step;     /* step number, for the blow-up report */
+} lq_heightfield_step_params;
+
+/* Reference twins (host/ops/hf/heightfield_ref.c): same arguments, host storage. */
+void lq_heightfield_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *u,
+                                 const lq_field *w, const lq_field *b, lq_field *hn, float kappa,
+                                 float cdt);
+void lq_heightfield_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
+                              lq_field *cp, float kappa);
+void lq_heightfield_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
+                              lq_field *cp, float kappa);
+void lq_heightfield_ref_source(int nx, int nz, lq_field *h1, const lq_field *b, lq_field *acc_l,
+                               int i0, int k0, int ni, int nk, float ci, float ck, float inv_r2,
+                               int mode, float amount, float scale);
+void lq_heightfield_ref_label(int nx, int nz, const lq_field *h1, const lq_field *hn,
+                              const lq_field *b, lq_field *L, lq_field *old_sum, lq_field *new_sum,
+                              lq_field *wet);
+void lq_heightfield_ref_volume_reduce(int nx, int nz, const lq_field *h1, const lq_field *hn,
+                                      const lq_field *b, const lq_field *L, lq_field *old_sum,
+                                      lq_field *new_sum, lq_field *wet, float scale, int with_old);
+void lq_heightfield_ref_volume_apply(int nx, int nz, lq_field *hn, const lq_field *b,
+                                     const lq_field *L, const lq_field *old_sum,
+                                     const lq_field *new_sum, const lq_field *wet,
+                                     lq_field *next_new, lq_field *next_wet, lq_field *acc_l,
+                                     float inv_scale, int last_pass);
+void lq_heightfield_ref_finish(int nx, int nz, lq_field *hn, const lq_field *h1, const lq_field *b,
+                               lq_field *u, lq_field *w, lq_field *acc_i, float gdt_dx, float keep,
+                               float fric, float eps, int step);
+void lq_heightfield_ref_advect(int nx, int nz, const lq_field *h1, const lq_field *b,
+                               const lq_field *u, const lq_field *w, lq_field *ua, lq_field *wa,
+                               float dt_dx);
+void lq_heightfield_ref_stats(int nx, int nz, const lq_field *h, const lq_field *b,
+                              const lq_field *u, const lq_field *w, lq_field *acc_l,
+                              lq_field *acc_i, float scale);
+
+#endif
