@@ -1,26 +1,33 @@
 /*
- * mac.c — 3D liquid after N. Foster and D. Metaxas, "Realistic Animation of Liquids"
- * (1996), with the free-surface velocity conditions of M. Gates (2001): the `mac`
- * solver, first version. One step is the paper's algorithm list (§6):
+ * mac.c — the `mac` solver: 3D (or 2D, nz = 1) liquid after N. Foster and D. Metaxas,
+ * "Realistic Animation of Liquids" (1996), with the free-surface velocity conditions of
+ * W. F. Gates (2001). Steps 1 and 2 of the paper's algorithm list (§6) are
+ * lq_mac_create's (obstacles, liquid, objects; a hydrostatic initial pressure); one step
+ * of dt (lq_mac_step, one stage per line) is steps 3–8:
  *
- *   3. cell contents from the marker particles (§4.1);
- *   4. boundary conditions: Gates' surface conditions, then the obstacle mirrors
- *      (§3.2.1; in this order, so walls mirror the surface's velocities);
- *   5. ũ, ṽ, w̃ by eq. 2 (explicit; Δt from eq. 3 and the viscous limit);
- *   6. the pressure iteration of eq. 5–9 (red-black or Jacobi) to ε (with
- *      mac.surface_solve, the default, over the SURFACE cells too, the surface placed
- *      at the marker fill as a ghost fluid: kernels/mac/pressure_cell.h);
- *   7. the surface conditions again;
- *   8. the markers move (second-order Runge–Kutta through the staggered field).
+ *      inlets open, close and emit markers (§3.2.2, §7.1); two-way bodies (§5) make
+ *      their cells SOLID;
+ *   3. cell contents from the surface tracker (§4: markers, the eq. 11–12 height field
+ *      or 2D particle chains), and each SURFACE cell's configuration of empty neighbours;
+ *   4. boundary conditions: the surface pressure (the atmosphere's plus §7.2's forcing,
+ *      eq. 17–19; placed at the marker fill, or with mac.surface_solve, the default, held
+ *      in the EMPTY cells for step 6: kernels/mac/pressure_cell.h), Gates' surface
+ *      velocities, inflow and outflow faces, then the obstacle mirrors (§3.2.1; in this
+ *      order, so walls mirror the surface's velocities), two-way bodies' faces last;
+ *   5. ũ, ṽ, w̃ by eq. 2 (explicit, donor-cell upwinding by mac.upwind);
+ *   6. the pressure iteration of eq. 5–9 (red-black or Jacobi) to ε;
+ *   7. the surface conditions again, the air band, free-slip ghosts for the tracker;
+ *   8. the surface tracker moves (second-order Runge–Kutta through the staggered
+ *      field), buoyant bodies by eq. 13–16 (§5), spray and foam (§4.3).
  *
- * The grid's outermost layer of cells is the domain wall (SOLID, `walls` says free- or
- * no-slip), as in the paper's examples (§3.2.2 footnote); obstacles are voxelised by
- * cell centre. Liquid volume is reported from the markers (cell volume / particles per
- * cell each).
- *
- * Not yet here (issue 3): inflow/outflow and their control, spray and foam, the
- * height-field surface and the 2D particle chains, buoyant bodies, heightmap/mesh
- * obstacles, the surface pressure forcing.
+ * Invariants. The grid's outermost layer of cells is the domain wall (SOLID, `walls`
+ * says free- or no-slip), as in the paper's examples (§3.2.2 footnote); obstacles (boxes,
+ * balls, cylinders, terrain, PNG mask stacks, closed OBJ meshes) are voxelised by cell
+ * centre (host/world/voxel.c). Δt follows eq. 3's CFL and the viscous limit, at most a
+ * quarter frame, and the frame's rest is cut into equal steps up to 5 % over Δt
+ * (core/framesplit.h): p carries the 1/Δt of the step that made it. The liquid's volume
+ * is reported from the surface tracker (markers: cell volume / markers per cell each).
+ * How the solver departs from the paper, and why: docs/VALIDATION.md, `mac`.
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,104 +1,65 @@
 /*
- * pls.c — 3D liquid after N. Rasmussen, D. Enright, D. Nguyen, S. Marino, N. Sumner,
- * W. Geiger, S. Hoon and R. Fedkiw, "Directable photorealistic liquids" (2004) §3: the
- * `pls` solver. The liquid is the φ ≤ 0 region of a level set carried with the particle
- * level set of Enright, Fedkiw, Ferziger & Mitchell (2002); velocity by the "stable
- * fluids" semi-Lagrangian step of eq. 2, pressure by a ghost-fluid Poisson solve with
- * p = 0 in the air (eq. 1). One step of dt, in this order:
+ * pls.c — the `pls` solver: 3D liquid (2D with nz = 1) after N. Rasmussen, D. Enright,
+ * D. Nguyen, S. Marino, N. Sumner, W. Geiger, S. Hoon and R. Fedkiw, "Directable
+ * photorealistic liquids" (SCA 2004), §3 and §5. The liquid is the φ ≤ 0 region of a
+ * level set carried with the particle level set of Enright, Fedkiw, Ferziger & Mitchell
+ * (2002, [EMF02]); velocity by the "stable fluids" semi-Lagrangian step of eq. 2,
+ * pressure by a ghost-fluid Poisson solve with p = 0 in the air (eq. 1). One step of dt
+ * (lq_pls_step, one stage per line):
  *
  *   1. the particles move (RK2 through the extrapolated u); with objects and
- *      pls.object_stratify (the default) the liquid particles within a cell of an object
- *      (0 ≤ sdf < h, on the liquid side φ ≤ 0) are labelled with their sdf first (§5.5.3);
- *   2. φ is advected (eq. 3, semi-Lagrangian);
- *      (objects) the moving ones at t + dt: sdf and their velocity on the faces
+ *      pls.object_stratify the liquid particles within a cell of an object (0 ≤ sdf < h,
+ *      on the liquid side φ ≤ 0) are labelled with their sdf first (§5.5.3);
+ *   2. φ is advected (eq. 3, semi-Lagrangian; with liquid[].viscosity the ν₀ per cell
+ *      with it). With objects, the objects at t + dt: sdf and their velocity on the faces
  *      (host/ops/pls/plsobject.h), φ extrapolated into them (§5.5.2), the labelled liquid
- *      particles moved off them: their approach along the object normal relative to the
- *      object's motion removed, then projected out to their labelled sdf (§5.5.3's
- *      stratification, host/ops/pls/plsobject.h lq_plsobject_strat_apply), air particles within a
- * cell of them and all particles inside them deleted (§5.5.3: with φ extrapolated into the object,
- * the air particles a sheet traps on its surface were escaped and ate the sheet: a ball at rest
- * under a falling column, 32³, lost 2.8 % more than the static ball by the impact; deleting the
- * liquid ones within a cell too stripped the film on a block: scenes/pls_dam_break.yaml -2.8 % at
- * frame 30, -0.9 % without);
+ *      particles moved off them (their approach along the object normal relative to the
+ *      object's motion removed, then projected out to their labelled sdf: §5.5.3), air
+ *      particles within a cell of them and all particles inside them deleted;
  *   3. escaped particles correct φ; φ is reinitialised to a signed distance; the particles
  *      correct it again; those still escaped by more than 1.5 r (air) or 3 r (liquid) are
- *      deleted; their radii are adjusted; every N steps they are reseeded (Enright's
- *      order). Why the deletion (scenes/pls_pour_over_rock.yaml, 60 frames, measured per
- *      stage): without it the water drained from the sloshing pool at 0.7 % a frame (-21.7
- *      % at 60) and not by the rock (-23.4 % without it), drops in flight (under 1.5 % of
- *      the water is airborne from frame 40), bubbles (at most 23 enclosed air cells) or
- *      reseeding (from frame 30 to 60: -17.7 % reseeding every step, -18.5 % never, -19.9 %
- *      as run): air particles the splash pushed into the liquid stayed escaped after the
- *      corrections (the solver models no air: nothing holds such a bubble open) and carved
- *      their spheres out of the liquid at every second correction; from the frame-30 state
- *      to 60, -1.6 % without the corrections, -22.2 % with air particles alone in the
- *      second, +4.0 % with liquid ones alone. Deleting both kinds at 1.5 r keeps the pour
- *      (-1.9 %) but strips the liquid particles that keep thin sheets (the dam break's
- *      sheet: -3.9 % at 30 against -0.9 %); liquid at 3 r: pour +2.2 % at 60 (max +7.8 % at
- *      15, as the bell lands: the level set alone gains 13 % there), dam break -0.6 %,
- *      drops merging -0.1 % (2 r: -1.0 %, -3.2 %; 4 r: +6.3 %, +1.0 %; liquid ones kept:
- *      +17 % for the pour);
+ *      deleted; their radii are adjusted; every pls.reseed_every steps they are reseeded
+ *      ([EMF02]'s order);
  *   4. the velocity is advected by itself (eq. 2's convection);
  *   5. gravity g·dt on the faces beside liquid (eq. 2's g); with objects first
- *      (separation) dry object cells the liquid flows into are closed (host/ops/pls/plsobject.h
- *      lq_plsobject_close), then §5.5.1 at every closed face (an object cell on either side):
- *      the object's normal velocity (at a wall face its own component), the tangential
- *      part inside the objects by pls.object_friction (α), then gravity elsewhere;
- *      with pls.object_separation (the default) only at the faces beside object cells
- *      still liquid (φ ≤ 0): beside the cells §5.5.2 turned to air the liquid keeps its
- *      own normal velocity where it moves away (§5.5.1's inequality) and gets gravity;
- *      then viscosity (§5.1, when pls.viscosity or a liquid[].viscosity is above 0; with
- *      liquid[].viscosity the ν₀ per cell is advected with φ in step 2 and scaled by
- *      pls.viscosity_change's factor; explicit cross terms from uⁿ,
- *      implicit per component on the advected velocity plus g·dt, as the paper orders it);
+ *      (separation) dry object cells the liquid flows into are closed, then §5.5.1 at
+ *      every closed face (an object cell on either side): the object's normal velocity (at
+ *      a wall face its own component), the tangential part inside the objects by
+ *      pls.object_friction (α), then gravity elsewhere; with pls.object_separation only at
+ *      the faces beside object cells still liquid (φ ≤ 0): beside the cells §5.5.2 turned
+ *      to air the liquid keeps its own normal velocity where it moves away (§5.5.1's
+ *      inequality) and gets gravity. Then viscosity (§5.1, when pls.viscosity or a
+ *      liquid[].viscosity is above 0, ν(t) by pls.viscosity_change): explicit cross terms
+ *      from uⁿ, implicit per component on the advected velocity plus g·dt, as the paper
+ *      orders it;
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
- *      fluid), the domain edge and objects (sdf ≤ 0) Neumann: the closed faces keep their
+ *      fluid); the domain edge and objects (sdf ≤ 0) Neumann: the closed faces keep their
  *      velocity, whose flux enters the right-hand side (0 at rest, the wall's when moving);
- *      with separation an object cell with φ > 0 is air (p = 0, its faces open), so a
- *      face whose normal velocity is not the object's is never a fixed flux;
+ *      with separation an object cell with φ > 0 is air (p = 0, its faces open), so a face
+ *      whose normal velocity is not the object's is never a fixed flux;
  *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects;
- *      (objects, separation) §5.5.2: object cells the liquid leaves (urel·N >
- *      0.1 |urel| with uext just extrapolated, and a tension, p < 0, in the liquid beside
- *      them in the projection just solved) turn to air (φ = |sdf|) for the next step's
- *      φ advection; then (pls.divfree, the default) the band is projected
- *      divergence-free (§5.2; in closed mode the object faces are open there, the object
- *      cells p = 0); then §5.5.1 again inside the objects for the next advection.
+ *      with separation (§5.5.2) object cells the liquid leaves (urel·N > 0.1 |urel| with
+ *      uext just extrapolated, and a tension, p < 0, in the liquid beside them in the
+ *      projection just solved) turn to air (φ = |sdf|) for the next step's φ advection;
+ *      then (pls.divfree, the default) the band is projected divergence-free (§5.2; in
+ *      closed mode the object faces are open there, the object cells p = 0); then §5.5.1
+ *      again inside the objects for the next advection.
  *
- * Why separation is built so (measured on a ball moving in a closed tank, 40², 20
- * frames): §5.5.1's inequality at faces the projection keeps closed makes every object a
- * volume source (Σ max(uext·N, uobj·N) ≥ Σ uobj·N = 0): +50 % liquid; the paper's φ
- * reset, tested on the velocity after §5.5.1 (the object's normal part), never fired;
- * both together: +8 % and 23 m/s spikes. With the projection consistent (object cells
- * with φ > 0 are air, the inequality only beside them) but the reset by velocity alone,
- * cavities opened behind the submerged ball and collapsed at depth: −3 %, 13 m/s; with
- * the tension gate (the liquid is held where the pressure holding it is positive, as
- * at depth): 0.3 %, 1.5 m/s, and a rising paddle drops the water under it.
+ * Invariants. dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|), the frame's rest cut into
+ * equal steps (core/framesplit.h). Grid: the pls conventions (no wall layer; the domain
+ * edge is a closed free-slip wall). Objects (obstacles box, sphere, cylinder) are an
+ * analytic signed distance at cell centres; mesh and mask obstacles and terrain are
+ * voxelised (host/world/voxel.c) and reinitialised into one. Boxes, spheres, cylinders
+ * and meshes with obstacles[].motion move (keyframed rigid motion,
+ * host/ops/pls/plsobject.h); their pose is a function of t, so a checkpoint needs nothing
+ * new. Static objects take the moving ones' path with zero velocity ("these boundary
+ * conditions are used for both moving and stationary objects", §5.5), so friction α and
+ * separation act at them too. Why steps 2, 3, 5 and 7 treat particles and objects as they
+ * do, with the measurements: docs/VALIDATION.md, `pls`.
  *
- * dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|) and the frame end. Grid: the pls
- * conventions (no wall layer; the domain edge is a closed wall). Objects (obstacles box,
- * sphere, cylinder) are an analytic signed distance at cell centres; mesh and mask
- * obstacles and terrain are voxelised (host/world/voxel.c) and reinitialised into one. Boxes,
- * spheres, cylinders and meshes with obstacles[].motion move (keyframed rigid motion,
- * host/ops/pls/plsobject.h); their pose is a function of t, so a checkpoint needs nothing new.
- * "These boundary conditions are used for both moving and stationary objects" (§5.5):
- * static objects take the same path (zero velocity, sdf made once), so friction α and
- * separation act at them too. Measured on scenes/pls_pour_over_rock.yaml (20 frames):
- * the rock given keys at rest had 46 m/s at the impact, 27 % of its underside wet and
- * −6.3 % volume by frame 20 (the §5.2 band's Neumann islands, the slip's flux through
- * wall faces, air particles trapped under the sheet, liquid falling into dry object
- * cells); now as static: max 9.4 m/s (the old static path: 36), underside dry through
- * 16 and 1 % at 17-19 (old: 0 through 18, 3 % at 19, 16 % at 20), −0.8 % at 20 (old
- * −1.8 %). A still pool round a static ball and box piercing its surface: 4e-5 m/s and
- * 2e-6 of the volume in 30 frames.
- *
- * §5.5.3's stratification (measured, 2D column onto a ball, 64², 24 frames): liquid
- * particles within 2 h of the ball closer than 0.25 h to it at frames 18-24: 2-34 with it,
- * 39-78 without; volume +1.6 % vs −1.4 % at 24; scenes/pls_pour_over_rock.yaml at 20:
- * +3.9 % vs +3.4 %. Labelling escaped liquid particles too (φ > 0 at the start) held them
- * where a film drained and their correction re-wet it: +15.6 % and +7.9 %.
- *
- * Not yet here: moving obstacles together with static mesh, mask or terrain solids,
- * control particles (§4), no-slip domain walls (every wall is free-slip), sources.
+ * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
+ * scene is refused), control particles (§4), no-slip domain walls (every wall is
+ * free-slip), sources.
  */
 #include <math.h>
 #include <stdio.h>

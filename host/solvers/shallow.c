@@ -1,19 +1,23 @@
 /*
- * shallow.c — height-field water after M. Kass, "Height-Field Fluids for Computer
- * Graphics" (Apple ATG; the method published with G. Miller as "Rapid, Stable Fluid
- * Dynamics for Computer Graphics", SIGGRAPH 1990), the `shallow` solver.
+ * shallow.c — the `shallow` solver: height-field water after M. Kass, "Height-Field
+ * Fluids for Computer Graphics" (Apple ATG; the method published with G. Miller as
+ * "Rapid, Stable Fluid Dynamics for Computer Graphics", SIGGRAPH 1990). The operations
+ * are host/ops/hf/heightfield.h's; this file sequences them.
  *
  * State: the water surface h and the ground b at cell centres, and the face velocities
- * u, w of eq. 7 (staggered as in eq. 6–7 and Fig. 1). One step is the paper's
- * algorithm list (§4), in 3D by alternating directions (§5):
+ * u, w of eq. 7 (staggered as in eq. 6–7 and Fig. 1). One step (lq_shallow_step, one
+ * stage per line) is the paper's algorithm list (§4), in 3D by alternating directions
+ * (§5):
  *
  *   1. sources and sinks change the depth (not the velocities: water arrives at rest);
+ *      (not in the paper, shallow.advection) u, w advected by themselves;
  *   2. d from h(n−1), d = 0 where h < b, frozen for the whole step;
  *   3. h(n) from the implicit system of eq. 14–17, rows then columns (eq. 19, 20),
  *      solved in delta form (heightfield_cell.h);
- *   4. volume projection: per connected wet region, spread the difference between old
- *      and new volume over its wet cells;
- *   5. where h < b, h(n) = b − ε; the face velocities follow eq. 7.
+ *   4. volume projection (shallow.volume_correction): per connected wet region, spread
+ *      the difference between old and new volume over its wet cells;
+ *   5. where h < b, h(n) = b − ε; the face velocities follow eq. 7 (and bed friction,
+ *      shallow.friction).
  *
  * The paper writes step 3's right-hand side as the extrapolation (1−τ)(h(n−1) −
  * h(n−2)); we carry the same quantity as the water the face velocities of eq. 7 move
@@ -22,13 +26,13 @@
  * planar basin: the extrapolation form lost 35 % of the amplitude per period, and more
  * as Δt shrank; this form loses what the first-order scheme predicts, docs/VALIDATION.md).
  *
- * The time step is the frame time split into substeps so that the Courant number
- * √(g d_max) Δt / Δx stays at or below time.cfl (or shallow.substeps when set); the
- * implicit scheme is stable at any Δt, the limit only bounds its phase error and
- * damping (|z| = (1+μ)^−½, μ = 4C² sin²(kΔx/2)). τ (shallow.damping) acts per step.
- *
- * Volumes are sums of fixed-point depths (heightfield_cell.h), so the bookkeeping
- * V(t) = V0 + sources − drains − lost holds to float round-off of the heights.
+ * Invariants. The frame is split once at its start (core/framesplit.h) into steps
+ * enough for a Courant number √(g d_max) Δt / Δx at or below time.cfl, d_max from the
+ * last frame (or shallow.substeps when set); the implicit scheme is stable at any Δt,
+ * the limit only bounds its phase error and damping (|z| = (1+μ)^−½, μ = 4C²
+ * sin²(kΔx/2)). τ (shallow.damping) acts per step. Volumes are sums of fixed-point
+ * depths (heightfield_cell.h), so the bookkeeping V(t) = V0 + sources − drains − lost
+ * holds to float round-off of the heights.
  */
 #include <limits.h>
 #include <math.h>

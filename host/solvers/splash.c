@@ -6,11 +6,13 @@
  * neighbours by virtual pipes, §3.1), the surface model (control points between the
  * columns that take forces from objects, §3.2) and the spray model (particles thrown
  * up where the surface rises fast and returned where they land, §3.3), plus rigid
- * objects that fall in and float (§4). One step:
+ * objects that fall in and float (§4). The operations are host/ops/hf/columns.h's;
+ * this file sequences them. One step (lq_splash_step, one stage per line):
  *
  *   1. boundary pipes take their sources' flows (walls stay 0);
- *   2. objects press on the columns under them: the contact pressure (kernels/
- *      splash_cell.h) bounded by f_max (eq. 17), spread as external pressure E (eq. 11);
+ *   2. objects press on the columns under them: the contact pressure
+ *      (kernels/hf/columns_cell.h) bounded by f_max (eq. 17), spread as external
+ *      pressure E (eq. 11);
  *   3. every pipe accelerates by its pressure difference (eq. 3–6);
  *   4. pipes that would drain a column below zero are scaled back (eq. 9), in passes;
  *   5. columns change by the net flow (eq. 7); ḣ (eq. 12); landed spray returns;
@@ -23,8 +25,10 @@
  * half-step flow Q(n+½) = Q(n−½) + Δt c a(n). Evaluating a at the start of the step
  * with Q at whole steps instead multiplies every mode's energy by 1 + ω²Δt²/2 per step
  * (it grows without damping); the staggered form is neutral for ωΔt < 2, which is
- * Courant number √(k g D) Δt / Δx < 0.87 with the isotropic pipes. Steps are chosen
- * for a Courant number of 0.5 · time.cfl (with √(1 + κ) more where objects touch).
+ * Courant number √(k g D) Δt / Δx < 0.87 with the isotropic pipes. The frame is split
+ * once at its start (core/framesplit.h) into steps for a Courant number of 0.5 · time.cfl
+ * on 1.5 times the deepest water of the last frame (with √(1 + κ) more where objects
+ * touch), objects moving at most Δx/4 and ν Δt / Δx² ≤ 1/8 (or splash.substeps).
  *
  * Volume bookkeeping: V(columns) + V(spray in flight) = V0 + in − out (boundary pipes)
  * − lost (spray that hit dry ground or an object or left the grid) + clamp (round-off
