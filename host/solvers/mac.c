@@ -1043,7 +1043,7 @@ static int lq_mac_step(lq_mac *s, double dt)
     /* inlets open, close and emit (§3.2.2, §7.1); two-way bodies take their cells (§5) */
     LQ_STAGE(rc, c, "inlets", lq_mac_inlets(s, dt));
     if (s->twoway) LQ_STAGE(rc, c, "bodies take their cells", lq_mac_mark_bodies(s));
-    /* 3. cell contents from the surface tracker (§4.1) */
+    /* 3. cell contents from the surface tracker (§4) */
     LQ_STAGE(rc, c, "cells classified", lq_mac_cells(s, dt));
     /* 4. boundary conditions: surface pressure (eq. 17-19), Gates' surface velocities,
      * inflow and outflow (§3.2.2), obstacle mirrors (§3.2.1) */
