@@ -240,8 +240,17 @@ static int lq_bench_hf_once(void *p)
                                      a->p.keep, a->p.fric, a->p.eps, 0);
     case B_STATS:
         return lq_heightfield_stats(o, h1, &s->b, &s->u, &s->w, &s->st_l, &s->st_i, a->p.scale);
-    default:
-        return lq_heightfield_step(o, s, &a->p);
+    default: { /* a step of shallow's without sources (host/solvers/shallow.c) */
+        int rc = lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
+        if (!rc) rc = lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        if (!rc) rc = lq_heightfield_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        if (!rc) rc = lq_heightfield_project_volume(o, s, a->p.scale);
+        if (!rc)
+            rc = lq_heightfield_finish(o, hn, h1, &s->b, &s->u, &s->w, &s->acc_i, a->p.gdt_dx,
+                                       a->p.keep, a->p.fric, a->p.eps, a->p.step);
+        if (!rc) lq_heightfield_rotate(s);
+        return rc;
+    }
     }
 }
 

@@ -214,149 +214,108 @@ static int vtk_line(FILE *f, char *buf, size_t cap, int *lineno)
     }
 }
 
-int lq_vtk_read(const char *path, int dims[3], double origin[3], double spacing[3], float **data)
+/* The header's first three lines: the version line, a free title, BINARY. */
+static int vtk_preamble(FILE *f, const char *path, int *lineno)
 {
-    FILE *f = NULL;
-    char line[512], word[64], type[64], name[256];
-    int lineno = 0, have = 0, binary = 0, ncomp = 1, r;
-    long long npoints = -1;
-    size_t n = 0, esize = 4;
-    uint8_t *raw = NULL;
-    float *out = NULL;
-    *data = NULL;
-    dims[0] = dims[1] = dims[2] = 0;
-    f = fopen(path, "rb");
-    if (!f) return lq_error(LQ_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    char line[512], word[64];
+    int r = vtk_line(f, line, sizeof line, lineno);
+    if (r <= 0 || strncmp(line, "# vtk DataFile Version", 22) != 0)
+        return lq_error(LQ_EINPUT, "%s:1: not a legacy VTK file (no '# vtk DataFile Version')",
+                        path);
+    /* The title may be blank, so it is read raw rather than with vtk_line. */
+    int c;
+    (*lineno)++;
+    while ((c = getc(f)) != EOF && c != '\n') {
+    }
+    if (c == EOF) return lq_error(LQ_EINPUT, "%s:%d: truncated VTK header", path, *lineno);
+    if (vtk_line(f, line, sizeof line, lineno) <= 0 || sscanf(line, "%63s", word) != 1)
+        return lq_error(LQ_EINPUT, "%s:%d: truncated VTK header", path, *lineno);
+    if (strcasecmp(word, "BINARY") != 0)
+        return lq_error(LQ_EINPUT, "%s:%d: expected BINARY, found '%s' (only binary VTK is read)",
+                        path, *lineno, word);
+    return LQ_OK;
+}
 
-    /* Line 1: the version line; line 2: a free title; line 3: BINARY or ASCII. */
-    r = vtk_line(f, line, sizeof line, &lineno);
-    if (r <= 0 || strncmp(line, "# vtk DataFile Version", 22) != 0) {
-        lq_error(LQ_EINPUT, "%s:1: not a legacy VTK file (no '# vtk DataFile Version')", path);
-        goto fail;
-    }
-    {
-        /* The title may be blank, so it is read raw rather than with vtk_line. */
-        int c;
-        lineno++;
-        while ((c = getc(f)) != EOF && c != '\n') {
-        }
-        if (c == EOF) {
-            lq_error(LQ_EINPUT, "%s:%d: truncated VTK header", path, lineno);
-            goto fail;
-        }
-    }
-    if (vtk_line(f, line, sizeof line, &lineno) <= 0 || sscanf(line, "%63s", word) != 1) {
-        lq_error(LQ_EINPUT, "%s:%d: truncated VTK header", path, lineno);
-        goto fail;
-    }
-    if (strcasecmp(word, "BINARY") == 0) binary = 1;
-    if (!binary) {
-        lq_error(LQ_EINPUT, "%s:%d: expected BINARY, found '%s' (only binary VTK is read)", path,
-                 lineno, word);
-        goto fail;
-    }
-    /* Keyword lines until LOOKUP_TABLE, which ends the header. */
+/* The keyword lines up to LOOKUP_TABLE, which ends the header: the grid, the point count
+ * and the scalars' element size (4: float, 8: double). */
+static int vtk_keywords(FILE *f, const char *path, int *lineno, int dims[3], double origin[3],
+                        double spacing[3], long long *npoints, size_t *esize)
+{
+    char line[512], word[64], type[64], name[256];
+    int have = 0, ncomp = 1;
     for (;;) {
-        int used = 0;
-        r = vtk_line(f, line, sizeof line, &lineno);
-        if (r == 0) {
-            lq_error(LQ_EINPUT, "%s:%d: truncated VTK header (no LOOKUP_TABLE)", path, lineno);
-            goto fail;
-        }
-        if (r < 0) {
-            lq_error(LQ_EINPUT, "%s:%d: header line too long", path, lineno);
-            goto fail;
-        }
+        int used = 0, r = vtk_line(f, line, sizeof line, lineno);
+        if (r == 0)
+            return lq_error(LQ_EINPUT, "%s:%d: truncated VTK header (no LOOKUP_TABLE)", path,
+                            *lineno);
+        if (r < 0) return lq_error(LQ_EINPUT, "%s:%d: header line too long", path, *lineno);
         if (sscanf(line, "%63s%n", word, &used) != 1) continue;
         const char *rest = line + used;
         if (strcasecmp(word, "DATASET") == 0) {
-            if (sscanf(rest, "%63s", type) != 1 || strcasecmp(type, "STRUCTURED_POINTS") != 0) {
-                lq_error(LQ_EINPUT, "%s:%d: dataset must be STRUCTURED_POINTS", path, lineno);
-                goto fail;
-            }
+            if (sscanf(rest, "%63s", type) != 1 || strcasecmp(type, "STRUCTURED_POINTS") != 0)
+                return lq_error(LQ_EINPUT, "%s:%d: dataset must be STRUCTURED_POINTS", path,
+                                *lineno);
             have |= 1;
         } else if (strcasecmp(word, "DIMENSIONS") == 0) {
             char tail[2];
             if (sscanf(rest, "%d %d %d %1s", &dims[0], &dims[1], &dims[2], tail) != 3 ||
-                dims[0] < 1 || dims[1] < 1 || dims[2] < 1) {
-                lq_error(LQ_EINPUT, "%s:%d: bad DIMENSIONS (want three positive integers)", path,
-                         lineno);
-                goto fail;
-            }
+                dims[0] < 1 || dims[1] < 1 || dims[2] < 1)
+                return lq_error(LQ_EINPUT, "%s:%d: bad DIMENSIONS (want three positive integers)",
+                                path, *lineno);
             have |= 2;
         } else if (strcasecmp(word, "ORIGIN") == 0 || strcasecmp(word, "SPACING") == 0 ||
                    strcasecmp(word, "ASPECT_RATIO") == 0) {
             double *v = strcasecmp(word, "ORIGIN") == 0 ? origin : spacing;
             char tail[2];
             if (sscanf(rest, "%lf %lf %lf %1s", &v[0], &v[1], &v[2], tail) != 3 ||
-                !isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) {
-                lq_error(LQ_EINPUT, "%s:%d: bad %s (want three finite numbers)", path, lineno,
-                         word);
-                goto fail;
-            }
+                !isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]))
+                return lq_error(LQ_EINPUT, "%s:%d: bad %s (want three finite numbers)", path,
+                                *lineno, word);
             have |= v == origin ? 4 : 8;
         } else if (strcasecmp(word, "POINT_DATA") == 0) {
-            if (sscanf(rest, "%lld", &npoints) != 1 || npoints < 1) {
-                lq_error(LQ_EINPUT, "%s:%d: bad POINT_DATA count", path, lineno);
-                goto fail;
-            }
+            if (sscanf(rest, "%lld", npoints) != 1 || *npoints < 1)
+                return lq_error(LQ_EINPUT, "%s:%d: bad POINT_DATA count", path, *lineno);
             have |= 16;
         } else if (strcasecmp(word, "SCALARS") == 0) {
             int k = sscanf(rest, "%255s %63s %d", name, type, &ncomp);
-            if (k < 2 || (k == 3 && ncomp != 1)) {
-                lq_error(LQ_EINPUT, "%s:%d: bad SCALARS line (want 'SCALARS name float 1')", path,
-                         lineno);
-                goto fail;
-            }
+            if (k < 2 || (k == 3 && ncomp != 1))
+                return lq_error(LQ_EINPUT, "%s:%d: bad SCALARS line (want 'SCALARS name float 1')",
+                                path, *lineno);
             if (strcasecmp(type, "float") == 0)
-                esize = 4;
+                *esize = 4;
             else if (strcasecmp(type, "double") == 0)
-                esize = 8;
-            else {
-                lq_error(LQ_EINPUT, "%s:%d: scalar type '%s' not supported (float, double)", path,
-                         lineno, type);
-                goto fail;
-            }
+                *esize = 8;
+            else
+                return lq_error(LQ_EINPUT, "%s:%d: scalar type '%s' not supported (float, double)",
+                                path, *lineno, type);
             have |= 32;
         } else if (strcasecmp(word, "LOOKUP_TABLE") == 0) {
             break;
         } else {
-            lq_error(LQ_EINPUT, "%s:%d: unexpected VTK keyword '%s'", path, lineno, word);
-            goto fail;
+            return lq_error(LQ_EINPUT, "%s:%d: unexpected VTK keyword '%s'", path, *lineno, word);
         }
     }
-    if ((have & 63) != 63) {
-        lq_error(LQ_EINPUT, "%s:%d: VTK header lacks%s%s%s%s%s%s before LOOKUP_TABLE", path, lineno,
-                 have & 1 ? "" : " DATASET", have & 2 ? "" : " DIMENSIONS",
-                 have & 4 ? "" : " ORIGIN", have & 8 ? "" : " SPACING",
-                 have & 16 ? "" : " POINT_DATA", have & 32 ? "" : " SCALARS");
-        goto fail;
-    }
-    if ((double)dims[0] * dims[1] * dims[2] > 1e15) {
-        lq_error(LQ_EINPUT, "%s: DIMENSIONS %d %d %d are too large", path, dims[0], dims[1],
-                 dims[2]);
-        goto fail;
-    }
-    n = (size_t)dims[0] * (size_t)dims[1] * (size_t)dims[2];
-    if ((unsigned long long)npoints != n) {
-        lq_error(LQ_EINPUT, "%s: POINT_DATA %lld does not match DIMENSIONS %d %d %d", path, npoints,
-                 dims[0], dims[1], dims[2]);
-        goto fail;
-    }
-    {
-        /* Bound the allocation by what the file holds before trusting the header. */
-        long here = ftell(f), end;
-        if (here < 0 || fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < 0 ||
-            fseek(f, here, SEEK_SET) != 0) {
-            lq_error(LQ_EINPUT, "%s: cannot seek: %s", path, strerror(errno));
-            goto fail;
-        }
-        if ((unsigned long long)(end - here) / esize < n) {
-            lq_error(LQ_EINPUT, "%s: truncated VTK data (%zu values declared, %lld found)", path, n,
-                     (long long)((end - here) / (long)esize));
-            goto fail;
-        }
-    }
+    if ((have & 63) != 63)
+        return lq_error(LQ_EINPUT, "%s:%d: VTK header lacks%s%s%s%s%s%s before LOOKUP_TABLE", path,
+                        *lineno, have & 1 ? "" : " DATASET", have & 2 ? "" : " DIMENSIONS",
+                        have & 4 ? "" : " ORIGIN", have & 8 ? "" : " SPACING",
+                        have & 16 ? "" : " POINT_DATA", have & 32 ? "" : " SCALARS");
+    return LQ_OK;
+}
+
+/* The n big-endian values after the header, as floats, into *data; the file's size is
+ * checked first, so a header that lies allocates nothing. */
+static int vtk_values(FILE *f, const char *path, size_t n, size_t esize, float **data)
+{
+    uint8_t *raw = NULL;
+    float *out = NULL;
+    long here = ftell(f), end;
+    if (here < 0 || fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < 0 ||
+        fseek(f, here, SEEK_SET) != 0)
+        return lq_error(LQ_EINPUT, "%s: cannot seek: %s", path, strerror(errno));
+    if ((unsigned long long)(end - here) / esize < n)
+        return lq_error(LQ_EINPUT, "%s: truncated VTK data (%zu values declared, %lld found)", path,
+                        n, (long long)((end - here) / (long)esize));
     raw = lq_alloc(n * esize);
     out = lq_alloc(n * sizeof *out);
     if (!raw || !out) goto fail;
@@ -376,15 +335,41 @@ int lq_vtk_read(const char *path, int dims[3], double origin[3], double spacing[
         }
     }
     free(raw);
-    fclose(f);
     *data = out;
     return LQ_OK;
 fail:
     free(raw);
     free(out);
-    fclose(f);
-    dims[0] = dims[1] = dims[2] = 0;
     return LQ_EINPUT;
+}
+
+int lq_vtk_read(const char *path, int dims[3], double origin[3], double spacing[3], float **data)
+{
+    int lineno = 0;
+    long long npoints = -1;
+    size_t n = 0, esize = 4;
+    *data = NULL;
+    dims[0] = dims[1] = dims[2] = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return lq_error(LQ_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    int rc = vtk_preamble(f, path, &lineno);
+    if (!rc) rc = vtk_keywords(f, path, &lineno, dims, origin, spacing, &npoints, &esize);
+    if (!rc && (double)dims[0] * dims[1] * dims[2] > 1e15)
+        rc = lq_error(LQ_EINPUT, "%s: DIMENSIONS %d %d %d are too large", path, dims[0], dims[1],
+                      dims[2]);
+    if (!rc) {
+        n = (size_t)dims[0] * (size_t)dims[1] * (size_t)dims[2];
+        if ((unsigned long long)npoints != n)
+            rc = lq_error(LQ_EINPUT, "%s: POINT_DATA %lld does not match DIMENSIONS %d %d %d", path,
+                          npoints, dims[0], dims[1], dims[2]);
+    }
+    if (!rc) rc = vtk_values(f, path, n, esize, data);
+    fclose(f);
+    if (rc) {
+        dims[0] = dims[1] = dims[2] = 0;
+        return LQ_EINPUT;
+    }
+    return LQ_OK;
 }
 
 /* --- stats.jsonl ------------------------------------------------------------------ */

@@ -1,26 +1,33 @@
 /*
- * mac.c — 3D liquid after N. Foster and D. Metaxas, "Realistic Animation of Liquids"
- * (1996), with the free-surface velocity conditions of M. Gates (2001): the `mac`
- * solver, first version. One step is the paper's algorithm list (§6):
+ * mac.c — the `mac` solver: 3D (or 2D, nz = 1) liquid after N. Foster and D. Metaxas,
+ * "Realistic Animation of Liquids" (1996), with the free-surface velocity conditions of
+ * W. F. Gates (2001). Steps 1 and 2 of the paper's algorithm list (§6) are
+ * lq_mac_create's (obstacles, liquid, objects; a hydrostatic initial pressure); one step
+ * of dt (lq_mac_step, one stage per line) is steps 3–8:
  *
- *   3. cell contents from the marker particles (§4.1);
- *   4. boundary conditions: Gates' surface conditions, then the obstacle mirrors
- *      (§3.2.1; in this order, so walls mirror the surface's velocities);
- *   5. ũ, ṽ, w̃ by eq. 2 (explicit; Δt from eq. 3 and the viscous limit);
- *   6. the pressure iteration of eq. 5–9 (red-black or Jacobi) to ε (with
- *      mac.surface_solve, the default, over the SURFACE cells too, the surface placed
- *      at the marker fill as a ghost fluid: kernels/mac/pressure_cell.h);
- *   7. the surface conditions again;
- *   8. the markers move (second-order Runge–Kutta through the staggered field).
+ *      inlets open, close and emit markers (§3.2.2, §7.1); two-way bodies (§5) make
+ *      their cells SOLID;
+ *   3. cell contents from the surface tracker (§4: markers, the eq. 11–12 height field
+ *      or 2D particle chains), and each SURFACE cell's configuration of empty neighbours;
+ *   4. boundary conditions: the surface pressure (the atmosphere's plus §7.2's forcing,
+ *      eq. 17–19; placed at the marker fill, or with mac.surface_solve, the default, held
+ *      in the EMPTY cells for step 6: kernels/mac/pressure_cell.h), Gates' surface
+ *      velocities, inflow and outflow faces, then the obstacle mirrors (§3.2.1; in this
+ *      order, so walls mirror the surface's velocities), two-way bodies' faces last;
+ *   5. ũ, ṽ, w̃ by eq. 2 (explicit, donor-cell upwinding by mac.upwind);
+ *   6. the pressure iteration of eq. 5–9 (red-black or Jacobi) to ε;
+ *   7. the surface conditions again, the air band, free-slip ghosts for the tracker;
+ *   8. the surface tracker moves (second-order Runge–Kutta through the staggered
+ *      field), buoyant bodies by eq. 13–16 (§5), spray and foam (§4.3).
  *
- * The grid's outermost layer of cells is the domain wall (SOLID, `walls` says free- or
- * no-slip), as in the paper's examples (§3.2.2 footnote); obstacles are voxelised by
- * cell centre. Liquid volume is reported from the markers (cell volume / particles per
- * cell each).
- *
- * Not yet here (issue 3): inflow/outflow and their control, spray and foam, the
- * height-field surface and the 2D particle chains, buoyant bodies, heightmap/mesh
- * obstacles, the surface pressure forcing.
+ * Invariants. The grid's outermost layer of cells is the domain wall (SOLID, `walls`
+ * says free- or no-slip), as in the paper's examples (§3.2.2 footnote); obstacles (boxes,
+ * balls, cylinders, terrain, PNG mask stacks, closed OBJ meshes) are voxelised by cell
+ * centre (host/world/voxel.c). Δt follows eq. 3's CFL and the viscous limit, at most a
+ * quarter frame, and the frame's rest is cut into equal steps up to 5 % over Δt
+ * (core/framesplit.h): p carries the 1/Δt of the step that made it. The liquid's volume
+ * is reported from the surface tracker (markers: cell volume / markers per cell each).
+ * How the solver departs from the paper, and why: docs/VALIDATION.md, `mac`.
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +45,8 @@
 #include "ops/mac/markers.h"
 #include "ops/mac/momentum.h"
 #include "ops/mac/pressure.h"
+#include "core/framesplit.h"
+#include "core/profile.h"
 #include "core/solver_api.h"
 #include "scene/scene.h"
 #include "scene/timefn.h"
@@ -887,7 +896,8 @@ static int lq_mac_compact(lq_mac *s)
 }
 
 /* The boundary conditions of steps 4 and 7: Gates' surface conditions, the inlets' and
- * outlets' faces, the air band (step 7 only), then the obstacle mirrors. */
+ * outlets' faces, the air band (step 7 only), then the obstacle mirrors; two-way bodies'
+ * faces (§5) last, their own velocity. */
 static int lq_mac_boundaries(lq_mac *s, double dt, bool air)
 {
     /* Gates' rules with no body force: eq. 2 (step 5) already moved every face of a
@@ -916,83 +926,139 @@ static int lq_mac_boundaries(lq_mac *s, double dt, bool air)
     } else if (!rc) {
         rc = lq_momentum_boundary(&s->momentum, &s->momentum_state);
     }
-    return rc;
-}
-
-/* One step of §6 (steps 3–8). */
-static int lq_mac_step(lq_mac *s, double dt)
-{
-    float h = (float)s->dx, g3[3] = {(float)s->g[0], (float)s->g[1], (float)s->g[2]};
-    float hh[3] = {h, h, h};
-    lq_momentum_params mp = {
-        .dt = (float)dt, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu, .gamma = (float)s->gamma};
-    memcpy(mp.g, g3, sizeof g3);
-    s->pressure_params.dt = (float)dt;
-    int rc = lq_mac_inlets(s, dt); /* §7.1 */
-    if (!rc && s->twoway) {        /* two-way bodies: their cells are SOLID this step */
-        rc = lq_macbody_mark(&s->macbody, &s->macbody_set, &s->flags, &s->fl0f, &s->owner);
-        if (!rc)
-            rc = lq_macbody_markers(&s->macbody, &s->macbody_set, &s->pos, s->npart, &s->owner);
-    }
-    if (!rc) rc = lq_mac_classify(s, dt); /* 3 */
-    if (!rc) rc = lq_macsurface_classify(&s->macsurface, &s->flags, &s->mask);
-    /* surface cells hold the atmosphere's pressure plus the forcing of §7.2 */
-    lq_macsurface_forcing fo = s->forcing;
-    fo.t = s->t;
-    fo.dt = (float)dt;
-    float org[3] = {(float)s->origin[0], (float)s->origin[1], (float)s->origin[2]};
-    if (!rc && s->surface_solve) /* the atmosphere's side held in the EMPTY cells instead */
-        rc = lq_pressure_surface_prep(&s->pressure, &s->flags, &s->pflags, &s->p, &s->sw, &s->count,
-                                      &s->ghost, s->per_cell);
-    else if (!rc)
-        rc = lq_macsurface_pressure(&s->macsurface, &s->flags, &s->p, hh, org, &fo);
-    if (!rc && s->fill_pressure && !s->surface_solve) /* placed at the markers' height */
-        rc = lq_macsurface_fill_pressure(&s->macsurface, &s->flags, &s->mask, &s->p, &s->count,
-                                         &s->ratio, s->per_cell);
-    if (!rc) rc = lq_mac_boundaries(s, dt, false); /* 4 */
     if (!rc && s->twoway)
         rc = lq_macbody_face_velocity(&s->macbody, &s->macbody_set, &s->u, &s->v, &s->w, &s->flags,
                                       &s->owner);
-    if (!rc) rc = lq_momentum_step(&s->momentum, &s->momentum_state, &mp); /* 5 */
+    return rc;
+}
+
+/* --- the stages of a step (§6's list) ----------------------------------------------- */
+
+/* §5, two-way bodies: their cells are SOLID this step, and the markers their front runs
+ * over are given back to their wake (host/ops/mac/macbody.h). */
+static int lq_mac_mark_bodies(lq_mac *s)
+{
+    int rc = lq_macbody_mark(&s->macbody, &s->macbody_set, &s->flags, &s->fl0f, &s->owner);
+    if (!rc) rc = lq_macbody_markers(&s->macbody, &s->macbody_set, &s->pos, s->npart, &s->owner);
+    return rc;
+}
+
+/* 3. The cells' contents from the surface tracker, then each SURFACE cell's
+ * configuration of empty neighbours (which of Gates' 63 conditions it takes). */
+static int lq_mac_cells(lq_mac *s, double dt)
+{
+    int rc = lq_mac_classify(s, dt);
+    if (!rc) rc = lq_macsurface_classify(&s->macsurface, &s->flags, &s->mask);
+    return rc;
+}
+
+/* 4, the pressure at the surface: SURFACE cells hold the atmosphere's pressure plus the
+ * forcing of §7.2 (eq. 17–19), with mac.surface_pressure: fill placed at the markers'
+ * height; with mac.surface_solve (the default) the atmosphere's side is held in the EMPTY
+ * cells instead (step 6 relaxes the SURFACE cells, kernels/mac/pressure_cell.h). */
+static int lq_mac_surface_pressure(lq_mac *s, double dt)
+{
+    float h = (float)s->dx, hh[3] = {h, h, h};
+    float org[3] = {(float)s->origin[0], (float)s->origin[1], (float)s->origin[2]};
+    lq_macsurface_forcing fo = s->forcing;
+    fo.t = s->t;
+    fo.dt = (float)dt;
+    if (s->surface_solve)
+        return lq_pressure_surface_prep(&s->pressure, &s->flags, &s->pflags, &s->p, &s->sw,
+                                        &s->count, &s->ghost, s->per_cell);
+    int rc = lq_macsurface_pressure(&s->macsurface, &s->flags, &s->p, hh, org, &fo);
+    if (!rc && s->fill_pressure)
+        rc = lq_macsurface_fill_pressure(&s->macsurface, &s->flags, &s->mask, &s->p, &s->count,
+                                         &s->ratio, s->per_cell);
+    return rc;
+}
+
+/* 5. ũ, ṽ, w̃ by eq. 2 (explicit: donor-cell convection, viscosity, g). */
+static int lq_mac_momentum(lq_mac *s, double dt)
+{
+    float h = (float)s->dx, g3[3] = {(float)s->g[0], (float)s->g[1], (float)s->g[2]};
+    lq_momentum_params mp = {
+        .dt = (float)dt, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu, .gamma = (float)s->gamma};
+    memcpy(mp.g, g3, sizeof g3);
+    int rc = lq_momentum_step(&s->momentum, &s->momentum_state, &mp);
     if (rc) return rc;
     lq_mac_swap(&s->u, &s->momentum_state.un);
     lq_mac_swap(&s->v, &s->momentum_state.vn);
     lq_mac_swap(&s->w, &s->momentum_state.wn);
-    int sweeps = 0;
-    float maxdiv = 0;
-    if (s->surface_solve) { /* SURFACE relaxed too, the surface's faces weighted */
+    return LQ_OK;
+}
+
+/* 6. The pressure iteration of eq. 5–9 to ε; with mac.surface_solve over the SURFACE
+ * cells too, the surface's faces weighted. */
+static int lq_mac_pressure(lq_mac *s, int *sweeps, float *maxdiv)
+{
+    if (s->surface_solve) {
         s->pressure_state.flags = &s->pflags;
         s->pressure_state.sw = &s->sw;
     }
-    rc = lq_pressure_solve(&s->pressure, &s->pressure_state, &s->pressure_params, &sweeps,
-                           &maxdiv); /* 6 */
+    int rc =
+        lq_pressure_solve(&s->pressure, &s->pressure_state, &s->pressure_params, sweeps, maxdiv);
     s->pressure_state.flags = &s->flags;
     s->pressure_state.sw = NULL;
-    if (!rc) rc = lq_mac_boundaries(s, dt, true); /* 7 */
-    if (!rc && s->twoway)
-        rc = lq_macbody_face_velocity(&s->macbody, &s->macbody_set, &s->u, &s->v, &s->w, &s->flags,
-                                      &s->owner);
-    if (!rc) rc = lq_mac_move_surface(s, dt); /* 8 */
-    if (!rc && s->bodies_on) {                /* §5: eq. 13–16 from this step's p and u */
-        if (s->twoway)                        /* p inside the bodies from the liquid around them */
-            rc = lq_macbody_body_pressure(&s->macbody, &s->macbody_set, &s->p, &s->flags, &s->owner,
-                                          16);
-        if (!rc)
-            rc = lq_macbody_forces_owned(&s->macbody, &s->macbody_set, &s->p, &s->u, &s->v, &s->w,
-                                         &s->flags, s->twoway ? &s->owner : NULL);
-        if (!rc) lq_macbody_integrate(&s->macbody_set, dt, s->t + dt, s->g);
-    }
-    if (!rc && s->spray_on) { /* §4.3 */
-        lq_macspray_counts sc;
-        s->macspray_params.dt = (float)dt;
-        s->macspray_params.step = (uint32_t)s->step;
-        rc = lq_macspray_step(&s->macspray, &s->macspray_state, &s->u, &s->v, &s->w, &s->flags,
+    return rc;
+}
+
+/* 8, §5: the bodies move by eq. 13–16 from this step's p and u (two-way: p inside them
+ * first, from the liquid around them). */
+static int lq_mac_move_bodies(lq_mac *s, double dt)
+{
+    int rc = LQ_OK;
+    if (s->twoway)
+        rc =
+            lq_macbody_body_pressure(&s->macbody, &s->macbody_set, &s->p, &s->flags, &s->owner, 16);
+    if (!rc)
+        rc = lq_macbody_forces_owned(&s->macbody, &s->macbody_set, &s->p, &s->u, &s->v, &s->w,
+                                     &s->flags, s->twoway ? &s->owner : NULL);
+    if (!rc) lq_macbody_integrate(&s->macbody_set, dt, s->t + dt, s->g);
+    return rc;
+}
+
+/* 8, §4.3: spray leaves fast surface cells, flies, lands or turns to foam. */
+static int lq_mac_spray(lq_mac *s, double dt)
+{
+    lq_macspray_counts sc;
+    s->macspray_params.dt = (float)dt;
+    s->macspray_params.step = (uint32_t)s->step;
+    int rc = lq_macspray_step(&s->macspray, &s->macspray_state, &s->u, &s->v, &s->w, &s->flags,
                               &s->macspray_params, &sc);
-        s->sp_last = sc;
-        s->spray_emitted += sc.emitted;
-        s->spray_foamed += sc.foamed;
-        s->spray_dropped += sc.dropped;
-    }
+    s->sp_last = sc;
+    s->spray_emitted += sc.emitted;
+    s->spray_foamed += sc.foamed;
+    s->spray_dropped += sc.dropped;
+    return rc;
+}
+
+/* One step of §6 (steps 3–8; 1 and 2 are lq_mac_create's). */
+static int lq_mac_step(lq_mac *s, double dt)
+{
+    lq_ctx *c = s->ctx;
+    int sweeps = 0, rc = LQ_OK;
+    float maxdiv = 0;
+    s->pressure_params.dt = (float)dt;
+    /* inlets open, close and emit (§3.2.2, §7.1); two-way bodies take their cells (§5) */
+    LQ_STAGE(rc, c, "inlets", lq_mac_inlets(s, dt));
+    if (s->twoway) LQ_STAGE(rc, c, "bodies take their cells", lq_mac_mark_bodies(s));
+    /* 3. cell contents from the surface tracker (§4) */
+    LQ_STAGE(rc, c, "cells classified", lq_mac_cells(s, dt));
+    /* 4. boundary conditions: surface pressure (eq. 17-19), Gates' surface velocities,
+     * inflow and outflow (§3.2.2), obstacle mirrors (§3.2.1) */
+    LQ_STAGE(rc, c, "surface pressure", lq_mac_surface_pressure(s, dt));
+    LQ_STAGE(rc, c, "boundary conditions", lq_mac_boundaries(s, dt, false));
+    /* 5. ũ, ṽ, w̃ (eq. 2) */
+    LQ_STAGE(rc, c, "momentum", lq_mac_momentum(s, dt));
+    /* 6. the pressure iteration (eq. 5-9) */
+    LQ_STAGE(rc, c, "pressure iteration", lq_mac_pressure(s, &sweeps, &maxdiv));
+    /* 7. the surface's velocities again (Gates), the air band, free-slip ghosts */
+    LQ_STAGE(rc, c, "boundary conditions again", lq_mac_boundaries(s, dt, true));
+    /* 8. the surface and the objects move: tracker (§4), bodies (§5), spray and foam (§4.3) */
+    LQ_STAGE(rc, c, "surface moves", lq_mac_move_surface(s, dt));
+    if (s->bodies_on) LQ_STAGE(rc, c, "bodies move", lq_mac_move_bodies(s, dt));
+    if (s->spray_on) LQ_STAGE(rc, c, "spray and foam", lq_mac_spray(s, dt));
     if (rc) return rc;
     s->sweeps += sweeps;
     s->maxdiv = fmaxf(s->maxdiv, maxdiv);
@@ -1069,6 +1135,22 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
     return LQ_OK;
 }
 
+/* The longest step allowed now: eq. 3's CFL and the viscous limit (lq_momentum_dt, at
+ * most a quarter frame), the fall of a resting fluid under gravity through cfl·dx, and the
+ * bodies' own limit. */
+static int lq_mac_dt(lq_mac *s, float *dt)
+{
+    float h = (float)s->dx;
+    lq_momentum_params mp = {.dt = 0, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu};
+    int rc = lq_momentum_dt(&s->momentum, &s->momentum_state, &mp, (float)s->cfl,
+                            (float)(0.25 / s->fps), dt);
+    if (rc) return rc;
+    double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
+    if (gmag > 0) *dt = (float)fmin(*dt, sqrt(2 * s->cfl * s->dx / gmag));
+    if (s->bodies_on) *dt = (float)fmin(*dt, lq_macbody_dt_limit(&s->macbody_set, gmag));
+    return LQ_OK;
+}
+
 static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *st)
 {
     lq_mac *s = state;
@@ -1078,36 +1160,24 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
     s->removed = s->injected = s->dropped = 0;
     s->unconverged = 0;
     s->spray_emitted = s->spray_foamed = s->spray_dropped = 0;
-    int steps = 0;
-    double dt_min = INFINITY, dt_max = 0;
-    while (s->t < t_end - 1e-12) {
-        float h = (float)s->dx, dt = 0;
-        lq_momentum_params mp = {.dt = 0, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu};
-        int rc = lq_momentum_dt(&s->momentum, &s->momentum_state, &mp, (float)s->cfl,
-                                (float)(0.25 / s->fps), &dt);
-        if (rc) return rc;
-        /* gravity alone moves a resting fluid cfl·dx within this step */
-        double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
-        if (gmag > 0) dt = (float)fmin(dt, sqrt(2 * s->cfl * s->dx / gmag));
-        if (s->bodies_on) dt = (float)fmin(dt, lq_macbody_dt_limit(&s->macbody_set, gmag));
+    lq_framesplit fr = lq_framesplit_start(s->t, t_end);
+    int rc = LQ_OK;
+    while (!rc && lq_framesplit_more(&fr, s->t)) {
+        float dt = 0;
+        LQ_STAGE(rc, s->ctx, "time step (CFL)", lq_mac_dt(s, &dt));
+        if (rc) break;
         /* the frame's rest in equal steps of at most dt (up to 5 % over it), not full steps
          * and a sliver: p carries the 1/δt of the step that made it (eq. 6–7), and the next
          * step's eq. 2 applied a sliver's p over a whole δt, kicking the faces next to
          * SURFACE cells, which the iteration does not correct, to several m/s */
-        double left = t_end - s->t, n = fmax(1.0, ceil(left / dt - 0.05));
-        double step = n <= 1.0 ? left : left / n;
-        if (n > 1.0 && step >= dt * (1 - 1e-6)) step = dt; /* whole steps of dt, as before */
-        rc = lq_mac_step(s, step);
-        if (rc) return rc;
-        steps++;
-        dt_min = fmin(dt_min, step);
-        dt_max = fmax(dt_max, step);
+        double step = lq_framesplit_next(&fr, s->t, dt, LQ_FRAMESPLIT_STRETCH, true);
+        LQ_STAGE(rc, s->ctx, "step", lq_mac_step(s, step));
+        if (!rc) lq_framesplit_took(&fr, step);
     }
-    int rc = lq_mac_compact(s);
-    if (!rc) rc = lq_mac_measure(s, st);
-    st->steps = steps;
-    st->dt_min = steps ? dt_min : 0;
-    st->dt_max = dt_max;
+    if (rc) return rc;
+    LQ_STAGE(rc, s->ctx, "markers leave (outflow)", lq_mac_compact(s));
+    LQ_STAGE(rc, s->ctx, "frame stats", lq_mac_measure(s, st));
+    lq_framesplit_report(&fr, st);
     return rc;
 }
 

@@ -1,104 +1,65 @@
 /*
- * pls.c — 3D liquid after N. Rasmussen, D. Enright, D. Nguyen, S. Marino, N. Sumner,
- * W. Geiger, S. Hoon and R. Fedkiw, "Directable photorealistic liquids" (2004) §3: the
- * `pls` solver. The liquid is the φ ≤ 0 region of a level set carried with the particle
- * level set of Enright, Fedkiw, Ferziger & Mitchell (2002); velocity by the "stable
- * fluids" semi-Lagrangian step of eq. 2, pressure by a ghost-fluid Poisson solve with
- * p = 0 in the air (eq. 1). One step of dt, in this order:
+ * pls.c — the `pls` solver: 3D liquid (2D with nz = 1) after N. Rasmussen, D. Enright,
+ * D. Nguyen, S. Marino, N. Sumner, W. Geiger, S. Hoon and R. Fedkiw, "Directable
+ * photorealistic liquids" (SCA 2004), §3 and §5. The liquid is the φ ≤ 0 region of a
+ * level set carried with the particle level set of Enright, Fedkiw, Ferziger & Mitchell
+ * (2002, [EMF02]); velocity by the "stable fluids" semi-Lagrangian step of eq. 2,
+ * pressure by a ghost-fluid Poisson solve with p = 0 in the air (eq. 1). One step of dt
+ * (lq_pls_step, one stage per line):
  *
  *   1. the particles move (RK2 through the extrapolated u); with objects and
- *      pls.object_stratify (the default) the liquid particles within a cell of an object
- *      (0 ≤ sdf < h, on the liquid side φ ≤ 0) are labelled with their sdf first (§5.5.3);
- *   2. φ is advected (eq. 3, semi-Lagrangian);
- *      (objects) the moving ones at t + dt: sdf and their velocity on the faces
+ *      pls.object_stratify the liquid particles within a cell of an object (0 ≤ sdf < h,
+ *      on the liquid side φ ≤ 0) are labelled with their sdf first (§5.5.3);
+ *   2. φ is advected (eq. 3, semi-Lagrangian; with liquid[].viscosity the ν₀ per cell
+ *      with it). With objects, the objects at t + dt: sdf and their velocity on the faces
  *      (host/ops/pls/plsobject.h), φ extrapolated into them (§5.5.2), the labelled liquid
- *      particles moved off them: their approach along the object normal relative to the
- *      object's motion removed, then projected out to their labelled sdf (§5.5.3's
- *      stratification, host/ops/pls/plsobject.h lq_plsobject_strat_apply), air particles within a
- * cell of them and all particles inside them deleted (§5.5.3: with φ extrapolated into the object,
- * the air particles a sheet traps on its surface were escaped and ate the sheet: a ball at rest
- * under a falling column, 32³, lost 2.8 % more than the static ball by the impact; deleting the
- * liquid ones within a cell too stripped the film on a block: scenes/pls_dam_break.yaml -2.8 % at
- * frame 30, -0.9 % without);
+ *      particles moved off them (their approach along the object normal relative to the
+ *      object's motion removed, then projected out to their labelled sdf: §5.5.3), air
+ *      particles within a cell of them and all particles inside them deleted;
  *   3. escaped particles correct φ; φ is reinitialised to a signed distance; the particles
  *      correct it again; those still escaped by more than 1.5 r (air) or 3 r (liquid) are
- *      deleted; their radii are adjusted; every N steps they are reseeded (Enright's
- *      order). Why the deletion (scenes/pls_pour_over_rock.yaml, 60 frames, measured per
- *      stage): without it the water drained from the sloshing pool at 0.7 % a frame (-21.7
- *      % at 60) and not by the rock (-23.4 % without it), drops in flight (under 1.5 % of
- *      the water is airborne from frame 40), bubbles (at most 23 enclosed air cells) or
- *      reseeding (from frame 30 to 60: -17.7 % reseeding every step, -18.5 % never, -19.9 %
- *      as run): air particles the splash pushed into the liquid stayed escaped after the
- *      corrections (the solver models no air: nothing holds such a bubble open) and carved
- *      their spheres out of the liquid at every second correction; from the frame-30 state
- *      to 60, -1.6 % without the corrections, -22.2 % with air particles alone in the
- *      second, +4.0 % with liquid ones alone. Deleting both kinds at 1.5 r keeps the pour
- *      (-1.9 %) but strips the liquid particles that keep thin sheets (the dam break's
- *      sheet: -3.9 % at 30 against -0.9 %); liquid at 3 r: pour +2.2 % at 60 (max +7.8 % at
- *      15, as the bell lands: the level set alone gains 13 % there), dam break -0.6 %,
- *      drops merging -0.1 % (2 r: -1.0 %, -3.2 %; 4 r: +6.3 %, +1.0 %; liquid ones kept:
- *      +17 % for the pour);
+ *      deleted; their radii are adjusted; every pls.reseed_every steps they are reseeded
+ *      ([EMF02]'s order);
  *   4. the velocity is advected by itself (eq. 2's convection);
  *   5. gravity g·dt on the faces beside liquid (eq. 2's g); with objects first
- *      (separation) dry object cells the liquid flows into are closed (host/ops/pls/plsobject.h
- *      lq_plsobject_close), then §5.5.1 at every closed face (an object cell on either side):
- *      the object's normal velocity (at a wall face its own component), the tangential
- *      part inside the objects by pls.object_friction (α), then gravity elsewhere;
- *      with pls.object_separation (the default) only at the faces beside object cells
- *      still liquid (φ ≤ 0): beside the cells §5.5.2 turned to air the liquid keeps its
- *      own normal velocity where it moves away (§5.5.1's inequality) and gets gravity;
- *      then viscosity (§5.1, when pls.viscosity or a liquid[].viscosity is above 0; with
- *      liquid[].viscosity the ν₀ per cell is advected with φ in step 2 and scaled by
- *      pls.viscosity_change's factor; explicit cross terms from uⁿ,
- *      implicit per component on the advected velocity plus g·dt, as the paper orders it);
+ *      (separation) dry object cells the liquid flows into are closed, then §5.5.1 at
+ *      every closed face (an object cell on either side): the object's normal velocity (at
+ *      a wall face its own component), the tangential part inside the objects by
+ *      pls.object_friction (α), then gravity elsewhere; with pls.object_separation only at
+ *      the faces beside object cells still liquid (φ ≤ 0): beside the cells §5.5.2 turned
+ *      to air the liquid keeps its own normal velocity where it moves away (§5.5.1's
+ *      inequality) and gets gravity. Then viscosity (§5.1, when pls.viscosity or a
+ *      liquid[].viscosity is above 0, ν(t) by pls.viscosity_change): explicit cross terms
+ *      from uⁿ, implicit per component on the advected velocity plus g·dt, as the paper
+ *      orders it;
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
- *      fluid), the domain edge and objects (sdf ≤ 0) Neumann: the closed faces keep their
+ *      fluid); the domain edge and objects (sdf ≤ 0) Neumann: the closed faces keep their
  *      velocity, whose flux enters the right-hand side (0 at rest, the wall's when moving);
- *      with separation an object cell with φ > 0 is air (p = 0, its faces open), so a
- *      face whose normal velocity is not the object's is never a fixed flux;
+ *      with separation an object cell with φ > 0 is air (p = 0, its faces open), so a face
+ *      whose normal velocity is not the object's is never a fixed flux;
  *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects;
- *      (objects, separation) §5.5.2: object cells the liquid leaves (urel·N >
- *      0.1 |urel| with uext just extrapolated, and a tension, p < 0, in the liquid beside
- *      them in the projection just solved) turn to air (φ = |sdf|) for the next step's
- *      φ advection; then (pls.divfree, the default) the band is projected
- *      divergence-free (§5.2; in closed mode the object faces are open there, the object
- *      cells p = 0); then §5.5.1 again inside the objects for the next advection.
+ *      with separation (§5.5.2) object cells the liquid leaves (urel·N > 0.1 |urel| with
+ *      uext just extrapolated, and a tension, p < 0, in the liquid beside them in the
+ *      projection just solved) turn to air (φ = |sdf|) for the next step's φ advection;
+ *      then (pls.divfree, the default) the band is projected divergence-free (§5.2; in
+ *      closed mode the object faces are open there, the object cells p = 0); then §5.5.1
+ *      again inside the objects for the next advection.
  *
- * Why separation is built so (measured on a ball moving in a closed tank, 40², 20
- * frames): §5.5.1's inequality at faces the projection keeps closed makes every object a
- * volume source (Σ max(uext·N, uobj·N) ≥ Σ uobj·N = 0): +50 % liquid; the paper's φ
- * reset, tested on the velocity after §5.5.1 (the object's normal part), never fired;
- * both together: +8 % and 23 m/s spikes. With the projection consistent (object cells
- * with φ > 0 are air, the inequality only beside them) but the reset by velocity alone,
- * cavities opened behind the submerged ball and collapsed at depth: −3 %, 13 m/s; with
- * the tension gate (the liquid is held where the pressure holding it is positive, as
- * at depth): 0.3 %, 1.5 m/s, and a rising paddle drops the water under it.
+ * Invariants. dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|), the frame's rest cut into
+ * equal steps (core/framesplit.h). Grid: the pls conventions (no wall layer; the domain
+ * edge is a closed free-slip wall). Objects (obstacles box, sphere, cylinder) are an
+ * analytic signed distance at cell centres; mesh and mask obstacles and terrain are
+ * voxelised (host/world/voxel.c) and reinitialised into one. Boxes, spheres, cylinders
+ * and meshes with obstacles[].motion move (keyframed rigid motion,
+ * host/ops/pls/plsobject.h); their pose is a function of t, so a checkpoint needs nothing
+ * new. Static objects take the moving ones' path with zero velocity ("these boundary
+ * conditions are used for both moving and stationary objects", §5.5), so friction α and
+ * separation act at them too. Why steps 2, 3, 5 and 7 treat particles and objects as they
+ * do, with the measurements: docs/VALIDATION.md, `pls`.
  *
- * dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|) and the frame end. Grid: the pls
- * conventions (no wall layer; the domain edge is a closed wall). Objects (obstacles box,
- * sphere, cylinder) are an analytic signed distance at cell centres; mesh and mask
- * obstacles and terrain are voxelised (host/world/voxel.c) and reinitialised into one. Boxes,
- * spheres, cylinders and meshes with obstacles[].motion move (keyframed rigid motion,
- * host/ops/pls/plsobject.h); their pose is a function of t, so a checkpoint needs nothing new.
- * "These boundary conditions are used for both moving and stationary objects" (§5.5):
- * static objects take the same path (zero velocity, sdf made once), so friction α and
- * separation act at them too. Measured on scenes/pls_pour_over_rock.yaml (20 frames):
- * the rock given keys at rest had 46 m/s at the impact, 27 % of its underside wet and
- * −6.3 % volume by frame 20 (the §5.2 band's Neumann islands, the slip's flux through
- * wall faces, air particles trapped under the sheet, liquid falling into dry object
- * cells); now as static: max 9.4 m/s (the old static path: 36), underside dry through
- * 16 and 1 % at 17-19 (old: 0 through 18, 3 % at 19, 16 % at 20), −0.8 % at 20 (old
- * −1.8 %). A still pool round a static ball and box piercing its surface: 4e-5 m/s and
- * 2e-6 of the volume in 30 frames.
- *
- * §5.5.3's stratification (measured, 2D column onto a ball, 64², 24 frames): liquid
- * particles within 2 h of the ball closer than 0.25 h to it at frames 18-24: 2-34 with it,
- * 39-78 without; volume +1.6 % vs −1.4 % at 24; scenes/pls_pour_over_rock.yaml at 20:
- * +3.9 % vs +3.4 %. Labelling escaped liquid particles too (φ > 0 at the start) held them
- * where a film drained and their correction re-wet it: +15.6 % and +7.9 %.
- *
- * Not yet here: moving obstacles together with static mesh, mask or terrain solids,
- * control particles (§4), no-slip domain walls (every wall is free-slip), sources.
+ * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
+ * scene is refused), control particles (§4), no-slip domain walls (every wall is
+ * free-slip), sources.
  */
 #include <math.h>
 #include <stdio.h>
@@ -114,6 +75,8 @@
 #include "ops/pls/poisson.h"
 #include "ops/pls/reinit.h"
 #include "ops/pls/sladvect.h"
+#include "core/framesplit.h"
+#include "core/profile.h"
 #include "core/solver_api.h"
 #include "scene/scene.h"
 #include "scene/timefn.h"
@@ -184,7 +147,7 @@ typedef struct lq_pls {
 
 #define LQ_PLS_PHI_LAYERS 6 /* §5.5.2: cells of φ extrapolated into objects */
 /* Step 3: a particle still escaped after both corrections by more than this many of its
- * radii is deleted (air, liquid; see the header comment for the measurements). */
+ * radii is deleted (air, liquid; the measurements: docs/VALIDATION.md, `pls` volume). */
 #define LQ_PLS_ESCAPED_AIR    1.5f
 #define LQ_PLS_ESCAPED_LIQUID 3.0f
 
@@ -763,112 +726,119 @@ static void lq_pls_swap(lq_field *a, lq_field *b)
     *b = t;
 }
 
-/* LIQUIDCL_PLS_PROFILE=1: each part of a step timed (lq_ctx_finish between parts), one
- * line per step on stderr, in ms. */
-static int lq_pls_prof = -1;
-static double lq_pls_prof_t;
-static void lq_pls_tick(lq_pls *s, const char *name)
+/* --- the stages of a step (the header's list) ---------------------------------------- */
+
+static const lq_field *lq_pls_sdf(const lq_pls *s)
 {
-    if (lq_pls_prof < 0) {
-        const char *e = getenv("LIQUIDCL_PLS_PROFILE");
-        lq_pls_prof = e && *e && *e != '0';
-    }
-    if (!lq_pls_prof) return;
-    lq_ctx_finish(s->ctx);
-    double t = lq_now();
-    if (name) fprintf(stderr, " %s %.1f", name, 1e3 * (t - lq_pls_prof_t));
-    lq_pls_prof_t = t;
+    return s->has_sdf ? &s->sdf : NULL;
 }
 
-/* One step of dt (the order of the header comment). */
-static int lq_pls_step(lq_pls *s, double dt)
+/* The step's Δt into the modules' parameters. */
+static void lq_pls_set_dt(lq_pls *s, double dt)
 {
-    lq_pls_tick(s, NULL);
-    const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
     s->sladvect_params.dt = (float)dt;
     s->plsparticles_params.dt = (float)dt;
     s->plsparticles_params.step = (uint32_t)s->step;
     s->poisson_params.dt = (float)dt;
-    int esc = 0, rc = LQ_OK;
-    lq_field *lab =
-        &s->plsparticles_state
-             .part[1 - s->plsparticles_state.cur]; /* §5.5.3's labels: the unused buffer */
-    if (s->stratify) /* §5.5.3: liquid particles within a cell of an object labelled */
-        rc = lq_plsobject_strat_label(
-            &s->plsobject, &s->plsparticles_state.part[s->plsparticles_state.cur], lab,
-            s->plsparticles_state.live, sdf, &s->phi, (float)s->h, (float)dt);
+}
+
+/* 1. The particles move (RK2); first, with objects, §5.5.3 labels the liquid particles
+ * within a cell of one in lab. */
+static int lq_pls_move_particles(lq_pls *s, lq_field *lab, double dt)
+{
+    lq_plsparticles_state *ps = &s->plsparticles_state;
+    int rc = LQ_OK;
+    if (s->stratify)
+        rc = lq_plsobject_strat_label(&s->plsobject, &ps->part[ps->cur], lab, ps->live,
+                                      lq_pls_sdf(s), &s->phi, (float)s->h, (float)dt);
     if (!rc)
-        rc = lq_plsparticles_advect(&s->plsparticles, &s->plsparticles_state, &s->u, &s->v, &s->w,
-                                    &s->plsparticles_params); /* 1 */
-    lq_pls_tick(s, "pt_advect");
-    if (!rc)
-        rc = lq_sladvect_advect_scalar(&s->sladvect, &s->phi, &s->phin, &s->u, &s->v, &s->w,
+        rc = lq_plsparticles_advect(&s->plsparticles, ps, &s->u, &s->v, &s->w,
+                                    &s->plsparticles_params);
+    return rc;
+}
+
+/* 2. φ advected (eq. 3); with liquid[].viscosity ν₀ goes with it (same velocity, Δt). */
+static int lq_pls_advect_phi(lq_pls *s)
+{
+    int rc = lq_sladvect_advect_scalar(&s->sladvect, &s->phi, &s->phin, &s->u, &s->v, &s->w,
                                        &s->sladvect_params);
     if (rc) return rc;
-    lq_pls_tick(s, "sl_phi");
-    lq_pls_swap(&s->phi, &s->phin);    /* 2 */
-    if (s->viscous && s->nu_regions) { /* ν₀ goes with the liquid (same velocity and Δt) */
+    lq_pls_swap(&s->phi, &s->phin);
+    if (s->viscous && s->nu_regions) {
         rc = lq_sladvect_advect_scalar(&s->sladvect, &s->nu, &s->nun, &s->u, &s->v, &s->w,
                                        &s->sladvect_params);
         if (rc) return rc;
         lq_pls_swap(&s->nu, &s->nun);
     }
-    if (s->objects) { /* §5.5: the objects at t + dt, φ into them, particles inside deleted */
-        rc = lq_pls_objects_at(s, s->t + dt);
-        if (!rc && s->stratify) /* §5.5.3: kept no closer to the objects than labelled */
-            rc = lq_plsobject_strat_apply(&s->plsobject,
-                                          &s->plsparticles_state.part[s->plsparticles_state.cur],
-                                          lab, s->plsparticles_state.live, sdf, (float)dt);
-        /* the air particles within a cell of an object killed, then those inside objects
-         * deleted (liquid particles beside an object keep a film on it) */
-        if (!rc)
-            rc = lq_plsobject_kill_air(&s->plsobject,
-                                       &s->plsparticles_state.part[s->plsparticles_state.cur],
-                                       s->plsparticles_state.live, sdf, (float)s->h);
-        if (!rc)
-            rc = lq_plsparticles_delete(&s->plsparticles, &s->plsparticles_state, &s->phi, sdf,
-                                        &s->plsparticles_params);
-        lq_pls_tick(s, "objects");
-    }
+    return LQ_OK;
+}
+
+/* 2, objects (§5.5.2–3): the objects at t + dt, φ into them; the labelled liquid
+ * particles kept no closer to them than labelled; the air particles within a cell of
+ * them killed, then every particle inside them deleted (liquid particles beside an
+ * object keep a film on it). */
+static int lq_pls_move_objects(lq_pls *s, lq_field *lab, double dt)
+{
+    lq_plsparticles_state *ps = &s->plsparticles_state;
+    const lq_field *sdf = lq_pls_sdf(s);
+    int rc = lq_pls_objects_at(s, s->t + dt);
+    if (!rc && s->stratify)
+        rc = lq_plsobject_strat_apply(&s->plsobject, &ps->part[ps->cur], lab, ps->live, sdf,
+                                      (float)dt);
     if (!rc)
-        rc = lq_plsparticles_correct(&s->plsparticles, &s->plsparticles_state, &s->phi,
-                                     &s->plsparticles_params, &esc); /* 3 */
-    lq_pls_tick(s, "correct");
-    if (!rc) rc = lq_reinit(&s->reinit, &s->phi, &s->phin, &s->reinit_params, NULL);
-    lq_pls_tick(s, "reinit");
+        rc = lq_plsobject_kill_air(&s->plsobject, &ps->part[ps->cur], ps->live, sdf, (float)s->h);
     if (!rc)
-        rc = lq_plsparticles_correct(&s->plsparticles, &s->plsparticles_state, &s->phi,
-                                     &s->plsparticles_params, NULL);
-    if (!rc) { /* the particles still escaped after both corrections */
+        rc = lq_plsparticles_delete(&s->plsparticles, ps, &s->phi, sdf, &s->plsparticles_params);
+    return rc;
+}
+
+/* 3, after the reinitialisation: the particles correct φ again; those still escaped by
+ * more than LQ_PLS_ESCAPED_AIR / _LIQUID radii are deleted; radii adjusted; every
+ * pls.reseed_every steps the band reseeded (Enright's order). */
+static int lq_pls_tidy_particles(lq_pls *s)
+{
+    lq_plsparticles_state *ps = &s->plsparticles_state;
+    const lq_field *sdf = lq_pls_sdf(s);
+    int rc = lq_plsparticles_correct(&s->plsparticles, ps, &s->phi, &s->plsparticles_params, NULL);
+    if (!rc) {
         lq_plsparticles_params ke = s->plsparticles_params;
         ke.esc_air = LQ_PLS_ESCAPED_AIR;
         ke.esc_liq = LQ_PLS_ESCAPED_LIQUID;
-        rc = lq_plsparticles_delete(&s->plsparticles, &s->plsparticles_state, &s->phi, sdf, &ke);
+        rc = lq_plsparticles_delete(&s->plsparticles, ps, &s->phi, sdf, &ke);
     }
     if (!rc)
-        rc = lq_plsparticles_adjust_radii(&s->plsparticles, &s->plsparticles_state, &s->phi,
-                                          &s->plsparticles_params);
+        rc = lq_plsparticles_adjust_radii(&s->plsparticles, ps, &s->phi, &s->plsparticles_params);
     if (!rc && s->reseed_every > 0 && (s->step + 1) % s->reseed_every == 0)
-        rc = lq_plsparticles_reseed(&s->plsparticles, &s->plsparticles_state, &s->phi, sdf,
-                                    &s->plsparticles_params);
-    lq_pls_tick(s, "correct_radii_reseed");
-    if (!rc)
-        rc = lq_sladvect_advect_velocity(&s->sladvect, &s->u, &s->v, &s->w, &s->un, &s->vn, &s->wn,
-                                         &s->sladvect_params); /* 4 */
+        rc = lq_plsparticles_reseed(&s->plsparticles, ps, &s->phi, sdf, &s->plsparticles_params);
+    return rc;
+}
+
+/* 4. The velocity advected by itself (eq. 2's convection); uⁿ stays in un, vn, wn. */
+static int lq_pls_advect_velocity(lq_pls *s)
+{
+    int rc = lq_sladvect_advect_velocity(&s->sladvect, &s->u, &s->v, &s->w, &s->un, &s->vn, &s->wn,
+                                         &s->sladvect_params);
     if (rc) return rc;
-    lq_pls_tick(s, "sl_vel");
     lq_pls_swap(&s->u, &s->un);
     lq_pls_swap(&s->v, &s->vn);
     lq_pls_swap(&s->w, &s->wn);
-    /* 5; with moving objects §5.5.1 sets every closed face (hard control) from the
-     * advected velocity, gravity goes to the other faces (the body force without the
-     * objects, then the closed faces put back): the projection keeps the closed faces and
-     * takes their flux into its right-hand side */
+    return LQ_OK;
+}
+
+/* 5. Gravity on the faces beside liquid (eq. 2's g). With objects §5.5.1 sets every
+ * closed face first (hard control) from the advected velocity extrapolated into them
+ * (uext), gravity goes to the other faces (the body force without the objects, then the
+ * closed faces put back): the projection keeps the closed faces and takes their flux into
+ * its right-hand side. With separation, dry object cells the liquid flows into are closed
+ * first (no inflow into cells the projection would open). */
+static int lq_pls_gravity(lq_pls *s, double dt)
+{
+    const lq_field *sdf = lq_pls_sdf(s);
     const lq_field *sep = s->objects && s->separation ? &s->phi : NULL;
-    if (s->objects) { /* uext: the advected liquid velocity extrapolated into the objects */
+    int rc = LQ_OK;
+    if (s->objects) {
         rc = lq_extrap_velocity(&s->extrap, &s->u, &s->v, &s->w, &s->phi, sdf, &s->extrap_params);
-        if (!rc && sep) /* no inflow into object cells the projection would open */
-            rc = lq_plsobject_close(&s->plsobject, &s->phi, &s->u, &s->v, &s->w, sdf);
+        if (!rc && sep) rc = lq_plsobject_close(&s->plsobject, &s->phi, &s->u, &s->v, &s->w, sdf);
         if (!rc)
             rc = lq_extrap_object_bc(&s->extrap, &s->u, &s->v, &s->w, sep, sdf, s->plsobject.vel,
                                      &s->extrap_params);
@@ -877,62 +847,118 @@ static int lq_pls_step(lq_pls *s, double dt)
         rc = lq_plsforce_body_force(&s->plsforce, &s->u, &s->v, &s->w, &s->phi,
                                     s->objects ? NULL : sdf, s->g, dt);
     if (!rc && s->objects) rc = lq_extrap_object_restore(&s->extrap, &s->u, &s->v, &s->w, sep, sdf);
-    /* §5.1 after the convective and body forcing terms ("we first add in the contributions
-     * from the convective and body forcing terms to uⁿ, obtaining u*"): explicit cross
-     * terms from uⁿ (now in un, vn, wn), implicit per component on u* in place. Before
-     * gravity, each step's g Δt reached the projection undamped and a ν = 50 m²/s block
-     * slumped at 1 m/s (tests/cli/cli_pls_viscous.sh). */
-    if (!rc && s->viscous) {
-        lq_viscosity_stats vst;
-        s->viscosity_params.dt = (float)dt;
-        if (s->nu_regions) {
-            /* ν = ν₀ f, f = ν(t) / pls.viscosity: the viscous step depends on ν and Δt only
-             * through ν Δt / h² (host/ops/pls/viscosity.c's kk), so it runs on ν₀ with Δt f */
-            double f = s->nu_base > 0 ? lq_timefn_eval(&s->nu_t, s->t) / s->nu_base : 1.0;
-            s->viscosity_params.dt = (float)(dt * f);
-        } else
-            rc = lq_viscosity_fill(&s->viscosity, &s->nu, (float)lq_timefn_eval(&s->nu_t, s->t),
-                                   NULL, 0, (float)s->h);
-        if (!rc)
-            rc = lq_viscosity_step(&s->viscosity, &s->un, &s->vn, &s->wn, &s->u, &s->v, &s->w,
-                                   &s->nu, &s->phi, sdf, &s->viscosity_params, &vst);
-        for (int a = 0; a < 3 && !rc; a++) s->visc_iters += vst.iterations[a];
-    }
-    lq_pls_tick(s, "force");
-    lq_poisson_stats pst;
+    return rc;
+}
+
+/* 5, §5.1, after the convective and body forcing terms ("we first add in the
+ * contributions from the convective and body forcing terms to uⁿ, obtaining u*"):
+ * explicit cross terms from uⁿ (in un, vn, wn), implicit per component on u* in place.
+ * Before gravity, each step's g Δt reached the projection undamped and a ν = 50 m²/s
+ * block slumped at 1 m/s (tests/cli/cli_pls_viscous.sh). */
+static int lq_pls_viscosity(lq_pls *s, double dt)
+{
+    lq_viscosity_stats vst;
+    int rc = LQ_OK;
+    s->viscosity_params.dt = (float)dt;
+    if (s->nu_regions) {
+        /* ν = ν₀ f, f = ν(t) / pls.viscosity: the viscous step depends on ν and Δt only
+         * through ν Δt / h² (host/ops/pls/viscosity.c's kk), so it runs on ν₀ with Δt f */
+        double f = s->nu_base > 0 ? lq_timefn_eval(&s->nu_t, s->t) / s->nu_base : 1.0;
+        s->viscosity_params.dt = (float)(dt * f);
+    } else
+        rc = lq_viscosity_fill(&s->viscosity, &s->nu, (float)lq_timefn_eval(&s->nu_t, s->t), NULL,
+                               0, (float)s->h);
     if (!rc)
-        rc = lq_poisson_step(&s->poisson, &s->phi, sdf, &s->u, &s->v, &s->w, &s->b, &s->p,
-                             &s->poisson_params, &pst); /* 6 */
-    lq_pls_tick(s, "poisson");
-    if (!rc)
-        rc = lq_extrap_velocity(&s->extrap, &s->u, &s->v, &s->w, &s->phi, sdf,
-                                &s->extrap_params); /* 7 */
-    if (!rc && sep) /* §5.5.2 before the next φ advection: object cells the liquid leaves
-                     * (urel from uext, just extrapolated; the pressure just solved a tension
-                     * beside them) turn to air */
+        rc = lq_viscosity_step(&s->viscosity, &s->un, &s->vn, &s->wn, &s->u, &s->v, &s->w, &s->nu,
+                               &s->phi, lq_pls_sdf(s), &s->viscosity_params, &vst);
+    for (int a = 0; a < 3 && !rc; a++) s->visc_iters += vst.iterations[a];
+    return rc;
+}
+
+/* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h). */
+static int lq_pls_project(lq_pls *s, lq_poisson_stats *pst)
+{
+    return lq_poisson_step(&s->poisson, &s->phi, lq_pls_sdf(s), &s->u, &s->v, &s->w, &s->b, &s->p,
+                           &s->poisson_params, pst);
+}
+
+/* 7. The velocity extrapolated into the air band and the objects; with separation
+ * (§5.5.2, before the next φ advection) object cells the liquid leaves (urel from uext,
+ * just extrapolated; the pressure just solved a tension beside them) turn to air. */
+static int lq_pls_extrapolate(lq_pls *s)
+{
+    int rc = lq_extrap_velocity(&s->extrap, &s->u, &s->v, &s->w, &s->phi, lq_pls_sdf(s),
+                                &s->extrap_params);
+    if (!rc && s->objects && s->separation)
         rc = lq_plsobject_separate(&s->plsobject, &s->phi, &s->u, &s->v, &s->w, &s->sdf, &s->p);
-    lq_pls_tick(s, "extrap");
-    if (!rc && s->divfree) /* §5.2 */
+    return rc;
+}
+
+/* 7. The band projected divergence-free (§5.2, pls.divfree), then §5.5.1 inside the
+ * objects for the next advection. */
+static int lq_pls_divfree(lq_pls *s)
+{
+    const lq_field *sdf = lq_pls_sdf(s);
+    const lq_field *sep = s->objects && s->separation ? &s->phi : NULL;
+    int rc = LQ_OK;
+    if (s->divfree)
         rc = lq_extrap_divfree(&s->extrap, &s->u, &s->v, &s->w, &s->phi, sdf, &s->extrap_params);
-    if (!rc && s->objects) /* §5.5.1 inside the objects for the next advection */
+    if (!rc && s->objects)
         rc = lq_extrap_object_bc(&s->extrap, &s->u, &s->v, &s->w, sep, sdf, s->plsobject.vel,
                                  &s->extrap_params);
-    lq_pls_tick(s, "divfree");
-    if (lq_pls_prof) fprintf(stderr, " pcg_its %d\n", pst.iterations);
-    if (rc) return rc;
-    s->iterations += pst.iterations;
-    s->unconverged += !pst.converged;
-    if (!isfinite(pst.residual))
+    return rc;
+}
+
+/* The step's counts into the frame's, and the clock on by dt. */
+static int lq_pls_step_done(lq_pls *s, double dt, const lq_poisson_stats *pst, int esc)
+{
+    s->iterations += pst->iterations;
+    s->unconverged += !pst->converged;
+    if (!isfinite(pst->residual))
         return lq_error(LQ_ESIM,
                         "simulation blew up in frame %d at step %d (t = %.6g s): field p is not "
                         "finite",
                         s->frame, s->step, s->t);
-    s->residual = fmax(s->residual, pst.residual);
+    s->residual = fmax(s->residual, pst->residual);
     s->escaped += esc;
     s->t += dt;
     s->dt_prev = dt;
     s->step++;
     return LQ_OK;
+}
+
+/* One step of dt: Rasmussen et al. §3, the header's list. */
+static int lq_pls_step(lq_pls *s, double dt)
+{
+    lq_ctx *c = s->ctx;
+    lq_plsparticles_state *ps = &s->plsparticles_state;
+    lq_field *lab = &ps->part[1 - ps->cur]; /* §5.5.3's labels: the unused particle buffer */
+    lq_poisson_stats pst;
+    int esc = 0, rc = LQ_OK;
+    lq_pls_set_dt(s, dt);
+    /* 1. the particles move, RK2 (§3, [EMF02]; objects: §5.5.3's labels first) */
+    LQ_STAGE(rc, c, "particles move", lq_pls_move_particles(s, lab, dt));
+    /* 2. φ advected, semi-Lagrangian (eq. 3); the objects at t + dt (§5.5.2, §5.5.3) */
+    LQ_STAGE(rc, c, "phi advected", lq_pls_advect_phi(s));
+    if (s->objects) LQ_STAGE(rc, c, "objects move", lq_pls_move_objects(s, lab, dt));
+    /* 3. the particle level set's corrections around the reinitialisation ([EMF02]) */
+    LQ_STAGE(rc, c, "particles correct phi",
+             lq_plsparticles_correct(&s->plsparticles, ps, &s->phi, &s->plsparticles_params, &esc));
+    LQ_STAGE(rc, c, "phi reinitialised",
+             lq_reinit(&s->reinit, &s->phi, &s->phin, &s->reinit_params, NULL));
+    LQ_STAGE(rc, c, "particles corrected, deleted, reseeded", lq_pls_tidy_particles(s));
+    /* 4. eq. 2's convection, semi-Lagrangian */
+    LQ_STAGE(rc, c, "velocity advected", lq_pls_advect_velocity(s));
+    /* 5. eq. 2's g, with §5.5.1 at the object faces; then ∇·τ (§5.1) */
+    LQ_STAGE(rc, c, "gravity and object faces", lq_pls_gravity(s, dt));
+    if (s->viscous) LQ_STAGE(rc, c, "viscosity", lq_pls_viscosity(s, dt));
+    /* 6. the projection: ∇p from eq. 1, p = 0 in the air (ghost fluid) */
+    LQ_STAGE(rc, c, "projection", lq_pls_project(s, &pst));
+    /* 7. the velocity into the air band (§5.2) and the objects (§5.5.1); §5.5.2 */
+    LQ_STAGE(rc, c, "velocity extrapolated", lq_pls_extrapolate(s));
+    LQ_STAGE(rc, c, "divergence-free band", lq_pls_divfree(s));
+    if (rc) return rc;
+    return lq_pls_step_done(s, dt, &pst, esc);
 }
 
 static int lq_pls_max_speed(lq_pls *s, int frame, double *umax)
@@ -989,6 +1015,17 @@ static int lq_pls_measure(void *state, lq_frame_stats *st)
     return lq_pls_measure_frame(state, 0, st);
 }
 
+/* The longest step allowed now: cfl·h / max|u|, at most cfl·sqrt(h / |g|) and rest. */
+static int lq_pls_dt(lq_pls *s, int frame, double rest, double *dt)
+{
+    double umax = 0, gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
+    int rc = lq_pls_max_speed(s, frame, &umax);
+    *dt = rest;
+    if (umax > 0) *dt = fmin(*dt, s->cfl * s->h / umax);
+    if (gmag > 0) *dt = fmin(*dt, s->cfl * sqrt(s->h / gmag));
+    return rc;
+}
+
 static int lq_pls_advance(void *state, int frame, double t_end, lq_frame_stats *st)
 {
     lq_pls *s = state;
@@ -996,28 +1033,19 @@ static int lq_pls_advance(void *state, int frame, double t_end, lq_frame_stats *
     s->iterations = s->unconverged = s->visc_iters = 0;
     s->residual = 0;
     s->escaped = 0;
-    int steps = 0;
-    double dt_min = INFINITY, dt_max = 0;
-    double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
-    while (s->t < t_end - 1e-12) {
-        double umax = 0, dt = t_end - s->t;
-        int rc = lq_pls_max_speed(s, frame, &umax);
-        if (rc) return rc;
-        if (umax > 0) dt = fmin(dt, s->cfl * s->h / umax);
-        if (gmag > 0) dt = fmin(dt, s->cfl * sqrt(s->h / gmag));
-        /* the rest of the frame in equal steps no longer than dt */
-        double rest = t_end - s->t, nsteps = ceil(rest / dt - 1e-9);
-        double step = nsteps > 1 ? rest / nsteps : rest;
-        rc = lq_pls_step(s, step);
-        if (rc) return rc;
-        steps++;
-        dt_min = fmin(dt_min, step);
-        dt_max = fmax(dt_max, step);
+    lq_framesplit fr = lq_framesplit_start(s->t, t_end);
+    int rc = LQ_OK;
+    while (!rc && lq_framesplit_more(&fr, s->t)) {
+        double dt = 0;
+        LQ_STAGE(rc, s->ctx, "time step (CFL)", lq_pls_dt(s, frame, t_end - s->t, &dt));
+        if (rc) break;
+        dt = lq_framesplit_next(&fr, s->t, dt, LQ_FRAMESPLIT_ROUNDOFF, false);
+        LQ_STAGE(rc, s->ctx, "step", lq_pls_step(s, dt));
+        if (!rc) lq_framesplit_took(&fr, dt);
     }
-    int rc = lq_pls_measure_frame(s, frame, st);
-    st->steps = steps;
-    st->dt_min = steps ? dt_min : 0;
-    st->dt_max = dt_max;
+    if (rc) return rc;
+    LQ_STAGE(rc, s->ctx, "frame stats", lq_pls_measure_frame(s, frame, st));
+    lq_framesplit_report(&fr, st);
     return rc;
 }
 

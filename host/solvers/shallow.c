@@ -1,19 +1,23 @@
 /*
- * shallow.c — height-field water after M. Kass, "Height-Field Fluids for Computer
- * Graphics" (Apple ATG; the method published with G. Miller as "Rapid, Stable Fluid
- * Dynamics for Computer Graphics", SIGGRAPH 1990), the `shallow` solver.
+ * shallow.c — the `shallow` solver: height-field water after M. Kass, "Height-Field
+ * Fluids for Computer Graphics" (Apple ATG; the method published with G. Miller as
+ * "Rapid, Stable Fluid Dynamics for Computer Graphics", SIGGRAPH 1990). The operations
+ * are host/ops/hf/heightfield.h's; this file sequences them.
  *
  * State: the water surface h and the ground b at cell centres, and the face velocities
- * u, w of eq. 7 (staggered as in eq. 6–7 and Fig. 1). One step is the paper's
- * algorithm list (§4), in 3D by alternating directions (§5):
+ * u, w of eq. 7 (staggered as in eq. 6–7 and Fig. 1). One step (lq_shallow_step, one
+ * stage per line) is the paper's algorithm list (§4), in 3D by alternating directions
+ * (§5):
  *
  *   1. sources and sinks change the depth (not the velocities: water arrives at rest);
+ *      (not in the paper, shallow.advection) u, w advected by themselves;
  *   2. d from h(n−1), d = 0 where h < b, frozen for the whole step;
  *   3. h(n) from the implicit system of eq. 14–17, rows then columns (eq. 19, 20),
  *      solved in delta form (heightfield_cell.h);
- *   4. volume projection: per connected wet region, spread the difference between old
- *      and new volume over its wet cells;
- *   5. where h < b, h(n) = b − ε; the face velocities follow eq. 7.
+ *   4. volume projection (shallow.volume_correction): per connected wet region, spread
+ *      the difference between old and new volume over its wet cells;
+ *   5. where h < b, h(n) = b − ε; the face velocities follow eq. 7 (and bed friction,
+ *      shallow.friction).
  *
  * The paper writes step 3's right-hand side as the extrapolation (1−τ)(h(n−1) −
  * h(n−2)); we carry the same quantity as the water the face velocities of eq. 7 move
@@ -22,13 +26,13 @@
  * planar basin: the extrapolation form lost 35 % of the amplitude per period, and more
  * as Δt shrank; this form loses what the first-order scheme predicts, docs/VALIDATION.md).
  *
- * The time step is the frame time split into substeps so that the Courant number
- * √(g d_max) Δt / Δx stays at or below time.cfl (or shallow.substeps when set); the
- * implicit scheme is stable at any Δt, the limit only bounds its phase error and
- * damping (|z| = (1+μ)^−½, μ = 4C² sin²(kΔx/2)). τ (shallow.damping) acts per step.
- *
- * Volumes are sums of fixed-point depths (heightfield_cell.h), so the bookkeeping
- * V(t) = V0 + sources − drains − lost holds to float round-off of the heights.
+ * Invariants. The frame is split once at its start (core/framesplit.h) into steps
+ * enough for a Courant number √(g d_max) Δt / Δx at or below time.cfl, d_max from the
+ * last frame (or shallow.substeps when set); the implicit scheme is stable at any Δt,
+ * the limit only bounds its phase error and damping (|z| = (1+μ)^−½, μ = 4C²
+ * sin²(kΔx/2)). τ (shallow.damping) acts per step. Volumes are sums of fixed-point
+ * depths (heightfield_cell.h), so the bookkeeping V(t) = V0 + sources − drains − lost
+ * holds to float round-off of the heights.
  */
 #include <limits.h>
 #include <math.h>
@@ -39,6 +43,8 @@
 #include "io/checkpoint.h"
 #include "ops/hf/heightfield.h"
 #include "world/hfinit.h"
+#include "core/framesplit.h"
+#include "core/profile.h"
 #include "core/solver_api.h"
 #include "scene/scene.h"
 
@@ -372,8 +378,8 @@ static int lq_shallow_sources_step(lq_shallow *s, double dt)
     return rc;
 }
 
-/* One step of §4's algorithm list: sources, then steps 2–5 (lq_heightfield_step). */
-static int lq_shallow_step(lq_shallow *s, double dt)
+/* The step's coefficients (host/ops/hf/heightfield_ref.h). */
+static lq_heightfield_step_params lq_shallow_params(const lq_shallow *s, double dt)
 {
     lq_heightfield_step_params p;
     p.kappa = (float)(s->gravity * dt * dt / (s->g.dx * s->g.dx));
@@ -387,9 +393,38 @@ static int lq_shallow_step(lq_shallow *s, double dt)
     p.advect = s->advect;
     p.dt_dx = (float)(dt / s->g.dx);
     p.step = s->step;
-    int rc = lq_shallow_sources_step(s, dt); /* 1. sources and sinks */
-    if (!rc) rc = lq_heightfield_step(&s->heightfield, &s->heightfield_state, &p); /* 2–5 */
+    return p;
+}
+
+/* One step of dt: §4's algorithm list, in 3D by §5's alternating directions. */
+static int lq_shallow_step(lq_shallow *s, double dt)
+{
+    lq_ctx *c = s->ctx;
+    lq_heightfield_ops *o = &s->heightfield;
+    lq_heightfield_state *hs = &s->heightfield_state;
+    lq_heightfield_step_params p = lq_shallow_params(s, dt);
+    lq_field *h1 = &hs->h[hs->i1], *hn = &hs->h[hs->in]; /* h(n−1), h(n) */
+    int rc = LQ_OK;
+    /* 1. sources and sinks add or take water (at rest) */
+    LQ_STAGE(rc, c, "sources and sinks", lq_shallow_sources_step(s, dt));
+    /* not in the paper (shallow.advection): u, w carried along by themselves */
+    if (p.advect)
+        LQ_STAGE(rc, c, "velocities advected", lq_heightfield_advect_velocity(o, hs, p.dt_dx));
+    /* 2-3. d from h(n-1), frozen; h(n) by eq. 14-17 in delta form: the right-hand side,
+     * then the rows (eq. 19) and the columns (eq. 20), which add h(n-1) back */
+    LQ_STAGE(rc, c, "right-hand side",
+             lq_heightfield_residual(o, h1, &hs->u, &hs->w, &hs->b, hn, p.kappa, p.cdt));
+    LQ_STAGE(rc, c, "rows (eq. 19)", lq_heightfield_adi_x(o, h1, &hs->b, hn, &hs->cp, p.kappa));
+    LQ_STAGE(rc, c, "columns (eq. 20)", lq_heightfield_adi_z(o, h1, &hs->b, hn, &hs->cp, p.kappa));
+    /* 4. the volume of each connected wet region kept */
+    if (p.correct)
+        LQ_STAGE(rc, c, "volume projection", lq_heightfield_project_volume(o, hs, p.scale));
+    /* 5. where h < b, h = b - eps; the face velocities of eq. 7 (and bed friction) */
+    LQ_STAGE(rc, c, "wet/dry, velocities",
+             lq_heightfield_finish(o, hn, h1, &hs->b, &hs->u, &hs->w, &hs->acc_i, p.gdt_dx, p.keep,
+                                   p.fric, p.eps, p.step));
     if (rc) return rc;
+    lq_heightfield_rotate(hs); /* h(n) is the next step's h(n-1) */
     s->t += dt;
     s->dt_prev = dt;
     s->step++;
@@ -461,26 +496,23 @@ static int lq_shallow_advance(void *state, int frame, double t_end, lq_frame_sta
 {
     lq_shallow *s = state;
     (void)frame;
-    double span = t_end - s->t;
-    if (span <= 0) return lq_shallow_measure(s, st);
-    int n = s->substeps;
+    lq_framesplit fr = lq_framesplit_start(s->t, t_end);
+    if (fr.span <= 0) return lq_shallow_measure(s, st);
+    /* steps enough for a Courant number √(g d_max) Δt / Δx ≤ time.cfl, d_max from the
+     * last frame (or shallow.substeps) */
+    int n = s->substeps, rc = LQ_OK;
     if (n <= 0) {
-        double c = sqrt(s->gravity * fmax(s->dmax, 0.0)) * span / s->g.dx;
-        n = (int)ceil(c / s->cfl - 1e-9);
-        n = LQ_MAX(n, 1);
+        double c = sqrt(s->gravity * fmax(s->dmax, 0.0)) * fr.span / s->g.dx;
+        n = (int)lq_framesplit_count(c / s->cfl, LQ_FRAMESPLIT_ROUNDOFF);
     }
-    double dt = span / n, dt_min = INFINITY, dt_max = 0;
-    for (int i = 0; i < n; i++) {
-        double step_dt = (i == n - 1) ? t_end - s->t : dt; /* land exactly on t_end */
-        int rc = lq_shallow_step(s, step_dt);
-        if (rc) return rc;
-        dt_min = fmin(dt_min, step_dt);
-        dt_max = fmax(dt_max, step_dt);
+    for (int i = 0; i < n && !rc; i++) {
+        double dt = lq_framesplit_fixed(&fr, s->t, i, n); /* the last lands on t_end */
+        LQ_STAGE(rc, s->ctx, "step", lq_shallow_step(s, dt));
+        if (!rc) lq_framesplit_took(&fr, dt);
     }
-    int rc = lq_shallow_measure(s, st);
-    st->steps = n;
-    st->dt_min = dt_min;
-    st->dt_max = dt_max;
+    if (rc) return rc;
+    LQ_STAGE(rc, s->ctx, "frame stats", lq_shallow_measure(s, st));
+    lq_framesplit_report(&fr, st);
     return rc;
 }
 

@@ -6,11 +6,13 @@
  * neighbours by virtual pipes, §3.1), the surface model (control points between the
  * columns that take forces from objects, §3.2) and the spray model (particles thrown
  * up where the surface rises fast and returned where they land, §3.3), plus rigid
- * objects that fall in and float (§4). One step:
+ * objects that fall in and float (§4). The operations are host/ops/hf/columns.h's;
+ * this file sequences them. One step (lq_splash_step, one stage per line):
  *
  *   1. boundary pipes take their sources' flows (walls stay 0);
- *   2. objects press on the columns under them: the contact pressure (kernels/
- *      splash_cell.h) bounded by f_max (eq. 17), spread as external pressure E (eq. 11);
+ *   2. objects press on the columns under them: the contact pressure
+ *      (kernels/hf/columns_cell.h) bounded by f_max (eq. 17), spread as external
+ *      pressure E (eq. 11);
  *   3. every pipe accelerates by its pressure difference (eq. 3–6);
  *   4. pipes that would drain a column below zero are scaled back (eq. 9), in passes;
  *   5. columns change by the net flow (eq. 7); ḣ (eq. 12); landed spray returns;
@@ -23,8 +25,10 @@
  * half-step flow Q(n+½) = Q(n−½) + Δt c a(n). Evaluating a at the start of the step
  * with Q at whole steps instead multiplies every mode's energy by 1 + ω²Δt²/2 per step
  * (it grows without damping); the staggered form is neutral for ωΔt < 2, which is
- * Courant number √(k g D) Δt / Δx < 0.87 with the isotropic pipes. Steps are chosen
- * for a Courant number of 0.5 · time.cfl (with √(1 + κ) more where objects touch).
+ * Courant number √(k g D) Δt / Δx < 0.87 with the isotropic pipes. The frame is split
+ * once at its start (core/framesplit.h) into steps for a Courant number of 0.5 · time.cfl
+ * on 1.5 times the deepest water of the last frame (with √(1 + κ) more where objects
+ * touch), objects moving at most Δx/4 and ν Δt / Δx² ≤ 1/8 (or splash.substeps).
  *
  * Volume bookkeeping: V(columns) + V(spray in flight) = V0 + in − out (boundary pipes)
  * − lost (spray that hit dry ground or an object or left the grid) + clamp (round-off
@@ -41,6 +45,8 @@
 #include "io/checkpoint.h"
 #include "world/hfinit.h"
 #include "scene/path.h"
+#include "core/framesplit.h"
+#include "core/profile.h"
 #include "core/solver_api.h"
 #include "scene/scene.h"
 #include "ops/hf/columns.h"
@@ -480,7 +486,7 @@ static int lq_splash_contact(lq_splash *s, double dt)
 }
 
 /* Step 7: bodies move (eq. 16) under gravity, the water's force and drag. */
-static void lq_splash_move_bodies(lq_splash *s, double dt)
+static int lq_splash_move_bodies(lq_splash *s, double dt)
 {
     double lo[3] = {s->g.origin[0], INFINITY, s->g.origin[2]};
     double hi[3] = {s->g.origin[0] + s->g.nx * s->g.dx, INFINITY,
@@ -507,75 +513,114 @@ static void lq_splash_move_bodies(lq_splash *s, double dt)
         for (int j = i + 1; j < s->nobj; j++)
             if (lq_splash_active(s, &s->obj[i]) && lq_splash_active(s, &s->obj[j]))
                 lq_body_collide_pair(&s->obj[i].body, &s->obj[j].body);
+    return LQ_OK;
 }
 
 /* --- one step ------------------------------------------------------------------------ */
 
-static int lq_splash_step(lq_splash *s, double dt)
+/* Step 1: the boundary pipes take their sources' flows at the half step (walls stay 0). */
+static int lq_splash_boundary_flows(lq_splash *s, double dt)
 {
-    lq_columns_ops *o = &s->columns;
-    lq_columns_state *st = &s->columns_state;
-    double dx = s->g.dx, area = dx * dx;
-    int rc = LQ_OK;
-    /* 1. boundary pipes */
     double tm = s->t + 0.5 * dt;
+    int rc = LQ_OK;
     for (int i = 0; i < s->nsrc && !rc; i++) {
         const lq_splash_source *d = &s->src[i];
         double q = 0;
         if (tm >= d->start && tm < d->stop)
             q = d->rate + d->amplitude * sin(2 * LQ_PI * (tm - d->start) / d->period);
-        rc = lq_columns_boundary(o, st, d->axis, d->wall, d->from, d->n,
+        rc = lq_columns_boundary(&s->columns, &s->columns_state, d->axis, d->wall, d->from, d->n,
                                  (float)(d->sign * q / d->n));
     }
-    /* 2. objects press on the surface */
-    if (!rc && s->nobj > 0) rc = lq_splash_contact(s, dt);
-    /* 3. pipes accelerate (eq. 5–6) */
+    return rc;
+}
+
+/* Step 3: every pipe accelerates by its pressure difference (eq. 3–6), damped and with
+ * the pipes' viscosity. */
+static int lq_splash_accelerate(lq_splash *s, double dt)
+{
     double kg = dt * s->gravity * s->k * 0.5;
     float keep = (float)fmax(0.0, 1.0 - s->damping * dt);
-    if (!rc)
-        rc = lq_columns_flow(o, st, keep, (float)(kg * (1.0 - s->sdiag)),
-                             (float)(kg * s->sdiag * 0.5), (float)(kg * (1.0 - 0.5 * s->sdiag)),
-                             (float)(s->viscosity * dt / (s->g.dx * s->g.dx)));
-    /* 4. no column below zero (eq. 9) */
-    float r = (float)(dt / area);
-    for (int p = 0; p < s->passes && !rc; p++) rc = lq_columns_limit(o, st, r, p == s->passes - 1);
-    /* 5. volumes (eq. 7, 12) */
-    if (!rc) rc = lq_columns_volume(o, st, r, (float)(1.0 / area), (float)dt);
-    /* 6. spray (eq. 13–15), flight and landing */
-    if (!rc && st->capacity > 0) {
-        lq_columns_spray_params sp;
-        sp.threshold = (float)s->threshold;
-        sp.per_step = (float)(s->rate * area * dt);
-        sp.cap_per_depth = (float)(area / (2.0 * s->volume));
-        sp.dx = (float)dx;
-        sp.ox = (float)s->g.origin[0];
-        sp.oz = (float)s->g.origin[2];
-        sp.inv_fa = (float)(1.0 / ((1.0 - s->sdiag) * dx));
-        sp.volume = (float)s->volume;
-        sp.quarter_depth = (float)(s->volume / (4.0 * area));
-        sp.seed = s->seed;
-        sp.step = (lq_uint)s->step;
-        int ctr[LQ_COLUMNS_CNT_COUNT];
-        rc = lq_columns_spray(o, st, &sp);
-        if (!rc) rc = lq_field_download(&st->counters, ctr);
-        if (!rc && ctr[LQ_COLUMNS_CNT_LIVE] > 0) {
-            lq_columns_flight_params fp;
-            fp.n = ctr[LQ_COLUMNS_CNT_LIVE];
-            fp.nobj = s->nobj;
-            fp.dx = sp.dx;
-            fp.ox = sp.ox;
-            fp.oz = sp.oz;
-            fp.dt = (float)dt;
-            for (int a = 0; a < 3; a++) fp.g[a] = (float)s->grav[a];
-            fp.drag_keep = (float)fmax(0.0, 1.0 - s->drag * dt);
-            fp.dry = 1e-6f;
-            rc = lq_columns_particles(o, st, &fp);
-            if (!rc) rc = lq_columns_compact(o, st, fp.n);
-        }
-        if (!rc) s->emitted += ctr[LQ_COLUMNS_CNT_EMITTED];
+    return lq_columns_flow(&s->columns, &s->columns_state, keep, (float)(kg * (1.0 - s->sdiag)),
+                           (float)(kg * s->sdiag * 0.5), (float)(kg * (1.0 - 0.5 * s->sdiag)),
+                           (float)(s->viscosity * dt / (s->g.dx * s->g.dx)));
+}
+
+/* Step 4: pipes that would drain a column below zero scaled back (eq. 9), in passes. */
+static int lq_splash_limit(lq_splash *s, double dt)
+{
+    float r = (float)(dt / (s->g.dx * s->g.dx));
+    int rc = LQ_OK;
+    for (int p = 0; p < s->passes && !rc; p++)
+        rc = lq_columns_limit(&s->columns, &s->columns_state, r, p == s->passes - 1);
+    return rc;
+}
+
+/* Step 5: the columns change by the net flow (eq. 7), ḣ (eq. 12); landed spray returns. */
+static int lq_splash_volumes(lq_splash *s, double dt)
+{
+    double area = s->g.dx * s->g.dx;
+    return lq_columns_volume(&s->columns, &s->columns_state, (float)(dt / area),
+                             (float)(1.0 / area), (float)dt);
+}
+
+/* Step 6: control points rising faster than the threshold emit spray (eq. 13–15), whose
+ * volume leaves the four columns around them; the spray flies and lands. */
+static int lq_splash_spray(lq_splash *s, double dt)
+{
+    lq_columns_ops *o = &s->columns;
+    lq_columns_state *st = &s->columns_state;
+    double dx = s->g.dx, area = dx * dx;
+    lq_columns_spray_params sp;
+    sp.threshold = (float)s->threshold;
+    sp.per_step = (float)(s->rate * area * dt);
+    sp.cap_per_depth = (float)(area / (2.0 * s->volume));
+    sp.dx = (float)dx;
+    sp.ox = (float)s->g.origin[0];
+    sp.oz = (float)s->g.origin[2];
+    sp.inv_fa = (float)(1.0 / ((1.0 - s->sdiag) * dx));
+    sp.volume = (float)s->volume;
+    sp.quarter_depth = (float)(s->volume / (4.0 * area));
+    sp.seed = s->seed;
+    sp.step = (lq_uint)s->step;
+    int ctr[LQ_COLUMNS_CNT_COUNT];
+    int rc = lq_columns_spray(o, st, &sp);
+    if (!rc) rc = lq_field_download(&st->counters, ctr);
+    if (!rc && ctr[LQ_COLUMNS_CNT_LIVE] > 0) {
+        lq_columns_flight_params fp;
+        fp.n = ctr[LQ_COLUMNS_CNT_LIVE];
+        fp.nobj = s->nobj;
+        fp.dx = sp.dx;
+        fp.ox = sp.ox;
+        fp.oz = sp.oz;
+        fp.dt = (float)dt;
+        for (int a = 0; a < 3; a++) fp.g[a] = (float)s->grav[a];
+        fp.drag_keep = (float)fmax(0.0, 1.0 - s->drag * dt);
+        fp.dry = 1e-6f;
+        rc = lq_columns_particles(o, st, &fp);
+        if (!rc) rc = lq_columns_compact(o, st, fp.n);
     }
-    /* 7. objects move */
-    if (!rc && s->nobj > 0) lq_splash_move_bodies(s, dt);
+    if (!rc) s->emitted += ctr[LQ_COLUMNS_CNT_EMITTED];
+    return rc;
+}
+
+/* One step of dt: the header's list (Fig. 2's three subsystems and §4's objects). */
+static int lq_splash_step(lq_splash *s, double dt)
+{
+    lq_ctx *c = s->ctx;
+    int rc = LQ_OK;
+    /* 1. sources and sinks in the boundary pipes */
+    LQ_STAGE(rc, c, "boundary pipes", lq_splash_boundary_flows(s, dt));
+    /* 2. objects press on the surface's control points (§3.2, §4: eq. 11, 17) */
+    if (s->nobj > 0) LQ_STAGE(rc, c, "objects press", lq_splash_contact(s, dt));
+    /* 3-5. the volume model (§3.1): pipes accelerate (eq. 3-6), no column below zero
+     * (eq. 9), columns change (eq. 7, 12) */
+    LQ_STAGE(rc, c, "pipes accelerate", lq_splash_accelerate(s, dt));
+    LQ_STAGE(rc, c, "pipes limited", lq_splash_limit(s, dt));
+    LQ_STAGE(rc, c, "columns change", lq_splash_volumes(s, dt));
+    /* 6. the spray model (§3.3, eq. 13-15) */
+    if (s->columns_state.capacity > 0) LQ_STAGE(rc, c, "spray", lq_splash_spray(s, dt));
+    /* 7. objects move (§4, eq. 16) */
+    if (s->nobj > 0) LQ_STAGE(rc, c, "objects move", lq_splash_move_bodies(s, dt));
     if (rc) return rc;
     s->t += dt;
     s->dt_prev = dt;
@@ -666,47 +711,49 @@ static int lq_splash_measure(void *state, lq_frame_stats *st)
     return LQ_OK;
 }
 
+/* Steps for a frame of `span` s: splash.substeps when set; else the Courant number
+ * 0.5·cfl on the deepest water (1.5x margin for splashes within the frame), √(1+κ)
+ * stiffer where objects touch; objects move ≤ dx/4 per step; explicit diffusion
+ * ν Δt / Δx² ≤ 1/8. */
+static int lq_splash_steps(const lq_splash *s, double span)
+{
+    if (s->substeps > 0) return s->substeps;
+    double stiff = 1.0, vobj = 0;
+    for (int i = 0; i < s->nobj; i++) {
+        const lq_body *b = &s->obj[i].body;
+        if (s->obj[i].touching || b->pos[1] - lq_body_extent(b, 1) < s->dmax + s->g.origin[1])
+            stiff = 1.0 + s->kappa;
+        double v = sqrt(b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1] + b->vel[2] * b->vel[2]);
+        vobj = fmax(vobj, v + s->gravity * span);
+    }
+    for (int i = 0; i < s->nobj && stiff == 1.0; i++)
+        if (s->obj[i].body.path || lq_splash_active(s, &s->obj[i])) stiff = 1.0 + s->kappa;
+    double c = sqrt(s->k * s->gravity * fmax(1.5 * s->dmax, 1e-6) * stiff) * span / s->g.dx;
+    int n = (int)lq_framesplit_count(c / (0.5 * s->cfl), LQ_FRAMESPLIT_ROUNDOFF);
+    n = LQ_MAX(n, (int)lq_framesplit_count(vobj * span / (0.25 * s->g.dx), LQ_FRAMESPLIT_ROUNDOFF));
+    if (s->viscosity > 0)
+        n = LQ_MAX(n, (int)lq_framesplit_count(8.0 * s->viscosity * span / (s->g.dx * s->g.dx),
+                                               LQ_FRAMESPLIT_ROUNDOFF));
+    return n;
+}
+
 static int lq_splash_advance(void *state, int frame, double t_end, lq_frame_stats *st)
 {
     lq_splash *s = state;
     (void)frame;
-    double span = t_end - s->t;
-    if (span <= 0) return lq_splash_measure(s, st);
-    int n = s->substeps;
-    if (n <= 0) {
-        /* Courant 0.5·cfl on the deepest water (1.5x margin for splashes within the
-         * frame), √(1+κ) stiffer where objects touch; objects move ≤ dx/4 per step. */
-        double stiff = 1.0, vobj = 0;
-        for (int i = 0; i < s->nobj; i++) {
-            const lq_body *b = &s->obj[i].body;
-            if (s->obj[i].touching || b->pos[1] - lq_body_extent(b, 1) < s->dmax + s->g.origin[1])
-                stiff = 1.0 + s->kappa;
-            double v = sqrt(b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1] + b->vel[2] * b->vel[2]);
-            vobj = fmax(vobj, v + s->gravity * span);
-        }
-        for (int i = 0; i < s->nobj && stiff == 1.0; i++)
-            if (s->obj[i].body.path || lq_splash_active(s, &s->obj[i])) stiff = 1.0 + s->kappa;
-        double c = sqrt(s->k * s->gravity * fmax(1.5 * s->dmax, 1e-6) * stiff) * span / s->g.dx;
-        n = (int)ceil(c / (0.5 * s->cfl) - 1e-9);
-        n = LQ_MAX(n, (int)ceil(vobj * span / (0.25 * s->g.dx) - 1e-9));
-        if (s->viscosity > 0) /* explicit diffusion: ν Δt / Δx² ≤ 1/8 */
-            n = LQ_MAX(n, (int)ceil(8.0 * s->viscosity * span / (s->g.dx * s->g.dx) - 1e-9));
-        n = LQ_MAX(n, 1);
-    }
-    double dt = span / n, dt_min = INFINITY, dt_max = 0;
+    lq_framesplit fr = lq_framesplit_start(s->t, t_end);
+    if (fr.span <= 0) return lq_splash_measure(s, st);
+    int n = lq_splash_steps(s, fr.span), rc = LQ_OK;
     for (int i = 0; i < s->nobj; i++) s->obj[i].impulse = 0;
-    for (int i = 0; i < n; i++) {
-        double step_dt = (i == n - 1) ? t_end - s->t : dt;
-        int rc = lq_splash_step(s, step_dt);
-        if (rc) return rc;
-        dt_min = fmin(dt_min, step_dt);
-        dt_max = fmax(dt_max, step_dt);
+    for (int i = 0; i < n && !rc; i++) {
+        double dt = lq_framesplit_fixed(&fr, s->t, i, n);
+        LQ_STAGE(rc, s->ctx, "step", lq_splash_step(s, dt));
+        if (!rc) lq_framesplit_took(&fr, dt);
     }
-    for (int i = 0; i < s->nobj; i++) s->obj[i].frame_force = s->obj[i].impulse / span;
-    int rc = lq_splash_measure(s, st);
-    st->steps = n;
-    st->dt_min = dt_min;
-    st->dt_max = dt_max;
+    if (rc) return rc;
+    for (int i = 0; i < s->nobj; i++) s->obj[i].frame_force = s->obj[i].impulse / fr.span;
+    LQ_STAGE(rc, s->ctx, "frame stats", lq_splash_measure(s, st));
+    lq_framesplit_report(&fr, st);
     return rc;
 }
 

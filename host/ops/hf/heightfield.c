@@ -302,52 +302,43 @@ void lq_heightfield_state_release(lq_heightfield_state *st)
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
 }
 
-int lq_heightfield_step(lq_heightfield_ops *o, lq_heightfield_state *st,
-                        const lq_heightfield_step_params *p)
+int lq_heightfield_advect_velocity(lq_heightfield_ops *o, lq_heightfield_state *st, float dt_dx)
+{
+    int rc =
+        lq_heightfield_advect(o, &st->h[st->i1], &st->b, &st->u, &st->w, &st->ua, &st->wa, dt_dx);
+    lq_field t = st->u;
+    st->u = st->ua;
+    st->ua = t;
+    t = st->w;
+    st->w = st->wa;
+    st->wa = t;
+    return rc;
+}
+
+int lq_heightfield_project_volume(lq_heightfield_ops *o, lq_heightfield_state *st, float scale)
 {
     lq_field *h1 = &st->h[st->i1], *hn = &st->h[st->in];
-    float inv_scale = 1.0f / p->scale;
-    /* 2–3. d from h(n−1), frozen; eq. 17 in delta form, by rows (eq. 19), then by
-     *      columns (eq. 20), which adds h(n−1) back. */
-    int rc = LQ_OK;
-    if (p->advect) { /* 1½. u, w carried along by themselves (not in the paper) */
-        rc = lq_heightfield_advect(o, h1, &st->b, &st->u, &st->w, &st->ua, &st->wa, p->dt_dx);
-        lq_field t = st->u;
-        st->u = st->ua;
-        st->ua = t;
-        t = st->w;
-        st->w = st->wa;
-        st->wa = t;
-    }
-    if (!rc) rc = lq_heightfield_residual(o, h1, &st->u, &st->w, &st->b, hn, p->kappa, p->cdt);
-    if (!rc) rc = lq_heightfield_adi_x(o, h1, &st->b, hn, &st->cp, p->kappa);
-    if (!rc) rc = lq_heightfield_adi_z(o, h1, &st->b, hn, &st->cp, p->kappa);
-    /* 4. Volume projection: per connected region of cells wet before or after, spread
-     *    old − new volume over its wet cells; the last pass closes what the cells the
-     *    first one dried out left over. */
-    if (p->correct) {
+    float inv_scale = 1.0f / scale;
+    /* per connected region of cells wet before or after, spread old − new volume over
+     * its wet cells; the last pass closes what the cells the first one dried out left */
+    int rc =
+        lq_heightfield_label(o, h1, hn, &st->b, &st->L, &st->old_sum, &st->new_sum[0], &st->wet[0]);
+    for (int pass = 0; pass < LQ_HEIGHTFIELD_PASSES && !rc; pass++) {
+        int cur = pass % 2, nxt = 1 - cur;
+        rc = lq_heightfield_volume_reduce(o, h1, hn, &st->b, &st->L, &st->old_sum,
+                                          &st->new_sum[cur], &st->wet[cur], scale, pass == 0);
         if (!rc)
-            rc = lq_heightfield_label(o, h1, hn, &st->b, &st->L, &st->old_sum, &st->new_sum[0],
-                                      &st->wet[0]);
-        for (int pass = 0; pass < LQ_HEIGHTFIELD_PASSES && !rc; pass++) {
-            int cur = pass % 2, nxt = 1 - cur;
-            rc =
-                lq_heightfield_volume_reduce(o, h1, hn, &st->b, &st->L, &st->old_sum,
-                                             &st->new_sum[cur], &st->wet[cur], p->scale, pass == 0);
-            if (!rc)
-                rc = lq_heightfield_volume_apply(o, hn, &st->b, &st->L, &st->old_sum,
-                                                 &st->new_sum[cur], &st->wet[cur],
-                                                 &st->new_sum[nxt], &st->wet[nxt], &st->acc_l,
-                                                 inv_scale, pass == LQ_HEIGHTFIELD_PASSES - 1);
-        }
+            rc = lq_heightfield_volume_apply(o, hn, &st->b, &st->L, &st->old_sum, &st->new_sum[cur],
+                                             &st->wet[cur], &st->new_sum[nxt], &st->wet[nxt],
+                                             &st->acc_l, inv_scale,
+                                             pass == LQ_HEIGHTFIELD_PASSES - 1);
     }
-    /* 5. Where h < b: h = b − ε; velocities of eq. 7 (and bed friction). */
-    if (!rc)
-        rc = lq_heightfield_finish(o, hn, h1, &st->b, &st->u, &st->w, &st->acc_i, p->gdt_dx,
-                                   p->keep, p->fric, p->eps, p->step);
-    if (rc) return rc;
+    return rc;
+}
+
+void lq_heightfield_rotate(lq_heightfield_state *st)
+{
     int old1 = st->i1;
     st->i1 = st->in;
     st->in = old1;
-    return LQ_OK;
 }

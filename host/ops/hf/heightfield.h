@@ -58,11 +58,15 @@ int lq_heightfield_stats(lq_heightfield_ops *o, const lq_field *h, const lq_fiel
  * set to INT_MAX). */
 int lq_heightfield_state_alloc(lq_heightfield_state *st, lq_ctx *ctx, int nx, int nz);
 void lq_heightfield_state_release(lq_heightfield_state *st);
-/* Steps 2–5 of the paper's algorithm (§4, in 3D by §5) on the state, then rotates
- * h[]: frozen depth, rows then columns (eq. 19, 20), volume projection per connected
- * region (two passes), wet/dry rule and velocities. Sources (step 1) are the
- * caller's. */
-int lq_heightfield_step(lq_heightfield_ops *o, lq_heightfield_state *st,
-                        const lq_heightfield_step_params *p);
+/* Stages on the whole state, which a step sequences with the launchers above. */
+/* Not in the paper: u, w carried along by themselves (lq_heightfield_advect into ua, wa,
+ * then swapped in). */
+int lq_heightfield_advect_velocity(lq_heightfield_ops *o, lq_heightfield_state *st, float dt_dx);
+/* §4's volume projection of h(n): per connected region of cells wet in h(n−1) or h(n)
+ * (lq_heightfield_label), LQ_HEIGHTFIELD_PASSES passes of reduce and apply, the last
+ * exact (lq_heightfield_volume_apply_cell). */
+int lq_heightfield_project_volume(lq_heightfield_ops *o, lq_heightfield_state *st, float scale);
+/* h(n) becomes h(n−1) for the next step (h[] alternates). */
+void lq_heightfield_rotate(lq_heightfield_state *st);
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/common.h"
+#include "core/profile.h"
 
 static const char *const lq_poisson_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/pls/poisson_cell.h",
@@ -1006,25 +1007,10 @@ int lq_poisson_step(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                     lq_field *v, lq_field *w, lq_field *b, lq_field *p,
                     const lq_poisson_params *prm, lq_poisson_stats *st)
 {
-    static int prof = -1;
-    if (prof < 0) {
-        const char *e = getenv("LIQUIDCL_PLS_PROFILE");
-        prof = e && *e && *e != '0';
-    }
-    double t0 = prof ? (lq_ctx_finish(o->ctx), lq_now()) : 0, t1 = 0, t2 = 0;
-    int rc = lq_poisson_build(o, phi, sdf, prm);
-    if (!rc) rc = lq_poisson_rhs(o, u, v, w, b, prm);
-    if (prof) t1 = (lq_ctx_finish(o->ctx), lq_now());
-    if (!rc) rc = lq_poisson_solve(o, b, p, prm, st);
-    if (prof) t2 = (lq_ctx_finish(o->ctx), lq_now());
-    if (!rc) rc = lq_poisson_project(o, p, u, v, w, phi, sdf, prm);
-    if (prof) /* LIQUIDCL_PLS_PROFILE=1 (host/solvers/pls.c): the projection's parts, ms */
-    {
-        fprintf(stderr, " [ps_build %.1f ps_solve %.1f ps_project %.1f unknowns", 1e3 * (t1 - t0),
-                1e3 * (t2 - t1), 1e3 * (lq_ctx_finish(o->ctx), lq_now() - t2));
-        for (int l = 0; l < (o->mg_ready ? o->levels : 1); l++)
-            fprintf(stderr, " %d", o->lv[l].n[0] + o->lv[l].n[1]);
-        fprintf(stderr, "]");
-    }
+    int rc = LQ_OK; /* stages of LIQUIDCL_PROFILE=1 (core/profile.h), inside the solver's */
+    LQ_STAGE(rc, o->ctx, "system built", lq_poisson_build(o, phi, sdf, prm));
+    LQ_STAGE(rc, o->ctx, "right-hand side", lq_poisson_rhs(o, u, v, w, b, prm));
+    LQ_STAGE(rc, o->ctx, "solved", lq_poisson_solve(o, b, p, prm, st));
+    LQ_STAGE(rc, o->ctx, "velocity updated", lq_poisson_project(o, p, u, v, w, phi, sdf, prm));
     return rc;
 }
