@@ -385,6 +385,7 @@ static void lq_config_source_shallow(const lq_scene *s, int i, lq_config_source 
 static int lq_config_source_flow(const lq_scene *s, int i, lq_config_source *q)
 {
     q->pipe.wall = lq_config_word(s, "x_min|x_max|z_min|z_max", "sources.%d.pipe.wall", i);
+    q->pipe.wall_word = lq_config_text(s, "sources.%d.pipe.wall", i);
     q->pipe.has_span = lq_config_has(s, "sources.%d.pipe.span", i);
     lq_config_floats(s, q->pipe.span, 2, "sources.%d.pipe.span", i);
     q->pipe.rate = lq_config_float(s, "sources.%d.pipe.rate", i);

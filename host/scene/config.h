@@ -238,7 +238,8 @@ typedef struct lq_config_source {
         double width, amplitude, period, start, stop;
     } wavemaker;
     struct {
-        int wall; /* LQ_CONFIG_WALL_* */
+        int wall;              /* LQ_CONFIG_WALL_* */
+        const char *wall_word; /* "x_min", ... for messages */
         bool has_span;
         double span[2];
         double rate, amplitude, period, start, stop;
