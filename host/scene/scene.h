@@ -9,10 +9,12 @@
  * solver-side checks report at the positions the structs keep (lq_scene_error_at).
  *
  * The getters by dotted path below ("grid.size", "liquid.0.box.max", "walls.x_min")
- * serve that decoder (host/scene/config.c) and the scene tests only. A path the table
- * does not declare, or the wrong getter for its type, stops the program with a message
- * (abort) in every build type; tests/scene/test_config.c runs the decoder over every
- * scene, so a misspelt path in it fails the tests.
+ * serve that decoder (host/scene/config.c) and the scene tests only: they are declared
+ * for a file that defines LQ_SCENE_GETTERS before including this header, and poisoned
+ * (a compile error on any use) everywhere else. A path the table does not declare, or
+ * the wrong getter for its type, stops the program with a message (abort) in every
+ * build type; tests/scene/test_config.c runs the decoder over every scene, so a
+ * misspelt path in it fails the tests.
  */
 #ifndef LQ_SCENE_H
 #define LQ_SCENE_H
@@ -103,6 +105,7 @@ bool lq_scene_row_read(const lq_scene *s, int row);
 /* ---------------------------------------------------------------------------------
  * Getters by dotted path: for the decoder (host/scene/config.c) and tests only.
  */
+#ifdef LQ_SCENE_GETTERS
 
 /* Typed getters: the scene's value, else the table default. */
 /* An optional key with no default reads as 0, false, NULL or 0 items when absent
@@ -133,6 +136,12 @@ const lq_scene_node *lq_scene_at(const lq_scene *s, const char *path);
 /* lq_scene_error_at at the node of `path` (the file when the key is absent). */
 int lq_scene_error(const lq_scene *s, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+#else
+/* Code outside the decoder reads lq_config's fields (host/scene/config.h). */
+#pragma GCC poison lq_scene_float lq_scene_int lq_scene_bool lq_scene_enum lq_scene_file_path
+#pragma GCC poison lq_scene_floats lq_scene_ints lq_scene_enums lq_scene_words lq_scene_has
+#pragma GCC poison lq_scene_count lq_scene_kind lq_scene_at lq_scene_error
+#endif
 
 /* Checks that a key table is well formed (parents before children, kinds under
  * lists, defaults of the right type and in range, enums non-empty, ...). Returns
