@@ -383,6 +383,105 @@ int lq_run_check(const lq_run_opts *o)
     return rc;
 }
 
+/* Makes DIR's subfolders, cleared of frame files past start_frame (-1: all). */
+static int lq_run_folders(const char *dir, int start_frame)
+{
+    const char *subs[] = {"mesh", "fields", "preview", "particles"};
+    int rc = LQ_OK;
+    for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
+        char p[4096 + 16];
+        snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
+        if (lq_mkdirs(p)) rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
+        if (!rc) lq_run_clear_frames(dir, subs[i], start_frame);
+    }
+    return rc;
+}
+
+/* stats.jsonl and objects.csv opened (resuming: keeping frames 0..start_frame), and a
+ * height field's terrain mesh written. */
+static int lq_run_open_files(lq_run_writer *w, bool resume, int start_frame)
+{
+    char path[4096 + 32];
+    snprintf(path, sizeof path, "%s/stats.jsonl", w->dir);
+    int rc =
+        resume ? lq_run_stats_reopen(&w->stats, path, start_frame) : lq_jsonl_open(&w->stats, path);
+    if (!rc && w->vt->objects) rc = lq_run_objects_open(w, resume, start_frame);
+    if (rc || !w->vt->height_field || !w->cfg->output.mesh) return rc;
+    lq_field_view vb;
+    rc = w->vt->view(w->state, "b", &vb);
+    double dx = vb.spacing[0];
+    double origin[3] = {vb.origin[0] - 0.5 * dx, vb.origin[1], vb.origin[2] - 0.5 * dx};
+    snprintf(path, sizeof path, "%s/mesh/terrain.ply", w->dir);
+    if (!rc) rc = lq_hfview_write_terrain(path, vb.dims[0], vb.dims[2], dx, origin, vb.data);
+    return rc;
+}
+
+/* Frame 0 (the initial state, unless resuming after start_frame), then frames up to
+ * `frames`: each advanced, written (every output.every), checkpointed (every
+ * output.checkpoint, and when interrupted) and reported on stderr. */
+static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame, int frames,
+                         const char *ckpt, uint64_t run_hash)
+{
+    const lq_solver_vt *vt = w->vt;
+    double fps = w->cfg->time.fps;
+    int every = w->cfg->output.every, every_ckpt = w->cfg->output.checkpoint, rc = LQ_OK;
+    lq_run_interrupted = 0;
+    void (*old_int)(int) = signal(SIGINT, lq_run_on_signal);
+    void (*old_term)(int) = signal(SIGTERM, lq_run_on_signal);
+    bool tty = isatty(2);
+    double start = lq_now();
+    long total_steps = 0;
+    lq_frame_stats st;
+    if (!o->resume) {
+        rc = vt->measure(w->state, &st);
+        if (!rc) rc = lq_run_write_stats(w, 0, 0.0, &st, 0.0);
+        if (!rc) rc = lq_run_write_objects(w, 0, 0.0);
+        if (!rc) rc = lq_run_write_frame(w, 0, 0.0);
+        start_frame = 0;
+    }
+    int first = start_frame + 1;
+    for (int f = first; f <= frames && !rc; f++) {
+        double t = f / fps, t0 = lq_now();
+        rc = vt->advance(w->state, f, t, &st);
+        if (rc) {
+            rc = lq_error_replace(rc, "frame %d: %s", f, lq_error_message());
+            break;
+        }
+        double wall = (lq_now() - t0) * 1e3;
+        total_steps += st.steps;
+        rc = lq_run_write_stats(w, f, t, &st, wall);
+        if (!rc) rc = lq_run_write_objects(w, f, t);
+        if (!rc && f % every == 0) rc = lq_run_write_frame(w, f, t);
+        /* A checkpoint every output.checkpoint frames, and of the last frame when
+         * interrupted, so --resume continues from there. */
+        if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_run_interrupted))
+            rc = lq_checkpoint_write(ckpt, vt, w->state, f, run_hash);
+        if (rc) break;
+        if (!o->quiet) {
+            double el = lq_now() - start;
+            char eta[32];
+            lq_run_format_eta(el / (f - first + 1) * (frames - f), eta, sizeof eta);
+            fprintf(stderr,
+                    "%sframe %d/%d  t %.3f s  %d steps  %.2f ms/step  volume %.6g m3  ETA %s%s",
+                    tty ? "\r" : "", f, frames, t, st.steps, wall / LQ_MAX(st.steps, 1),
+                    st.liquid_volume, eta, tty ? "\033[K" : "\n");
+        }
+        if (lq_run_interrupted) {
+            if (tty && !o->quiet) fputc('\n', stderr);
+            rc = lq_error(LQ_ESIM, "interrupted after frame %d; frames 0..%d are complete in %s%s",
+                          f, f, w->dir, every_ckpt > 0 ? " (continue with --resume)" : "");
+            break;
+        }
+    }
+    signal(SIGINT, old_int);
+    signal(SIGTERM, old_term);
+    if (tty && !o->quiet && !rc) fputc('\n', stderr);
+    if (!rc && !o->quiet)
+        fprintf(stderr, "liquidcl: done: %d frames, %ld steps in %.1f s\n", frames, total_steps,
+                lq_now() - start);
+    return rc;
+}
+
 int lq_run(const lq_run_opts *o)
 {
     int rc = LQ_OK;
@@ -407,8 +506,6 @@ int lq_run(const lq_run_opts *o)
     rc = lq_run_check_output_fields(cfg, vt);
     if (rc) goto fail;
     int frames = o->frames > 0 ? o->frames : cfg->time.frames;
-    double fps = cfg->time.fps;
-    int every = cfg->output.every;
     const char *name = cfg->name;
     if (!o->out && (strchr(name, '/') || name[0] == '.' || name[0] == '\0')) {
         rc = lq_config_error(cfg, cfg->at_name,
@@ -435,7 +532,7 @@ int lq_run(const lq_run_opts *o)
     }
     if (rc) goto fail;
     uint64_t run_hash = 0;
-    int start_frame = -1, every_ckpt = cfg->output.checkpoint;
+    int start_frame = -1;
     char ckpt[4096 + 32];
     snprintf(ckpt, sizeof ckpt, "%s/checkpoint.lqc", dir);
     rc = lq_checkpoint_hash(o->scene, o->nsets, o->sets, &run_hash);
@@ -448,96 +545,24 @@ int lq_run(const lq_run_opts *o)
     }
 
     /* 2. The output folder (one that cannot be made is a bad --out: exit 2). */
-    const char *subs[] = {"mesh", "fields", "preview", "particles"};
-    for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
-        char p[4096 + 16];
-        snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
-        if (lq_mkdirs(p)) rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
-        if (!rc) lq_run_clear_frames(dir, subs[i], start_frame);
-    }
+    rc = lq_run_folders(dir, start_frame);
     if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
     if (rc) goto fail;
     w.dir = dir;
     w.cfg = cfg;
     w.vt = vt;
     w.state = state;
-    char path[4096 + 32];
-    snprintf(path, sizeof path, "%s/stats.jsonl", dir);
-    rc = o->resume ? lq_run_stats_reopen(&w.stats, path, start_frame)
-                   : lq_jsonl_open(&w.stats, path);
-    if (!rc && vt->objects) rc = lq_run_objects_open(&w, o->resume, start_frame);
+    rc = lq_run_open_files(&w, o->resume, start_frame);
     if (rc) goto fail;
-    if (vt->height_field && cfg->output.mesh) {
-        lq_field_view vb;
-        rc = vt->view(state, "b", &vb);
-        double dx = vb.spacing[0];
-        double origin[3] = {vb.origin[0] - 0.5 * dx, vb.origin[1], vb.origin[2] - 0.5 * dx};
-        snprintf(path, sizeof path, "%s/mesh/terrain.ply", dir);
-        if (!rc) rc = lq_hfview_write_terrain(path, vb.dims[0], vb.dims[2], dx, origin, vb.data);
-        if (rc) goto fail;
-    }
     if (!o->quiet && o->resume)
         fprintf(stderr, "liquidcl: %s: resuming after frame %d of %d, writing %s/\n", o->scene,
                 start_frame, frames, dir);
     else if (!o->quiet)
-        fprintf(stderr, "liquidcl: %s: %d frames at %g fps, writing %s/\n", o->scene, frames, fps,
-                dir);
+        fprintf(stderr, "liquidcl: %s: %d frames at %g fps, writing %s/\n", o->scene, frames,
+                cfg->time.fps, dir);
 
     /* 3. Frame 0 is the initial state; frames 1..N follow. */
-    lq_run_interrupted = 0;
-    void (*old_int)(int) = signal(SIGINT, lq_run_on_signal);
-    void (*old_term)(int) = signal(SIGTERM, lq_run_on_signal);
-    bool tty = isatty(2);
-    double start = lq_now();
-    long total_steps = 0;
-    lq_frame_stats st;
-    if (!o->resume) {
-        rc = vt->measure(state, &st);
-        if (!rc) rc = lq_run_write_stats(&w, 0, 0.0, &st, 0.0);
-        if (!rc) rc = lq_run_write_objects(&w, 0, 0.0);
-        if (!rc) rc = lq_run_write_frame(&w, 0, 0.0);
-        start_frame = 0;
-    }
-    int first = start_frame + 1;
-    for (int f = first; f <= frames && !rc; f++) {
-        double t = f / fps, t0 = lq_now();
-        rc = vt->advance(state, f, t, &st);
-        if (rc) {
-            rc = lq_error_replace(rc, "frame %d: %s", f, lq_error_message());
-            break;
-        }
-        double wall = (lq_now() - t0) * 1e3;
-        total_steps += st.steps;
-        rc = lq_run_write_stats(&w, f, t, &st, wall);
-        if (!rc) rc = lq_run_write_objects(&w, f, t);
-        if (!rc && f % every == 0) rc = lq_run_write_frame(&w, f, t);
-        /* A checkpoint every output.checkpoint frames, and of the last frame when
-         * interrupted, so --resume continues from there. */
-        if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_run_interrupted))
-            rc = lq_checkpoint_write(ckpt, vt, state, f, run_hash);
-        if (rc) break;
-        if (!o->quiet) {
-            double el = lq_now() - start;
-            char eta[32];
-            lq_run_format_eta(el / (f - first + 1) * (frames - f), eta, sizeof eta);
-            fprintf(stderr,
-                    "%sframe %d/%d  t %.3f s  %d steps  %.2f ms/step  volume %.6g m3  ETA %s%s",
-                    tty ? "\r" : "", f, frames, t, st.steps, wall / LQ_MAX(st.steps, 1),
-                    st.liquid_volume, eta, tty ? "\033[K" : "\n");
-        }
-        if (lq_run_interrupted) {
-            if (tty && !o->quiet) fputc('\n', stderr);
-            rc = lq_error(LQ_ESIM, "interrupted after frame %d; frames 0..%d are complete in %s%s",
-                          f, f, dir, every_ckpt > 0 ? " (continue with --resume)" : "");
-            break;
-        }
-    }
-    signal(SIGINT, old_int);
-    signal(SIGTERM, old_term);
-    if (tty && !o->quiet && !rc) fputc('\n', stderr);
-    if (!rc && !o->quiet)
-        fprintf(stderr, "liquidcl: done: %d frames, %ld steps in %.1f s\n", frames, total_steps,
-                lq_now() - start);
+    rc = lq_run_frames(&w, o, start_frame, frames, ckpt, run_hash);
 fail:
     if (w.stats.f) lq_jsonl_close(&w.stats);
     if (w.objects) fclose(w.objects);

@@ -248,6 +248,34 @@ static int lq_shallow_config(lq_shallow *s, const lq_config *cfg)
     return LQ_OK;
 }
 
+/* The volume sums' fixed-point scale, from the initial ground b and surface h, and the
+ * host copies of the views. */
+static int lq_shallow_scale(lq_shallow *s, const float *b, const float *h)
+{
+    int nx = s->g.nx, nz = s->g.nz;
+    size_t n = (size_t)nx * (size_t)nz, f4 = n * 4;
+    /* N cells of depth up to D_cap sum below 2^62. D_cap covers 8x the initial water and
+     * the terrain's relief; should sources fill the grid deeper than that,
+     * lq_shallow_measure coarsens the scale before the sums can overflow. */
+    float hmax = -INFINITY, bmin = INFINITY, bmax = -INFINITY, dmax = 0;
+    for (size_t c = 0; c < n; c++) {
+        hmax = fmaxf(hmax, h[c]);
+        bmin = fminf(bmin, b[c]);
+        bmax = fmaxf(bmax, b[c]);
+        dmax = fmaxf(dmax, lq_heightfield_depth(h[c], b[c]));
+    }
+    double dcap = exp2(ceil(log2(fmax(8.0 * fmax(hmax - bmin, bmax - bmin), 1.0))));
+    int S = (int)floor(62.0 - log2((double)n) - log2(dcap));
+    s->scale = ldexp(1.0, LQ_MIN(S, 60));
+    s->dmax = dmax;
+    s->hv = lq_alloc(f4);
+    s->bv = lq_alloc(f4);
+    s->fv = lq_alloc(f4);
+    s->uv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
+    s->wv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
+    return !s->hv || !s->bv || !s->fv || !s->uv || !s->wv ? LQ_ESIM : LQ_OK;
+}
+
 static int lq_shallow_create(lq_ctx *ctx, const lq_config *cfg, void **state)
 {
     int rc = LQ_OK;
@@ -278,35 +306,11 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     rc = lq_shallow_sources(s, cfg);
     if (rc) goto fail;
 
-    size_t f4 = n * 4;
     rc = lq_heightfield_ops_init(&s->heightfield, ctx, nx, nz);
     if (!rc) rc = lq_field_upload(&s->heightfield_state.b, b);
     for (int i = 0; i < 2 && !rc; i++) rc = lq_field_upload(&s->heightfield_state.h[i], h);
+    if (!rc) rc = lq_shallow_scale(s, b, h);
     if (rc) goto fail;
-
-    /* Fixed-point scale: N cells of depth up to D_cap sum below 2^62. D_cap covers 8x
-     * the initial water and the terrain's relief; should sources fill the grid deeper
-     * than that, lq_shallow_measure coarsens the scale before the sums can overflow. */
-    float hmax = -INFINITY, bmin = INFINITY, bmax = -INFINITY, dmax = 0;
-    for (size_t c = 0; c < n; c++) {
-        hmax = fmaxf(hmax, h[c]);
-        bmin = fminf(bmin, b[c]);
-        bmax = fmaxf(bmax, b[c]);
-        dmax = fmaxf(dmax, lq_heightfield_depth(h[c], b[c]));
-    }
-    double dcap = exp2(ceil(log2(fmax(8.0 * fmax(hmax - bmin, bmax - bmin), 1.0))));
-    int S = (int)floor(62.0 - log2((double)n) - log2(dcap));
-    s->scale = ldexp(1.0, LQ_MIN(S, 60));
-    s->dmax = dmax;
-    s->hv = lq_alloc(f4);
-    s->bv = lq_alloc(f4);
-    s->fv = lq_alloc(f4);
-    s->uv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
-    s->wv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
-    if (!s->hv || !s->bv || !s->fv || !s->uv || !s->wv) {
-        rc = LQ_ESIM;
-        goto fail;
-    }
     lq_frame_stats st;
     free(b);
     free(h);

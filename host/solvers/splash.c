@@ -281,6 +281,22 @@ static int lq_splash_config(lq_splash *s, const lq_config *cfg)
     return LQ_OK;
 }
 
+/* The host copies of the views; the ground b kept (it never changes). */
+static int lq_splash_views(lq_splash *s, const float *b)
+{
+    int nx = s->g.nx, nz = s->g.nz;
+    size_t f4 = (size_t)nx * (size_t)nz * 4;
+    s->hv = lq_alloc(f4);
+    s->bv = lq_alloc(f4);
+    s->dv = lq_alloc(f4);
+    s->fv = lq_alloc(f4);
+    s->uv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
+    s->wv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
+    if (!s->hv || !s->bv || !s->dv || !s->fv || !s->uv || !s->wv) return LQ_ESIM;
+    memcpy(s->bv, b, f4);
+    return LQ_OK;
+}
+
 static int lq_splash_create(lq_ctx *ctx, const lq_config *cfg, void **state)
 {
     int rc = LQ_OK;
@@ -310,19 +326,8 @@ static int lq_splash_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     rc = lq_columns_ops_init(&s->columns, ctx, nx, nz);
     if (!rc) rc = lq_field_upload(&s->columns_state.b, b);
     if (!rc) rc = lq_field_upload(&s->columns_state.d, h);
+    if (!rc) rc = lq_splash_views(s, b);
     if (rc) goto fail;
-    size_t f4 = n * 4;
-    s->hv = lq_alloc(f4);
-    s->bv = lq_alloc(f4);
-    s->dv = lq_alloc(f4);
-    s->fv = lq_alloc(f4);
-    s->uv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
-    s->wv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
-    if (!s->hv || !s->bv || !s->dv || !s->fv || !s->uv || !s->wv) {
-        rc = LQ_ESIM;
-        goto fail;
-    }
-    memcpy(s->bv, b, f4);
     free(b);
     free(h);
     b = h = NULL;
