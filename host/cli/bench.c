@@ -23,7 +23,7 @@
 #include "ops/mac/pressure.h"
 #include "ops/pls/reinit.h"
 #include "cli/run.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 #include "core/shape.h"
 #include "ops/pls/sladvect.h"
 #include "solvers/registry.h"
@@ -1192,12 +1192,12 @@ static int lq_bench_pls_step(lq_bench_ctx *b, int n, double *ms, double *dev_byt
             "  cfl: 3\n  particles_per_cell: 16\n",
             n, n, n, 1.28 / n);
     fclose(f);
-    lq_scene *sc = lq_scene_load(path, 0, NULL);
+    lq_config *cfg = lq_config_load(path, 0, NULL);
     remove(path);
-    if (!sc) return LQ_EINPUT;
-    const lq_solver_vt *vt = lq_registry_find(sc);
+    if (!cfg) return LQ_EINPUT;
+    const lq_solver_vt *vt = lq_registry_find(cfg);
     void *state = NULL;
-    int rc = vt ? vt->create(b->ctx, sc, &state) : LQ_EINPUT;
+    int rc = vt ? vt->create(b->ctx, cfg, &state) : LQ_EINPUT;
     lq_frame_stats st;
     int steps = 0, its = 0, frame = 1;
     double el = 0;
@@ -1219,7 +1219,7 @@ static int lq_bench_pls_step(lq_bench_ctx *b, int n, double *ms, double *dev_byt
     *iters = steps ? (double)its / steps : 0;
     *steps_out = steps;
     if (state) vt->destroy(state);
-    lq_scene_free(sc);
+    lq_config_free(cfg);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
     return rc;
 }

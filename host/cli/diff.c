@@ -11,7 +11,7 @@
 #include "core/common.h"
 #include "core/field.h"
 #include "cli/run.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 #include "solvers/registry.h"
 #include "core/tolerance.h"
 
@@ -38,7 +38,7 @@ static void lq_diff_field(const lq_field_view *a, const lq_field_view *b, double
 int lq_diff(const lq_run_opts *o)
 {
     int rc = LQ_OK;
-    lq_scene *s = NULL;
+    lq_config *cfg = NULL;
     lq_ctx cref, ccl;
     bool ref_open = false, cl_open = false;
     void *sref = NULL, *scl = NULL;
@@ -47,9 +47,9 @@ int lq_diff(const lq_run_opts *o)
     memset(&cref, 0, sizeof cref);
     memset(&ccl, 0, sizeof ccl);
 
-    s = lq_scene_load(o->scene, o->nsets, o->sets);
-    if (!s) return LQ_EINPUT;
-    vt = lq_registry_find(s);
+    cfg = lq_config_load(o->scene, o->nsets, o->sets);
+    if (!cfg) return LQ_EINPUT;
+    vt = lq_registry_find(cfg);
     if (!vt) {
         rc = LQ_EINPUT;
         goto done;
@@ -63,8 +63,8 @@ int lq_diff(const lq_run_opts *o)
     if (!rc) ref_open = true;
     if (!rc) rc = lq_ctx_open(&ccl, spec, true);
     if (!rc) cl_open = true;
-    if (!rc) rc = vt->create(&cref, s, &sref);
-    if (!rc) rc = vt->create(&ccl, s, &scl);
+    if (!rc) rc = vt->create(&cref, cfg, &sref);
+    if (!rc) rc = vt->create(&ccl, cfg, &scl);
     if (rc) goto done;
 
     int nfields = 0;
@@ -72,7 +72,7 @@ int lq_diff(const lq_run_opts *o)
     lq_diff_acc acc[16];
     memset(acc, 0, sizeof acc);
     lq_diff_acc vol = {0, 0, 0}, objs = {0, 0, 0}, pts = {0, 0, 0};
-    double fps = lq_scene_float(s, "time.fps");
+    double fps = cfg->time.fps;
     fprintf(stderr, "liquidcl: diff %s: %d frames, reference vs OpenCL\n", o->scene, o->frames);
     for (int f = 1; f <= o->frames && !rc; f++) {
         lq_frame_stats a, b;
@@ -174,6 +174,6 @@ done:
     if (scl) vt->destroy(scl);
     if (ref_open) lq_ctx_close(&cref);
     if (cl_open) lq_ctx_close(&ccl);
-    lq_scene_free(s);
+    lq_config_free(cfg);
     return rc;
 }

@@ -23,7 +23,7 @@
 #include "views/mcubes.h"
 #include "views/objview.h"
 #include "views/volview.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 #include "solvers/registry.h"
 
 static volatile sig_atomic_t lq_run_interrupted;
@@ -35,11 +35,10 @@ static void lq_run_on_signal(int sig)
 }
 
 /* Checks output.fields against the solver's names (before anything is written). */
-static int lq_run_check_output_fields(const lq_scene *s, const lq_solver_vt *vt)
+static int lq_run_check_output_fields(const lq_config *cfg, const lq_solver_vt *vt)
 {
-    const char *names[16];
-    int n = lq_scene_enums(s, "output.fields", names, 16);
-    for (int i = 0; i < n && i < 16; i++) {
+    const char *const *names = cfg->output.fields;
+    for (int i = 0; i < cfg->output.nfields; i++) {
         bool known = false;
         for (const char *const *f = vt->fields; *f; f++) known |= strcmp(*f, names[i]) == 0;
         if (!known) {
@@ -48,9 +47,9 @@ static int lq_run_check_output_fields(const lq_scene *s, const lq_solver_vt *vt)
                 strncat(list, list[0] ? ", " : "", sizeof list - strlen(list) - 1);
                 strncat(list, *f, sizeof list - strlen(list) - 1);
             }
-            return lq_scene_error(s, "output.fields",
-                                  "solver '%s' has no field '%s' (it writes %s)", vt->name,
-                                  names[i], list);
+            return lq_config_error(cfg, cfg->output.at_fields,
+                                   "solver '%s' has no field '%s' (it writes %s)", vt->name,
+                                   names[i], list);
         }
     }
     return LQ_OK;
@@ -116,7 +115,7 @@ static int lq_run_stats_reopen(lq_jsonl *j, const char *path, int keep)
 
 typedef struct lq_run_writer {
     const char *dir;
-    const lq_scene *scene;
+    const lq_config *cfg;
     const lq_solver_vt *vt;
     void *state;
     lq_jsonl stats;
@@ -234,12 +233,13 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
     }
     if (!rc && preview) {
         if (!w->vol_ready) {
+            const lq_config_output *out = &w->cfg->output;
             rc = lq_volview_init(&w->vol, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing,
-                                 lq_scene_int(w->scene, "output.preview_width"));
+                                 out->preview_width);
             w->vol_ready = rc == LQ_OK;
-            w->vol.azimuth = lq_scene_float(w->scene, "output.preview_azimuth");
-            w->vol.elevation = lq_scene_float(w->scene, "output.preview_elevation");
-            w->vol.distance = lq_scene_float(w->scene, "output.preview_distance");
+            w->vol.azimuth = out->preview_azimuth;
+            w->vol.elevation = out->preview_elevation;
+            w->vol.distance = out->preview_distance;
         }
         snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
         /* spray and foam over the liquid (columns x y z ... kind, as the solver names them) */
@@ -260,10 +260,9 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
 {
     char path[4096 + 128];
     int rc = LQ_OK;
-    const lq_scene *s = w->scene;
-    const char *names[16];
-    int nf = lq_scene_enums(s, "output.fields", names, 16);
-    for (int i = 0; i < nf && i < 16 && !rc; i++) {
+    const lq_config_output *out = &w->cfg->output;
+    const char *const *names = out->fields;
+    for (int i = 0; i < out->nfields && !rc; i++) {
         lq_field_view v;
         rc = w->vt->view(w->state, names[i], &v);
         snprintf(path, sizeof path, "%s/fields/%s_%04d.vtk", w->dir, names[i], frame);
@@ -274,15 +273,14 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
     if (rc) return rc;
 
     /* Particles and objects (solvers that have them). */
-    bool mesh = lq_scene_bool(s, "output.mesh"), preview = lq_scene_bool(s, "output.preview");
+    bool mesh = out->mesh, preview = out->preview;
     lq_points_view pts;
     memset(&pts, 0, sizeof pts);
     const lq_object_record *objs = NULL;
     int nobj = 0;
-    if (w->vt->points && (preview || lq_scene_bool(s, "output.particles")))
-        rc = w->vt->points(w->state, &pts);
+    if (w->vt->points && (preview || out->particles)) rc = w->vt->points(w->state, &pts);
     if (!rc && w->vt->objects) rc = w->vt->objects(w->state, &objs, &nobj);
-    if (!rc && w->vt->points && lq_scene_bool(s, "output.particles")) {
+    if (!rc && w->vt->points && out->particles) {
         snprintf(path, sizeof path, "%s/particles/%04d.ply", w->dir, frame);
         rc = lq_ply_write(path, pts.n, pts.nprops, pts.names, pts.columns, 0, NULL);
     }
@@ -322,12 +320,11 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
     }
     if (!rc && preview) {
         if (!w->preview_ready) {
-            rc = lq_hfview_preview_init(&w->preview, nx, nz, dx, origin,
-                                        lq_scene_int(s, "output.preview_width"), 0);
+            rc = lq_hfview_preview_init(&w->preview, nx, nz, dx, origin, out->preview_width, 0);
             w->preview_ready = rc == LQ_OK;
-            w->preview.azimuth = lq_scene_float(s, "output.preview_azimuth");
-            w->preview.elevation = lq_scene_float(s, "output.preview_elevation");
-            w->preview.distance = lq_scene_float(s, "output.preview_distance");
+            w->preview.azimuth = out->preview_azimuth;
+            w->preview.elevation = out->preview_elevation;
+            w->preview.distance = out->preview_distance;
         }
         snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
         if (!rc)
@@ -358,17 +355,17 @@ int lq_run_check(const lq_run_opts *o)
 {
     lq_ctx ctx;
     void *state = NULL;
-    lq_scene *s = lq_scene_load(o->scene, o->nsets, o->sets);
-    if (!s) return LQ_EINPUT;
-    const lq_solver_vt *vt = lq_registry_find(s);
-    int rc = vt ? lq_run_check_output_fields(s, vt) : LQ_EINPUT;
+    lq_config *cfg = lq_config_load(o->scene, o->nsets, o->sets);
+    if (!cfg) return LQ_EINPUT;
+    const lq_solver_vt *vt = lq_registry_find(cfg);
+    int rc = vt ? lq_run_check_output_fields(cfg, vt) : LQ_EINPUT;
     if (!rc) rc = lq_ctx_open(&ctx, "ref", false);
     size_t planned = 0;
     if (!rc) {
         /* a solver that plans its memory whole (pls) stops after the plan: every input
          * it reads is read by then, and nothing large is allocated */
         ctx.plan_stop = true;
-        rc = vt->create(&ctx, s, &state);
+        rc = vt->create(&ctx, cfg, &state);
         planned = ctx.planned;
         if (planned > 0 && rc == LQ_EINPUT) {
             lq_error_clear();
@@ -382,111 +379,52 @@ int lq_run_check(const lq_run_opts *o)
                (double)planned / 1048576.0);
     else if (!rc)
         printf("%s: ok (solver %s)\n", o->scene, vt->name);
-    lq_scene_free(s);
+    lq_config_free(cfg);
     return rc;
 }
 
-int lq_run(const lq_run_opts *o)
+/* Makes DIR's subfolders, cleared of frame files past start_frame (-1: all). */
+static int lq_run_folders(const char *dir, int start_frame)
 {
-    int rc = LQ_OK;
-    lq_scene *s = NULL;
-    lq_ctx ctx;
-    bool ctx_open = false;
-    void *state = NULL;
-    const lq_solver_vt *vt = NULL;
-    lq_run_writer w;
-    memset(&w, 0, sizeof w);
-    memset(&ctx, 0, sizeof ctx);
-    char dir[4096];
-
-    /* 1. Everything that can be wrong with the input is found before writing. */
-    s = lq_scene_load(o->scene, o->nsets, o->sets);
-    if (!s) return LQ_EINPUT;
-    vt = lq_registry_find(s);
-    if (!vt) {
-        rc = LQ_EINPUT;
-        goto fail;
-    }
-    rc = lq_run_check_output_fields(s, vt);
-    if (rc) goto fail;
-    int frames = o->frames > 0 ? o->frames : lq_scene_int(s, "time.frames");
-    double fps = lq_scene_float(s, "time.fps");
-    int every = lq_scene_int(s, "output.every");
-    const char *name = lq_scene_name(s);
-    if (!o->out && (strchr(name, '/') || name[0] == '.' || name[0] == '\0')) {
-        rc = lq_scene_error(s, "name",
-                            "name '%s' cannot be a folder under out/ (no '/', no leading '.'); "
-                            "rename it or pass --out",
-                            name);
-        goto fail;
-    }
-    if (o->out)
-        snprintf(dir, sizeof dir, "%s", o->out);
-    else
-        snprintf(dir, sizeof dir, "out/%s", name);
-    rc = lq_ctx_open(&ctx, o->device ? o->device : "auto", false);
-    if (rc) goto fail;
-    ctx_open = true;
-    ctx.plan_only = o->plan;
-    rc = vt->create(&ctx, s, &state);
-    if (o->plan) { /* the solver printed its plan and stopped before allocating */
-        if (ctx.planned > 0) lq_error_clear();
-        rc = ctx.planned > 0 ? LQ_OK
-             : rc            ? rc
-                  : lq_error(LQ_EINPUT, "--plan: solver '%s' has no device-memory plan", vt->name);
-        goto fail;
-    }
-    if (rc) goto fail;
-    uint64_t run_hash = 0;
-    int start_frame = -1, every_ckpt = lq_scene_int(s, "output.checkpoint");
-    char ckpt[4096 + 32];
-    snprintf(ckpt, sizeof ckpt, "%s/checkpoint.lqc", dir);
-    rc = lq_checkpoint_hash(o->scene, o->nsets, o->sets, &run_hash);
-    if (!rc && o->resume) rc = lq_checkpoint_read(ckpt, vt, state, run_hash, &start_frame);
-    if (rc) goto fail;
-    if (o->resume && start_frame >= frames) {
-        rc = lq_error(LQ_EINPUT, "--resume: %s holds frame %d already; ask for more --frames", dir,
-                      start_frame);
-        goto fail;
-    }
-
-    /* 2. The output folder (one that cannot be made is a bad --out: exit 2). */
     const char *subs[] = {"mesh", "fields", "preview", "particles"};
+    int rc = LQ_OK;
     for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
         char p[4096 + 16];
         snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
         if (lq_mkdirs(p)) rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
         if (!rc) lq_run_clear_frames(dir, subs[i], start_frame);
     }
-    if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
-    if (rc) goto fail;
-    w.dir = dir;
-    w.scene = s;
-    w.vt = vt;
-    w.state = state;
-    char path[4096 + 32];
-    snprintf(path, sizeof path, "%s/stats.jsonl", dir);
-    rc = o->resume ? lq_run_stats_reopen(&w.stats, path, start_frame)
-                   : lq_jsonl_open(&w.stats, path);
-    if (!rc && vt->objects) rc = lq_run_objects_open(&w, o->resume, start_frame);
-    if (rc) goto fail;
-    if (vt->height_field && lq_scene_bool(s, "output.mesh")) {
-        lq_field_view vb;
-        rc = vt->view(state, "b", &vb);
-        double dx = vb.spacing[0];
-        double origin[3] = {vb.origin[0] - 0.5 * dx, vb.origin[1], vb.origin[2] - 0.5 * dx};
-        snprintf(path, sizeof path, "%s/mesh/terrain.ply", dir);
-        if (!rc) rc = lq_hfview_write_terrain(path, vb.dims[0], vb.dims[2], dx, origin, vb.data);
-        if (rc) goto fail;
-    }
-    if (!o->quiet && o->resume)
-        fprintf(stderr, "liquidcl: %s: resuming after frame %d of %d, writing %s/\n", o->scene,
-                start_frame, frames, dir);
-    else if (!o->quiet)
-        fprintf(stderr, "liquidcl: %s: %d frames at %g fps, writing %s/\n", o->scene, frames, fps,
-                dir);
+    return rc;
+}
 
-    /* 3. Frame 0 is the initial state; frames 1..N follow. */
+/* stats.jsonl and objects.csv opened (resuming: keeping frames 0..start_frame), and a
+ * height field's terrain mesh written. */
+static int lq_run_open_files(lq_run_writer *w, bool resume, int start_frame)
+{
+    char path[4096 + 32];
+    snprintf(path, sizeof path, "%s/stats.jsonl", w->dir);
+    int rc =
+        resume ? lq_run_stats_reopen(&w->stats, path, start_frame) : lq_jsonl_open(&w->stats, path);
+    if (!rc && w->vt->objects) rc = lq_run_objects_open(w, resume, start_frame);
+    if (rc || !w->vt->height_field || !w->cfg->output.mesh) return rc;
+    lq_field_view vb;
+    rc = w->vt->view(w->state, "b", &vb);
+    double dx = vb.spacing[0];
+    double origin[3] = {vb.origin[0] - 0.5 * dx, vb.origin[1], vb.origin[2] - 0.5 * dx};
+    snprintf(path, sizeof path, "%s/mesh/terrain.ply", w->dir);
+    if (!rc) rc = lq_hfview_write_terrain(path, vb.dims[0], vb.dims[2], dx, origin, vb.data);
+    return rc;
+}
+
+/* Frame 0 (the initial state, unless resuming after start_frame), then frames up to
+ * `frames`: each advanced, written (every output.every), checkpointed (every
+ * output.checkpoint, and when interrupted) and reported on stderr. */
+static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame, int frames,
+                         const char *ckpt, uint64_t run_hash)
+{
+    const lq_solver_vt *vt = w->vt;
+    double fps = w->cfg->time.fps;
+    int every = w->cfg->output.every, every_ckpt = w->cfg->output.checkpoint, rc = LQ_OK;
     lq_run_interrupted = 0;
     void (*old_int)(int) = signal(SIGINT, lq_run_on_signal);
     void (*old_term)(int) = signal(SIGTERM, lq_run_on_signal);
@@ -495,29 +433,29 @@ int lq_run(const lq_run_opts *o)
     long total_steps = 0;
     lq_frame_stats st;
     if (!o->resume) {
-        rc = vt->measure(state, &st);
-        if (!rc) rc = lq_run_write_stats(&w, 0, 0.0, &st, 0.0);
-        if (!rc) rc = lq_run_write_objects(&w, 0, 0.0);
-        if (!rc) rc = lq_run_write_frame(&w, 0, 0.0);
+        rc = vt->measure(w->state, &st);
+        if (!rc) rc = lq_run_write_stats(w, 0, 0.0, &st, 0.0);
+        if (!rc) rc = lq_run_write_objects(w, 0, 0.0);
+        if (!rc) rc = lq_run_write_frame(w, 0, 0.0);
         start_frame = 0;
     }
     int first = start_frame + 1;
     for (int f = first; f <= frames && !rc; f++) {
         double t = f / fps, t0 = lq_now();
-        rc = vt->advance(state, f, t, &st);
+        rc = vt->advance(w->state, f, t, &st);
         if (rc) {
             rc = lq_error_replace(rc, "frame %d: %s", f, lq_error_message());
             break;
         }
         double wall = (lq_now() - t0) * 1e3;
         total_steps += st.steps;
-        rc = lq_run_write_stats(&w, f, t, &st, wall);
-        if (!rc) rc = lq_run_write_objects(&w, f, t);
-        if (!rc && f % every == 0) rc = lq_run_write_frame(&w, f, t);
+        rc = lq_run_write_stats(w, f, t, &st, wall);
+        if (!rc) rc = lq_run_write_objects(w, f, t);
+        if (!rc && f % every == 0) rc = lq_run_write_frame(w, f, t);
         /* A checkpoint every output.checkpoint frames, and of the last frame when
          * interrupted, so --resume continues from there. */
         if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_run_interrupted))
-            rc = lq_checkpoint_write(ckpt, vt, state, f, run_hash);
+            rc = lq_checkpoint_write(ckpt, vt, w->state, f, run_hash);
         if (rc) break;
         if (!o->quiet) {
             double el = lq_now() - start;
@@ -531,7 +469,7 @@ int lq_run(const lq_run_opts *o)
         if (lq_run_interrupted) {
             if (tty && !o->quiet) fputc('\n', stderr);
             rc = lq_error(LQ_ESIM, "interrupted after frame %d; frames 0..%d are complete in %s%s",
-                          f, f, dir, every_ckpt > 0 ? " (continue with --resume)" : "");
+                          f, f, w->dir, every_ckpt > 0 ? " (continue with --resume)" : "");
             break;
         }
     }
@@ -541,6 +479,90 @@ int lq_run(const lq_run_opts *o)
     if (!rc && !o->quiet)
         fprintf(stderr, "liquidcl: done: %d frames, %ld steps in %.1f s\n", frames, total_steps,
                 lq_now() - start);
+    return rc;
+}
+
+int lq_run(const lq_run_opts *o)
+{
+    int rc = LQ_OK;
+    lq_config *cfg = NULL;
+    lq_ctx ctx;
+    bool ctx_open = false;
+    void *state = NULL;
+    const lq_solver_vt *vt = NULL;
+    lq_run_writer w;
+    memset(&w, 0, sizeof w);
+    memset(&ctx, 0, sizeof ctx);
+    char dir[4096];
+
+    /* 1. Everything that can be wrong with the input is found before writing. */
+    cfg = lq_config_load(o->scene, o->nsets, o->sets);
+    if (!cfg) return LQ_EINPUT;
+    vt = lq_registry_find(cfg);
+    if (!vt) {
+        rc = LQ_EINPUT;
+        goto fail;
+    }
+    rc = lq_run_check_output_fields(cfg, vt);
+    if (rc) goto fail;
+    int frames = o->frames > 0 ? o->frames : cfg->time.frames;
+    const char *name = cfg->name;
+    if (!o->out && (strchr(name, '/') || name[0] == '.' || name[0] == '\0')) {
+        rc = lq_config_error(cfg, cfg->at_name,
+                             "name '%s' cannot be a folder under out/ (no '/', no leading '.'); "
+                             "rename it or pass --out",
+                             name);
+        goto fail;
+    }
+    if (o->out)
+        snprintf(dir, sizeof dir, "%s", o->out);
+    else
+        snprintf(dir, sizeof dir, "out/%s", name);
+    rc = lq_ctx_open(&ctx, o->device ? o->device : "auto", false);
+    if (rc) goto fail;
+    ctx_open = true;
+    ctx.plan_only = o->plan;
+    rc = vt->create(&ctx, cfg, &state);
+    if (o->plan) { /* the solver printed its plan and stopped before allocating */
+        if (ctx.planned > 0) lq_error_clear();
+        rc = ctx.planned > 0 ? LQ_OK
+             : rc            ? rc
+                  : lq_error(LQ_EINPUT, "--plan: solver '%s' has no device-memory plan", vt->name);
+        goto fail;
+    }
+    if (rc) goto fail;
+    uint64_t run_hash = 0;
+    int start_frame = -1;
+    char ckpt[4096 + 32];
+    snprintf(ckpt, sizeof ckpt, "%s/checkpoint.lqc", dir);
+    rc = lq_checkpoint_hash(o->scene, o->nsets, o->sets, &run_hash);
+    if (!rc && o->resume) rc = lq_checkpoint_read(ckpt, vt, state, run_hash, &start_frame);
+    if (rc) goto fail;
+    if (o->resume && start_frame >= frames) {
+        rc = lq_error(LQ_EINPUT, "--resume: %s holds frame %d already; ask for more --frames", dir,
+                      start_frame);
+        goto fail;
+    }
+
+    /* 2. The output folder (one that cannot be made is a bad --out: exit 2). */
+    rc = lq_run_folders(dir, start_frame);
+    if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
+    if (rc) goto fail;
+    w.dir = dir;
+    w.cfg = cfg;
+    w.vt = vt;
+    w.state = state;
+    rc = lq_run_open_files(&w, o->resume, start_frame);
+    if (rc) goto fail;
+    if (!o->quiet && o->resume)
+        fprintf(stderr, "liquidcl: %s: resuming after frame %d of %d, writing %s/\n", o->scene,
+                start_frame, frames, dir);
+    else if (!o->quiet)
+        fprintf(stderr, "liquidcl: %s: %d frames at %g fps, writing %s/\n", o->scene, frames,
+                cfg->time.fps, dir);
+
+    /* 3. Frame 0 is the initial state; frames 1..N follow. */
+    rc = lq_run_frames(&w, o, start_frame, frames, ckpt, run_hash);
 fail:
     if (w.stats.f) lq_jsonl_close(&w.stats);
     if (w.objects) fclose(w.objects);
@@ -548,6 +570,6 @@ fail:
     if (w.vol_ready) lq_volview_free(&w.vol);
     if (state) vt->destroy(state);
     if (ctx_open) lq_ctx_close(&ctx);
-    lq_scene_free(s);
+    lq_config_free(cfg);
     return rc;
 }

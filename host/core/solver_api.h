@@ -11,8 +11,9 @@
 #include "core/field.h"
 #include "core/shape.h"
 
-/* The scene a solver is created from (scene/scene.h); the interface needs only its name. */
-typedef struct lq_scene lq_scene;
+/* The typed scene a solver is created from (scene/config.h); the interface needs only its
+ * name. */
+typedef struct lq_config lq_config;
 
 /* Per-frame numbers for stats.jsonl (DESIGN.md) plus solver-specific extras. */
 #define LQ_STATS_EXTRA 24
@@ -67,7 +68,7 @@ typedef struct lq_solver_vt {
     const char *name;          /* the scene's `solver:` word */
     const char *const *fields; /* names output.fields may ask for, NULL-terminated */
     bool height_field;         /* surface is h over ground b (fields "h", "b") */
-    int (*create)(lq_ctx *ctx, const lq_scene *s, void **state);
+    int (*create)(lq_ctx *ctx, const lq_config *cfg, void **state);
     void (*destroy)(void *state);
     /* Advances to t_end (the end of `frame`), filling st. */
     int (*advance)(void *state, int frame, double t_end, lq_frame_stats *st);

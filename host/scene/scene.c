@@ -17,13 +17,15 @@
  * - After lq_scene_load() succeeds, every present key has a table row, is read by
  *   the scene's solver, has the row's type and range; every LIST item has exactly one
  *   kind key; required keys are present; FILE keys name readable files and carry
- *   their resolved path. The getters therefore never fail on input, only assert on
- *   programmer errors (a path the table lacks, or the wrong getter).
+ *   their resolved path. The getters therefore never fail on input; a path the table
+ *   lacks, or the wrong getter for its type, is a programmer error that stops the
+ *   program with a message (lq_scene_misuse), in every build type.
  * - A YAML null (`key:`, `~`, `null`) as a MAP or LIST value means an empty mapping
  *   or list; for any other type it is a type error.
  * - Numbers and booleans are plain (unquoted) scalars; a quoted "0.5" is text.
  * - Recursion is bounded (64 levels, 10^6 nodes) so aliases cannot loop or explode.
  */
+#define LQ_SCENE_GETTERS /* this file implements them */
 #include "scene/scene.h"
 
 #include "core/common.h"
@@ -818,7 +820,8 @@ struct lq_scene {
     const char *solver; /* the `solver:` word */
     unsigned solver_mask;
     lq_node *root;
-    lq_node **defs; /* [nkeys]: parsed defaults, NULL where the row has none */
+    lq_node **defs;      /* [nkeys]: parsed defaults, NULL where the row has none */
+    unsigned char *read; /* [nkeys]: rows a getter has read (lq_scene_row_read) */
     int nsets;
     const char **sets; /* the overrides as given, for error prefixes */
 };
@@ -1166,7 +1169,8 @@ static int lq_scene_parse_defaults(lq_scene *s)
         if (s->keys[i].def) len += strlen(s->keys[i].def) + 2;
     char *text = lq_scene_arena_alloc(&s->arena, len + 1);
     s->defs = lq_scene_arena_alloc(&s->arena, (size_t)s->nkeys * sizeof *s->defs);
-    if (!text || !s->defs) return LQ_ESIM;
+    s->read = lq_scene_arena_alloc(&s->arena, (size_t)s->nkeys);
+    if (!text || !s->defs || !s->read) return LQ_ESIM;
     text[o++] = '[';
     for (int i = 0; i < s->nkeys; i++) {
         if (!s->keys[i].def) continue;
@@ -1304,13 +1308,67 @@ static const lq_node *lq_scene_present(const lq_scene *s, const char *path, int 
     return p && p->kind == LQ_NODE_SCALAR ? p : NULL;
 }
 
+/* A getter asked for a path the table does not declare, or with the wrong type: a
+ * programmer error (a misspelt path in host/scene/config.c), never an input error.
+ * Stops the program in every build type, so tests catch it. */
+static _Noreturn void lq_scene_misuse(const char *path, const char *why)
+{
+    fprintf(stderr,
+            "liquidcl: internal error: scene path '%s' %s (host/scene/scene_keys.c declares "
+            "the keys)\n",
+            path, why);
+    fflush(stderr);
+    abort();
+}
+
+/* The row of a concrete path, marked read; stops on a path the table lacks. */
+static int lq_scene_row_of(const lq_scene *s, const char *path)
+{
+    int row = lq_scene_key_row(s->keys, path);
+    if (row < 0) lq_scene_misuse(path, "is not in the key table");
+    s->read[row] = 1;
+    return row;
+}
+
+/* The row of a list item's path ("liquid.3": the LIST row) or of any other declared
+ * path, marked read; stops on a path the table lacks. */
+static int lq_scene_item_row(const lq_scene *s, const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    size_t len = dot ? strlen(dot + 1) : 0;
+    if (dot && len > 0 && strspn(dot + 1, "0123456789") == len &&
+        (size_t)(dot - path) < LQ_SCENE_PATH_MAX) {
+        char list[LQ_SCENE_PATH_MAX];
+        memcpy(list, path, (size_t)(dot - path));
+        list[dot - path] = '\0';
+        int row = lq_scene_key_row(s->keys, list);
+        if (row >= 0 && s->keys[row].type == LQ_KEY_LIST) {
+            s->read[row] = 1;
+            return row;
+        }
+    }
+    return lq_scene_row_of(s, path);
+}
+
+/* Stops unless row `row` (of `path`) has type a or b. */
+static void lq_scene_want(const lq_scene *s, const char *path, int row, lq_key_type a,
+                          lq_key_type b, const char *getter)
+{
+    static const char *const names[] = {"a mapping",  "a list",   "a number", "an integer",
+                                        "true/false", "a word",   "text",     "a file",
+                                        "numbers",    "integers", "words"};
+    lq_key_type t = s->keys[row].type;
+    if (t == a || t == b) return;
+    char why[160];
+    snprintf(why, sizeof why, "is %s, not read by %s", names[t], getter);
+    lq_scene_misuse(path, why);
+}
+
 /* The value of a declared key: present node, else the default, else NULL. */
 static const lq_node *lq_scene_value(const lq_scene *s, const char *path, int *row_out)
 {
-    int row = lq_scene_key_row(s->keys, path);
-    assert(row >= 0 && "scene path not in the key table");
+    int row = lq_scene_row_of(s, path);
     *row_out = row;
-    if (row < 0) return NULL;
     const lq_node *n = lq_scene_present(s, path, row);
     return n ? n : s->defs[row];
 }
@@ -1334,7 +1392,7 @@ double lq_scene_float(const lq_scene *s, const char *path)
 {
     int row;
     const lq_node *n = lq_scene_value(s, path, &row);
-    assert(row < 0 || s->keys[row].type == LQ_KEY_FLOAT || s->keys[row].type == LQ_KEY_INT);
+    lq_scene_want(s, path, row, LQ_KEY_FLOAT, LQ_KEY_INT, "lq_scene_float");
     return n && n->kind == LQ_NODE_SCALAR ? strtod(n->text, NULL) : 0.0;
 }
 
@@ -1342,7 +1400,7 @@ int lq_scene_int(const lq_scene *s, const char *path)
 {
     int row;
     const lq_node *n = lq_scene_value(s, path, &row);
-    assert(row < 0 || s->keys[row].type == LQ_KEY_INT);
+    lq_scene_want(s, path, row, LQ_KEY_INT, LQ_KEY_INT, "lq_scene_int");
     return n && n->kind == LQ_NODE_SCALAR ? (int)strtol(n->text, NULL, 10) : 0;
 }
 
@@ -1350,7 +1408,7 @@ bool lq_scene_bool(const lq_scene *s, const char *path)
 {
     int row;
     const lq_node *n = lq_scene_value(s, path, &row);
-    assert(row < 0 || s->keys[row].type == LQ_KEY_BOOL);
+    lq_scene_want(s, path, row, LQ_KEY_BOOL, LQ_KEY_BOOL, "lq_scene_bool");
     return n && n->kind == LQ_NODE_SCALAR && lq_scene_bool_word(n->text) == 1;
 }
 
@@ -1358,8 +1416,8 @@ const char *lq_scene_enum(const lq_scene *s, const char *path)
 {
     int row;
     const lq_node *n = lq_scene_value(s, path, &row);
-    assert(row < 0 || s->keys[row].type == LQ_KEY_ENUM || s->keys[row].type == LQ_KEY_STRING);
-    if (row >= 0 && (s->keys[row].flags & LQ_KEY_FACES) && n && n->kind == LQ_NODE_MAP) {
+    lq_scene_want(s, path, row, LQ_KEY_ENUM, LQ_KEY_STRING, "lq_scene_enum");
+    if ((s->keys[row].flags & LQ_KEY_FACES) && n && n->kind == LQ_NODE_MAP) {
         /* per-face mapping: the word every face shares, else NULL */
         const char *common = NULL;
         char sub[LQ_SCENE_PATH_MAX + 64];
@@ -1379,25 +1437,23 @@ const char *lq_scene_file_path(const lq_scene *s, const char *path)
 {
     int row;
     const lq_node *n = lq_scene_value(s, path, &row);
-    assert(row < 0 || s->keys[row].type == LQ_KEY_FILE);
+    lq_scene_want(s, path, row, LQ_KEY_FILE, LQ_KEY_FILE, "lq_scene_file_path");
     return n ? n->resolved : NULL;
 }
 
 /* Shared by the sequence getters: the node when it is a sequence, else NULL. */
 static const lq_node *lq_scene_seq(const lq_scene *s, const char *path, lq_key_type a,
-                                   lq_key_type b)
+                                   lq_key_type b, const char *getter)
 {
     int row;
     const lq_node *n = lq_scene_value(s, path, &row);
-    assert(row < 0 || s->keys[row].type == a || s->keys[row].type == b);
-    (void)a;
-    (void)b;
+    lq_scene_want(s, path, row, a, b, getter);
     return n && n->kind == LQ_NODE_SEQ ? n : NULL;
 }
 
 int lq_scene_floats(const lq_scene *s, const char *path, double *out, int cap)
 {
-    const lq_node *n = lq_scene_seq(s, path, LQ_KEY_FLOATS, LQ_KEY_INTS);
+    const lq_node *n = lq_scene_seq(s, path, LQ_KEY_FLOATS, LQ_KEY_INTS, "lq_scene_floats");
     if (!n) return 0;
     for (int i = 0; i < n->n && i < cap; i++) out[i] = strtod(n->kids[i]->text, NULL);
     return n->n;
@@ -1405,7 +1461,7 @@ int lq_scene_floats(const lq_scene *s, const char *path, double *out, int cap)
 
 int lq_scene_ints(const lq_scene *s, const char *path, int *out, int cap)
 {
-    const lq_node *n = lq_scene_seq(s, path, LQ_KEY_INTS, LQ_KEY_INTS);
+    const lq_node *n = lq_scene_seq(s, path, LQ_KEY_INTS, LQ_KEY_INTS, "lq_scene_ints");
     if (!n) return 0;
     for (int i = 0; i < n->n && i < cap; i++) out[i] = (int)strtol(n->kids[i]->text, NULL, 10);
     return n->n;
@@ -1413,21 +1469,28 @@ int lq_scene_ints(const lq_scene *s, const char *path, int *out, int cap)
 
 int lq_scene_enums(const lq_scene *s, const char *path, const char **out, int cap)
 {
-    const lq_node *n = lq_scene_seq(s, path, LQ_KEY_ENUMS, LQ_KEY_ENUMS);
+    const lq_node *n = lq_scene_seq(s, path, LQ_KEY_ENUMS, LQ_KEY_ENUMS, "lq_scene_enums");
     if (!n) return 0;
     for (int i = 0; i < n->n && i < cap; i++) out[i] = n->kids[i]->text;
     return n->n;
 }
 
+const char *lq_scene_words(const lq_scene *s, const char *path)
+{
+    int row = lq_scene_row_of(s, path);
+    lq_scene_want(s, path, row, LQ_KEY_ENUM, LQ_KEY_ENUMS, "lq_scene_words");
+    return s->keys[row].enums;
+}
+
 bool lq_scene_has(const lq_scene *s, const char *path)
 {
-    return lq_scene_present(s, path, lq_scene_key_row(s->keys, path)) != NULL;
+    return lq_scene_present(s, path, lq_scene_row_of(s, path)) != NULL;
 }
 
 int lq_scene_count(const lq_scene *s, const char *list)
 {
     const lq_node *n = lq_scene_find(s->root, list);
-    assert(lq_scene_key_row(s->keys, list) >= 0);
+    lq_scene_want(s, list, lq_scene_row_of(s, list), LQ_KEY_LIST, LQ_KEY_LIST, "lq_scene_count");
     return n && n->kind == LQ_NODE_SEQ ? n->n : 0;
 }
 
@@ -1435,22 +1498,46 @@ const char *lq_scene_kind(const lq_scene *s, const char *list, int i)
 {
     char path[LQ_SCENE_PATH_MAX + 16];
     snprintf(path, sizeof path, "%s.%d", list, i);
-    int row = lq_scene_key_row(s->keys, list);
+    int row = lq_scene_row_of(s, list);
+    lq_scene_want(s, list, row, LQ_KEY_LIST, LQ_KEY_LIST, "lq_scene_kind");
     const lq_node *item = lq_scene_find(s->root, path);
-    assert(row >= 0 && s->keys[row].type == LQ_KEY_LIST);
-    if (!item || item->kind != LQ_NODE_MAP || row < 0) return NULL;
+    if (!item || item->kind != LQ_NODE_MAP) return NULL;
     char tpath[LQ_SCENE_PATH_MAX];
     snprintf(tpath, sizeof tpath, "%s[]", s->keys[row].path);
     for (int j = 0; j < item->n; j++) {
         int r = lq_scene_key_child(s->keys, tpath, item->kids[2 * j]->text);
-        if (r >= 0 && (s->keys[r].flags & LQ_KEY_KIND)) return item->kids[2 * j]->text;
+        if (r >= 0 && (s->keys[r].flags & LQ_KEY_KIND)) {
+            s->read[r] = 1;
+            return item->kids[2 * j]->text;
+        }
     }
     return NULL;
 }
 
+const lq_scene_node *lq_scene_at(const lq_scene *s, const char *path)
+{
+    int row = lq_scene_item_row(s, path);
+    bool item = s->keys[row].type == LQ_KEY_LIST && strcmp(s->keys[row].path, path) != 0;
+    return lq_scene_present(s, path, item ? -1 : row);
+}
+
+bool lq_scene_row_read(const lq_scene *s, int row)
+{
+    return row >= 0 && row < s->nkeys && s->read[row];
+}
+
+int lq_scene_error_at(const lq_scene *s, const lq_scene_node *at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = lq_scene_vfail(s, at, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 int lq_scene_error(const lq_scene *s, const char *path, const char *fmt, ...)
 {
-    const lq_node *n = path ? lq_scene_present(s, path, lq_scene_key_row(s->keys, path)) : NULL;
+    const lq_node *n = path ? lq_scene_at(s, path) : NULL;
     va_list ap;
     va_start(ap, fmt);
     int rc = lq_scene_vfail(s, n, fmt, ap);

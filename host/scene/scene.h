@@ -4,13 +4,17 @@
  *
  * A scene is a YAML file (libyaml). After lq_scene_load() returns, every key in the
  * file is known to the table, has the right type, lies in range, names a valid enum
- * word, and every file it names exists and is readable; solvers then read values with
- * the typed getters below, which fall back to the table's defaults.
+ * word, and every file it names exists and is readable. The rest of the program reads
+ * it typed: host/scene/config.h decodes every key once into C structs (lq_config), and
+ * solver-side checks report at the positions the structs keep (lq_scene_error_at).
  *
- * Paths are dotted, with list items by index: "grid.size", "time.frames",
- * "liquid.0.box.max", "terrain.2.heightmap.file", "walls.x_min".
- * Asking for a path the table does not declare, or with the wrong getter, is a
- * programmer error (assert), never an input error.
+ * The getters by dotted path below ("grid.size", "liquid.0.box.max", "walls.x_min")
+ * serve that decoder (host/scene/config.c) and the scene tests only: they are declared
+ * for a file that defines LQ_SCENE_GETTERS before including this header, and poisoned
+ * (a compile error on any use) everywhere else. A path the table does not declare, or
+ * the wrong getter for its type, stops the program with a message (abort) in every
+ * build type; tests/scene/test_config.c runs the decoder over every scene, so a
+ * misspelt path in it fails the tests.
  */
 #ifndef LQ_SCENE_H
 #define LQ_SCENE_H
@@ -20,6 +24,10 @@
 #include <stdio.h>
 
 typedef struct lq_scene lq_scene;
+
+/* A value's place in a loaded scene (its node: the file's line and column, or the
+ * --set that made it); opaque, valid while the scene lives. */
+typedef struct lq_node lq_scene_node;
 
 /* Value types of the key table. */
 typedef enum lq_key_type {
@@ -84,6 +92,21 @@ const char *lq_scene_file(const lq_scene *s);   /* the path given to lq_scene_lo
 const char *lq_scene_name(const lq_scene *s);   /* `name:` or the file name without .yaml */
 const char *lq_scene_solver(const lq_scene *s); /* "shallow", "splash", "mac", "pls" */
 
+/* For checks only a solver can make (e.g. a box outside the grid): records
+ * "FILE:LINE:COL: message" at node `at` (NULL: the file, as for an absent key; a node an
+ * override made: "--set KEY=VALUE: message") and returns LQ_EINPUT. */
+int lq_scene_error_at(const lq_scene *s, const lq_scene_node *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* True when a getter (or lq_scene_at) has read table row `row` of this scene: the
+ * decoder's coverage, for tests/scene/test_config.c. */
+bool lq_scene_row_read(const lq_scene *s, int row);
+
+/* ---------------------------------------------------------------------------------
+ * Getters by dotted path: for the decoder (host/scene/config.c) and tests only.
+ */
+#ifdef LQ_SCENE_GETTERS
+
 /* Typed getters: the scene's value, else the table default. */
 /* An optional key with no default reads as 0, false, NULL or 0 items when absent
  * (e.g. liquid.N.tilt.center: then the grid centre); use lq_scene_has() to tell. */
@@ -98,17 +121,27 @@ int lq_scene_floats(const lq_scene *s, const char *path, double *out, int cap);
 int lq_scene_ints(const lq_scene *s, const char *path, int *out, int cap);
 int lq_scene_enums(const lq_scene *s, const char *path, const char **out, int cap);
 
+/* ENUM/ENUMS: the row's words as the table writes them ("free-slip|no-slip"). */
+const char *lq_scene_words(const lq_scene *s, const char *path);
+
 /* True when the key is present in the file or set by --set (not a default). */
 bool lq_scene_has(const lq_scene *s, const char *path);
 /* Items in a LIST ("liquid"), and the kind word of item i ("box"). */
 int lq_scene_count(const lq_scene *s, const char *list);
 const char *lq_scene_kind(const lq_scene *s, const char *list, int i);
 
-/* For checks only a solver can make (e.g. a box outside the grid): records
- * "FILE:LINE:COL: message" at the node of `path` (or at the file when the key is
- * absent) and returns LQ_EINPUT. */
+/* The node of `path` as lq_scene_error reports at (a face of a FACES key written as one
+ * word: that word), NULL when the key is absent. */
+const lq_scene_node *lq_scene_at(const lq_scene *s, const char *path);
+/* lq_scene_error_at at the node of `path` (the file when the key is absent). */
 int lq_scene_error(const lq_scene *s, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+#else
+/* Code outside the decoder reads lq_config's fields (host/scene/config.h). */
+#pragma GCC poison lq_scene_float lq_scene_int lq_scene_bool lq_scene_enum lq_scene_file_path
+#pragma GCC poison lq_scene_floats lq_scene_ints lq_scene_enums lq_scene_words lq_scene_has
+#pragma GCC poison lq_scene_count lq_scene_kind lq_scene_at lq_scene_error
+#endif
 
 /* Checks that a key table is well formed (parents before children, kinds under
  * lists, defaults of the right type and in range, enums non-empty, ...). Returns

@@ -2,9 +2,11 @@
  * scene_keys.c — the scene key table: every key a scene may hold, with its type,
  * range, default, units, the solvers that read it and a one-line doc.
  *
- * The loader (host/scene/scene.c), its error messages, the typed getters and the generated
- * docs/SCENE.md all read this one table; adding a key means adding a row here (and
- * regenerating the docs with LQ_REGENERATE=1 build/test_scene).
+ * The loader (host/scene/scene.c), its error messages, the decoder into C structs with
+ * its defaults (host/scene/config.c) and the generated docs/SCENE.md all read this one
+ * table; adding a key means adding a row here, decoding it in config.c (the test
+ * tests/scene/test_config.c fails until every row is decoded) and regenerating the
+ * docs with LQ_REGENERATE=1 build/test_scene.
  *
  * Invariants (checked by lq_scene_check_keys() in tests/scene/test_scene.c):
  * - a row's parent ("grid" for "grid.size", "liquid" for "liquid[].box") comes

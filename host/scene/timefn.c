@@ -9,41 +9,45 @@
 
 #include "core/common.h"
 
-int lq_timefn_read(const lq_scene *sc, const char *prefix, double base, lq_timefn *f)
+int lq_timefn_init(const lq_config *cfg, const lq_config_profile *p, double base, lq_timefn *f)
 {
-    char p[160];
     memset(f, 0, sizeof *f);
     f->base = base;
-    snprintf(p, sizeof p, "%s.profile", prefix);
-    const char *kind = lq_scene_enum(sc, p);
-    if (!kind || strcmp(kind, "constant") == 0) {
+    switch (p->profile) {
+    case LQ_CONFIG_PROFILE_CONSTANT:
         f->kind = LQ_TIMEFN_CONSTANT;
-    } else if (strcmp(kind, "decay") == 0) {
+        break;
+    case LQ_CONFIG_PROFILE_DECAY:
         f->kind = LQ_TIMEFN_DECAY;
-        snprintf(p, sizeof p, "%s.rate", prefix);
-        f->rate = lq_scene_float(sc, p);
-    } else if (strcmp(kind, "wave") == 0) {
+        f->rate = p->rate;
+        break;
+    case LQ_CONFIG_PROFILE_WAVE:
         f->kind = LQ_TIMEFN_WAVE;
-        snprintf(p, sizeof p, "%s.amplitude", prefix);
-        f->amplitude = lq_scene_float(sc, p);
-        snprintf(p, sizeof p, "%s.omega", prefix);
-        f->omega = lq_scene_float(sc, p);
-    } else {
+        f->amplitude = p->amplitude;
+        f->omega = p->omega;
+        break;
+    case LQ_CONFIG_PROFILE_TABLE: {
         f->kind = LQ_TIMEFN_TABLE;
-        snprintf(p, sizeof p, "%s.table", prefix);
-        if (!lq_scene_has(sc, p))
-            return lq_scene_error(sc, prefix,
-                                  "profile 'table' needs `table: [t0, f0, t1, f1, ...]`");
-        double v[2 * LQ_TIMEFN_MAX_KEYS];
-        int n = lq_scene_floats(sc, p, v, 2 * LQ_TIMEFN_MAX_KEYS);
+        if (!p->has_table)
+            return lq_config_error(cfg, p->at,
+                                   "profile 'table' needs `table: [t0, f0, t1, f1, ...]`");
+        const double *v = p->table;
+        int n = p->ntable;
         if (n < 2 || n % 2)
-            return lq_scene_error(sc, p, "a table is pairs `t, factor` (%d numbers given)", n);
+            return lq_config_error(cfg, p->at_table,
+                                   "a table is pairs `t, factor` (%d numbers given)", n);
+        if (n > 2 * LQ_TIMEFN_MAX_KEYS) /* the key table allows no more */
+            return lq_config_error(cfg, p->at_table, "a table holds at most %d pairs",
+                                   LQ_TIMEFN_MAX_KEYS);
         for (int i = 2; i < n; i += 2)
             if (!(v[i] > v[i - 2]))
-                return lq_scene_error(sc, p, "the table's times must increase (%g after %g)", v[i],
-                                      v[i - 2]);
+                return lq_config_error(cfg, p->at_table,
+                                       "the table's times must increase (%g after %g)", v[i],
+                                       v[i - 2]);
         f->nkeys = n / 2;
         memcpy(f->keys, v, (size_t)n * sizeof(double));
+        break;
+    }
     }
     return LQ_OK;
 }

@@ -1,14 +1,14 @@
 /*
- * timefn.h — a scalar that varies in time, read from a scene (Foster & Metaxas 1996 §7.1:
+ * timefn.h — a scalar that varies in time, made from a scene (Foster & Metaxas 1996 §7.1:
  * "a time dependent function can be used to determine the rate at which fluid is pumped
  * into a scene"): constant, exponential decay, the sinusoidal wave of eq. 20, or a
  * keyframed table. Used by the `mac` inlets; anything else that needs a value of time
- * (viscosity, for `pls`) reads the same keys.
+ * (viscosity, for `pls`) has the same keys (lq_config_profile of scene/config.h).
  */
 #ifndef LQ_HOST_TIMEFN_H
 #define LQ_HOST_TIMEFN_H
 
-#include "scene/scene.h"
+#include "scene/config.h"
 
 typedef enum lq_timefn_kind {
     LQ_TIMEFN_CONSTANT, /* base */
@@ -26,12 +26,11 @@ typedef struct lq_timefn {
     double keys[2 * LQ_TIMEFN_MAX_KEYS]; /* t0, f0, t1, f1, ... (s, factor) */
 } lq_timefn;
 
-/* Reads `<prefix>.profile` (constant|decay|wave|table) and the keys that kind needs:
- * `<prefix>.rate` (1/s), `<prefix>.amplitude` (m), `<prefix>.omega` (rad/s),
- * `<prefix>.table` (t, factor pairs, times increasing). base: the value at τ = 0 of the
- * constant, decay and wave kinds, the value the table's factors multiply. LQ_EINPUT with
- * the key's place on a malformed table. */
-int lq_timefn_read(const lq_scene *sc, const char *prefix, double base, lq_timefn *f);
+/* From profile p (constant|decay|wave|table) and the keys that kind needs: rate (1/s),
+ * amplitude (m), omega (rad/s), table (t, factor pairs, times increasing). base: the
+ * value at τ = 0 of the constant, decay and wave kinds, the value the table's factors
+ * multiply. LQ_EINPUT with the key's place in cfg's scene on a malformed table. */
+int lq_timefn_init(const lq_config *cfg, const lq_config_profile *p, double base, lq_timefn *f);
 /* The value at τ (s, from the function's start). */
 double lq_timefn_eval(const lq_timefn *f, double tau);
 

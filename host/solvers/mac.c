@@ -48,7 +48,7 @@
 #include "core/framesplit.h"
 #include "core/profile.h"
 #include "core/solver_api.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 #include "scene/timefn.h"
 #include "world/voxel.h"
 
@@ -168,17 +168,9 @@ static void lq_mac_destroy(void *state)
 }
 
 /* Walls (the outer layer), terrain and obstacles (host/world/voxel.c). */
-static int lq_mac_solids(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsigned char *bn)
+static int lq_mac_solids(lq_mac *s, const lq_config *cfg, unsigned char *fl, unsigned char *bn)
 {
     int nx = s->nx, ny = s->ny, nz = s->nz;
-    const char *faces[6] = {"walls.x_min", "walls.x_max", "walls.y_min",
-                            "walls.y_max", "walls.z_min", "walls.z_max"};
-    const char *all = lq_scene_enum(sc, "walls");
-    int noslip[6];
-    for (int f = 0; f < 6; f++) {
-        const char *wd = all ? all : lq_scene_enum(sc, faces[f]);
-        noslip[f] = wd && strcmp(wd, "no-slip") == 0;
-    }
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++) {
@@ -186,13 +178,13 @@ static int lq_mac_solids(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsig
                 int f = i == 0 ? 0 : i == nx - 1 ? 1 : j == 0 ? 2 : j == ny - 1 ? 3 : -1;
                 if (f < 0 && nz > 1) f = k == 0 ? 4 : k == nz - 1 ? 5 : -1;
                 fl[c] = f >= 0 ? LQ_MAC_SOLID : LQ_MAC_EMPTY;
-                bn[c] = f >= 0 ? (unsigned char)noslip[f] : 0;
+                bn[c] = f >= 0 ? (unsigned char)cfg->wall_noslip[f] : 0;
             }
     /* terrain, then obstacles: cell centres inside a shape, mask stack or closed mesh */
     size_t cells = (size_t)nx * ny * nz;
     unsigned char *solid = lq_calloc(cells, 1), *ns = lq_calloc(cells, 1);
     int rc =
-        solid && ns ? lq_voxel_obstacles(sc, nx, ny, nz, s->dx, s->origin, solid, ns) : LQ_ESIM;
+        solid && ns ? lq_voxel_obstacles(cfg, nx, ny, nz, s->dx, s->origin, solid, ns) : LQ_ESIM;
     for (size_t c = 0; c < cells && !rc; c++)
         if (solid[c]) {
             fl[c] = LQ_MAC_SOLID;
@@ -203,81 +195,87 @@ static int lq_mac_solids(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsig
     return rc;
 }
 
+/* Marks the cells whose centre lies in the box [a, b] (x and y only in 2D) as INFLOW
+ * (inlet: number s->ninlets, its cells listed in in->cells) or OUTFLOW (in NULL);
+ * returns how many. */
+static int lq_mac_source_cells(lq_mac *s, const double a[3], const double b[3], lq_mac_inlet *in,
+                               unsigned char *fl, unsigned char *bn, unsigned char *rg)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz, count = 0;
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                double x[3] = {s->origin[0] + (i + 0.5) * s->dx, s->origin[1] + (j + 0.5) * s->dx,
+                               s->origin[2] + (k + 0.5) * s->dx};
+                bool ok = true;
+                for (int q = 0; q < (nz == 1 ? 2 : 3); q++) ok = ok && x[q] >= a[q] && x[q] <= b[q];
+                if (!ok) continue;
+                int c = LQ_MAC_CELL(i, j, k, nx, ny);
+                fl[c] = in ? LQ_MAC_INFLOW : LQ_MAC_OUTFLOW;
+                bn[c] = 0;
+                rg[c] = in ? (unsigned char)s->ninlets : 0;
+                if (in) in->cells[count] = c;
+                count++;
+            }
+    return count;
+}
+
+/* An inlet's velocity over time and its markers (§3.2.2, §7.1). */
+static int lq_mac_inlet_flow(lq_mac *s, const lq_config *cfg, const lq_config_source *q,
+                             lq_mac_inlet *in)
+{
+    const double *u0 = q->inlet.velocity;
+    double m = 0;
+    for (int a = 0; a < 3; a++) m += u0[a] * u0[a];
+    m = sqrt(m);
+    for (int a = 0; a < 3; a++) in->dir[a] = m > 0 ? u0[a] / m : 0;
+    int rc = lq_timefn_init(cfg, &q->inlet.speed, m, &in->speed);
+    if (rc) return rc;
+    if (m == 0 && in->speed.kind == LQ_TIMEFN_WAVE)
+        return lq_config_error(cfg, q->inlet.at_velocity,
+                               "a wave inlet needs a nonzero velocity (its direction)");
+    in->start = q->inlet.start;
+    in->stop = q->inlet.stop;
+    in->then_outflow = q->inlet.then_outflow;
+    in->particles = q->inlet.has_particles ? q->inlet.particles : -1;
+    if (in->then_outflow || in->stop < 1e29) s->sinks = true;
+    return LQ_OK;
+}
+
 /* Inlets and outlets (sources[]): cells whose centre lies in the box become INFLOW (or,
  * for an inlet that opens later, free-slip wall until then) or OUTFLOW; rg gets the
  * inlet number + 1. */
-static int lq_mac_sources(lq_mac *s, const lq_scene *sc, unsigned char *fl, unsigned char *bn,
+static int lq_mac_sources(lq_mac *s, const lq_config *cfg, unsigned char *fl, unsigned char *bn,
                           unsigned char *rg)
 {
-    int nx = s->nx, ny = s->ny, nz = s->nz, n = lq_scene_count(sc, "sources");
-    for (int it = 0; it < n; it++) {
-        const char *kind = lq_scene_kind(sc, "sources", it);
-        char p[160];
-        snprintf(p, sizeof p, "sources.%d", it);
-        if (strcmp(kind, "inlet") != 0 && strcmp(kind, "outlet") != 0)
-            return lq_scene_error(sc, p, "source '%s' is not supported by solver 'mac'", kind);
-        bool inlet = kind[0] == 'i';
+    int nx = s->nx, ny = s->ny, nz = s->nz;
+    for (int it = 0; it < cfg->nsources; it++) {
+        const lq_config_source *q = &cfg->sources[it];
+        const char *kind = q->kind_word;
+        bool inlet = q->kind == LQ_CONFIG_SOURCE_INLET;
+        if (!inlet && q->kind != LQ_CONFIG_SOURCE_OUTLET)
+            return lq_config_error(cfg, q->at, "source '%s' is not supported by solver 'mac'",
+                                   kind);
         if (inlet && s->ninlets == LQ_MACBC_MAX_INLETS)
-            return lq_scene_error(sc, p, "solver 'mac' takes at most %d inlets",
-                                  LQ_MACBC_MAX_INLETS);
-        double a[3], b[3];
-        snprintf(p, sizeof p, "sources.%d.%s.min", it, kind);
-        lq_scene_floats(sc, p, a, 3);
-        snprintf(p, sizeof p, "sources.%d.%s.max", it, kind);
-        lq_scene_floats(sc, p, b, 3);
+            return lq_config_error(cfg, q->at, "solver 'mac' takes at most %d inlets",
+                                   LQ_MACBC_MAX_INLETS);
         lq_mac_inlet *in = inlet ? &s->inlets[s->ninlets] : NULL;
         if (inlet) {
             in->cells = lq_alloc((size_t)nx * ny * nz * sizeof(int));
             if (!in->cells) return LQ_ESIM;
             s->ninlets++;
         }
-        int count = 0;
-        for (int k = 0; k < nz; k++)
-            for (int j = 0; j < ny; j++)
-                for (int i = 0; i < nx; i++) {
-                    double x[3] = {s->origin[0] + (i + 0.5) * s->dx,
-                                   s->origin[1] + (j + 0.5) * s->dx,
-                                   s->origin[2] + (k + 0.5) * s->dx};
-                    bool ok = true;
-                    for (int q = 0; q < (nz == 1 ? 2 : 3); q++)
-                        ok = ok && x[q] >= a[q] && x[q] <= b[q];
-                    if (!ok) continue;
-                    int c = LQ_MAC_CELL(i, j, k, nx, ny);
-                    fl[c] = inlet ? LQ_MAC_INFLOW : LQ_MAC_OUTFLOW;
-                    bn[c] = 0;
-                    rg[c] = inlet ? (unsigned char)s->ninlets : 0;
-                    if (inlet) in->cells[count] = c;
-                    count++;
-                }
-        snprintf(p, sizeof p, "sources.%d.%s", it, kind);
-        if (count == 0) return lq_scene_error(sc, p, "the %s's box holds no cell centre", kind);
+        int count = inlet ? lq_mac_source_cells(s, q->inlet.min, q->inlet.max, in, fl, bn, rg)
+                          : lq_mac_source_cells(s, q->outlet.min, q->outlet.max, NULL, fl, bn, rg);
+        if (count == 0)
+            return lq_config_error(cfg, q->at_kind, "the %s's box holds no cell centre", kind);
         if (!inlet) {
             s->sinks = true;
             continue;
         }
         in->ncells = count;
-        double u0[3], m = 0;
-        snprintf(p, sizeof p, "sources.%d.inlet.velocity", it);
-        lq_scene_floats(sc, p, u0, 3);
-        for (int q = 0; q < 3; q++) m += u0[q] * u0[q];
-        m = sqrt(m);
-        for (int q = 0; q < 3; q++) in->dir[q] = m > 0 ? u0[q] / m : 0;
-        snprintf(p, sizeof p, "sources.%d.inlet", it);
-        int rc = lq_timefn_read(sc, p, m, &in->speed);
+        int rc = lq_mac_inlet_flow(s, cfg, q, in);
         if (rc) return rc;
-        if (m == 0 && in->speed.kind == LQ_TIMEFN_WAVE) {
-            snprintf(p, sizeof p, "sources.%d.inlet.velocity", it);
-            return lq_scene_error(sc, p, "a wave inlet needs a nonzero velocity (its direction)");
-        }
-        snprintf(p, sizeof p, "sources.%d.inlet.start", it);
-        in->start = lq_scene_float(sc, p);
-        snprintf(p, sizeof p, "sources.%d.inlet.stop", it);
-        in->stop = lq_scene_float(sc, p);
-        snprintf(p, sizeof p, "sources.%d.inlet.then", it);
-        in->then_outflow = strcmp(lq_scene_enum(sc, p), "outflow") == 0;
-        snprintf(p, sizeof p, "sources.%d.inlet.particles", it);
-        in->particles = lq_scene_has(sc, p) ? lq_scene_float(sc, p) : -1;
-        if (in->then_outflow || in->stop < 1e29) s->sinks = true;
     }
     /* each inlet's open faces (toward a cell that is neither SOLID nor an inlet), once
      * every source is marked */
@@ -392,182 +390,164 @@ static int lq_mac_initial_velocity(lq_mac *s, int ns, const lq_markers_shape *sh
 }
 static int lq_mac_classify(lq_mac *s, double dt);
 
-static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
-{
-    int rc = LQ_OK;
-    unsigned char *bn = NULL, *rg = NULL;
-    double(*vel0)[3] = NULL; /* the liquid items' initial velocities */
-    lq_markers_shape *shapes = NULL;
-    int ns = 0;
-    float *pos = NULL;
-    lq_mac *s = lq_calloc(1, sizeof *s);
-    if (!s) return LQ_ESIM;
-    s->ctx = ctx;
-    int size[3] = {0, 0, 0};
-    if (lq_scene_ints(sc, "grid.size", size, 3) != 3) {
-        rc = lq_scene_error(sc, "grid.size", "solver 'mac' needs [nx, ny, nz] (nz = 1 for 2D)");
-        goto fail;
-    }
-    s->nx = size[0];
-    s->ny = size[1];
-    s->nz = size[2];
-    if (s->nx < 3 || s->ny < 3 || (s->nz != 1 && s->nz < 3)) {
-        rc = lq_scene_error(sc, "grid.size",
-                            "solver 'mac' needs at least 3 cells per axis (the outer layer is "
-                            "the wall), or nz = 1 for 2D");
-        goto fail;
-    }
-    s->dx = lq_scene_float(sc, "grid.cell");
-    lq_scene_floats(sc, "grid.origin", s->origin, 3);
-    lq_scene_floats(sc, "gravity", s->g, 3);
-    s->cfl = fmin(lq_scene_float(sc, "time.cfl"), 0.9);
-    s->fps = lq_scene_float(sc, "time.fps");
-    s->nu = lq_scene_float(sc, "mac.viscosity");
-    s->gamma = lq_scene_float(sc, "mac.upwind");
-    s->per_cell = lq_scene_int(sc, "mac.particles");
-    if (s->per_cell == 0) s->per_cell = s->nz == 1 ? 4 : 8;
-    int nx = s->nx, ny = s->ny, nz = s->nz;
-    size_t n = (size_t)nx * ny * nz;
-    s->fl = lq_alloc(n);
-    s->cnt = lq_alloc(n * sizeof(int));
-    s->fv = lq_alloc((size_t)(nx + 1) * (ny + 1) * (nz + 1) * sizeof(float));
-    s->gv = lq_alloc(n * sizeof(float));
-    bn = lq_alloc(n);
-    rg = lq_calloc(n, 1);
-    if (!s->fl || !s->cnt || !s->fv || !s->gv || !bn || !rg) {
-        rc = LQ_ESIM;
-        goto fail;
-    }
-    rc = lq_mac_solids(s, sc, s->fl, bn);
-    if (!rc) rc = lq_mac_sources(s, sc, s->fl, bn, rg);
-    if (rc) goto fail;
-    s->fl0 = lq_alloc(n);
-    if (!s->fl0) {
-        rc = LQ_ESIM;
-        goto fail;
-    }
-    memcpy(s->fl0, s->fl, n);
+/* --- set-up ---------------------------------------------------------------------- */
 
-    /* the liquid: boxes, balls and levels as marker shapes (grid-relative) */
-    int items = lq_scene_count(sc, "liquid");
-    shapes = lq_calloc((size_t)items + 1, sizeof *shapes);
-    vel0 = lq_calloc((size_t)items + 1, sizeof *vel0);
-    if (!shapes || !vel0) {
-        rc = LQ_ESIM;
-        goto fail;
-    }
-    for (int it = 0; it < items; it++) {
-        const char *kind = lq_scene_kind(sc, "liquid", it);
-        char p[128];
+/* Grid, time and eq. 2's constants from the scene, and the grid checks. */
+static int lq_mac_config(lq_mac *s, const lq_config *cfg)
+{
+    const lq_config_grid *g = &cfg->grid;
+    if (g->nsize != 3)
+        return lq_config_error(cfg, g->at_size, "solver 'mac' needs [nx, ny, nz] (nz = 1 for 2D)");
+    s->nx = g->size[0];
+    s->ny = g->size[1];
+    s->nz = g->size[2];
+    if (s->nx < 3 || s->ny < 3 || (s->nz != 1 && s->nz < 3))
+        return lq_config_error(cfg, g->at_size,
+                               "solver 'mac' needs at least 3 cells per axis (the outer layer is "
+                               "the wall), or nz = 1 for 2D");
+    s->dx = g->cell;
+    memcpy(s->origin, g->origin, sizeof s->origin);
+    memcpy(s->g, cfg->gravity, sizeof s->g);
+    s->cfl = fmin(cfg->time.cfl, 0.9);
+    s->fps = cfg->time.fps;
+    s->nu = cfg->mac.viscosity;
+    s->gamma = cfg->mac.upwind;
+    s->per_cell = cfg->mac.particles;
+    if (s->per_cell == 0) s->per_cell = s->nz == 1 ? 4 : 8;
+    return LQ_OK;
+}
+
+/* The cells' static kinds on the host: walls, terrain and obstacles (fl, bn), then the
+ * sources (rg: inlet number + 1); fl0 keeps them. */
+static int lq_mac_setup_cells(lq_mac *s, const lq_config *cfg, unsigned char *bn, unsigned char *rg)
+{
+    size_t n = (size_t)s->nx * s->ny * s->nz;
+    int rc = lq_mac_solids(s, cfg, s->fl, bn);
+    if (!rc) rc = lq_mac_sources(s, cfg, s->fl, bn, rg);
+    if (rc) return rc;
+    s->fl0 = lq_alloc(n);
+    if (!s->fl0) return LQ_ESIM;
+    memcpy(s->fl0, s->fl, n);
+    return LQ_OK;
+}
+
+/* The liquid items as marker shapes (grid-relative): boxes, balls, and levels with the
+ * standing wave of a `wave` item just after them; vel0 gets each shape's initial
+ * velocity, *ns their number. */
+static int lq_mac_shapes(const lq_mac *s, const lq_config *cfg, lq_markers_shape *shapes,
+                         double (*vel0)[3], int *ns)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz;
+    *ns = 0;
+    for (int it = 0; it < cfg->nliquid; it++) {
+        const lq_config_liquid *q = &cfg->liquid[it];
         double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
-        lq_markers_shape *sh = &shapes[ns];
-        if (strcmp(kind, "box") == 0) {
-            snprintf(p, sizeof p, "liquid.%d.box.min", it);
-            lq_scene_floats(sc, p, a, 3);
-            snprintf(p, sizeof p, "liquid.%d.box.max", it);
-            lq_scene_floats(sc, p, b, 3);
+        lq_markers_shape *sh = &shapes[*ns];
+        if (q->kind == LQ_CONFIG_LIQUID_BOX) {
+            memcpy(a, q->box.min, sizeof a);
+            memcpy(b, q->box.max, sizeof b);
             sh->kind = LQ_MARKERS_BOX;
-            snprintf(p, sizeof p, "liquid.%d.box.velocity", it);
-            lq_scene_floats(sc, p, vel0[ns], 3);
-        } else if (strcmp(kind, "sphere") == 0) {
-            snprintf(p, sizeof p, "liquid.%d.sphere.center", it);
-            lq_scene_floats(sc, p, a, 3);
-            snprintf(p, sizeof p, "liquid.%d.sphere.radius", it);
-            sh->r = (float)lq_scene_float(sc, p);
+            memcpy(vel0[*ns], q->box.velocity, sizeof vel0[*ns]);
+        } else if (q->kind == LQ_CONFIG_LIQUID_SPHERE) {
+            memcpy(a, q->sphere.center, sizeof a);
+            sh->r = (float)q->sphere.radius;
             sh->kind = LQ_MARKERS_SPHERE;
-            snprintf(p, sizeof p, "liquid.%d.sphere.velocity", it);
-            lq_scene_floats(sc, p, vel0[ns], 3);
-        } else if (strcmp(kind, "level") == 0) {
-            snprintf(p, sizeof p, "liquid.%d.level", it);
-            for (int q = 0; q < 3; q++) {
-                a[q] = s->origin[q];
-                b[q] = s->origin[q] + (q == 0 ? nx : q == 1 ? ny : nz) * s->dx;
+            memcpy(vel0[*ns], q->sphere.velocity, sizeof vel0[*ns]);
+        } else if (q->kind == LQ_CONFIG_LIQUID_LEVEL) {
+            for (int d = 0; d < 3; d++) {
+                a[d] = s->origin[d];
+                b[d] = s->origin[d] + (d == 0 ? nx : d == 1 ? ny : nz) * s->dx;
             }
-            b[1] = lq_scene_float(sc, p);
+            b[1] = q->level;
             sh->kind = LQ_MARKERS_WAVE; /* amplitude 0 until a `wave` item follows */
             sh->level = (float)(b[1] - s->origin[1]);
-        } else if (strcmp(kind, "wave") == 0) {
+        } else if (q->kind == LQ_CONFIG_LIQUID_WAVE) {
             /* a standing mode of the basin inside the wall layer, on the last `level` */
-            lq_markers_shape *lv = ns > 0 ? &shapes[ns - 1] : NULL;
-            snprintf(p, sizeof p, "liquid.%d", it);
-            if (!lv || lv->kind != LQ_MARKERS_WAVE || lv->amp != 0) {
-                rc = lq_scene_error(sc, p,
-                                    "solver 'mac' adds a wave to the `level` item just before "
-                                    "it (one wave per level)");
-                goto fail;
-            }
-            snprintf(p, sizeof p, "liquid.%d.wave.amplitude", it);
-            lv->amp = (float)lq_scene_float(sc, p);
-            snprintf(p, sizeof p, "liquid.%d.wave.mode", it);
-            int mode = lq_scene_int(sc, p);
-            snprintf(p, sizeof p, "liquid.%d.wave.axis", it);
-            lv->axis = strcmp(lq_scene_enum(sc, p), "z") == 0 ? 2 : 0;
+            lq_markers_shape *lv = *ns > 0 ? &shapes[*ns - 1] : NULL;
+            if (!lv || lv->kind != LQ_MARKERS_WAVE || lv->amp != 0)
+                return lq_config_error(cfg, q->at,
+                                       "solver 'mac' adds a wave to the `level` item just before "
+                                       "it (one wave per level)");
+            lv->amp = (float)q->wave.amplitude;
+            int mode = q->wave.mode;
+            lv->axis = q->wave.axis;
             int cells = lv->axis == 2 ? nz : nx;
-            if (cells < 3) {
-                rc = lq_scene_error(sc, p, "a wave along z needs nz > 1");
-                goto fail;
-            }
+            if (cells < 3)
+                return lq_config_error(cfg, q->wave.at_axis, "a wave along z needs nz > 1");
             lv->x0 = (float)s->dx;
             lv->k = (float)(mode * LQ_PI / ((cells - 2) * s->dx));
             continue;
         } else {
-            snprintf(p, sizeof p, "liquid.%d", it);
-            rc = lq_scene_error(sc, p, "liquid '%s' is not supported by solver 'mac' yet", kind);
-            goto fail;
+            return lq_config_error(cfg, q->at, "liquid '%s' is not supported by solver 'mac' yet",
+                                   q->kind_word);
         }
-        for (int q = 0; q < 3; q++) {
-            sh->a[q] = (float)(a[q] - s->origin[q]);
-            sh->b[q] = (float)(b[q] - s->origin[q]);
+        for (int d = 0; d < 3; d++) {
+            sh->a[d] = (float)(a[d] - s->origin[d]);
+            sh->b[d] = (float)(b[d] - s->origin[d]);
         }
-        ns++;
+        (*ns)++;
     }
-    size_t need = 0, cap = n * (size_t)s->per_cell + 1;
-    pos = lq_alloc(cap * 3 * sizeof(float) + 12);
-    if (!pos) {
-        rc = LQ_ESIM;
-        goto fail;
-    }
+    return LQ_OK;
+}
+
+/* §4: the surface tracker, seeded from the shapes: marker particles (pos[cap], *need of
+ * them), a height field, or 2D particle chains. */
+static int lq_mac_track(lq_mac *s, lq_ctx *ctx, const lq_config *cfg, int ns,
+                        const lq_markers_shape *shapes, float *pos, size_t cap, size_t *need)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz;
     float h = (float)s->dx;
-    const char *surf = lq_scene_enum(sc, "mac.surface");
-    s->surface = strcmp(surf, "heightfield") == 0 ? LQ_MAC_HEIGHTFIELD
-                 : strcmp(surf, "chains") == 0    ? LQ_MAC_CHAINS
-                                                  : LQ_MAC_MARKERS;
-    if (s->surface != LQ_MAC_MARKERS && lq_scene_count(sc, "sources") > 0)
-        rc = lq_scene_error(sc, "sources",
-                            "inlets and outlets need mac.surface: markers (they add and remove "
-                            "marker particles)");
-    else if (s->surface == LQ_MAC_CHAINS && nz != 1)
-        rc = lq_scene_error(sc, "mac.surface", "particle chains are 2D only (§4.2): nz must be 1");
-    else if (s->surface == LQ_MAC_MARKERS)
-        rc = lq_markers_seed(nx, ny, nz, h, h, h, s->fl, ns, shapes, s->per_cell, 1, pos, cap,
-                             &need);
-    else if (s->surface == LQ_MAC_HEIGHTFIELD) {
+    int surf = cfg->mac.surface;
+    s->surface = surf == LQ_CONFIG_SURFACE_HEIGHTFIELD ? LQ_MAC_HEIGHTFIELD
+                 : surf == LQ_CONFIG_SURFACE_CHAINS    ? LQ_MAC_CHAINS
+                                                       : LQ_MAC_MARKERS;
+    if (s->surface != LQ_MAC_MARKERS && cfg->nsources > 0)
+        return lq_config_error(cfg, cfg->at_sources,
+                               "inlets and outlets need mac.surface: markers (they add and remove "
+                               "marker particles)");
+    if (s->surface == LQ_MAC_CHAINS && nz != 1)
+        return lq_config_error(cfg, cfg->mac.at_surface,
+                               "particle chains are 2D only (§4.2): nz must be 1");
+    if (s->surface == LQ_MAC_MARKERS)
+        return lq_markers_seed(nx, ny, nz, h, h, h, s->fl, ns, shapes, s->per_cell, 1, pos, cap,
+                               need);
+    if (s->surface == LQ_MAC_HEIGHTFIELD) {
         s->hcol = lq_alloc((size_t)nx * nz * sizeof(float));
-        if (s->hcol)
-            lq_machf_from_shapes(nx, ny, nz, h, h, h, s->fl, ns, shapes, s->hcol);
-        else
-            rc = LQ_ESIM;
-    } else {
-        rc = lq_chains_state_init(&s->chains_state, ctx, nx, ny, nz, h);
-        if (!rc) rc = lq_chains_from_shapes(&s->chains_state, h, h, ns, shapes);
-        if (!rc) rc = lq_chains_sync(&s->chains_state);
+        if (!s->hcol) return LQ_ESIM;
+        lq_machf_from_shapes(nx, ny, nz, h, h, h, s->fl, ns, shapes, s->hcol);
+        return LQ_OK;
     }
-    if (rc) goto fail;
+    int rc = lq_chains_state_init(&s->chains_state, ctx, nx, ny, nz, h);
+    if (!rc) rc = lq_chains_from_shapes(&s->chains_state, h, h, ns, shapes);
+    if (!rc) rc = lq_chains_sync(&s->chains_state);
+    return rc;
+}
+
+/* Room for the markers: the seeded ones, and with inlets the grid's open cells full and a
+ * quarter more. */
+static int lq_mac_capacity(lq_mac *s, const lq_config *cfg, size_t need)
+{
+    size_t n = (size_t)s->nx * s->ny * s->nz;
     s->npart = (int)need;
-    /* room for the markers inlets add: the grid's open cells full, and a quarter more */
     s->cap = s->npart;
     if (s->ninlets > 0) {
         size_t open = 0;
         for (size_t c = 0; c < n; c++) open += s->fl[c] != LQ_MAC_SOLID;
         double want = 1.25 * (double)open * s->per_cell;
-        if (want > 2e9) {
-            rc = lq_scene_error(sc, "grid.size", "too many marker particles (%.3g) for one array",
-                                want);
-            goto fail;
-        }
+        if (want > 2e9)
+            return lq_config_error(cfg, cfg->grid.at_size,
+                                   "too many marker particles (%.3g) for one array", want);
         s->cap = LQ_MAX(s->npart, (int)want);
     }
+    return LQ_OK;
+}
 
+/* The fields on the backend (the host's cells, sources and markers uploaded) and the
+ * operations of the step. */
+static int lq_mac_device(lq_mac *s, lq_ctx *ctx, const unsigned char *bn, const unsigned char *rg,
+                         const float *pos)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
     struct {
         lq_field *f;
         const char *name;
@@ -605,124 +585,146 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     if (!rc) rc = lq_macsurface_ops_init(&s->macsurface, ctx, nx, ny, nz);
     if (!rc) rc = lq_markers_ops_init(&s->markers, ctx, nx, ny, nz);
     if (!rc) rc = lq_macbc_ops_init(&s->macbc, ctx, nx, ny, nz);
-    if (rc) goto fail;
-    /* §5: buoyant bodies (one-way: the liquid moves them) */
-    s->bodies_on = lq_scene_count(sc, "objects") > 0;
-    if (s->bodies_on) {
-        rc = lq_macbody_ops_init(&s->macbody, ctx, nx, ny, nz);
-        if (!rc)
-            rc = lq_macbody_from_scene(&s->macbody_set, ctx, sc, nx, ny, nz, s->dx, s->origin,
-                                       1000.0, s->fl0);
-        s->twoway = !rc && s->macbody_set.ntwo_way > 0;
-        if (!rc && s->twoway && s->surface != LQ_MAC_MARKERS)
-            rc = lq_scene_error(sc, "objects",
-                                "two-way bodies need mac.surface: markers (they move the "
-                                "markers they displace)");
-        if (!rc && s->twoway) {
-            rc = lq_field_alloc(ctx, &s->owner, "owner", nx, ny, nz, 4);
-            if (!rc) rc = lq_field_zero(&s->owner, 0);
-            if (!rc) rc = lq_field_alloc(ctx, &s->fl0f, "static_flags", nx, ny, nz, 1);
-            if (!rc) rc = lq_field_upload(&s->fl0f, s->fl0);
-        }
-        if (rc) goto fail;
+    return rc;
+}
+
+/* §5: buoyant bodies (one-way: the liquid moves them; two-way: they push back). */
+static int lq_mac_bodies(lq_mac *s, lq_ctx *ctx, const lq_config *cfg)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz;
+    s->bodies_on = cfg->nobjects > 0;
+    if (!s->bodies_on) return LQ_OK;
+    int rc = lq_macbody_ops_init(&s->macbody, ctx, nx, ny, nz);
+    if (!rc)
+        rc = lq_macbody_from_scene(&s->macbody_set, ctx, cfg, nx, ny, nz, s->dx, s->origin, 1000.0,
+                                   s->fl0);
+    s->twoway = !rc && s->macbody_set.ntwo_way > 0;
+    if (!rc && s->twoway && s->surface != LQ_MAC_MARKERS)
+        rc = lq_config_error(cfg, cfg->at_objects,
+                             "two-way bodies need mac.surface: markers (they move the "
+                             "markers they displace)");
+    if (!rc && s->twoway) {
+        rc = lq_field_alloc(ctx, &s->owner, "owner", nx, ny, nz, 4);
+        if (!rc) rc = lq_field_zero(&s->owner, 0);
+        if (!rc) rc = lq_field_alloc(ctx, &s->fl0f, "static_flags", nx, ny, nz, 1);
+        if (!rc) rc = lq_field_upload(&s->fl0f, s->fl0);
     }
-    /* §4.3: spray and foam, when the scene has a `spray` map */
-    s->spray_on = lq_scene_has(sc, "spray");
-    s->write_markers = lq_scene_bool(sc, "output.markers");
-    s->fill_pressure = s->surface == LQ_MAC_MARKERS &&
-                       strcmp(lq_scene_enum(sc, "mac.surface_pressure"), "fill") == 0;
+    return rc;
+}
+
+/* §4.3: spray and foam, when the scene has a `spray` map; and the marker fill's ratio
+ * table for mac.surface_pressure: fill. */
+static int lq_mac_setup_spray(lq_mac *s, lq_ctx *ctx, const lq_config *cfg)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
+    float h = (float)s->dx;
+    s->spray_on = cfg->spray.present;
+    s->write_markers = cfg->output.markers;
+    s->fill_pressure = s->surface == LQ_MAC_MARKERS && cfg->mac.surface_pressure_fill;
     if (s->fill_pressure) {
         float ratio[130];
         lq_macsurface_fill_ratio(s->per_cell, (float)fabs(s->g[1]), (float)s->dx, ratio);
         rc = lq_field_alloc(ctx, &s->ratio, "fill_ratio", 2 * (s->per_cell + 1), 1, 1, 4);
         if (!rc) rc = lq_field_upload(&s->ratio, ratio);
-        if (rc) goto fail;
+        if (rc) return rc;
     }
-    if (s->spray_on) {
-        double wind[3];
-        lq_scene_floats(sc, "spray.wind", wind, 3);
-        s->macspray_params =
-            (lq_macspray_params){.dx = h,
-                                 .dy = h,
-                                 .dz = h,
-                                 .g = {(float)s->g[0], (float)s->g[1], (float)s->g[2]},
-                                 .wind = {(float)wind[0], (float)wind[1], (float)wind[2]},
-                                 .threshold = (float)lq_scene_float(sc, "spray.threshold"),
-                                 .rate = (float)lq_scene_float(sc, "spray.rate"),
-                                 .radius = (float)lq_scene_float(sc, "spray.radius"),
-                                 .spread = (float)lq_scene_float(sc, "spray.spread"),
-                                 .separation = (float)lq_scene_float(sc, "spray.separation"),
-                                 .drag = (float)lq_scene_float(sc, "spray.drag"),
-                                 .foam = lq_scene_bool(sc, "foam.enabled"),
-                                 .foam_life = (float)lq_scene_float(sc, "foam.life"),
-                                 .foam_rise = (float)lq_scene_float(sc, "foam.rise"),
-                                 .seed = (uint32_t)lq_scene_int(sc, "spray.seed")};
-        rc = lq_macspray_ops_init(&s->macspray, ctx, nx, ny, nz);
-        if (!rc)
-            rc = lq_macspray_state_init(&s->macspray_state, ctx, nx, ny, nz,
-                                        lq_scene_int(sc, "spray.max_particles"));
-        if (rc) goto fail;
-    }
-    /* §7.2: the surface pressure history (zero amplitude and mean: the atmosphere only) */
-    s->forcing = (lq_macsurface_forcing){
-        .p_atm = 0,
-        .A = (float)lq_scene_float(sc, "mac.forcing.mean"),
-        .a = (float)lq_scene_float(sc, "mac.forcing.amplitude"),
-        .depth = (float)lq_scene_float(sc, "mac.forcing.depth"),
-        .L = (float)lq_scene_float(sc, "mac.forcing.half_wavelength"),
-        .omega = (float)lq_scene_float(sc, "mac.forcing.omega"),
-        .g = (float)s->g[1],
-        .axis = strcmp(lq_scene_enum(sc, "mac.forcing.axis"), "z") == 0 ? 2 : 0};
-    if (s->forcing.a != 0 && !(s->g[1] < 0)) {
-        rc = lq_scene_error(sc, "mac.forcing.amplitude",
-                            "the forcing's B = a·sqrt(-g·D/C) needs gravity pointing down (-y)");
-        goto fail;
-    }
-    s->surface_solve = lq_scene_bool(sc, "mac.surface_solve");
-    s->fill_cavities = lq_scene_bool(sc, "mac.fill_cavities");
-    if (!lq_scene_has(sc, "mac.surface_solve") &&
+    if (!s->spray_on) return LQ_OK;
+    const lq_config_spray *sp = &cfg->spray;
+    s->macspray_params =
+        (lq_macspray_params){.dx = h,
+                             .dy = h,
+                             .dz = h,
+                             .g = {(float)s->g[0], (float)s->g[1], (float)s->g[2]},
+                             .wind = {(float)sp->wind[0], (float)sp->wind[1], (float)sp->wind[2]},
+                             .threshold = (float)sp->threshold,
+                             .rate = (float)sp->rate,
+                             .radius = (float)sp->radius,
+                             .spread = (float)sp->spread,
+                             .separation = (float)sp->separation,
+                             .drag = (float)sp->drag,
+                             .foam = cfg->foam.enabled,
+                             .foam_life = (float)cfg->foam.life,
+                             .foam_rise = (float)cfg->foam.rise,
+                             .seed = (uint32_t)sp->seed};
+    rc = lq_macspray_ops_init(&s->macspray, ctx, nx, ny, nz);
+    if (!rc) rc = lq_macspray_state_init(&s->macspray_state, ctx, nx, ny, nz, sp->max_particles);
+    return rc;
+}
+
+/* §7.2's surface pressure history and mac.surface_solve, and what they cannot go
+ * with. */
+static int lq_mac_surface_setup(lq_mac *s, const lq_config *cfg)
+{
+    const lq_config_mac *m = &cfg->mac;
+    /* zero amplitude and mean: the atmosphere only */
+    s->forcing = (lq_macsurface_forcing){.p_atm = 0,
+                                         .A = (float)m->forcing.mean,
+                                         .a = (float)m->forcing.amplitude,
+                                         .depth = (float)m->forcing.depth,
+                                         .L = (float)m->forcing.half_wavelength,
+                                         .omega = (float)m->forcing.omega,
+                                         .g = (float)s->g[1],
+                                         .axis = m->forcing.axis};
+    if (s->forcing.a != 0 && !(s->g[1] < 0))
+        return lq_config_error(cfg, m->forcing.at_amplitude,
+                               "the forcing's B = a·sqrt(-g·D/C) needs gravity pointing down (-y)");
+    s->surface_solve = m->surface_solve;
+    s->fill_cavities = m->fill_cavities;
+    if (!m->has_surface_solve &&
         (s->forcing.a != 0 || s->forcing.A != 0 || s->surface != LQ_MAC_MARKERS))
         s->surface_solve = false; /* the default gives way to what it cannot go with */
-    if (s->surface_solve && (s->forcing.a != 0 || s->forcing.A != 0)) {
-        rc = lq_scene_error(sc, "mac.surface_solve",
-                            "the surface forcing (mac.forcing) needs mac.surface_solve: false "
-                            "(with it the atmosphere is p = 0 in the empty cells)");
-        goto fail;
-    }
-    if (s->surface_solve && s->surface != LQ_MAC_MARKERS) {
-        rc = lq_scene_error(sc, "mac.surface_solve", "needs mac.surface: markers");
-        goto fail;
-    }
-    const char *method = lq_scene_enum(sc, "mac.pressure");
+    if (s->surface_solve && (s->forcing.a != 0 || s->forcing.A != 0))
+        return lq_config_error(cfg, m->at_surface_solve,
+                               "the surface forcing (mac.forcing) needs mac.surface_solve: false "
+                               "(with it the atmosphere is p = 0 in the empty cells)");
+    if (s->surface_solve && s->surface != LQ_MAC_MARKERS)
+        return lq_config_error(cfg, m->at_surface_solve, "needs mac.surface: markers");
+    return LQ_OK;
+}
+
+/* Eq. 5–9's iteration: method, β0, ε and the sweep cap from the scene; with
+ * mac.surface_solve, its surface table on the backend. */
+static int lq_mac_pressure_setup(lq_mac *s, lq_ctx *ctx, const lq_config *cfg)
+{
+    const lq_config_mac *m = &cfg->mac;
+    int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
+    float h = (float)s->dx;
     s->pressure_params = lq_pressure_defaults(
-        strcmp(method, "jacobi") == 0 ? LQ_PRESSURE_JACOBI : LQ_PRESSURE_RED_BLACK, 0.01f, h, h, h);
-    if (lq_scene_has(sc, "mac.beta0")) {
-        s->pressure_params.beta0 = (float)lq_scene_float(sc, "mac.beta0");
+        m->jacobi ? LQ_PRESSURE_JACOBI : LQ_PRESSURE_RED_BLACK, 0.01f, h, h, h);
+    if (m->has_beta0) {
+        s->pressure_params.beta0 = (float)m->beta0;
     } else if (s->pressure_params.method == LQ_PRESSURE_RED_BLACK) {
         /* β0 is SOR's ω: near 2/(1 + sin(π/N)) the sweeps grow like N, not N² (at 1.7 a
          * 2D dam break 320 cells long never reached ε within 1000 sweeps and blew up) */
-        int m = LQ_MAX(LQ_MAX(nx, ny), nz) - 2;
-        s->pressure_params.beta0 = (float)fmin(1.9, 2.0 / (1.0 + sin(LQ_PI / LQ_MAX(m, 2))));
+        int mm = LQ_MAX(LQ_MAX(nx, ny), nz) - 2;
+        s->pressure_params.beta0 = (float)fmin(1.9, 2.0 / (1.0 + sin(LQ_PI / LQ_MAX(mm, 2))));
         s->pressure_params.beta0 = fmaxf(s->pressure_params.beta0, 1.7f);
+    } else {
+        s->pressure_params.beta0 = LQ_PRESSURE_BETA0_JACOBI; /* mac.beta0's doc: Jacobi 1 */
     }
-    s->pressure_params.eps = (float)lq_scene_float(sc, "mac.epsilon");
-    s->pressure_params.max_sweeps = lq_scene_int(sc, "mac.max_sweeps");
-    if (s->surface_solve) {
-        int tn = LQ_PRESSURE_ST * (s->per_cell + 1);
-        float *table = lq_calloc((size_t)tn, sizeof(float));
-        rc = table ? LQ_OK : LQ_ESIM;
-        if (!rc)
-            lq_pressure_surface_table(
-                s->per_cell, (float)fabs(s->g[1]), &s->pressure_params, nx, ny, nz,
-                strcmp(lq_scene_enum(sc, "mac.surface_solve_ghost"), "fill") == 0, table);
-        if (!rc) rc = lq_field_alloc(ctx, &s->pflags, "pressure_flags", nx, ny, nz, 1);
-        if (!rc) rc = lq_field_alloc(ctx, &s->sw, "surface_weights", nx, ny, 2 * nz, 4);
-        if (!rc) rc = lq_field_alloc(ctx, &s->ghost, "surface_table", tn, 1, 1, 4);
-        if (!rc) rc = lq_field_upload(&s->ghost, table);
-        free(table);
-        if (rc) goto fail;
-    }
-    /* step 3 once, so frame 0 shows the cells the liquid fills */
+    s->pressure_params.eps = (float)m->epsilon;
+    s->pressure_params.max_sweeps = m->max_sweeps;
+    if (!s->surface_solve) return LQ_OK;
+    int tn = LQ_PRESSURE_ST * (s->per_cell + 1);
+    float *table = lq_calloc((size_t)tn, sizeof(float));
+    rc = table ? LQ_OK : LQ_ESIM;
+    if (!rc)
+        lq_pressure_surface_table(s->per_cell, (float)fabs(s->g[1]), &s->pressure_params, nx, ny,
+                                  nz, m->surface_solve_ghost_fill, table);
+    if (!rc) rc = lq_field_alloc(ctx, &s->pflags, "pressure_flags", nx, ny, nz, 1);
+    if (!rc) rc = lq_field_alloc(ctx, &s->sw, "surface_weights", nx, ny, 2 * nz, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &s->ghost, "surface_table", tn, 1, 1, 4);
+    if (!rc) rc = lq_field_upload(&s->ghost, table);
+    free(table);
+    return rc;
+}
+
+/* Step 3 once, so frame 0 shows the cells the liquid fills; then the initial velocity
+ * and pressure. */
+static int lq_mac_start(lq_mac *s, lq_ctx *ctx, int ns, const lq_markers_shape *shapes,
+                        const double (*vel0)[3])
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
     if (s->surface == LQ_MAC_HEIGHTFIELD) {
         rc = lq_machf_ops_init(&s->machf, ctx, nx, ny, nz);
         if (!rc) rc = lq_machf_state_init(&s->machf_state, ctx, nx, ny, nz);
@@ -733,22 +735,59 @@ static int lq_mac_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     if (!rc) rc = lq_mac_classify(s, 0);
     if (!rc) rc = lq_mac_initial_velocity(s, ns, shapes, vel0);
     if (!rc) rc = lq_mac_initial_pressure(s);
-    if (rc) goto fail;
+    return rc;
+}
+
+static int lq_mac_create(lq_ctx *ctx, const lq_config *cfg, void **state)
+{
+    unsigned char *bn = NULL, *rg = NULL;
+    double(*vel0)[3] = NULL; /* the liquid items' initial velocities */
+    lq_markers_shape *shapes = NULL;
+    int ns = 0;
+    float *pos = NULL;
+    lq_mac *s = lq_calloc(1, sizeof *s);
+    if (!s) return LQ_ESIM;
+    s->ctx = ctx;
+    int rc = lq_mac_config(s, cfg);
+    size_t n = (size_t)s->nx * s->ny * s->nz;
+    if (!rc) {
+        s->fl = lq_alloc(n);
+        s->cnt = lq_alloc(n * sizeof(int));
+        s->fv = lq_alloc((size_t)(s->nx + 1) * (s->ny + 1) * (s->nz + 1) * sizeof(float));
+        s->gv = lq_alloc(n * sizeof(float));
+        bn = lq_alloc(n);
+        rg = lq_calloc(n, 1);
+        if (!s->fl || !s->cnt || !s->fv || !s->gv || !bn || !rg) rc = LQ_ESIM;
+    }
+    if (!rc) rc = lq_mac_setup_cells(s, cfg, bn, rg);
+    if (!rc) {
+        shapes = lq_calloc((size_t)cfg->nliquid + 1, sizeof *shapes);
+        vel0 = lq_calloc((size_t)cfg->nliquid + 1, sizeof *vel0);
+        rc = shapes && vel0 ? lq_mac_shapes(s, cfg, shapes, vel0, &ns) : LQ_ESIM;
+    }
+    size_t need = 0, cap = n * (size_t)s->per_cell + 1;
+    if (!rc) {
+        pos = lq_alloc(cap * 3 * sizeof(float) + 12);
+        rc = pos ? lq_mac_track(s, ctx, cfg, ns, shapes, pos, cap, &need) : LQ_ESIM;
+    }
+    if (!rc) rc = lq_mac_capacity(s, cfg, need);
+    if (!rc) rc = lq_mac_device(s, ctx, bn, rg, pos);
+    if (!rc) rc = lq_mac_bodies(s, ctx, cfg);
+    if (!rc) rc = lq_mac_setup_spray(s, ctx, cfg);
+    if (!rc) rc = lq_mac_surface_setup(s, cfg);
+    if (!rc) rc = lq_mac_pressure_setup(s, ctx, cfg);
+    if (!rc) rc = lq_mac_start(s, ctx, ns, shapes, (const double(*)[3])vel0);
     free(bn);
     free(rg);
     free(pos);
     free(shapes);
     free(vel0);
+    if (rc) {
+        lq_mac_destroy(s);
+        return rc;
+    }
     *state = s;
     return LQ_OK;
-fail:
-    free(bn);
-    free(rg);
-    free(pos);
-    free(shapes);
-    free(vel0);
-    lq_mac_destroy(s);
-    return rc;
 }
 
 /* §6 step 3: the cells' contents from the surface tracker. */

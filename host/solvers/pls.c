@@ -78,7 +78,7 @@
 #include "core/framesplit.h"
 #include "core/profile.h"
 #include "core/solver_api.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 #include "scene/timefn.h"
 #include "ops/pls/viscosity.h"
 #include "world/voxel.h"
@@ -231,93 +231,93 @@ static double lq_pls_shape_sdf(const lq_pls_item *sh, const double x0[3], bool f
     return sqrt(fmax(ax, 0) * fmax(ax, 0) + fmax(rad, 0) * fmax(rad, 0)) + fmin(fmax(ax, rad), 0);
 }
 
-/* Reads liquid[] (obst = false) or obstacles[] (obst = true); *n gets the count. */
-static int lq_pls_read_shapes(const lq_scene *sc, bool obst, lq_pls_item **out, int *n)
+/* liquid[] as items (a `wave` shapes the `level` just before it); *n gets the count. */
+static int lq_pls_liquid_items(const lq_config *cfg, lq_pls_item **out, int *n)
 {
-    const char *list = obst ? "obstacles" : "liquid";
-    int items = lq_scene_count(sc, list);
-    lq_pls_item *sh = lq_calloc((size_t)items + 1, sizeof *sh);
+    lq_pls_item *sh = lq_calloc((size_t)cfg->nliquid + 1, sizeof *sh);
     if (!sh) return LQ_ESIM;
     *out = sh;
     *n = 0;
-    for (int it = 0; it < items; it++) {
-        const char *kind = lq_scene_kind(sc, list, it);
-        char p[160];
-        lq_pls_item *q = &sh[*n];
-        snprintf(p, sizeof p, "%s.%d.viscosity", list, it);
-        bool has_nu = !obst && lq_scene_has(sc, p);
-        double nu = has_nu ? lq_scene_float(sc, p) : 0;
-        snprintf(p, sizeof p, "%s.%d.motion", list, it);
-        if (obst && lq_scene_has(sc, p)) continue; /* moving: host/ops/pls/plsobject.c */
-        if (strcmp(kind, "box") == 0) {
-            q->kind = 0;
-            snprintf(p, sizeof p, "%s.%d.box.min", list, it);
-            lq_scene_floats(sc, p, q->a, 3);
-            snprintf(p, sizeof p, "%s.%d.box.max", list, it);
-            lq_scene_floats(sc, p, q->b, 3);
-            if (!obst) {
-                snprintf(p, sizeof p, "%s.%d.box.velocity", list, it);
-                lq_scene_floats(sc, p, q->vel, 3);
-            }
-        } else if (strcmp(kind, "sphere") == 0) {
-            q->kind = 1;
-            snprintf(p, sizeof p, "%s.%d.sphere.center", list, it);
-            lq_scene_floats(sc, p, q->a, 3);
-            snprintf(p, sizeof p, "%s.%d.sphere.radius", list, it);
-            q->r = lq_scene_float(sc, p);
-            if (!obst) {
-                snprintf(p, sizeof p, "%s.%d.sphere.velocity", list, it);
-                lq_scene_floats(sc, p, q->vel, 3);
-            }
-        } else if (!obst && strcmp(kind, "level") == 0) {
-            q->kind = 2;
-            snprintf(p, sizeof p, "%s.%d.level", list, it);
-            q->a[1] = lq_scene_float(sc, p);
-        } else if (!obst && strcmp(kind, "wave") == 0) {
+    for (int it = 0; it < cfg->nliquid; it++) {
+        const lq_config_liquid *q = &cfg->liquid[it];
+        lq_pls_item *p = &sh[*n];
+        bool has_nu = q->has_viscosity;
+        double nu = has_nu ? q->viscosity : 0;
+        if (q->kind == LQ_CONFIG_LIQUID_BOX) {
+            p->kind = 0;
+            memcpy(p->a, q->box.min, sizeof p->a);
+            memcpy(p->b, q->box.max, sizeof p->b);
+            memcpy(p->vel, q->box.velocity, sizeof p->vel);
+        } else if (q->kind == LQ_CONFIG_LIQUID_SPHERE) {
+            p->kind = 1;
+            memcpy(p->a, q->sphere.center, sizeof p->a);
+            p->r = q->sphere.radius;
+            memcpy(p->vel, q->sphere.velocity, sizeof p->vel);
+        } else if (q->kind == LQ_CONFIG_LIQUID_LEVEL) {
+            p->kind = 2;
+            p->a[1] = q->level;
+        } else if (q->kind == LQ_CONFIG_LIQUID_WAVE) {
             /* a standing mode of the closed domain on the `level` item just before it (as
              * host/solvers/mac.c does for its markers, here without a wall layer: the
              * basin is the domain, x from grid.origin to origin + n h) */
             lq_pls_item *lv = *n > 0 ? &sh[*n - 1] : NULL;
-            snprintf(p, sizeof p, "%s.%d", list, it);
             if (!lv || lv->kind != 2 || lv->amp != 0)
-                return lq_scene_error(sc, p,
-                                      "solver 'pls' adds a wave to the `level` item just before "
-                                      "it (one wave per level)");
-            snprintf(p, sizeof p, "%s.%d.wave.amplitude", list, it);
-            lv->amp = lq_scene_float(sc, p);
-            snprintf(p, sizeof p, "%s.%d.wave.mode", list, it);
-            int mode = lq_scene_int(sc, p);
-            snprintf(p, sizeof p, "%s.%d.wave.axis", list, it);
-            lv->axis = strcmp(lq_scene_enum(sc, p), "z") == 0 ? 2 : 0;
-            int size[3] = {1, 1, 1};
-            double org[3] = {0, 0, 0};
-            lq_scene_ints(sc, "grid.size", size, 3);
-            lq_scene_floats(sc, "grid.origin", org, 3);
-            if (size[lv->axis] < 2) return lq_scene_error(sc, p, "a wave along z needs nz > 1");
-            lv->x0 = org[lv->axis];
-            lv->k = mode * LQ_PI / (size[lv->axis] * lq_scene_float(sc, "grid.cell"));
+                return lq_config_error(cfg, q->at,
+                                       "solver 'pls' adds a wave to the `level` item just before "
+                                       "it (one wave per level)");
+            lv->amp = q->wave.amplitude;
+            int mode = q->wave.mode;
+            lv->axis = q->wave.axis;
+            const int *size = cfg->grid.size;
+            if (size[lv->axis] < 2)
+                return lq_config_error(cfg, q->wave.at_axis, "a wave along z needs nz > 1");
+            lv->x0 = cfg->grid.origin[lv->axis];
+            lv->k = mode * LQ_PI / (size[lv->axis] * cfg->grid.cell);
             if (has_nu) lv->has_nu = true, lv->nu = nu; /* the wave's liquid is the level's */
             continue;
-        } else if (obst && strcmp(kind, "cylinder") == 0) {
-            q->kind = 3;
-            snprintf(p, sizeof p, "%s.%d.cylinder.center", list, it);
-            lq_scene_floats(sc, p, q->a, 3);
-            snprintf(p, sizeof p, "%s.%d.cylinder.radius", list, it);
-            q->r = lq_scene_float(sc, p);
-            snprintf(p, sizeof p, "%s.%d.cylinder.height", list, it);
-            q->hgt = lq_scene_float(sc, p);
-            snprintf(p, sizeof p, "%s.%d.cylinder.axis", list, it);
-            const char *ax = lq_scene_enum(sc, p);
-            q->axis = ax[0] - 'x';
-        } else if (obst && (strcmp(kind, "mesh") == 0 || strcmp(kind, "mask") == 0)) {
+        } else {
+            return lq_config_error(cfg, q->at, "liquid '%s' is not supported by solver 'pls' yet",
+                                   q->kind_word);
+        }
+        p->has_nu = has_nu;
+        p->nu = nu;
+        (*n)++;
+    }
+    return LQ_OK;
+}
+
+/* The static obstacles[] with an analytic distance (box, sphere, cylinder); moving ones
+ * are host/ops/pls/plsobject.c's, mesh and mask ones voxelised. *n gets the count. */
+static int lq_pls_obstacle_items(const lq_config *cfg, lq_pls_item **out, int *n)
+{
+    lq_pls_item *sh = lq_calloc((size_t)cfg->nobstacles + 1, sizeof *sh);
+    if (!sh) return LQ_ESIM;
+    *out = sh;
+    *n = 0;
+    for (int it = 0; it < cfg->nobstacles; it++) {
+        const lq_config_obstacle *q = &cfg->obstacles[it];
+        lq_pls_item *p = &sh[*n];
+        if (q->has_motion) continue; /* moving: host/ops/pls/plsobject.c */
+        if (q->kind == LQ_CONFIG_OBSTACLE_BOX) {
+            p->kind = 0;
+            memcpy(p->a, q->box.min, sizeof p->a);
+            memcpy(p->b, q->box.max, sizeof p->b);
+        } else if (q->kind == LQ_CONFIG_OBSTACLE_SPHERE) {
+            p->kind = 1;
+            memcpy(p->a, q->sphere.center, sizeof p->a);
+            p->r = q->sphere.radius;
+        } else if (q->kind == LQ_CONFIG_OBSTACLE_CYLINDER) {
+            p->kind = 3;
+            memcpy(p->a, q->cylinder.center, sizeof p->a);
+            p->r = q->cylinder.radius;
+            p->hgt = q->cylinder.height;
+            p->axis = q->cylinder.axis;
+        } else if (q->kind == LQ_CONFIG_OBSTACLE_MESH || q->kind == LQ_CONFIG_OBSTACLE_MASK) {
             continue; /* voxelised (host/world/voxel.c), then a distance by reinitialisation */
         } else {
-            snprintf(p, sizeof p, "%s.%d", list, it);
-            return lq_scene_error(sc, p, "%s '%s' is not supported by solver 'pls' yet",
-                                  obst ? "obstacle" : "liquid", kind);
+            return lq_config_error(cfg, q->at, "obstacle '%s' is not supported by solver 'pls' yet",
+                                   q->kind_word);
         }
-        q->has_nu = has_nu;
-        q->nu = nu;
         (*n)++;
     }
     return LQ_OK;
@@ -334,12 +334,12 @@ static void lq_pls_world(const lq_pls *s, int axis, int i, int j, int k, double 
 /* φ (the union of the liquid items, clamped to ±10 h) and sdf (the union of the
  * obstacles) at the cell centres on the host; *band gets the cells within the particle
  * band. */
-static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *sdf, size_t *band)
+static int lq_pls_initial_phi(lq_pls *s, const lq_config *cfg, float *phi, float *sdf, size_t *band)
 {
     lq_pls_item *liq = NULL, *obs = NULL;
     int nl = 0, no = 0, nx = s->nx, ny = s->ny, nz = s->nz;
-    int rc = lq_pls_read_shapes(sc, false, &liq, &nl);
-    if (!rc) rc = lq_pls_read_shapes(sc, true, &obs, &no);
+    int rc = lq_pls_liquid_items(cfg, &liq, &nl);
+    if (!rc) rc = lq_pls_obstacle_items(cfg, &obs, &no);
     bool flat = nz == 1;
     double far = 5.0 * s->h * 2;
     *band = 0;
@@ -370,28 +370,22 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *
     s->has_sdf = no > 0;
     /* mesh and mask obstacles and terrain: their cells (by centre) as ∓½ h, merged; the
      * solver then reinitialises sdf to a distance (s->sdf_reinit) */
-    bool voxels = lq_scene_count(sc, "terrain") > 0;
-    for (int it = 0; it < lq_scene_count(sc, "obstacles"); it++) {
-        const char *kind = lq_scene_kind(sc, "obstacles", it);
-        char p[64];
-        snprintf(p, sizeof p, "obstacles.%d.motion", it);
-        if (lq_scene_has(sc, p)) continue;
-        voxels = voxels || strcmp(kind, "mesh") == 0 || strcmp(kind, "mask") == 0;
-    }
-    bool moving = false;
-    for (int it = 0; it < lq_scene_count(sc, "obstacles"); it++) {
-        char p[64];
-        snprintf(p, sizeof p, "obstacles.%d.motion", it);
-        moving = moving || lq_scene_has(sc, p);
+    bool voxels = cfg->nterrain > 0, moving = false;
+    for (int it = 0; it < cfg->nobstacles; it++) {
+        const lq_config_obstacle *q = &cfg->obstacles[it];
+        moving = moving || q->has_motion;
+        if (q->has_motion) continue;
+        voxels = voxels || q->kind == LQ_CONFIG_OBSTACLE_MESH || q->kind == LQ_CONFIG_OBSTACLE_MASK;
     }
     if (!rc && voxels && moving) /* host/world/voxel.c would fill the moving shapes too */
-        rc = lq_scene_error(sc, "obstacles",
-                            "solver 'pls' cannot yet move obstacles in a scene with static mesh "
-                            "or mask obstacles or terrain");
+        rc = lq_config_error(cfg, cfg->at_obstacles,
+                             "solver 'pls' cannot yet move obstacles in a scene with static mesh "
+                             "or mask obstacles or terrain");
     if (!rc && voxels) {
         size_t n = (size_t)nx * ny * nz;
         unsigned char *solid = lq_calloc(n, 1), *ns = lq_calloc(n, 1);
-        rc = solid && ns ? lq_voxel_obstacles(sc, nx, ny, nz, s->h, s->origin, solid, ns) : LQ_ESIM;
+        rc =
+            solid && ns ? lq_voxel_obstacles(cfg, nx, ny, nz, s->h, s->origin, solid, ns) : LQ_ESIM;
         for (size_t c = 0; c < n && !rc; c++)
             sdf[c] = fminf(sdf[c], (float)((solid[c] ? -0.5 : 0.5) * s->h));
         free(solid);
@@ -406,11 +400,11 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_scene *sc, float *phi, float *
 
 /* Faces whose midpoint lies within half a cell of a moving liquid item take its velocity
  * (the last such item wins). */
-static int lq_pls_initial_velocity(lq_pls *s, const lq_scene *sc)
+static int lq_pls_initial_velocity(lq_pls *s, const lq_config *cfg)
 {
     lq_pls_item *liq = NULL;
     int nl = 0, nx = s->nx, ny = s->ny, nz = s->nz;
-    int rc = lq_pls_read_shapes(sc, false, &liq, &nl);
+    int rc = lq_pls_liquid_items(cfg, &liq, &nl);
     bool flat = nz == 1;
     lq_field *f[3] = {&s->u, &s->v, &s->w};
     for (int a = 0; a < 3 && !rc; a++) {
@@ -485,73 +479,159 @@ static int lq_pls_objects_at(lq_pls *s, double t)
     return rc;
 }
 
-static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
+/* --- set-up ---------------------------------------------------------------------- */
+
+/* The grid and the modules' parameters from the scene, and the grid checks. */
+static int lq_pls_config(lq_pls *s, const lq_config *cfg)
 {
-    int rc = LQ_OK;
-    float *phi0 = NULL, *sdf0 = NULL;
-    lq_pls *s = lq_calloc(1, sizeof *s);
-    if (!s) return LQ_ESIM;
-    s->ctx = ctx;
-    int size[3] = {0, 0, 0};
-    if (lq_scene_ints(sc, "grid.size", size, 3) != 3) {
-        rc = lq_scene_error(sc, "grid.size", "solver 'pls' needs [nx, ny, nz] (nz = 1 for 2D)");
-        goto fail;
-    }
-    s->nx = size[0];
-    s->ny = size[1];
-    s->nz = size[2];
-    if (s->nx < 4 || s->ny < 4 || (s->nz != 1 && s->nz < 4)) {
-        rc = lq_scene_error(sc, "grid.size",
-                            "solver 'pls' needs at least 4 cells per axis, or nz = 1 for 2D");
-        goto fail;
-    }
-    int nx = s->nx, ny = s->ny, nz = s->nz;
-    size_t n = (size_t)nx * ny * nz;
-    s->h = lq_scene_float(sc, "grid.cell");
-    lq_scene_floats(sc, "grid.origin", s->origin, 3);
-    lq_scene_floats(sc, "gravity", s->g, 3);
+    const lq_config_grid *g = &cfg->grid;
+    const lq_config_pls *c = &cfg->pls;
+    if (g->nsize != 3)
+        return lq_config_error(cfg, g->at_size, "solver 'pls' needs [nx, ny, nz] (nz = 1 for 2D)");
+    s->nx = g->size[0];
+    s->ny = g->size[1];
+    s->nz = g->size[2];
+    if (s->nx < 4 || s->ny < 4 || (s->nz != 1 && s->nz < 4))
+        return lq_config_error(cfg, g->at_size,
+                               "solver 'pls' needs at least 4 cells per axis, or nz = 1 for 2D");
+    int nz = s->nz;
+    s->h = g->cell;
+    memcpy(s->origin, g->origin, sizeof s->origin);
+    memcpy(s->g, cfg->gravity, sizeof s->g);
     if (nz == 1) s->g[2] = 0;
-    s->cfl = lq_scene_float(sc, "pls.cfl");
-    s->fps = lq_scene_float(sc, "time.fps");
+    s->cfl = c->cfl;
+    s->fps = cfg->time.fps;
     s->cellv = s->h * s->h * (nz == 1 ? 1.0 : s->h);
-    s->reseed_every = lq_scene_int(sc, "pls.reseed_every");
-    s->divfree = lq_scene_bool(sc, "pls.divfree");
+    s->reseed_every = c->reseed_every;
+    s->divfree = c->divfree;
     float h = (float)s->h;
     s->sladvect_params = (lq_sladvect_params){.dt = 0, .h = h};
     s->reinit_params = lq_reinit_params_default(h);
-    s->reinit_params.method =
-        strcmp(lq_scene_enum(sc, "pls.reinit"), "pde") == 0 ? LQ_REINIT_PDE : LQ_REINIT_FIM;
-    int per_cell = lq_scene_int(sc, "pls.particles_per_cell");
+    s->reinit_params.method = c->reinit_pde ? LQ_REINIT_PDE : LQ_REINIT_FIM;
+    int per_cell = c->particles_per_cell;
     if (per_cell == 0) per_cell = nz == 1 ? 16 : 64;
-    s->plsparticles_params =
-        (lq_plsparticles_params){.h = h,
-                                 .band = (float)(lq_scene_float(sc, "pls.band") * s->h),
-                                 .per_cell = per_cell,
-                                 .seed = 0x5eed};
+    s->plsparticles_params = (lq_plsparticles_params){
+        .h = h, .band = (float)(c->band * s->h), .per_cell = per_cell, .seed = 0x5eed};
     /* the reinitialised band must reach past the particles' deletion distance */
-    s->reinit_params.band =
-        fmaxf(s->reinit_params.band, (float)lq_scene_float(sc, "pls.band") + 2.0f);
-    const char *method = lq_scene_enum(sc, "pls.pressure");
+    s->reinit_params.band = fmaxf(s->reinit_params.band, (float)c->band + 2.0f);
     s->poisson_params =
         (lq_poisson_params){.h = h,
-                            .solver = strcmp(method, "sor") == 0      ? LQ_POISSON_SOR
-                                      : strcmp(method, "jacobi") == 0 ? LQ_POISSON_JACOBI
-                                                                      : LQ_POISSON_PCG,
+                            .solver = c->pressure == LQ_CONFIG_PLS_SOR      ? LQ_POISSON_SOR
+                                      : c->pressure == LQ_CONFIG_PLS_JACOBI ? LQ_POISSON_JACOBI
+                                                                            : LQ_POISSON_PCG,
                             .precond = LQ_POISSON_PRECOND_MG,
-                            .tol = (float)lq_scene_float(sc, "pls.tolerance"),
-                            .max_iter = lq_scene_int(sc, "pls.max_iterations")};
+                            .tol = (float)c->tolerance,
+                            .max_iter = c->max_iterations};
     s->extrap_params = lq_extrap_params_default();
     s->extrap_params.layers = (int)ceil(s->cfl) + 2;
+    return LQ_OK;
+}
 
-    s->fv = lq_alloc((size_t)(nx + 1) * (ny + 1) * (nz + 1) * sizeof(float));
-    s->gv = lq_alloc(n * sizeof(float));
-    phi0 = lq_alloc(n * sizeof(float));
-    sdf0 = lq_alloc(n * sizeof(float));
-    if (!s->fv || !s->gv || !phi0 || !sdf0) {
-        rc = LQ_ESIM;
-        goto fail;
+/* Room for particles (32 bytes each, host/ops/pls/plsparticles.h). They live only in the
+ * band |φ| < pls.band (Enright §3.1), so the room is per_cell times band cells: four
+ * times the first seeding's band (the surface may grow that much), and at least twice
+ * the band of a flat surface across the domain's largest section (a pool's). A seeding
+ * that needs more grows it while the device has memory (the plan is the start); beyond
+ * that particles are not made (stats' particles_dropped). pls.max_particles sets a
+ * fixed room instead. */
+static int lq_pls_capacity(lq_pls *s, const lq_config *cfg, size_t band, long long *room)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz, per_cell = s->plsparticles_params.per_cell;
+    long long cap = cfg->pls.max_particles;
+    s->plsparticles_params.grow = cap == 0;
+    if (cap == 0) {
+        long long layers = 2 * (long long)ceil(cfg->pls.band);
+        long long section =
+            nz == 1 ? LQ_MAX(nx, ny)
+                    : LQ_MAX(LQ_MAX((long long)nx * ny, (long long)ny * nz), (long long)nx * nz);
+        cap = (long long)per_cell * LQ_MAX(LQ_MAX(4LL * (long long)band, 2 * layers * section), 64);
     }
-    /* the velocity fields first: the initial state writes into u, v, w */
+    *room = cap;
+    if (cap > 400000000LL)
+        return lq_config_error(cfg, cfg->pls.at_particles_per_cell,
+                               "room for %.3g particles is more than one array holds (400e6); "
+                               "lower pls.particles_per_cell or set pls.max_particles",
+                               (double)cap);
+    return LQ_OK;
+}
+
+/* §5.1: viscosity, constant or a function of time (pls.viscosity_change). */
+static int lq_pls_viscous(lq_pls *s, const lq_config *cfg)
+{
+    size_t n = (size_t)s->nx * s->ny * s->nz;
+    double nu0 = s->nu_base;
+    s->viscous = nu0 > 0;
+    if (s->nu_regions) /* per liquid region: viscous when any ν₀ > 0 */
+        for (size_t c = 0; c < n && !s->viscous; c++) s->viscous = s->nu0h[c] > 0;
+    if (!s->viscous) return LQ_OK;
+    int rc = lq_timefn_init(cfg, &cfg->pls.viscosity_change, nu0, &s->nu_t);
+    if (rc) return rc;
+    s->viscosity_params =
+        (lq_viscosity_params){.h = (float)s->h, .free_slip = 1, .cross = LQ_VISCOSITY_CROSS_MASKED};
+    return LQ_OK;
+}
+
+/* §5.5: the moving obstacles (the static ones are in sdf0 already) into mob[*nmob];
+ * freed here on failure. */
+static int lq_pls_moving(lq_pls *s, const lq_config *cfg, lq_plsobject_object *mob, int *nmob)
+{
+    int rc = LQ_OK;
+    *nmob = 0;
+    for (int it = 0; it < cfg->nobstacles && !rc; it++) {
+        const lq_config_obstacle *q = &cfg->obstacles[it];
+        if (!q->has_motion) continue;
+        if (*nmob == LQ_PLSOBJECT_MAX) {
+            rc = lq_config_error(cfg, q->motion.at, "solver 'pls' moves at most %d obstacles",
+                                 LQ_PLSOBJECT_MAX);
+            break;
+        }
+        rc = lq_plsobject_read(cfg, q, s->origin, s->nz == 1, s->h, &mob[*nmob]);
+        if (!rc) (*nmob)++;
+    }
+    if (rc)
+        for (int q = 0; q < *nmob; q++) lq_plsobject_object_free(&mob[q]);
+    s->moving = *nmob > 0;
+    s->has_static = s->has_sdf;
+    s->has_sdf = s->has_sdf || s->moving;
+    s->objects = s->has_sdf; /* static and moving: one §5.5 path (static: zero velocity) */
+    s->separation = cfg->pls.object_separation;
+    s->stratify = s->objects && cfg->pls.object_stratify;
+    s->extrap_params.friction = (float)cfg->pls.object_friction;
+    s->extrap_params.hold_normal = !s->separation;
+    s->poisson_params.object_air =
+        s->objects && s->separation;      /* §5.5.2: object cells left are air */
+    s->extrap_params.closed = s->objects; /* uext of §5.5.1: the liquid's alone */
+    return rc;
+}
+
+/* The device memory plan (lq_pls_plan and the objects'), reserved before anything is
+ * allocated: a grid too large is refused with the memory it needs. */
+static int lq_pls_reserve(lq_pls *s, lq_ctx *ctx, long long cap, const lq_plsobject_object *mob,
+                          int nmob)
+{
+    size_t plan[16], n = (size_t)s->nx * s->ny * s->nz;
+    const char *names[16];
+    int np = lq_pls_plan(s, (int)cap, plan, names);
+    if (s->objects) {
+        size_t grids = 0; /* the moving meshes' sdf grids */
+        for (int q = 0; q < nmob; q++)
+            grids +=
+                mob[q].kind == 4 ? (size_t)mob[q].gdim[0] * mob[q].gdim[1] * mob[q].gdim[2] : 0;
+        names[np] = "objects (sdf, velocities, masks, mesh grids)";
+        plan[np++] = lq_plsobject_ops_bytes(s->nx, s->ny, s->nz) +
+                     (s->moving && s->has_static ? n * 4 : 0) + grids * 4;
+    }
+    for (int i = 0; i < np; i++) s->device_bytes += plan[i];
+    return lq_ctx_reserve_plan(ctx, "solver 'pls'", np, plan, names);
+}
+
+/* The fields (the velocity first: the initial state writes into u, v, w), the initial
+ * φ and sdf uploaded, and every module; the moving objects handed to plsobject (or
+ * freed). */
+static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long cap,
+                         const float *phi0, const float *sdf0, lq_plsobject_object *mob, int nmob)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
     struct {
         lq_field *f;
         const char *name;
@@ -561,93 +641,11 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
               {&s->vn, "vn", nx, ny + 1, nz}, {&s->wn, "wn", nx, ny, nz + 1},
               {&s->phi, "phi", nx, ny, nz},   {&s->phin, "phin", nx, ny, nz},
               {&s->b, "b", nx, ny, nz},       {&s->p, "p", nx, ny, nz}};
-    /* the liquid and the objects on the host, then the plan before anything sits on the
-     * device: a grid too large is refused with the memory it needs */
-    size_t band = 0;
-    s->nu_base = lq_scene_float(sc, "pls.viscosity");
-    rc = lq_pls_initial_phi(s, sc, phi0, sdf0, &band);
-    if (rc) goto fail;
-    /* room for particles (32 bytes each, host/ops/pls/plsparticles.h). They live only in the band
-     * |φ| < pls.band (Enright §3.1), so the room is per_cell times band cells: four times
-     * the first seeding's band (the surface may grow that much), and at least twice the
-     * band of a flat surface across the domain's largest section (a pool's). A seeding
-     * that needs more grows it while the device has memory (the plan is the start);
-     * beyond that particles are not made (stats' particles_dropped). pls.max_particles
-     * sets a fixed room instead. */
-    long long cap = lq_scene_int(sc, "pls.max_particles");
-    s->plsparticles_params.grow = cap == 0;
-    if (cap == 0) {
-        long long layers = 2 * (long long)ceil(lq_scene_float(sc, "pls.band"));
-        long long section =
-            nz == 1 ? LQ_MAX(nx, ny)
-                    : LQ_MAX(LQ_MAX((long long)nx * ny, (long long)ny * nz), (long long)nx * nz);
-        cap = (long long)per_cell * LQ_MAX(LQ_MAX(4LL * (long long)band, 2 * layers * section), 64);
-    }
-    if (cap > 400000000LL)
-        rc = lq_scene_error(sc, "pls.particles_per_cell",
-                            "room for %.3g particles is more than one array holds (400e6); "
-                            "lower pls.particles_per_cell or set pls.max_particles",
-                            (double)cap);
-    if (rc) goto fail;
-    /* §5.1: viscosity, constant or a function of time */
-    double nu0 = s->nu_base;
-    s->viscous = nu0 > 0;
-    if (s->nu_regions) /* per liquid region: viscous when any ν₀ > 0 */
-        for (size_t c = 0; c < n && !s->viscous; c++) s->viscous = s->nu0h[c] > 0;
-    if (s->viscous) {
-        rc = lq_timefn_read(sc, "pls.viscosity_change", nu0, &s->nu_t);
-        if (rc) goto fail;
-        s->viscosity_params = (lq_viscosity_params){
-            .h = (float)s->h, .free_slip = 1, .cross = LQ_VISCOSITY_CROSS_MASKED};
-    }
-    /* §5.5: moving obstacles (the static ones are in sdf0 already) */
-    lq_plsobject_object mob[LQ_PLSOBJECT_MAX];
-    int nmob = 0;
-    for (int it = 0; it < lq_scene_count(sc, "obstacles") && !rc; it++) {
-        char p[64];
-        snprintf(p, sizeof p, "obstacles.%d.motion", it);
-        if (!lq_scene_has(sc, p)) continue;
-        if (nmob == LQ_PLSOBJECT_MAX) {
-            rc = lq_scene_error(sc, p, "solver 'pls' moves at most %d obstacles", LQ_PLSOBJECT_MAX);
-            break;
-        }
-        rc = lq_plsobject_read(sc, it, s->origin, nz == 1, s->h, &mob[nmob]);
-        if (!rc) nmob++;
-    }
-    if (rc) {
-        for (int q = 0; q < nmob; q++) lq_plsobject_object_free(&mob[q]);
-        goto fail;
-    }
-    s->moving = nmob > 0;
-    s->has_static = s->has_sdf;
-    s->has_sdf = s->has_sdf || s->moving;
-    s->objects = s->has_sdf; /* static and moving: one §5.5 path (static: zero velocity) */
-    s->separation = lq_scene_bool(sc, "pls.object_separation");
-    s->stratify = s->objects && lq_scene_bool(sc, "pls.object_stratify");
-    s->extrap_params.friction = (float)lq_scene_float(sc, "pls.object_friction");
-    s->extrap_params.hold_normal = !s->separation;
-    s->poisson_params.object_air =
-        s->objects && s->separation;      /* §5.5.2: object cells left are air */
-    s->extrap_params.closed = s->objects; /* uext of §5.5.1: the liquid's alone */
-    size_t plan[16];
-    const char *names[16];
-    int np = lq_pls_plan(s, (int)cap, plan, names);
-    if (s->objects) {
-        size_t grids = 0; /* the moving meshes' sdf grids */
-        for (int q = 0; q < nmob; q++)
-            grids +=
-                mob[q].kind == 4 ? (size_t)mob[q].gdim[0] * mob[q].gdim[1] * mob[q].gdim[2] : 0;
-        names[np] = "objects (sdf, velocities, masks, mesh grids)";
-        plan[np++] = lq_plsobject_ops_bytes(nx, ny, nz) + (s->moving && s->has_static ? n * 4 : 0) +
-                     grids * 4;
-    }
-    for (int i = 0; i < np; i++) s->device_bytes += plan[i];
-    rc = lq_ctx_reserve_plan(ctx, "solver 'pls'", np, plan, names);
     for (size_t i = 0; i < LQ_COUNT(fs) && !rc; i++) {
         rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, 4);
         if (!rc) rc = lq_field_zero(fs[i].f, 0);
     }
-    if (!rc) rc = lq_pls_initial_velocity(s, sc);
+    if (!rc) rc = lq_pls_initial_velocity(s, cfg);
     if (!rc && s->has_sdf) {
         rc = lq_field_alloc(ctx, &s->sdf, "sdf", nx, ny, nz, 4);
         if (!rc) rc = lq_field_upload(&s->sdf, sdf0);
@@ -658,6 +656,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         rc = (call);                                                                               \
         if (!rc) s->ready |= (bit);                                                                \
     }
+    float h = (float)s->h;
     LQ_PLS_INIT(LQ_PLS_R_SL, lq_sladvect_ops_init(&s->sladvect, ctx, nx, ny, nz));
     LQ_PLS_INIT(LQ_PLS_R_REINIT, lq_reinit_ops_init(&s->reinit, ctx, nx, ny, nz));
     LQ_PLS_INIT(LQ_PLS_R_OPS, lq_plsparticles_ops_init(&s->plsparticles, ctx, nx, ny, nz));
@@ -685,9 +684,15 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         }
     }
 #undef LQ_PLS_INIT
-    if (rc) goto fail;
+    return rc;
+}
+
+/* sdf and φ signed distances, the particles seeded, the velocity extrapolated, the
+ * volume measured. */
+static int lq_pls_start(lq_pls *s, lq_ctx *ctx, float *sdf0)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
     const lq_field *sdf = s->has_sdf ? &s->sdf : NULL;
-    /* sdf and φ signed distances, the particles seeded, the velocity extrapolated */
     if (s->sdf_reinit) rc = lq_reinit(&s->reinit, &s->sdf, &s->phin, &s->reinit_params, NULL);
     if (!rc && s->objects) { /* the static part kept, the objects at t = 0, φ inside them */
         if (s->moving && s->has_static) {
@@ -705,18 +710,53 @@ static int lq_pls_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         rc = lq_extrap_velocity(&s->extrap, &s->u, &s->v, &s->w, &s->phi, sdf, &s->extrap_params);
     int bad = 0;
     double cells = 0;
-    if (!rc) rc = lq_plsforce_volume(&s->plsforce, &s->phi, sdf, h, &cells, &bad);
-    if (rc) goto fail;
-    s->volume0 = cells * s->cellv;
+    if (!rc) rc = lq_plsforce_volume(&s->plsforce, &s->phi, sdf, (float)s->h, &cells, &bad);
+    if (!rc) s->volume0 = cells * s->cellv;
+    return rc;
+}
+
+static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
+{
+    float *phi0 = NULL, *sdf0 = NULL;
+    lq_plsobject_object mob[LQ_PLSOBJECT_MAX];
+    int nmob = 0;
+    long long cap = 0;
+    lq_pls *s = lq_calloc(1, sizeof *s);
+    if (!s) return LQ_ESIM;
+    s->ctx = ctx;
+    int rc = lq_pls_config(s, cfg);
+    size_t n = (size_t)s->nx * s->ny * s->nz;
+    if (!rc) {
+        s->fv = lq_alloc((size_t)(s->nx + 1) * (s->ny + 1) * (s->nz + 1) * sizeof(float));
+        s->gv = lq_alloc(n * sizeof(float));
+        phi0 = lq_alloc(n * sizeof(float));
+        sdf0 = lq_alloc(n * sizeof(float));
+        if (!s->fv || !s->gv || !phi0 || !sdf0) rc = LQ_ESIM;
+    }
+    /* the liquid and the objects on the host, then the plan before anything sits on the
+     * device */
+    size_t band = 0;
+    s->nu_base = cfg->pls.viscosity;
+    if (!rc) rc = lq_pls_initial_phi(s, cfg, phi0, sdf0, &band);
+    if (!rc) rc = lq_pls_capacity(s, cfg, band, &cap);
+    if (!rc) rc = lq_pls_viscous(s, cfg);
+    if (!rc) rc = lq_pls_moving(s, cfg, mob, &nmob);
+    if (!rc) {
+        rc = lq_pls_reserve(s, ctx, cap, mob, nmob);
+        if (!rc)
+            rc = lq_pls_device(s, ctx, cfg, cap, phi0, sdf0, mob, nmob); /* takes mob */
+        else
+            for (int q = 0; q < nmob; q++) lq_plsobject_object_free(&mob[q]);
+    }
+    if (!rc) rc = lq_pls_start(s, ctx, sdf0);
     free(phi0);
     free(sdf0);
+    if (rc) {
+        lq_pls_destroy(s);
+        return rc;
+    }
     *state = s;
     return LQ_OK;
-fail:
-    free(phi0);
-    free(sdf0);
-    lq_pls_destroy(s);
-    return rc;
 }
 
 static void lq_pls_swap(lq_field *a, lq_field *b)

@@ -5,10 +5,10 @@
 #define LQ_REGISTRY_H
 
 #include "core/solver_api.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 
 /* The solver named by the scene, or NULL (with the error recorded at `solver`). */
-const lq_solver_vt *lq_registry_find(const lq_scene *s);
+const lq_solver_vt *lq_registry_find(const lq_config *cfg);
 
 extern const lq_solver_vt lq_shallow_solver;
 extern const lq_solver_vt lq_splash_solver;

@@ -46,7 +46,7 @@
 #include "core/framesplit.h"
 #include "core/profile.h"
 #include "core/solver_api.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 
 typedef struct lq_shallow_source_def {
     int mode;         /* LQ_HF_SOURCE_* */
@@ -92,73 +92,82 @@ static int lq_shallow_measure(void *state, lq_frame_stats *st);
 
 /* --- set-up -------------------------------------------------------------------- */
 
-static int lq_shallow_sources(lq_shallow *s, const lq_scene *sc)
+/* Rain (random drops over a region, from a seeded generator). */
+static void lq_shallow_rain_init(lq_shallow *s, const lq_config_source *q, lq_shallow_rain *r)
 {
-    int n = lq_scene_count(sc, "sources");
+    r->rate = q->rain.rate;
+    r->radius = q->rain.radius;
+    r->lo[0] = s->g.origin[0];
+    r->lo[1] = s->g.origin[2];
+    r->hi[0] = s->g.origin[0] + s->g.nx * s->g.dx;
+    r->hi[1] = s->g.origin[2] + s->g.nz * s->g.dx;
+    if (q->rain.has_region_min) memcpy(r->lo, q->rain.region_min, sizeof r->lo);
+    if (q->rain.has_region_max) memcpy(r->hi, q->rain.region_max, sizeof r->hi);
+    r->start = q->rain.start;
+    r->stop = q->rain.stop;
+    lq_rng_seed(&r->rng, (uint64_t)q->rain.seed);
+    r->next = r->start;
+    if (r->rate > 0) r->next += -log(1.0 - lq_rng_uniform(&r->rng)) / r->rate;
+}
+
+/* A wavemaker: the strip of cells along its wall. */
+static void lq_shallow_wavemaker(lq_shallow *s, const lq_config_source *q, lq_shallow_source_def *d)
+{
+    int wall = q->wavemaker.wall;
+    int cells = (int)ceil(q->wavemaker.width / s->g.dx - 1e-9);
+    bool along_x = wall == LQ_CONFIG_WALL_X_MIN || wall == LQ_CONFIG_WALL_X_MAX;
+    cells = LQ_MAX(1, LQ_MIN(cells, along_x ? s->g.nx : s->g.nz));
+    d->wavemaker = true;
+    d->once = NAN;
+    d->amplitude = q->wavemaker.amplitude;
+    d->period = q->wavemaker.period;
+    d->start = q->wavemaker.start;
+    d->stop = q->wavemaker.stop;
+    d->ni = along_x ? cells : s->g.nx;
+    d->nk = along_x ? s->g.nz : cells;
+    d->i0 = wall == LQ_CONFIG_WALL_X_MAX ? s->g.nx - cells : 0;
+    d->k0 = wall == LQ_CONFIG_WALL_Z_MAX ? s->g.nz - cells : 0;
+}
+
+/* A drop, or an inflow or drain over a disc. */
+static void lq_shallow_disc_source(lq_shallow *s, const lq_config_source *q,
+                                   lq_shallow_source_def *d)
+{
+    bool drop = q->kind == LQ_CONFIG_SOURCE_DROP;
+    const lq_config_disc *disc = q->kind == LQ_CONFIG_SOURCE_DRAIN ? &q->drain : &q->inflow;
+    d->cx = drop ? q->drop.center[0] : disc->center[0];
+    d->cz = drop ? q->drop.center[1] : disc->center[1];
+    d->r = drop ? q->drop.radius : disc->radius;
+    d->once = NAN;
+    if (drop) {
+        d->mode = LQ_HEIGHTFIELD_SOURCE_BUMP;
+        d->once = q->drop.time;
+        d->volume = 4.0 / 3.0 * LQ_PI * d->r * d->r * d->r;
+        d->r = fmax(2.0 * d->r, 2.0 * s->g.dx); /* footprint of the deposited bump */
+    } else {
+        d->mode = q->kind == LQ_CONFIG_SOURCE_DRAIN ? LQ_HEIGHTFIELD_SOURCE_DRAIN
+                                                    : LQ_HEIGHTFIELD_SOURCE_UNIFORM;
+        d->rate = disc->rate;
+        d->start = disc->start;
+        d->stop = disc->stop;
+        d->r = fmax(d->r, 0.75 * s->g.dx); /* at least the nearest cell centre */
+    }
+}
+
+static int lq_shallow_sources(lq_shallow *s, const lq_config *cfg)
+{
+    int n = cfg->nsources;
     s->src = lq_calloc((size_t)n + 1, sizeof *s->src);
     s->rain = lq_calloc((size_t)n + 1, sizeof *s->rain);
     if (!s->src || !s->rain) return LQ_ESIM;
     for (int i = 0; i < n; i++) {
-        const char *kind = lq_scene_kind(sc, "sources", i);
-        char p[128];
-        double c[2] = {0, 0};
-#define KEY(k) (snprintf(p, sizeof p, "sources.%d.%s.%s", i, kind, k), p)
-        if (strcmp(kind, "rain") == 0) {
-            lq_shallow_rain *r = &s->rain[s->nrain++];
-            r->rate = lq_scene_float(sc, KEY("rate"));
-            r->radius = lq_scene_float(sc, KEY("radius"));
-            r->lo[0] = s->g.origin[0];
-            r->lo[1] = s->g.origin[2];
-            r->hi[0] = s->g.origin[0] + s->g.nx * s->g.dx;
-            r->hi[1] = s->g.origin[2] + s->g.nz * s->g.dx;
-            if (lq_scene_has(sc, KEY("region_min")))
-                lq_scene_floats(sc, KEY("region_min"), r->lo, 2);
-            if (lq_scene_has(sc, KEY("region_max")))
-                lq_scene_floats(sc, KEY("region_max"), r->hi, 2);
-            r->start = lq_scene_float(sc, KEY("start"));
-            r->stop = lq_scene_float(sc, KEY("stop"));
-            lq_rng_seed(&r->rng, (uint64_t)lq_scene_int(sc, KEY("seed")));
-            r->next = r->start;
-            if (r->rate > 0) r->next += -log(1.0 - lq_rng_uniform(&r->rng)) / r->rate;
-            continue;
-        }
-        lq_shallow_source_def *d = &s->src[s->nsrc++];
-        if (strcmp(kind, "wavemaker") == 0) {
-            const char *wall = lq_scene_enum(sc, KEY("wall"));
-            int cells = (int)ceil(lq_scene_float(sc, KEY("width")) / s->g.dx - 1e-9);
-            bool along_x = wall[0] == 'x';
-            cells = LQ_MAX(1, LQ_MIN(cells, along_x ? s->g.nx : s->g.nz));
-            d->wavemaker = true;
-            d->once = NAN;
-            d->amplitude = lq_scene_float(sc, KEY("amplitude"));
-            d->period = lq_scene_float(sc, KEY("period"));
-            d->start = lq_scene_float(sc, KEY("start"));
-            d->stop = lq_scene_float(sc, KEY("stop"));
-            d->ni = along_x ? cells : s->g.nx;
-            d->nk = along_x ? s->g.nz : cells;
-            d->i0 = strcmp(wall, "x_max") == 0 ? s->g.nx - cells : 0;
-            d->k0 = strcmp(wall, "z_max") == 0 ? s->g.nz - cells : 0;
-            continue;
-        }
-        lq_scene_floats(sc, KEY("center"), c, 2);
-        d->cx = c[0];
-        d->cz = c[1];
-        d->r = lq_scene_float(sc, KEY("radius"));
-        d->once = NAN;
-        if (strcmp(kind, "drop") == 0) {
-            d->mode = LQ_HEIGHTFIELD_SOURCE_BUMP;
-            d->once = lq_scene_float(sc, KEY("time"));
-            d->volume = 4.0 / 3.0 * LQ_PI * d->r * d->r * d->r;
-            d->r = fmax(2.0 * d->r, 2.0 * s->g.dx); /* footprint of the deposited bump */
-        } else {
-            d->mode = strcmp(kind, "drain") == 0 ? LQ_HEIGHTFIELD_SOURCE_DRAIN
-                                                 : LQ_HEIGHTFIELD_SOURCE_UNIFORM;
-            d->rate = lq_scene_float(sc, KEY("rate"));
-            d->start = lq_scene_float(sc, KEY("start"));
-            d->stop = lq_scene_float(sc, KEY("stop"));
-            d->r = fmax(d->r, 0.75 * s->g.dx); /* at least the nearest cell centre */
-        }
-#undef KEY
+        const lq_config_source *q = &cfg->sources[i];
+        if (q->kind == LQ_CONFIG_SOURCE_RAIN)
+            lq_shallow_rain_init(s, q, &s->rain[s->nrain++]);
+        else if (q->kind == LQ_CONFIG_SOURCE_WAVEMAKER)
+            lq_shallow_wavemaker(s, q, &s->src[s->nsrc++]);
+        else
+            lq_shallow_disc_source(s, q, &s->src[s->nsrc++]);
     }
     return LQ_OK;
 }
@@ -214,75 +223,46 @@ static void lq_shallow_destroy(void *state)
     free(s);
 }
 
-static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
+/* The scene's settings, and the checks only this solver makes. */
+static int lq_shallow_config(lq_shallow *s, const lq_config *cfg)
 {
-    int rc = LQ_OK;
-    float *b = NULL, *h = NULL;
-    lq_shallow *s = lq_calloc(1, sizeof *s);
-    if (!s) return LQ_ESIM;
-    s->ctx = ctx;
-    rc = lq_hfinit_grid_from_scene(sc, &s->g);
-    if (rc) goto fail;
-    double grav[3];
-    lq_scene_floats(sc, "gravity", grav, 3);
-    if (grav[0] != 0 || grav[2] != 0 || !(grav[1] < 0)) {
-        rc = lq_scene_error(sc, "gravity",
-                            "solver 'shallow' needs gravity along −y, [0, -g, 0] with g > 0");
-        goto fail;
-    }
+    int rc = lq_hfinit_grid_from_scene(cfg, &s->g);
+    if (rc) return rc;
+    const double *grav = cfg->gravity;
+    if (grav[0] != 0 || grav[2] != 0 || !(grav[1] < 0))
+        return lq_config_error(cfg, cfg->at_gravity,
+                               "solver 'shallow' needs gravity along −y, [0, -g, 0] with g > 0");
     s->gravity = -grav[1];
-    s->tau = lq_scene_float(sc, "shallow.damping");
-    s->manning = lq_scene_float(sc, "shallow.friction");
-    s->cfl = lq_scene_float(sc, "time.cfl");
-    s->fps = lq_scene_float(sc, "time.fps");
-    s->eps = (float)lq_scene_float(sc, "shallow.dry_epsilon");
-    s->substeps = lq_scene_int(sc, "shallow.substeps");
-    s->correct = lq_scene_bool(sc, "shallow.volume_correction");
-    s->advect = lq_scene_bool(sc, "shallow.advection");
-    if (lq_scene_count(sc, "obstacles") > 0) {
-        rc = lq_scene_error(sc, "obstacles",
-                            "solver 'shallow' has no obstacles; shape the ground with `terrain`");
-        goto fail;
-    }
-    if (lq_scene_bool(sc, "output.particles")) {
-        rc = lq_scene_error(sc, "output.particles", "solver 'shallow' has no particles to write");
-        goto fail;
-    }
+    s->tau = cfg->shallow.damping;
+    s->manning = cfg->shallow.friction;
+    s->cfl = cfg->time.cfl;
+    s->fps = cfg->time.fps;
+    s->eps = (float)cfg->shallow.dry_epsilon;
+    s->substeps = cfg->shallow.substeps;
+    s->correct = cfg->shallow.volume_correction;
+    s->advect = cfg->shallow.advection;
+    if (cfg->nobstacles > 0)
+        return lq_config_error(
+            cfg, cfg->at_obstacles,
+            "solver 'shallow' has no obstacles; shape the ground with `terrain`");
+    if (cfg->output.particles)
+        return lq_config_error(cfg, cfg->output.at_particles,
+                               "solver 'shallow' has no particles to write");
+    if ((size_t)s->g.nx * (size_t)s->g.nz > (size_t)INT_MAX / 2)
+        return lq_config_error(cfg, cfg->grid.at_size,
+                               "%d x %d cells is more than this solver indexes", s->g.nx, s->g.nz);
+    return LQ_OK;
+}
+
+/* The volume sums' fixed-point scale, from the initial ground b and surface h, and the
+ * host copies of the views. */
+static int lq_shallow_scale(lq_shallow *s, const float *b, const float *h)
+{
     int nx = s->g.nx, nz = s->g.nz;
-    size_t n = (size_t)nx * (size_t)nz;
-    if (n > (size_t)INT_MAX / 2) {
-        rc = lq_scene_error(sc, "grid.size", "%d x %d cells is more than this solver indexes", nx,
-                            nz);
-        goto fail;
-    }
-
-    /* The device state first: its size check (lq_ctx_reserve) says "too big" before
-     * anything large is allocated on either side. */
-    rc = lq_heightfield_state_alloc(&s->heightfield_state, ctx, nx, nz);
-    if (rc) goto fail;
-
-    /* Ground and initial surface on the host, then uploaded. */
-    b = lq_alloc(n * sizeof *b);
-    h = lq_alloc(n * sizeof *h);
-    if (!b || !h) {
-        rc = LQ_ESIM;
-        goto fail;
-    }
-    rc = lq_hfinit_terrain(sc, &s->g, b);
-    if (!rc) rc = lq_hfinit_surface(sc, &s->g, b, s->eps, h);
-    if (rc) goto fail;
-    rc = lq_shallow_sources(s, sc);
-    if (rc) goto fail;
-
-    size_t f4 = n * 4;
-    rc = lq_heightfield_ops_init(&s->heightfield, ctx, nx, nz);
-    if (!rc) rc = lq_field_upload(&s->heightfield_state.b, b);
-    for (int i = 0; i < 2 && !rc; i++) rc = lq_field_upload(&s->heightfield_state.h[i], h);
-    if (rc) goto fail;
-
-    /* Fixed-point scale: N cells of depth up to D_cap sum below 2^62. D_cap covers 8x
-     * the initial water and the terrain's relief; should sources fill the grid deeper
-     * than that, lq_shallow_measure coarsens the scale before the sums can overflow. */
+    size_t n = (size_t)nx * (size_t)nz, f4 = n * 4;
+    /* N cells of depth up to D_cap sum below 2^62. D_cap covers 8x the initial water and
+     * the terrain's relief; should sources fill the grid deeper than that,
+     * lq_shallow_measure coarsens the scale before the sums can overflow. */
     float hmax = -INFINITY, bmin = INFINITY, bmax = -INFINITY, dmax = 0;
     for (size_t c = 0; c < n; c++) {
         hmax = fmaxf(hmax, h[c]);
@@ -299,10 +279,44 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_scene *sc, void **state)
     s->fv = lq_alloc(f4);
     s->uv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
     s->wv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
-    if (!s->hv || !s->bv || !s->fv || !s->uv || !s->wv) {
+    return !s->hv || !s->bv || !s->fv || !s->uv || !s->wv ? LQ_ESIM : LQ_OK;
+}
+
+static int lq_shallow_create(lq_ctx *ctx, const lq_config *cfg, void **state)
+{
+    int rc = LQ_OK;
+    float *b = NULL, *h = NULL;
+    lq_shallow *s = lq_calloc(1, sizeof *s);
+    if (!s) return LQ_ESIM;
+    s->ctx = ctx;
+    rc = lq_shallow_config(s, cfg);
+    if (rc) goto fail;
+    int nx = s->g.nx, nz = s->g.nz;
+    size_t n = (size_t)nx * (size_t)nz;
+
+    /* The device state first: its size check (lq_ctx_reserve) says "too big" before
+     * anything large is allocated on either side. */
+    rc = lq_heightfield_state_alloc(&s->heightfield_state, ctx, nx, nz);
+    if (rc) goto fail;
+
+    /* Ground and initial surface on the host, then uploaded. */
+    b = lq_alloc(n * sizeof *b);
+    h = lq_alloc(n * sizeof *h);
+    if (!b || !h) {
         rc = LQ_ESIM;
         goto fail;
     }
+    rc = lq_hfinit_terrain(cfg, &s->g, b);
+    if (!rc) rc = lq_hfinit_surface(cfg, &s->g, b, s->eps, h);
+    if (rc) goto fail;
+    rc = lq_shallow_sources(s, cfg);
+    if (rc) goto fail;
+
+    rc = lq_heightfield_ops_init(&s->heightfield, ctx, nx, nz);
+    if (!rc) rc = lq_field_upload(&s->heightfield_state.b, b);
+    for (int i = 0; i < 2 && !rc; i++) rc = lq_field_upload(&s->heightfield_state.h[i], h);
+    if (!rc) rc = lq_shallow_scale(s, b, h);
+    if (rc) goto fail;
     lq_frame_stats st;
     free(b);
     free(h);

@@ -48,7 +48,7 @@
 #include "core/framesplit.h"
 #include "core/profile.h"
 #include "core/solver_api.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 #include "ops/hf/columns.h"
 
 typedef struct lq_splash_source {
@@ -105,41 +105,39 @@ static int lq_splash_measure(void *state, lq_frame_stats *st);
 
 /* --- set-up -------------------------------------------------------------------- */
 
-static int lq_splash_sources(lq_splash *s, const lq_scene *sc)
+static int lq_splash_sources(lq_splash *s, const lq_config *cfg)
 {
-    int n = lq_scene_count(sc, "sources");
+    int n = cfg->nsources;
     s->src = lq_calloc((size_t)n + 1, sizeof *s->src);
     if (!s->src) return LQ_ESIM;
     for (int i = 0; i < n; i++) {
-        char p[128];
-        snprintf(p, sizeof p, "sources.%d.pipe.wall", i);
-        const char *wall = lq_scene_enum(sc, p);
+        const lq_config_source *q = &cfg->sources[i];
+        int wall = q->pipe.wall;
         lq_splash_source *d = &s->src[s->nsrc++];
-        bool xwall = wall[0] == 'x', maxw = strcmp(wall + 2, "max") == 0;
+        bool xwall = wall == LQ_CONFIG_WALL_X_MIN || wall == LQ_CONFIG_WALL_X_MAX;
+        bool maxw = wall == LQ_CONFIG_WALL_X_MAX || wall == LQ_CONFIG_WALL_Z_MAX;
         d->axis = xwall ? 0 : 1;
         d->wall = maxw ? (xwall ? s->g.nx : s->g.nz) : 0;
         d->sign = maxw ? -1.0 : 1.0;
         int len = xwall ? s->g.nz : s->g.nx;
         double o = xwall ? s->g.origin[2] : s->g.origin[0];
         double span[2] = {o, o + len * s->g.dx};
-        snprintf(p, sizeof p, "sources.%d.pipe.span", i);
-        if (lq_scene_has(sc, p)) lq_scene_floats(sc, p, span, 2);
+        if (q->pipe.has_span) memcpy(span, q->pipe.span, sizeof span);
         int a = (int)floor((fmin(span[0], span[1]) - o) / s->g.dx + 0.5);
         int b = (int)floor((fmax(span[0], span[1]) - o) / s->g.dx + 0.5);
         a = LQ_MAX(a, 0);
         b = LQ_MIN(b, len);
         if (b <= a)
-            return lq_scene_error(sc, p, "the span covers no column along wall %s (%d columns)",
-                                  wall, len);
+            return lq_config_error(cfg, q->pipe.at_span,
+                                   "the span covers no column along wall %s (%d columns)",
+                                   q->pipe.wall_word, len);
         d->from = a;
         d->n = b - a;
-#define KEY(k) (snprintf(p, sizeof p, "sources.%d.pipe.%s", i, k), p)
-        d->rate = lq_scene_float(sc, KEY("rate"));
-        d->amplitude = lq_scene_float(sc, KEY("amplitude"));
-        d->period = lq_scene_float(sc, KEY("period"));
-        d->start = lq_scene_float(sc, KEY("start"));
-        d->stop = lq_scene_float(sc, KEY("stop"));
-#undef KEY
+        d->rate = q->pipe.rate;
+        d->amplitude = q->pipe.amplitude;
+        d->period = q->pipe.period;
+        d->start = q->pipe.start;
+        d->stop = q->pipe.stop;
     }
     return LQ_OK;
 }
@@ -156,12 +154,31 @@ static void lq_splash_euler_quat(const double deg[3], double q[4])
     memcpy(q, out, sizeof out);
 }
 
-static int lq_splash_objects(lq_splash *s, const lq_scene *sc)
+/* A body on a scripted path: paths read once per distinct file (path_files). */
+static int lq_splash_attach(lq_splash *s, lq_splash_object *o, const lq_config_object *q,
+                            const double q4[4], const char **path_files)
 {
-    int n = lq_scene_count(sc, "objects");
+    const char *file = q->path_file;
+    int found = -1;
+    for (int j = 0; j < s->npaths; j++)
+        if (strcmp(path_files[j], file) == 0) found = j;
+    if (found < 0) {
+        int rc = lq_path_read_csv(&s->paths[s->npaths], file);
+        if (rc) return rc;
+        path_files[s->npaths] = file;
+        found = s->npaths++;
+    }
+    lq_body_attach(&o->body, s->paths[found], q->center, q4, 0.0);
+    return LQ_OK;
+}
+
+static int lq_splash_objects(lq_splash *s, const lq_config *cfg)
+{
+    int n = cfg->nobjects;
     if (n > LQ_COLUMNS_MAX_OBJECTS)
-        return lq_scene_error(sc, "objects", "%d objects; the splash solver takes at most %d", n,
-                              LQ_COLUMNS_MAX_OBJECTS);
+        return lq_config_error(cfg, cfg->at_objects,
+                               "%d objects; the splash solver takes at most %d", n,
+                               LQ_COLUMNS_MAX_OBJECTS);
     s->obj = lq_calloc((size_t)n + 1, sizeof *s->obj);
     s->paths = lq_calloc((size_t)n + 1, sizeof *s->paths);
     s->rec = lq_calloc((size_t)n + 1, sizeof *s->rec);
@@ -169,55 +186,34 @@ static int lq_splash_objects(lq_splash *s, const lq_scene *sc)
     if (!s->obj || !s->paths || !s->rec || !s->obj_desc) return LQ_ESIM;
     const char *path_files[LQ_COLUMNS_MAX_OBJECTS];
     for (int i = 0; i < n; i++) {
-        const char *kind = lq_scene_kind(sc, "objects", i);
+        const lq_config_object *q = &cfg->objects[i];
         lq_splash_object *o = &s->obj[s->nobj++];
-        char p[160];
-        double c[3] = {0, 0, 0}, half[3], vel[3], rot[3], spin[3], q[4], col[3];
-#define KEY(k)  (snprintf(p, sizeof p, "objects.%d.%s.%s", i, kind, k), p)
-#define ATTR(k) (snprintf(p, sizeof p, "objects.%d.%s", i, k), p)
-        lq_scene_floats(sc, KEY("center"), c, 3);
+        double half[3], q4[4];
         int shape = LQ_SHAPE_SPHERE;
-        if (strcmp(kind, "sphere") == 0) {
-            half[0] = half[1] = half[2] = lq_scene_float(sc, KEY("radius"));
-        } else if (strcmp(kind, "ellipsoid") == 0) {
+        if (q->kind == LQ_CONFIG_OBJECT_SPHERE) {
+            half[0] = half[1] = half[2] = q->radius;
+        } else if (q->kind == LQ_CONFIG_OBJECT_ELLIPSOID) {
             shape = LQ_SHAPE_ELLIPSOID;
-            lq_scene_floats(sc, KEY("radii"), half, 3);
+            memcpy(half, q->radii, sizeof half);
         } else {
             shape = LQ_SHAPE_BOX;
-            lq_scene_floats(sc, KEY("size"), half, 3);
-            for (int a = 0; a < 3; a++) half[a] *= 0.5;
+            for (int a = 0; a < 3; a++) half[a] = q->size[a] * 0.5;
         }
-        lq_scene_floats(sc, ATTR("velocity"), vel, 3);
-        lq_scene_floats(sc, ATTR("rotation"), rot, 3);
-        lq_scene_floats(sc, ATTR("spin"), spin, 3);
-        lq_scene_floats(sc, ATTR("color"), col, 3);
-        lq_splash_euler_quat(rot, q);
-        lq_body_init(&o->body, shape, half, lq_scene_float(sc, ATTR("density")), c, vel, q);
-        memcpy(o->body.omega, spin, sizeof spin);
-        o->body.restitution = lq_scene_float(sc, ATTR("restitution"));
-        o->release = lq_scene_float(sc, ATTR("release"));
-        o->drag = lq_scene_float(sc, ATTR("drag"));
-        for (int a = 0; a < 3; a++) o->rgb[a] = (float)col[a];
-        const char *name = lq_scene_enum(sc, ATTR("name"));
-        if (name)
-            snprintf(o->name, sizeof o->name, "%s", name);
+        lq_splash_euler_quat(q->rotation, q4);
+        lq_body_init(&o->body, shape, half, q->density, q->center, q->velocity, q4);
+        memcpy(o->body.omega, q->spin, sizeof o->body.omega);
+        o->body.restitution = q->restitution;
+        o->release = q->release;
+        o->drag = q->drag;
+        for (int a = 0; a < 3; a++) o->rgb[a] = (float)q->color[a];
+        if (q->name)
+            snprintf(o->name, sizeof o->name, "%s", q->name);
         else
-            snprintf(o->name, sizeof o->name, "%s%d", kind, i);
-        if (lq_scene_has(sc, ATTR("path_file"))) {
-            const char *file = lq_scene_file_path(sc, ATTR("path_file"));
-            int found = -1;
-            for (int j = 0; j < s->npaths; j++)
-                if (strcmp(path_files[j], file) == 0) found = j;
-            if (found < 0) {
-                int rc = lq_path_read_csv(&s->paths[s->npaths], file);
-                if (rc) return rc;
-                path_files[s->npaths] = file;
-                found = s->npaths++;
-            }
-            lq_body_attach(&o->body, s->paths[found], c, q, 0.0);
+            snprintf(o->name, sizeof o->name, "%s%d", q->kind_word, i);
+        if (q->path_file) {
+            int rc = lq_splash_attach(s, o, q, q4, path_files);
+            if (rc) return rc;
         }
-#undef KEY
-#undef ATTR
     }
     return LQ_OK;
 }
@@ -244,66 +240,81 @@ static void lq_splash_destroy(void *state)
     free(s);
 }
 
-static int lq_splash_create(lq_ctx *ctx, const lq_scene *sc, void **state)
+/* The scene's settings, and the checks only this solver makes. */
+static int lq_splash_config(lq_splash *s, const lq_config *cfg)
+{
+    int rc = lq_hfinit_grid_from_scene(cfg, &s->g);
+    if (rc) return rc;
+    if (s->g.nx < 2 || s->g.nz < 2)
+        return lq_config_error(cfg, cfg->grid.at_size,
+                               "solver 'splash' needs at least 2 x 2 columns (its control "
+                               "points lie between them)");
+    if (cfg->nobstacles > 0)
+        return lq_config_error(cfg, cfg->at_obstacles,
+                               "solver 'splash' has no fixed obstacles; shape the pool with "
+                               "`terrain`, or use a heavy object");
+    memcpy(s->grav, cfg->gravity, sizeof s->grav);
+    if (s->grav[0] != 0 || s->grav[2] != 0 || !(s->grav[1] < 0))
+        return lq_config_error(cfg, cfg->at_gravity,
+                               "solver 'splash' needs gravity along −y, [0, -g, 0] with g > 0");
+    s->gravity = -s->grav[1];
+    s->cfl = cfg->time.cfl;
+    if (s->cfl > 1.6)
+        return lq_config_error(cfg, cfg->time.at_cfl,
+                               "solver 'splash' is explicit: time.cfl above 1.6 (Courant number "
+                               "0.8) is past its stability limit of 1.73");
+    s->fps = cfg->time.fps;
+    const lq_config_splash *sp = &cfg->splash;
+    s->rho = sp->density;
+    s->k = sp->conductance;
+    s->sdiag = sp->diagonal;
+    s->damping = sp->damping;
+    s->viscosity = sp->viscosity;
+    s->kappa = sp->contact_stiffness;
+    s->impact_surface = sp->impact_surface;
+    s->passes = sp->volume_passes;
+    s->substeps = sp->substeps;
+    s->threshold = cfg->spray.threshold;
+    s->rate = cfg->spray.rate;
+    /* particle volumes on the fixed-point grid, so what leaves and returns is exact */
+    s->volume = nearbyint(cfg->spray.volume * LQ_COLUMNS_VSCALE) / LQ_COLUMNS_VSCALE;
+    s->drag = cfg->spray.drag;
+    s->seed = (lq_uint)cfg->spray.seed;
+    if ((size_t)s->g.nx * (size_t)s->g.nz > (size_t)INT_MAX / 4)
+        return lq_config_error(cfg, cfg->grid.at_size,
+                               "%d x %d columns is more than this solver indexes", s->g.nx,
+                               s->g.nz);
+    return LQ_OK;
+}
+
+/* The host copies of the views; the ground b kept (it never changes). */
+static int lq_splash_views(lq_splash *s, const float *b)
+{
+    int nx = s->g.nx, nz = s->g.nz;
+    size_t f4 = (size_t)nx * (size_t)nz * 4;
+    s->hv = lq_alloc(f4);
+    s->bv = lq_alloc(f4);
+    s->dv = lq_alloc(f4);
+    s->fv = lq_alloc(f4);
+    s->uv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
+    s->wv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
+    if (!s->hv || !s->bv || !s->dv || !s->fv || !s->uv || !s->wv) return LQ_ESIM;
+    memcpy(s->bv, b, f4);
+    return LQ_OK;
+}
+
+static int lq_splash_create(lq_ctx *ctx, const lq_config *cfg, void **state)
 {
     int rc = LQ_OK;
     float *b = NULL, *h = NULL;
     lq_splash *s = lq_calloc(1, sizeof *s);
     if (!s) return LQ_ESIM;
     s->ctx = ctx;
-    rc = lq_hfinit_grid_from_scene(sc, &s->g);
+    rc = lq_splash_config(s, cfg);
     if (rc) goto fail;
-    if (s->g.nx < 2 || s->g.nz < 2) {
-        rc = lq_scene_error(sc, "grid.size",
-                            "solver 'splash' needs at least 2 x 2 columns (its control points "
-                            "lie between them)");
-        goto fail;
-    }
-    if (lq_scene_count(sc, "obstacles") > 0) {
-        rc = lq_scene_error(sc, "obstacles",
-                            "solver 'splash' has no fixed obstacles; shape the pool with "
-                            "`terrain`, or use a heavy object");
-        goto fail;
-    }
-    lq_scene_floats(sc, "gravity", s->grav, 3);
-    if (s->grav[0] != 0 || s->grav[2] != 0 || !(s->grav[1] < 0)) {
-        rc = lq_scene_error(sc, "gravity",
-                            "solver 'splash' needs gravity along −y, [0, -g, 0] with g > 0");
-        goto fail;
-    }
-    s->gravity = -s->grav[1];
-    s->cfl = lq_scene_float(sc, "time.cfl");
-    if (s->cfl > 1.6) {
-        rc = lq_scene_error(sc, "time.cfl",
-                            "solver 'splash' is explicit: time.cfl above 1.6 (Courant number "
-                            "0.8) is past its stability limit of 1.73");
-        goto fail;
-    }
-    s->fps = lq_scene_float(sc, "time.fps");
-    s->rho = lq_scene_float(sc, "splash.density");
-    s->k = lq_scene_float(sc, "splash.conductance");
-    s->sdiag = lq_scene_float(sc, "splash.diagonal");
-    s->damping = lq_scene_float(sc, "splash.damping");
-    s->viscosity = lq_scene_float(sc, "splash.viscosity");
-    s->kappa = lq_scene_float(sc, "splash.contact_stiffness");
-    s->impact_surface = strcmp(lq_scene_enum(sc, "splash.impact"), "surface") == 0;
-    s->passes = lq_scene_int(sc, "splash.volume_passes");
-    s->substeps = lq_scene_int(sc, "splash.substeps");
-    s->threshold = lq_scene_float(sc, "spray.threshold");
-    s->rate = lq_scene_float(sc, "spray.rate");
-    /* particle volumes on the fixed-point grid, so what leaves and returns is exact */
-    s->volume =
-        nearbyint(lq_scene_float(sc, "spray.volume") * LQ_COLUMNS_VSCALE) / LQ_COLUMNS_VSCALE;
-    s->drag = lq_scene_float(sc, "spray.drag");
-    s->seed = (lq_uint)lq_scene_int(sc, "spray.seed");
-    int capacity = s->rate > 0 ? lq_scene_int(sc, "spray.max_particles") : 0;
+    int capacity = s->rate > 0 ? cfg->spray.max_particles : 0;
     int nx = s->g.nx, nz = s->g.nz;
     size_t n = (size_t)nx * (size_t)nz;
-    if (n > (size_t)INT_MAX / 4) {
-        rc = lq_scene_error(sc, "grid.size", "%d x %d columns is more than this solver indexes", nx,
-                            nz);
-        goto fail;
-    }
     rc = lq_columns_state_alloc(&s->columns_state, ctx, nx, nz, capacity);
     if (rc) goto fail;
     b = lq_alloc(n * sizeof *b);
@@ -312,28 +323,17 @@ static int lq_splash_create(lq_ctx *ctx, const lq_scene *sc, void **state)
         rc = LQ_ESIM;
         goto fail;
     }
-    rc = lq_hfinit_terrain(sc, &s->g, b);
-    if (!rc) rc = lq_hfinit_surface(sc, &s->g, b, 0.0f, h);
-    if (!rc) rc = lq_splash_sources(s, sc);
-    if (!rc) rc = lq_splash_objects(s, sc);
+    rc = lq_hfinit_terrain(cfg, &s->g, b);
+    if (!rc) rc = lq_hfinit_surface(cfg, &s->g, b, 0.0f, h);
+    if (!rc) rc = lq_splash_sources(s, cfg);
+    if (!rc) rc = lq_splash_objects(s, cfg);
     if (rc) goto fail;
     for (size_t c = 0; c < n; c++) h[c] = h[c] > b[c] ? h[c] - b[c] : 0.0f; /* depth */
     rc = lq_columns_ops_init(&s->columns, ctx, nx, nz);
     if (!rc) rc = lq_field_upload(&s->columns_state.b, b);
     if (!rc) rc = lq_field_upload(&s->columns_state.d, h);
+    if (!rc) rc = lq_splash_views(s, b);
     if (rc) goto fail;
-    size_t f4 = n * 4;
-    s->hv = lq_alloc(f4);
-    s->bv = lq_alloc(f4);
-    s->dv = lq_alloc(f4);
-    s->fv = lq_alloc(f4);
-    s->uv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
-    s->wv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
-    if (!s->hv || !s->bv || !s->dv || !s->fv || !s->uv || !s->wv) {
-        rc = LQ_ESIM;
-        goto fail;
-    }
-    memcpy(s->bv, b, f4);
     free(b);
     free(h);
     b = h = NULL;

@@ -37,31 +37,6 @@ static double lq_voxel_centre(const lq_voxel_grid *g, int axis, int i)
     return g->o[axis] + (i + 0.5) * g->dx;
 }
 
-/* "obstacles.3.mesh.file" */
-static const char *lq_voxel_key(char *buf, size_t cap, const char *list, int o, const char *kind,
-                                const char *key)
-{
-    if (kind)
-        snprintf(buf, cap, "%s.%d.%s.%s", list, o, kind, key);
-    else
-        snprintf(buf, cap, "%s.%d.%s", list, o, key);
-    return buf;
-}
-
-static void lq_voxel_floats(const lq_scene *sc, int o, const char *kind, const char *key,
-                            double *out, int n)
-{
-    char p[128];
-    for (int q = 0; q < n; q++) out[q] = 0;
-    lq_scene_floats(sc, lq_voxel_key(p, sizeof p, "obstacles", o, kind, key), out, n);
-}
-
-static double lq_voxel_float(const lq_scene *sc, int o, const char *kind, const char *key)
-{
-    char p[128];
-    return lq_scene_float(sc, lq_voxel_key(p, sizeof p, "obstacles", o, kind, key));
-}
-
 /* ---------------------------------------------------------------------------------
  * Analytic shapes: a centre is inside when it lies in the closed shape.
  */
@@ -111,21 +86,17 @@ static void lq_voxel_fill_shape(const lq_voxel_grid *g, const lq_voxel_shape *s,
  * Terrain: cells whose centre is below b(x, z) of hfinit.c.
  */
 
-static int lq_voxel_terrain(const lq_scene *sc, const lq_voxel_grid *g)
+static int lq_voxel_terrain(const lq_config *cfg, const lq_voxel_grid *g)
 {
-    int items = lq_scene_count(sc, "terrain");
-    if (items == 0) return LQ_OK;
+    if (cfg->nterrain == 0) return LQ_OK;
     unsigned char ns = 0;
-    char p[128];
-    for (int t = 0; t < items; t++)
-        if (strcmp(lq_scene_enum(sc, lq_voxel_key(p, sizeof p, "terrain", t, NULL, "boundary")),
-                   "no-slip") == 0)
-            ns = 1;
+    for (int t = 0; t < cfg->nterrain; t++)
+        if (cfg->terrain[t].noslip) ns = 1;
     lq_hfinit_grid hg = {
         .nx = g->nx, .nz = g->nz, .dx = g->dx, .origin = {g->o[0], g->o[1], g->o[2]}};
     float *b = lq_alloc((size_t)g->nx * g->nz * sizeof *b);
     if (!b) return LQ_ESIM;
-    int rc = lq_hfinit_terrain(sc, &hg, b);
+    int rc = lq_hfinit_terrain(cfg, &hg, b);
     if (rc) {
         free(b);
         return rc;
@@ -202,32 +173,30 @@ static void lq_voxel_slice_path(char *out, size_t cap, const char *dir, const ch
     out[LQ_MIN(o, cap - 1)] = '\0';
 }
 
-static int lq_voxel_mask(const lq_scene *sc, int o, const lq_voxel_grid *g, unsigned char ns)
+static int lq_voxel_mask(const lq_config *cfg, const lq_config_obstacle *ob, const lq_voxel_grid *g,
+                         unsigned char ns)
 {
-    char p[128], dir[4096], path[4096 + 256], first_path[4096 + 256];
-    const char *file = lq_scene_enum(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mask", "file"));
+    char dir[4096], path[4096 + 256], first_path[4096 + 256];
+    const char *file = ob->mask.file;
     lq_voxel_pattern pt;
     const char *bad = lq_voxel_parse_pattern(file, &pt);
-    if (bad) return lq_scene_error(sc, p, "the pattern '%s' %s", file, bad);
-    lq_voxel_key(p, sizeof p, "obstacles", o, "mask", "count");
-    int count = lq_scene_has(sc, p) ? lq_scene_int(sc, p) : 1;
-    if (pt.has && !lq_scene_has(sc, p))
-        return lq_scene_error(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mask", "file"),
-                              "a file pattern needs `count` (the number of slices)");
+    if (bad) return lq_config_error(cfg, ob->mask.at_file, "the pattern '%s' %s", file, bad);
+    int count = ob->mask.has_count ? ob->mask.count : 1;
+    if (pt.has && !ob->mask.has_count)
+        return lq_config_error(cfg, ob->mask.at_file,
+                               "a file pattern needs `count` (the number of slices)");
     if (!pt.has && count != 1)
-        return lq_scene_error(
-            sc, p, "count %d needs a file pattern with %%d (one file is one slice)", count);
-    int first = lq_scene_int(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mask", "first"));
-    double mn[3], mx[3];
-    lq_voxel_floats(sc, o, "mask", "min", mn, 3);
-    lq_voxel_floats(sc, o, "mask", "max", mx, 3);
+        return lq_config_error(cfg, ob->mask.at_count,
+                               "count %d needs a file pattern with %%d (one file is one slice)",
+                               count);
+    int first = ob->mask.first;
+    const double *mn = ob->mask.min, *mx = ob->mask.max;
     for (int q = 0; q < 3; q++)
         if (!(mn[q] < mx[q]))
-            return lq_scene_error(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mask", "max"),
-                                  "max must exceed min on every axis");
+            return lq_config_error(cfg, ob->mask.at_max, "max must exceed min on every axis");
 
     /* the scene's folder, as FILE keys are resolved */
-    const char *scene = lq_scene_file(sc);
+    const char *scene = cfg->file;
     const char *slash = scene ? strrchr(scene, '/') : NULL;
     size_t dlen = slash ? LQ_MIN((size_t)(slash + 1 - scene), sizeof dir - 1) : 0;
     memcpy(dir, scene ? scene : "", dlen);
@@ -695,20 +664,18 @@ int lq_voxel_mesh_fill(const lq_voxel_mesh *m, int nx, int ny, int nz, double dx
 
 /* A scene's mesh obstacle: read, scaled, rotated (x, then y, then z, world axes),
  * translated, filled. */
-static int lq_voxel_obstacle_mesh(const lq_scene *sc, int o, const lq_voxel_grid *g,
-                                  unsigned char ns, unsigned char *scratch)
+static int lq_voxel_obstacle_mesh(const lq_config *cfg, const lq_config_obstacle *ob,
+                                  const lq_voxel_grid *g, unsigned char ns, unsigned char *scratch)
 {
-    char p[128];
-    const char *file =
-        lq_scene_file_path(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mesh", "file"));
-    double sc3[3] = {1, 1, 1}, rot[3], tr[3];
-    int ns3 =
-        lq_scene_floats(sc, lq_voxel_key(p, sizeof p, "obstacles", o, "mesh", "scale"), sc3, 3);
+    const char *file = ob->mesh.file;
+    double sc3[3] = {1, 1, 1};
+    const double *rot = ob->mesh.rotate, *tr = ob->mesh.translate;
+    int ns3 = ob->mesh.nscale;
     if (ns3 == 2)
-        return lq_scene_error(sc, p, "scale takes 1 number (uniform) or 3 (x, y, z), got 2");
+        return lq_config_error(cfg, ob->mesh.at_scale,
+                               "scale takes 1 number (uniform) or 3 (x, y, z), got 2");
+    memcpy(sc3, ob->mesh.scale, sizeof sc3);
     if (ns3 == 1) sc3[1] = sc3[2] = sc3[0];
-    lq_voxel_floats(sc, o, "mesh", "rotate", rot, 3);
-    lq_voxel_floats(sc, o, "mesh", "translate", tr, 3);
     lq_voxel_mesh m;
     int rc = lq_voxel_mesh_read(file, &m);
     if (rc) return rc;
@@ -757,52 +724,46 @@ static int lq_voxel_obstacle_mesh(const lq_scene *sc, int o, const lq_voxel_grid
  * The scene's solids.
  */
 
-int lq_voxel_obstacles(const lq_scene *sc, int nx, int ny, int nz, double dx,
+int lq_voxel_obstacles(const lq_config *cfg, int nx, int ny, int nz, double dx,
                        const double origin[3], unsigned char *solid, unsigned char *noslip)
 {
     lq_voxel_grid g = {nx, ny, nz, dx, {origin[0], origin[1], origin[2]}, solid, noslip};
-    int rc = lq_voxel_terrain(sc, &g);
+    int rc = lq_voxel_terrain(cfg, &g);
     if (rc) return rc;
     unsigned char *scratch = NULL;
-    int n = lq_scene_count(sc, "obstacles");
-    for (int o = 0; o < n && !rc; o++) {
-        const char *kind = lq_scene_kind(sc, "obstacles", o);
-        char p[128];
-        unsigned char ns =
-            strcmp(lq_scene_enum(sc, lq_voxel_key(p, sizeof p, "obstacles", o, NULL, "boundary")),
-                   "no-slip") == 0;
+    for (int o = 0; o < cfg->nobstacles && !rc; o++) {
+        const lq_config_obstacle *ob = &cfg->obstacles[o];
+        unsigned char ns = ob->noslip;
         lq_voxel_shape s = {0};
-        if (strcmp(kind, "box") == 0) {
+        if (ob->kind == LQ_CONFIG_OBSTACLE_BOX) {
             s.kind = LQ_VOXEL_BOX;
-            lq_voxel_floats(sc, o, kind, "min", s.a, 3);
-            lq_voxel_floats(sc, o, kind, "max", s.b, 3);
+            memcpy(s.a, ob->box.min, sizeof s.a);
+            memcpy(s.b, ob->box.max, sizeof s.b);
             for (int q = 0; q < (nz == 1 ? 2 : 3); q++)
                 if (s.a[q] > s.b[q] && !rc)
-                    rc = lq_scene_error(sc, lq_voxel_key(p, sizeof p, "obstacles", o, kind, "max"),
-                                        "max lies below min on axis %c", "xyz"[q]);
+                    rc = lq_config_error(cfg, ob->box.at_max, "max lies below min on axis %c",
+                                         "xyz"[q]);
             if (rc) break;
-        } else if (strcmp(kind, "sphere") == 0) {
+        } else if (ob->kind == LQ_CONFIG_OBSTACLE_SPHERE) {
             s.kind = LQ_VOXEL_SPHERE;
-            lq_voxel_floats(sc, o, kind, "center", s.a, 3);
-            s.r = lq_voxel_float(sc, o, kind, "radius");
-        } else if (strcmp(kind, "cylinder") == 0) {
+            memcpy(s.a, ob->sphere.center, sizeof s.a);
+            s.r = ob->sphere.radius;
+        } else if (ob->kind == LQ_CONFIG_OBSTACLE_CYLINDER) {
             s.kind = LQ_VOXEL_CYLINDER;
-            lq_voxel_floats(sc, o, kind, "center", s.a, 3);
-            s.r = lq_voxel_float(sc, o, kind, "radius");
-            s.h = lq_voxel_float(sc, o, kind, "height");
-            const char *ax =
-                lq_scene_enum(sc, lq_voxel_key(p, sizeof p, "obstacles", o, kind, "axis"));
-            s.axis = ax[0] - 'x';
-        } else if (strcmp(kind, "mask") == 0) {
-            rc = lq_voxel_mask(sc, o, &g, ns);
+            memcpy(s.a, ob->cylinder.center, sizeof s.a);
+            s.r = ob->cylinder.radius;
+            s.h = ob->cylinder.height;
+            s.axis = ob->cylinder.axis;
+        } else if (ob->kind == LQ_CONFIG_OBSTACLE_MASK) {
+            rc = lq_voxel_mask(cfg, ob, &g, ns);
             continue;
-        } else if (strcmp(kind, "mesh") == 0) {
+        } else if (ob->kind == LQ_CONFIG_OBSTACLE_MESH) {
             if (!scratch) scratch = lq_alloc((size_t)nx * ny * nz);
-            rc = scratch ? lq_voxel_obstacle_mesh(sc, o, &g, ns, scratch) : LQ_ESIM;
+            rc = scratch ? lq_voxel_obstacle_mesh(cfg, ob, &g, ns, scratch) : LQ_ESIM;
             continue;
         } else {
-            rc = lq_error(LQ_EINPUT, "%s: obstacle kind '%s' is not voxelised", lq_scene_file(sc),
-                          kind);
+            rc = lq_error(LQ_EINPUT, "%s: obstacle kind '%s' is not voxelised", cfg->file,
+                          ob->kind_word);
             continue;
         }
         if (nz == 1 && s.kind == LQ_VOXEL_BOX) s.a[2] = s.b[2] = 0.5 * (s.a[2] + s.b[2]);

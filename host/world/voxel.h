@@ -23,7 +23,7 @@
 #ifndef LQ_VOXEL_H
 #define LQ_VOXEL_H
 
-#include "scene/scene.h"
+#include "scene/config.h"
 
 /* Marks the solid cells of the scene's `obstacles` and `terrain` on an nx·ny·nz grid
  * of cubic cells of edge dx whose lower corner is `origin` (cell c =
@@ -33,7 +33,7 @@
  * caller marks the wall layer before or after). Returns LQ_OK, LQ_EINPUT with one line
  * ("FILE:LINE:COL: ..." for scene keys, "PATH:LINE:COL: ..." or "PATH: ..." for a bad
  * mesh or mask file), or LQ_ESIM when out of memory. */
-int lq_voxel_obstacles(const lq_scene *sc, int nx, int ny, int nz, double dx,
+int lq_voxel_obstacles(const lq_config *cfg, int nx, int ny, int nz, double dx,
                        const double origin[3], unsigned char *solid, unsigned char *noslip);
 
 /* A triangle mesh read from an OBJ file (welded, checked closed). */

@@ -373,15 +373,15 @@ static void test_scene(void)
                "  - box: {center: [0.3, 0.6, 0.4], size: [0.2, 0.1, 0.1]}\n"
                "    rotation: [0, 90, 0]\n    drag: 4\n");
     fclose(f);
-    lq_scene *sc = lq_scene_load(path, 0, NULL);
-    CHECK_MSG(sc != NULL, "%s", lq_error_message());
+    lq_config *cfg = lq_config_load(path, 0, NULL);
+    CHECK_MSG(cfg != NULL, "%s", lq_error_message());
     remove(path);
-    if (!sc) return;
+    if (!cfg) return;
     lq_ctx ctx;
     CHECK_OK(lq_ctx_open(&ctx, "ref", false));
     lq_macbody_set s;
     double org[3] = {0, 0, 0};
-    CHECK_OK(lq_macbody_from_scene(&s, &ctx, sc, 12, 10, 9, 0.1, org, 1000, NULL));
+    CHECK_OK(lq_macbody_from_scene(&s, &ctx, cfg, 12, 10, 9, 0.1, org, 1000, NULL));
     CHECK(s.n == 2);
     if (s.n == 2) {
         const lq_body *c = &s.b[0].body, *b = &s.b[1].body;
@@ -404,7 +404,7 @@ static void test_scene(void)
         CHECK(n == 2 && rec[1].view.shape == LQ_SHAPE_BOX);
     }
     lq_macbody_release(&s);
-    lq_scene_free(sc);
+    lq_config_free(cfg);
 }
 
 int main(void)

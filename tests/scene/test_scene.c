@@ -8,6 +8,7 @@
  * cases write their YAML to a fresh temporary folder, so the positions they assert
  * are visible right here in the test text. LQ_REGENERATE=1 rewrites docs/SCENE.md.
  */
+#define LQ_SCENE_GETTERS /* the getters by path are what this file tests */
 #include "lib/check.h"
 #include "core/common.h"
 #include "scene/scene.h"

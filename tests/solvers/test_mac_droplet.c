@@ -31,8 +31,7 @@ static void md_case(const char *label, int nsets, const char *const *sets)
         if (rc == 2) mv_close(&r);
         return;
     }
-    double v0[3];
-    lq_scene_floats(r.sv.scene, "liquid.0.box.velocity", v0, 3);
+    const double *v0 = r.sv.cfg->liquid[0].box.velocity;
     const char *key[3] = {"centroid_x", "centroid_y", "centroid_z"};
     lq_frame_stats st;
     double c0[3];

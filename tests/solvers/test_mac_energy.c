@@ -25,7 +25,7 @@
 #include "lib/check.h"
 #include "core/common.h"
 #include "common/mac_grid.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 #include "solvers/registry.h"
 
 #define RHO 1000.0
@@ -103,16 +103,16 @@ static result run(const char *device, int surface_solve, const char *ghost, int 
             frames, surface_solve ? "true" : "false", ghost,
             block ? "  - box: {min: [0.2, 0.35, 0.2], max: [0.4, 0.55, 0.4]}\n" : "");
     fclose(f);
-    lq_scene *sc = lq_scene_load(path, 0, NULL);
-    CHECK_MSG(sc != NULL, "%s", lq_error_message());
+    lq_config *cfg = lq_config_load(path, 0, NULL);
+    CHECK_MSG(cfg != NULL, "%s", lq_error_message());
     remove(path);
-    if (!sc) return res;
+    if (!cfg) return res;
     lq_ctx ctx;
     CHECK_OK(lq_ctx_open(&ctx, device, false));
-    const lq_solver_vt *vt = lq_registry_find(sc);
+    const lq_solver_vt *vt = lq_registry_find(cfg);
     void *st = NULL;
     CHECK(vt != NULL);
-    CHECK_OK(vt->create(&ctx, sc, &st));
+    CHECK_OK(vt->create(&ctx, cfg, &st));
     res = (result){-INFINITY, 0, 0, 0};
     int nlate = 0;
     if (st) {
@@ -139,7 +139,7 @@ static result run(const char *device, int surface_solve, const char *ghost, int 
         vt->destroy(st);
     }
     if (ctx.backend == LQ_BACKEND_CL) lq_ctx_close(&ctx);
-    lq_scene_free(sc);
+    lq_config_free(cfg);
     res.eklate /= LQ_MAX(nlate, 1);
     return res;
 }

@@ -15,7 +15,7 @@
 
 #include "lib/check.h"
 #include "core/field.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 #include "solvers/registry.h"
 
 static const char *const scene_path = "scenes/pls_dam_break.yaml";
@@ -28,12 +28,12 @@ static int create(lq_ctx *ctx, int n, const char *cell, double *bytes)
     snprintf(size, sizeof size, "grid.size=[%d,%d,%d]", n, n, n);
     snprintf(h, sizeof h, "grid.cell=%s", cell);
     const char *sets[] = {size, h};
-    lq_scene *s = lq_scene_load(scene_path, 2, sets);
-    CHECK(s != NULL);
-    if (!s) return LQ_EINPUT;
-    const lq_solver_vt *vt = lq_registry_find(s);
+    lq_config *cfg = lq_config_load(scene_path, 2, sets);
+    CHECK(cfg != NULL);
+    if (!cfg) return LQ_EINPUT;
+    const lq_solver_vt *vt = lq_registry_find(cfg);
     void *state = NULL;
-    int rc = vt->create(ctx, s, &state);
+    int rc = vt->create(ctx, cfg, &state);
     *bytes = 0;
     if (!rc) {
         lq_frame_stats st;
@@ -42,7 +42,7 @@ static int create(lq_ctx *ctx, int n, const char *cell, double *bytes)
             if (strcmp(st.extra[i].key, "device_bytes") == 0) *bytes = st.extra[i].value;
     }
     if (state) vt->destroy(state);
-    lq_scene_free(s);
+    lq_config_free(cfg);
     return rc;
 }
 

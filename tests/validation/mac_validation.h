@@ -32,28 +32,27 @@ static int mv_open(mv_run *r, const char *device, const char *path, int nsets,
     memset(r, 0, sizeof *r);
     lq_error_clear();
     sv_run *s = &r->sv;
-    s->scene = lq_scene_load(path, nsets, sets);
-    if (!s->scene || !(s->vt = lq_registry_find(s->scene)) || lq_ctx_open(&s->ctx, device, false)) {
+    s->cfg = lq_config_load(path, nsets, sets);
+    if (!s->cfg || !(s->vt = lq_registry_find(s->cfg)) || lq_ctx_open(&s->ctx, device, false)) {
         fprintf(stderr, "%s: %s\n", path, lq_error_message());
         CHECK(!"scene set-up failed");
         return 1;
     }
-    if (s->vt->create(&s->ctx, s->scene, &s->state)) {
+    if (s->vt->create(&s->ctx, s->cfg, &s->state)) {
         fprintf(stderr, "%s: NOT RUN, the solver refuses the scene: %s\n", path,
                 lq_error_message());
         s->state = NULL;
         return 2;
     }
-    int size[3] = {1, 1, 1};
-    lq_scene_ints(s->scene, "grid.size", size, 3);
-    r->nx = size[0];
-    r->ny = size[1];
-    r->nz = size[2];
-    r->dx = lq_scene_float(s->scene, "grid.cell");
-    lq_scene_floats(s->scene, "grid.origin", r->origin, 3);
-    lq_scene_floats(s->scene, "gravity", r->g, 3);
-    s->fps = lq_scene_float(s->scene, "time.fps");
-    s->frames = lq_scene_int(s->scene, "time.frames");
+    const lq_config *cfg = s->cfg;
+    r->nx = cfg->grid.size[0];
+    r->ny = cfg->grid.size[1];
+    r->nz = cfg->grid.size[2];
+    r->dx = cfg->grid.cell;
+    memcpy(r->origin, cfg->grid.origin, sizeof r->origin);
+    memcpy(r->g, cfg->gravity, sizeof r->g);
+    s->fps = cfg->time.fps;
+    s->frames = cfg->time.frames;
     s->dx = r->dx;
     r->fill = malloc((size_t)r->nx * r->ny * r->nz * sizeof(float));
     return 0;
@@ -222,12 +221,12 @@ static void mv_standing_wave(const char *device, double tol, int nsets, const ch
         if (rc == 2) mv_close(&r);
         return;
     }
-    const lq_scene *sc = r.sv.scene;
-    int m = lq_scene_int(sc, "liquid.1.wave.mode");
-    int per_cell = lq_scene_int(sc, "mac.particles");
+    const lq_config *cfg = r.sv.cfg;
+    int m = cfg->liquid[1].wave.mode;
+    int per_cell = cfg->mac.particles;
     if (per_cell == 0) per_cell = r.nz == 1 ? 4 : 8;
-    double amp = lq_scene_float(sc, "liquid.1.wave.amplitude");
-    double h = lq_scene_float(sc, "liquid.0.level");
+    double amp = cfg->liquid[1].wave.amplitude;
+    double h = cfg->liquid[0].level;
     int ni = r.nx - 2, node = 1 + (int)lround(ni / (2.0 * m));
     double L = ni * r.dx, k = m * LQ_PI / L, x0 = r.origin[0] + r.dx;
     double T = 2 * LQ_PI / sqrt(G * k * tanh(k * h)), Tsw = 2 * LQ_PI / (k * sqrt(G * h));
@@ -337,9 +336,7 @@ static void mv_free_fall(const char *device, const char *label, int check, int n
         if (rc == 2) mv_close(&r);
         return;
     }
-    const lq_scene *sc = r.sv.scene;
-    double v0[3];
-    lq_scene_floats(sc, "liquid.0.sphere.velocity", v0, 3);
+    const double *v0 = r.sv.cfg->liquid[0].sphere.velocity;
     const char *key[3] = {"centroid_x", "centroid_y", "centroid_z"};
     double c[3], cf0[3], cm0[3], rg0, rg, worst = 0, worst_fill = 0, rg_drift = 0, vworst = 0;
     mv_read_fill(&r);
@@ -556,8 +553,7 @@ static void mv_dam_break(const char *device, const char *csv, int nsets, const c
         if (rc == 2) mv_close(&r);
         return;
     }
-    double b[3];
-    lq_scene_floats(r.sv.scene, "liquid.0.box.max", b, 3);
+    const double *b = r.sv.cfg->liquid[0].box.max;
     double a = b[0], g = fabs(r.g[1]);
     int n = r.sv.frames + 1;
     double *T = calloc((size_t)n, sizeof *T), *Z = calloc((size_t)n, sizeof *Z),

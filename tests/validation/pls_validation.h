@@ -81,7 +81,7 @@ static void pv_tank(const char *device, int nsets, const char *const *sets)
         if (rc == 2) mv_close(&r);
         return;
     }
-    double D = lq_scene_float(r.sv.scene, "liquid.0.level") - r.origin[1];
+    double D = r.sv.cfg->liquid[0].level - r.origin[1];
     double vmax = 0, dv = 0, unconv = 0;
     int steps = 0;
     lq_frame_stats st;
@@ -124,10 +124,10 @@ static void pv_standing_wave(const char *device, double tol, int nsets, const ch
         if (rc == 2) mv_close(&r);
         return;
     }
-    const lq_scene *sc = r.sv.scene;
-    int m = lq_scene_int(sc, "liquid.1.wave.mode");
-    double amp = lq_scene_float(sc, "liquid.1.wave.amplitude");
-    double h = lq_scene_float(sc, "liquid.0.level") - r.origin[1];
+    const lq_config *cfg = r.sv.cfg;
+    int m = cfg->liquid[1].wave.mode;
+    double amp = cfg->liquid[1].wave.amplitude;
+    double h = cfg->liquid[0].level - r.origin[1];
     int ni = r.nx, node = (int)lround(ni / (2.0 * m));
     double L = ni * r.dx, k = m * LQ_PI / L;
     double T = 2 * LQ_PI / sqrt(G * k * tanh(k * h)), Tsw = 2 * LQ_PI / (k * sqrt(G * h));
@@ -230,8 +230,7 @@ static void pv_dam_release(const char *device, double tol, int nsets, const char
         if (rc == 2) mv_close(&r);
         return;
     }
-    double b[3];
-    lq_scene_floats(r.sv.scene, "liquid.0.box.max", b, 3);
+    const double *b = r.sv.cfg->liquid[0].box.max;
     double w = b[0] - r.origin[0], d = b[1] - r.origin[1], g = fabs(r.g[1]), h = r.dx;
     lq_frame_stats st;
     double t = 1 / r.sv.fps, eu = 0, ev = 0, top = 0, top_th = 0;
@@ -316,8 +315,7 @@ static void pv_dam_break(const char *device, const char *csv, int check, int nse
         if (rc == 2) mv_close(&r);
         return;
     }
-    double b[3];
-    lq_scene_floats(r.sv.scene, "liquid.0.box.max", b, 3);
+    const double *b = r.sv.cfg->liquid[0].box.max;
     double a = b[0] - r.origin[0], g = fabs(r.g[1]);
     int n = r.sv.frames + 1;
     double *T = calloc((size_t)n, sizeof *T), *Z = calloc((size_t)n, sizeof *Z),

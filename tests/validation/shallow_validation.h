@@ -16,14 +16,14 @@
 #include "lib/check.h"
 #include "core/common.h"
 #include "core/field.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 #include "solvers/registry.h"
 
 #define G 9.81
 
 typedef struct sv_run {
     lq_ctx ctx;
-    lq_scene *scene;
+    lq_config *cfg;
     const lq_solver_vt *vt;
     void *state;
     int nx, nz, frames;
@@ -36,19 +36,17 @@ static int sv_open(sv_run *r, const char *device, const char *path, int nsets,
 {
     memset(r, 0, sizeof *r);
     lq_error_clear();
-    r->scene = lq_scene_load(path, nsets, sets);
-    if (!r->scene) goto fail;
-    r->vt = lq_registry_find(r->scene);
+    r->cfg = lq_config_load(path, nsets, sets);
+    if (!r->cfg) goto fail;
+    r->vt = lq_registry_find(r->cfg);
     if (!r->vt) goto fail;
     if (lq_ctx_open(&r->ctx, device, false)) goto fail;
-    if (r->vt->create(&r->ctx, r->scene, &r->state)) goto fail;
-    int size[2];
-    lq_scene_ints(r->scene, "grid.size", size, 2);
-    r->nx = size[0];
-    r->nz = size[1];
-    r->dx = lq_scene_float(r->scene, "grid.cell");
-    r->fps = lq_scene_float(r->scene, "time.fps");
-    r->frames = lq_scene_int(r->scene, "time.frames");
+    if (r->vt->create(&r->ctx, r->cfg, &r->state)) goto fail;
+    r->nx = r->cfg->grid.size[0];
+    r->nz = r->cfg->grid.size[1];
+    r->dx = r->cfg->grid.cell;
+    r->fps = r->cfg->time.fps;
+    r->frames = r->cfg->time.frames;
     r->h = malloc((size_t)r->nx * r->nz * sizeof(float));
     r->b = malloc((size_t)r->nx * r->nz * sizeof(float));
     lq_field_view v;
@@ -67,7 +65,7 @@ static void sv_close(sv_run *r)
 {
     if (r->state) r->vt->destroy(r->state);
     if (r->ctx.backend == LQ_BACKEND_CL) lq_ctx_close(&r->ctx);
-    lq_scene_free(r->scene);
+    lq_config_free(r->cfg);
     free(r->h);
     free(r->b);
 }
@@ -138,7 +136,7 @@ static void sv_lake_at_rest(const char *device, int nsets, const char *const *se
 {
     sv_run r;
     if (sv_open(&r, device, "scenes/validation/lake_at_rest.yaml", nsets, sets)) return;
-    double level = lq_scene_float(r.scene, "liquid.0.level");
+    double level = r.cfg->liquid[0].level;
     lq_frame_stats st0, st;
     r.vt->measure(r.state, &st0);
     double max_speed = 0, drift = 0, dmax = 0;
@@ -184,9 +182,9 @@ static void sv_damping(const char *device, double tau, int nsets, const char *co
     all[n++] = tau_set;
     sv_run r;
     if (sv_open(&r, device, "scenes/validation/damping.yaml", n, all)) return;
-    int m = lq_scene_int(r.scene, "liquid.1.wave.mode");
-    double amp = lq_scene_float(r.scene, "liquid.1.wave.amplitude");
-    double depth = -lq_scene_float(r.scene, "terrain.0.plane.height");
+    int m = r.cfg->liquid[1].wave.mode;
+    double amp = r.cfg->liquid[1].wave.amplitude;
+    double depth = -r.cfg->terrain[0].plane.height;
     double dt = 1.0 / r.fps, C = sqrt(G * depth) * dt / r.dx;
     double kdx = m * LQ_PI / r.nx;
     double mu = 4 * C * C * sin(kdx / 2) * sin(kdx / 2);
@@ -213,10 +211,8 @@ static void sv_long_wave(const char *device, int nsets, const char *const *sets)
 {
     sv_run r;
     if (sv_open(&r, device, "scenes/validation/long_wave.yaml", nsets, sets)) return;
-    double x0 = 0, c0[2];
-    lq_scene_floats(r.scene, "liquid.1.hump.center", c0, 2);
-    x0 = c0[0];
-    double depth = -lq_scene_float(r.scene, "terrain.0.plane.height");
+    double x0 = r.cfg->liquid[1].hump.center[0];
+    double depth = -r.cfg->terrain[0].plane.height;
     double c = sqrt(G * depth), dist = 1.0;
     int probe = (int)floor((x0 + dist) / r.dx);
     double xp = (probe + 0.5) * r.dx;
@@ -350,7 +346,7 @@ static void sv_sloshing(const char *device, int nsets, const char *const *sets)
 {
     sv_run r;
     if (sv_open(&r, device, "scenes/validation/sloshing.yaml", nsets, sets)) return;
-    double L = r.nx * r.dx, depth = -lq_scene_float(r.scene, "terrain.0.plane.height");
+    double L = r.nx * r.dx, depth = -r.cfg->terrain[0].plane.height;
     double T = 2 * L / sqrt(G * depth);
     double *t = malloc((size_t)(r.frames + 1) * sizeof *t),
            *y = malloc((size_t)(r.frames + 1) * sizeof *y);
@@ -411,7 +407,7 @@ static void sv_dam_break(const char *device, int nsets, const char *const *sets)
     sv_run r;
     if (sv_open(&r, device, "scenes/validation/dam_break.yaml", nsets, sets)) return;
     double h0 = 1.0, x0 = 4.0, c = sqrt(G * h0);
-    bool advect = lq_scene_bool(r.scene, "shallow.advection");
+    bool advect = r.cfg->shallow.advection;
     lq_frame_stats st;
     for (int f = 1; f <= r.frames; f++)
         if (sv_frame(&r, f, &st)) break;

@@ -15,9 +15,8 @@ static void spv_long_wave(const char *device, int nsets, const char *const *sets
 {
     sv_run r;
     if (sv_open(&r, device, "scenes/validation/splash_long_wave.yaml", nsets, sets)) return;
-    double c0[2];
-    lq_scene_floats(r.scene, "liquid.1.hump.center", c0, 2);
-    double depth = -lq_scene_float(r.scene, "terrain.0.plane.height");
+    const double *c0 = r.cfg->liquid[1].hump.center;
+    double depth = -r.cfg->terrain[0].plane.height;
     double c = sqrt(G * depth);
     int probe = (int)floor((c0[0] + 1.0) / r.dx);
     double xp = (probe + 0.5) * r.dx;
@@ -48,10 +47,10 @@ static void spv_symmetry(const char *device, int nsets, const char *const *sets)
 {
     sv_run r;
     if (sv_open(&r, device, "scenes/validation/splash_symmetry.yaml", nsets, sets)) return;
-    double amp = lq_scene_float(r.scene, "liquid.1.hump.height");
+    double amp = r.cfg->liquid[1].hump.height;
     lq_frame_stats st;
     int steps = 0;
-    double moved = 0, level = lq_scene_float(r.scene, "liquid.0.level");
+    double moved = 0, level = r.cfg->liquid[0].level;
     for (int f = 1; f <= r.frames; f++) {
         if (sv_frame(&r, f, &st)) break;
         steps += st.steps;
@@ -115,7 +114,7 @@ static void spv_lake_at_rest(const char *device, int nsets, const char *const *s
 {
     sv_run r;
     if (sv_open(&r, device, "scenes/validation/splash_lake_at_rest.yaml", nsets, sets)) return;
-    double level = lq_scene_float(r.scene, "liquid.0.level");
+    double level = r.cfg->liquid[0].level;
     lq_frame_stats st0, st;
     r.vt->measure(r.state, &st0);
     double max_speed = 0, drift = 0, dmax = 0;
@@ -213,15 +212,15 @@ static void spv_float(const char *device, double s, int nsets, const char *const
 {
     /* the scene's level and radius, then Archimedes: cap volume π d² (3r − d)/3 =
      * s · 4/3 π r³, by bisection */
-    lq_scene *sc = lq_scene_load("scenes/validation/splash_float.yaml", nsets, sets);
-    if (!sc) {
+    lq_config *cfg = lq_config_load("scenes/validation/splash_float.yaml", nsets, sets);
+    if (!cfg) {
         CHECK(!"scene");
         return;
     }
-    double rad = lq_scene_float(sc, "objects.0.sphere.radius");
-    double level0 = lq_scene_float(sc, "liquid.0.level"), c[3];
-    lq_scene_floats(sc, "objects.0.sphere.center", c, 3);
-    lq_scene_free(sc);
+    double rad = cfg->objects[0].radius;
+    double level0 = cfg->liquid[0].level, c[3];
+    memcpy(c, cfg->objects[0].center, sizeof c);
+    lq_config_free(cfg);
     double lo = 0, hi = 2 * rad;
     for (int it = 0; it < 100; it++) {
         double m = 0.5 * (lo + hi);

@@ -11,7 +11,7 @@
 #include "core/common.h"
 #include "io/io.h"
 #include "common/mac_grid.h"
-#include "scene/scene.h"
+#include "scene/config.h"
 #include "world/voxel.h"
 
 #include <math.h>
@@ -61,8 +61,8 @@ static vox run(int nx, int ny, int nz, double dx, const char *body)
                nz, dx, body);
     tmp_path(path, sizeof path, "scene.yaml");
     lq_error_clear();
-    lq_scene *sc = lq_scene_load(path, 0, NULL);
-    if (!sc) {
+    lq_config *cfg = lq_config_load(path, 0, NULL);
+    if (!cfg) {
         v.rc = LQ_EINPUT;
         snprintf(v.msg, sizeof v.msg, "%s", lq_error_message());
         return v;
@@ -71,9 +71,9 @@ static vox run(int nx, int ny, int nz, double dx, const char *body)
     v.solid = calloc(n, 1);
     v.noslip = malloc(n);
     memset(v.noslip, 9, n);
-    v.rc = lq_voxel_obstacles(sc, nx, ny, nz, dx, v.o, v.solid, v.noslip);
+    v.rc = lq_voxel_obstacles(cfg, nx, ny, nz, dx, v.o, v.solid, v.noslip);
     snprintf(v.msg, sizeof v.msg, "%s", v.rc ? lq_error_message() : "");
-    lq_scene_free(sc);
+    lq_config_free(cfg);
     return v;
 }
 

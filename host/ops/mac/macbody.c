@@ -211,63 +211,52 @@ static void lq_macbody_euler_quat(const double deg[3], double q[4])
     memcpy(q, out, sizeof out);
 }
 
-int lq_macbody_from_scene(lq_macbody_set *s, lq_ctx *ctx, const lq_scene *sc, int nx, int ny,
+int lq_macbody_from_scene(lq_macbody_set *s, lq_ctx *ctx, const lq_config *cfg, int nx, int ny,
                           int nz, double dx, const double origin[3], double rho,
                           const unsigned char *flags)
 {
-    int n = lq_scene_count(sc, "objects");
+    int n = cfg->nobjects;
     lq_macbody_desc *d = lq_calloc((size_t)n + 1, sizeof *d);
     if (!d) return LQ_ESIM;
     int rc = LQ_OK;
     for (int i = 0; i < n && !rc; i++) {
-        const char *kind = lq_scene_kind(sc, "objects", i);
+        const lq_config_object *q = &cfg->objects[i];
         lq_macbody_desc *e = &d[i];
-        char p[160];
-        double rot[3], col[3];
-#define KEY(k)  (snprintf(p, sizeof p, "objects.%d.%s.%s", i, kind, k), p)
-#define ATTR(k) (snprintf(p, sizeof p, "objects.%d.%s", i, k), p)
-        if (lq_scene_has(sc, ATTR("path_file"))) {
-            rc = lq_scene_error(sc, p, "solver 'mac' has no scripted objects yet");
+        if (q->path_file) {
+            rc = lq_config_error(cfg, q->at_path_file, "solver 'mac' has no scripted objects yet");
             break;
         }
-        lq_scene_floats(sc, KEY("center"), e->pos, 3);
-        if (strcmp(kind, "sphere") == 0) {
+        memcpy(e->pos, q->center, sizeof e->pos);
+        if (q->kind == LQ_CONFIG_OBJECT_SPHERE) {
             e->shape = LQ_SHAPE_SPHERE;
-            e->half[0] = e->half[1] = e->half[2] = lq_scene_float(sc, KEY("radius"));
-        } else if (strcmp(kind, "ellipsoid") == 0) {
+            e->half[0] = e->half[1] = e->half[2] = q->radius;
+        } else if (q->kind == LQ_CONFIG_OBJECT_ELLIPSOID) {
             e->shape = LQ_SHAPE_ELLIPSOID;
-            lq_scene_floats(sc, KEY("radii"), e->half, 3);
-        } else if (strcmp(kind, "box") == 0) {
+            memcpy(e->half, q->radii, sizeof e->half);
+        } else if (q->kind == LQ_CONFIG_OBJECT_BOX) {
             e->shape = LQ_SHAPE_BOX;
-            lq_scene_floats(sc, KEY("size"), e->half, 3);
-            for (int a = 0; a < 3; a++) e->half[a] *= 0.5;
-        } else if (strcmp(kind, "cylinder") == 0) {
+            for (int a = 0; a < 3; a++) e->half[a] = q->size[a] * 0.5;
+        } else if (q->kind == LQ_CONFIG_OBJECT_CYLINDER) {
             e->shape = LQ_MACBODY_CYLINDER;
-            e->half[0] = e->half[2] = lq_scene_float(sc, KEY("radius"));
-            e->half[1] = 0.5 * lq_scene_float(sc, KEY("height"));
+            e->half[0] = e->half[2] = q->radius;
+            e->half[1] = 0.5 * q->height;
         } else {
-            rc = lq_scene_error(sc, ATTR(kind), "object '%s' is not supported by solver 'mac'",
-                                kind);
+            rc = lq_config_error(cfg, q->at_kind, "object '%s' is not supported by solver 'mac'",
+                                 q->kind_word);
             break;
         }
-        e->density = lq_scene_float(sc, ATTR("density"));
-        lq_scene_floats(sc, ATTR("velocity"), e->vel, 3);
-        lq_scene_floats(sc, ATTR("rotation"), rot, 3);
-        lq_scene_floats(sc, ATTR("spin"), e->omega, 3);
-        lq_scene_floats(sc, ATTR("color"), col, 3);
-        lq_macbody_euler_quat(rot, e->q);
-        e->damping = lq_scene_float(sc, ATTR("drag"));
-        e->restitution = lq_scene_float(sc, ATTR("restitution"));
-        const char *cp = lq_scene_enum(sc, ATTR("coupling"));
-        e->two_way = cp && strcmp(cp, "two-way") == 0;
-        for (int a = 0; a < 3; a++) e->rgb[a] = (float)col[a];
-        const char *name = lq_scene_enum(sc, ATTR("name"));
-        if (name)
-            snprintf(e->name, sizeof e->name, "%s", name);
+        e->density = q->density;
+        memcpy(e->vel, q->velocity, sizeof e->vel);
+        memcpy(e->omega, q->spin, sizeof e->omega);
+        lq_macbody_euler_quat(q->rotation, e->q);
+        e->damping = q->drag;
+        e->restitution = q->restitution;
+        e->two_way = q->two_way;
+        for (int a = 0; a < 3; a++) e->rgb[a] = (float)q->color[a];
+        if (q->name)
+            snprintf(e->name, sizeof e->name, "%s", q->name);
         else
-            snprintf(e->name, sizeof e->name, "%s%d", kind, i);
-#undef KEY
-#undef ATTR
+            snprintf(e->name, sizeof e->name, "%s%d", q->kind_word, i);
     }
     if (!rc) rc = lq_macbody_init(s, ctx, n, d, nx, ny, nz, dx, origin, rho, flags);
     free(d);

@@ -9,6 +9,7 @@
 #define LQ_HOST_MACBODY_H
 
 #include "ops/mac/macbody_ref.h"
+#include "scene/config.h"
 
 int lq_macbody_ops_init(lq_macbody_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
 void lq_macbody_ops_release(lq_macbody_ops *o);
@@ -23,7 +24,7 @@ int lq_macbody_init(lq_macbody_set *s, lq_ctx *ctx, int n, const lq_macbody_desc
  * keys density, velocity, rotation, spin, drag, restitution, coupling, name, color).
  * LQ_EINPUT at objects.N.path_file (no scripted bodies in `mac` yet; `release` is a
  * splash-only key the loader refuses). */
-int lq_macbody_from_scene(lq_macbody_set *s, lq_ctx *ctx, const lq_scene *sc, int nx, int ny,
+int lq_macbody_from_scene(lq_macbody_set *s, lq_ctx *ctx, const lq_config *cfg, int nx, int ny,
                           int nz, double dx, const double origin[3], double rho,
                           const unsigned char *flags);
 void lq_macbody_release(lq_macbody_set *s);

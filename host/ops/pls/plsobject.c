@@ -126,22 +126,19 @@ static double lq_plsobject_tri_d2(const double *p, const double *a, const double
 
 /* A mesh obstacle: read and placed as host/world/voxel.c places it (scaled, turned x then y
  * then z about the world axes, translated), then its local sdf grid. */
-static int lq_plsobject_read_mesh(const lq_scene *sc, int item, const double origin[3], bool flat,
-                                  double h, lq_plsobject_object *ob)
+static int lq_plsobject_read_mesh(const lq_config *cfg, const lq_config_obstacle *item,
+                                  const double origin[3], bool flat, double h,
+                                  lq_plsobject_object *ob)
 {
-    char p[160];
-    snprintf(p, sizeof p, "obstacles.%d.mesh.file", item);
-    const char *file = lq_scene_file_path(sc, p);
-    double s3[3] = {1, 1, 1}, rot[3] = {0, 0, 0}, tr[3] = {0, 0, 0};
-    snprintf(p, sizeof p, "obstacles.%d.mesh.scale", item);
-    int ns = lq_scene_floats(sc, p, s3, 3);
+    const char *file = item->mesh.file;
+    double s3[3] = {1, 1, 1};
+    const double *rot = item->mesh.rotate, *tr = item->mesh.translate;
+    int ns = item->mesh.nscale;
     if (ns == 2)
-        return lq_scene_error(sc, p, "scale takes 1 number (uniform) or 3 (x, y, z), got 2");
+        return lq_config_error(cfg, item->mesh.at_scale,
+                               "scale takes 1 number (uniform) or 3 (x, y, z), got 2");
+    memcpy(s3, item->mesh.scale, sizeof s3);
     if (ns == 1) s3[1] = s3[2] = s3[0];
-    snprintf(p, sizeof p, "obstacles.%d.mesh.rotate", item);
-    lq_scene_floats(sc, p, rot, 3);
-    snprintf(p, sizeof p, "obstacles.%d.mesh.translate", item);
-    lq_scene_floats(sc, p, tr, 3);
     lq_voxel_mesh m;
     int rc = lq_voxel_mesh_read(file, &m);
     if (rc) return rc;
@@ -180,9 +177,8 @@ static int lq_plsobject_read_mesh(const lq_scene *sc, int item, const double ori
     }
     if (cells > (size_t)1 << 24) {
         lq_voxel_mesh_free(&m);
-        snprintf(p, sizeof p, "obstacles.%d.mesh", item);
-        return lq_scene_error(sc, p, "a moving mesh's grid of %zu cells is too large (2^24)",
-                              cells);
+        return lq_config_error(cfg, item->at_kind,
+                               "a moving mesh's grid of %zu cells is too large (2^24)", cells);
     }
     unsigned char *in = lq_calloc(cells, 1);
     ob->grid = lq_alloc(cells * sizeof(float));
@@ -220,77 +216,66 @@ static int lq_plsobject_read_mesh(const lq_scene *sc, int item, const double ori
     return rc;
 }
 
-int lq_plsobject_read(const lq_scene *sc, int item, const double origin[3], bool flat, double h,
-                      lq_plsobject_object *ob)
+int lq_plsobject_read(const lq_config *cfg, const lq_config_obstacle *q, const double origin[3],
+                      bool flat, double h, lq_plsobject_object *ob)
 {
-    char p[160], kp[160];
+    const lq_scene_node *kp = q->motion.at_keys;
     memset(ob, 0, sizeof *ob);
-    const char *kind = lq_scene_kind(sc, "obstacles", item);
-    snprintf(kp, sizeof kp, "obstacles.%d.motion.keys", item);
-    if (strcmp(kind, "box") == 0) {
-        double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
-        snprintf(p, sizeof p, "obstacles.%d.box.min", item);
-        lq_scene_floats(sc, p, a, 3);
-        snprintf(p, sizeof p, "obstacles.%d.box.max", item);
-        lq_scene_floats(sc, p, b, 3);
+    if (q->kind == LQ_CONFIG_OBSTACLE_BOX) {
+        const double *a = q->box.min, *b = q->box.max;
         ob->kind = 0;
-        for (int q = 0; q < 3; q++) {
-            ob->c0[q] = 0.5 * (a[q] + b[q]) - origin[q];
-            ob->size[q] = 0.5 * (b[q] - a[q]);
+        for (int d = 0; d < 3; d++) {
+            ob->c0[d] = 0.5 * (a[d] + b[d]) - origin[d];
+            ob->size[d] = 0.5 * (b[d] - a[d]);
         }
-    } else if (strcmp(kind, "sphere") == 0 || strcmp(kind, "cylinder") == 0) {
-        bool sph = kind[0] == 's';
-        snprintf(p, sizeof p, "obstacles.%d.%s.center", item, kind);
-        lq_scene_floats(sc, p, ob->c0, 3);
-        for (int q = 0; q < 3; q++) ob->c0[q] -= origin[q];
-        snprintf(p, sizeof p, "obstacles.%d.%s.radius", item, kind);
-        ob->size[0] = lq_scene_float(sc, p);
+    } else if (q->kind == LQ_CONFIG_OBSTACLE_SPHERE || q->kind == LQ_CONFIG_OBSTACLE_CYLINDER) {
+        bool sph = q->kind == LQ_CONFIG_OBSTACLE_SPHERE;
+        memcpy(ob->c0, sph ? q->sphere.center : q->cylinder.center, sizeof ob->c0);
+        for (int d = 0; d < 3; d++) ob->c0[d] -= origin[d];
+        ob->size[0] = sph ? q->sphere.radius : q->cylinder.radius;
         ob->kind = sph ? 1 : 3;
         if (!sph) {
-            snprintf(p, sizeof p, "obstacles.%d.cylinder.height", item);
-            ob->size[1] = lq_scene_float(sc, p);
-            snprintf(p, sizeof p, "obstacles.%d.cylinder.axis", item);
-            ob->axis = lq_scene_enum(sc, p)[0] - 'x';
+            ob->size[1] = q->cylinder.height;
+            ob->axis = q->cylinder.axis;
         }
-    } else if (strcmp(kind, "mesh") == 0) {
+    } else if (q->kind == LQ_CONFIG_OBSTACLE_MESH) {
         ob->kind = 4;
-        int rc = lq_plsobject_read_mesh(sc, item, origin, flat, h, ob);
+        int rc = lq_plsobject_read_mesh(cfg, q, origin, flat, h, ob);
         if (rc) return rc;
     } else {
-        return lq_scene_error(sc, kp,
-                              "solver 'pls' moves box, sphere, cylinder and mesh obstacles only "
-                              "(this one is a %s)",
-                              kind);
+        return lq_config_error(cfg, kp,
+                               "solver 'pls' moves box, sphere, cylinder and mesh obstacles only "
+                               "(this one is a %s)",
+                               q->kind_word);
     }
-    int n = lq_scene_floats(sc, kp, NULL, 0);
+    int n = q->motion.nkeys;
     if (n < 7 || n % 7)
-        return lq_scene_error(sc, kp,
-                              "motion keys are rows [t, tx, ty, tz, rx, ry, rz]: 7 numbers each "
-                              "(%d given)",
-                              n);
+        return lq_config_error(cfg, kp,
+                               "motion keys are rows [t, tx, ty, tz, rx, ry, rz]: 7 numbers each "
+                               "(%d given)",
+                               n);
     ob->keys = lq_alloc((size_t)n * sizeof(double));
     if (!ob->keys) {
         lq_plsobject_object_free(ob);
         return LQ_ESIM;
     }
-    lq_scene_floats(sc, kp, ob->keys, n);
+    memcpy(ob->keys, q->motion.keys, (size_t)n * sizeof(double));
     ob->nkeys = n / 7;
     int rc = LQ_OK;
     for (int r = 0; r < ob->nkeys && !rc; r++) {
         const double *k = ob->keys + 7 * r;
         if (r > 0 && !(k[0] > k[-7]))
-            rc = lq_scene_error(sc, kp, "motion key times must increase (row %d: %g after %g)",
-                                r + 1, k[0], k[-7]);
+            rc = lq_config_error(cfg, kp, "motion key times must increase (row %d: %g after %g)",
+                                 r + 1, k[0], k[-7]);
         else if (flat && (k[4] != 0 || k[5] != 0))
-            rc = lq_scene_error(sc, kp,
-                                "a 2D grid (nz = 1) turns objects about z only (row %d has rx "
-                                "%g, ry %g)",
-                                r + 1, k[4], k[5]);
-        for (int q = 0; q < 7 && !rc; q++)
-            if (!isfinite(k[q])) rc = lq_scene_error(sc, kp, "motion keys must be finite");
+            rc = lq_config_error(cfg, kp,
+                                 "a 2D grid (nz = 1) turns objects about z only (row %d has rx "
+                                 "%g, ry %g)",
+                                 r + 1, k[4], k[5]);
+        for (int d = 0; d < 7 && !rc; d++)
+            if (!isfinite(k[d])) rc = lq_config_error(cfg, kp, "motion keys must be finite");
     }
-    snprintf(p, sizeof p, "obstacles.%d.motion.interpolate", item);
-    ob->smooth = strcmp(lq_scene_enum(sc, p), "smooth") == 0;
+    ob->smooth = q->motion.smooth;
     if (rc) lq_plsobject_object_free(ob);
     return rc;
 }

@@ -9,21 +9,22 @@
 #define LQ_HOST_PLSOBJECT_H
 
 #include "ops/pls/plsobject_ref.h"
+#include "scene/config.h"
 
 /* Bytes of device memory lq_plsobject_ops_init allocates. */
 size_t lq_plsobject_ops_bytes(int nx, int ny, int nz);
 int lq_plsobject_ops_init(lq_plsobject_ops *o, lq_ctx *ctx, int nx, int ny, int nz, float h,
                           float far);
 void lq_plsobject_ops_release(lq_plsobject_ops *o);
-/* Reads obstacle `item` of the scene (a box, sphere or cylinder with motion keys) into
+/* Reads obstacle q of the scene cfg (a box, sphere or cylinder with motion keys) into
  * *ob (keys allocated; free them with free(ob->keys)). origin: the grid's origin (the
  * object is stored grid-relative). LQ_EINPUT with the key's file:line:col on bad keys
  * (row length, times not increasing, rotations about x or y in 2D). A mesh (OBJ, with
  * its scale, rotate and translate) becomes a signed distance on a grid of cell size h
  * around it in its own frame: exact distances to its triangles (brute force, so meant for
  * small meshes), the sign from lq_voxel_mesh_fill; its rest centre is its bounds' centre. */
-int lq_plsobject_read(const lq_scene *sc, int item, const double origin[3], bool flat, double h,
-                      lq_plsobject_object *ob);
+int lq_plsobject_read(const lq_config *cfg, const lq_config_obstacle *q, const double origin[3],
+                      bool flat, double h, lq_plsobject_object *ob);
 /* Frees what lq_plsobject_read allocated (keys, grid). */
 void lq_plsobject_object_free(lq_plsobject_object *ob);
 /* Adds an object (copied; the ops own its keys afterwards). */

@@ -1,0 +1,661 @@
+/*
+ * config.c — the scene decoded once into C structs (config.h).
+ *
+ * Method. After lq_scene_load() has validated the scene against the key table, this
+ * file reads every key with the getters by path (scene.h), each value through the
+ * table's default when the scene does not hold it, and stores it typed. It is the one
+ * place in the program that names dotted paths; the getters stop the program on a path
+ * the table does not declare or a getter of the wrong type, and tests/scene/
+ * test_config.c decodes every scene of the repository and one scene per solver holding
+ * every key the table declares, so a misspelt path here fails the tests.
+ *
+ * Invariants.
+ * - Decoding never fails on input (validation is done); only memory can run out.
+ * - Every key of every list item is decoded whatever the solver (rows a solver does not
+ *   read hold their defaults), so what a solver reads does not depend on this file.
+ * - Enum words map to C values in the order the caller names them, checked against the
+ *   table's own order (lq_config_word, lq_config_kind).
+ */
+#define LQ_SCENE_GETTERS /* the decoder is the getters' one reader */
+#include "scene/config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/common.h"
+
+#define LQ_CONFIG_PATH_MAX 160
+
+/* ---------------------------------------------------------------------------------
+ * Getters with printf-style paths ("liquid.%d.box.min").
+ */
+
+#define LQ_CONFIG_FORMAT(buf, fmt)                                                                 \
+    char buf[LQ_CONFIG_PATH_MAX];                                                                  \
+    do {                                                                                           \
+        va_list ap_;                                                                               \
+        va_start(ap_, fmt);                                                                        \
+        vsnprintf(buf, sizeof buf, fmt, ap_);                                                      \
+        va_end(ap_);                                                                               \
+    } while (0)
+
+static double lq_config_float(const lq_scene *s, const char *fmt, ...) LQ_PRINTF(2, 3);
+static double lq_config_float(const lq_scene *s, const char *fmt, ...)
+{
+    LQ_CONFIG_FORMAT(path, fmt);
+    return lq_scene_float(s, path);
+}
+
+static int lq_config_int(const lq_scene *s, const char *fmt, ...) LQ_PRINTF(2, 3);
+static int lq_config_int(const lq_scene *s, const char *fmt, ...)
+{
+    LQ_CONFIG_FORMAT(path, fmt);
+    return lq_scene_int(s, path);
+}
+
+/* STRING (NULL when absent and without a default). */
+static const char *lq_config_text(const lq_scene *s, const char *fmt, ...) LQ_PRINTF(2, 3);
+static const char *lq_config_text(const lq_scene *s, const char *fmt, ...)
+{
+    LQ_CONFIG_FORMAT(path, fmt);
+    return lq_scene_enum(s, path);
+}
+
+/* FILE: resolved against the scene's folder; NULL when absent. */
+static const char *lq_config_file(const lq_scene *s, const char *fmt, ...) LQ_PRINTF(2, 3);
+static const char *lq_config_file(const lq_scene *s, const char *fmt, ...)
+{
+    LQ_CONFIG_FORMAT(path, fmt);
+    return lq_scene_file_path(s, path);
+}
+
+/* FLOATS into out[cap] (zero-filled first); returns how many the value has. */
+static int lq_config_floats(const lq_scene *s, double *out, int cap, const char *fmt, ...)
+    LQ_PRINTF(4, 5);
+static int lq_config_floats(const lq_scene *s, double *out, int cap, const char *fmt, ...)
+{
+    LQ_CONFIG_FORMAT(path, fmt);
+    for (int i = 0; i < cap; i++) out[i] = 0;
+    return lq_scene_floats(s, path, out, cap);
+}
+
+static bool lq_config_has(const lq_scene *s, const char *fmt, ...) LQ_PRINTF(2, 3);
+static bool lq_config_has(const lq_scene *s, const char *fmt, ...)
+{
+    LQ_CONFIG_FORMAT(path, fmt);
+    return lq_scene_has(s, path);
+}
+
+static const lq_scene_node *lq_config_at(const lq_scene *s, const char *fmt, ...) LQ_PRINTF(2, 3);
+static const lq_scene_node *lq_config_at(const lq_scene *s, const char *fmt, ...)
+{
+    LQ_CONFIG_FORMAT(path, fmt);
+    return lq_scene_at(s, path);
+}
+
+/* Stops on a decoder that disagrees with the table (a programmer error). */
+static _Noreturn void lq_config_mismatch(const char *path, const char *table, const char *here)
+{
+    fprintf(stderr,
+            "liquidcl: internal error: scene key '%s' has the words '%s' in the key table, "
+            "host/scene/config.c decodes '%s'\n",
+            path, table, here);
+    fflush(stderr);
+    abort();
+}
+
+/* Index of "a|b|c" word `w` (-1 when absent). */
+static int lq_config_index(const char *words, const char *w)
+{
+    size_t n = strlen(w);
+    int i = 0;
+    for (const char *p = words; p;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && strncmp(p, w, n) == 0) return i;
+        p = bar ? bar + 1 : NULL;
+        i++;
+    }
+    return -1;
+}
+
+/* ENUM: the index of the scene's word in `words`, which must be the row's words in
+ * the table's order. */
+static int lq_config_word(const lq_scene *s, const char *words, const char *fmt, ...)
+    LQ_PRINTF(3, 4);
+static int lq_config_word(const lq_scene *s, const char *words, const char *fmt, ...)
+{
+    LQ_CONFIG_FORMAT(path, fmt);
+    const char *table = lq_scene_words(s, path);
+    if (strcmp(table, words) != 0) lq_config_mismatch(path, table, words);
+    const char *w = lq_scene_enum(s, path);
+    return w ? lq_config_index(words, w) : 0;
+}
+
+/* The kind of item i of `list` as an index in `kinds`, which must be the list's kind
+ * rows in the table's order ("box|sphere|level"); *word gets the kind's word. */
+static int lq_config_kind(const lq_scene *s, const char *list, int i, const char *kinds,
+                          const char **word)
+{
+    char table[256], prefix[64];
+    size_t o = 0, plen = (size_t)snprintf(prefix, sizeof prefix, "%s[].", list);
+    table[0] = '\0';
+    for (const lq_key *k = lq_scene_keys; k->path; k++)
+        if ((k->flags & LQ_KEY_KIND) && strncmp(k->path, prefix, plen) == 0 &&
+            !strchr(k->path + plen, '.') && o < sizeof table)
+            o +=
+                (size_t)snprintf(table + o, sizeof table - o, "%s%s", o ? "|" : "", k->path + plen);
+    if (strcmp(table, kinds) != 0) lq_config_mismatch(list, table, kinds);
+    *word = lq_scene_kind(s, list, i);
+    return lq_config_index(kinds, *word);
+}
+
+/* A sequence of any length, copied into memory the config owns (NULL when empty). */
+static int lq_config_numbers(const lq_scene *s, const double **out, int *n, const char *fmt, ...)
+    LQ_PRINTF(4, 5);
+static int lq_config_numbers(const lq_scene *s, const double **out, int *n, const char *fmt, ...)
+{
+    LQ_CONFIG_FORMAT(path, fmt);
+    *out = NULL;
+    *n = lq_scene_floats(s, path, NULL, 0);
+    if (*n == 0) return LQ_OK;
+    double *v = lq_alloc((size_t)*n * sizeof *v);
+    if (!v) return LQ_ESIM;
+    lq_scene_floats(s, path, v, *n);
+    *out = v;
+    return LQ_OK;
+}
+
+/* ---------------------------------------------------------------------------------
+ * The parts.
+ */
+
+static void lq_config_grid_time(const lq_scene *s, lq_config *c)
+{
+    c->grid.nsize = lq_scene_ints(s, "grid.size", c->grid.size, 3);
+    c->grid.cell = lq_scene_float(s, "grid.cell");
+    c->grid.norigin = lq_config_floats(s, c->grid.origin, 3, "grid.origin");
+    c->grid.at_size = lq_scene_at(s, "grid.size");
+    c->time.frames = lq_scene_int(s, "time.frames");
+    c->time.fps = lq_scene_float(s, "time.fps");
+    c->time.cfl = lq_scene_float(s, "time.cfl");
+    c->time.at_cfl = lq_scene_at(s, "time.cfl");
+    lq_config_floats(s, c->gravity, 3, "gravity");
+    c->at_gravity = lq_scene_at(s, "gravity");
+    static const char *const faces[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
+    for (int f = 0; f < 6; f++)
+        c->wall_noslip[f] = lq_config_word(s, "free-slip|no-slip", "walls.%s", faces[f]) == 1;
+}
+
+static void lq_config_liquid_item(const lq_scene *s, int i, lq_config_liquid *q)
+{
+    q->kind =
+        lq_config_kind(s, "liquid", i, "box|sphere|level|hump|wave|tilt|paraboloid", &q->kind_word);
+    q->at = lq_config_at(s, "liquid.%d", i);
+    q->at_kind = lq_config_at(s, "liquid.%d.%s", i, q->kind_word);
+    q->has_viscosity = lq_config_has(s, "liquid.%d.viscosity", i);
+    q->viscosity = lq_config_float(s, "liquid.%d.viscosity", i);
+    switch (q->kind) {
+    case LQ_CONFIG_LIQUID_BOX:
+        lq_config_floats(s, q->box.min, 3, "liquid.%d.box.min", i);
+        lq_config_floats(s, q->box.max, 3, "liquid.%d.box.max", i);
+        lq_config_floats(s, q->box.velocity, 3, "liquid.%d.box.velocity", i);
+        q->box.at_velocity = lq_config_at(s, "liquid.%d.box.velocity", i);
+        break;
+    case LQ_CONFIG_LIQUID_SPHERE:
+        lq_config_floats(s, q->sphere.center, 3, "liquid.%d.sphere.center", i);
+        q->sphere.radius = lq_config_float(s, "liquid.%d.sphere.radius", i);
+        lq_config_floats(s, q->sphere.velocity, 3, "liquid.%d.sphere.velocity", i);
+        break;
+    case LQ_CONFIG_LIQUID_LEVEL:
+        q->level = lq_config_float(s, "liquid.%d.level", i);
+        break;
+    case LQ_CONFIG_LIQUID_HUMP:
+        lq_config_floats(s, q->hump.center, 2, "liquid.%d.hump.center", i);
+        q->hump.sigma = lq_config_float(s, "liquid.%d.hump.sigma", i);
+        q->hump.height = lq_config_float(s, "liquid.%d.hump.height", i);
+        break;
+    case LQ_CONFIG_LIQUID_WAVE:
+        q->wave.amplitude = lq_config_float(s, "liquid.%d.wave.amplitude", i);
+        q->wave.mode = lq_config_int(s, "liquid.%d.wave.mode", i);
+        q->wave.axis = 2 * lq_config_word(s, "x|z", "liquid.%d.wave.axis", i);
+        q->wave.at_axis = lq_config_at(s, "liquid.%d.wave.axis", i);
+        break;
+    case LQ_CONFIG_LIQUID_TILT:
+        lq_config_floats(s, q->tilt.slope, 2, "liquid.%d.tilt.slope", i);
+        q->tilt.has_center = lq_config_has(s, "liquid.%d.tilt.center", i);
+        lq_config_floats(s, q->tilt.center, 2, "liquid.%d.tilt.center", i);
+        break;
+    case LQ_CONFIG_LIQUID_PARABOLOID:
+        lq_config_floats(s, q->paraboloid.center, 2, "liquid.%d.paraboloid.center", i);
+        q->paraboloid.curvature = lq_config_float(s, "liquid.%d.paraboloid.curvature", i);
+        break;
+    }
+}
+
+static void lq_config_obstacle_shape(const lq_scene *s, int i, lq_config_obstacle *q)
+{
+    switch (q->kind) {
+    case LQ_CONFIG_OBSTACLE_BOX:
+        lq_config_floats(s, q->box.min, 3, "obstacles.%d.box.min", i);
+        lq_config_floats(s, q->box.max, 3, "obstacles.%d.box.max", i);
+        q->box.at_max = lq_config_at(s, "obstacles.%d.box.max", i);
+        break;
+    case LQ_CONFIG_OBSTACLE_SPHERE:
+        lq_config_floats(s, q->sphere.center, 3, "obstacles.%d.sphere.center", i);
+        q->sphere.radius = lq_config_float(s, "obstacles.%d.sphere.radius", i);
+        break;
+    case LQ_CONFIG_OBSTACLE_CYLINDER:
+        lq_config_floats(s, q->cylinder.center, 3, "obstacles.%d.cylinder.center", i);
+        q->cylinder.radius = lq_config_float(s, "obstacles.%d.cylinder.radius", i);
+        q->cylinder.height = lq_config_float(s, "obstacles.%d.cylinder.height", i);
+        q->cylinder.axis = lq_config_word(s, "x|y|z", "obstacles.%d.cylinder.axis", i);
+        break;
+    case LQ_CONFIG_OBSTACLE_MASK:
+        q->mask.file = lq_config_text(s, "obstacles.%d.mask.file", i);
+        q->mask.has_count = lq_config_has(s, "obstacles.%d.mask.count", i);
+        q->mask.count = lq_config_int(s, "obstacles.%d.mask.count", i);
+        q->mask.first = lq_config_int(s, "obstacles.%d.mask.first", i);
+        lq_config_floats(s, q->mask.min, 3, "obstacles.%d.mask.min", i);
+        lq_config_floats(s, q->mask.max, 3, "obstacles.%d.mask.max", i);
+        q->mask.at_file = lq_config_at(s, "obstacles.%d.mask.file", i);
+        q->mask.at_count = lq_config_at(s, "obstacles.%d.mask.count", i);
+        q->mask.at_max = lq_config_at(s, "obstacles.%d.mask.max", i);
+        break;
+    case LQ_CONFIG_OBSTACLE_MESH:
+        q->mesh.file = lq_config_file(s, "obstacles.%d.mesh.file", i);
+        q->mesh.nscale = lq_config_floats(s, q->mesh.scale, 3, "obstacles.%d.mesh.scale", i);
+        lq_config_floats(s, q->mesh.rotate, 3, "obstacles.%d.mesh.rotate", i);
+        lq_config_floats(s, q->mesh.translate, 3, "obstacles.%d.mesh.translate", i);
+        q->mesh.at_scale = lq_config_at(s, "obstacles.%d.mesh.scale", i);
+        break;
+    }
+}
+
+static int lq_config_obstacle_item(const lq_scene *s, int i, lq_config_obstacle *q)
+{
+    q->kind = lq_config_kind(s, "obstacles", i, "box|sphere|cylinder|mask|mesh", &q->kind_word);
+    q->at = lq_config_at(s, "obstacles.%d", i);
+    q->at_kind = lq_config_at(s, "obstacles.%d.%s", i, q->kind_word);
+    lq_config_obstacle_shape(s, i, q);
+    q->noslip = lq_config_word(s, "no-slip|free-slip", "obstacles.%d.boundary", i) == 0;
+    q->has_motion = lq_config_has(s, "obstacles.%d.motion", i);
+    q->motion.at = lq_config_at(s, "obstacles.%d.motion", i);
+    q->motion.at_keys = lq_config_at(s, "obstacles.%d.motion.keys", i);
+    q->motion.smooth =
+        lq_config_word(s, "linear|smooth", "obstacles.%d.motion.interpolate", i) == 1;
+    return lq_config_numbers(s, &q->motion.keys, &q->motion.nkeys, "obstacles.%d.motion.keys", i);
+}
+
+static void lq_config_terrain_item(const lq_scene *s, int i, lq_config_terrain *q)
+{
+    q->kind =
+        lq_config_kind(s, "terrain", i, "plane|ramp|box|gaussian|bowl|heightmap", &q->kind_word);
+    switch (q->kind) {
+    case LQ_CONFIG_TERRAIN_PLANE:
+        q->plane.height = lq_config_float(s, "terrain.%d.plane.height", i);
+        lq_config_floats(s, q->plane.slope, 2, "terrain.%d.plane.slope", i);
+        break;
+    case LQ_CONFIG_TERRAIN_RAMP:
+        lq_config_floats(s, q->ramp.from, 2, "terrain.%d.ramp.from", i);
+        lq_config_floats(s, q->ramp.to, 2, "terrain.%d.ramp.to", i);
+        lq_config_floats(s, q->ramp.height, 2, "terrain.%d.ramp.height", i);
+        q->ramp.at_to = lq_config_at(s, "terrain.%d.ramp.to", i);
+        break;
+    case LQ_CONFIG_TERRAIN_BOX:
+        lq_config_floats(s, q->box.min, 3, "terrain.%d.box.min", i);
+        lq_config_floats(s, q->box.max, 3, "terrain.%d.box.max", i);
+        break;
+    case LQ_CONFIG_TERRAIN_GAUSSIAN:
+        lq_config_floats(s, q->gaussian.center, 2, "terrain.%d.gaussian.center", i);
+        q->gaussian.sigma = lq_config_float(s, "terrain.%d.gaussian.sigma", i);
+        q->gaussian.height = lq_config_float(s, "terrain.%d.gaussian.height", i);
+        break;
+    case LQ_CONFIG_TERRAIN_BOWL:
+        lq_config_floats(s, q->bowl.center, 2, "terrain.%d.bowl.center", i);
+        q->bowl.radius = lq_config_float(s, "terrain.%d.bowl.radius", i);
+        q->bowl.depth = lq_config_float(s, "terrain.%d.bowl.depth", i);
+        q->bowl.axis = lq_config_word(s, "radial|x|z", "terrain.%d.bowl.axis", i);
+        break;
+    case LQ_CONFIG_TERRAIN_HEIGHTMAP:
+        q->heightmap.file = lq_config_file(s, "terrain.%d.heightmap.file", i);
+        q->heightmap.min = lq_config_float(s, "terrain.%d.heightmap.min", i);
+        q->heightmap.max = lq_config_float(s, "terrain.%d.heightmap.max", i);
+        q->heightmap.has_origin = lq_config_has(s, "terrain.%d.heightmap.origin", i);
+        lq_config_floats(s, q->heightmap.origin, 2, "terrain.%d.heightmap.origin", i);
+        q->heightmap.has_size = lq_config_has(s, "terrain.%d.heightmap.size", i);
+        lq_config_floats(s, q->heightmap.size, 2, "terrain.%d.heightmap.size", i);
+        q->heightmap.at_file = lq_config_at(s, "terrain.%d.heightmap.file", i);
+        q->heightmap.at_size = lq_config_at(s, "terrain.%d.heightmap.size", i);
+        break;
+    }
+    q->add = lq_config_word(s, "max|add", "terrain.%d.combine", i) == 1;
+    q->noslip = lq_config_word(s, "free-slip|no-slip", "terrain.%d.boundary", i) == 1;
+}
+
+/* A value over time under mapping `prefix` (sources.N.inlet, pls.viscosity_change). */
+static int lq_config_profile_of(const lq_scene *s, const char *prefix, lq_config_profile *f)
+{
+    f->profile = lq_config_word(s, "constant|decay|wave|table", "%s.profile", prefix);
+    f->rate = lq_config_float(s, "%s.rate", prefix);
+    f->amplitude = lq_config_float(s, "%s.amplitude", prefix);
+    f->omega = lq_config_float(s, "%s.omega", prefix);
+    f->has_table = lq_config_has(s, "%s.table", prefix);
+    f->at = lq_config_at(s, "%s", prefix);
+    f->at_table = lq_config_at(s, "%s.table", prefix);
+    return lq_config_numbers(s, &f->table, &f->ntable, "%s.table", prefix);
+}
+
+/* Rain, drops, inflows, drains and wavemakers (shallow). */
+static void lq_config_source_shallow(const lq_scene *s, int i, lq_config_source *q)
+{
+    q->rain.rate = lq_config_float(s, "sources.%d.rain.rate", i);
+    q->rain.radius = lq_config_float(s, "sources.%d.rain.radius", i);
+    q->rain.has_region_min = lq_config_has(s, "sources.%d.rain.region_min", i);
+    lq_config_floats(s, q->rain.region_min, 2, "sources.%d.rain.region_min", i);
+    q->rain.has_region_max = lq_config_has(s, "sources.%d.rain.region_max", i);
+    lq_config_floats(s, q->rain.region_max, 2, "sources.%d.rain.region_max", i);
+    q->rain.start = lq_config_float(s, "sources.%d.rain.start", i);
+    q->rain.stop = lq_config_float(s, "sources.%d.rain.stop", i);
+    q->rain.seed = lq_config_int(s, "sources.%d.rain.seed", i);
+    lq_config_floats(s, q->drop.center, 2, "sources.%d.drop.center", i);
+    q->drop.radius = lq_config_float(s, "sources.%d.drop.radius", i);
+    q->drop.time = lq_config_float(s, "sources.%d.drop.time", i);
+    static const char *const discs[2] = {"inflow", "drain"};
+    for (int d = 0; d < 2; d++) {
+        lq_config_disc *disc = d ? &q->drain : &q->inflow;
+        lq_config_floats(s, disc->center, 2, "sources.%d.%s.center", i, discs[d]);
+        disc->radius = lq_config_float(s, "sources.%d.%s.radius", i, discs[d]);
+        disc->rate = lq_config_float(s, "sources.%d.%s.rate", i, discs[d]);
+        disc->start = lq_config_float(s, "sources.%d.%s.start", i, discs[d]);
+        disc->stop = lq_config_float(s, "sources.%d.%s.stop", i, discs[d]);
+    }
+    const char *walls = "x_min|x_max|z_min|z_max";
+    q->wavemaker.wall = lq_config_word(s, walls, "sources.%d.wavemaker.wall", i);
+    q->wavemaker.width = lq_config_float(s, "sources.%d.wavemaker.width", i);
+    q->wavemaker.amplitude = lq_config_float(s, "sources.%d.wavemaker.amplitude", i);
+    q->wavemaker.period = lq_config_float(s, "sources.%d.wavemaker.period", i);
+    q->wavemaker.start = lq_config_float(s, "sources.%d.wavemaker.start", i);
+    q->wavemaker.stop = lq_config_float(s, "sources.%d.wavemaker.stop", i);
+}
+
+/* Pipes (splash), inlets and outlets (mac). */
+static int lq_config_source_flow(const lq_scene *s, int i, lq_config_source *q)
+{
+    q->pipe.wall = lq_config_word(s, "x_min|x_max|z_min|z_max", "sources.%d.pipe.wall", i);
+    q->pipe.wall_word = lq_config_text(s, "sources.%d.pipe.wall", i);
+    q->pipe.has_span = lq_config_has(s, "sources.%d.pipe.span", i);
+    lq_config_floats(s, q->pipe.span, 2, "sources.%d.pipe.span", i);
+    q->pipe.rate = lq_config_float(s, "sources.%d.pipe.rate", i);
+    q->pipe.amplitude = lq_config_float(s, "sources.%d.pipe.amplitude", i);
+    q->pipe.period = lq_config_float(s, "sources.%d.pipe.period", i);
+    q->pipe.start = lq_config_float(s, "sources.%d.pipe.start", i);
+    q->pipe.stop = lq_config_float(s, "sources.%d.pipe.stop", i);
+    q->pipe.at_span = lq_config_at(s, "sources.%d.pipe.span", i);
+    lq_config_floats(s, q->inlet.min, 3, "sources.%d.inlet.min", i);
+    lq_config_floats(s, q->inlet.max, 3, "sources.%d.inlet.max", i);
+    lq_config_floats(s, q->inlet.velocity, 3, "sources.%d.inlet.velocity", i);
+    q->inlet.has_particles = lq_config_has(s, "sources.%d.inlet.particles", i);
+    q->inlet.particles = lq_config_float(s, "sources.%d.inlet.particles", i);
+    q->inlet.start = lq_config_float(s, "sources.%d.inlet.start", i);
+    q->inlet.stop = lq_config_float(s, "sources.%d.inlet.stop", i);
+    q->inlet.then_outflow = lq_config_word(s, "wall|outflow", "sources.%d.inlet.then", i) == 1;
+    q->inlet.at_velocity = lq_config_at(s, "sources.%d.inlet.velocity", i);
+    lq_config_floats(s, q->outlet.min, 3, "sources.%d.outlet.min", i);
+    lq_config_floats(s, q->outlet.max, 3, "sources.%d.outlet.max", i);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "sources.%d.inlet", i);
+    return lq_config_profile_of(s, prefix, &q->inlet.speed);
+}
+
+static int lq_config_source_item(const lq_scene *s, int i, lq_config_source *q)
+{
+    q->kind = lq_config_kind(s, "sources", i, "rain|drop|inflow|drain|wavemaker|pipe|inlet|outlet",
+                             &q->kind_word);
+    q->at = lq_config_at(s, "sources.%d", i);
+    q->at_kind = lq_config_at(s, "sources.%d.%s", i, q->kind_word);
+    lq_config_source_shallow(s, i, q);
+    return lq_config_source_flow(s, i, q);
+}
+
+static void lq_config_object_item(const lq_scene *s, int i, lq_config_object *q)
+{
+    q->kind = lq_config_kind(s, "objects", i, "sphere|ellipsoid|box|cylinder", &q->kind_word);
+    q->at_kind = lq_config_at(s, "objects.%d.%s", i, q->kind_word);
+    lq_config_floats(s, q->center, 3, "objects.%d.%s.center", i, q->kind_word);
+    switch (q->kind) {
+    case LQ_CONFIG_OBJECT_SPHERE:
+        q->radius = lq_config_float(s, "objects.%d.sphere.radius", i);
+        break;
+    case LQ_CONFIG_OBJECT_ELLIPSOID:
+        lq_config_floats(s, q->radii, 3, "objects.%d.ellipsoid.radii", i);
+        break;
+    case LQ_CONFIG_OBJECT_BOX:
+        lq_config_floats(s, q->size, 3, "objects.%d.box.size", i);
+        break;
+    case LQ_CONFIG_OBJECT_CYLINDER:
+        q->radius = lq_config_float(s, "objects.%d.cylinder.radius", i);
+        q->height = lq_config_float(s, "objects.%d.cylinder.height", i);
+        break;
+    }
+    q->name = lq_config_text(s, "objects.%d.name", i);
+    q->density = lq_config_float(s, "objects.%d.density", i);
+    lq_config_floats(s, q->velocity, 3, "objects.%d.velocity", i);
+    lq_config_floats(s, q->rotation, 3, "objects.%d.rotation", i);
+    lq_config_floats(s, q->spin, 3, "objects.%d.spin", i);
+    q->release = lq_config_float(s, "objects.%d.release", i);
+    q->drag = lq_config_float(s, "objects.%d.drag", i);
+    q->restitution = lq_config_float(s, "objects.%d.restitution", i);
+    q->two_way = lq_config_word(s, "one-way|two-way", "objects.%d.coupling", i) == 1;
+    q->path_file = lq_config_file(s, "objects.%d.path_file", i);
+    q->at_path_file = lq_config_at(s, "objects.%d.path_file", i);
+    lq_config_floats(s, q->color, 3, "objects.%d.color", i);
+}
+
+/* Every list: items allocated here, each decoded. */
+static int lq_config_lists(const lq_scene *s, lq_config *c)
+{
+    c->nliquid = lq_scene_count(s, "liquid");
+    c->nobstacles = lq_scene_count(s, "obstacles");
+    c->nterrain = lq_scene_count(s, "terrain");
+    c->nsources = lq_scene_count(s, "sources");
+    c->nobjects = lq_scene_count(s, "objects");
+    lq_config_liquid *liquid = lq_calloc((size_t)c->nliquid + 1, sizeof *liquid);
+    lq_config_obstacle *obstacles = lq_calloc((size_t)c->nobstacles + 1, sizeof *obstacles);
+    lq_config_terrain *terrain = lq_calloc((size_t)c->nterrain + 1, sizeof *terrain);
+    lq_config_source *sources = lq_calloc((size_t)c->nsources + 1, sizeof *sources);
+    lq_config_object *objects = lq_calloc((size_t)c->nobjects + 1, sizeof *objects);
+    c->liquid = liquid;
+    c->obstacles = obstacles;
+    c->terrain = terrain;
+    c->sources = sources;
+    c->objects = objects;
+    if (!liquid || !obstacles || !terrain || !sources || !objects) return LQ_ESIM;
+    int rc = LQ_OK;
+    for (int i = 0; i < c->nliquid; i++) lq_config_liquid_item(s, i, &liquid[i]);
+    for (int i = 0; i < c->nobstacles && !rc; i++)
+        rc = lq_config_obstacle_item(s, i, &obstacles[i]);
+    for (int i = 0; i < c->nterrain; i++) lq_config_terrain_item(s, i, &terrain[i]);
+    for (int i = 0; i < c->nsources && !rc; i++) rc = lq_config_source_item(s, i, &sources[i]);
+    for (int i = 0; i < c->nobjects; i++) lq_config_object_item(s, i, &objects[i]);
+    c->at_obstacles = lq_scene_at(s, "obstacles");
+    c->at_sources = lq_scene_at(s, "sources");
+    c->at_objects = lq_scene_at(s, "objects");
+    return rc;
+}
+
+static void lq_config_spray_foam(const lq_scene *s, lq_config *c)
+{
+    lq_config_spray *p = &c->spray;
+    p->present = lq_scene_has(s, "spray");
+    p->threshold = lq_scene_float(s, "spray.threshold");
+    p->rate = lq_scene_float(s, "spray.rate");
+    p->volume = lq_scene_float(s, "spray.volume");
+    p->drag = lq_scene_float(s, "spray.drag");
+    p->max_particles = lq_scene_int(s, "spray.max_particles");
+    p->seed = lq_scene_int(s, "spray.seed");
+    lq_config_floats(s, p->wind, 3, "spray.wind");
+    p->radius = lq_scene_float(s, "spray.radius");
+    p->spread = lq_scene_float(s, "spray.spread");
+    p->separation = lq_scene_float(s, "spray.separation");
+    c->foam.enabled = lq_scene_bool(s, "foam.enabled");
+    c->foam.life = lq_scene_float(s, "foam.life");
+    c->foam.rise = lq_scene_float(s, "foam.rise");
+}
+
+static void lq_config_hf(const lq_scene *s, lq_config *c)
+{
+    lq_config_shallow *h = &c->shallow;
+    h->damping = lq_scene_float(s, "shallow.damping");
+    h->friction = lq_scene_float(s, "shallow.friction");
+    h->substeps = lq_scene_int(s, "shallow.substeps");
+    h->dry_epsilon = lq_scene_float(s, "shallow.dry_epsilon");
+    h->advection = lq_scene_bool(s, "shallow.advection");
+    h->volume_correction = lq_scene_bool(s, "shallow.volume_correction");
+    lq_config_splash *p = &c->splash;
+    p->density = lq_scene_float(s, "splash.density");
+    p->conductance = lq_scene_float(s, "splash.conductance");
+    p->diagonal = lq_scene_float(s, "splash.diagonal");
+    p->damping = lq_scene_float(s, "splash.damping");
+    p->viscosity = lq_scene_float(s, "splash.viscosity");
+    p->contact_stiffness = lq_scene_float(s, "splash.contact_stiffness");
+    p->impact_surface = lq_config_word(s, "heuristic|surface", "splash.impact") == 1;
+    p->volume_passes = lq_scene_int(s, "splash.volume_passes");
+    p->substeps = lq_scene_int(s, "splash.substeps");
+}
+
+static void lq_config_read_mac(const lq_scene *s, lq_config *c)
+{
+    lq_config_mac *m = &c->mac;
+    m->viscosity = lq_scene_float(s, "mac.viscosity");
+    m->upwind = lq_scene_float(s, "mac.upwind");
+    m->jacobi = lq_config_word(s, "red-black|jacobi", "mac.pressure") == 1;
+    m->has_beta0 = lq_scene_has(s, "mac.beta0");
+    m->beta0 = lq_scene_float(s, "mac.beta0");
+    m->max_sweeps = lq_scene_int(s, "mac.max_sweeps");
+    m->epsilon = lq_scene_float(s, "mac.epsilon");
+    m->forcing.mean = lq_scene_float(s, "mac.forcing.mean");
+    m->forcing.amplitude = lq_scene_float(s, "mac.forcing.amplitude");
+    m->forcing.depth = lq_scene_float(s, "mac.forcing.depth");
+    m->forcing.half_wavelength = lq_scene_float(s, "mac.forcing.half_wavelength");
+    m->forcing.omega = lq_scene_float(s, "mac.forcing.omega");
+    m->forcing.axis = 2 * lq_config_word(s, "x|z", "mac.forcing.axis");
+    m->forcing.at_amplitude = lq_scene_at(s, "mac.forcing.amplitude");
+    m->surface = lq_config_word(s, "markers|heightfield|chains", "mac.surface");
+    m->surface_pressure_fill = lq_config_word(s, "fill|centre", "mac.surface_pressure") == 0;
+    m->has_surface_solve = lq_scene_has(s, "mac.surface_solve");
+    m->surface_solve = lq_scene_bool(s, "mac.surface_solve");
+    m->fill_cavities = lq_scene_bool(s, "mac.fill_cavities");
+    m->surface_solve_ghost_fill = lq_config_word(s, "fill|empty", "mac.surface_solve_ghost") == 0;
+    m->particles = lq_scene_int(s, "mac.particles");
+    m->at_surface = lq_scene_at(s, "mac.surface");
+    m->at_surface_solve = lq_scene_at(s, "mac.surface_solve");
+}
+
+static int lq_config_read_pls(const lq_scene *s, lq_config *c)
+{
+    lq_config_pls *p = &c->pls;
+    p->cfl = lq_scene_float(s, "pls.cfl");
+    p->pressure = lq_config_word(s, "pcg|sor|jacobi", "pls.pressure");
+    p->tolerance = lq_scene_float(s, "pls.tolerance");
+    p->max_iterations = lq_scene_int(s, "pls.max_iterations");
+    p->particles_per_cell = lq_scene_int(s, "pls.particles_per_cell");
+    p->band = lq_scene_float(s, "pls.band");
+    p->reseed_every = lq_scene_int(s, "pls.reseed_every");
+    p->max_particles = lq_scene_int(s, "pls.max_particles");
+    p->divfree = lq_scene_bool(s, "pls.divfree");
+    p->viscosity = lq_scene_float(s, "pls.viscosity");
+    p->reinit_pde = lq_config_word(s, "fim|pde", "pls.reinit") == 1;
+    p->object_friction = lq_scene_float(s, "pls.object_friction");
+    p->object_separation = lq_scene_bool(s, "pls.object_separation");
+    p->object_stratify = lq_scene_bool(s, "pls.object_stratify");
+    p->at_particles_per_cell = lq_scene_at(s, "pls.particles_per_cell");
+    return lq_config_profile_of(s, "pls.viscosity_change", &p->viscosity_change);
+}
+
+static void lq_config_read_output(const lq_scene *s, lq_config *c)
+{
+    lq_config_output *o = &c->output;
+    o->every = lq_scene_int(s, "output.every");
+    o->nfields = lq_scene_enums(s, "output.fields", o->fields, 8);
+    o->mesh = lq_scene_bool(s, "output.mesh");
+    o->particles = lq_scene_bool(s, "output.particles");
+    o->markers = lq_scene_bool(s, "output.markers");
+    o->preview = lq_scene_bool(s, "output.preview");
+    o->preview_width = lq_scene_int(s, "output.preview_width");
+    o->preview_azimuth = lq_scene_float(s, "output.preview_azimuth");
+    o->preview_elevation = lq_scene_float(s, "output.preview_elevation");
+    o->preview_distance = lq_scene_float(s, "output.preview_distance");
+    o->checkpoint = lq_scene_int(s, "output.checkpoint");
+    o->at_fields = lq_scene_at(s, "output.fields");
+    o->at_particles = lq_scene_at(s, "output.particles");
+}
+
+/* ---------------------------------------------------------------------------------
+ * Loading.
+ */
+
+static int lq_config_decode(lq_scene *s, lq_config *c)
+{
+    c->scene = s;
+    c->file = lq_scene_file(s);
+    c->name = lq_scene_name(s);
+    c->solver = lq_scene_solver(s);
+    c->at_solver = lq_scene_at(s, "solver");
+    c->at_name = lq_scene_at(s, "name");
+    lq_config_grid_time(s, c);
+    int rc = lq_config_lists(s, c);
+    if (rc) return rc;
+    lq_config_spray_foam(s, c);
+    lq_config_hf(s, c);
+    lq_config_read_mac(s, c);
+    rc = lq_config_read_pls(s, c);
+    lq_config_read_output(s, c);
+    return rc;
+}
+
+lq_config *lq_config_load(const char *path, int nsets, const char *const *sets)
+{
+    lq_scene *s = lq_scene_load(path, nsets, sets);
+    if (!s) return NULL;
+    lq_config *c = lq_calloc(1, sizeof *c);
+    if (!c) {
+        lq_scene_free(s);
+        return NULL;
+    }
+    if (lq_config_decode(s, c)) {
+        c->scene = s;
+        lq_config_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void lq_config_free(lq_config *c)
+{
+    if (!c) return;
+    for (int i = 0; c->obstacles && i < c->nobstacles; i++)
+        free((void *)c->obstacles[i].motion.keys);
+    for (int i = 0; c->sources && i < c->nsources; i++)
+        free((void *)c->sources[i].inlet.speed.table);
+    free((void *)c->pls.viscosity_change.table);
+    free((void *)c->liquid);
+    free((void *)c->obstacles);
+    free((void *)c->terrain);
+    free((void *)c->sources);
+    free((void *)c->objects);
+    lq_scene_free(c->scene);
+    free(c);
+}
+
+int lq_config_error(const lq_config *c, const lq_scene_node *at, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return lq_scene_error_at(c->scene, at, "%s", msg);
+}

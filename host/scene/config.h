@@ -1,0 +1,406 @@
+/*
+ * config.h — the typed scene: a scene file decoded once into plain C structs, which the
+ * solvers, the world set-up and the run loop read instead of dotted paths.
+ *
+ * lq_config_load() loads and validates the scene (host/scene/scene.c: the key table of
+ * host/scene/scene_keys.c drives parsing, validation and messages), then decodes every
+ * key into the structs below. Every value comes through the table: a key the scene
+ * does not hold takes the table's default, so defaults live in the table alone. An
+ * optional key with no default reads as 0 (or NULL) with its `has_*` flag false.
+ *
+ * Enum words become C values; each decoder call names the words it expects in the
+ * table's order, and a table that says otherwise stops the decoder (abort) on the first
+ * scene it reads, so tests/scene/test_config.c catches it. Number lists keep their
+ * length (`n*`), entries past it are 0.
+ *
+ * Positions. The fields `at_*` are the places in the scene (the file's line and column,
+ * or the --set that made the value) that solver-side checks report at with
+ * lq_config_error(); NULL when the key is absent (the message then names the file). For
+ * list items, `at` is the item itself ("liquid.3") and `at_kind` its kind's value
+ * ("liquid.3.box").
+ */
+#ifndef LQ_CONFIG_H
+#define LQ_CONFIG_H
+
+#include <stdbool.h>
+
+#include "scene/scene.h"
+
+typedef struct lq_config_grid {
+    int size[3], nsize; /* cells: [nx, nz] (height fields) or [nx, ny, nz] */
+    double cell;        /* m */
+    double origin[3];   /* m: [x, z] or [x, y, z] as written (norigin) */
+    int norigin;        /* 2 or 3 */
+    const lq_scene_node *at_size;
+} lq_config_grid;
+
+typedef struct lq_config_time {
+    int frames;
+    double fps; /* 1/s */
+    double cfl;
+    const lq_scene_node *at_cfl;
+} lq_config_time;
+
+/* --- liquid[] ------------------------------------------------------------------------ */
+
+typedef enum lq_config_liquid_kind {
+    LQ_CONFIG_LIQUID_BOX,
+    LQ_CONFIG_LIQUID_SPHERE,
+    LQ_CONFIG_LIQUID_LEVEL,
+    LQ_CONFIG_LIQUID_HUMP,
+    LQ_CONFIG_LIQUID_WAVE,
+    LQ_CONFIG_LIQUID_TILT,
+    LQ_CONFIG_LIQUID_PARABOLOID
+} lq_config_liquid_kind;
+
+typedef struct lq_config_liquid {
+    lq_config_liquid_kind kind;
+    const char *kind_word; /* "box", ... */
+    bool has_viscosity;
+    double viscosity; /* m²/s (pls) */
+    struct {
+        double min[3], max[3], velocity[3]; /* m, m, m/s */
+        const lq_scene_node *at_velocity;
+    } box;
+    struct {
+        double center[3], radius, velocity[3];
+    } sphere;
+    double level; /* m */
+    struct {
+        double center[2], sigma, height;
+    } hump;
+    struct {
+        double amplitude;
+        int mode;
+        int axis; /* 0: x, 2: z */
+        const lq_scene_node *at_axis;
+    } wave;
+    struct {
+        double slope[2];
+        bool has_center;
+        double center[2];
+    } tilt;
+    struct {
+        double center[2], curvature;
+    } paraboloid;
+    const lq_scene_node *at, *at_kind;
+} lq_config_liquid;
+
+/* --- obstacles[] --------------------------------------------------------------------- */
+
+typedef enum lq_config_obstacle_kind {
+    LQ_CONFIG_OBSTACLE_BOX,
+    LQ_CONFIG_OBSTACLE_SPHERE,
+    LQ_CONFIG_OBSTACLE_CYLINDER,
+    LQ_CONFIG_OBSTACLE_MASK,
+    LQ_CONFIG_OBSTACLE_MESH
+} lq_config_obstacle_kind;
+
+typedef struct lq_config_obstacle {
+    lq_config_obstacle_kind kind;
+    const char *kind_word;
+    struct {
+        double min[3], max[3];
+        const lq_scene_node *at_max;
+    } box;
+    struct {
+        double center[3], radius;
+    } sphere;
+    struct {
+        double center[3], radius, height;
+        int axis; /* 0, 1, 2 */
+    } cylinder;
+    struct {
+        const char *file; /* as written: one file or a %d pattern */
+        bool has_count;
+        int count, first;
+        double min[3], max[3];
+        const lq_scene_node *at_file, *at_count, *at_max;
+    } mask;
+    struct {
+        const char *file; /* resolved against the scene's folder */
+        double scale[3];
+        int nscale; /* 1 or 3 */
+        double rotate[3], translate[3];
+        const lq_scene_node *at_scale;
+    } mesh;
+    bool noslip; /* boundary: no-slip */
+    bool has_motion;
+    struct {
+        const double *keys; /* nkeys numbers: rows of 7 */
+        int nkeys;
+        bool smooth; /* interpolate: smooth */
+        const lq_scene_node *at, *at_keys;
+    } motion;
+    const lq_scene_node *at, *at_kind;
+} lq_config_obstacle;
+
+/* --- terrain[] ----------------------------------------------------------------------- */
+
+typedef enum lq_config_terrain_kind {
+    LQ_CONFIG_TERRAIN_PLANE,
+    LQ_CONFIG_TERRAIN_RAMP,
+    LQ_CONFIG_TERRAIN_BOX,
+    LQ_CONFIG_TERRAIN_GAUSSIAN,
+    LQ_CONFIG_TERRAIN_BOWL,
+    LQ_CONFIG_TERRAIN_HEIGHTMAP
+} lq_config_terrain_kind;
+
+enum { LQ_CONFIG_BOWL_RADIAL, LQ_CONFIG_BOWL_X, LQ_CONFIG_BOWL_Z };
+
+typedef struct lq_config_terrain {
+    lq_config_terrain_kind kind;
+    const char *kind_word;
+    struct {
+        double height, slope[2];
+    } plane;
+    struct {
+        double from[2], to[2], height[2];
+        const lq_scene_node *at_to;
+    } ramp;
+    struct {
+        double min[3], max[3];
+    } box;
+    struct {
+        double center[2], sigma, height;
+    } gaussian;
+    struct {
+        double center[2], radius, depth;
+        int axis; /* LQ_CONFIG_BOWL_* */
+    } bowl;
+    struct {
+        const char *file; /* resolved */
+        double min, max;
+        bool has_origin, has_size;
+        double origin[2], size[2];
+        const lq_scene_node *at_file, *at_size;
+    } heightmap;
+    bool add;    /* combine: add (else max) */
+    bool noslip; /* boundary: no-slip */
+} lq_config_terrain;
+
+/* --- sources[] ----------------------------------------------------------------------- */
+
+typedef enum lq_config_source_kind {
+    LQ_CONFIG_SOURCE_RAIN,
+    LQ_CONFIG_SOURCE_DROP,
+    LQ_CONFIG_SOURCE_INFLOW,
+    LQ_CONFIG_SOURCE_DRAIN,
+    LQ_CONFIG_SOURCE_WAVEMAKER,
+    LQ_CONFIG_SOURCE_PIPE,
+    LQ_CONFIG_SOURCE_INLET,
+    LQ_CONFIG_SOURCE_OUTLET
+} lq_config_source_kind;
+
+/* The walls of sources[].wavemaker.wall and sources[].pipe.wall. */
+enum { LQ_CONFIG_WALL_X_MIN, LQ_CONFIG_WALL_X_MAX, LQ_CONFIG_WALL_Z_MIN, LQ_CONFIG_WALL_Z_MAX };
+
+/* A value over time (sources[].inlet, pls.viscosity_change; scene/timefn.h). */
+typedef enum lq_config_profile_kind {
+    LQ_CONFIG_PROFILE_CONSTANT,
+    LQ_CONFIG_PROFILE_DECAY,
+    LQ_CONFIG_PROFILE_WAVE,
+    LQ_CONFIG_PROFILE_TABLE
+} lq_config_profile_kind;
+
+typedef struct lq_config_profile {
+    lq_config_profile_kind profile;
+    double rate, amplitude, omega;
+    bool has_table;
+    const double *table; /* ntable numbers: t, factor pairs */
+    int ntable;
+    const lq_scene_node *at, *at_table; /* the profile's mapping, its table */
+} lq_config_profile;
+
+/* A disc of water added or taken (sources[].inflow, sources[].drain). */
+typedef struct lq_config_disc {
+    double center[2], radius; /* m */
+    double rate;              /* m³/s */
+    double start, stop;       /* s */
+} lq_config_disc;
+
+typedef struct lq_config_source {
+    lq_config_source_kind kind;
+    const char *kind_word;
+    struct {
+        double rate, radius;
+        bool has_region_min, has_region_max;
+        double region_min[2], region_max[2];
+        double start, stop;
+        int seed;
+    } rain;
+    struct {
+        double center[2], radius, time;
+    } drop;
+    lq_config_disc inflow, drain;
+    struct {
+        int wall; /* LQ_CONFIG_WALL_* */
+        double width, amplitude, period, start, stop;
+    } wavemaker;
+    struct {
+        int wall;              /* LQ_CONFIG_WALL_* */
+        const char *wall_word; /* "x_min", ... for messages */
+        bool has_span;
+        double span[2];
+        double rate, amplitude, period, start, stop;
+        const lq_scene_node *at_span;
+    } pipe;
+    struct {
+        double min[3], max[3], velocity[3];
+        lq_config_profile speed; /* profile, rate, amplitude, omega, table */
+        bool has_particles;
+        double particles; /* 1/s */
+        double start, stop;
+        bool then_outflow; /* then: outflow */
+        const lq_scene_node *at_velocity;
+    } inlet;
+    struct {
+        double min[3], max[3];
+    } outlet;
+    const lq_scene_node *at, *at_kind;
+} lq_config_source;
+
+/* --- objects[] ----------------------------------------------------------------------- */
+
+typedef enum lq_config_object_kind {
+    LQ_CONFIG_OBJECT_SPHERE,
+    LQ_CONFIG_OBJECT_ELLIPSOID,
+    LQ_CONFIG_OBJECT_BOX,
+    LQ_CONFIG_OBJECT_CYLINDER
+} lq_config_object_kind;
+
+typedef struct lq_config_object {
+    lq_config_object_kind kind;
+    const char *kind_word;
+    double center[3]; /* every kind has one */
+    double radius;    /* sphere, cylinder */
+    double radii[3];  /* ellipsoid */
+    double size[3];   /* box */
+    double height;    /* cylinder */
+    const char *name; /* NULL when absent */
+    double density, velocity[3], rotation[3], spin[3], release, drag, restitution;
+    bool two_way;          /* coupling: two-way */
+    const char *path_file; /* resolved; NULL when absent */
+    double color[3];
+    const lq_scene_node *at_kind, *at_path_file;
+} lq_config_object;
+
+/* --- the solvers' settings ------------------------------------------------------------ */
+
+typedef struct lq_config_spray {
+    bool present; /* the scene has a `spray` mapping */
+    double threshold, rate, volume, drag;
+    int max_particles, seed;
+    double wind[3], radius, spread, separation;
+} lq_config_spray;
+
+typedef struct lq_config_foam {
+    bool enabled;
+    double life, rise;
+} lq_config_foam;
+
+typedef struct lq_config_shallow {
+    double damping, friction;
+    int substeps;
+    double dry_epsilon;
+    bool advection, volume_correction;
+} lq_config_shallow;
+
+typedef struct lq_config_splash {
+    double density, conductance, diagonal, damping, viscosity, contact_stiffness;
+    bool impact_surface; /* impact: surface (else heuristic) */
+    int volume_passes, substeps;
+} lq_config_splash;
+
+enum { LQ_CONFIG_SURFACE_MARKERS, LQ_CONFIG_SURFACE_HEIGHTFIELD, LQ_CONFIG_SURFACE_CHAINS };
+
+typedef struct lq_config_mac {
+    double viscosity, upwind;
+    bool jacobi; /* pressure: jacobi (else red-black) */
+    bool has_beta0;
+    double beta0;
+    int max_sweeps;
+    double epsilon;
+    struct {
+        double mean, amplitude, depth, half_wavelength, omega;
+        int axis; /* 0: x, 2: z */
+        const lq_scene_node *at_amplitude;
+    } forcing;
+    int surface;                /* LQ_CONFIG_SURFACE_* */
+    bool surface_pressure_fill; /* surface_pressure: fill (else centre) */
+    bool has_surface_solve;     /* written in the scene */
+    bool surface_solve;
+    bool fill_cavities;
+    bool surface_solve_ghost_fill; /* surface_solve_ghost: fill (else empty) */
+    int particles;
+    const lq_scene_node *at_surface, *at_surface_solve;
+} lq_config_mac;
+
+enum { LQ_CONFIG_PLS_PCG, LQ_CONFIG_PLS_SOR, LQ_CONFIG_PLS_JACOBI };
+
+typedef struct lq_config_pls {
+    double cfl;
+    int pressure; /* LQ_CONFIG_PLS_* */
+    double tolerance;
+    int max_iterations, particles_per_cell;
+    double band;
+    int reseed_every, max_particles;
+    bool divfree;
+    double viscosity;
+    lq_config_profile viscosity_change;
+    bool reinit_pde; /* reinit: pde (else fim) */
+    double object_friction;
+    bool object_separation, object_stratify;
+    const lq_scene_node *at_particles_per_cell;
+} lq_config_pls;
+
+typedef struct lq_config_output {
+    int every;
+    const char *fields[8];
+    int nfields;
+    bool mesh, particles, markers, preview;
+    int preview_width;
+    double preview_azimuth, preview_elevation, preview_distance;
+    int checkpoint;
+    const lq_scene_node *at_fields, *at_particles;
+} lq_config_output;
+
+/* --- the whole scene ------------------------------------------------------------------ */
+
+typedef struct lq_config {
+    lq_scene *scene;    /* the loaded scene, for messages */
+    const char *file;   /* the path given to lq_config_load */
+    const char *name;   /* `name:` or the file name without .yaml */
+    const char *solver; /* "shallow", "splash", "mac", "pls" */
+    lq_config_grid grid;
+    lq_config_time time;
+    double gravity[3];   /* m/s² */
+    bool wall_noslip[6]; /* walls: x_min, x_max, y_min, y_max, z_min, z_max */
+    const lq_config_liquid *liquid;
+    const lq_config_obstacle *obstacles;
+    const lq_config_terrain *terrain;
+    const lq_config_source *sources;
+    const lq_config_object *objects;
+    int nliquid, nobstacles, nterrain, nsources, nobjects;
+    lq_config_spray spray;
+    lq_config_foam foam;
+    lq_config_shallow shallow;
+    lq_config_splash splash;
+    lq_config_mac mac;
+    lq_config_pls pls;
+    lq_config_output output;
+    const lq_scene_node *at_solver, *at_name, *at_gravity;
+    const lq_scene_node *at_obstacles, *at_sources, *at_objects;
+} lq_config;
+
+/* Loads, validates and decodes SCENE with the overrides (each "KEY=VALUE"); NULL with
+ * the error recorded (lq_scene_load's messages, or LQ_ESIM when out of memory). */
+lq_config *lq_config_load(const char *path, int nsets, const char *const *sets);
+void lq_config_free(lq_config *c);
+
+/* For checks only a solver can make: records "FILE:LINE:COL: message" at `at` (one of
+ * the `at_*` fields; NULL: the file) and returns LQ_EINPUT. */
+int lq_config_error(const lq_config *c, const lq_scene_node *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif
