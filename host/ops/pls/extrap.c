@@ -89,7 +89,7 @@ int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 
 void lq_extrap_ops_release(lq_extrap_ops *o)
 {
-    if (!IS_REF(o)) lq_program_release(&lq_extrap_program, o, &o->program);
+    lq_program_release(&lq_extrap_program, o, &o->program);
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 3; c++) lq_field_release(&o->valid[s][c]);
     for (int c = 0; c < 3; c++) lq_field_release(&o->tmp[c]);

@@ -82,7 +82,7 @@ int lq_plsobject_ops_init(lq_plsobject_ops *o, lq_ctx *ctx, int nx, int ny, int 
 
 void lq_plsobject_ops_release(lq_plsobject_ops *o)
 {
-    if (!IS_REF(o)) lq_program_release(&lq_plsobject_program, o, &o->program);
+    lq_program_release(&lq_plsobject_program, o, &o->program);
     lq_field_release(&o->desc);
     for (int c = 0; c < 3; c++) lq_field_release(&o->vel[c]);
     for (int s = 0; s < 2; s++) lq_field_release(&o->valid[s]);

@@ -55,7 +55,7 @@ int lq_sladvect_ops_init(lq_sladvect_ops *o, lq_ctx *ctx, int nx, int ny, int nz
 
 void lq_sladvect_ops_release(lq_sladvect_ops *o)
 {
-    if (!IS_REF(o)) lq_program_release(&lq_sladvect_program, o, &o->program);
+    lq_program_release(&lq_sladvect_program, o, &o->program);
     lq_field_release(&o->scratch);
     lq_field_release(&o->dep);
 }
