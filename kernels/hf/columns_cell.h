@@ -29,6 +29,7 @@
 #define LQ_COLUMNS_CELL_H
 
 #include "common/lq_shared.h"
+#include "common/scan_cell.h"
 
 /* Accumulators (lq_long): volumes in m³ · LQ_COLUMNS_VSCALE, heads in m · LQ_COLUMNS_FSCALE. */
 #define LQ_COLUMNS_VSCALE       1099511627776.0f /* 2^40 */
@@ -67,7 +68,7 @@
 
 /* Particles: LQ_COLUMNS_PSTRIDE floats each: x y z vx vy vz volume alive. */
 #define LQ_COLUMNS_PSTRIDE 8
-#define LQ_COLUMNS_BLOCK   64 /* corners or particles per sequential block (scans) */
+#define LQ_COLUMNS_BLOCK   LQ_SCAN_BLOCK /* corners or particles per block (scan_cell.h) */
 
 LQ_INLINE lq_long lq_columns_fixed_signed(float x)
 {
@@ -595,20 +596,6 @@ LQ_INLINE void lq_columns_particle_step(LQ_GLOBAL float *p, const LQ_GLOBAL floa
     } else {
         LQ_ATOMIC_ADD_LONG(&acc[LQ_COLUMNS_ACC_LOST], vol);
     }
-}
-
-/* --- sequential blocks and their scan (deterministic emission and compaction) ------- */
-
-/* Exclusive prefix of nblocks block sums into off[], starting at base; returns the
- * total. */
-LQ_INLINE int lq_columns_scan(LQ_GLOBAL int *off, const LQ_GLOBAL int *sum, int nblocks, int base)
-{
-    int run = base;
-    for (int j = 0; j < nblocks; j++) {
-        off[j] = run;
-        run += sum[j];
-    }
-    return run - base;
 }
 
 #endif

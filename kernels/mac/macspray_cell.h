@@ -58,6 +58,7 @@
 
 #include "common/lq_shared.h"
 #include "common/mac_grid.h"
+#include "common/scan_cell.h"
 #include "mac/markers_cell.h"
 
 /* Particle layout. */
@@ -109,7 +110,7 @@
 #define LQ_MACSPRAY_C_FOAM_ON   29
 #define LQ_MACSPRAY_C_COUNT     30
 
-#define LQ_MACSPRAY_BLOCK        64 /* cells or particles per sequential block (scans) */
+#define LQ_MACSPRAY_BLOCK        LQ_SCAN_BLOCK /* cells or particles per block (scan_cell.h) */
 #define LQ_MACSPRAY_MAX_PER_CELL 64
 #define LQ_MACSPRAY_HALF_R       0.793700526f /* 2^{-1/3}: radius of half the volume */
 
@@ -346,35 +347,6 @@ LQ_INLINE void lq_macspray_copy_out(LQ_GLOBAL float *o, const LQ_GLOBAL float *a
     LQ_GLOBAL float *o2 = o + LQ_MACSPRAY_STRIDE;
     for (int j = 0; j < LQ_MACSPRAY_STRIDE; j++) o2[j] = o[j];
     for (int ax = 0; ax < 3; ax++) o2[LQ_MACSPRAY_V + ax] = a[LQ_MACSPRAY_V + ax] - kick[ax];
-}
-
-/* --- sequential blocks --------------------------------------------------------------- */
-
-/* Exclusive prefix of nblocks block sums into off[], starting at base; returns the
- * total. */
-LQ_INLINE int lq_macspray_scan(LQ_GLOBAL int *off, const LQ_GLOBAL int *sum, int nblocks, int base)
-{
-    int run = base;
-    for (int b = 0; b < nblocks; b++) {
-        off[b] = run;
-        run += sum[b];
-    }
-    return run - base;
-}
-
-/* After the scan: what fits (mode 0 emission after the live particles, mode 1
- * compaction from 0) and the counters it sets. */
-LQ_INLINE void lq_macspray_scan_done(LQ_GLOBAL int *cnt, int total, int capacity, int mode)
-{
-    int base = mode == 0 ? cnt[LQ_MACSPRAY_CNT_LIVE] : 0;
-    int room = capacity - base;
-    int made = total < room ? total : room;
-    cnt[LQ_MACSPRAY_CNT_DROPPED] += total - made;
-    cnt[LQ_MACSPRAY_CNT_LIVE] = base + made;
-    if (mode == 0) {
-        cnt[LQ_MACSPRAY_CNT_EMITTED] = made;
-        cnt[LQ_MACSPRAY_CNT_SPRAY] += made;
-    }
 }
 
 #endif

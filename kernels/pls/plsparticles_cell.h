@@ -53,6 +53,7 @@
 
 #include "common/lq_shared.h"
 #include "common/mac_grid.h"
+#include "common/scan_cell.h"
 #include "mac/markers_cell.h"
 
 /* Particle layout. */
@@ -84,7 +85,7 @@
 #define LQ_PLSPARTICLES_C_ESC_LIQ  15 /* and liquid ones */
 #define LQ_PLSPARTICLES_C_COUNT    16
 
-#define LQ_PLSPARTICLES_BLOCK        64 /* cells or particles per sequential block (scans) */
+#define LQ_PLSPARTICLES_BLOCK        LQ_SCAN_BLOCK /* cells or particles per block (scan_cell.h) */
 #define LQ_PLSPARTICLES_MAX_PER_CELL 256
 
 /* Random streams. */
@@ -423,19 +424,6 @@ LQ_INLINE void lq_plsparticles_attract_one(LQ_GLOBAL float *a, const LQ_GLOBAL f
     a[LQ_PLSPARTICLES_X + 1] = p.y;
     a[LQ_PLSPARTICLES_X + 2] = p.z;
     a[LQ_PLSPARTICLES_R] = s * lq_plsparticles_clamp_radius(s * f, c);
-}
-
-/* --- sequential blocks ----------------------------------------------------------------- */
-
-/* After the scan of `total` new slots from base: what fits, and the counters. */
-LQ_INLINE void lq_plsparticles_scan_done(LQ_GLOBAL int *cnt, int total, int base, int capacity,
-                                         int mode)
-{
-    int room = capacity - base;
-    int made = total < room ? total : room;
-    cnt[LQ_PLSPARTICLES_CNT_DROPPED] += total - made;
-    cnt[LQ_PLSPARTICLES_CNT_LIVE] = base + made;
-    if (mode == 0) cnt[LQ_PLSPARTICLES_CNT_ADDED] = made;
 }
 
 #endif

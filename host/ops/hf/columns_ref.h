@@ -11,7 +11,7 @@
 #ifndef LQ_HOST_COLUMNS_REF_H
 #define LQ_HOST_COLUMNS_REF_H
 
-#include "core/field.h"
+#include "core/scan.h"
 #include "hf/columns_cell.h"
 
 /* Everything one splash run keeps on its backend. */
@@ -39,9 +39,16 @@ typedef struct lq_columns_ops {
     lq_ctx *ctx;
     int nx, nz;
     cl_program program;
-    cl_kernel flow, limit, scale, volume, boundary, spray_count, block_sum, block_scan, spray_emit,
-        spray_take, particles, compact_count, compact_scatter, contact;
+    lq_kernel flow, limit, scale, volume, boundary, spray_count, spray_emit, spray_take, particles,
+        compact_count, compact_scatter, contact;
+    lq_scan scan; /* block sums and scan of emission and compaction */
 } lq_columns_ops;
+
+/* The counters the shared block scan sets (core/scan.h). */
+#define LQ_COLUMNS_SCAN_COUNTERS                                                                   \
+    {                                                                                              \
+        LQ_COLUMNS_CNT_LIVE, LQ_COLUMNS_CNT_DROPPED, LQ_COLUMNS_CNT_EMITTED, -1                    \
+    }
 
 typedef struct lq_columns_spray_params {
     float threshold;     /* m/s of ż (§3.3) */

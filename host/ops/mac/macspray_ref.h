@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/field.h"
+#include "core/scan.h"
 #include "mac/macspray_cell.h"
 
 typedef struct lq_macspray_params {
@@ -71,9 +71,16 @@ typedef struct lq_macspray_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel emit_count, block_sum, block_scan, emit_write, advance, compact_count,
-        compact_scatter;
+    lq_kernel emit_count, emit_write, advance, compact_count, compact_scatter;
+    lq_scan scan; /* block sums and scan of emission and compaction */
 } lq_macspray_ops;
+
+/* The counters the shared block scan sets (core/scan.h). */
+#define LQ_MACSPRAY_SCAN_COUNTERS                                                                  \
+    {                                                                                              \
+        LQ_MACSPRAY_CNT_LIVE, LQ_MACSPRAY_CNT_DROPPED, LQ_MACSPRAY_CNT_EMITTED,                    \
+            LQ_MACSPRAY_CNT_SPRAY                                                                  \
+    }
 
 /* The live particles as columns for a points view (lq_points_view, host/core/solver_api.h):
  * LQ_MACSPRAY_NCOLS arrays of at least st->live floats each, named by
