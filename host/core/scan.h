@@ -8,8 +8,7 @@
  * Use: the operation adds LQ_SCAN_SOURCES to its program's sources (after lq_shared.h),
  * an lq_scan member `scan` to its object and LQ_SCAN_KERNELS(its object's type) to its
  * kernel table; its own kernels count per block and write per block of LQ_SCAN_BLOCK
- * items. Counts, sums and offsets are int fields of the caller (one int per item, per
- * block, per block).
+ * items. Counts, sums, offsets and counters are int fields of the caller (lq_scan_bufs).
  */
 #ifndef LQ_SCAN_H
 #define LQ_SCAN_H
@@ -41,17 +40,29 @@ static inline int lq_scan_blocks_of(long long n)
     return n > 0 ? (int)((n + LQ_SCAN_BLOCK - 1) / LQ_SCAN_BLOCK) : 0;
 }
 
-/* bsum[b] = the sum of block b of counts[0 … n). */
-int lq_scan_block_sums(lq_scan *s, const lq_field *counts, int n, lq_field *bsum);
-/* boff = the exclusive prefix of bsum[0 … nblocks) from the live count (mode
- * LQ_SCAN_APPEND) or 0 (LQ_SCAN_COMPACT); then the counters (lq_scan_done). */
-int lq_scan_offsets(lq_scan *s, lq_field *boff, const lq_field *bsum, lq_field *cnt, int nblocks,
-                    int capacity, int mode, const lq_scan_counters *at);
+/* The caller's side of one scan: its int fields of block sums and offsets (a block
+ * each) and of counters, the particle buffers' room, where the counters are. */
+typedef struct lq_scan_bufs {
+    lq_field *bsum, *boff;
+    lq_field *cnt;
+    int capacity;
+    lq_scan_counters at;
+} lq_scan_bufs;
 
-/* Reference twins: the same arguments, host storage (lq_scan_block_sums and
- * lq_scan_offsets call them on the reference path). */
-void lq_scan_ref_block_sums(const lq_field *counts, int n, lq_field *bsum);
-void lq_scan_ref_offsets(lq_field *boff, const lq_field *bsum, lq_field *cnt, int nblocks,
-                         int capacity, int mode, const lq_scan_counters *at);
+/* Appending (emission): block sums of counts[0 … n) into bsum, their exclusive prefix from
+ * the live count into boff, then the counters (lq_scan_done). The caller's write kernel
+ * then puts block b's new particles from slot boff[b] on. */
+int lq_scan_append(lq_scan *s, const lq_scan_bufs *b, const lq_field *counts, int n);
+/* Compacting n particles: `count` (arguments ca) writes each block's survivors into
+ * bsum, the prefix from 0 goes into boff, the counters are set, and `scatter` (arguments
+ * sa) moves block b's survivors in order from slot boff[b] on; both kernels run one
+ * work-item per block (lq_range_var). */
+int lq_scan_compact(lq_scan *s, const lq_scan_bufs *b, int n, lq_kernel *count, int nca,
+                    const lq_arg *ca, lq_kernel *scatter, int nsa, const lq_arg *sa);
+
+/* Reference twins (host storage): lq_scan_append's, and the prefix and counters of
+ * either mode over block sums the caller wrote (a compaction's). */
+void lq_scan_ref_append(const lq_scan_bufs *b, const lq_field *counts, int n);
+void lq_scan_ref_offsets(const lq_scan_bufs *b, int nblocks, int mode);
 
 #endif

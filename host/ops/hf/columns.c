@@ -216,12 +216,9 @@ int lq_columns_spray(lq_columns_ops *o, lq_columns_state *st, const lq_columns_s
                   LQ_VAL(p->dx),     LQ_VAL(p->ox),     LQ_VAL(p->oz),     LQ_VAL(p->inv_fa),
                   LQ_VAL(p->volume), LQ_VAL(p->seed),   LQ_VAL(p->step),   LQ_VAL(st->capacity)};
     lq_arg t[] = {LQ_MEM(&st->d), LQ_MEM(&st->ccnt), LQ_VAL(p->quarter_depth)};
-    lq_scan_counters at = LQ_COLUMNS_SCAN_COUNTERS;
+    lq_scan_bufs sb = lq_columns_scan_bufs(st);
     int rc = lq_kernel_launch(&o->spray_count, lq_columns_corners(o), LQ_ARGS(a));
-    if (!rc) rc = lq_scan_block_sums(&o->scan, &st->ccnt, corners, &st->bsum);
-    if (!rc)
-        rc = lq_scan_offsets(&o->scan, &st->boff, &st->bsum, &st->counters, st->cblocks,
-                             st->capacity, LQ_SCAN_APPEND, &at);
+    if (!rc) rc = lq_scan_append(&o->scan, &sb, &st->ccnt, corners);
     if (!rc) rc = lq_kernel_launch(&o->spray_emit, lq_range_1d((size_t)st->cblocks, 0), LQ_ARGS(e));
     if (!rc) rc = lq_kernel_launch(&o->spray_take, lq_columns_cells(o), LQ_ARGS(t));
     return rc;
@@ -259,19 +256,12 @@ int lq_columns_compact(lq_columns_ops *o, lq_columns_state *st, int n)
         lq_columns_ref_compact(st, n);
         return LQ_OK;
     }
-    int nblocks = lq_scan_blocks_of(n);
     lq_field *src = &st->part[st->cur], *dst = &st->part[1 - st->cur];
     lq_arg a[] = {LQ_MEM(src), LQ_MEM(&st->bsum), LQ_VAL(n)};
     lq_arg c[] = {LQ_MEM(src), LQ_MEM(dst), LQ_MEM(&st->boff), LQ_VAL(n)};
-    lq_scan_counters at = LQ_COLUMNS_SCAN_COUNTERS;
-    int rc =
-        lq_kernel_launch(&o->compact_count, lq_range_var(&o->compact_count, nblocks), LQ_ARGS(a));
-    if (!rc)
-        rc = lq_scan_offsets(&o->scan, &st->boff, &st->bsum, &st->counters, nblocks, st->capacity,
-                             LQ_SCAN_COMPACT, &at);
-    if (!rc)
-        rc = lq_kernel_launch(&o->compact_scatter, lq_range_var(&o->compact_scatter, nblocks),
-                              LQ_ARGS(c));
+    lq_scan_bufs sb = lq_columns_scan_bufs(st);
+    int rc = lq_scan_compact(&o->scan, &sb, n, &o->compact_count, LQ_ARGS(a), &o->compact_scatter,
+                             LQ_ARGS(c));
     if (!rc) st->cur = 1 - st->cur;
     return rc;
 }

@@ -62,10 +62,8 @@ void lq_columns_ref_spray(lq_columns_state *st, const lq_columns_spray_params *p
         cnt[c] = lq_columns_emit_count(F(&st->d), F(&st->hd), F(&st->e), c % (nx + 1), c / (nx + 1),
                                        nx, nz, p->threshold, p->per_step, p->cap_per_depth, p->seed,
                                        p->step);
-    lq_scan_counters at = LQ_COLUMNS_SCAN_COUNTERS;
-    lq_scan_ref_block_sums(&st->ccnt, total, &st->bsum);
-    lq_scan_ref_offsets(&st->boff, &st->bsum, &st->counters, st->cblocks, st->capacity,
-                        LQ_SCAN_APPEND, &at);
+    lq_scan_bufs sb = lq_columns_scan_bufs(st);
+    lq_scan_ref_append(&sb, &st->ccnt, total);
     float *part = F(&st->part[st->cur]);
     for (int blk = 0; blk < st->cblocks; blk++) {
         int slot = boff[blk];

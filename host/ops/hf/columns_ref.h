@@ -44,11 +44,17 @@ typedef struct lq_columns_ops {
     lq_scan scan; /* block sums and scan of emission and compaction */
 } lq_columns_ops;
 
-/* The counters the shared block scan sets (core/scan.h). */
-#define LQ_COLUMNS_SCAN_COUNTERS                                                                   \
-    {                                                                                              \
-        LQ_COLUMNS_CNT_LIVE, LQ_COLUMNS_CNT_DROPPED, LQ_COLUMNS_CNT_EMITTED, -1                    \
-    }
+/* The state's side of the shared block scan (core/scan.h): its block sums, offsets and
+ * counters, its room. */
+static inline lq_scan_bufs lq_columns_scan_bufs(lq_columns_state *st)
+{
+    lq_scan_bufs b = {&st->bsum,
+                      &st->boff,
+                      &st->counters,
+                      st->capacity,
+                      {LQ_COLUMNS_CNT_LIVE, LQ_COLUMNS_CNT_DROPPED, LQ_COLUMNS_CNT_EMITTED, -1}};
+    return b;
+}
 
 typedef struct lq_columns_spray_params {
     float threshold;     /* m/s of ż (§3.3) */

@@ -196,22 +196,16 @@ int lq_macspray_compact(lq_macspray_ops *o, lq_macspray_state *st, const lq_macs
         lq_macspray_ref_compact(st, prm);
         return LQ_OK;
     }
-    int n = st->live, nblocks = lq_scan_blocks_of(n);
+    int n = st->live;
     cl_uint seed = prm->seed, step = prm->step;
     lq_field *src = &st->part[st->cur], *dst = &st->part[1 - st->cur];
     lq_arg a[] = {LQ_MEM(src), LQ_MEM(&st->bsum), LQ_VAL(n)};
     lq_arg c[] = {LQ_MEM(src),           LQ_MEM(dst),       LQ_MEM(&st->boff),
                   LQ_MEM(&st->counters), LQ_MEM(&st->coef), LQ_VAL(n),
                   LQ_VAL(st->capacity),  LQ_VAL(seed),      LQ_VAL(step)};
-    lq_scan_counters at = LQ_MACSPRAY_SCAN_COUNTERS;
-    int rc =
-        lq_kernel_launch(&o->compact_count, lq_range_var(&o->compact_count, nblocks), LQ_ARGS(a));
-    if (!rc)
-        rc = lq_scan_offsets(&o->scan, &st->boff, &st->bsum, &st->counters, nblocks, st->capacity,
-                             LQ_SCAN_COMPACT, &at);
-    if (!rc)
-        rc = lq_kernel_launch(&o->compact_scatter, lq_range_var(&o->compact_scatter, nblocks),
-                              LQ_ARGS(c));
+    lq_scan_bufs sb = lq_macspray_scan_bufs(st);
+    int rc = lq_scan_compact(&o->scan, &sb, n, &o->compact_count, LQ_ARGS(a), &o->compact_scatter,
+                             LQ_ARGS(c));
     if (!rc) st->cur = 1 - st->cur;
     return rc;
 }
@@ -239,12 +233,9 @@ int lq_macspray_emit(lq_macspray_ops *o, lq_macspray_state *st, const lq_field *
                   LQ_VAL(seed),
                   LQ_VAL(step),
                   LQ_VAL(st->capacity)};
-    lq_scan_counters at = LQ_MACSPRAY_SCAN_COUNTERS;
+    lq_scan_bufs sb = lq_macspray_scan_bufs(st);
     int rc = lq_kernel_launch(&o->emit_count, lq_range_3d(o->nx, o->ny, o->nz), LQ_ARGS(a));
-    if (!rc) rc = lq_scan_block_sums(&o->scan, &st->ccnt, cells, &st->bsum);
-    if (!rc)
-        rc = lq_scan_offsets(&o->scan, &st->boff, &st->bsum, &st->counters, st->cblocks,
-                             st->capacity, LQ_SCAN_APPEND, &at);
+    if (!rc) rc = lq_scan_append(&o->scan, &sb, &st->ccnt, cells);
     if (!rc) rc = lq_kernel_launch(&o->emit_write, lq_range_1d((size_t)st->cblocks, 0), LQ_ARGS(e));
     return rc;
 }

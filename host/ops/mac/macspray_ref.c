@@ -34,9 +34,8 @@ void lq_macspray_ref_compact(lq_macspray_state *st, const lq_macspray_params *pr
             sum += lq_macspray_outputs(src + (size_t)p * LQ_MACSPRAY_STRIDE);
         bsum[b] = sum;
     }
-    lq_scan_counters at = LQ_MACSPRAY_SCAN_COUNTERS;
-    lq_scan_ref_offsets(&st->boff, &st->bsum, &st->counters, nblocks, st->capacity, LQ_SCAN_COMPACT,
-                        &at);
+    lq_scan_bufs sb = lq_macspray_scan_bufs(st);
+    lq_scan_ref_offsets(&sb, nblocks, LQ_SCAN_COMPACT);
     for (int b = 0; b < nblocks; b++) {
         int slot = boff[b];
         for (int p = b * LQ_MACSPRAY_BLOCK;
@@ -66,10 +65,8 @@ void lq_macspray_ref_emit(lq_macspray_state *st, const lq_field *u, const lq_fie
             for (int i = 0; i < nx; i++)
                 ccnt[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_macspray_emit_count(
                     CF(v), UC(flags), CF(&st->coef), i, j, k, nx, ny, prm->seed, prm->step);
-    lq_scan_counters at = LQ_MACSPRAY_SCAN_COUNTERS;
-    lq_scan_ref_block_sums(&st->ccnt, cells, &st->bsum);
-    lq_scan_ref_offsets(&st->boff, &st->bsum, &st->counters, st->cblocks, st->capacity,
-                        LQ_SCAN_APPEND, &at);
+    lq_scan_bufs sb = lq_macspray_scan_bufs(st);
+    lq_scan_ref_append(&sb, &st->ccnt, cells);
     float *part = F(&st->part[st->cur]);
     for (int b = 0; b < st->cblocks; b++) {
         int slot = boff[b];

@@ -75,13 +75,18 @@ typedef struct lq_macspray_ops {
     lq_scan scan; /* block sums and scan of emission and compaction */
 } lq_macspray_ops;
 
-/* The counters the shared block scan sets (core/scan.h). */
-#define LQ_MACSPRAY_SCAN_COUNTERS                                                                  \
-    {                                                                                              \
-        LQ_MACSPRAY_CNT_LIVE, LQ_MACSPRAY_CNT_DROPPED, LQ_MACSPRAY_CNT_EMITTED,                    \
-            LQ_MACSPRAY_CNT_SPRAY                                                                  \
-    }
-
+/* The state's side of the shared block scan (core/scan.h): its block sums, offsets and
+ * counters, its room. */
+static inline lq_scan_bufs lq_macspray_scan_bufs(lq_macspray_state *st)
+{
+    lq_scan_bufs b = {&st->bsum,
+                      &st->boff,
+                      &st->counters,
+                      st->capacity,
+                      {LQ_MACSPRAY_CNT_LIVE, LQ_MACSPRAY_CNT_DROPPED, LQ_MACSPRAY_CNT_EMITTED,
+                       LQ_MACSPRAY_CNT_SPRAY}};
+    return b;
+}
 /* The live particles as columns for a points view (lq_points_view, host/core/solver_api.h):
  * LQ_MACSPRAY_NCOLS arrays of at least st->live floats each, named by
  * lq_macspray_column_names (x y z vx vy vz radius kind, kind 0 spray, 1 foam; positions

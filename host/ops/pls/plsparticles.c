@@ -230,15 +230,6 @@ void lq_plsparticles_ops_release(lq_plsparticles_ops *o)
     lq_program_release(&lq_plsparticles_program, o, &o->program);
 }
 
-/* The scan of the block sums (the seeding appends, the compaction compacts). */
-static int lq_plsparticles_scan(lq_plsparticles_ops *o, lq_plsparticles_state *st, int nblocks,
-                                int mode)
-{
-    lq_scan_counters at = LQ_PLSPARTICLES_SCAN_COUNTERS;
-    return lq_scan_offsets(&o->scan, &st->boff, &st->bsum, &st->counters, nblocks, st->capacity,
-                           mode, &at);
-}
-
 static void lq_plsparticles_check_cells(const lq_plsparticles_ops *o,
                                         const lq_plsparticles_state *st, const lq_field *q)
 {
@@ -325,18 +316,16 @@ int lq_plsparticles_delete(lq_plsparticles_ops *o, lq_plsparticles_state *st, co
         lq_plsparticles_ref_delete(st, phi, sdf, prm);
         return LQ_OK;
     }
-    int n = st->live, nblocks = lq_scan_blocks_of(n);
+    int n = st->live;
     const lq_field *sd = sdf ? sdf : phi; /* not read without an sdf */
     lq_field *src = &st->part[st->cur], *dst = &st->part[1 - st->cur];
     lq_arg a[] = {LQ_MEM(src), LQ_MEM(&st->bsum), LQ_VAL(n),
                   LQ_MEM(phi), LQ_MEM(sd),        LQ_MEM(&st->coef)};
     lq_arg c[] = {LQ_MEM(src),          LQ_MEM(dst), LQ_MEM(&st->boff), LQ_VAL(n),
                   LQ_VAL(st->capacity), LQ_MEM(phi), LQ_MEM(sd),        LQ_MEM(&st->coef)};
-    rc = lq_kernel_launch(&o->keep_count, lq_range_var(&o->keep_count, nblocks), LQ_ARGS(a));
-    if (!rc) rc = lq_plsparticles_scan(o, st, nblocks, LQ_SCAN_COMPACT);
-    if (!rc)
-        rc =
-            lq_kernel_launch(&o->keep_scatter, lq_range_var(&o->keep_scatter, nblocks), LQ_ARGS(c));
+    lq_scan_bufs sb = lq_plsparticles_scan_bufs(st);
+    rc =
+        lq_scan_compact(&o->scan, &sb, n, &o->keep_count, LQ_ARGS(a), &o->keep_scatter, LQ_ARGS(c));
     if (rc) return rc;
     st->cur = 1 - st->cur;
     int cnt[LQ_PLSPARTICLES_CNT_COUNT];
@@ -371,8 +360,8 @@ static int lq_plsparticles_add(lq_plsparticles_ops *o, lq_plsparticles_state *st
     rc = lq_kernel_launch(&o->cell_clear, lq_range_1d((size_t)cells, 0), LQ_ARGS(z));
     if (!rc) rc = lq_kernel_launch(&o->cell_count, lq_range_var(&o->cell_count, n0), LQ_ARGS(cc));
     if (!rc) rc = lq_kernel_launch(&o->cell_need, lq_range_1d((size_t)cells, 0), LQ_ARGS(nd));
-    if (!rc) rc = lq_scan_block_sums(&o->scan, &st->ccnt, cells, &st->bsum);
-    if (!rc) rc = lq_plsparticles_scan(o, st, cblocks, LQ_SCAN_APPEND);
+    lq_scan_bufs sb = lq_plsparticles_scan_bufs(st);
+    if (!rc) rc = lq_scan_append(&o->scan, &sb, &st->ccnt, cells);
     if (!rc && prm->grow) { /* short of room: grow, then the sums and the scan again */
         int cnt[LQ_PLSPARTICLES_CNT_COUNT];
         rc = lq_field_download(&st->counters, cnt);
@@ -381,8 +370,8 @@ static int lq_plsparticles_add(lq_plsparticles_ops *o, lq_plsparticles_state *st
                 st, (long long)cnt[LQ_PLSPARTICLES_CNT_LIVE] + cnt[LQ_PLSPARTICLES_CNT_DROPPED],
                 &grew);
         if (!rc && grew) rc = lq_plsparticles_reset_counters(st);
-        if (!rc && grew) rc = lq_scan_block_sums(&o->scan, &st->ccnt, cells, &st->bsum);
-        if (!rc && grew) rc = lq_plsparticles_scan(o, st, cblocks, LQ_SCAN_APPEND);
+        sb = lq_plsparticles_scan_bufs(st); /* the room grew */
+        if (!rc && grew) rc = lq_scan_append(&o->scan, &sb, &st->ccnt, cells);
     }
     if (!rc) rc = lq_kernel_launch(&o->emit, lq_range_1d((size_t)cblocks, 0), LQ_ARGS(em));
     int cnt[LQ_PLSPARTICLES_CNT_COUNT];

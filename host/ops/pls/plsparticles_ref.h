@@ -78,12 +78,18 @@ typedef struct lq_plsparticles_ops {
     lq_scan scan; /* block sums and scan of the seeding and the compaction */
 } lq_plsparticles_ops;
 
-/* The counters the shared block scan sets (core/scan.h). */
-#define LQ_PLSPARTICLES_SCAN_COUNTERS                                                              \
-    {                                                                                              \
-        LQ_PLSPARTICLES_CNT_LIVE, LQ_PLSPARTICLES_CNT_DROPPED, LQ_PLSPARTICLES_CNT_ADDED, -1       \
-    }
-
+/* The state's side of the shared block scan (core/scan.h): its block sums, offsets and
+ * counters, its room. */
+static inline lq_scan_bufs lq_plsparticles_scan_bufs(lq_plsparticles_state *st)
+{
+    lq_scan_bufs b = {
+        &st->bsum,
+        &st->boff,
+        &st->counters,
+        st->capacity,
+        {LQ_PLSPARTICLES_CNT_LIVE, LQ_PLSPARTICLES_CNT_DROPPED, LQ_PLSPARTICLES_CNT_ADDED, -1}};
+    return b;
+}
 /* Reference twins (host/ops/pls/plsparticles_ref.c): same arguments, host storage. */
 void lq_plsparticles_ref_advect(lq_plsparticles_state *st, const lq_field *u, const lq_field *v,
                                 const lq_field *w, const lq_plsparticles_params *prm);
