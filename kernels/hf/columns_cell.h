@@ -28,6 +28,7 @@
 #ifndef LQ_COLUMNS_CELL_H
 #define LQ_COLUMNS_CELL_H
 
+#include "common/hash.h"
 #include "common/lq_shared.h"
 #include "common/scan_cell.h"
 
@@ -75,22 +76,11 @@ LQ_INLINE lq_long lq_columns_fixed_signed(float x)
     return x >= 0.0f ? LQ_FIXED(x) : -LQ_FIXED(-x);
 }
 
-/* The same uniform [0, 1) numbers on every device: integer hash (lowbias32). */
-LQ_INLINE lq_uint lq_columns_hash(lq_uint x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
+/* The same uniform [0, 1) numbers on every device (common/hash.h), keyed by four
+ * integers. */
 LQ_INLINE float lq_columns_uniform(lq_uint seed, lq_uint step, lq_uint a, lq_uint b)
 {
-    lq_uint h =
-        lq_columns_hash(seed ^ lq_columns_hash(step ^ lq_columns_hash(a ^ lq_columns_hash(b))));
-    return (float)(h >> 8) * (1.0f / 16777216.0f);
+    return lq_hash_float(lq_hash32(seed ^ lq_hash32(step ^ lq_hash32(a ^ lq_hash32(b)))));
 }
 
 /* --- volume model (§3.1) ------------------------------------------------------- */

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const lq_columns_sources[] = {"kernels/common/lq_shared.h", LQ_SCAN_SOURCES,
-                                                 "kernels/hf/columns_cell.h",
-                                                 "kernels/hf/columns.cl"};
+static const char *const lq_columns_sources[] = {
+    "kernels/common/lq_shared.h", "kernels/common/hash.h", LQ_SCAN_SOURCES,
+    "kernels/hf/columns_cell.h", "kernels/hf/columns.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 

@@ -15,8 +15,10 @@
 #include "core/common.h"
 
 static const char *const lq_macspray_sources[] = {
-    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h",   LQ_SCAN_SOURCES,
-    "kernels/mac/markers_cell.h", "kernels/mac/macspray_cell.h", "kernels/mac/macspray.cl"};
+    "kernels/common/lq_shared.h", "kernels/common/hash.h",
+    "kernels/common/mac_grid.h",  LQ_SCAN_SOURCES,
+    "kernels/mac/markers_cell.h", "kernels/mac/macspray_cell.h",
+    "kernels/mac/macspray.cl"};
 
 const char *const lq_macspray_column_names[LQ_MACSPRAY_NCOLS] = {"x",  "y",  "z",      "vx",
                                                                  "vy", "vz", "radius", "kind"};

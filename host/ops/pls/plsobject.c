@@ -15,9 +15,9 @@
 #include "world/voxel.h"
 
 static const char *const lq_plsobject_sources[] = {
-    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h",       "kernels/common/scan_cell.h",
-    "kernels/mac/markers_cell.h", "kernels/pls/plsparticles_cell.h", "kernels/pls/plsobject_cell.h",
-    "kernels/pls/plsobject.cl"};
+    "kernels/common/lq_shared.h",   "kernels/common/hash.h",      "kernels/common/mac_grid.h",
+    "kernels/common/scan_cell.h",   "kernels/mac/markers_cell.h", "kernels/pls/plsparticles_cell.h",
+    "kernels/pls/plsobject_cell.h", "kernels/pls/plsobject.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 

@@ -14,8 +14,10 @@
 #include "core/common.h"
 
 static const char *const lq_plsparticles_sources[] = {
-    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h",       LQ_SCAN_SOURCES,
-    "kernels/mac/markers_cell.h", "kernels/pls/plsparticles_cell.h", "kernels/pls/plsparticles.cl"};
+    "kernels/common/lq_shared.h", "kernels/common/hash.h",
+    "kernels/common/mac_grid.h",  LQ_SCAN_SOURCES,
+    "kernels/mac/markers_cell.h", "kernels/pls/plsparticles_cell.h",
+    "kernels/pls/plsparticles.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
