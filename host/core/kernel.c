@@ -36,6 +36,12 @@ lq_range lq_range_3d(size_t nx, size_t ny, size_t nz)
     return r;
 }
 
+lq_range lq_range_faces(int nx, int ny, int nz, int axis)
+{
+    return lq_range_3d((size_t)(nx + (axis == 0)), (size_t)(ny + (axis == 1)),
+                       (size_t)(nz + (axis == 2)));
+}
+
 size_t lq_kernel_group(const lq_kernel *k, size_t want)
 {
     return LQ_MIN(want, LQ_MAX(k->ctx->cl.dev.max_work_group, (size_t)1));

@@ -70,6 +70,9 @@ lq_range lq_range_1d(size_t n, size_t local);
 lq_range lq_range_2d(size_t nx, size_t ny, size_t lx, size_t ly);
 /* nx × ny × nz work-items, the work-group size left to the runtime. */
 lq_range lq_range_3d(size_t nx, size_t ny, size_t nz);
+/* The faces of `axis` (0: x, 1: y, 2: z) of an nx × ny × nz grid of cells, one work-item
+ * each ((nx + 1) × ny × nz for x, mac_grid.h), or its cells for axis < 0. */
+lq_range lq_range_faces(int nx, int ny, int nz, int axis);
 
 /* n work-items (none for n < 0) in work-groups of 64, or of the device's largest when
  * smaller, n rounded up (the kernels return past their end): for ranges that change from

@@ -35,13 +35,6 @@ void lq_macbc_ops_release(lq_macbc_ops *o)
     lq_program_release(&lq_macbc_program, o, &o->program);
 }
 
-/* The faces of axis a: (nx + 1) × ny × nz for a = 0, and so on. */
-static lq_range lq_macbc_faces(const lq_macbc_ops *o, int a)
-{
-    return lq_range_3d((size_t)(o->nx + (a == 0)), (size_t)(o->ny + (a == 1)),
-                       (size_t)(o->nz + (a == 2)));
-}
-
 static void lq_macbc_check(const lq_macbc_ops *o, const lq_field *u, const lq_field *v,
                            const lq_field *w, const lq_field *flags)
 {
@@ -66,7 +59,7 @@ int lq_macbc_inflow(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w, cons
     int rc = LQ_OK;
     for (int a = 0; a < 3 && !rc; a++) {
         lq_arg args[] = {LQ_MEM(q[a]), LQ_MEM(flags), LQ_MEM(region), LQ_MEM(vel), LQ_VAL(a)};
-        rc = lq_kernel_launch(&o->inflow, lq_macbc_faces(o, a), LQ_ARGS(args));
+        rc = lq_kernel_launch(&o->inflow, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(args));
     }
     return rc;
 }
@@ -82,7 +75,7 @@ int lq_macbc_outflow(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w, con
     int rc = LQ_OK;
     for (int a = 0; a < 3 && !rc; a++) {
         lq_arg args[] = {LQ_MEM(q[a]), LQ_MEM(flags), LQ_VAL(a)};
-        rc = lq_kernel_launch(&o->outflow, lq_macbc_faces(o, a), LQ_ARGS(args));
+        rc = lq_kernel_launch(&o->outflow, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(args));
     }
     return rc;
 }
@@ -112,7 +105,8 @@ int lq_macbc_extrapolate(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w,
         if (a == 2 && o->nz == 1) break;                  /* 2D: w is not used */
         for (int layer = 1; layer <= 2 && !rc; layer++) { /* layer 2 reads layer 1 */
             lq_arg args[] = {LQ_MEM(q[a]), LQ_MEM(flags), LQ_VAL(a), LQ_VAL(layer)};
-            rc = lq_kernel_launch(&o->extrapolate, lq_macbc_faces(o, a), LQ_ARGS(args));
+            rc = lq_kernel_launch(&o->extrapolate, lq_range_faces(o->nx, o->ny, o->nz, a),
+                                  LQ_ARGS(args));
         }
     }
     return rc;

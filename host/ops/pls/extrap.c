@@ -114,13 +114,6 @@ static void lq_extrap_check(const lq_extrap_ops *o, const lq_field *u, const lq_
     assert(!cellf || cellf->count == (size_t)o->nx * o->ny * o->nz);
 }
 
-/* The faces of component c: (nx + 1) × ny × nz for c = 0, and so on. */
-static lq_range lq_extrap_faces(const lq_extrap_ops *o, int c)
-{
-    return lq_range_3d((size_t)(o->nx + (c == 0)), (size_t)(o->ny + (c == 1)),
-                       (size_t)(o->nz + (c == 2)));
-}
-
 int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                        const lq_field *sdf, const lq_extrap_params *prm)
 {
@@ -136,7 +129,7 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
     int rc = LQ_OK;
     for (int c = 0; c < 3 && !rc; c++) {
         lq_arg a[] = {LQ_MEM(&o->valid[0][c]), LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(use_sdf), LQ_VAL(c)};
-        rc = lq_kernel_launch(&o->init, lq_extrap_faces(o, c), LQ_ARGS(a));
+        rc = lq_kernel_launch(&o->init, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
     o->final = 0;
     if (rc || prm->layers <= 0) return rc;
@@ -150,7 +143,7 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
     for (int c = 0; c < 3 && !rc; c++) {
         int cap = (int)cur[c]->count;
         lq_arg a[] = {LQ_MEM(&o->valid[0][c]), LQ_VAL(c), LQ_MEM(cur[c]), LQ_KEEP, LQ_VAL(cap)};
-        rc = lq_kernel_launch(&o->seed, lq_extrap_faces(o, c), LQ_ARGS(a));
+        rc = lq_kernel_launch(&o->seed, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
     if (!rc) rc = lq_field_download(&o->cnt, cnt);
     for (int l = 0; l < prm->layers && !rc; l++) {
@@ -158,7 +151,8 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
         if (whole) {
             for (int c = 0; c < 3 && !rc; c++) {
                 lq_arg a[] = {LQ_MEM(vel[c]), LQ_MEM(&o->valid[0][c]), LQ_VAL(c), LQ_VAL(l)};
-                rc = lq_kernel_launch(&o->layer_lev, lq_extrap_faces(o, c), LQ_ARGS(a));
+                rc = lq_kernel_launch(&o->layer_lev, lq_range_faces(o->nx, o->ny, o->nz, c),
+                                      LQ_ARGS(a));
             }
             continue;
         }
@@ -209,7 +203,7 @@ int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
                       LQ_VAL(oy),         LQ_VAL(oz),     LQ_MEM(oo[0]),   LQ_MEM(oo[1]),
                       LQ_MEM(oo[2]),      LQ_VAL(use_ob), LQ_VAL(hold),    LQ_VAL(al),
                       LQ_VAL(c)};
-        rc = lq_kernel_launch(&o->object, lq_extrap_faces(o, c), LQ_ARGS(a));
+        rc = lq_kernel_launch(&o->object, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
     for (int c = 0; c < 3 && !rc; c++) {
         int n = (int)vel[c]->count;
@@ -235,7 +229,7 @@ int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_fiel
     for (int c = 0; c < 3 && !rc; c++) {
         lq_arg a[] = {LQ_MEM(vel[c]), LQ_MEM(&o->tmp[c]), LQ_MEM(sdf),
                       LQ_MEM(ph),     LQ_VAL(use_phi),    LQ_VAL(c)};
-        rc = lq_kernel_launch(&o->restore, lq_extrap_faces(o, c), LQ_ARGS(a));
+        rc = lq_kernel_launch(&o->restore, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
     return rc;
 }
@@ -288,7 +282,7 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
     for (int c = 0; c < 3 && !rc; c++) {
         lq_arg a[] = {LQ_MEM(vel[c]), LQ_KEEP,         LQ_KEEP,  LQ_MEM(phi),
                       LQ_MEM(sd),     LQ_VAL(use_sdf), LQ_VAL(c)};
-        rc = lq_kernel_launch(&o->correct, lq_extrap_faces(o, c), LQ_ARGS(a));
+        rc = lq_kernel_launch(&o->correct, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
     return rc;
 }

@@ -434,8 +434,6 @@ int lq_plsobject_update(lq_plsobject_ops *o, double t, const lq_field *sdf_stati
                   LQ_KEEP,     LQ_MEM(&o->grids), LQ_VAL(n)};
     rc = lq_kernel_launch(&o->sdf, lq_plsobject_cells(o), LQ_ARGS(a));
     for (int c = 0; c < 3 && !rc; c++) {
-        lq_range faces = lq_range_3d((size_t)o->nx + (c == 0), (size_t)o->ny + (c == 1),
-                                     (size_t)o->nz + (c == 2));
         lq_arg b[] = {LQ_MEM(&o->vel[c]),
                       LQ_MEM(st),
                       LQ_VAL(has_static),
@@ -445,7 +443,7 @@ int lq_plsobject_update(lq_plsobject_ops *o, double t, const lq_field *sdf_stati
                       LQ_KEEP,
                       LQ_KEEP,
                       LQ_VAL(c)};
-        rc = lq_kernel_launch(&o->velk, faces, LQ_ARGS(b));
+        rc = lq_kernel_launch(&o->velk, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(b));
     }
     return rc;
 }

@@ -95,9 +95,7 @@ int lq_sladvect_advect_velocity(lq_sladvect_ops *o, const lq_field *u, const lq_
         lq_arg a[] = {LQ_MEM(outs[comp]), LQ_MEM(u),    LQ_MEM(v),    LQ_MEM(w),
                       LQ_VAL(comp),       LQ_VAL(c.h),  LQ_VAL(c.ih), LQ_VAL(c.lx),
                       LQ_VAL(c.ly),       LQ_VAL(c.lz), LQ_VAL(c.dt)};
-        lq_range faces = lq_range_3d((size_t)(o->nx + (comp == 0)), (size_t)(o->ny + (comp == 1)),
-                                     (size_t)(o->nz + (comp == 2)));
-        rc = lq_kernel_launch(&o->velocity, faces, LQ_ARGS(a));
+        rc = lq_kernel_launch(&o->velocity, lq_range_faces(o->nx, o->ny, o->nz, comp), LQ_ARGS(a));
     }
     return rc;
 }

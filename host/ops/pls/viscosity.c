@@ -99,13 +99,6 @@ void lq_viscosity_ops_release(lq_viscosity_ops *o)
     o->partial_host = NULL;
 }
 
-/* The face box of `axis` (or the cells when axis < 0). */
-static lq_range lq_viscosity_faces(const lq_viscosity_ops *o, int axis)
-{
-    return lq_range_3d((size_t)o->nx + (axis == 0), (size_t)o->ny + (axis == 1),
-                       (size_t)o->nz + (axis == 2));
-}
-
 /* The unknowns of the current axis, one work-item each. */
 static lq_range lq_viscosity_list(const lq_viscosity_ops *o)
 {
@@ -137,7 +130,7 @@ int lq_viscosity_fill(lq_viscosity_ops *o, lq_field *nu, float nu0, const lq_vis
     }
     lq_arg a[] = {LQ_MEM(nu), LQ_KEEP,     LQ_KEEP, LQ_KEEP,
                   LQ_VAL(h),  LQ_VAL(nu0), LQ_KEEP, LQ_VAL(nbox)};
-    return lq_kernel_launch(&o->fill, lq_viscosity_faces(o, -1), LQ_ARGS(a));
+    return lq_kernel_launch(&o->fill, lq_range_faces(o->nx, o->ny, o->nz, -1), LQ_ARGS(a));
 }
 
 int lq_viscosity_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq_field *v0,
@@ -160,7 +153,7 @@ int lq_viscosity_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq_fiel
         lq_arg full[] = {LQ_MEM(out[a]), LQ_VAL(a),   LQ_KEEP,    LQ_KEEP,     LQ_KEEP,
                          LQ_MEM(nu),     LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(has), LQ_VAL(fs),
                          LQ_VAL(cross),  LQ_MEM(u0),  LQ_MEM(v0), LQ_MEM(w0),  LQ_VAL(kk)};
-        rc = lq_kernel_launch(&o->expl, lq_viscosity_faces(o, a), LQ_ARGS(full));
+        rc = lq_kernel_launch(&o->expl, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(full));
     }
     return rc;
 }
@@ -180,7 +173,7 @@ int lq_viscosity_setup(lq_viscosity_ops *o, int axis, const lq_field *nu, const 
     const lq_field *sd = sdf ? sdf : phi;
     lq_arg av[] = {LQ_VAL(a),  LQ_KEEP,     LQ_KEEP,    LQ_KEEP, LQ_MEM(nu), LQ_MEM(phi),
                    LQ_MEM(sd), LQ_VAL(has), LQ_VAL(fs), LQ_KEEP, LQ_KEEP};
-    return lq_kernel_launch(&o->setup, lq_viscosity_faces(o, a), LQ_ARGS(av));
+    return lq_kernel_launch(&o->setup, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(av));
 }
 
 int lq_viscosity_rhs(lq_viscosity_ops *o, const lq_field *q, lq_field *b)
@@ -193,7 +186,7 @@ int lq_viscosity_rhs(lq_viscosity_ops *o, const lq_field *q, lq_field *b)
     float kk = o->kk;
     lq_arg av[] = {LQ_VAL(a), LQ_KEEP,   LQ_KEEP,    LQ_KEEP,  LQ_MEM(o->nu),
                    LQ_KEEP,   LQ_MEM(q), LQ_VAL(kk), LQ_MEM(b)};
-    return lq_kernel_launch(&o->rhs, lq_viscosity_faces(o, a), LQ_ARGS(av));
+    return lq_kernel_launch(&o->rhs, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(av));
 }
 
 int lq_viscosity_apply(lq_viscosity_ops *o, const lq_field *x, lq_field *y)
@@ -206,7 +199,7 @@ int lq_viscosity_apply(lq_viscosity_ops *o, const lq_field *x, lq_field *y)
     float kk = o->kk;
     lq_arg av[] = {LQ_VAL(a), LQ_KEEP, LQ_KEEP,   LQ_KEEP,    LQ_MEM(o->nu),
                    LQ_KEEP,   LQ_KEEP, LQ_MEM(x), LQ_VAL(kk), LQ_MEM(y)};
-    return lq_kernel_launch(&o->apply, lq_viscosity_faces(o, a), LQ_ARGS(av));
+    return lq_kernel_launch(&o->apply, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(av));
 }
 
 int lq_viscosity_residual(lq_viscosity_ops *o, const lq_field *b, const lq_field *x, lq_field *r)
@@ -219,7 +212,7 @@ int lq_viscosity_residual(lq_viscosity_ops *o, const lq_field *b, const lq_field
     float kk = o->kk;
     lq_arg av[] = {LQ_VAL(a), LQ_KEEP,   LQ_KEEP,   LQ_KEEP,    LQ_MEM(o->nu), LQ_KEEP,
                    LQ_KEEP,   LQ_MEM(b), LQ_MEM(x), LQ_VAL(kk), LQ_MEM(r)};
-    return lq_kernel_launch(&o->residual, lq_viscosity_faces(o, a), LQ_ARGS(av));
+    return lq_kernel_launch(&o->residual, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(av));
 }
 
 int lq_viscosity_cg_update(lq_viscosity_ops *o, lq_field *x, lq_field *r, const lq_field *d,
