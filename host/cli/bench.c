@@ -15,6 +15,7 @@
 
 #include "core/common.h"
 #include "core/field.h"
+#include "core/kernel.h"
 #include "ops/hf/heightfield.h"
 #include "ops/mac/markers.h"
 #include "ops/mac/momentum.h"
@@ -94,12 +95,22 @@ static void lq_bench_row(lq_bench_ctx *b, const char *op, int n, double ms, doub
 }
 
 /* --- copy bandwidth ----------------------------------------------------------------- */
+typedef struct lq_bench_copy_ops {
+    lq_kernel k[2]; /* float4 copy, 64 floats per work-item */
+} lq_bench_copy_ops;
+static const char *const lq_bench_copy_sources[] = {"kernels/common/copy.cl"};
+static const lq_kernel_slot lq_bench_copy_kernels[] = {
+    LQ_KERNEL(lq_bench_copy_ops, k[0], "copy_float4"),
+    LQ_KERNEL(lq_bench_copy_ops, k[1], "copy_float16x4"),
+};
+static const lq_program lq_bench_copy_program =
+    LQ_PROGRAM("", lq_bench_copy_sources, lq_bench_copy_kernels);
+
 typedef struct lq_bench_copy_arg {
     lq_ctx *ctx;
     lq_field *src, *dst;
-    cl_kernel k;
+    lq_kernel *k;
     size_t floats_per_item;
-    const char *name;
 } lq_bench_copy_arg;
 
 static int lq_bench_copy_once(void *p)
@@ -109,8 +120,7 @@ static int lq_bench_copy_once(void *p)
         memcpy(a->dst->host, a->src->host, lq_field_bytes(a->src));
         return LQ_OK;
     }
-    size_t g = a->src->count / a->floats_per_item;
-    return lq_cl_run(a->ctx, a->k, a->name, 1, &g, NULL);
+    return lq_kernel_run(a->k, lq_range_1d(a->src->count / a->floats_per_item, 0));
 }
 
 /* Copy bandwidth: read + written bytes per second of the fastest copy (a float4 copy
@@ -120,7 +130,8 @@ static int lq_bench_copy(lq_bench_ctx *b)
     int rc = LQ_OK;
     lq_field src, dst;
     cl_program prog = NULL;
-    cl_kernel ks[2] = {NULL, NULL};
+    lq_bench_copy_ops ks;
+    memset(&ks, 0, sizeof ks);
     memset(&src, 0, sizeof src);
     memset(&dst, 0, sizeof dst);
     size_t floats = (size_t)64 << 20; /* 256 MiB per buffer: far beyond any cache */
@@ -131,21 +142,15 @@ static int lq_bench_copy(lq_bench_ctx *b)
     rc = lq_ctx_reserve(b->ctx, "the copy benchmark", 2, plan);
     if (!rc) rc = lq_field_alloc(b->ctx, &src, "copy_src", (int)floats, 1, 1, 4);
     if (!rc) rc = lq_field_alloc(b->ctx, &dst, "copy_dst", (int)floats, 1, 1, 4);
-    const char *names[2] = {"copy_float4", "copy_float16x4"};
     size_t per_item[2] = {4, 64};
     int variants = b->ctx->backend == LQ_BACKEND_CL ? 2 : 1;
-    if (!rc && b->ctx->backend == LQ_BACKEND_CL) {
-        const char *srcs[] = {"kernels/common/copy.cl"};
-        rc = lq_cl_build(&b->ctx->cl, 1, srcs, "", &prog);
-        for (int v = 0; v < 2 && !rc; v++) {
-            rc = lq_cl_kernel(prog, names[v], &ks[v]);
-            if (!rc) rc = LQ_ARG_MEM(ks[v], names[v], 0, &src);
-            if (!rc) rc = LQ_ARG_MEM(ks[v], names[v], 1, &dst);
-        }
-    }
+    lq_binding bound[] = {{&ks.k[0], {LQ_MEM(&src), LQ_MEM(&dst)}},
+                          {&ks.k[1], {LQ_MEM(&src), LQ_MEM(&dst)}}};
+    if (!rc) rc = lq_program_build(&lq_bench_copy_program, &ks, &prog, b->ctx, 0, 0, 0, "");
+    if (!rc) rc = lq_kernels_bind(LQ_ARGS(bound));
     double best = 0;
     for (int v = 0; v < variants && !rc; v++) {
-        lq_bench_copy_arg a = {b->ctx, &src, &dst, ks[v], per_item[v], names[v]};
+        lq_bench_copy_arg a = {b->ctx, &src, &dst, &ks.k[v], per_item[v]};
         double ms = lq_bench_time(b, lq_bench_copy_once, &a, 0.5);
         if (ms < 0) {
             rc = LQ_ESIM;
@@ -154,14 +159,12 @@ static int lq_bench_copy(lq_bench_ctx *b)
         double gbs = 2.0 * (double)floats * 4 / (ms * 1e-3) / 1e9;
         if (!b->json && !b->quiet)
             printf("copy bandwidth: %.2f GB/s (%s, %.0f MiB read + written, %.3f ms)\n", gbs,
-                   b->ctx->backend == LQ_BACKEND_CL ? names[v] : "memcpy",
+                   b->ctx->backend == LQ_BACKEND_CL ? lq_bench_copy_kernels[v].name : "memcpy",
                    (double)floats * 8 / 1048576.0, ms);
         best = fmax(best, gbs);
     }
     b->copy_gbs = best;
-    for (int v = 0; v < 2; v++)
-        if (ks[v]) clReleaseKernel(ks[v]);
-    if (prog) clReleaseProgram(prog);
+    lq_program_release(&lq_bench_copy_program, &ks, &prog);
     lq_field_release(&src);
     lq_field_release(&dst);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;

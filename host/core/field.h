@@ -71,31 +71,4 @@ int lq_field_read(const lq_field *f, size_t off, size_t bytes, void *dst);
 /* Sets every byte of the first `bytes` bytes to zero (bytes == 0: the whole field). */
 int lq_field_zero(lq_field *f, size_t bytes);
 
-/* Enqueues a kernel over `dims` dimensions of `global` work-items (local NULL lets
- * the runtime choose); records "clEnqueueNDRangeKernel(NAME) failed: ..." on error. */
-int lq_cl_run(lq_ctx *ctx, cl_kernel k, const char *name, int dims, const size_t *global,
-              const size_t *local);
-/* Sets argument i to `size` bytes at `value`; records the kernel name on error. */
-int lq_cl_arg(cl_kernel k, const char *name, cl_uint i, size_t size, const void *value);
-#define LQ_ARG_MEM(k, name, i, field) lq_cl_arg(k, name, i, sizeof(cl_mem), &(field)->mem)
-
-/* A kernel's argument list for lq_cl_launch: pointer and size of each, in order;
- * MEM(field) for a buffer, VAL(variable) for a scalar. */
-typedef struct lq_argv {
-    const void *p;
-    size_t size;
-} lq_argv;
-#define MEM(f)                                                                                     \
-    {                                                                                              \
-        &(f)->mem, sizeof(cl_mem)                                                                  \
-    }
-#define VAL(v)                                                                                     \
-    {                                                                                              \
-        &(v), sizeof(v)                                                                            \
-    }
-/* Binds the arguments, then enqueues over g0 (× g1 when dims is 2) work-items; local
- * NULL lets the runtime choose. Nothing is enqueued for an empty range. */
-int lq_cl_launch(lq_ctx *ctx, cl_kernel k, const char *name, int nargs, const lq_argv *args,
-                 int dims, size_t g0, size_t g1, const size_t *local);
-
 #endif

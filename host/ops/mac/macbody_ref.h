@@ -48,7 +48,7 @@
 #include <stdio.h>
 
 #include "world/body.h"
-#include "core/field.h"
+#include "core/kernel.h"
 #include "mac/macbody_cell.h"
 #include "scene/scene.h"
 #include "core/solver_api.h"
@@ -105,7 +105,7 @@ typedef struct lq_macbody_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel forces, mark, face, bpress, markers;
+    lq_kernel forces, mark, face, bpress, markers;
 } lq_macbody_ops;
 
 /* Reference twins (host/ops/mac/macbody_ref.c): the group rows of the force kernel (owner NULL:

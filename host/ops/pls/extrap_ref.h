@@ -39,7 +39,7 @@
 #define LQ_HOST_EXTRAP_REF_H
 
 #include "pls/extrap_cell.h"
-#include "core/field.h"
+#include "core/kernel.h"
 
 typedef struct lq_extrap_params {
     int layers;       /* face layers filled beyond the liquid (and into objects) */
@@ -63,7 +63,7 @@ typedef struct lq_extrap_ops {
     lq_field tmp[3];      /* float per face: object_bc output (kept for object_restore) */
     lq_field list, cnt;   /* int per cell: §5.2's band cells by colour; int[4]: counts */
     cl_program program;
-    cl_kernel init, bandk, sor, correct, object, copy, listk, sor_list, restore, reach, layer_lev,
+    lq_kernel init, bandk, sor, correct, object, copy, listk, sor_list, restore, reach, layer_lev,
         seed, front, expand;
 } lq_extrap_ops;
 

@@ -51,7 +51,7 @@
 
 #include <stdbool.h>
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "pls/plsobject_cell.h"
 #include "scene/scene.h"
 
@@ -83,7 +83,7 @@ typedef struct lq_plsobject_ops {
     lq_field vel[3];   /* object velocity per face: u, v, w layouts (m/s) */
     lq_field valid[2]; /* uchar per cell: §5.5.2 extrapolation masks */
     cl_program program;
-    cl_kernel sdf, velk, separate, pinit, player, close, shift, kill, slabel, sapply;
+    lq_kernel sdf, velk, separate, pinit, player, close, shift, kill, slabel, sapply;
 } lq_plsobject_ops;
 
 /* Reference twins (host/ops/pls/plsobject_ref.c); the descriptors are already in o->desc. */

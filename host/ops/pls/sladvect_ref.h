@@ -50,7 +50,7 @@
 #ifndef LQ_HOST_SLADVECT_REF_H
 #define LQ_HOST_SLADVECT_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "pls/sladvect_cell.h"
 
 /* How lq_sladvect_advect_scalar carries the scalar (the velocity always takes the plain pass). */
@@ -96,7 +96,7 @@ typedef struct lq_sladvect_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel velocity, scalar, maccormack, bfecc, scalar_keep, maccormack_dep, bfecc_dep;
+    lq_kernel velocity, scalar, maccormack, bfecc, scalar_keep, maccormack_dep, bfecc_dep;
     lq_field scratch; /* q~ of the error-compensated schemes (nx·ny·nz floats) */
     lq_field dep;     /* their first pass's departure points (3 nx·ny·nz floats; OpenCL) */
 } lq_sladvect_ops;

@@ -52,7 +52,7 @@
 #ifndef LQ_HOST_VISCOSITY_REF_H
 #define LQ_HOST_VISCOSITY_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "pls/viscosity_cell.h"
 
 typedef struct lq_viscosity_box {
@@ -90,7 +90,7 @@ typedef struct lq_viscosity_ops {
     float kk; /* Δt/h² */
     const lq_field *nu;
     cl_program program;
-    cl_kernel fill, expl, setup, apply, rhs, residual, cg_update, cg_direction, precond, reduce;
+    lq_kernel fill, expl, setup, apply, rhs, residual, cg_update, cg_direction, precond, reduce;
 } lq_viscosity_ops;
 
 /* --- single operations (tests diff them) ------------------------------------------------ */
