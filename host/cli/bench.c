@@ -891,8 +891,8 @@ static int lq_bench_mac_make(lq_bench_mac_state *m, lq_ctx *ctx, int n)
     float dt = 0.2f * h; /* Courant 0.2 at 1 m/s */
     m->mp = (lq_momentum_params){
         .dt = dt, .dx = h, .dy = h, .dz = h, .nu = 1e-6f, .g = {0.0f, -9.81f, 0.0f}, .gamma = 0.0f};
-    m->rb = lq_pressure_defaults(LQ_PRESSURE_RED_BLACK, dt, h, h, h);
-    m->jc = lq_pressure_defaults(LQ_PRESSURE_JACOBI, dt, h, h, h);
+    m->rb = lq_pressure_params_of(LQ_PRESSURE_RED_BLACK, dt, h, h, h, 1e-4f, 1000);
+    m->jc = lq_pressure_params_of(LQ_PRESSURE_JACOBI, dt, h, h, h, 1e-4f, 10000);
     m->kp = (lq_markers_params){.dt = dt, .dx = h, .dy = h, .dz = h};
     return rc;
 }

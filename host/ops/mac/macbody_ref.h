@@ -50,7 +50,6 @@
 #include "world/body.h"
 #include "core/kernel.h"
 #include "mac/macbody_cell.h"
-#include "scene/scene.h"
 #include "core/solver_api.h"
 
 /* Shapes: LQ_SHAPE_SPHERE, LQ_SHAPE_ELLIPSOID, LQ_SHAPE_BOX (shape.h) and a can. */

@@ -39,8 +39,8 @@ static const char *const lq_pressure_sources[] = {
  * then) the divergence scratch. */
 #define LQ_PRESSURE_SW(st) ((st)->sw ? (st)->sw : &(st)->div)
 
-lq_pressure_params lq_pressure_defaults(lq_pressure_method method, float dt, float dx, float dy,
-                                        float dz)
+lq_pressure_params lq_pressure_params_of(lq_pressure_method method, float dt, float dx, float dy,
+                                         float dz, float eps, int max_sweeps)
 {
     lq_pressure_params p;
     memset(&p, 0, sizeof p);
@@ -50,8 +50,8 @@ lq_pressure_params lq_pressure_defaults(lq_pressure_method method, float dt, flo
     p.dy = dy;
     p.dz = dz;
     p.beta0 = method == LQ_PRESSURE_JACOBI ? LQ_PRESSURE_BETA0_JACOBI : LQ_PRESSURE_BETA0_RB;
-    p.eps = 1e-4f;
-    p.max_sweeps = method == LQ_PRESSURE_JACOBI ? 10000 : 1000;
+    p.eps = eps;
+    p.max_sweeps = max_sweeps;
     p.check_every = 2;
     return p;
 }

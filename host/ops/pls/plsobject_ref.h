@@ -53,7 +53,6 @@
 
 #include "core/kernel.h"
 #include "pls/plsobject_cell.h"
-#include "scene/scene.h"
 
 typedef struct lq_plsobject_object {
     int kind;       /* 0 box, 1 sphere, 3 cylinder, 4 mesh (plsobject_cell.h) */
