@@ -14,9 +14,9 @@
  * (p kinematic: pressure / density, m²/s²).
  *
  * A step calls, in order:
- *   lq_poisson_build(o, phi, sdf, prm)          the system from φ (after advection)
- *   lq_poisson_rhs(o, u, v, w, b, prm)         b = −(h/dt)·(net outflow of each cell)
- *   lq_poisson_solve(o, b, p, prm, &stats)      A p = b (p is the warm start)
+ *   lq_poisson_build(o, phi, sdf, prm)                the system from φ (after advection)
+ *   lq_poisson_rhs(o, u, v, w, b, prm)                b = −(h/dt)·(net outflow of each cell)
+ *   lq_poisson_solve(o, b, p, prm, &stats)            A p = b (p is the warm start)
  *   lq_poisson_project(o, p, u, v, w, phi, sdf, prm)  u −= dt ∇p on the liquid's faces
  * (or lq_poisson_step for all four). Faces with air on both sides are left as they were
  * (the caller extrapolates velocity into the air).

@@ -16,7 +16,7 @@
  *
  * Place in the pls step: after advection and body force (u* = advected uⁿ + g Δt),
  * before the pressure projection:
- *   lq_viscosity_fill(o, nu, nu_of_t, boxes, nbox, h);           (when ν changes)
+ *   lq_viscosity_fill(o, nu, nu_of_t, boxes, nbox, h);  (when ν changes)
  *   lq_viscosity_step(o, u, v, w, un, vn, wn, nu, phi, sdf, prm, &st);
  * where u, v, w still hold uⁿ (read for eq. 8–10) and un, vn, wn hold u* on entry and
  * u** on return (only the UNKNOWN faces, liquid on at least one side, change; faces with
