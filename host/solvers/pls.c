@@ -20,6 +20,10 @@
  *      correct it again; those still escaped by more than 1.5 r (air) or 3 r (liquid) are
  *      deleted; their radii are adjusted; every pls.reseed_every steps they are reseeded
  *      ([EMF02]'s order);
+ *   §6. with pls.texture, the texture particles (host/ops/pls/texparticles.h: seeded on
+ *      the initial surface, each carrying its rest coordinate) move as the level-set
+ *      particles did in 1, then (pls.texture.project) onto the reinitialised φ = 0; the
+ *      run writes their rest coordinate per mesh vertex (host/views/texmap.h);
  *   4. the velocity is advected by itself (eq. 2's convection);
  *   5. gravity g·dt on the faces beside liquid (eq. 2's g); with objects first
  *      (separation) dry object cells the liquid flows into are closed, then §5.5.1 at
