@@ -135,6 +135,12 @@ const lq_tolerance lq_tolerances[] = {
      "the same keep test, copies in block order after an integer scan: exact"},
     {"plsparticles.seed", 0, 0, 1,
      "integer hash, counts and scan; attraction with correctly rounded sqrt and divide: exact"},
+    {"texparticles.settle", 0, 0, 1,
+     "Newton steps on the trilinear phi, correctly rounded sqrt and divide, host reciprocals: "
+     "exact"},
+    {"texparticles.advect", 0, 0, 1,
+     "RK2 through the markers' trilinear code, as plsparticles: exact"},
+    {"texparticles.project", 0, 0, 1, "as texparticles.settle: exact"},
     {"markers.advect", 0, 0, 1,
      "RK2 through the same trilinear code, host reciprocals, no contraction or divide: exact"},
     {"markers.classify", 0, 0, 1, "integer counts (order-free atomics) and neighbour tests: exact"},

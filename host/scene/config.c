@@ -572,6 +572,15 @@ static int lq_config_read_pls(const lq_scene *s, lq_config *c)
     p->object_separation = lq_scene_bool(s, "pls.object_separation");
     p->object_stratify = lq_scene_bool(s, "pls.object_stratify");
     p->at_particles_per_cell = lq_scene_at(s, "pls.particles_per_cell");
+    lq_config_texture *t = &p->texture;
+    t->on = lq_scene_has(s, "pls.texture");
+    t->per_cell = lq_scene_int(s, "pls.texture.per_cell");
+    t->band = lq_scene_float(s, "pls.texture.band");
+    t->project = lq_scene_bool(s, "pls.texture.project");
+    t->neighbours = lq_scene_int(s, "pls.texture.neighbours");
+    t->checker = lq_scene_float(s, "pls.texture.checker");
+    t->image = lq_scene_file_path(s, "pls.texture.image");
+    t->plane = lq_config_word(s, "xy|xz|yz", "pls.texture.plane");
     return lq_config_profile_of(s, "pls.viscosity_change", &p->viscosity_change);
 }
 

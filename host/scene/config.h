@@ -338,6 +338,19 @@ typedef struct lq_config_mac {
 
 enum { LQ_CONFIG_PLS_PCG, LQ_CONFIG_PLS_SOR, LQ_CONFIG_PLS_JACOBI };
 
+enum { LQ_CONFIG_TEXTURE_XY, LQ_CONFIG_TEXTURE_XZ, LQ_CONFIG_TEXTURE_YZ };
+
+/* pls.texture: texture particles (Rasmussen et al. §6). */
+typedef struct lq_config_texture {
+    bool on; /* the map is present */
+    int per_cell, neighbours;
+    double band; /* cells */
+    bool project;
+    double checker;    /* m (0: automatic) */
+    const char *image; /* a PNG, NULL: the checker */
+    int plane;         /* LQ_CONFIG_TEXTURE_* */
+} lq_config_texture;
+
 typedef struct lq_config_pls {
     double cfl;
     int pressure; /* LQ_CONFIG_PLS_* */
@@ -351,6 +364,7 @@ typedef struct lq_config_pls {
     bool reinit_pde; /* reinit: pde (else fim) */
     double object_friction;
     bool object_separation, object_stratify;
+    lq_config_texture texture;
     const lq_scene_node *at_particles_per_cell;
 } lq_config_pls;
 

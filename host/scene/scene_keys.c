@@ -678,6 +678,39 @@ const lq_key lq_scene_keys[] = {
            "up on it and a film on it stays resolved. false: they move freely and are deleted "
            "once inside."),
 
+    /* pls.texture: Rasmussen et al. 2004 §6 (host/ops/pls/texparticles.h, views/texmap.h) */
+    K_MAP("pls.texture", 0, LQ_SOLVER_PLS,
+          "Texture particles (§6), on when this map is present: particles placed on the initial "
+          "surface carry their initial position (the rest coordinate) with the flow; every mesh "
+          "vertex gets the rest coordinate interpolated from the nearest of them (`rest_x "
+          "rest_y rest_z` and `s t` in mesh/NNNN.ply) and the preview paints the liquid with a "
+          "checker or an image through it."),
+    K_INT("pls.texture.per_cell", 0, LQ_SOLVER_PLS, 0, 64, "0", "",
+          "Particles per cell of the seeding band, settled on the surface; 0: 8 in 3D, 4 in 2D "
+          "(a flat surface then holds 16, or 8 per cell edge in 2D, per cell face)."),
+    K_FLOAT("pls.texture.band", GT, LQ_SOLVER_PLS, 0, 4, "1", "cells",
+            "Cells within this of the initial surface are seeded: φ within it of 0 both for the "
+            "liquid shapes' distance and once φ is reinitialised (a shape's face on the "
+            "domain's edge is no surface)."),
+    K_BOOL("pls.texture.project", LQ_SOLVER_PLS, "true",
+           "Pull the particles within band + 1 cells of the surface back onto it after every "
+           "step (one Newton step on φ), so the texture stays on the surface where the advected "
+           "φ and the particles part; false is the paper's (advected only): particles then "
+           "drift off a moving surface into the liquid or the air, and the lookup mixes their "
+           "rest coordinates (a drop into a pool's surface marbled by frame 15)."),
+    K_INT("pls.texture.neighbours", 0, LQ_SOLVER_PLS, 0, 256, "0", "",
+          "Particles a mesh vertex or a preview sample interpolates from (the nearest); 0: 64 "
+          "in 3D (the paper's), 16 in 2D."),
+    K_FLOAT("pls.texture.checker", 0, LQ_SOLVER_PLS, 0, INF, "0", "m",
+            "Edge of the preview's checker squares in rest space; 0: 1/16 of the domain's "
+            "longest edge."),
+    K_FILE("pls.texture.image", 0, LQ_SOLVER_PLS,
+           "A PNG the preview paints instead of the checker, at (s, t), relative to the scene "
+           "file's folder."),
+    K_ENUM("pls.texture.plane", 0, LQ_SOLVER_PLS, "xy|xz|yz", "xy",
+           "The rest-coordinate axes of the mesh's `s t` (and the image's): s along the first, "
+           "t along the second, each 0 to 1 across the domain (t = 1 the image's top row)."),
+
     /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */
     K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),
     K_FLOAT("shallow.damping", 0, SHAL, 0, 1, "0", "",

@@ -20,6 +20,10 @@
  *      correct it again; those still escaped by more than 1.5 r (air) or 3 r (liquid) are
  *      deleted; their radii are adjusted; every pls.reseed_every steps they are reseeded
  *      ([EMF02]'s order);
+ *   §6. with pls.texture, the texture particles (host/ops/pls/texparticles.h: seeded on
+ *      the initial surface, each carrying its rest coordinate) move as the level-set
+ *      particles did in 1, then (pls.texture.project) onto the reinitialised φ = 0; the
+ *      run writes their rest coordinate per mesh vertex (host/views/texmap.h);
  *   4. the velocity is advected by itself (eq. 2's convection);
  *   5. gravity g·dt on the faces beside liquid (eq. 2's g); with objects first
  *      (separation) dry object cells the liquid flows into are closed, then §5.5.1 at
@@ -67,6 +71,7 @@
 #include <string.h>
 
 #include "io/checkpoint.h"
+#include "io/io.h"
 #include "ops/pls/extrap.h"
 #include "common/mac_grid.h"
 #include "ops/pls/plsforce.h"
@@ -75,6 +80,7 @@
 #include "ops/pls/poisson.h"
 #include "ops/pls/reinit.h"
 #include "ops/pls/sladvect.h"
+#include "ops/pls/texparticles.h"
 #include "core/framesplit.h"
 #include "core/profile.h"
 #include "core/solver_api.h"
@@ -92,7 +98,8 @@ enum {
     LQ_PLS_R_EXTRAP = 32,
     LQ_PLS_R_FORCE = 64,
     LQ_PLS_R_VISC = 128,
-    LQ_PLS_R_OBJ = 256
+    LQ_PLS_R_OBJ = 256,
+    LQ_PLS_R_TEX = 512
 };
 
 typedef struct lq_pls {
@@ -143,6 +150,14 @@ typedef struct lq_pls {
     long long escaped;
     float *fv, *gv, *pcols[5], *pbuf; /* host scratch of the views */
     int pcap;
+    /* §6 texture particles (pls.texture, host/ops/pls/texparticles.h): the band cells to
+     * seed (host, until seeded), the particles, the view's columns */
+    bool texture, tex_project;
+    int *tex_cells, tex_ncells;
+    lq_texparticles_ops tex;
+    lq_texparticles_state texst;
+    lq_texparticles_params texprm;
+    float *tbuf, *tcols[6];
 } lq_pls;
 
 #define LQ_PLS_PHI_LAYERS 6 /* §5.5.2: cells of φ extrapolated into objects */
@@ -168,6 +183,11 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_FORCE) lq_plsforce_ops_release(&s->plsforce);
     if (s->ready & LQ_PLS_R_VISC) lq_viscosity_ops_release(&s->viscosity);
     if (s->ready & LQ_PLS_R_OBJ) lq_plsobject_ops_release(&s->plsobject);
+    if (s->ready & LQ_PLS_R_TEX) lq_texparticles_ops_release(&s->tex);
+    lq_texparticles_state_release(&s->texst);
+    free(s->tex_cells);
+    free(s->tbuf);
+    for (int i = 0; i < 6; i++) free(s->tcols[i]);
     lq_field_release(&s->sdf_static);
     lq_field_release(&s->nu);
     lq_field_release(&s->nun);
@@ -464,6 +484,8 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     if (s->viscous)
         LQ_PLS_PART(lq_viscosity_ops_bytes(s->nx, s->ny, s->nz) + C * (s->nu_regions ? 8 : 4),
                     s->nu_regions ? "viscosity solve, nu and nun" : "viscosity solve and nu");
+    if (s->texture)
+        LQ_PLS_PART(lq_texparticles_state_bytes(s->texst.capacity), "texture particles (§6)");
 #undef LQ_PLS_PART
     return n;
 }
@@ -675,6 +697,10 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
     } else {
         for (int q = 0; q < nmob; q++) lq_plsobject_object_free(&mob[q]);
     }
+    if (s->texture) {
+        LQ_PLS_INIT(LQ_PLS_R_TEX, lq_texparticles_ops_init(&s->tex, ctx, nx, ny, nz));
+        if (!rc) rc = lq_texparticles_state_init(&s->texst, ctx, nx, ny, nz, s->texst.capacity);
+    }
     if (s->viscous) {
         LQ_PLS_INIT(LQ_PLS_R_VISC, lq_viscosity_ops_init(&s->viscosity, ctx, nx, ny, nz));
         if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
@@ -684,6 +710,21 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
         }
     }
 #undef LQ_PLS_INIT
+    return rc;
+}
+
+/* §6: the texture particles on the initial surface, φ now a signed distance: in the band
+ * cells of the initial φ that the reinitialised φ keeps in its band (a box's face on the
+ * domain's edge or the floor is no surface: particles there would sit inside the liquid
+ * and surface in a thin film with the floor's rest coordinate). */
+static int lq_pls_texture_seed(lq_pls *s)
+{
+    int rc = lq_field_download(&s->phi, s->gv), m = 0;
+    for (int i = 0; i < s->tex_ncells && !rc; i++)
+        if (fabsf(s->gv[s->tex_cells[i]]) < s->texprm.band) s->tex_cells[m++] = s->tex_cells[i];
+    if (!rc) rc = lq_texparticles_seed(&s->tex, &s->texst, &s->phi, s->tex_cells, m, &s->texprm);
+    free(s->tex_cells);
+    s->tex_cells = NULL;
     return rc;
 }
 
@@ -706,6 +747,7 @@ static int lq_pls_start(lq_pls *s, lq_ctx *ctx, float *sdf0)
     if (!rc)
         rc = lq_plsparticles_seed(&s->plsparticles, &s->plsparticles_state, &s->phi, sdf,
                                   &s->plsparticles_params);
+    if (!rc && s->texture) rc = lq_pls_texture_seed(s);
     if (!rc)
         rc = lq_extrap_velocity(&s->extrap, &s->u, &s->v, &s->w, &s->phi, sdf, &s->extrap_params);
     int bad = 0;
@@ -713,6 +755,36 @@ static int lq_pls_start(lq_pls *s, lq_ctx *ctx, float *sdf0)
     if (!rc) rc = lq_plsforce_volume(&s->plsforce, &s->phi, sdf, (float)s->h, &cells, &bad);
     if (!rc) s->volume0 = cells * s->cellv;
     return rc;
+}
+
+/* §6, pls.texture: the band cells of the initial φ (the liquid shapes' distance, on the
+ * host) to seed, and the room, per_cell particles in each. */
+static int lq_pls_texture_setup(lq_pls *s, const lq_config *cfg, const float *phi0)
+{
+    const lq_config_texture *t = &cfg->pls.texture;
+    s->texture = t->on;
+    if (!s->texture) return LQ_OK;
+    s->tex_project = t->project;
+    if (t->image) { /* read now: a file that is no PNG stops the run before any output */
+        int iw = 0, ih = 0;
+        uint8_t *rgb = NULL;
+        int rc = lq_png_read_rgb(t->image, &iw, &ih, &rgb);
+        free(rgb);
+        if (rc) return rc;
+    }
+    int per_cell = t->per_cell > 0 ? t->per_cell : s->nz == 1 ? 4 : 8;
+    s->texprm = (lq_texparticles_params){
+        .h = (float)s->h, .band = (float)(t->band * s->h), .per_cell = per_cell, .seed = 0x7e47};
+    int n = lq_texparticles_band_cells(phi0, s->nx, s->ny, s->nz, s->texprm.band, NULL);
+    if ((long long)n * per_cell > LQ_PLSPARTICLES_MAX_CAPACITY)
+        return lq_config_error(cfg, NULL, "pls.texture: %lld texture particles are too many",
+                               (long long)n * per_cell);
+    s->tex_cells = lq_alloc((size_t)LQ_MAX(n, 1) * sizeof *s->tex_cells);
+    if (!s->tex_cells) return LQ_ESIM;
+    s->tex_ncells =
+        lq_texparticles_band_cells(phi0, s->nx, s->ny, s->nz, s->texprm.band, s->tex_cells);
+    s->texst.capacity = n * per_cell;
+    return LQ_OK;
 }
 
 static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
@@ -738,6 +810,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     size_t band = 0;
     s->nu_base = cfg->pls.viscosity;
     if (!rc) rc = lq_pls_initial_phi(s, cfg, phi0, sdf0, &band);
+    if (!rc) rc = lq_pls_texture_setup(s, cfg, phi0);
     if (!rc) rc = lq_pls_capacity(s, cfg, band, &cap);
     if (!rc) rc = lq_pls_viscous(s, cfg);
     if (!rc) rc = lq_pls_moving(s, cfg, mob, &nmob);
@@ -850,6 +923,18 @@ static int lq_pls_tidy_particles(lq_pls *s)
         rc = lq_plsparticles_adjust_radii(&s->plsparticles, ps, &s->phi, &s->plsparticles_params);
     if (!rc && s->reseed_every > 0 && (s->step + 1) % s->reseed_every == 0)
         rc = lq_plsparticles_reseed(&s->plsparticles, ps, &s->phi, sdf, &s->plsparticles_params);
+    return rc;
+}
+
+/* §6: the texture particles move as the level-set particles did in 1 (RK2 through uⁿ,
+ * which 2 and 3 leave as it was); with pls.texture.project, then onto the reinitialised
+ * φ = 0. */
+static int lq_pls_texture_move(lq_pls *s, double dt)
+{
+    s->texprm.dt = (float)dt;
+    int rc = lq_texparticles_advect(&s->tex, &s->texst, &s->u, &s->v, &s->w, &s->texprm);
+    if (!rc && s->tex_project)
+        rc = lq_texparticles_project(&s->tex, &s->texst, &s->phi, &s->texprm);
     return rc;
 }
 
@@ -987,6 +1072,7 @@ static int lq_pls_step(lq_pls *s, double dt)
     LQ_STAGE(rc, c, "phi reinitialised",
              lq_reinit(&s->reinit, &s->phi, &s->phin, &s->reinit_params, NULL));
     LQ_STAGE(rc, c, "particles corrected, deleted, reseeded", lq_pls_tidy_particles(s));
+    if (s->texture) LQ_STAGE(rc, c, "texture particles move (§6)", lq_pls_texture_move(s, dt));
     /* 4. eq. 2's convection, semi-Lagrangian */
     LQ_STAGE(rc, c, "velocity advected", lq_pls_advect_velocity(s));
     /* 5. eq. 2's g, with §5.5.1 at the object faces; then ∇·τ (§5.1) */
@@ -1045,6 +1131,7 @@ static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
         lq_stats_extra(st, "viscosity_iterations", s->visc_iters);
     }
     lq_stats_extra(st, "particles_dropped", (double)s->plsparticles_state.dropped);
+    if (s->texture) lq_stats_extra(st, "texture_particles", s->texst.n);
     lq_stats_extra(st, "pressure_unconverged", s->unconverged);
     lq_stats_extra(st, "device_bytes", (double)s->device_bytes);
     return LQ_OK;
@@ -1157,7 +1244,53 @@ static int lq_pls_points(void *state, lq_points_view *pv)
     return rc;
 }
 
+/* §6: the texture particles, x y z and rest_x rest_y rest_z (world, m). */
+static const char *const lq_pls_texture_names[] = {"x", "y", "z", "rest_x", "rest_y", "rest_z"};
+static int lq_pls_texture_points(void *state, lq_points_view *pv)
+{
+    lq_pls *s = state;
+    int n = s->texture ? s->texst.n : 0, rc = LQ_OK;
+    memset(pv, 0, sizeof *pv);
+    pv->nprops = 6;
+    pv->names = lq_pls_texture_names;
+    if (n == 0) return LQ_OK;
+    bool ok = s->tbuf != NULL; /* made once: the count is fixed for the run */
+    for (int i = 0; i < 6; i++) ok = ok && s->tcols[i];
+    if (!ok) {
+        free(s->tbuf);
+        s->tbuf = lq_alloc((size_t)n * LQ_TEXPARTICLES_STRIDE * sizeof(float));
+        ok = s->tbuf != NULL;
+        for (int i = 0; i < 6; i++) {
+            free(s->tcols[i]);
+            s->tcols[i] = lq_alloc((size_t)n * sizeof(float));
+            ok = ok && s->tcols[i];
+        }
+        if (!ok) return LQ_ESIM;
+    }
+    rc = lq_texparticles_download(&s->texst, s->tbuf);
+    for (int q = 0; q < n && !rc; q++)
+        for (int c = 0; c < 6; c++)
+            s->tcols[c][q] =
+                (float)(s->tbuf[(size_t)q * LQ_TEXPARTICLES_STRIDE + c] + s->origin[c % 3]);
+    pv->n = rc ? 0 : n;
+    for (int i = 0; i < 6; i++) pv->columns[i] = s->tcols[i];
+    return rc;
+}
+
 /* --- checkpoints: scalars, u v w p phi, the particles ---------------------------------- */
+
+/* §6: the texture particles' count and their buffer whole (its room is the same in every
+ * run of the scene: the initial φ's band). */
+static int lq_pls_texture_ckpt(lq_pls *s, FILE *f, bool save)
+{
+    int32_t n = s->texst.n;
+    int rc = save ? lq_checkpoint_put(f, &n, sizeof n) : lq_checkpoint_get(f, &n, sizeof n);
+    if (!rc && (n < 0 || n > s->texst.capacity))
+        return lq_error(LQ_EINPUT, "the checkpoint holds %d texture particles, room for %d", n,
+                        s->texst.capacity);
+    s->texst.n = n;
+    return rc ? rc : lq_checkpoint_fields(f, (lq_field *[]){&s->texst.part}, 1, save);
+}
 typedef struct lq_pls_scalars {
     double t, dt_prev, volume0;
     int64_t dropped;
@@ -1198,6 +1331,7 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
         if (!rc) rc = lq_plsparticles_upload(&s->plsparticles_state, buf, sc.live);
     }
     free(buf);
+    if (!rc && s->texture) rc = lq_pls_texture_ckpt(s, f, save);
     if (!rc && !save) {
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;
@@ -1235,4 +1369,5 @@ const lq_solver_vt lq_pls_solver = {
     .load = lq_pls_load,
     .points = lq_pls_points,
     .objects = NULL,
+    .texture = lq_pls_texture_points,
 };
