@@ -452,8 +452,9 @@ const lq_key lq_scene_keys[] = {
              "Upper corner of a box outlet (with `min`)."),
     LQ_KEYS_REGION_SHAPES("sources[].outlet", "outlet"),
     K_FLOAT("sources[].outlet.level", 0, PLS, -INF, INF, NULL, "m",
-            "The liquid above this height is removed everywhere (`pls`): an overflow that "
-            "holds a pool's level."),
+            "The liquid above this height is removed everywhere (`pls`), falling streams and "
+            "splashes too: an overflow that holds the level of a pool fed from below or from "
+            "the side (a stream poured from above it is removed as it passes)."),
     K_FLOAT("sources[].outlet.start", 0, PLS, 0, INF, "0", "s",
             "Time the outlet opens (`pls`; it acts in the steps that start in [start, stop))."),
     K_FLOAT("sources[].outlet.stop", 0, PLS, 0, INF, "1e30", "s",
