@@ -35,10 +35,15 @@
  *      inequality) and gets gravity. Then viscosity (§5.1, when pls.viscosity or a
  *      liquid[].viscosity is above 0, ν(t) by pls.viscosity_change): explicit cross terms
  *      from uⁿ, implicit per component on the advected velocity plus g·dt, as the paper
- *      orders it;
+ *      orders it. Then sources[] (host/ops/pls/plssource.h), last before the projection
+ *      so that it sees them: the outlets remove their liquid (air to the projection), the
+ *      inlets open for t + dt fill their cells and hold their velocity on their faces (a
+ *      boundary of the projection, as §5.4 holds sourced values while eq. 1 and 2 are
+ *      solved, so the flux they hold is what the next step's advection carries out);
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
- *      fluid); the domain edge and objects (sdf ≤ 0) Neumann: the closed faces keep their
- *      velocity, whose flux enters the right-hand side (0 at rest, the wall's when moving);
+ *      fluid); the domain edge, objects (sdf ≤ 0) and open inlets Neumann: the closed
+ *      faces keep their velocity, whose flux enters the right-hand side (0 at rest, the
+ *      wall's when moving, the inlet's);
  *      with separation an object cell with φ > 0 is air (p = 0, its faces open), so a face
  *      whose normal velocity is not the object's is never a fixed flux;
  *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects;
@@ -63,7 +68,7 @@
  *
  * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
  * scene is refused), control particles (§4), no-slip domain walls (every wall is
- * free-slip), sources.
+ * free-slip), moving inlets and outlets.
  */
 #include <math.h>
 #include <stdio.h>
@@ -77,6 +82,7 @@
 #include "ops/pls/plsforce.h"
 #include "ops/pls/plsobject.h"
 #include "ops/pls/plsparticles.h"
+#include "ops/pls/plssource.h"
 #include "ops/pls/poisson.h"
 #include "ops/pls/reinit.h"
 #include "ops/pls/sladvect.h"
@@ -99,7 +105,8 @@ enum {
     LQ_PLS_R_FORCE = 64,
     LQ_PLS_R_VISC = 128,
     LQ_PLS_R_OBJ = 256,
-    LQ_PLS_R_TEX = 512
+    LQ_PLS_R_TEX = 512,
+    LQ_PLS_R_SRC = 1024
 };
 
 typedef struct lq_pls {
@@ -127,6 +134,10 @@ typedef struct lq_pls {
     bool objects;  /* any object (static or moving): the §5.5 path */
     lq_plsobject_ops plsobject;
     lq_field sdf_static;
+    /* sources[]: inlets and outlets (host/ops/pls/plssource.h) */
+    bool sources;
+    lq_plssource_set *source_set; /* read before the plan, handed to plssource after */
+    lq_plssource_ops plssource;
     int visc_iters; /* this frame's CG iterations, all components */
     lq_sladvect_ops sladvect;
     lq_reinit_ops reinit;
@@ -188,6 +199,9 @@ static void lq_pls_destroy(void *state)
     free(s->tex_cells);
     free(s->tbuf);
     for (int i = 0; i < 6; i++) free(s->tcols[i]);
+    if (s->ready & LQ_PLS_R_SRC) lq_plssource_ops_release(&s->plssource);
+    if (s->source_set) lq_plssource_set_free(s->source_set);
+    free(s->source_set);
     lq_field_release(&s->sdf_static);
     lq_field_release(&s->nu);
     lq_field_release(&s->nun);
@@ -486,6 +500,9 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
                     s->nu_regions ? "viscosity solve, nu and nun" : "viscosity solve and nu");
     if (s->texture)
         LQ_PLS_PART(lq_texparticles_state_bytes(s->texst.capacity), "texture particles (§6)");
+    if (s->sources)
+        LQ_PLS_PART(lq_plssource_ops_bytes(s->nx, s->ny, s->nz, s->source_set->inlets),
+                    "sources: regions, table, sums, solid field");
 #undef LQ_PLS_PART
     return n;
 }
@@ -701,6 +718,12 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
         LQ_PLS_INIT(LQ_PLS_R_TEX, lq_texparticles_ops_init(&s->tex, ctx, nx, ny, nz));
         if (!rc) rc = lq_texparticles_state_init(&s->texst, ctx, nx, ny, nz, s->texst.capacity);
     }
+    if (s->sources) {
+        LQ_PLS_INIT(LQ_PLS_R_SRC, lq_plssource_ops_init(&s->plssource, ctx, nx, ny, nz, h,
+                                                        s->source_set->inlets));
+        if (!rc) rc = lq_plssource_add(&s->plssource, s->source_set);
+        lq_plssource_set_free(s->source_set); /* the arrays; the struct stays for the plan */
+    }
     if (s->viscous) {
         LQ_PLS_INIT(LQ_PLS_R_VISC, lq_viscosity_ops_init(&s->viscosity, ctx, nx, ny, nz));
         if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
@@ -787,6 +810,8 @@ static int lq_pls_texture_setup(lq_pls *s, const lq_config *cfg, const float *ph
     return LQ_OK;
 }
 
+static int lq_pls_sources_start(lq_pls *s);
+
 static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
 {
     float *phi0 = NULL, *sdf0 = NULL;
@@ -813,6 +838,11 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     if (!rc) rc = lq_pls_texture_setup(s, cfg, phi0);
     if (!rc) rc = lq_pls_capacity(s, cfg, band, &cap);
     if (!rc) rc = lq_pls_viscous(s, cfg);
+    s->sources = cfg->nsources > 0; /* read here (checks before the plan), uploaded later */
+    if (!rc && s->sources && !(s->source_set = lq_calloc(1, sizeof *s->source_set))) rc = LQ_ESIM;
+    if (!rc && s->sources)
+        rc = lq_plssource_read(cfg, s->nx, s->ny, s->nz, (float)s->h, s->origin, sdf0,
+                               s->source_set);
     if (!rc) rc = lq_pls_moving(s, cfg, mob, &nmob);
     if (!rc) {
         rc = lq_pls_reserve(s, ctx, cap, mob, nmob);
@@ -822,6 +852,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
             for (int q = 0; q < nmob; q++) lq_plsobject_object_free(&mob[q]);
     }
     if (!rc) rc = lq_pls_start(s, ctx, sdf0);
+    if (!rc && s->sources) rc = lq_pls_sources_start(s); /* after volume0 */
     free(phi0);
     free(sdf0);
     if (rc) {
@@ -1000,10 +1031,22 @@ static int lq_pls_viscosity(lq_pls *s, double dt)
     return rc;
 }
 
-/* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h). */
+/* 5, sources[] (host/ops/pls/plssource.h): the step [t, t + dt] done, the outlets drain
+ * and the inlets fill and hold their faces for t + dt, before the projection takes them. */
+static int lq_pls_sources(lq_pls *s, double dt)
+{
+    lq_plsparticles_state *ps = &s->plsparticles_state;
+    return lq_plssource_step(&s->plssource, s->t, dt, &s->phi, &s->u, &s->v, &s->w,
+                             &ps->part[ps->cur], ps->live, lq_pls_sdf(s));
+}
+
+/* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h); open
+ * inlets are solids there, their faces' flux in the right-hand side. */
 static int lq_pls_project(lq_pls *s, lq_poisson_stats *pst)
 {
-    return lq_poisson_step(&s->poisson, &s->phi, lq_pls_sdf(s), &s->u, &s->v, &s->w, &s->b, &s->p,
+    const lq_field *sdf = lq_pls_sdf(s);
+    if (s->sources) sdf = lq_plssource_solid(&s->plssource, sdf);
+    return lq_poisson_step(&s->poisson, &s->phi, sdf, &s->u, &s->v, &s->w, &s->b, &s->p,
                            &s->poisson_params, pst);
 }
 
@@ -1031,6 +1074,21 @@ static int lq_pls_divfree(lq_pls *s)
     if (!rc && s->objects)
         rc = lq_extrap_object_bc(&s->extrap, &s->u, &s->v, &s->w, sep, sdf, s->plsobject.vel,
                                  &s->extrap_params);
+    return rc;
+}
+
+/* The sources for the first step, and the velocity projected and extrapolated with the
+ * inlets' faces held: without, the first step would move the liquid by a field the
+ * inlets' flux has not been projected into (a submerged inlet then lost its first step).
+ * The projected velocity does not depend on the Δt the projection is given. */
+static int lq_pls_sources_start(lq_pls *s)
+{
+    lq_poisson_stats pst;
+    s->poisson_params.dt = (float)(1.0 / s->fps);
+    int rc = lq_pls_sources(s, 0.0);
+    if (!rc) rc = lq_pls_project(s, &pst);
+    if (!rc) rc = lq_pls_extrapolate(s);
+    if (!rc) rc = lq_pls_divfree(s);
     return rc;
 }
 
@@ -1078,6 +1136,8 @@ static int lq_pls_step(lq_pls *s, double dt)
     /* 5. eq. 2's g, with §5.5.1 at the object faces; then ∇·τ (§5.1) */
     LQ_STAGE(rc, c, "gravity and object faces", lq_pls_gravity(s, dt));
     if (s->viscous) LQ_STAGE(rc, c, "viscosity", lq_pls_viscosity(s, dt));
+    /* sources: §5.4's sourced values, held while eq. 1 is solved; sinks: CSG subtraction */
+    if (s->sources) LQ_STAGE(rc, c, "sources and sinks", lq_pls_sources(s, dt));
     /* 6. the projection: ∇p from eq. 1, p = 0 in the air (ghost fluid) */
     LQ_STAGE(rc, c, "projection", lq_pls_project(s, &pst));
     /* 7. the velocity into the air band (§5.2) and the objects (§5.5.1); §5.5.2 */
@@ -1102,6 +1162,19 @@ static int lq_pls_max_speed(lq_pls *s, int frame, double *umax)
     return LQ_OK;
 }
 
+/* The sources' stats (as shallow's): what the inlets delivered, what the outlets removed,
+ * and the volume drift without them, relative to the initial volume plus the delivered. */
+static int lq_pls_measure_sources(lq_pls *s, lq_frame_stats *st)
+{
+    double src = 0, snk = 0;
+    int rc = lq_plssource_totals(&s->plssource, &s->phi, &src, &snk);
+    lq_stats_extra(st, "source_volume", src);
+    lq_stats_extra(st, "sink_volume", snk);
+    lq_stats_extra(st, "volume_drift",
+                   (st->liquid_volume - (s->volume0 + src - snk)) / fmax(s->volume0 + src, 1e-30));
+    return rc;
+}
+
 static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
 {
     memset(st, 0, sizeof *st);
@@ -1124,6 +1197,7 @@ static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
     st->dt_min = st->dt_max = s->dt_prev;
     lq_stats_extra(st, "volume_change",
                    s->volume0 > 0 ? (st->liquid_volume - s->volume0) / s->volume0 : 0);
+    if (s->sources && (rc = lq_pls_measure_sources(s, st)) != LQ_OK) return rc;
     lq_stats_extra(st, "particles", s->plsparticles_state.live);
     lq_stats_extra(st, "escaped", (double)s->escaped);
     if (s->viscous) {
@@ -1332,6 +1406,7 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
     }
     free(buf);
     if (!rc && s->texture) rc = lq_pls_texture_ckpt(s, f, save);
+    if (!rc && s->sources) rc = lq_plssource_checkpoint(&s->plssource, f, save);
     if (!rc && !save) {
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;
