@@ -1,7 +1,8 @@
 /*
  * srgb.c — lq_srgb_byte (srgb.h): for each byte v the least double x in [0, 1] with
  * lround(255 x^(1/2.2)) >= v, found by bisection over the ordered bit patterns of the
- * doubles in [0, 1]; a byte is then the count of thresholds at or below x.
+ * doubles in [0, 1]; a byte is then the count of thresholds at or below x, counted from
+ * the byte at the start of x's bin of a 4096-bin table.
  */
 #include "views/srgb.h"
 
@@ -11,7 +12,10 @@
 #include <pthread.h>
 #include <string.h>
 
-static double lq_srgb_step[256]; /* [v]: least x whose byte is >= v (v >= 1) */
+#define LQ_SRGB_BINS 4096
+
+static double lq_srgb_step[257]; /* [v]: least x whose byte is >= v (v >= 1); [256] > 1 */
+static uint8_t lq_srgb_bin[LQ_SRGB_BINS + 1]; /* [i]: the byte of i / LQ_SRGB_BINS */
 static pthread_once_t lq_srgb_once = PTHREAD_ONCE_INIT;
 
 static long lq_srgb_direct(double x)
@@ -42,15 +46,21 @@ static void lq_srgb_init(void)
         }
         lq_srgb_step[v] = lq_srgb_of_bits(hi);
     }
+    lq_srgb_step[256] = 2;
+    for (int i = 0, v = 0; i <= LQ_SRGB_BINS; i++) {
+        while (lq_srgb_step[v + 1] <= (double)i / LQ_SRGB_BINS) v++;
+        lq_srgb_bin[i] = (uint8_t)v;
+    }
 }
 
 uint8_t lq_srgb_byte(double x)
 {
     pthread_once(&lq_srgb_once, lq_srgb_init);
     x = lq_clamp01(x);
-    int v = 0; /* the largest v with step[v] <= x, 0 when none */
-    for (int bit = 128; bit > 0; bit >>= 1)
-        if (v + bit < 256 && lq_srgb_step[v + bit] <= x) v += bit;
+    /* The byte at the start of x's bin, then up the steps inside the bin (a few near 0,
+     * where the curve is steep; none or one elsewhere). */
+    int v = lq_srgb_bin[(int)(x * LQ_SRGB_BINS)];
+    while (lq_srgb_step[v + 1] <= x) v++;
     return (uint8_t)v;
 }
 

@@ -3,7 +3,7 @@
  *
  * Invariants:
  * - lq_srgb_byte(x) == lround(255 * pow(lq_clamp01(x), 1 / 2.2)) for every double x
- *   (NaN gives 0), the gamma the previews have always written, found by a binary search
+ *   (NaN gives 0), the gamma the previews have always written, found from a table
  *   of the 255 thresholds where that byte steps up instead of a pow per channel.
  * - The thresholds are computed once, on first use, safely from any thread.
  */
