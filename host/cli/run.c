@@ -22,7 +22,9 @@
 #include "io/io.h"
 #include "views/mcubes.h"
 #include "views/objview.h"
+#include "io/vdb.h"
 #include "views/texmap.h"
+#include "views/vdbframe.h"
 #include "views/volview.h"
 #include "scene/config.h"
 #include "solvers/registry.h"
@@ -53,6 +55,21 @@ static int lq_run_check_output_fields(const lq_config *cfg, const lq_solver_vt *
                                    names[i], list);
         }
     }
+    /* output.vdb: a build with OpenVDB, and fields the solver has */
+    if (cfg->output.nvdb > 0 && !lq_vdb_available())
+        return lq_config_error(cfg, cfg->output.at_vdb,
+                               "output.vdb: this liquidcl was built without OpenVDB (install "
+                               "libopenvdb-dev, tools/packages.txt, and rebuild)");
+    for (int i = 0; i < cfg->output.nvdb; i++) {
+        const char *g = cfg->output.vdb[i];
+        bool known = strcmp(g, "surface") == 0 || strcmp(g, "vel") == 0;
+        for (const char *const *f = vt->fields; *f && !known; f++) known = strcmp(*f, g) == 0;
+        if (!known || vt->height_field)
+            return lq_config_error(cfg, cfg->output.at_vdb,
+                                   "output.vdb: solver '%s' has no "
+                                   "volume '%s'",
+                                   vt->name, g);
+    }
     return LQ_OK;
 }
 
@@ -68,7 +85,9 @@ static void lq_run_clear_frames(const char *dir, const char *sub, int keep)
     while ((e = readdir(d)) != NULL) {
         const char *name = e->d_name, *dot = strrchr(name, '.');
         if (!dot || strcmp(name, "terrain.ply") == 0) continue;
-        if (strcmp(dot, ".ply") && strcmp(dot, ".png") && strcmp(dot, ".vtk")) continue;
+        if (strcmp(dot, ".ply") && strcmp(dot, ".png") && strcmp(dot, ".vtk") &&
+            strcmp(dot, ".vdb"))
+            continue;
         const char *digits = dot;
         while (digits > name && digits[-1] >= '0' && digits[-1] <= '9') digits--;
         if (dot - digits < 4) continue;
@@ -334,6 +353,11 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
         rc = lq_objview_write_mesh(path, views, nobj);
     }
     if (rc) return rc;
+    if (!w->vt->height_field && out->nvdb > 0) {
+        snprintf(path, sizeof path, "%s/vdb/%04d.vdb", w->dir, frame);
+        rc = lq_vdbframe_write(path, w->vt, w->state, w->vt->phi_distance, out->vdb, out->nvdb);
+        if (rc) return rc;
+    }
     if (!w->vt->height_field)
         return lq_run_write_frame_3d(w, frame, mesh, preview, views, nobj, &pts);
 
@@ -425,15 +449,17 @@ int lq_run_check(const lq_run_opts *o)
     return rc;
 }
 
-/* Makes DIR's subfolders, cleared of frame files past start_frame (-1: all). */
-static int lq_run_folders(const char *dir, int start_frame)
+/* Makes DIR's subfolders, cleared of frame files past start_frame (-1: all); vdb/ only
+ * when output.vdb asks for it (cleared in any case). */
+static int lq_run_folders(const char *dir, int start_frame, bool vdb)
 {
-    const char *subs[] = {"mesh", "fields", "preview", "particles"};
+    const char *subs[] = {"mesh", "fields", "preview", "particles", "vdb"};
     int rc = LQ_OK;
     for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
         char p[4096 + 16];
         snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
-        if (lq_mkdirs(p)) rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
+        if ((i < 4 || vdb) && lq_mkdirs(p))
+            rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
         if (!rc) lq_run_clear_frames(dir, subs[i], start_frame);
     }
     return rc;
@@ -587,7 +613,7 @@ int lq_run(const lq_run_opts *o)
     }
 
     /* 2. The output folder (one that cannot be made is a bad --out: exit 2). */
-    rc = lq_run_folders(dir, start_frame);
+    rc = lq_run_folders(dir, start_frame, cfg->output.nvdb > 0);
     if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
     if (rc) goto fail;
     w.dir = dir;
