@@ -23,6 +23,7 @@
 #include "views/mcubes.h"
 #include "views/objview.h"
 #include "io/vdb.h"
+#include "io/vtkxml.h"
 #include "views/texmap.h"
 #include "views/vdbframe.h"
 #include "views/volview.h"
@@ -74,7 +75,8 @@ static int lq_run_check_output_fields(const lq_config *cfg, const lq_solver_vt *
 }
 
 /* Removes frame files a previous run left in DIR/sub ("0123.ply", "h_0123.vtk") past
- * frame `keep` (-1: all of them), so the folder holds one run only. */
+ * frame `keep` (-1: all of them, and the series files too), so the folder holds one run
+ * only. */
 static void lq_run_clear_frames(const char *dir, const char *sub, int keep)
 {
     char path[4096 + 64];
@@ -85,13 +87,16 @@ static void lq_run_clear_frames(const char *dir, const char *sub, int keep)
     while ((e = readdir(d)) != NULL) {
         const char *name = e->d_name, *dot = strrchr(name, '.');
         if (!dot || strcmp(name, "terrain.ply") == 0) continue;
-        if (strcmp(dot, ".ply") && strcmp(dot, ".png") && strcmp(dot, ".vtk") &&
-            strcmp(dot, ".vdb"))
+        /* the time series (vtkxml.h) are rewritten each frame: a new run drops the old */
+        bool series = strcmp(dot, ".series") == 0 || strcmp(dot, ".pvd") == 0;
+        if (series && keep >= 0) continue;
+        if (!series && strcmp(dot, ".ply") && strcmp(dot, ".png") && strcmp(dot, ".vtk") &&
+            strcmp(dot, ".vti") && strcmp(dot, ".vdb"))
             continue;
         const char *digits = dot;
         while (digits > name && digits[-1] >= '0' && digits[-1] <= '9') digits--;
-        if (dot - digits < 4) continue;
-        if (atoi(digits) <= keep) continue;
+        if (!series && dot - digits < 4) continue;
+        if (!series && atoi(digits) <= keep) continue;
         char full[4096 + 64 + 256];
         snprintf(full, sizeof full, "%s/%s", path, name);
         remove(full);
@@ -323,13 +328,29 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
     int rc = LQ_OK;
     const lq_config_output *out = &w->cfg->output;
     const char *const *names = out->fields;
+    const bool vti = out->fields_vti;
+    const double fps = w->cfg->time.fps;
     for (int i = 0; i < out->nfields && !rc; i++) {
         lq_field_view v;
+        char pattern[128];
         rc = w->vt->view(w->state, names[i], &v);
-        snprintf(path, sizeof path, "%s/fields/%s_%04d.vtk", w->dir, names[i], frame);
+        snprintf(path, sizeof path, "%s/fields/%s_%04d.%s", w->dir, names[i], frame,
+                 vti ? "vti" : "vtk");
         if (!rc)
-            rc = lq_vtk_write(path, v.name, v.dims[0], v.dims[1], v.dims[2], v.origin, v.spacing,
-                              v.data);
+            rc = vti ? lq_vti_write(path, v.name, v.dims, v.origin, v.spacing, v.data)
+                     : lq_vtk_write(path, v.name, v.dims[0], v.dims[1], v.dims[2], v.origin,
+                                    v.spacing, v.data);
+        /* the series with each frame's simulated time, for ParaView */
+        snprintf(pattern, sizeof pattern, "%s_%%04d.%s", names[i], vti ? "vti" : "vtk");
+        snprintf(path, sizeof path, "%s/fields/%s.%s", w->dir, names[i],
+                 vti ? "pvd" : "vtk.series");
+        if (!rc)
+            rc = lq_series_write(path, vti ? LQ_SERIES_PVD : LQ_SERIES_JSON, pattern, frame,
+                                 out->every, fps);
+    }
+    if (!rc && out->mesh) {
+        snprintf(path, sizeof path, "%s/mesh/mesh.ply.series", w->dir);
+        rc = lq_series_write(path, LQ_SERIES_JSON, "%04d.ply", frame, out->every, fps);
     }
     if (rc) return rc;
 

@@ -389,6 +389,7 @@ typedef struct lq_config_output {
     int every;
     const char *fields[8];
     int nfields;
+    bool fields_vti;    /* output.fields_format: vti */
     const char *vdb[8]; /* output.vdb: grid names */
     int nvdb;
     bool mesh, particles, markers, preview;
