@@ -20,7 +20,7 @@
 #include "core/field.h"
 #include "views/hfview.h"
 #include "io/io.h"
-#include "views/mcubes.h"
+#include "views/meshout.h"
 #include "views/objview.h"
 #include "io/vdb.h"
 #include "io/vtkxml.h"
@@ -289,11 +289,23 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
     double origin[3];
     for (int a = 0; a < 3; a++) origin[a] = vp.origin[a] - 0.5 * vp.spacing[a];
     if (!rc && mesh) {
+        /* the velocity per vertex (motion blur): the face grids, copied (a view lasts until
+         * the next) */
+        float *uvw[3] = {NULL, NULL, NULL};
+        for (int a = 0; a < 3 && !rc; a++) {
+            lq_field_view vf;
+            const char nm[2] = {(char)('u' + a), 0};
+            rc = w->vt->view(w->state, nm, &vf);
+            size_t nf = (size_t)vf.dims[0] * vf.dims[1] * vf.dims[2];
+            if (!rc && !(uvw[a] = lq_alloc(nf * sizeof(float)))) rc = LQ_ESIM;
+            if (!rc) memcpy(uvw[a], vf.data, nf * sizeof(float));
+        }
+        lq_meshout_vel vel = {uvw[0], uvw[1], uvw[2]};
         snprintf(path, sizeof path, "%s/mesh/%04d.ply", w->dir, frame);
-        rc = tex ? lq_texmap_write_mesh(path, vp.dims[0], vp.dims[1], vp.dims[2], origin,
-                                        vp.spacing, phi, tex, &w->tex_style)
-                 : lq_mcubes_write(path, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing,
-                                   phi, 0.0f, true);
+        if (!rc)
+            rc = lq_meshout_write(path, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing, phi,
+                                  &vel, tex, tex ? &w->tex_style : NULL);
+        for (int a = 0; a < 3; a++) free(uvw[a]);
     }
     if (!rc && preview) {
         if (!w->vol_ready) {
