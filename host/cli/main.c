@@ -9,6 +9,8 @@
 
 #include "core/cl.h"
 #include "core/common.h"
+#include "core/version.h"
+#include "io/vdb.h"
 #include "cli/run.h"
 #include "scene/scene.h"
 
@@ -25,7 +27,8 @@ static const char *const lq_main_usage =
     "                                                    per-kernel throughput table\n"
     "  liquidcl diff  SCENE.yaml [--frames N] [--device opencl[:P.D]] [--set KEY=VALUE]...\n"
     "                                                    reference vs OpenCL, per field\n"
-    "  liquidcl docs                                     the scene key reference (Markdown)\n";
+    "  liquidcl docs                                     the scene key reference (Markdown)\n"
+    "  liquidcl --version                                the version and the git commit\n";
 
 typedef struct lq_main_args {
     const char *cmd, *scene, *out, *device;
@@ -159,6 +162,11 @@ int main(int argc, char **argv)
     if (!rc &&
         (strcmp(a.cmd, "help") == 0 || strcmp(a.cmd, "--help") == 0 || strcmp(a.cmd, "-h") == 0)) {
         fputs(lq_main_usage, stdout);
+        return 0;
+    }
+    if (!rc && (strcmp(a.cmd, "--version") == 0 || strcmp(a.cmd, "version") == 0)) {
+        printf("liquidcl %s (OpenVDB output: %s)\n", lq_version(),
+               lq_vdb_available() ? "yes" : "no, built without libopenvdb-dev");
         return 0;
     }
     if (!rc) {

@@ -18,6 +18,7 @@
 #include "io/checkpoint.h"
 #include "core/common.h"
 #include "core/field.h"
+#include "core/version.h"
 #include "views/hfview.h"
 #include "io/io.h"
 #include "views/meshout.h"
@@ -159,6 +160,7 @@ static int lq_run_write_stats(lq_run_writer *w, int frame, double t, const lq_fr
     lq_jsonl *j = &w->stats;
     lq_jsonl_begin(j);
     lq_jsonl_int(j, "frame", frame);
+    if (frame == 0) lq_jsonl_str(j, "version", lq_version()); /* the first line */
     lq_jsonl_num(j, "time", t);
     lq_jsonl_int(j, "steps", st->steps);
     lq_jsonl_num(j, "dt_min", st->steps ? st->dt_min : NAN);

@@ -8,10 +8,12 @@
 #include "views/vdbframe.h"
 
 #include "core/common.h"
+#include "core/version.h"
 #include "io/vdb.h"
 #include "views/mcubes.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,7 +177,9 @@ int lq_vdbframe_write(const char *path, const lq_solver_vt *vt, void *state, boo
             G->data = scal[q];
         }
     }
-    if (!rc) rc = lq_vdb_write(path, g, ng, "liquidcl");
+    char creator[96];
+    snprintf(creator, sizeof creator, "liquidcl %s", lq_version());
+    if (!rc) rc = lq_vdb_write(path, g, ng, creator);
     for (int q = 0; q < 8; q++) free(scal[q]);
     free(vel);
     free(sd);
