@@ -263,6 +263,15 @@ static int lq_run_texture(lq_run_writer *w, int frame, bool bin, lq_texmap **tex
     return rc;
 }
 
+/* The preview's stamp (views/stamp.h): the frame and its simulated time, unless
+ * output.preview_stamp is false. */
+static void lq_run_stamp(const lq_run_writer *w, int frame, char *stamp, size_t n)
+{
+    stamp[0] = 0;
+    if (w->cfg->output.preview_stamp)
+        snprintf(stamp, n, "frame %d  t %.3f s", frame, frame / w->cfg->time.fps);
+}
+
 /* The 3D solvers: the surface of phi < 0 (their "phi" field) as a mesh, and a
  * ray-marched preview with obstacle cells ("solid") and objects. */
 static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool preview,
@@ -328,6 +337,7 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
             lq_volview_points(&w->vol, pts->n, pts->columns[0], pts->columns[1], pts->columns[2],
                               pts->columns[kind]);
         if (!rc && tex) rc = lq_volview_texture(&w->vol, tex, &w->tex_style);
+        lq_run_stamp(w, frame, w->vol.stamp, sizeof w->vol.stamp);
         if (!rc) rc = lq_volview_render(&w->vol, path, phi, solid, views, nobj);
     }
     lq_texmap_free(&w->tex);
@@ -428,6 +438,7 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
             w->preview.distance = out->preview_distance;
         }
         snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
+        lq_run_stamp(w, frame, w->preview.stamp, sizeof w->preview.stamp);
         if (!rc)
             rc = lq_hfview_preview_render_scene(
                 &w->preview, path, t, vh.data, vb.data, 0.0f, views, nobj,

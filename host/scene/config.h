@@ -392,7 +392,7 @@ typedef struct lq_config_output {
     bool fields_vti;    /* output.fields_format: vti */
     const char *vdb[8]; /* output.vdb: grid names */
     int nvdb;
-    bool mesh, particles, markers, preview;
+    bool mesh, particles, markers, preview, preview_stamp;
     int preview_width;
     double preview_azimuth, preview_elevation, preview_distance;
     int checkpoint;

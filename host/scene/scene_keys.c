@@ -812,6 +812,8 @@ const lq_key lq_scene_keys[] = {
            "With `output.particles`, add the marker particles (kind 2) to the spray and foam."),
     K_BOOL("output.preview", ALL, "true", "Write a PNG preview of each frame."),
     K_INT("output.preview_width", 0, ALL, 64, 8192, "960", "px", "Width of the previews."),
+    K_BOOL("output.preview_stamp", ALL, "true",
+           "Burn the frame number and its simulated time into each preview's corner."),
     K_FLOAT("output.preview_azimuth", 0, ALL, -360, 360, "32", "degrees",
             "Preview camera direction about the vertical y axis: 0 looks along -z from the +z "
             "side, 90 along +x from the -x side (the default sees the front and left side)."),

@@ -64,6 +64,7 @@
 #include "core/parallel.h"
 #include "io/io.h"
 #include "views/srgb.h"
+#include "views/stamp.h"
 #include "core/vec3.h"
 
 #include <math.h>
@@ -1005,6 +1006,7 @@ int lq_hfview_preview_render_scene(lq_hfview_preview *p, const char *path, doubl
     lq_parallel_for((int)hgt, 4, hf_rows_edges, &R);
     /* Spray last: it lies over the finished picture. */
     if (npts > 0) hf_splat(p, px, py, pz, npts, point_radius);
+    lq_stamp_draw(p->rgb, p->width, p->height, p->stamp);
     p->frames++;
     return lq_png_write_rgb(path, p->width, p->height, p->rgb);
 }

@@ -56,6 +56,7 @@ typedef struct lq_hfview_preview {
     /* camera direction as lq_volview's (volview.h): set after init, before the first
      * frame; init sets the automatic 32, 33, 1 */
     double azimuth, elevation, distance;
+    char stamp[64];    /* burnt into the next picture's corner (stamp.h) when not empty */
     double base;       /* m, bottom of the drawn block of ground */
     double absorb;     /* m, water depth that takes most of the light (set by the first
                           frame with water) */

@@ -59,6 +59,7 @@
 #include "core/parallel.h"
 #include "io/io.h"
 #include "views/srgb.h"
+#include "views/stamp.h"
 #include "core/vec3.h"
 
 #include <math.h>
@@ -986,6 +987,7 @@ int lq_volview_render(lq_volview *p, const char *path, const float *phi, const u
     lq_parallel_for((int)hgt, 4, vv_rows_edges, &R);
     vv_draw_points(p);
     p->tex = NULL; /* one picture only, as the points */
+    lq_stamp_draw(p->rgb, p->width, p->height, p->stamp);
     p->frames++;
     return lq_png_write_rgb(path, p->width, p->height, p->rgb);
 }

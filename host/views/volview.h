@@ -41,7 +41,8 @@ typedef struct lq_volview {
      * above the horizontal, distance × the automatic distance from the box's centre;
      * init sets the automatic 32, 33, 1 */
     double azimuth, elevation, distance;
-    int frames; /* rendered so far */
+    char stamp[64]; /* burnt into the next picture's corner (stamp.h) when not empty */
+    int frames;     /* rendered so far */
     lq_volview_camera cam;
     int bx, by, bz;   /* bricks of 8³ cells along each axis */
     float *phi;       /* this frame's phi, non-finite values replaced by air */
