@@ -135,6 +135,11 @@ const lq_tolerance lq_tolerances[] = {
      "the same keep test, copies in block order after an integer scan: exact"},
     {"plsparticles.seed", 0, 0, 1,
      "integer hash, counts and scan; attraction with correctly rounded sqrt and divide: exact"},
+    {"plscontrol.bin", 0, 0, 1,
+     "integer keys and counts, the shared scan, each tile's slice sorted by index: exact"},
+    {"plscontrol.apply", 0, 0, 1,
+     "per-cell gathers over the tiles in one fixed order, correctly rounded sqrt and divide, "
+     "no contraction: exact"},
     {"markers.advect", 0, 0, 1,
      "RK2 through the same trilinear code, host reciprocals, no contraction or divide: exact"},
     {"markers.classify", 0, 0, 1, "integer counts (order-free atomics) and neighbour tests: exact"},
