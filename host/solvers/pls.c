@@ -7,6 +7,8 @@
  * pressure by a ghost-fluid Poisson solve with p = 0 in the air (eq. 1). One step of dt
  * (lq_pls_step, one stage per line):
  *
+ *   0. with `control:` (§4, host/ops/pls/controls.h, plscontrol.h) the control particles
+ *      are placed at t + dt and binned on the device (once, when nothing in them moves);
  *   1. the particles move (RK2 through the extrapolated u); with objects and
  *      pls.object_stratify the liquid particles within a cell of an object (0 ≤ sdf < h,
  *      on the liquid side φ ≤ 0) are labelled with their sdf first (§5.5.3);
@@ -19,7 +21,10 @@
  *   3. escaped particles correct φ; φ is reinitialised to a signed distance; the particles
  *      correct it again; those still escaped by more than 1.5 r (air) or 3 r (liquid) are
  *      deleted; their radii are adjusted; every pls.reseed_every steps they are reseeded
- *      ([EMF02]'s order);
+ *      ([EMF02]'s order); then level-set control particles blend φ toward theirs and
+ *      erasers cut the liquid away (§4.3, fig. 2), and the particles in the cells that
+ *      moved are deleted and the band reseeded (§4.3: "reseeded to the adjusted
+ *      interface location");
  *   4. the velocity is advected by itself (eq. 2's convection);
  *   5. gravity g·dt on the faces beside liquid (eq. 2's g); with objects first
  *      (separation) dry object cells the liquid flows into are closed, then §5.5.1 at
@@ -29,14 +34,17 @@
  *      the faces beside object cells still liquid (φ ≤ 0): beside the cells §5.5.2 turned
  *      to air the liquid keeps its own normal velocity where it moves away (§5.5.1's
  *      inequality) and gets gravity. Then viscosity (§5.1, when pls.viscosity or a
- *      liquid[].viscosity is above 0, ν(t) by pls.viscosity_change): explicit cross terms
- *      from uⁿ, implicit per component on the advected velocity plus g·dt, as the paper
- *      orders it;
+ *      liquid[].viscosity is above 0, ν(t) by pls.viscosity_change; viscosity control
+ *      particles blend ν per cell first, §4.1): explicit cross terms from uⁿ, implicit per
+ *      component on the advected velocity plus g·dt, as the paper orders it; then
+ *      velocity control (eq. 4), hard where α > 0.9: those liquid cells' faces take the
+ *      particles' velocity;
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
- *      fluid); the domain edge and objects (sdf ≤ 0) Neumann: the closed faces keep their
- *      velocity, whose flux enters the right-hand side (0 at rest, the wall's when moving);
- *      with separation an object cell with φ > 0 is air (p = 0, its faces open), so a face
- *      whose normal velocity is not the object's is never a fixed flux;
+ *      fluid); the domain edge, objects (sdf ≤ 0) and hard-controlled cells (§4.3) Neumann: the
+ * closed faces keep their velocity, whose flux enters the right-hand side (0 at rest, the wall's
+ * when moving); with separation an object cell with φ > 0 is air (p = 0, its faces open), so a face
+ *      whose normal velocity is not the object's is never a fixed flux; divergence
+ *      particles add their target ∇·u to the right-hand side;
  *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects;
  *      with separation (§5.5.2) object cells the liquid leaves (urel·N > 0.1 |urel| with
  *      uext just extrapolated, and a tension, p < 0, in the liquid beside them in the
@@ -58,8 +66,9 @@
  * do, with the measurements: docs/VALIDATION.md, `pls`.
  *
  * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
- * scene is refused), control particles (§4), no-slip domain walls (every wall is
- * free-slip), sources.
+ * scene is refused), no-slip domain walls (every wall is free-slip), sources, enslaved
+ * pockets (§5.6: a liquid region walled in by hard control has a singular system; its
+ * b sums to its walls' net flux, 0 for rigid or still control).
  */
 #include <math.h>
 #include <stdio.h>
@@ -67,8 +76,10 @@
 #include <string.h>
 
 #include "io/checkpoint.h"
+#include "ops/pls/controls.h"
 #include "ops/pls/extrap.h"
 #include "common/mac_grid.h"
+#include "ops/pls/plscontrol.h"
 #include "ops/pls/plsforce.h"
 #include "ops/pls/plsobject.h"
 #include "ops/pls/plsparticles.h"
@@ -92,7 +103,8 @@ enum {
     LQ_PLS_R_EXTRAP = 32,
     LQ_PLS_R_FORCE = 64,
     LQ_PLS_R_VISC = 128,
-    LQ_PLS_R_OBJ = 256
+    LQ_PLS_R_OBJ = 256,
+    LQ_PLS_R_CONTROL = 512
 };
 
 typedef struct lq_pls {
@@ -120,6 +132,12 @@ typedef struct lq_pls {
     bool objects;  /* any object (static or moving): the §5.5 path */
     lq_plsobject_ops plsobject;
     lq_field sdf_static;
+    /* §4 control particles (host/ops/pls/controls.h, plscontrol.h): made at create, placed
+     * and binned each step (once when nothing in them moves or changes) */
+    bool control, control_binned;
+    unsigned control_kinds; /* 1 << LQ_PLSCONTROL_* */
+    lq_controls controls;
+    lq_plscontrol_ops plscontrol;
     int visc_iters; /* this frame's CG iterations, all components */
     lq_sladvect_ops sladvect;
     lq_reinit_ops reinit;
@@ -168,6 +186,8 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_FORCE) lq_plsforce_ops_release(&s->plsforce);
     if (s->ready & LQ_PLS_R_VISC) lq_viscosity_ops_release(&s->viscosity);
     if (s->ready & LQ_PLS_R_OBJ) lq_plsobject_ops_release(&s->plsobject);
+    if (s->ready & LQ_PLS_R_CONTROL) lq_plscontrol_ops_release(&s->plscontrol);
+    lq_controls_free(&s->controls);
     lq_field_release(&s->sdf_static);
     lq_field_release(&s->nu);
     lq_field_release(&s->nun);
@@ -464,6 +484,10 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     if (s->viscous)
         LQ_PLS_PART(lq_viscosity_ops_bytes(s->nx, s->ny, s->nz) + C * (s->nu_regions ? 8 : 4),
                     s->nu_regions ? "viscosity solve, nu and nun" : "viscosity solve and nu");
+    if (s->control)
+        LQ_PLS_PART(
+            lq_plscontrol_ops_bytes(s->nx, s->ny, s->nz, s->controls.total, s->control_kinds),
+            "control particles, their bins, per-cell control");
 #undef LQ_PLS_PART
     return n;
 }
@@ -560,7 +584,7 @@ static int lq_pls_viscous(lq_pls *s, const lq_config *cfg)
 {
     size_t n = (size_t)s->nx * s->ny * s->nz;
     double nu0 = s->nu_base;
-    s->viscous = nu0 > 0;
+    s->viscous = nu0 > 0 || (s->control_kinds >> LQ_PLSCONTROL_VISCOSITY & 1u);
     if (s->nu_regions) /* per liquid region: viscous when any ν₀ > 0 */
         for (size_t c = 0; c < n && !s->viscous; c++) s->viscous = s->nu0h[c] > 0;
     if (!s->viscous) return LQ_OK;
@@ -569,6 +593,16 @@ static int lq_pls_viscous(lq_pls *s, const lq_config *cfg)
     s->viscosity_params =
         (lq_viscosity_params){.h = (float)s->h, .free_slip = 1, .cross = LQ_VISCOSITY_CROSS_MASKED};
     return LQ_OK;
+}
+
+/* §4: the scene's control particles, made once (host/ops/pls/controls.h). */
+static int lq_pls_control_make(lq_pls *s, const lq_config *cfg)
+{
+    if (cfg->ncontrol == 0) return LQ_OK;
+    int rc = lq_controls_make(&s->controls, cfg, s->nz, s->h, s->origin);
+    s->control = !rc;
+    s->control_kinds = s->controls.kinds;
+    return rc;
 }
 
 /* §5.5: the moving obstacles (the static ones are in sdf0 already) into mob[*nmob];
@@ -675,6 +709,9 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
     } else {
         for (int q = 0; q < nmob; q++) lq_plsobject_object_free(&mob[q]);
     }
+    if (s->control)
+        LQ_PLS_INIT(LQ_PLS_R_CONTROL, lq_plscontrol_ops_init(&s->plscontrol, ctx, nx, ny, nz,
+                                                             s->controls.total, s->control_kinds));
     if (s->viscous) {
         LQ_PLS_INIT(LQ_PLS_R_VISC, lq_viscosity_ops_init(&s->viscosity, ctx, nx, ny, nz));
         if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
@@ -739,6 +776,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     s->nu_base = cfg->pls.viscosity;
     if (!rc) rc = lq_pls_initial_phi(s, cfg, phi0, sdf0, &band);
     if (!rc) rc = lq_pls_capacity(s, cfg, band, &cap);
+    if (!rc) rc = lq_pls_control_make(s, cfg);
     if (!rc) rc = lq_pls_viscous(s, cfg);
     if (!rc) rc = lq_pls_moving(s, cfg, mob, &nmob);
     if (!rc) {
@@ -853,6 +891,58 @@ static int lq_pls_tidy_particles(lq_pls *s)
     return rc;
 }
 
+/* --- §4 control particles: the stages (host/ops/pls/plscontrol.h) --- */
+
+#define LQ_PLS_HAS(s, kind) (((s)->control_kinds >> (kind)) & 1u)
+
+/* The particles at the step's end time, binned on the device (once when none of them
+ * moves or changes). */
+static int lq_pls_control_bin(lq_pls *s, double dt)
+{
+    if (s->control_binned && !s->controls.animated) return LQ_OK;
+    lq_controls_eval(&s->controls, s->t + dt);
+    s->control_binned = true;
+    return lq_plscontrol_bin(&s->plscontrol, s->controls.rec, s->controls.total, (float)s->h);
+}
+
+/* §4.3: φ blended toward the level-set particles' and cut by the erasers; the particle
+ * level set's particles in the cells it moved deleted, the band reseeded ("any particles
+ * associated with the particle level set representation of the interface in this region
+ * are reseeded to the adjusted interface location"). */
+static int lq_pls_control_phi(lq_pls *s)
+{
+    lq_plsparticles_state *ps = &s->plsparticles_state;
+    int moved = 0,
+        rc = lq_plscontrol_phi(&s->plscontrol, &s->phi, lq_pls_sdf(s), (float)s->h, &moved);
+    if (!rc && moved > 0)
+        rc = lq_plsparticles_delete(&s->plsparticles, ps, &s->phi, &s->plscontrol.kill,
+                                    &s->plsparticles_params);
+    if (!rc && moved > 0)
+        rc = lq_plsparticles_reseed(&s->plsparticles, ps, &s->phi, lq_pls_sdf(s),
+                                    &s->plsparticles_params);
+    return rc;
+}
+
+/* §4.1, §5.1: ν per cell blended toward the viscosity particles' (into plscontrol.nu,
+ * which the viscous step then reads): the liquid's ν is ν(t), or ν₀ × ν(t)/pls.viscosity
+ * with liquid[].viscosity. */
+static int lq_pls_control_nu(lq_pls *s)
+{
+    double nut = lq_timefn_eval(&s->nu_t, s->t);
+    if (s->nu_regions)
+        return lq_plscontrol_viscosity(
+            &s->plscontrol, &s->nu, (float)(s->nu_base > 0 ? nut / s->nu_base : 1.0), (float)s->h);
+    return lq_plscontrol_viscosity(&s->plscontrol, NULL, (float)nut, (float)s->h);
+}
+
+/* eq. 4 on the faces; hard control where α > 0.9 (the projection then takes those cells
+ * as solid: lq_pls_project). */
+static int lq_pls_control_velocity(lq_pls *s)
+{
+    return lq_plscontrol_velocity(&s->plscontrol, &s->u, &s->v, &s->w, &s->phi, lq_pls_sdf(s),
+                                  (float)s->h, NULL);
+}
+
 /* 4. The velocity advected by itself (eq. 2's convection); uⁿ stays in un, vn, wn. */
 static int lq_pls_advect_velocity(lq_pls *s)
 {
@@ -899,8 +989,11 @@ static int lq_pls_viscosity(lq_pls *s, double dt)
 {
     lq_viscosity_stats vst;
     int rc = LQ_OK;
+    const lq_field *nu = &s->nu;
     s->viscosity_params.dt = (float)dt;
-    if (s->nu_regions) {
+    if (s->control && LQ_PLS_HAS(s, LQ_PLSCONTROL_VISCOSITY)) {
+        nu = &s->plscontrol.nu; /* the viscosity control's ν (lq_pls_control_nu) */
+    } else if (s->nu_regions) {
         /* ν = ν₀ f, f = ν(t) / pls.viscosity: the viscous step depends on ν and Δt only
          * through ν Δt / h² (host/ops/pls/viscosity.c's kk), so it runs on ν₀ with Δt f */
         double f = s->nu_base > 0 ? lq_timefn_eval(&s->nu_t, s->t) / s->nu_base : 1.0;
@@ -909,7 +1002,7 @@ static int lq_pls_viscosity(lq_pls *s, double dt)
         rc = lq_viscosity_fill(&s->viscosity, &s->nu, (float)lq_timefn_eval(&s->nu_t, s->t), NULL,
                                0, (float)s->h);
     if (!rc)
-        rc = lq_viscosity_step(&s->viscosity, &s->un, &s->vn, &s->wn, &s->u, &s->v, &s->w, &s->nu,
+        rc = lq_viscosity_step(&s->viscosity, &s->un, &s->vn, &s->wn, &s->u, &s->v, &s->w, nu,
                                &s->phi, lq_pls_sdf(s), &s->viscosity_params, &vst);
     for (int a = 0; a < 3 && !rc; a++) s->visc_iters += vst.iterations[a];
     return rc;
@@ -918,6 +1011,9 @@ static int lq_pls_viscosity(lq_pls *s, double dt)
 /* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h). */
 static int lq_pls_project(lq_pls *s, lq_poisson_stats *pst)
 {
+    if (s->control) /* §4.3: hard cells solid, divergence targets in the right-hand side */
+        return lq_plscontrol_project(&s->plscontrol, &s->poisson, &s->phi, lq_pls_sdf(s), &s->u,
+                                     &s->v, &s->w, &s->b, &s->p, &s->poisson_params, pst);
     return lq_poisson_step(&s->poisson, &s->phi, lq_pls_sdf(s), &s->u, &s->v, &s->w, &s->b, &s->p,
                            &s->poisson_params, pst);
 }
@@ -976,6 +1072,8 @@ static int lq_pls_step(lq_pls *s, double dt)
     lq_poisson_stats pst;
     int esc = 0, rc = LQ_OK;
     lq_pls_set_dt(s, dt);
+    /* §4.1: the control particles at t + dt, binned */
+    if (s->control) LQ_STAGE(rc, c, "control particles binned", lq_pls_control_bin(s, dt));
     /* 1. the particles move, RK2 (§3, [EMF02]; objects: §5.5.3's labels first) */
     LQ_STAGE(rc, c, "particles move", lq_pls_move_particles(s, lab, dt));
     /* 2. φ advected, semi-Lagrangian (eq. 3); the objects at t + dt (§5.5.2, §5.5.3) */
@@ -987,11 +1085,19 @@ static int lq_pls_step(lq_pls *s, double dt)
     LQ_STAGE(rc, c, "phi reinitialised",
              lq_reinit(&s->reinit, &s->phi, &s->phin, &s->reinit_params, NULL));
     LQ_STAGE(rc, c, "particles corrected, deleted, reseeded", lq_pls_tidy_particles(s));
+    /* §4.3: level-set control and erasers (fig. 2), their region's particles reseeded */
+    if (s->control && (LQ_PLS_HAS(s, LQ_PLSCONTROL_PHI) || LQ_PLS_HAS(s, LQ_PLSCONTROL_ERASER)))
+        LQ_STAGE(rc, c, "level-set control", lq_pls_control_phi(s));
     /* 4. eq. 2's convection, semi-Lagrangian */
     LQ_STAGE(rc, c, "velocity advected", lq_pls_advect_velocity(s));
     /* 5. eq. 2's g, with §5.5.1 at the object faces; then ∇·τ (§5.1) */
     LQ_STAGE(rc, c, "gravity and object faces", lq_pls_gravity(s, dt));
+    if (s->control && LQ_PLS_HAS(s, LQ_PLSCONTROL_VISCOSITY))
+        LQ_STAGE(rc, c, "viscosity control", lq_pls_control_nu(s)); /* §4.1, §5.1 */
     if (s->viscous) LQ_STAGE(rc, c, "viscosity", lq_pls_viscosity(s, dt));
+    /* §4.3, eq. 4: velocity control, hard where α > 0.9 */
+    if (s->control && LQ_PLS_HAS(s, LQ_PLSCONTROL_VELOCITY))
+        LQ_STAGE(rc, c, "velocity control", lq_pls_control_velocity(s));
     /* 6. the projection: ∇p from eq. 1, p = 0 in the air (ghost fluid) */
     LQ_STAGE(rc, c, "projection", lq_pls_project(s, &pst));
     /* 7. the velocity into the air band (§5.2) and the objects (§5.5.1); §5.5.2 */
@@ -1043,6 +1149,11 @@ static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
     if (s->viscous) {
         lq_stats_extra(st, "viscosity", lq_timefn_eval(&s->nu_t, s->t));
         lq_stats_extra(st, "viscosity_iterations", s->visc_iters);
+    }
+    if (s->control) {
+        lq_stats_extra(st, "control_particles", s->plscontrol.binned);
+        lq_stats_extra(st, "control_hard_cells", s->plscontrol.hard);
+        lq_stats_extra(st, "control_moved_cells", s->plscontrol.moved);
     }
     lq_stats_extra(st, "particles_dropped", (double)s->plsparticles_state.dropped);
     lq_stats_extra(st, "pressure_unconverged", s->unconverged);
