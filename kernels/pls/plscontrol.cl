@@ -6,26 +6,32 @@
  * with the reference twins (host/ops/pls/plscontrol_ref.c); the tiles' starts come from
  * the shared block scan (kernels/common/scan_cell.h, scan.cl).
  *
- * Built with -DNX, -DNY, -DNZ (cells). One work-item per particle (key, scatter), per
- * LQ_SCAN_BLOCK tiles (start), per tile (sort), per cell (the gathers), or per (i, j, k)
- * of the (NX+1)·(NY+1)·(NZ+1) face box (faces). The gathers' bins are the arguments
- * part … reach (lq_plscontrol_bins).
+ * Built with -DNX, -DNY, -DNZ (cells). One work-item per particle (key and block marks,
+ * scatter), per LQ_SCAN_BLOCK tiles or blocks (start, list), per tile (sort), per cell
+ * (the φ, ν and divergence gathers; the base of the solid field with objects), or per
+ * cell of the listed active blocks (the velocity gather and its faces; the base without
+ * objects, over the last binning's list). The gathers' bins are the arguments part …
+ * bny (lq_plscontrol_bins).
  */
 
 #define LQ_PLSCONTROL_BINS_ARGS                                                                    \
     global const float *part, global const int *order, global const int *tstart,                   \
-        global const int *tcount, int tnx, int tny, int tnz, float ith, float reach
+        global const int *tcount, int tnx, int tny, int tnz, float ith, float reach,               \
+        global const int *map, int bnx, int bny
 #define LQ_PLSCONTROL_BINS                                                                         \
-    lq_plscontrol_bins b = {part, order, tstart, tcount, tnx, tny, tnz, ith, reach}
+    lq_plscontrol_bins b = {part, order, tstart, tcount, tnx, tny, tnz, ith, reach, map, bnx, bny}
 
 kernel void plscontrol_key(global const float *part, int n, global int *keys, global int *tcount,
-                           float h, float ith, int tnx, int tny, int tnz)
+                           float h, float ith, int tnx, int tny, int tnz, global int *map, int bnx,
+                           int bny, float ih)
 {
     int i = get_global_id(0);
     if (i >= n) return;
     int key = lq_plscontrol_key(part, i, NX, NY, NZ, h, ith, tnx, tny, tnz);
     keys[i] = key;
-    if (key >= 0) atomic_add(&tcount[key], 1);
+    if (key < 0) return;
+    atomic_add(&tcount[key], 1);
+    lq_plscontrol_mark(part, i, NX, NY, NZ, h, ih, bnx, bny, map);
 }
 
 kernel void plscontrol_start(global const int *tcount, global const int *boff, global int *tstart,
@@ -54,34 +60,50 @@ kernel void plscontrol_sort(global int *order, global const int *tstart, global 
     lq_plscontrol_sort_tile(order, tstart, tcount, t);
 }
 
-kernel void plscontrol_velocity(LQ_PLSCONTROL_BINS_ARGS, global const float *phi,
-                                global const float *sdf, int has_sdf, float h, global float *ca,
-                                global float *cv, global float *solid, global int *cnt)
+kernel void plscontrol_list(global const int *map, global const int *boff, global int *list,
+                            int nscan, int nblocks)
 {
-    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-    if (i >= NX || j >= NY || k >= NZ) return;
+    int blk = get_global_id(0);
+    if (blk >= nscan) return;
+    lq_plscontrol_list_block(map, boff, list, blk, nblocks);
+}
+
+/* The solid field's base: every cell (full), or the cells of the listed blocks. */
+kernel void plscontrol_base(global const int *list, int nlist, int full, int bnx, int bny,
+                            global const float *sdf, int has_sdf, float h, global float *solid)
+{
+    int g = get_global_id(0), i, j, k;
+    if (full) {
+        if (g < NX * NY * NZ) lq_plscontrol_base_cell(sdf, has_sdf, h, g, solid);
+        return;
+    }
+    if (lq_plscontrol_list_cell(list, nlist, g, bnx, bny, NX, NY, NZ, &i, &j, &k))
+        lq_plscontrol_base_cell(sdf, has_sdf, h, LQ_MAC_CELL(i, j, k, NX, NY), solid);
+}
+
+kernel void plscontrol_velocity(LQ_PLSCONTROL_BINS_ARGS, global const int *list, int nlist,
+                                global const float *phi, global const float *sdf, int has_sdf,
+                                float h, global float *ca, global float *cv, global float *solid,
+                                global int *cnt)
+{
+    int i, j, k;
+    if (!lq_plscontrol_list_cell(list, nlist, get_global_id(0), bnx, bny, NX, NY, NZ, &i, &j, &k))
+        return;
     LQ_PLSCONTROL_BINS;
     if (lq_plscontrol_velocity_cell(&b, phi, sdf, has_sdf, h, i, j, k, NX, NY, NZ, ca, cv, solid))
         atomic_add(&cnt[LQ_PLSCONTROL_CNT_HARD], 1);
 }
 
-kernel void plscontrol_faces(global float *u, global float *v, global float *w,
+kernel void plscontrol_faces(LQ_PLSCONTROL_BINS_ARGS, global const int *list, int nlist,
+                             global float *u, global float *v, global float *w,
                              global const float *ca, global const float *cv,
                              global const float *phi, global const float *sdf, int has_sdf)
 {
-    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-    if (j < NY && k < NZ && i <= NX) {
-        int f = LQ_MAC_U(i, j, k, NX, NY);
-        u[f] = lq_plscontrol_face(u[f], 0, i, j, k, NX, NY, NZ, ca, cv, phi, sdf, has_sdf);
-    }
-    if (i < NX && k < NZ && j <= NY) {
-        int f = LQ_MAC_V(i, j, k, NX, NY);
-        v[f] = lq_plscontrol_face(v[f], 1, i, j, k, NX, NY, NZ, ca, cv, phi, sdf, has_sdf);
-    }
-    if (NZ > 1 && i < NX && j < NY && k <= NZ) {
-        int f = LQ_MAC_W(i, j, k, NX, NY);
-        w[f] = lq_plscontrol_face(w[f], 2, i, j, k, NX, NY, NZ, ca, cv, phi, sdf, has_sdf);
-    }
+    int i, j, k;
+    if (!lq_plscontrol_list_cell(list, nlist, get_global_id(0), bnx, bny, NX, NY, NZ, &i, &j, &k))
+        return;
+    LQ_PLSCONTROL_BINS;
+    lq_plscontrol_faces_cell(&b, i, j, k, NX, NY, NZ, u, v, w, ca, cv, phi, sdf, has_sdf);
 }
 
 kernel void plscontrol_phi(LQ_PLSCONTROL_BINS_ARGS, int kinds, global float *phi,

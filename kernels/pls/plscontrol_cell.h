@@ -56,6 +56,16 @@
  * both backends, bit for bit. Particles outside the grid within reach of it sit in its
  * edge tiles, which the cells at the edge visit.
  *
+ * Where the passes run. The grid is also cut into blocks of LQ_PLSCONTROL_BLOCK³ cells;
+ * each binned particle marks the blocks within its extent plus one cell (an int per
+ * block set to 1: the same map whatever the order), and the marked blocks are listed in
+ * increasing index by the shared scan. Outside the marked blocks no particle reaches a
+ * cell: every α there is 0. The velocity passes run over the listed blocks only (a cell
+ * of an unlisted block counts as α = 0 wherever a face reads it, and the projection's
+ * solid field there keeps its base value: the objects' sdf, or +h); the passes that must
+ * write every cell (φ's kill field, ν) skip the gather in unmarked blocks. So the cost
+ * follows the particles, not the grid.
+ *
  * No contraction, correctly rounded divide and sqrt on both sides (lq_shared.h).
  */
 #ifndef LQ_PLSCONTROL_CELL_H
@@ -93,16 +103,20 @@
 #define LQ_PLSCONTROL_FALL_MUL  32
 
 #define LQ_PLSCONTROL_HARD       0.9f  /* §4.3: "we enforce a hard control on a cell if α > .9" */
-#define LQ_PLSCONTROL_TILE       4     /* smallest tile side, cells */
+#define LQ_PLSCONTROL_TILE       1     /* smallest tile side, cells */
+#define LQ_PLSCONTROL_BLOCK      8     /* side of an activity block, cells */
+#define LQ_PLSCONTROL_BLOCK3     512   /* its cells */
 #define LQ_PLSCONTROL_ERASE_BAND 2.0f  /* cells an eraser's reach is widened by */
 #define LQ_PLSCONTROL_MOVED      1e-3f /* |Δφ| above this many cells: the cell was moved */
 
 /* Counters (int) */
-#define LQ_PLSCONTROL_CNT_HARD  0 /* cells under hard velocity control */
-#define LQ_PLSCONTROL_CNT_MOVED 1 /* cells whose φ the level-set control or erasers moved */
-#define LQ_PLSCONTROL_CNT_LIVE  2 /* the scan's running total (the binned particles) */
-#define LQ_PLSCONTROL_CNT_DROP  3 /* the scan's overflow (never: the room is the count) */
-#define LQ_PLSCONTROL_CNT_COUNT 4
+#define LQ_PLSCONTROL_CNT_HARD   0 /* cells under hard velocity control */
+#define LQ_PLSCONTROL_CNT_MOVED  1 /* cells whose φ the level-set control or erasers moved */
+#define LQ_PLSCONTROL_CNT_LIVE   2 /* the scan's running total (the binned particles) */
+#define LQ_PLSCONTROL_CNT_DROP   3 /* the scan's overflow (never: the room is the count) */
+#define LQ_PLSCONTROL_CNT_BLOCKS 4 /* the active blocks' scan: their count */
+#define LQ_PLSCONTROL_CNT_BDROP  5 /* its overflow (never) */
+#define LQ_PLSCONTROL_CNT_COUNT  6
 
 LQ_INLINE int lq_plscontrol_kind(LQ_GLOBAL const float *r)
 {
@@ -209,6 +223,61 @@ LQ_INLINE int lq_plscontrol_key(LQ_GLOBAL const float *part, int i, int nx, int 
     return ti + tnx * (tj + tny * tk);
 }
 
+/* Blocks of the grid (LQ_PLSCONTROL_BLOCK cells a side): bn per axis. */
+LQ_INLINE int lq_plscontrol_block(int i, int j, int k, int bnx, int bny)
+{
+    return i / LQ_PLSCONTROL_BLOCK +
+           bnx * (j / LQ_PLSCONTROL_BLOCK + bny * (k / LQ_PLSCONTROL_BLOCK));
+}
+
+/* The cells within [x − e, x + e] along one axis of n cells: [*lo, *hi] (clamped). */
+LQ_INLINE void lq_plscontrol_cells1(float x, float e, float ih, int n, int *lo, int *hi)
+{
+    float a = (x - e) * ih, b = (x + e) * ih;
+    *lo = !(a >= 0.0f) ? 0 : (a >= (float)n ? n - 1 : (int)a);
+    *hi = !(b >= 0.0f) ? 0 : (b >= (float)n ? n - 1 : (int)b);
+}
+
+/* Marks the blocks holding cells within particle i's extent plus one cell (map: an int
+ * per block, set to 1). Only binned particles (key ≥ 0) mark. */
+LQ_INLINE void lq_plscontrol_mark(LQ_GLOBAL const float *part, int i, int nx, int ny, int nz,
+                                  float h, float ih, int bnx, int bny, LQ_GLOBAL int *map)
+{
+    LQ_GLOBAL const float *r = part + (size_t)i * LQ_PLSCONTROL_STRIDE;
+    float e = r[LQ_PLSCONTROL_EXTENT] + h;
+    int i0, i1, j0, j1, k0 = 0, k1 = 0;
+    lq_plscontrol_cells1(r[LQ_PLSCONTROL_X], e, ih, nx, &i0, &i1);
+    lq_plscontrol_cells1(r[LQ_PLSCONTROL_X + 1], e, ih, ny, &j0, &j1);
+    if (nz > 1) lq_plscontrol_cells1(r[LQ_PLSCONTROL_X + 2], e, ih, nz, &k0, &k1);
+    int B = LQ_PLSCONTROL_BLOCK;
+    for (int bk = k0 / B; bk <= k1 / B; bk++)
+        for (int bj = j0 / B; bj <= j1 / B; bj++)
+            for (int bi = i0 / B; bi <= i1 / B; bi++) map[bi + bnx * (bj + bny * bk)] = 1;
+}
+
+/* The active blocks of scan block blk (LQ_SCAN_BLOCK map entries) listed from boff[blk]
+ * in increasing index. */
+LQ_INLINE void lq_plscontrol_list_block(LQ_GLOBAL const int *map, LQ_GLOBAL const int *boff,
+                                        LQ_GLOBAL int *list, int blk, int nblocks)
+{
+    int w = boff[blk];
+    for (int q = blk * LQ_SCAN_BLOCK; q < (blk + 1) * LQ_SCAN_BLOCK && q < nblocks; q++)
+        if (map[q]) list[w++] = q;
+}
+
+/* Work-item g of a pass over the nlist listed blocks: its cell (i, j, k); 0 past the end
+ * or outside the grid. */
+LQ_INLINE int lq_plscontrol_list_cell(LQ_GLOBAL const int *list, int nlist, int g, int bnx, int bny,
+                                      int nx, int ny, int nz, int *i, int *j, int *k)
+{
+    if (g >= nlist * LQ_PLSCONTROL_BLOCK3) return 0;
+    int b = list[g / LQ_PLSCONTROL_BLOCK3], l = g % LQ_PLSCONTROL_BLOCK3, B = LQ_PLSCONTROL_BLOCK;
+    *i = (b % bnx) * B + l % B;
+    *j = (b / bnx % bny) * B + l / B % B;
+    *k = (b / bnx / bny) * B + l / (B * B);
+    return *i < nx && *j < ny && *k < nz;
+}
+
 /* Tile t's starts from its block's first slot (one item per LQ_SCAN_BLOCK tiles); the
  * fill counters zeroed for the scatter. */
 LQ_INLINE void lq_plscontrol_start_block(LQ_GLOBAL const int *tcount, LQ_GLOBAL const int *boff,
@@ -260,7 +329,15 @@ typedef struct lq_plscontrol_bins {
     LQ_GLOBAL const int *order, *tstart, *tcount;
     int tnx, tny, tnz;
     float ith, reach;
+    LQ_GLOBAL const int *map; /* the active blocks (1), bn per axis */
+    int bnx, bny;
 } lq_plscontrol_bins;
+
+/* Cell (i, j, k) lies in an active block (a particle may reach it). */
+LQ_INLINE int lq_plscontrol_live(const lq_plscontrol_bins *b, int i, int j, int k)
+{
+    return b->map[lq_plscontrol_block(i, j, k, b->bnx, b->bny)] != 0;
+}
 
 /* One particle's share at (x, y, z) for the blended `kind` (and the erasers when
  * `erasers`). */
@@ -330,6 +407,13 @@ LQ_INLINE int lq_plscontrol_hard(LQ_GLOBAL const float *ca, LQ_GLOBAL const floa
     return ca[c] > LQ_PLSCONTROL_HARD && phi[c] <= 0.0f && !(has_sdf && sdf[c] <= 0.0f);
 }
 
+/* The projection's solid field where no particle reaches: the objects' sdf, or +h. */
+LQ_INLINE void lq_plscontrol_base_cell(LQ_GLOBAL const float *sdf, int has_sdf, float h, int c,
+                                       LQ_GLOBAL float *solid)
+{
+    solid[c] = has_sdf ? sdf[c] : h;
+}
+
 /* Velocity, per cell: α (ca), V_p (cv, 3 per cell), and the projection's solid field
  * (solid: −h/2 in hard cells, the objects' sdf or +h elsewhere); returns 1 for a hard
  * cell. */
@@ -352,26 +436,51 @@ LQ_INLINE int lq_plscontrol_velocity_cell(const lq_plscontrol_bins *b, LQ_GLOBAL
 /* The face on `axis` at face coordinates (i, j, k), between the cells one step down the
  * axis and (i, j, k): its new value from uf (eq. 4; hard cells' V_p). Domain-edge faces
  * and faces beside an object cell keep uf. */
-LQ_INLINE float lq_plscontrol_face(float uf, int axis, int i, int j, int k, int nx, int ny, int nz,
-                                   LQ_GLOBAL const float *ca, LQ_GLOBAL const float *cv,
-                                   LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf,
-                                   int has_sdf)
+LQ_INLINE float lq_plscontrol_face(const lq_plscontrol_bins *b, float uf, int axis, int i, int j,
+                                   int k, int nx, int ny, int nz, LQ_GLOBAL const float *ca,
+                                   LQ_GLOBAL const float *cv, LQ_GLOBAL const float *phi,
+                                   LQ_GLOBAL const float *sdf, int has_sdf)
 {
     int ca_ = axis == 0 ? i : (axis == 1 ? j : k), na = axis == 0 ? nx : (axis == 1 ? ny : nz);
     if (ca_ <= 0 || ca_ >= na) return uf;
-    int cp = LQ_MAC_CELL(i, j, k, nx, ny);
-    int cm = LQ_MAC_CELL(i - (axis == 0), j - (axis == 1), k - (axis == 2), nx, ny);
+    int im = i - (axis == 0), jm = j - (axis == 1), km = k - (axis == 2);
+    int cp = LQ_MAC_CELL(i, j, k, nx, ny), cm = LQ_MAC_CELL(im, jm, km, nx, ny);
     if (has_sdf && (sdf[cm] <= 0.0f || sdf[cp] <= 0.0f)) return uf;
-    int hm = lq_plscontrol_hard(ca, phi, sdf, has_sdf, cm);
-    int hp = lq_plscontrol_hard(ca, phi, sdf, has_sdf, cp);
-    float vm = cv[3 * cm + axis], vp = cv[3 * cp + axis];
+    /* a cell of an inactive block: α = 0 (its ca, cv are stale) */
+    int lm = lq_plscontrol_live(b, im, jm, km), lp = lq_plscontrol_live(b, i, j, k);
+    int hm = lm && lq_plscontrol_hard(ca, phi, sdf, has_sdf, cm);
+    int hp = lp && lq_plscontrol_hard(ca, phi, sdf, has_sdf, cp);
+    float vm = lm ? cv[3 * cm + axis] : 0.0f, vp = lp ? cv[3 * cp + axis] : 0.0f;
     if (hm && hp) return 0.5f * (vm + vp);
     if (hm) return vm;
     if (hp) return vp;
-    float am = ca[cm], ap = ca[cp], as = am + ap;
+    float am = lm ? ca[cm] : 0.0f, ap = lp ? ca[cp] : 0.0f, as = am + ap;
     if (!(as > 0.0f)) return uf;
     float af = 0.5f * as, vf = (am * vm + ap * vp) / as;
     return (1.0f - af) * uf + af * vf;
+}
+
+/* The faces a cell of an active block owns: its −x, −y, −z faces, and each + face whose
+ * far cell lies in an inactive block (inside the grid). */
+LQ_INLINE void lq_plscontrol_faces_cell(const lq_plscontrol_bins *b, int i, int j, int k, int nx,
+                                        int ny, int nz, LQ_GLOBAL float *u, LQ_GLOBAL float *v,
+                                        LQ_GLOBAL float *w, LQ_GLOBAL const float *ca,
+                                        LQ_GLOBAL const float *cv, LQ_GLOBAL const float *phi,
+                                        LQ_GLOBAL const float *sdf, int has_sdf)
+{
+    for (int a = 0; a < (nz > 1 ? 3 : 2); a++) {
+        LQ_GLOBAL float *q = a == 0 ? u : (a == 1 ? v : w);
+        for (int s = 0; s < 2; s++) {
+            int fi = i + (s && a == 0), fj = j + (s && a == 1), fk = k + (s && a == 2);
+            if (s && ((a == 0 && fi >= nx) || (a == 1 && fj >= ny) || (a == 2 && fk >= nz) ||
+                      lq_plscontrol_live(b, fi, fj, fk)))
+                continue;
+            int f = a == 0 ? LQ_MAC_U(fi, fj, fk, nx, ny)
+                           : (a == 1 ? LQ_MAC_V(fi, fj, fk, nx, ny) : LQ_MAC_W(fi, fj, fk, nx, ny));
+            q[f] =
+                lq_plscontrol_face(b, q[f], a, fi, fj, fk, nx, ny, nz, ca, cv, phi, sdf, has_sdf);
+        }
+    }
 }
 
 /* Level set, per cell: φ blended (eq. 4), then the erasers (CSG); kill: −1 where φ
@@ -386,7 +495,8 @@ LQ_INLINE int lq_plscontrol_phi_cell(const lq_plscontrol_bins *b, int kinds, LQ_
     float x = ((float)i + 0.5f) * h, y = ((float)j + 0.5f) * h, z = ((float)k + 0.5f) * h;
     int erasers = (kinds >> LQ_PLSCONTROL_ERASER) & 1;
     float p0 = phi[c], p = p0;
-    if (lq_plscontrol_gather(b, LQ_PLSCONTROL_PHI, erasers, x, y, z, nz > 1, &acc)) {
+    if (lq_plscontrol_live(b, i, j, k) &&
+        lq_plscontrol_gather(b, LQ_PLSCONTROL_PHI, erasers, x, y, z, nz > 1, &acc)) {
         if (acc.m > 0.0f) p = (1.0f - acc.m) * p0 + acc.m * (acc.s[0] / acc.a);
         if (acc.nerase > 0 && acc.erase > p) p = acc.erase;
         phi[c] = p;
@@ -407,7 +517,8 @@ LQ_INLINE void lq_plscontrol_viscosity_cell(const lq_plscontrol_bins *b,
     lq_plscontrol_acc acc;
     float x = ((float)i + 0.5f) * h, y = ((float)j + 0.5f) * h, z = ((float)k + 0.5f) * h;
     float nl = has_nu ? scale * nu_in[c] : scale;
-    if (lq_plscontrol_gather(b, LQ_PLSCONTROL_VISCOSITY, 0, x, y, z, nz > 1, &acc) && acc.m > 0.0f)
+    if (lq_plscontrol_live(b, i, j, k) &&
+        lq_plscontrol_gather(b, LQ_PLSCONTROL_VISCOSITY, 0, x, y, z, nz > 1, &acc) && acc.m > 0.0f)
         nl = (1.0f - acc.m) * nl + acc.m * (acc.s[0] / acc.a);
     nu_out[c] = nl;
 }
@@ -420,7 +531,7 @@ LQ_INLINE void lq_plscontrol_divergence_cell(const lq_plscontrol_bins *b,
                                              int ny, int nz, LQ_GLOBAL float *rhs)
 {
     int c = LQ_MAC_CELL(i, j, k, nx, ny);
-    if (!(mask[c] & unknown)) return;
+    if (!(mask[c] & unknown) || !lq_plscontrol_live(b, i, j, k)) return;
     lq_plscontrol_acc acc;
     float x = ((float)i + 0.5f) * h, y = ((float)j + 0.5f) * h, z = ((float)k + 0.5f) * h;
     if (lq_plscontrol_gather(b, LQ_PLSCONTROL_DIVERGENCE, 0, x, y, z, nz > 1, &acc) && acc.m > 0.0f)

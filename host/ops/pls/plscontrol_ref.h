@@ -13,10 +13,11 @@
  *
  * Storage: the records (LQ_PLSCONTROL_STRIDE floats each), their keys and sorted order
  * (int each), per tile its count, start and fill (int; room for tiles of
- * LQ_PLSCONTROL_TILE cells, the smallest), the scan's block sums and offsets, the
- * counters (LQ_PLSCONTROL_CNT_*), and per cell the scratch of the kinds asked for at
- * init: velocity α, V_p (3) and the projection's solid field (20 bytes a cell); the
- * level set's kill field (4); the controlled ν (4).
+ * LQ_PLSCONTROL_TILE cells, the smallest: 12 bytes a cell), per block of
+ * LQ_PLSCONTROL_BLOCK³ cells its mark and two lists of the marked blocks, the scans'
+ * block sums and offsets, the counters (LQ_PLSCONTROL_CNT_*), and per cell the scratch
+ * of the kinds asked for at init: velocity α, V_p (3) and the projection's solid field
+ * (20 bytes a cell); the level set's kill field (4); the controlled ν (4).
  *
  * A step calls (the solver's stages, host/solvers/pls.c):
  *   lq_plscontrol_bin(o, records, n, h)            upload and bin (at the step's start)
@@ -46,18 +47,24 @@ typedef struct lq_plscontrol_ops {
     unsigned present; /* bit per kind among them */
     int tile;         /* tile side, cells */
     int tn[3], ntiles;
-    float ith, reach; /* 1 / (tile h) (1/m); the largest extent (m, widened a little) */
-    int binned;       /* particles in the bins */
+    float ith, reach;   /* 1 / (tile h) (1/m); the largest extent (m, widened a little) */
+    int binned;         /* particles in the bins */
+    int bn[3], nblocks; /* activity blocks per axis, all */
+    int lcur;           /* list[lcur] holds the last binning's active blocks */
+    int lw;             /* list[lw]: those the last velocity pass wrote solid in (-1: none) */
+    int nlist[2];
     /* the last passes */
     int hard, moved; /* cells under hard control; cells the φ control moved */
     lq_field part, keys, order;
     lq_field tcount, tstart, tfill;
     lq_field bsum, boff, counters;
+    lq_field map, list[2];  /* int per block: marks (1); active blocks in increasing index */
+    lq_field bsum2, boff2;  /* the block scan's sums and offsets */
     lq_field ca, cv, solid; /* velocity: α, V_p (3 a cell), the projection's solid field */
     lq_field kill;          /* level set: −1 where φ moved (particles deleted), sdf or +h */
     lq_field nu;            /* viscosity: the controlled ν */
     cl_program program;
-    lq_kernel key, start, scatter, sort, velocity, faces, phi, viscosity, divergence;
+    lq_kernel key, start, scatter, sort, listk, base, velocity, faces, phi, viscosity, divergence;
     lq_scan scan;
 } lq_plscontrol_ops;
 
@@ -72,6 +79,17 @@ static inline lq_scan_bufs lq_plscontrol_scan_bufs(lq_plscontrol_ops *o)
     return b;
 }
 
+/* The ops' side of the shared block scan over the activity blocks' marks. */
+static inline lq_scan_bufs lq_plscontrol_block_bufs(lq_plscontrol_ops *o)
+{
+    lq_scan_bufs b = {&o->bsum2,
+                      &o->boff2,
+                      &o->counters,
+                      o->nblocks,
+                      {LQ_PLSCONTROL_CNT_BLOCKS, LQ_PLSCONTROL_CNT_BDROP, -1, -1}};
+    return b;
+}
+
 /* The bins of the last binning as the gathers read them (host storage: the twins). */
 static inline lq_plscontrol_bins lq_plscontrol_ref_bins(const lq_plscontrol_ops *o)
 {
@@ -83,12 +101,16 @@ static inline lq_plscontrol_bins lq_plscontrol_ref_bins(const lq_plscontrol_ops 
                             o->tn[1],
                             o->tn[2],
                             o->ith,
-                            o->reach};
+                            o->reach,
+                            (const int *)o->map.host,
+                            o->bn[0],
+                            o->bn[1]};
     return b;
 }
 
 /* Reference twins (host/ops/pls/plscontrol_ref.c): same arguments, host storage; the
  * records are in o->part, the geometry of the binning in o. */
+/* (the list of active blocks goes into list[o->lcur], chosen by the launcher) */
 void lq_plscontrol_ref_bin(lq_plscontrol_ops *o, float h);
 void lq_plscontrol_ref_velocity(lq_plscontrol_ops *o, lq_field *u, lq_field *v, lq_field *w,
                                 const lq_field *phi, const lq_field *sdf, float h);
