@@ -60,9 +60,11 @@ static void test_tracks(void)
     for (int i = 0; i < 4; i++) {
         double p[3], v[3];
         quad(ts[i], p, v);
-        o += (size_t)snprintf(text + o, sizeof text - o, "%.17g, 7, %.17g, %.17g, %.17g, %g, %g, 0, 0\n",
-                              ts[i], p[0], p[1], p[2], i < 2 ? 1.0 : 0.0, (double)i);
-        if (i == 1) o += (size_t)snprintf(text + o, sizeof text - o, "0.3, 3, 1, 2, 3, 0.5, 9, 9, 9\n");
+        o += (size_t)snprintf(text + o, sizeof text - o,
+                              "%.17g, 7, %.17g, %.17g, %.17g, %g, %g, 0, 0\n", ts[i], p[0], p[1],
+                              p[2], i < 2 ? 1.0 : 0.0, (double)i);
+        if (i == 1)
+            o += (size_t)snprintf(text + o, sizeof text - o, "0.3, 3, 1, 2, 3, 0.5, 9, 9, 9\n");
     }
     write_text(tmp_path("t.csv"), text);
     lq_tracks *ts_ = NULL;
@@ -83,12 +85,13 @@ static void test_tracks(void)
         CHECK(at.strength >= 0 && at.strength <= 1);
         CHECK(at.vel[0] >= -1e-12 && at.vel[0] <= 3 + 1e-12 && at.vel[1] == 0);
     }
-    fprintf(stderr, "  quadratic keys: position error %.3g m, velocity error %.3g m/s\n", err, verr);
+    fprintf(stderr, "  quadratic keys: position error %.3g m, velocity error %.3g m/s\n", err,
+            verr);
     CHECK(err < 1e-12 && verr < 1e-12);
     lq_tracks_eval(ts_, 1, 0.5, &at);
     CHECK(at.strength == 1 && at.vel[0] == 1);
     lq_tracks_eval(ts_, 1, 0.25, &at);
-    CHECK(at.strength == 1); /* flat between equal keys */
+    CHECK(at.strength == 1);        /* flat between equal keys */
     lq_tracks_eval(ts_, 1, 9, &at); /* held after the last key */
     double p[3], v[3];
     quad(2, p, v);
