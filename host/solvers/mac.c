@@ -259,6 +259,10 @@ static int lq_mac_sources(lq_mac *s, const lq_config *cfg, unsigned char *fl, un
         if (inlet && s->ninlets == LQ_MACBC_MAX_INLETS)
             return lq_config_error(cfg, q->at, "solver 'mac' takes at most %d inlets",
                                    LQ_MACBC_MAX_INLETS);
+        const lq_config_region *box = inlet ? &q->inlet.region : &q->outlet.region;
+        if (!box->has_min || !box->has_max)
+            return lq_config_error(cfg, q->at_kind,
+                                   "solver 'mac' takes a box %s: it needs `min` and `max`", kind);
         lq_mac_inlet *in = inlet ? &s->inlets[s->ninlets] : NULL;
         if (inlet) {
             in->cells = lq_alloc((size_t)nx * ny * nz * sizeof(int));

@@ -25,6 +25,10 @@
  *      erasers cut the liquid away (§4.3, fig. 2), and the particles in the cells that
  *      moved are deleted and the band reseeded (§4.3: "reseeded to the adjusted
  *      interface location");
+ *   §6. with pls.texture, the texture particles (host/ops/pls/texparticles.h: seeded on
+ *      the initial surface, each carrying its rest coordinate) move as the level-set
+ *      particles did in 1, then (pls.texture.project) onto the reinitialised φ = 0; the
+ *      run writes their rest coordinate per mesh vertex (host/views/texmap.h);
  *   4. the velocity is advected by itself (eq. 2's convection);
  *   5. gravity g·dt on the faces beside liquid (eq. 2's g); with objects first
  *      (separation) dry object cells the liquid flows into are closed, then §5.5.1 at
@@ -36,15 +40,22 @@
  *      inequality) and gets gravity. Then viscosity (§5.1, when pls.viscosity or a
  *      liquid[].viscosity is above 0, ν(t) by pls.viscosity_change; viscosity control
  *      particles blend ν per cell first, §4.1): explicit cross terms from uⁿ, implicit per
- *      component on the advected velocity plus g·dt, as the paper orders it; then
- *      velocity control (eq. 4), hard where α > 0.9: those liquid cells' faces take the
- *      particles' velocity;
+ *      component on the advected velocity plus g·dt, as the paper orders it. Then
+ *      sources[] (host/ops/pls/plssource.h): the outlets remove their liquid (air to the
+ *      projection), the inlets open for t + dt fill their cells and hold their velocity on
+ *      their faces (a boundary of the projection, as §5.4 holds sourced values while eq. 1
+ *      and 2 are solved, so the flux they hold is what the next step's advection carries
+ *      out). Then velocity control (eq. 4), hard where α > 0.9: those liquid cells' faces
+ *      take the particles' velocity; it runs last before the projection and sees the open
+ *      inlets as solids, so it never overrides a held inlet face and its solid field
+ *      (objects, inlets and hard cells together) is the one the projection takes;
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
- *      fluid); the domain edge, objects (sdf ≤ 0) and hard-controlled cells (§4.3) Neumann: the
- * closed faces keep their velocity, whose flux enters the right-hand side (0 at rest, the wall's
- * when moving); with separation an object cell with φ > 0 is air (p = 0, its faces open), so a face
- *      whose normal velocity is not the object's is never a fixed flux; divergence
- *      particles add their target ∇·u to the right-hand side;
+ *      fluid); the domain edge, objects (sdf ≤ 0), open inlets and hard-controlled cells
+ *      (§4.3) Neumann: the closed faces keep their velocity, whose flux enters the
+ *      right-hand side (0 at rest, the wall's when moving, the inlet's); with separation
+ *      an object cell with φ > 0 is air (p = 0, its faces open), so a face whose normal
+ *      velocity is not the object's is never a fixed flux; divergence particles add their
+ *      target ∇·u to the right-hand side;
  *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects;
  *      with separation (§5.5.2) object cells the liquid leaves (urel·N > 0.1 |urel| with
  *      uext just extrapolated, and a tension, p < 0, in the liquid beside them in the
@@ -66,9 +77,9 @@
  * do, with the measurements: docs/VALIDATION.md, `pls`.
  *
  * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
- * scene is refused), no-slip domain walls (every wall is free-slip), sources, enslaved
- * pockets (§5.6: a liquid region walled in by hard control has a singular system; its
- * b sums to its walls' net flux, 0 for rigid or still control).
+ * scene is refused), no-slip domain walls (every wall is free-slip), moving inlets and
+ * outlets, enslaved pockets (§5.6: a liquid region walled in by hard control has a
+ * singular system; its b sums to its walls' net flux, 0 for rigid or still control).
  */
 #include <math.h>
 #include <stdio.h>
@@ -76,6 +87,7 @@
 #include <string.h>
 
 #include "io/checkpoint.h"
+#include "io/io.h"
 #include "ops/pls/controls.h"
 #include "ops/pls/extrap.h"
 #include "common/mac_grid.h"
@@ -83,9 +95,11 @@
 #include "ops/pls/plsforce.h"
 #include "ops/pls/plsobject.h"
 #include "ops/pls/plsparticles.h"
+#include "ops/pls/plssource.h"
 #include "ops/pls/poisson.h"
 #include "ops/pls/reinit.h"
 #include "ops/pls/sladvect.h"
+#include "ops/pls/texparticles.h"
 #include "core/framesplit.h"
 #include "core/profile.h"
 #include "core/solver_api.h"
@@ -104,7 +118,9 @@ enum {
     LQ_PLS_R_FORCE = 64,
     LQ_PLS_R_VISC = 128,
     LQ_PLS_R_OBJ = 256,
-    LQ_PLS_R_CONTROL = 512
+    LQ_PLS_R_TEX = 512,
+    LQ_PLS_R_SRC = 1024,
+    LQ_PLS_R_CONTROL = 2048
 };
 
 typedef struct lq_pls {
@@ -132,6 +148,10 @@ typedef struct lq_pls {
     bool objects;  /* any object (static or moving): the §5.5 path */
     lq_plsobject_ops plsobject;
     lq_field sdf_static;
+    /* sources[]: inlets and outlets (host/ops/pls/plssource.h) */
+    bool sources;
+    lq_plssource_set *source_set; /* read before the plan, handed to plssource after */
+    lq_plssource_ops plssource;
     /* §4 control particles (host/ops/pls/controls.h, plscontrol.h): made at create, placed
      * and binned each step (once when nothing in them moves or changes) */
     bool control, control_binned;
@@ -161,6 +181,14 @@ typedef struct lq_pls {
     long long escaped;
     float *fv, *gv, *pcols[5], *pbuf; /* host scratch of the views */
     int pcap;
+    /* §6 texture particles (pls.texture, host/ops/pls/texparticles.h): the band cells to
+     * seed (host, until seeded), the particles, the view's columns */
+    bool texture, tex_project;
+    int *tex_cells, tex_ncells;
+    lq_texparticles_ops tex;
+    lq_texparticles_state texst;
+    lq_texparticles_params texprm;
+    float *tbuf, *tcols[6];
 } lq_pls;
 
 #define LQ_PLS_PHI_LAYERS 6 /* §5.5.2: cells of φ extrapolated into objects */
@@ -186,6 +214,14 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_FORCE) lq_plsforce_ops_release(&s->plsforce);
     if (s->ready & LQ_PLS_R_VISC) lq_viscosity_ops_release(&s->viscosity);
     if (s->ready & LQ_PLS_R_OBJ) lq_plsobject_ops_release(&s->plsobject);
+    if (s->ready & LQ_PLS_R_TEX) lq_texparticles_ops_release(&s->tex);
+    lq_texparticles_state_release(&s->texst);
+    free(s->tex_cells);
+    free(s->tbuf);
+    for (int i = 0; i < 6; i++) free(s->tcols[i]);
+    if (s->ready & LQ_PLS_R_SRC) lq_plssource_ops_release(&s->plssource);
+    if (s->source_set) lq_plssource_set_free(s->source_set);
+    free(s->source_set);
     if (s->ready & LQ_PLS_R_CONTROL) lq_plscontrol_ops_release(&s->plscontrol);
     lq_controls_free(&s->controls);
     lq_field_release(&s->sdf_static);
@@ -484,6 +520,11 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     if (s->viscous)
         LQ_PLS_PART(lq_viscosity_ops_bytes(s->nx, s->ny, s->nz) + C * (s->nu_regions ? 8 : 4),
                     s->nu_regions ? "viscosity solve, nu and nun" : "viscosity solve and nu");
+    if (s->texture)
+        LQ_PLS_PART(lq_texparticles_state_bytes(s->texst.capacity), "texture particles (§6)");
+    if (s->sources)
+        LQ_PLS_PART(lq_plssource_ops_bytes(s->nx, s->ny, s->nz, s->source_set->inlets),
+                    "sources: regions, table, sums, solid field");
     if (s->control)
         LQ_PLS_PART(
             lq_plscontrol_ops_bytes(s->nx, s->ny, s->nz, s->controls.total, s->control_kinds),
@@ -709,6 +750,16 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
     } else {
         for (int q = 0; q < nmob; q++) lq_plsobject_object_free(&mob[q]);
     }
+    if (s->texture) {
+        LQ_PLS_INIT(LQ_PLS_R_TEX, lq_texparticles_ops_init(&s->tex, ctx, nx, ny, nz));
+        if (!rc) rc = lq_texparticles_state_init(&s->texst, ctx, nx, ny, nz, s->texst.capacity);
+    }
+    if (s->sources) {
+        LQ_PLS_INIT(LQ_PLS_R_SRC, lq_plssource_ops_init(&s->plssource, ctx, nx, ny, nz, h,
+                                                        s->source_set->inlets));
+        if (!rc) rc = lq_plssource_add(&s->plssource, s->source_set);
+        lq_plssource_set_free(s->source_set); /* the arrays; the struct stays for the plan */
+    }
     if (s->control)
         LQ_PLS_INIT(LQ_PLS_R_CONTROL, lq_plscontrol_ops_init(&s->plscontrol, ctx, nx, ny, nz,
                                                              s->controls.total, s->control_kinds));
@@ -721,6 +772,21 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
         }
     }
 #undef LQ_PLS_INIT
+    return rc;
+}
+
+/* §6: the texture particles on the initial surface, φ now a signed distance: in the band
+ * cells of the initial φ that the reinitialised φ keeps in its band (a box's face on the
+ * domain's edge or the floor is no surface: particles there would sit inside the liquid
+ * and surface in a thin film with the floor's rest coordinate). */
+static int lq_pls_texture_seed(lq_pls *s)
+{
+    int rc = lq_field_download(&s->phi, s->gv), m = 0;
+    for (int i = 0; i < s->tex_ncells && !rc; i++)
+        if (fabsf(s->gv[s->tex_cells[i]]) < s->texprm.band) s->tex_cells[m++] = s->tex_cells[i];
+    if (!rc) rc = lq_texparticles_seed(&s->tex, &s->texst, &s->phi, s->tex_cells, m, &s->texprm);
+    free(s->tex_cells);
+    s->tex_cells = NULL;
     return rc;
 }
 
@@ -743,6 +809,7 @@ static int lq_pls_start(lq_pls *s, lq_ctx *ctx, float *sdf0)
     if (!rc)
         rc = lq_plsparticles_seed(&s->plsparticles, &s->plsparticles_state, &s->phi, sdf,
                                   &s->plsparticles_params);
+    if (!rc && s->texture) rc = lq_pls_texture_seed(s);
     if (!rc)
         rc = lq_extrap_velocity(&s->extrap, &s->u, &s->v, &s->w, &s->phi, sdf, &s->extrap_params);
     int bad = 0;
@@ -751,6 +818,38 @@ static int lq_pls_start(lq_pls *s, lq_ctx *ctx, float *sdf0)
     if (!rc) s->volume0 = cells * s->cellv;
     return rc;
 }
+
+/* §6, pls.texture: the band cells of the initial φ (the liquid shapes' distance, on the
+ * host) to seed, and the room, per_cell particles in each. */
+static int lq_pls_texture_setup(lq_pls *s, const lq_config *cfg, const float *phi0)
+{
+    const lq_config_texture *t = &cfg->pls.texture;
+    s->texture = t->on;
+    if (!s->texture) return LQ_OK;
+    s->tex_project = t->project;
+    if (t->image) { /* read now: a file that is no PNG stops the run before any output */
+        int iw = 0, ih = 0;
+        uint8_t *rgb = NULL;
+        int rc = lq_png_read_rgb(t->image, &iw, &ih, &rgb);
+        free(rgb);
+        if (rc) return rc;
+    }
+    int per_cell = t->per_cell > 0 ? t->per_cell : s->nz == 1 ? 4 : 8;
+    s->texprm = (lq_texparticles_params){
+        .h = (float)s->h, .band = (float)(t->band * s->h), .per_cell = per_cell, .seed = 0x7e47};
+    int n = lq_texparticles_band_cells(phi0, s->nx, s->ny, s->nz, s->texprm.band, NULL);
+    if ((long long)n * per_cell > LQ_PLSPARTICLES_MAX_CAPACITY)
+        return lq_config_error(cfg, NULL, "pls.texture: %lld texture particles are too many",
+                               (long long)n * per_cell);
+    s->tex_cells = lq_alloc((size_t)LQ_MAX(n, 1) * sizeof *s->tex_cells);
+    if (!s->tex_cells) return LQ_ESIM;
+    s->tex_ncells =
+        lq_texparticles_band_cells(phi0, s->nx, s->ny, s->nz, s->texprm.band, s->tex_cells);
+    s->texst.capacity = n * per_cell;
+    return LQ_OK;
+}
+
+static int lq_pls_sources_start(lq_pls *s);
 
 static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
 {
@@ -775,9 +874,15 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     size_t band = 0;
     s->nu_base = cfg->pls.viscosity;
     if (!rc) rc = lq_pls_initial_phi(s, cfg, phi0, sdf0, &band);
+    if (!rc) rc = lq_pls_texture_setup(s, cfg, phi0);
     if (!rc) rc = lq_pls_capacity(s, cfg, band, &cap);
     if (!rc) rc = lq_pls_control_make(s, cfg);
     if (!rc) rc = lq_pls_viscous(s, cfg);
+    s->sources = cfg->nsources > 0; /* read here (checks before the plan), uploaded later */
+    if (!rc && s->sources && !(s->source_set = lq_calloc(1, sizeof *s->source_set))) rc = LQ_ESIM;
+    if (!rc && s->sources)
+        rc = lq_plssource_read(cfg, s->nx, s->ny, s->nz, (float)s->h, s->origin, sdf0,
+                               s->source_set);
     if (!rc) rc = lq_pls_moving(s, cfg, mob, &nmob);
     if (!rc) {
         rc = lq_pls_reserve(s, ctx, cap, mob, nmob);
@@ -787,6 +892,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
             for (int q = 0; q < nmob; q++) lq_plsobject_object_free(&mob[q]);
     }
     if (!rc) rc = lq_pls_start(s, ctx, sdf0);
+    if (!rc && s->sources) rc = lq_pls_sources_start(s); /* after volume0 */
     free(phi0);
     free(sdf0);
     if (rc) {
@@ -891,6 +997,18 @@ static int lq_pls_tidy_particles(lq_pls *s)
     return rc;
 }
 
+/* §6: the texture particles move as the level-set particles did in 1 (RK2 through uⁿ,
+ * which 2 and 3 leave as it was); with pls.texture.project, then onto the reinitialised
+ * φ = 0. */
+static int lq_pls_texture_move(lq_pls *s, double dt)
+{
+    s->texprm.dt = (float)dt;
+    int rc = lq_texparticles_advect(&s->tex, &s->texst, &s->u, &s->v, &s->w, &s->texprm);
+    if (!rc && s->tex_project)
+        rc = lq_texparticles_project(&s->tex, &s->texst, &s->phi, &s->texprm);
+    return rc;
+}
+
 /* --- §4 control particles: the stages (host/ops/pls/plscontrol.h) --- */
 
 #define LQ_PLS_HAS(s, kind) (((s)->control_kinds >> (kind)) & 1u)
@@ -936,11 +1054,15 @@ static int lq_pls_control_nu(lq_pls *s)
 }
 
 /* eq. 4 on the faces; hard control where α > 0.9 (the projection then takes those cells
- * as solid: lq_pls_project). */
+ * as solid: lq_pls_project). The open inlets count as objects here: their held faces are
+ * left alone, and the solid field written (objects, inlets, hard cells) is the one the
+ * projection needs, both boundaries at once. */
 static int lq_pls_control_velocity(lq_pls *s)
 {
-    return lq_plscontrol_velocity(&s->plscontrol, &s->u, &s->v, &s->w, &s->phi, lq_pls_sdf(s),
-                                  (float)s->h, NULL);
+    const lq_field *sdf = lq_pls_sdf(s);
+    if (s->sources) sdf = lq_plssource_solid(&s->plssource, sdf);
+    return lq_plscontrol_velocity(&s->plscontrol, &s->u, &s->v, &s->w, &s->phi, sdf, (float)s->h,
+                                  NULL);
 }
 
 /* 4. The velocity advected by itself (eq. 2's convection); uⁿ stays in un, vn, wn. */
@@ -1008,13 +1130,27 @@ static int lq_pls_viscosity(lq_pls *s, double dt)
     return rc;
 }
 
-/* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h). */
+/* 5, sources[] (host/ops/pls/plssource.h): the step [t, t + dt] done, the outlets drain
+ * and the inlets fill and hold their faces for t + dt, before the projection takes them. */
+static int lq_pls_sources(lq_pls *s, double dt)
+{
+    lq_plsparticles_state *ps = &s->plsparticles_state;
+    return lq_plssource_step(&s->plssource, s->t, dt, &s->phi, &s->u, &s->v, &s->w,
+                             &ps->part[ps->cur], ps->live, lq_pls_sdf(s));
+}
+
+/* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h); open
+ * inlets are solids there, their faces' flux in the right-hand side. */
 static int lq_pls_project(lq_pls *s, lq_poisson_stats *pst)
 {
-    if (s->control) /* §4.3: hard cells solid, divergence targets in the right-hand side */
-        return lq_plscontrol_project(&s->plscontrol, &s->poisson, &s->phi, lq_pls_sdf(s), &s->u,
-                                     &s->v, &s->w, &s->b, &s->p, &s->poisson_params, pst);
-    return lq_poisson_step(&s->poisson, &s->phi, lq_pls_sdf(s), &s->u, &s->v, &s->w, &s->b, &s->p,
+    const lq_field *sdf = lq_pls_sdf(s);
+    if (s->sources) sdf = lq_plssource_solid(&s->plssource, sdf);
+    /* §4.3: the hard cells solid (with the inlets: lq_pls_control_velocity), divergence
+     * targets in the right-hand side */
+    if (s->control)
+        return lq_plscontrol_project(&s->plscontrol, &s->poisson, &s->phi, sdf, &s->u, &s->v, &s->w,
+                                     &s->b, &s->p, &s->poisson_params, pst);
+    return lq_poisson_step(&s->poisson, &s->phi, sdf, &s->u, &s->v, &s->w, &s->b, &s->p,
                            &s->poisson_params, pst);
 }
 
@@ -1042,6 +1178,21 @@ static int lq_pls_divfree(lq_pls *s)
     if (!rc && s->objects)
         rc = lq_extrap_object_bc(&s->extrap, &s->u, &s->v, &s->w, sep, sdf, s->plsobject.vel,
                                  &s->extrap_params);
+    return rc;
+}
+
+/* The sources for the first step, and the velocity projected and extrapolated with the
+ * inlets' faces held: without, the first step would move the liquid by a field the
+ * inlets' flux has not been projected into (a submerged inlet then lost its first step).
+ * The projected velocity does not depend on the Δt the projection is given. */
+static int lq_pls_sources_start(lq_pls *s)
+{
+    lq_poisson_stats pst;
+    s->poisson_params.dt = (float)(1.0 / s->fps);
+    int rc = lq_pls_sources(s, 0.0);
+    if (!rc) rc = lq_pls_project(s, &pst);
+    if (!rc) rc = lq_pls_extrapolate(s);
+    if (!rc) rc = lq_pls_divfree(s);
     return rc;
 }
 
@@ -1088,6 +1239,7 @@ static int lq_pls_step(lq_pls *s, double dt)
     /* §4.3: level-set control and erasers (fig. 2), their region's particles reseeded */
     if (s->control && (LQ_PLS_HAS(s, LQ_PLSCONTROL_PHI) || LQ_PLS_HAS(s, LQ_PLSCONTROL_ERASER)))
         LQ_STAGE(rc, c, "level-set control", lq_pls_control_phi(s));
+    if (s->texture) LQ_STAGE(rc, c, "texture particles move (§6)", lq_pls_texture_move(s, dt));
     /* 4. eq. 2's convection, semi-Lagrangian */
     LQ_STAGE(rc, c, "velocity advected", lq_pls_advect_velocity(s));
     /* 5. eq. 2's g, with §5.5.1 at the object faces; then ∇·τ (§5.1) */
@@ -1095,6 +1247,8 @@ static int lq_pls_step(lq_pls *s, double dt)
     if (s->control && LQ_PLS_HAS(s, LQ_PLSCONTROL_VISCOSITY))
         LQ_STAGE(rc, c, "viscosity control", lq_pls_control_nu(s)); /* §4.1, §5.1 */
     if (s->viscous) LQ_STAGE(rc, c, "viscosity", lq_pls_viscosity(s, dt));
+    /* sources: §5.4's sourced values, held while eq. 1 is solved; sinks: CSG subtraction */
+    if (s->sources) LQ_STAGE(rc, c, "sources and sinks", lq_pls_sources(s, dt));
     /* §4.3, eq. 4: velocity control, hard where α > 0.9 */
     if (s->control && LQ_PLS_HAS(s, LQ_PLSCONTROL_VELOCITY))
         LQ_STAGE(rc, c, "velocity control", lq_pls_control_velocity(s));
@@ -1122,6 +1276,19 @@ static int lq_pls_max_speed(lq_pls *s, int frame, double *umax)
     return LQ_OK;
 }
 
+/* The sources' stats (as shallow's): what the inlets delivered, what the outlets removed,
+ * and the volume drift without them, relative to the initial volume plus the delivered. */
+static int lq_pls_measure_sources(lq_pls *s, lq_frame_stats *st)
+{
+    double src = 0, snk = 0;
+    int rc = lq_plssource_totals(&s->plssource, &s->phi, &src, &snk);
+    lq_stats_extra(st, "source_volume", src);
+    lq_stats_extra(st, "sink_volume", snk);
+    lq_stats_extra(st, "volume_drift",
+                   (st->liquid_volume - (s->volume0 + src - snk)) / fmax(s->volume0 + src, 1e-30));
+    return rc;
+}
+
 static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
 {
     memset(st, 0, sizeof *st);
@@ -1144,6 +1311,7 @@ static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
     st->dt_min = st->dt_max = s->dt_prev;
     lq_stats_extra(st, "volume_change",
                    s->volume0 > 0 ? (st->liquid_volume - s->volume0) / s->volume0 : 0);
+    if (s->sources && (rc = lq_pls_measure_sources(s, st)) != LQ_OK) return rc;
     lq_stats_extra(st, "particles", s->plsparticles_state.live);
     lq_stats_extra(st, "escaped", (double)s->escaped);
     if (s->viscous) {
@@ -1156,6 +1324,7 @@ static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
         lq_stats_extra(st, "control_moved_cells", s->plscontrol.moved);
     }
     lq_stats_extra(st, "particles_dropped", (double)s->plsparticles_state.dropped);
+    if (s->texture) lq_stats_extra(st, "texture_particles", s->texst.n);
     lq_stats_extra(st, "pressure_unconverged", s->unconverged);
     lq_stats_extra(st, "device_bytes", (double)s->device_bytes);
     return LQ_OK;
@@ -1268,7 +1437,54 @@ static int lq_pls_points(void *state, lq_points_view *pv)
     return rc;
 }
 
+/* §6: the texture particles, x y z and rest_x rest_y rest_z (world, m). */
+static const char *const lq_pls_texture_names[] = {"x", "y", "z", "rest_x", "rest_y", "rest_z"};
+static int lq_pls_texture_points(void *state, lq_points_view *pv)
+{
+    lq_pls *s = state;
+    int n = s->texture ? s->texst.n : 0, rc = LQ_OK;
+    memset(pv, 0, sizeof *pv);
+    pv->nprops = 6;
+    pv->names = lq_pls_texture_names;
+    if (n == 0) return LQ_OK;
+    bool ok = s->tbuf != NULL; /* made once: the count is fixed for the run */
+    for (int i = 0; i < 6; i++) ok = ok && s->tcols[i];
+    if (!ok) {
+        free(s->tbuf);
+        s->tbuf = lq_alloc((size_t)n * LQ_TEXPARTICLES_STRIDE * sizeof(float));
+        ok = s->tbuf != NULL;
+        for (int i = 0; i < 6; i++) {
+            free(s->tcols[i]);
+            s->tcols[i] = lq_alloc((size_t)n * sizeof(float));
+            ok = ok && s->tcols[i];
+        }
+        if (!ok) return LQ_ESIM;
+    }
+    rc = lq_texparticles_download(&s->texst, s->tbuf);
+    for (int q = 0; q < n && !rc; q++)
+        for (int c = 0; c < 6; c++)
+            s->tcols[c][q] =
+                (float)(s->tbuf[(size_t)q * LQ_TEXPARTICLES_STRIDE + c] + s->origin[c % 3]);
+    pv->n = rc ? 0 : n;
+    for (int i = 0; i < 6; i++) pv->columns[i] = s->tcols[i];
+    return rc;
+}
+
 /* --- checkpoints: scalars, u v w p phi, the particles ---------------------------------- */
+
+/* §6: the texture particles' count and their buffer whole (its room is the same in every
+ * run of the scene: the initial φ's band). */
+static int lq_pls_texture_ckpt(lq_pls *s, FILE *f, bool save)
+{
+    int32_t n = s->texst.n;
+    int rc = save ? lq_checkpoint_put(f, &n, sizeof n) : lq_checkpoint_get(f, &n, sizeof n);
+    if (!rc && (n < 0 || n > s->texst.capacity))
+        return lq_error(LQ_EINPUT, "the checkpoint holds %d texture particles, room for %d", n,
+                        s->texst.capacity);
+    s->texst.n = n;
+    return rc ? rc : lq_checkpoint_fields(f, (lq_field *[]){&s->texst.part}, 1, save);
+}
+
 typedef struct lq_pls_scalars {
     double t, dt_prev, volume0;
     int64_t dropped;
@@ -1309,6 +1525,8 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
         if (!rc) rc = lq_plsparticles_upload(&s->plsparticles_state, buf, sc.live);
     }
     free(buf);
+    if (!rc && s->texture) rc = lq_pls_texture_ckpt(s, f, save);
+    if (!rc && s->sources) rc = lq_plssource_checkpoint(&s->plssource, f, save);
     if (!rc && !save) {
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;
@@ -1346,4 +1564,5 @@ const lq_solver_vt lq_pls_solver = {
     .load = lq_pls_load,
     .points = lq_pls_points,
     .objects = NULL,
+    .texture = lq_pls_texture_points,
 };

@@ -21,9 +21,11 @@
 #include "ops/pls/plsforce.h"
 #include "ops/pls/plsobject.h"
 #include "ops/pls/plsparticles.h"
+#include "ops/pls/plssource.h"
 #include "ops/pls/poisson.h"
 #include "ops/pls/reinit.h"
 #include "ops/pls/sladvect.h"
+#include "ops/pls/texparticles.h"
 #include "ops/pls/viscosity.h"
 
 #include <string.h>
@@ -73,6 +75,10 @@ static void test_zeroed(void)
     ZEROED(lq_plsobject_ops, lq_plsobject_ops_release);
     ZEROED(lq_plsparticles_ops, lq_plsparticles_ops_release);
     ZEROED(lq_plsparticles_state, lq_plsparticles_state_release);
+    ZEROED(lq_texparticles_ops, lq_texparticles_ops_release);
+    ZEROED(lq_texparticles_state, lq_texparticles_state_release);
+    ZEROED(lq_plssource_ops, lq_plssource_ops_release);
+    ZEROED(lq_plssource_set, lq_plssource_set_free);
     ZEROED(lq_poisson_ops, lq_poisson_ops_release);
     ZEROED(lq_reinit_ops, lq_reinit_ops_release);
     ZEROED(lq_sladvect_ops, lq_sladvect_ops_release);
@@ -108,9 +114,14 @@ static void test_made(lq_ctx *ctx)
     MADE(lq_plsparticles_ops, lq_plsparticles_ops_release, lq_plsparticles_ops_init, ctx, n, n, n);
     MADE(lq_plsparticles_state, lq_plsparticles_state_release, lq_plsparticles_state_init, ctx, n,
          n, n, 100);
+    MADE(lq_plssource_ops, lq_plssource_ops_release, lq_plssource_ops_init, ctx, n, n, n, 0.1f,
+         true);
     MADE(lq_poisson_ops, lq_poisson_ops_release, lq_poisson_ops_init, ctx, n, n, n);
     MADE(lq_reinit_ops, lq_reinit_ops_release, lq_reinit_ops_init, ctx, n, n, n);
     MADE(lq_sladvect_ops, lq_sladvect_ops_release, lq_sladvect_ops_init, ctx, n, n, n);
+    MADE(lq_texparticles_ops, lq_texparticles_ops_release, lq_texparticles_ops_init, ctx, n, n, n);
+    MADE(lq_texparticles_state, lq_texparticles_state_release, lq_texparticles_state_init, ctx, n,
+         n, n, 100);
     MADE(lq_viscosity_ops, lq_viscosity_ops_release, lq_viscosity_ops_init, ctx, n, n, n);
 }
 

@@ -17,7 +17,9 @@
  * Lists: the last binning's active blocks are in list[lcur]; the velocity pass writes
  * the projection's solid field in those blocks and remembers them (lw), so that the next
  * pass first puts the base value back there (without objects; with objects the base is
- * rewritten everywhere, since their sdf moves). A binning never overwrites list[lw].
+ * rewritten everywhere, since their sdf moves; and once more after the last pass with an
+ * sdf, since the base it wrote everywhere is not the +h of a pass without one: the
+ * solver's open inlets come and go as an sdf). A binning never overwrites list[lw].
  */
 #include "ops/pls/plscontrol.h"
 
@@ -388,6 +390,8 @@ int lq_plscontrol_velocity(lq_plscontrol_ops *o, lq_field *u, lq_field *v, lq_fi
     assert(o->ca.count > 0);
     int rc = lq_plscontrol_zero_counter(o, LQ_PLSCONTROL_CNT_HARD);
     if (rc) return rc;
+    if (!sdf && o->lsdf) o->lw = -1; /* the base the last pass wrote everywhere: redo it */
+    o->lsdf = sdf != NULL;
     if (IS_REF(o)) {
         lq_plscontrol_ref_velocity(o, u, v, w, phi, sdf, h);
     } else {

@@ -52,6 +52,7 @@ typedef struct lq_plscontrol_ops {
     int bn[3], nblocks; /* activity blocks per axis, all */
     int lcur;           /* list[lcur] holds the last binning's active blocks */
     int lw;             /* list[lw]: those the last velocity pass wrote solid in (-1: none) */
+    int lsdf;           /* the last velocity pass had an sdf (its base came from it) */
     int nlist[2];
     /* the last passes */
     int hard, moved; /* cells under hard control; cells the φ control moved */
