@@ -21,7 +21,9 @@
  *  4. viscosity particles change the local viscosity: a 0.24 m block of inviscid liquid
  *     (2D 32 × 24, h = 2 cm) slumps (max speed above 0.3 m/s within 6 frames); with
  *     viscosity particles of ν = 50 m²/s over it (box falloff) it holds (below 0.05 m/s)
- *     and the viscous solve runs.
+ *     and the viscous solve runs;
+ *  5. an open inlet and hard control together (the projection takes both as solids):
+ *     test_inlet's comment.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -278,8 +280,47 @@ static void test_viscosity(void)
     run_close(&b);
 }
 
+/* An open inlet and a hard region in one pool: both are boundaries of the projection.
+ * The inlet (a cylinder under the surface pushing F up until 0.5 s) must deliver F·Δt
+ * over frames 3-12 within 1 % while a still hard block elsewhere in the pool keeps
+ * every one of its cells (and its faces at 0); after the inlet closes (frame 15) the
+ * volume must stay within 1 % of F·Δt of where it was (no inlet cell left solid). */
+static void test_inlet(void)
+{
+    fprintf(stderr, "an open inlet and hard control in one pool:\n");
+    const char *yaml = "solver: pls\ngrid: {size: [16, 16, 16], cell: 0.0625}\n"
+                       "time: {frames: 24, fps: 30}\nliquid: [{level: 0.5}]\n"
+                       "sources:\n  - inlet:\n"
+                       "      cylinder: {center: [0.5, 0.0625, 0.5], radius: 0.15, height: 0.125}\n"
+                       "      velocity: [0, 1, 0]\n      flow: 0.003\n      stop: 0.5\n"
+                       "control:\n  - box: {min: [0.72, 0.1, 0.3], max: [0.92, 0.3, 0.7]}\n"
+                       "    falloff: box\n    radius: 0.04\n"
+                       "pls: {particles_per_cell: 16}\noutput: {preview: false, mesh: false}\n";
+    run r;
+    CHECK_OK(run_open(&r, yaml));
+    double v3 = 0, v12 = 0, v16 = 0, v24 = 0, hard_min = 1e9;
+    for (int f = 1; f <= 24; f++) {
+        CHECK_OK(run_frames(&r, 1));
+        hard_min = fmin(hard_min, run_extra(&r, "control_hard_cells"));
+        if (f == 3) v3 = r.last.liquid_volume;
+        if (f == 12) v12 = r.last.liquid_volume;
+        if (f == 16) v16 = r.last.liquid_volume;
+        if (f == 24) v24 = r.last.liquid_volume;
+    }
+    double want = 0.003 * 9 / 30.0;
+    fprintf(stderr,
+            "  frames 3-12 delivered %.6g m³ (stated %.6g, %+.3f %%); closed, frames 16-24 "
+            "%+.3g m³; hard cells at least %.0f\n",
+            v12 - v3, want, 100 * (v12 - v3 - want) / want, v24 - v16, hard_min);
+    CHECK(fabs(v12 - v3 - want) <= 0.01 * want);
+    CHECK(fabs(v24 - v16) <= 0.01 * want);
+    CHECK(hard_min == 3 * 3 * 6); /* cell centres 0.75-0.875 (x), 0.125-0.25 (y), 0.3-0.7 (z) */
+    run_close(&r);
+}
+
 int main(void)
 {
+    test_inlet();
     test_hold();
     test_smooth();
     test_divergence();
