@@ -698,6 +698,8 @@ static int lq_config_read_pls(const lq_scene *s, lq_config *c)
     p->object_friction = lq_scene_float(s, "pls.object_friction");
     p->object_separation = lq_scene_bool(s, "pls.object_separation");
     p->object_stratify = lq_scene_bool(s, "pls.object_stratify");
+    p->enslave_pockets = lq_scene_bool(s, "pls.enslave_pockets");
+    p->pocket_passes = lq_scene_int(s, "pls.pocket_passes");
     p->at_particles_per_cell = lq_scene_at(s, "pls.particles_per_cell");
     lq_config_texture *t = &p->texture;
     t->on = lq_scene_has(s, "pls.texture");

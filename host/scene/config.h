@@ -438,6 +438,8 @@ typedef struct lq_config_pls {
     bool reinit_pde; /* reinit: pde (else fim) */
     double object_friction;
     bool object_separation, object_stratify;
+    bool enslave_pockets; /* §5.6 */
+    int pocket_passes;
     lq_config_texture texture;
     const lq_scene_node *at_particles_per_cell;
 } lq_config_pls;

@@ -740,6 +740,18 @@ const lq_key lq_scene_keys[] = {
            "its motion, removed; then projected out along the normal), so they do not pile "
            "up on it and a film on it stays resolved. false: they move freely and are deleted "
            "once inside."),
+    K_BOOL("pls.enslave_pockets", LQ_SOLVER_PLS, "true",
+           "Enslaved pockets (§5.6): every step, liquid regions that reach no air — walled in "
+           "by hard control, obstacles, open inlets or the domain walls — are found "
+           "(connected components on the device), left out of the pressure solve and given "
+           "the diffused velocity of their boundary, so a pocket never makes the solve fail "
+           "or stall. Runs when the scene has obstacles, inlets or velocity control; a liquid "
+           "with no air at all is a closed tank, left to the solve. false: the pockets stay "
+           "in the solve (squeezed by hard control, it stalls at pls.max_iterations)."),
+    K_INT("pls.pocket_passes", 0, LQ_SOLVER_PLS, 1, 64, "4", "",
+          "Averaging passes over an enslaved pocket's faces (§5.6: \"a couple of times\"): "
+          "each face takes the mean of its neighbours, starting from the boundary's "
+          "velocity; more run while a face deep inside has no value yet."),
 
     /* --- control particles: Rasmussen et al. 2004 §4 (pls) ------------------------------ */
     K_LIST("control", PLS,

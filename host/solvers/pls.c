@@ -46,16 +46,19 @@
  *      their faces (a boundary of the projection, as §5.4 holds sourced values while eq. 1
  *      and 2 are solved, so the flux they hold is what the next step's advection carries
  *      out). Then velocity control (eq. 4), hard where α > 0.9: those liquid cells' faces
- *      take the particles' velocity; it runs last before the projection and sees the open
- *      inlets as solids, so it never overrides a held inlet face and its solid field
- *      (objects, inlets and hard cells together) is the one the projection takes;
+ *      take the particles' velocity; it sees the open inlets as solids, so it never
+ *      overrides a held inlet face, and its solid field holds objects, inlets and hard
+ *      cells together. Last (§5.6, pls.enslave_pockets, with objects, inlets or velocity
+ *      control) the liquid regions that reach no air on that solid field are found
+ *      (connected components, host/ops/pls/plspocket.h), made solid too and their faces
+ *      given the diffused velocity of their boundary, so that no region of the solve is
+ *      walled in by Neumann faces whose flux it cannot balance;
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
- *      fluid); the domain edge, objects (sdf ≤ 0), open inlets and hard-controlled cells
- *      (§4.3) Neumann: the closed faces keep their velocity, whose flux enters the
- *      right-hand side (0 at rest, the wall's when moving, the inlet's); with separation
- *      an object cell with φ > 0 is air (p = 0, its faces open), so a face whose normal
- *      velocity is not the object's is never a fixed flux; divergence particles add their
- *      target ∇·u to the right-hand side;
+ *      fluid); the domain edge, objects (sdf ≤ 0), open inlets, hard-controlled cells
+ *      (§4.3) and enslaved pockets (§5.6) Neumann: the closed faces keep their velocity, whose flux
+ * enters the right-hand side (0 at rest, the wall's when moving, the inlet's); with separation an
+ * object cell with φ > 0 is air (p = 0, its faces open), so a face whose normal velocity is not the
+ * object's is never a fixed flux; divergence particles add their target ∇·u to the right-hand side;
  *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects;
  *      with separation (§5.5.2) object cells the liquid leaves (urel·N > 0.1 |urel| with
  *      uext just extrapolated, and a tension, p < 0, in the liquid beside them in the
@@ -78,8 +81,9 @@
  *
  * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
  * scene is refused), no-slip domain walls (every wall is free-slip), moving inlets and
- * outlets, enslaved pockets (§5.6: a liquid region walled in by hard control has a
- * singular system; its b sums to its walls' net flux, 0 for rigid or still control).
+ * outlets. A liquid with no air at all is one closed tank: its pockets are not enslaved
+ * (the projection removes b's mean), so two closed tanks in one scene only converge when
+ * each one's walls bring no net flux.
  */
 #include <math.h>
 #include <stdio.h>
@@ -95,6 +99,7 @@
 #include "ops/pls/plsforce.h"
 #include "ops/pls/plsobject.h"
 #include "ops/pls/plsparticles.h"
+#include "ops/pls/plspocket.h"
 #include "ops/pls/plssource.h"
 #include "ops/pls/poisson.h"
 #include "ops/pls/reinit.h"
@@ -120,7 +125,8 @@ enum {
     LQ_PLS_R_OBJ = 256,
     LQ_PLS_R_TEX = 512,
     LQ_PLS_R_SRC = 1024,
-    LQ_PLS_R_CONTROL = 2048
+    LQ_PLS_R_CONTROL = 2048,
+    LQ_PLS_R_POCKET = 4096
 };
 
 typedef struct lq_pls {
@@ -158,6 +164,11 @@ typedef struct lq_pls {
     unsigned control_kinds; /* 1 << LQ_PLSCONTROL_* */
     lq_controls controls;
     lq_plscontrol_ops plscontrol;
+    /* §5.6 enslaved pockets (host/ops/pls/plspocket.h): with obstacles, inlets or velocity
+     * control and pls.enslave_pockets */
+    bool pockets;
+    int pocket_passes;
+    lq_plspocket_ops plspocket;
     int visc_iters; /* this frame's CG iterations, all components */
     lq_sladvect_ops sladvect;
     lq_reinit_ops reinit;
@@ -223,6 +234,7 @@ static void lq_pls_destroy(void *state)
     if (s->source_set) lq_plssource_set_free(s->source_set);
     free(s->source_set);
     if (s->ready & LQ_PLS_R_CONTROL) lq_plscontrol_ops_release(&s->plscontrol);
+    if (s->ready & LQ_PLS_R_POCKET) lq_plspocket_ops_release(&s->plspocket);
     lq_controls_free(&s->controls);
     lq_field_release(&s->sdf_static);
     lq_field_release(&s->nu);
@@ -529,6 +541,8 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
         LQ_PLS_PART(
             lq_plscontrol_ops_bytes(s->nx, s->ny, s->nz, s->controls.total, s->control_kinds),
             "control particles, their bins, per-cell control");
+    if (s->pockets)
+        LQ_PLS_PART(lq_plspocket_ops_bytes(), "pockets: counters (their fields are lent)");
 #undef LQ_PLS_PART
     return n;
 }
@@ -763,6 +777,8 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
     if (s->control)
         LQ_PLS_INIT(LQ_PLS_R_CONTROL, lq_plscontrol_ops_init(&s->plscontrol, ctx, nx, ny, nz,
                                                              s->controls.total, s->control_kinds));
+    if (s->pockets)
+        LQ_PLS_INIT(LQ_PLS_R_POCKET, lq_plspocket_ops_init(&s->plspocket, ctx, nx, ny, nz));
     if (s->viscous) {
         LQ_PLS_INIT(LQ_PLS_R_VISC, lq_viscosity_ops_init(&s->viscosity, ctx, nx, ny, nz));
         if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
@@ -884,6 +900,11 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
         rc = lq_plssource_read(cfg, s->nx, s->ny, s->nz, (float)s->h, s->origin, sdf0,
                                s->source_set);
     if (!rc) rc = lq_pls_moving(s, cfg, mob, &nmob);
+    /* §5.6: pockets need a Neumann boundary inside the liquid to wall them in */
+    s->pockets = !rc && cfg->pls.enslave_pockets &&
+                 (s->objects || (s->sources && s->source_set->inlets) ||
+                  (s->control && ((s->control_kinds >> LQ_PLSCONTROL_VELOCITY) & 1u)));
+    s->pocket_passes = cfg->pls.pocket_passes;
     if (!rc) {
         rc = lq_pls_reserve(s, ctx, cap, mob, nmob);
         if (!rc)
@@ -1139,18 +1160,48 @@ static int lq_pls_sources(lq_pls *s, double dt)
                              &ps->part[ps->cur], ps->live, lq_pls_sdf(s));
 }
 
-/* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h); open
- * inlets are solids there, their faces' flux in the right-hand side. */
+/* The solid field the projection takes: the objects' sdf, with the open inlets, with the
+ * hard-controlled cells (written by the velocity control, which took the first two as
+ * its base), with the enslaved pockets (§5.6). NULL: none. */
+static const lq_field *lq_pls_solid(const lq_pls *s)
+{
+    const lq_field *solid = lq_pls_sdf(s);
+    if (s->sources) solid = lq_plssource_solid(&s->plssource, solid);
+    if (s->control) solid = lq_plscontrol_solid(&s->plscontrol, solid);
+    if (s->pockets) solid = lq_plspocket_solid(&s->plspocket, solid);
+    return solid;
+}
+
+/* §5.6: the liquid regions that reach no air on the projection's solid field (before the
+ * pockets: they are found anew each step) leave the solve and take the diffused velocity
+ * of their boundary. */
+static int lq_pls_pockets(lq_pls *s)
+{
+    s->plspocket.cells = 0; /* lq_pls_solid without the last step's pockets */
+    const lq_field *solid = lq_pls_solid(s);
+    int mode = !solid ? 0 : s->poisson_params.object_air ? LQ_POISSON_OBJECT_AIR : 1;
+    /* lent until the projection: b (its right-hand side, written there) holds the labels,
+     * phin (φ's scratch until the next step) the solid field, un vn wn (uⁿ, done with after
+     * the viscosity) the enslaving's other buffers */
+    int rc = lq_plspocket_find(&s->plspocket, &s->phi, solid, mode,
+                               s->poisson_params.wall_dirichlet, (float)s->h, &s->b, &s->phin);
+    if (!rc && s->plspocket.cells > 0)
+        rc = lq_plspocket_enslave(&s->plspocket, &s->u, &s->v, &s->w, &s->un, &s->vn, &s->wn,
+                                  s->pocket_passes);
+    return rc;
+}
+
+/* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h); objects,
+ * open inlets, hard cells and pockets are solids there (lq_pls_solid), the faces of the
+ * first three keep their flux in the right-hand side. */
 static int lq_pls_project(lq_pls *s, lq_poisson_stats *pst)
 {
-    const lq_field *sdf = lq_pls_sdf(s);
-    if (s->sources) sdf = lq_plssource_solid(&s->plssource, sdf);
-    /* §4.3: the hard cells solid (with the inlets: lq_pls_control_velocity), divergence
-     * targets in the right-hand side */
+    const lq_field *solid = lq_pls_solid(s);
+    /* §4.3: divergence targets in the right-hand side */
     if (s->control)
-        return lq_plscontrol_project(&s->plscontrol, &s->poisson, &s->phi, sdf, &s->u, &s->v, &s->w,
-                                     &s->b, &s->p, &s->poisson_params, pst);
-    return lq_poisson_step(&s->poisson, &s->phi, sdf, &s->u, &s->v, &s->w, &s->b, &s->p,
+        return lq_plscontrol_project(&s->plscontrol, &s->poisson, &s->phi, solid, &s->u, &s->v,
+                                     &s->w, &s->b, &s->p, &s->poisson_params, pst);
+    return lq_poisson_step(&s->poisson, &s->phi, solid, &s->u, &s->v, &s->w, &s->b, &s->p,
                            &s->poisson_params, pst);
 }
 
@@ -1252,6 +1303,8 @@ static int lq_pls_step(lq_pls *s, double dt)
     /* §4.3, eq. 4: velocity control, hard where α > 0.9 */
     if (s->control && LQ_PLS_HAS(s, LQ_PLSCONTROL_VELOCITY))
         LQ_STAGE(rc, c, "velocity control", lq_pls_control_velocity(s));
+    /* §5.6: pockets walled in by hard control, objects, inlets: out of the solve, enslaved */
+    if (s->pockets) LQ_STAGE(rc, c, "pockets enslaved", lq_pls_pockets(s));
     /* 6. the projection: ∇p from eq. 1, p = 0 in the air (ghost fluid) */
     LQ_STAGE(rc, c, "projection", lq_pls_project(s, &pst));
     /* 7. the velocity into the air band (§5.2) and the objects (§5.5.1); §5.5.2 */
@@ -1322,6 +1375,10 @@ static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
         lq_stats_extra(st, "control_particles", s->plscontrol.binned);
         lq_stats_extra(st, "control_hard_cells", s->plscontrol.hard);
         lq_stats_extra(st, "control_moved_cells", s->plscontrol.moved);
+    }
+    if (s->pockets) {
+        lq_stats_extra(st, "pocket_cells", s->plspocket.cells);
+        lq_stats_extra(st, "pockets", s->plspocket.pockets);
     }
     lq_stats_extra(st, "particles_dropped", (double)s->plsparticles_state.dropped);
     if (s->texture) lq_stats_extra(st, "texture_particles", s->texst.n);

@@ -23,8 +23,12 @@
  *     viscosity particles of ν = 50 m²/s over it (box falloff) it holds (below 0.05 m/s)
  *     and the viscous solve runs;
  *  5. an open inlet and hard control together (the projection takes both as solids):
- *     test_inlet's comment.
+ *     test_inlet's comment;
+ *  6. §5.6's enslaved pockets: a pocket walled in by squeezing hard control stalls the
+ *     solve without them and is found, enslaved and solved with them: test_pocket's
+ *     comment.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -318,8 +322,103 @@ static void test_inlet(void)
     run_close(&r);
 }
 
+/* A control box of cells [i0, i1] × [j0, j1] × [k0, k1] (h = 1 cm: one particle per cell
+ * centre, radius 0.4 h, box falloff: α = 1, hard) moving at (0, vy, 0). */
+static void shell_box(char *out, size_t n, int i0, int i1, int j0, int j1, int k0, int k1,
+                      double vy)
+{
+    double h = 0.01, e = 0.001;
+    snprintf(out, n,
+             "  - box: {min: [%.4f, %.4f, %.4f], max: [%.4f, %.4f, %.4f]}\n"
+             "    falloff: box\n    radius: 0.004\n    velocity: [0, %g, 0]\n",
+             i0 * h + e, j0 * h + e, k0 * h + e, (i1 + 1) * h - e, (j1 + 1) * h - e,
+             (k1 + 1) * h - e, vy);
+}
+
+/* §5.6: a pocket walled in by hard control is found, enslaved and the solve converges. A
+ * shell of hard cells (i, k in 5..12, j in 3..10, one cell thick) sits in a pool (20³,
+ * h = 1 cm, surface at 16 cells); its top wall moves down at 0.1 m/s, pushing 36 faces'
+ * flux into the 6³ liquid cells it walls in, which no pressure can balance: with
+ * pls.enslave_pockets false the solve's pocket block is incompatible and the run fails
+ * (the solve diverges; were it to survive, it must at least stall at pls.max_iterations
+ * every step); with it, the 216 cells are one pocket every step, the solve
+ * converges every step, and the pocket's faces take values between their walls' (v in
+ * [−0.1, 0], the top wall's −0.1 kept on its faces). */
+static void test_pocket(void)
+{
+    fprintf(stderr, "a pocket walled in by hard control (§5.6):\n");
+    char yaml[4096], part[6][400];
+    shell_box(part[0], sizeof part[0], 5, 12, 3, 3, 5, 12, 0);      /* bottom */
+    shell_box(part[1], sizeof part[1], 5, 12, 10, 10, 5, 12, -0.1); /* top, moving down */
+    shell_box(part[2], sizeof part[2], 5, 5, 4, 9, 5, 12, 0);       /* -x */
+    shell_box(part[3], sizeof part[3], 12, 12, 4, 9, 5, 12, 0);     /* +x */
+    shell_box(part[4], sizeof part[4], 6, 11, 4, 9, 5, 5, 0);       /* -z */
+    shell_box(part[5], sizeof part[5], 6, 11, 4, 9, 12, 12, 0);     /* +z */
+    for (int off = 0; off < 2; off++) {
+        snprintf(yaml, sizeof yaml,
+                 "solver: pls\ngrid: {size: [20, 20, 20], cell: 0.01}\ntime: {frames: 3, fps: "
+                 "30}\nliquid:\n  - level: 0.16\ncontrol:\n%s%s%s%s%s%s"
+                 "pls: {particles_per_cell: 16, max_iterations: 300, enslave_pockets: %s}\n"
+                 "output: {preview: false, mesh: false}\n",
+                 part[0], part[1], part[2], part[3], part[4], part[5], off ? "false" : "true");
+        run r;
+        CHECK_OK(run_open(&r, yaml));
+        int unconv = 0, iters = 0, steps = 0, failed = 0;
+        double cells_min = 1e9, cells_max = 0, pockets_max = 0, hard = 0;
+        for (int f = 0; f < 3 && !failed; f++) {
+            if (off) {
+                failed = run_frames(&r, 1) != LQ_OK;
+                if (failed) fprintf(stderr, "  without enslaving: %s\n", lq_error_message());
+            } else {
+                CHECK_OK(run_frames(&r, 1));
+            }
+            if (failed) break;
+            unconv += (int)run_extra(&r, "pressure_unconverged");
+            iters += r.last.pressure_iterations;
+            steps += r.last.steps;
+            hard = run_extra(&r, "control_hard_cells");
+            if (!off) {
+                cells_min = fmin(cells_min, run_extra(&r, "pocket_cells"));
+                cells_max = fmax(cells_max, run_extra(&r, "pocket_cells"));
+                pockets_max = fmax(pockets_max, run_extra(&r, "pockets"));
+            }
+        }
+        if (off) {
+            fprintf(stderr,
+                    "  without enslaving: %s after %d steps (%d unconverged, %d iterations)\n",
+                    failed ? "the run failed" : "ran", steps, unconv, iters);
+            CHECK(failed || (unconv == steps && iters >= 300 * steps));
+        } else {
+            int d[3];
+            float *v = run_field(&r, "v", d);
+            int nx = 20, ny = 20;
+            double lo = 1e9, hi = -1e9, topface = 0;
+            for (int k = 6; k <= 11; k++)
+                for (int j = 5; j <= 9; j++) /* faces between two pocket cells (4..9) */
+                    for (int i = 6; i <= 11; i++) {
+                        double x = v[LQ_MAC_V(i, j, k, nx, ny)];
+                        lo = fmin(lo, x);
+                        hi = fmax(hi, x);
+                    }
+            topface = v[LQ_MAC_V(8, 10, 8, nx, ny)];
+            fprintf(stderr,
+                    "  enslaved: %d steps, %d unconverged, %d iterations; pocket cells %.0f-%.0f "
+                    "in at most %.0f pocket; v inside in [%.4g, %.4g], on the top wall's inner "
+                    "face %.4g\n",
+                    steps, unconv, iters, cells_min, cells_max, pockets_max, lo, hi, topface);
+            CHECK(hard == 296 && unconv == 0);
+            CHECK(cells_min == 216 && cells_max == 216 && pockets_max == 1);
+            CHECK(lo >= -0.1f && hi <= 0.0f && lo < -0.01);
+            CHECK(topface == -0.1f);
+            free(v);
+        }
+        run_close(&r);
+    }
+}
+
 int main(void)
 {
+    test_pocket();
     test_inlet();
     test_hold();
     test_smooth();

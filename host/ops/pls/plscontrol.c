@@ -423,12 +423,16 @@ int lq_plscontrol_divergence(lq_plscontrol_ops *o, lq_field *rhs, const lq_field
     return lq_kernel_launch(&o->divergence, lq_range_3d(o->nx, o->ny, o->nz), LQ_ARGS(a));
 }
 
-int lq_plscontrol_project(lq_plscontrol_ops *o, lq_poisson_ops *po, const lq_field *phi,
-                          const lq_field *sdf, lq_field *u, lq_field *v, lq_field *w, lq_field *b,
-                          lq_field *p, const lq_poisson_params *prm, lq_poisson_stats *st)
+const lq_field *lq_plscontrol_solid(const lq_plscontrol_ops *o, const lq_field *sdf)
 {
     /* §4.3: the hard cells are solid (Neumann; their faces' fixed flux enters b) */
-    const lq_field *solid = o->hard > 0 ? &o->solid : sdf;
+    return o->hard > 0 ? &o->solid : sdf;
+}
+
+int lq_plscontrol_project(lq_plscontrol_ops *o, lq_poisson_ops *po, const lq_field *phi,
+                          const lq_field *solid, lq_field *u, lq_field *v, lq_field *w, lq_field *b,
+                          lq_field *p, const lq_poisson_params *prm, lq_poisson_stats *st)
+{
     bool div = LQ_PLSCONTROL_HAS(o->present, LQ_PLSCONTROL_DIVERGENCE) && o->binned > 0;
     int rc = LQ_OK;
     LQ_STAGE(rc, o->ctx, "system built", lq_poisson_build(po, phi, solid, prm));

@@ -39,11 +39,14 @@ int lq_plscontrol_velocity(lq_plscontrol_ops *o, lq_field *u, lq_field *v, lq_fi
  * unknown): b += (h²/dt) α D_p. */
 int lq_plscontrol_divergence(lq_plscontrol_ops *o, lq_field *rhs, const lq_field *mask, int unknown,
                              float h, float dt);
-/* The projection (lq_poisson_step's four parts) with the last velocity pass's hard cells
- * solid (when there were any) and the divergence targets added to its right-hand side
- * (when divergence particles are binned). */
+/* The solid field the projection takes: the last velocity pass's (objects and the hard
+ * cells) when it had hard cells, else sdf (the objects' alone, may be NULL). */
+const lq_field *lq_plscontrol_solid(const lq_plscontrol_ops *o, const lq_field *sdf);
+/* The projection (lq_poisson_step's four parts) on the solid field `solid` (the caller's:
+ * lq_plscontrol_solid, maybe with more) and the divergence targets added to its
+ * right-hand side (when divergence particles are binned). */
 int lq_plscontrol_project(lq_plscontrol_ops *o, lq_poisson_ops *po, const lq_field *phi,
-                          const lq_field *sdf, lq_field *u, lq_field *v, lq_field *w, lq_field *b,
+                          const lq_field *solid, lq_field *u, lq_field *v, lq_field *w, lq_field *b,
                           lq_field *p, const lq_poisson_params *prm, lq_poisson_stats *st);
 
 #endif
