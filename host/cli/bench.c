@@ -20,6 +20,7 @@
 #include "ops/mac/markers.h"
 #include "ops/mac/momentum.h"
 #include "ops/pls/plscontrol.h"
+#include "ops/pls/plspocket.h"
 #include "ops/pls/plsparticles.h"
 #include "ops/pls/poisson.h"
 #include "ops/mac/pressure.h"
@@ -1328,6 +1329,84 @@ static int lq_bench_pls_control(lq_bench_ctx *b, int n, double step_ms)
     return rc;
 }
 
+/* --- pls enslaved pockets (Rasmussen et al. 2004 §5.6) -----------------------------------
+ * The pockets stage of a pls step (host/ops/pls/plspocket.h): the connected components
+ * of the liquid, the open roots, the solid field with the pockets, and the enslaving
+ * passes (4). φ = y − ½ (the lower half liquid); the solid field is a hollow box of solid
+ * cells one cell thick, its inside n/4 cells a side, centred in the liquid: one pocket of
+ * (n/4)³ cells. Counted bytes per cell: the local pass reads φ and the solid field and
+ * writes the labels (12), the hooks and jumps read and write them (8 a round, 2 rounds),
+ * the open pass reads φ, the solid field and the labels (12), the mark reads the labels
+ * and the solid field and writes its own (12); the enslaving reads and writes each
+ * component 5 times (40 per component: 120): 172. */
+typedef struct lq_bench_pk {
+    lq_plspocket_ops o;
+    lq_field phi, solid, lab, out, f[3], g[3];
+    float h;
+} lq_bench_pk;
+
+static int lq_bench_pk_once(void *arg)
+{
+    lq_bench_pk *m = arg;
+    int rc = lq_plspocket_find(&m->o, &m->phi, &m->solid, 1, 0, m->h, &m->lab, &m->out);
+    return rc ? rc
+              : lq_plspocket_enslave(&m->o, &m->f[0], &m->f[1], &m->f[2], &m->g[0], &m->g[1],
+                                     &m->g[2], 4);
+}
+
+static int lq_bench_pls_pockets(lq_bench_ctx *b, int n, double step_ms)
+{
+    if (!lq_bench_op("pk_pockets")) return LQ_OK;
+    lq_bench_pk m;
+    memset(&m, 0, sizeof m);
+    m.h = 1.0f / (float)n;
+    size_t nc = (size_t)n * n * n;
+    int rc = lq_plspocket_ops_init(&m.o, b->ctx, n, n, n);
+    lq_field *cells[4] = {&m.phi, &m.solid, &m.lab, &m.out};
+    for (int a = 0; a < 4 && !rc; a++) rc = lq_field_alloc(b->ctx, cells[a], "bench", n, n, n, 4);
+    for (int a = 0; a < 3 && !rc; a++) {
+        rc = lq_field_alloc(b->ctx, &m.f[a], "bench", n + (a == 0), n + (a == 1), n + (a == 2), 4);
+        if (!rc)
+            rc = lq_field_alloc(b->ctx, &m.g[a], "bench", n + (a == 0), n + (a == 1), n + (a == 2),
+                                4);
+        if (!rc) rc = lq_field_zero(&m.f[a], 0);
+    }
+    float *phi = rc ? NULL : lq_alloc(nc * sizeof(float)), *sd = phi ? lq_alloc(nc * 4) : NULL;
+    int q = n / 4, lo = n / 2 - q / 2 - 1, hi = lo + q + 1; /* the shell's cells */
+    for (size_t c = 0; sd && c < nc; c++) {
+        int i = (int)(c % (size_t)n), j = (int)(c / (size_t)n % (size_t)n),
+            k = (int)(c / ((size_t)n * n));
+        phi[c] = (float)(((double)j + 0.5) / n - 0.5);
+        bool in = i >= lo && i <= hi && j >= lo / 2 && j <= lo / 2 + q + 1 && k >= lo && k <= hi;
+        bool inner = i > lo && i < hi && j > lo / 2 && j < lo / 2 + q + 1 && k > lo && k < hi;
+        sd[c] = in && !inner ? -m.h : m.h;
+    }
+    if (!rc) rc = sd ? lq_field_upload(&m.phi, phi) : LQ_ESIM;
+    if (!rc) rc = lq_field_upload(&m.solid, sd);
+    free(phi);
+    free(sd);
+    double ms = rc ? -1 : lq_bench_time(b, lq_bench_pk_once, &m, 0.3);
+    if (!rc && ms < 0) rc = LQ_ESIM;
+    if (!rc) {
+        char note[240];
+        int len = snprintf(note, sizeof note,
+                           "components, pockets, enslaving (%d passes): %d pocket cells in %d, "
+                           "%d rounds",
+                           m.o.passes, m.o.cells, m.o.pockets, m.o.rounds);
+        if (step_ms > 0)
+            snprintf(note + len, sizeof note - len, "; %.1f %% of pls_step", 100 * ms / step_ms);
+        lq_bench_row_items(b, "pk_pockets", n, (double)nc, "cell", ms, 172, note);
+        fflush(stdout);
+    }
+    lq_plspocket_ops_release(&m.o);
+    for (int a = 0; a < 4; a++) lq_field_release(cells[a]);
+    for (int a = 0; a < 3; a++) {
+        lq_field_release(&m.f[a]);
+        lq_field_release(&m.g[a]);
+    }
+    return rc;
+}
+
 static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
 {
     lq_bench_pls_state m;
@@ -1385,6 +1464,7 @@ static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
         step_ms = ms;
     }
     if (!rc) rc = lq_bench_pls_control(b, n, step_ms);
+    if (!rc) rc = lq_bench_pls_pockets(b, n, step_ms);
     return rc;
 }
 
