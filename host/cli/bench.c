@@ -1337,26 +1337,28 @@ static int lq_bench_pls_control(lq_bench_ctx *b, int n, double step_ms)
  * (n/4)³ cells. Counted bytes per cell: the local pass reads φ and the solid field and
  * writes the labels (12), the hooks and jumps read and write them (8 a round, 2 rounds),
  * the open pass reads φ, the solid field and the labels (12), the mark reads the labels
- * and the solid field and writes its own (12); the enslaving reads and writes each
- * component 5 times (40 per component: 120): 172. */
+ * and the solid field and writes its own (12): 52 (row pk_find, the part every step
+ * pays); the enslaving reads and writes each component 5 times (40 per component: 120):
+ * 172 (row pk_pockets, only while a pocket exists). */
 typedef struct lq_bench_pk {
     lq_plspocket_ops o;
     lq_field phi, solid, lab, out, f[3], g[3];
     float h;
+    bool enslave;
 } lq_bench_pk;
 
 static int lq_bench_pk_once(void *arg)
 {
     lq_bench_pk *m = arg;
     int rc = lq_plspocket_find(&m->o, &m->phi, &m->solid, 1, 0, m->h, &m->lab, &m->out);
-    return rc ? rc
-              : lq_plspocket_enslave(&m->o, &m->f[0], &m->f[1], &m->f[2], &m->g[0], &m->g[1],
-                                     &m->g[2], 4);
+    return rc || !m->enslave ? rc
+                             : lq_plspocket_enslave(&m->o, &m->f[0], &m->f[1], &m->f[2], &m->g[0],
+                                                    &m->g[1], &m->g[2], 4);
 }
 
 static int lq_bench_pls_pockets(lq_bench_ctx *b, int n, double step_ms)
 {
-    if (!lq_bench_op("pk_pockets")) return LQ_OK;
+    if (!lq_bench_op("pk_find") && !lq_bench_op("pk_pockets")) return LQ_OK;
     lq_bench_pk m;
     memset(&m, 0, sizeof m);
     m.h = 1.0f / (float)n;
@@ -1372,30 +1374,40 @@ static int lq_bench_pls_pockets(lq_bench_ctx *b, int n, double step_ms)
         if (!rc) rc = lq_field_zero(&m.f[a], 0);
     }
     float *phi = rc ? NULL : lq_alloc(nc * sizeof(float)), *sd = phi ? lq_alloc(nc * 4) : NULL;
-    int q = n / 4, lo = n / 2 - q / 2 - 1, hi = lo + q + 1; /* the shell's cells */
+    int e = n / 4, lo = n / 2 - e / 2 - 1, hi = lo + e + 1; /* the shell's cells */
     for (size_t c = 0; sd && c < nc; c++) {
         int i = (int)(c % (size_t)n), j = (int)(c / (size_t)n % (size_t)n),
             k = (int)(c / ((size_t)n * n));
         phi[c] = (float)(((double)j + 0.5) / n - 0.5);
-        bool in = i >= lo && i <= hi && j >= lo / 2 && j <= lo / 2 + q + 1 && k >= lo && k <= hi;
-        bool inner = i > lo && i < hi && j > lo / 2 && j < lo / 2 + q + 1 && k > lo && k < hi;
+        bool in = i >= lo && i <= hi && j >= lo / 2 && j <= lo / 2 + e + 1 && k >= lo && k <= hi;
+        bool inner = i > lo && i < hi && j > lo / 2 && j < lo / 2 + e + 1 && k > lo && k < hi;
         sd[c] = in && !inner ? -m.h : m.h;
     }
     if (!rc) rc = sd ? lq_field_upload(&m.phi, phi) : LQ_ESIM;
     if (!rc) rc = lq_field_upload(&m.solid, sd);
     free(phi);
     free(sd);
-    double ms = rc ? -1 : lq_bench_time(b, lq_bench_pk_once, &m, 0.3);
-    if (!rc && ms < 0) rc = LQ_ESIM;
-    if (!rc) {
+    static const char *const names[2] = {"pk_find", "pk_pockets"};
+    for (int q = 0; q < 2 && !rc; q++) {
+        if (!lq_bench_op(names[q])) continue;
+        m.enslave = q == 1;
+        double ms = lq_bench_time(b, lq_bench_pk_once, &m, 0.3);
+        if (ms < 0) {
+            rc = LQ_ESIM;
+            break;
+        }
         char note[240];
-        int len = snprintf(note, sizeof note,
-                           "components, pockets, enslaving (%d passes): %d pocket cells in %d, "
-                           "%d rounds",
-                           m.o.passes, m.o.cells, m.o.pockets, m.o.rounds);
+        int len = q ? snprintf(note, sizeof note,
+                               "components, pockets, enslaving (%d passes): %d pocket cells in %d, "
+                               "%d rounds",
+                               m.o.passes, m.o.cells, m.o.pockets, m.o.rounds)
+                    : snprintf(note, sizeof note,
+                               "components and pockets (every step of a scene with objects, "
+                               "inlets or velocity control): %d pocket cells, %d rounds",
+                               m.o.cells, m.o.rounds);
         if (step_ms > 0)
             snprintf(note + len, sizeof note - len, "; %.1f %% of pls_step", 100 * ms / step_ms);
-        lq_bench_row_items(b, "pk_pockets", n, (double)nc, "cell", ms, 172, note);
+        lq_bench_row_items(b, names[q], n, (double)nc, "cell", ms, q ? 172 : 52, note);
         fflush(stdout);
     }
     lq_plspocket_ops_release(&m.o);

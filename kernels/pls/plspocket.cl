@@ -8,8 +8,10 @@
  * (host/ops/pls/plspocket_ref.c).
  *
  * Built with -DNX, -DNY, -DNZ (cells). One work-item per block (local), per cell (hook,
- * jump, open, mark) or per (i, j, k) of the (nx+1)·(ny+1)·(nz+1) face box (enslave, one
- * component a launch). Counters: LQ_PLSPOCKET_CNT_* (integer atomics, order-free).
+ * jump, open), per LQ_PLSPOCKET_CHUNK cells (mark: its counts and box summed locally,
+ * one set of atomics a chunk) or per face of the pockets' box (enslave, one component a
+ * launch). Counters:
+ * LQ_PLSPOCKET_CNT_* (integer atomics, order-free).
  */
 
 kernel void plspocket_local(global const float *phi, global const float *solid, int mode, int bnx,
@@ -55,21 +57,33 @@ kernel void plspocket_open(global const float *phi, global const float *solid, i
 kernel void plspocket_mark(global const int *lab, global const float *solid, int has_solid, float h,
                            global float *out, global int *cnt)
 {
-    int c = get_global_id(0);
-    if (c >= NX * NY * NZ) return;
-    int in = lq_plspocket_in(lab, c);
-    out[c] = in ? -0.5f * h : (has_solid ? solid[c] : h);
-    if (!in) return;
-    atomic_add(&cnt[LQ_PLSPOCKET_CNT_CELLS], 1);
-    if (lab[c] == c) atomic_add(&cnt[LQ_PLSPOCKET_CNT_POCKETS], 1);
+    int c0 = get_global_id(0) * LQ_PLSPOCKET_CHUNK, nc = NX * NY * NZ;
+    if (c0 >= nc) return;
+    int cells = 0, roots = 0, box[6] = {INT_MAX, INT_MAX, INT_MAX, -1, -1, -1};
+    for (int c = c0; c < c0 + LQ_PLSPOCKET_CHUNK && c < nc; c++) {
+        int in = lq_plspocket_in(lab, c);
+        out[c] = in ? -0.5f * h : (has_solid ? solid[c] : h);
+        if (in) lq_plspocket_tally(lab, c, NX, NY, &cells, &roots, box);
+    }
+    if (!cells) return; /* one set of atomics per chunk with pocket cells */
+    atomic_add(&cnt[LQ_PLSPOCKET_CNT_CELLS], cells);
+    if (roots) atomic_add(&cnt[LQ_PLSPOCKET_CNT_POCKETS], roots);
+    for (int a = 0; a < 3; a++) {
+        atomic_min(&cnt[LQ_PLSPOCKET_CNT_BOX + a], box[a]);
+        atomic_max(&cnt[LQ_PLSPOCKET_CNT_BOX + 3 + a], box[3 + a]);
+    }
 }
 
+/* One enslaving pass over the faces of component `axis` in the box of bx × by × bz faces
+ * from (i0, j0, k0). */
 kernel void plspocket_enslave(global const float *src, global float *dst, int axis, int pass0,
-                              global const int *lab, global int *cnt)
+                              global const int *lab, int i0, int j0, int k0, int bx, int by, int bz,
+                              global int *cnt)
 {
-    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-    int fx = NX + (axis == 0), fy = NY + (axis == 1), fz = NZ + (axis == 2);
-    if (i >= fx || j >= fy || k >= fz) return;
+    int t = get_global_id(0);
+    if (t >= bx * by * bz) return;
+    int i = i0 + t % bx, j = j0 + (t / bx) % by, k = k0 + t / (bx * by);
+    int fx = NX + (axis == 0), fy = NY + (axis == 1);
     int unknown;
     dst[i + fx * (j + fy * k)] =
         lq_plspocket_face(src, lab, axis, i, j, k, NX, NY, NZ, pass0, &unknown);

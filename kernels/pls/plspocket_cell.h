@@ -52,7 +52,10 @@
  * inside the domain; in 2D four): after n passes the faces within n of the boundary have
  * a value, grown inward as an extrapolation, and the later passes average it. The pass
  * count is at least the scene's (pls.pocket_passes) and as many more as the deepest face
- * needs. Every other face is copied through. Sums in one fixed neighbour order, the mean
+ * needs. Every other face is copied through. The passes run over the pockets' bounding box
+ * (its cells' faces) widened by two faces and clipped to the grid: every face a pocket face
+ * reads lies inside, so the two buffers agree wherever a pass reads, and the cost follows
+ * the pockets, not the grid. Sums in one fixed neighbour order, the mean
  * by lq_recip6's literals: bit for bit.
  */
 #ifndef LQ_PLSPOCKET_CELL_H
@@ -61,9 +64,10 @@
 #include "common/mac_grid.h"
 #include "pls/poisson_cell.h"
 
-#define LQ_PLSPOCKET_B    8          /* block side of the local labelling, cells */
-#define LQ_PLSPOCKET_OPEN 0x40000000 /* in a root's label: its component reaches air */
-#define LQ_PLSPOCKET_MASK 0x3fffffff /* a label's cell index (grids up to 2^30 cells) */
+#define LQ_PLSPOCKET_B     8          /* block side of the local labelling, cells */
+#define LQ_PLSPOCKET_OPEN  0x40000000 /* in a root's label: its component reaches air */
+#define LQ_PLSPOCKET_MASK  0x3fffffff /* a label's cell index (grids up to 2^30 cells) */
+#define LQ_PLSPOCKET_CHUNK 256        /* cells per work-item of the mark pass */
 
 /* Counters (ints). */
 #define LQ_PLSPOCKET_CNT_CHANGED 0 /* hooks made in a round */
@@ -71,7 +75,8 @@
 #define LQ_PLSPOCKET_CNT_CELLS   2 /* pocket cells */
 #define LQ_PLSPOCKET_CNT_POCKETS 3 /* pockets (roots not open) */
 #define LQ_PLSPOCKET_CNT_UNKNOWN 4 /* faces still without a value after a pass */
-#define LQ_PLSPOCKET_CNT_COUNT   5
+#define LQ_PLSPOCKET_CNT_BOX     5 /* 6: the pocket cells' least i, j, k, then greatest */
+#define LQ_PLSPOCKET_CNT_COUNT   11
 
 /* Liquid to the projection (its unknowns and the cells that would be). */
 LQ_INLINE int lq_plspocket_liquid(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *solid,
@@ -96,8 +101,28 @@ LQ_INLINE int lq_plspocket_open(LQ_GLOBAL const float *phi, LQ_GLOBAL const floa
     return 0;
 }
 
+/* One cell of a block sweep: c's label lowered to its in-block liquid neighbours' least;
+ * returns 1 when it fell. */
+LQ_INLINE int lq_plspocket_relax(LQ_GLOBAL int *lab, int c, int i, int j, int k, int i0, int i1,
+                                 int j0, int j1, int k0, int k1, int nx, int ny)
+{
+    int m = lab[c];
+    if (m < 0) return 0;
+    int nb[6] = {i > i0 ? c - 1 : -1,       i + 1 < i1 ? c + 1 : -1,
+                 j > j0 ? c - nx : -1,      j + 1 < j1 ? c + nx : -1,
+                 k > k0 ? c - nx * ny : -1, k + 1 < k1 ? c + nx * ny : -1};
+    for (int f = 0; f < 6; f++)
+        if (nb[f] >= 0 && lab[nb[f]] >= 0 && lab[nb[f]] < m) m = lab[nb[f]];
+    if (m == lab[c]) return 0;
+    lab[c] = m;
+    return 1;
+}
+
 /* Pass 1 on block (bi, bj, bk): lab = least index of the local component, −1 off the
- * liquid. */
+ * liquid. Forward and backward sweeps until a backward sweep changes nothing (then the
+ * forward one before it left every label at most its lower neighbours' and nothing moved
+ * since: a fixed point); a convex block takes one of each, a block all liquid (the common
+ * case) none, one all dry nothing. */
 LQ_INLINE void lq_plspocket_local_block(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *solid,
                                         int mode, int bi, int bj, int bk, int nx, int ny, int nz,
                                         LQ_GLOBAL int *lab)
@@ -106,34 +131,35 @@ LQ_INLINE void lq_plspocket_local_block(LQ_GLOBAL const float *phi, LQ_GLOBAL co
     int i1 = i0 + LQ_PLSPOCKET_B < nx ? i0 + LQ_PLSPOCKET_B : nx;
     int j1 = j0 + LQ_PLSPOCKET_B < ny ? j0 + LQ_PLSPOCKET_B : ny;
     int k1 = k0 + LQ_PLSPOCKET_B < nz ? k0 + LQ_PLSPOCKET_B : nz;
+    int n = 0;
     for (int k = k0; k < k1; k++)
         for (int j = j0; j < j1; j++)
             for (int i = i0; i < i1; i++) {
-                int c = LQ_MAC_CELL(i, j, k, nx, ny);
-                lab[c] = lq_plspocket_liquid(phi, solid, mode, c) ? c : -1;
+                int c = LQ_MAC_CELL(i, j, k, nx, ny),
+                    liq = lq_plspocket_liquid(phi, solid, mode, c);
+                lab[c] = liq ? c : -1;
+                n += liq;
             }
-    int changed = 1;
+    if (n == 0) return;
+    int changed = 1, first = LQ_MAC_CELL(i0, j0, k0, nx, ny);
+    if (n == (i1 - i0) * (j1 - j0) * (k1 - k0)) { /* all liquid: one component, its corner */
+        for (int k = k0; k < k1; k++)
+            for (int j = j0; j < j1; j++)
+                for (int i = i0; i < i1; i++) lab[LQ_MAC_CELL(i, j, k, nx, ny)] = first;
+        changed = 0;
+    }
     while (changed) {
         changed = 0;
-        for (int sweep = 0; sweep < 2; sweep++) {
-            int n = (i1 - i0) * (j1 - j0) * (k1 - k0);
-            for (int t = 0; t < n; t++) {
-                int q = sweep ? n - 1 - t : t;
-                int i = i0 + q % (i1 - i0), j = j0 + (q / (i1 - i0)) % (j1 - j0),
-                    k = k0 + q / ((i1 - i0) * (j1 - j0));
-                int c = LQ_MAC_CELL(i, j, k, nx, ny), m = lab[c];
-                if (m < 0) continue;
-                int nb[6] = {i > i0 ? c - 1 : -1,       i + 1 < i1 ? c + 1 : -1,
-                             j > j0 ? c - nx : -1,      j + 1 < j1 ? c + nx : -1,
-                             k > k0 ? c - nx * ny : -1, k + 1 < k1 ? c + nx * ny : -1};
-                for (int f = 0; f < 6; f++)
-                    if (nb[f] >= 0 && lab[nb[f]] >= 0 && lab[nb[f]] < m) m = lab[nb[f]];
-                if (m < lab[c]) {
-                    lab[c] = m;
-                    changed = 1;
-                }
-            }
-        }
+        for (int k = k0; k < k1; k++)
+            for (int j = j0; j < j1; j++)
+                for (int i = i0; i < i1; i++)
+                    lq_plspocket_relax(lab, LQ_MAC_CELL(i, j, k, nx, ny), i, j, k, i0, i1, j0, j1,
+                                       k0, k1, nx, ny);
+        for (int k = k1 - 1; k >= k0; k--)
+            for (int j = j1 - 1; j >= j0; j--)
+                for (int i = i1 - 1; i >= i0; i--)
+                    changed |= lq_plspocket_relax(lab, LQ_MAC_CELL(i, j, k, nx, ny), i, j, k, i0,
+                                                  i1, j0, j1, k0, k1, nx, ny);
     }
 }
 
@@ -171,6 +197,20 @@ LQ_INLINE int lq_plspocket_hook(LQ_GLOBAL LQ_VOLATILE int *lab, int i, int j, in
 LQ_INLINE int lq_plspocket_in(LQ_GLOBAL const int *lab, int c)
 {
     return lab[c] >= 0 && !(lab[lab[c] & LQ_PLSPOCKET_MASK] & LQ_PLSPOCKET_OPEN);
+}
+
+/* Pocket cell c counted into a chunk's tally: cells, roots, the box (least i, j, k, then
+ * greatest). */
+LQ_INLINE void lq_plspocket_tally(LQ_GLOBAL const int *lab, int c, int nx, int ny, int *cells,
+                                  int *roots, int box[6])
+{
+    int ijk[3] = {c % nx, (c / nx) % ny, c / (nx * ny)};
+    ++*cells;
+    *roots += lab[c] == c;
+    for (int a = 0; a < 3; a++) {
+        if (ijk[a] < box[a]) box[a] = ijk[a];
+        if (ijk[a] > box[3 + a]) box[3 + a] = ijk[a];
+    }
 }
 
 /* Face (i, j, k) of component `axis` (face-grid dims fx, fy, fz) lies between two pocket

@@ -2,15 +2,18 @@
  * plspocket.c — launchers of the enslaved pockets (plspocket.h, §5.6): the block-local
  * labels, the rounds of hooks and jumps until a round makes no hook (one counter read a
  * round), the open roots and the pockets' solid field, and the enslaving passes over each
- * velocity component, ping-ponged between the component and its lent buffer so that the
- * last pass lands in the component (odd pass counts), the unknown faces read back from the
- * requested count on.
+ * velocity component over the pockets' box, ping-ponged between the component and its lent
+ * buffer so that the last pass lands in the component (odd pass counts), the unknown faces
+ * read back from the requested count on.
  */
 #include "ops/pls/plspocket.h"
 
 #include <assert.h>
+#include <limits.h>
+#include <string.h>
 
 #include "core/common.h"
+#include "core/profile.h"
 
 static const char *const lq_plspocket_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/pls/poisson_cell.h",
@@ -106,9 +109,9 @@ static int lq_plspocket_round(lq_plspocket_ops *o, int *hooks)
 static int lq_plspocket_mark_all(lq_plspocket_ops *o, const lq_field *phi, const lq_field *solid,
                                  int mode, int wall_dirichlet, float h)
 {
-    int rc = lq_plspocket_zero(o, LQ_PLSPOCKET_CNT_OPEN);
-    if (!rc) rc = lq_plspocket_zero(o, LQ_PLSPOCKET_CNT_CELLS);
-    if (!rc) rc = lq_plspocket_zero(o, LQ_PLSPOCKET_CNT_POCKETS);
+    /* open, cells, pockets, unknown 0; the box empty (least above greatest) */
+    int init[10] = {0, 0, 0, 0, INT_MAX, INT_MAX, INT_MAX, -1, -1, -1};
+    int rc = lq_field_write(&o->counters, LQ_PLSPOCKET_CNT_OPEN * sizeof(int), sizeof init, init);
     if (rc) return rc;
     if (IS_REF(o)) {
         lq_plspocket_ref_open(o, phi, solid, mode, wall_dirichlet);
@@ -127,11 +130,17 @@ static int lq_plspocket_mark_all(lq_plspocket_ops *o, const lq_field *phi, const
         lq_arg a[] = {LQ_MEM(o->lab), LQ_MEM(solid ? solid : o->out),
                       LQ_VAL(has),    LQ_VAL(h),
                       LQ_MEM(o->out), LQ_MEM(&o->counters)};
-        rc = lq_kernel_launch(&o->mark, lq_range_var(&o->mark, nc), LQ_ARGS(a));
+        rc = lq_kernel_launch(
+            &o->mark, lq_range_var(&o->mark, (nc + LQ_PLSPOCKET_CHUNK - 1) / LQ_PLSPOCKET_CHUNK),
+            LQ_ARGS(a));
     }
-    if (!rc) rc = lq_plspocket_count(o, LQ_PLSPOCKET_CNT_CELLS, &o->cells);
-    if (!rc) rc = lq_plspocket_count(o, LQ_PLSPOCKET_CNT_POCKETS, &o->pockets);
-    return rc;
+    int cnt[LQ_PLSPOCKET_CNT_COUNT];
+    if (!rc) rc = lq_field_download(&o->counters, cnt);
+    if (rc) return rc;
+    o->cells = cnt[LQ_PLSPOCKET_CNT_CELLS];
+    o->pockets = cnt[LQ_PLSPOCKET_CNT_POCKETS];
+    memcpy(o->box, cnt + LQ_PLSPOCKET_CNT_BOX, sizeof o->box);
+    return LQ_OK;
 }
 
 int lq_plspocket_find(lq_plspocket_ops *o, const lq_field *phi, const lq_field *solid, int mode,
@@ -142,28 +151,45 @@ int lq_plspocket_find(lq_plspocket_ops *o, const lq_field *phi, const lq_field *
     o->lab = lab;
     o->out = out;
     o->cells = o->pockets = o->open = o->rounds = 0;
-    int rc = lq_plspocket_local(o, phi, solid, mode), hooks = 1;
+    int rc = LQ_OK, hooks = 1;
+    LQ_STAGE(rc, o->ctx, "block labels", lq_plspocket_local(o, phi, solid, mode));
     /* each round merges at least one pair of components: never more rounds than blocks */
     int most = o->bn[0] * o->bn[1] * o->bn[2] + 1;
     while (!rc && hooks > 0 && o->rounds < most) {
-        rc = lq_plspocket_round(o, &hooks);
+        LQ_STAGE(rc, o->ctx, "hooks and jumps", lq_plspocket_round(o, &hooks));
         o->rounds++;
     }
     if (!rc && hooks > 0)
         return lq_error(LQ_ESIM, "pockets: the components did not settle in %d rounds", most);
-    return rc ? rc : lq_plspocket_mark_all(o, phi, solid, mode, wall_dirichlet, h);
+    LQ_STAGE(rc, o->ctx, "open roots, pockets",
+             lq_plspocket_mark_all(o, phi, solid, mode, wall_dirichlet, h));
+    return rc;
 }
 
+/* One pass over component `axis`'s faces in the box lo, n (faces). */
 static int lq_plspocket_pass(lq_plspocket_ops *o, const lq_field *src, lq_field *dst, int axis,
-                             int pass0)
+                             int pass0, const int lo[3], const int n[3])
 {
     if (IS_REF(o)) {
-        lq_plspocket_ref_enslave(o, src, dst, axis, pass0);
+        lq_plspocket_ref_enslave(o, src, dst, axis, pass0, lo, n);
         return LQ_OK;
     }
-    lq_arg a[] = {LQ_MEM(src),   LQ_MEM(dst),    LQ_VAL(axis),
-                  LQ_VAL(pass0), LQ_MEM(o->lab), LQ_MEM(&o->counters)};
-    return lq_kernel_launch(&o->enslave, lq_range_faces(o->nx, o->ny, o->nz, axis), LQ_ARGS(a));
+    lq_arg a[] = {LQ_MEM(src),    LQ_MEM(dst),   LQ_VAL(axis),  LQ_VAL(pass0),
+                  LQ_MEM(o->lab), LQ_VAL(lo[0]), LQ_VAL(lo[1]), LQ_VAL(lo[2]),
+                  LQ_VAL(n[0]),   LQ_VAL(n[1]),  LQ_VAL(n[2]),  LQ_MEM(&o->counters)};
+    return lq_kernel_launch(&o->enslave, lq_range_var(&o->enslave, n[0] * n[1] * n[2]), LQ_ARGS(a));
+}
+
+/* Component `axis`'s faces of the pockets' box widened by two faces, clipped to the grid
+ * (plspocket_cell.h). */
+static void lq_plspocket_face_box(const lq_plspocket_ops *o, int axis, int lo[3], int n[3])
+{
+    int dims[3] = {o->nx + (axis == 0), o->ny + (axis == 1), o->nz + (axis == 2)};
+    for (int d = 0; d < 3; d++) {
+        int a = LQ_MAX(o->box[d] - 2, 0), b = LQ_MIN(o->box[3 + d] + 1 + 2, dims[d] - 1);
+        lo[d] = a;
+        n[d] = b - a + 1;
+    }
 }
 
 int lq_plspocket_enslave(lq_plspocket_ops *o, lq_field *u, lq_field *v, lq_field *w, lq_field *su,
@@ -177,15 +203,16 @@ int lq_plspocket_enslave(lq_plspocket_ops *o, lq_field *u, lq_field *v, lq_field
     if (o->cells == 0) return LQ_OK;
     for (int a = 0; a < axes && !rc; a++) {
         assert(ss[a]->count == fs[a]->count);
-        int p = 0, unknown = 1;
-        rc = lq_plspocket_pass(o, fs[a], ss[a], a, 1); /* pass 0: the unknowns out */
+        int p = 0, unknown = 1, lo[3], n[3];
+        lq_plspocket_face_box(o, a, lo, n);
+        rc = lq_plspocket_pass(o, fs[a], ss[a], a, 1, lo, n); /* pass 0: the unknowns out */
         while (!rc && p < most) {
             p++;
             bool check = p >= passes && p % 2 == 1; /* odd: the result is in the component */
             if (check) rc = lq_plspocket_zero(o, LQ_PLSPOCKET_CNT_UNKNOWN);
             if (!rc)
-                rc = p % 2 ? lq_plspocket_pass(o, ss[a], fs[a], a, 0)
-                           : lq_plspocket_pass(o, fs[a], ss[a], a, 0);
+                rc = p % 2 ? lq_plspocket_pass(o, ss[a], fs[a], a, 0, lo, n)
+                           : lq_plspocket_pass(o, fs[a], ss[a], a, 0, lo, n);
             if (!rc && check) {
                 rc = lq_plspocket_count(o, LQ_PLSPOCKET_CNT_UNKNOWN, &unknown);
                 if (!rc && unknown == 0) break;

@@ -59,26 +59,27 @@ void lq_plspocket_ref_open(lq_plspocket_ops *o, const lq_field *phi, const lq_fi
 void lq_plspocket_ref_mark(lq_plspocket_ops *o, const lq_field *solid, float h)
 {
     const int *lab = CI(o->lab);
-    int *cnt = I(&o->counters), nc = o->nx * o->ny * o->nz;
+    int *cnt = I(&o->counters), nx = o->nx, ny = o->ny, nc = nx * ny * o->nz;
+    int *box = cnt + LQ_PLSPOCKET_CNT_BOX;
     float *out = o->out->host;
     for (int c = 0; c < nc; c++) {
         int in = lq_plspocket_in(lab, c);
         out[c] = in ? -0.5f * h : (solid ? CF(solid)[c] : h);
-        if (!in) continue;
-        cnt[LQ_PLSPOCKET_CNT_CELLS]++;
-        if (lab[c] == c) cnt[LQ_PLSPOCKET_CNT_POCKETS]++;
+        if (in)
+            lq_plspocket_tally(lab, c, nx, ny, &cnt[LQ_PLSPOCKET_CNT_CELLS],
+                               &cnt[LQ_PLSPOCKET_CNT_POCKETS], box);
     }
 }
 
 void lq_plspocket_ref_enslave(lq_plspocket_ops *o, const lq_field *src, lq_field *dst, int axis,
-                              int pass0)
+                              int pass0, const int lo[3], const int n[3])
 {
     int nx = o->nx, ny = o->ny, nz = o->nz, *cnt = I(&o->counters);
-    int fx = nx + (axis == 0), fy = ny + (axis == 1), fz = nz + (axis == 2);
+    int fx = nx + (axis == 0), fy = ny + (axis == 1);
     float *d = dst->host;
-    for (int k = 0; k < fz; k++)
-        for (int j = 0; j < fy; j++)
-            for (int i = 0; i < fx; i++) {
+    for (int k = lo[2]; k < lo[2] + n[2]; k++)
+        for (int j = lo[1]; j < lo[1] + n[1]; j++)
+            for (int i = lo[0]; i < lo[0] + n[0]; i++) {
                 int unknown;
                 d[i + fx * (j + fy * k)] = lq_plspocket_face(CF(src), CI(o->lab), axis, i, j, k, nx,
                                                              ny, nz, pass0, &unknown);

@@ -39,6 +39,7 @@ typedef struct lq_plspocket_ops {
     int cells;         /* its pocket cells (0 also when no cell is open) */
     int pockets;       /* its pockets */
     int passes;        /* the last enslaving's passes per component (the most) */
+    int box[6];        /* the last find's pocket cells' least i, j, k and greatest */
     lq_field *lab;     /* the last find's labels (lent) */
     lq_field *out;     /* its solid field with the pockets (lent) */
     lq_field counters; /* LQ_PLSPOCKET_CNT_COUNT ints */
@@ -54,7 +55,8 @@ void lq_plspocket_ref_jump(lq_plspocket_ops *o);
 void lq_plspocket_ref_open(lq_plspocket_ops *o, const lq_field *phi, const lq_field *solid,
                            int mode, int wall_dirichlet);
 void lq_plspocket_ref_mark(lq_plspocket_ops *o, const lq_field *solid, float h);
+/* lo, n: the face box (first face, faces per axis). */
 void lq_plspocket_ref_enslave(lq_plspocket_ops *o, const lq_field *src, lq_field *dst, int axis,
-                              int pass0);
+                              int pass0, const int lo[3], const int n[3]);
 
 #endif
