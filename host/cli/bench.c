@@ -32,6 +32,15 @@
 #include "solvers/registry.h"
 #include "ops/hf/columns.h"
 
+/* A whole solver step's figures (lq_bench_scene_step). */
+typedef struct lq_bench_steps {
+    double ms;           /* per step */
+    double waits, bytes; /* blocking host waits per step (lq_ctx.waits) and their bytes */
+    double iters;        /* pressure iterations per step */
+    double dev_bytes;    /* the solver's device memory (its device_bytes stat; 0: none) */
+    int steps;           /* timed */
+} lq_bench_steps;
+
 typedef struct lq_bench_ctx {
     lq_ctx *ctx;
     char device[160];
@@ -39,8 +48,9 @@ typedef struct lq_bench_ctx {
     bool json;
     int reps;
     int rows;
-    int dims;   /* 2: sizes print as n², 3: as n³ */
-    bool quiet; /* lq_bench_copy prints nothing */
+    int dims;                    /* 2: sizes print as n², 3: as n³ */
+    bool quiet;                  /* lq_bench_copy prints nothing */
+    const lq_bench_steps *whole; /* the row being printed is a whole step's: these too */
 } lq_bench_ctx;
 
 /* Times fn: two warm-up calls, then five trials, each repeating fn for at least
@@ -80,14 +90,28 @@ static void lq_bench_row_items(lq_bench_ctx *b, const char *op, int n, double it
     if (b->json) {
         printf("%s{\"device\": \"%s\", \"op\": \"%s\", \"size\": %d, \"unit\": \"%s\", "
                "\"items\": %.0f, \"ms\": %.6g, \"mcells_per_s\": %.6g, \"gb_per_s\": %.6g, "
-               "\"bytes_per_cell\": %g, \"copy_fraction\": %.4g, \"copy_gb_per_s\": %.6g}",
+               "\"bytes_per_cell\": %g, \"copy_fraction\": %.4g, \"copy_gb_per_s\": %.6g",
                b->rows ? ",\n " : "[", b->device, op, n, unit, items, ms, mitems, gbs, bytes_item,
                frac, b->copy_gbs);
+        if (b->whole)
+            printf(", \"steps\": %d, \"waits_per_step\": %.4g, \"wait_bytes_per_step\": %.6g, "
+                   "\"pressure_iterations\": %.4g",
+                   b->whole->steps, b->whole->waits, b->whole->bytes, b->whole->iters);
+        printf("}");
     } else {
         printf("%-14s %6d%s %10.3f %11.1f %8.2f %6.0f%% %6.5g  %s\n", op, n,
                b->dims == 3 ? "³" : "²", ms, mitems, gbs, 100 * frac, bytes_item, note ? note : "");
     }
     b->rows++;
+}
+
+/* A whole step's row: its waits per step join the JSON. */
+static void lq_bench_row_steps(lq_bench_ctx *b, const char *op, int n, double cells, double ms,
+                               double bytes_cell, const lq_bench_steps *r, const char *note)
+{
+    b->whole = r;
+    lq_bench_row_items(b, op, n, cells, "cell", ms, bytes_cell, note);
+    b->whole = NULL;
 }
 
 static void lq_bench_row(lq_bench_ctx *b, const char *op, int n, double ms, double bytes_cell,
@@ -1180,22 +1204,16 @@ static int lq_bench_pls_make(lq_bench_pls_state *m, lq_ctx *ctx, int n)
     return rc;
 }
 
-/* The whole pls step on a dam break n³ through the solver (a temporary scene file): the
- * first frame is a warm-up, then frames until ≥ 2 steps and ≥ 3 s; ms per step. Writes
- * the solver's device bytes and the mean PCG iterations per step. */
-static int lq_bench_pls_step(lq_bench_ctx *b, int n, double *ms, double *dev_bytes, double *iters,
-                             int *steps_out)
+/* A whole solver step through the solver's own advance (what `liquidcl run` calls, output
+ * aside), on a scene given as text: the first frame is a warm-up, then frames until ≥ 2
+ * steps and ≥ 3 s (with --reps: one frame). */
+static int lq_bench_scene_step(lq_bench_ctx *b, const char *scene, lq_bench_steps *out)
 {
-    char path[] = "/tmp/liquidcl_bench_pls_XXXXXX";
+    char path[] = "/tmp/liquidcl_bench_scene_XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0) return lq_error(LQ_ESIM, "bench: cannot make a temporary scene file");
     FILE *f = fdopen(fd, "w");
-    fprintf(f,
-            "solver: pls\ngrid:\n  size: [%d, %d, %d]\n  cell: %.9g\ntime:\n  frames: 100\n"
-            "  fps: 30\nliquid:\n  - box: {min: [0, 0, 0], max: [0.4, 0.5, 0.56]}\n"
-            "obstacles:\n  - box: {min: [0.8, 0, 0.2], max: [0.9, 0.25, 0.36]}\npls:\n"
-            "  cfl: 3\n  particles_per_cell: 16\n",
-            n, n, n, 1.28 / n);
+    fputs(scene, f);
     fclose(f);
     lq_config *cfg = lq_config_load(path, 0, NULL);
     remove(path);
@@ -1203,26 +1221,35 @@ static int lq_bench_pls_step(lq_bench_ctx *b, int n, double *ms, double *dev_byt
     const lq_solver_vt *vt = lq_registry_find(cfg);
     void *state = NULL;
     int rc = vt ? vt->create(b->ctx, cfg, &state) : LQ_EINPUT;
+    const double fps = cfg->time.fps;
     lq_frame_stats st;
     int steps = 0, its = 0, frame = 1;
+    long long waits = 0, bytes = 0;
     double el = 0;
-    /* --reps N (a smoke run): no warm-up, one frame */
-    if (!rc && b->reps == 0) rc = vt->advance(state, frame, frame / 30.0, &st);
-    while (!rc && (b->reps > 0 ? frame < 2 : steps < 2 || el < 3.0) && frame < 100) {
+    memset(&st, 0, sizeof st);
+    if (!rc && b->reps == 0) rc = vt->advance(state, frame, frame / fps, &st);
+    while (!rc && (b->reps > 0 ? frame < 2 : steps < 2 || el < 3.0) && frame < 1000) {
         frame++;
+        long long w0 = b->ctx->waits, b0 = b->ctx->wait_bytes;
         double t0 = lq_now();
-        rc = vt->advance(state, frame, frame / 30.0, &st);
-        if (!rc) rc = lq_ctx_finish(b->ctx);
+        rc = vt->advance(state, frame, frame / fps, &st);
+        waits += b->ctx->waits - w0;
+        bytes += b->ctx->wait_bytes - b0;
+        if (!rc) rc = lq_ctx_sync(b->ctx);
         el += lq_now() - t0;
         steps += st.steps;
         its += st.pressure_iterations;
     }
-    *dev_bytes = 0;
+    memset(out, 0, sizeof *out);
     for (int i = 0; !rc && i < st.nextra; i++)
-        if (strcmp(st.extra[i].key, "device_bytes") == 0) *dev_bytes = st.extra[i].value;
-    *ms = steps ? el / steps * 1e3 : 0;
-    *iters = steps ? (double)its / steps : 0;
-    *steps_out = steps;
+        if (strcmp(st.extra[i].key, "device_bytes") == 0) out->dev_bytes = st.extra[i].value;
+    if (steps) {
+        out->ms = el / steps * 1e3;
+        out->iters = (double)its / steps;
+        out->waits = (double)waits / steps;
+        out->bytes = (double)bytes / steps;
+    }
+    out->steps = steps;
     if (state) vt->destroy(state);
     lq_config_free(cfg);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
@@ -1419,6 +1446,64 @@ static int lq_bench_pls_pockets(lq_bench_ctx *b, int n, double step_ms)
     return rc;
 }
 
+/* The whole pls step on a dam break n³. */
+static int lq_bench_pls_step(lq_bench_ctx *b, int n, lq_bench_steps *out)
+{
+    char scene[512];
+    snprintf(scene, sizeof scene,
+             "solver: pls\ngrid:\n  size: [%d, %d, %d]\n  cell: %.9g\ntime:\n  frames: 100\n"
+             "  fps: 30\nliquid:\n  - box: {min: [0, 0, 0], max: [0.4, 0.5, 0.56]}\n"
+             "obstacles:\n  - box: {min: [0.8, 0, 0.2], max: [0.9, 0.25, 0.36]}\npls:\n"
+             "  cfl: 3\n  particles_per_cell: 16\n",
+             n, n, n, 1.28 / n);
+    return lq_bench_scene_step(b, scene, out);
+}
+
+/* shallow_whole, splash_whole (n²), mac_step (n³): a whole step through the solver on a
+ * dam break (a raised block of water in a pool over a slope; splash with a floating
+ * ball, mac round a block), ms per step and the host waits each step costs. */
+static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n)
+{
+    char scene[1024], op[32], note[320];
+    const bool mac = strcmp(solver, "mac") == 0;
+    snprintf(op, sizeof op, "%s_%s", solver, mac ? "step" : "whole");
+    if (!lq_bench_op(op)) return LQ_OK;
+    const double L = mac ? 1.28 : 10.0, h = L / n;
+    if (mac)
+        snprintf(scene, sizeof scene,
+                 "solver: mac\ngrid:\n  size: [%d, %d, %d]\n  cell: %.9g\ntime:\n  frames: 1000\n"
+                 "  fps: 30\nliquid:\n  - box: {min: [0, 0, 0], max: [0.4, 0.5, 0.56]}\n"
+                 "obstacles:\n  - box: {min: [0.8, 0, 0.2], max: [0.9, 0.25, 0.36]}\n"
+                 "output:\n  preview: false\n",
+                 n, n, n, h);
+    else
+        snprintf(scene, sizeof scene,
+                 "solver: %s\ngrid:\n  size: [%d, %d]\n  cell: %.9g\ntime:\n  frames: 1000\n"
+                 "  fps: 24\nterrain:\n  - ramp: {from: [0, 0], to: [%g, 0], height: [-1.0, "
+                 "0.4]}\nliquid:\n  - level: 0.0\n  - box: {min: [0, -1, 0], max: [%g, 0.6, "
+                 "%g]}\n%s",
+                 solver, n, n, h, L, 0.2 * L, L,
+                 strcmp(solver, "splash") == 0
+                     ? "objects:\n  - sphere: {center: [5, 0.1, 5], radius: 0.4}\n    "
+                       "density: 600\n"
+                     : "");
+    lq_bench_steps r;
+    b->quiet = true;
+    int rc = b->reps == 0 ? lq_bench_copy(b) : LQ_OK;
+    b->quiet = false;
+    if (!rc) rc = lq_bench_scene_step(b, scene, &r);
+    if (rc) return rc;
+    double cells = (double)n * n * (mac ? n : 1);
+    snprintf(note, sizeof note,
+             "the solver's whole step, dam break, %d steps timed; %.2f host waits a step (%.1f "
+             "KiB)%s [copy %.1f GB/s]",
+             r.steps, r.waits, r.bytes / 1024, mac ? ", pressure sweeps in the time" : "",
+             b->copy_gbs);
+    lq_bench_row_steps(b, op, n, cells, r.ms, 0, &r, note);
+    fflush(stdout);
+    return LQ_OK;
+}
+
 static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
 {
     lq_bench_pls_state m;
@@ -1459,21 +1544,22 @@ static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
     double step_ms = 0;
     if (!rc && step && lq_bench_op("pls_step")) {
-        double ms = 0, dev = 0, its = 0;
-        int steps = 0;
+        lq_bench_steps r;
         b->quiet = true;
         if (b->reps == 0) rc = lq_bench_copy(b);
         b->quiet = false;
-        if (!rc) rc = lq_bench_pls_step(b, n, &ms, &dev, &its, &steps);
+        if (!rc) rc = lq_bench_pls_step(b, n, &r);
         if (rc) return rc;
-        char note[240];
+        char note[320];
         snprintf(note, sizeof note,
-                 "dam break, CFL 3, %d steps timed, %.1f PCG-MG iterations a step; device "
-                 "%.1f MB = %.1f MB per million cells [copy %.1f GB/s]",
-                 steps, its, dev / 1e6, dev / cells, b->copy_gbs);
-        lq_bench_row_items(b, "pls_step", n, cells, "cell", ms, 52 + 77 * its, note);
+                 "dam break, CFL 3, %d steps timed, %.1f PCG-MG iterations a step; %.1f host "
+                 "waits a step (%.1f KiB); device %.1f MB = %.1f MB per million cells [copy "
+                 "%.1f GB/s]",
+                 r.steps, r.iters, r.waits, r.bytes / 1024, r.dev_bytes / 1e6, r.dev_bytes / cells,
+                 b->copy_gbs);
+        lq_bench_row_steps(b, "pls_step", n, cells, r.ms, 52 + 77 * r.iters, &r, note);
         fflush(stdout);
-        step_ms = ms;
+        step_ms = r.ms;
     }
     if (!rc) rc = lq_bench_pls_control(b, n, step_ms);
     if (!rc) rc = lq_bench_pls_pockets(b, n, step_ms);
@@ -1507,6 +1593,7 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
             printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s", "GB/s",
                    "%copy", "B/cell", "counted bytes");
         for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_hf(b, sizes[i]);
+        for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_whole(b, "shallow", sizes[i]);
     }
     if (!rc && lq_bench_family("splash")) {
         if (b->ctx->backend == LQ_BACKEND_CL && !b->ctx->cl.dev.int64_atomics) {
@@ -1522,6 +1609,7 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
                        "GB/s", "%copy", "B/cell",
                        "counted bytes (particle and column rows: per unit)");
             for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_splash(b, sizes[i]);
+            for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_whole(b, "splash", sizes[i]);
         }
     }
     if (!rc && lq_bench_family("mac")) {
@@ -1533,6 +1621,9 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
                 printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
                        "GB/s", "%copy", "B/cell", "counted bytes (marker rows: per marker)");
             if (!rc) rc = lq_bench_mac(b, sizes3[i]);
+            /* the whole step: up to 64³ (minutes a step beyond on a 2-core CPU), or at any
+             * size asked for with --size */
+            if (!rc && (sizes3[i] <= 64 || nsizes3 == 1)) rc = lq_bench_whole(b, "mac", sizes3[i]);
         }
         b->dims = 2;
     }

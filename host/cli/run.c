@@ -20,9 +20,12 @@
 #include "core/field.h"
 #include "views/hfview.h"
 #include "io/io.h"
-#include "views/mcubes.h"
+#include "views/meshout.h"
 #include "views/objview.h"
+#include "io/vdb.h"
+#include "io/vtkxml.h"
 #include "views/texmap.h"
+#include "views/vdbframe.h"
 #include "views/volview.h"
 #include "scene/config.h"
 #include "solvers/registry.h"
@@ -53,11 +56,27 @@ static int lq_run_check_output_fields(const lq_config *cfg, const lq_solver_vt *
                                    names[i], list);
         }
     }
+    /* output.vdb: a build with OpenVDB, and fields the solver has */
+    if (cfg->output.nvdb > 0 && !lq_vdb_available())
+        return lq_config_error(cfg, cfg->output.at_vdb,
+                               "output.vdb: this liquidcl was built without OpenVDB (install "
+                               "libopenvdb-dev, tools/packages.txt, and rebuild)");
+    for (int i = 0; i < cfg->output.nvdb; i++) {
+        const char *g = cfg->output.vdb[i];
+        bool known = strcmp(g, "surface") == 0 || strcmp(g, "vel") == 0;
+        for (const char *const *f = vt->fields; *f && !known; f++) known = strcmp(*f, g) == 0;
+        if (!known || vt->height_field)
+            return lq_config_error(cfg, cfg->output.at_vdb,
+                                   "output.vdb: solver '%s' has no "
+                                   "volume '%s'",
+                                   vt->name, g);
+    }
     return LQ_OK;
 }
 
 /* Removes frame files a previous run left in DIR/sub ("0123.ply", "h_0123.vtk") past
- * frame `keep` (-1: all of them), so the folder holds one run only. */
+ * frame `keep` (-1: all of them, and the series files too), so the folder holds one run
+ * only. */
 static void lq_run_clear_frames(const char *dir, const char *sub, int keep)
 {
     char path[4096 + 64];
@@ -68,11 +87,16 @@ static void lq_run_clear_frames(const char *dir, const char *sub, int keep)
     while ((e = readdir(d)) != NULL) {
         const char *name = e->d_name, *dot = strrchr(name, '.');
         if (!dot || strcmp(name, "terrain.ply") == 0) continue;
-        if (strcmp(dot, ".ply") && strcmp(dot, ".png") && strcmp(dot, ".vtk")) continue;
+        /* the time series (vtkxml.h) are rewritten each frame: a new run drops the old */
+        bool series = strcmp(dot, ".series") == 0 || strcmp(dot, ".pvd") == 0;
+        if (series && keep >= 0) continue;
+        if (!series && strcmp(dot, ".ply") && strcmp(dot, ".png") && strcmp(dot, ".vtk") &&
+            strcmp(dot, ".vti") && strcmp(dot, ".vdb"))
+            continue;
         const char *digits = dot;
         while (digits > name && digits[-1] >= '0' && digits[-1] <= '9') digits--;
-        if (dot - digits < 4) continue;
-        if (atoi(digits) <= keep) continue;
+        if (!series && dot - digits < 4) continue;
+        if (!series && atoi(digits) <= keep) continue;
         char full[4096 + 64 + 256];
         snprintf(full, sizeof full, "%s/%s", path, name);
         remove(full);
@@ -265,11 +289,23 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
     double origin[3];
     for (int a = 0; a < 3; a++) origin[a] = vp.origin[a] - 0.5 * vp.spacing[a];
     if (!rc && mesh) {
+        /* the velocity per vertex (motion blur): the face grids, copied (a view lasts until
+         * the next) */
+        float *uvw[3] = {NULL, NULL, NULL};
+        for (int a = 0; a < 3 && !rc; a++) {
+            lq_field_view vf;
+            const char nm[2] = {(char)('u' + a), 0};
+            rc = w->vt->view(w->state, nm, &vf);
+            size_t nf = (size_t)vf.dims[0] * vf.dims[1] * vf.dims[2];
+            if (!rc && !(uvw[a] = lq_alloc(nf * sizeof(float)))) rc = LQ_ESIM;
+            if (!rc) memcpy(uvw[a], vf.data, nf * sizeof(float));
+        }
+        lq_meshout_vel vel = {uvw[0], uvw[1], uvw[2]};
         snprintf(path, sizeof path, "%s/mesh/%04d.ply", w->dir, frame);
-        rc = tex ? lq_texmap_write_mesh(path, vp.dims[0], vp.dims[1], vp.dims[2], origin,
-                                        vp.spacing, phi, tex, &w->tex_style)
-                 : lq_mcubes_write(path, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing,
-                                   phi, 0.0f, true);
+        if (!rc)
+            rc = lq_meshout_write(path, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing, phi,
+                                  &vel, tex, tex ? &w->tex_style : NULL);
+        for (int a = 0; a < 3; a++) free(uvw[a]);
     }
     if (!rc && preview) {
         if (!w->vol_ready) {
@@ -304,13 +340,29 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
     int rc = LQ_OK;
     const lq_config_output *out = &w->cfg->output;
     const char *const *names = out->fields;
+    const bool vti = out->fields_vti;
+    const double fps = w->cfg->time.fps;
     for (int i = 0; i < out->nfields && !rc; i++) {
         lq_field_view v;
+        char pattern[128];
         rc = w->vt->view(w->state, names[i], &v);
-        snprintf(path, sizeof path, "%s/fields/%s_%04d.vtk", w->dir, names[i], frame);
+        snprintf(path, sizeof path, "%s/fields/%s_%04d.%s", w->dir, names[i], frame,
+                 vti ? "vti" : "vtk");
         if (!rc)
-            rc = lq_vtk_write(path, v.name, v.dims[0], v.dims[1], v.dims[2], v.origin, v.spacing,
-                              v.data);
+            rc = vti ? lq_vti_write(path, v.name, v.dims, v.origin, v.spacing, v.data)
+                     : lq_vtk_write(path, v.name, v.dims[0], v.dims[1], v.dims[2], v.origin,
+                                    v.spacing, v.data);
+        /* the series with each frame's simulated time, for ParaView */
+        snprintf(pattern, sizeof pattern, "%s_%%04d.%s", names[i], vti ? "vti" : "vtk");
+        snprintf(path, sizeof path, "%s/fields/%s.%s", w->dir, names[i],
+                 vti ? "pvd" : "vtk.series");
+        if (!rc)
+            rc = lq_series_write(path, vti ? LQ_SERIES_PVD : LQ_SERIES_JSON, pattern, frame,
+                                 out->every, fps);
+    }
+    if (!rc && out->mesh) {
+        snprintf(path, sizeof path, "%s/mesh/mesh.ply.series", w->dir);
+        rc = lq_series_write(path, LQ_SERIES_JSON, "%04d.ply", frame, out->every, fps);
     }
     if (rc) return rc;
 
@@ -334,6 +386,11 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
         rc = lq_objview_write_mesh(path, views, nobj);
     }
     if (rc) return rc;
+    if (!w->vt->height_field && out->nvdb > 0) {
+        snprintf(path, sizeof path, "%s/vdb/%04d.vdb", w->dir, frame);
+        rc = lq_vdbframe_write(path, w->vt, w->state, w->vt->phi_distance, out->vdb, out->nvdb);
+        if (rc) return rc;
+    }
     if (!w->vt->height_field)
         return lq_run_write_frame_3d(w, frame, mesh, preview, views, nobj, &pts);
 
@@ -425,15 +482,17 @@ int lq_run_check(const lq_run_opts *o)
     return rc;
 }
 
-/* Makes DIR's subfolders, cleared of frame files past start_frame (-1: all). */
-static int lq_run_folders(const char *dir, int start_frame)
+/* Makes DIR's subfolders, cleared of frame files past start_frame (-1: all); vdb/ only
+ * when output.vdb asks for it (cleared in any case). */
+static int lq_run_folders(const char *dir, int start_frame, bool vdb)
 {
-    const char *subs[] = {"mesh", "fields", "preview", "particles"};
+    const char *subs[] = {"mesh", "fields", "preview", "particles", "vdb"};
     int rc = LQ_OK;
     for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
         char p[4096 + 16];
         snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
-        if (lq_mkdirs(p)) rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
+        if ((i < 4 || vdb) && lq_mkdirs(p))
+            rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
         if (!rc) lq_run_clear_frames(dir, subs[i], start_frame);
     }
     return rc;
@@ -587,7 +646,7 @@ int lq_run(const lq_run_opts *o)
     }
 
     /* 2. The output folder (one that cannot be made is a bad --out: exit 2). */
-    rc = lq_run_folders(dir, start_frame);
+    rc = lq_run_folders(dir, start_frame, cfg->output.nvdb > 0);
     if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
     if (rc) goto fail;
     w.dir = dir;

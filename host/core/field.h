@@ -24,6 +24,13 @@ typedef struct lq_ctx {
     bool plan_stop;   /* `check`: lq_ctx_reserve_plan stops there, printing nothing */
     size_t planned;   /* bytes of the plan lq_ctx_reserve_plan printed (plan_only) */
     size_t allocated; /* bytes lq_field_alloc allocated on this context, all told */
+    /* Blocking host waits since the context opened: lq_ctx_finish and every blocking
+     * read or write of a field (lq_field_upload/write/read/download), and the bytes those
+     * moved. Counted the same on both backends, so the count is the code's, not the
+     * device's: each is a point where a GPU's queue drains while the host waits
+     * (docs/PERFORMANCE.md, "Host waits"). The profile's and the bench's own syncs
+     * (lq_ctx_sync) are not counted. */
+    long long waits, wait_bytes;
 } lq_ctx;
 
 /* Opens the backend --device names; announces the choice on stderr when `announce`. */
@@ -46,8 +53,11 @@ void lq_ctx_unreserve(lq_ctx *ctx, size_t bytes);
  * ctx->plan_stop the same without the printing (`liquidcl check`). */
 int lq_ctx_reserve_plan(lq_ctx *ctx, const char *what, int count, const size_t *bytes,
                         const char *const *names);
-/* Waits for queued work (no-op on the reference path). */
+/* Waits for queued work (no-op on the reference path); one of ctx->waits. */
 int lq_ctx_finish(lq_ctx *ctx);
+/* The same wait, not counted: for timers (the profile, the bench), which must not change
+ * the figures they report. */
+int lq_ctx_sync(lq_ctx *ctx);
 
 typedef struct lq_field {
     lq_ctx *ctx;

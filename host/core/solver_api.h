@@ -68,6 +68,7 @@ typedef struct lq_solver_vt {
     const char *name;          /* the scene's `solver:` word */
     const char *const *fields; /* names output.fields may ask for, NULL-terminated */
     bool height_field;         /* surface is h over ground b (fields "h", "b") */
+    bool phi_distance;         /* its "phi" is a signed distance in m (output.vdb) */
     int (*create)(lq_ctx *ctx, const lq_config *cfg, void **state);
     void (*destroy)(void *state);
     /* Advances to t_end (the end of `frame`), filling st. */

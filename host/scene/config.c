@@ -718,6 +718,9 @@ static void lq_config_read_output(const lq_scene *s, lq_config *c)
     lq_config_output *o = &c->output;
     o->every = lq_scene_int(s, "output.every");
     o->nfields = lq_scene_enums(s, "output.fields", o->fields, 8);
+    o->nvdb = lq_scene_enums(s, "output.vdb", o->vdb, 8);
+    o->fields_vti = lq_config_word(s, "vtk|vti", "output.fields_format") == 1;
+    o->at_vdb = lq_scene_at(s, "output.vdb");
     o->mesh = lq_scene_bool(s, "output.mesh");
     o->particles = lq_scene_bool(s, "output.particles");
     o->markers = lq_scene_bool(s, "output.markers");

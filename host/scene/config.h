@@ -448,11 +448,14 @@ typedef struct lq_config_output {
     int every;
     const char *fields[8];
     int nfields;
+    bool fields_vti;    /* output.fields_format: vti */
+    const char *vdb[8]; /* output.vdb: grid names */
+    int nvdb;
     bool mesh, particles, markers, preview;
     int preview_width;
     double preview_azimuth, preview_elevation, preview_distance;
     int checkpoint;
-    const lq_scene_node *at_fields, *at_particles;
+    const lq_scene_node *at_fields, *at_particles, *at_vdb;
 } lq_config_output;
 
 /* --- the whole scene ------------------------------------------------------------------ */

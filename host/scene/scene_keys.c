@@ -923,6 +923,15 @@ const lq_key lq_scene_keys[] = {
     K_ENUMS("output.fields", 0, ALL, 0, 8, "h|b|depth|u|v|w|p|phi|flags|solid", "[]",
             "Fields written as VTK files (names the solver knows; `solid`: pls, 1 in object "
             "cells)."),
+    K_ENUM("output.fields_format", 0, ALL, "vtk|vti", "vtk",
+           "Format of `output.fields`: `vtk` legacy binary (`fields/NAME_NNNN.vtk`, with "
+           "`NAME.vtk.series` giving ParaView each frame's time), `vti` VTK XML ImageData, "
+           "zlib-compressed (`fields/NAME_NNNN.vti`, with `NAME.pvd`)."),
+    K_ENUMS("output.vdb", 0, MAC | PLS, 0, 8, "surface|vel|p|phi|flags|solid", "[]",
+            "Grids written to `vdb/NNNN.vdb` (OpenVDB; needs a build with libopenvdb-dev): "
+            "`surface` the liquid's narrow-band level set (m, negative inside), `vel` the "
+            "velocity at cell centres (m/s) in the liquid and a band of air, any other name "
+            "that field of the solver as a fog volume in the liquid."),
     K_BOOL("output.mesh", ALL, "true", "Write the liquid surface as a PLY mesh."),
     K_BOOL("output.particles", ALL, "false", "Write particles as PLY points."),
     K_BOOL("output.markers", MAC, "false",

@@ -1612,6 +1612,7 @@ const lq_solver_vt lq_pls_solver = {
     .name = "pls",
     .fields = lq_pls_fields,
     .height_field = false,
+    .phi_distance = true,
     .create = lq_pls_create,
     .destroy = lq_pls_destroy,
     .advance = lq_pls_advance,

@@ -42,7 +42,6 @@
 #include "views/mcubes.h"
 
 #include "core/common.h"
-#include "io/io.h"
 
 #include <float.h>
 #include <limits.h>
@@ -370,32 +369,4 @@ fail:
     free(s.hash.vals);
     lq_mcubes_free(out);
     return lq_error(LQ_ESIM, "marching tetrahedra: out of memory");
-}
-
-int lq_mcubes_write(const char *path, int nx, int ny, int nz, const double origin[3],
-                    const double spacing[3], const float *phi, float iso, bool inside_negative)
-{
-    static const char *const names[6] = {"x", "y", "z", "nx", "ny", "nz"};
-    lq_mcubes_mesh m;
-    float *cols = NULL;
-    const float *colp[6];
-    int rc = lq_mcubes_extract(nx, ny, nz, origin, spacing, phi, iso, inside_negative, &m);
-    if (rc) return rc;
-    size_t n = (size_t)m.nverts;
-    cols = lq_alloc(6 * (n ? n : 1) * sizeof *cols);
-    if (!cols) {
-        rc = LQ_ESIM;
-        goto fail;
-    }
-    for (int p = 0; p < 6; p++) colp[p] = cols + (size_t)p * n;
-    for (size_t v = 0; v < n; v++)
-        for (int a = 0; a < 3; a++) {
-            cols[(size_t)a * n + v] = m.pos[3 * v + (size_t)a];
-            cols[(size_t)(3 + a) * n + v] = m.normal[3 * v + (size_t)a];
-        }
-    rc = lq_ply_write(path, m.nverts, 6, names, colp, m.ntris, m.tris);
-fail:
-    free(cols);
-    lq_mcubes_free(&m);
-    return rc;
 }

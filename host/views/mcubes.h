@@ -35,9 +35,4 @@ int lq_mcubes_extract(int nx, int ny, int nz, const double origin[3], const doub
                       const float *phi, float iso, bool inside_negative, lq_mcubes_mesh *out);
 void lq_mcubes_free(lq_mcubes_mesh *m);
 
-/* Extracts and writes a binary PLY (io.h lq_ply_write) with vertex properties
- * x y z nx ny nz; an empty surface writes a PLY with no vertices and no faces. */
-int lq_mcubes_write(const char *path, int nx, int ny, int nz, const double origin[3],
-                    const double spacing[3], const float *phi, float iso, bool inside_negative);
-
 #endif

@@ -1,7 +1,7 @@
 /*
  * texmap.c — the texture particles' rest coordinate on the liquid's surface (texmap.h):
  * the binning, the nearest-particle search, the weighted linear fit, the style's texture
- * coordinate and colour, and the mesh with per-vertex rest coordinates.
+ * coordinate and colour (the mesh with its columns: meshout.h).
  *
  * Binning: a counting sort of the particles by bin (x fastest), so each bin's particles
  * are contiguous and the lookups touch only the rings they need. Every lookup is
@@ -16,7 +16,6 @@
 #include "core/common.h"
 #include "core/vec3.h"
 #include "io/io.h"
-#include "views/mcubes.h"
 
 /* --- binning ----------------------------------------------------------------------------- */
 
@@ -405,42 +404,4 @@ void lq_texmap_albedo(const lq_texmap_style *s, const double rest[3], double rgb
         parity += isfinite(g) ? (long)fmod(g, 2.0) : 0;
     }
     memcpy(rgb, parity & 1 ? s->a : s->b, 3 * sizeof *rgb);
-}
-
-/* --- the mesh ----------------------------------------------------------------------------- */
-
-int lq_texmap_write_mesh(const char *path, int nx, int ny, int nz, const double origin[3],
-                         const double spacing[3], const float *phi, const lq_texmap *t,
-                         const lq_texmap_style *s)
-{
-    static const char *const names[11] = {"x",      "y",      "z",      "nx", "ny", "nz",
-                                          "rest_x", "rest_y", "rest_z", "s",  "t"};
-    lq_mcubes_mesh m;
-    const float *colp[11];
-    int rc = lq_mcubes_extract(nx, ny, nz, origin, spacing, phi, 0.0f, true, &m);
-    if (rc) return rc;
-    size_t n = (size_t)m.nverts;
-    float *cols = lq_alloc(11 * (n ? n : 1) * sizeof *cols);
-    if (!cols) {
-        lq_mcubes_free(&m);
-        return LQ_ESIM;
-    }
-    for (int c = 0; c < 11; c++) colp[c] = cols + (size_t)c * n;
-    for (size_t v = 0; v < n; v++) {
-        double q[3], rest[3], st[2];
-        for (int a = 0; a < 3; a++) {
-            q[a] = m.pos[3 * v + (size_t)a];
-            cols[(size_t)a * n + v] = m.pos[3 * v + (size_t)a];
-            cols[(size_t)(3 + a) * n + v] = m.normal[3 * v + (size_t)a];
-        }
-        lq_texmap_rest(t, q, rest);
-        lq_texmap_st(s, rest, st);
-        for (int a = 0; a < 3; a++) cols[(size_t)(6 + a) * n + v] = (float)rest[a];
-        cols[9 * n + v] = (float)st[0];
-        cols[10 * n + v] = (float)st[1];
-    }
-    rc = lq_ply_write(path, m.nverts, 11, names, colp, m.ntris, m.tris);
-    free(cols);
-    lq_mcubes_free(&m);
-    return rc;
 }

@@ -94,10 +94,4 @@ void lq_texmap_st(const lq_texmap_style *s, const double rest[3], double st[2]);
 /* The surface colour (linear RGB) the style gives rest. */
 void lq_texmap_albedo(const lq_texmap_style *s, const double rest[3], double rgb[3]);
 
-/* The liquid surface as mcubes.h extracts it (phi < 0 inside), with per-vertex x y z
- * nx ny nz, the rest coordinate rest_x rest_y rest_z (m) and s t, as a binary PLY. */
-int lq_texmap_write_mesh(const char *path, int nx, int ny, int nz, const double origin[3],
-                         const double spacing[3], const float *phi, const lq_texmap *t,
-                         const lq_texmap_style *s);
-
 #endif

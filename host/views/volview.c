@@ -56,10 +56,13 @@
 #include "views/volview.h"
 
 #include "core/common.h"
+#include "core/parallel.h"
 #include "io/io.h"
+#include "views/srgb.h"
 #include "core/vec3.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,7 +109,7 @@ fail:
 void lq_volview_free(lq_volview *p)
 {
     free(p->tex_rest);
-    free(p->tex_done);
+    free((void *)p->tex_done);
     free(p->phi);
     free(p->brick_min);
     free(p->rgb);
@@ -256,7 +259,7 @@ typedef struct vv_frame {
     const lq_texmap *tex;
     const lq_texmap_style *tex_style;
     float *tex_rest;
-    uint8_t *tex_done;
+    _Atomic uint8_t *tex_done;
 } vv_frame;
 
 /* Trilinear phi at world point x, clamped to the outermost cell centres. */
@@ -321,13 +324,20 @@ static void vv_rest(const vv_frame *F, const double x[3], double rest[3])
             w *= up ? t[a] : 1 - t[a];
         }
         size_t c = (size_t)ijk[0] + F->stride[1] * (size_t)ijk[1] + F->stride[2] * (size_t)ijk[2];
-        float *r = F->tex_rest + 3 * c;
-        if (!F->tex_done[c]) {
+        /* Rows render on several threads: the first to claim a cell stores its value,
+         * the others compute the same value for themselves until it is stored. */
+        float *r = F->tex_rest + 3 * c, mine[3];
+        if (atomic_load_explicit(&F->tex_done[c], memory_order_acquire) != 2) {
             double q[3], v[3];
+            uint8_t none = 0;
             for (int a = 0; a < 3; a++) q[a] = F->lo[a] + (ijk[a] + 0.5) * F->sp[a];
             lq_texmap_rest(F->tex, q, v);
-            for (int a = 0; a < 3; a++) r[a] = (float)v[a];
-            F->tex_done[c] = 1;
+            for (int a = 0; a < 3; a++) mine[a] = (float)v[a];
+            if (atomic_compare_exchange_strong(&F->tex_done[c], &none, 1)) {
+                memcpy(r, mine, sizeof mine);
+                atomic_store_explicit(&F->tex_done[c], 2, memory_order_release);
+            }
+            r = mine;
         }
         for (int a = 0; a < 3; a++) rest[a] += w * r[a];
     }
@@ -902,17 +912,47 @@ static void vv_pixel(const vv_frame *F, double sx, double sy, double col[3])
         lq_mix3(col, F->bg_top, F->bg_bottom, lq_clamp01(sy / F->p->height));
 }
 
-static void vv_encode(const double col[3], uint8_t *o)
+/* The rows [y0, y1) of a frame's picture, on any thread (core/parallel.h): each pixel's
+ * colour and depth depend on the frame alone. */
+typedef struct vv_rows {
+    const vv_frame *F;
+    lq_volview *p;
+} vv_rows;
+
+/* Rotated-grid offsets for the second look at edge pixels. */
+static const double vv_sub[4][2] = {{0.375, 0.125}, {0.875, 0.375}, {0.625, 0.875}, {0.125, 0.625}};
+
+static void vv_rows_centre(void *ctx, int y0, int y1)
 {
-    for (int c = 0; c < 3; c++) o[c] = (uint8_t)lround(255 * pow(lq_clamp01(col[c]), 1 / 2.2));
+    const vv_rows *R = ctx;
+    const size_t w = (size_t)R->p->width;
+    for (size_t y = (size_t)y0; y < (size_t)y1; y++)
+        for (size_t x = 0; x < w; x++) {
+            double col[3];
+            vv_pixel(R->F, x + 0.5, y + 0.5, col);
+            lq_srgb_encode(col, R->p->rgb + 3 * (y * w + x));
+        }
+}
+
+static void vv_rows_edges(void *ctx, int y0, int y1)
+{
+    const vv_rows *R = ctx;
+    const size_t w = (size_t)R->p->width;
+    for (size_t y = (size_t)y0; y < (size_t)y1; y++)
+        for (size_t x = 0; x < w; x++) {
+            double sum[3] = {0, 0, 0}, col[3];
+            if (!R->p->aa[y * w + x]) continue;
+            for (int s = 0; s < 4; s++) {
+                vv_pixel(R->F, x + vv_sub[s][0], y + vv_sub[s][1], col);
+                for (int c = 0; c < 3; c++) sum[c] += 0.25 * col[c];
+            }
+            lq_srgb_encode(sum, R->p->rgb + 3 * (y * w + x));
+        }
 }
 
 int lq_volview_render(lq_volview *p, const char *path, const float *phi, const uint8_t *solid,
                       const lq_view_object *obj, int nobj)
 {
-    /* Rotated-grid offsets for the second look at edge pixels. */
-    static const double sub[4][2] = {
-        {0.375, 0.125}, {0.875, 0.375}, {0.625, 0.875}, {0.125, 0.625}};
     const size_t w = (size_t)p->width, hgt = (size_t)p->height;
     vv_frame F;
     if (!p->rgb) return lq_error(LQ_ESIM, "%s: preview used before lq_volview_init", path);
@@ -924,15 +964,11 @@ int lq_volview_render(lq_volview *p, const char *path, const float *phi, const u
             obj[j].shape != LQ_SHAPE_BOX)
             return lq_error(LQ_ESIM, "%s: object %d has unknown shape %d", path, j, obj[j].shape);
     vv_prepare(p, phi, obj, nobj);
-    if (p->tex) memset(p->tex_done, 0, (size_t)p->nx * p->ny * p->nz);
+    if (p->tex) memset((void *)p->tex_done, 0, (size_t)p->nx * p->ny * p->nz);
     vv_frame_setup(&F, p, solid, obj, nobj);
+    vv_rows R = {&F, p};
     /* One ray through each pixel centre ... */
-    for (size_t y = 0; y < hgt; y++)
-        for (size_t x = 0; x < w; x++) {
-            double col[3];
-            vv_pixel(&F, x + 0.5, y + 0.5, col);
-            vv_encode(col, p->rgb + 3 * (y * w + x));
-        }
+    lq_parallel_for((int)hgt, 4, vv_rows_centre, &R);
     /* ... then four more where a pixel differs sharply from a neighbour (silhouettes,
      * shadow edges, checker edges), averaged in linear light. */
     memset(p->aa, 0, w * hgt);
@@ -947,16 +983,7 @@ int lq_volview_render(lq_volview *p, const char *path, const float *phi, const u
                     p->aa[y * w + x] = p->aa[qy * w + qx] = 1;
             }
         }
-    for (size_t y = 0; y < hgt; y++)
-        for (size_t x = 0; x < w; x++) {
-            double sum[3] = {0, 0, 0}, col[3];
-            if (!p->aa[y * w + x]) continue;
-            for (int s = 0; s < 4; s++) {
-                vv_pixel(&F, x + sub[s][0], y + sub[s][1], col);
-                for (int c = 0; c < 3; c++) sum[c] += 0.25 * col[c];
-            }
-            vv_encode(sum, p->rgb + 3 * (y * w + x));
-        }
+    lq_parallel_for((int)hgt, 4, vv_rows_edges, &R);
     vv_draw_points(p);
     p->tex = NULL; /* one picture only, as the points */
     p->frames++;
@@ -978,12 +1005,12 @@ int lq_volview_texture(lq_volview *p, const lq_texmap *t, const lq_texmap_style 
     size_t n = (size_t)p->nx * p->ny * p->nz;
     if (t && (!p->tex_rest || !p->tex_done)) {
         free(p->tex_rest);
-        free(p->tex_done);
+        free((void *)p->tex_done);
         p->tex_rest = lq_alloc(3 * n * sizeof *p->tex_rest);
         p->tex_done = lq_alloc(n);
         if (!p->tex_rest || !p->tex_done) {
             free(p->tex_rest);
-            free(p->tex_done);
+            free((void *)p->tex_done);
             p->tex_rest = NULL;
             p->tex_done = NULL;
             return LQ_ESIM;

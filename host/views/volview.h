@@ -58,7 +58,7 @@ typedef struct lq_volview {
     const lq_texmap *tex;
     const lq_texmap_style *tex_style;
     float *tex_rest;
-    uint8_t *tex_done;
+    _Atomic uint8_t *tex_done; /* 0 not yet, 1 being written, 2 in tex_rest */
 } lq_volview;
 
 /* width: 16..16384 px. LQ_OK or LQ_ESIM (bad grid or size, out of memory). */

@@ -8,8 +8,8 @@
 # frame 0; a run cut short and resumed ends bit for bit where an uninterrupted run does
 # (meshes with their attributes, texture particles, stats); the textured run's stats
 # equal the untextured run's but for texture_particles and device_bytes (the texture
-# changes nothing else); a scene without pls.texture writes the plain mesh (x y z nx ny
-# nz); an image that is not a PNG is refused with nothing written.
+# changes nothing else); a scene without pls.texture writes the mesh without them (x y z
+# nx ny nz vx vy vz); an image that is not a PNG is refused with nothing written.
 set -u
 # shellcheck source=tests/cli/lib_cli.sh
 source "$(dirname "$0")/lib_cli.sh" "$@"
@@ -39,7 +39,9 @@ def ply(path):
     return names, nv, cols
 
 names, nv, c = ply(d + "/mesh/0000.ply")
-assert names == ["x", "y", "z", "nx", "ny", "nz", "rest_x", "rest_y", "rest_z", "s", "t"], names
+assert names == ["x", "y", "z", "nx", "ny", "nz", "vx", "vy", "vz", "rest_x", "rest_y", "rest_z", "s",
+                 "t"], names
+c = c[:6] + c[9:]  # the rest coordinate's columns as 6..10 (velocity: test_meshout)
 h, top = 0.04, 0.5
 # frame 0: on the free surface (the column's top, away from the walls' closing faces)
 # the rest coordinate is the vertex itself

@@ -148,13 +148,16 @@ else: die("validate.py: unknown check " + what)
 EOF
 validate() { python3 "$tmp/validate.py" "$@"; }
 
-# expected_files FRAMES EVERY FIELDS...: the sorted file list of a run folder.
+# expected_files FRAMES EVERY FIELDS...: the sorted file list of a run folder (with the
+# time series of the meshes and of each field, host/io/vtkxml.h).
 expected_files() {
     local frames=$1 every=$2 f name
     shift 2
     {
         echo "./mesh/terrain.ply"
+        echo "./mesh/mesh.ply.series"
         echo "./stats.jsonl"
+        for name in "$@"; do printf './fields/%s.vtk.series\n' "$name"; done
         for ((f = 0; f <= frames; f++)); do
             ((f % every == 0)) || continue
             printf './mesh/%04d.ply\n./preview/%04d.png\n' "$f" "$f"

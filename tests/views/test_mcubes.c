@@ -13,6 +13,7 @@
 #include "core/common.h"
 #include "io/io.h"
 #include "views/mcubes.h"
+#include "views/meshout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -350,7 +351,7 @@ static void test_write(const char *dir)
     lq_ply ply;
     snprintf(path, sizeof path, "%s/sphere.ply", dir);
     CHECK_OK(lq_mcubes_extract(g.nx, g.ny, g.nz, g.origin, g.h, phi, 0.0f, true, &m));
-    CHECK_OK(lq_mcubes_write(path, g.nx, g.ny, g.nz, g.origin, g.h, phi, 0.0f, true));
+    CHECK_OK(lq_meshout_write(path, g.nx, g.ny, g.nz, g.origin, g.h, phi, NULL, NULL, NULL));
     if (lq_ply_read(path, &ply) == LQ_OK) {
         static const char *names[6] = {"x", "y", "z", "nx", "ny", "nz"};
         CHECK(ply.nverts == m.nverts);
@@ -377,7 +378,7 @@ static void test_write(const char *dir)
     CHECK(m.nverts == 0 && m.ntris == 0);
     lq_mcubes_free(&m);
     snprintf(path, sizeof path, "%s/empty.ply", dir);
-    CHECK_OK(lq_mcubes_write(path, g.nx, g.ny, g.nz, g.origin, g.h, phi, 0.0f, true));
+    CHECK_OK(lq_meshout_write(path, g.nx, g.ny, g.nz, g.origin, g.h, phi, NULL, NULL, NULL));
     if (lq_ply_read(path, &ply) == LQ_OK) {
         CHECK(ply.nverts == 0 && ply.ntris == 0 && ply.nprops == 6);
         lq_ply_free(&ply);

@@ -22,6 +22,7 @@
 #include "lib/check.h"
 #include "core/common.h"
 #include "io/io.h"
+#include "views/meshout.h"
 #include "views/texmap.h"
 #include "views/volview.h"
 
@@ -223,7 +224,7 @@ static void test_mesh(void)
     CHECK_OK(lq_texmap_style_init(&st, &cfg, origin, hi));
     char path[64];
     snprintf(path, sizeof path, "/tmp/lq_texmap_%d.ply", (int)getpid());
-    CHECK_OK(lq_texmap_write_mesh(path, n, n, n, origin, spacing, phi, &t, &st));
+    CHECK_OK(lq_meshout_write(path, n, n, n, origin, spacing, phi, NULL, &t, &st));
     lq_ply ply;
     CHECK_OK(lq_ply_read(path, &ply));
     unlink(path);
