@@ -19,6 +19,8 @@
 #include "ops/hf/heightfield.h"
 #include "ops/mac/markers.h"
 #include "ops/mac/momentum.h"
+#include "ops/pls/plscontrol.h"
+#include "ops/pls/plspocket.h"
 #include "ops/pls/plsparticles.h"
 #include "ops/pls/poisson.h"
 #include "ops/mac/pressure.h"
@@ -1254,6 +1256,196 @@ static int lq_bench_scene_step(lq_bench_ctx *b, const char *scene, lq_bench_step
     return rc;
 }
 
+/* --- pls control particles (Rasmussen et al. 2004 §4) -----------------------------------
+ * The control stage of a pls step: the particles uploaded and binned on the device
+ * (host/ops/pls/plscontrol.h) and velocity control blended into the faces (eq. 4; the
+ * gather per cell, then the faces). N velocity particles, one per cell as the paper
+ * recommends, fill a ball at the tank's centre (radius (3N/4π)^⅓ cells), each of radius
+ * ¾ h with the smooth falloff, strength 0.95 (so the inner cells are hard, α > 0.9) and
+ * random velocities; φ = y − ½ (the lower half liquid). Counted bytes per cell: the
+ * gather reads φ and writes α, V_p (3) and the solid field (20), the faces read and write
+ * u v w (24) and read α, V_p and φ of both cells (about 40): 84. */
+typedef struct lq_bench_ctl {
+    lq_plscontrol_ops o;
+    lq_field u, v, w, phi;
+    float *rec;
+    int n;
+    float h;
+} lq_bench_ctl;
+
+static int lq_bench_ctl_once(void *arg)
+{
+    lq_bench_ctl *m = arg;
+    int rc = lq_plscontrol_bin(&m->o, m->rec, m->n, m->h);
+    return rc ? rc : lq_plscontrol_velocity(&m->o, &m->u, &m->v, &m->w, &m->phi, NULL, m->h, NULL);
+}
+
+/* N particles in a ball at the centre of an n³ grid of cell h, one per cell centre. */
+static int lq_bench_ctl_records(lq_bench_ctl *m, int n, int want)
+{
+    double r = cbrt(3.0 * want / (4.0 * LQ_PI)), c = 0.5 * n;
+    m->rec = lq_calloc((size_t)want * LQ_PLSCONTROL_STRIDE, sizeof(float));
+    if (!m->rec) return LQ_ESIM;
+    lq_rng g;
+    lq_rng_seed(&g, 42);
+    m->n = 0;
+    for (int k = 0; k < n && m->n < want; k++)
+        for (int j = 0; j < n && m->n < want; j++)
+            for (int i = 0; i < n && m->n < want; i++) {
+                double x = i + 0.5 - c, y = j + 0.5 - c, z = k + 0.5 - c;
+                if (x * x + y * y + z * z > r * r) continue;
+                float *q = m->rec + (size_t)m->n++ * LQ_PLSCONTROL_STRIDE;
+                q[LQ_PLSCONTROL_X] = (float)((i + 0.5) * m->h);
+                q[LQ_PLSCONTROL_X + 1] = (float)((j + 0.5) * m->h);
+                q[LQ_PLSCONTROL_X + 2] = (float)((k + 0.5) * m->h);
+                q[LQ_PLSCONTROL_R] = q[LQ_PLSCONTROL_EXTENT] = 0.75f * m->h;
+                for (int a = 0; a < 3; a++)
+                    q[LQ_PLSCONTROL_V + a] = (float)(lq_rng_uniform(&g) * 0.02 - 0.01);
+                q[LQ_PLSCONTROL_AXIS + 1] = 1;
+                q[LQ_PLSCONTROL_STRENGTH] = 0.95f;
+                q[LQ_PLSCONTROL_CODE] =
+                    (float)(LQ_PLSCONTROL_VELOCITY + LQ_PLSCONTROL_FALL_MUL * LQ_PLSCONTROL_SMOOTH);
+            }
+    return LQ_OK;
+}
+
+/* Rows pc_control_10k and pc_control_100k at n³; step_ms > 0: the pls_step row's time,
+ * for the control stage's share of a step. */
+static int lq_bench_pls_control(lq_bench_ctx *b, int n, double step_ms)
+{
+    static const int counts[2] = {10000, 100000};
+    static const char *const names[2] = {"pc_control_10k", "pc_control_100k"};
+    int rc = LQ_OK;
+    for (int q = 0; q < 2 && !rc; q++) {
+        if (!lq_bench_op(names[q])) continue;
+        lq_bench_ctl m;
+        memset(&m, 0, sizeof m);
+        m.h = 1.0f / (float)n;
+        rc = lq_bench_ctl_records(&m, n, counts[q]);
+        if (!rc)
+            rc = lq_plscontrol_ops_init(&m.o, b->ctx, n, n, n, counts[q],
+                                        1u << LQ_PLSCONTROL_VELOCITY);
+        lq_field *fs[4] = {&m.u, &m.v, &m.w, &m.phi};
+        for (int a = 0; a < 4 && !rc; a++) {
+            rc =
+                lq_field_alloc(b->ctx, fs[a], "bench", n + (a == 0), n + (a == 1), n + (a == 2), 4);
+            if (!rc) rc = lq_field_zero(fs[a], 0);
+        }
+        float *phi = rc ? NULL : lq_alloc((size_t)n * n * n * sizeof(float));
+        for (size_t c = 0; phi && c < (size_t)n * n * n; c++)
+            phi[c] = (float)(((double)(c / (size_t)n % (size_t)n) + 0.5) / n - 0.5); /* y − ½ */
+        if (!rc) rc = phi ? lq_field_upload(&m.phi, phi) : LQ_ESIM;
+        free(phi);
+        double ms = rc ? -1 : lq_bench_time(b, lq_bench_ctl_once, &m, 0.3);
+        if (!rc && ms < 0) rc = LQ_ESIM;
+        if (!rc) {
+            char note[240];
+            int len = snprintf(note, sizeof note,
+                               "bin + velocity blend, %d particles (%d binned), %d hard cells", m.n,
+                               m.o.binned, m.o.hard);
+            if (step_ms > 0)
+                snprintf(note + len, sizeof note - len, "; %.1f %% of pls_step",
+                         100 * ms / step_ms);
+            lq_bench_row_items(b, names[q], n, (double)n * n * n, "cell", ms, 84, note);
+            fflush(stdout);
+        }
+        lq_plscontrol_ops_release(&m.o);
+        for (int a = 0; a < 4; a++) lq_field_release(fs[a]);
+        free(m.rec);
+    }
+    return rc;
+}
+
+/* --- pls enslaved pockets (Rasmussen et al. 2004 §5.6) -----------------------------------
+ * The pockets stage of a pls step (host/ops/pls/plspocket.h): the connected components
+ * of the liquid, the open roots, the solid field with the pockets, and the enslaving
+ * passes (4). φ = y − ½ (the lower half liquid); the solid field is a hollow box of solid
+ * cells one cell thick, its inside n/4 cells a side, centred in the liquid: one pocket of
+ * (n/4)³ cells. Counted bytes per cell: the local pass reads φ and the solid field and
+ * writes the labels (12), the hooks and jumps read and write them (8 a round, 2 rounds),
+ * the open pass reads φ, the solid field and the labels (12), the mark reads the labels
+ * and the solid field and writes its own (12): 52 (row pk_find, the part every step
+ * pays); the enslaving reads and writes each component 5 times (40 per component: 120):
+ * 172 (row pk_pockets, only while a pocket exists). */
+typedef struct lq_bench_pk {
+    lq_plspocket_ops o;
+    lq_field phi, solid, lab, out, f[3], g[3];
+    float h;
+    bool enslave;
+} lq_bench_pk;
+
+static int lq_bench_pk_once(void *arg)
+{
+    lq_bench_pk *m = arg;
+    int rc = lq_plspocket_find(&m->o, &m->phi, &m->solid, 1, 0, m->h, &m->lab, &m->out);
+    return rc || !m->enslave ? rc
+                             : lq_plspocket_enslave(&m->o, &m->f[0], &m->f[1], &m->f[2], &m->g[0],
+                                                    &m->g[1], &m->g[2], 4);
+}
+
+static int lq_bench_pls_pockets(lq_bench_ctx *b, int n, double step_ms)
+{
+    if (!lq_bench_op("pk_find") && !lq_bench_op("pk_pockets")) return LQ_OK;
+    lq_bench_pk m;
+    memset(&m, 0, sizeof m);
+    m.h = 1.0f / (float)n;
+    size_t nc = (size_t)n * n * n;
+    int rc = lq_plspocket_ops_init(&m.o, b->ctx, n, n, n);
+    lq_field *cells[4] = {&m.phi, &m.solid, &m.lab, &m.out};
+    for (int a = 0; a < 4 && !rc; a++) rc = lq_field_alloc(b->ctx, cells[a], "bench", n, n, n, 4);
+    for (int a = 0; a < 3 && !rc; a++) {
+        rc = lq_field_alloc(b->ctx, &m.f[a], "bench", n + (a == 0), n + (a == 1), n + (a == 2), 4);
+        if (!rc)
+            rc = lq_field_alloc(b->ctx, &m.g[a], "bench", n + (a == 0), n + (a == 1), n + (a == 2),
+                                4);
+        if (!rc) rc = lq_field_zero(&m.f[a], 0);
+    }
+    float *phi = rc ? NULL : lq_alloc(nc * sizeof(float)), *sd = phi ? lq_alloc(nc * 4) : NULL;
+    int e = n / 4, lo = n / 2 - e / 2 - 1, hi = lo + e + 1; /* the shell's cells */
+    for (size_t c = 0; sd && c < nc; c++) {
+        int i = (int)(c % (size_t)n), j = (int)(c / (size_t)n % (size_t)n),
+            k = (int)(c / ((size_t)n * n));
+        phi[c] = (float)(((double)j + 0.5) / n - 0.5);
+        bool in = i >= lo && i <= hi && j >= lo / 2 && j <= lo / 2 + e + 1 && k >= lo && k <= hi;
+        bool inner = i > lo && i < hi && j > lo / 2 && j < lo / 2 + e + 1 && k > lo && k < hi;
+        sd[c] = in && !inner ? -m.h : m.h;
+    }
+    if (!rc) rc = sd ? lq_field_upload(&m.phi, phi) : LQ_ESIM;
+    if (!rc) rc = lq_field_upload(&m.solid, sd);
+    free(phi);
+    free(sd);
+    static const char *const names[2] = {"pk_find", "pk_pockets"};
+    for (int q = 0; q < 2 && !rc; q++) {
+        if (!lq_bench_op(names[q])) continue;
+        m.enslave = q == 1;
+        double ms = lq_bench_time(b, lq_bench_pk_once, &m, 0.3);
+        if (ms < 0) {
+            rc = LQ_ESIM;
+            break;
+        }
+        char note[240];
+        int len = q ? snprintf(note, sizeof note,
+                               "components, pockets, enslaving (%d passes): %d pocket cells in %d, "
+                               "%d rounds",
+                               m.o.passes, m.o.cells, m.o.pockets, m.o.rounds)
+                    : snprintf(note, sizeof note,
+                               "components and pockets (every step of a scene with objects, "
+                               "inlets or velocity control): %d pocket cells, %d rounds",
+                               m.o.cells, m.o.rounds);
+        if (step_ms > 0)
+            snprintf(note + len, sizeof note - len, "; %.1f %% of pls_step", 100 * ms / step_ms);
+        lq_bench_row_items(b, names[q], n, (double)nc, "cell", ms, q ? 172 : 52, note);
+        fflush(stdout);
+    }
+    lq_plspocket_ops_release(&m.o);
+    for (int a = 0; a < 4; a++) lq_field_release(cells[a]);
+    for (int a = 0; a < 3; a++) {
+        lq_field_release(&m.f[a]);
+        lq_field_release(&m.g[a]);
+    }
+    return rc;
+}
+
 /* The whole pls step on a dam break n³. */
 static int lq_bench_pls_step(lq_bench_ctx *b, int n, lq_bench_steps *out)
 {
@@ -1350,6 +1542,7 @@ static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
     }
     lq_bench_pls_free(&m);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
+    double step_ms = 0;
     if (!rc && step && lq_bench_op("pls_step")) {
         lq_bench_steps r;
         b->quiet = true;
@@ -1366,7 +1559,10 @@ static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
                  b->copy_gbs);
         lq_bench_row_steps(b, "pls_step", n, cells, r.ms, 52 + 77 * r.iters, &r, note);
         fflush(stdout);
+        step_ms = r.ms;
     }
+    if (!rc) rc = lq_bench_pls_control(b, n, step_ms);
+    if (!rc) rc = lq_bench_pls_pockets(b, n, step_ms);
     return rc;
 }
 

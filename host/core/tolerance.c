@@ -140,6 +140,17 @@ const lq_tolerance lq_tolerances[] = {
      "the same keep test, copies in block order after an integer scan: exact"},
     {"plsparticles.seed", 0, 0, 1,
      "integer hash, counts and scan; attraction with correctly rounded sqrt and divide: exact"},
+    {"plspocket.find", 0, 0, 1,
+     "integer labels whose final value (the least index of the component) does not depend on "
+     "the order of the atomic hooks: exact"},
+    {"plspocket.enslave", 0, 0, 1,
+     "means of up to six neighbours in one fixed order times lq_recip6's literals, no "
+     "contraction: exact"},
+    {"plscontrol.bin", 0, 0, 1,
+     "integer keys and counts, the shared scan, each tile's slice sorted by index: exact"},
+    {"plscontrol.apply", 0, 0, 1,
+     "per-cell gathers over the tiles in one fixed order, correctly rounded sqrt and divide, "
+     "no contraction: exact"},
     {"texparticles.settle", 0, 0, 1,
      "Newton steps on the trilinear phi, correctly rounded sqrt and divide, host reciprocals: "
      "exact"},

@@ -81,6 +81,13 @@ static int lq_config_floats(const lq_scene *s, double *out, int cap, const char 
     return lq_scene_floats(s, path, out, cap);
 }
 
+static bool lq_config_bool(const lq_scene *s, const char *fmt, ...) LQ_PRINTF(2, 3);
+static bool lq_config_bool(const lq_scene *s, const char *fmt, ...)
+{
+    LQ_CONFIG_FORMAT(path, fmt);
+    return lq_scene_bool(s, path);
+}
+
 static bool lq_config_has(const lq_scene *s, const char *fmt, ...) LQ_PRINTF(2, 3);
 static bool lq_config_has(const lq_scene *s, const char *fmt, ...)
 {
@@ -502,6 +509,73 @@ static void lq_config_object_item(const lq_scene *s, int i, lq_config_object *q)
     lq_config_floats(s, q->color, 3, "objects.%d.color", i);
 }
 
+static void lq_config_control_shape(const lq_scene *s, int i, lq_config_control *q)
+{
+    switch (q->kind) {
+    case LQ_CONFIG_CONTROL_BOX:
+        lq_config_floats(s, q->box.min, 3, "control.%d.box.min", i);
+        lq_config_floats(s, q->box.max, 3, "control.%d.box.max", i);
+        q->box.at_max = lq_config_at(s, "control.%d.box.max", i);
+        break;
+    case LQ_CONFIG_CONTROL_SPHERE:
+        lq_config_floats(s, q->sphere.center, 3, "control.%d.sphere.center", i);
+        q->sphere.radius = lq_config_float(s, "control.%d.sphere.radius", i);
+        break;
+    case LQ_CONFIG_CONTROL_MESH:
+        q->mesh.file = lq_config_file(s, "control.%d.mesh.file", i);
+        q->mesh.inside = lq_config_word(s, "surface|inside", "control.%d.mesh.fill", i) == 1;
+        q->mesh.nscale = lq_config_floats(s, q->mesh.scale, 3, "control.%d.mesh.scale", i);
+        lq_config_floats(s, q->mesh.rotate, 3, "control.%d.mesh.rotate", i);
+        lq_config_floats(s, q->mesh.translate, 3, "control.%d.mesh.translate", i);
+        q->at_mesh_file = lq_config_at(s, "control.%d.mesh.file", i);
+        break;
+    case LQ_CONFIG_CONTROL_POINT:
+        lq_config_floats(s, q->position, 3, "control.%d.point.position", i);
+        break;
+    case LQ_CONFIG_CONTROL_TRACKS:
+        q->tracks = lq_config_file(s, "control.%d.tracks.file", i);
+        q->at_tracks = lq_config_at(s, "control.%d.tracks.file", i);
+        break;
+    case LQ_CONFIG_CONTROL_CURVE:
+        q->curve = lq_config_file(s, "control.%d.curve.file", i);
+        break;
+    }
+}
+
+static int lq_config_control_item(const lq_scene *s, int i, lq_config_control *q)
+{
+    q->kind = lq_config_kind(s, "control", i, "box|sphere|mesh|point|tracks|curve", &q->kind_word);
+    q->at = lq_config_at(s, "control.%d", i);
+    q->at_kind = lq_config_at(s, "control.%d.%s", i, q->kind_word);
+    lq_config_control_shape(s, i, q);
+    q->property =
+        lq_config_word(s, "velocity|viscosity|phi|divergence|eraser", "control.%d.property", i);
+    q->shape = lq_config_word(s, "sphere|cylinder", "control.%d.shape", i);
+    q->falloff = lq_config_word(s, "smooth|hat|box", "control.%d.falloff", i);
+    q->has_radius = lq_config_has(s, "control.%d.radius", i);
+    q->radius = lq_config_float(s, "control.%d.radius", i);
+    q->has_length = lq_config_has(s, "control.%d.length", i);
+    q->length = lq_config_float(s, "control.%d.length", i);
+    q->has_spacing = lq_config_has(s, "control.%d.spacing", i);
+    q->spacing = lq_config_float(s, "control.%d.spacing", i);
+    lq_config_floats(s, q->axis, 3, "control.%d.axis", i);
+    lq_config_floats(s, q->velocity, 3, "control.%d.velocity", i);
+    q->follow = lq_config_bool(s, "control.%d.follow", i);
+    q->value = lq_config_float(s, "control.%d.value", i);
+    q->strength = lq_config_float(s, "control.%d.strength", i);
+    q->path_file = lq_config_file(s, "control.%d.path_file", i);
+    q->at_axis = lq_config_at(s, "control.%d.axis", i);
+    q->at_value = lq_config_at(s, "control.%d.value", i);
+    q->at_value_keys = lq_config_at(s, "control.%d.value_keys", i);
+    q->at_strength_keys = lq_config_at(s, "control.%d.strength_keys", i);
+    q->at_path_file = lq_config_at(s, "control.%d.path_file", i);
+    int rc = lq_config_numbers(s, &q->value_keys, &q->nvalue_keys, "control.%d.value_keys", i);
+    if (!rc)
+        rc = lq_config_numbers(s, &q->strength_keys, &q->nstrength_keys, "control.%d.strength_keys",
+                               i);
+    return rc;
+}
+
 /* Every list: items allocated here, each decoded. */
 static int lq_config_lists(const lq_scene *s, lq_config *c)
 {
@@ -510,17 +584,20 @@ static int lq_config_lists(const lq_scene *s, lq_config *c)
     c->nterrain = lq_scene_count(s, "terrain");
     c->nsources = lq_scene_count(s, "sources");
     c->nobjects = lq_scene_count(s, "objects");
+    c->ncontrol = lq_scene_count(s, "control");
     lq_config_liquid *liquid = lq_calloc((size_t)c->nliquid + 1, sizeof *liquid);
     lq_config_obstacle *obstacles = lq_calloc((size_t)c->nobstacles + 1, sizeof *obstacles);
     lq_config_terrain *terrain = lq_calloc((size_t)c->nterrain + 1, sizeof *terrain);
     lq_config_source *sources = lq_calloc((size_t)c->nsources + 1, sizeof *sources);
     lq_config_object *objects = lq_calloc((size_t)c->nobjects + 1, sizeof *objects);
+    lq_config_control *control = lq_calloc((size_t)c->ncontrol + 1, sizeof *control);
     c->liquid = liquid;
     c->obstacles = obstacles;
     c->terrain = terrain;
     c->sources = sources;
     c->objects = objects;
-    if (!liquid || !obstacles || !terrain || !sources || !objects) return LQ_ESIM;
+    c->control = control;
+    if (!liquid || !obstacles || !terrain || !sources || !objects || !control) return LQ_ESIM;
     int rc = LQ_OK;
     for (int i = 0; i < c->nliquid; i++) lq_config_liquid_item(s, i, &liquid[i]);
     for (int i = 0; i < c->nobstacles && !rc; i++)
@@ -528,9 +605,11 @@ static int lq_config_lists(const lq_scene *s, lq_config *c)
     for (int i = 0; i < c->nterrain; i++) lq_config_terrain_item(s, i, &terrain[i]);
     for (int i = 0; i < c->nsources && !rc; i++) rc = lq_config_source_item(s, i, &sources[i]);
     for (int i = 0; i < c->nobjects; i++) lq_config_object_item(s, i, &objects[i]);
+    for (int i = 0; i < c->ncontrol && !rc; i++) rc = lq_config_control_item(s, i, &control[i]);
     c->at_obstacles = lq_scene_at(s, "obstacles");
     c->at_sources = lq_scene_at(s, "sources");
     c->at_objects = lq_scene_at(s, "objects");
+    c->at_control = lq_scene_at(s, "control");
     return rc;
 }
 
@@ -619,6 +698,8 @@ static int lq_config_read_pls(const lq_scene *s, lq_config *c)
     p->object_friction = lq_scene_float(s, "pls.object_friction");
     p->object_separation = lq_scene_bool(s, "pls.object_separation");
     p->object_stratify = lq_scene_bool(s, "pls.object_stratify");
+    p->enslave_pockets = lq_scene_bool(s, "pls.enslave_pockets");
+    p->pocket_passes = lq_scene_int(s, "pls.pocket_passes");
     p->at_particles_per_cell = lq_scene_at(s, "pls.particles_per_cell");
     lq_config_texture *t = &p->texture;
     t->on = lq_scene_has(s, "pls.texture");
@@ -701,7 +782,12 @@ void lq_config_free(lq_config *c)
         free((void *)c->obstacles[i].motion.keys);
     for (int i = 0; c->sources && i < c->nsources; i++)
         free((void *)c->sources[i].inlet.speed.table);
+    for (int i = 0; c->control && i < c->ncontrol; i++) {
+        free((void *)c->control[i].value_keys);
+        free((void *)c->control[i].strength_keys);
+    }
     free((void *)c->pls.viscosity_change.table);
+    free((void *)c->control);
     free((void *)c->liquid);
     free((void *)c->obstacles);
     free((void *)c->terrain);

@@ -302,6 +302,63 @@ typedef struct lq_config_object {
     const lq_scene_node *at_kind, *at_path_file;
 } lq_config_object;
 
+/* --- control[] (pls: Rasmussen et al. 2004 §4) ------------------------------------------- */
+
+typedef enum lq_config_control_kind {
+    LQ_CONFIG_CONTROL_BOX,
+    LQ_CONFIG_CONTROL_SPHERE,
+    LQ_CONFIG_CONTROL_MESH,
+    LQ_CONFIG_CONTROL_POINT,
+    LQ_CONFIG_CONTROL_TRACKS,
+    LQ_CONFIG_CONTROL_CURVE
+} lq_config_control_kind;
+
+/* control[].property, .shape, .falloff */
+enum {
+    LQ_CONFIG_CONTROL_VELOCITY,
+    LQ_CONFIG_CONTROL_VISCOSITY,
+    LQ_CONFIG_CONTROL_PHI,
+    LQ_CONFIG_CONTROL_DIVERGENCE,
+    LQ_CONFIG_CONTROL_ERASER
+};
+enum { LQ_CONFIG_CONTROL_SPHERE_SHAPE, LQ_CONFIG_CONTROL_CYLINDER_SHAPE };
+enum { LQ_CONFIG_FALLOFF_SMOOTH, LQ_CONFIG_FALLOFF_HAT, LQ_CONFIG_FALLOFF_BOX };
+
+typedef struct lq_config_control {
+    lq_config_control_kind kind;
+    const char *kind_word;
+    struct {
+        double min[3], max[3];
+        const lq_scene_node *at_max;
+    } box;
+    struct {
+        double center[3], radius;
+    } sphere;
+    struct {
+        const char *file; /* resolved */
+        bool inside;      /* fill: inside (else surface) */
+        double scale[3];
+        int nscale; /* 1 or 3 */
+        double rotate[3], translate[3];
+    } mesh;
+    double position[3]; /* point */
+    const char *tracks; /* tracks.file, resolved */
+    const char *curve;  /* curve.file, resolved */
+    int property;       /* LQ_CONFIG_CONTROL_VELOCITY, ... */
+    int shape;          /* LQ_CONFIG_CONTROL_*_SHAPE */
+    int falloff;        /* LQ_CONFIG_FALLOFF_* */
+    bool has_radius, has_length, has_spacing;
+    double radius, length, spacing; /* m */
+    double axis[3], velocity[3];    /* -, m/s */
+    bool follow;
+    double value, strength;
+    const double *value_keys, *strength_keys; /* pairs (t, v); NULL when absent */
+    int nvalue_keys, nstrength_keys;          /* numbers, not pairs */
+    const char *path_file;                    /* resolved; NULL when absent */
+    const lq_scene_node *at, *at_kind, *at_axis, *at_value, *at_value_keys, *at_strength_keys;
+    const lq_scene_node *at_path_file, *at_tracks, *at_mesh_file;
+} lq_config_control;
+
 /* --- the solvers' settings ------------------------------------------------------------ */
 
 typedef struct lq_config_spray {
@@ -381,6 +438,8 @@ typedef struct lq_config_pls {
     bool reinit_pde; /* reinit: pde (else fim) */
     double object_friction;
     bool object_separation, object_stratify;
+    bool enslave_pockets; /* §5.6 */
+    int pocket_passes;
     lq_config_texture texture;
     const lq_scene_node *at_particles_per_cell;
 } lq_config_pls;
@@ -415,7 +474,8 @@ typedef struct lq_config {
     const lq_config_terrain *terrain;
     const lq_config_source *sources;
     const lq_config_object *objects;
-    int nliquid, nobstacles, nterrain, nsources, nobjects;
+    const lq_config_control *control;
+    int nliquid, nobstacles, nterrain, nsources, nobjects, ncontrol;
     lq_config_spray spray;
     lq_config_foam foam;
     lq_config_shallow shallow;
@@ -424,7 +484,7 @@ typedef struct lq_config {
     lq_config_pls pls;
     lq_config_output output;
     const lq_scene_node *at_solver, *at_name, *at_gravity;
-    const lq_scene_node *at_obstacles, *at_sources, *at_objects;
+    const lq_scene_node *at_obstacles, *at_sources, *at_objects, *at_control;
 } lq_config;
 
 /* Loads, validates and decodes SCENE with the overrides (each "KEY=VALUE"); NULL with

@@ -740,7 +740,133 @@ const lq_key lq_scene_keys[] = {
            "its motion, removed; then projected out along the normal), so they do not pile "
            "up on it and a film on it stays resolved. false: they move freely and are deleted "
            "once inside."),
+    K_BOOL("pls.enslave_pockets", LQ_SOLVER_PLS, "true",
+           "Enslaved pockets (§5.6): every step, liquid regions that reach no air — walled in "
+           "by hard control, obstacles, open inlets or the domain walls — are found "
+           "(connected components on the device), left out of the pressure solve and given "
+           "the diffused velocity of their boundary, so a pocket never makes the solve fail "
+           "or stall. Runs when the scene has obstacles, inlets or velocity control; a liquid "
+           "with no air at all is a closed tank, left to the solve. false: the pockets stay "
+           "in the solve (squeezed by hard control, it stalls at pls.max_iterations)."),
+    K_INT("pls.pocket_passes", 0, LQ_SOLVER_PLS, 1, 64, "4", "",
+          "Averaging passes over an enslaved pocket's faces (§5.6: \"a couple of times\"): "
+          "each face takes the mean of its neighbours, starting from the boundary's "
+          "velocity; more run while a face deep inside has no value yet."),
 
+    /* --- control particles: Rasmussen et al. 2004 §4 (pls) ------------------------------ */
+    K_LIST("control", PLS,
+           "Control particles (Rasmussen et al. 2004 §4): what an animator uses to direct the "
+           "liquid. Each item is a set of particles — made by a generator (`box`, `sphere`, "
+           "`mesh`: one particle per cell, as the paper recommends, or `point`) or read from "
+           "keyframed `tracks` — that all control one `property` with one `shape` and "
+           "`falloff`. In each cell the particles of a property give α (the strongest "
+           "particle's strength × falloff) and the α-weighted mean of their values V_p; the "
+           "liquid's value becomes (1 - α) V + α V_p (eq. 4). Velocity control is hard where "
+           "α > 0.9: the liquid cells there move exactly at V_p and the pressure solve sees "
+           "them as a moving wall, so the liquid around follows smoothly. Positions are "
+           "evaluated at the end of each step; values and strengths may change over time "
+           "(`value_keys`, `strength_keys`), generated particles may move (`path_file`)."),
+    K_ENUM("control[].property", 0, PLS, "velocity|viscosity|phi|divergence|eraser", "velocity",
+           "What the particles control: `velocity` (faces; hard where α > 0.9), `viscosity` "
+           "(ν per cell: `value` in m²/s; turns viscosity on), `phi` (the level set: soft "
+           "only; a cylinder's φ is the signed distance to the plane through the particle "
+           "across its axis, moved `value` m along it, for a sphere the distance to it minus "
+           "`value`; the "
+           "level-set particles where φ moved are reseeded), `divergence` (a target ∇·u of "
+           "`value` 1/s in the pressure solve: > 0 expands, < 0 contracts) or `eraser` (CSG: "
+           "the shape's inside becomes air, φ = max(φ, -distance); `strength` 0 turns it off)."),
+    K_ENUM("control[].shape", 0, PLS, "sphere|cylinder", "sphere",
+           "The region each particle controls (§4.2): a ball of `radius`, or a cylinder of "
+           "`radius` and `length` along `axis` (falloff by the distance to the axis)."),
+    K_ENUM("control[].falloff", 0, PLS, "smooth|hat|box", "smooth",
+           "α against s, the distance to the centre (sphere) or axis (cylinder) over `radius`: "
+           "`smooth` 1 - 3s² + 2s³ (zero slope at both ends), `hat` 1 - s, `box` 1; times "
+           "`strength`, 0 beyond the radius."),
+    K_FLOAT("control[].radius", GT, PLS, 0, INF, NULL, "m",
+            "Radius of each particle's region (the paper uses ½ to 1 cell); default: one cell "
+            "(a track's `radius` column overrides it)."),
+    K_FLOAT("control[].length", GT, PLS, 0, INF, NULL, "m",
+            "A cylinder's length, cap to cap; default: twice the radius."),
+    K_FLOATS("control[].axis", 0, PLS, 3, 3, -INF, INF, "[0, 1, 0]", "",
+             "A cylinder's axis; for `phi` the surface normal the animator wants (pointing out "
+             "of the liquid). Normalised. Particles on a `mesh` surface take their triangle's "
+             "normal instead (outward for faces wound counter-clockwise seen from outside; "
+             "turned with `mesh.rotate`)."),
+    K_FLOATS("control[].velocity", 0, PLS, 3, 3, -INF, INF, "[0, 0, 0]", "m/s",
+             "Velocity particles' target velocity (a track's vx, vy, vz columns replace it); "
+             "with `follow` the particles' own motion is added."),
+    K_BOOL("control[].follow", PLS, "true",
+           "Velocity particles add their own velocity along their track or `path_file` to "
+           "`velocity`, so liquid is carried along with them."),
+    K_FLOAT("control[].value", 0, PLS, -INF, INF, "0", "",
+            "The controlled value: ν (m²/s, at least 0) for `viscosity`, the divergence (1/s) "
+            "for `divergence`, the offset (m) of the surface along the axis (cylinder) or "
+            "its radius (sphere) for `phi`; a track's `value` column overrides it."),
+    K_FLOATS("control[].value_keys", 0, PLS, 2, 2048, -INF, INF, NULL, "",
+             "`value` over time: pairs `[t0, v0, t1, v1, ...]` (s; times increasing), a "
+             "monotone cubic between keys (Fritsch-Carlson: never beyond its neighbouring "
+             "keys), held before the first and after the last."),
+    K_FLOAT("control[].strength", 0, PLS, 0, 1, "1", "",
+            "A factor on every particle's α: 1 gives the falloff's full control (hard "
+            "velocity control inside α > 0.9), 0 releases the liquid."),
+    K_FLOATS("control[].strength_keys", 0, PLS, 2, 2048, -INF, INF, NULL, "",
+             "`strength` over time: pairs `[t0, s0, t1, s1, ...]` as `value_keys`, clamped to "
+             "[0, 1] (e.g. `[0, 1, 1.5, 1, 1.6, 0]`: held, then released at 1.5 s)."),
+    K_FILE("control[].path_file", 0, PLS,
+           "A keyframed rigid motion of a generated set (the CSV of `objects[].path_file`: "
+           "columns t, x, y, z and optionally qw, qx, qy, qz; Catmull-Rom in position, slerp in "
+           "orientation): at time t each particle is at P(t) + R(t) R(t0)⁻¹ (x - P(t0)), t0 "
+           "the first key."),
+    K_FLOAT("control[].spacing", GT, PLS, 0, INF, NULL, "m",
+            "Distance between generated particles (`box`, `sphere`, `mesh`); default: one "
+            "cell. Box and sphere particles sit on the lattice of cell centres scaled by it."),
+    K_MAP("control[].box", KIND, PLS,
+          "Particles filling an axis-aligned box, one per `spacing` (lattice points inside)."),
+    K_FLOATS("control[].box.min", REQ, PLS, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
+    K_FLOATS("control[].box.max", REQ, PLS, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
+    K_MAP("control[].sphere", KIND, PLS, "Particles filling a ball, one per `spacing`."),
+    K_FLOATS("control[].sphere.center", REQ, PLS, 3, 3, -INF, INF, NULL, "m", "Centre."),
+    K_FLOAT("control[].sphere.radius", REQ | GT, PLS, 0, INF, NULL, "m", "Radius."),
+    K_MAP("control[].mesh", KIND, PLS,
+          "Particles on the surface of a closed OBJ mesh (one per cell the surface crosses, at "
+          "the surface point nearest the cell's centre, with the triangle's normal as axis) "
+          "or filling it (one per cell centre inside)."),
+    K_FILE("control[].mesh.file", REQ, PLS, "The OBJ file, relative to the scene file's folder."),
+    K_ENUM("control[].mesh.fill", 0, PLS, "surface|inside", "surface",
+           "On the surface, or inside it."),
+    K_FLOATS("control[].mesh.scale", GT, PLS, 1, 3, 0, INF, "[1]", "",
+             "Scale factor: `[s]` or `[sx, sy, sz]`; applied first."),
+    K_FLOATS("control[].mesh.rotate", 0, PLS, 3, 3, -INF, INF, "[0, 0, 0]", "degrees",
+             "Rotations about x, then y, then z (world axes), after the scale."),
+    K_FLOATS("control[].mesh.translate", 0, PLS, 3, 3, -INF, INF, "[0, 0, 0]", "m",
+             "Offset added last."),
+    K_MAP("control[].point", KIND, PLS, "One particle."),
+    K_FLOATS("control[].point.position", REQ, PLS, 3, 3, -INF, INF, NULL, "m", "Where it is."),
+    K_MAP("control[].tracks", KIND, PLS,
+          "Keyframed particles from a CSV file an animation package can write, one particle "
+          "per track."),
+    K_FILE("control[].tracks.file", REQ, PLS,
+           "The CSV file, relative to the scene file's folder. `#` starts a comment; blank "
+           "lines are skipped; the first other line names the columns, in any order: `id`, "
+           "`t`, `x`, `y`, `z` (required; s, m) and optionally `vx`, `vy`, `vz` (all three; "
+           "m/s), `value`, `strength`, `radius` (m). Each later line is one key of track `id` "
+           "(an integer); a track's keys come in increasing t, tracks may interleave, and "
+           "the particles are the tracks in increasing id. Positions and velocities are "
+           "Catmull-Rom splines through the keys with the key times as knots (the cubic "
+           "Hermite whose tangent at a key is the slope of the parabola through it and its "
+           "neighbours), `value`, `strength` and `radius` monotone cubics; a track holds its "
+           "first key before it and its last key after it; a one-key track stands still. "
+           "Columns a file does not have take the item's keys (`velocity`, `value`, "
+           "`radius`); a `strength` column multiplies the item's `strength`."),
+    K_MAP("control[].curve", KIND, PLS,
+          "Particles along a keyframed curve, one per `spacing` of its length, each moving "
+          "(with `follow`) at the curve's own velocity there: the speed the keys give it. A "
+          "stream steered along a path: the liquid is carried along the curve at the speed "
+          "its animator keyed."),
+    K_FILE("control[].curve.file", REQ, PLS,
+           "The curve: a CSV of keys `t, x, y, z` (the format of `objects[].path_file`; the "
+           "quaternion columns are read and ignored), Catmull-Rom between keys with the key "
+           "times as knots."),
     /* pls.texture: Rasmussen et al. 2004 §6 (host/ops/pls/texparticles.h, views/texmap.h) */
     K_MAP("pls.texture", 0, LQ_SOLVER_PLS,
           "Texture particles (§6), on when this map is present: particles placed on the initial "

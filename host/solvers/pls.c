@@ -7,6 +7,8 @@
  * pressure by a ghost-fluid Poisson solve with p = 0 in the air (eq. 1). One step of dt
  * (lq_pls_step, one stage per line):
  *
+ *   0. with `control:` (§4, host/ops/pls/controls.h, plscontrol.h) the control particles
+ *      are placed at t + dt and binned on the device (once, when nothing in them moves);
  *   1. the particles move (RK2 through the extrapolated u); with objects and
  *      pls.object_stratify the liquid particles within a cell of an object (0 ≤ sdf < h,
  *      on the liquid side φ ≤ 0) are labelled with their sdf first (§5.5.3);
@@ -19,7 +21,10 @@
  *   3. escaped particles correct φ; φ is reinitialised to a signed distance; the particles
  *      correct it again; those still escaped by more than 1.5 r (air) or 3 r (liquid) are
  *      deleted; their radii are adjusted; every pls.reseed_every steps they are reseeded
- *      ([EMF02]'s order);
+ *      ([EMF02]'s order); then level-set control particles blend φ toward theirs and
+ *      erasers cut the liquid away (§4.3, fig. 2), and the particles in the cells that
+ *      moved are deleted and the band reseeded (§4.3: "reseeded to the adjusted
+ *      interface location");
  *   §6. with pls.texture, the texture particles (host/ops/pls/texparticles.h: seeded on
  *      the initial surface, each carrying its rest coordinate) move as the level-set
  *      particles did in 1, then (pls.texture.project) onto the reinitialised φ = 0; the
@@ -33,19 +38,27 @@
  *      the faces beside object cells still liquid (φ ≤ 0): beside the cells §5.5.2 turned
  *      to air the liquid keeps its own normal velocity where it moves away (§5.5.1's
  *      inequality) and gets gravity. Then viscosity (§5.1, when pls.viscosity or a
- *      liquid[].viscosity is above 0, ν(t) by pls.viscosity_change): explicit cross terms
- *      from uⁿ, implicit per component on the advected velocity plus g·dt, as the paper
- *      orders it. Then sources[] (host/ops/pls/plssource.h), last before the projection
- *      so that it sees them: the outlets remove their liquid (air to the projection), the
- *      inlets open for t + dt fill their cells and hold their velocity on their faces (a
- *      boundary of the projection, as §5.4 holds sourced values while eq. 1 and 2 are
- *      solved, so the flux they hold is what the next step's advection carries out);
+ *      liquid[].viscosity is above 0, ν(t) by pls.viscosity_change; viscosity control
+ *      particles blend ν per cell first, §4.1): explicit cross terms from uⁿ, implicit per
+ *      component on the advected velocity plus g·dt, as the paper orders it. Then
+ *      sources[] (host/ops/pls/plssource.h): the outlets remove their liquid (air to the
+ *      projection), the inlets open for t + dt fill their cells and hold their velocity on
+ *      their faces (a boundary of the projection, as §5.4 holds sourced values while eq. 1
+ *      and 2 are solved, so the flux they hold is what the next step's advection carries
+ *      out). Then velocity control (eq. 4), hard where α > 0.9: those liquid cells' faces
+ *      take the particles' velocity; it sees the open inlets as solids, so it never
+ *      overrides a held inlet face, and its solid field holds objects, inlets and hard
+ *      cells together. Last (§5.6, pls.enslave_pockets, with objects, inlets or velocity
+ *      control) the liquid regions that reach no air on that solid field are found
+ *      (connected components, host/ops/pls/plspocket.h), made solid too and their faces
+ *      given the diffused velocity of their boundary, so that no region of the solve is
+ *      walled in by Neumann faces whose flux it cannot balance;
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
- *      fluid); the domain edge, objects (sdf ≤ 0) and open inlets Neumann: the closed
- *      faces keep their velocity, whose flux enters the right-hand side (0 at rest, the
- *      wall's when moving, the inlet's);
- *      with separation an object cell with φ > 0 is air (p = 0, its faces open), so a face
- *      whose normal velocity is not the object's is never a fixed flux;
+ *      fluid); the domain edge, objects (sdf ≤ 0), open inlets, hard-controlled cells
+ *      (§4.3) and enslaved pockets (§5.6) Neumann: the closed faces keep their velocity, whose flux
+ * enters the right-hand side (0 at rest, the wall's when moving, the inlet's); with separation an
+ * object cell with φ > 0 is air (p = 0, its faces open), so a face whose normal velocity is not the
+ * object's is never a fixed flux; divergence particles add their target ∇·u to the right-hand side;
  *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects;
  *      with separation (§5.5.2) object cells the liquid leaves (urel·N > 0.1 |urel| with
  *      uext just extrapolated, and a tension, p < 0, in the liquid beside them in the
@@ -67,8 +80,10 @@
  * do, with the measurements: docs/VALIDATION.md, `pls`.
  *
  * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
- * scene is refused), control particles (§4), no-slip domain walls (every wall is
- * free-slip), moving inlets and outlets.
+ * scene is refused), no-slip domain walls (every wall is free-slip), moving inlets and
+ * outlets. A liquid with no air at all is one closed tank: its pockets are not enslaved
+ * (the projection removes b's mean), so two closed tanks in one scene only converge when
+ * each one's walls bring no net flux.
  */
 #include <math.h>
 #include <stdio.h>
@@ -77,11 +92,14 @@
 
 #include "io/checkpoint.h"
 #include "io/io.h"
+#include "ops/pls/controls.h"
 #include "ops/pls/extrap.h"
 #include "common/mac_grid.h"
+#include "ops/pls/plscontrol.h"
 #include "ops/pls/plsforce.h"
 #include "ops/pls/plsobject.h"
 #include "ops/pls/plsparticles.h"
+#include "ops/pls/plspocket.h"
 #include "ops/pls/plssource.h"
 #include "ops/pls/poisson.h"
 #include "ops/pls/reinit.h"
@@ -106,7 +124,9 @@ enum {
     LQ_PLS_R_VISC = 128,
     LQ_PLS_R_OBJ = 256,
     LQ_PLS_R_TEX = 512,
-    LQ_PLS_R_SRC = 1024
+    LQ_PLS_R_SRC = 1024,
+    LQ_PLS_R_CONTROL = 2048,
+    LQ_PLS_R_POCKET = 4096
 };
 
 typedef struct lq_pls {
@@ -138,6 +158,17 @@ typedef struct lq_pls {
     bool sources;
     lq_plssource_set *source_set; /* read before the plan, handed to plssource after */
     lq_plssource_ops plssource;
+    /* §4 control particles (host/ops/pls/controls.h, plscontrol.h): made at create, placed
+     * and binned each step (once when nothing in them moves or changes) */
+    bool control, control_binned;
+    unsigned control_kinds; /* 1 << LQ_PLSCONTROL_* */
+    lq_controls controls;
+    lq_plscontrol_ops plscontrol;
+    /* §5.6 enslaved pockets (host/ops/pls/plspocket.h): with obstacles, inlets or velocity
+     * control and pls.enslave_pockets */
+    bool pockets;
+    int pocket_passes;
+    lq_plspocket_ops plspocket;
     int visc_iters; /* this frame's CG iterations, all components */
     lq_sladvect_ops sladvect;
     lq_reinit_ops reinit;
@@ -202,6 +233,9 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_SRC) lq_plssource_ops_release(&s->plssource);
     if (s->source_set) lq_plssource_set_free(s->source_set);
     free(s->source_set);
+    if (s->ready & LQ_PLS_R_CONTROL) lq_plscontrol_ops_release(&s->plscontrol);
+    if (s->ready & LQ_PLS_R_POCKET) lq_plspocket_ops_release(&s->plspocket);
+    lq_controls_free(&s->controls);
     lq_field_release(&s->sdf_static);
     lq_field_release(&s->nu);
     lq_field_release(&s->nun);
@@ -503,6 +537,12 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     if (s->sources)
         LQ_PLS_PART(lq_plssource_ops_bytes(s->nx, s->ny, s->nz, s->source_set->inlets),
                     "sources: regions, table, sums, solid field");
+    if (s->control)
+        LQ_PLS_PART(
+            lq_plscontrol_ops_bytes(s->nx, s->ny, s->nz, s->controls.total, s->control_kinds),
+            "control particles, their bins, per-cell control");
+    if (s->pockets)
+        LQ_PLS_PART(lq_plspocket_ops_bytes(), "pockets: counters (their fields are lent)");
 #undef LQ_PLS_PART
     return n;
 }
@@ -599,7 +639,7 @@ static int lq_pls_viscous(lq_pls *s, const lq_config *cfg)
 {
     size_t n = (size_t)s->nx * s->ny * s->nz;
     double nu0 = s->nu_base;
-    s->viscous = nu0 > 0;
+    s->viscous = nu0 > 0 || (s->control_kinds >> LQ_PLSCONTROL_VISCOSITY & 1u);
     if (s->nu_regions) /* per liquid region: viscous when any ν₀ > 0 */
         for (size_t c = 0; c < n && !s->viscous; c++) s->viscous = s->nu0h[c] > 0;
     if (!s->viscous) return LQ_OK;
@@ -608,6 +648,16 @@ static int lq_pls_viscous(lq_pls *s, const lq_config *cfg)
     s->viscosity_params =
         (lq_viscosity_params){.h = (float)s->h, .free_slip = 1, .cross = LQ_VISCOSITY_CROSS_MASKED};
     return LQ_OK;
+}
+
+/* §4: the scene's control particles, made once (host/ops/pls/controls.h). */
+static int lq_pls_control_make(lq_pls *s, const lq_config *cfg)
+{
+    if (cfg->ncontrol == 0) return LQ_OK;
+    int rc = lq_controls_make(&s->controls, cfg, s->nz, s->h, s->origin);
+    s->control = !rc;
+    s->control_kinds = s->controls.kinds;
+    return rc;
 }
 
 /* §5.5: the moving obstacles (the static ones are in sdf0 already) into mob[*nmob];
@@ -724,6 +774,11 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
         if (!rc) rc = lq_plssource_add(&s->plssource, s->source_set);
         lq_plssource_set_free(s->source_set); /* the arrays; the struct stays for the plan */
     }
+    if (s->control)
+        LQ_PLS_INIT(LQ_PLS_R_CONTROL, lq_plscontrol_ops_init(&s->plscontrol, ctx, nx, ny, nz,
+                                                             s->controls.total, s->control_kinds));
+    if (s->pockets)
+        LQ_PLS_INIT(LQ_PLS_R_POCKET, lq_plspocket_ops_init(&s->plspocket, ctx, nx, ny, nz));
     if (s->viscous) {
         LQ_PLS_INIT(LQ_PLS_R_VISC, lq_viscosity_ops_init(&s->viscosity, ctx, nx, ny, nz));
         if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
@@ -837,6 +892,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     if (!rc) rc = lq_pls_initial_phi(s, cfg, phi0, sdf0, &band);
     if (!rc) rc = lq_pls_texture_setup(s, cfg, phi0);
     if (!rc) rc = lq_pls_capacity(s, cfg, band, &cap);
+    if (!rc) rc = lq_pls_control_make(s, cfg);
     if (!rc) rc = lq_pls_viscous(s, cfg);
     s->sources = cfg->nsources > 0; /* read here (checks before the plan), uploaded later */
     if (!rc && s->sources && !(s->source_set = lq_calloc(1, sizeof *s->source_set))) rc = LQ_ESIM;
@@ -844,6 +900,11 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
         rc = lq_plssource_read(cfg, s->nx, s->ny, s->nz, (float)s->h, s->origin, sdf0,
                                s->source_set);
     if (!rc) rc = lq_pls_moving(s, cfg, mob, &nmob);
+    /* §5.6: pockets need a Neumann boundary inside the liquid to wall them in */
+    s->pockets = !rc && cfg->pls.enslave_pockets &&
+                 (s->objects || (s->sources && s->source_set->inlets) ||
+                  (s->control && ((s->control_kinds >> LQ_PLSCONTROL_VELOCITY) & 1u)));
+    s->pocket_passes = cfg->pls.pocket_passes;
     if (!rc) {
         rc = lq_pls_reserve(s, ctx, cap, mob, nmob);
         if (!rc)
@@ -969,6 +1030,62 @@ static int lq_pls_texture_move(lq_pls *s, double dt)
     return rc;
 }
 
+/* --- §4 control particles: the stages (host/ops/pls/plscontrol.h) --- */
+
+#define LQ_PLS_HAS(s, kind) (((s)->control_kinds >> (kind)) & 1u)
+
+/* The particles at the step's end time, binned on the device (once when none of them
+ * moves or changes). */
+static int lq_pls_control_bin(lq_pls *s, double dt)
+{
+    if (s->control_binned && !s->controls.animated) return LQ_OK;
+    lq_controls_eval(&s->controls, s->t + dt);
+    s->control_binned = true;
+    return lq_plscontrol_bin(&s->plscontrol, s->controls.rec, s->controls.total, (float)s->h);
+}
+
+/* §4.3: φ blended toward the level-set particles' and cut by the erasers; the particle
+ * level set's particles in the cells it moved deleted, the band reseeded ("any particles
+ * associated with the particle level set representation of the interface in this region
+ * are reseeded to the adjusted interface location"). */
+static int lq_pls_control_phi(lq_pls *s)
+{
+    lq_plsparticles_state *ps = &s->plsparticles_state;
+    int moved = 0,
+        rc = lq_plscontrol_phi(&s->plscontrol, &s->phi, lq_pls_sdf(s), (float)s->h, &moved);
+    if (!rc && moved > 0)
+        rc = lq_plsparticles_delete(&s->plsparticles, ps, &s->phi, &s->plscontrol.kill,
+                                    &s->plsparticles_params);
+    if (!rc && moved > 0)
+        rc = lq_plsparticles_reseed(&s->plsparticles, ps, &s->phi, lq_pls_sdf(s),
+                                    &s->plsparticles_params);
+    return rc;
+}
+
+/* §4.1, §5.1: ν per cell blended toward the viscosity particles' (into plscontrol.nu,
+ * which the viscous step then reads): the liquid's ν is ν(t), or ν₀ × ν(t)/pls.viscosity
+ * with liquid[].viscosity. */
+static int lq_pls_control_nu(lq_pls *s)
+{
+    double nut = lq_timefn_eval(&s->nu_t, s->t);
+    if (s->nu_regions)
+        return lq_plscontrol_viscosity(
+            &s->plscontrol, &s->nu, (float)(s->nu_base > 0 ? nut / s->nu_base : 1.0), (float)s->h);
+    return lq_plscontrol_viscosity(&s->plscontrol, NULL, (float)nut, (float)s->h);
+}
+
+/* eq. 4 on the faces; hard control where α > 0.9 (the projection then takes those cells
+ * as solid: lq_pls_project). The open inlets count as objects here: their held faces are
+ * left alone, and the solid field written (objects, inlets, hard cells) is the one the
+ * projection needs, both boundaries at once. */
+static int lq_pls_control_velocity(lq_pls *s)
+{
+    const lq_field *sdf = lq_pls_sdf(s);
+    if (s->sources) sdf = lq_plssource_solid(&s->plssource, sdf);
+    return lq_plscontrol_velocity(&s->plscontrol, &s->u, &s->v, &s->w, &s->phi, sdf, (float)s->h,
+                                  NULL);
+}
+
 /* 4. The velocity advected by itself (eq. 2's convection); uⁿ stays in un, vn, wn. */
 static int lq_pls_advect_velocity(lq_pls *s)
 {
@@ -1015,8 +1132,11 @@ static int lq_pls_viscosity(lq_pls *s, double dt)
 {
     lq_viscosity_stats vst;
     int rc = LQ_OK;
+    const lq_field *nu = &s->nu;
     s->viscosity_params.dt = (float)dt;
-    if (s->nu_regions) {
+    if (s->control && LQ_PLS_HAS(s, LQ_PLSCONTROL_VISCOSITY)) {
+        nu = &s->plscontrol.nu; /* the viscosity control's ν (lq_pls_control_nu) */
+    } else if (s->nu_regions) {
         /* ν = ν₀ f, f = ν(t) / pls.viscosity: the viscous step depends on ν and Δt only
          * through ν Δt / h² (host/ops/pls/viscosity.c's kk), so it runs on ν₀ with Δt f */
         double f = s->nu_base > 0 ? lq_timefn_eval(&s->nu_t, s->t) / s->nu_base : 1.0;
@@ -1025,7 +1145,7 @@ static int lq_pls_viscosity(lq_pls *s, double dt)
         rc = lq_viscosity_fill(&s->viscosity, &s->nu, (float)lq_timefn_eval(&s->nu_t, s->t), NULL,
                                0, (float)s->h);
     if (!rc)
-        rc = lq_viscosity_step(&s->viscosity, &s->un, &s->vn, &s->wn, &s->u, &s->v, &s->w, &s->nu,
+        rc = lq_viscosity_step(&s->viscosity, &s->un, &s->vn, &s->wn, &s->u, &s->v, &s->w, nu,
                                &s->phi, lq_pls_sdf(s), &s->viscosity_params, &vst);
     for (int a = 0; a < 3 && !rc; a++) s->visc_iters += vst.iterations[a];
     return rc;
@@ -1040,13 +1160,48 @@ static int lq_pls_sources(lq_pls *s, double dt)
                              &ps->part[ps->cur], ps->live, lq_pls_sdf(s));
 }
 
-/* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h); open
- * inlets are solids there, their faces' flux in the right-hand side. */
+/* The solid field the projection takes: the objects' sdf, with the open inlets, with the
+ * hard-controlled cells (written by the velocity control, which took the first two as
+ * its base), with the enslaved pockets (§5.6). NULL: none. */
+static const lq_field *lq_pls_solid(const lq_pls *s)
+{
+    const lq_field *solid = lq_pls_sdf(s);
+    if (s->sources) solid = lq_plssource_solid(&s->plssource, solid);
+    if (s->control) solid = lq_plscontrol_solid(&s->plscontrol, solid);
+    if (s->pockets) solid = lq_plspocket_solid(&s->plspocket, solid);
+    return solid;
+}
+
+/* §5.6: the liquid regions that reach no air on the projection's solid field (before the
+ * pockets: they are found anew each step) leave the solve and take the diffused velocity
+ * of their boundary. */
+static int lq_pls_pockets(lq_pls *s)
+{
+    s->plspocket.cells = 0; /* lq_pls_solid without the last step's pockets */
+    const lq_field *solid = lq_pls_solid(s);
+    int mode = !solid ? 0 : s->poisson_params.object_air ? LQ_POISSON_OBJECT_AIR : 1;
+    /* lent until the projection: b (its right-hand side, written there) holds the labels,
+     * phin (φ's scratch until the next step) the solid field, un vn wn (uⁿ, done with after
+     * the viscosity) the enslaving's other buffers */
+    int rc = lq_plspocket_find(&s->plspocket, &s->phi, solid, mode,
+                               s->poisson_params.wall_dirichlet, (float)s->h, &s->b, &s->phin);
+    if (!rc && s->plspocket.cells > 0)
+        rc = lq_plspocket_enslave(&s->plspocket, &s->u, &s->v, &s->w, &s->un, &s->vn, &s->wn,
+                                  s->pocket_passes);
+    return rc;
+}
+
+/* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h); objects,
+ * open inlets, hard cells and pockets are solids there (lq_pls_solid), the faces of the
+ * first three keep their flux in the right-hand side. */
 static int lq_pls_project(lq_pls *s, lq_poisson_stats *pst)
 {
-    const lq_field *sdf = lq_pls_sdf(s);
-    if (s->sources) sdf = lq_plssource_solid(&s->plssource, sdf);
-    return lq_poisson_step(&s->poisson, &s->phi, sdf, &s->u, &s->v, &s->w, &s->b, &s->p,
+    const lq_field *solid = lq_pls_solid(s);
+    /* §4.3: divergence targets in the right-hand side */
+    if (s->control)
+        return lq_plscontrol_project(&s->plscontrol, &s->poisson, &s->phi, solid, &s->u, &s->v,
+                                     &s->w, &s->b, &s->p, &s->poisson_params, pst);
+    return lq_poisson_step(&s->poisson, &s->phi, solid, &s->u, &s->v, &s->w, &s->b, &s->p,
                            &s->poisson_params, pst);
 }
 
@@ -1119,6 +1274,8 @@ static int lq_pls_step(lq_pls *s, double dt)
     lq_poisson_stats pst;
     int esc = 0, rc = LQ_OK;
     lq_pls_set_dt(s, dt);
+    /* §4.1: the control particles at t + dt, binned */
+    if (s->control) LQ_STAGE(rc, c, "control particles binned", lq_pls_control_bin(s, dt));
     /* 1. the particles move, RK2 (§3, [EMF02]; objects: §5.5.3's labels first) */
     LQ_STAGE(rc, c, "particles move", lq_pls_move_particles(s, lab, dt));
     /* 2. φ advected, semi-Lagrangian (eq. 3); the objects at t + dt (§5.5.2, §5.5.3) */
@@ -1130,14 +1287,24 @@ static int lq_pls_step(lq_pls *s, double dt)
     LQ_STAGE(rc, c, "phi reinitialised",
              lq_reinit(&s->reinit, &s->phi, &s->phin, &s->reinit_params, NULL));
     LQ_STAGE(rc, c, "particles corrected, deleted, reseeded", lq_pls_tidy_particles(s));
+    /* §4.3: level-set control and erasers (fig. 2), their region's particles reseeded */
+    if (s->control && (LQ_PLS_HAS(s, LQ_PLSCONTROL_PHI) || LQ_PLS_HAS(s, LQ_PLSCONTROL_ERASER)))
+        LQ_STAGE(rc, c, "level-set control", lq_pls_control_phi(s));
     if (s->texture) LQ_STAGE(rc, c, "texture particles move (§6)", lq_pls_texture_move(s, dt));
     /* 4. eq. 2's convection, semi-Lagrangian */
     LQ_STAGE(rc, c, "velocity advected", lq_pls_advect_velocity(s));
     /* 5. eq. 2's g, with §5.5.1 at the object faces; then ∇·τ (§5.1) */
     LQ_STAGE(rc, c, "gravity and object faces", lq_pls_gravity(s, dt));
+    if (s->control && LQ_PLS_HAS(s, LQ_PLSCONTROL_VISCOSITY))
+        LQ_STAGE(rc, c, "viscosity control", lq_pls_control_nu(s)); /* §4.1, §5.1 */
     if (s->viscous) LQ_STAGE(rc, c, "viscosity", lq_pls_viscosity(s, dt));
     /* sources: §5.4's sourced values, held while eq. 1 is solved; sinks: CSG subtraction */
     if (s->sources) LQ_STAGE(rc, c, "sources and sinks", lq_pls_sources(s, dt));
+    /* §4.3, eq. 4: velocity control, hard where α > 0.9 */
+    if (s->control && LQ_PLS_HAS(s, LQ_PLSCONTROL_VELOCITY))
+        LQ_STAGE(rc, c, "velocity control", lq_pls_control_velocity(s));
+    /* §5.6: pockets walled in by hard control, objects, inlets: out of the solve, enslaved */
+    if (s->pockets) LQ_STAGE(rc, c, "pockets enslaved", lq_pls_pockets(s));
     /* 6. the projection: ∇p from eq. 1, p = 0 in the air (ghost fluid) */
     LQ_STAGE(rc, c, "projection", lq_pls_project(s, &pst));
     /* 7. the velocity into the air band (§5.2) and the objects (§5.5.1); §5.5.2 */
@@ -1203,6 +1370,15 @@ static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
     if (s->viscous) {
         lq_stats_extra(st, "viscosity", lq_timefn_eval(&s->nu_t, s->t));
         lq_stats_extra(st, "viscosity_iterations", s->visc_iters);
+    }
+    if (s->control) {
+        lq_stats_extra(st, "control_particles", s->plscontrol.binned);
+        lq_stats_extra(st, "control_hard_cells", s->plscontrol.hard);
+        lq_stats_extra(st, "control_moved_cells", s->plscontrol.moved);
+    }
+    if (s->pockets) {
+        lq_stats_extra(st, "pocket_cells", s->plspocket.cells);
+        lq_stats_extra(st, "pockets", s->plspocket.pockets);
     }
     lq_stats_extra(st, "particles_dropped", (double)s->plsparticles_state.dropped);
     if (s->texture) lq_stats_extra(st, "texture_particles", s->texst.n);
@@ -1365,6 +1541,7 @@ static int lq_pls_texture_ckpt(lq_pls *s, FILE *f, bool save)
     s->texst.n = n;
     return rc ? rc : lq_checkpoint_fields(f, (lq_field *[]){&s->texst.part}, 1, save);
 }
+
 typedef struct lq_pls_scalars {
     double t, dt_prev, volume0;
     int64_t dropped;

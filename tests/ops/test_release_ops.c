@@ -17,6 +17,7 @@
 #include "ops/mac/momentum.h"
 #include "ops/mac/pressure.h"
 #include "ops/pls/extrap.h"
+#include "ops/pls/plscontrol.h"
 #include "ops/pls/plsforce.h"
 #include "ops/pls/plsobject.h"
 #include "ops/pls/plsparticles.h"
@@ -69,6 +70,7 @@ static void test_zeroed(void)
     ZEROED(lq_pressure_ops, lq_pressure_ops_release);
     ZEROED(lq_pressure_state, lq_pressure_state_release);
     ZEROED(lq_extrap_ops, lq_extrap_ops_release);
+    ZEROED(lq_plscontrol_ops, lq_plscontrol_ops_release);
     ZEROED(lq_plsforce_ops, lq_plsforce_ops_release);
     ZEROED(lq_plsobject_ops, lq_plsobject_ops_release);
     ZEROED(lq_plsparticles_ops, lq_plsparticles_ops_release);
@@ -104,6 +106,8 @@ static void test_made(lq_ctx *ctx)
     MADE(lq_momentum_ops, lq_momentum_ops_release, lq_momentum_ops_init, ctx, n, n, n);
     MADE(lq_pressure_ops, lq_pressure_ops_release, lq_pressure_ops_init, ctx, n, n, n);
     MADE(lq_extrap_ops, lq_extrap_ops_release, lq_extrap_ops_init, ctx, n, n, n);
+    MADE(lq_plscontrol_ops, lq_plscontrol_ops_release, lq_plscontrol_ops_init, ctx, n, n, n, 64,
+         31u);
     MADE(lq_plsforce_ops, lq_plsforce_ops_release, lq_plsforce_ops_init, ctx, n, n, n);
     MADE(lq_plsobject_ops, lq_plsobject_ops_release, lq_plsobject_ops_init, ctx, n, n, n, 0.1f,
          1.0f);
