@@ -6,6 +6,7 @@
  * after the last good frame with the frame, step and field named (exit 1).
  */
 #include "cli/run.h"
+#include "cli/outdir.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/checkpoint.h"
@@ -383,11 +385,21 @@ int lq_run_check(const lq_run_opts *o)
     return rc;
 }
 
-/* Makes DIR's subfolders, cleared of frame files past start_frame (-1: all). */
+/* Makes DIR's subfolders, cleared of frame files past start_frame (-1: all). A new run
+ * (start_frame -1) also removes the checkpoint and objects.csv of the run before it, so
+ * that --resume never continues a run whose frames are gone. */
 static int lq_run_folders(const char *dir, int start_frame)
 {
     const char *subs[] = {"mesh", "fields", "preview", "particles"};
     int rc = LQ_OK;
+    if (start_frame < 0) {
+        const char *stale[] = {"checkpoint.lqc", "objects.csv"};
+        for (size_t i = 0; i < LQ_COUNT(stale); i++) {
+            char p[4096 + 32];
+            snprintf(p, sizeof p, "%s/%s", dir, stale[i]);
+            remove(p);
+        }
+    }
     for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
         char p[4096 + 16];
         snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
@@ -491,6 +503,7 @@ int lq_run(const lq_run_opts *o)
     void *state = NULL;
     const lq_solver_vt *vt = NULL;
     lq_run_writer w;
+    lq_outdir outdir = {.lock_fd = -1};
     memset(&w, 0, sizeof w);
     memset(&ctx, 0, sizeof ctx);
     char dir[4096];
@@ -518,6 +531,8 @@ int lq_run(const lq_run_opts *o)
         snprintf(dir, sizeof dir, "%s", o->out);
     else
         snprintf(dir, sizeof dir, "out/%s", name);
+    rc = lq_outdir_check(o->out ? o->out : dir, o->out != NULL);
+    if (rc) goto fail;
     rc = lq_ctx_open(&ctx, o->device ? o->device : "auto", false);
     if (rc) goto fail;
     ctx_open = true;
@@ -535,7 +550,12 @@ int lq_run(const lq_run_opts *o)
     int start_frame = -1;
     char ckpt[4096 + 32];
     snprintf(ckpt, sizeof ckpt, "%s/checkpoint.lqc", dir);
-    rc = lq_checkpoint_hash(o->scene, o->nsets, o->sets, &run_hash);
+    /* resuming in a folder that exists: locked first, so that no other run replaces
+     * the checkpoint or the frames while this one reads them */
+    struct stat dst;
+    if (o->resume && stat(dir, &dst) == 0 && S_ISDIR(dst.st_mode))
+        rc = lq_outdir_open(&outdir, dir, o->scene);
+    if (!rc) rc = lq_checkpoint_hash(o->scene, o->nsets, o->sets, &run_hash);
     if (!rc && o->resume) rc = lq_checkpoint_read(ckpt, vt, state, run_hash, &start_frame);
     if (rc) goto fail;
     if (o->resume && start_frame >= frames) {
@@ -544,8 +564,10 @@ int lq_run(const lq_run_opts *o)
         goto fail;
     }
 
-    /* 2. The output folder (one that cannot be made is a bad --out: exit 2). */
-    rc = lq_run_folders(dir, start_frame);
+    /* 2. The output folder, made and locked (one that cannot be made, or that another
+     * run holds, is a bad --out: exit 2), and cleared of what killed runs left. */
+    if (outdir.lock_fd < 0) rc = lq_outdir_open(&outdir, dir, o->scene);
+    if (!rc) rc = lq_run_folders(dir, start_frame);
     if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
     if (rc) goto fail;
     w.dir = dir;
@@ -570,6 +592,7 @@ fail:
     if (w.vol_ready) lq_volview_free(&w.vol);
     if (state) vt->destroy(state);
     if (ctx_open) lq_ctx_close(&ctx);
+    lq_outdir_close(&outdir);
     lq_config_free(cfg);
     return rc;
 }
