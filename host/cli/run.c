@@ -20,6 +20,7 @@
 #include "io/checkpoint.h"
 #include "core/common.h"
 #include "core/field.h"
+#include "core/input.h"
 #include "views/hfview.h"
 #include "io/io.h"
 #include "views/mcubes.h"
@@ -428,11 +429,72 @@ static int lq_run_open_files(lq_run_writer *w, bool resume, int start_frame)
     return rc;
 }
 
+/* What a checkpoint of this run records of it: the scene after --set as text, and the
+ * files the solver read (core/input.h) with their sizes and hashes. */
+static int lq_run_identity(const lq_config *cfg, lq_checkpoint_id *cid)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = lq_scene_text_of(cfg->scene, &text, &len);
+    if (rc) return rc;
+    int n = lq_input_count();
+    const char **paths = lq_calloc((size_t)LQ_MAX(n, 1), sizeof *paths);
+    if (!paths) {
+        free(text);
+        return LQ_ESIM;
+    }
+    for (int i = 0; i < n; i++) paths[i] = lq_input_path(i);
+    rc = lq_checkpoint_id_make(cid, text, len, n, paths);
+    free(paths);
+    return rc;
+}
+
+/* The frames stats.jsonl holds must be 0..frame, each once and in order, for a checkpoint
+ * of `frame` to continue this folder's run (not one of another run left here). */
+static int lq_run_stats_match(const char *dir, int frame)
+{
+    char path[4096 + 32], line[8192];
+    snprintf(path, sizeof path, "%s/stats.jsonl", dir);
+    FILE *f = fopen(path, "rb");
+    int next = 0;
+    while (f && next <= frame && fgets(line, sizeof line, f)) {
+        int got = -1;
+        if (sscanf(line, "{\"frame\":%d", &got) != 1 || got != next) break;
+        next++;
+    }
+    if (f) fclose(f);
+    if (next > frame) return LQ_OK;
+    return lq_error(LQ_EINPUT,
+                    "--resume: %s/checkpoint.lqc is of frame %d, but %s holds frames 0..%d "
+                    "only%s: the checkpoint is not of this folder's run; run without --resume "
+                    "to start again",
+                    dir, frame, f ? "stats.jsonl" : "no stats.jsonl", next - 1,
+                    next == 0 ? " (none)" : "");
+}
+
+/* --resume: the folder locked (when it exists, so that no other run replaces the
+ * checkpoint or the frames while this one reads them), the checkpoint read and checked
+ * against this run and the folder's stats, and the frame to continue after. */
+static int lq_run_resume_point(const lq_run_opts *o, const char *dir, const char *ckpt,
+                               const lq_solver_vt *vt, void *state, const lq_checkpoint_id *cid,
+                               lq_outdir *outdir, int frames, int *start_frame)
+{
+    struct stat st;
+    int rc = LQ_OK;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) rc = lq_outdir_open(outdir, dir, o->scene);
+    if (!rc) rc = lq_checkpoint_read(ckpt, vt, state, cid, start_frame);
+    if (!rc) rc = lq_run_stats_match(dir, *start_frame);
+    if (!rc && *start_frame >= frames)
+        rc = lq_error(LQ_EINPUT, "--resume: %s holds frame %d already; ask for more --frames", dir,
+                      *start_frame);
+    return rc;
+}
+
 /* Frame 0 (the initial state, unless resuming after start_frame), then frames up to
  * `frames`: each advanced, written (every output.every), checkpointed (every
  * output.checkpoint, and when interrupted) and reported on stderr. */
 static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame, int frames,
-                         const char *ckpt, uint64_t run_hash)
+                         const char *ckpt, const lq_checkpoint_id *cid)
 {
     const lq_solver_vt *vt = w->vt;
     double fps = w->cfg->time.fps;
@@ -467,7 +529,7 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
         /* A checkpoint every output.checkpoint frames, and of the last frame when
          * interrupted, so --resume continues from there. */
         if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_run_interrupted))
-            rc = lq_checkpoint_write(ckpt, vt, w->state, f, run_hash);
+            rc = lq_checkpoint_write(ckpt, vt, w->state, f, cid);
         if (rc) break;
         if (!o->quiet) {
             double el = lq_now() - start;
@@ -504,11 +566,13 @@ int lq_run(const lq_run_opts *o)
     const lq_solver_vt *vt = NULL;
     lq_run_writer w;
     lq_outdir outdir = {.lock_fd = -1};
+    lq_checkpoint_id cid = {0};
     memset(&w, 0, sizeof w);
     memset(&ctx, 0, sizeof ctx);
     char dir[4096];
 
     /* 1. Everything that can be wrong with the input is found before writing. */
+    lq_input_forget(); /* the assets are the files this run reads from here on */
     cfg = lq_config_load(o->scene, o->nsets, o->sets);
     if (!cfg) return LQ_EINPUT;
     vt = lq_registry_find(cfg);
@@ -546,23 +610,13 @@ int lq_run(const lq_run_opts *o)
         goto fail;
     }
     if (rc) goto fail;
-    uint64_t run_hash = 0;
     int start_frame = -1;
     char ckpt[4096 + 32];
     snprintf(ckpt, sizeof ckpt, "%s/checkpoint.lqc", dir);
-    /* resuming in a folder that exists: locked first, so that no other run replaces
-     * the checkpoint or the frames while this one reads them */
-    struct stat dst;
-    if (o->resume && stat(dir, &dst) == 0 && S_ISDIR(dst.st_mode))
-        rc = lq_outdir_open(&outdir, dir, o->scene);
-    if (!rc) rc = lq_checkpoint_hash(o->scene, o->nsets, o->sets, &run_hash);
-    if (!rc && o->resume) rc = lq_checkpoint_read(ckpt, vt, state, run_hash, &start_frame);
+    rc = lq_run_identity(cfg, &cid);
+    if (!rc && o->resume)
+        rc = lq_run_resume_point(o, dir, ckpt, vt, state, &cid, &outdir, frames, &start_frame);
     if (rc) goto fail;
-    if (o->resume && start_frame >= frames) {
-        rc = lq_error(LQ_EINPUT, "--resume: %s holds frame %d already; ask for more --frames", dir,
-                      start_frame);
-        goto fail;
-    }
 
     /* 2. The output folder, made and locked (one that cannot be made, or that another
      * run holds, is a bad --out: exit 2), and cleared of what killed runs left. */
@@ -584,7 +638,7 @@ int lq_run(const lq_run_opts *o)
                 cfg->time.fps, dir);
 
     /* 3. Frame 0 is the initial state; frames 1..N follow. */
-    rc = lq_run_frames(&w, o, start_frame, frames, ckpt, run_hash);
+    rc = lq_run_frames(&w, o, start_frame, frames, ckpt, &cid);
 fail:
     if (w.stats.f) lq_jsonl_close(&w.stats);
     if (w.objects) fclose(w.objects);
@@ -593,6 +647,7 @@ fail:
     if (state) vt->destroy(state);
     if (ctx_open) lq_ctx_close(&ctx);
     lq_outdir_close(&outdir);
+    lq_checkpoint_id_free(&cid);
     lq_config_free(cfg);
     return rc;
 }

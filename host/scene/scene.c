@@ -29,6 +29,7 @@
 #include "scene/scene.h"
 
 #include "core/common.h"
+#include "core/input.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -862,14 +863,14 @@ static int lq_scene_fail(const lq_scene *s, const lq_node *n, const char *fmt, .
 /* Reads a whole file into arena memory (NUL-terminated). */
 static int lq_scene_read_file(lq_scene *s, const char *path, char **text, size_t *len)
 {
-    char clip[512];
-    FILE *f = fopen(path, "rb");
+    char clip[512], why[128];
+    FILE *f = NULL;
     char *buf = NULL;
     size_t n = 0, cap = 0;
     int rc = LQ_OK;
-    if (!f) {
-        rc = lq_error(LQ_EINPUT, "%s: cannot read the scene file: %s",
-                      lq_scene_clip(path, 400, clip, sizeof clip), strerror(errno));
+    if (lq_input_open(path, &f, why, sizeof why)) {
+        rc = lq_error_replace(LQ_EINPUT, "%s: cannot read the scene file: %s",
+                              lq_scene_clip(path, 400, clip, sizeof clip), why);
         goto fail;
     }
     for (;;) {
@@ -1025,10 +1026,12 @@ static int lq_scene_check_file(lq_scene *s, lq_node *v, const char *cpath)
     }
     if (S_ISDIR(st.st_mode))
         return lq_scene_fail(s, v, "%s: cannot read file '%s': it is a folder", cpath, clip);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        int e = errno;
-        return lq_scene_fail(s, v, "%s: cannot read file '%s': %s", cpath, clip, strerror(e));
+    /* a FIFO or device is refused here, never opened (opening a FIFO blocks) */
+    char why[128];
+    FILE *f = NULL;
+    if (lq_input_open(path, &f, why, sizeof why)) {
+        lq_error_clear();
+        return lq_scene_fail(s, v, "%s: cannot read file '%s': %s", cpath, clip, why);
     }
     fclose(f);
     v->resolved = path;
@@ -1262,6 +1265,110 @@ void lq_scene_free(lq_scene *s)
     if (!s) return;
     lq_scene_arena_free(&s->arena);
     free(s);
+}
+
+/* ---------------------------------------------------------------------------------
+ * The scene as text: what a checkpoint records of the run it belongs to.
+ */
+
+typedef struct lq_scene_text {
+    char *buf;
+    size_t len, cap;
+    bool failed;
+} lq_scene_text;
+
+static void lq_scene_text_add(lq_scene_text *t, const char *str, size_t n)
+{
+    if (t->failed) return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = LQ_MAX(2 * t->cap, t->len + n + 1024);
+        char *grown = realloc(t->buf, cap);
+        if (!grown) {
+            t->failed = true;
+            return;
+        }
+        t->buf = grown;
+        t->cap = cap;
+    }
+    memcpy(t->buf + t->len, str, n);
+    t->len += n;
+    t->buf[t->len] = '\0';
+}
+
+static void lq_scene_text_scalar(lq_scene_text *t, const lq_node *n)
+{
+    if (n->kind == LQ_NODE_NULL) {
+        lq_scene_text_add(t, "~", 1);
+        return;
+    }
+    if (n->quoted) lq_scene_text_add(t, "\"", 1);
+    /* one line per key: a line break in text is written as \n */
+    for (const char *c = n->text; *c; c++) {
+        if (*c == '\n')
+            lq_scene_text_add(t, "\\n", 2);
+        else
+            lq_scene_text_add(t, c, 1);
+    }
+    if (n->quoted) lq_scene_text_add(t, "\"", 1);
+}
+
+static bool lq_scene_text_flat(const lq_node *n)
+{
+    for (int i = 0; n->kind == LQ_NODE_SEQ && i < n->n; i++)
+        if (n->kids[i]->kind == LQ_NODE_SEQ || n->kids[i]->kind == LQ_NODE_MAP) return false;
+    return n->kind == LQ_NODE_SEQ;
+}
+
+static void lq_scene_text_node(lq_scene_text *t, const lq_node *n, char *path, size_t plen,
+                               int depth)
+{
+    if (depth > LQ_SCENE_DEPTH_MAX) return; /* bounded as the loader is */
+    if (n->kind == LQ_NODE_MAP || (n->kind == LQ_NODE_SEQ && !lq_scene_text_flat(n))) {
+        for (int i = 0; i < n->n; i++) {
+            char idx[16];
+            const char *name = idx;
+            if (n->kind == LQ_NODE_MAP)
+                name = n->kids[2 * i]->kind == LQ_NODE_SCALAR ? n->kids[2 * i]->text : "?";
+            else
+                snprintf(idx, sizeof idx, "%d", i);
+            const lq_node *kid = n->kind == LQ_NODE_MAP ? n->kids[2 * i + 1] : n->kids[i];
+            int w = snprintf(path + plen, LQ_SCENE_PATH_MAX - plen, "%s%s", plen ? "." : "", name);
+            size_t next = LQ_MIN(plen + (size_t)LQ_MAX(w, 0), LQ_SCENE_PATH_MAX - 1);
+            lq_scene_text_node(t, kid, path, next, depth + 1);
+            path[plen] = '\0';
+        }
+        return;
+    }
+    /* time.frames is left out: a resumed run may ask for more frames */
+    if (strcmp(path, "time.frames") == 0) return;
+    lq_scene_text_add(t, path, strlen(path));
+    lq_scene_text_add(t, ": ", 2);
+    if (n->kind == LQ_NODE_SEQ) {
+        lq_scene_text_add(t, "[", 1);
+        for (int i = 0; i < n->n; i++) {
+            if (i) lq_scene_text_add(t, ", ", 2);
+            lq_scene_text_scalar(t, n->kids[i]);
+        }
+        lq_scene_text_add(t, "]", 1);
+    } else {
+        lq_scene_text_scalar(t, n);
+    }
+    lq_scene_text_add(t, "\n", 1);
+}
+
+int lq_scene_text_of(const lq_scene *s, char **text, size_t *len)
+{
+    lq_scene_text t = {0};
+    char path[LQ_SCENE_PATH_MAX] = "";
+    lq_scene_text_add(&t, "", 0);
+    if (s->root) lq_scene_text_node(&t, s->root, path, 0, 0);
+    if (t.failed) {
+        free(t.buf);
+        return lq_error(LQ_ESIM, "out of host memory writing the scene as text");
+    }
+    *text = t.buf;
+    *len = t.len;
+    return LQ_OK;
 }
 
 /* ---------------------------------------------------------------------------------

@@ -1405,12 +1405,14 @@ static int lq_mac_ckpt_chains(lq_mac *s, FILE *f, bool save)
     lq_chains_state *c = &s->chains_state;
     int32_t nch = c->nchains;
     int rc = save ? lq_checkpoint_put(f, &nch, sizeof nch) : lq_checkpoint_get(f, &nch, sizeof nch);
+    if (!save && !rc) rc = lq_checkpoint_count(f, "chain count", nch, 0, INT32_MAX, 8);
     if (!save && !rc) c->n = c->nchains = 0;
     for (int ch = 0; ch < nch && !rc; ch++) {
         int32_t hdr[2] = {save ? c->count[ch] : 0, save ? c->closed[ch] : 0};
         rc = save ? lq_checkpoint_put(f, hdr, sizeof hdr) : lq_checkpoint_get(f, hdr, sizeof hdr);
         if (rc) break;
-        if (hdr[0] < 0 || hdr[0] > 1 << 28) return lq_error(LQ_EINPUT, "checkpoint: bad chain");
+        if (!save && (rc = lq_checkpoint_count(f, "chain's point count", hdr[0], 0, 1 << 28, 8)))
+            return rc;
         float *xy = lq_alloc((size_t)LQ_MAX(hdr[0], 1) * 2 * sizeof(float));
         if (!xy) return LQ_ESIM;
         if (save) {
@@ -1439,11 +1441,17 @@ static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
     }
     int rc = save ? lq_checkpoint_put(f, &sc, sizeof sc) : lq_checkpoint_get(f, &sc, sizeof sc);
     if (rc) return rc;
-    if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz || sc.cap != s->cap ||
-                  sc.npart > s->cap))
+    if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz || sc.cap != s->cap))
         return lq_error(LQ_EINPUT,
                         "the checkpoint is for a %d x %d x %d grid with room for %d markers", sc.nx,
                         sc.ny, sc.nz, sc.cap);
+    if (!save) rc = lq_checkpoint_count(f, "marker count", sc.npart, 0, s->cap, 0);
+    for (int r = 0; r < s->ninlets && !save && !rc; r++)
+        rc = lq_checkpoint_count(f, "inlet state", sc.state[r], 0, 2, 0);
+    if (!save && !rc && !(sc.t >= 0 && isfinite(sc.t) && sc.dt_prev >= 0 && isfinite(sc.dt_prev)))
+        rc = lq_error(LQ_EINPUT, "the checkpoint's time %g or last step %g is out of range", sc.t,
+                      sc.dt_prev);
+    if (rc) return rc;
     lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->pos, &s->owner, &s->machf_state.h};
     size_t nf = 6;
     if (s->twoway) nf++;

@@ -953,6 +953,18 @@ static int lq_splash_load(void *state, FILE *f)
                         "the checkpoint is for a %d x %d grid with %d objects and room for %d "
                         "particles",
                         sc.nx, sc.nz, sc.nobj, sc.capacity);
+    /* the counts and indices the steps use, checked before they are */
+    rc = lq_checkpoint_count(f, "particle buffer", sc.cur, 0, 1, 0);
+    if (!rc) rc = lq_checkpoint_count(f, "spray particle count", sc.live, 0, sc.capacity, 0);
+    if (!rc) rc = lq_checkpoint_count(f, "contact rectangle's i0", sc.rect[0], 0, sc.nx, 0);
+    if (!rc) rc = lq_checkpoint_count(f, "contact rectangle's k0", sc.rect[1], 0, sc.nz, 0);
+    if (!rc)
+        rc = lq_checkpoint_count(f, "contact rectangle's width", sc.rect[2], 0, sc.nx - sc.rect[0],
+                                 0);
+    if (!rc)
+        rc = lq_checkpoint_count(f, "contact rectangle's depth", sc.rect[3], 0, sc.nz - sc.rect[1],
+                                 0);
+    if (rc) return rc;
     for (int i = 0; i < s->nobj && !rc; i++) {
         lq_splash_object *o = &s->obj[i];
         double b[19], extra[2];

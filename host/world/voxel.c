@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/common.h"
+#include "core/input.h"
 #include "world/hfinit.h"
 #include "io/io.h"
 
@@ -462,8 +463,9 @@ static int lq_voxel_obj_line(const char *path, int ln, char *line, lq_voxel_buil
 int lq_voxel_mesh_read(const char *path, lq_voxel_mesh *m)
 {
     memset(m, 0, sizeof *m);
-    FILE *f = fopen(path, "rb");
-    if (!f) return lq_error(LQ_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = NULL;
+    int open_rc = lq_input_open_asset(path, &f);
+    if (open_rc) return open_rc;
     lq_voxel_builder b = {0};
     int *face = NULL, fcap = 0, rc = LQ_OK, ln = 0;
     char *line = NULL;
