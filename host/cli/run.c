@@ -21,6 +21,7 @@
 #include "core/common.h"
 #include "core/field.h"
 #include "core/input.h"
+#include "core/interrupt.h"
 #include "views/hfview.h"
 #include "io/io.h"
 #include "views/mcubes.h"
@@ -28,14 +29,6 @@
 #include "views/volview.h"
 #include "scene/config.h"
 #include "solvers/registry.h"
-
-static volatile sig_atomic_t lq_run_interrupted;
-
-static void lq_run_on_signal(int sig)
-{
-    (void)sig;
-    lq_run_interrupted = 1;
-}
 
 /* Checks output.fields against the solver's names (before anything is written). */
 static int lq_run_check_output_fields(const lq_config *cfg, const lq_solver_vt *vt)
@@ -490,6 +483,26 @@ static int lq_run_resume_point(const lq_run_opts *o, const char *dir, const char
     return rc;
 }
 
+/* The message of frame f's failure: a blow-up's ("frame F: ..."), or, for a frame
+ * abandoned on an interrupt (core/interrupt.h), what is complete and where to resume. */
+static int lq_run_frame_failed(int rc, int f, int ckpt_frame, const char *dir)
+{
+    if (!lq_interrupt_abandoned())
+        return lq_error_replace(rc, "frame %d: %s", f, lq_error_message());
+    char resume[128], at[128];
+    if (ckpt_frame > 0)
+        snprintf(resume, sizeof resume, "checkpoint.lqc holds frame %d (continue with --resume)",
+                 ckpt_frame);
+    else
+        snprintf(resume, sizeof resume, "there is no checkpoint to resume from");
+    const char *step = strstr(lq_error_message(), "at step ");
+    snprintf(at, sizeof at, "%s", step ? step : "");
+    return lq_error_replace(LQ_ESIM,
+                            "interrupted by %s during frame %d %s, the frame abandoned: frames "
+                            "0..%d are complete in %s; %s",
+                            lq_interrupt_name(), f, at, f - 1, dir, resume);
+}
+
 /* Frame 0 (the initial state, unless resuming after start_frame), then frames up to
  * `frames`: each advanced, written (every output.every), checkpointed (every
  * output.checkpoint, and when interrupted) and reported on stderr. */
@@ -499,9 +512,8 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
     const lq_solver_vt *vt = w->vt;
     double fps = w->cfg->time.fps;
     int every = w->cfg->output.every, every_ckpt = w->cfg->output.checkpoint, rc = LQ_OK;
-    lq_run_interrupted = 0;
-    void (*old_int)(int) = signal(SIGINT, lq_run_on_signal);
-    void (*old_term)(int) = signal(SIGTERM, lq_run_on_signal);
+    int ckpt_frame = o->resume ? start_frame : -1; /* the frame checkpoint.lqc holds */
+    lq_interrupt_install();
     bool tty = isatty(2);
     double start = lq_now();
     long total_steps = 0;
@@ -517,8 +529,14 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
     for (int f = first; f <= frames && !rc; f++) {
         double t = f / fps, t0 = lq_now();
         rc = vt->advance(w->state, f, t, &st);
+        /* an interrupt due by the frame's end may have cut an iteration short inside it
+         * (core/interrupt.h): such a frame is not written */
+        if (!rc && lq_interrupt_due()) {
+            lq_interrupt_abandon();
+            rc = lq_error(LQ_ESIM, "interrupted at its end");
+        }
         if (rc) {
-            rc = lq_error_replace(rc, "frame %d: %s", f, lq_error_message());
+            rc = lq_run_frame_failed(rc, f, ckpt_frame, w->dir);
             break;
         }
         double wall = (lq_now() - t0) * 1e3;
@@ -528,8 +546,10 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
         if (!rc && f % every == 0) rc = lq_run_write_frame(w, f, t);
         /* A checkpoint every output.checkpoint frames, and of the last frame when
          * interrupted, so --resume continues from there. */
-        if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_run_interrupted))
+        if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_interrupt_requested())) {
             rc = lq_checkpoint_write(ckpt, vt, w->state, f, cid);
+            if (!rc) ckpt_frame = f;
+        }
         if (rc) break;
         if (!o->quiet) {
             double el = lq_now() - start;
@@ -540,15 +560,16 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
                     tty ? "\r" : "", f, frames, t, st.steps, wall / LQ_MAX(st.steps, 1),
                     st.liquid_volume, eta, tty ? "\033[K" : "\n");
         }
-        if (lq_run_interrupted) {
+        if (lq_interrupt_requested()) {
             if (tty && !o->quiet) fputc('\n', stderr);
-            rc = lq_error(LQ_ESIM, "interrupted after frame %d; frames 0..%d are complete in %s%s",
-                          f, f, w->dir, every_ckpt > 0 ? " (continue with --resume)" : "");
+            rc = lq_error(LQ_ESIM,
+                          "interrupted by %s after frame %d; frames 0..%d are complete in %s%s",
+                          lq_interrupt_name(), f, f, w->dir,
+                          every_ckpt > 0 ? " (continue with --resume)" : "");
             break;
         }
     }
-    signal(SIGINT, old_int);
-    signal(SIGTERM, old_term);
+    lq_interrupt_restore();
     if (tty && !o->quiet && !rc) fputc('\n', stderr);
     if (!rc && !o->quiet)
         fprintf(stderr, "liquidcl: done: %d frames, %ld steps in %.1f s\n", frames, total_steps,

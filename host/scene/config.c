@@ -180,6 +180,7 @@ static void lq_config_grid_time(const lq_scene *s, lq_config *c)
     c->grid.at_size = lq_scene_at(s, "grid.size");
     c->time.frames = lq_scene_int(s, "time.frames");
     c->time.fps = lq_scene_float(s, "time.fps");
+    c->time.max_steps = lq_scene_int(s, "time.max_steps");
     c->time.cfl = lq_scene_float(s, "time.cfl");
     c->time.at_cfl = lq_scene_at(s, "time.cfl");
     lq_config_floats(s, c->gravity, 3, "gravity");

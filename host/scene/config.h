@@ -36,7 +36,8 @@ typedef struct lq_config_grid {
 
 typedef struct lq_config_time {
     int frames;
-    double fps; /* 1/s */
+    int max_steps; /* steps one frame may take */
+    double fps;    /* 1/s */
     double cfl;
     const lq_scene_node *at_cfl;
 } lq_config_time;

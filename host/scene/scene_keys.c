@@ -122,6 +122,10 @@ const lq_key lq_scene_keys[] = {
     K_FLOAT("time.cfl", GT, ALL, 0, 100, "1.0", "",
             "The solver's Courant-number limit per step: a step moves liquid at most this "
             "many cells."),
+    K_INT("time.max_steps", 0, ALL, 1, 1e9, "10000", "",
+          "The most steps one frame may take. A frame that would need more (its time step "
+          "collapsing as the run blows up) stops the run with exit 1, the frame, step, field "
+          "and value named; the frames before it stay."),
 
     /* --- forces and walls ---------------------------------------------------------- */
     K_FLOATS("gravity", 0, ALL, 3, 3, -INF, INF, "[0, -9.81, 0]", "m/s²",

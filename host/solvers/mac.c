@@ -117,6 +117,7 @@ typedef struct lq_mac {
     float *pcols[LQ_MACSPRAY_NCOLS];                      /* host columns of the points view */
     int pcap;
     int npart, cap, step, sweeps;
+    int max_steps;   /* time.max_steps */
     int unconverged; /* steps this frame whose pressure iteration stopped at max_sweeps */
     float maxdiv;
     double t, dt_prev;
@@ -410,6 +411,7 @@ static int lq_mac_config(lq_mac *s, const lq_config *cfg)
     memcpy(s->g, cfg->gravity, sizeof s->g);
     s->cfl = fmin(cfg->time.cfl, 0.9);
     s->fps = cfg->time.fps;
+    s->max_steps = cfg->time.max_steps;
     s->nu = cfg->mac.viscosity;
     s->gamma = cfg->mac.upwind;
     s->per_cell = cfg->mac.particles;
@@ -1190,6 +1192,32 @@ static int lq_mac_dt(lq_mac *s, float *dt)
     return LQ_OK;
 }
 
+/* The fields each stage of the step computes, for a blow-up's message. */
+static const char *const lq_mac_stage_fields[][2] = {{"time step (CFL)", "u, v, w"},
+                                                     {"inlets", "markers"},
+                                                     {"bodies take their cells", "flags"},
+                                                     {"cells classified", "flags"},
+                                                     {"surface pressure", "p"},
+                                                     {"boundary conditions", "u, v, w"},
+                                                     {"momentum", "u, v, w"},
+                                                     {"pressure iteration", "p"},
+                                                     {"boundary conditions again", "u, v, w"},
+                                                     {"surface moves", "markers"},
+                                                     {"bodies move", "bodies"},
+                                                     {"spray and foam", "spray"},
+                                                     {NULL, NULL}};
+
+/* What sets the step, for a blow-up's message (framesplit.h): the fastest velocity
+ * component and gravity. */
+static void lq_mac_why(void *state, char *buf, size_t cap)
+{
+    lq_mac *s = state;
+    float sm[3] = {0, 0, 0};
+    (void)lq_momentum_max_speed(&s->momentum, &s->momentum_state, sm);
+    double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
+    snprintf(buf, cap, "%s", lq_framesplit_speeds(sm, s->g, gmag));
+}
+
 static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *st)
 {
     lq_mac *s = state;
@@ -1203,6 +1231,7 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
     int rc = LQ_OK;
     while (!rc && lq_framesplit_more(&fr, s->t)) {
         float dt = 0;
+        lq_profile_failed_clear();
         LQ_STAGE(rc, s->ctx, "time step (CFL)", lq_mac_dt(s, &dt));
         if (rc) break;
         /* the frame's rest in equal steps of at most dt (up to 5 % over it), not full steps
@@ -1210,10 +1239,11 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
          * step's eq. 2 applied a sliver's p over a whole δt, kicking the faces next to
          * SURFACE cells, which the iteration does not correct, to several m/s */
         double step = lq_framesplit_next(&fr, s->t, dt, LQ_FRAMESPLIT_STRETCH, true);
+        rc = lq_framesplit_guard(&fr, s->step, s->t, step, s->max_steps, lq_mac_why, s);
         LQ_STAGE(rc, s->ctx, "step", lq_mac_step(s, step));
         if (!rc) lq_framesplit_took(&fr, step);
     }
-    if (rc) return rc;
+    if (rc) return lq_framesplit_failed(rc, s->step, s->t, lq_mac_stage_fields);
     LQ_STAGE(rc, s->ctx, "markers leave (outflow)", lq_mac_compact(s));
     LQ_STAGE(rc, s->ctx, "frame stats", lq_mac_measure(s, st));
     lq_framesplit_report(&fr, st);

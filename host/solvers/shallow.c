@@ -71,7 +71,7 @@ typedef struct lq_shallow {
     lq_hfinit_grid g;
     double gravity, tau, cfl, fps, manning;
     float eps;
-    int substeps;
+    int substeps, max_steps;
     bool correct, advect;
     lq_heightfield_state heightfield_state;
     double scale;
@@ -239,6 +239,7 @@ static int lq_shallow_config(lq_shallow *s, const lq_config *cfg)
     s->fps = cfg->time.fps;
     s->eps = (float)cfg->shallow.dry_epsilon;
     s->substeps = cfg->shallow.substeps;
+    s->max_steps = cfg->time.max_steps;
     s->correct = cfg->shallow.volume_correction;
     s->advect = cfg->shallow.advection;
     if (cfg->nobstacles > 0)
@@ -506,6 +507,14 @@ static int lq_shallow_measure(void *state, lq_frame_stats *st)
     return LQ_OK;
 }
 
+/* What sets the step count, for a blow-up's message (framesplit.h). */
+static void lq_shallow_why(void *state, char *buf, size_t cap)
+{
+    const lq_shallow *s = state;
+    snprintf(buf, cap, "field h: deepest water %.3g m under gravity %.3g m/s^2", s->dmax,
+             s->gravity);
+}
+
 static int lq_shallow_advance(void *state, int frame, double t_end, lq_frame_stats *st)
 {
     lq_shallow *s = state;
@@ -517,10 +526,12 @@ static int lq_shallow_advance(void *state, int frame, double t_end, lq_frame_sta
     int n = s->substeps, rc = LQ_OK;
     if (n <= 0) {
         double c = sqrt(s->gravity * fmax(s->dmax, 0.0)) * fr.span / s->g.dx;
-        n = (int)lq_framesplit_count(c / s->cfl, LQ_FRAMESPLIT_ROUNDOFF);
+        rc = lq_framesplit_count_checked(lq_framesplit_count(c / s->cfl, LQ_FRAMESPLIT_ROUNDOFF),
+                                         s->step, s->t, s->max_steps, lq_shallow_why, s, &n);
     }
     for (int i = 0; i < n && !rc; i++) {
         double dt = lq_framesplit_fixed(&fr, s->t, i, n); /* the last lands on t_end */
+        rc = lq_framesplit_guard(&fr, s->step, s->t, dt, s->max_steps, lq_shallow_why, s);
         LQ_STAGE(rc, s->ctx, "step", lq_shallow_step(s, dt));
         if (!rc) lq_framesplit_took(&fr, dt);
     }

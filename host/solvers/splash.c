@@ -75,7 +75,9 @@ typedef struct lq_splash {
     lq_columns_state columns_state;
     lq_hfinit_grid g;
     double grav[3], gravity, rho, k, sdiag, damping, viscosity, kappa, cfl, fps;
-    int impact_surface, passes, substeps;
+    int impact_surface, passes, substeps, max_steps;
+    bool why_objects; /* the objects' speed set the last step count (else the depth) */
+    double vobj;      /* m/s: the fastest object's speed then */
     /* spray */
     double threshold, rate, volume, drag;
     lq_uint seed;
@@ -274,6 +276,7 @@ static int lq_splash_config(lq_splash *s, const lq_config *cfg)
     s->impact_surface = sp->impact_surface;
     s->passes = sp->volume_passes;
     s->substeps = sp->substeps;
+    s->max_steps = cfg->time.max_steps;
     s->threshold = cfg->spray.threshold;
     s->rate = cfg->spray.rate;
     /* particle volumes on the fixed-point grid, so what leaves and returns is exact */
@@ -715,7 +718,7 @@ static int lq_splash_measure(void *state, lq_frame_stats *st)
  * 0.5·cfl on the deepest water (1.5x margin for splashes within the frame), √(1+κ)
  * stiffer where objects touch; objects move ≤ dx/4 per step; explicit diffusion
  * ν Δt / Δx² ≤ 1/8. */
-static int lq_splash_steps(const lq_splash *s, double span)
+static double lq_splash_steps(lq_splash *s, double span)
 {
     if (s->substeps > 0) return s->substeps;
     double stiff = 1.0, vobj = 0;
@@ -729,12 +732,27 @@ static int lq_splash_steps(const lq_splash *s, double span)
     for (int i = 0; i < s->nobj && stiff == 1.0; i++)
         if (s->obj[i].body.path || lq_splash_active(s, &s->obj[i])) stiff = 1.0 + s->kappa;
     double c = sqrt(s->k * s->gravity * fmax(1.5 * s->dmax, 1e-6) * stiff) * span / s->g.dx;
-    int n = (int)lq_framesplit_count(c / (0.5 * s->cfl), LQ_FRAMESPLIT_ROUNDOFF);
-    n = LQ_MAX(n, (int)lq_framesplit_count(vobj * span / (0.25 * s->g.dx), LQ_FRAMESPLIT_ROUNDOFF));
+    /* counts as doubles, cast by the caller once checked (a blown-up speed overflows int) */
+    double n = lq_framesplit_count(c / (0.5 * s->cfl), LQ_FRAMESPLIT_ROUNDOFF);
+    double no = lq_framesplit_count(vobj * span / (0.25 * s->g.dx), LQ_FRAMESPLIT_ROUNDOFF);
+    s->why_objects = no > n || isnan(no);
+    s->vobj = vobj;
+    n = fmax(n, no);
     if (s->viscosity > 0)
-        n = LQ_MAX(n, (int)lq_framesplit_count(8.0 * s->viscosity * span / (s->g.dx * s->g.dx),
-                                               LQ_FRAMESPLIT_ROUNDOFF));
+        n = fmax(n, lq_framesplit_count(8.0 * s->viscosity * span / (s->g.dx * s->g.dx),
+                                        LQ_FRAMESPLIT_ROUNDOFF));
     return n;
+}
+
+/* What sets the step count, for a blow-up's message (framesplit.h). */
+static void lq_splash_why(void *state, char *buf, size_t cap)
+{
+    const lq_splash *s = state;
+    if (s->why_objects)
+        snprintf(buf, cap, "objects: speed %.3g m/s under gravity %.3g m/s^2", s->vobj, s->gravity);
+    else
+        snprintf(buf, cap, "field d: deepest water %.3g m under gravity %.3g m/s^2", s->dmax,
+                 s->gravity);
 }
 
 static int lq_splash_advance(void *state, int frame, double t_end, lq_frame_stats *st)
@@ -743,10 +761,13 @@ static int lq_splash_advance(void *state, int frame, double t_end, lq_frame_stat
     (void)frame;
     lq_framesplit fr = lq_framesplit_start(s->t, t_end);
     if (fr.span <= 0) return lq_splash_measure(s, st);
-    int n = lq_splash_steps(s, fr.span), rc = LQ_OK;
+    int n = 0;
+    int rc = lq_framesplit_count_checked(lq_splash_steps(s, fr.span), s->step, s->t, s->max_steps,
+                                         lq_splash_why, s, &n);
     for (int i = 0; i < s->nobj; i++) s->obj[i].impulse = 0;
     for (int i = 0; i < n && !rc; i++) {
         double dt = lq_framesplit_fixed(&fr, s->t, i, n);
+        rc = lq_framesplit_guard(&fr, s->step, s->t, dt, s->max_steps, lq_splash_why, s);
         LQ_STAGE(rc, s->ctx, "step", lq_splash_step(s, dt));
         if (!rc) lq_framesplit_took(&fr, dt);
     }
