@@ -347,6 +347,20 @@ static void lq_run_format_eta(double s, char *buf, size_t n)
         snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
 }
 
+/* The initial state measured (frame 0's stats, st): a scene with no liquid in the grid
+ * at the start (covered by obstacles or terrain, or placed outside) and no source to add
+ * any is refused, as scene/config.c refuses the cases it can see from the scene alone. */
+static int lq_run_has_liquid(const lq_config *cfg, const lq_solver_vt *vt, void *state,
+                             lq_frame_stats *st)
+{
+    int rc = vt->measure(state, st);
+    if (rc || st->liquid_volume > 0 || cfg->nsources > 0) return rc;
+    return lq_config_error(cfg, cfg->nliquid ? cfg->liquid[0].at : NULL,
+                           "no liquid in the grid at the start (the liquid lies outside it, or "
+                           "obstacles or terrain fill its place) and the scene has no source: "
+                           "nothing would move");
+}
+
 int lq_run_check(const lq_run_opts *o)
 {
     lq_ctx ctx;
@@ -355,6 +369,7 @@ int lq_run_check(const lq_run_opts *o)
     if (!cfg) return LQ_EINPUT;
     const lq_solver_vt *vt = lq_registry_find(cfg);
     int rc = vt ? lq_run_check_output_fields(cfg, vt) : LQ_EINPUT;
+    if (!rc) rc = lq_config_check_run(cfg);
     if (!rc) rc = lq_ctx_open(&ctx, "ref", false);
     size_t planned = 0;
     if (!rc) {
@@ -366,6 +381,10 @@ int lq_run_check(const lq_run_opts *o)
         if (planned > 0 && rc == LQ_EINPUT) {
             lq_error_clear();
             rc = LQ_OK;
+        }
+        if (!rc && state) {
+            lq_frame_stats st;
+            rc = lq_run_has_liquid(cfg, vt, state, &st);
         }
         if (state) vt->destroy(state);
         lq_ctx_close(&ctx);
@@ -507,7 +526,7 @@ static int lq_run_frame_failed(int rc, int f, int ckpt_frame, const char *dir)
  * `frames`: each advanced, written (every output.every), checkpointed (every
  * output.checkpoint, and when interrupted) and reported on stderr. */
 static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame, int frames,
-                         const char *ckpt, const lq_checkpoint_id *cid)
+                         const char *ckpt, const lq_checkpoint_id *cid, lq_frame_stats *st0)
 {
     const lq_solver_vt *vt = w->vt;
     double fps = w->cfg->time.fps;
@@ -519,8 +538,8 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
     long total_steps = 0;
     lq_frame_stats st;
     if (!o->resume) {
-        rc = vt->measure(w->state, &st);
-        if (!rc) rc = lq_run_write_stats(w, 0, 0.0, &st, 0.0);
+        st = *st0; /* measured before the folder was made (lq_run_has_liquid) */
+        rc = lq_run_write_stats(w, 0, 0.0, &st, 0.0);
         if (!rc) rc = lq_run_write_objects(w, 0, 0.0);
         if (!rc) rc = lq_run_write_frame(w, 0, 0.0);
         start_frame = 0;
@@ -602,6 +621,7 @@ int lq_run(const lq_run_opts *o)
         goto fail;
     }
     rc = lq_run_check_output_fields(cfg, vt);
+    if (!rc) rc = lq_config_check_run(cfg);
     if (rc) goto fail;
     int frames = o->frames > 0 ? o->frames : cfg->time.frames;
     const char *name = cfg->name;
@@ -634,7 +654,10 @@ int lq_run(const lq_run_opts *o)
     int start_frame = -1;
     char ckpt[4096 + 32];
     snprintf(ckpt, sizeof ckpt, "%s/checkpoint.lqc", dir);
-    rc = lq_run_identity(cfg, &cid);
+    lq_frame_stats st0;
+    memset(&st0, 0, sizeof st0);
+    if (!o->resume) rc = lq_run_has_liquid(cfg, vt, state, &st0);
+    if (!rc) rc = lq_run_identity(cfg, &cid);
     if (!rc && o->resume)
         rc = lq_run_resume_point(o, dir, ckpt, vt, state, &cid, &outdir, frames, &start_frame);
     if (rc) goto fail;
@@ -659,7 +682,7 @@ int lq_run(const lq_run_opts *o)
                 cfg->time.fps, dir);
 
     /* 3. Frame 0 is the initial state; frames 1..N follow. */
-    rc = lq_run_frames(&w, o, start_frame, frames, ckpt, &cid);
+    rc = lq_run_frames(&w, o, start_frame, frames, ckpt, &cid, &st0);
 fail:
     if (w.stats.f) lq_jsonl_close(&w.stats);
     if (w.objects) fclose(w.objects);

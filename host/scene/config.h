@@ -399,6 +399,11 @@ typedef struct lq_config {
 lq_config *lq_config_load(const char *path, int nsets, const char *const *sets);
 void lq_config_free(lq_config *c);
 
+/* The checks a scene to run must pass besides those of lq_config_load (which tests that
+ * build partial scenes rely on not making): no liquid or obstacle box is empty, and a 3D
+ * scene has liquid inside its grid or a source. LQ_OK or LQ_EINPUT at the item. */
+int lq_config_check_run(const lq_config *c);
+
 /* For checks only a solver can make: records "FILE:LINE:COL: message" at `at` (one of
  * the `at_*` fields; NULL: the file) and returns LQ_EINPUT. */
 int lq_config_error(const lq_config *c, const lq_scene_node *at, const char *fmt, ...)

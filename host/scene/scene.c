@@ -34,6 +34,7 @@
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -46,8 +47,8 @@
 #define LQ_SCENE_DEPTH_MAX 64
 #define LQ_SCENE_NODES_MAX 1000000
 #define LQ_SCENE_PATH_MAX  256
-#define LQ_SCENE_FILE_MAX  (64L << 20) /* bytes: larger scene files are refused */
-#define LQ_SCENE_CLIP      48          /* characters of user text quoted in a message */
+#define LQ_SCENE_FILE_MAX  (4L << 20) /* bytes: larger scene files are refused (parse time) */
+#define LQ_SCENE_CLIP      48         /* characters of user text quoted in a message */
 #define LQ_SCENE_MSG       768
 
 /* ---------------------------------------------------------------------------------
@@ -554,6 +555,20 @@ static bool lq_scene_bad_scalar(const lq_key *k, lq_key_type type, const lq_node
                          lq_scene_clip(v->text, LQ_SCENE_CLIP, clip, sizeof clip));
                 return true;
             }
+            /* the solvers compute in 32-bit floats: a value that becomes inf, 0 or a
+             * subnormal there is refused here, not found as inf coordinates later */
+            if (fabs(x) > FLT_MAX) {
+                snprintf(msg, cap, "%s: %s does not fit a 32-bit float (at most %.3g)", cpath,
+                         lq_scene_clip(v->text, LQ_SCENE_CLIP, clip, sizeof clip), FLT_MAX);
+                return true;
+            }
+            if (x != 0 && fabs(x) < FLT_MIN) {
+                snprintf(msg, cap,
+                         "%s: %s is too small for a 32-bit float (below %.3g it becomes 0 or "
+                         "loses its precision); write 0 or a larger value",
+                         cpath, lq_scene_clip(v->text, LQ_SCENE_CLIP, clip, sizeof clip), FLT_MIN);
+                return true;
+            }
         }
         if (!lq_scene_in_range(k, x)) {
             snprintf(msg, cap, "%s: %s is out of range %s%s%s", cpath,
@@ -747,6 +762,41 @@ static void lq_scene_yaml_problem(const yaml_parser_t *p, const char *text, lq_s
                  p->problem ? p->problem : "bad syntax");
 }
 
+/* The nesting, measured on libyaml's events before its document loader runs: libyaml
+ * keeps a possible simple key per open flow level and scans them all for every token,
+ * so "[[[[..." costs time quadratic in the depth inside the loader (64 000 levels: 17 s)
+ * before the tree's own limit could look. The events come as the text is scanned, so
+ * this stops after about LQ_SCENE_DEPTH_MAX levels. Syntax errors are left to the
+ * loader, which reports them with its context. Returns LQ_OK, LQ_EINPUT with
+ * out->problem set, or LQ_ESIM. */
+static int lq_scene_prescan(const char *text, size_t len, lq_scene_parsed *out)
+{
+    yaml_parser_t p;
+    yaml_event_t ev;
+    int depth = 0, rc = LQ_OK;
+    if (!yaml_parser_initialize(&p)) return lq_error(LQ_ESIM, "out of memory starting libyaml");
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+    while (yaml_parser_parse(&p, &ev)) {
+        yaml_event_type_t type = ev.type;
+        yaml_mark_t mark = ev.start_mark;
+        yaml_event_delete(&ev);
+        if (type == YAML_STREAM_END_EVENT) break;
+        if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) depth--;
+        if (type != YAML_SEQUENCE_START_EVENT && type != YAML_MAPPING_START_EVENT) continue;
+        /* the tree's limit counts nodes below the root: collections nest one more */
+        if (++depth > LQ_SCENE_DEPTH_MAX + 1) {
+            snprintf(out->problem, sizeof out->problem, "nesting deeper than %d levels",
+                     LQ_SCENE_DEPTH_MAX);
+            out->line = (int)mark.line + 1;
+            out->col = (int)mark.column + 1;
+            rc = LQ_EINPUT;
+            break;
+        }
+    }
+    yaml_parser_delete(&p);
+    return rc;
+}
+
 /* Parses one YAML document. Returns LQ_OK (out->problem empty, out->root possibly
  * NULL), LQ_EINPUT with out->problem set, or LQ_ESIM with the error recorded. */
 static int lq_scene_parse(lq_scene_arena *a, const char *text, size_t len, int origin,
@@ -758,6 +808,8 @@ static int lq_scene_parse(lq_scene_arena *a, const char *text, size_t len, int o
     int rc = LQ_OK;
 
     memset(out, 0, sizeof *out);
+    rc = lq_scene_prescan(text, len, out);
+    if (rc) return rc;
     if (!yaml_parser_initialize(&parser))
         return lq_error(LQ_ESIM, "out of memory starting libyaml");
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -887,8 +939,10 @@ static int lq_scene_read_file(lq_scene *s, const char *path, char **text, size_t
         n += got;
         if (got == 0) break;
         if (n > (size_t)LQ_SCENE_FILE_MAX) {
-            rc = lq_error(LQ_EINPUT, "%s: the scene file is larger than 64 MiB",
-                          lq_scene_clip(path, 400, clip, sizeof clip));
+            rc = lq_error(
+                LQ_EINPUT,
+                "%s: the scene file is larger than 4 MiB (keyframes belong in CSV path files)",
+                lq_scene_clip(path, 400, clip, sizeof clip));
             goto fail;
         }
     }

@@ -111,7 +111,9 @@ const lq_key lq_scene_keys[] = {
     K_INTS("grid.size", REQ, ALL, 2, 3, 1, 65536, NULL, "cells",
            "Cells per axis: `[nx, nz]` for the height-field solvers (`shallow`, `splash`), "
            "`[nx, ny, nz]` for the 3D solvers (2D runs use `nz = 1`)."),
-    K_FLOAT("grid.cell", REQ | GT, ALL, 0, INF, NULL, "m", "Cell edge length."),
+    K_FLOAT("grid.cell", REQ, ALL, 1e-6, 1e4, NULL, "m",
+            "Cell edge length (a micron to 10 km: the solvers' 32-bit arithmetic holds 1/cell² "
+            "and the grid's extent)."),
     K_FLOATS("grid.origin", 0, ALL, 2, 3, -INF, INF, "[0, 0, 0]", "m",
              "World position of the grid's lower corner."),
 

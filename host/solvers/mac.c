@@ -45,6 +45,7 @@
 #include "ops/mac/markers.h"
 #include "ops/mac/momentum.h"
 #include "ops/mac/pressure.h"
+#include "core/budget.h"
 #include "core/framesplit.h"
 #include "core/profile.h"
 #include "core/solver_api.h"
@@ -752,6 +753,12 @@ static int lq_mac_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     s->ctx = ctx;
     int rc = lq_mac_config(s, cfg);
     size_t n = (size_t)s->nx * s->ny * s->nz;
+    if (!rc) { /* what is allocated below for certain, before anything is (core/budget.h) */
+        double c = (double)n, f = (double)(s->nx + 1) * (s->ny + 1) * (s->nz + 1);
+        double markers = c * s->per_cell * 12.0; /* the initial markers' room, x y z */
+        rc = lq_budget_check(ctx, "solver 'mac'", c * 14 + f * 4 + markers, c * 17 + 12.0 * f,
+                             4 * f);
+    }
     if (!rc) {
         s->fl = lq_alloc(n);
         s->cnt = lq_alloc(n * sizeof(int));

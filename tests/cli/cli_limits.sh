@@ -9,6 +9,116 @@ source "$(dirname "$0")/lib_cli.sh" "$@"
 
 S=$ROOT/scenes/rain_pond.yaml
 
+S=$ROOT/scenes/rain_pond.yaml
+M=$ROOT/scenes/mac_dam_break.yaml
+P=$ROOT/scenes/pls_dam_break.yaml
+OUT=$tmp/out
+
+# refused NAME LIMIT_MS PATTERN CMD ARGS...: `liquidcl CMD ARGS... --out $OUT` (run) exits 2
+# within LIMIT_MS, one stderr line matching PATTERN, nothing at $OUT, nothing on stdout.
+refused() {
+    local name=$1 limit=$2 pattern=$3 cmd=$4 rc t0 ms out=()
+    shift 4
+    [[ $cmd == run ]] && out=(--out "$OUT")
+    rm -rf "$OUT"
+    t0=$(date +%s%N)
+    timeout -k 2 20 "$LQ" "$cmd" "$@" "${out[@]}" >"$tmp/stdout" 2>"$tmp/stderr"
+    rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    if [[ $rc -eq 2 && $ms -le $limit && $(wc -l <"$tmp/stderr") -eq 1 ]] &&
+        grep -Eq -- "$pattern" "$tmp/stderr"; then
+        pass "$name: exit 2 in $ms ms: $(cat "$tmp/stderr")"
+    else
+        fail "$name: exit $rc in $ms ms (limit $limit)" "$(head -c 600 "$tmp/stderr")"
+    fi
+    [[ ! -e $OUT && ! -s $tmp/stdout ]] && pass "$name: nothing written" ||
+        fail "$name: wrote" "$(ls "$OUT" 2>&1; head -c 200 "$tmp/stdout")"
+}
+
+echo "oversize grids are refused before anything is allocated, in well under a second:"
+for sc in "$M" "$P"; do
+    n=$(basename "$sc" .yaml)
+    for cmd in check run; do
+        refused "$n 65536^3 ($cmd)" 1000 "grid.size: 2.815e\+14 cells, more than" $cmd "$sc" \
+            --set "grid.size=[65536,65536,65536]"
+    done
+    refused "$n 65536^3 (--plan)" 1000 "grid.size: 2.815e\+14 cells" run "$sc" --plan \
+        --set "grid.size=[65536,65536,65536]"
+    refused "$n 2048x2048x256 (check)" 1000 "needs at least [0-9.]+ GiB of (host|device) memory" \
+        check "$sc" --set "grid.size=[2048,2048,256]"
+done
+# 1024 x 1024 x 512 pls: 41 s and 4.3 GB before the plan refused it (issue 19)
+LIQUIDCL_DEVICE_MEMORY=8G refused "pls 1024x1024x512 --plan with 8G" 1000 \
+    "solver 'pls' needs at least [0-9.]+ GiB of device memory but LIQUIDCL_DEVICE_MEMORY allows 8.0 GiB" \
+    run "$P" --plan --device ref --set "grid.size=[1024,1024,512]"
+LIQUIDCL_DEVICE_MEMORY=8G refused "mac 1024x1024x512 with 8G" 1000 \
+    "solver 'mac' needs at least [0-9.]+ GiB" run "$M" --device ref --set "grid.size=[1024,1024,512]"
+
+echo "image headers are checked before decoding, the file named:"
+mkdir -p "$tmp/img"
+python3 - "$tmp/img/huge.png" <<'PYEOF'
+import struct, sys, zlib
+def chunk(t, d):
+    return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+w = h = 65535  # 4.3 G pixels declared; a few rows of data
+raw = b''.join(b'\0' + b'\0' * w for _ in range(4))
+png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 0, 0, 0, 0))
+png += chunk(b'IDAT', zlib.compress(raw, 9)) + chunk(b'IEND', b'')
+open(sys.argv[1], 'wb').write(png)
+PYEOF
+sed 's|assets/river.png|huge.png|' "$ROOT/scenes/river.yaml" >"$tmp/img/river.yaml"
+refused "a PNG declaring 65535 x 65535 pixels" 1000 \
+    "huge.png: the image is 65535 x 65535 pixels, more than liquidcl reads" run "$tmp/img/river.yaml" \
+    --device ref
+
+echo "inputs must be regular files (a FIFO blocked forever):"
+mkdir -p "$tmp/fifo/assets"
+mkfifo "$tmp/fifo/scene.yaml" "$tmp/fifo/assets/river.png" "$tmp/fifo/assets/rock1.obj" \
+    "$tmp/fifo/assets/dive.csv"
+refused "a FIFO as the scene" 5000 "scene.yaml: cannot read the scene file: a FIFO" run \
+    "$tmp/fifo/scene.yaml"
+cp "$ROOT/scenes/river.yaml" "$ROOT/scenes/mac_moonlight_cove.yaml" "$ROOT/scenes/diver.yaml" "$tmp/fifo/"
+cp "$ROOT/scenes/assets/rock2.obj" "$ROOT/scenes/assets/rock3.obj" "$tmp/fifo/assets/" 2>/dev/null
+refused "a FIFO as a heightmap" 5000 "river.png'?: .*a FIFO, not a regular file" run "$tmp/fifo/river.yaml"
+refused "a FIFO as an OBJ mesh" 5000 "rock1.obj'?: .*a FIFO, not a regular file" run \
+    "$tmp/fifo/mac_moonlight_cove.yaml"
+refused "a FIFO as a CSV path" 5000 "dive.csv'?: .*a FIFO, not a regular file" run "$tmp/fifo/diver.yaml"
+
+echo "YAML depth and size are limited before libyaml parses deeply:"
+python3 -c "print('solver: mac\ngrid: ' + '[' * 64000 + ']' * 64000)" >"$tmp/deep.yaml"
+refused "64 000 nested [ (17 s before)" 1000 "deep.yaml:2:71: nesting deeper than 64 levels" check "$tmp/deep.yaml"
+refused "64 000 nested [ in a --set" 1000 "nesting deeper than 64 levels" check "$M" \
+    --set "gravity=$(python3 -c "print('[' * 64000 + ']' * 64000)")"
+python3 -c "print('solver: shallow'); [print('# %0100d' % i) for i in range(50000)]" >"$tmp/big.yaml"
+refused "a 5 MB scene" 1000 "larger than 4 MiB" check "$tmp/big.yaml"
+
+echo "numbers that do not fit 32-bit floats are refused at check:"
+refused "grid.cell: 1e300 (inf coordinates before)" 1000 "grid.cell: 1e300 does not fit a 32-bit float" \
+    check "$S" --set grid.cell=1e300
+refused "grid.cell: 1e-320 (failed after frame 0 before)" 1000 "grid.cell: 1e-320 is too small" \
+    check "$S" --set grid.cell=1e-320
+refused "a position of 1e39" 1000 "liquid.0.box.max.0: 1e39 does not fit a 32-bit float" \
+    check "$M" --set "liquid.0.box.max=[1e39,0.5,0.56]"
+
+echo "a scene with no liquid anywhere is refused unless it has a source:"
+for cmd in check run; do
+    refused "mac liquid outside the grid ($cmd)" 5000 "no liquid lies inside the grid" $cmd "$M" \
+        --set "liquid.0.box.min=[5,5,5]" --set "liquid.0.box.max=[6,6,6]"
+    refused "pls liquid outside the grid ($cmd)" 5000 "no liquid lies inside the grid" $cmd "$P" \
+        --set "liquid.0.box.min=[5,5,5]" --set "liquid.0.box.max=[6,6,6]"
+    refused "a liquid box with min > max ($cmd)" 5000 "liquid.0.box: min 0.5 is not below max 0 along y" \
+        $cmd "$M" --set "liquid.0.box.min=[0,0.5,0]" --set "liquid.0.box.max=[0.4,0,0.56]"
+    refused "an obstacle over everything ($cmd)" 5000 "no liquid in the grid at the start" $cmd "$M" \
+        --set "obstacles.0.box.min=[-1,-1,-1]" --set "obstacles.0.box.max=[9,9,9]"
+    refused "shallow water below the ground everywhere ($cmd)" 5000 "no liquid in the grid at the start" \
+        $cmd "$ROOT/scenes/validation/lake_at_rest.yaml" --set "liquid.0.level=-5"
+done
+refused "pls: an obstacle over everything (run)" 10000 "no liquid in the grid at the start" run "$P" \
+    --set "obstacles.0.box.min=[-1,-1,-1]" --set "obstacles.0.box.max=[9,9,9]"
+"$LQ" check "$ROOT/scenes/mac_water_jet.yaml" --set "liquid=[]" >/dev/null 2>"$tmp/err" &&
+    pass "a scene with no liquid but a source (an inlet) is accepted" ||
+    fail "no liquid, an inlet: refused" "$(cat "$tmp/err")"
+
 echo "any number of --set flags (the docs promise no limit):"
 sets=()
 for _ in $(seq 1 300); do sets+=(--set time.fps=30); done
