@@ -125,8 +125,8 @@ static int lq_splash_sources(lq_splash *s, const lq_config *cfg)
         double o = xwall ? s->g.origin[2] : s->g.origin[0];
         double span[2] = {o, o + len * s->g.dx};
         if (q->pipe.has_span) memcpy(span, q->pipe.span, sizeof span);
-        int a = (int)floor((fmin(span[0], span[1]) - o) / s->g.dx + 0.5);
-        int b = (int)floor((fmax(span[0], span[1]) - o) / s->g.dx + 0.5);
+        int a = lq_int_clamp(floor((fmin(span[0], span[1]) - o) / s->g.dx + 0.5), -1, len + 1);
+        int b = lq_int_clamp(floor((fmax(span[0], span[1]) - o) / s->g.dx + 0.5), -1, len + 1);
         a = LQ_MAX(a, 0);
         b = LQ_MIN(b, len);
         if (b <= a)
@@ -391,10 +391,11 @@ static void lq_splash_footprint(const lq_splash *s, int r[4])
         lo[1] = fmin(lo[1], b->pos[2] - rad);
         hi[1] = fmax(hi[1], b->pos[2] + rad);
     }
-    int i0 = (int)floor((lo[0] - s->g.origin[0]) / s->g.dx);
-    int i1 = (int)ceil((hi[0] - s->g.origin[0]) / s->g.dx);
-    int k0 = (int)floor((lo[1] - s->g.origin[2]) / s->g.dx);
-    int k1 = (int)ceil((hi[1] - s->g.origin[2]) / s->g.dx);
+    int nx = s->g.nx, nz = s->g.nz; /* objects far off the grid cover no column either way */
+    int i0 = lq_int_clamp(floor((lo[0] - s->g.origin[0]) / s->g.dx), -1, nx + 1);
+    int i1 = lq_int_clamp(ceil((hi[0] - s->g.origin[0]) / s->g.dx), -1, nx + 1);
+    int k0 = lq_int_clamp(floor((lo[1] - s->g.origin[2]) / s->g.dx), -1, nz + 1);
+    int k1 = lq_int_clamp(ceil((hi[1] - s->g.origin[2]) / s->g.dx), -1, nz + 1);
     i0 = LQ_MAX(i0, 0);
     k0 = LQ_MAX(k0, 0);
     i1 = LQ_MIN(i1, s->g.nx);

@@ -119,6 +119,61 @@ refused "pls: an obstacle over everything (run)" 10000 "no liquid in the grid at
     pass "a scene with no liquid but a source (an inlet) is accepted" ||
     fail "no liquid, an inlet: refused" "$(cat "$tmp/err")"
 
+echo "extreme values run without undefined behaviour (float-to-int casts; the sanitizer"
+echo "build, tools/test's second pass, aborts on one):"
+# defined NAME SCENE ARGS...: exits 0, 1 or 2, never by a signal or a sanitizer report.
+defined() {
+    local name=$1 scene=$2 rc
+    shift 2
+    rm -rf "$OUT"
+    "$LQ" run "$scene" --out "$OUT" --device ref --frames 2 --quiet "$@" >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [[ $rc -le 2 ]] && ! grep -q "runtime error\|Sanitizer" "$tmp/err"; then
+        pass "$name: exit $rc"
+    else
+        fail "$name: exit $rc" "$(head -c 400 "$tmp/err")"
+    fi
+}
+defined "a drop far outside the grid (shallow.c)" "$S" \
+    --set "sources=[{drop: {center: [1e38, 1e38], radius: 0.1}}]"
+defined "a drop of radius 1e38 (shallow.c)" "$S" --set "sources=[{drop: {center: [1, 1], radius: 1e38}}]"
+defined "an inflow far outside the grid (shallow.c)" "$S" \
+    --set "sources=[{inflow: {center: [1e38, 1e38], radius: 1e38, rate: 1}}]"
+defined "a wavemaker 1e38 m wide (shallow.c)" "$ROOT/scenes/beach.yaml" \
+    --set "sources=[{wavemaker: {wall: x_min, width: 1e38, amplitude: 0.1, period: 1}}]"
+defined "an object far outside the grid (splash.c)" "$ROOT/scenes/ball_drop.yaml" \
+    --set "objects.0.sphere.center=[1e38,1e38,1e38]"
+defined "an object of radius 1e38 (splash.c)" "$ROOT/scenes/ball_drop.yaml" \
+    --set "objects.0.sphere.radius=1e38"
+defined "a pipe spanning +-3e38 m (splash.c)" "$ROOT/scenes/validation/splash_conservation.yaml" \
+    --set "sources.0.pipe.span=[-3e38, 3e38]"
+defined "terrain at -3e38 m under water at 3e38 m (shallow.c)" \
+    "$ROOT/scenes/validation/lake_at_rest.yaml" --set "terrain=[{plane: {height: -3e38}}]" \
+    --set "liquid.0.level=3e38"
+cp "$ROOT/tests/data/scenes/heightmap.png" "$tmp/img/m.png"
+cat >"$tmp/img/mask2d.yaml" <<'YEOF'
+solver: mac
+grid: {size: [16, 16, 1], cell: 0.05}
+liquid:
+  - box: {min: [0, 0, 0], max: [0.4, 0.3, 0.05]}
+obstacles:
+  - mask: {file: m.png, min: [0.5, 0, 0], max: [0.7, 0.4, 0]}
+YEOF
+defined "a 2D mask flat along z (0/0, voxel.c)" "$tmp/img/mask2d.yaml" --set output.preview=true
+
+echo "an OpenCL compiler's warnings never come before a one-line error:"
+if "$LQ" info 2>/dev/null | grep -q "device opencl:"; then
+    cp -r "$ROOT/kernels" "$tmp/kernels"
+    sed -i '1i #warning "a kernel warning for tests/cli/cli_limits.sh"' "$tmp/kernels/common/lq_shared.h"
+    mkdir -p "$tmp/pocl" # a cold cache: PoCL compiles (and warns) again
+    POCL_CACHE_DIR=$tmp/pocl LIQUIDCL_KERNEL_DIR=$tmp/kernels refused \
+        "a scene refused after its kernels were built (PoCL said \"N warnings generated.\")" 60000 \
+        "no liquid in the grid at the start" run "$M" --device opencl \
+        --set "obstacles.0.box.min=[-1,-1,-1]" --set "obstacles.0.box.max=[9,9,9]"
+else
+    echo "  skip no OpenCL device here"
+fi
+
 echo "any number of --set flags (the docs promise no limit):"
 sets=()
 for _ in $(seq 1 300); do sets+=(--set time.fps=30); done
