@@ -278,10 +278,13 @@ int lq_outdir_open(lq_outdir *o, const char *dir, const char *scene)
     if (ftruncate(o->lock_fd, 0) != 0 || pwrite(o->lock_fd, facts, (size_t)n, 0) != n)
         fprintf(stderr, "liquidcl: warning: cannot write %s: %s\n", o->lock_path, strerror(errno));
     int swept = lq_outdir_sweep(dir, first, sizeof first);
+    char removed[400] = "";
+    if (swept)
+        snprintf(removed, sizeof removed, "; removed %d partial file%s such as %s", swept,
+                 swept == 1 ? "" : "s", first);
     if (swept || left[0])
-        fprintf(stderr, "liquidcl: %s: %s%s%s did not finish; removed %d partial file%s%s%s\n", dir,
-                left[0] ? "the last run here (" : "a run here", left, left[0] ? ")" : "", swept,
-                swept == 1 ? "" : "s", swept ? " such as " : "", swept ? first : "");
+        fprintf(stderr, "liquidcl: %s: %s%s%s did not finish%s\n", dir,
+                left[0] ? "the last run here (" : "a run here", left, left[0] ? ")" : "", removed);
     return LQ_OK;
 }
 

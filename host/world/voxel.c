@@ -643,7 +643,7 @@ int lq_voxel_mesh_fill(const lq_voxel_mesh *m, int nx, int ny, int nz, double dx
                 hits[nh++] = (lq_voxel_hit){j + (int64_t)ny * k, xc};
             }
     }
-    qsort(hits, nh, sizeof *hits, lq_voxel_hit_cmp);
+    if (nh > 0) qsort(hits, nh, sizeof *hits, lq_voxel_hit_cmp); /* hits is NULL without any */
     for (size_t a = 0; a < nh;) {
         size_t b = a;
         while (b < nh && hits[b].row == hits[a].row) b++;
