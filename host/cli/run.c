@@ -75,38 +75,40 @@ static void lq_run_clear_frames(const char *dir, const char *sub, int keep)
     closedir(d);
 }
 
-/* Opens stats.jsonl for a resumed run: the lines of frames 0..keep stay, the rest go. */
-static int lq_run_stats_reopen(lq_jsonl *j, const char *path, int keep)
+/* A resumed run's PATH cut back to its first line (when `header`) and the lines whose
+ * leading number (a frame) is at most `keep`: the kept text goes to a temporary file
+ * that is renamed over PATH (io.h), so a kill at any moment leaves the old file or the
+ * new one, never an empty one (a truncate-then-write left stats.jsonl empty beside a
+ * good checkpoint, and the folder could not be resumed). */
+static int lq_run_cut_lines(const char *path, bool header, const char *pattern, int keep)
 {
     FILE *old = fopen(path, "rb");
-    char *kept = NULL;
-    size_t len = 0, cap = 0;
+    lq_file out;
+    int rc = lq_file_open(&out, path);
+    if (rc) {
+        if (old) fclose(old);
+        return rc;
+    }
     if (old) {
         char line[8192];
+        bool first = true;
         while (fgets(line, sizeof line, old)) {
             int frame = -1;
-            if (sscanf(line, "{\"frame\":%d", &frame) != 1 || frame > keep) continue;
-            size_t n = strlen(line);
-            if (len + n + 1 > cap) {
-                cap = 2 * (len + n + 1);
-                char *grown = realloc(kept, cap);
-                if (!grown) {
-                    free(kept);
-                    fclose(old);
-                    return lq_error(LQ_ESIM, "out of host memory reading %s", path);
-                }
-                kept = grown;
-            }
-            memcpy(kept + len, line, n);
-            len += n;
+            bool keep_line = header && first;
+            first = false;
+            if (!keep_line && (sscanf(line, pattern, &frame) != 1 || frame > keep)) continue;
+            if (fputs(line, out.f) == EOF) break;
         }
         fclose(old);
     }
-    int rc = lq_jsonl_open(j, path);
-    if (!rc && len && (fwrite(kept, 1, len, j->f) != len || fflush(j->f) != 0))
-        rc = lq_error(LQ_ESIM, "%s: cannot write", path);
-    free(kept);
-    return rc;
+    return lq_file_commit(&out);
+}
+
+/* Opens stats.jsonl for a resumed run: the lines of frames 0..keep stay, the rest go. */
+static int lq_run_stats_reopen(lq_jsonl *j, const char *path, int keep)
+{
+    int rc = lq_run_cut_lines(path, false, "{\"frame\":%d", keep);
+    return rc ? rc : lq_jsonl_append(j, path);
 }
 
 typedef struct lq_run_writer {
@@ -166,37 +168,16 @@ static int lq_run_objects_open(lq_run_writer *w, bool resume, int keep)
 {
     char path[4096 + 32];
     snprintf(path, sizeof path, "%s/objects.csv", w->dir);
-    char *kept = NULL;
-    size_t len = 0;
-    if (resume) {
-        FILE *old = fopen(path, "rb");
-        if (old) {
-            char line[1024];
-            size_t cap = 0;
-            while (fgets(line, sizeof line, old)) {
-                int frame = -1;
-                if (sscanf(line, "%d,", &frame) != 1 || frame > keep) continue;
-                size_t n = strlen(line);
-                if (len + n + 1 > cap) {
-                    cap = 2 * (len + n + 1);
-                    char *grown = realloc(kept, cap);
-                    if (!grown) break;
-                    kept = grown;
-                }
-                memcpy(kept + len, line, n);
-                len += n;
-            }
-            fclose(old);
-        }
+    struct stat st;
+    if (resume && stat(path, &st) == 0) {
+        int rc = lq_run_cut_lines(path, true, "%d,", keep);
+        if (rc) return rc;
+        w->objects = fopen(path, "ab");
+        return w->objects ? LQ_OK : lq_error(LQ_ESIM, "%s: cannot write", path);
     }
     w->objects = fopen(path, "wb");
-    if (!w->objects) {
-        free(kept);
-        return lq_error(LQ_ESIM, "%s: cannot write", path);
-    }
+    if (!w->objects) return lq_error(LQ_ESIM, "%s: cannot write", path);
     fputs("frame,time,object,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,force\n", w->objects);
-    if (len) fwrite(kept, 1, len, w->objects);
-    free(kept);
     return fflush(w->objects) == 0 ? LQ_OK : lq_error(LQ_ESIM, "%s: cannot write", path);
 }
 

@@ -70,7 +70,8 @@ typedef struct lq_jsonl {
     size_t len;
     int first;
 } lq_jsonl;
-int lq_jsonl_open(lq_jsonl *j, const char *path); /* truncates */
+int lq_jsonl_open(lq_jsonl *j, const char *path);   /* truncates */
+int lq_jsonl_append(lq_jsonl *j, const char *path); /* appends to what is there */
 void lq_jsonl_begin(lq_jsonl *j);
 void lq_jsonl_int(lq_jsonl *j, const char *key, long long v);
 void lq_jsonl_num(lq_jsonl *j, const char *key, double v); /* non-finite → null */
