@@ -29,7 +29,7 @@ trap 'mountpoint -q "$tmp/tmpfs" 2>/dev/null && umount "$tmp/tmpfs"; chmod -R u+
 CHAOS="python3 $ROOT/tests/fault/chaos.py"
 T="python3 $ROOT/tests/lib/lqckpt.py"
 figures=()
-part_start=0 part_checks=0 part_fails=0 part_name=
+part_start=0 part_checks=0 part_fails=0 part_name= part_note=
 part() {
     [[ -n $part_name ]] && part_end
     part_name=$1 part_start=$(date +%s%N) part_checks=$checks part_fails=$fails
@@ -37,8 +37,8 @@ part() {
 }
 part_end() {
     local ms=$((($(date +%s%N) - part_start) / 1000000))
-    figures+=("fault: $part_name: $((checks - part_checks)) cases, $((fails - part_fails)) failed, $((ms / 1000)).$((ms % 1000 / 100)) s")
-    part_name=
+    figures+=("fault: $part_name: $((checks - part_checks)) cases, $((fails - part_fails)) failed, $((ms / 1000)).$((ms % 1000 / 100)) s$part_note")
+    part_name= part_note=
 }
 strip() { sed -E 's/"wall_ms":[^,}]*,?//' "$1"; }
 # same_dirs A B: every file of A and B equal (stats.jsonl without wall_ms); prints the first
@@ -91,6 +91,7 @@ run_ref() {
 # --- A. kill -9 -------------------------------------------------------------------------
 part "A. kill -9 at random points and during checkpoint writes, then resume: bit for bit"
 kills=3 ckills=2
+nkills=0 nhits=0 nruns=0
 [[ $MODE == full ]] && kills=8 ckills=6
 for n in "${names[@]}"; do
     run_ref "$n"
@@ -104,6 +105,10 @@ for n in "${names[@]}"; do
             res=$($CHAOS --bin "$LQ" --out "$d" --kills "$k" --seed "$seed" --mode "$mode" \
                 --max-wait "${SPAN[$n]}" -- "${SCENE[$n]}" --device ref --frames "${FRAMES[$n]}" ${SETS[$n]})
             rc=$?
+            read -r k1 h1 r1 < <(python3 -c 'import json,sys
+try: j = json.loads(sys.argv[1]); print(j["kills"], j["checkpoint_hits"], j["runs"])
+except Exception: print(0, 0, 0)' "$res")
+            nkills=$((nkills + k1)) nhits=$((nhits + h1)) nruns=$((nruns + r1))
             why=$(same_dirs "$tmp/ref_$n" "$d")
             if [[ $rc -eq 0 && -z $why ]] && [[ -z $(find "$d" -name '*.tmp.*' -o -name liquidcl.lock) ]]; then
                 pass "$n, $mode kills (seed $seed): identical to the uninterrupted run: $res"
@@ -114,8 +119,11 @@ for n in "${names[@]}"; do
     done
 done
 
+part_note=" ($nkills kills, $nhits of them during a checkpoint write, $nruns runs)"
+
 # --- B. corrupted checkpoints -------------------------------------------------------------
 part "B. corrupted checkpoints"
+nrefused=0 forged_exits=(0 0 0)
 ncorrupt=4 # one of each kind: extended, flipped, flipped and forged, truncated
 [[ $MODE == full ]] && ncorrupt=60
 for n in "${names[@]}"; do
@@ -149,16 +157,20 @@ for n in "${names[@]}"; do
         if [[ $forged == 0 ]]; then
             if [[ $rc -eq 2 && $(wc -l <"$tmp/err") -eq 1 && "$(sums "$d")" == "$before" ]]; then
                 pass "$n #$i: refused: $(cat "$tmp/err")"
+            nrefused=$((nrefused + 1))
             else
                 fail "$n #$i (checksums as damaged): exit $rc" "$(head -c 300 "$tmp/err")"
             fi
         elif [[ $rc -le 2 && -z $below ]] && ! grep -q "Sanitizer\|runtime error" "$tmp/err"; then
             pass "$n #$i (checksums forged): exit $rc, nothing at or below frame $cf rewritten"
+            forged_exits[rc]=$((forged_exits[rc] + 1))
         else
             fail "$n #$i (checksums forged): exit $rc" "$(head -c 300 "$tmp/err")" "$below"
         fi
     done
 done
+
+part_note=" ($nrefused damaged ones refused; with forged checksums: ${forged_exits[0]} resumed, ${forged_exits[1]} exit 1, ${forged_exits[2]} refused)"
 
 # --- C. foreign checkpoints ------------------------------------------------------------------
 part "C. foreign checkpoints"
