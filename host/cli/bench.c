@@ -15,6 +15,7 @@
 
 #include "core/common.h"
 #include "core/field.h"
+#include "core/kernel.h"
 #include "ops/hf/heightfield.h"
 #include "ops/mac/markers.h"
 #include "ops/mac/momentum.h"
@@ -29,6 +30,15 @@
 #include "solvers/registry.h"
 #include "ops/hf/columns.h"
 
+/* A whole solver step's figures (lq_bench_scene_step). */
+typedef struct lq_bench_steps {
+    double ms;           /* per step */
+    double waits, bytes; /* blocking host waits per step (lq_ctx.waits) and their bytes */
+    double iters;        /* pressure iterations per step */
+    double dev_bytes;    /* the solver's device memory (its device_bytes stat; 0: none) */
+    int steps;           /* timed */
+} lq_bench_steps;
+
 typedef struct lq_bench_ctx {
     lq_ctx *ctx;
     char device[160];
@@ -36,8 +46,9 @@ typedef struct lq_bench_ctx {
     bool json;
     int reps;
     int rows;
-    int dims;   /* 2: sizes print as n², 3: as n³ */
-    bool quiet; /* lq_bench_copy prints nothing */
+    int dims;                    /* 2: sizes print as n², 3: as n³ */
+    bool quiet;                  /* lq_bench_copy prints nothing */
+    const lq_bench_steps *whole; /* the row being printed is a whole step's: these too */
 } lq_bench_ctx;
 
 /* Times fn: two warm-up calls, then five trials, each repeating fn for at least
@@ -77,14 +88,28 @@ static void lq_bench_row_items(lq_bench_ctx *b, const char *op, int n, double it
     if (b->json) {
         printf("%s{\"device\": \"%s\", \"op\": \"%s\", \"size\": %d, \"unit\": \"%s\", "
                "\"items\": %.0f, \"ms\": %.6g, \"mcells_per_s\": %.6g, \"gb_per_s\": %.6g, "
-               "\"bytes_per_cell\": %g, \"copy_fraction\": %.4g, \"copy_gb_per_s\": %.6g}",
+               "\"bytes_per_cell\": %g, \"copy_fraction\": %.4g, \"copy_gb_per_s\": %.6g",
                b->rows ? ",\n " : "[", b->device, op, n, unit, items, ms, mitems, gbs, bytes_item,
                frac, b->copy_gbs);
+        if (b->whole)
+            printf(", \"steps\": %d, \"waits_per_step\": %.4g, \"wait_bytes_per_step\": %.6g, "
+                   "\"pressure_iterations\": %.4g",
+                   b->whole->steps, b->whole->waits, b->whole->bytes, b->whole->iters);
+        printf("}");
     } else {
         printf("%-14s %6d%s %10.3f %11.1f %8.2f %6.0f%% %6.5g  %s\n", op, n,
                b->dims == 3 ? "³" : "²", ms, mitems, gbs, 100 * frac, bytes_item, note ? note : "");
     }
     b->rows++;
+}
+
+/* A whole step's row: its waits per step join the JSON. */
+static void lq_bench_row_steps(lq_bench_ctx *b, const char *op, int n, double cells, double ms,
+                               double bytes_cell, const lq_bench_steps *r, const char *note)
+{
+    b->whole = r;
+    lq_bench_row_items(b, op, n, cells, "cell", ms, bytes_cell, note);
+    b->whole = NULL;
 }
 
 static void lq_bench_row(lq_bench_ctx *b, const char *op, int n, double ms, double bytes_cell,
@@ -94,12 +119,22 @@ static void lq_bench_row(lq_bench_ctx *b, const char *op, int n, double ms, doub
 }
 
 /* --- copy bandwidth ----------------------------------------------------------------- */
+typedef struct lq_bench_copy_ops {
+    lq_kernel k[2]; /* float4 copy, 64 floats per work-item */
+} lq_bench_copy_ops;
+static const char *const lq_bench_copy_sources[] = {"kernels/common/copy.cl"};
+static const lq_kernel_slot lq_bench_copy_kernels[] = {
+    LQ_KERNEL(lq_bench_copy_ops, k[0], "copy_float4"),
+    LQ_KERNEL(lq_bench_copy_ops, k[1], "copy_float16x4"),
+};
+static const lq_program lq_bench_copy_program =
+    LQ_PROGRAM("", lq_bench_copy_sources, lq_bench_copy_kernels);
+
 typedef struct lq_bench_copy_arg {
     lq_ctx *ctx;
     lq_field *src, *dst;
-    cl_kernel k;
+    lq_kernel *k;
     size_t floats_per_item;
-    const char *name;
 } lq_bench_copy_arg;
 
 static int lq_bench_copy_once(void *p)
@@ -109,8 +144,7 @@ static int lq_bench_copy_once(void *p)
         memcpy(a->dst->host, a->src->host, lq_field_bytes(a->src));
         return LQ_OK;
     }
-    size_t g = a->src->count / a->floats_per_item;
-    return lq_cl_run(a->ctx, a->k, a->name, 1, &g, NULL);
+    return lq_kernel_run(a->k, lq_range_1d(a->src->count / a->floats_per_item, 0));
 }
 
 /* Copy bandwidth: read + written bytes per second of the fastest copy (a float4 copy
@@ -120,7 +154,8 @@ static int lq_bench_copy(lq_bench_ctx *b)
     int rc = LQ_OK;
     lq_field src, dst;
     cl_program prog = NULL;
-    cl_kernel ks[2] = {NULL, NULL};
+    lq_bench_copy_ops ks;
+    memset(&ks, 0, sizeof ks);
     memset(&src, 0, sizeof src);
     memset(&dst, 0, sizeof dst);
     size_t floats = (size_t)64 << 20; /* 256 MiB per buffer: far beyond any cache */
@@ -131,21 +166,15 @@ static int lq_bench_copy(lq_bench_ctx *b)
     rc = lq_ctx_reserve(b->ctx, "the copy benchmark", 2, plan);
     if (!rc) rc = lq_field_alloc(b->ctx, &src, "copy_src", (int)floats, 1, 1, 4);
     if (!rc) rc = lq_field_alloc(b->ctx, &dst, "copy_dst", (int)floats, 1, 1, 4);
-    const char *names[2] = {"copy_float4", "copy_float16x4"};
     size_t per_item[2] = {4, 64};
     int variants = b->ctx->backend == LQ_BACKEND_CL ? 2 : 1;
-    if (!rc && b->ctx->backend == LQ_BACKEND_CL) {
-        const char *srcs[] = {"kernels/common/copy.cl"};
-        rc = lq_cl_build(&b->ctx->cl, 1, srcs, "", &prog);
-        for (int v = 0; v < 2 && !rc; v++) {
-            rc = lq_cl_kernel(prog, names[v], &ks[v]);
-            if (!rc) rc = LQ_ARG_MEM(ks[v], names[v], 0, &src);
-            if (!rc) rc = LQ_ARG_MEM(ks[v], names[v], 1, &dst);
-        }
-    }
+    lq_binding bound[] = {{&ks.k[0], {LQ_MEM(&src), LQ_MEM(&dst)}},
+                          {&ks.k[1], {LQ_MEM(&src), LQ_MEM(&dst)}}};
+    if (!rc) rc = lq_program_build(&lq_bench_copy_program, &ks, &prog, b->ctx, 0, 0, 0, "");
+    if (!rc) rc = lq_kernels_bind(LQ_ARGS(bound));
     double best = 0;
     for (int v = 0; v < variants && !rc; v++) {
-        lq_bench_copy_arg a = {b->ctx, &src, &dst, ks[v], per_item[v], names[v]};
+        lq_bench_copy_arg a = {b->ctx, &src, &dst, &ks.k[v], per_item[v]};
         double ms = lq_bench_time(b, lq_bench_copy_once, &a, 0.5);
         if (ms < 0) {
             rc = LQ_ESIM;
@@ -154,14 +183,12 @@ static int lq_bench_copy(lq_bench_ctx *b)
         double gbs = 2.0 * (double)floats * 4 / (ms * 1e-3) / 1e9;
         if (!b->json && !b->quiet)
             printf("copy bandwidth: %.2f GB/s (%s, %.0f MiB read + written, %.3f ms)\n", gbs,
-                   b->ctx->backend == LQ_BACKEND_CL ? names[v] : "memcpy",
+                   b->ctx->backend == LQ_BACKEND_CL ? lq_bench_copy_kernels[v].name : "memcpy",
                    (double)floats * 8 / 1048576.0, ms);
         best = fmax(best, gbs);
     }
     b->copy_gbs = best;
-    for (int v = 0; v < 2; v++)
-        if (ks[v]) clReleaseKernel(ks[v]);
-    if (prog) clReleaseProgram(prog);
+    lq_program_release(&lq_bench_copy_program, &ks, &prog);
     lq_field_release(&src);
     lq_field_release(&dst);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
@@ -888,8 +915,8 @@ static int lq_bench_mac_make(lq_bench_mac_state *m, lq_ctx *ctx, int n)
     float dt = 0.2f * h; /* Courant 0.2 at 1 m/s */
     m->mp = (lq_momentum_params){
         .dt = dt, .dx = h, .dy = h, .dz = h, .nu = 1e-6f, .g = {0.0f, -9.81f, 0.0f}, .gamma = 0.0f};
-    m->rb = lq_pressure_defaults(LQ_PRESSURE_RED_BLACK, dt, h, h, h);
-    m->jc = lq_pressure_defaults(LQ_PRESSURE_JACOBI, dt, h, h, h);
+    m->rb = lq_pressure_params_of(LQ_PRESSURE_RED_BLACK, dt, h, h, h, 1e-4f, 1000);
+    m->jc = lq_pressure_params_of(LQ_PRESSURE_JACOBI, dt, h, h, h, 1e-4f, 10000);
     m->kp = (lq_markers_params){.dt = dt, .dx = h, .dy = h, .dz = h};
     return rc;
 }
@@ -1175,22 +1202,16 @@ static int lq_bench_pls_make(lq_bench_pls_state *m, lq_ctx *ctx, int n)
     return rc;
 }
 
-/* The whole pls step on a dam break n³ through the solver (a temporary scene file): the
- * first frame is a warm-up, then frames until ≥ 2 steps and ≥ 3 s; ms per step. Writes
- * the solver's device bytes and the mean PCG iterations per step. */
-static int lq_bench_pls_step(lq_bench_ctx *b, int n, double *ms, double *dev_bytes, double *iters,
-                             int *steps_out)
+/* A whole solver step through the solver's own advance (what `liquidcl run` calls, output
+ * aside), on a scene given as text: the first frame is a warm-up, then frames until ≥ 2
+ * steps and ≥ 3 s (with --reps: one frame). */
+static int lq_bench_scene_step(lq_bench_ctx *b, const char *scene, lq_bench_steps *out)
 {
-    char path[] = "/tmp/liquidcl_bench_pls_XXXXXX";
+    char path[] = "/tmp/liquidcl_bench_scene_XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0) return lq_error(LQ_ESIM, "bench: cannot make a temporary scene file");
     FILE *f = fdopen(fd, "w");
-    fprintf(f,
-            "solver: pls\ngrid:\n  size: [%d, %d, %d]\n  cell: %.9g\ntime:\n  frames: 100\n"
-            "  fps: 30\nliquid:\n  - box: {min: [0, 0, 0], max: [0.4, 0.5, 0.56]}\n"
-            "obstacles:\n  - box: {min: [0.8, 0, 0.2], max: [0.9, 0.25, 0.36]}\npls:\n"
-            "  cfl: 3\n  particles_per_cell: 16\n",
-            n, n, n, 1.28 / n);
+    fputs(scene, f);
     fclose(f);
     lq_config *cfg = lq_config_load(path, 0, NULL);
     remove(path);
@@ -1198,30 +1219,97 @@ static int lq_bench_pls_step(lq_bench_ctx *b, int n, double *ms, double *dev_byt
     const lq_solver_vt *vt = lq_registry_find(cfg);
     void *state = NULL;
     int rc = vt ? vt->create(b->ctx, cfg, &state) : LQ_EINPUT;
+    const double fps = cfg->time.fps;
     lq_frame_stats st;
     int steps = 0, its = 0, frame = 1;
+    long long waits = 0, bytes = 0;
     double el = 0;
-    /* --reps N (a smoke run): no warm-up, one frame */
-    if (!rc && b->reps == 0) rc = vt->advance(state, frame, frame / 30.0, &st);
-    while (!rc && (b->reps > 0 ? frame < 2 : steps < 2 || el < 3.0) && frame < 100) {
+    memset(&st, 0, sizeof st);
+    if (!rc && b->reps == 0) rc = vt->advance(state, frame, frame / fps, &st);
+    while (!rc && (b->reps > 0 ? frame < 2 : steps < 2 || el < 3.0) && frame < 1000) {
         frame++;
+        long long w0 = b->ctx->waits, b0 = b->ctx->wait_bytes;
         double t0 = lq_now();
-        rc = vt->advance(state, frame, frame / 30.0, &st);
-        if (!rc) rc = lq_ctx_finish(b->ctx);
+        rc = vt->advance(state, frame, frame / fps, &st);
+        waits += b->ctx->waits - w0;
+        bytes += b->ctx->wait_bytes - b0;
+        if (!rc) rc = lq_ctx_sync(b->ctx);
         el += lq_now() - t0;
         steps += st.steps;
         its += st.pressure_iterations;
     }
-    *dev_bytes = 0;
+    memset(out, 0, sizeof *out);
     for (int i = 0; !rc && i < st.nextra; i++)
-        if (strcmp(st.extra[i].key, "device_bytes") == 0) *dev_bytes = st.extra[i].value;
-    *ms = steps ? el / steps * 1e3 : 0;
-    *iters = steps ? (double)its / steps : 0;
-    *steps_out = steps;
+        if (strcmp(st.extra[i].key, "device_bytes") == 0) out->dev_bytes = st.extra[i].value;
+    if (steps) {
+        out->ms = el / steps * 1e3;
+        out->iters = (double)its / steps;
+        out->waits = (double)waits / steps;
+        out->bytes = (double)bytes / steps;
+    }
+    out->steps = steps;
     if (state) vt->destroy(state);
     lq_config_free(cfg);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
     return rc;
+}
+
+/* The whole pls step on a dam break n³. */
+static int lq_bench_pls_step(lq_bench_ctx *b, int n, lq_bench_steps *out)
+{
+    char scene[512];
+    snprintf(scene, sizeof scene,
+             "solver: pls\ngrid:\n  size: [%d, %d, %d]\n  cell: %.9g\ntime:\n  frames: 100\n"
+             "  fps: 30\nliquid:\n  - box: {min: [0, 0, 0], max: [0.4, 0.5, 0.56]}\n"
+             "obstacles:\n  - box: {min: [0.8, 0, 0.2], max: [0.9, 0.25, 0.36]}\npls:\n"
+             "  cfl: 3\n  particles_per_cell: 16\n",
+             n, n, n, 1.28 / n);
+    return lq_bench_scene_step(b, scene, out);
+}
+
+/* shallow_whole, splash_whole (n²), mac_step (n³): a whole step through the solver on a
+ * dam break (a raised block of water in a pool over a slope; splash with a floating
+ * ball, mac round a block), ms per step and the host waits each step costs. */
+static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n)
+{
+    char scene[1024], op[32], note[320];
+    const bool mac = strcmp(solver, "mac") == 0;
+    snprintf(op, sizeof op, "%s_%s", solver, mac ? "step" : "whole");
+    if (!lq_bench_op(op)) return LQ_OK;
+    const double L = mac ? 1.28 : 10.0, h = L / n;
+    if (mac)
+        snprintf(scene, sizeof scene,
+                 "solver: mac\ngrid:\n  size: [%d, %d, %d]\n  cell: %.9g\ntime:\n  frames: 1000\n"
+                 "  fps: 30\nliquid:\n  - box: {min: [0, 0, 0], max: [0.4, 0.5, 0.56]}\n"
+                 "obstacles:\n  - box: {min: [0.8, 0, 0.2], max: [0.9, 0.25, 0.36]}\n"
+                 "output:\n  preview: false\n",
+                 n, n, n, h);
+    else
+        snprintf(scene, sizeof scene,
+                 "solver: %s\ngrid:\n  size: [%d, %d]\n  cell: %.9g\ntime:\n  frames: 1000\n"
+                 "  fps: 24\nterrain:\n  - ramp: {from: [0, 0], to: [%g, 0], height: [-1.0, "
+                 "0.4]}\nliquid:\n  - level: 0.0\n  - box: {min: [0, -1, 0], max: [%g, 0.6, "
+                 "%g]}\n%s",
+                 solver, n, n, h, L, 0.2 * L, L,
+                 strcmp(solver, "splash") == 0
+                     ? "objects:\n  - sphere: {center: [5, 0.1, 5], radius: 0.4}\n    "
+                       "density: 600\n"
+                     : "");
+    lq_bench_steps r;
+    b->quiet = true;
+    int rc = b->reps == 0 ? lq_bench_copy(b) : LQ_OK;
+    b->quiet = false;
+    if (!rc) rc = lq_bench_scene_step(b, scene, &r);
+    if (rc) return rc;
+    double cells = (double)n * n * (mac ? n : 1);
+    snprintf(note, sizeof note,
+             "the solver's whole step, dam break, %d steps timed; %.2f host waits a step (%.1f "
+             "KiB)%s [copy %.1f GB/s]",
+             r.steps, r.waits, r.bytes / 1024, mac ? ", pressure sweeps in the time" : "",
+             b->copy_gbs);
+    lq_bench_row_steps(b, op, n, cells, r.ms, 0, &r, note);
+    fflush(stdout);
+    return LQ_OK;
 }
 
 static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
@@ -1263,19 +1351,20 @@ static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
     lq_bench_pls_free(&m);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
     if (!rc && step && lq_bench_op("pls_step")) {
-        double ms = 0, dev = 0, its = 0;
-        int steps = 0;
+        lq_bench_steps r;
         b->quiet = true;
         if (b->reps == 0) rc = lq_bench_copy(b);
         b->quiet = false;
-        if (!rc) rc = lq_bench_pls_step(b, n, &ms, &dev, &its, &steps);
+        if (!rc) rc = lq_bench_pls_step(b, n, &r);
         if (rc) return rc;
-        char note[240];
+        char note[320];
         snprintf(note, sizeof note,
-                 "dam break, CFL 3, %d steps timed, %.1f PCG-MG iterations a step; device "
-                 "%.1f MB = %.1f MB per million cells [copy %.1f GB/s]",
-                 steps, its, dev / 1e6, dev / cells, b->copy_gbs);
-        lq_bench_row_items(b, "pls_step", n, cells, "cell", ms, 52 + 77 * its, note);
+                 "dam break, CFL 3, %d steps timed, %.1f PCG-MG iterations a step; %.1f host "
+                 "waits a step (%.1f KiB); device %.1f MB = %.1f MB per million cells [copy "
+                 "%.1f GB/s]",
+                 r.steps, r.iters, r.waits, r.bytes / 1024, r.dev_bytes / 1e6, r.dev_bytes / cells,
+                 b->copy_gbs);
+        lq_bench_row_steps(b, "pls_step", n, cells, r.ms, 52 + 77 * r.iters, &r, note);
         fflush(stdout);
     }
     return rc;
@@ -1308,6 +1397,7 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
             printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s", "GB/s",
                    "%copy", "B/cell", "counted bytes");
         for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_hf(b, sizes[i]);
+        for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_whole(b, "shallow", sizes[i]);
     }
     if (!rc && lq_bench_family("splash")) {
         if (b->ctx->backend == LQ_BACKEND_CL && !b->ctx->cl.dev.int64_atomics) {
@@ -1323,6 +1413,7 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
                        "GB/s", "%copy", "B/cell",
                        "counted bytes (particle and column rows: per unit)");
             for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_splash(b, sizes[i]);
+            for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_whole(b, "splash", sizes[i]);
         }
     }
     if (!rc && lq_bench_family("mac")) {
@@ -1334,6 +1425,9 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
                 printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
                        "GB/s", "%copy", "B/cell", "counted bytes (marker rows: per marker)");
             if (!rc) rc = lq_bench_mac(b, sizes3[i]);
+            /* the whole step: up to 64³ (minutes a step beyond on a 2-core CPU), or at any
+             * size asked for with --size */
+            if (!rc && (sizes3[i] <= 64 || nsizes3 == 1)) rc = lq_bench_whole(b, "mac", sizes3[i]);
         }
         b->dims = 2;
     }

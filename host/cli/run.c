@@ -26,6 +26,7 @@
 #include "io/io.h"
 #include "views/mcubes.h"
 #include "views/objview.h"
+#include "views/texmap.h"
 #include "views/volview.h"
 #include "scene/config.h"
 #include "solvers/registry.h"
@@ -121,6 +122,9 @@ typedef struct lq_run_writer {
     bool preview_ready, vol_ready;
     lq_hfview_preview preview;
     lq_volview vol; /* previews of the 3D solvers */
+    bool tex_ready; /* texture particles (pls.texture): their style, this frame's lookup */
+    lq_texmap_style tex_style;
+    lq_texmap tex;
 } lq_run_writer;
 
 static int lq_run_write_stats(lq_run_writer *w, int frame, double t, const lq_frame_stats *st,
@@ -181,6 +185,35 @@ static int lq_run_objects_open(lq_run_writer *w, bool resume, int keep)
     return fflush(w->objects) == 0 ? LQ_OK : lq_error(LQ_ESIM, "%s: cannot write", path);
 }
 
+/* Texture particles (pls.texture, Rasmussen et al. §6; none: *tex = NULL): with
+ * output.particles written as particles/texture_NNNN.ply (x y z rest_x rest_y rest_z);
+ * when `bin`, binned over the domain for the mesh's rest coordinates and the preview's
+ * texture (views/texmap.h). */
+static int lq_run_texture(lq_run_writer *w, int frame, bool bin, lq_texmap **tex)
+{
+    const lq_config_grid *g = &w->cfg->grid;
+    lq_points_view tp;
+    *tex = NULL;
+    int rc = w->vt->texture ? w->vt->texture(w->state, &tp) : LQ_OK;
+    if (rc || !w->vt->texture || tp.n == 0) return rc;
+    char path[4096 + 128];
+    snprintf(path, sizeof path, "%s/particles/texture_%04d.ply", w->dir, frame);
+    if (w->cfg->output.particles)
+        rc = lq_ply_write(path, tp.n, tp.nprops, tp.names, tp.columns, 0, NULL);
+    double hi[3];
+    for (int a = 0; a < 3; a++) hi[a] = g->origin[a] + g->size[a] * g->cell;
+    if (!rc && bin && !w->tex_ready) {
+        rc = lq_texmap_style_init(&w->tex_style, w->cfg, g->origin, hi);
+        w->tex_ready = rc == LQ_OK;
+    }
+    int k = w->cfg->pls.texture.neighbours;
+    if (k == 0) k = g->size[2] == 1 ? 16 : 64;
+    if (!rc && bin)
+        rc = lq_texmap_build(&w->tex, tp.n, tp.columns, g->origin, hi, g->cell, k, 4 * g->cell);
+    if (!rc && bin) *tex = &w->tex;
+    return rc;
+}
+
 /* The 3D solvers: the surface of phi < 0 (their "phi" field) as a mesh, and a
  * ray-marched preview with obstacle cells ("solid") and objects. */
 static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool preview,
@@ -188,9 +221,14 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
 {
     char path[4096 + 128];
     lq_field_view vp, vs;
-    if (!mesh && !preview) return LQ_OK;
-    int rc = w->vt->view(w->state, "phi", &vp);
-    if (rc) return rc;
+    lq_texmap *tex = NULL;
+    int rc = lq_run_texture(w, frame, mesh || preview, &tex);
+    if (!rc && !mesh && !preview) return LQ_OK;
+    if (!rc) rc = w->vt->view(w->state, "phi", &vp);
+    if (rc) {
+        lq_texmap_free(&w->tex);
+        return rc;
+    }
     size_t n = (size_t)vp.dims[0] * vp.dims[1] * vp.dims[2];
     float *phi = lq_alloc(n * sizeof *phi);
     uint8_t *solid = lq_alloc(n);
@@ -205,8 +243,10 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
     for (int a = 0; a < 3; a++) origin[a] = vp.origin[a] - 0.5 * vp.spacing[a];
     if (!rc && mesh) {
         snprintf(path, sizeof path, "%s/mesh/%04d.ply", w->dir, frame);
-        rc = lq_mcubes_write(path, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing, phi,
-                             0.0f, true);
+        rc = tex ? lq_texmap_write_mesh(path, vp.dims[0], vp.dims[1], vp.dims[2], origin,
+                                        vp.spacing, phi, tex, &w->tex_style)
+                 : lq_mcubes_write(path, vp.dims[0], vp.dims[1], vp.dims[2], origin, vp.spacing,
+                                   phi, 0.0f, true);
     }
     if (!rc && preview) {
         if (!w->vol_ready) {
@@ -226,8 +266,10 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
         if (!rc && kind >= 0 && pts->n > 0)
             lq_volview_points(&w->vol, pts->n, pts->columns[0], pts->columns[1], pts->columns[2],
                               pts->columns[kind]);
+        if (!rc && tex) rc = lq_volview_texture(&w->vol, tex, &w->tex_style);
         if (!rc) rc = lq_volview_render(&w->vol, path, phi, solid, views, nobj);
     }
+    lq_texmap_free(&w->tex);
     free(phi);
     free(solid);
     return rc;
@@ -669,6 +711,8 @@ fail:
     if (w.objects) fclose(w.objects);
     if (w.preview_ready) lq_hfview_preview_free(&w.preview);
     if (w.vol_ready) lq_volview_free(&w.vol);
+    if (w.tex_ready) lq_texmap_style_free(&w.tex_style);
+    lq_texmap_free(&w.tex);
     if (state) vt->destroy(state);
     if (ctx_open) lq_ctx_close(&ctx);
     lq_outdir_close(&outdir);

@@ -492,35 +492,3 @@ fail:
     for (int i = 0; i < nsources; i++) free(parts[i]);
     return rc;
 }
-
-int lq_cl_kernel(cl_program program, const char *name, cl_kernel *kernel)
-{
-    int rc = LQ_OK;
-    cl_int e = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(program, name, &e);
-    LQ_CL_CHECK(e, name);
-    *kernel = k;
-    return LQ_OK;
-fail:
-    return rc;
-}
-
-int lq_cl_build_kernels(lq_cl *cl, int nsources, const char *const *sources, const char *defines,
-                        cl_program *program, int nk, const lq_cl_kernel_name *ks)
-{
-    int rc = lq_cl_build(cl, nsources, sources, defines, program);
-    for (int i = 0; i < nk && !rc; i++) rc = lq_cl_kernel(*program, ks[i].name, ks[i].k);
-    if (rc) lq_cl_release_kernels(program, nk, ks);
-    return rc;
-}
-
-void lq_cl_release_kernels(cl_program *program, int nk, const lq_cl_kernel_name *ks)
-{
-    for (int i = 0; i < nk; i++)
-        if (*ks[i].k) {
-            clReleaseKernel(*ks[i].k);
-            *ks[i].k = NULL;
-        }
-    if (*program) clReleaseProgram(*program);
-    *program = NULL;
-}

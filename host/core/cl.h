@@ -90,19 +90,6 @@ int lq_cl_memory_cap(size_t *cap);
  * the error on failure. */
 int lq_cl_build(lq_cl *cl, int nsources, const char *const *sources, const char *defines,
                 cl_program *program);
-int lq_cl_kernel(cl_program program, const char *name, cl_kernel *kernel);
-
-/* An operation module's kernels: where each handle goes, and its name in the program. */
-typedef struct lq_cl_kernel_name {
-    cl_kernel *k;
-    const char *name;
-} lq_cl_kernel_name;
-/* lq_cl_build, then every kernel of the table; on failure releases what it made. */
-int lq_cl_build_kernels(lq_cl *cl, int nsources, const char *const *sources, const char *defines,
-                        cl_program *program, int nk, const lq_cl_kernel_name *ks);
-/* Releases the table's kernels and the program (NULL handles are skipped) and clears
- * them. */
-void lq_cl_release_kernels(cl_program *program, int nk, const lq_cl_kernel_name *ks);
 
 /* The text of an embedded source (NULL when unknown). */
 const char *lq_cl_source(const char *name);

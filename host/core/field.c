@@ -140,13 +140,26 @@ int lq_ctx_reserve_plan(lq_ctx *ctx, const char *what, int count, const size_t *
     return lq_error(LQ_EINPUT, "--plan: %s stopped after its plan", what);
 }
 
-int lq_ctx_finish(lq_ctx *ctx)
+int lq_ctx_sync(lq_ctx *ctx)
 {
     int rc = LQ_OK;
     if (ctx->backend == LQ_BACKEND_CL) LQ_CL_CHECK(clFinish(ctx->cl.queue), "queue");
     return LQ_OK;
 fail:
     return rc;
+}
+
+int lq_ctx_finish(lq_ctx *ctx)
+{
+    ctx->waits++;
+    return lq_ctx_sync(ctx);
+}
+
+/* One blocking transfer of `bytes` (ctx->waits). */
+static void lq_field_waited(const lq_field *f, size_t bytes)
+{
+    f->ctx->waits++;
+    f->ctx->wait_bytes += (long long)bytes;
 }
 
 int lq_field_alloc(lq_ctx *ctx, lq_field *f, const char *name, int nx, int ny, int nz, size_t elem)
@@ -210,6 +223,7 @@ size_t lq_field_bytes(const lq_field *f)
 int lq_field_upload(lq_field *f, const void *src)
 {
     int rc = LQ_OK;
+    lq_field_waited(f, lq_field_bytes(f));
     if (f->ctx->backend == LQ_BACKEND_REF) {
         memcpy(f->host, src, lq_field_bytes(f));
         return LQ_OK;
@@ -227,6 +241,7 @@ int lq_field_write(lq_field *f, size_t off, size_t bytes, const void *src)
     int rc = LQ_OK;
     assert(off + bytes <= lq_field_bytes(f));
     if (bytes == 0) return LQ_OK;
+    lq_field_waited(f, bytes);
     if (f->ctx->backend == LQ_BACKEND_REF) {
         memcpy((char *)f->host + off, src, bytes);
         return LQ_OK;
@@ -244,6 +259,7 @@ int lq_field_read(const lq_field *f, size_t off, size_t bytes, void *dst)
     int rc = LQ_OK;
     assert(off + bytes <= lq_field_bytes(f));
     if (bytes == 0) return LQ_OK;
+    lq_field_waited(f, bytes);
     if (f->ctx->backend == LQ_BACKEND_REF) {
         memcpy(dst, (const char *)f->host + off, bytes);
         return LQ_OK;
@@ -259,6 +275,7 @@ fail:
 int lq_field_download(const lq_field *f, void *dst)
 {
     int rc = LQ_OK;
+    lq_field_waited(f, lq_field_bytes(f));
     if (f->ctx->backend == LQ_BACKEND_REF) {
         memcpy(dst, f->host, lq_field_bytes(f));
         return LQ_OK;
@@ -287,41 +304,4 @@ int lq_field_zero(lq_field *f, size_t bytes)
     return LQ_OK;
 fail:
     return rc;
-}
-
-int lq_cl_run(lq_ctx *ctx, cl_kernel k, const char *name, int dims, const size_t *global,
-              const size_t *local)
-{
-    int rc = LQ_OK;
-    for (int d = 0; d < dims; d++)
-        if (global[d] == 0) return LQ_OK; /* nothing to do */
-    LQ_CL_CHECK(
-        clEnqueueNDRangeKernel(ctx->cl.queue, k, (cl_uint)dims, NULL, global, local, 0, NULL, NULL),
-        name);
-    return LQ_OK;
-fail:
-    return rc;
-}
-
-int lq_cl_arg(cl_kernel k, const char *name, cl_uint i, size_t size, const void *value)
-{
-    int rc = LQ_OK;
-    char what[96];
-    snprintf(what, sizeof what, "%s arg %u", name, i);
-    LQ_CL_CHECK(clSetKernelArg(k, i, size, value), what);
-    return LQ_OK;
-fail:
-    return rc;
-}
-
-int lq_cl_launch(lq_ctx *ctx, cl_kernel k, const char *name, int nargs, const lq_argv *args,
-                 int dims, size_t g0, size_t g1, const size_t *local)
-{
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
-        if (rc) return rc;
-    }
-    if (g0 == 0 || (dims > 1 && g1 == 0)) return LQ_OK;
-    size_t global[2] = {g0, g1};
-    return lq_cl_run(ctx, k, name, dims, global, local);
 }

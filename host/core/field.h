@@ -24,6 +24,13 @@ typedef struct lq_ctx {
     bool plan_stop;   /* `check`: lq_ctx_reserve_plan stops there, printing nothing */
     size_t planned;   /* bytes of the plan lq_ctx_reserve_plan printed (plan_only) */
     size_t allocated; /* bytes lq_field_alloc allocated on this context, all told */
+    /* Blocking host waits since the context opened: lq_ctx_finish and every blocking
+     * read or write of a field (lq_field_upload/write/read/download), and the bytes those
+     * moved. Counted the same on both backends, so the count is the code's, not the
+     * device's: each is a point where a GPU's queue drains while the host waits
+     * (docs/PERFORMANCE.md, "Host waits"). The profile's and the bench's own syncs
+     * (lq_ctx_sync) are not counted. */
+    long long waits, wait_bytes;
 } lq_ctx;
 
 /* Opens the backend --device names; announces the choice on stderr when `announce`. */
@@ -46,8 +53,11 @@ void lq_ctx_unreserve(lq_ctx *ctx, size_t bytes);
  * ctx->plan_stop the same without the printing (`liquidcl check`). */
 int lq_ctx_reserve_plan(lq_ctx *ctx, const char *what, int count, const size_t *bytes,
                         const char *const *names);
-/* Waits for queued work (no-op on the reference path). */
+/* Waits for queued work (no-op on the reference path); one of ctx->waits. */
 int lq_ctx_finish(lq_ctx *ctx);
+/* The same wait, not counted: for timers (the profile, the bench), which must not change
+ * the figures they report. */
+int lq_ctx_sync(lq_ctx *ctx);
 
 typedef struct lq_field {
     lq_ctx *ctx;
@@ -70,32 +80,5 @@ int lq_field_write(lq_field *f, size_t off, size_t bytes, const void *src);
 int lq_field_read(const lq_field *f, size_t off, size_t bytes, void *dst);
 /* Sets every byte of the first `bytes` bytes to zero (bytes == 0: the whole field). */
 int lq_field_zero(lq_field *f, size_t bytes);
-
-/* Enqueues a kernel over `dims` dimensions of `global` work-items (local NULL lets
- * the runtime choose); records "clEnqueueNDRangeKernel(NAME) failed: ..." on error. */
-int lq_cl_run(lq_ctx *ctx, cl_kernel k, const char *name, int dims, const size_t *global,
-              const size_t *local);
-/* Sets argument i to `size` bytes at `value`; records the kernel name on error. */
-int lq_cl_arg(cl_kernel k, const char *name, cl_uint i, size_t size, const void *value);
-#define LQ_ARG_MEM(k, name, i, field) lq_cl_arg(k, name, i, sizeof(cl_mem), &(field)->mem)
-
-/* A kernel's argument list for lq_cl_launch: pointer and size of each, in order;
- * MEM(field) for a buffer, VAL(variable) for a scalar. */
-typedef struct lq_argv {
-    const void *p;
-    size_t size;
-} lq_argv;
-#define MEM(f)                                                                                     \
-    {                                                                                              \
-        &(f)->mem, sizeof(cl_mem)                                                                  \
-    }
-#define VAL(v)                                                                                     \
-    {                                                                                              \
-        &(v), sizeof(v)                                                                            \
-    }
-/* Binds the arguments, then enqueues over g0 (× g1 when dims is 2) work-items; local
- * NULL lets the runtime choose. Nothing is enqueued for an empty range. */
-int lq_cl_launch(lq_ctx *ctx, cl_kernel k, const char *name, int nargs, const lq_argv *args,
-                 int dims, size_t g0, size_t g1, const size_t *local);
 
 #endif

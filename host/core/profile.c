@@ -19,7 +19,8 @@ typedef struct lq_profile_row {
     const char *name;
     int parent; /* row index, -1 at the top */
     long long calls;
-    double total; /* s */
+    double total;           /* s */
+    long long waits, bytes; /* blocking host waits inside the stage, and what they moved */
 } lq_profile_row;
 
 static struct {
@@ -28,6 +29,7 @@ static struct {
     lq_profile_row rows[LQ_PROFILE_ROWS];
     int open[LQ_PROFILE_DEPTH]; /* row of each open stage, -1 when the table was full */
     double t0[LQ_PROFILE_DEPTH];
+    long long w0[LQ_PROFILE_DEPTH], b0[LQ_PROFILE_DEPTH];
 } lq_profile_state = {.on = -1};
 
 static void lq_profile_report(void);
@@ -67,7 +69,9 @@ void lq_profile_begin(lq_ctx *ctx, const char *name)
     int parent = d > 0 ? lq_profile_state.open[d - 1] : -1;
     lq_profile_state.open[d] = d > 0 && parent < 0 ? -1 : lq_profile_row_of(name, parent);
     if (lq_profile_state.open[d] < 0) lq_profile_state.lost++;
-    (void)lq_ctx_finish(ctx);
+    (void)lq_ctx_sync(ctx);
+    lq_profile_state.w0[d] = ctx->waits;
+    lq_profile_state.b0[d] = ctx->wait_bytes;
     lq_profile_state.t0[d] = lq_now();
 }
 
@@ -76,9 +80,11 @@ void lq_profile_end(lq_ctx *ctx)
     if (!lq_profile_on() || lq_profile_state.depth == 0) return;
     int d = --lq_profile_state.depth;
     if (d >= LQ_PROFILE_DEPTH || lq_profile_state.open[d] < 0) return;
-    (void)lq_ctx_finish(ctx);
+    (void)lq_ctx_sync(ctx);
     lq_profile_row *row = &lq_profile_state.rows[lq_profile_state.open[d]];
     row->total += lq_now() - lq_profile_state.t0[d];
+    row->waits += ctx->waits - lq_profile_state.w0[d];
+    row->bytes += ctx->wait_bytes - lq_profile_state.b0[d];
     row->calls++;
 }
 
@@ -86,22 +92,27 @@ void lq_profile_end(lq_ctx *ctx)
 static void lq_profile_print(int r, int indent, double steps, double all)
 {
     const lq_profile_row *row = &lq_profile_state.rows[r];
-    double kids = 0;
+    double kids = 0, per = steps > 0 ? 1 / steps : 0;
+    long long kid_waits = 0, kid_bytes = 0;
     bool any = false;
-    fprintf(stderr, "%*s%-*s %8lld %11.1f %9.2f %6.1f %%\n", indent, "", 44 - indent, row->name,
-            row->calls, 1e3 * row->total, steps > 0 ? 1e3 * row->total / steps : 0.0,
-            all > 0 ? 100 * row->total / all : 0.0);
+    fprintf(stderr, "%*s%-*s %8lld %11.1f %9.2f %6.1f %% %8.2f %9.1f\n", indent, "", 44 - indent,
+            row->name, row->calls, 1e3 * row->total, 1e3 * row->total * per,
+            all > 0 ? 100 * row->total / all : 0.0, (double)row->waits * per,
+            (double)row->bytes * per / 1024);
     for (int c = 0; c < lq_profile_state.nrows; c++)
         if (lq_profile_state.rows[c].parent == r) {
             lq_profile_print(c, indent + 2, steps, all);
             kids += lq_profile_state.rows[c].total;
+            kid_waits += lq_profile_state.rows[c].waits;
+            kid_bytes += lq_profile_state.rows[c].bytes;
             any = true;
         }
     if (any) {
         double rest = row->total - kids;
-        fprintf(stderr, "%*s%-*s %8s %11.1f %9.2f %6.1f %%\n", indent + 2, "", 42 - indent,
-                "(between stages)", "", 1e3 * rest, steps > 0 ? 1e3 * rest / steps : 0.0,
-                all > 0 ? 100 * rest / all : 0.0);
+        fprintf(stderr, "%*s%-*s %8s %11.1f %9.2f %6.1f %% %8.2f %9.1f\n", indent + 2, "",
+                42 - indent, "(between stages)", "", 1e3 * rest, 1e3 * rest * per,
+                all > 0 ? 100 * rest / all : 0.0, (double)(row->waits - kid_waits) * per,
+                (double)(row->bytes - kid_bytes) * per / 1024);
     }
 }
 
@@ -117,8 +128,9 @@ static void lq_profile_report(void)
     if (lq_profile_state.nrows == 0) return;
     fprintf(stderr,
             "\nLIQUIDCL_PROFILE: %.0f steps; each stage timed with the queue finished before and "
-            "after it\n%-44s %8s %11s %9s %8s\n",
-            steps, "stage", "calls", "total ms", "ms/step", "share");
+            "after it; waits: the stage's own blocking host waits (finishes, reads, writes) per "
+            "step, and the KiB they moved\n%-44s %8s %11s %9s %8s %8s %9s\n",
+            steps, "stage", "calls", "total ms", "ms/step", "share", "waits", "KiB/step");
     for (int r = 0; r < lq_profile_state.nrows; r++)
         if (lq_profile_state.rows[r].parent < 0) lq_profile_print(r, 0, steps, all);
     if (lq_profile_state.lost)

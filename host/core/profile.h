@@ -6,7 +6,7 @@
  * Invariants:
  * - Off (LIQUIDCL_PROFILE unset, empty or 0), a stage costs one test of a flag: no queue
  *   sync, no clock, so speed and results are those of a build without the timer.
- * - On, every stage boundary waits for the queue (lq_ctx_finish), so a stage's time is
+ * - On, every stage boundary waits for the queue (lq_ctx_sync, not counted), so a stage's time is
  *   its own device work. The syncs change no operation: results stay bit for bit.
  * - Stages nest (a solver's projection around the pressure module's build, solve and
  *   project): a row's time includes its children's, and a parent's time not in any child

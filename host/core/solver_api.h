@@ -84,6 +84,10 @@ typedef struct lq_solver_vt {
     /* Optional (NULL: none): particles to write, and rigid objects. */
     int (*points)(void *state, lq_points_view *pv);
     int (*objects)(void *state, const lq_object_record **rec, int *n);
+    /* Optional (NULL: none): texture particles (Rasmussen et al. 2004 §6), columns x y z
+     * rest_x rest_y rest_z (world, m), valid until the next call; n = 0 when the scene
+     * has none. */
+    int (*texture)(void *state, lq_points_view *pv);
 } lq_solver_vt;
 
 #endif

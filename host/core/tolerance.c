@@ -73,6 +73,11 @@ const lq_tolerance lq_tolerances[] = {
      "body centres (m): integrated on the host in double from fixed-tree force sums: exact"},
     {"mac.particles", 0, 0, 1, "spray and foam from deterministic scans and hashes: exact"},
     {"plsforce.body", 0, 0, 1, "one add of a host-rounded g dt per face, or a stored 0: exact"},
+    {"plssource.cells", 0, 0, 1,
+     "min, max and compares of stored values; the removal an integer sum of the same "
+     "fixed-point fractions: exact"},
+    {"plssource.faces", 0, 0, 1, "a table value, 0 or the face kept: exact"},
+    {"plssource.kill", 0, 0, 1, "a compare per particle, its cell from one host reciprocal: exact"},
     {"pls.phi", 0, 0, 1,
      "whole pls run: every operation (advection, particles, reinit, ghost-fluid MG-PCG with "
      "fixed-order sums, extrapolation, fixed-point volume) is bit for bit on a device with "
@@ -135,6 +140,12 @@ const lq_tolerance lq_tolerances[] = {
      "the same keep test, copies in block order after an integer scan: exact"},
     {"plsparticles.seed", 0, 0, 1,
      "integer hash, counts and scan; attraction with correctly rounded sqrt and divide: exact"},
+    {"texparticles.settle", 0, 0, 1,
+     "Newton steps on the trilinear phi, correctly rounded sqrt and divide, host reciprocals: "
+     "exact"},
+    {"texparticles.advect", 0, 0, 1,
+     "RK2 through the markers' trilinear code, as plsparticles: exact"},
+    {"texparticles.project", 0, 0, 1, "as texparticles.settle: exact"},
     {"markers.advect", 0, 0, 1,
      "RK2 through the same trilinear code, host reciprocals, no contraction or divide: exact"},
     {"markers.classify", 0, 0, 1, "integer counts (order-free atomics) and neighbour tests: exact"},

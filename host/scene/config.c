@@ -382,7 +382,44 @@ static void lq_config_source_shallow(const lq_scene *s, int i, lq_config_source 
     q->wavemaker.stop = lq_config_float(s, "sources.%d.wavemaker.stop", i);
 }
 
-/* Pipes (splash), inlets and outlets (mac). */
+/* The region of sources.I.W (W: inlet or outlet): its shape keys as an obstacle's. */
+static void lq_config_region_of(const lq_scene *s, int i, const char *w, lq_config_region *r)
+{
+    lq_config_obstacle *q = &r->shape;
+    r->has_min = lq_config_has(s, "sources.%d.%s.min", i, w);
+    r->has_max = lq_config_has(s, "sources.%d.%s.max", i, w);
+    lq_config_floats(s, q->box.min, 3, "sources.%d.%s.min", i, w);
+    lq_config_floats(s, q->box.max, 3, "sources.%d.%s.max", i, w);
+    q->box.at_max = lq_config_at(s, "sources.%d.%s.max", i, w);
+    lq_config_floats(s, q->sphere.center, 3, "sources.%d.%s.sphere.center", i, w);
+    q->sphere.radius = lq_config_float(s, "sources.%d.%s.sphere.radius", i, w);
+    lq_config_floats(s, q->cylinder.center, 3, "sources.%d.%s.cylinder.center", i, w);
+    q->cylinder.radius = lq_config_float(s, "sources.%d.%s.cylinder.radius", i, w);
+    q->cylinder.height = lq_config_float(s, "sources.%d.%s.cylinder.height", i, w);
+    q->cylinder.axis = lq_config_word(s, "x|y|z", "sources.%d.%s.cylinder.axis", i, w);
+    q->mesh.file = lq_config_file(s, "sources.%d.%s.mesh.file", i, w);
+    q->mesh.nscale = lq_config_floats(s, q->mesh.scale, 3, "sources.%d.%s.mesh.scale", i, w);
+    lq_config_floats(s, q->mesh.rotate, 3, "sources.%d.%s.mesh.rotate", i, w);
+    lq_config_floats(s, q->mesh.translate, 3, "sources.%d.%s.mesh.translate", i, w);
+    q->mesh.at_scale = lq_config_at(s, "sources.%d.%s.mesh.scale", i, w);
+    static const char *const words[3] = {"sphere", "cylinder", "mesh"};
+    static const lq_config_obstacle_kind kinds[3] = {
+        LQ_CONFIG_OBSTACLE_SPHERE, LQ_CONFIG_OBSTACLE_CYLINDER, LQ_CONFIG_OBSTACLE_MESH};
+    q->kind = LQ_CONFIG_OBSTACLE_BOX;
+    q->kind_word = "box";
+    q->at = lq_config_at(s, "sources.%d.%s", i, w);
+    q->at_kind = r->has_min ? lq_config_at(s, "sources.%d.%s.min", i, w) : q->box.at_max;
+    r->nshapes = r->has_min || r->has_max;
+    for (int k = 0; k < 3; k++)
+        if (lq_config_has(s, "sources.%d.%s.%s", i, w, words[k])) {
+            r->nshapes++;
+            q->kind = kinds[k];
+            q->kind_word = words[k];
+            q->at_kind = lq_config_at(s, "sources.%d.%s.%s", i, w, words[k]);
+        }
+}
+
+/* Pipes (splash), inlets and outlets (mac, pls). */
 static int lq_config_source_flow(const lq_scene *s, int i, lq_config_source *q)
 {
     q->pipe.wall = lq_config_word(s, "x_min|x_max|z_min|z_max", "sources.%d.pipe.wall", i);
@@ -404,8 +441,19 @@ static int lq_config_source_flow(const lq_scene *s, int i, lq_config_source *q)
     q->inlet.stop = lq_config_float(s, "sources.%d.inlet.stop", i);
     q->inlet.then_outflow = lq_config_word(s, "wall|outflow", "sources.%d.inlet.then", i) == 1;
     q->inlet.at_velocity = lq_config_at(s, "sources.%d.inlet.velocity", i);
+    q->inlet.has_flow = lq_config_has(s, "sources.%d.inlet.flow", i);
+    q->inlet.flow = lq_config_float(s, "sources.%d.inlet.flow", i);
+    lq_config_region_of(s, i, "inlet", &q->inlet.region);
     lq_config_floats(s, q->outlet.min, 3, "sources.%d.outlet.min", i);
     lq_config_floats(s, q->outlet.max, 3, "sources.%d.outlet.max", i);
+    lq_config_region_of(s, i, "outlet", &q->outlet.region);
+    lq_config_region *lv = &q->outlet.region;
+    lv->has_level = lq_config_has(s, "sources.%d.outlet.level", i);
+    lv->level = lq_config_float(s, "sources.%d.outlet.level", i);
+    lv->at_level = lq_config_at(s, "sources.%d.outlet.level", i);
+    lv->nshapes += lv->has_level;
+    q->outlet.start = lq_config_float(s, "sources.%d.outlet.start", i);
+    q->outlet.stop = lq_config_float(s, "sources.%d.outlet.stop", i);
     char prefix[64];
     snprintf(prefix, sizeof prefix, "sources.%d.inlet", i);
     return lq_config_profile_of(s, prefix, &q->inlet.speed);
@@ -573,6 +621,15 @@ static int lq_config_read_pls(const lq_scene *s, lq_config *c)
     p->object_separation = lq_scene_bool(s, "pls.object_separation");
     p->object_stratify = lq_scene_bool(s, "pls.object_stratify");
     p->at_particles_per_cell = lq_scene_at(s, "pls.particles_per_cell");
+    lq_config_texture *t = &p->texture;
+    t->on = lq_scene_has(s, "pls.texture");
+    t->per_cell = lq_scene_int(s, "pls.texture.per_cell");
+    t->band = lq_scene_float(s, "pls.texture.band");
+    t->project = lq_scene_bool(s, "pls.texture.project");
+    t->neighbours = lq_scene_int(s, "pls.texture.neighbours");
+    t->checker = lq_scene_float(s, "pls.texture.checker");
+    t->image = lq_scene_file_path(s, "pls.texture.image");
+    t->plane = lq_config_word(s, "xy|xz|yz", "pls.texture.plane");
     return lq_config_profile_of(s, "pls.viscosity_change", &p->viscosity_change);
 }
 

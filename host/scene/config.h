@@ -220,6 +220,18 @@ typedef struct lq_config_disc {
     double start, stop;       /* s */
 } lq_config_disc;
 
+/* The place of a sources[].inlet or outlet: its shape written as an obstacle's (kind box
+ * from `min` and `max`, sphere, cylinder or mesh; `at_kind` the shape's key), or (`pls`
+ * outlets) a level. Every shape key the item holds is decoded; a solver takes exactly one
+ * (nshapes counts them: min and max together are one). */
+typedef struct lq_config_region {
+    lq_config_obstacle shape;
+    int nshapes;
+    bool has_min, has_max, has_level;
+    double level; /* m */
+    const lq_scene_node *at_level;
+} lq_config_region;
+
 typedef struct lq_config_source {
     lq_config_source_kind kind;
     const char *kind_word;
@@ -248,6 +260,9 @@ typedef struct lq_config_source {
     } pipe;
     struct {
         double min[3], max[3], velocity[3];
+        lq_config_region region;
+        bool has_flow;
+        double flow;             /* m³/s (pls) */
         lq_config_profile speed; /* profile, rate, amplitude, omega, table */
         bool has_particles;
         double particles; /* 1/s */
@@ -257,6 +272,8 @@ typedef struct lq_config_source {
     } inlet;
     struct {
         double min[3], max[3];
+        lq_config_region region;
+        double start, stop; /* s (pls) */
     } outlet;
     const lq_scene_node *at, *at_kind;
 } lq_config_source;
@@ -339,6 +356,19 @@ typedef struct lq_config_mac {
 
 enum { LQ_CONFIG_PLS_PCG, LQ_CONFIG_PLS_SOR, LQ_CONFIG_PLS_JACOBI };
 
+enum { LQ_CONFIG_TEXTURE_XY, LQ_CONFIG_TEXTURE_XZ, LQ_CONFIG_TEXTURE_YZ };
+
+/* pls.texture: texture particles (Rasmussen et al. §6). */
+typedef struct lq_config_texture {
+    bool on; /* the map is present */
+    int per_cell, neighbours;
+    double band; /* cells */
+    bool project;
+    double checker;    /* m (0: automatic) */
+    const char *image; /* a PNG, NULL: the checker */
+    int plane;         /* LQ_CONFIG_TEXTURE_* */
+} lq_config_texture;
+
 typedef struct lq_config_pls {
     double cfl;
     int pressure; /* LQ_CONFIG_PLS_* */
@@ -352,6 +382,7 @@ typedef struct lq_config_pls {
     bool reinit_pde; /* reinit: pde (else fim) */
     double object_friction;
     bool object_separation, object_stratify;
+    lq_config_texture texture;
     const lq_scene_node *at_particles_per_cell;
 } lq_config_pls;
 

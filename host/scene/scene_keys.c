@@ -95,6 +95,34 @@
 #define TERR (LQ_SOLVER_SHALLOW | LQ_SOLVER_SPLASH | LQ_SOLVER_MAC)
 #define SPL  LQ_SOLVER_SPLASH
 #define MAC  LQ_SOLVER_MAC
+#define PLS  LQ_SOLVER_PLS
+
+/* The shapes of a `pls` inlet or outlet other than its box (`min`, `max`): the rows of
+ * obstacles[].sphere, .cylinder and .mesh under P ("sources[].inlet"); W names the item in
+ * the docs ("inlet"). */
+#define LQ_KEYS_REGION_SHAPES(P, W)                                                                \
+    K_MAP(P ".sphere", 0, PLS, "A ball-shaped " W " (`pls`)."),                                    \
+        K_FLOATS(P ".sphere.center", REQ, PLS, 3, 3, -INF, INF, NULL, "m", "Centre."),             \
+        K_FLOAT(P ".sphere.radius", REQ | GT, PLS, 0, INF, NULL, "m", "Radius."),                  \
+        K_MAP(P ".cylinder", 0, PLS,                                                               \
+              "A capped-cylinder " W " (`pls`; a 2D grid sees its cross-section at its "           \
+              "centre's z)."),                                                                     \
+        K_FLOATS(P ".cylinder.center", REQ, PLS, 3, 3, -INF, INF, NULL, "m",                       \
+                 "Centre (the middle of the axis)."),                                              \
+        K_FLOAT(P ".cylinder.radius", REQ | GT, PLS, 0, INF, NULL, "m", "Radius."),                \
+        K_FLOAT(P ".cylinder.height", REQ | GT, PLS, 0, INF, NULL, "m",                            \
+                "Length along the axis, cap to cap."),                                             \
+        K_ENUM(P ".cylinder.axis", 0, PLS, "x|y|z", "y", "The axis."),                             \
+        K_MAP(P ".mesh", 0, PLS,                                                                   \
+              "An " W " bounded by a closed triangle mesh (`pls`; OBJ, read and placed as "        \
+              "`obstacles[].mesh`): the cells whose centre it encloses."),                         \
+        K_FILE(P ".mesh.file", REQ, PLS, "The OBJ file, relative to the scene file's folder."),    \
+        K_FLOATS(P ".mesh.scale", GT, PLS, 1, 3, 0, INF, "[1]", "",                                \
+                 "Scale factor: `[s]` for all axes or `[sx, sy, sz]`; applied first."),            \
+        K_FLOATS(P ".mesh.rotate", 0, PLS, 3, 3, -INF, INF, "[0, 0, 0]", "degrees",                \
+                 "Rotations about x, then y, then z (world axes), after the scale."),              \
+        K_FLOATS(P ".mesh.translate", 0, PLS, 3, 3, -INF, INF, "[0, 0, 0]", "m",                   \
+                 "Offset added last.")
 
 const lq_key lq_scene_keys[] = {
     /* --- what runs ------------------------------------------------------------- */
@@ -304,9 +332,9 @@ const lq_key lq_scene_keys[] = {
            "any item says so."),
 
     /* --- sources and sinks ----------------------------------------------------------- */
-    K_LIST("sources", HF | MAC,
+    K_LIST("sources", HF | MAC | PLS,
            "Water added to or taken from the liquid while it runs (height fields: rain, drops, "
-           "discs, wavemakers, pipes; `mac`: inlets and outlets)."),
+           "discs, wavemakers, pipes; `mac` and `pls`: inlets and outlets)."),
     K_MAP("sources[].rain", KIND, SHAL, "Random drops falling on a region."),
     K_FLOAT("sources[].rain.rate", REQ, SHAL, 0, INF, NULL, "drops/s", "Drops per second."),
     K_FLOAT("sources[].rain.radius", REQ | GT, SHAL, 0, INF, NULL, "m", "Drop radius."),
@@ -367,41 +395,76 @@ const lq_key lq_scene_keys[] = {
     K_FLOAT("sources[].pipe.period", GT, SPL, 0, INF, "1", "s", "Period of the sinusoidal part."),
     K_FLOAT("sources[].pipe.start", 0, SPL, 0, INF, "0", "s", "Time the flow starts."),
     K_FLOAT("sources[].pipe.stop", 0, SPL, 0, INF, "1e30", "s", "Time the flow stops."),
-    /* mac: Foster & Metaxas §3.2.2, §7.1 */
-    K_MAP("sources[].inlet", KIND, MAC,
-          "Inflow cells (§3.2.2): the cells whose centres lie in the box hold the inlet's "
-          "velocity on their faces and emit marker particles; usually a slab of the wall layer "
-          "or a few cells inside the tank."),
-    K_FLOATS("sources[].inlet.min", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
-    K_FLOATS("sources[].inlet.max", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
-    K_FLOATS("sources[].inlet.velocity", REQ, MAC, 3, 3, -INF, INF, NULL, "m/s",
-             "Inflow velocity u0 (its direction is kept; the profile scales its speed)."),
-    K_ENUM("sources[].inlet.profile", 0, MAC, "constant|decay|wave|table", "constant",
+    /* mac: Foster & Metaxas §3.2.2, §7.1; pls: Rasmussen et al. §5.4 (host/ops/pls/plssource.h) */
+    K_MAP("sources[].inlet", KIND, MAC | PLS,
+          "Inflow cells: the cells whose centres lie in the inlet's shape hold its velocity on "
+          "their faces and make liquid. `mac` (§3.2.2): they emit marker particles; usually a "
+          "slab of the wall layer or a few cells inside the tank. `pls` (an emitter: §5.4's "
+          "sourced values, held while eq. 1 and 2 are solved): they are filled with liquid "
+          "every step and are a boundary of the projection that liquid leaves through the "
+          "faces the velocity points out of (the others are closed), so it delivers `flow` "
+          "whether it pours into air or under the surface; at `stop` the liquid in its cells "
+          "is left as it is (an inlet in the air lets that last plug fall: the stats' "
+          "source_volume counts it). The shape: `min` and `max` (a box, the only shape of "
+          "`mac`), or one of `sphere`, `cylinder`, `mesh` (`pls`)."),
+    K_FLOATS("sources[].inlet.min", 0, MAC | PLS, 3, 3, -INF, INF, NULL, "m",
+             "Lower corner of a box inlet (with `max`)."),
+    K_FLOATS("sources[].inlet.max", 0, MAC | PLS, 3, 3, -INF, INF, NULL, "m",
+             "Upper corner of a box inlet (with `min`)."),
+    LQ_KEYS_REGION_SHAPES("sources[].inlet", "inlet"),
+    K_FLOATS("sources[].inlet.velocity", REQ, MAC | PLS, 3, 3, -INF, INF, NULL, "m/s",
+             "Inflow velocity u0 (its direction is kept; the profile scales its speed; `pls` "
+             "with `flow`: its direction only)."),
+    K_FLOAT("sources[].inlet.flow", 0, PLS, 0, INF, NULL, "m³/s",
+            "Volume delivered per second (`pls`; 2D: m²/s per metre of depth): the speed along "
+            "`velocity`'s direction is flow divided by the area of the inlet's faces that "
+            "direction leaves through (faces toward the domain edge or a static obstacle "
+            "excluded); the profile then scales the flow. Default: `velocity`'s speed times "
+            "that area."),
+    K_ENUM("sources[].inlet.profile", 0, MAC | PLS, "constant|decay|wave|table", "constant",
            "The speed over time τ since `start` (§7.1): constant; decay: u0·exp(-rate·τ) (a "
            "broken dam); wave: u0 + amplitude·omega·sin(omega·τ), eq. 20 read as the face's "
-           "acceleration a·ω²·cos ωτ; table: u0 times the keyframed factor."),
-    K_FLOAT("sources[].inlet.rate", 0, MAC, 0, INF, "1", "1/s", "Decay rate of `decay`."),
-    K_FLOAT("sources[].inlet.amplitude", 0, MAC, -INF, INF, "0", "m",
+           "acceleration a·ω²·cos ωτ; table: u0 times the keyframed factor (`pls` with "
+           "`flow`: the flow in place of u0)."),
+    K_FLOAT("sources[].inlet.rate", 0, MAC | PLS, 0, INF, "1", "1/s", "Decay rate of `decay`."),
+    K_FLOAT("sources[].inlet.amplitude", 0, MAC | PLS, -INF, INF, "0", "m",
             "Wave amplitude a of `wave` (eq. 20)."),
-    K_FLOAT("sources[].inlet.omega", 0, MAC, 0, INF, "1", "rad/s",
+    K_FLOAT("sources[].inlet.omega", 0, MAC | PLS, 0, INF, "1", "rad/s",
             "Wave frequency ω of `wave` (eq. 20)."),
-    K_FLOATS("sources[].inlet.table", 0, MAC, 2, 512, -INF, INF, NULL, "",
+    K_FLOATS("sources[].inlet.table", 0, MAC | PLS, 2, 512, -INF, INF, NULL, "",
              "Keyframes `[t0, f0, t1, f1, ...]` of `table` (times from `start`, increasing; "
              "linear between keys, held outside)."),
     K_FLOAT("sources[].inlet.particles", 0, MAC, 0, INF, NULL, "1/s",
             "Markers emitted per second (the paper's jet: 500). Default: the flux through the "
             "inlet's open faces at the scene's particles per cell."),
-    K_FLOAT("sources[].inlet.start", 0, MAC, 0, INF, "0", "s",
-            "Time the inlet opens (before it, its cells are free-slip wall)."),
-    K_FLOAT("sources[].inlet.stop", 0, MAC, 0, INF, "1e30", "s", "Time the inlet closes."),
+    K_FLOAT("sources[].inlet.start", 0, MAC | PLS, 0, INF, "0", "s",
+            "Time the inlet opens (`mac`: before it, its cells are free-slip wall). `pls`: it "
+            "delivers during the steps that start in [start, stop): put both on frame times "
+            "for exactly flow × (stop - start)."),
+    K_FLOAT("sources[].inlet.stop", 0, MAC | PLS, 0, INF, "1e30", "s", "Time the inlet closes."),
     K_ENUM("sources[].inlet.then", 0, MAC, "wall|outflow", "wall",
            "What the inlet's cells become at `stop`: free-slip wall, or outflow cells that let "
            "the added liquid leave at its own rate (Moonlight Cove, §8)."),
-    K_MAP("sources[].outlet", KIND, MAC,
-          "Outflow cells (§3.2.2): liquid leaves through them at its own rate (their faces "
-          "follow the adjacent liquid; markers entering them are removed)."),
-    K_FLOATS("sources[].outlet.min", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Lower corner."),
-    K_FLOATS("sources[].outlet.max", REQ, MAC, 3, 3, -INF, INF, NULL, "m", "Upper corner."),
+    K_MAP("sources[].outlet", KIND, MAC | PLS,
+          "Outflow cells: liquid leaves through them at its own rate. `mac` (§3.2.2): their "
+          "faces follow the adjacent liquid; markers entering them are removed. `pls` (a "
+          "sink): the liquid in them is removed every step, so they are air to the "
+          "projection and liquid falls or flows into them freely (not in the cells of an open "
+          "inlet). The shape: `min` and `max` (a box, the only shape of `mac`), or one of "
+          "`sphere`, `cylinder`, `mesh`, `level` (`pls`)."),
+    K_FLOATS("sources[].outlet.min", 0, MAC | PLS, 3, 3, -INF, INF, NULL, "m",
+             "Lower corner of a box outlet (with `max`)."),
+    K_FLOATS("sources[].outlet.max", 0, MAC | PLS, 3, 3, -INF, INF, NULL, "m",
+             "Upper corner of a box outlet (with `min`)."),
+    LQ_KEYS_REGION_SHAPES("sources[].outlet", "outlet"),
+    K_FLOAT("sources[].outlet.level", 0, PLS, -INF, INF, NULL, "m",
+            "The liquid above this height is removed everywhere (`pls`), falling streams and "
+            "splashes too: an overflow that holds the level of a pool fed from below or from "
+            "the side (a stream poured from above it is removed as it passes)."),
+    K_FLOAT("sources[].outlet.start", 0, PLS, 0, INF, "0", "s",
+            "Time the outlet opens (`pls`; it acts in the steps that start in [start, stop))."),
+    K_FLOAT("sources[].outlet.stop", 0, PLS, 0, INF, "1e30", "s",
+            "Time the outlet closes (`pls`)."),
 
     /* --- objects: O'Brien & Hodgins §4 (splash), Foster & Metaxas §5 (mac) ------------ */
     K_LIST("objects", SPL | MAC,
@@ -683,6 +746,39 @@ const lq_key lq_scene_keys[] = {
            "its motion, removed; then projected out along the normal), so they do not pile "
            "up on it and a film on it stays resolved. false: they move freely and are deleted "
            "once inside."),
+
+    /* pls.texture: Rasmussen et al. 2004 §6 (host/ops/pls/texparticles.h, views/texmap.h) */
+    K_MAP("pls.texture", 0, LQ_SOLVER_PLS,
+          "Texture particles (§6), on when this map is present: particles placed on the initial "
+          "surface carry their initial position (the rest coordinate) with the flow; every mesh "
+          "vertex gets the rest coordinate interpolated from the nearest of them (`rest_x "
+          "rest_y rest_z` and `s t` in mesh/NNNN.ply) and the preview paints the liquid with a "
+          "checker or an image through it."),
+    K_INT("pls.texture.per_cell", 0, LQ_SOLVER_PLS, 0, 64, "0", "",
+          "Particles per cell of the seeding band, settled on the surface; 0: 8 in 3D, 4 in 2D "
+          "(a flat surface then holds 16, or 8 per cell edge in 2D, per cell face)."),
+    K_FLOAT("pls.texture.band", GT, LQ_SOLVER_PLS, 0, 4, "1", "cells",
+            "Cells within this of the initial surface are seeded: φ within it of 0 both for the "
+            "liquid shapes' distance and once φ is reinitialised (a shape's face on the "
+            "domain's edge is no surface)."),
+    K_BOOL("pls.texture.project", LQ_SOLVER_PLS, "true",
+           "Pull the particles within band + 1 cells of the surface back onto it after every "
+           "step (one Newton step on φ), so the texture stays on the surface where the advected "
+           "φ and the particles part; false is the paper's (advected only): particles then "
+           "drift off a moving surface into the liquid or the air, and the lookup mixes their "
+           "rest coordinates (a drop into a pool's surface marbled by frame 15)."),
+    K_INT("pls.texture.neighbours", 0, LQ_SOLVER_PLS, 0, 256, "0", "",
+          "Particles a mesh vertex or a preview sample interpolates from (the nearest); 0: 64 "
+          "in 3D (the paper's), 16 in 2D."),
+    K_FLOAT("pls.texture.checker", 0, LQ_SOLVER_PLS, 0, INF, "0", "m",
+            "Edge of the preview's checker squares in rest space; 0: 1/16 of the domain's "
+            "longest edge."),
+    K_FILE("pls.texture.image", 0, LQ_SOLVER_PLS,
+           "A PNG the preview paints instead of the checker, at (s, t), relative to the scene "
+           "file's folder."),
+    K_ENUM("pls.texture.plane", 0, LQ_SOLVER_PLS, "xy|xz|yz", "xy",
+           "The rest-coordinate axes of the mesh's `s t` (and the image's): s along the first, "
+           "t along the second, each 0 to 1 across the domain (t = 1 the image's top row)."),
 
     /* --- shallow: Kass & Miller 1990 --------------------------------------------------- */
     K_MAP("shallow", 0, SHAL, "Settings of the `shallow` solver."),

@@ -261,6 +261,10 @@ static int lq_mac_sources(lq_mac *s, const lq_config *cfg, unsigned char *fl, un
         if (inlet && s->ninlets == LQ_MACBC_MAX_INLETS)
             return lq_config_error(cfg, q->at, "solver 'mac' takes at most %d inlets",
                                    LQ_MACBC_MAX_INLETS);
+        const lq_config_region *box = inlet ? &q->inlet.region : &q->outlet.region;
+        if (!box->has_min || !box->has_max)
+            return lq_config_error(cfg, q->at_kind,
+                                   "solver 'mac' takes a box %s: it needs `min` and `max`", kind);
         lq_mac_inlet *in = inlet ? &s->inlets[s->ninlets] : NULL;
         if (inlet) {
             in->cells = lq_alloc((size_t)nx * ny * nz * sizeof(int));
@@ -692,8 +696,9 @@ static int lq_mac_pressure_setup(lq_mac *s, lq_ctx *ctx, const lq_config *cfg)
     const lq_config_mac *m = &cfg->mac;
     int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
     float h = (float)s->dx;
-    s->pressure_params = lq_pressure_defaults(
-        m->jacobi ? LQ_PRESSURE_JACOBI : LQ_PRESSURE_RED_BLACK, 0.01f, h, h, h);
+    s->pressure_params =
+        lq_pressure_params_of(m->jacobi ? LQ_PRESSURE_JACOBI : LQ_PRESSURE_RED_BLACK, 0.01f, h, h,
+                              h, (float)m->epsilon, m->max_sweeps);
     if (m->has_beta0) {
         s->pressure_params.beta0 = (float)m->beta0;
     } else if (s->pressure_params.method == LQ_PRESSURE_RED_BLACK) {
@@ -705,8 +710,6 @@ static int lq_mac_pressure_setup(lq_mac *s, lq_ctx *ctx, const lq_config *cfg)
     } else {
         s->pressure_params.beta0 = LQ_PRESSURE_BETA0_JACOBI; /* mac.beta0's doc: Jacobi 1 */
     }
-    s->pressure_params.eps = (float)m->epsilon;
-    s->pressure_params.max_sweeps = m->max_sweeps;
     if (!s->surface_solve) return LQ_OK;
     int tn = LQ_PRESSURE_ST * (s->per_cell + 1);
     float *table = lq_calloc((size_t)tn, sizeof(float));

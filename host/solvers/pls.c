@@ -20,6 +20,10 @@
  *      correct it again; those still escaped by more than 1.5 r (air) or 3 r (liquid) are
  *      deleted; their radii are adjusted; every pls.reseed_every steps they are reseeded
  *      ([EMF02]'s order);
+ *   §6. with pls.texture, the texture particles (host/ops/pls/texparticles.h: seeded on
+ *      the initial surface, each carrying its rest coordinate) move as the level-set
+ *      particles did in 1, then (pls.texture.project) onto the reinitialised φ = 0; the
+ *      run writes their rest coordinate per mesh vertex (host/views/texmap.h);
  *   4. the velocity is advected by itself (eq. 2's convection);
  *   5. gravity g·dt on the faces beside liquid (eq. 2's g); with objects first
  *      (separation) dry object cells the liquid flows into are closed, then §5.5.1 at
@@ -31,10 +35,15 @@
  *      inequality) and gets gravity. Then viscosity (§5.1, when pls.viscosity or a
  *      liquid[].viscosity is above 0, ν(t) by pls.viscosity_change): explicit cross terms
  *      from uⁿ, implicit per component on the advected velocity plus g·dt, as the paper
- *      orders it;
+ *      orders it. Then sources[] (host/ops/pls/plssource.h), last before the projection
+ *      so that it sees them: the outlets remove their liquid (air to the projection), the
+ *      inlets open for t + dt fill their cells and hold their velocity on their faces (a
+ *      boundary of the projection, as §5.4 holds sourced values while eq. 1 and 2 are
+ *      solved, so the flux they hold is what the next step's advection carries out);
  *   6. the projection (eq. 1): p = 0 at the φ = 0 surface at sub-cell position (ghost
- *      fluid); the domain edge and objects (sdf ≤ 0) Neumann: the closed faces keep their
- *      velocity, whose flux enters the right-hand side (0 at rest, the wall's when moving);
+ *      fluid); the domain edge, objects (sdf ≤ 0) and open inlets Neumann: the closed
+ *      faces keep their velocity, whose flux enters the right-hand side (0 at rest, the
+ *      wall's when moving, the inlet's);
  *      with separation an object cell with φ > 0 is air (p = 0, its faces open), so a face
  *      whose normal velocity is not the object's is never a fixed flux;
  *   7. the velocity is extrapolated into the air band (CFL + 2 layers) and into objects;
@@ -59,7 +68,7 @@
  *
  * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
  * scene is refused), control particles (§4), no-slip domain walls (every wall is
- * free-slip), sources.
+ * free-slip), moving inlets and outlets.
  */
 #include <math.h>
 #include <stdio.h>
@@ -67,14 +76,17 @@
 #include <string.h>
 
 #include "io/checkpoint.h"
+#include "io/io.h"
 #include "ops/pls/extrap.h"
 #include "common/mac_grid.h"
 #include "ops/pls/plsforce.h"
 #include "ops/pls/plsobject.h"
 #include "ops/pls/plsparticles.h"
+#include "ops/pls/plssource.h"
 #include "ops/pls/poisson.h"
 #include "ops/pls/reinit.h"
 #include "ops/pls/sladvect.h"
+#include "ops/pls/texparticles.h"
 #include "core/budget.h"
 #include "core/framesplit.h"
 #include "core/profile.h"
@@ -93,7 +105,9 @@ enum {
     LQ_PLS_R_EXTRAP = 32,
     LQ_PLS_R_FORCE = 64,
     LQ_PLS_R_VISC = 128,
-    LQ_PLS_R_OBJ = 256
+    LQ_PLS_R_OBJ = 256,
+    LQ_PLS_R_TEX = 512,
+    LQ_PLS_R_SRC = 1024
 };
 
 typedef struct lq_pls {
@@ -121,6 +135,10 @@ typedef struct lq_pls {
     bool objects;  /* any object (static or moving): the §5.5 path */
     lq_plsobject_ops plsobject;
     lq_field sdf_static;
+    /* sources[]: inlets and outlets (host/ops/pls/plssource.h) */
+    bool sources;
+    lq_plssource_set *source_set; /* read before the plan, handed to plssource after */
+    lq_plssource_ops plssource;
     int visc_iters; /* this frame's CG iterations, all components */
     lq_sladvect_ops sladvect;
     lq_reinit_ops reinit;
@@ -145,6 +163,14 @@ typedef struct lq_pls {
     long long escaped;
     float *fv, *gv, *pcols[5], *pbuf; /* host scratch of the views */
     int pcap;
+    /* §6 texture particles (pls.texture, host/ops/pls/texparticles.h): the band cells to
+     * seed (host, until seeded), the particles, the view's columns */
+    bool texture, tex_project;
+    int *tex_cells, tex_ncells;
+    lq_texparticles_ops tex;
+    lq_texparticles_state texst;
+    lq_texparticles_params texprm;
+    float *tbuf, *tcols[6];
 } lq_pls;
 
 #define LQ_PLS_PHI_LAYERS 6 /* §5.5.2: cells of φ extrapolated into objects */
@@ -170,6 +196,14 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_FORCE) lq_plsforce_ops_release(&s->plsforce);
     if (s->ready & LQ_PLS_R_VISC) lq_viscosity_ops_release(&s->viscosity);
     if (s->ready & LQ_PLS_R_OBJ) lq_plsobject_ops_release(&s->plsobject);
+    if (s->ready & LQ_PLS_R_TEX) lq_texparticles_ops_release(&s->tex);
+    lq_texparticles_state_release(&s->texst);
+    free(s->tex_cells);
+    free(s->tbuf);
+    for (int i = 0; i < 6; i++) free(s->tcols[i]);
+    if (s->ready & LQ_PLS_R_SRC) lq_plssource_ops_release(&s->plssource);
+    if (s->source_set) lq_plssource_set_free(s->source_set);
+    free(s->source_set);
     lq_field_release(&s->sdf_static);
     lq_field_release(&s->nu);
     lq_field_release(&s->nun);
@@ -466,6 +500,11 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     if (s->viscous)
         LQ_PLS_PART(lq_viscosity_ops_bytes(s->nx, s->ny, s->nz) + C * (s->nu_regions ? 8 : 4),
                     s->nu_regions ? "viscosity solve, nu and nun" : "viscosity solve and nu");
+    if (s->texture)
+        LQ_PLS_PART(lq_texparticles_state_bytes(s->texst.capacity), "texture particles (§6)");
+    if (s->sources)
+        LQ_PLS_PART(lq_plssource_ops_bytes(s->nx, s->ny, s->nz, s->source_set->inlets),
+                    "sources: regions, table, sums, solid field");
 #undef LQ_PLS_PART
     return n;
 }
@@ -678,6 +717,16 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
     } else {
         for (int q = 0; q < nmob; q++) lq_plsobject_object_free(&mob[q]);
     }
+    if (s->texture) {
+        LQ_PLS_INIT(LQ_PLS_R_TEX, lq_texparticles_ops_init(&s->tex, ctx, nx, ny, nz));
+        if (!rc) rc = lq_texparticles_state_init(&s->texst, ctx, nx, ny, nz, s->texst.capacity);
+    }
+    if (s->sources) {
+        LQ_PLS_INIT(LQ_PLS_R_SRC, lq_plssource_ops_init(&s->plssource, ctx, nx, ny, nz, h,
+                                                        s->source_set->inlets));
+        if (!rc) rc = lq_plssource_add(&s->plssource, s->source_set);
+        lq_plssource_set_free(s->source_set); /* the arrays; the struct stays for the plan */
+    }
     if (s->viscous) {
         LQ_PLS_INIT(LQ_PLS_R_VISC, lq_viscosity_ops_init(&s->viscosity, ctx, nx, ny, nz));
         if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
@@ -687,6 +736,21 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
         }
     }
 #undef LQ_PLS_INIT
+    return rc;
+}
+
+/* §6: the texture particles on the initial surface, φ now a signed distance: in the band
+ * cells of the initial φ that the reinitialised φ keeps in its band (a box's face on the
+ * domain's edge or the floor is no surface: particles there would sit inside the liquid
+ * and surface in a thin film with the floor's rest coordinate). */
+static int lq_pls_texture_seed(lq_pls *s)
+{
+    int rc = lq_field_download(&s->phi, s->gv), m = 0;
+    for (int i = 0; i < s->tex_ncells && !rc; i++)
+        if (fabsf(s->gv[s->tex_cells[i]]) < s->texprm.band) s->tex_cells[m++] = s->tex_cells[i];
+    if (!rc) rc = lq_texparticles_seed(&s->tex, &s->texst, &s->phi, s->tex_cells, m, &s->texprm);
+    free(s->tex_cells);
+    s->tex_cells = NULL;
     return rc;
 }
 
@@ -709,6 +773,7 @@ static int lq_pls_start(lq_pls *s, lq_ctx *ctx, float *sdf0)
     if (!rc)
         rc = lq_plsparticles_seed(&s->plsparticles, &s->plsparticles_state, &s->phi, sdf,
                                   &s->plsparticles_params);
+    if (!rc && s->texture) rc = lq_pls_texture_seed(s);
     if (!rc)
         rc = lq_extrap_velocity(&s->extrap, &s->u, &s->v, &s->w, &s->phi, sdf, &s->extrap_params);
     int bad = 0;
@@ -739,6 +804,38 @@ static int lq_pls_budget(const lq_pls *s, lq_ctx *ctx)
         ctx, "solver 'pls'", 12 * c + 4 * f, device, fmin(largest, 4 * f));
 }
 
+/* §6, pls.texture: the band cells of the initial φ (the liquid shapes' distance, on the
+ * host) to seed, and the room, per_cell particles in each. */
+static int lq_pls_texture_setup(lq_pls *s, const lq_config *cfg, const float *phi0)
+{
+    const lq_config_texture *t = &cfg->pls.texture;
+    s->texture = t->on;
+    if (!s->texture) return LQ_OK;
+    s->tex_project = t->project;
+    if (t->image) { /* read now: a file that is no PNG stops the run before any output */
+        int iw = 0, ih = 0;
+        uint8_t *rgb = NULL;
+        int rc = lq_png_read_rgb(t->image, &iw, &ih, &rgb);
+        free(rgb);
+        if (rc) return rc;
+    }
+    int per_cell = t->per_cell > 0 ? t->per_cell : s->nz == 1 ? 4 : 8;
+    s->texprm = (lq_texparticles_params){
+        .h = (float)s->h, .band = (float)(t->band * s->h), .per_cell = per_cell, .seed = 0x7e47};
+    int n = lq_texparticles_band_cells(phi0, s->nx, s->ny, s->nz, s->texprm.band, NULL);
+    if ((long long)n * per_cell > LQ_PLSPARTICLES_MAX_CAPACITY)
+        return lq_config_error(cfg, NULL, "pls.texture: %lld texture particles are too many",
+                               (long long)n * per_cell);
+    s->tex_cells = lq_alloc((size_t)LQ_MAX(n, 1) * sizeof *s->tex_cells);
+    if (!s->tex_cells) return LQ_ESIM;
+    s->tex_ncells =
+        lq_texparticles_band_cells(phi0, s->nx, s->ny, s->nz, s->texprm.band, s->tex_cells);
+    s->texst.capacity = n * per_cell;
+    return LQ_OK;
+}
+
+static int lq_pls_sources_start(lq_pls *s);
+
 static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
 {
     float *phi0 = NULL, *sdf0 = NULL;
@@ -763,8 +860,14 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     size_t band = 0;
     s->nu_base = cfg->pls.viscosity;
     if (!rc) rc = lq_pls_initial_phi(s, cfg, phi0, sdf0, &band);
+    if (!rc) rc = lq_pls_texture_setup(s, cfg, phi0);
     if (!rc) rc = lq_pls_capacity(s, cfg, band, &cap);
     if (!rc) rc = lq_pls_viscous(s, cfg);
+    s->sources = cfg->nsources > 0; /* read here (checks before the plan), uploaded later */
+    if (!rc && s->sources && !(s->source_set = lq_calloc(1, sizeof *s->source_set))) rc = LQ_ESIM;
+    if (!rc && s->sources)
+        rc = lq_plssource_read(cfg, s->nx, s->ny, s->nz, (float)s->h, s->origin, sdf0,
+                               s->source_set);
     if (!rc) rc = lq_pls_moving(s, cfg, mob, &nmob);
     if (!rc) {
         rc = lq_pls_reserve(s, ctx, cap, mob, nmob);
@@ -774,6 +877,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
             for (int q = 0; q < nmob; q++) lq_plsobject_object_free(&mob[q]);
     }
     if (!rc) rc = lq_pls_start(s, ctx, sdf0);
+    if (!rc && s->sources) rc = lq_pls_sources_start(s); /* after volume0 */
     free(phi0);
     free(sdf0);
     if (rc) {
@@ -878,6 +982,18 @@ static int lq_pls_tidy_particles(lq_pls *s)
     return rc;
 }
 
+/* §6: the texture particles move as the level-set particles did in 1 (RK2 through uⁿ,
+ * which 2 and 3 leave as it was); with pls.texture.project, then onto the reinitialised
+ * φ = 0. */
+static int lq_pls_texture_move(lq_pls *s, double dt)
+{
+    s->texprm.dt = (float)dt;
+    int rc = lq_texparticles_advect(&s->tex, &s->texst, &s->u, &s->v, &s->w, &s->texprm);
+    if (!rc && s->tex_project)
+        rc = lq_texparticles_project(&s->tex, &s->texst, &s->phi, &s->texprm);
+    return rc;
+}
+
 /* 4. The velocity advected by itself (eq. 2's convection); uⁿ stays in un, vn, wn. */
 static int lq_pls_advect_velocity(lq_pls *s)
 {
@@ -940,10 +1056,22 @@ static int lq_pls_viscosity(lq_pls *s, double dt)
     return rc;
 }
 
-/* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h). */
+/* 5, sources[] (host/ops/pls/plssource.h): the step [t, t + dt] done, the outlets drain
+ * and the inlets fill and hold their faces for t + dt, before the projection takes them. */
+static int lq_pls_sources(lq_pls *s, double dt)
+{
+    lq_plsparticles_state *ps = &s->plsparticles_state;
+    return lq_plssource_step(&s->plssource, s->t, dt, &s->phi, &s->u, &s->v, &s->w,
+                             &ps->part[ps->cur], ps->live, lq_pls_sdf(s));
+}
+
+/* 6. The projection (eq. 1), ghost fluid at the surface (host/ops/pls/poisson.h); open
+ * inlets are solids there, their faces' flux in the right-hand side. */
 static int lq_pls_project(lq_pls *s, lq_poisson_stats *pst)
 {
-    return lq_poisson_step(&s->poisson, &s->phi, lq_pls_sdf(s), &s->u, &s->v, &s->w, &s->b, &s->p,
+    const lq_field *sdf = lq_pls_sdf(s);
+    if (s->sources) sdf = lq_plssource_solid(&s->plssource, sdf);
+    return lq_poisson_step(&s->poisson, &s->phi, sdf, &s->u, &s->v, &s->w, &s->b, &s->p,
                            &s->poisson_params, pst);
 }
 
@@ -971,6 +1099,21 @@ static int lq_pls_divfree(lq_pls *s)
     if (!rc && s->objects)
         rc = lq_extrap_object_bc(&s->extrap, &s->u, &s->v, &s->w, sep, sdf, s->plsobject.vel,
                                  &s->extrap_params);
+    return rc;
+}
+
+/* The sources for the first step, and the velocity projected and extrapolated with the
+ * inlets' faces held: without, the first step would move the liquid by a field the
+ * inlets' flux has not been projected into (a submerged inlet then lost its first step).
+ * The projected velocity does not depend on the Δt the projection is given. */
+static int lq_pls_sources_start(lq_pls *s)
+{
+    lq_poisson_stats pst;
+    s->poisson_params.dt = (float)(1.0 / s->fps);
+    int rc = lq_pls_sources(s, 0.0);
+    if (!rc) rc = lq_pls_project(s, &pst);
+    if (!rc) rc = lq_pls_extrapolate(s);
+    if (!rc) rc = lq_pls_divfree(s);
     return rc;
 }
 
@@ -1011,11 +1154,14 @@ static int lq_pls_step(lq_pls *s, double dt)
     LQ_STAGE(rc, c, "phi reinitialised",
              lq_reinit(&s->reinit, &s->phi, &s->phin, &s->reinit_params, NULL));
     LQ_STAGE(rc, c, "particles corrected, deleted, reseeded", lq_pls_tidy_particles(s));
+    if (s->texture) LQ_STAGE(rc, c, "texture particles move (§6)", lq_pls_texture_move(s, dt));
     /* 4. eq. 2's convection, semi-Lagrangian */
     LQ_STAGE(rc, c, "velocity advected", lq_pls_advect_velocity(s));
     /* 5. eq. 2's g, with §5.5.1 at the object faces; then ∇·τ (§5.1) */
     LQ_STAGE(rc, c, "gravity and object faces", lq_pls_gravity(s, dt));
     if (s->viscous) LQ_STAGE(rc, c, "viscosity", lq_pls_viscosity(s, dt));
+    /* sources: §5.4's sourced values, held while eq. 1 is solved; sinks: CSG subtraction */
+    if (s->sources) LQ_STAGE(rc, c, "sources and sinks", lq_pls_sources(s, dt));
     /* 6. the projection: ∇p from eq. 1, p = 0 in the air (ghost fluid) */
     LQ_STAGE(rc, c, "projection", lq_pls_project(s, &pst));
     /* 7. the velocity into the air band (§5.2) and the objects (§5.5.1); §5.5.2 */
@@ -1039,6 +1185,19 @@ static int lq_pls_max_speed(lq_pls *s, double *umax)
     return LQ_OK;
 }
 
+/* The sources' stats (as shallow's): what the inlets delivered, what the outlets removed,
+ * and the volume drift without them, relative to the initial volume plus the delivered. */
+static int lq_pls_measure_sources(lq_pls *s, lq_frame_stats *st)
+{
+    double src = 0, snk = 0;
+    int rc = lq_plssource_totals(&s->plssource, &s->phi, &src, &snk);
+    lq_stats_extra(st, "source_volume", src);
+    lq_stats_extra(st, "sink_volume", snk);
+    lq_stats_extra(st, "volume_drift",
+                   (st->liquid_volume - (s->volume0 + src - snk)) / fmax(s->volume0 + src, 1e-30));
+    return rc;
+}
+
 static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
 {
     memset(st, 0, sizeof *st);
@@ -1060,6 +1219,7 @@ static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
     st->dt_min = st->dt_max = s->dt_prev;
     lq_stats_extra(st, "volume_change",
                    s->volume0 > 0 ? (st->liquid_volume - s->volume0) / s->volume0 : 0);
+    if (s->sources && (rc = lq_pls_measure_sources(s, st)) != LQ_OK) return rc;
     lq_stats_extra(st, "particles", s->plsparticles_state.live);
     lq_stats_extra(st, "escaped", (double)s->escaped);
     if (s->viscous) {
@@ -1067,6 +1227,7 @@ static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
         lq_stats_extra(st, "viscosity_iterations", s->visc_iters);
     }
     lq_stats_extra(st, "particles_dropped", (double)s->plsparticles_state.dropped);
+    if (s->texture) lq_stats_extra(st, "texture_particles", s->texst.n);
     lq_stats_extra(st, "pressure_unconverged", s->unconverged);
     lq_stats_extra(st, "device_bytes", (double)s->device_bytes);
     return LQ_OK;
@@ -1213,7 +1374,54 @@ static int lq_pls_points(void *state, lq_points_view *pv)
     return rc;
 }
 
+/* §6: the texture particles, x y z and rest_x rest_y rest_z (world, m). */
+static const char *const lq_pls_texture_names[] = {"x", "y", "z", "rest_x", "rest_y", "rest_z"};
+static int lq_pls_texture_points(void *state, lq_points_view *pv)
+{
+    lq_pls *s = state;
+    int n = s->texture ? s->texst.n : 0, rc = LQ_OK;
+    memset(pv, 0, sizeof *pv);
+    pv->nprops = 6;
+    pv->names = lq_pls_texture_names;
+    if (n == 0) return LQ_OK;
+    bool ok = s->tbuf != NULL; /* made once: the count is fixed for the run */
+    for (int i = 0; i < 6; i++) ok = ok && s->tcols[i];
+    if (!ok) {
+        free(s->tbuf);
+        s->tbuf = lq_alloc((size_t)n * LQ_TEXPARTICLES_STRIDE * sizeof(float));
+        ok = s->tbuf != NULL;
+        for (int i = 0; i < 6; i++) {
+            free(s->tcols[i]);
+            s->tcols[i] = lq_alloc((size_t)n * sizeof(float));
+            ok = ok && s->tcols[i];
+        }
+        if (!ok) return LQ_ESIM;
+    }
+    rc = lq_texparticles_download(&s->texst, s->tbuf);
+    for (int q = 0; q < n && !rc; q++)
+        for (int c = 0; c < 6; c++)
+            s->tcols[c][q] =
+                (float)(s->tbuf[(size_t)q * LQ_TEXPARTICLES_STRIDE + c] + s->origin[c % 3]);
+    pv->n = rc ? 0 : n;
+    for (int i = 0; i < 6; i++) pv->columns[i] = s->tcols[i];
+    return rc;
+}
+
 /* --- checkpoints: scalars, u v w p phi, the particles ---------------------------------- */
+
+/* §6: the texture particles' count and their buffer whole (its room is the same in every
+ * run of the scene: the initial φ's band). */
+static int lq_pls_texture_ckpt(lq_pls *s, FILE *f, bool save)
+{
+    int32_t n = s->texst.n;
+    int rc = save ? lq_checkpoint_put(f, &n, sizeof n) : lq_checkpoint_get(f, &n, sizeof n);
+    /* checked before use: n bounds every texture kernel's range and the lookups */
+    if (!rc && !save)
+        rc = lq_checkpoint_count(f, "texture particle count", n, 0, s->texst.capacity, 0);
+    if (rc) return rc;
+    s->texst.n = n;
+    return lq_checkpoint_fields(f, (lq_field *[]){&s->texst.part}, 1, save);
+}
 typedef struct lq_pls_scalars {
     double t, dt_prev, volume0;
     int64_t dropped;
@@ -1254,6 +1462,8 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
         if (!rc) rc = lq_plsparticles_upload(&s->plsparticles_state, buf, sc.live);
     }
     free(buf);
+    if (!rc && s->texture) rc = lq_pls_texture_ckpt(s, f, save);
+    if (!rc && s->sources) rc = lq_plssource_checkpoint(&s->plssource, f, save);
     if (!rc && !save) {
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;
@@ -1291,4 +1501,5 @@ const lq_solver_vt lq_pls_solver = {
     .load = lq_pls_load,
     .points = lq_pls_points,
     .objects = NULL,
+    .texture = lq_pls_texture_points,
 };

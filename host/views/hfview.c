@@ -61,7 +61,9 @@
 #include "views/hfview.h"
 
 #include "core/common.h"
+#include "core/parallel.h"
 #include "io/io.h"
+#include "views/srgb.h"
 #include "core/vec3.h"
 
 #include <math.h>
@@ -367,6 +369,7 @@ typedef struct hf_frame {
     const lq_hfview_preview *p;
     int nx, nz, ntx;
     double dx, x0, z0, x1, z1, base, top; /* m: the block's bounding box */
+    double inv_dx;                        /* 1/m */
     double sun[3];                        /* unit, towards the sun */
     double sigma[3];                      /* 1/m, absorption of water */
     double sky_zenith[3], sky_horizon[3], bg_top[3], bg_bottom[3], sun_light[3], ambient[3];
@@ -378,24 +381,45 @@ typedef struct hf_frame {
 
 /* Bilinear value of a cell-centred field at grid coordinates (gx, gz) (cells from the
  * lower corner), clamped to the outermost centres. */
-static double hf_bilerp(const float *f, int nx, int nz, double gx, double gz)
+/* Where a bilinear lookup at grid coordinates (gx, gz) reads: the lower corner's index,
+ * the steps to its neighbours and the weights. */
+typedef struct hf_corner {
+    size_t c, di, dk;
+    double tx, tz;
+} hf_corner;
+
+static inline hf_corner hf_corner_at(int nx, int nz, double gx, double gz)
 {
-    double fx = lq_clamp01((gx - 0.5) / (nx > 1 ? nx - 1 : 1)) * (nx - 1);
-    double fz = lq_clamp01((gz - 0.5) / (nz > 1 ? nz - 1 : 1)) * (nz - 1);
+    double fx = gx - 0.5, fz = gz - 0.5; /* clamped to the centres' range; NaN → 0 */
+    fx = fx > 0 ? (fx < nx - 1 ? fx : nx - 1) : 0;
+    fz = fz > 0 ? (fz < nz - 1 ? fz : nz - 1) : 0;
     int i = (int)fx, k = (int)fz;
     if (i > nx - 2) i = nx > 1 ? nx - 2 : 0;
     if (k > nz - 2) k = nz > 1 ? nz - 2 : 0;
-    double tx = fx - i, tz = fz - k;
-    size_t c = (size_t)i + (size_t)nx * (size_t)k;
-    size_t di = nx > 1, dk = nz > 1 ? (size_t)nx : 0;
-    double a = f[c] + (f[c + di] - f[c]) * tx;
-    double b = f[c + dk] + (f[c + dk + di] - f[c + dk]) * tx;
-    return a + (b - a) * tz;
+    return (hf_corner){.c = (size_t)i + (size_t)nx * (size_t)k,
+                       .di = nx > 1,
+                       .dk = nz > 1 ? (size_t)nx : 0,
+                       .tx = fx - i,
+                       .tz = fz - k};
+}
+
+static inline double hf_corner_lerp(const float *f, const hf_corner *q)
+{
+    size_t c = q->c, di = q->di, dk = q->dk;
+    double a = f[c] + (f[c + di] - f[c]) * q->tx;
+    double b = f[c + dk] + (f[c + dk + di] - f[c + dk]) * q->tx;
+    return a + (b - a) * q->tz;
+}
+
+static inline hf_corner hf_corner_of(const hf_frame *F, double x, double z)
+{
+    return hf_corner_at(F->nx, F->nz, (x - F->x0) * F->inv_dx, (z - F->z0) * F->inv_dx);
 }
 
 static double hf_at(const hf_frame *F, const float *f, double x, double z)
 {
-    return hf_bilerp(f, F->nx, F->nz, (x - F->x0) / F->dx, (z - F->z0) / F->dx);
+    hf_corner q = hf_corner_of(F, x, z);
+    return hf_corner_lerp(f, &q);
 }
 
 /* Unit normal of the bilinear field f at (x, z), central differences one cell apart. */
@@ -440,7 +464,8 @@ static int hf_box(const hf_frame *F, const double o[3], const double d[3], doubl
 /* Height of the drawn surface (ground or water, whichever is higher) at (x, z). */
 static double hf_top(const hf_frame *F, double x, double z)
 {
-    return fmax(hf_at(F, F->p->ground, x, z), hf_at(F, F->p->level, x, z));
+    hf_corner q = hf_corner_of(F, x, z); /* one lookup, two fields */
+    return fmax(hf_corner_lerp(F->p->ground, &q), hf_corner_lerp(F->p->level, &q));
 }
 
 /* Height of the ray above the surface at t. */
@@ -462,16 +487,23 @@ static double hf_march_segment(const hf_frame *F, const double o[3], const doubl
     for (int j = 1; j <= n; j++) {
         double tn = j == n ? tb : ta + (tb - ta) * j / n, fn = hf_above(F, o, d, tn);
         if (fn <= 0) {
-            for (int it = 0; it < 12; it++) {
-                double tm = 0.5 * (tp + tn);
-                if (hf_above(F, o, d, tm) > 0)
+            /* Halve the bracket a few times (a sixteenth of the step), then take the
+             * crossing of the line through its ends: the surface is smooth at that scale,
+             * so this is as good as twelve halvings at a third of the lookups. */
+            for (int it = 0; it < 4; it++) {
+                double tm = 0.5 * (tp + tn), fm = hf_above(F, o, d, tm);
+                if (fm > 0) {
                     tp = tm;
-                else
+                    fp = fm;
+                } else {
                     tn = tm;
+                    fn = fm;
+                }
             }
-            return tn;
+            return fp - fn > 0 ? tp + (tn - tp) * fp / (fp - fn) : tn;
         }
         tp = tn;
+        fp = fn;
     }
     return -1;
 }
@@ -795,6 +827,7 @@ static void hf_frame_setup(hf_frame *F, const lq_hfview_preview *p, double top,
     F->nz = p->nz;
     F->ntx = (p->nx + HF_TILE - 1) / HF_TILE;
     F->dx = p->dx;
+    F->inv_dx = 1 / p->dx;
     F->x0 = p->origin[0];
     F->z0 = p->origin[2];
     F->x1 = F->x0 + p->nx * p->dx;
@@ -842,11 +875,6 @@ static double hf_pixel(const hf_frame *F, double sx, double sy, double col[3])
     return t;
 }
 
-static void hf_encode(const double col[3], uint8_t *o)
-{
-    for (int c = 0; c < 3; c++) o[c] = (uint8_t)lround(255 * pow(lq_clamp01(col[c]), 1 / 2.2));
-}
-
 /* Spray over the finished picture (see the top of the file). */
 static void hf_splat(lq_hfview_preview *p, const float *px, const float *py, const float *pz,
                      int npts, double radius)
@@ -888,8 +916,46 @@ static void hf_splat(lq_hfview_preview *p, const float *px, const float *py, con
         uint8_t *o = p->rgb + 3 * c;
         if (keep >= 1) continue;
         for (int k = 0; k < 3; k++) col[k] = lut[o[k]] * keep + spray[k] * (1 - keep);
-        hf_encode(col, o);
+        lq_srgb_encode(col, o);
     }
+}
+
+/* The rows [y0, y1) of a frame's picture, on any thread (core/parallel.h): each pixel's
+ * colour and depth depend on the frame alone. */
+typedef struct hf_rows {
+    const hf_frame *F;
+    lq_hfview_preview *p;
+} hf_rows;
+
+/* Rotated-grid offsets for the second look at edge pixels. */
+static const double hf_sub[4][2] = {{0.375, 0.125}, {0.875, 0.375}, {0.625, 0.875}, {0.125, 0.625}};
+
+static void hf_rows_centre(void *ctx, int y0, int y1)
+{
+    const hf_rows *R = ctx;
+    const size_t w = (size_t)R->p->width;
+    for (size_t y = (size_t)y0; y < (size_t)y1; y++)
+        for (size_t x = 0; x < w; x++) {
+            double col[3];
+            R->p->depth[y * w + x] = (float)hf_pixel(R->F, x + 0.5, y + 0.5, col);
+            lq_srgb_encode(col, R->p->rgb + 3 * (y * w + x));
+        }
+}
+
+static void hf_rows_edges(void *ctx, int y0, int y1)
+{
+    const hf_rows *R = ctx;
+    const size_t w = (size_t)R->p->width;
+    for (size_t y = (size_t)y0; y < (size_t)y1; y++)
+        for (size_t x = 0; x < w; x++) {
+            double sum[3] = {0, 0, 0}, col[3];
+            if (!R->p->aa[y * w + x]) continue;
+            for (int s = 0; s < 4; s++) {
+                hf_pixel(R->F, x + hf_sub[s][0], y + hf_sub[s][1], col);
+                for (int c = 0; c < 3; c++) sum[c] += 0.25 * col[c];
+            }
+            lq_srgb_encode(sum, R->p->rgb + 3 * (y * w + x));
+        }
 }
 
 int lq_hfview_preview_render(lq_hfview_preview *p, const char *path, double time, const float *h,
@@ -904,9 +970,6 @@ int lq_hfview_preview_render_scene(lq_hfview_preview *p, const char *path, doubl
                                    const lq_view_object *obj, int nobj, const float *px,
                                    const float *py, const float *pz, int npts, float point_radius)
 {
-    /* Rotated-grid offsets for the second look at edge pixels. */
-    static const double sub[4][2] = {
-        {0.375, 0.125}, {0.875, 0.375}, {0.625, 0.875}, {0.125, 0.625}};
     const size_t w = (size_t)p->width, hgt = (size_t)p->height;
     hf_frame F;
     double top;
@@ -922,13 +985,9 @@ int lq_hfview_preview_render_scene(lq_hfview_preview *p, const char *path, doubl
             return lq_error(LQ_ESIM, "%s: object %d has unknown shape %d", path, j, obj[j].shape);
     hf_prepare(p, time, h, b, eps, obj, nobj, &top);
     hf_frame_setup(&F, p, top, obj, nobj);
+    hf_rows R = {&F, p};
     /* One ray through each pixel centre ... */
-    for (size_t y = 0; y < hgt; y++)
-        for (size_t x = 0; x < w; x++) {
-            double col[3];
-            p->depth[y * w + x] = (float)hf_pixel(&F, x + 0.5, y + 0.5, col);
-            hf_encode(col, p->rgb + 3 * (y * w + x));
-        }
+    lq_parallel_for((int)hgt, 4, hf_rows_centre, &R);
     /* ... then four more where a pixel differs sharply from a neighbour (silhouettes,
      * shorelines, shadow edges), averaged in linear light. */
     memset(p->aa, 0, w * hgt);
@@ -943,16 +1002,7 @@ int lq_hfview_preview_render_scene(lq_hfview_preview *p, const char *path, doubl
                     p->aa[y * w + x] = p->aa[qy * w + qx] = 1;
             }
         }
-    for (size_t y = 0; y < hgt; y++)
-        for (size_t x = 0; x < w; x++) {
-            double sum[3] = {0, 0, 0}, col[3];
-            if (!p->aa[y * w + x]) continue;
-            for (int s = 0; s < 4; s++) {
-                hf_pixel(&F, x + sub[s][0], y + sub[s][1], col);
-                for (int c = 0; c < 3; c++) sum[c] += 0.25 * col[c];
-            }
-            hf_encode(sum, p->rgb + 3 * (y * w + x));
-        }
+    lq_parallel_for((int)hgt, 4, hf_rows_edges, &R);
     /* Spray last: it lies over the finished picture. */
     if (npts > 0) hf_splat(p, px, py, pz, npts, point_radius);
     p->frames++;

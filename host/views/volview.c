@@ -33,6 +33,14 @@
  * read as water. Floor, stone and objects: sky ambient plus Lambert sun, times the
  * sun's transmittance (0 past a solid or object, 0.55 past liquid).
  *
+ * Texture (lq_volview_texture, Rasmussen et al. §6). A primary ray's liquid hit takes
+ * the rest coordinate trilinearly from the cell centres around it (each centre's the
+ * texture particles' lookup, texmap.h, made when a frame first needs it and kept for
+ * that frame: the cost follows the visible surface, not the pixels), and is shaded as a
+ * painted surface: the style's colour there, lit by sun and sky, under the water's
+ * Fresnel sky reflection. Refracted and shadow rays, and the liquid cut by the box's
+ * faces, see plain water. Not in 2D runs.
+ *
  * 2D runs (nz == 1). A slab seen at an angle is hard to read, so the view is side-on
  * and flat: pixels map linearly (orthographic, one scale for x and y) to the slab's mid
  * plane, framing the x-y interior (the walls' cell layer left out) in 94 % of the width
@@ -48,10 +56,13 @@
 #include "views/volview.h"
 
 #include "core/common.h"
+#include "core/parallel.h"
 #include "io/io.h"
+#include "views/srgb.h"
 #include "core/vec3.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +108,8 @@ fail:
 
 void lq_volview_free(lq_volview *p)
 {
+    free(p->tex_rest);
+    free((void *)p->tex_done);
     free(p->phi);
     free(p->brick_min);
     free(p->rgb);
@@ -244,6 +257,11 @@ typedef struct vv_frame {
     double zmid;                   /* m, the plane z = zmid the map shows */
     double flat_lo[2], flat_hi[2]; /* m, the framed interior (x, y) */
     double water[3], contour[3], frame_line[3];
+    /* the texture (lq_volview_texture; NULL: none) and the rest-coordinate cache */
+    const lq_texmap *tex;
+    const lq_texmap_style *tex_style;
+    float *tex_rest;
+    _Atomic uint8_t *tex_done;
 } vv_frame;
 
 /* Trilinear phi at world point x, clamped to the outermost cell centres. */
@@ -281,6 +299,50 @@ static void vv_phi_normal(const vv_frame *F, const double x[3], double n[3])
     }
     if (!(lq_dot3(n, n) > 0)) n[1] = 1;
     lq_norm3(n);
+}
+
+/* The rest coordinate of the texture particles at x: trilinear between the cell centres
+ * around it (clamped as vv_phi), each looked up once per frame. */
+static void vv_rest(const vv_frame *F, const double x[3], double rest[3])
+{
+    int i0[3], s[3];
+    double t[3];
+    for (int a = 0; a < 3; a++) {
+        int n = F->n[a];
+        double g = (x[a] - F->lo[a]) * F->inv[a] - 0.5;
+        g = g > 0 ? (g < n - 1 ? g : n - 1) : 0; /* NaN → 0 */
+        i0[a] = (int)g;
+        if (i0[a] > n - 2) i0[a] = n > 1 ? n - 2 : 0;
+        t[a] = g - i0[a];
+        s[a] = n > 1 ? 1 : 0;
+    }
+    rest[0] = rest[1] = rest[2] = 0;
+    for (int corner = 0; corner < 8; corner++) {
+        int ijk[3];
+        double w = 1;
+        for (int a = 0; a < 3; a++) {
+            int up = (corner >> a) & 1;
+            ijk[a] = i0[a] + up * s[a];
+            w *= up ? t[a] : 1 - t[a];
+        }
+        size_t c = (size_t)ijk[0] + F->stride[1] * (size_t)ijk[1] + F->stride[2] * (size_t)ijk[2];
+        /* Rows render on several threads: the first to claim a cell stores its value,
+         * the others compute the same value for themselves until it is stored. */
+        float *r = F->tex_rest + 3 * c, mine[3];
+        if (atomic_load_explicit(&F->tex_done[c], memory_order_acquire) != 2) {
+            double q[3], v[3];
+            uint8_t none = 0;
+            for (int a = 0; a < 3; a++) q[a] = F->lo[a] + (ijk[a] + 0.5) * F->sp[a];
+            lq_texmap_rest(F->tex, q, v);
+            for (int a = 0; a < 3; a++) mine[a] = (float)v[a];
+            if (atomic_compare_exchange_strong(&F->tex_done[c], &none, 1)) {
+                memcpy(r, mine, sizeof mine);
+                atomic_store_explicit(&F->tex_done[c], 2, memory_order_release);
+            }
+            r = mine;
+        }
+        for (int a = 0; a < 3; a++) rest[a] += w * r[a];
+    }
 }
 
 static void vv_at(const double o[3], const double d[3], double t, double q[3])
@@ -568,6 +630,25 @@ static void vv_shade_water(const vv_frame *F, const double q[3], const double n[
     }
 }
 
+/* Textured liquid at q (lq_volview_texture), outward normal n, seen along d: the
+ * texture's colour lit by sun and sky under the Fresnel reflection of the sky. */
+static void vv_shade_painted(const vv_frame *F, const double q[3], const double n[3],
+                             const double d[3], double out[3])
+{
+    double rest[3], albedo[3], lit[3], sky[3], r[3], lift[3];
+    vv_rest(F, q, rest);
+    lq_texmap_albedo(F->tex_style, rest, albedo);
+    double ci = lq_clamp01(-lq_dot3(n, d)), fres = 0.02 + 0.98 * pow(1 - ci, 5);
+    for (int c = 0; c < 3; c++) {
+        r[c] = d[c] + 2 * ci * n[c];
+        lift[c] = q[c] + n[c] * 1e-3 * F->h;
+    }
+    lq_norm3(r);
+    vv_sky(F, r, sky);
+    vv_lit(F, albedo, n, d, vv_sunlight(F, lift, -1), 0.35, lit);
+    for (int c = 0; c < 3; c++) out[c] = lit[c] * (1 - fres) + sky[c] * fres;
+}
+
 /* Colour seen along the ray (d unit) into out; returns the distance to what it sees
  * (VV_SKY_T: nothing, out untouched). liquid: 0 looks through liquid. */
 static double vv_trace(const vv_frame *F, const double o[3], const double d[3], int liquid,
@@ -616,11 +697,15 @@ static double vv_trace(const vv_frame *F, const double o[3], const double d[3], 
         vv_shade_stone(F, q, cell, nsol, d, out);
     } else if (what == 3) {
         double n[3] = {0, 0, 0};
-        if (tbest == t0 && axis >= 0)
+        int cut = tbest == t0 && axis >= 0;
+        if (cut)
             n[axis] = d[axis] > 0 ? -1 : 1; /* liquid cut by the box face */
         else
             vv_phi_normal(F, q, n);
-        vv_shade_water(F, q, n, d, out);
+        if (liquid && F->tex && !cut) /* the texture is on the surface, not on the cut */
+            vv_shade_painted(F, q, n, d, out);
+        else
+            vv_shade_water(F, q, n, d, out);
     } else {
         vv_shade_floor(F, q, d, out);
     }
@@ -712,6 +797,12 @@ static void vv_frame_setup(vv_frame *F, const lq_volview *p, const uint8_t *soli
     lq_lin3(F->floor_b, 0.52, 0.50, 0.48);
     lq_lin3(F->stone, 0.58, 0.57, 0.55);
     lq_lin3(F->deep, 0.10, 0.38, 0.62);
+    if (p->tex && p->nz > 1) {
+        F->tex = p->tex;
+        F->tex_style = p->tex_style;
+        F->tex_rest = p->tex_rest;
+        F->tex_done = p->tex_done;
+    }
     if (p->nz == 1) {
         F->zmid = p->origin[2] + 0.5 * p->spacing[2];
         F->mpp = (p->cam.eye[2] - F->zmid) / p->cam.focal;
@@ -821,17 +912,47 @@ static void vv_pixel(const vv_frame *F, double sx, double sy, double col[3])
         lq_mix3(col, F->bg_top, F->bg_bottom, lq_clamp01(sy / F->p->height));
 }
 
-static void vv_encode(const double col[3], uint8_t *o)
+/* The rows [y0, y1) of a frame's picture, on any thread (core/parallel.h): each pixel's
+ * colour and depth depend on the frame alone. */
+typedef struct vv_rows {
+    const vv_frame *F;
+    lq_volview *p;
+} vv_rows;
+
+/* Rotated-grid offsets for the second look at edge pixels. */
+static const double vv_sub[4][2] = {{0.375, 0.125}, {0.875, 0.375}, {0.625, 0.875}, {0.125, 0.625}};
+
+static void vv_rows_centre(void *ctx, int y0, int y1)
 {
-    for (int c = 0; c < 3; c++) o[c] = (uint8_t)lround(255 * pow(lq_clamp01(col[c]), 1 / 2.2));
+    const vv_rows *R = ctx;
+    const size_t w = (size_t)R->p->width;
+    for (size_t y = (size_t)y0; y < (size_t)y1; y++)
+        for (size_t x = 0; x < w; x++) {
+            double col[3];
+            vv_pixel(R->F, x + 0.5, y + 0.5, col);
+            lq_srgb_encode(col, R->p->rgb + 3 * (y * w + x));
+        }
+}
+
+static void vv_rows_edges(void *ctx, int y0, int y1)
+{
+    const vv_rows *R = ctx;
+    const size_t w = (size_t)R->p->width;
+    for (size_t y = (size_t)y0; y < (size_t)y1; y++)
+        for (size_t x = 0; x < w; x++) {
+            double sum[3] = {0, 0, 0}, col[3];
+            if (!R->p->aa[y * w + x]) continue;
+            for (int s = 0; s < 4; s++) {
+                vv_pixel(R->F, x + vv_sub[s][0], y + vv_sub[s][1], col);
+                for (int c = 0; c < 3; c++) sum[c] += 0.25 * col[c];
+            }
+            lq_srgb_encode(sum, R->p->rgb + 3 * (y * w + x));
+        }
 }
 
 int lq_volview_render(lq_volview *p, const char *path, const float *phi, const uint8_t *solid,
                       const lq_view_object *obj, int nobj)
 {
-    /* Rotated-grid offsets for the second look at edge pixels. */
-    static const double sub[4][2] = {
-        {0.375, 0.125}, {0.875, 0.375}, {0.625, 0.875}, {0.125, 0.625}};
     const size_t w = (size_t)p->width, hgt = (size_t)p->height;
     vv_frame F;
     if (!p->rgb) return lq_error(LQ_ESIM, "%s: preview used before lq_volview_init", path);
@@ -843,14 +964,11 @@ int lq_volview_render(lq_volview *p, const char *path, const float *phi, const u
             obj[j].shape != LQ_SHAPE_BOX)
             return lq_error(LQ_ESIM, "%s: object %d has unknown shape %d", path, j, obj[j].shape);
     vv_prepare(p, phi, obj, nobj);
+    if (p->tex) memset((void *)p->tex_done, 0, (size_t)p->nx * p->ny * p->nz);
     vv_frame_setup(&F, p, solid, obj, nobj);
+    vv_rows R = {&F, p};
     /* One ray through each pixel centre ... */
-    for (size_t y = 0; y < hgt; y++)
-        for (size_t x = 0; x < w; x++) {
-            double col[3];
-            vv_pixel(&F, x + 0.5, y + 0.5, col);
-            vv_encode(col, p->rgb + 3 * (y * w + x));
-        }
+    lq_parallel_for((int)hgt, 4, vv_rows_centre, &R);
     /* ... then four more where a pixel differs sharply from a neighbour (silhouettes,
      * shadow edges, checker edges), averaged in linear light. */
     memset(p->aa, 0, w * hgt);
@@ -865,17 +983,9 @@ int lq_volview_render(lq_volview *p, const char *path, const float *phi, const u
                     p->aa[y * w + x] = p->aa[qy * w + qx] = 1;
             }
         }
-    for (size_t y = 0; y < hgt; y++)
-        for (size_t x = 0; x < w; x++) {
-            double sum[3] = {0, 0, 0}, col[3];
-            if (!p->aa[y * w + x]) continue;
-            for (int s = 0; s < 4; s++) {
-                vv_pixel(&F, x + sub[s][0], y + sub[s][1], col);
-                for (int c = 0; c < 3; c++) sum[c] += 0.25 * col[c];
-            }
-            vv_encode(sum, p->rgb + 3 * (y * w + x));
-        }
+    lq_parallel_for((int)hgt, 4, vv_rows_edges, &R);
     vv_draw_points(p);
+    p->tex = NULL; /* one picture only, as the points */
     p->frames++;
     return lq_png_write_rgb(path, p->width, p->height, p->rgb);
 }
@@ -888,4 +998,25 @@ void lq_volview_points(lq_volview *p, int n, const float *x, const float *y, con
     p->py = y;
     p->pz = z;
     p->pkind = kind;
+}
+
+int lq_volview_texture(lq_volview *p, const lq_texmap *t, const lq_texmap_style *s)
+{
+    size_t n = (size_t)p->nx * p->ny * p->nz;
+    if (t && (!p->tex_rest || !p->tex_done)) {
+        free(p->tex_rest);
+        free((void *)p->tex_done);
+        p->tex_rest = lq_alloc(3 * n * sizeof *p->tex_rest);
+        p->tex_done = lq_alloc(n);
+        if (!p->tex_rest || !p->tex_done) {
+            free(p->tex_rest);
+            free((void *)p->tex_done);
+            p->tex_rest = NULL;
+            p->tex_done = NULL;
+            return LQ_ESIM;
+        }
+    }
+    p->tex = t;
+    p->tex_style = s;
+    return LQ_OK;
 }

@@ -20,6 +20,7 @@
 #define LQ_VOLVIEW_H
 
 #include "core/shape.h"
+#include "views/texmap.h"
 
 #include <stdint.h>
 
@@ -51,6 +52,13 @@ typedef struct lq_volview {
     /* points drawn over the next picture (lq_volview_points), not owned */
     int npoints;
     const float *px, *py, *pz, *pkind;
+    /* the texture of the next picture (lq_volview_texture), not owned; the rest
+     * coordinate at the cell centres (3 floats each) where a frame has needed it
+     * (tex_done), reset every frame */
+    const lq_texmap *tex;
+    const lq_texmap_style *tex_style;
+    float *tex_rest;
+    _Atomic uint8_t *tex_done; /* 0 not yet, 1 being written, 2 in tex_rest */
 } lq_volview;
 
 /* width: 16..16384 px. LQ_OK or LQ_ESIM (bad grid or size, out of memory). */
@@ -84,6 +92,17 @@ int lq_volview_render(lq_volview *p, const char *path, const float *phi, const u
  * points are drawn over everything (spray flies above the liquid, foam rides on it). */
 void lq_volview_points(lq_volview *p, int n, const float *x, const float *y, const float *z,
                        const float *kind);
+/* Paints the liquid of the next lq_volview_render (3D runs) with the style's texture
+ * (texmap.h: a checker in rest space or an image at (s, t)) through the rest coordinate
+ * of the texture particles of t (Rasmussen et al. §6): where a primary ray meets the
+ * surface, the rest coordinate is interpolated trilinearly between the 8 cell centres
+ * around the hit, each the lookup of texmap.h (the k nearest particles, a weighted linear
+ * fit) made once per frame when first needed; the surface is then shaded as a painted,
+ * glossy liquid: the texture's colour lit by sun and sky (shadowed by solids, objects and
+ * liquid) under the water's Fresnel reflection of the sky. Seen through the refraction
+ * the liquid stays water. t and s must stay valid until that call; t = NULL paints
+ * nothing. LQ_OK, or LQ_ESIM when the cache cannot be allocated. */
+int lq_volview_texture(lq_volview *p, const lq_texmap *t, const lq_texmap_style *s);
 /* World point → continuous pixel coordinates under the camera (fixed by the first
  * frame; for a 2D run a distant pinhole that maps the slab's mid plane z = origin_z +
  * dz/2 exactly as drawn). Returns 0, or -1 when the point is behind the camera or there

@@ -42,4 +42,18 @@
 #define LQ_MAC_V(i, j, k, nx, ny)    ((i) + (nx) * ((j) + ((ny) + 1) * (k)))
 #define LQ_MAC_W(i, j, k, nx, ny)    ((i) + (nx) * ((j) + (ny) * (k)))
 
+/* The difference of a cell field along `axis` at cell (i, j, k), unscaled: central
+ * (half the difference of the two neighbours), one-sided at the domain edge, 0 when the
+ * axis has one cell (the gradient of an sdf or φ is this over h). */
+LQ_INLINE float lq_mac_grid_diff(LQ_GLOBAL const float *a, int axis, int i, int j, int k, int nx,
+                                 int ny, int nz)
+{
+    int n = axis == 0 ? nx : axis == 1 ? ny : nz, q = axis == 0 ? i : axis == 1 ? j : k;
+    int st = axis == 0 ? 1 : axis == 1 ? nx : nx * ny, c = LQ_MAC_CELL(i, j, k, nx, ny);
+    if (n < 2) return 0.0f;
+    int lo = q > 0 ? c - st : c, hi = q < n - 1 ? c + st : c;
+    float d = a[hi] - a[lo];
+    return (q > 0 && q < n - 1) ? 0.5f * d : d;
+}
+
 #endif

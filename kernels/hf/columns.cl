@@ -1,9 +1,10 @@
 /*
- * splash.cl — kernels of the `splash` solver (O'Brien & Hodgins 1995): pipe flows
+ * columns.cl — kernels of the `splash` solver (O'Brien & Hodgins 1995): pipe flows
  * (eq. 5–6), the non-negative-volume rule (eq. 9), column volumes (eq. 7, 12), spray
- * emission at control points (eq. 13–15), ballistic spray, object contact (§4, eq. 11),
- * and the block scans that keep emission and compaction deterministic. The math is
- * kernels/hf/columns_cell.h, shared with the reference twins (host/ops/hf/columns_ref.c).
+ * emission at control points (eq. 13–15), ballistic spray and object contact (§4, eq.
+ * 11). The math is kernels/hf/columns_cell.h, shared with the reference twins
+ * (host/ops/hf/columns_ref.c); emission and compaction write in the slots of the shared
+ * block scan (kernels/common/scan_cell.h, scan.cl), which keeps them deterministic.
  *
  * Built with -DNX, -DNZ. One work-item per corner ((NX+1) × (NZ+1)) for pipe updates,
  * per column for column updates, per particle for flight, per block of LQ_COLUMNS_BLOCK
@@ -74,61 +75,8 @@ kernel void columns_spray_count(global const float *d, global const float *hd,
                                                   cap_per_depth, seed, step);
 }
 
-/* Sums of LQ_COLUMNS_BLOCK consecutive counts (n of them in all). */
-kernel void columns_block_sum(global const int *cnt, global int *bsum, int n)
-{
-    int blk = get_global_id(0), c0 = blk * LQ_COLUMNS_BLOCK;
-    if (c0 >= n) return;
-    int sum = 0;
-    for (int c = c0; c < c0 + LQ_COLUMNS_BLOCK && c < n; c++) sum += cnt[c];
-    bsum[blk] = sum;
-}
-
-/* Pass 2, one work-group: exclusive prefix of the block sums into boff. Each work-item
- * sums a run of blocks, the first scans the runs' totals, each then writes its run's
- * offsets; integers, so the result is lq_columns_scan's exactly. spray (mode 0): after the
- * live particles, bounded by the buffer's room; compaction (mode 1): from 0, and the
- * total becomes the live count. `part` holds local size + 1 ints. */
-kernel void columns_block_scan(global int *boff, global const int *bsum, global int *counters,
-                               int nblocks, int capacity, int mode, local int *part)
-{
-    int lid = get_local_id(0), nl = get_local_size(0);
-    int chunk = (nblocks + nl - 1) / nl, lo = lid * chunk;
-    int hi = lo + chunk < nblocks ? lo + chunk : nblocks;
-    int base = mode == 0 ? counters[LQ_COLUMNS_CNT_LIVE] : 0, sum = 0;
-    for (int j = lo; j < hi; j++) sum += bsum[j];
-    part[lid] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-        int run = 0;
-        for (int j = 0; j < nl; j++) {
-            int t = part[j];
-            part[j] = run;
-            run += t;
-        }
-        part[nl] = run;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    int off = base + part[lid];
-    for (int j = lo; j < hi; j++) {
-        boff[j] = off;
-        off += bsum[j];
-    }
-    if (lid != 0) return;
-    int total = part[nl];
-    if (mode == 0) {
-        int room = capacity - base;
-        int made = total < room ? total : room;
-        counters[LQ_COLUMNS_CNT_EMITTED] = made;
-        counters[LQ_COLUMNS_CNT_DROPPED] += total - made;
-        counters[LQ_COLUMNS_CNT_LIVE] = base + made;
-    } else {
-        counters[LQ_COLUMNS_CNT_LIVE] = total;
-    }
-}
-
-/* Pass 3: each block writes its corners' particles in order; cnt becomes what was
- * written (the columns give up exactly that volume). */
+/* Emission, pass 3 (after the scan): each block writes its corners' particles in
+ * order; cnt becomes what was written (the columns give up exactly that volume). */
 kernel void columns_spray_emit(global float *part, global int *cnt, global const int *boff,
                                global const float *b, global const float *d, global const float *hd,
                                global const float *qx, global const float *qz, float dx, float ox,
@@ -178,7 +126,8 @@ kernel void columns_compact_count(global const float *part, global int *bsum, in
     bsum[blk] = sum;
 }
 
-/* Pass 3: live particles move, in order, to the other buffer. */
+/* Compaction, pass 3 (after the scan): live particles move, in order, to the other
+ * buffer. */
 kernel void columns_compact_scatter(global const float *src, global float *dst,
                                     global const int *boff, int n)
 {

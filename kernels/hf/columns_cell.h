@@ -28,7 +28,9 @@
 #ifndef LQ_COLUMNS_CELL_H
 #define LQ_COLUMNS_CELL_H
 
+#include "common/hash.h"
 #include "common/lq_shared.h"
+#include "common/scan_cell.h"
 
 /* Accumulators (lq_long): volumes in m³ · LQ_COLUMNS_VSCALE, heads in m · LQ_COLUMNS_FSCALE. */
 #define LQ_COLUMNS_VSCALE       1099511627776.0f /* 2^40 */
@@ -67,29 +69,18 @@
 
 /* Particles: LQ_COLUMNS_PSTRIDE floats each: x y z vx vy vz volume alive. */
 #define LQ_COLUMNS_PSTRIDE 8
-#define LQ_COLUMNS_BLOCK   64 /* corners or particles per sequential block (scans) */
+#define LQ_COLUMNS_BLOCK   LQ_SCAN_BLOCK /* corners or particles per block (scan_cell.h) */
 
 LQ_INLINE lq_long lq_columns_fixed_signed(float x)
 {
     return x >= 0.0f ? LQ_FIXED(x) : -LQ_FIXED(-x);
 }
 
-/* The same uniform [0, 1) numbers on every device: integer hash (lowbias32). */
-LQ_INLINE lq_uint lq_columns_hash(lq_uint x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
+/* The same uniform [0, 1) numbers on every device (common/hash.h), keyed by four
+ * integers. */
 LQ_INLINE float lq_columns_uniform(lq_uint seed, lq_uint step, lq_uint a, lq_uint b)
 {
-    lq_uint h =
-        lq_columns_hash(seed ^ lq_columns_hash(step ^ lq_columns_hash(a ^ lq_columns_hash(b))));
-    return (float)(h >> 8) * (1.0f / 16777216.0f);
+    return lq_hash_float(lq_hash32(seed ^ lq_hash32(step ^ lq_hash32(a ^ lq_hash32(b)))));
 }
 
 /* --- volume model (§3.1) ------------------------------------------------------- */
@@ -595,20 +586,6 @@ LQ_INLINE void lq_columns_particle_step(LQ_GLOBAL float *p, const LQ_GLOBAL floa
     } else {
         LQ_ATOMIC_ADD_LONG(&acc[LQ_COLUMNS_ACC_LOST], vol);
     }
-}
-
-/* --- sequential blocks and their scan (deterministic emission and compaction) ------- */
-
-/* Exclusive prefix of nblocks block sums into off[], starting at base; returns the
- * total. */
-LQ_INLINE int lq_columns_scan(LQ_GLOBAL int *off, const LQ_GLOBAL int *sum, int nblocks, int base)
-{
-    int run = base;
-    for (int j = 0; j < nblocks; j++) {
-        off[j] = run;
-        run += sum[j];
-    }
-    return run - base;
 }
 
 #endif

@@ -1,14 +1,16 @@
 /*
  * macspray.cl — spray and foam of the `mac` solver (Foster & Metaxas 1996 §4.3):
  * emission at fast-rising surface cells, ballistic flight under gravity, wind and air
- * resistance, separation, foam where spray hits the liquid, and the block scans that
- * keep emission and compaction deterministic. The math is kernels/mac/macspray_cell.h,
- * shared with the reference twins (host/ops/mac/macspray_ref.c).
+ * resistance, separation, and foam where spray hits the liquid. The math is
+ * kernels/mac/macspray_cell.h, shared with the reference twins
+ * (host/ops/mac/macspray_ref.c); emission and compaction write in the slots of the
+ * shared block scan (kernels/common/scan_cell.h, scan.cl), which keeps them
+ * deterministic.
  *
  * Built with -DNX, -DNY, -DNZ (cells). One work-item per cell (macspray_emit_count), per
- * particle (macspray_advance), per block of LQ_MACSPRAY_BLOCK cells or particles (block sums,
- * emission writes, compaction), one work-group for the scan. `c` is the coefficient
- * buffer (LQ_MSP_C_*), `cnt` the counters (LQ_MSP_CNT_*).
+ * particle (macspray_advance), per block of LQ_MACSPRAY_BLOCK cells or particles
+ * (emission writes, compaction). `c` is the coefficient buffer (LQ_MSP_C_*), `cnt` the
+ * counters (LQ_MSP_CNT_*).
  */
 
 kernel void macspray_emit_count(global int *ccnt, global const float *v, global const uchar *flags,
@@ -18,48 +20,6 @@ kernel void macspray_emit_count(global int *ccnt, global const float *v, global 
     if (i >= NX || j >= NY || k >= NZ) return;
     ccnt[LQ_MAC_CELL(i, j, k, NX, NY)] =
         lq_macspray_emit_count(v, flags, c, i, j, k, NX, NY, seed, step);
-}
-
-/* Sums of LQ_MACSPRAY_BLOCK consecutive cell counts (n cells). */
-kernel void macspray_block_sum(global const int *ccnt, global int *bsum, int n)
-{
-    int blk = get_global_id(0), c0 = blk * LQ_MACSPRAY_BLOCK;
-    if (c0 >= n) return;
-    int sum = 0;
-    for (int q = c0; q < c0 + LQ_MACSPRAY_BLOCK && q < n; q++) sum += ccnt[q];
-    bsum[blk] = sum;
-}
-
-/* One work-group: exclusive prefix of the block sums into boff (after the live particles
- * in mode 0, from 0 in mode 1), then lq_macspray_scan_done. Integers: lq_macspray_scan's result
- * exactly. `part` holds local size + 1 ints. */
-kernel void macspray_block_scan(global int *boff, global const int *bsum, global int *cnt,
-                                int nblocks, int capacity, int mode, local int *part)
-{
-    int lid = get_local_id(0), nl = get_local_size(0);
-    int chunk = (nblocks + nl - 1) / nl, lo = lid * chunk;
-    int hi = lo + chunk < nblocks ? lo + chunk : nblocks;
-    int base = mode == 0 ? cnt[LQ_MACSPRAY_CNT_LIVE] : 0, sum = 0;
-    for (int b = lo; b < hi; b++) sum += bsum[b];
-    part[lid] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-        int run = 0;
-        for (int b = 0; b < nl; b++) {
-            int t = part[b];
-            part[b] = run;
-            run += t;
-        }
-        part[nl] = run;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    int off = base + part[lid];
-    for (int b = lo; b < hi; b++) {
-        boff[b] = off;
-        off += bsum[b];
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    if (lid == 0) lq_macspray_scan_done(cnt, part[nl], capacity, mode);
 }
 
 /* Each block writes its cells' particles in order, while there is room. */

@@ -56,8 +56,10 @@
 #ifndef LQ_MACSPRAY_CELL_H
 #define LQ_MACSPRAY_CELL_H
 
+#include "common/hash.h"
 #include "common/lq_shared.h"
 #include "common/mac_grid.h"
+#include "common/scan_cell.h"
 #include "mac/markers_cell.h"
 
 /* Particle layout. */
@@ -109,7 +111,7 @@
 #define LQ_MACSPRAY_C_FOAM_ON   29
 #define LQ_MACSPRAY_C_COUNT     30
 
-#define LQ_MACSPRAY_BLOCK        64 /* cells or particles per sequential block (scans) */
+#define LQ_MACSPRAY_BLOCK        LQ_SCAN_BLOCK /* cells or particles per block (scan_cell.h) */
 #define LQ_MACSPRAY_MAX_PER_CELL 64
 #define LQ_MACSPRAY_HALF_R       0.793700526f /* 2^{-1/3}: radius of half the volume */
 
@@ -118,27 +120,6 @@
 #define LQ_MACSPRAY_S_EMIT  2u
 #define LQ_MACSPRAY_S_STEP  3u
 #define LQ_MACSPRAY_S_SPLIT 4u
-
-/* Integer hash (lowbias32, as splash_cell.h). */
-LQ_INLINE lq_uint lq_macspray_hash(lq_uint x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
-/* Uniform in [0, 1), the same on every device. */
-LQ_INLINE float lq_macspray_uniform(lq_uint seed, lq_uint step, lq_uint stream, lq_uint a,
-                                    lq_uint b)
-{
-    lq_uint h = lq_macspray_hash(
-        seed ^ lq_macspray_hash(
-                   step ^ lq_macspray_hash(stream ^ lq_macspray_hash(a ^ lq_macspray_hash(b)))));
-    return (float)(h >> 8) * (1.0f / 16777216.0f);
-}
 
 /* Kinds a particle may not enter. */
 LQ_INLINE int lq_macspray_blocked(int kind)
@@ -165,7 +146,7 @@ LQ_INLINE int lq_macspray_emit_count(const LQ_GLOBAL float *v, const LQ_GLOBAL u
     if (!(vy > c[LQ_MACSPRAY_C_THRESHOLD])) return 0;
     float per = c[LQ_MACSPRAY_C_PER_CELL];
     if (!(per > 0.0f)) return 0;
-    float xi = lq_macspray_uniform(seed, step, LQ_MACSPRAY_S_COUNT, (lq_uint)q, 0u);
+    float xi = lq_hash_uniform(seed, step, LQ_MACSPRAY_S_COUNT, (lq_uint)q, 0u);
     float nf = per + xi;
     int n = nf < (float)LQ_MACSPRAY_MAX_PER_CELL ? (int)nf : LQ_MACSPRAY_MAX_PER_CELL;
     return n;
@@ -180,8 +161,7 @@ LQ_INLINE void lq_macspray_emit_particle(LQ_GLOBAL float *p, const LQ_GLOBAL flo
     int i = q % nx, j = (q / nx) % ny, k = q / (nx * ny);
     float r[7];
     for (int a = 0; a < 7; a++)
-        r[a] =
-            lq_macspray_uniform(seed, step, LQ_MACSPRAY_S_EMIT, (lq_uint)q, (lq_uint)(8 * m + a));
+        r[a] = lq_hash_uniform(seed, step, LQ_MACSPRAY_S_EMIT, (lq_uint)q, (lq_uint)(8 * m + a));
     lq_markers_vec3 x;
     x.x = ((float)i + r[0]) * c[LQ_MACSPRAY_C_DX];
     x.y = ((float)j + 0.5f * r[1]) * c[LQ_MACSPRAY_C_DX + 1];
@@ -261,7 +241,7 @@ LQ_INLINE void lq_macspray_advance_one(LQ_GLOBAL float *p, LQ_GLOBAL LQ_VOLATILE
             LQ_ATOMIC_ADD(&cnt[LQ_MACSPRAY_CNT_REMOVED], 1);
         } else if ((f == LQ_MAC_FULL || f == LQ_MAC_SURFACE) && vel.y < 0.0f) {
             if (c[LQ_MACSPRAY_C_FOAM_ON] != 0.0f) { /* §4.3: foam where spray hits */
-                float xi = lq_macspray_uniform(seed, step, LQ_MACSPRAY_S_STEP, (lq_uint)n, 0u);
+                float xi = lq_hash_uniform(seed, step, LQ_MACSPRAY_S_STEP, (lq_uint)n, 0u);
                 p[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_FOAM;
                 p[LQ_MACSPRAY_AGE] = 0.0f;
                 p[LQ_MACSPRAY_LIFE] = c[LQ_MACSPRAY_C_FOAM_LIFE] *
@@ -271,9 +251,8 @@ LQ_INLINE void lq_macspray_advance_one(LQ_GLOBAL float *p, LQ_GLOBAL LQ_VOLATILE
                 p[LQ_MACSPRAY_KIND] = LQ_MACSPRAY_DEAD;
                 LQ_ATOMIC_ADD(&cnt[LQ_MACSPRAY_CNT_REMOVED], 1);
             }
-        } else if (f == LQ_MAC_EMPTY &&
-                   lq_macspray_uniform(seed, step, LQ_MACSPRAY_S_STEP, (lq_uint)n, 1u) <
-                       c[LQ_MACSPRAY_C_PSPLIT]) {
+        } else if (f == LQ_MAC_EMPTY && lq_hash_uniform(seed, step, LQ_MACSPRAY_S_STEP, (lq_uint)n,
+                                                        1u) < c[LQ_MACSPRAY_C_PSPLIT]) {
             p[LQ_MACSPRAY_SPLIT] = 1.0f;
             LQ_ATOMIC_ADD(&cnt[LQ_MACSPRAY_CNT_SPLIT], 1);
         }
@@ -334,9 +313,9 @@ LQ_INLINE void lq_macspray_copy_out(LQ_GLOBAL float *o, const LQ_GLOBAL float *a
     if (a[LQ_MACSPRAY_SPLIT] == 0.0f) return;
     float s = c[LQ_MACSPRAY_C_SPREAD], kick[3];
     for (int ax = 0; ax < 3; ax++)
-        kick[ax] = s * (2.0f * lq_macspray_uniform(seed, step, LQ_MACSPRAY_S_SPLIT, (lq_uint)n,
-                                                   (lq_uint)ax) -
-                        1.0f);
+        kick[ax] =
+            s * (2.0f * lq_hash_uniform(seed, step, LQ_MACSPRAY_S_SPLIT, (lq_uint)n, (lq_uint)ax) -
+                 1.0f);
     if (nz == 1) kick[2] = 0.0f;
     float r = a[LQ_MACSPRAY_R] * LQ_MACSPRAY_HALF_R;
     o[LQ_MACSPRAY_R] = r;
@@ -348,35 +327,6 @@ LQ_INLINE void lq_macspray_copy_out(LQ_GLOBAL float *o, const LQ_GLOBAL float *a
     LQ_GLOBAL float *o2 = o + LQ_MACSPRAY_STRIDE;
     for (int j = 0; j < LQ_MACSPRAY_STRIDE; j++) o2[j] = o[j];
     for (int ax = 0; ax < 3; ax++) o2[LQ_MACSPRAY_V + ax] = a[LQ_MACSPRAY_V + ax] - kick[ax];
-}
-
-/* --- sequential blocks --------------------------------------------------------------- */
-
-/* Exclusive prefix of nblocks block sums into off[], starting at base; returns the
- * total. */
-LQ_INLINE int lq_macspray_scan(LQ_GLOBAL int *off, const LQ_GLOBAL int *sum, int nblocks, int base)
-{
-    int run = base;
-    for (int b = 0; b < nblocks; b++) {
-        off[b] = run;
-        run += sum[b];
-    }
-    return run - base;
-}
-
-/* After the scan: what fits (mode 0 emission after the live particles, mode 1
- * compaction from 0) and the counters it sets. */
-LQ_INLINE void lq_macspray_scan_done(LQ_GLOBAL int *cnt, int total, int capacity, int mode)
-{
-    int base = mode == 0 ? cnt[LQ_MACSPRAY_CNT_LIVE] : 0;
-    int room = capacity - base;
-    int made = total < room ? total : room;
-    cnt[LQ_MACSPRAY_CNT_DROPPED] += total - made;
-    cnt[LQ_MACSPRAY_CNT_LIVE] = base + made;
-    if (mode == 0) {
-        cnt[LQ_MACSPRAY_CNT_EMITTED] = made;
-        cnt[LQ_MACSPRAY_CNT_SPRAY] += made;
-    }
 }
 
 #endif

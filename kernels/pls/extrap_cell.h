@@ -426,19 +426,6 @@ LQ_INLINE void lq_extrap_correct_face(LQ_GLOBAL float *vel, LQ_GLOBAL const floa
 
 /* --- object velocity (§5.5.1) ------------------------------------------------------- */
 
-/* d sdf / d axis at cell (i, j, k) (unscaled: central, one-sided at the domain edge, 0
- * when the axis has one cell). */
-LQ_INLINE float lq_extrap_sdf_d(LQ_GLOBAL const float *sdf, int axis, int i, int j, int k, int nx,
-                                int ny, int nz)
-{
-    int n = axis == 0 ? nx : axis == 1 ? ny : nz, q = axis == 0 ? i : axis == 1 ? j : k;
-    int st = axis == 0 ? 1 : axis == 1 ? nx : nx * ny, c = LQ_MAC_CELL(i, j, k, nx, ny);
-    if (n < 2) return 0.0f;
-    int lo = q > 0 ? c - st : c, hi = q < n - 1 ? c + st : c;
-    float d = sdf[hi] - sdf[lo];
-    return (q > 0 && q < n - 1) ? 0.5f * d : d;
-}
-
 /* Mean of the 4 faces of component e around face (c; i, j, k): the faces of the two
  * cells a and b beside it, low and high along e. */
 LQ_INLINE float lq_extrap_cross(LQ_GLOBAL const float *vel, int e, int c, int i, int j, int k,
@@ -499,8 +486,8 @@ LQ_INLINE void lq_extrap_object_face(LQ_GLOBAL float *out, LQ_GLOBAL const float
         if (q == c)
             g[q] = sdf[b] - sdf[a];
         else
-            g[q] = 0.5f * (lq_extrap_sdf_d(sdf, q, ai, aj, ak, nx, ny, nz) +
-                           lq_extrap_sdf_d(sdf, q, i, j, k, nx, ny, nz));
+            g[q] = 0.5f * (lq_mac_grid_diff(sdf, q, ai, aj, ak, nx, ny, nz) +
+                           lq_mac_grid_diff(sdf, q, i, j, k, nx, ny, nz));
     }
     float g2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
     if (!(g2 > 0.0f)) return;

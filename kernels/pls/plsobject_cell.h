@@ -213,19 +213,6 @@ LQ_INLINE void lq_plsobject_vel_face(LQ_GLOBAL float *out, LQ_GLOBAL const float
     out[f] = who < 0 ? 0.0f : lq_plsobject_vel_at(desc + who * LQ_PLSOBJECT_STRIDE, c, x, y, z);
 }
 
-/* d sdf / d axis at cell (i, j, k) (unscaled: central, one-sided at the edge, 0 when the
- * axis has one cell). */
-LQ_INLINE float lq_plsobject_sdf_d(LQ_GLOBAL const float *sdf, int axis, int i, int j, int k,
-                                   int nx, int ny, int nz)
-{
-    int n = axis == 0 ? nx : axis == 1 ? ny : nz, q = axis == 0 ? i : axis == 1 ? j : k;
-    int st = axis == 0 ? 1 : axis == 1 ? nx : nx * ny, c = LQ_MAC_CELL(i, j, k, nx, ny);
-    if (n < 2) return 0.0f;
-    int lo = q > 0 ? c - st : c, hi = q < n - 1 ? c + st : c;
-    float d = sdf[hi] - sdf[lo];
-    return (q > 0 && q < n - 1) ? 0.5f * d : d;
-}
-
 /* 1 when the liquid cells outside objects (sdf > 0, φ ≤ 0) beside cell c are in tension:
  * their kinematic pressures (host/ops/pls/poisson.h, 0 off its unknowns) sum below 0; 0 when
  * there are none. */
@@ -270,7 +257,7 @@ LQ_INLINE void lq_plsobject_separate_cell(LQ_GLOBAL float *phi, LQ_GLOBAL const 
         int w0 = LQ_MAC_W(i, j, k, nx, ny);
         r[2] = 0.5f * ((w[w0] + w[w0 + nx * ny]) - (wo[w0] + wo[w0 + nx * ny]));
     }
-    for (int q = 0; q < 3; q++) g[q] = lq_plsobject_sdf_d(sdf, q, i, j, k, nx, ny, nz);
+    for (int q = 0; q < 3; q++) g[q] = lq_mac_grid_diff(sdf, q, i, j, k, nx, ny, nz);
     float dn = r[0] * g[0] + r[1] * g[1] + r[2] * g[2];
     /* urel·N > 0.1 |urel|, N = g/|g|, without a division */
     if (dn > 0.1f * lq_plsobject_len3(r[0], r[1], r[2]) * lq_plsobject_len3(g[0], g[1], g[2]))

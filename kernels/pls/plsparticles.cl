@@ -2,11 +2,13 @@
  * plsparticles.cl — particles of the particle level set (Enright et al. 2002; Rasmussen
  * et al. 2004 §3): advection, escaped-particle correction of φ, radii, compaction
  * (deletion) and seeding with attraction. The math is kernels/pls/plsparticles_cell.h,
- * shared with the reference twins (host/ops/pls/plsparticles_ref.c).
+ * shared with the reference twins (host/ops/pls/plsparticles_ref.c); compaction and
+ * seeding write in the slots of the shared block scan (kernels/common/scan_cell.h,
+ * scan.cl).
  *
  * Built with -DNX, -DNY, -DNZ (cells). One work-item per particle (n, or the range
- * [n0, n1), an argument), per cell, or per block of LQ_PLSPARTICLES_BLOCK cells or particles (block
- * sums, emission, compaction); one work-group for the scan. `c` is the coefficient buffer
+ * [n0, n1), an argument), per cell, or per block of LQ_PLSPARTICLES_BLOCK cells or
+ * particles (survivor counts, emission, compaction). `c` is the coefficient buffer
  * (LQ_PLS_C_*), `cnt` the counters (LQ_PLS_CNT_*).
  */
 
@@ -66,38 +68,6 @@ kernel void plsparticles_keep_count(global const float *part, global int *bsum, 
     bsum[blk] = sum;
 }
 
-/* One work-group: exclusive prefix of the block sums into boff from `base` (mode 0: the
- * live count, seeding; mode 1: 0, compaction), then lq_plsparticles_scan_done. `part` holds local
- * size + 1 ints. */
-kernel void plsparticles_block_scan(global int *boff, global const int *bsum, global int *cnt,
-                                    int nblocks, int capacity, int mode, local int *part)
-{
-    int lid = get_local_id(0), nl = get_local_size(0);
-    int chunk = (nblocks + nl - 1) / nl, lo = lid * chunk;
-    int hi = lo + chunk < nblocks ? lo + chunk : nblocks;
-    int base = mode == 0 ? cnt[LQ_PLSPARTICLES_CNT_LIVE] : 0, sum = 0;
-    for (int b = lo; b < hi; b++) sum += bsum[b];
-    part[lid] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-        int run = 0;
-        for (int b = 0; b < nl; b++) {
-            int t = part[b];
-            part[b] = run;
-            run += t;
-        }
-        part[nl] = run;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    int off = base + part[lid];
-    for (int b = lo; b < hi; b++) {
-        boff[b] = off;
-        off += bsum[b];
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    if (lid == 0) lq_plsparticles_scan_done(cnt, part[nl], base, capacity, mode);
-}
-
 /* Survivors move, in order, to the other buffer. */
 kernel void plsparticles_keep_scatter(global const float *src, global float *dst,
                                       global const int *boff, int n, int capacity,
@@ -133,16 +103,6 @@ kernel void plsparticles_cell_need(global int *ccnt, global const float *phi,
     int q = get_global_id(0);
     if (q >= NX * NY * NZ) return;
     lq_plsparticles_need_cell(ccnt, phi, sdf, c, q);
-}
-
-/* Sums of LQ_PLSPARTICLES_BLOCK consecutive cell needs. */
-kernel void plsparticles_block_sum(global const int *ccnt, global int *bsum)
-{
-    int blk = get_global_id(0), c0 = blk * LQ_PLSPARTICLES_BLOCK, n = NX * NY * NZ;
-    if (c0 >= n) return;
-    int sum = 0;
-    for (int q = c0; q < c0 + LQ_PLSPARTICLES_BLOCK && q < n; q++) sum += ccnt[q];
-    bsum[blk] = sum;
 }
 
 /* Each block writes its cells' new particles in order, while there is room. */

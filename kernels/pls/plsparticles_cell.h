@@ -51,8 +51,10 @@
 #ifndef LQ_PLSPARTICLES_CELL_H
 #define LQ_PLSPARTICLES_CELL_H
 
+#include "common/hash.h"
 #include "common/lq_shared.h"
 #include "common/mac_grid.h"
+#include "common/scan_cell.h"
 #include "mac/markers_cell.h"
 
 /* Particle layout. */
@@ -84,7 +86,7 @@
 #define LQ_PLSPARTICLES_C_ESC_LIQ  15 /* and liquid ones */
 #define LQ_PLSPARTICLES_C_COUNT    16
 
-#define LQ_PLSPARTICLES_BLOCK        64 /* cells or particles per sequential block (scans) */
+#define LQ_PLSPARTICLES_BLOCK        LQ_SCAN_BLOCK /* cells or particles per block (scan_cell.h) */
 #define LQ_PLSPARTICLES_MAX_PER_CELL 256
 
 /* Random streams. */
@@ -113,28 +115,6 @@ static inline float lq_plsparticles_float_of(lq_uint b)
 #define LQ_PLSPARTICLES_ATOMIC_MAX_INT(p, v) lq_plsparticles_atomic_max_int((p), (v))
 #define LQ_PLSPARTICLES_FLOAT_OF(b)          lq_plsparticles_float_of(b)
 #endif
-
-/* Integer hash (lowbias32, as splash_cell.h). */
-LQ_INLINE lq_uint lq_plsparticles_hash(lq_uint x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
-/* Uniform in [0, 1), the same on every device. */
-LQ_INLINE float lq_plsparticles_uniform(lq_uint seed, lq_uint step, lq_uint stream, lq_uint a,
-                                        lq_uint b)
-{
-    lq_uint h = lq_plsparticles_hash(
-        seed ^ lq_plsparticles_hash(
-                   step ^ lq_plsparticles_hash(stream ^
-                                               lq_plsparticles_hash(a ^ lq_plsparticles_hash(b)))));
-    return (float)(h >> 8) * (1.0f / 16777216.0f);
-}
 
 /* Order-preserving signed-int key of a float (not NaN): a < b ⇔ key(a) < key(b), with
  * −0 just below +0. Its own inverse on the bits. */
@@ -376,18 +356,16 @@ LQ_INLINE void lq_plsparticles_emit_one(LQ_GLOBAL float *a, const LQ_GLOBAL floa
     float h = c[LQ_PLSPARTICLES_C_H];
     lq_uint b = (lq_uint)m * 4u;
     lq_markers_vec3 p;
-    p.x =
-        ((float)i + lq_plsparticles_uniform(seed, step, LQ_PLSPARTICLES_S_POS, (lq_uint)q, b)) * h;
-    p.y = ((float)j +
-           lq_plsparticles_uniform(seed, step, LQ_PLSPARTICLES_S_POS, (lq_uint)q, b + 1u)) *
-          h;
-    p.z = nz > 1 ? ((float)k + lq_plsparticles_uniform(seed, step, LQ_PLSPARTICLES_S_POS,
-                                                       (lq_uint)q, b + 2u)) *
-                       h
-                 : 0.5f * c[LQ_PLSPARTICLES_C_L + 2];
+    p.x = ((float)i + lq_hash_uniform(seed, step, LQ_PLSPARTICLES_S_POS, (lq_uint)q, b)) * h;
+    p.y = ((float)j + lq_hash_uniform(seed, step, LQ_PLSPARTICLES_S_POS, (lq_uint)q, b + 1u)) * h;
+    p.z =
+        nz > 1
+            ? ((float)k + lq_hash_uniform(seed, step, LQ_PLSPARTICLES_S_POS, (lq_uint)q, b + 2u)) *
+                  h
+            : 0.5f * c[LQ_PLSPARTICLES_C_L + 2];
     float f = lq_plsparticles_sample(phi, p, nx, ny, nz, c[LQ_PLSPARTICLES_C_IH]);
     float s = f <= 0.0f ? -1.0f : 1.0f, rmin = c[LQ_PLSPARTICLES_C_RMIN];
-    float xi = lq_plsparticles_uniform(seed, step, LQ_PLSPARTICLES_S_GOAL, (lq_uint)q, (lq_uint)m);
+    float xi = lq_hash_uniform(seed, step, LQ_PLSPARTICLES_S_GOAL, (lq_uint)q, (lq_uint)m);
     a[LQ_PLSPARTICLES_X] = p.x;
     a[LQ_PLSPARTICLES_X + 1] = p.y;
     a[LQ_PLSPARTICLES_X + 2] = p.z;
@@ -423,19 +401,6 @@ LQ_INLINE void lq_plsparticles_attract_one(LQ_GLOBAL float *a, const LQ_GLOBAL f
     a[LQ_PLSPARTICLES_X + 1] = p.y;
     a[LQ_PLSPARTICLES_X + 2] = p.z;
     a[LQ_PLSPARTICLES_R] = s * lq_plsparticles_clamp_radius(s * f, c);
-}
-
-/* --- sequential blocks ----------------------------------------------------------------- */
-
-/* After the scan of `total` new slots from base: what fits, and the counters. */
-LQ_INLINE void lq_plsparticles_scan_done(LQ_GLOBAL int *cnt, int total, int base, int capacity,
-                                         int mode)
-{
-    int room = capacity - base;
-    int made = total < room ? total : room;
-    cnt[LQ_PLSPARTICLES_CNT_DROPPED] += total - made;
-    cnt[LQ_PLSPARTICLES_CNT_LIVE] = base + made;
-    if (mode == 0) cnt[LQ_PLSPARTICLES_CNT_ADDED] = made;
 }
 
 #endif

@@ -3,7 +3,8 @@
  * every solver's load, on the reference path.
  *
  * At start-up it creates one small run per solver (and mac with its other surface
- * trackers and spray), each advanced a frame, from the scenes below. An input is one byte
+ * trackers and spray, pls with texture particles and an inlet), each advanced a frame,
+ * from the scenes below. An input is one byte
  * and a checkpoint file: the byte's low bits pick the run whose state the file is loaded
  * into; with its high bit set the harness first writes correct checksums into the file
  * (its header length permitting), so that mutations reach the solvers' loads and their
@@ -32,6 +33,10 @@ static const char *const lq_fuzz_scenes[] = {
     "  - level: 0.4\n",
     "solver: pls\ngrid: {size: [8, 8, 8], cell: 0.1}\npls: {max_particles: 1000}\nliquid:\n"
     "  - box: {min: [0, 0, 0], max: [0.4, 0.5, 0.8]}\n",
+    "solver: pls\ngrid: {size: [8, 8, 8], cell: 0.1}\n"
+    "pls: {max_particles: 1000, texture: {checker: 0.1, per_cell: 2}}\nliquid:\n"
+    "  - box: {min: [0, 0, 0], max: [0.4, 0.5, 0.8]}\nsources:\n"
+    "  - inlet: {min: [0.5, 0.5, 0.3], max: [0.6, 0.6, 0.5], velocity: [0, -1, 0], flow: 0.001}\n",
 };
 #define LQ_FUZZ_RUNS ((int)(sizeof lq_fuzz_scenes / sizeof lq_fuzz_scenes[0]))
 

@@ -7,6 +7,8 @@ after them.
   lqckpt.py info FILE                      the header as JSON
   lqckpt.py frame FILE N [--fix]           sets the frame
   lqckpt.py int32 FILE OFFSET N [--fix]    sets an int32 at OFFSET bytes into the payload
+                                           (a negative OFFSET counts back from its end)
+  lqckpt.py read32 FILE OFFSET             prints the int32 there
   lqckpt.py flip FILE OFFSET [--fix]       inverts the byte at OFFSET (from the file start)
   lqckpt.py fix FILE                       recomputes both checksums
 """
@@ -55,9 +57,14 @@ def main(argv):
         return 0
     if cmd == 'frame':
         struct.pack_into('<i', b, 32, int(rest[0]))
-    elif cmd == 'int32':
+    elif cmd in ('int32', 'read32'):
         (hb,) = struct.unpack_from('<I', b, 12)
-        struct.pack_into('<i', b, hb + int(rest[0]), int(rest[1]))
+        o = int(rest[0])
+        o = hb + o if o >= 0 else len(b) - 4 + o  # the payload ends before "END!"
+        if cmd == 'read32':
+            print(struct.unpack_from('<i', b, o)[0])
+            return 0
+        struct.pack_into('<i', b, o, int(rest[1]))
     elif cmd == 'flip':
         b[int(rest[0])] ^= 0xff
     elif cmd != 'fix':

@@ -271,7 +271,7 @@ static void side_get(side *s, grid *g)
 
 static lq_pressure_params params(lq_pressure_method m, float dx, float dy, float dz)
 {
-    return lq_pressure_defaults(m, DT, dx, dy, dz);
+    return lq_pressure_params_of(m, DT, dx, dy, dz, 1e-4f, m == LQ_PRESSURE_JACOBI ? 10000 : 1000);
 }
 
 /* --- twin diff ------------------------------------------------------------------------ */

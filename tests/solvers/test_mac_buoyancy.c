@@ -102,7 +102,7 @@ static void tank_make(lq_ctx *ctx, tank *t, int solved)
     CHECK_OK(lq_macsurface_classify(&so, &t->flags, &t->mask));
     lq_momentum_params mp = {.dt = dt, .dx = h, .dy = h, .dz = h, .nu = 0.0f};
     memcpy(mp.g, g3, sizeof g3);
-    lq_pressure_params pp = lq_pressure_defaults(LQ_PRESSURE_RED_BLACK, dt, h, h, h);
+    lq_pressure_params pp = lq_pressure_params_of(LQ_PRESSURE_RED_BLACK, dt, h, h, h, 1e-4f, 1000);
     pp.max_sweeps = 5000;
     for (int s = 0; s < 60; s++) {
         int sweeps = 0;

@@ -82,7 +82,7 @@ static void run(const char *device)
 
     lq_momentum_params mp = {.dt = dt, .dx = h, .dy = h, .dz = h, .nu = 0.0f};
     memcpy(mp.g, g3, sizeof g3);
-    lq_pressure_params pp = lq_pressure_defaults(LQ_PRESSURE_RED_BLACK, dt, h, h, h);
+    lq_pressure_params pp = lq_pressure_params_of(LQ_PRESSURE_RED_BLACK, dt, h, h, h, 1e-4f, 1000);
     pp.max_sweeps = 5000;
     int sweeps_first = 0, sweeps_last = 0, steps = 200;
     float maxdiv = 0;

@@ -334,7 +334,7 @@ static void test_box(lq_ctx *ctx)
     d.pos[1] = ys0 - s * H + 0.5 * H + 0.3 * h;
     sim sm;
     sim_init(&sm, ctx, level, &d);
-    sm.pp = lq_pressure_defaults(LQ_PRESSURE_RED_BLACK, (float)dt, h, h, h);
+    sm.pp = lq_pressure_params_of(LQ_PRESSURE_RED_BLACK, (float)dt, h, h, h, 1e-4f, 1000);
     sm.pp.max_sweeps = 2000;
     int steps = (int)(2.0 / dt), avg = (int)(0.5 / dt);
     double draft = 0, ysm = 0, umax = 0, dmin = 1, dmax = 0;
@@ -377,7 +377,7 @@ static void test_ball(lq_ctx *ctx, int two_way)
     d.two_way = two_way;
     sim sm;
     sim_init(&sm, ctx, level, &d);
-    sm.pp = lq_pressure_defaults(LQ_PRESSURE_RED_BLACK, (float)dt, h, h, h);
+    sm.pp = lq_pressure_params_of(LQ_PRESSURE_RED_BLACK, (float)dt, h, h, h, 1e-4f, 1000);
     sm.pp.max_sweeps = 2000;
     meas m0 = measure(&sm, r + 2 * h);
     const double area = (NX - 2) * (NZ - 2) * h * h, vol = 4.0 / 3.0 * LQ_PI * r * r * r;

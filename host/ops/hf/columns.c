@@ -1,6 +1,6 @@
 /*
- * splash.c — launchers of the splash operations (see splash.h) and the state they
- * share. Each launcher dispatches to the reference twin or binds its arguments and
+ * columns.c — launchers of the splash solver's column operations (see columns.h) and the
+ * state they share. Each launcher dispatches to the reference twin or binds its arguments and
  * enqueues kernels; nothing here allocates in the step loop.
  */
 #include "ops/hf/columns.h"
@@ -9,7 +9,8 @@
 #include <string.h>
 
 static const char *const lq_columns_sources[] = {
-    "kernels/common/lq_shared.h", "kernels/hf/columns_cell.h", "kernels/hf/columns.cl"};
+    "kernels/common/lq_shared.h", "kernels/common/hash.h", LQ_SCAN_SOURCES,
+    "kernels/hf/columns_cell.h", "kernels/hf/columns.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
@@ -76,67 +77,59 @@ void lq_columns_state_release(lq_columns_state *st)
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
 }
 
-/* The module's kernels (ops_init creates them, ops_release frees them). */
-#define LQ_COLUMNS_KERNELS(o)                                                                      \
-    {                                                                                              \
-        {&(o)->flow, "columns_flow"}, {&(o)->limit, "columns_limit"},                              \
-            {&(o)->scale, "columns_scale"}, {&(o)->volume, "columns_volume"},                      \
-            {&(o)->boundary, "columns_boundary"}, {&(o)->spray_count, "columns_spray_count"},      \
-            {&(o)->block_sum, "columns_block_sum"}, {&(o)->block_scan, "columns_block_scan"},      \
-            {&(o)->spray_emit, "columns_spray_emit"}, {&(o)->spray_take, "columns_spray_take"},    \
-            {&(o)->particles, "columns_particles"},                                                \
-            {&(o)->compact_count, "columns_compact_count"},                                        \
-            {&(o)->compact_scatter, "columns_compact_scatter"},                                    \
-        {                                                                                          \
-            &(o)->contact, "columns_contact"                                                       \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_columns_kernels[] = {
+    LQ_KERNEL(lq_columns_ops, flow, "columns_flow"),
+    LQ_KERNEL(lq_columns_ops, limit, "columns_limit"),
+    LQ_KERNEL(lq_columns_ops, scale, "columns_scale"),
+    LQ_KERNEL(lq_columns_ops, volume, "columns_volume"),
+    LQ_KERNEL(lq_columns_ops, boundary, "columns_boundary"),
+    LQ_KERNEL(lq_columns_ops, spray_count, "columns_spray_count"),
+    LQ_KERNEL(lq_columns_ops, spray_emit, "columns_spray_emit"),
+    LQ_KERNEL(lq_columns_ops, spray_take, "columns_spray_take"),
+    LQ_KERNEL(lq_columns_ops, particles, "columns_particles"),
+    LQ_KERNEL(lq_columns_ops, compact_count, "columns_compact_count"),
+    LQ_KERNEL(lq_columns_ops, compact_scatter, "columns_compact_scatter"),
+    LQ_KERNEL(lq_columns_ops, contact, "columns_contact"),
+    LQ_SCAN_KERNELS(lq_columns_ops),
+};
+static const lq_program lq_columns_program =
+    LQ_PROGRAM("XZ", lq_columns_sources, lq_columns_kernels);
 
 int lq_columns_ops_init(lq_columns_ops *o, lq_ctx *ctx, int nx, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->nz = nz;
+    *o = (lq_columns_ops){.ctx = ctx, .nx = nx, .nz = nz};
     if (IS_REF(o)) return LQ_OK;
     if (!ctx->cl.dev.int64_atomics)
         return lq_error(LQ_EINPUT,
                         "%s lacks cl_khr_int64_base_atomics, which the splash volume "
                         "bookkeeping needs; choose another device or --device ref",
                         ctx->cl.dev.name);
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNZ=%d", nx, nz);
-    lq_cl_kernel_name ks[] = LQ_COLUMNS_KERNELS(o);
-    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_columns_sources), lq_columns_sources,
-                                 defines, &o->program, (int)LQ_COUNT(ks), ks);
-    return rc;
+    return lq_program_build(&lq_columns_program, o, &o->program, ctx, nx, 0, nz, "");
 }
 
 void lq_columns_ops_release(lq_columns_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_COLUMNS_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_columns_program, o, &o->program);
 }
 
-static int lq_columns_launch(lq_columns_ops *o, cl_kernel k, const char *name, int nargs,
-                             const lq_argv *args, int dims, size_t g0, size_t g1)
+/* The corners ((nx + 1) × (nz + 1)) and the columns (nx × nz). */
+static lq_range lq_columns_corners(const lq_columns_ops *o)
 {
-    return lq_cl_launch(o->ctx, k, name, nargs, args, dims, g0, g1, NULL);
+    return lq_range_2d((size_t)o->nx + 1, (size_t)o->nz + 1, 0, 0);
 }
 
-/* For ranges that change from step to step (particles, object footprints): a fixed
- * work-group size and the range rounded up to it (the kernels return past their end).
- * Left to the runtime, each new range may get a new group size, and PoCL compiles a
- * kernel variant per group size: a ball splash took seconds per frame that way. */
-static int lq_columns_launch_var(lq_columns_ops *o, cl_kernel k, const char *name, int nargs,
-                                 const lq_argv *args, int dims, size_t g0, size_t g1)
+static lq_range lq_columns_cells(const lq_columns_ops *o)
 {
-    size_t maxwg = LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1);
-    size_t local[2] = {dims == 1 ? LQ_MIN((size_t)64, maxwg) : LQ_MIN((size_t)8, maxwg),
-                       dims == 1 ? 1 : LQ_MIN((size_t)8, maxwg / LQ_MIN((size_t)8, maxwg))};
-    size_t r0 = (g0 + local[0] - 1) / local[0] * local[0];
-    size_t r1 = (g1 + local[1] - 1) / local[1] * local[1];
-    return lq_cl_launch(o->ctx, k, name, nargs, args, dims, r0, r1, local);
+    return lq_range_2d((size_t)o->nx, (size_t)o->nz, 0, 0);
+}
+
+/* Object footprints, ni × nk corners or columns that change from step to step: fixed
+ * groups of 8 × 8 (lq_range_var's reason). */
+static lq_range lq_columns_var2(const lq_kernel *k, int ni, int nk)
+{
+    size_t l0 = lq_kernel_group(k, 8), l1 = lq_kernel_group(k, 64) / l0; /* 8 × 8 */
+    return lq_range_2d((size_t)LQ_MAX(ni, 0), (size_t)LQ_MAX(nk, 0), l0, l1);
 }
 
 static void lq_columns_swap(lq_field *a, lq_field *b)
@@ -153,12 +146,11 @@ int lq_columns_flow(lq_columns_ops *o, lq_columns_state *st, float keep, float g
     if (IS_REF(o)) {
         lq_columns_ref_flow(st, keep, ga, gd, ge, visc);
     } else {
-        lq_argv a[] = {MEM(&st->qx),  MEM(&st->qz),  MEM(&st->qd),  MEM(&st->qa),
-                       MEM(&st->qx2), MEM(&st->qz2), MEM(&st->qd2), MEM(&st->qa2),
-                       MEM(&st->b),   MEM(&st->d),   MEM(&st->e),   VAL(keep),
-                       VAL(ga),       VAL(gd),       VAL(ge),       VAL(visc)};
-        rc = lq_columns_launch(o, o->flow, "columns_flow", 16, a, 2, (size_t)o->nx + 1,
-                               (size_t)o->nz + 1);
+        lq_arg a[] = {LQ_MEM(&st->qx),  LQ_MEM(&st->qz),  LQ_MEM(&st->qd),  LQ_MEM(&st->qa),
+                      LQ_MEM(&st->qx2), LQ_MEM(&st->qz2), LQ_MEM(&st->qd2), LQ_MEM(&st->qa2),
+                      LQ_MEM(&st->b),   LQ_MEM(&st->d),   LQ_MEM(&st->e),   LQ_VAL(keep),
+                      LQ_VAL(ga),       LQ_VAL(gd),       LQ_VAL(ge),       LQ_VAL(visc)};
+        rc = lq_kernel_launch(&o->flow, lq_columns_corners(o), LQ_ARGS(a));
     }
     if (rc) return rc;
     lq_columns_swap(&st->qx, &st->qx2);
@@ -174,13 +166,13 @@ int lq_columns_limit(lq_columns_ops *o, lq_columns_state *st, float r, int last)
         lq_columns_ref_limit(st, r, last);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(&st->qx), MEM(&st->qz),       MEM(&st->qd), MEM(&st->qa), MEM(&st->d),
-                   MEM(&st->s),  MEM(&st->counters), VAL(r),       VAL(last)};
-    lq_argv b[] = {MEM(&st->qx), MEM(&st->qz), MEM(&st->qd), MEM(&st->qa), MEM(&st->s)};
-    int rc = lq_columns_launch(o, o->limit, "columns_limit", 9, a, 2, (size_t)o->nx, (size_t)o->nz);
-    if (!rc)
-        rc = lq_columns_launch(o, o->scale, "columns_scale", 5, b, 2, (size_t)o->nx + 1,
-                               (size_t)o->nz + 1);
+    lq_arg a[] = {LQ_MEM(&st->qx),       LQ_MEM(&st->qz), LQ_MEM(&st->qd),
+                  LQ_MEM(&st->qa),       LQ_MEM(&st->d),  LQ_MEM(&st->s),
+                  LQ_MEM(&st->counters), LQ_VAL(r),       LQ_VAL(last)};
+    lq_arg b[] = {LQ_MEM(&st->qx), LQ_MEM(&st->qz), LQ_MEM(&st->qd), LQ_MEM(&st->qa),
+                  LQ_MEM(&st->s)};
+    int rc = lq_kernel_launch(&o->limit, lq_columns_cells(o), LQ_ARGS(a));
+    if (!rc) rc = lq_kernel_launch(&o->scale, lq_columns_corners(o), LQ_ARGS(b));
     return rc;
 }
 
@@ -190,11 +182,10 @@ int lq_columns_volume(lq_columns_ops *o, lq_columns_state *st, float r, float in
         lq_columns_ref_volume(st, r, inv_area, dt);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(&st->d),  MEM(&st->hd),  MEM(&st->ret), MEM(&st->acc),
-                   MEM(&st->qx), MEM(&st->qz),  MEM(&st->qd),  MEM(&st->qa),
-                   VAL(r),       VAL(inv_area), VAL(dt)};
-    return lq_columns_launch(o, o->volume, "columns_volume", 11, a, 2, (size_t)o->nx,
-                             (size_t)o->nz);
+    lq_arg a[] = {LQ_MEM(&st->d),  LQ_MEM(&st->hd),  LQ_MEM(&st->ret), LQ_MEM(&st->acc),
+                  LQ_MEM(&st->qx), LQ_MEM(&st->qz),  LQ_MEM(&st->qd),  LQ_MEM(&st->qa),
+                  LQ_VAL(r),       LQ_VAL(inv_area), LQ_VAL(dt)};
+    return lq_kernel_launch(&o->volume, lq_columns_cells(o), LQ_ARGS(a));
 }
 
 int lq_columns_boundary(lq_columns_ops *o, lq_columns_state *st, int axis, int wall, int from,
@@ -204,22 +195,9 @@ int lq_columns_boundary(lq_columns_ops *o, lq_columns_state *st, int axis, int w
         lq_columns_ref_boundary(st, axis, wall, from, n, q);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(&st->qx), MEM(&st->qz), VAL(axis), VAL(wall), VAL(from), VAL(q)};
-    return lq_columns_launch(o, o->boundary, "columns_boundary", 6, a, 1, (size_t)LQ_MAX(n, 0), 1);
-}
-
-/* columns_block_scan as one work-group (up to 256 work-items) with its local scratch. */
-static int lq_columns_block_scan(lq_columns_ops *o, lq_columns_state *st, int nblocks, int mode)
-{
-    size_t wg = LQ_MIN((size_t)256, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
-    lq_argv s[] = {MEM(&st->boff), MEM(&st->bsum),    MEM(&st->counters),
-                   VAL(nblocks),   VAL(st->capacity), VAL(mode)};
-    int rc = LQ_OK;
-    for (int i = 0; i < 6 && !rc; i++)
-        rc = lq_cl_arg(o->block_scan, "columns_block_scan", (cl_uint)i, s[i].size, s[i].p);
-    if (!rc) rc = lq_cl_arg(o->block_scan, "columns_block_scan", 6, (wg + 1) * sizeof(int), NULL);
-    if (!rc) rc = lq_cl_run(o->ctx, o->block_scan, "columns_block_scan", 1, &wg, &wg);
-    return rc;
+    lq_arg a[] = {LQ_MEM(&st->qx), LQ_MEM(&st->qz), LQ_VAL(axis),
+                  LQ_VAL(wall),    LQ_VAL(from),    LQ_VAL(q)};
+    return lq_kernel_launch(&o->boundary, lq_range_1d((size_t)LQ_MAX(n, 0), 0), LQ_ARGS(a));
 }
 
 int lq_columns_spray(lq_columns_ops *o, lq_columns_state *st, const lq_columns_spray_params *p)
@@ -230,27 +208,19 @@ int lq_columns_spray(lq_columns_ops *o, lq_columns_state *st, const lq_columns_s
     }
     lq_field *part = &st->part[st->cur];
     int corners = (o->nx + 1) * (o->nz + 1);
-    lq_argv a[] = {MEM(&st->d),           MEM(&st->hd),      MEM(&st->e),
-                   MEM(&st->ccnt),        VAL(p->threshold), VAL(p->per_step),
-                   VAL(p->cap_per_depth), VAL(p->seed),      VAL(p->step)};
-    lq_argv b[] = {MEM(&st->ccnt), MEM(&st->bsum), VAL(corners)};
-    lq_argv e[] = {MEM(part),      MEM(&st->ccnt), MEM(&st->boff), MEM(&st->b),
-                   MEM(&st->d),    MEM(&st->hd),   MEM(&st->qx),   MEM(&st->qz),
-                   VAL(p->dx),     VAL(p->ox),     VAL(p->oz),     VAL(p->inv_fa),
-                   VAL(p->volume), VAL(p->seed),   VAL(p->step),   VAL(st->capacity)};
-    lq_argv t[] = {MEM(&st->d), MEM(&st->ccnt), VAL(p->quarter_depth)};
-    int rc = lq_columns_launch(o, o->spray_count, "columns_spray_count", 9, a, 2, (size_t)o->nx + 1,
-                               (size_t)o->nz + 1);
-    if (!rc)
-        rc = lq_columns_launch(o, o->block_sum, "columns_block_sum", 3, b, 1, (size_t)st->cblocks,
-                               1);
-    if (!rc) rc = lq_columns_block_scan(o, st, st->cblocks, 0);
-    if (!rc)
-        rc = lq_columns_launch(o, o->spray_emit, "columns_spray_emit", 16, e, 1,
-                               (size_t)st->cblocks, 1);
-    if (!rc)
-        rc = lq_columns_launch(o, o->spray_take, "columns_spray_take", 3, t, 2, (size_t)o->nx,
-                               (size_t)o->nz);
+    lq_arg a[] = {LQ_MEM(&st->d),           LQ_MEM(&st->hd),      LQ_MEM(&st->e),
+                  LQ_MEM(&st->ccnt),        LQ_VAL(p->threshold), LQ_VAL(p->per_step),
+                  LQ_VAL(p->cap_per_depth), LQ_VAL(p->seed),      LQ_VAL(p->step)};
+    lq_arg e[] = {LQ_MEM(part),      LQ_MEM(&st->ccnt), LQ_MEM(&st->boff), LQ_MEM(&st->b),
+                  LQ_MEM(&st->d),    LQ_MEM(&st->hd),   LQ_MEM(&st->qx),   LQ_MEM(&st->qz),
+                  LQ_VAL(p->dx),     LQ_VAL(p->ox),     LQ_VAL(p->oz),     LQ_VAL(p->inv_fa),
+                  LQ_VAL(p->volume), LQ_VAL(p->seed),   LQ_VAL(p->step),   LQ_VAL(st->capacity)};
+    lq_arg t[] = {LQ_MEM(&st->d), LQ_MEM(&st->ccnt), LQ_VAL(p->quarter_depth)};
+    lq_scan_bufs sb = lq_columns_scan_bufs(st);
+    int rc = lq_kernel_launch(&o->spray_count, lq_columns_corners(o), LQ_ARGS(a));
+    if (!rc) rc = lq_scan_append(&o->scan, &sb, &st->ccnt, corners);
+    if (!rc) rc = lq_kernel_launch(&o->spray_emit, lq_range_1d((size_t)st->cblocks, 0), LQ_ARGS(e));
+    if (!rc) rc = lq_kernel_launch(&o->spray_take, lq_columns_cells(o), LQ_ARGS(t));
     return rc;
 }
 
@@ -260,24 +230,24 @@ int lq_columns_particles(lq_columns_ops *o, lq_columns_state *st, const lq_colum
         lq_columns_ref_particles(st, p);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(&st->part[st->cur]),
-                   MEM(&st->b),
-                   MEM(&st->d),
-                   MEM(&st->ret),
-                   MEM(&st->acc),
-                   MEM(&st->obj),
-                   VAL(p->nobj),
-                   VAL(p->n),
-                   VAL(p->dx),
-                   VAL(p->ox),
-                   VAL(p->oz),
-                   VAL(p->dt),
-                   VAL(p->g[0]),
-                   VAL(p->g[1]),
-                   VAL(p->g[2]),
-                   VAL(p->drag_keep),
-                   VAL(p->dry)};
-    return lq_columns_launch_var(o, o->particles, "columns_particles", 17, a, 1, (size_t)p->n, 1);
+    lq_arg a[] = {LQ_MEM(&st->part[st->cur]),
+                  LQ_MEM(&st->b),
+                  LQ_MEM(&st->d),
+                  LQ_MEM(&st->ret),
+                  LQ_MEM(&st->acc),
+                  LQ_MEM(&st->obj),
+                  LQ_VAL(p->nobj),
+                  LQ_VAL(p->n),
+                  LQ_VAL(p->dx),
+                  LQ_VAL(p->ox),
+                  LQ_VAL(p->oz),
+                  LQ_VAL(p->dt),
+                  LQ_VAL(p->g[0]),
+                  LQ_VAL(p->g[1]),
+                  LQ_VAL(p->g[2]),
+                  LQ_VAL(p->drag_keep),
+                  LQ_VAL(p->dry)};
+    return lq_kernel_launch(&o->particles, lq_range_var(&o->particles, p->n), LQ_ARGS(a));
 }
 
 int lq_columns_compact(lq_columns_ops *o, lq_columns_state *st, int n)
@@ -286,16 +256,12 @@ int lq_columns_compact(lq_columns_ops *o, lq_columns_state *st, int n)
         lq_columns_ref_compact(st, n);
         return LQ_OK;
     }
-    int nblocks = (n + LQ_COLUMNS_BLOCK - 1) / LQ_COLUMNS_BLOCK;
     lq_field *src = &st->part[st->cur], *dst = &st->part[1 - st->cur];
-    lq_argv a[] = {MEM(src), MEM(&st->bsum), VAL(n)};
-    lq_argv c[] = {MEM(src), MEM(dst), MEM(&st->boff), VAL(n)};
-    int rc = lq_columns_launch_var(o, o->compact_count, "columns_compact_count", 3, a, 1,
-                                   (size_t)nblocks, 1);
-    if (!rc) rc = lq_columns_block_scan(o, st, nblocks, 1);
-    if (!rc)
-        rc = lq_columns_launch_var(o, o->compact_scatter, "columns_compact_scatter", 4, c, 1,
-                                   (size_t)nblocks, 1);
+    lq_arg a[] = {LQ_MEM(src), LQ_MEM(&st->bsum), LQ_VAL(n)};
+    lq_arg c[] = {LQ_MEM(src), LQ_MEM(dst), LQ_MEM(&st->boff), LQ_VAL(n)};
+    lq_scan_bufs sb = lq_columns_scan_bufs(st);
+    int rc = lq_scan_compact(&o->scan, &sb, n, &o->compact_count, LQ_ARGS(a), &o->compact_scatter,
+                             LQ_ARGS(c));
     if (!rc) st->cur = 1 - st->cur;
     return rc;
 }
@@ -307,9 +273,8 @@ int lq_columns_contact(lq_columns_ops *o, lq_columns_state *st, int nobj, float 
         lq_columns_ref_contact(st, nobj, dx, ox, oz, mode, i0, k0, ni, nk);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(&st->e), MEM(&st->acc), MEM(&st->obj), VAL(nobj), MEM(&st->b),
-                   MEM(&st->d), VAL(dx),       VAL(ox),       VAL(oz),   VAL(mode),
-                   VAL(i0),     VAL(k0),       VAL(ni),       VAL(nk)};
-    return lq_columns_launch_var(o, o->contact, "columns_contact", 14, a, 2, (size_t)LQ_MAX(ni, 0),
-                                 (size_t)LQ_MAX(nk, 0));
+    lq_arg a[] = {LQ_MEM(&st->e), LQ_MEM(&st->acc), LQ_MEM(&st->obj), LQ_VAL(nobj), LQ_MEM(&st->b),
+                  LQ_MEM(&st->d), LQ_VAL(dx),       LQ_VAL(ox),       LQ_VAL(oz),   LQ_VAL(mode),
+                  LQ_VAL(i0),     LQ_VAL(k0),       LQ_VAL(ni),       LQ_VAL(nk)};
+    return lq_kernel_launch(&o->contact, lq_columns_var2(&o->contact, ni, nk), LQ_ARGS(a));
 }

@@ -57,24 +57,13 @@ void lq_columns_ref_boundary(lq_columns_state *st, int axis, int wall, int from,
 void lq_columns_ref_spray(lq_columns_state *st, const lq_columns_spray_params *p)
 {
     int nx = st->nx, nz = st->nz, total = (nx + 1) * (nz + 1);
-    int *cnt = I(&st->ccnt), *bsum = I(&st->bsum), *boff = I(&st->boff), *ctr = I(&st->counters);
-    for (int blk = 0; blk < st->cblocks; blk++) {
-        int sum = 0;
-        for (int c = blk * LQ_COLUMNS_BLOCK; c < (blk + 1) * LQ_COLUMNS_BLOCK && c < total; c++) {
-            cnt[c] = lq_columns_emit_count(F(&st->d), F(&st->hd), F(&st->e), c % (nx + 1),
-                                           c / (nx + 1), nx, nz, p->threshold, p->per_step,
-                                           p->cap_per_depth, p->seed, p->step);
-            sum += cnt[c];
-        }
-        bsum[blk] = sum;
-    }
-    int live = ctr[LQ_COLUMNS_CNT_LIVE];
-    int made_total = lq_columns_scan(boff, bsum, st->cblocks, live);
-    int room = st->capacity - live;
-    int made = made_total < room ? made_total : room;
-    ctr[LQ_COLUMNS_CNT_EMITTED] = made;
-    ctr[LQ_COLUMNS_CNT_DROPPED] += made_total - made;
-    ctr[LQ_COLUMNS_CNT_LIVE] = live + made;
+    int *cnt = I(&st->ccnt), *boff = I(&st->boff);
+    for (int c = 0; c < total; c++)
+        cnt[c] = lq_columns_emit_count(F(&st->d), F(&st->hd), F(&st->e), c % (nx + 1), c / (nx + 1),
+                                       nx, nz, p->threshold, p->per_step, p->cap_per_depth, p->seed,
+                                       p->step);
+    lq_scan_bufs sb = lq_columns_scan_bufs(st);
+    lq_scan_ref_append(&sb, &st->ccnt, total);
     float *part = F(&st->part[st->cur]);
     for (int blk = 0; blk < st->cblocks; blk++) {
         int slot = boff[blk];

@@ -11,7 +11,7 @@
 #ifndef LQ_HOST_COLUMNS_REF_H
 #define LQ_HOST_COLUMNS_REF_H
 
-#include "core/field.h"
+#include "core/scan.h"
 #include "hf/columns_cell.h"
 
 /* Everything one splash run keeps on its backend. */
@@ -39,9 +39,22 @@ typedef struct lq_columns_ops {
     lq_ctx *ctx;
     int nx, nz;
     cl_program program;
-    cl_kernel flow, limit, scale, volume, boundary, spray_count, block_sum, block_scan, spray_emit,
-        spray_take, particles, compact_count, compact_scatter, contact;
+    lq_kernel flow, limit, scale, volume, boundary, spray_count, spray_emit, spray_take, particles,
+        compact_count, compact_scatter, contact;
+    lq_scan scan; /* block sums and scan of emission and compaction */
 } lq_columns_ops;
+
+/* The state's side of the shared block scan (core/scan.h): its block sums, offsets and
+ * counters, its room. */
+static inline lq_scan_bufs lq_columns_scan_bufs(lq_columns_state *st)
+{
+    lq_scan_bufs b = {&st->bsum,
+                      &st->boff,
+                      &st->counters,
+                      st->capacity,
+                      {LQ_COLUMNS_CNT_LIVE, LQ_COLUMNS_CNT_DROPPED, LQ_COLUMNS_CNT_EMITTED, -1}};
+    return b;
+}
 
 typedef struct lq_columns_spray_params {
     float threshold;     /* m/s of ż (§3.3) */

@@ -18,29 +18,27 @@
 static const char *const lq_heightfield_sources[] = {
     "kernels/common/lq_shared.h", "kernels/hf/heightfield_cell.h", "kernels/hf/heightfield.cl"};
 
-/* The module's kernels (ops_init creates them, ops_release frees them). */
-#define LQ_HEIGHTFIELD_KERNELS(o)                                                                  \
-    {                                                                                              \
-        {&(o)->residual, "heightfield_residual"}, {&(o)->advect, "heightfield_advect"},            \
-            {&(o)->adi_x, "heightfield_adi_x"}, {&(o)->adi_z, "heightfield_adi_z"},                \
-            {&(o)->source, "heightfield_source"}, {&(o)->label_init, "heightfield_label_init"},    \
-            {&(o)->label_merge, "heightfield_label_merge"},                                        \
-            {&(o)->label_compress, "heightfield_label_compress"},                                  \
-            {&(o)->volume_reduce, "heightfield_volume_reduce"},                                    \
-            {&(o)->volume_apply, "heightfield_volume_apply"},                                      \
-            {&(o)->finish, "heightfield_finish"},                                                  \
-        {                                                                                          \
-            &(o)->stats, "heightfield_stats"                                                       \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_heightfield_kernels[] = {
+    LQ_KERNEL(lq_heightfield_ops, residual, "heightfield_residual"),
+    LQ_KERNEL(lq_heightfield_ops, advect, "heightfield_advect"),
+    LQ_KERNEL(lq_heightfield_ops, adi_x, "heightfield_adi_x"),
+    LQ_KERNEL(lq_heightfield_ops, adi_z, "heightfield_adi_z"),
+    LQ_KERNEL(lq_heightfield_ops, source, "heightfield_source"),
+    LQ_KERNEL(lq_heightfield_ops, label_init, "heightfield_label_init"),
+    LQ_KERNEL(lq_heightfield_ops, label_merge, "heightfield_label_merge"),
+    LQ_KERNEL(lq_heightfield_ops, label_compress, "heightfield_label_compress"),
+    LQ_KERNEL(lq_heightfield_ops, volume_reduce, "heightfield_volume_reduce"),
+    LQ_KERNEL(lq_heightfield_ops, volume_apply, "heightfield_volume_apply"),
+    LQ_KERNEL(lq_heightfield_ops, finish, "heightfield_finish"),
+    LQ_KERNEL(lq_heightfield_ops, stats, "heightfield_stats"),
+};
+static const lq_program lq_heightfield_program =
+    LQ_PROGRAM("XZ", lq_heightfield_sources, lq_heightfield_kernels);
 
 int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz)
 {
-    int rc = LQ_OK;
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->nz = nz;
+    *o = (lq_heightfield_ops){.ctx = ctx, .nx = nx, .nz = nz};
     if (ctx->backend == LQ_BACKEND_REF) return LQ_OK;
     if (!ctx->cl.dev.int64_atomics)
         return lq_error(LQ_EINPUT,
@@ -61,48 +59,42 @@ int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz)
     o->xblock = !(ctx->cl.dev.type & CL_DEVICE_TYPE_GPU) && nx % 8 == 0 && nx >= 8;
     env = getenv("LIQUIDCL_XBLOCK");
     if (env && *env) o->xblock = atoi(env) != 0 && nx % 8 == 0 && nx >= 8;
-    char defines[160];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNZ=%d -DLQ_VEC=%d -DLQ_XBLOCK=%d", nx, nz, o->vec,
-             o->xblock);
-    lq_cl_kernel_name ks[] = LQ_HEIGHTFIELD_KERNELS(o);
-    rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_heightfield_sources),
-                             lq_heightfield_sources, defines, &o->program, (int)LQ_COUNT(ks), ks);
-    return rc;
+    char extra[64];
+    snprintf(extra, sizeof extra, "-DLQ_VEC=%d -DLQ_XBLOCK=%d", o->vec, o->xblock);
+    return lq_program_build(&lq_heightfield_program, o, &o->program, ctx, nx, 0, nz, extra);
 }
 
 void lq_heightfield_ops_release(lq_heightfield_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_HEIGHTFIELD_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_heightfield_program, o, &o->program);
 }
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
-
-static int lq_heightfield_launch(lq_heightfield_ops *o, cl_kernel k, const char *name, int nargs,
-                                 const lq_argv *args, int dims, size_t g0, size_t g1)
-{
-    return lq_cl_launch(o->ctx, k, name, nargs, args, dims, g0, g1, NULL);
-}
 
 /* The line solves have few work-items (one per LQ_VEC lines). On CPUs pick a
  * work-group size that leaves at least four groups per compute unit, or runtimes put
  * them all on one core (PoCL chose 256 of 256 here); round the global size up to it
  * (the kernels return early past the last line). */
-static int lq_heightfield_launch_lines(lq_heightfield_ops *o, cl_kernel k, const char *name,
-                                       int nargs, const lq_argv *args, size_t items)
+static lq_range lq_heightfield_lines(const lq_heightfield_ops *o, const lq_kernel *k, size_t items)
 {
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
-        if (rc) return rc;
-    }
     size_t cu = LQ_MAX(o->ctx->cl.dev.compute_units, 1u), local = 64;
     /* GPUs keep whole groups of 64 (lanes of a warp side by side, coalesced); CPUs
      * trade group size for groups enough to feed every core. */
     if (!(o->ctx->cl.dev.type & CL_DEVICE_TYPE_GPU))
         while (local > 1 && items / local < 4 * cu) local /= 2;
-    local = LQ_MIN(local, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
-    size_t global = (items + local - 1) / local * local;
-    return lq_cl_run(o->ctx, k, name, 1, &global, &local);
+    return lq_range_1d(items, lq_kernel_group(k, local));
+}
+
+/* Columns of LQ_VEC cells by rows, segments of LQ_HEIGHTFIELD_SEGMENT cells by rows. */
+static lq_range lq_heightfield_vec_rows(const lq_heightfield_ops *o)
+{
+    return lq_range_2d(((size_t)o->nx + o->vec - 1) / o->vec, (size_t)o->nz, 0, 0);
+}
+
+static lq_range lq_heightfield_segments(const lq_heightfield_ops *o)
+{
+    size_t segs = (size_t)(o->nx + LQ_HEIGHTFIELD_SEGMENT - 1) / LQ_HEIGHTFIELD_SEGMENT;
+    return lq_range_2d(segs, (size_t)o->nz, 0, 0);
 }
 
 int lq_heightfield_residual(lq_heightfield_ops *o, const lq_field *h1, const lq_field *u,
@@ -113,9 +105,9 @@ int lq_heightfield_residual(lq_heightfield_ops *o, const lq_field *h1, const lq_
         lq_heightfield_ref_residual(o->nx, o->nz, h1, u, w, b, hn, kappa, cdt);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(h1), MEM(u), MEM(w), MEM(b), MEM(hn), VAL(kappa), VAL(cdt)};
-    return lq_heightfield_launch(o, o->residual, "heightfield_residual", 7, a, 2,
-                                 ((size_t)o->nx + o->vec - 1) / o->vec, (size_t)o->nz);
+    lq_arg a[] = {LQ_MEM(h1), LQ_MEM(u),     LQ_MEM(w),  LQ_MEM(b),
+                  LQ_MEM(hn), LQ_VAL(kappa), LQ_VAL(cdt)};
+    return lq_kernel_launch(&o->residual, lq_heightfield_vec_rows(o), LQ_ARGS(a));
 }
 
 int lq_heightfield_adi_x(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn,
@@ -125,10 +117,10 @@ int lq_heightfield_adi_x(lq_heightfield_ops *o, const lq_field *h1, const lq_fie
         lq_heightfield_ref_adi_x(o->nx, o->nz, h1, b, hn, cp, kappa);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(h1), MEM(b), MEM(hn), MEM(cp), VAL(kappa)};
+    lq_arg a[] = {LQ_MEM(h1), LQ_MEM(b), LQ_MEM(hn), LQ_MEM(cp), LQ_VAL(kappa)};
     size_t rows_per_item = o->xblock ? 8 : 1;
-    return lq_heightfield_launch_lines(o, o->adi_x, "heightfield_adi_x", 5, a,
-                                       ((size_t)o->nz + rows_per_item - 1) / rows_per_item);
+    size_t items = ((size_t)o->nz + rows_per_item - 1) / rows_per_item;
+    return lq_kernel_launch(&o->adi_x, lq_heightfield_lines(o, &o->adi_x, items), LQ_ARGS(a));
 }
 
 int lq_heightfield_adi_z(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn,
@@ -138,9 +130,9 @@ int lq_heightfield_adi_z(lq_heightfield_ops *o, const lq_field *h1, const lq_fie
         lq_heightfield_ref_adi_z(o->nx, o->nz, h1, b, hn, cp, kappa);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(h1), MEM(b), MEM(hn), MEM(cp), VAL(kappa)};
-    return lq_heightfield_launch_lines(o, o->adi_z, "heightfield_adi_z", 5, a,
-                                       ((size_t)o->nx + o->vec - 1) / o->vec);
+    lq_arg a[] = {LQ_MEM(h1), LQ_MEM(b), LQ_MEM(hn), LQ_MEM(cp), LQ_VAL(kappa)};
+    size_t items = ((size_t)o->nx + o->vec - 1) / o->vec;
+    return lq_kernel_launch(&o->adi_z, lq_heightfield_lines(o, &o->adi_z, items), LQ_ARGS(a));
 }
 
 int lq_heightfield_source(lq_heightfield_ops *o, lq_field *h1, const lq_field *b, lq_field *acc_l,
@@ -152,10 +144,10 @@ int lq_heightfield_source(lq_heightfield_ops *o, lq_field *h1, const lq_field *b
                                   amount, scale);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(h1), MEM(b),      MEM(acc_l), VAL(i0),     VAL(k0),   VAL(ci),
-                   VAL(ck), VAL(inv_r2), VAL(mode),  VAL(amount), VAL(scale)};
-    return lq_heightfield_launch(o, o->source, "heightfield_source", 11, a, 2, (size_t)ni,
-                                 (size_t)nk);
+    lq_arg a[] = {LQ_MEM(h1),   LQ_MEM(b),      LQ_MEM(acc_l), LQ_VAL(i0),
+                  LQ_VAL(k0),   LQ_VAL(ci),     LQ_VAL(ck),    LQ_VAL(inv_r2),
+                  LQ_VAL(mode), LQ_VAL(amount), LQ_VAL(scale)};
+    return lq_kernel_launch(&o->source, lq_range_2d((size_t)ni, (size_t)nk, 0, 0), LQ_ARGS(a));
 }
 
 int lq_heightfield_label(lq_heightfield_ops *o, const lq_field *h1, const lq_field *hn,
@@ -167,17 +159,13 @@ int lq_heightfield_label(lq_heightfield_ops *o, const lq_field *h1, const lq_fie
         return LQ_OK;
     }
     size_t n = (size_t)o->nx * (size_t)o->nz;
-    lq_argv ai[] = {MEM(h1), MEM(hn), MEM(b), MEM(L)};
-    lq_argv am[] = {MEM(L)};
-    lq_argv ac[] = {MEM(L), MEM(old_sum), MEM(new_sum), MEM(wet)};
-    int rc = lq_heightfield_launch_lines(o, o->label_init, "heightfield_label_init", 4, ai,
-                                         (size_t)o->nz);
-    if (!rc)
-        rc = lq_heightfield_launch(o, o->label_merge, "heightfield_label_merge", 1, am, 2,
-                                   (size_t)o->nx, (size_t)o->nz);
-    if (!rc)
-        rc = lq_heightfield_launch(o, o->label_compress, "heightfield_label_compress", 4, ac, 1, n,
-                                   1);
+    lq_arg ai[] = {LQ_MEM(h1), LQ_MEM(hn), LQ_MEM(b), LQ_MEM(L)};
+    lq_arg am[] = {LQ_MEM(L)};
+    lq_arg ac[] = {LQ_MEM(L), LQ_MEM(old_sum), LQ_MEM(new_sum), LQ_MEM(wet)};
+    lq_range rows = lq_heightfield_lines(o, &o->label_init, (size_t)o->nz);
+    int rc = lq_kernel_launch(&o->label_init, rows, LQ_ARGS(ai));
+    if (!rc) rc = lq_kernel_launch(&o->label_merge, lq_range_2d(o->nx, o->nz, 0, 0), LQ_ARGS(am));
+    if (!rc) rc = lq_kernel_launch(&o->label_compress, lq_range_1d(n, 0), LQ_ARGS(ac));
     return rc;
 }
 
@@ -190,11 +178,9 @@ int lq_heightfield_volume_reduce(lq_heightfield_ops *o, const lq_field *h1, cons
                                          with_old);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(h1),      MEM(hn),  MEM(b),     MEM(L),       MEM(old_sum),
-                   MEM(new_sum), MEM(wet), VAL(scale), VAL(with_old)};
-    size_t segs = (size_t)(o->nx + LQ_HEIGHTFIELD_SEGMENT - 1) / LQ_HEIGHTFIELD_SEGMENT;
-    return lq_heightfield_launch(o, o->volume_reduce, "heightfield_volume_reduce", 9, a, 2, segs,
-                                 (size_t)o->nz);
+    lq_arg a[] = {LQ_MEM(h1),      LQ_MEM(hn),  LQ_MEM(b),     LQ_MEM(L),       LQ_MEM(old_sum),
+                  LQ_MEM(new_sum), LQ_MEM(wet), LQ_VAL(scale), LQ_VAL(with_old)};
+    return lq_kernel_launch(&o->volume_reduce, lq_heightfield_segments(o), LQ_ARGS(a));
 }
 
 int lq_heightfield_volume_apply(lq_heightfield_ops *o, lq_field *hn, const lq_field *b,
@@ -207,11 +193,11 @@ int lq_heightfield_volume_apply(lq_heightfield_ops *o, lq_field *hn, const lq_fi
                                         next_wet, acc_l, inv_scale, last_pass);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(hn),      MEM(b),         MEM(L),        MEM(old_sum),
-                   MEM(new_sum), MEM(wet),       MEM(next_new), MEM(next_wet),
-                   MEM(acc_l),   VAL(inv_scale), VAL(last_pass)};
+    lq_arg a[] = {LQ_MEM(hn),      LQ_MEM(b),         LQ_MEM(L),        LQ_MEM(old_sum),
+                  LQ_MEM(new_sum), LQ_MEM(wet),       LQ_MEM(next_new), LQ_MEM(next_wet),
+                  LQ_MEM(acc_l),   LQ_VAL(inv_scale), LQ_VAL(last_pass)};
     size_t n = (size_t)o->nx * (size_t)o->nz;
-    return lq_heightfield_launch(o, o->volume_apply, "heightfield_volume_apply", 11, a, 1, n, 1);
+    return lq_kernel_launch(&o->volume_apply, lq_range_1d(n, 0), LQ_ARGS(a));
 }
 
 int lq_heightfield_finish(lq_heightfield_ops *o, lq_field *hn, const lq_field *h1,
@@ -223,10 +209,10 @@ int lq_heightfield_finish(lq_heightfield_ops *o, lq_field *hn, const lq_field *h
                                   step);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(hn),     MEM(h1),   MEM(b),    MEM(u),   MEM(w),   MEM(acc_i),
-                   VAL(gdt_dx), VAL(keep), VAL(fric), VAL(eps), VAL(step)};
-    return lq_heightfield_launch(o, o->finish, "heightfield_finish", 11, a, 2,
-                                 ((size_t)o->nx + o->vec - 1) / o->vec, (size_t)o->nz);
+    lq_arg a[] = {LQ_MEM(hn),   LQ_MEM(h1),    LQ_MEM(b),      LQ_MEM(u),
+                  LQ_MEM(w),    LQ_MEM(acc_i), LQ_VAL(gdt_dx), LQ_VAL(keep),
+                  LQ_VAL(fric), LQ_VAL(eps),   LQ_VAL(step)};
+    return lq_kernel_launch(&o->finish, lq_heightfield_vec_rows(o), LQ_ARGS(a));
 }
 
 int lq_heightfield_advect(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b,
@@ -237,9 +223,9 @@ int lq_heightfield_advect(lq_heightfield_ops *o, const lq_field *h1, const lq_fi
         lq_heightfield_ref_advect(o->nx, o->nz, h1, b, u, w, ua, wa, dt_dx);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(h1), MEM(b), MEM(u), MEM(w), MEM(ua), MEM(wa), VAL(dt_dx)};
-    return lq_heightfield_launch(o, o->advect, "heightfield_advect", 7, a, 2, (size_t)o->nx,
-                                 (size_t)o->nz);
+    lq_arg a[] = {LQ_MEM(h1), LQ_MEM(b),  LQ_MEM(u),    LQ_MEM(w),
+                  LQ_MEM(ua), LQ_MEM(wa), LQ_VAL(dt_dx)};
+    return lq_kernel_launch(&o->advect, lq_range_2d(o->nx, o->nz, 0, 0), LQ_ARGS(a));
 }
 
 int lq_heightfield_stats(lq_heightfield_ops *o, const lq_field *h, const lq_field *b,
@@ -250,9 +236,9 @@ int lq_heightfield_stats(lq_heightfield_ops *o, const lq_field *h, const lq_fiel
         lq_heightfield_ref_stats(o->nx, o->nz, h, b, u, w, acc_l, acc_i, scale);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(h), MEM(b), MEM(u), MEM(w), MEM(acc_l), MEM(acc_i), VAL(scale)};
-    size_t segs = (size_t)(o->nx + LQ_HEIGHTFIELD_SEGMENT - 1) / LQ_HEIGHTFIELD_SEGMENT;
-    return lq_heightfield_launch(o, o->stats, "heightfield_stats", 7, a, 2, segs, (size_t)o->nz);
+    lq_arg a[] = {LQ_MEM(h),     LQ_MEM(b),     LQ_MEM(u),    LQ_MEM(w),
+                  LQ_MEM(acc_l), LQ_MEM(acc_i), LQ_VAL(scale)};
+    return lq_kernel_launch(&o->stats, lq_heightfield_segments(o), LQ_ARGS(a));
 }
 
 int lq_heightfield_state_alloc(lq_heightfield_state *st, lq_ctx *ctx, int nx, int nz)

@@ -16,7 +16,7 @@
 #ifndef LQ_HOST_HEIGHTFIELD_REF_H
 #define LQ_HOST_HEIGHTFIELD_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "hf/heightfield_cell.h"
 
 typedef struct lq_heightfield_ops {
@@ -25,7 +25,7 @@ typedef struct lq_heightfield_ops {
     int vec;    /* columns per work-item in the z solve (OpenCL) */
     int xblock; /* rows in 8 x 8 register-transposed blocks (CPU devices) */
     cl_program program;
-    cl_kernel residual, advect, adi_x, adi_z, source, label_init, label_merge, label_compress,
+    lq_kernel residual, advect, adi_x, adi_z, source, label_init, label_merge, label_compress,
         volume_reduce, volume_apply, finish, stats;
 } lq_heightfield_ops;
 

@@ -20,17 +20,18 @@ static const char *const lq_chains_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/markers_cell.h",
     "kernels/mac/chains_cell.h", "kernels/mac/chains.cl"};
 
-#define IS_REF(ctx)     ((ctx)->backend == LQ_BACKEND_REF)
-#define LQ_CHAINS_LOCAL 64 /* fixed work-group size of the per-point pass */
+#define IS_REF(ctx) ((ctx)->backend == LQ_BACKEND_REF)
 
-#define LQ_CHAINS_KERNELS(o)                                                                       \
-    {                                                                                              \
-        {&(o)->clear, "chains_clear"}, {&(o)->mark, "chains_mark"}, {&(o)->grow, "chains_grow"},   \
-            {&(o)->side, "chains_side"}, {&(o)->spread, "chains_spread"},                          \
-        {                                                                                          \
-            &(o)->label, "chains_label"                                                            \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_chains_kernels[] = {
+    LQ_KERNEL(lq_chains_ops, clear, "chains_clear"),
+    LQ_KERNEL(lq_chains_ops, mark, "chains_mark"),
+    LQ_KERNEL(lq_chains_ops, grow, "chains_grow"),
+    LQ_KERNEL(lq_chains_ops, side, "chains_side"),
+    LQ_KERNEL(lq_chains_ops, spread, "chains_spread"),
+    LQ_KERNEL(lq_chains_ops, label, "chains_label"),
+};
+static const lq_program lq_chains_program = LQ_PROGRAM("XY", lq_chains_sources, lq_chains_kernels);
 
 static int lq_chains_need_2d(int nz)
 {
@@ -43,23 +44,15 @@ static int lq_chains_need_2d(int nz)
 
 int lq_chains_ops_init(lq_chains_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
+    *o = (lq_chains_ops){.ctx = ctx, .nx = nx, .ny = ny};
     int rc = lq_chains_need_2d(nz);
     if (rc || IS_REF(ctx)) return rc;
-    char defines[64];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d", nx, ny);
-    lq_cl_kernel_name ks[] = LQ_CHAINS_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_chains_sources), lq_chains_sources,
-                               defines, &o->program, (int)LQ_COUNT(ks), ks);
+    return lq_program_build(&lq_chains_program, o, &o->program, ctx, nx, ny, 1, "");
 }
 
 void lq_chains_ops_release(lq_chains_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_CHAINS_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_chains_program, o, &o->program);
 }
 
 /* --- state -------------------------------------------------------------------------- */
@@ -393,26 +386,22 @@ int lq_chains_classify(lq_chains_ops *o, lq_chains_state *st, lq_field *flags,
         lq_chains_ref_clear(&st->label, flags);
         lq_chains_ref_mark(&st->label, &st->pos, &st->next, n, flags, idx, idy);
     } else {
-        lq_argv ca[] = {MEM(&st->label), MEM(flags)};
-        lq_argv ma[] = {MEM(&st->label), MEM(&st->pos), MEM(&st->next), VAL(n),
-                        MEM(flags),      VAL(idx),      VAL(idy)};
-        size_t local = LQ_CHAINS_LOCAL, g = ((size_t)n + local - 1) / local * local;
-        rc = lq_cl_launch(o->ctx, o->clear, "chains_clear", 2, ca, 1, cells, 1, NULL);
-        if (!rc)
-            rc = lq_cl_launch(o->ctx, o->mark, "chains_mark", (int)LQ_COUNT(ma), ma, 1, g, 1,
-                              &local);
+        lq_arg ca[] = {LQ_MEM(&st->label), LQ_MEM(flags)};
+        lq_arg ma[] = {LQ_MEM(&st->label), LQ_MEM(&st->pos), LQ_MEM(&st->next), LQ_VAL(n),
+                       LQ_MEM(flags),      LQ_VAL(idx),      LQ_VAL(idy)};
+        rc = lq_kernel_launch(&o->clear, lq_range_1d(cells, 0), LQ_ARGS(ca));
+        if (!rc) rc = lq_kernel_launch(&o->mark, lq_range_var(&o->mark, n), LQ_ARGS(ma));
     }
     /* grow to the fixed point: a few sweeps between reads of the change flag */
     int sweeps = 0, changed = 1, limit = (int)cells + 8;
-    lq_argv ga[] = {MEM(&st->label), MEM(&st->changed)};
+    lq_arg ga[] = {LQ_MEM(&st->label), LQ_MEM(&st->changed)};
     while (!rc && changed && sweeps < limit) {
         rc = lq_field_zero(&st->changed, 0);
         for (int r = 0; r < 4 && !rc; r++, sweeps++) {
             if (ref)
                 lq_chains_ref_grow(&st->label, &st->changed);
             else
-                rc = lq_cl_launch(o->ctx, o->grow, "chains_grow", 2, ga, 2, (size_t)nx, (size_t)ny,
-                                  NULL);
+                rc = lq_kernel_launch(&o->grow, lq_range_2d(nx, ny, 0, 0), LQ_ARGS(ga));
         }
         if (!rc) rc = lq_field_download(&st->changed, &changed);
     }
@@ -426,15 +415,13 @@ int lq_chains_classify(lq_chains_ops *o, lq_chains_state *st, lq_field *flags,
         lq_chains_ref_label(flags, &st->state);
         return LQ_OK;
     }
-    lq_argv sa[] = {MEM(&st->state), MEM(&st->label), MEM(&st->pos), MEM(&st->next),
-                    VAL(n),          VAL(dx),         VAL(dy)};
-    lq_argv pa[] = {MEM(&st->state), MEM(&st->label)};
-    lq_argv la[] = {MEM(flags), MEM(&st->state)};
-    rc = lq_cl_launch(o->ctx, o->side, "chains_side", (int)LQ_COUNT(sa), sa, 2, (size_t)nx,
-                      (size_t)ny, NULL);
-    if (!rc) rc = lq_cl_launch(o->ctx, o->spread, "chains_spread", 2, pa, 1, cells, 1, NULL);
-    if (!rc)
-        rc = lq_cl_launch(o->ctx, o->label, "chains_label", 2, la, 2, (size_t)nx, (size_t)ny, NULL);
+    lq_arg sa[] = {LQ_MEM(&st->state), LQ_MEM(&st->label), LQ_MEM(&st->pos), LQ_MEM(&st->next),
+                   LQ_VAL(n),          LQ_VAL(dx),         LQ_VAL(dy)};
+    lq_arg pa[] = {LQ_MEM(&st->state), LQ_MEM(&st->label)};
+    lq_arg la[] = {LQ_MEM(flags), LQ_MEM(&st->state)};
+    rc = lq_kernel_launch(&o->side, lq_range_2d(nx, ny, 0, 0), LQ_ARGS(sa));
+    if (!rc) rc = lq_kernel_launch(&o->spread, lq_range_1d(cells, 0), LQ_ARGS(pa));
+    if (!rc) rc = lq_kernel_launch(&o->label, lq_range_2d(nx, ny, 0, 0), LQ_ARGS(la));
     return rc;
 }
 

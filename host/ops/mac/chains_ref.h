@@ -26,7 +26,7 @@
 #define LQ_HOST_CHAINS_REF_H
 
 #include "mac/chains_cell.h"
-#include "core/field.h"
+#include "core/kernel.h"
 #include "ops/mac/markers.h"
 
 typedef struct lq_chains_params {
@@ -41,7 +41,7 @@ typedef struct lq_chains_ops {
     lq_ctx *ctx;
     int nx, ny;
     cl_program program;
-    cl_kernel clear, mark, grow, side, spread, label;
+    lq_kernel clear, mark, grow, side, spread, label;
 } lq_chains_ops;
 
 typedef struct lq_chains_state {

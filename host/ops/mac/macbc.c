@@ -15,47 +15,24 @@ static const char *const lq_macbc_sources[] = {"kernels/common/lq_shared.h",
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-#define LQ_MACBC_KERNELS(o)                                                                        \
-    {                                                                                              \
-        {&(o)->inflow, "macbc_inflow"}, {&(o)->outflow, "macbc_outflow"},                          \
-            {&(o)->extrapolate, "macbc_extrapolate"},                                              \
-        {                                                                                          \
-            &(o)->outflow_pressure, "macbc_outflow_pressure"                                       \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_macbc_kernels[] = {
+    LQ_KERNEL(lq_macbc_ops, inflow, "macbc_inflow"),
+    LQ_KERNEL(lq_macbc_ops, outflow, "macbc_outflow"),
+    LQ_KERNEL(lq_macbc_ops, extrapolate, "macbc_extrapolate"),
+    LQ_KERNEL(lq_macbc_ops, outflow_pressure, "macbc_outflow_pressure"),
+};
+static const lq_program lq_macbc_program = LQ_PROGRAM("XYZ", lq_macbc_sources, lq_macbc_kernels);
 
 int lq_macbc_ops_init(lq_macbc_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
-    if (IS_REF(o)) return LQ_OK;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_MACBC_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_macbc_sources), lq_macbc_sources, defines,
-                               &o->program, (int)LQ_COUNT(ks), ks);
+    *o = (lq_macbc_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
+    return lq_program_build(&lq_macbc_program, o, &o->program, ctx, nx, ny, nz, "");
 }
 
 void lq_macbc_ops_release(lq_macbc_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_MACBC_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
-}
-
-/* Runs kernel k over the faces of q (axis a): args first, then q's 3D range. */
-static int lq_macbc_run(lq_macbc_ops *o, cl_kernel k, const char *name, int nargs,
-                        const lq_argv *args, int a)
-{
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
-        if (rc) return rc;
-    }
-    size_t g[3] = {(size_t)(o->nx + (a == 0)), (size_t)(o->ny + (a == 1)),
-                   (size_t)(o->nz + (a == 2))};
-    return lq_cl_run(o->ctx, k, name, 3, g, NULL);
+    lq_program_release(&lq_macbc_program, o, &o->program);
 }
 
 static void lq_macbc_check(const lq_macbc_ops *o, const lq_field *u, const lq_field *v,
@@ -81,8 +58,8 @@ int lq_macbc_inflow(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w, cons
     lq_field *q[3] = {u, v, w};
     int rc = LQ_OK;
     for (int a = 0; a < 3 && !rc; a++) {
-        lq_argv args[] = {MEM(q[a]), MEM(flags), MEM(region), MEM(vel), VAL(a)};
-        rc = lq_macbc_run(o, o->inflow, "macbc_inflow", (int)LQ_COUNT(args), args, a);
+        lq_arg args[] = {LQ_MEM(q[a]), LQ_MEM(flags), LQ_MEM(region), LQ_MEM(vel), LQ_VAL(a)};
+        rc = lq_kernel_launch(&o->inflow, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(args));
     }
     return rc;
 }
@@ -97,8 +74,8 @@ int lq_macbc_outflow(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w, con
     lq_field *q[3] = {u, v, w};
     int rc = LQ_OK;
     for (int a = 0; a < 3 && !rc; a++) {
-        lq_argv args[] = {MEM(q[a]), MEM(flags), VAL(a)};
-        rc = lq_macbc_run(o, o->outflow, "macbc_outflow", (int)LQ_COUNT(args), args, a);
+        lq_arg args[] = {LQ_MEM(q[a]), LQ_MEM(flags), LQ_VAL(a)};
+        rc = lq_kernel_launch(&o->outflow, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(args));
     }
     return rc;
 }
@@ -110,14 +87,8 @@ int lq_macbc_outflow_pressure(lq_macbc_ops *o, lq_field *p, const lq_field *flag
         lq_macbc_ref_outflow_pressure(p, flags);
         return LQ_OK;
     }
-    lq_argv args[] = {MEM(p), MEM(flags)};
-    for (int i = 0; i < 2; i++) {
-        int rc = lq_cl_arg(o->outflow_pressure, "macbc_outflow_pressure", (cl_uint)i, args[i].size,
-                           args[i].p);
-        if (rc) return rc;
-    }
-    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    return lq_cl_run(o->ctx, o->outflow_pressure, "macbc_outflow_pressure", 3, g, NULL);
+    lq_arg args[] = {LQ_MEM(p), LQ_MEM(flags)};
+    return lq_kernel_launch(&o->outflow_pressure, lq_range_3d(o->nx, o->ny, o->nz), LQ_ARGS(args));
 }
 
 int lq_macbc_extrapolate(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w,
@@ -133,8 +104,9 @@ int lq_macbc_extrapolate(lq_macbc_ops *o, lq_field *u, lq_field *v, lq_field *w,
     for (int a = 0; a < 3 && !rc; a++) {
         if (a == 2 && o->nz == 1) break;                  /* 2D: w is not used */
         for (int layer = 1; layer <= 2 && !rc; layer++) { /* layer 2 reads layer 1 */
-            lq_argv args[] = {MEM(q[a]), MEM(flags), VAL(a), VAL(layer)};
-            rc = lq_macbc_run(o, o->extrapolate, "macbc_extrapolate", (int)LQ_COUNT(args), args, a);
+            lq_arg args[] = {LQ_MEM(q[a]), LQ_MEM(flags), LQ_VAL(a), LQ_VAL(layer)};
+            rc = lq_kernel_launch(&o->extrapolate, lq_range_faces(o->nx, o->ny, o->nz, a),
+                                  LQ_ARGS(args));
         }
     }
     return rc;

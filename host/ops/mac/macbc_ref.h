@@ -11,7 +11,7 @@
 #ifndef LQ_HOST_MACBC_REF_H
 #define LQ_HOST_MACBC_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "mac/macbc_cell.h"
 
 #define LQ_MACBC_MAX_INLETS 16
@@ -20,7 +20,7 @@ typedef struct lq_macbc_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel inflow, outflow, extrapolate, outflow_pressure;
+    lq_kernel inflow, outflow, extrapolate, outflow_pressure;
 } lq_macbc_ops;
 
 /* Reference twins. */

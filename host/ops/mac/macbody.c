@@ -21,32 +21,26 @@ static const char *const lq_macbody_sources[] = {
 
 #define IS_REF(ctx) ((ctx)->backend == LQ_BACKEND_REF)
 
-#define LQ_MACBODY_KERNELS(o)                                                                      \
-    {                                                                                              \
-        {&(o)->forces, "macbody_forces"}, {&(o)->mark, "macbody_mark"},                            \
-            {&(o)->face, "macbody_face"}, {&(o)->bpress, "macbody_body_pressure"},                 \
-            {&(o)->markers, "macbody_markers"},                                                    \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_macbody_kernels[] = {
+    LQ_KERNEL(lq_macbody_ops, forces, "macbody_forces"),
+    LQ_KERNEL(lq_macbody_ops, mark, "macbody_mark"),
+    LQ_KERNEL(lq_macbody_ops, face, "macbody_face"),
+    LQ_KERNEL(lq_macbody_ops, bpress, "macbody_body_pressure"),
+    LQ_KERNEL(lq_macbody_ops, markers, "macbody_markers"),
+};
+static const lq_program lq_macbody_program =
+    LQ_PROGRAM("XYZ", lq_macbody_sources, lq_macbody_kernels);
 
 int lq_macbody_ops_init(lq_macbody_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
-    if (IS_REF(ctx)) return LQ_OK;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_MACBODY_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_macbody_sources), lq_macbody_sources,
-                               defines, &o->program, (int)LQ_COUNT(ks), ks);
+    *o = (lq_macbody_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
+    return lq_program_build(&lq_macbody_program, o, &o->program, ctx, nx, ny, nz, "");
 }
 
 void lq_macbody_ops_release(lq_macbody_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_MACBODY_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_macbody_program, o, &o->program);
 }
 
 /* --- shapes ---------------------------------------------------------------------- */
@@ -328,12 +322,12 @@ int lq_macbody_forces_owned(lq_macbody_ops *o, lq_macbody_set *s, const lq_field
     } else {
         int use = owner != NULL;
         const lq_field *ow = owner ? owner : &s->nbody; /* an int buffer the kernel ignores */
-        lq_argv a[] = {MEM(&s->nodes), MEM(&s->nbody), MEM(&s->bodies), MEM(p),      MEM(u),
-                       MEM(v),         MEM(w),         MEM(flags),      MEM(ow),     VAL(use),
-                       VAL(idx),       VAL(idy),       VAL(idz),        MEM(&s->out)};
-        size_t local = LQ_MACBODY_LOCAL;
-        rc = lq_cl_launch(o->ctx, o->forces, "macbody_forces", (int)LQ_COUNT(a), a, 1,
-                          (size_t)s->ngroups * LQ_MACBODY_LOCAL, 1, &local);
+        lq_arg a[] = {LQ_MEM(&s->nodes), LQ_MEM(&s->nbody), LQ_MEM(&s->bodies), LQ_MEM(p),
+                      LQ_MEM(u),         LQ_MEM(v),         LQ_MEM(w),          LQ_MEM(flags),
+                      LQ_MEM(ow),        LQ_VAL(use),       LQ_VAL(idx),        LQ_VAL(idy),
+                      LQ_VAL(idz),       LQ_MEM(&s->out)};
+        lq_range groups = lq_range_1d((size_t)s->ngroups * LQ_MACBODY_LOCAL, LQ_MACBODY_LOCAL);
+        rc = lq_kernel_launch(&o->forces, groups, LQ_ARGS(a));
         if (rc) return rc;
     }
     rc = lq_field_download(&s->out, s->hout);
@@ -355,15 +349,10 @@ int lq_macbody_forces_owned(lq_macbody_ops *o, lq_macbody_set *s, const lq_field
 
 /* --- two-way coupling ---------------------------------------------------------------- */
 
-/* One work-item per cell (lq_cl_launch takes 1 or 2 dimensions). */
-static int lq_macbody_cells(lq_macbody_ops *o, cl_kernel k, const char *name, int n, lq_argv *a)
+/* One work-item per cell. */
+static lq_range lq_macbody_cells(const lq_macbody_ops *o)
 {
-    for (int i = 0; i < n; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
-        if (rc) return rc;
-    }
-    size_t global[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    return lq_cl_run(o->ctx, k, name, 3, global, NULL);
+    return lq_range_3d((size_t)o->nx, (size_t)o->ny, (size_t)o->nz);
 }
 
 int lq_macbody_mark(lq_macbody_ops *o, lq_macbody_set *s, lq_field *flags,
@@ -380,8 +369,9 @@ int lq_macbody_mark(lq_macbody_ops *o, lq_macbody_set *s, lq_field *flags,
         lq_macbody_ref_mark(flags, static_flags, owner, &s->bodies, nb, h);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(flags), MEM(static_flags), MEM(owner), MEM(&s->bodies), VAL(nb), VAL(h)};
-    return lq_macbody_cells(o, o->mark, "macbody_mark", (int)LQ_COUNT(a), a);
+    lq_arg a[] = {LQ_MEM(flags),      LQ_MEM(static_flags), LQ_MEM(owner),
+                  LQ_MEM(&s->bodies), LQ_VAL(nb),           LQ_VAL(h)};
+    return lq_kernel_launch(&o->mark, lq_macbody_cells(o), LQ_ARGS(a));
 }
 
 int lq_macbody_markers(lq_macbody_ops *o, lq_macbody_set *s, lq_field *pos, int n,
@@ -396,11 +386,9 @@ int lq_macbody_markers(lq_macbody_ops *o, lq_macbody_set *s, lq_field *pos, int 
         lq_macbody_ref_markers(pos, n, owner, &s->bodies, idx, idx, idx);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(pos), VAL(n), MEM(owner), MEM(&s->bodies), VAL(idx), VAL(idx), VAL(idx)};
-    size_t local = LQ_MACBODY_LOCAL,
-           global = ((size_t)n + LQ_MACBODY_LOCAL - 1) / LQ_MACBODY_LOCAL * LQ_MACBODY_LOCAL;
-    return lq_cl_launch(o->ctx, o->markers, "macbody_markers", (int)LQ_COUNT(a), a, 1, global, 1,
-                        &local);
+    lq_arg a[] = {LQ_MEM(pos), LQ_VAL(n),   LQ_MEM(owner), LQ_MEM(&s->bodies),
+                  LQ_VAL(idx), LQ_VAL(idx), LQ_VAL(idx)};
+    return lq_kernel_launch(&o->markers, lq_range_1d((size_t)n, LQ_MACBODY_LOCAL), LQ_ARGS(a));
 }
 
 int lq_macbody_face_velocity(lq_macbody_ops *o, lq_macbody_set *s, lq_field *u, lq_field *v,
@@ -415,8 +403,9 @@ int lq_macbody_face_velocity(lq_macbody_ops *o, lq_macbody_set *s, lq_field *u, 
         lq_macbody_ref_face(u, v, w, flags, owner, &s->bodies, h);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(u), MEM(v), MEM(w), MEM(flags), MEM(owner), MEM(&s->bodies), VAL(h)};
-    return lq_macbody_cells(o, o->face, "macbody_face", (int)LQ_COUNT(a), a);
+    lq_arg a[] = {LQ_MEM(u),     LQ_MEM(v),          LQ_MEM(w), LQ_MEM(flags),
+                  LQ_MEM(owner), LQ_MEM(&s->bodies), LQ_VAL(h)};
+    return lq_kernel_launch(&o->face, lq_macbody_cells(o), LQ_ARGS(a));
 }
 
 int lq_macbody_body_pressure(lq_macbody_ops *o, lq_macbody_set *s, lq_field *p,
@@ -432,8 +421,9 @@ int lq_macbody_body_pressure(lq_macbody_ops *o, lq_macbody_set *s, lq_field *p,
         if (IS_REF(o->ctx)) {
             lq_macbody_ref_body_pressure(src, dst, flags, owner, first, last);
         } else {
-            lq_argv a[] = {MEM(src), MEM(dst), MEM(flags), MEM(owner), VAL(first), VAL(last)};
-            rc = lq_macbody_cells(o, o->bpress, "macbody_body_pressure", (int)LQ_COUNT(a), a);
+            lq_arg a[] = {LQ_MEM(src),   LQ_MEM(dst),   LQ_MEM(flags),
+                          LQ_MEM(owner), LQ_VAL(first), LQ_VAL(last)};
+            rc = lq_kernel_launch(&o->bpress, lq_macbody_cells(o), LQ_ARGS(a));
         }
     }
     return rc;

@@ -23,13 +23,13 @@
  * lq_macbody_forces_owned takes owned cells as liquid for ∇p, so the buoyancy and the
  * pressure drag reach the body through the same node sums as one-way. The solver's step
  * (Foster & Metaxas §6) calls, per step:
- *   lq_macbody_mark                 before the classification of step 3, then
- *   lq_macbody_markers              (marker tracker) moves the markers the bodies ran
- *                                   over to their wakes;
- *   lq_macbody_face_velocity        after step 4's boundaries, before the pressure solve;
- *   lq_macbody_face_velocity        after step 7's boundaries, before step 8 (advection);
- *   lq_macbody_body_pressure        after step 8, then lq_macbody_forces_owned (owner),
- *                                   lq_macbody_integrate.
+ *   lq_macbody_mark           before the classification of step 3, then
+ *   lq_macbody_markers        (marker tracker) moves the markers the bodies ran
+ *                             over to their wakes;
+ *   lq_macbody_face_velocity  after step 4's boundaries, before the pressure solve;
+ *   lq_macbody_face_velocity  after step 7's boundaries, before step 8 (advection);
+ *   lq_macbody_body_pressure  after step 8, then lq_macbody_forces_owned (owner),
+ *                             lq_macbody_integrate.
  * One-way bodies in the same set are untouched by these passes.
  *
  * Collisions (the paper's [9]: here impulses on the centre, host/world/body.c): the domain's
@@ -48,9 +48,8 @@
 #include <stdio.h>
 
 #include "world/body.h"
-#include "core/field.h"
+#include "core/kernel.h"
 #include "mac/macbody_cell.h"
-#include "scene/scene.h"
 #include "core/solver_api.h"
 
 /* Shapes: LQ_SHAPE_SPHERE, LQ_SHAPE_ELLIPSOID, LQ_SHAPE_BOX (shape.h) and a can. */
@@ -105,7 +104,7 @@ typedef struct lq_macbody_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel forces, mark, face, bpress, markers;
+    lq_kernel forces, mark, face, bpress, markers;
 } lq_macbody_ops;
 
 /* Reference twins (host/ops/mac/macbody_ref.c): the group rows of the force kernel (owner NULL:

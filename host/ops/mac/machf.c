@@ -19,33 +19,23 @@ static const char *const lq_machf_sources[] = {
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-#define LQ_MACHF_KERNELS(o)                                                                        \
-    {                                                                                              \
-        {&(o)->advance, "machf_advance"}, {&(o)->fill, "machf_fill"},                              \
-        {                                                                                          \
-            &(o)->label, "machf_label"                                                             \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_machf_kernels[] = {
+    LQ_KERNEL(lq_machf_ops, advance, "machf_advance"),
+    LQ_KERNEL(lq_machf_ops, fill, "machf_fill"),
+    LQ_KERNEL(lq_machf_ops, label, "machf_label"),
+};
+static const lq_program lq_machf_program = LQ_PROGRAM("XYZ", lq_machf_sources, lq_machf_kernels);
 
 int lq_machf_ops_init(lq_machf_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
-    if (IS_REF(o)) return LQ_OK;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_MACHF_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_machf_sources), lq_machf_sources, defines,
-                               &o->program, (int)LQ_COUNT(ks), ks);
+    *o = (lq_machf_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
+    return lq_program_build(&lq_machf_program, o, &o->program, ctx, nx, ny, nz, "");
 }
 
 void lq_machf_ops_release(lq_machf_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_MACHF_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_machf_program, o, &o->program);
 }
 
 int lq_machf_state_init(lq_machf_state *st, lq_ctx *ctx, int nx, int ny, int nz)
@@ -94,27 +84,16 @@ int lq_machf_advance(lq_machf_ops *o, lq_machf_state *st, const lq_field *u, con
     } else {
         lq_machf_coef c = lq_machf_coef_of(prm, ny);
         float dy = prm->dy, dt = prm->dt;
-        lq_argv a[] = {MEM(&st->hn), MEM(&st->h), MEM(u),     MEM(v),     MEM(w),    MEM(flags),
-                       VAL(dy),      VAL(c.idy),  VAL(c.q4x), VAL(c.q4z), VAL(c.ly), VAL(dt)};
-        rc = lq_cl_launch(o->ctx, o->advance, "machf_advance", (int)LQ_COUNT(a), a, 2, (size_t)nx,
-                          (size_t)nz, NULL);
+        lq_arg a[] = {LQ_MEM(&st->hn), LQ_MEM(&st->h), LQ_MEM(u),    LQ_MEM(v),
+                      LQ_MEM(w),       LQ_MEM(flags),  LQ_VAL(dy),   LQ_VAL(c.idy),
+                      LQ_VAL(c.q4x),   LQ_VAL(c.q4z),  LQ_VAL(c.ly), LQ_VAL(dt)};
+        rc = lq_kernel_launch(&o->advance, lq_range_2d(nx, nz, 0, 0), LQ_ARGS(a));
     }
     if (rc) return rc;
     lq_field t = st->h; /* the new heights become h */
     st->h = st->hn;
     st->hn = t;
     return LQ_OK;
-}
-
-static int lq_machf_run3(lq_machf_ops *o, cl_kernel k, const char *name, int nargs,
-                         const lq_argv *args)
-{
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
-        if (rc) return rc;
-    }
-    size_t global[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    return lq_cl_run(o->ctx, k, name, 3, global, NULL);
 }
 
 int lq_machf_classify(lq_machf_ops *o, lq_machf_state *st, lq_field *flags,
@@ -126,10 +105,11 @@ int lq_machf_classify(lq_machf_ops *o, lq_machf_state *st, lq_field *flags,
         return LQ_OK;
     }
     float dy = prm->dy;
-    lq_argv fa[] = {MEM(&st->state), MEM(flags), MEM(&st->h), VAL(dy)};
-    lq_argv la[] = {MEM(flags), MEM(&st->state)};
-    int rc = lq_machf_run3(o, o->fill, "machf_fill", (int)LQ_COUNT(fa), fa);
-    if (!rc) rc = lq_machf_run3(o, o->label, "machf_label", (int)LQ_COUNT(la), la);
+    lq_arg fa[] = {LQ_MEM(&st->state), LQ_MEM(flags), LQ_MEM(&st->h), LQ_VAL(dy)};
+    lq_arg la[] = {LQ_MEM(flags), LQ_MEM(&st->state)};
+    lq_range cells = lq_range_3d(o->nx, o->ny, o->nz);
+    int rc = lq_kernel_launch(&o->fill, cells, LQ_ARGS(fa));
+    if (!rc) rc = lq_kernel_launch(&o->label, cells, LQ_ARGS(la));
     return rc;
 }
 

@@ -20,7 +20,7 @@
 #ifndef LQ_HOST_MACHF_REF_H
 #define LQ_HOST_MACHF_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "mac/machf_cell.h"
 #include "ops/mac/markers.h"
 
@@ -49,7 +49,7 @@ typedef struct lq_machf_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel advance, fill, label;
+    lq_kernel advance, fill, label;
 } lq_machf_ops;
 
 typedef struct lq_machf_state {

@@ -15,8 +15,10 @@
 #include "core/common.h"
 
 static const char *const lq_macspray_sources[] = {
-    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/markers_cell.h",
-    "kernels/mac/macspray_cell.h", "kernels/mac/macspray.cl"};
+    "kernels/common/lq_shared.h", "kernels/common/hash.h",
+    "kernels/common/mac_grid.h",  LQ_SCAN_SOURCES,
+    "kernels/mac/markers_cell.h", "kernels/mac/macspray_cell.h",
+    "kernels/mac/macspray.cl"};
 
 const char *const lq_macspray_column_names[LQ_MACSPRAY_NCOLS] = {"x",  "y",  "z",      "vx",
                                                                  "vy", "vz", "radius", "kind"};
@@ -113,59 +115,27 @@ void lq_macspray_state_release(lq_macspray_state *st)
 
 /* --- ops ---------------------------------------------------------------------------- */
 
-#define LQ_MACSPRAY_KERNELS(o)                                                                     \
-    {                                                                                              \
-        {&(o)->emit_count, "macspray_emit_count"}, {&(o)->block_sum, "macspray_block_sum"},        \
-            {&(o)->block_scan, "macspray_block_scan"}, {&(o)->emit_write, "macspray_emit_write"},  \
-            {&(o)->advance, "macspray_advance"}, {&(o)->compact_count, "macspray_compact_count"},  \
-        {                                                                                          \
-            &(o)->compact_scatter, "macspray_compact_scatter"                                      \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_macspray_kernels[] = {
+    LQ_KERNEL(lq_macspray_ops, emit_count, "macspray_emit_count"),
+    LQ_KERNEL(lq_macspray_ops, emit_write, "macspray_emit_write"),
+    LQ_KERNEL(lq_macspray_ops, advance, "macspray_advance"),
+    LQ_KERNEL(lq_macspray_ops, compact_count, "macspray_compact_count"),
+    LQ_KERNEL(lq_macspray_ops, compact_scatter, "macspray_compact_scatter"),
+    LQ_SCAN_KERNELS(lq_macspray_ops),
+};
+static const lq_program lq_macspray_program =
+    LQ_PROGRAM("XYZ", lq_macspray_sources, lq_macspray_kernels);
 
 int lq_macspray_ops_init(lq_macspray_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
-    if (IS_REF(o)) return LQ_OK;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_MACSPRAY_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_macspray_sources), lq_macspray_sources,
-                               defines, &o->program, (int)LQ_COUNT(ks), ks);
+    *o = (lq_macspray_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
+    return lq_program_build(&lq_macspray_program, o, &o->program, ctx, nx, ny, nz, "");
 }
 
 void lq_macspray_ops_release(lq_macspray_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_MACSPRAY_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
-}
-
-/* Ranges that change from step to step (particles, their blocks): a fixed work-group
- * size and the range rounded up to it, so PoCL compiles one variant (see splash.c). */
-static int lq_macspray_launch_var(lq_macspray_ops *o, cl_kernel k, const char *name, int nargs,
-                                  const lq_argv *args, size_t g0)
-{
-    size_t local = LQ_MIN((size_t)64, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
-    size_t r0 = (g0 + local - 1) / local * local;
-    return lq_cl_launch(o->ctx, k, name, nargs, args, 1, r0, 1, &local);
-}
-
-/* macspray_block_scan as one work-group (up to 256 work-items) with its local scratch. */
-static int lq_macspray_block_scan(lq_macspray_ops *o, lq_macspray_state *st, int nblocks, int mode)
-{
-    size_t wg = LQ_MIN((size_t)256, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
-    lq_argv s[] = {MEM(&st->boff), MEM(&st->bsum),    MEM(&st->counters),
-                   VAL(nblocks),   VAL(st->capacity), VAL(mode)};
-    int rc = LQ_OK;
-    for (int i = 0; i < (int)LQ_COUNT(s) && !rc; i++)
-        rc = lq_cl_arg(o->block_scan, "macspray_block_scan", (cl_uint)i, s[i].size, s[i].p);
-    if (!rc) rc = lq_cl_arg(o->block_scan, "macspray_block_scan", 6, (wg + 1) * sizeof(int), NULL);
-    if (!rc) rc = lq_cl_run(o->ctx, o->block_scan, "macspray_block_scan", 1, &wg, &wg);
-    return rc;
+    lq_program_release(&lq_macspray_program, o, &o->program);
 }
 
 static void lq_macspray_check(const lq_macspray_ops *o, const lq_macspray_state *st,
@@ -209,11 +179,17 @@ int lq_macspray_advance(lq_macspray_ops *o, lq_macspray_state *st, const lq_fiel
     if (st->live == 0) return LQ_OK;
     int n = st->live;
     cl_uint seed = prm->seed, step = prm->step;
-    lq_argv a[] = {
-        MEM(&st->part[st->cur]), VAL(n),    MEM(&st->counters), MEM(u), MEM(v), MEM(w), MEM(flags),
-        MEM(&st->coef),          VAL(seed), VAL(step)};
-    return lq_macspray_launch_var(o, o->advance, "macspray_advance", (int)LQ_COUNT(a), a,
-                                  (size_t)n);
+    lq_arg a[] = {LQ_MEM(&st->part[st->cur]),
+                  LQ_VAL(n),
+                  LQ_MEM(&st->counters),
+                  LQ_MEM(u),
+                  LQ_MEM(v),
+                  LQ_MEM(w),
+                  LQ_MEM(flags),
+                  LQ_MEM(&st->coef),
+                  LQ_VAL(seed),
+                  LQ_VAL(step)};
+    return lq_kernel_launch(&o->advance, lq_range_var(&o->advance, n), LQ_ARGS(a));
 }
 
 int lq_macspray_compact(lq_macspray_ops *o, lq_macspray_state *st, const lq_macspray_params *prm)
@@ -222,20 +198,16 @@ int lq_macspray_compact(lq_macspray_ops *o, lq_macspray_state *st, const lq_macs
         lq_macspray_ref_compact(st, prm);
         return LQ_OK;
     }
-    int n = st->live, nblocks = (n + LQ_MACSPRAY_BLOCK - 1) / LQ_MACSPRAY_BLOCK;
+    int n = st->live;
     cl_uint seed = prm->seed, step = prm->step;
     lq_field *src = &st->part[st->cur], *dst = &st->part[1 - st->cur];
-    lq_argv a[] = {MEM(src), MEM(&st->bsum), VAL(n)};
-    lq_argv c[] = {MEM(src), MEM(dst),          MEM(&st->boff), MEM(&st->counters), MEM(&st->coef),
-                   VAL(n),   VAL(st->capacity), VAL(seed),      VAL(step)};
-    int rc = LQ_OK;
-    if (nblocks > 0)
-        rc = lq_macspray_launch_var(o, o->compact_count, "macspray_compact_count", (int)LQ_COUNT(a),
-                                    a, (size_t)nblocks);
-    if (!rc) rc = lq_macspray_block_scan(o, st, nblocks, 1);
-    if (!rc && nblocks > 0)
-        rc = lq_macspray_launch_var(o, o->compact_scatter, "macspray_compact_scatter",
-                                    (int)LQ_COUNT(c), c, (size_t)nblocks);
+    lq_arg a[] = {LQ_MEM(src), LQ_MEM(&st->bsum), LQ_VAL(n)};
+    lq_arg c[] = {LQ_MEM(src),           LQ_MEM(dst),       LQ_MEM(&st->boff),
+                  LQ_MEM(&st->counters), LQ_MEM(&st->coef), LQ_VAL(n),
+                  LQ_VAL(st->capacity),  LQ_VAL(seed),      LQ_VAL(step)};
+    lq_scan_bufs sb = lq_macspray_scan_bufs(st);
+    int rc = lq_scan_compact(&o->scan, &sb, n, &o->compact_count, LQ_ARGS(a), &o->compact_scatter,
+                             LQ_ARGS(c));
     if (!rc) st->cur = 1 - st->cur;
     return rc;
 }
@@ -251,23 +223,22 @@ int lq_macspray_emit(lq_macspray_ops *o, lq_macspray_state *st, const lq_field *
     }
     int cells = o->nx * o->ny * o->nz;
     cl_uint seed = prm->seed, step = prm->step;
-    lq_argv a[] = {MEM(&st->ccnt), MEM(v), MEM(flags), MEM(&st->coef), VAL(seed), VAL(step)};
-    lq_argv b[] = {MEM(&st->ccnt), MEM(&st->bsum), VAL(cells)};
-    lq_argv e[] = {
-        MEM(&st->part[st->cur]), MEM(&st->ccnt), MEM(&st->boff), MEM(u),           MEM(v), MEM(w),
-        MEM(&st->coef),          VAL(seed),      VAL(step),      VAL(st->capacity)};
-    int rc = LQ_OK;
-    for (int i = 0; i < (int)LQ_COUNT(a) && !rc; i++)
-        rc = lq_cl_arg(o->emit_count, "macspray_emit_count", (cl_uint)i, a[i].size, a[i].p);
-    size_t global[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    if (!rc) rc = lq_cl_run(o->ctx, o->emit_count, "macspray_emit_count", 3, global, NULL);
-    if (!rc)
-        rc = lq_cl_launch(o->ctx, o->block_sum, "macspray_block_sum", (int)LQ_COUNT(b), b, 1,
-                          (size_t)st->cblocks, 1, NULL);
-    if (!rc) rc = lq_macspray_block_scan(o, st, st->cblocks, 0);
-    if (!rc)
-        rc = lq_cl_launch(o->ctx, o->emit_write, "macspray_emit_write", (int)LQ_COUNT(e), e, 1,
-                          (size_t)st->cblocks, 1, NULL);
+    lq_arg a[] = {LQ_MEM(&st->ccnt), LQ_MEM(v),    LQ_MEM(flags),
+                  LQ_MEM(&st->coef), LQ_VAL(seed), LQ_VAL(step)};
+    lq_arg e[] = {LQ_MEM(&st->part[st->cur]),
+                  LQ_MEM(&st->ccnt),
+                  LQ_MEM(&st->boff),
+                  LQ_MEM(u),
+                  LQ_MEM(v),
+                  LQ_MEM(w),
+                  LQ_MEM(&st->coef),
+                  LQ_VAL(seed),
+                  LQ_VAL(step),
+                  LQ_VAL(st->capacity)};
+    lq_scan_bufs sb = lq_macspray_scan_bufs(st);
+    int rc = lq_kernel_launch(&o->emit_count, lq_range_3d(o->nx, o->ny, o->nz), LQ_ARGS(a));
+    if (!rc) rc = lq_scan_append(&o->scan, &sb, &st->ccnt, cells);
+    if (!rc) rc = lq_kernel_launch(&o->emit_write, lq_range_1d((size_t)st->cblocks, 0), LQ_ARGS(e));
     return rc;
 }
 

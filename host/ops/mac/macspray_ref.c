@@ -34,8 +34,8 @@ void lq_macspray_ref_compact(lq_macspray_state *st, const lq_macspray_params *pr
             sum += lq_macspray_outputs(src + (size_t)p * LQ_MACSPRAY_STRIDE);
         bsum[b] = sum;
     }
-    int total = lq_macspray_scan(boff, bsum, nblocks, 0);
-    lq_macspray_scan_done(cnt, total, st->capacity, 1);
+    lq_scan_bufs sb = lq_macspray_scan_bufs(st);
+    lq_scan_ref_offsets(&sb, nblocks, LQ_SCAN_COMPACT);
     for (int b = 0; b < nblocks; b++) {
         int slot = boff[b];
         for (int p = b * LQ_MACSPRAY_BLOCK;
@@ -59,20 +59,14 @@ void lq_macspray_ref_emit(lq_macspray_state *st, const lq_field *u, const lq_fie
                           const lq_field *w, const lq_field *flags, const lq_macspray_params *prm)
 {
     int nx = st->nx, ny = st->ny, nz = st->nz, cells = nx * ny * nz;
-    int *ccnt = I(&st->ccnt), *bsum = I(&st->bsum), *boff = I(&st->boff), *cnt = I(&st->counters);
+    int *ccnt = I(&st->ccnt), *boff = I(&st->boff);
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
                 ccnt[LQ_MAC_CELL(i, j, k, nx, ny)] = lq_macspray_emit_count(
                     CF(v), UC(flags), CF(&st->coef), i, j, k, nx, ny, prm->seed, prm->step);
-    for (int b = 0; b < st->cblocks; b++) {
-        int sum = 0;
-        for (int q = b * LQ_MACSPRAY_BLOCK; q < (b + 1) * LQ_MACSPRAY_BLOCK && q < cells; q++)
-            sum += ccnt[q];
-        bsum[b] = sum;
-    }
-    int total = lq_macspray_scan(boff, bsum, st->cblocks, cnt[LQ_MACSPRAY_CNT_LIVE]);
-    lq_macspray_scan_done(cnt, total, st->capacity, 0);
+    lq_scan_bufs sb = lq_macspray_scan_bufs(st);
+    lq_scan_ref_append(&sb, &st->ccnt, cells);
     float *part = F(&st->part[st->cur]);
     for (int b = 0; b < st->cblocks; b++) {
         int slot = boff[b];

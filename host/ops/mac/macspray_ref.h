@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/field.h"
+#include "core/scan.h"
 #include "mac/macspray_cell.h"
 
 typedef struct lq_macspray_params {
@@ -71,10 +71,22 @@ typedef struct lq_macspray_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel emit_count, block_sum, block_scan, emit_write, advance, compact_count,
-        compact_scatter;
+    lq_kernel emit_count, emit_write, advance, compact_count, compact_scatter;
+    lq_scan scan; /* block sums and scan of emission and compaction */
 } lq_macspray_ops;
 
+/* The state's side of the shared block scan (core/scan.h): its block sums, offsets and
+ * counters, its room. */
+static inline lq_scan_bufs lq_macspray_scan_bufs(lq_macspray_state *st)
+{
+    lq_scan_bufs b = {&st->bsum,
+                      &st->boff,
+                      &st->counters,
+                      st->capacity,
+                      {LQ_MACSPRAY_CNT_LIVE, LQ_MACSPRAY_CNT_DROPPED, LQ_MACSPRAY_CNT_EMITTED,
+                       LQ_MACSPRAY_CNT_SPRAY}};
+    return b;
+}
 /* The live particles as columns for a points view (lq_points_view, host/core/solver_api.h):
  * LQ_MACSPRAY_NCOLS arrays of at least st->live floats each, named by
  * lq_macspray_column_names (x y z vx vy vz radius kind, kind 0 spray, 1 foam; positions

@@ -17,39 +17,33 @@ static const char *const lq_macsurface_sources[] = {
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-/* The module's kernels (ops_init creates them, ops_release frees them). */
-#define LQ_MACSURFACE_KERNELS(o)                                                                   \
-    {                                                                                              \
-        {&(o)->classify, "macsurface_classify"}, {&(o)->apply, "macsurface_apply"},                \
-            {&(o)->pressure, "macsurface_pressure"},                                               \
-        {                                                                                          \
-            &(o)->fill_pressure, "macsurface_fill_pressure"                                        \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_macsurface_kernels[] = {
+    LQ_KERNEL(lq_macsurface_ops, classify, "macsurface_classify"),
+    LQ_KERNEL(lq_macsurface_ops, apply, "macsurface_apply"),
+    LQ_KERNEL(lq_macsurface_ops, pressure, "macsurface_pressure"),
+    LQ_KERNEL(lq_macsurface_ops, fill_pressure, "macsurface_fill_pressure"),
+};
+static const lq_program lq_macsurface_program =
+    LQ_PROGRAM("XYZ", lq_macsurface_sources, lq_macsurface_kernels);
 
 int lq_macsurface_ops_init(lq_macsurface_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
+    *o = (lq_macsurface_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
     if (nx < 1 || ny < 1 || nz < 1)
         return lq_error(LQ_EINPUT, "mac_surface: grid %d x %d x %d has no cells", nx, ny, nz);
-    if (IS_REF(o)) return LQ_OK;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_MACSURFACE_KERNELS(o);
-    int rc =
-        lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_macsurface_sources), lq_macsurface_sources,
-                            defines, &o->program, (int)LQ_COUNT(ks), ks);
-    return rc;
+    return lq_program_build(&lq_macsurface_program, o, &o->program, ctx, nx, ny, nz, "");
 }
 
 void lq_macsurface_ops_release(lq_macsurface_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_MACSURFACE_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_macsurface_program, o, &o->program);
+}
+
+/* One work-item per (i, j·k): the kernels take rows of cells. */
+static lq_range lq_macsurface_range(const lq_macsurface_ops *o)
+{
+    return lq_range_2d((size_t)o->nx, (size_t)o->ny * o->nz, 0, 0);
 }
 
 static void lq_macsurface_check_fields(const lq_macsurface_ops *o, const lq_field *flags,
@@ -68,9 +62,8 @@ int lq_macsurface_classify(lq_macsurface_ops *o, const lq_field *flags, lq_field
     lq_macsurface_check_fields(o, flags, mask);
     assert(mask->elem == 1);
     if (IS_REF(o)) return lq_macsurface_ref_classify(o, flags, mask);
-    lq_argv a[] = {MEM(flags), MEM(mask)};
-    return lq_cl_launch(o->ctx, o->classify, "macsurface_classify", (int)LQ_COUNT(a), a, 2,
-                        (size_t)o->nx, (size_t)o->ny * o->nz, NULL);
+    lq_arg a[] = {LQ_MEM(flags), LQ_MEM(mask)};
+    return lq_kernel_launch(&o->classify, lq_macsurface_range(o), LQ_ARGS(a));
 }
 
 int lq_macsurface_apply(lq_macsurface_ops *o, const lq_field *flags, const lq_field *mask,
@@ -85,11 +78,11 @@ int lq_macsurface_apply(lq_macsurface_ops *o, const lq_field *flags, const lq_fi
     lq_macsurface_apply_k k;
     int rc = lq_macsurface_apply_prepare(h, dt, g, &k);
     if (rc) return rc;
-    lq_argv a[] = {MEM(flags),    MEM(mask),     MEM(u),        MEM(v),        MEM(w),
-                   VAL(k.h[0]),   VAL(k.h[1]),   VAL(k.h[2]),   VAL(k.inv[0]), VAL(k.inv[1]),
-                   VAL(k.inv[2]), VAL(k.gdt[0]), VAL(k.gdt[1]), VAL(k.gdt[2])};
-    return lq_cl_launch(o->ctx, o->apply, "macsurface_apply", (int)LQ_COUNT(a), a, 2, (size_t)o->nx,
-                        (size_t)o->ny * o->nz, NULL);
+    lq_arg a[] = {LQ_MEM(flags),    LQ_MEM(mask),     LQ_MEM(u),        LQ_MEM(v),
+                  LQ_MEM(w),        LQ_VAL(k.h[0]),   LQ_VAL(k.h[1]),   LQ_VAL(k.h[2]),
+                  LQ_VAL(k.inv[0]), LQ_VAL(k.inv[1]), LQ_VAL(k.inv[2]), LQ_VAL(k.gdt[0]),
+                  LQ_VAL(k.gdt[1]), LQ_VAL(k.gdt[2])};
+    return lq_kernel_launch(&o->apply, lq_macsurface_range(o), LQ_ARGS(a));
 }
 
 void lq_macsurface_fill_ratio(int per_cell, float g_abs, float dy, float *ratio)
@@ -114,9 +107,9 @@ int lq_macsurface_fill_pressure(lq_macsurface_ops *o, const lq_field *flags, con
     assert(ratio->elem == 4 && ratio->count >= 2 * ((size_t)per_cell + 1));
     if (IS_REF(o))
         return lq_macsurface_ref_fill_pressure(o, flags, mask, p, count, ratio, per_cell);
-    lq_argv a[] = {MEM(flags), MEM(mask), MEM(p), MEM(count), MEM(ratio), VAL(per_cell)};
-    return lq_cl_launch(o->ctx, o->fill_pressure, "macsurface_fill_pressure", (int)LQ_COUNT(a), a,
-                        1, flags->count, 1, NULL);
+    lq_arg a[] = {LQ_MEM(flags), LQ_MEM(mask),  LQ_MEM(p),
+                  LQ_MEM(count), LQ_MEM(ratio), LQ_VAL(per_cell)};
+    return lq_kernel_launch(&o->fill_pressure, lq_range_1d(flags->count, 0), LQ_ARGS(a));
 }
 
 int lq_macsurface_pressure(lq_macsurface_ops *o, const lq_field *flags, lq_field *p,
@@ -127,8 +120,8 @@ int lq_macsurface_pressure(lq_macsurface_ops *o, const lq_field *flags, lq_field
     lq_macsurface_pressure_k k;
     int rc = lq_macsurface_pressure_prepare(h, origin, f, &k);
     if (rc) return rc;
-    lq_argv a[] = {MEM(flags), MEM(p),   VAL(k.axis), VAL(k.s0),    VAL(k.ds),    VAL(k.p_atm),
-                   VAL(k.A),   VAL(k.B), VAL(k.C),    VAL(k.phase), VAL(k.inv_dt)};
-    return lq_cl_launch(o->ctx, o->pressure, "macsurface_pressure", (int)LQ_COUNT(a), a, 2,
-                        (size_t)o->nx, (size_t)o->ny * o->nz, NULL);
+    lq_arg a[] = {LQ_MEM(flags), LQ_MEM(p),       LQ_VAL(k.axis),  LQ_VAL(k.s0),
+                  LQ_VAL(k.ds),  LQ_VAL(k.p_atm), LQ_VAL(k.A),     LQ_VAL(k.B),
+                  LQ_VAL(k.C),   LQ_VAL(k.phase), LQ_VAL(k.inv_dt)};
+    return lq_kernel_launch(&o->pressure, lq_macsurface_range(o), LQ_ARGS(a));
 }

@@ -16,7 +16,7 @@
 #ifndef LQ_HOST_MACSURFACE_REF_H
 #define LQ_HOST_MACSURFACE_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 /* the shared per-cell header: same file name, so named by its folder */
 #include "mac/macsurface_cell.h"
 
@@ -24,7 +24,7 @@ typedef struct lq_macsurface_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel classify, apply, pressure, fill_pressure;
+    lq_kernel classify, apply, pressure, fill_pressure;
 } lq_macsurface_ops;
 
 /* The surface pressure: the atmosphere plus eq. 17's forcing,

@@ -19,36 +19,25 @@ static const char *const lq_markers_sources[] = {
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-/* The module's kernels (ops_init creates them, ops_release frees them). */
-#define LQ_MARKERS_KERNELS(o)                                                                      \
-    {                                                                                              \
-        {&(o)->advect, "markers_advect"}, {&(o)->clear, "markers_clear"},                          \
-            {&(o)->count, "markers_count"},                                                        \
-        {                                                                                          \
-            &(o)->label, "markers_label"                                                           \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_markers_kernels[] = {
+    LQ_KERNEL(lq_markers_ops, advect, "markers_advect"),
+    LQ_KERNEL(lq_markers_ops, clear, "markers_clear"),
+    LQ_KERNEL(lq_markers_ops, count, "markers_count"),
+    LQ_KERNEL(lq_markers_ops, label, "markers_label"),
+};
+static const lq_program lq_markers_program =
+    LQ_PROGRAM("XYZ", lq_markers_sources, lq_markers_kernels);
 
 int lq_markers_ops_init(lq_markers_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
-    if (IS_REF(o)) return LQ_OK;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_MARKERS_KERNELS(o);
-    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_markers_sources), lq_markers_sources,
-                                 defines, &o->program, (int)LQ_COUNT(ks), ks);
-    return rc;
+    *o = (lq_markers_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
+    return lq_program_build(&lq_markers_program, o, &o->program, ctx, nx, ny, nz, "");
 }
 
 void lq_markers_ops_release(lq_markers_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_MARKERS_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_markers_program, o, &o->program);
 }
 
 /* The fields must have the grid's shape (a programmer error otherwise). */
@@ -76,10 +65,10 @@ int lq_markers_advect(lq_markers_ops *o, lq_field *pos, int n, const lq_field *u
     }
     lq_markers_coef c = lq_markers_coef_of(prm, o->nx, o->ny, o->nz);
     float dt = prm->dt;
-    lq_argv a[] = {MEM(pos),   VAL(n),     MEM(u),    MEM(v),    MEM(w),    MEM(flags), VAL(c.idx),
-                   VAL(c.idy), VAL(c.idz), VAL(c.lx), VAL(c.ly), VAL(c.lz), VAL(dt)};
-    return lq_cl_launch(o->ctx, o->advect, "markers_advect", (int)LQ_COUNT(a), a, 1, (size_t)n, 1,
-                        NULL);
+    lq_arg a[] = {LQ_MEM(pos),   LQ_VAL(n),     LQ_MEM(u),     LQ_MEM(v),     LQ_MEM(w),
+                  LQ_MEM(flags), LQ_VAL(c.idx), LQ_VAL(c.idy), LQ_VAL(c.idz), LQ_VAL(c.lx),
+                  LQ_VAL(c.ly),  LQ_VAL(c.lz),  LQ_VAL(dt)};
+    return lq_kernel_launch(&o->advect, lq_range_1d((size_t)n, 0), LQ_ARGS(a));
 }
 
 int lq_markers_classify(lq_markers_ops *o, const lq_field *pos, int n, lq_field *flags,
@@ -93,21 +82,15 @@ int lq_markers_classify(lq_markers_ops *o, const lq_field *pos, int n, lq_field 
     }
     lq_markers_coef c = lq_markers_coef_of(prm, o->nx, o->ny, o->nz);
     size_t cells = flags->count;
-    lq_argv ca[] = {MEM(count), MEM(flags)};
-    lq_argv na[] = {MEM(count), MEM(pos), VAL(n), MEM(flags), VAL(c.idx), VAL(c.idy), VAL(c.idz)};
+    lq_arg ca[] = {LQ_MEM(count), LQ_MEM(flags)};
+    lq_arg na[] = {LQ_MEM(count), LQ_MEM(pos),   LQ_VAL(n),    LQ_MEM(flags),
+                   LQ_VAL(c.idx), LQ_VAL(c.idy), LQ_VAL(c.idz)};
     int rules = lq_markers_rules(prm);
-    lq_argv la[] = {MEM(flags), MEM(count), VAL(rules)};
-    int rc = lq_cl_launch(o->ctx, o->clear, "markers_clear", 2, ca, 1, cells, 1, NULL);
-    if (!rc)
-        rc = lq_cl_launch(o->ctx, o->count, "markers_count", (int)LQ_COUNT(na), na, 1, (size_t)n, 1,
-                          NULL);
-    if (rc) return rc;
-    for (int i = 0; i < (int)LQ_COUNT(la); i++) {
-        rc = lq_cl_arg(o->label, "markers_label", (cl_uint)i, la[i].size, la[i].p);
-        if (rc) return rc;
-    }
-    size_t global[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    return lq_cl_run(o->ctx, o->label, "markers_label", 3, global, NULL);
+    lq_arg la[] = {LQ_MEM(flags), LQ_MEM(count), LQ_VAL(rules)};
+    int rc = lq_kernel_launch(&o->clear, lq_range_1d(cells, 0), LQ_ARGS(ca));
+    if (!rc) rc = lq_kernel_launch(&o->count, lq_range_1d((size_t)n, 0), LQ_ARGS(na));
+    if (!rc) rc = lq_kernel_launch(&o->label, lq_range_3d(o->nx, o->ny, o->nz), LQ_ARGS(la));
+    return rc;
 }
 
 /* --- seeding ------------------------------------------------------------------------ */

@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "mac/markers_cell.h"
 
 typedef struct lq_markers_params {
@@ -58,7 +58,7 @@ typedef struct lq_markers_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel advect, clear, count, label;
+    lq_kernel advect, clear, count, label;
 } lq_markers_ops;
 
 /* Reference twins (host/ops/mac/markers_ref.c): same arguments, host storage. */

@@ -62,31 +62,24 @@ void lq_momentum_state_release(lq_momentum_state *st)
     lq_field_release(&st->smax);
 }
 
-/* The module's kernels (ops_init creates them, ops_release frees them). */
-#define LQ_MOMENTUM_KERNELS(o)                                                                     \
-    {                                                                                              \
-        {&(o)->step, "momentum_step"}, {&(o)->boundary, "momentum_boundary"},                      \
-            {&(o)->max, "momentum_max"},                                                           \
-        {                                                                                          \
-            &(o)->step_rows, "momentum_step_rows"                                                  \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_momentum_kernels[] = {
+    LQ_KERNEL(lq_momentum_ops, step, "momentum_step"),
+    LQ_KERNEL(lq_momentum_ops, boundary, "momentum_boundary"),
+    LQ_KERNEL(lq_momentum_ops, max, "momentum_max"),
+    LQ_KERNEL(lq_momentum_ops, step_rows, "momentum_step_rows"),
+};
+static const lq_program lq_momentum_program =
+    LQ_PROGRAM("XYZ", lq_momentum_sources, lq_momentum_kernels);
 
 int lq_momentum_ops_init(lq_momentum_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
+    *o = (lq_momentum_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
     if (IS_REF(o)) return LQ_OK;
-    char defines[96];
+    char extra[32];
     const char *wenv = getenv("LIQUIDCL_MOMENTUM_W"); /* 16 or 8: lanes of a vector row */
-    int lanes = wenv && atoi(wenv) == 8 ? 8 : 16;
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d -DLQ_MO_W=%d", nx, ny, nz, lanes);
-    lq_cl_kernel_name ks[] = LQ_MOMENTUM_KERNELS(o);
-    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_momentum_sources), lq_momentum_sources,
-                                 defines, &o->program, (int)LQ_COUNT(ks), ks);
+    snprintf(extra, sizeof extra, "-DLQ_MO_W=%d", wenv && atoi(wenv) == 8 ? 8 : 16);
+    int rc = lq_program_build(&lq_momentum_program, o, &o->program, ctx, nx, ny, nz, extra);
     /* PoCL runs the per-face kernel as scalar code: vector rows there (docs/PERFORMANCE.md);
      * a GPU keeps one work-item per face point */
     o->rows = (ctx->cl.dev.type & CL_DEVICE_TYPE_CPU) != 0;
@@ -97,21 +90,13 @@ int lq_momentum_ops_init(lq_momentum_ops *o, lq_ctx *ctx, int nx, int ny, int nz
 
 void lq_momentum_ops_release(lq_momentum_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_MOMENTUM_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_momentum_program, o, &o->program);
 }
 
-/* Binds the arguments and enqueues over the (nx + 1) × (ny + 1) × (nz + 1) corners
- * (local size left to the runtime). */
-static int lq_momentum_launch_corners(lq_momentum_ops *o, cl_kernel k, const char *name, int nargs,
-                                      const lq_argv *args)
+/* The (nx + 1) × (ny + 1) × (nz + 1) corners (local size left to the runtime). */
+static lq_range lq_momentum_corners(const lq_momentum_ops *o)
 {
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
-        if (rc) return rc;
-    }
-    size_t global[3] = {(size_t)o->nx + 1, (size_t)o->ny + 1, (size_t)o->nz + 1};
-    return lq_cl_run(o->ctx, k, name, 3, global, NULL);
+    return lq_range_3d((size_t)o->nx + 1, (size_t)o->ny + 1, (size_t)o->nz + 1);
 }
 
 int lq_momentum_step(lq_momentum_ops *o, lq_momentum_state *st, const lq_momentum_params *prm)
@@ -121,16 +106,15 @@ int lq_momentum_step(lq_momentum_ops *o, lq_momentum_state *st, const lq_momentu
         return LQ_OK;
     }
     lq_momentum_coef c = lq_momentum_coef_of(prm);
-    lq_argv a[] = {MEM(st->u),   MEM(st->v),   MEM(st->w),   MEM(st->p),  MEM(st->flags),
-                   MEM(&st->un), MEM(&st->vn), MEM(&st->wn), VAL(c.idx),  VAL(c.idy),
-                   VAL(c.idz),   VAL(c.vx),    VAL(c.vy),    VAL(c.vz),   VAL(c.gx),
-                   VAL(c.gy),    VAL(c.gz),    VAL(c.dt),    VAL(c.gamma)};
-    if (!o->rows)
-        return lq_momentum_launch_corners(o, o->step, "momentum_step", (int)LQ_COUNT(a), a);
+    lq_arg a[] = {LQ_MEM(st->u),     LQ_MEM(st->v),   LQ_MEM(st->w),   LQ_MEM(st->p),
+                  LQ_MEM(st->flags), LQ_MEM(&st->un), LQ_MEM(&st->vn), LQ_MEM(&st->wn),
+                  LQ_VAL(c.idx),     LQ_VAL(c.idy),   LQ_VAL(c.idz),   LQ_VAL(c.vx),
+                  LQ_VAL(c.vy),      LQ_VAL(c.vz),    LQ_VAL(c.gx),    LQ_VAL(c.gy),
+                  LQ_VAL(c.gz),      LQ_VAL(c.dt),    LQ_VAL(c.gamma)};
+    if (!o->rows) return lq_kernel_launch(&o->step, lq_momentum_corners(o), LQ_ARGS(a));
     /* one work-item per (j, k) row of corners, a fixed local size (PoCL compiles per size) */
-    size_t rows = (size_t)(o->ny + 1) * (size_t)(o->nz + 1), local = LQ_MOMENTUM_ROWS_LOCAL;
-    return lq_cl_launch(o->ctx, o->step_rows, "momentum_step_rows", (int)LQ_COUNT(a), a, 1,
-                        (rows + local - 1) / local * local, 1, &local);
+    size_t rows = (size_t)(o->ny + 1) * (size_t)(o->nz + 1);
+    return lq_kernel_launch(&o->step_rows, lq_range_1d(rows, LQ_MOMENTUM_ROWS_LOCAL), LQ_ARGS(a));
 }
 
 int lq_momentum_boundary(lq_momentum_ops *o, lq_momentum_state *st)
@@ -139,8 +123,9 @@ int lq_momentum_boundary(lq_momentum_ops *o, lq_momentum_state *st)
         lq_momentum_ref_boundary(st);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(st->u), MEM(st->v), MEM(st->w), MEM(st->p), MEM(st->flags), MEM(st->bnd)};
-    return lq_momentum_launch_corners(o, o->boundary, "momentum_boundary", (int)LQ_COUNT(a), a);
+    lq_arg a[] = {LQ_MEM(st->u), LQ_MEM(st->v),     LQ_MEM(st->w),
+                  LQ_MEM(st->p), LQ_MEM(st->flags), LQ_MEM(st->bnd)};
+    return lq_kernel_launch(&o->boundary, lq_momentum_corners(o), LQ_ARGS(a));
 }
 
 int lq_momentum_max_speed(lq_momentum_ops *o, lq_momentum_state *st, float smax[3])
@@ -153,9 +138,9 @@ int lq_momentum_max_speed(lq_momentum_ops *o, lq_momentum_state *st, float smax[
     int rc = lq_field_zero(&st->smax, 0);
     for (int s = 0; s < 3 && !rc; s++) {
         int n = (int)fs[s]->count;
-        lq_argv a[] = {MEM(fs[s]), VAL(n), MEM(&st->smax), VAL(s)};
-        rc = lq_cl_launch(o->ctx, o->max, "momentum_max", 4, a, 1,
-                          ((size_t)n + LQ_MOMENTUM_BLOCK - 1) / LQ_MOMENTUM_BLOCK, 1, NULL);
+        lq_arg a[] = {LQ_MEM(fs[s]), LQ_VAL(n), LQ_MEM(&st->smax), LQ_VAL(s)};
+        size_t items = ((size_t)n + LQ_MOMENTUM_BLOCK - 1) / LQ_MOMENTUM_BLOCK;
+        rc = lq_kernel_launch(&o->max, lq_range_1d(items, 0), LQ_ARGS(a));
     }
     if (rc || !smax) return rc;
     lq_uint bits[3] = {0, 0, 0};

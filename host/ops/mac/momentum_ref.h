@@ -12,7 +12,7 @@
 #ifndef LQ_HOST_MOMENTUM_REF_H
 #define LQ_HOST_MOMENTUM_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "mac/momentum_cell.h"
 
 typedef struct lq_momentum_params {
@@ -57,8 +57,8 @@ typedef struct lq_momentum_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel step, boundary, max;
-    cl_kernel step_rows; /* the step as vector rows (kernels/mac/momentum.cl) */
+    lq_kernel step, boundary, max;
+    lq_kernel step_rows; /* the step as vector rows (kernels/mac/momentum.cl) */
     int rows; /* 1: the step runs momentum_step_rows (set on CPU devices; a test may clear it) */
 } lq_momentum_ops;
 

@@ -41,8 +41,8 @@ static const char *const lq_pressure_sources[] = {
  * then) the divergence scratch. */
 #define LQ_PRESSURE_SW(st) ((st)->sw ? (st)->sw : &(st)->div)
 
-lq_pressure_params lq_pressure_defaults(lq_pressure_method method, float dt, float dx, float dy,
-                                        float dz)
+lq_pressure_params lq_pressure_params_of(lq_pressure_method method, float dt, float dx, float dy,
+                                         float dz, float eps, int max_sweeps)
 {
     lq_pressure_params p;
     memset(&p, 0, sizeof p);
@@ -52,8 +52,8 @@ lq_pressure_params lq_pressure_defaults(lq_pressure_method method, float dt, flo
     p.dy = dy;
     p.dz = dz;
     p.beta0 = method == LQ_PRESSURE_JACOBI ? LQ_PRESSURE_BETA0_JACOBI : LQ_PRESSURE_BETA0_RB;
-    p.eps = 1e-4f;
-    p.max_sweeps = method == LQ_PRESSURE_JACOBI ? 10000 : 1000;
+    p.eps = eps;
+    p.max_sweeps = max_sweeps;
     p.check_every = 2;
     return p;
 }
@@ -95,18 +95,20 @@ void lq_pressure_state_release(lq_pressure_state *st)
     lq_field_release(&st->dmax);
 }
 
-/* The module's kernels (ops_init creates them, ops_release frees them). */
-#define LQ_PRESSURE_KERNELS(o)                                                                     \
-    {                                                                                              \
-        {&(o)->divergence, "pressure_divergence"}, {&(o)->max, "pressure_max"},                    \
-            {&(o)->rb, "pressure_rb"}, {&(o)->rb_half, "pressure_rb_half"},                        \
-            {&(o)->jacobi_dp, "pressure_jacobi_dp"},                                               \
-            {&(o)->jacobi_apply, "pressure_jacobi_apply"}, {&(o)->rb_slabs, "pressure_rb_slabs"},  \
-            {&(o)->rb_edges, "pressure_rb_edges"},                                                 \
-        {                                                                                          \
-            &(o)->surface_prep, "pressure_surface_prep"                                            \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_pressure_kernels[] = {
+    LQ_KERNEL(lq_pressure_ops, divergence, "pressure_divergence"),
+    LQ_KERNEL(lq_pressure_ops, max, "pressure_max"),
+    LQ_KERNEL(lq_pressure_ops, rb, "pressure_rb"),
+    LQ_KERNEL(lq_pressure_ops, rb_half, "pressure_rb_half"),
+    LQ_KERNEL(lq_pressure_ops, jacobi_dp, "pressure_jacobi_dp"),
+    LQ_KERNEL(lq_pressure_ops, jacobi_apply, "pressure_jacobi_apply"),
+    LQ_KERNEL(lq_pressure_ops, rb_slabs, "pressure_rb_slabs"),
+    LQ_KERNEL(lq_pressure_ops, rb_edges, "pressure_rb_edges"),
+    LQ_KERNEL(lq_pressure_ops, surface_prep, "pressure_surface_prep"),
+};
+static const lq_program lq_pressure_program =
+    LQ_PROGRAM("XYZ", lq_pressure_sources, lq_pressure_kernels);
 
 /* Planes per slab of a whole sweep on a CPU: about 4 slabs per compute unit, so the
  * runtime can even out the cores, but at least 8 planes each, so that the black edge
@@ -119,20 +121,13 @@ static int lq_pressure_slab_planes(const lq_ctx *ctx, int nz)
 
 int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
+    *o = (lq_pressure_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
     o->rb_launch = LQ_PRESSURE_RB_HALF;
     if (IS_REF(o)) return LQ_OK;
-    char defines[128];
+    char extra[32];
     const char *wenv = getenv("LIQUIDCL_PRESSURE_W"); /* 8 or 16: lanes of a vector row */
-    int lanes = wenv && atoi(wenv) == 16 ? 16 : 8;
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d -DLQ_PR_W=%d", nx, ny, nz, lanes);
-    lq_cl_kernel_name ks[] = LQ_PRESSURE_KERNELS(o);
-    int rc = lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_pressure_sources), lq_pressure_sources,
-                                 defines, &o->program, (int)LQ_COUNT(ks), ks);
+    snprintf(extra, sizeof extra, "-DLQ_PR_W=%d", wenv && atoi(wenv) == 16 ? 16 : 8);
+    int rc = lq_program_build(&lq_pressure_program, o, &o->program, ctx, nx, ny, nz, extra);
     if (ctx->cl.dev.type & CL_DEVICE_TYPE_CPU) o->slab = lq_pressure_slab_planes(ctx, nz);
     const char *env = getenv("LIQUIDCL_PRESSURE_SLAB");
     if (env && *env) o->slab = LQ_MAX(atoi(env), 0);
@@ -141,20 +136,13 @@ int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz
 
 void lq_pressure_ops_release(lq_pressure_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_PRESSURE_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_pressure_program, o, &o->program);
 }
 
-/* Binds the arguments and enqueues over a 3D range (local size left to the runtime). */
-static int lq_pressure_launch3(lq_pressure_ops *o, cl_kernel k, const char *name, int nargs,
-                               const lq_argv *args, size_t g0, size_t g1, size_t g2)
+/* The cells (local size left to the runtime). */
+static lq_range lq_pressure_cells(const lq_pressure_state *st)
 {
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, args[i].size, args[i].p);
-        if (rc) return rc;
-    }
-    size_t global[3] = {g0, g1, g2};
-    return lq_cl_run(o->ctx, k, name, 3, global, NULL);
+    return lq_range_3d((size_t)st->nx, (size_t)st->ny, (size_t)st->nz);
 }
 
 int lq_pressure_divergence(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressure_params *prm,
@@ -166,16 +154,14 @@ int lq_pressure_divergence(lq_pressure_ops *o, lq_pressure_state *st, const lq_p
     }
     lq_pressure_coef c = lq_pressure_coef_of(prm, st->nx, st->ny, st->nz);
     size_t n = (size_t)st->nx * st->ny * st->nz;
-    lq_argv a[] = {MEM(st->u),    MEM(st->v), MEM(st->w), MEM(st->flags),
-                   MEM(&st->div), VAL(c.idx), VAL(c.idy), VAL(c.idz)};
-    lq_argv m[] = {MEM(&st->div), MEM(&st->dmax)};
+    lq_arg a[] = {LQ_MEM(st->u),    LQ_MEM(st->v), LQ_MEM(st->w), LQ_MEM(st->flags),
+                  LQ_MEM(&st->div), LQ_VAL(c.idx), LQ_VAL(c.idy), LQ_VAL(c.idz)};
+    lq_arg m[] = {LQ_MEM(&st->div), LQ_MEM(&st->dmax)};
     int rc = lq_field_zero(&st->dmax, 0);
+    if (!rc) rc = lq_kernel_launch(&o->divergence, lq_pressure_cells(st), LQ_ARGS(a));
     if (!rc)
-        rc = lq_pressure_launch3(o, o->divergence, "pressure_divergence", 8, a, (size_t)st->nx,
-                                 (size_t)st->ny, (size_t)st->nz);
-    if (!rc)
-        rc = lq_cl_launch(o->ctx, o->max, "pressure_max", 2, m, 1,
-                          (n + LQ_PRESSURE_BLOCK - 1) / LQ_PRESSURE_BLOCK, 1, NULL);
+        rc = lq_kernel_launch(
+            &o->max, lq_range_1d((n + LQ_PRESSURE_BLOCK - 1) / LQ_PRESSURE_BLOCK, 0), LQ_ARGS(m));
     if (rc || !maxdiv) return rc;
     lq_uint bits = 0;
     rc = lq_field_download(&st->dmax, &bits);
@@ -191,16 +177,17 @@ int lq_pressure_rb_sweep(lq_pressure_ops *o, lq_pressure_state *st, const lq_pre
         return LQ_OK;
     }
     lq_pressure_coef c = lq_pressure_coef_of(prm, st->nx, st->ny, st->nz);
-    size_t g0 = (size_t)st->nx, g1 = (size_t)st->ny, g2 = (size_t)st->nz;
     parity &= 1;
     int weighted = st->sw != NULL;
-    lq_argv a[] = {
-        MEM(st->u),    MEM(st->v),  MEM(st->w), MEM(st->p), MEM(st->flags), MEM(LQ_PRESSURE_SW(st)),
-        VAL(weighted), VAL(parity), VAL(c.idx), VAL(c.idy), VAL(c.idz),     VAL(c.beta),
-        VAL(c.tx),     VAL(c.ty),   VAL(c.tz)};
+    lq_arg a[] = {LQ_MEM(st->u),    LQ_MEM(st->v),     LQ_MEM(st->w),
+                  LQ_MEM(st->p),    LQ_MEM(st->flags), LQ_MEM(LQ_PRESSURE_SW(st)),
+                  LQ_VAL(weighted), LQ_VAL(parity),    LQ_VAL(c.idx),
+                  LQ_VAL(c.idy),    LQ_VAL(c.idz),     LQ_VAL(c.beta),
+                  LQ_VAL(c.tx),     LQ_VAL(c.ty),      LQ_VAL(c.tz)};
     if (o->rb_launch == LQ_PRESSURE_RB_ALL)
-        return lq_pressure_launch3(o, o->rb, "pressure_rb", 15, a, g0, g1, g2);
-    return lq_pressure_launch3(o, o->rb_half, "pressure_rb_half", 15, a, (g0 + 1) / 2, g1, g2);
+        return lq_kernel_launch(&o->rb, lq_pressure_cells(st), LQ_ARGS(a));
+    lq_range half = lq_range_3d((size_t)(st->nx + 1) / 2, (size_t)st->ny, (size_t)st->nz);
+    return lq_kernel_launch(&o->rb_half, half, LQ_ARGS(a));
 }
 
 int lq_pressure_rb_full_sweep(lq_pressure_ops *o, lq_pressure_state *st,
@@ -212,18 +199,15 @@ int lq_pressure_rb_full_sweep(lq_pressure_ops *o, lq_pressure_state *st,
     }
     lq_pressure_coef c = lq_pressure_coef_of(prm, st->nx, st->ny, st->nz);
     int slab = o->slab, slabs = (st->nz + slab - 1) / slab, weighted = st->sw != NULL;
-    lq_argv a[] = {
-        MEM(st->u),    MEM(st->v), MEM(st->w), MEM(st->p), MEM(st->flags), MEM(LQ_PRESSURE_SW(st)),
-        VAL(weighted), VAL(slab),  VAL(c.idx), VAL(c.idy), VAL(c.idz),     VAL(c.beta),
-        VAL(c.tx),     VAL(c.ty),  VAL(c.tz)};
-    size_t one = 1, g = (size_t)slabs;
-    int rc = LQ_OK;
-    for (int i = 0; i < 15 && !rc; i++)
-        rc = lq_cl_arg(o->rb_slabs, "pressure_rb_slabs", (cl_uint)i, a[i].size, a[i].p);
-    if (!rc) rc = lq_cl_run(o->ctx, o->rb_slabs, "pressure_rb_slabs", 1, &g, &one);
-    if (!rc)
-        rc = lq_pressure_launch3(o, o->rb_edges, "pressure_rb_edges", 15, a,
-                                 (size_t)(st->nx + 1) / 2, (size_t)st->ny, (size_t)(2 * slabs));
+    lq_arg a[] = {LQ_MEM(st->u),    LQ_MEM(st->v),     LQ_MEM(st->w),
+                  LQ_MEM(st->p),    LQ_MEM(st->flags), LQ_MEM(LQ_PRESSURE_SW(st)),
+                  LQ_VAL(weighted), LQ_VAL(slab),      LQ_VAL(c.idx),
+                  LQ_VAL(c.idy),    LQ_VAL(c.idz),     LQ_VAL(c.beta),
+                  LQ_VAL(c.tx),     LQ_VAL(c.ty),      LQ_VAL(c.tz)};
+    /* one work-group of one work-item per slab; then the slabs' black edge planes */
+    lq_range edges = lq_range_3d((size_t)(st->nx + 1) / 2, (size_t)st->ny, (size_t)(2 * slabs));
+    int rc = lq_kernel_launch(&o->rb_slabs, lq_range_1d((size_t)slabs, 1), LQ_ARGS(a));
+    if (!rc) rc = lq_kernel_launch(&o->rb_edges, edges, LQ_ARGS(a));
     return rc;
 }
 
@@ -236,24 +220,23 @@ int lq_pressure_jacobi_sweep(lq_pressure_ops *o, lq_pressure_state *st,
     }
     lq_pressure_coef c = lq_pressure_coef_of(prm, st->nx, st->ny, st->nz);
     int weighted = st->sw != NULL;
-    lq_argv a[] = {
-        MEM(&st->dp),  MEM(st->u), MEM(st->v), MEM(st->w), MEM(st->flags), MEM(LQ_PRESSURE_SW(st)),
-        VAL(weighted), VAL(c.idx), VAL(c.idy), VAL(c.idz), VAL(c.beta)};
-    lq_argv b[] = {MEM(st->u),
-                   MEM(st->v),
-                   MEM(st->w),
-                   MEM(st->p),
-                   MEM(&st->dp),
-                   MEM(st->flags),
-                   MEM(LQ_PRESSURE_SW(st)),
-                   VAL(weighted),
-                   VAL(c.tx),
-                   VAL(c.ty),
-                   VAL(c.tz)};
-    size_t g0 = (size_t)st->nx, g1 = (size_t)st->ny, g2 = (size_t)st->nz;
-    int rc = lq_pressure_launch3(o, o->jacobi_dp, "pressure_jacobi_dp", 11, a, g0, g1, g2);
-    if (!rc)
-        rc = lq_pressure_launch3(o, o->jacobi_apply, "pressure_jacobi_apply", 11, b, g0, g1, g2);
+    lq_arg a[] = {LQ_MEM(&st->dp),  LQ_MEM(st->u),     LQ_MEM(st->v),
+                  LQ_MEM(st->w),    LQ_MEM(st->flags), LQ_MEM(LQ_PRESSURE_SW(st)),
+                  LQ_VAL(weighted), LQ_VAL(c.idx),     LQ_VAL(c.idy),
+                  LQ_VAL(c.idz),    LQ_VAL(c.beta)};
+    lq_arg b[] = {LQ_MEM(st->u),
+                  LQ_MEM(st->v),
+                  LQ_MEM(st->w),
+                  LQ_MEM(st->p),
+                  LQ_MEM(&st->dp),
+                  LQ_MEM(st->flags),
+                  LQ_MEM(LQ_PRESSURE_SW(st)),
+                  LQ_VAL(weighted),
+                  LQ_VAL(c.tx),
+                  LQ_VAL(c.ty),
+                  LQ_VAL(c.tz)};
+    int rc = lq_kernel_launch(&o->jacobi_dp, lq_pressure_cells(st), LQ_ARGS(a));
+    if (!rc) rc = lq_kernel_launch(&o->jacobi_apply, lq_pressure_cells(st), LQ_ARGS(b));
     return rc;
 }
 
@@ -272,9 +255,9 @@ int lq_pressure_surface_prep(lq_pressure_ops *o, const lq_field *flags, lq_field
         lq_pressure_ref_surface_prep(flags, out, p, sw, count, table, per_cell);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(flags), MEM(out), MEM(p), MEM(sw), MEM(count), MEM(table), VAL(per_cell)};
-    return lq_pressure_launch3(o, o->surface_prep, "pressure_surface_prep", 7, a, (size_t)o->nx,
-                               (size_t)o->ny, (size_t)o->nz);
+    lq_arg a[] = {LQ_MEM(flags), LQ_MEM(out),   LQ_MEM(p),       LQ_MEM(sw),
+                  LQ_MEM(count), LQ_MEM(table), LQ_VAL(per_cell)};
+    return lq_kernel_launch(&o->surface_prep, lq_range_3d(o->nx, o->ny, o->nz), LQ_ARGS(a));
 }
 
 void lq_pressure_surface_table(int per_cell, float g_abs, const lq_pressure_params *prm, int nx,

@@ -10,10 +10,11 @@
 
 #include "ops/mac/pressure_ref.h"
 
-/* The paper's settings for `method`: β0 (1.7 red-black, 1 Jacobi), ε = 1e-4, a cap of
- * 1000 sweeps (10000 Jacobi), a check every 2 sweeps. */
-lq_pressure_params lq_pressure_defaults(lq_pressure_method method, float dt, float dx, float dy,
-                                        float dz);
+/* The parameters for `method` with the paper's β0 (1.7 red-black, 1 Jacobi) and a check
+ * every 2 sweeps; the tolerance ε (1/s) and the sweep cap are the caller's (a scene's
+ * come from mac.epsilon and mac.max_sweeps, whose defaults are the key table's alone). */
+lq_pressure_params lq_pressure_params_of(lq_pressure_method method, float dt, float dx, float dy,
+                                         float dz, float eps, int max_sweeps);
 /* Checks the scratch against the device, then allocates it zeroed. */
 int lq_pressure_state_init(lq_pressure_state *st, lq_ctx *ctx, int nx, int ny, int nz, lq_field *u,
                            lq_field *v, lq_field *w, lq_field *p, lq_field *flags);

@@ -22,7 +22,7 @@
 #ifndef LQ_HOST_PRESSURE_REF_H
 #define LQ_HOST_PRESSURE_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "mac/pressure_cell.h"
 
 typedef enum lq_pressure_method {
@@ -94,7 +94,7 @@ typedef struct lq_pressure_ops {
     int nx, ny, nz;
     lq_pressure_rb_launch rb_launch;
     cl_program program;
-    cl_kernel divergence, max, rb, rb_half, jacobi_dp, jacobi_apply, rb_slabs, rb_edges,
+    lq_kernel divergence, max, rb, rb_half, jacobi_dp, jacobi_apply, rb_slabs, rb_edges,
         surface_prep;
     int slab; /* planes per slab of a whole sweep on a CPU; 0: two colour launches */
 } lq_pressure_ops;

@@ -30,24 +30,46 @@ lq_extrap_params lq_extrap_params_default(void)
     return p;
 }
 
-#define LQ_EXTRAP_KERNELS(o)                                                                       \
-    {                                                                                              \
-        {&(o)->init, "extrap_init"}, {&(o)->bandk, "extrap_band"}, {&(o)->sor, "extrap_sor"},      \
-            {&(o)->correct, "extrap_correct"}, {&(o)->object, "extrap_object"},                    \
-            {&(o)->copy, "extrap_copy"}, {&(o)->listk, "extrap_list"},                             \
-            {&(o)->sor_list, "extrap_sor_list"}, {&(o)->restore, "extrap_restore"},                \
-            {&(o)->reach, "extrap_reach_list"}, {&(o)->layer_lev, "extrap_layer_lev"},             \
-            {&(o)->seed, "extrap_seed"}, {&(o)->front, "extrap_front"},                            \
-            {&(o)->expand, "extrap_expand"},                                                       \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_extrap_kernels[] = {
+    LQ_KERNEL(lq_extrap_ops, init, "extrap_init"),
+    LQ_KERNEL(lq_extrap_ops, bandk, "extrap_band"),
+    LQ_KERNEL(lq_extrap_ops, sor, "extrap_sor"),
+    LQ_KERNEL(lq_extrap_ops, correct, "extrap_correct"),
+    LQ_KERNEL(lq_extrap_ops, object, "extrap_object"),
+    LQ_KERNEL(lq_extrap_ops, copy, "extrap_copy"),
+    LQ_KERNEL(lq_extrap_ops, listk, "extrap_list"),
+    LQ_KERNEL(lq_extrap_ops, sor_list, "extrap_sor_list"),
+    LQ_KERNEL(lq_extrap_ops, restore, "extrap_restore"),
+    LQ_KERNEL(lq_extrap_ops, reach, "extrap_reach_list"),
+    LQ_KERNEL(lq_extrap_ops, layer_lev, "extrap_layer_lev"),
+    LQ_KERNEL(lq_extrap_ops, seed, "extrap_seed"),
+    LQ_KERNEL(lq_extrap_ops, front, "extrap_front"),
+    LQ_KERNEL(lq_extrap_ops, expand, "extrap_expand"),
+};
+static const lq_program lq_extrap_program = LQ_PROGRAM("XYZ", lq_extrap_sources, lq_extrap_kernels);
+
+/* The object's own buffers, bound once: the band, its right-hand side, pressure and
+ * colour lists, and the list count (the launches set the rest). */
+static int lq_extrap_bind(lq_extrap_ops *o)
+{
+    lq_arg band = LQ_MEM(&o->band), rhs = LQ_MEM(&o->rhs), p = LQ_MEM(&o->p),
+           list = LQ_MEM(&o->list), cnt = LQ_MEM(&o->cnt);
+    lq_binding b[] = {
+        {&o->bandk, {[0] = band, [1] = rhs, [2] = p}},
+        {&o->listk, {[0] = list, [1] = cnt, [2] = band}},
+        {&o->reach, {[0] = band, [1] = cnt, [2] = list}},
+        {&o->sor_list, {[0] = p, [1] = band, [2] = rhs, [3] = list}},
+        {&o->correct, {[1] = p, [2] = band}},
+        {&o->seed, {[3] = cnt}},
+        {&o->expand, {[6] = cnt}},
+    };
+    return lq_kernels_bind(LQ_ARGS(b));
+}
 
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
+    *o = (lq_extrap_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
     int rc = LQ_OK;
     for (int c = 0; c < 3 && !rc; c++)
         rc = lq_field_alloc(ctx, &o->valid[0][c], "extrap_valid", nx + (c == 0), ny + (c == 1),
@@ -61,19 +83,13 @@ int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->list, "extrap_list", nx, ny, nz, 4);
     if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->cnt, "extrap_cnt", 4, 1, 1, 4);
     if (rc || IS_REF(o)) return rc;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_EXTRAP_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_extrap_sources), lq_extrap_sources,
-                               defines, &o->program, (int)LQ_COUNT(ks), ks);
+    rc = lq_program_build(&lq_extrap_program, o, &o->program, ctx, nx, ny, nz, "");
+    return rc ? rc : lq_extrap_bind(o);
 }
 
 void lq_extrap_ops_release(lq_extrap_ops *o)
 {
-    if (!IS_REF(o)) {
-        lq_cl_kernel_name ks[] = LQ_EXTRAP_KERNELS(o);
-        lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
-    }
+    lq_program_release(&lq_extrap_program, o, &o->program);
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 3; c++) lq_field_release(&o->valid[s][c]);
     for (int c = 0; c < 3; c++) lq_field_release(&o->tmp[c]);
@@ -98,24 +114,6 @@ static void lq_extrap_check(const lq_extrap_ops *o, const lq_field *u, const lq_
     assert(!cellf || cellf->count == (size_t)o->nx * o->ny * o->nz);
 }
 
-/* Binds n arguments and runs over g (3D). */
-static int lq_extrap_run(lq_extrap_ops *o, cl_kernel k, const char *name, int n, const lq_argv *a,
-                         const size_t *g)
-{
-    for (int i = 0; i < n; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
-        if (rc) return rc;
-    }
-    return lq_cl_run(o->ctx, k, name, 3, g, NULL);
-}
-
-static void lq_extrap_face_range(const lq_extrap_ops *o, int c, size_t *g)
-{
-    g[0] = (size_t)(o->nx + (c == 0));
-    g[1] = (size_t)(o->ny + (c == 1));
-    g[2] = (size_t)(o->nz + (c == 2));
-}
-
 int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                        const lq_field *sdf, const lq_extrap_params *prm)
 {
@@ -129,11 +127,9 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
     const lq_field *sd = sdf ? sdf : phi;
     lq_field *vel[3] = {u, v, w};
     int rc = LQ_OK;
-    size_t g[3];
     for (int c = 0; c < 3 && !rc; c++) {
-        lq_argv a[] = {MEM(&o->valid[0][c]), MEM(phi), MEM(sd), VAL(use_sdf), VAL(c)};
-        lq_extrap_face_range(o, c, g);
-        rc = lq_extrap_run(o, o->init, "extrap_init", (int)LQ_COUNT(a), a, g);
+        lq_arg a[] = {LQ_MEM(&o->valid[0][c]), LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(use_sdf), LQ_VAL(c)};
+        rc = lq_kernel_launch(&o->init, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
     o->final = 0;
     if (rc || prm->layers <= 0) return rc;
@@ -143,42 +139,37 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
     lq_field *la[3] = {&o->tmp[0], &o->tmp[1], &o->tmp[2]}, *lb[3] = {&o->list, &o->rhs, &o->p};
     lq_field **cur = la, **next = lb;
     int cnt[4] = {0, 0, 0, 0}, whole = 0;
-    size_t local = 64;
     rc = lq_field_zero(&o->cnt, 0);
     for (int c = 0; c < 3 && !rc; c++) {
         int cap = (int)cur[c]->count;
-        lq_argv a[] = {MEM(&o->valid[0][c]), VAL(c), MEM(cur[c]), MEM(&o->cnt), VAL(cap)};
-        lq_extrap_face_range(o, c, g);
-        rc = lq_extrap_run(o, o->seed, "extrap_seed", (int)LQ_COUNT(a), a, g);
+        lq_arg a[] = {LQ_MEM(&o->valid[0][c]), LQ_VAL(c), LQ_MEM(cur[c]), LQ_KEEP, LQ_VAL(cap)};
+        rc = lq_kernel_launch(&o->seed, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
     if (!rc) rc = lq_field_download(&o->cnt, cnt);
     for (int l = 0; l < prm->layers && !rc; l++) {
         for (int c = 0; c < 3; c++) whole = whole || cnt[c] > (int)cur[c]->count;
         if (whole) {
             for (int c = 0; c < 3 && !rc; c++) {
-                lq_argv a[] = {MEM(vel[c]), MEM(&o->valid[0][c]), VAL(c), VAL(l)};
-                lq_extrap_face_range(o, c, g);
-                rc = lq_extrap_run(o, o->layer_lev, "extrap_layer_lev", (int)LQ_COUNT(a), a, g);
+                lq_arg a[] = {LQ_MEM(vel[c]), LQ_MEM(&o->valid[0][c]), LQ_VAL(c), LQ_VAL(l)};
+                rc = lq_kernel_launch(&o->layer_lev, lq_range_faces(o->nx, o->ny, o->nz, c),
+                                      LQ_ARGS(a));
             }
             continue;
         }
         for (int c = 0; c < 3 && !rc; c++) {
             int n = cnt[c];
-            lq_argv a[] = {MEM(vel[c]), MEM(&o->valid[0][c]), VAL(c), VAL(l), MEM(cur[c]), VAL(n)};
-            if (n > 0)
-                rc = lq_cl_launch(o->ctx, o->front, "extrap_front", (int)LQ_COUNT(a), a, 1,
-                                  ((size_t)n + local - 1) / local * local, 1, &local);
+            lq_arg a[] = {LQ_MEM(vel[c]), LQ_MEM(&o->valid[0][c]), LQ_VAL(c),
+                          LQ_VAL(l),      LQ_MEM(cur[c]),          LQ_VAL(n)};
+            if (n > 0) rc = lq_kernel_launch(&o->front, lq_range_var(&o->front, n), LQ_ARGS(a));
         }
         if (rc || l + 1 == prm->layers) break;
         int ncnt[4] = {0, 0, 0, 0};
         rc = lq_field_zero(&o->cnt, 0);
         for (int c = 0; c < 3 && !rc; c++) {
             int n = cnt[c], cap = (int)next[c]->count;
-            lq_argv a[] = {MEM(&o->valid[0][c]), VAL(c),       VAL(l),  MEM(cur[c]), VAL(n),
-                           MEM(next[c]),         MEM(&o->cnt), VAL(cap)};
-            if (n > 0)
-                rc = lq_cl_launch(o->ctx, o->expand, "extrap_expand", (int)LQ_COUNT(a), a, 1,
-                                  ((size_t)n + local - 1) / local * local, 1, &local);
+            lq_arg a[] = {LQ_MEM(&o->valid[0][c]), LQ_VAL(c), LQ_VAL(l),  LQ_MEM(cur[c]), LQ_VAL(n),
+                          LQ_MEM(next[c]),         LQ_KEEP,   LQ_VAL(cap)};
+            if (n > 0) rc = lq_kernel_launch(&o->expand, lq_range_var(&o->expand, n), LQ_ARGS(a));
         }
         if (!rc) rc = lq_field_download(&o->cnt, ncnt);
         memcpy(cnt, ncnt, sizeof cnt);
@@ -206,19 +197,18 @@ int lq_extrap_object_bc(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w,
     const lq_field *oo[3] = {ob ? &ob[0] : u, ob ? &ob[1] : v, ob ? &ob[2] : w};
     lq_field *vel[3] = {u, v, w};
     int rc = LQ_OK;
-    size_t g[3];
     for (int c = 0; c < 3 && !rc; c++) {
-        lq_argv a[] = {MEM(&o->tmp[c]), MEM(u),      MEM(v),    MEM(w),  MEM(sdf),   MEM(ph),
-                       VAL(use_phi),    VAL(ox),     VAL(oy),   VAL(oz), MEM(oo[0]), MEM(oo[1]),
-                       MEM(oo[2]),      VAL(use_ob), VAL(hold), VAL(al), VAL(c)};
-        lq_extrap_face_range(o, c, g);
-        rc = lq_extrap_run(o, o->object, "extrap_object", (int)LQ_COUNT(a), a, g);
+        lq_arg a[] = {LQ_MEM(&o->tmp[c]), LQ_MEM(u),      LQ_MEM(v),       LQ_MEM(w),
+                      LQ_MEM(sdf),        LQ_MEM(ph),     LQ_VAL(use_phi), LQ_VAL(ox),
+                      LQ_VAL(oy),         LQ_VAL(oz),     LQ_MEM(oo[0]),   LQ_MEM(oo[1]),
+                      LQ_MEM(oo[2]),      LQ_VAL(use_ob), LQ_VAL(hold),    LQ_VAL(al),
+                      LQ_VAL(c)};
+        rc = lq_kernel_launch(&o->object, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
     for (int c = 0; c < 3 && !rc; c++) {
         int n = (int)vel[c]->count;
-        lq_argv a[] = {MEM(vel[c]), MEM(&o->tmp[c]), VAL(n)};
-        rc = lq_cl_launch(o->ctx, o->copy, "extrap_copy", (int)LQ_COUNT(a), a, 1, (size_t)n, 1,
-                          NULL);
+        lq_arg a[] = {LQ_MEM(vel[c]), LQ_MEM(&o->tmp[c]), LQ_VAL(n)};
+        rc = lq_kernel_launch(&o->copy, lq_range_1d((size_t)n, 0), LQ_ARGS(a));
     }
     return rc;
 }
@@ -236,11 +226,10 @@ int lq_extrap_object_restore(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_fiel
     const lq_field *ph = phi ? phi : sdf;
     lq_field *vel[3] = {u, v, w};
     int rc = LQ_OK;
-    size_t g[3];
     for (int c = 0; c < 3 && !rc; c++) {
-        lq_argv a[] = {MEM(vel[c]), MEM(&o->tmp[c]), MEM(sdf), MEM(ph), VAL(use_phi), VAL(c)};
-        lq_extrap_face_range(o, c, g);
-        rc = lq_extrap_run(o, o->restore, "extrap_restore", (int)LQ_COUNT(a), a, g);
+        lq_arg a[] = {LQ_MEM(vel[c]), LQ_MEM(&o->tmp[c]), LQ_MEM(sdf),
+                      LQ_MEM(ph),     LQ_VAL(use_phi),    LQ_VAL(c)};
+        rc = lq_kernel_launch(&o->restore, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
     return rc;
 }
@@ -256,18 +245,17 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
     int use_sdf = sdf != NULL ? 1 + (prm->closed != 0) : 0;
     const lq_field *sd = sdf ? sdf : phi;
     lq_field *vm = o->valid[o->final];
-    size_t gc[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz}, g[3];
-    lq_argv ba[] = {MEM(&o->band), MEM(&o->rhs), MEM(&o->p),  MEM(u),   MEM(v),  MEM(w),
-                    MEM(&vm[0]),   MEM(&vm[1]),  MEM(&vm[2]), MEM(phi), MEM(sd), VAL(use_sdf)};
-    int rc = lq_extrap_run(o, o->bandk, "extrap_band", (int)LQ_COUNT(ba), ba, gc);
+    lq_range cells = lq_range_3d(o->nx, o->ny, o->nz);
+    lq_arg ba[] = {LQ_KEEP,        LQ_KEEP,     LQ_KEEP,        LQ_MEM(u),
+                   LQ_MEM(v),      LQ_MEM(w),   LQ_MEM(&vm[0]), LQ_MEM(&vm[1]),
+                   LQ_MEM(&vm[2]), LQ_MEM(phi), LQ_MEM(sd),     LQ_VAL(use_sdf)};
+    int rc = lq_kernel_launch(&o->bandk, cells, LQ_ARGS(ba));
     /* the sweeps visit only the band cells, by colour (lists built once; extrap_sor over
      * the whole grid computes the same, bit for bit, at several times the cost) */
     int cnt[2] = {0, 0};
     if (!rc) rc = lq_field_zero(&o->cnt, 0);
-    lq_argv la[] = {MEM(&o->list), MEM(&o->cnt), MEM(&o->band)};
-    if (!rc) rc = lq_extrap_run(o, o->listk, "extrap_list", (int)LQ_COUNT(la), la, gc);
+    if (!rc) rc = lq_kernel_run(&o->listk, cells);            /* its arguments are bound */
     if (!rc) rc = lq_field_read(&o->cnt, 0, sizeof cnt, cnt); /* o->cnt holds 4 */
-    size_t local = 64;
     /* bit 7: the cells joined to p = 0, by rounds of both colours until one sets none
      * (cnt[0] counts them; each round but the last sets one cell at least) */
     for (int round = 0, set = 1; set && round <= cnt[0] + cnt[1] && !rc; round++) {
@@ -276,9 +264,8 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
         for (int colour = 0; colour < 2 && !rc; colour++) {
             int n = cnt[colour];
             if (n <= 0) continue;
-            lq_argv a[] = {MEM(&o->band), MEM(&o->cnt), MEM(&o->list), VAL(colour), VAL(n)};
-            rc = lq_cl_launch(o->ctx, o->reach, "extrap_reach_list", (int)LQ_COUNT(a), a, 1,
-                              ((size_t)n + local - 1) / local * local, 1, &local);
+            lq_arg a[] = {LQ_KEEP, LQ_KEEP, LQ_KEEP, LQ_VAL(colour), LQ_VAL(n)};
+            rc = lq_kernel_launch(&o->reach, lq_range_var(&o->reach, n), LQ_ARGS(a));
         }
         if (!rc) rc = lq_field_read(&o->cnt, 0, sizeof(int), &set);
     }
@@ -287,17 +274,15 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
         for (int colour = 0; colour < 2 && !rc; colour++) {
             int n = cnt[colour];
             if (n <= 0) continue;
-            lq_argv a[] = {MEM(&o->p),  MEM(&o->band), MEM(&o->rhs), MEM(&o->list),
-                           VAL(colour), VAL(n),        VAL(omega)};
-            rc = lq_cl_launch(o->ctx, o->sor_list, "extrap_sor_list", (int)LQ_COUNT(a), a, 1,
-                              ((size_t)n + local - 1) / local * local, 1, &local);
+            lq_arg a[] = {LQ_KEEP,        LQ_KEEP,   LQ_KEEP,      LQ_KEEP,
+                          LQ_VAL(colour), LQ_VAL(n), LQ_VAL(omega)};
+            rc = lq_kernel_launch(&o->sor_list, lq_range_var(&o->sor_list, n), LQ_ARGS(a));
         }
     lq_field *vel[3] = {u, v, w};
     for (int c = 0; c < 3 && !rc; c++) {
-        lq_argv a[] = {MEM(vel[c]), MEM(&o->p),   MEM(&o->band), MEM(phi),
-                       MEM(sd),     VAL(use_sdf), VAL(c)};
-        lq_extrap_face_range(o, c, g);
-        rc = lq_extrap_run(o, o->correct, "extrap_correct", (int)LQ_COUNT(a), a, g);
+        lq_arg a[] = {LQ_MEM(vel[c]), LQ_KEEP,         LQ_KEEP,  LQ_MEM(phi),
+                      LQ_MEM(sd),     LQ_VAL(use_sdf), LQ_VAL(c)};
+        rc = lq_kernel_launch(&o->correct, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
     return rc;
 }

@@ -25,9 +25,9 @@
  * then untouched). Faces on the domain edge (walls) are never changed or read here.
  *
  * Use in a pls step, after the pressure projection and before advection:
- *   lq_extrap_velocity(o, u, v, w, phi, sdf, &prm);        air band + inside objects
- *   lq_extrap_object_bc(o, u, v, w, phi, sdf, ob, &prm);   only with objects (§5.5.1)
- *   lq_extrap_divfree(o, u, v, w, phi, sdf, &prm);         optional (§5.2)
+ *   lq_extrap_velocity(o, u, v, w, phi, sdf, &prm);       air band + inside objects
+ *   lq_extrap_object_bc(o, u, v, w, phi, sdf, ob, &prm);  only with objects (§5.5.1)
+ *   lq_extrap_divfree(o, u, v, w, phi, sdf, &prm);        optional (§5.2)
  * then lq_sladvect_advect_velocity / lq_sladvect_advect_scalar. prm.layers should cover the largest
  * backtrace (CFL + 1 or 2). Faces beyond the layers keep the values they had.
  * lq_extrap_divfree uses the valid mask of the last lq_extrap_velocity call.
@@ -39,7 +39,7 @@
 #define LQ_HOST_EXTRAP_REF_H
 
 #include "pls/extrap_cell.h"
-#include "core/field.h"
+#include "core/kernel.h"
 
 typedef struct lq_extrap_params {
     int layers;       /* face layers filled beyond the liquid (and into objects) */
@@ -63,7 +63,7 @@ typedef struct lq_extrap_ops {
     lq_field tmp[3];      /* float per face: object_bc output (kept for object_restore) */
     lq_field list, cnt;   /* int per cell: §5.2's band cells by colour; int[4]: counts */
     cl_program program;
-    cl_kernel init, bandk, sor, correct, object, copy, listk, sor_list, restore, reach, layer_lev,
+    lq_kernel init, bandk, sor, correct, object, copy, listk, sor_list, restore, reach, layer_lev,
         seed, front, expand;
 } lq_extrap_ops;
 

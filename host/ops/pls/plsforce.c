@@ -15,38 +15,44 @@ static const char *const lq_plsforce_sources[] = {
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-#define LQ_PLSFORCE_KERNELS(o)                                                                     \
-    {                                                                                              \
-        {&(o)->body, "plsforce_body"}, {&(o)->max, "plsforce_max"},                                \
-        {                                                                                          \
-            &(o)->volume, "plsforce_volume"                                                        \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_plsforce_kernels[] = {
+    LQ_KERNEL(lq_plsforce_ops, body, "plsforce_body"),
+    LQ_KERNEL(lq_plsforce_ops, max, "plsforce_max"),
+    LQ_KERNEL(lq_plsforce_ops, volume, "plsforce_volume"),
+};
+static const lq_program lq_plsforce_program =
+    LQ_PROGRAM("", lq_plsforce_sources, lq_plsforce_kernels);
 
 size_t lq_plsforce_ops_bytes(void)
 {
     return 3 * sizeof(lq_uint) + 2 * sizeof(lq_long);
 }
 
+/* Bound once: the grid's size and the object's two result buffers. */
+static int lq_plsforce_bind(lq_plsforce_ops *o)
+{
+    lq_binding b[] = {
+        {&o->body, {[6] = LQ_VAL(o->nx), [7] = LQ_VAL(o->ny), [8] = LQ_VAL(o->nz)}},
+        {&o->max, {[2] = LQ_MEM(&o->smax)}},
+        {&o->volume, {[5] = LQ_MEM(&o->red)}},
+    };
+    return lq_kernels_bind(LQ_ARGS(b));
+}
+
 int lq_plsforce_ops_init(lq_plsforce_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
+    *o = (lq_plsforce_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
     int rc = lq_field_alloc(ctx, &o->smax, "pf_smax", 3, 1, 1, sizeof(lq_uint));
     if (!rc) rc = lq_field_alloc(ctx, &o->red, "pf_red", 2, 1, 1, sizeof(lq_long));
     if (rc || IS_REF(o)) return rc;
-    lq_cl_kernel_name ks[] = LQ_PLSFORCE_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_plsforce_sources), lq_plsforce_sources,
-                               "", &o->program, (int)LQ_COUNT(ks), ks);
+    rc = lq_program_build(&lq_plsforce_program, o, &o->program, ctx, nx, ny, nz, "");
+    return rc ? rc : lq_plsforce_bind(o);
 }
 
 void lq_plsforce_ops_release(lq_plsforce_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_PLSFORCE_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_plsforce_program, o, &o->program);
     lq_field_release(&o->smax);
     lq_field_release(&o->red);
 }
@@ -63,6 +69,12 @@ static void lq_plsforce_check(const lq_plsforce_ops *o, const lq_field *u, const
     assert(w->count == (size_t)o->nx * o->ny * (o->nz + 1));
 }
 
+/* One work-item per LQ_PLSFORCE_BLOCK of n elements (plsforce.cl). */
+static lq_range lq_plsforce_blocks(int n)
+{
+    return lq_range_1d(((size_t)n + LQ_PLSFORCE_BLOCK - 1) / LQ_PLSFORCE_BLOCK, 0);
+}
+
 int lq_plsforce_body_force(lq_plsforce_ops *o, lq_field *u, lq_field *v, lq_field *w,
                            const lq_field *phi, const lq_field *sdf, const double g[3], double dt)
 {
@@ -72,16 +84,12 @@ int lq_plsforce_body_force(lq_plsforce_ops *o, lq_field *u, lq_field *v, lq_fiel
         return LQ_OK;
     }
     float gx = (float)(g[0] * dt), gy = (float)(g[1] * dt), gz = (float)(g[2] * dt);
-    int has = sdf != NULL, nx = o->nx, ny = o->ny, nz = o->nz;
+    int has = sdf != NULL, nz = o->nz;
     const lq_field *sd = sdf ? sdf : u; /* any buffer: read only with an sdf */
-    lq_argv a[] = {MEM(u),  MEM(v),  MEM(w),  MEM(phi), MEM(sd), VAL(has),
-                   VAL(nx), VAL(ny), VAL(nz), VAL(gx),  VAL(gy), VAL(gz)};
-    for (int i = 0; i < (int)LQ_COUNT(a); i++) {
-        int rc = lq_cl_arg(o->body, "plsforce_body", (cl_uint)i, a[i].size, a[i].p);
-        if (rc) return rc;
-    }
-    size_t global[3] = {(size_t)nx + 1, (size_t)ny + 1, (size_t)nz + (nz > 1)};
-    return lq_cl_run(o->ctx, o->body, "plsforce_body", 3, global, NULL);
+    lq_arg a[] = {LQ_MEM(u), LQ_MEM(v), LQ_MEM(w), LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(has),
+                  LQ_KEEP,   LQ_KEEP,   LQ_KEEP,   LQ_VAL(gx),  LQ_VAL(gy), LQ_VAL(gz)};
+    lq_range faces = lq_range_3d((size_t)o->nx + 1, (size_t)o->ny + 1, (size_t)nz + (nz > 1));
+    return lq_kernel_launch(&o->body, faces, LQ_ARGS(a));
 }
 
 int lq_plsforce_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_field *v,
@@ -96,9 +104,8 @@ int lq_plsforce_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_field 
     int rc = lq_field_zero(&o->smax, 0);
     for (int s = 0; s < (o->nz > 1 ? 3 : 2) && !rc; s++) {
         int n = (int)fs[s]->count;
-        lq_argv a[] = {MEM(fs[s]), VAL(n), MEM(&o->smax), VAL(s)};
-        rc = lq_cl_launch(o->ctx, o->max, "plsforce_max", 4, a, 1,
-                          ((size_t)n + LQ_PLSFORCE_BLOCK - 1) / LQ_PLSFORCE_BLOCK, 1, NULL);
+        lq_arg a[] = {LQ_MEM(fs[s]), LQ_VAL(n), LQ_KEEP, LQ_VAL(s)};
+        rc = lq_kernel_launch(&o->max, lq_plsforce_blocks(n), LQ_ARGS(a));
     }
     lq_uint bits[3] = {0, 0, 0};
     if (!rc) rc = lq_field_download(&o->smax, bits);
@@ -117,11 +124,9 @@ int lq_plsforce_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *
     int has = sdf != NULL, n = (int)phi->count;
     float ih = (float)(1.0 / h);
     const lq_field *sd = sdf ? sdf : phi;
-    lq_argv a[] = {MEM(phi), MEM(sd), VAL(has), VAL(n), VAL(ih), MEM(&o->red)};
+    lq_arg a[] = {LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(has), LQ_VAL(n), LQ_VAL(ih), LQ_KEEP};
     int rc = lq_field_zero(&o->red, 0);
-    if (!rc)
-        rc = lq_cl_launch(o->ctx, o->volume, "plsforce_volume", (int)LQ_COUNT(a), a, 1,
-                          ((size_t)n + LQ_PLSFORCE_BLOCK - 1) / LQ_PLSFORCE_BLOCK, 1, NULL);
+    if (!rc) rc = lq_kernel_launch(&o->volume, lq_plsforce_blocks(n), LQ_ARGS(a));
     lq_long r[2] = {0, 0};
     if (!rc) rc = lq_field_download(&o->red, r);
     *cells = (double)r[LQ_PLSFORCE_RED_VOL] / LQ_PLSFORCE_FIXED;

@@ -18,7 +18,7 @@
 #ifndef LQ_HOST_PLSFORCE_REF_H
 #define LQ_HOST_PLSFORCE_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "pls/plsforce_cell.h"
 
 typedef struct lq_plsforce_ops {
@@ -27,7 +27,7 @@ typedef struct lq_plsforce_ops {
     lq_field smax; /* 3 uint: |u|, |v|, |w| max bits */
     lq_field red;  /* 2 long: fixed-point volume, blocks with a non-finite φ */
     cl_program program;
-    cl_kernel body, max, volume;
+    lq_kernel body, max, volume;
 } lq_plsforce_ops;
 
 /* Reference twins (host/ops/pls/plsforce_ref.c): same arguments, host storage. */

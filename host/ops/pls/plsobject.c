@@ -15,19 +15,27 @@
 #include "world/voxel.h"
 
 static const char *const lq_plsobject_sources[] = {
-    "kernels/common/lq_shared.h",      "kernels/common/mac_grid.h",    "kernels/mac/markers_cell.h",
-    "kernels/pls/plsparticles_cell.h", "kernels/pls/plsobject_cell.h", "kernels/pls/plsobject.cl"};
+    "kernels/common/lq_shared.h",   "kernels/common/hash.h",      "kernels/common/mac_grid.h",
+    "kernels/common/scan_cell.h",   "kernels/mac/markers_cell.h", "kernels/pls/plsparticles_cell.h",
+    "kernels/pls/plsobject_cell.h", "kernels/pls/plsobject.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-#define LQ_PLSOBJECT_KERNELS(o)                                                                    \
-    {                                                                                              \
-        {&(o)->sdf, "plsobject_sdf"}, {&(o)->velk, "plsobject_vel"},                               \
-            {&(o)->separate, "plsobject_separate"}, {&(o)->pinit, "plsobject_phi_init"},           \
-            {&(o)->player, "plsobject_phi_layer"}, {&(o)->close, "plsobject_close"},               \
-            {&(o)->shift, "plsobject_shift"}, {&(o)->kill, "plsobject_kill_air"},                  \
-            {&(o)->slabel, "plsobject_strat_label"}, {&(o)->sapply, "plsobject_strat_apply"},      \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_plsobject_kernels[] = {
+    LQ_KERNEL(lq_plsobject_ops, sdf, "plsobject_sdf"),
+    LQ_KERNEL(lq_plsobject_ops, velk, "plsobject_vel"),
+    LQ_KERNEL(lq_plsobject_ops, separate, "plsobject_separate"),
+    LQ_KERNEL(lq_plsobject_ops, pinit, "plsobject_phi_init"),
+    LQ_KERNEL(lq_plsobject_ops, player, "plsobject_phi_layer"),
+    LQ_KERNEL(lq_plsobject_ops, close, "plsobject_close"),
+    LQ_KERNEL(lq_plsobject_ops, shift, "plsobject_shift"),
+    LQ_KERNEL(lq_plsobject_ops, kill, "plsobject_kill_air"),
+    LQ_KERNEL(lq_plsobject_ops, slabel, "plsobject_strat_label"),
+    LQ_KERNEL(lq_plsobject_ops, sapply, "plsobject_strat_apply"),
+};
+static const lq_program lq_plsobject_program =
+    LQ_PROGRAM("XYZ", lq_plsobject_sources, lq_plsobject_kernels);
 
 size_t lq_plsobject_ops_bytes(int nx, int ny, int nz)
 {
@@ -36,17 +44,30 @@ size_t lq_plsobject_ops_bytes(int nx, int ny, int nz)
     return F * 4 + 2 * C + LQ_PLSOBJECT_MAX * LQ_PLSOBJECT_STRIDE * 4;
 }
 
+/* Bound once: the objects' descriptions, their face velocities, the φ extrapolation's
+ * first mask, and the sizes (cell, far value, band) fixed at init. */
+static int lq_plsobject_bind(lq_plsobject_ops *o)
+{
+    lq_arg desc = LQ_MEM(&o->desc), h = LQ_VAL(o->h), v0 = LQ_MEM(&o->vel[0]),
+           v1 = LQ_MEM(&o->vel[1]), v2 = LQ_MEM(&o->vel[2]);
+    lq_binding b[] = {
+        {&o->sdf, {[3] = desc, [6] = h, [7] = LQ_VAL(o->far)}},
+        {&o->velk, {[3] = desc, [6] = h, [7] = LQ_VAL(o->band)}},
+        {&o->separate, {[4] = v0, [5] = v1, [6] = v2}},
+        {&o->close, {[4] = v0, [5] = v1, [6] = v2}},
+        {&o->slabel, {[5] = v0, [6] = v1, [7] = v2}},
+        {&o->sapply, {[4] = v0, [5] = v1, [6] = v2}},
+        {&o->pinit, {[0] = LQ_MEM(&o->valid[0])}},
+        {&o->player, {[3] = h}},
+    };
+    return lq_kernels_bind(LQ_ARGS(b));
+}
+
 int lq_plsobject_ops_init(lq_plsobject_ops *o, lq_ctx *ctx, int nx, int ny, int nz, float h,
                           float far)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
-    o->h = h;
-    o->far = far;
-    o->band = 3.0f * h;
+    *o = (lq_plsobject_ops){
+        .ctx = ctx, .nx = nx, .ny = ny, .nz = nz, .h = h, .far = far, .band = 3.0f * h};
     int rc =
         lq_field_alloc(ctx, &o->desc, "po_desc", LQ_PLSOBJECT_MAX * LQ_PLSOBJECT_STRIDE, 1, 1, 4);
     for (int c = 0; c < 3 && !rc; c++)
@@ -56,19 +77,13 @@ int lq_plsobject_ops_init(lq_plsobject_ops *o, lq_ctx *ctx, int nx, int ny, int 
     for (int s = 0; s < 2 && !rc; s++)
         rc = lq_field_alloc(ctx, &o->valid[s], "po_valid", nx, ny, nz, 1);
     if (rc || IS_REF(o)) return rc;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_PLSOBJECT_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_plsobject_sources), lq_plsobject_sources,
-                               defines, &o->program, (int)LQ_COUNT(ks), ks);
+    rc = lq_program_build(&lq_plsobject_program, o, &o->program, ctx, nx, ny, nz, "");
+    return rc ? rc : lq_plsobject_bind(o);
 }
 
 void lq_plsobject_ops_release(lq_plsobject_ops *o)
 {
-    if (!IS_REF(o)) {
-        lq_cl_kernel_name ks[] = LQ_PLSOBJECT_KERNELS(o);
-        lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
-    }
+    lq_program_release(&lq_plsobject_program, o, &o->program);
     lq_field_release(&o->desc);
     for (int c = 0; c < 3; c++) lq_field_release(&o->vel[c]);
     for (int s = 0; s < 2; s++) lq_field_release(&o->valid[s]);
@@ -344,15 +359,9 @@ void lq_plsobject_pose(const lq_plsobject_object *ob, double t, double c[3], dou
     }
 }
 
-/* Binds n arguments and runs over g (3D). */
-static int lq_plsobject_run(lq_plsobject_ops *o, cl_kernel k, const char *name, int n,
-                            const lq_argv *a, const size_t *g)
+static lq_range lq_plsobject_cells(const lq_plsobject_ops *o)
 {
-    for (int i = 0; i < n; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
-        if (rc) return rc;
-    }
-    return lq_cl_run(o->ctx, k, name, 3, g, NULL);
+    return lq_range_3d((size_t)o->nx, (size_t)o->ny, (size_t)o->nz);
 }
 
 int lq_plsobject_update(lq_plsobject_ops *o, double t, const lq_field *sdf_static, lq_field *sdf)
@@ -406,15 +415,20 @@ int lq_plsobject_update(lq_plsobject_ops *o, double t, const lq_field *sdf_stati
     }
     int has_static = sdf_static != NULL, n = o->n;
     const lq_field *st = sdf_static ? sdf_static : sdf;
-    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    lq_argv a[] = {MEM(sdf),       MEM(st), VAL(has_static), MEM(&o->desc),
-                   MEM(&o->grids), VAL(n),  VAL(o->h),       VAL(o->far)};
-    rc = lq_plsobject_run(o, o->sdf, "plsobject_sdf", (int)LQ_COUNT(a), a, g);
+    lq_arg a[] = {LQ_MEM(sdf), LQ_MEM(st),        LQ_VAL(has_static),
+                  LQ_KEEP,     LQ_MEM(&o->grids), LQ_VAL(n)};
+    rc = lq_kernel_launch(&o->sdf, lq_plsobject_cells(o), LQ_ARGS(a));
     for (int c = 0; c < 3 && !rc; c++) {
-        size_t gf[3] = {g[0] + (c == 0), g[1] + (c == 1), g[2] + (c == 2)};
-        lq_argv b[] = {MEM(&o->vel[c]), MEM(st),   VAL(has_static), MEM(&o->desc), MEM(&o->grids),
-                       VAL(n),          VAL(o->h), VAL(o->band),    VAL(c)};
-        rc = lq_plsobject_run(o, o->velk, "plsobject_vel", (int)LQ_COUNT(b), b, gf);
+        lq_arg b[] = {LQ_MEM(&o->vel[c]),
+                      LQ_MEM(st),
+                      LQ_VAL(has_static),
+                      LQ_KEEP,
+                      LQ_MEM(&o->grids),
+                      LQ_VAL(n),
+                      LQ_KEEP,
+                      LQ_KEEP,
+                      LQ_VAL(c)};
+        rc = lq_kernel_launch(&o->velk, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(b));
     }
     return rc;
 }
@@ -426,11 +440,10 @@ int lq_plsobject_separate(lq_plsobject_ops *o, lq_field *phi, const lq_field *u,
         lq_plsobject_ref_separate(o, phi, u, v, w, sdf, p);
         return LQ_OK;
     }
-    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
     int use_p = p != NULL;
-    lq_argv a[] = {MEM(phi),        MEM(u),          MEM(v),   MEM(w),           MEM(&o->vel[0]),
-                   MEM(&o->vel[1]), MEM(&o->vel[2]), MEM(sdf), MEM(p ? p : sdf), VAL(use_p)};
-    return lq_plsobject_run(o, o->separate, "plsobject_separate", (int)LQ_COUNT(a), a, g);
+    lq_arg a[] = {LQ_MEM(phi), LQ_MEM(u), LQ_MEM(v),   LQ_MEM(w),           LQ_KEEP,
+                  LQ_KEEP,     LQ_KEEP,   LQ_MEM(sdf), LQ_MEM(p ? p : sdf), LQ_VAL(use_p)};
+    return lq_kernel_launch(&o->separate, lq_plsobject_cells(o), LQ_ARGS(a));
 }
 
 int lq_plsobject_close(lq_plsobject_ops *o, lq_field *phi, const lq_field *u, const lq_field *v,
@@ -440,10 +453,9 @@ int lq_plsobject_close(lq_plsobject_ops *o, lq_field *phi, const lq_field *u, co
         lq_plsobject_ref_close(o, phi, u, v, w, sdf);
         return LQ_OK;
     }
-    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    lq_argv a[] = {MEM(phi),        MEM(u),          MEM(v),          MEM(w),
-                   MEM(&o->vel[0]), MEM(&o->vel[1]), MEM(&o->vel[2]), MEM(sdf)};
-    return lq_plsobject_run(o, o->close, "plsobject_close", (int)LQ_COUNT(a), a, g);
+    lq_arg a[] = {LQ_MEM(phi), LQ_MEM(u), LQ_MEM(v), LQ_MEM(w),
+                  LQ_KEEP,     LQ_KEEP,   LQ_KEEP,   LQ_MEM(sdf)};
+    return lq_kernel_launch(&o->close, lq_plsobject_cells(o), LQ_ARGS(a));
 }
 
 int lq_plsobject_shift(lq_plsobject_ops *o, lq_field *out, const lq_field *sdf, float d)
@@ -452,9 +464,8 @@ int lq_plsobject_shift(lq_plsobject_ops *o, lq_field *out, const lq_field *sdf, 
         lq_plsobject_ref_shift(o, out, sdf, d);
         return LQ_OK;
     }
-    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    lq_argv a[] = {MEM(out), MEM(sdf), VAL(d)};
-    return lq_plsobject_run(o, o->shift, "plsobject_shift", (int)LQ_COUNT(a), a, g);
+    lq_arg a[] = {LQ_MEM(out), LQ_MEM(sdf), LQ_VAL(d)};
+    return lq_kernel_launch(&o->shift, lq_plsobject_cells(o), LQ_ARGS(a));
 }
 
 int lq_plsobject_kill_air(lq_plsobject_ops *o, lq_field *part, int n, const lq_field *sdf, float d)
@@ -464,21 +475,9 @@ int lq_plsobject_kill_air(lq_plsobject_ops *o, lq_field *part, int n, const lq_f
         lq_plsobject_ref_kill_air(o, part, n, sdf, d);
         return LQ_OK;
     }
-    /* a fixed local size (PoCL compiles per work-group size) */
-    size_t local = LQ_MIN((size_t)64, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
-    size_t r0 = ((size_t)n + local - 1) / local * local;
     float ih = 1.0f / o->h;
-    lq_argv a[] = {MEM(part), VAL(n), MEM(sdf), VAL(d), VAL(ih)};
-    return lq_cl_launch(o->ctx, o->kill, "plsobject_kill_air", (int)LQ_COUNT(a), a, 1, r0, 1,
-                        &local);
-}
-
-/* A fixed local size for the particle kernels (PoCL compiles per work-group size), and
- * the rounded-up range of n. */
-static size_t lq_plsobject_part_range(lq_plsobject_ops *o, int n, size_t *local)
-{
-    *local = LQ_MIN((size_t)64, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
-    return ((size_t)n + *local - 1) / *local * *local;
+    lq_arg a[] = {LQ_MEM(part), LQ_VAL(n), LQ_MEM(sdf), LQ_VAL(d), LQ_VAL(ih)};
+    return lq_kernel_launch(&o->kill, lq_range_var(&o->kill, n), LQ_ARGS(a));
 }
 
 int lq_plsobject_strat_label(lq_plsobject_ops *o, const lq_field *part, lq_field *lab, int n,
@@ -491,15 +490,13 @@ int lq_plsobject_strat_label(lq_plsobject_ops *o, const lq_field *part, lq_field
         lq_plsobject_ref_strat_label(o, part, lab, n, sdf, phi, band, dt);
         return LQ_OK;
     }
-    size_t local, r0 = lq_plsobject_part_range(o, n, &local);
     /* the domain as lq_plsparticles_coef_of has it (the advection's clamp) */
     float hdt = 0.5f * dt, ih = 1.0f / o->h, lx = (float)(o->nx * (double)o->h),
           ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
-    lq_argv a[] = {MEM(part),       MEM(lab),        VAL(n),          MEM(sdf),  MEM(phi),
-                   MEM(&o->vel[0]), MEM(&o->vel[1]), MEM(&o->vel[2]), VAL(band), VAL(hdt),
-                   VAL(ih),         VAL(lx),         VAL(ly),         VAL(lz)};
-    return lq_cl_launch(o->ctx, o->slabel, "plsobject_strat_label", (int)LQ_COUNT(a), a, 1, r0, 1,
-                        &local);
+    lq_arg a[] = {LQ_MEM(part), LQ_MEM(lab), LQ_VAL(n),  LQ_MEM(sdf),  LQ_MEM(phi),
+                  LQ_KEEP,      LQ_KEEP,     LQ_KEEP,    LQ_VAL(band), LQ_VAL(hdt),
+                  LQ_VAL(ih),   LQ_VAL(lx),  LQ_VAL(ly), LQ_VAL(lz)};
+    return lq_kernel_launch(&o->slabel, lq_range_var(&o->slabel, n), LQ_ARGS(a));
 }
 
 int lq_plsobject_strat_apply(lq_plsobject_ops *o, lq_field *part, const lq_field *lab, int n,
@@ -512,14 +509,11 @@ int lq_plsobject_strat_apply(lq_plsobject_ops *o, lq_field *part, const lq_field
         lq_plsobject_ref_strat_apply(o, part, lab, n, sdf, dt);
         return LQ_OK;
     }
-    size_t local, r0 = lq_plsobject_part_range(o, n, &local);
     float hdt = 0.5f * dt, ih = 1.0f / o->h, h = o->h, lx = (float)(o->nx * (double)o->h),
           ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
-    lq_argv a[] = {MEM(part),       MEM(lab),        VAL(n),   MEM(sdf), MEM(&o->vel[0]),
-                   MEM(&o->vel[1]), MEM(&o->vel[2]), VAL(hdt), VAL(ih),  VAL(h),
-                   VAL(lx),         VAL(ly),         VAL(lz)};
-    return lq_cl_launch(o->ctx, o->sapply, "plsobject_strat_apply", (int)LQ_COUNT(a), a, 1, r0, 1,
-                        &local);
+    lq_arg a[] = {LQ_MEM(part), LQ_MEM(lab), LQ_VAL(n), LQ_MEM(sdf), LQ_KEEP,    LQ_KEEP,   LQ_KEEP,
+                  LQ_VAL(hdt),  LQ_VAL(ih),  LQ_VAL(h), LQ_VAL(lx),  LQ_VAL(ly), LQ_VAL(lz)};
+    return lq_kernel_launch(&o->sapply, lq_range_var(&o->sapply, n), LQ_ARGS(a));
 }
 
 int lq_plsobject_extrap_phi(lq_plsobject_ops *o, lq_field *phi, const lq_field *sdf, int layers)
@@ -528,12 +522,12 @@ int lq_plsobject_extrap_phi(lq_plsobject_ops *o, lq_field *phi, const lq_field *
         lq_plsobject_ref_extrap_phi(o, phi, sdf, layers);
         return LQ_OK;
     }
-    size_t g[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    lq_argv a[] = {MEM(&o->valid[0]), MEM(sdf)};
-    int rc = lq_plsobject_run(o, o->pinit, "plsobject_phi_init", (int)LQ_COUNT(a), a, g);
+    lq_arg a[] = {LQ_KEEP, LQ_MEM(sdf)};
+    int rc = lq_kernel_launch(&o->pinit, lq_plsobject_cells(o), LQ_ARGS(a));
     for (int l = 0; l < layers && !rc; l++) {
-        lq_argv b[] = {MEM(phi), MEM(&o->valid[l & 1]), MEM(&o->valid[(l + 1) & 1]), VAL(o->h)};
-        rc = lq_plsobject_run(o, o->player, "plsobject_phi_layer", (int)LQ_COUNT(b), b, g);
+        lq_arg b[] = {LQ_MEM(phi), LQ_MEM(&o->valid[l & 1]), LQ_MEM(&o->valid[(l + 1) & 1]),
+                      LQ_KEEP};
+        rc = lq_kernel_launch(&o->player, lq_plsobject_cells(o), LQ_ARGS(b));
     }
     return rc;
 }

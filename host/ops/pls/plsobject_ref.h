@@ -18,30 +18,23 @@
  * ṙx Rz Ry e_x (rad/s); at a key the segment after it counts. In 2D (nz = 1) only rz may
  * be non-zero.
  *
- * Use in a pls step (host/solvers/pls.c):
- *   lq_plsobject_strat_label(o, part, lab, n, sdf, phi, h, dt)  §5.5.3 (pls.object_stratify)
- *   ... particles and φ advected ...
- *   lq_plsobject_update(o, t + dt, sdf_static, sdf)      the objects at the step's end: sdf and
- *                                                 o->vel[] (object velocity per face)
- *   lq_plsobject_extrap_phi(o, phi, sdf, layers)         §5.5.2, φ extrapolated into objects
- *   lq_plsobject_strat_apply(o, part, lab, n, sdf, dt)   §5.5.3, the liquid particles labelled
- *                                                 before the advection (lq_plsobject_strat_label
- *                                                 with the step's start sdf) kept no
- *                                                 closer to the objects than they were
- *   lq_plsobject_kill_air(o, part, live, sdf, h)         §5.5.3, air particles within a cell
- *   lq_plsparticles_delete(..., phi, sdf, ...)             of an object and all inside deleted
- *   ... φ corrected and reinitialised, velocity advected ...
- *   lq_extrap_velocity (prm.closed = 1), lq_plsobject_close(o, phi, u, v, w, sdf) (with sep),
- *   lq_extrap_object_bc(..., sep, sdf, o->vel, prm)
- *                                                 §5.5.1 at the closed faces (uext from
- *                                                 the liquid alone)
- *   lq_plsforce_body_force (no sdf), lq_extrap_object_restore(..., sep, sdf)  gravity elsewhere
- *   lq_poisson_step(..., sdf, ...)                the closed faces' flux in its RHS
- *   lq_extrap_velocity
- *   lq_plsobject_separate(o, phi, u, v, w, sdf, p)       §5.5.2, uext and the pressure just
- *                                                 solved; before the next φ advection
- *   lq_extrap_divfree (prm.closed: object faces open, object cells p = 0)
- *   lq_extrap_object_bc(..., sep, sdf, ...)       for the next advection
+ * Where each operation sits in a step (the pls solver's stages, docs/ARCHITECTURE.md):
+ * - lq_plsobject_strat_label (§5.5.3, pls.object_stratify) before the particles and φ
+ *   are advected;
+ * - lq_plsobject_update: the objects at the step's end, sdf and o->vel[] (object velocity
+ *   per face); lq_plsobject_extrap_phi: §5.5.2, φ extrapolated into the objects;
+ * - lq_plsobject_strat_apply: §5.5.3, the liquid particles labelled before the advection
+ *   (with the step's start sdf) kept no closer to the objects than they were;
+ *   lq_plsobject_kill_air and lq_plsparticles_delete(..., phi, sdf, ...): air particles
+ *   within a cell of an object, and all inside one, deleted;
+ * - after φ is corrected and reinitialised and the velocity advected: lq_extrap_velocity
+ *   (prm.closed = 1), lq_plsobject_close (with separation), lq_extrap_object_bc: §5.5.1 at
+ *   the closed faces (uext from the liquid alone); lq_plsforce_body_force and
+ *   lq_extrap_object_restore: gravity elsewhere; lq_poisson_step(..., sdf, ...): the
+ *   closed faces' flux in its right-hand side; lq_extrap_velocity;
+ * - lq_plsobject_separate: §5.5.2, uext and the pressure just solved, before the next φ
+ *   advection; then lq_extrap_divfree (prm.closed: object faces open, object cells p = 0)
+ *   and lq_extrap_object_bc(..., sep, sdf, ...) for the next advection;
  * with pls.object_separation (the default): sep = phi, prm.hold_normal = 0 and
  * lq_poisson_params.object_air = 1 (object cells with φ > 0 are air in the projection);
  * without: sep = NULL, hold_normal = 1, no lq_plsobject_separate.
@@ -51,9 +44,8 @@
 
 #include <stdbool.h>
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "pls/plsobject_cell.h"
-#include "scene/scene.h"
 
 typedef struct lq_plsobject_object {
     int kind;       /* 0 box, 1 sphere, 3 cylinder, 4 mesh (plsobject_cell.h) */
@@ -83,7 +75,7 @@ typedef struct lq_plsobject_ops {
     lq_field vel[3];   /* object velocity per face: u, v, w layouts (m/s) */
     lq_field valid[2]; /* uchar per cell: §5.5.2 extrapolation masks */
     cl_program program;
-    cl_kernel sdf, velk, separate, pinit, player, close, shift, kill, slabel, sapply;
+    lq_kernel sdf, velk, separate, pinit, player, close, shift, kill, slabel, sapply;
 } lq_plsobject_ops;
 
 /* Reference twins (host/ops/pls/plsobject_ref.c); the descriptors are already in o->desc. */

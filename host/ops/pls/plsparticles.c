@@ -14,8 +14,10 @@
 #include "core/common.h"
 
 static const char *const lq_plsparticles_sources[] = {
-    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/markers_cell.h",
-    "kernels/pls/plsparticles_cell.h", "kernels/pls/plsparticles.cl"};
+    "kernels/common/lq_shared.h", "kernels/common/hash.h",
+    "kernels/common/mac_grid.h",  LQ_SCAN_SOURCES,
+    "kernels/mac/markers_cell.h", "kernels/pls/plsparticles_cell.h",
+    "kernels/pls/plsparticles.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
@@ -200,70 +202,34 @@ static int lq_plsparticles_read_counters(lq_plsparticles_state *st,
 
 /* --- ops ---------------------------------------------------------------------------- */
 
-#define LQ_PLSPARTICLES_KERNELS(o)                                                                 \
-    {                                                                                              \
-        {&(o)->advect, "plsparticles_advect"}, {&(o)->correct_init, "plsparticles_correct_init"},  \
-            {&(o)->correct_splat, "plsparticles_correct_splat"},                                   \
-            {&(o)->correct_apply, "plsparticles_correct_apply"},                                   \
-            {&(o)->radius, "plsparticles_radius"}, {&(o)->keep_count, "plsparticles_keep_count"},  \
-            {&(o)->block_scan, "plsparticles_block_scan"},                                         \
-            {&(o)->keep_scatter, "plsparticles_keep_scatter"},                                     \
-            {&(o)->cell_clear, "plsparticles_cell_clear"},                                         \
-            {&(o)->cell_count, "plsparticles_cell_count"},                                         \
-            {&(o)->cell_need, "plsparticles_cell_need"},                                           \
-            {&(o)->block_sum, "plsparticles_block_sum"}, {&(o)->emit, "plsparticles_emit"},        \
-        {                                                                                          \
-            &(o)->attract, "plsparticles_attract"                                                  \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_plsparticles_kernels[] = {
+    LQ_KERNEL(lq_plsparticles_ops, advect, "plsparticles_advect"),
+    LQ_KERNEL(lq_plsparticles_ops, correct_init, "plsparticles_correct_init"),
+    LQ_KERNEL(lq_plsparticles_ops, correct_splat, "plsparticles_correct_splat"),
+    LQ_KERNEL(lq_plsparticles_ops, correct_apply, "plsparticles_correct_apply"),
+    LQ_KERNEL(lq_plsparticles_ops, radius, "plsparticles_radius"),
+    LQ_KERNEL(lq_plsparticles_ops, keep_count, "plsparticles_keep_count"),
+    LQ_KERNEL(lq_plsparticles_ops, keep_scatter, "plsparticles_keep_scatter"),
+    LQ_KERNEL(lq_plsparticles_ops, cell_clear, "plsparticles_cell_clear"),
+    LQ_KERNEL(lq_plsparticles_ops, cell_count, "plsparticles_cell_count"),
+    LQ_KERNEL(lq_plsparticles_ops, cell_need, "plsparticles_cell_need"),
+    LQ_KERNEL(lq_plsparticles_ops, emit, "plsparticles_emit"),
+    LQ_KERNEL(lq_plsparticles_ops, attract, "plsparticles_attract"),
+    LQ_SCAN_KERNELS(lq_plsparticles_ops),
+};
+static const lq_program lq_plsparticles_program =
+    LQ_PROGRAM("XYZ", lq_plsparticles_sources, lq_plsparticles_kernels);
 
 int lq_plsparticles_ops_init(lq_plsparticles_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
-    if (IS_REF(o)) return LQ_OK;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_PLSPARTICLES_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_plsparticles_sources),
-                               lq_plsparticles_sources, defines, &o->program, (int)LQ_COUNT(ks),
-                               ks);
+    *o = (lq_plsparticles_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
+    return lq_program_build(&lq_plsparticles_program, o, &o->program, ctx, nx, ny, nz, "");
 }
 
 void lq_plsparticles_ops_release(lq_plsparticles_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_PLSPARTICLES_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
-}
-
-/* Ranges that change from call to call (particles, their blocks): a fixed work-group
- * size and the range rounded up to it, so PoCL compiles one variant. */
-static int lq_plsparticles_launch_var(lq_plsparticles_ops *o, cl_kernel k, const char *name,
-                                      int nargs, const lq_argv *args, size_t g0)
-{
-    if (g0 == 0) return LQ_OK;
-    size_t local = LQ_MIN((size_t)64, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
-    size_t r0 = (g0 + local - 1) / local * local;
-    return lq_cl_launch(o->ctx, k, name, nargs, args, 1, r0, 1, &local);
-}
-
-/* plsparticles_block_scan as one work-group (up to 256 work-items) with its local scratch. */
-static int lq_plsparticles_block_scan(lq_plsparticles_ops *o, lq_plsparticles_state *st,
-                                      int nblocks, int mode)
-{
-    size_t wg = LQ_MIN((size_t)256, LQ_MAX(o->ctx->cl.dev.max_work_group, (size_t)1));
-    lq_argv s[] = {MEM(&st->boff), MEM(&st->bsum),    MEM(&st->counters),
-                   VAL(nblocks),   VAL(st->capacity), VAL(mode)};
-    int rc = LQ_OK;
-    for (int i = 0; i < (int)LQ_COUNT(s) && !rc; i++)
-        rc = lq_cl_arg(o->block_scan, "plsparticles_block_scan", (cl_uint)i, s[i].size, s[i].p);
-    if (!rc)
-        rc = lq_cl_arg(o->block_scan, "plsparticles_block_scan", 6, (wg + 1) * sizeof(int), NULL);
-    if (!rc) rc = lq_cl_run(o->ctx, o->block_scan, "plsparticles_block_scan", 1, &wg, &wg);
-    return rc;
+    lq_program_release(&lq_plsparticles_program, o, &o->program);
 }
 
 static void lq_plsparticles_check_cells(const lq_plsparticles_ops *o,
@@ -290,9 +256,9 @@ int lq_plsparticles_advect(lq_plsparticles_ops *o, lq_plsparticles_state *st, co
         return LQ_OK;
     }
     int n = st->live;
-    lq_argv a[] = {MEM(&st->part[st->cur]), VAL(n), MEM(u), MEM(v), MEM(w), MEM(&st->coef)};
-    return lq_plsparticles_launch_var(o, o->advect, "plsparticles_advect", (int)LQ_COUNT(a), a,
-                                      (size_t)n);
+    lq_arg a[] = {LQ_MEM(&st->part[st->cur]), LQ_VAL(n), LQ_MEM(u), LQ_MEM(v), LQ_MEM(w),
+                  LQ_MEM(&st->coef)};
+    return lq_kernel_launch(&o->advect, lq_range_var(&o->advect, n), LQ_ARGS(a));
 }
 
 int lq_plsparticles_correct(lq_plsparticles_ops *o, lq_plsparticles_state *st, lq_field *phi,
@@ -309,17 +275,14 @@ int lq_plsparticles_correct(lq_plsparticles_ops *o, lq_plsparticles_state *st, l
     }
     int n = st->live;
     size_t cells = phi->count;
-    lq_argv i[] = {MEM(phi), MEM(&st->kp), MEM(&st->km)};
-    lq_argv s[] = {MEM(&st->part[st->cur]), VAL(n),        MEM(phi), MEM(&st->kp), MEM(&st->km),
-                   MEM(&st->counters),      MEM(&st->coef)};
-    rc =
-        lq_cl_launch(o->ctx, o->correct_init, "plsparticles_correct_init", 3, i, 1, cells, 1, NULL);
+    lq_arg i[] = {LQ_MEM(phi), LQ_MEM(&st->kp), LQ_MEM(&st->km)};
+    lq_arg s[] = {
+        LQ_MEM(&st->part[st->cur]), LQ_VAL(n),        LQ_MEM(phi), LQ_MEM(&st->kp), LQ_MEM(&st->km),
+        LQ_MEM(&st->counters),      LQ_MEM(&st->coef)};
+    rc = lq_kernel_launch(&o->correct_init, lq_range_1d(cells, 0), LQ_ARGS(i));
     if (!rc)
-        rc = lq_plsparticles_launch_var(o, o->correct_splat, "plsparticles_correct_splat",
-                                        (int)LQ_COUNT(s), s, (size_t)n);
-    if (!rc)
-        rc = lq_cl_launch(o->ctx, o->correct_apply, "plsparticles_correct_apply", 3, i, 1, cells, 1,
-                          NULL);
+        rc = lq_kernel_launch(&o->correct_splat, lq_range_var(&o->correct_splat, n), LQ_ARGS(s));
+    if (!rc) rc = lq_kernel_launch(&o->correct_apply, lq_range_1d(cells, 0), LQ_ARGS(i));
     if (!rc && escaped) {
         int cnt[LQ_PLSPARTICLES_CNT_COUNT];
         rc = lq_field_download(&st->counters, cnt);
@@ -339,9 +302,8 @@ int lq_plsparticles_adjust_radii(lq_plsparticles_ops *o, lq_plsparticles_state *
         return LQ_OK;
     }
     int n = st->live;
-    lq_argv a[] = {MEM(&st->part[st->cur]), VAL(n), MEM(phi), MEM(&st->coef)};
-    return lq_plsparticles_launch_var(o, o->radius, "plsparticles_radius", (int)LQ_COUNT(a), a,
-                                      (size_t)n);
+    lq_arg a[] = {LQ_MEM(&st->part[st->cur]), LQ_VAL(n), LQ_MEM(phi), LQ_MEM(&st->coef)};
+    return lq_kernel_launch(&o->radius, lq_range_var(&o->radius, n), LQ_ARGS(a));
 }
 
 int lq_plsparticles_delete(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *phi,
@@ -356,18 +318,16 @@ int lq_plsparticles_delete(lq_plsparticles_ops *o, lq_plsparticles_state *st, co
         lq_plsparticles_ref_delete(st, phi, sdf, prm);
         return LQ_OK;
     }
-    int n = st->live, nblocks = (n + LQ_PLSPARTICLES_BLOCK - 1) / LQ_PLSPARTICLES_BLOCK;
+    int n = st->live;
     const lq_field *sd = sdf ? sdf : phi; /* not read without an sdf */
     lq_field *src = &st->part[st->cur], *dst = &st->part[1 - st->cur];
-    lq_argv a[] = {MEM(src), MEM(&st->bsum), VAL(n), MEM(phi), MEM(sd), MEM(&st->coef)};
-    lq_argv c[] = {MEM(src),          MEM(dst), MEM(&st->boff), VAL(n),
-                   VAL(st->capacity), MEM(phi), MEM(sd),        MEM(&st->coef)};
-    rc = lq_plsparticles_launch_var(o, o->keep_count, "plsparticles_keep_count", (int)LQ_COUNT(a),
-                                    a, (size_t)nblocks);
-    if (!rc) rc = lq_plsparticles_block_scan(o, st, nblocks, 1);
-    if (!rc)
-        rc = lq_plsparticles_launch_var(o, o->keep_scatter, "plsparticles_keep_scatter",
-                                        (int)LQ_COUNT(c), c, (size_t)nblocks);
+    lq_arg a[] = {LQ_MEM(src), LQ_MEM(&st->bsum), LQ_VAL(n),
+                  LQ_MEM(phi), LQ_MEM(sd),        LQ_MEM(&st->coef)};
+    lq_arg c[] = {LQ_MEM(src),          LQ_MEM(dst), LQ_MEM(&st->boff), LQ_VAL(n),
+                  LQ_VAL(st->capacity), LQ_MEM(phi), LQ_MEM(sd),        LQ_MEM(&st->coef)};
+    lq_scan_bufs sb = lq_plsparticles_scan_bufs(st);
+    rc =
+        lq_scan_compact(&o->scan, &sb, n, &o->keep_count, LQ_ARGS(a), &o->keep_scatter, LQ_ARGS(c));
     if (rc) return rc;
     st->cur = 1 - st->cur;
     int cnt[LQ_PLSPARTICLES_CNT_COUNT];
@@ -390,29 +350,20 @@ static int lq_plsparticles_add(lq_plsparticles_ops *o, lq_plsparticles_state *st
         if (!rc) lq_plsparticles_ref_emit(st, phi, total, prm);
         return rc;
     }
-    int n0 = st->live;
-    size_t cells = phi->count;
-    int cblocks = (int)((cells + LQ_PLSPARTICLES_BLOCK - 1) / LQ_PLSPARTICLES_BLOCK);
+    int n0 = st->live, cells = (int)phi->count, cblocks = lq_scan_blocks_of(cells);
     const lq_field *sd = sdf ? sdf : phi;
     lq_field *part = &st->part[st->cur];
     cl_uint seed = prm->seed, step = prm->step;
-    lq_argv z[] = {MEM(&st->ccnt)};
-    lq_argv cc[] = {MEM(&st->ccnt), MEM(part), VAL(n0), MEM(&st->coef)};
-    lq_argv nd[] = {MEM(&st->ccnt), MEM(phi), MEM(sd), MEM(&st->coef)};
-    lq_argv bs[] = {MEM(&st->ccnt), MEM(&st->bsum)};
-    lq_argv em[] = {MEM(part),      MEM(&st->ccnt), MEM(&st->boff), MEM(phi),
-                    MEM(&st->coef), VAL(seed),      VAL(step),      VAL(st->capacity)};
-    rc = lq_cl_launch(o->ctx, o->cell_clear, "plsparticles_cell_clear", 1, z, 1, cells, 1, NULL);
-    if (!rc)
-        rc = lq_plsparticles_launch_var(o, o->cell_count, "plsparticles_cell_count",
-                                        (int)LQ_COUNT(cc), cc, (size_t)n0);
-    if (!rc)
-        rc = lq_cl_launch(o->ctx, o->cell_need, "plsparticles_cell_need", (int)LQ_COUNT(nd), nd, 1,
-                          cells, 1, NULL);
-    if (!rc)
-        rc = lq_cl_launch(o->ctx, o->block_sum, "plsparticles_block_sum", (int)LQ_COUNT(bs), bs, 1,
-                          (size_t)cblocks, 1, NULL);
-    if (!rc) rc = lq_plsparticles_block_scan(o, st, cblocks, 0);
+    lq_arg z[] = {LQ_MEM(&st->ccnt)};
+    lq_arg cc[] = {LQ_MEM(&st->ccnt), LQ_MEM(part), LQ_VAL(n0), LQ_MEM(&st->coef)};
+    lq_arg nd[] = {LQ_MEM(&st->ccnt), LQ_MEM(phi), LQ_MEM(sd), LQ_MEM(&st->coef)};
+    lq_arg em[] = {LQ_MEM(part),      LQ_MEM(&st->ccnt), LQ_MEM(&st->boff), LQ_MEM(phi),
+                   LQ_MEM(&st->coef), LQ_VAL(seed),      LQ_VAL(step),      LQ_VAL(st->capacity)};
+    rc = lq_kernel_launch(&o->cell_clear, lq_range_1d((size_t)cells, 0), LQ_ARGS(z));
+    if (!rc) rc = lq_kernel_launch(&o->cell_count, lq_range_var(&o->cell_count, n0), LQ_ARGS(cc));
+    if (!rc) rc = lq_kernel_launch(&o->cell_need, lq_range_1d((size_t)cells, 0), LQ_ARGS(nd));
+    lq_scan_bufs sb = lq_plsparticles_scan_bufs(st);
+    if (!rc) rc = lq_scan_append(&o->scan, &sb, &st->ccnt, cells);
     if (!rc && prm->grow) { /* short of room: grow, then the sums and the scan again */
         int cnt[LQ_PLSPARTICLES_CNT_COUNT];
         rc = lq_field_download(&st->counters, cnt);
@@ -421,22 +372,17 @@ static int lq_plsparticles_add(lq_plsparticles_ops *o, lq_plsparticles_state *st
                 st, (long long)cnt[LQ_PLSPARTICLES_CNT_LIVE] + cnt[LQ_PLSPARTICLES_CNT_DROPPED],
                 &grew);
         if (!rc && grew) rc = lq_plsparticles_reset_counters(st);
-        if (!rc && grew)
-            rc = lq_cl_launch(o->ctx, o->block_sum, "plsparticles_block_sum", (int)LQ_COUNT(bs), bs,
-                              1, (size_t)cblocks, 1, NULL);
-        if (!rc && grew) rc = lq_plsparticles_block_scan(o, st, cblocks, 0);
+        sb = lq_plsparticles_scan_bufs(st); /* the room grew */
+        if (!rc && grew) rc = lq_scan_append(&o->scan, &sb, &st->ccnt, cells);
     }
-    if (!rc)
-        rc = lq_cl_launch(o->ctx, o->emit, "plsparticles_emit", (int)LQ_COUNT(em), em, 1,
-                          (size_t)cblocks, 1, NULL);
+    if (!rc) rc = lq_kernel_launch(&o->emit, lq_range_1d((size_t)cblocks, 0), LQ_ARGS(em));
     int cnt[LQ_PLSPARTICLES_CNT_COUNT];
     if (!rc) rc = lq_plsparticles_read_counters(st, cnt);
     if (rc) return rc;
     st->added = cnt[LQ_PLSPARTICLES_CNT_ADDED];
     int n1 = st->live;
-    lq_argv at[] = {MEM(part), VAL(n0), VAL(n1), MEM(phi), MEM(&st->coef)};
-    return lq_plsparticles_launch_var(o, o->attract, "plsparticles_attract", (int)LQ_COUNT(at), at,
-                                      (size_t)(n1 - n0));
+    lq_arg at[] = {LQ_MEM(part), LQ_VAL(n0), LQ_VAL(n1), LQ_MEM(phi), LQ_MEM(&st->coef)};
+    return lq_kernel_launch(&o->attract, lq_range_var(&o->attract, n1 - n0), LQ_ARGS(at));
 }
 
 int lq_plsparticles_reseed(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *phi,

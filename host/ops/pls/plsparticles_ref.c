@@ -88,7 +88,9 @@ void lq_plsparticles_ref_emit(lq_plsparticles_state *st, const lq_field *phi, in
     const float *c = CF(&st->coef);
     float *part = F(&st->part[st->cur]);
     int *cc = I(&st->ccnt), *cnt = I(&st->counters);
-    lq_plsparticles_scan_done(cnt, total, n0, st->capacity, 0);
+    lq_scan_bufs b = lq_plsparticles_scan_bufs(st); /* cnt[b.at.live] is n0 here */
+    lq_scan_done(cnt, total, b.capacity, LQ_SCAN_APPEND, b.at.live, b.at.dropped, b.at.made,
+                 b.at.also);
     int slot = n0;
     for (int q = 0; q < cells; q++)
         for (int m = 0; m < cc[q] && slot < st->capacity; m++, slot++)

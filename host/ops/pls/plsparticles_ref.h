@@ -29,7 +29,7 @@
 
 #include <stdint.h>
 
-#include "core/field.h"
+#include "core/scan.h"
 #include "pls/plsparticles_cell.h"
 
 typedef struct lq_plsparticles_params {
@@ -73,10 +73,23 @@ typedef struct lq_plsparticles_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel advect, correct_init, correct_splat, correct_apply, radius, keep_count, block_scan,
-        keep_scatter, cell_clear, cell_count, cell_need, block_sum, emit, attract;
+    lq_kernel advect, correct_init, correct_splat, correct_apply, radius, keep_count, keep_scatter,
+        cell_clear, cell_count, cell_need, emit, attract;
+    lq_scan scan; /* block sums and scan of the seeding and the compaction */
 } lq_plsparticles_ops;
 
+/* The state's side of the shared block scan (core/scan.h): its block sums, offsets and
+ * counters, its room. */
+static inline lq_scan_bufs lq_plsparticles_scan_bufs(lq_plsparticles_state *st)
+{
+    lq_scan_bufs b = {
+        &st->bsum,
+        &st->boff,
+        &st->counters,
+        st->capacity,
+        {LQ_PLSPARTICLES_CNT_LIVE, LQ_PLSPARTICLES_CNT_DROPPED, LQ_PLSPARTICLES_CNT_ADDED, -1}};
+    return b;
+}
 /* Reference twins (host/ops/pls/plsparticles_ref.c): same arguments, host storage. */
 void lq_plsparticles_ref_advect(lq_plsparticles_state *st, const lq_field *u, const lq_field *v,
                                 const lq_field *w, const lq_plsparticles_params *prm);

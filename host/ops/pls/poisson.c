@@ -39,35 +39,70 @@ static int lq_poisson_mode(const lq_field *sdf, const lq_poisson_params *prm)
     return !sdf ? 0 : prm->object_air ? LQ_POISSON_OBJECT_AIR : 1;
 }
 
-#define LQ_POISSON_KERNELS(o)                                                                      \
-    {                                                                                              \
-        {&(o)->setup, "poisson_setup"}, {&(o)->apply, "poisson_apply"},                            \
-            {&(o)->residual, "poisson_residual"}, {&(o)->sor, "poisson_sor"},                      \
-            {&(o)->jacobi, "poisson_jacobi"}, {&(o)->cg_update, "poisson_cg_update"},              \
-            {&(o)->cg_direction, "poisson_cg_direction"},                                          \
-            {&(o)->precond_jacobi, "poisson_precond_jacobi"}, {&(o)->reduce, "poisson_reduce"},    \
-            {&(o)->rhs, "poisson_rhs"}, {&(o)->project, "poisson_project_list"},                   \
-            {&(o)->mg_state, "poisson_mg_state"}, {&(o)->mg_coarsen, "poisson_mg_coarsen"},        \
-            {&(o)->mg_system, "poisson_mg_system"}, {&(o)->mg_smooth, "poisson_mg_smooth_list"},   \
-            {&(o)->mg_residual, "poisson_mg_residual_list"},                                       \
-            {&(o)->mg_restrict, "poisson_mg_restrict_list"},                                       \
-            {&(o)->mg_prolong, "poisson_mg_prolong_list"}, {&(o)->mg_coarse, "poisson_mg_coarse"}, \
-            {&(o)->apply_dot, "poisson_apply_dot"}, {&(o)->update_dot, "poisson_update_dot"},      \
-            {&(o)->dot_list, "poisson_dot_list"},                                                  \
-            {&(o)->direction_list, "poisson_direction_list"}, {&(o)->mg_tail, "poisson_mg_tail"},  \
-            {&(o)->mg_smooth_w, "poisson_mg_smooth_half"},                                         \
-            {&(o)->mg_residual_w, "poisson_mg_residual"},                                          \
-            {&(o)->mg_restrict_w, "poisson_mg_restrict"},                                          \
-            {&(o)->mg_prolong_w, "poisson_mg_prolong"},                                            \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_poisson_kernels[] = {
+    LQ_KERNEL(lq_poisson_ops, setup, "poisson_setup"),
+    LQ_KERNEL(lq_poisson_ops, apply, "poisson_apply"),
+    LQ_KERNEL(lq_poisson_ops, residual, "poisson_residual"),
+    LQ_KERNEL(lq_poisson_ops, sor, "poisson_sor"),
+    LQ_KERNEL(lq_poisson_ops, jacobi, "poisson_jacobi"),
+    LQ_KERNEL(lq_poisson_ops, cg_update, "poisson_cg_update"),
+    LQ_KERNEL(lq_poisson_ops, cg_direction, "poisson_cg_direction"),
+    LQ_KERNEL(lq_poisson_ops, precond_jacobi, "poisson_precond_jacobi"),
+    LQ_KERNEL(lq_poisson_ops, reduce, "poisson_reduce"),
+    LQ_KERNEL(lq_poisson_ops, rhs, "poisson_rhs"),
+    LQ_KERNEL(lq_poisson_ops, project, "poisson_project_list"),
+    LQ_KERNEL(lq_poisson_ops, mg_state, "poisson_mg_state"),
+    LQ_KERNEL(lq_poisson_ops, mg_coarsen, "poisson_mg_coarsen"),
+    LQ_KERNEL(lq_poisson_ops, mg_system, "poisson_mg_system"),
+    LQ_KERNEL(lq_poisson_ops, mg_smooth, "poisson_mg_smooth_list"),
+    LQ_KERNEL(lq_poisson_ops, mg_residual, "poisson_mg_residual_list"),
+    LQ_KERNEL(lq_poisson_ops, mg_restrict, "poisson_mg_restrict_list"),
+    LQ_KERNEL(lq_poisson_ops, mg_prolong, "poisson_mg_prolong_list"),
+    LQ_KERNEL(lq_poisson_ops, mg_coarse, "poisson_mg_coarse"),
+    LQ_KERNEL(lq_poisson_ops, apply_dot, "poisson_apply_dot"),
+    LQ_KERNEL(lq_poisson_ops, update_dot, "poisson_update_dot"),
+    LQ_KERNEL(lq_poisson_ops, dot_list, "poisson_dot_list"),
+    LQ_KERNEL(lq_poisson_ops, direction_list, "poisson_direction_list"),
+    LQ_KERNEL(lq_poisson_ops, mg_tail, "poisson_mg_tail"),
+    LQ_KERNEL(lq_poisson_ops, mg_smooth_w, "poisson_mg_smooth_half"),
+    LQ_KERNEL(lq_poisson_ops, mg_residual_w, "poisson_mg_residual"),
+    LQ_KERNEL(lq_poisson_ops, mg_restrict_w, "poisson_mg_restrict"),
+    LQ_KERNEL(lq_poisson_ops, mg_prolong_w, "poisson_mg_prolong"),
+};
+static const lq_program lq_poisson_program =
+    LQ_PROGRAM("XYZ", lq_poisson_sources, lq_poisson_kernels);
+
+/* Bound once: level 0's mask, diagonal and unknown list, the group sums, the whole-grid
+ * reduction's span, and the tail's level table (the launches set the rest). */
+static int lq_poisson_bind(lq_poisson_ops *o)
+{
+    lq_arg mask = LQ_MEM(&o->mask), diag = LQ_MEM(&o->diag), list = LQ_MEM(&o->lv[0].list),
+           partial = LQ_MEM(&o->partial);
+    int dim3 = o->nz > 1;
+    lq_binding b[] = {
+        {&o->setup, {[6] = mask, [7] = diag}},
+        {&o->apply, {[1] = mask, [2] = diag}},
+        {&o->residual, {[3] = mask, [4] = diag}},
+        {&o->sor, {[3] = mask, [4] = diag}},
+        {&o->jacobi, {[4] = mask, [5] = diag}},
+        {&o->precond_jacobi, {[2] = mask, [3] = diag}},
+        {&o->reduce, {[3] = mask, [5] = LQ_VAL(o->span), [6] = partial}},
+        {&o->rhs, {[3] = mask}},
+        {&o->project, {[3] = mask, [4] = list}},
+        {&o->mg_state, {[3] = mask, [4] = LQ_MEM(&o->lv[0].state)}},
+        {&o->apply_dot, {[1] = mask, [2] = diag, [4] = list, [7] = partial}},
+        {&o->update_dot, {[5] = list, [8] = partial}},
+        {&o->dot_list, {[2] = list, [5] = partial}},
+        {&o->direction_list, {[3] = list}},
+        {&o->mg_tail, {[1] = LQ_VAL(dim3), [2] = LQ_MEM(&o->tail_info)}},
+    };
+    return lq_kernels_bind(LQ_ARGS(b));
+}
 
 int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
+    *o = (lq_poisson_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
     long n = (long)nx * ny * nz;
     long g = (n + LQ_POISSON_LOCAL - 1) / LQ_POISSON_LOCAL;
     o->groups = (int)(g < LQ_POISSON_GROUPS ? g : LQ_POISSON_GROUPS);
@@ -118,17 +153,13 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
         lz = (lz + 1) / 2;
     }
     if (rc || IS_REF(o)) return rc;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_POISSON_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_poisson_sources), lq_poisson_sources,
-                               defines, &o->program, (int)LQ_COUNT(ks), ks);
+    rc = lq_program_build(&lq_poisson_program, o, &o->program, ctx, nx, ny, nz, "");
+    return rc ? rc : lq_poisson_bind(o);
 }
 
 void lq_poisson_ops_release(lq_poisson_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_POISSON_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_poisson_program, o, &o->program);
     lq_field *fs[] = {&o->mask, &o->diag, &o->r, &o->z, &o->d, &o->q, &o->partial, &o->tail_info};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     for (int l = 0; l < LQ_POISSON_MAX_LEVELS; l++) {
@@ -144,22 +175,16 @@ void lq_poisson_ops_release(lq_poisson_ops *o)
     o->list_host = NULL;
 }
 
-/* Binds the arguments and runs over a 3D range (cells, or faces of one axis). */
-static int lq_poisson_run3(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
-                           const lq_argv *a, int gx, int gy, int gz)
+static lq_range lq_poisson_cells(const lq_poisson_ops *o)
 {
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
-        if (rc) return rc;
-    }
-    size_t global[3] = {(size_t)gx, (size_t)gy, (size_t)gz};
-    return lq_cl_run(o->ctx, k, name, 3, global, NULL);
+    return lq_range_3d((size_t)o->nx, (size_t)o->ny, (size_t)o->nz);
 }
 
-static int lq_poisson_cells(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
-                            const lq_argv *a)
+/* The cells of level L (nx × ny × nz of it), or the first half in x. */
+static lq_range lq_poisson_level_cells(const lq_poisson_level *L, int half)
 {
-    return lq_poisson_run3(o, k, name, nargs, a, o->nx, o->ny, o->nz);
+    return lq_range_3d(half ? (size_t)(L->nx + 1) / 2 : (size_t)L->nx, (size_t)L->ny,
+                       (size_t)L->nz);
 }
 
 static size_t lq_poisson_count(const lq_poisson_ops *o)
@@ -188,9 +213,9 @@ int lq_poisson_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf
     int has_sdf = lq_poisson_mode(sdf, prm), wall = prm->wall_dirichlet, ghost = !prm->cell_centre;
     float tmin = lq_poisson_theta_min(prm);
     const lq_field *s = sdf ? sdf : phi;
-    lq_argv a[] = {MEM(phi),   MEM(s),    VAL(has_sdf),  VAL(wall),
-                   VAL(ghost), VAL(tmin), MEM(&o->mask), MEM(&o->diag)};
-    return lq_poisson_cells(o, o->setup, "poisson_setup", (int)LQ_COUNT(a), a);
+    lq_arg a[] = {LQ_MEM(phi),   LQ_MEM(s),    LQ_VAL(has_sdf), LQ_VAL(wall),
+                  LQ_VAL(ghost), LQ_VAL(tmin), LQ_KEEP,         LQ_KEEP};
+    return lq_kernel_launch(&o->setup, lq_poisson_cells(o), LQ_ARGS(a));
 }
 
 int lq_poisson_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y)
@@ -201,8 +226,8 @@ int lq_poisson_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y)
         lq_poisson_ref_apply(o, x, y);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(x), MEM(&o->mask), MEM(&o->diag), MEM(y)};
-    return lq_poisson_cells(o, o->apply, "poisson_apply", (int)LQ_COUNT(a), a);
+    lq_arg a[] = {LQ_MEM(x), LQ_KEEP, LQ_KEEP, LQ_MEM(y)};
+    return lq_kernel_launch(&o->apply, lq_poisson_cells(o), LQ_ARGS(a));
 }
 
 int lq_poisson_residual(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
@@ -215,8 +240,8 @@ int lq_poisson_residual(lq_poisson_ops *o, const lq_field *b, float shift, const
         lq_poisson_ref_residual(o, b, shift, p, r);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(b), VAL(shift), MEM(p), MEM(&o->mask), MEM(&o->diag), MEM(r)};
-    return lq_poisson_cells(o, o->residual, "poisson_residual", (int)LQ_COUNT(a), a);
+    lq_arg a[] = {LQ_MEM(b), LQ_VAL(shift), LQ_MEM(p), LQ_KEEP, LQ_KEEP, LQ_MEM(r)};
+    return lq_kernel_launch(&o->residual, lq_poisson_cells(o), LQ_ARGS(a));
 }
 
 int lq_poisson_sor_pass(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *p, int colour,
@@ -228,9 +253,9 @@ int lq_poisson_sor_pass(lq_poisson_ops *o, const lq_field *b, float shift, lq_fi
         lq_poisson_ref_sor_pass(o, b, shift, p, colour, omega);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(b),        VAL(shift),  MEM(p),    MEM(&o->mask),
-                   MEM(&o->diag), VAL(colour), VAL(omega)};
-    return lq_poisson_cells(o, o->sor, "poisson_sor", (int)LQ_COUNT(a), a);
+    lq_arg a[] = {LQ_MEM(b), LQ_VAL(shift),  LQ_MEM(p),    LQ_KEEP,
+                  LQ_KEEP,   LQ_VAL(colour), LQ_VAL(omega)};
+    return lq_kernel_launch(&o->sor, lq_poisson_cells(o), LQ_ARGS(a));
 }
 
 int lq_poisson_jacobi_pass(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *pin,
@@ -243,9 +268,9 @@ int lq_poisson_jacobi_pass(lq_poisson_ops *o, const lq_field *b, float shift, co
         lq_poisson_ref_jacobi_pass(o, b, shift, pin, pout, omega);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(b),        VAL(shift),    MEM(pin),  MEM(pout),
-                   MEM(&o->mask), MEM(&o->diag), VAL(omega)};
-    return lq_poisson_cells(o, o->jacobi, "poisson_jacobi", (int)LQ_COUNT(a), a);
+    lq_arg a[] = {LQ_MEM(b), LQ_VAL(shift), LQ_MEM(pin),  LQ_MEM(pout),
+                  LQ_KEEP,   LQ_KEEP,       LQ_VAL(omega)};
+    return lq_kernel_launch(&o->jacobi, lq_poisson_cells(o), LQ_ARGS(a));
 }
 
 int lq_poisson_cg_update(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
@@ -255,9 +280,8 @@ int lq_poisson_cg_update(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_f
         lq_poisson_ref_cg_update(o, x, r, d, q, alpha);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(x), MEM(r), MEM(d), MEM(q), VAL(alpha)};
-    return lq_cl_launch(o->ctx, o->cg_update, "poisson_cg_update", (int)LQ_COUNT(a), a, 1,
-                        lq_poisson_count(o), 1, NULL);
+    lq_arg a[] = {LQ_MEM(x), LQ_MEM(r), LQ_MEM(d), LQ_MEM(q), LQ_VAL(alpha)};
+    return lq_kernel_launch(&o->cg_update, lq_range_1d(lq_poisson_count(o), 0), LQ_ARGS(a));
 }
 
 int lq_poisson_cg_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
@@ -266,9 +290,8 @@ int lq_poisson_cg_direction(lq_poisson_ops *o, const lq_field *z, lq_field *d, f
         lq_poisson_ref_cg_direction(o, z, d, beta);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(z), MEM(d), VAL(beta)};
-    return lq_cl_launch(o->ctx, o->cg_direction, "poisson_cg_direction", (int)LQ_COUNT(a), a, 1,
-                        lq_poisson_count(o), 1, NULL);
+    lq_arg a[] = {LQ_MEM(z), LQ_MEM(d), LQ_VAL(beta)};
+    return lq_kernel_launch(&o->cg_direction, lq_range_1d(lq_poisson_count(o), 0), LQ_ARGS(a));
 }
 
 int lq_poisson_precond(lq_poisson_ops *o, const lq_field *r, lq_field *z)
@@ -277,9 +300,8 @@ int lq_poisson_precond(lq_poisson_ops *o, const lq_field *r, lq_field *z)
         lq_poisson_ref_precond(o, r, z);
         return LQ_OK;
     }
-    lq_argv a[] = {MEM(r), MEM(z), MEM(&o->mask), MEM(&o->diag)};
-    return lq_cl_launch(o->ctx, o->precond_jacobi, "poisson_precond_jacobi", (int)LQ_COUNT(a), a, 1,
-                        lq_poisson_count(o), 1, NULL);
+    lq_arg a[] = {LQ_MEM(r), LQ_MEM(z), LQ_KEEP, LQ_KEEP};
+    return lq_kernel_launch(&o->precond_jacobi, lq_range_1d(lq_poisson_count(o), 0), LQ_ARGS(a));
 }
 
 int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_field *b,
@@ -290,12 +312,9 @@ int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_f
         return LQ_OK;
     }
     const lq_field *pa = a ? a : &o->diag, *pb = b ? b : pa;
-    int span = o->span;
-    lq_argv av[] = {VAL(mode),  MEM(pa),   MEM(pb),         MEM(&o->mask),
-                    VAL(shift), VAL(span), MEM(&o->partial)};
-    size_t local = LQ_POISSON_LOCAL;
-    int rc = lq_cl_launch(o->ctx, o->reduce, "poisson_reduce", (int)LQ_COUNT(av), av, 1,
-                          (size_t)o->groups * LQ_POISSON_LOCAL, 1, &local);
+    lq_arg av[] = {LQ_VAL(mode), LQ_MEM(pa), LQ_MEM(pb), LQ_KEEP, LQ_VAL(shift), LQ_KEEP, LQ_KEEP};
+    lq_range r = lq_range_1d((size_t)o->groups * LQ_POISSON_LOCAL, LQ_POISSON_LOCAL);
+    int rc = lq_kernel_launch(&o->reduce, r, LQ_ARGS(av));
     if (!rc) rc = lq_field_download(&o->partial, o->partial_host);
     if (rc) return rc;
     double s = 0;
@@ -382,16 +401,15 @@ static int lq_poisson_nlist(const lq_poisson_ops *o)
     return o->lv[0].n[0] + o->lv[0].n[1];
 }
 
-/* Runs a list-reduction kernel (args bound) over G groups and sums the group sums. */
-static int lq_poisson_list_sum(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
-                               const lq_argv *a, double *sum)
+/* Runs a list-reduction kernel over its groups and sums the group sums. */
+static int lq_poisson_list_sum(lq_poisson_ops *o, lq_kernel *k, int nargs, const lq_arg *a,
+                               double *sum)
 {
     int n = lq_poisson_nlist(o), groups = lq_poisson_list_groups(n);
-    size_t local = LQ_POISSON_LOCAL;
     *sum = 0;
     if (n == 0) return LQ_OK;
-    int rc =
-        lq_cl_launch(o->ctx, k, name, nargs, a, 1, (size_t)groups * LQ_POISSON_LOCAL, 1, &local);
+    lq_range r = lq_range_1d((size_t)groups * LQ_POISSON_LOCAL, LQ_POISSON_LOCAL);
+    int rc = lq_kernel_launch(k, r, nargs, a);
     if (!rc) rc = lq_field_read(&o->partial, 0, (size_t)groups * sizeof(float), o->partial_host);
     if (rc) return rc;
     double s = 0;
@@ -415,9 +433,9 @@ int lq_poisson_apply_dot(lq_poisson_ops *o, const lq_field *x, lq_field *y, doub
         return LQ_OK;
     }
     int n = lq_poisson_nlist(o), span = lq_poisson_span(o);
-    lq_argv a[] = {MEM(x), MEM(&o->mask), MEM(&o->diag),   MEM(y), MEM(&o->lv[0].list),
-                   VAL(n), VAL(span),     MEM(&o->partial)};
-    return lq_poisson_list_sum(o, o->apply_dot, "poisson_apply_dot", (int)LQ_COUNT(a), a, xy);
+    lq_arg a[] = {LQ_MEM(x), LQ_KEEP,   LQ_KEEP,      LQ_MEM(y),
+                  LQ_KEEP,   LQ_VAL(n), LQ_VAL(span), LQ_KEEP};
+    return lq_poisson_list_sum(o, &o->apply_dot, LQ_ARGS(a), xy);
 }
 
 int lq_poisson_update_dot(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
@@ -428,9 +446,9 @@ int lq_poisson_update_dot(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_
         return LQ_OK;
     }
     int n = lq_poisson_nlist(o), span = lq_poisson_span(o);
-    lq_argv a[] = {MEM(x), MEM(r),    MEM(d),          MEM(q), VAL(alpha), MEM(&o->lv[0].list),
-                   VAL(n), VAL(span), MEM(&o->partial)};
-    return lq_poisson_list_sum(o, o->update_dot, "poisson_update_dot", (int)LQ_COUNT(a), a, rr);
+    lq_arg a[] = {LQ_MEM(x), LQ_MEM(r), LQ_MEM(d),    LQ_MEM(q), LQ_VAL(alpha),
+                  LQ_KEEP,   LQ_VAL(n), LQ_VAL(span), LQ_KEEP};
+    return lq_poisson_list_sum(o, &o->update_dot, LQ_ARGS(a), rr);
 }
 
 int lq_poisson_dot_list(lq_poisson_ops *o, const lq_field *a, const lq_field *b, double *sum)
@@ -440,22 +458,16 @@ int lq_poisson_dot_list(lq_poisson_ops *o, const lq_field *a, const lq_field *b,
         return LQ_OK;
     }
     int n = lq_poisson_nlist(o), span = lq_poisson_span(o);
-    lq_argv av[] = {MEM(a), MEM(b), MEM(&o->lv[0].list), VAL(n), VAL(span), MEM(&o->partial)};
-    return lq_poisson_list_sum(o, o->dot_list, "poisson_dot_list", (int)LQ_COUNT(av), av, sum);
+    lq_arg av[] = {LQ_MEM(a), LQ_MEM(b), LQ_KEEP, LQ_VAL(n), LQ_VAL(span), LQ_KEEP};
+    return lq_poisson_list_sum(o, &o->dot_list, LQ_ARGS(av), sum);
 }
 
-/* Fixed local size of the list passes (the count varies: PoCL would recompile per size). */
-#define LQ_POISSON_LIST_LOCAL 64
-
-static int lq_poisson_list_run(lq_poisson_ops *o, cl_kernel k, const char *name, int nargs,
-                               const lq_argv *a, int n)
+/* A list pass over n cells (fixed groups: the count varies, PoCL would recompile per
+ * size). */
+static int lq_poisson_list_run(lq_kernel *k, int nargs, const lq_arg *a, int n)
 {
-    size_t local = LQ_POISSON_LIST_LOCAL;
     if (n <= 0) return LQ_OK;
-    return lq_cl_launch(o->ctx, k, name, nargs, a, 1,
-                        ((size_t)n + LQ_POISSON_LIST_LOCAL - 1) / LQ_POISSON_LIST_LOCAL *
-                            LQ_POISSON_LIST_LOCAL,
-                        1, &local);
+    return lq_kernel_launch(k, lq_range_var(k, n), nargs, a);
 }
 
 int lq_poisson_residual_list(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
@@ -467,10 +479,10 @@ int lq_poisson_residual_list(lq_poisson_ops *o, const lq_field *b, float shift, 
     }
     lq_poisson_level *L = &o->lv[0];
     int off = 0, n = L->n[0] + L->n[1];
-    lq_argv a[] = {MEM(b),        VAL(shift), MEM(p), MEM(&o->mask), MEM(&o->diag), MEM(r),
-                   MEM(&L->list), VAL(off),   VAL(n), VAL(L->nx),    VAL(L->ny),    VAL(L->nz)};
-    return lq_poisson_list_run(o, o->mg_residual, "poisson_mg_residual_list", (int)LQ_COUNT(a), a,
-                               n);
+    lq_arg a[] = {LQ_MEM(b),        LQ_VAL(shift), LQ_MEM(p),        LQ_MEM(&o->mask),
+                  LQ_MEM(&o->diag), LQ_MEM(r),     LQ_MEM(&L->list), LQ_VAL(off),
+                  LQ_VAL(n),        LQ_VAL(L->nx), LQ_VAL(L->ny),    LQ_VAL(L->nz)};
+    return lq_poisson_list_run(&o->mg_residual, LQ_ARGS(a), n);
 }
 
 int lq_poisson_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d, float beta)
@@ -480,9 +492,8 @@ int lq_poisson_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d,
         return LQ_OK;
     }
     int n = lq_poisson_nlist(o);
-    lq_argv a[] = {MEM(z), MEM(d), VAL(beta), MEM(&o->lv[0].list), VAL(n)};
-    return lq_poisson_list_run(o, o->direction_list, "poisson_direction_list", (int)LQ_COUNT(a), a,
-                               n);
+    lq_arg a[] = {LQ_MEM(z), LQ_MEM(d), LQ_VAL(beta), LQ_KEEP, LQ_VAL(n)};
+    return lq_poisson_list_run(&o->direction_list, LQ_ARGS(a), n);
 }
 
 int lq_poisson_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
@@ -496,8 +507,8 @@ int lq_poisson_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, cons
         return LQ_OK;
     }
     float scale = lq_poisson_rhs_scale(prm);
-    lq_argv a[] = {MEM(u), MEM(v), MEM(w), MEM(&o->mask), MEM(b), VAL(scale)};
-    return lq_poisson_cells(o, o->rhs, "poisson_rhs", (int)LQ_COUNT(a), a);
+    lq_arg a[] = {LQ_MEM(u), LQ_MEM(v), LQ_MEM(w), LQ_KEEP, LQ_MEM(b), LQ_VAL(scale)};
+    return lq_kernel_launch(&o->rhs, lq_poisson_cells(o), LQ_ARGS(a));
 }
 
 int lq_poisson_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_field *v, lq_field *w,
@@ -514,10 +525,10 @@ int lq_poisson_project(lq_poisson_ops *o, const lq_field *p, lq_field *u, lq_fie
     const lq_field *s = sdf ? sdf : phi;
     /* over the unknown list: the faces beside the unknowns (poisson_cell.h) */
     int n = lq_poisson_nlist(o);
-    lq_argv a[] = {MEM(u),    MEM(v),     MEM(w),    MEM(&o->mask), MEM(&o->lv[0].list),
-                   VAL(n),    MEM(p),     MEM(phi),  MEM(s),        VAL(has_sdf),
-                   VAL(wall), VAL(ghost), VAL(tmin), VAL(dt_h)};
-    return lq_poisson_list_run(o, o->project, "poisson_project_list", (int)LQ_COUNT(a), a, n);
+    lq_arg a[] = {LQ_MEM(u),    LQ_MEM(v),     LQ_MEM(w),    LQ_KEEP,     LQ_KEEP,
+                  LQ_VAL(n),    LQ_MEM(p),     LQ_MEM(phi),  LQ_MEM(s),   LQ_VAL(has_sdf),
+                  LQ_VAL(wall), LQ_VAL(ghost), LQ_VAL(tmin), LQ_VAL(dt_h)};
+    return lq_poisson_list_run(&o->project, LQ_ARGS(a), n);
 }
 
 /* --- multigrid ------------------------------------------------------------------------- */
@@ -542,20 +553,16 @@ int lq_poisson_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *
     }
     int has_sdf = lq_poisson_mode(sdf, prm), wall = prm->wall_dirichlet, dim3 = o->nz > 1;
     const lq_field *s = sdf ? sdf : phi;
-    lq_argv a[] = {MEM(phi), MEM(s), VAL(has_sdf), MEM(&o->mask), MEM(&o->lv[0].state)};
-    int rc = lq_cl_launch(o->ctx, o->mg_state, "poisson_mg_state", (int)LQ_COUNT(a), a, 1,
-                          lq_poisson_count(o), 1, NULL);
+    lq_arg a[] = {LQ_MEM(phi), LQ_MEM(s), LQ_VAL(has_sdf), LQ_KEEP, LQ_KEEP};
+    int rc = lq_kernel_launch(&o->mg_state, lq_range_1d(lq_poisson_count(o), 0), LQ_ARGS(a));
     for (int l = 1; l < o->levels && !rc; l++) {
         lq_poisson_level *f = &o->lv[l - 1], *c = &o->lv[l];
-        lq_argv ca[] = {MEM(&f->state), VAL(f->nx), VAL(f->ny), VAL(f->nz),
-                        MEM(&c->state), VAL(c->nx), VAL(c->ny), VAL(c->nz)};
-        rc = lq_poisson_run3(o, o->mg_coarsen, "poisson_mg_coarsen", (int)LQ_COUNT(ca), ca, c->nx,
-                             c->ny, c->nz);
-        lq_argv sa[] = {MEM(&c->state), VAL(wall),  VAL(dim3),  MEM(&c->mask),
-                        MEM(&c->diag),  VAL(c->nx), VAL(c->ny), VAL(c->nz)};
-        if (!rc)
-            rc = lq_poisson_run3(o, o->mg_system, "poisson_mg_system", (int)LQ_COUNT(sa), sa, c->nx,
-                                 c->ny, c->nz);
+        lq_arg ca[] = {LQ_MEM(&f->state), LQ_VAL(f->nx), LQ_VAL(f->ny), LQ_VAL(f->nz),
+                       LQ_MEM(&c->state), LQ_VAL(c->nx), LQ_VAL(c->ny), LQ_VAL(c->nz)};
+        rc = lq_kernel_launch(&o->mg_coarsen, lq_poisson_level_cells(c, 0), LQ_ARGS(ca));
+        lq_arg sa[] = {LQ_MEM(&c->state), LQ_VAL(wall),  LQ_VAL(dim3),  LQ_MEM(&c->mask),
+                       LQ_MEM(&c->diag),  LQ_VAL(c->nx), LQ_VAL(c->ny), LQ_VAL(c->nz)};
+        if (!rc) rc = lq_kernel_launch(&o->mg_system, lq_poisson_level_cells(c, 0), LQ_ARGS(sa));
     }
     return rc;
 }
@@ -568,31 +575,30 @@ int lq_poisson_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *
     }
     lq_poisson_level *L = &o->lv[l];
     if (L->dense) { /* one colour's cells of the whole level */
-        lq_argv a[] = {MEM(b),
-                       MEM(x),
-                       MEM(lq_poisson_lmask(o, l)),
-                       MEM(lq_poisson_ldiag(o, l)),
-                       VAL(colour),
-                       VAL(L->nx),
-                       VAL(L->ny),
-                       VAL(L->nz)};
-        return lq_poisson_run3(o, o->mg_smooth_w, "poisson_mg_smooth_half", (int)LQ_COUNT(a), a,
-                               (L->nx + 1) / 2, L->ny, L->nz);
+        lq_arg a[] = {LQ_MEM(b),
+                      LQ_MEM(x),
+                      LQ_MEM(lq_poisson_lmask(o, l)),
+                      LQ_MEM(lq_poisson_ldiag(o, l)),
+                      LQ_VAL(colour),
+                      LQ_VAL(L->nx),
+                      LQ_VAL(L->ny),
+                      LQ_VAL(L->nz)};
+        return lq_kernel_launch(&o->mg_smooth_w, lq_poisson_level_cells(L, 1), LQ_ARGS(a));
     }
     /* one colour's part of the list */
     int off = colour ? L->n[0] : 0, n = L->n[colour];
-    lq_argv a[] = {MEM(b),
-                   MEM(x),
-                   MEM(lq_poisson_lmask(o, l)),
-                   MEM(lq_poisson_ldiag(o, l)),
-                   VAL(colour),
-                   MEM(&L->list),
-                   VAL(off),
-                   VAL(n),
-                   VAL(L->nx),
-                   VAL(L->ny),
-                   VAL(L->nz)};
-    return lq_poisson_list_run(o, o->mg_smooth, "poisson_mg_smooth_list", (int)LQ_COUNT(a), a, n);
+    lq_arg a[] = {LQ_MEM(b),
+                  LQ_MEM(x),
+                  LQ_MEM(lq_poisson_lmask(o, l)),
+                  LQ_MEM(lq_poisson_ldiag(o, l)),
+                  LQ_VAL(colour),
+                  LQ_MEM(&L->list),
+                  LQ_VAL(off),
+                  LQ_VAL(n),
+                  LQ_VAL(L->nx),
+                  LQ_VAL(L->ny),
+                  LQ_VAL(L->nz)};
+    return lq_poisson_list_run(&o->mg_smooth, LQ_ARGS(a), n);
 }
 
 int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq_field *x,
@@ -604,33 +610,31 @@ int lq_poisson_mg_residual(lq_poisson_ops *o, int l, const lq_field *b, const lq
     }
     lq_poisson_level *L = &o->lv[l];
     if (L->dense) {
-        lq_argv a[] = {MEM(b),
-                       MEM(x),
-                       MEM(lq_poisson_lmask(o, l)),
-                       MEM(lq_poisson_ldiag(o, l)),
-                       MEM(res),
-                       VAL(L->nx),
-                       VAL(L->ny),
-                       VAL(L->nz)};
-        return lq_poisson_run3(o, o->mg_residual_w, "poisson_mg_residual", (int)LQ_COUNT(a), a,
-                               L->nx, L->ny, L->nz);
+        lq_arg a[] = {LQ_MEM(b),
+                      LQ_MEM(x),
+                      LQ_MEM(lq_poisson_lmask(o, l)),
+                      LQ_MEM(lq_poisson_ldiag(o, l)),
+                      LQ_MEM(res),
+                      LQ_VAL(L->nx),
+                      LQ_VAL(L->ny),
+                      LQ_VAL(L->nz)};
+        return lq_kernel_launch(&o->mg_residual_w, lq_poisson_level_cells(L, 0), LQ_ARGS(a));
     }
     int off = 0, n = L->n[0] + L->n[1];
     float shift = 0.0f;
-    lq_argv a[] = {MEM(b),
-                   VAL(shift),
-                   MEM(x),
-                   MEM(lq_poisson_lmask(o, l)),
-                   MEM(lq_poisson_ldiag(o, l)),
-                   MEM(res),
-                   MEM(&L->list),
-                   VAL(off),
-                   VAL(n),
-                   VAL(L->nx),
-                   VAL(L->ny),
-                   VAL(L->nz)};
-    return lq_poisson_list_run(o, o->mg_residual, "poisson_mg_residual_list", (int)LQ_COUNT(a), a,
-                               n);
+    lq_arg a[] = {LQ_MEM(b),
+                  LQ_VAL(shift),
+                  LQ_MEM(x),
+                  LQ_MEM(lq_poisson_lmask(o, l)),
+                  LQ_MEM(lq_poisson_ldiag(o, l)),
+                  LQ_MEM(res),
+                  LQ_MEM(&L->list),
+                  LQ_VAL(off),
+                  LQ_VAL(n),
+                  LQ_VAL(L->nx),
+                  LQ_VAL(L->ny),
+                  LQ_VAL(L->nz)};
+    return lq_poisson_list_run(&o->mg_residual, LQ_ARGS(a), n);
 }
 
 int lq_poisson_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_field *bc)
@@ -643,18 +647,34 @@ int lq_poisson_mg_restrict(lq_poisson_ops *o, int l, const lq_field *res, lq_fie
     int dim3 = o->nz > 1, off = 0, n = L->n[0] + L->n[1];
     float scale = dim3 ? 0.5f : 1.0f;
     if (L->dense) {
-        lq_argv a[] = {
-            MEM(res),  VAL(f->nx), VAL(f->ny), VAL(f->nz), MEM(lq_poisson_lmask(o, l + 1)),
-            MEM(bc),   VAL(scale), VAL(dim3),  VAL(L->nx), VAL(L->ny),
-            VAL(L->nz)};
-        return lq_poisson_run3(o, o->mg_restrict_w, "poisson_mg_restrict", (int)LQ_COUNT(a), a,
-                               L->nx, L->ny, L->nz);
+        lq_arg a[] = {LQ_MEM(res),
+                      LQ_VAL(f->nx),
+                      LQ_VAL(f->ny),
+                      LQ_VAL(f->nz),
+                      LQ_MEM(lq_poisson_lmask(o, l + 1)),
+                      LQ_MEM(bc),
+                      LQ_VAL(scale),
+                      LQ_VAL(dim3),
+                      LQ_VAL(L->nx),
+                      LQ_VAL(L->ny),
+                      LQ_VAL(L->nz)};
+        return lq_kernel_launch(&o->mg_restrict_w, lq_poisson_level_cells(L, 0), LQ_ARGS(a));
     }
-    lq_argv a[] = {MEM(res), VAL(f->nx), VAL(f->ny), VAL(f->nz),    MEM(lq_poisson_lmask(o, l + 1)),
-                   MEM(bc),  VAL(scale), VAL(dim3),  MEM(&L->list), VAL(off),
-                   VAL(n),   VAL(L->nx), VAL(L->ny), VAL(L->nz)};
-    return lq_poisson_list_run(o, o->mg_restrict, "poisson_mg_restrict_list", (int)LQ_COUNT(a), a,
-                               n);
+    lq_arg a[] = {LQ_MEM(res),
+                  LQ_VAL(f->nx),
+                  LQ_VAL(f->ny),
+                  LQ_VAL(f->nz),
+                  LQ_MEM(lq_poisson_lmask(o, l + 1)),
+                  LQ_MEM(bc),
+                  LQ_VAL(scale),
+                  LQ_VAL(dim3),
+                  LQ_MEM(&L->list),
+                  LQ_VAL(off),
+                  LQ_VAL(n),
+                  LQ_VAL(L->nx),
+                  LQ_VAL(L->ny),
+                  LQ_VAL(L->nz)};
+    return lq_poisson_list_run(&o->mg_restrict, LQ_ARGS(a), n);
 }
 
 int lq_poisson_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field *x)
@@ -666,15 +686,25 @@ int lq_poisson_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_field
     lq_poisson_level *L = &o->lv[l], *c = &o->lv[l + 1];
     int dim3 = o->nz > 1, off = 0, n = L->n[0] + L->n[1];
     if (L->dense) {
-        lq_argv a[] = {MEM(ec), VAL(c->nx), VAL(c->ny), VAL(c->nz), MEM(lq_poisson_lmask(o, l)),
-                       MEM(x),  VAL(dim3),  VAL(L->nx), VAL(L->ny), VAL(L->nz)};
-        return lq_poisson_run3(o, o->mg_prolong_w, "poisson_mg_prolong", (int)LQ_COUNT(a), a, L->nx,
-                               L->ny, L->nz);
+        lq_arg a[] = {
+            LQ_MEM(ec), LQ_VAL(c->nx), LQ_VAL(c->ny), LQ_VAL(c->nz), LQ_MEM(lq_poisson_lmask(o, l)),
+            LQ_MEM(x),  LQ_VAL(dim3),  LQ_VAL(L->nx), LQ_VAL(L->ny), LQ_VAL(L->nz)};
+        return lq_kernel_launch(&o->mg_prolong_w, lq_poisson_level_cells(L, 0), LQ_ARGS(a));
     }
-    lq_argv a[] = {MEM(ec),    VAL(c->nx), VAL(c->ny),    VAL(c->nz), MEM(lq_poisson_lmask(o, l)),
-                   MEM(x),     VAL(dim3),  MEM(&L->list), VAL(off),   VAL(n),
-                   VAL(L->nx), VAL(L->ny), VAL(L->nz)};
-    return lq_poisson_list_run(o, o->mg_prolong, "poisson_mg_prolong_list", (int)LQ_COUNT(a), a, n);
+    lq_arg a[] = {LQ_MEM(ec),
+                  LQ_VAL(c->nx),
+                  LQ_VAL(c->ny),
+                  LQ_VAL(c->nz),
+                  LQ_MEM(lq_poisson_lmask(o, l)),
+                  LQ_MEM(x),
+                  LQ_VAL(dim3),
+                  LQ_MEM(&L->list),
+                  LQ_VAL(off),
+                  LQ_VAL(n),
+                  LQ_VAL(L->nx),
+                  LQ_VAL(L->ny),
+                  LQ_VAL(L->nz)};
+    return lq_poisson_list_run(&o->mg_prolong, LQ_ARGS(a), n);
 }
 
 /* z = M⁻¹ r: one V-cycle from a zero guess, smoothing mirrored on the way up. */
@@ -702,24 +732,23 @@ int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z)
         /* levels top … L − 1 in one work-group (poisson_mg_tail), bit for bit the
          * launches below */
         if (top == 0) rc = lq_field_zero(X[0], 0); /* z: 0 off the unknowns */
-        int nl = L - top, dim3 = o->nz > 1;
-        lq_argv a[3 + 6 * LQ_POISSON_TAIL];
+        int nl = L - top;
+        lq_arg a[3 + 6 * LQ_POISSON_TAIL];
         int na = 0;
-        a[na++] = (lq_argv)VAL(nl);
-        a[na++] = (lq_argv)VAL(dim3);
-        a[na++] = (lq_argv)MEM(&o->tail_info);
+        a[na++] = (lq_arg)LQ_VAL(nl);
+        a[na++] = (lq_arg)LQ_KEEP; /* dim3 and the level table: bound */
+        a[na++] = (lq_arg)LQ_KEEP;
         for (int t = 0; t < LQ_POISSON_TAIL; t++) {
             int l = top + (t < nl ? t : nl - 1); /* unused slots: the coarsest again */
-            a[na++] = (lq_argv)MEM(lq_poisson_lmask(o, l));
-            a[na++] = (lq_argv)MEM(lq_poisson_ldiag(o, l));
-            a[na++] = (lq_argv)MEM(X[l]);
-            a[na++] = (lq_argv)MEM(B[l]);
-            a[na++] = (lq_argv)MEM(lq_poisson_lres(o, l));
-            a[na++] = (lq_argv)MEM(&o->lv[l].list);
+            a[na++] = (lq_arg)LQ_MEM(lq_poisson_lmask(o, l));
+            a[na++] = (lq_arg)LQ_MEM(lq_poisson_ldiag(o, l));
+            a[na++] = (lq_arg)LQ_MEM(X[l]);
+            a[na++] = (lq_arg)LQ_MEM(B[l]);
+            a[na++] = (lq_arg)LQ_MEM(lq_poisson_lres(o, l));
+            a[na++] = (lq_arg)LQ_MEM(&o->lv[l].list);
         }
-        size_t local = LQ_POISSON_TAIL_GROUP;
-        if (!rc)
-            rc = lq_cl_launch(o->ctx, o->mg_tail, "poisson_mg_tail", na, a, 1, local, 1, &local);
+        lq_range one = lq_range_1d(LQ_POISSON_TAIL_GROUP, LQ_POISSON_TAIL_GROUP);
+        if (!rc) rc = lq_kernel_launch(&o->mg_tail, one, na, a);
         goto up;
     }
     int cn = o->lv[L - 1].nx * o->lv[L - 1].ny * o->lv[L - 1].nz;
@@ -729,17 +758,16 @@ int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z)
          * work-group (barriers between the colours), bit for bit the launches below */
         lq_poisson_level *C = &o->lv[L - 1];
         int sweeps = LQ_POISSON_MG_COARSE;
-        lq_argv a[] = {MEM(B[L - 1]),
-                       MEM(X[L - 1]),
-                       MEM(lq_poisson_lmask(o, L - 1)),
-                       MEM(lq_poisson_ldiag(o, L - 1)),
-                       VAL(sweeps),
-                       VAL(C->nx),
-                       VAL(C->ny),
-                       VAL(C->nz)};
-        size_t local = LQ_POISSON_COARSE_GROUP;
-        rc = lq_cl_launch(o->ctx, o->mg_coarse, "poisson_mg_coarse", (int)LQ_COUNT(a), a, 1, local,
-                          1, &local);
+        lq_arg a[] = {LQ_MEM(B[L - 1]),
+                      LQ_MEM(X[L - 1]),
+                      LQ_MEM(lq_poisson_lmask(o, L - 1)),
+                      LQ_MEM(lq_poisson_ldiag(o, L - 1)),
+                      LQ_VAL(sweeps),
+                      LQ_VAL(C->nx),
+                      LQ_VAL(C->ny),
+                      LQ_VAL(C->nz)};
+        lq_range one = lq_range_1d(LQ_POISSON_COARSE_GROUP, LQ_POISSON_COARSE_GROUP);
+        rc = lq_kernel_launch(&o->mg_coarse, one, LQ_ARGS(a));
         goto up;
     }
     if (!rc) rc = lq_field_zero(X[L - 1], 0);

@@ -14,9 +14,9 @@
  * (p kinematic: pressure / density, m²/s²).
  *
  * A step calls, in order:
- *   lq_poisson_build(o, phi, sdf, prm)          the system from φ (after advection)
- *   lq_poisson_rhs(o, u, v, w, b, prm)         b = −(h/dt)·(net outflow of each cell)
- *   lq_poisson_solve(o, b, p, prm, &stats)      A p = b (p is the warm start)
+ *   lq_poisson_build(o, phi, sdf, prm)                the system from φ (after advection)
+ *   lq_poisson_rhs(o, u, v, w, b, prm)                b = −(h/dt)·(net outflow of each cell)
+ *   lq_poisson_solve(o, b, p, prm, &stats)            A p = b (p is the warm start)
  *   lq_poisson_project(o, p, u, v, w, phi, sdf, prm)  u −= dt ∇p on the liquid's faces
  * (or lq_poisson_step for all four). Faces with air on both sides are left as they were
  * (the caller extrapolates velocity into the air).
@@ -31,7 +31,7 @@
 #ifndef LQ_HOST_POISSON_REF_H
 #define LQ_HOST_POISSON_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "pls/poisson_cell.h"
 
 typedef enum lq_poisson_solver {
@@ -114,7 +114,7 @@ typedef struct lq_poisson_ops {
     int mg_ready;            /* the hierarchy matches the last build */
     lq_poisson_level lv[LQ_POISSON_MAX_LEVELS];
     cl_program program;
-    cl_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
+    lq_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
         rhs, project, mg_state, mg_coarsen, mg_system, mg_smooth, mg_residual, mg_restrict,
         mg_prolong, mg_coarse, apply_dot, update_dot, dot_list, direction_list, mg_tail,
         mg_smooth_w, mg_residual_w, mg_restrict_w, mg_prolong_w;

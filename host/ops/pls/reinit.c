@@ -29,20 +29,35 @@ lq_reinit_params lq_reinit_params_default(float h)
     return p;
 }
 
-#define LQ_REINIT_KERNELS(o)                                                                       \
-    {                                                                                              \
-        {&(o)->init, "reinit_init"}, {&(o)->fim_seed, "reinit_fim_seed_list"},                     \
-            {&(o)->pde1, "reinit_pde1"}, {&(o)->pde2, "reinit_pde2"},                              \
-            {&(o)->fim_list, "reinit_fim_list"},                                                   \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_reinit_kernels[] = {
+    LQ_KERNEL(lq_reinit_ops, init, "reinit_init"),
+    LQ_KERNEL(lq_reinit_ops, fim_seed, "reinit_fim_seed_list"),
+    LQ_KERNEL(lq_reinit_ops, pde1, "reinit_pde1"),
+    LQ_KERNEL(lq_reinit_ops, pde2, "reinit_pde2"),
+    LQ_KERNEL(lq_reinit_ops, fim_list, "reinit_fim_list"),
+};
+static const lq_program lq_reinit_program = LQ_PROGRAM("XYZ", lq_reinit_sources, lq_reinit_kernels);
+
+/* The object's own buffers, bound once: φ0, the max change, and the FIM's stamps, seed
+ * list and count (the launches set the rest). */
+static int lq_reinit_bind(lq_reinit_ops *o)
+{
+    lq_arg phi0 = LQ_MEM(&o->phi0), mx = LQ_MEM(&o->mx), mark = LQ_MEM(&o->mark),
+           cnt = LQ_MEM(&o->cnt);
+    lq_binding b[] = {
+        {&o->init, {[1] = phi0, [2] = mx}},
+        {&o->fim_seed, {[1] = phi0, [5] = mark, [6] = LQ_MEM(&o->list[1]), [7] = cnt}},
+        {&o->fim_list, {[2] = phi0, [3] = mx, [8] = mark, [10] = cnt}},
+        {&o->pde1, {[2] = phi0}},
+        {&o->pde2, {[2] = phi0, [3] = mx}},
+    };
+    return lq_kernels_bind(LQ_ARGS(b));
+}
 
 int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
+    *o = (lq_reinit_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
     int rc = lq_field_alloc(ctx, &o->phi0, "reinit.phi0", nx, ny, nz, 4);
     if (!rc) rc = lq_field_alloc(ctx, &o->mx, "reinit.max", 1, 1, 1, 4);
     if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->mark, "reinit.mark", nx, ny, nz, 4);
@@ -51,34 +66,19 @@ int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->cnt, "reinit.count", 1, 1, 1, 4);
     if (!rc && !IS_REF(o)) rc = lq_field_zero(&o->mark, 0);
     if (rc || IS_REF(o)) return rc;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_REINIT_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_reinit_sources), lq_reinit_sources,
-                               defines, &o->program, (int)LQ_COUNT(ks), ks);
+    rc = lq_program_build(&lq_reinit_program, o, &o->program, ctx, nx, ny, nz, "");
+    return rc ? rc : lq_reinit_bind(o);
 }
 
 void lq_reinit_ops_release(lq_reinit_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_REINIT_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_reinit_program, o, &o->program);
     lq_field_release(&o->phi0);
     lq_field_release(&o->mx);
     lq_field_release(&o->mark);
     lq_field_release(&o->list[0]);
     lq_field_release(&o->list[1]);
     lq_field_release(&o->cnt);
-}
-
-static int lq_reinit_run(lq_reinit_ops *o, cl_kernel k, const char *name, int nargs,
-                         const lq_argv *a)
-{
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
-        if (rc) return rc;
-    }
-    size_t global[3] = {(size_t)o->nx, (size_t)o->ny, (size_t)o->nz};
-    return lq_cl_run(o->ctx, k, name, 3, global, NULL);
 }
 
 int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reinit_params *prm,
@@ -97,11 +97,11 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
     } else {
         lq_reinit_coef c = lq_reinit_coef_of(prm, o->nz);
         int method = prm->method;
-        lq_argv ia[] = {MEM(phi), MEM(&o->phi0), MEM(&o->mx), VAL(method), VAL(c.bh)};
-        rc = lq_reinit_run(o, o->init, "reinit_init", (int)LQ_COUNT(ia), ia);
+        lq_range grid = lq_range_3d(o->nx, o->ny, o->nz);
+        lq_arg ia[] = {LQ_MEM(phi), LQ_KEEP, LQ_KEEP, LQ_VAL(method), LQ_VAL(c.bh)};
+        rc = lq_kernel_launch(&o->init, grid, LQ_ARGS(ia));
         if (method == LQ_REINIT_FIM) {
             int m = n + (n & 1), len = 0;
-            size_t local = 64;
             /* the start, with the first sweep's active list (the near cells and their
              * neighbours) into list[1] and φ copied into the scratch; then every sweep
              * over its active list (reinit.cl) */
@@ -111,11 +111,9 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
             }
             int seed_stamp = ++o->stamp;
             if (!rc) rc = lq_field_zero(&o->cnt, 0);
-            lq_argv sa[] = {MEM(phi),         MEM(&o->phi0), MEM(scratch),
-                            VAL(c.h),         VAL(c.bh),     MEM(&o->mark),
-                            MEM(&o->list[1]), MEM(&o->cnt),  VAL(seed_stamp)};
-            if (!rc)
-                rc = lq_reinit_run(o, o->fim_seed, "reinit_fim_seed_list", (int)LQ_COUNT(sa), sa);
+            lq_arg sa[] = {LQ_MEM(phi), LQ_KEEP, LQ_MEM(scratch), LQ_VAL(c.h),       LQ_VAL(c.bh),
+                           LQ_KEEP,     LQ_KEEP, LQ_KEEP,         LQ_VAL(seed_stamp)};
+            if (!rc) rc = lq_kernel_launch(&o->fim_seed, grid, LQ_ARGS(sa));
             if (!rc) rc = lq_field_download(&o->cnt, &len);
             for (int it = 0; it < m && !rc && len > 0; it++) {
                 lq_field *src = it & 1 ? scratch : phi, *dst = it & 1 ? phi : scratch;
@@ -126,35 +124,36 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
                 }
                 int stamp = ++o->stamp;
                 if (!rc) rc = lq_field_zero(&o->cnt, 0);
-                lq_argv fa[] = {MEM(dst),
-                                MEM(src),
-                                MEM(&o->phi0),
-                                MEM(&o->mx),
-                                VAL(note),
-                                VAL(c.h),
-                                VAL(c.h2),
-                                VAL(c.bh),
-                                MEM(&o->mark),
-                                MEM(&o->list[it & 1]),
-                                MEM(&o->cnt),
-                                VAL(stamp),
-                                MEM(&o->list[(it + 1) & 1]),
-                                VAL(len)};
+                lq_arg fa[] = {LQ_MEM(dst),
+                               LQ_MEM(src),
+                               LQ_KEEP,
+                               LQ_KEEP,
+                               LQ_VAL(note),
+                               LQ_VAL(c.h),
+                               LQ_VAL(c.h2),
+                               LQ_VAL(c.bh),
+                               LQ_KEEP,
+                               LQ_MEM(&o->list[it & 1]),
+                               LQ_KEEP,
+                               LQ_VAL(stamp),
+                               LQ_MEM(&o->list[(it + 1) & 1]),
+                               LQ_VAL(len)};
                 if (!rc)
-                    rc = lq_cl_launch(o->ctx, o->fim_list, "reinit_fim_list", (int)LQ_COUNT(fa), fa,
-                                      1, ((size_t)len + local - 1) / local * local, 1, &local);
+                    rc = lq_kernel_launch(&o->fim_list, lq_range_var(&o->fim_list, len),
+                                          LQ_ARGS(fa));
                 if (!rc && it < m - 1) rc = lq_field_download(&o->cnt, &len);
                 if (!rc && len == 0) break; /* both buffers equal: φ holds the result */
             }
         } else {
             for (int it = 0; it < n && !rc; it++) {
                 int note = it == n - 1;
-                lq_argv a1[] = {MEM(scratch), MEM(phi),   MEM(&o->phi0), VAL(c.h),
-                                VAL(c.ih),    VAL(c.dth), VAL(c.bh)};
-                lq_argv a2[] = {MEM(phi), MEM(scratch), MEM(&o->phi0), MEM(&o->mx), VAL(note),
-                                VAL(c.h), VAL(c.ih),    VAL(c.dth),    VAL(c.bh)};
-                rc = lq_reinit_run(o, o->pde1, "reinit_pde1", (int)LQ_COUNT(a1), a1);
-                if (!rc) rc = lq_reinit_run(o, o->pde2, "reinit_pde2", (int)LQ_COUNT(a2), a2);
+                lq_arg a1[] = {LQ_MEM(scratch), LQ_MEM(phi),   LQ_KEEP,     LQ_VAL(c.h),
+                               LQ_VAL(c.ih),    LQ_VAL(c.dth), LQ_VAL(c.bh)};
+                lq_arg a2[] = {LQ_MEM(phi),  LQ_MEM(scratch), LQ_KEEP,
+                               LQ_KEEP,      LQ_VAL(note),    LQ_VAL(c.h),
+                               LQ_VAL(c.ih), LQ_VAL(c.dth),   LQ_VAL(c.bh)};
+                rc = lq_kernel_launch(&o->pde1, grid, LQ_ARGS(a1));
+                if (!rc) rc = lq_kernel_launch(&o->pde2, grid, LQ_ARGS(a2));
             }
         }
     }

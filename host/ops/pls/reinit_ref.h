@@ -31,7 +31,7 @@
 
 #include <math.h>
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "pls/reinit_cell.h"
 
 typedef struct lq_reinit_params {
@@ -56,7 +56,7 @@ typedef struct lq_reinit_ops {
     lq_field cnt;     /* int: the next list's length */
     int stamp;        /* the last stamp used */
     cl_program program;
-    cl_kernel init, fim_seed, pde1, pde2, fim_list;
+    lq_kernel init, fim_seed, pde1, pde2, fim_list;
 } lq_reinit_ops;
 
 /* Reference twin (host/ops/pls/reinit_ref.c): same arguments, host storage; o->phi0 and o->mx

@@ -17,38 +17,45 @@ static const char *const lq_sladvect_sources[] = {
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-#define LQ_SLADVECT_KERNELS(o)                                                                     \
-    {                                                                                              \
-        {&(o)->velocity, "sladvect_velocity"}, {&(o)->scalar, "sladvect_scalar"},                  \
-            {&(o)->maccormack, "sladvect_maccormack"}, {&(o)->bfecc, "sladvect_bfecc"},            \
-            {&(o)->scalar_keep, "sladvect_scalar_keep"},                                           \
-            {&(o)->maccormack_dep, "sladvect_maccormack_dep"},                                     \
-            {&(o)->bfecc_dep, "sladvect_bfecc_dep"},                                               \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_sladvect_kernels[] = {
+    LQ_KERNEL(lq_sladvect_ops, velocity, "sladvect_velocity"),
+    LQ_KERNEL(lq_sladvect_ops, scalar, "sladvect_scalar"),
+    LQ_KERNEL(lq_sladvect_ops, maccormack, "sladvect_maccormack"),
+    LQ_KERNEL(lq_sladvect_ops, bfecc, "sladvect_bfecc"),
+    LQ_KERNEL(lq_sladvect_ops, scalar_keep, "sladvect_scalar_keep"),
+    LQ_KERNEL(lq_sladvect_ops, maccormack_dep, "sladvect_maccormack_dep"),
+    LQ_KERNEL(lq_sladvect_ops, bfecc_dep, "sladvect_bfecc_dep"),
+};
+static const lq_program lq_sladvect_program =
+    LQ_PROGRAM("XYZ", lq_sladvect_sources, lq_sladvect_kernels);
+
+/* Bound once: the departure points the first pass keeps and the final pass reads, and
+ * the scratch of the reverse pass (lq_sladvect_advect_scalar). */
+static int lq_sladvect_bind(lq_sladvect_ops *o)
+{
+    lq_arg dep = LQ_MEM(&o->dep), scratch = LQ_MEM(&o->scratch);
+    lq_binding b[] = {
+        {&o->scalar_keep, {[5] = dep}},
+        {&o->maccormack_dep, {[2] = scratch, [3] = dep}},
+        {&o->bfecc_dep, {[2] = scratch, [3] = dep}},
+    };
+    return lq_kernels_bind(LQ_ARGS(b));
+}
 
 int lq_sladvect_ops_init(lq_sladvect_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
+    *o = (lq_sladvect_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
     int rc = lq_field_alloc(ctx, &o->scratch, "sl_scratch", nx, ny, nz, 4);
     if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->dep, "sl_departure", nx, ny, 3 * nz, 4);
     if (rc || IS_REF(o)) return rc;
-    char defines[96];
-    snprintf(defines, sizeof defines, "-DNX=%d -DNY=%d -DNZ=%d", nx, ny, nz);
-    lq_cl_kernel_name ks[] = LQ_SLADVECT_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_sladvect_sources), lq_sladvect_sources,
-                               defines, &o->program, (int)LQ_COUNT(ks), ks);
+    rc = lq_program_build(&lq_sladvect_program, o, &o->program, ctx, nx, ny, nz, "");
+    return rc ? rc : lq_sladvect_bind(o);
 }
 
 void lq_sladvect_ops_release(lq_sladvect_ops *o)
 {
-    if (!IS_REF(o)) {
-        lq_cl_kernel_name ks[] = LQ_SLADVECT_KERNELS(o);
-        lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
-    }
+    lq_program_release(&lq_sladvect_program, o, &o->program);
     lq_field_release(&o->scratch);
     lq_field_release(&o->dep);
 }
@@ -65,16 +72,9 @@ static void lq_sladvect_check_velocity(const lq_sladvect_ops *o, const lq_field 
     assert(w->count == (size_t)o->nx * o->ny * (o->nz + 1));
 }
 
-/* Binds args and runs kernel k over g0 × g1 × g2. */
-static int lq_sladvect_run3(lq_sladvect_ops *o, cl_kernel k, const char *name, int nargs,
-                            const lq_argv *a, size_t g0, size_t g1, size_t g2)
+static lq_range lq_sladvect_cells(const lq_sladvect_ops *o)
 {
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
-        if (rc) return rc;
-    }
-    size_t global[3] = {g0, g1, g2};
-    return lq_cl_run(o->ctx, k, name, 3, global, NULL);
+    return lq_range_3d((size_t)o->nx, (size_t)o->ny, (size_t)o->nz);
 }
 
 int lq_sladvect_advect_velocity(lq_sladvect_ops *o, const lq_field *u, const lq_field *v,
@@ -92,11 +92,10 @@ int lq_sladvect_advect_velocity(lq_sladvect_ops *o, const lq_field *u, const lq_
     lq_field *outs[3] = {un, vn, wn};
     int rc = LQ_OK;
     for (int comp = 0; comp < 3 && !rc; comp++) {
-        lq_argv a[] = {MEM(outs[comp]), MEM(u),    MEM(v),    MEM(w),    VAL(comp), VAL(c.h),
-                       VAL(c.ih),       VAL(c.lx), VAL(c.ly), VAL(c.lz), VAL(c.dt)};
-        rc = lq_sladvect_run3(o, o->velocity, "sladvect_velocity", (int)LQ_COUNT(a), a,
-                              (size_t)(o->nx + (comp == 0)), (size_t)(o->ny + (comp == 1)),
-                              (size_t)(o->nz + (comp == 2)));
+        lq_arg a[] = {LQ_MEM(outs[comp]), LQ_MEM(u),    LQ_MEM(v),    LQ_MEM(w),
+                      LQ_VAL(comp),       LQ_VAL(c.h),  LQ_VAL(c.ih), LQ_VAL(c.lx),
+                      LQ_VAL(c.ly),       LQ_VAL(c.lz), LQ_VAL(c.dt)};
+        rc = lq_kernel_launch(&o->velocity, lq_range_faces(o->nx, o->ny, o->nz, comp), LQ_ARGS(a));
     }
     return rc;
 }
@@ -111,10 +110,9 @@ static int lq_sladvect_scalar_pass(lq_sladvect_ops *o, const lq_field *q, lq_fie
         return LQ_OK;
     }
     lq_sladvect_coef c = lq_sladvect_coef_of(prm, o->nx, o->ny, o->nz);
-    lq_argv a[] = {MEM(qn),   MEM(q),    MEM(u),    MEM(v),    MEM(w), VAL(c.h),
-                   VAL(c.ih), VAL(c.lx), VAL(c.ly), VAL(c.lz), VAL(dt)};
-    return lq_sladvect_run3(o, o->scalar, "sladvect_scalar", (int)LQ_COUNT(a), a, (size_t)o->nx,
-                            (size_t)o->ny, (size_t)o->nz);
+    lq_arg a[] = {LQ_MEM(qn),   LQ_MEM(q),    LQ_MEM(u),    LQ_MEM(v),    LQ_MEM(w), LQ_VAL(c.h),
+                  LQ_VAL(c.ih), LQ_VAL(c.lx), LQ_VAL(c.ly), LQ_VAL(c.lz), LQ_VAL(dt)};
+    return lq_kernel_launch(&o->scalar, lq_sladvect_cells(o), LQ_ARGS(a));
 }
 
 /* The final pass of MacCormack or BFECC (sladvect_cell.h). */
@@ -131,12 +129,11 @@ static int lq_sladvect_final_pass(lq_sladvect_ops *o, lq_sladvect_scheme sc, lq_
         return LQ_OK;
     }
     lq_sladvect_coef c = lq_sladvect_coef_of(prm, o->nx, o->ny, o->nz);
-    lq_argv a[] = {MEM(qn),  MEM(q),    MEM(qt),   MEM(u),    MEM(v),    MEM(w),
-                   VAL(c.h), VAL(c.ih), VAL(c.lx), VAL(c.ly), VAL(c.lz), VAL(c.dt)};
+    lq_arg a[] = {LQ_MEM(qn),   LQ_MEM(q),    LQ_MEM(qt),   LQ_MEM(u),
+                  LQ_MEM(v),    LQ_MEM(w),    LQ_VAL(c.h),  LQ_VAL(c.ih),
+                  LQ_VAL(c.lx), LQ_VAL(c.ly), LQ_VAL(c.lz), LQ_VAL(c.dt)};
     int mc = sc == LQ_SLADVECT_MACCORMACK;
-    return lq_sladvect_run3(o, mc ? o->maccormack : o->bfecc,
-                            mc ? "sladvect_maccormack" : "sladvect_bfecc", (int)LQ_COUNT(a), a,
-                            (size_t)o->nx, (size_t)o->ny, (size_t)o->nz);
+    return lq_kernel_launch(mc ? &o->maccormack : &o->bfecc, lq_sladvect_cells(o), LQ_ARGS(a));
 }
 
 int lq_sladvect_advect_scalar(lq_sladvect_ops *o, const lq_field *q, lq_field *qn,
@@ -158,17 +155,15 @@ int lq_sladvect_advect_scalar(lq_sladvect_ops *o, const lq_field *q, lq_field *q
     /* OpenCL: the first pass keeps its departure points for the final pass (the same
      * floats the final pass would trace again: sladvect_cell.h) */
     lq_sladvect_coef c = lq_sladvect_coef_of(prm, o->nx, o->ny, o->nz);
-    size_t nx = (size_t)o->nx, ny = (size_t)o->ny, nz = (size_t)o->nz;
-    lq_argv a[] = {MEM(qn),  MEM(q),    MEM(u),    MEM(v),    MEM(w),    MEM(&o->dep),
-                   VAL(c.h), VAL(c.ih), VAL(c.lx), VAL(c.ly), VAL(c.lz), VAL(c.dt)};
-    int rc = lq_sladvect_run3(o, o->scalar_keep, "sladvect_scalar_keep", (int)LQ_COUNT(a), a, nx,
-                              ny, nz);
+    lq_arg a[] = {LQ_MEM(qn),   LQ_MEM(q),    LQ_MEM(u),    LQ_MEM(v),
+                  LQ_MEM(w),    LQ_KEEP,      LQ_VAL(c.h),  LQ_VAL(c.ih),
+                  LQ_VAL(c.lx), LQ_VAL(c.ly), LQ_VAL(c.lz), LQ_VAL(c.dt)};
+    int rc = lq_kernel_launch(&o->scalar_keep, lq_sladvect_cells(o), LQ_ARGS(a));
     if (!rc) rc = lq_sladvect_scalar_pass(o, qn, &o->scratch, u, v, w, prm, -prm->dt);
     int mc = sc == LQ_SLADVECT_MACCORMACK;
-    lq_argv f[] = {MEM(qn), MEM(q), MEM(&o->scratch), MEM(&o->dep), VAL(c.ih)};
+    lq_arg f[] = {LQ_MEM(qn), LQ_MEM(q), LQ_KEEP, LQ_KEEP, LQ_VAL(c.ih)};
     if (!rc)
-        rc = lq_sladvect_run3(o, mc ? o->maccormack_dep : o->bfecc_dep,
-                              mc ? "sladvect_maccormack_dep" : "sladvect_bfecc_dep",
-                              (int)LQ_COUNT(f), f, nx, ny, nz);
+        rc = lq_kernel_launch(mc ? &o->maccormack_dep : &o->bfecc_dep, lq_sladvect_cells(o),
+                              LQ_ARGS(f));
     return rc;
 }

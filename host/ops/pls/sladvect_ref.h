@@ -24,20 +24,9 @@
  * forward image of the cell is in the grid (its reverse pass clamps at the edge); BFECC
  * everywhere the plain pass is.
  *
- * Measured (one run each; tests/validation/full_levelset_validation.c,
- * tests/validation/full_pls_zalesak.c, tests/validation/plsparticles_zalesak.h; reference backend;
- * area lost, negative = gained): plain    MacCormack  BFECC smooth bump, one turn, 64², max err
- * 0.343    0.127      0.033 (2nd order) Zalesak 100², 628 steps, plain
- * LS     80.9%    26.4%      27.5% (FIM reinit every step) Zalesak 100², 160 steps, plain
- * LS     29.5%     8.5%       7.5% Zalesak 100², 628 steps, particles     3.7%     3.7%       3.8%
- * (reinit every step)
- *   ... particles, reinit every 50 steps    —        —         0.55% (target ≤ 1%: met)
- *   ... particles, reinit every 100 steps 10.5%     0.58%      0.26%
- *   single vortex 128², T 8, δt = h       79.8%    15.7%       3.5%
- *   single vortex, δt = 2 h                 —       1.6%     −12.4%
- *   single vortex, δt = 4 h               37.1%    −4.0%     −17.3%
- *   one scalar advection at 128³, PoCL on 2 shared CPU cores (best of 5, one run):
- *                                         115 ms   329 ms     361 ms (2.87×, 3.15× plain)
+ * Which scheme is how accurate and how fast is measured in docs/VALIDATION.md
+ * ("Advection schemes") and docs/PERFORMANCE.md (## pls).
+ *
  * BFECC is the default: the most accurate on smooth fields and on Zalesak with particles
  * (MacCormack also meets the 1% target with sparse reinitialisation); MacCormack is the safer
  * choice at several cells per step in a shearing flow (BFECC's reverse trace no longer cancels the
@@ -50,7 +39,7 @@
 #ifndef LQ_HOST_SLADVECT_REF_H
 #define LQ_HOST_SLADVECT_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "pls/sladvect_cell.h"
 
 /* How lq_sladvect_advect_scalar carries the scalar (the velocity always takes the plain pass). */
@@ -96,7 +85,7 @@ typedef struct lq_sladvect_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
     cl_program program;
-    cl_kernel velocity, scalar, maccormack, bfecc, scalar_keep, maccormack_dep, bfecc_dep;
+    lq_kernel velocity, scalar, maccormack, bfecc, scalar_keep, maccormack_dep, bfecc_dep;
     lq_field scratch; /* q~ of the error-compensated schemes (nx·ny·nz floats) */
     lq_field dep;     /* their first pass's departure points (3 nx·ny·nz floats; OpenCL) */
 } lq_sladvect_ops;

@@ -18,17 +18,21 @@ static const char *const lq_viscosity_sources[] = {
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
-#define LQ_VISCOSITY_KERNELS(o)                                                                    \
-    {                                                                                              \
-        {&(o)->fill, "viscosity_fill"}, {&(o)->expl, "viscosity_explicit"},                        \
-            {&(o)->setup, "viscosity_setup"}, {&(o)->apply, "viscosity_apply"},                    \
-            {&(o)->rhs, "viscosity_rhs"}, {&(o)->residual, "viscosity_residual"},                  \
-            {&(o)->cg_update, "viscosity_cg_update"},                                              \
-            {&(o)->cg_direction, "viscosity_cg_direction"}, {&(o)->precond, "viscosity_precond"},  \
-        {                                                                                          \
-            &(o)->reduce, "viscosity_reduce"                                                       \
-        }                                                                                          \
-    }
+/* The module's kernels (ops_init builds them, ops_release frees them). */
+static const lq_kernel_slot lq_viscosity_kernels[] = {
+    LQ_KERNEL(lq_viscosity_ops, fill, "viscosity_fill"),
+    LQ_KERNEL(lq_viscosity_ops, expl, "viscosity_explicit"),
+    LQ_KERNEL(lq_viscosity_ops, setup, "viscosity_setup"),
+    LQ_KERNEL(lq_viscosity_ops, apply, "viscosity_apply"),
+    LQ_KERNEL(lq_viscosity_ops, rhs, "viscosity_rhs"),
+    LQ_KERNEL(lq_viscosity_ops, residual, "viscosity_residual"),
+    LQ_KERNEL(lq_viscosity_ops, cg_update, "viscosity_cg_update"),
+    LQ_KERNEL(lq_viscosity_ops, cg_direction, "viscosity_cg_direction"),
+    LQ_KERNEL(lq_viscosity_ops, precond, "viscosity_precond"),
+    LQ_KERNEL(lq_viscosity_ops, reduce, "viscosity_reduce"),
+};
+static const lq_program lq_viscosity_program =
+    LQ_PROGRAM("", lq_viscosity_sources, lq_viscosity_kernels);
 
 size_t lq_viscosity_ops_bytes(int nx, int ny, int nz)
 {
@@ -41,13 +45,28 @@ size_t lq_viscosity_ops_bytes(int nx, int ny, int nz)
            LQ_VISCOSITY_MAX_BOXES * LQ_VISCOSITY_BOX_FLOATS * 4;
 }
 
+/* Bound once: the grid's size, and the object's face kinds, diagonal, boxes and group
+ * sums (the launches set the rest). */
+static int lq_viscosity_bind(lq_viscosity_ops *o)
+{
+    lq_arg nx = LQ_VAL(o->nx), ny = LQ_VAL(o->ny), nz = LQ_VAL(o->nz), kind = LQ_MEM(&o->kind),
+           diag = LQ_MEM(&o->diag);
+    lq_binding b[] = {
+        {&o->fill, {[1] = nx, [2] = ny, [3] = nz, [6] = LQ_MEM(&o->boxes)}},
+        {&o->expl, {[2] = nx, [3] = ny, [4] = nz}},
+        {&o->setup, {[1] = nx, [2] = ny, [3] = nz, [9] = kind, [10] = diag}},
+        {&o->rhs, {[1] = nx, [2] = ny, [3] = nz, [5] = kind}},
+        {&o->apply, {[1] = nx, [2] = ny, [3] = nz, [5] = kind, [6] = diag}},
+        {&o->residual, {[1] = nx, [2] = ny, [3] = nz, [5] = kind, [6] = diag}},
+        {&o->precond, {[2] = kind, [3] = diag}},
+        {&o->reduce, {[4] = LQ_MEM(&o->partial)}},
+    };
+    return lq_kernels_bind(LQ_ARGS(b));
+}
+
 int lq_viscosity_ops_init(lq_viscosity_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 {
-    memset(o, 0, sizeof *o);
-    o->ctx = ctx;
-    o->nx = nx;
-    o->ny = ny;
-    o->nz = nz;
+    *o = (lq_viscosity_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
     int n = 0;
     for (int a = 0; a < 3; a++) n = lq_viscosity_count(o, a) > n ? lq_viscosity_count(o, a) : n;
     int rc = lq_field_alloc(ctx, &o->kind, "visc.kind", n, 1, 1, 1);
@@ -66,15 +85,13 @@ int lq_viscosity_ops_init(lq_viscosity_ops *o, lq_ctx *ctx, int nx, int ny, int 
     if (!rc) rc = lq_field_zero(&o->kind, 0);
     if (!rc) rc = lq_field_zero(&o->boxes, 0);
     if (rc || IS_REF(o)) return rc;
-    lq_cl_kernel_name ks[] = LQ_VISCOSITY_KERNELS(o);
-    return lq_cl_build_kernels(&ctx->cl, (int)LQ_COUNT(lq_viscosity_sources), lq_viscosity_sources,
-                               "", &o->program, (int)LQ_COUNT(ks), ks);
+    rc = lq_program_build(&lq_viscosity_program, o, &o->program, ctx, nx, ny, nz, "");
+    return rc ? rc : lq_viscosity_bind(o);
 }
 
 void lq_viscosity_ops_release(lq_viscosity_ops *o)
 {
-    lq_cl_kernel_name ks[] = LQ_VISCOSITY_KERNELS(o);
-    lq_cl_release_kernels(&o->program, (int)LQ_COUNT(ks), ks);
+    lq_program_release(&lq_viscosity_program, o, &o->program);
     lq_field *fs[9] = {&o->kind, &o->diag, &o->b,       &o->r,    &o->z,
                        &o->d,    &o->q,    &o->partial, &o->boxes};
     for (int i = 0; i < 9; i++) lq_field_release(fs[i]);
@@ -82,17 +99,10 @@ void lq_viscosity_ops_release(lq_viscosity_ops *o)
     o->partial_host = NULL;
 }
 
-/* Binds args and runs over the face box of `axis` (or the cells when axis < 0). */
-static int lq_viscosity_run_faces(lq_viscosity_ops *o, cl_kernel k, const char *name, int nargs,
-                                  const lq_argv *a, int axis)
+/* The unknowns of the current axis, one work-item each. */
+static lq_range lq_viscosity_list(const lq_viscosity_ops *o)
 {
-    for (int i = 0; i < nargs; i++) {
-        int rc = lq_cl_arg(k, name, (cl_uint)i, a[i].size, a[i].p);
-        if (rc) return rc;
-    }
-    size_t g[3] = {(size_t)o->nx + (axis == 0), (size_t)o->ny + (axis == 1),
-                   (size_t)o->nz + (axis == 2)};
-    return lq_cl_run(o->ctx, k, name, 3, g, NULL);
+    return lq_range_1d((size_t)lq_viscosity_count(o, o->axis), 0);
 }
 
 int lq_viscosity_fill(lq_viscosity_ops *o, lq_field *nu, float nu0, const lq_viscosity_box *boxes,
@@ -118,9 +128,9 @@ int lq_viscosity_fill(lq_viscosity_ops *o, lq_field *nu, float nu0, const lq_vis
         lq_viscosity_ref_fill(o, nu, nu0, nbox, h);
         return LQ_OK;
     }
-    int nx = o->nx, ny = o->ny, nz = o->nz;
-    lq_argv a[] = {MEM(nu), VAL(nx), VAL(ny), VAL(nz), VAL(h), VAL(nu0), MEM(&o->boxes), VAL(nbox)};
-    return lq_viscosity_run_faces(o, o->fill, "viscosity_fill", (int)LQ_COUNT(a), a, -1);
+    lq_arg a[] = {LQ_MEM(nu), LQ_KEEP,     LQ_KEEP, LQ_KEEP,
+                  LQ_VAL(h),  LQ_VAL(nu0), LQ_KEEP, LQ_VAL(nbox)};
+    return lq_kernel_launch(&o->fill, lq_range_faces(o->nx, o->ny, o->nz, -1), LQ_ARGS(a));
 }
 
 int lq_viscosity_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq_field *v0,
@@ -134,17 +144,16 @@ int lq_viscosity_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq_fiel
         lq_viscosity_ref_explicit(o, u0, v0, w0, us, vs, ws, nu, phi, sdf, prm);
         return LQ_OK;
     }
-    int nx = o->nx, ny = o->ny, nz = o->nz, has = sdf != NULL, fs = prm->free_slip,
-        cross = prm->cross;
+    int nz = o->nz, has = sdf != NULL, fs = prm->free_slip, cross = prm->cross;
     float kk = lq_viscosity_kk(prm);
     const lq_field *sd = sdf ? sdf : phi; /* any buffer: read only with an sdf */
     lq_field *out[3] = {us, vs, ws};
     int rc = LQ_OK;
     for (int a = 0; a < (nz > 1 ? 3 : 2) && !rc; a++) {
-        lq_argv full[] = {MEM(out[a]), VAL(a),   VAL(nx), VAL(ny),  VAL(nz),
-                          MEM(nu),     MEM(phi), MEM(sd), VAL(has), VAL(fs),
-                          VAL(cross),  MEM(u0),  MEM(v0), MEM(w0),  VAL(kk)};
-        rc = lq_viscosity_run_faces(o, o->expl, "viscosity_explicit", (int)LQ_COUNT(full), full, a);
+        lq_arg full[] = {LQ_MEM(out[a]), LQ_VAL(a),   LQ_KEEP,    LQ_KEEP,     LQ_KEEP,
+                         LQ_MEM(nu),     LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(has), LQ_VAL(fs),
+                         LQ_VAL(cross),  LQ_MEM(u0),  LQ_MEM(v0), LQ_MEM(w0),  LQ_VAL(kk)};
+        rc = lq_kernel_launch(&o->expl, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(full));
     }
     return rc;
 }
@@ -160,11 +169,11 @@ int lq_viscosity_setup(lq_viscosity_ops *o, int axis, const lq_field *nu, const 
         lq_viscosity_ref_setup(o, axis, nu, phi, sdf, prm);
         return LQ_OK;
     }
-    int a = axis, nx = o->nx, ny = o->ny, nz = o->nz, has = sdf != NULL, fs = prm->free_slip;
+    int a = axis, has = sdf != NULL, fs = prm->free_slip;
     const lq_field *sd = sdf ? sdf : phi;
-    lq_argv av[] = {VAL(a),  VAL(nx),  VAL(ny), VAL(nz),       MEM(nu),      MEM(phi),
-                    MEM(sd), VAL(has), VAL(fs), MEM(&o->kind), MEM(&o->diag)};
-    return lq_viscosity_run_faces(o, o->setup, "viscosity_setup", (int)LQ_COUNT(av), av, a);
+    lq_arg av[] = {LQ_VAL(a),  LQ_KEEP,     LQ_KEEP,    LQ_KEEP, LQ_MEM(nu), LQ_MEM(phi),
+                   LQ_MEM(sd), LQ_VAL(has), LQ_VAL(fs), LQ_KEEP, LQ_KEEP};
+    return lq_kernel_launch(&o->setup, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(av));
 }
 
 int lq_viscosity_rhs(lq_viscosity_ops *o, const lq_field *q, lq_field *b)
@@ -173,11 +182,11 @@ int lq_viscosity_rhs(lq_viscosity_ops *o, const lq_field *q, lq_field *b)
         lq_viscosity_ref_rhs(o, q, b);
         return LQ_OK;
     }
-    int a = o->axis, nx = o->nx, ny = o->ny, nz = o->nz;
+    int a = o->axis;
     float kk = o->kk;
-    lq_argv av[] = {VAL(a),        VAL(nx), VAL(ny), VAL(nz), MEM(o->nu),
-                    MEM(&o->kind), MEM(q),  VAL(kk), MEM(b)};
-    return lq_viscosity_run_faces(o, o->rhs, "viscosity_rhs", (int)LQ_COUNT(av), av, a);
+    lq_arg av[] = {LQ_VAL(a), LQ_KEEP,   LQ_KEEP,    LQ_KEEP,  LQ_MEM(o->nu),
+                   LQ_KEEP,   LQ_MEM(q), LQ_VAL(kk), LQ_MEM(b)};
+    return lq_kernel_launch(&o->rhs, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(av));
 }
 
 int lq_viscosity_apply(lq_viscosity_ops *o, const lq_field *x, lq_field *y)
@@ -186,11 +195,11 @@ int lq_viscosity_apply(lq_viscosity_ops *o, const lq_field *x, lq_field *y)
         lq_viscosity_ref_apply(o, x, y);
         return LQ_OK;
     }
-    int a = o->axis, nx = o->nx, ny = o->ny, nz = o->nz;
+    int a = o->axis;
     float kk = o->kk;
-    lq_argv av[] = {VAL(a),        VAL(nx),       VAL(ny), VAL(nz), MEM(o->nu),
-                    MEM(&o->kind), MEM(&o->diag), MEM(x),  VAL(kk), MEM(y)};
-    return lq_viscosity_run_faces(o, o->apply, "viscosity_apply", (int)LQ_COUNT(av), av, a);
+    lq_arg av[] = {LQ_VAL(a), LQ_KEEP, LQ_KEEP,   LQ_KEEP,    LQ_MEM(o->nu),
+                   LQ_KEEP,   LQ_KEEP, LQ_MEM(x), LQ_VAL(kk), LQ_MEM(y)};
+    return lq_kernel_launch(&o->apply, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(av));
 }
 
 int lq_viscosity_residual(lq_viscosity_ops *o, const lq_field *b, const lq_field *x, lq_field *r)
@@ -199,11 +208,11 @@ int lq_viscosity_residual(lq_viscosity_ops *o, const lq_field *b, const lq_field
         lq_viscosity_ref_residual(o, b, x, r);
         return LQ_OK;
     }
-    int a = o->axis, nx = o->nx, ny = o->ny, nz = o->nz;
+    int a = o->axis;
     float kk = o->kk;
-    lq_argv av[] = {VAL(a),        VAL(nx), VAL(ny), VAL(nz), MEM(o->nu), MEM(&o->kind),
-                    MEM(&o->diag), MEM(b),  MEM(x),  VAL(kk), MEM(r)};
-    return lq_viscosity_run_faces(o, o->residual, "viscosity_residual", (int)LQ_COUNT(av), av, a);
+    lq_arg av[] = {LQ_VAL(a), LQ_KEEP,   LQ_KEEP,   LQ_KEEP,    LQ_MEM(o->nu), LQ_KEEP,
+                   LQ_KEEP,   LQ_MEM(b), LQ_MEM(x), LQ_VAL(kk), LQ_MEM(r)};
+    return lq_kernel_launch(&o->residual, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(av));
 }
 
 int lq_viscosity_cg_update(lq_viscosity_ops *o, lq_field *x, lq_field *r, const lq_field *d,
@@ -214,9 +223,8 @@ int lq_viscosity_cg_update(lq_viscosity_ops *o, lq_field *x, lq_field *r, const 
         return LQ_OK;
     }
     int n = lq_viscosity_count(o, o->axis);
-    lq_argv av[] = {MEM(x), MEM(r), MEM(d), MEM(q), VAL(alpha), VAL(n)};
-    return lq_cl_launch(o->ctx, o->cg_update, "viscosity_cg_update", (int)LQ_COUNT(av), av, 1,
-                        (size_t)n, 1, NULL);
+    lq_arg av[] = {LQ_MEM(x), LQ_MEM(r), LQ_MEM(d), LQ_MEM(q), LQ_VAL(alpha), LQ_VAL(n)};
+    return lq_kernel_launch(&o->cg_update, lq_viscosity_list(o), LQ_ARGS(av));
 }
 
 int lq_viscosity_cg_direction(lq_viscosity_ops *o, const lq_field *z, lq_field *d, float beta)
@@ -226,9 +234,8 @@ int lq_viscosity_cg_direction(lq_viscosity_ops *o, const lq_field *z, lq_field *
         return LQ_OK;
     }
     int n = lq_viscosity_count(o, o->axis);
-    lq_argv av[] = {MEM(z), MEM(d), VAL(beta), VAL(n)};
-    return lq_cl_launch(o->ctx, o->cg_direction, "viscosity_cg_direction", (int)LQ_COUNT(av), av, 1,
-                        (size_t)n, 1, NULL);
+    lq_arg av[] = {LQ_MEM(z), LQ_MEM(d), LQ_VAL(beta), LQ_VAL(n)};
+    return lq_kernel_launch(&o->cg_direction, lq_viscosity_list(o), LQ_ARGS(av));
 }
 
 int lq_viscosity_precond(lq_viscosity_ops *o, const lq_field *r, lq_field *z)
@@ -239,9 +246,8 @@ int lq_viscosity_precond(lq_viscosity_ops *o, const lq_field *r, lq_field *z)
     }
     int n = lq_viscosity_count(o, o->axis);
     float kk = o->kk;
-    lq_argv av[] = {MEM(r), MEM(z), MEM(&o->kind), MEM(&o->diag), VAL(kk), VAL(n)};
-    return lq_cl_launch(o->ctx, o->precond, "viscosity_precond", (int)LQ_COUNT(av), av, 1,
-                        (size_t)n, 1, NULL);
+    lq_arg av[] = {LQ_MEM(r), LQ_MEM(z), LQ_KEEP, LQ_KEEP, LQ_VAL(kk), LQ_VAL(n)};
+    return lq_kernel_launch(&o->precond, lq_viscosity_list(o), LQ_ARGS(av));
 }
 
 int lq_viscosity_dot(lq_viscosity_ops *o, const lq_field *a, const lq_field *b, double *sum)
@@ -252,10 +258,9 @@ int lq_viscosity_dot(lq_viscosity_ops *o, const lq_field *a, const lq_field *b, 
     }
     int n = lq_viscosity_count(o, o->axis), groups, span;
     lq_viscosity_layout(n, &groups, &span);
-    lq_argv av[] = {MEM(a), MEM(b), VAL(span), VAL(n), MEM(&o->partial)};
-    size_t local = LQ_VISCOSITY_LOCAL;
-    int rc = lq_cl_launch(o->ctx, o->reduce, "viscosity_reduce", (int)LQ_COUNT(av), av, 1,
-                          (size_t)groups * LQ_VISCOSITY_LOCAL, 1, &local);
+    lq_arg av[] = {LQ_MEM(a), LQ_MEM(b), LQ_VAL(span), LQ_VAL(n), LQ_KEEP};
+    lq_range r = lq_range_1d((size_t)groups * LQ_VISCOSITY_LOCAL, LQ_VISCOSITY_LOCAL);
+    int rc = lq_kernel_launch(&o->reduce, r, LQ_ARGS(av));
     if (!rc) rc = lq_field_read(&o->partial, 0, (size_t)groups * sizeof(float), o->partial_host);
     if (rc) return rc;
     double s = 0;

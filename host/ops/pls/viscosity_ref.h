@@ -16,7 +16,7 @@
  *
  * Place in the pls step: after advection and body force (u* = advected uⁿ + g Δt),
  * before the pressure projection:
- *   lq_viscosity_fill(o, nu, nu_of_t, boxes, nbox, h);           (when ν changes)
+ *   lq_viscosity_fill(o, nu, nu_of_t, boxes, nbox, h);  (when ν changes)
  *   lq_viscosity_step(o, u, v, w, un, vn, wn, nu, phi, sdf, prm, &st);
  * where u, v, w still hold uⁿ (read for eq. 8–10) and un, vn, wn hold u* on entry and
  * u** on return (only the UNKNOWN faces, liquid on at least one side, change; faces with
@@ -52,7 +52,7 @@
 #ifndef LQ_HOST_VISCOSITY_REF_H
 #define LQ_HOST_VISCOSITY_REF_H
 
-#include "core/field.h"
+#include "core/kernel.h"
 #include "pls/viscosity_cell.h"
 
 typedef struct lq_viscosity_box {
@@ -90,7 +90,7 @@ typedef struct lq_viscosity_ops {
     float kk; /* Δt/h² */
     const lq_field *nu;
     cl_program program;
-    cl_kernel fill, expl, setup, apply, rhs, residual, cg_update, cg_direction, precond, reduce;
+    lq_kernel fill, expl, setup, apply, rhs, residual, cg_update, cg_direction, precond, reduce;
 } lq_viscosity_ops;
 
 /* --- single operations (tests diff them) ------------------------------------------------ */
