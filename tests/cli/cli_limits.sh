@@ -14,44 +14,47 @@ M=$ROOT/scenes/mac_dam_break.yaml
 P=$ROOT/scenes/pls_dam_break.yaml
 OUT=$tmp/out
 
-# refused NAME LIMIT_MS PATTERN CMD ARGS...: `liquidcl CMD ARGS... --out $OUT` (run) exits 2
-# within LIMIT_MS, one stderr line matching PATTERN, nothing at $OUT, nothing on stdout.
+# refused NAME PATTERN CMD ARGS...: `liquidcl CMD ARGS... --out $OUT` (run) exits 2, one
+# stderr line matching PATTERN, nothing at $OUT, nothing on stdout. No time is asserted
+# (the time taken is printed): what used to be slow fails otherwise, by a different
+# message or exit, by its peak memory (below), or by the 20 s hang guard that a FIFO read
+# or the 41 s plan of issue 19 would meet (GUARD=S: another guard, for a cold kernel
+# compile).
 refused() {
-    local name=$1 limit=$2 pattern=$3 cmd=$4 rc t0 ms out=()
-    shift 4
+    local name=$1 pattern=$2 cmd=$3 rc t0 ms out=()
+    shift 3
     [[ $cmd == run ]] && out=(--out "$OUT")
     rm -rf "$OUT"
     t0=$(date +%s%N)
-    timeout -k 2 20 "$LQ" "$cmd" "$@" "${out[@]}" >"$tmp/stdout" 2>"$tmp/stderr"
+    timeout -k 2 "${GUARD:-20}" "$LQ" "$cmd" "$@" "${out[@]}" >"$tmp/stdout" 2>"$tmp/stderr"
     rc=$?
     ms=$((($(date +%s%N) - t0) / 1000000))
-    if [[ $rc -eq 2 && $ms -le $limit && $(wc -l <"$tmp/stderr") -eq 1 ]] &&
-        grep -Eq -- "$pattern" "$tmp/stderr"; then
+    if [[ $rc -eq 2 && $(wc -l <"$tmp/stderr") -eq 1 ]] && grep -Eq -- "$pattern" "$tmp/stderr"; then
         pass "$name: exit 2 in $ms ms: $(cat "$tmp/stderr")"
     else
-        fail "$name: exit $rc in $ms ms (limit $limit)" "$(head -c 600 "$tmp/stderr")"
+        fail "$name: exit $rc after $ms ms" "$(head -c 600 "$tmp/stderr")"
     fi
     [[ ! -e $OUT && ! -s $tmp/stdout ]] && pass "$name: nothing written" ||
         fail "$name: wrote" "$(ls "$OUT" 2>&1; head -c 200 "$tmp/stdout")"
 }
 
-echo "oversize grids are refused before anything is allocated, in well under a second:"
+echo "oversize grids are refused before anything is allocated:"
 for sc in "$M" "$P"; do
     n=$(basename "$sc" .yaml)
     for cmd in check run; do
-        refused "$n 65536^3 ($cmd)" 1000 "grid.size: 2.815e\+14 cells, more than" $cmd "$sc" \
+        refused "$n 65536^3 ($cmd)" "grid.size: 2.815e\+14 cells, more than" $cmd "$sc" \
             --set "grid.size=[65536,65536,65536]"
     done
-    refused "$n 65536^3 (--plan)" 1000 "grid.size: 2.815e\+14 cells" run "$sc" --plan \
+    refused "$n 65536^3 (--plan)" "grid.size: 2.815e\+14 cells" run "$sc" --plan \
         --set "grid.size=[65536,65536,65536]"
-    refused "$n 2048x2048x256 (check)" 1000 "needs at least [0-9.]+ GiB of (host|device) memory" \
+    refused "$n 2048x2048x256 (check)" "needs at least [0-9.]+ GiB of (host|device) memory" \
         check "$sc" --set "grid.size=[2048,2048,256]"
 done
 # 1024 x 1024 x 512 pls: 41 s and 4.3 GB before the plan refused it (issue 19)
-LIQUIDCL_DEVICE_MEMORY=8G refused "pls 1024x1024x512 --plan with 8G" 1000 \
+LIQUIDCL_DEVICE_MEMORY=8G refused "pls 1024x1024x512 --plan with 8G" \
     "solver 'pls' needs at least [0-9.]+ GiB of device memory but LIQUIDCL_DEVICE_MEMORY allows 8.0 GiB" \
     run "$P" --plan --device ref --set "grid.size=[1024,1024,512]"
-LIQUIDCL_DEVICE_MEMORY=8G refused "mac 1024x1024x512 with 8G" 1000 \
+LIQUIDCL_DEVICE_MEMORY=8G refused "mac 1024x1024x512 with 8G" \
     "solver 'mac' needs at least [0-9.]+ GiB" run "$M" --device ref --set "grid.size=[1024,1024,512]"
 
 echo "image headers are checked before decoding, the file named:"
@@ -67,7 +70,7 @@ png += chunk(b'IDAT', zlib.compress(raw, 9)) + chunk(b'IEND', b'')
 open(sys.argv[1], 'wb').write(png)
 PYEOF
 sed 's|assets/river.png|huge.png|' "$ROOT/scenes/river.yaml" >"$tmp/img/river.yaml"
-refused "a PNG declaring 65535 x 65535 pixels" 1000 \
+refused "a PNG declaring 65535 x 65535 pixels" \
     "huge.png: the image is 65535 x 65535 pixels, more than liquidcl reads" run "$tmp/img/river.yaml" \
     --device ref
 
@@ -75,45 +78,45 @@ echo "inputs must be regular files (a FIFO blocked forever):"
 mkdir -p "$tmp/fifo/assets"
 mkfifo "$tmp/fifo/scene.yaml" "$tmp/fifo/assets/river.png" "$tmp/fifo/assets/rock1.obj" \
     "$tmp/fifo/assets/dive.csv"
-refused "a FIFO as the scene" 5000 "scene.yaml: cannot read the scene file: a FIFO" run \
+refused "a FIFO as the scene" "scene.yaml: cannot read the scene file: a FIFO" run \
     "$tmp/fifo/scene.yaml"
 cp "$ROOT/scenes/river.yaml" "$ROOT/scenes/mac_moonlight_cove.yaml" "$ROOT/scenes/diver.yaml" "$tmp/fifo/"
 cp "$ROOT/scenes/assets/rock2.obj" "$ROOT/scenes/assets/rock3.obj" "$tmp/fifo/assets/" 2>/dev/null
-refused "a FIFO as a heightmap" 5000 "river.png'?: .*a FIFO, not a regular file" run "$tmp/fifo/river.yaml"
-refused "a FIFO as an OBJ mesh" 5000 "rock1.obj'?: .*a FIFO, not a regular file" run \
+refused "a FIFO as a heightmap" "river.png'?: .*a FIFO, not a regular file" run "$tmp/fifo/river.yaml"
+refused "a FIFO as an OBJ mesh" "rock1.obj'?: .*a FIFO, not a regular file" run \
     "$tmp/fifo/mac_moonlight_cove.yaml"
-refused "a FIFO as a CSV path" 5000 "dive.csv'?: .*a FIFO, not a regular file" run "$tmp/fifo/diver.yaml"
+refused "a FIFO as a CSV path" "dive.csv'?: .*a FIFO, not a regular file" run "$tmp/fifo/diver.yaml"
 
 echo "YAML depth and size are limited before libyaml parses deeply:"
 python3 -c "print('solver: mac\ngrid: ' + '[' * 64000 + ']' * 64000)" >"$tmp/deep.yaml"
-refused "64 000 nested [ (17 s before)" 1000 "deep.yaml:2:71: nesting deeper than 64 levels" check "$tmp/deep.yaml"
-refused "64 000 nested [ in a --set" 1000 "nesting deeper than 64 levels" check "$M" \
+refused "64 000 nested [ (17 s before)" "deep.yaml:2:71: nesting deeper than 64 levels" check "$tmp/deep.yaml"
+refused "64 000 nested [ in a --set" "nesting deeper than 64 levels" check "$M" \
     --set "gravity=$(python3 -c "print('[' * 64000 + ']' * 64000)")"
 python3 -c "print('solver: shallow'); [print('# %0100d' % i) for i in range(50000)]" >"$tmp/big.yaml"
-refused "a 5 MB scene" 1000 "larger than 4 MiB" check "$tmp/big.yaml"
+refused "a 5 MB scene" "larger than 4 MiB" check "$tmp/big.yaml"
 
 echo "numbers that do not fit 32-bit floats are refused at check:"
-refused "grid.cell: 1e300 (inf coordinates before)" 1000 "grid.cell: 1e300 does not fit a 32-bit float" \
+refused "grid.cell: 1e300 (inf coordinates before)" "grid.cell: 1e300 does not fit a 32-bit float" \
     check "$S" --set grid.cell=1e300
-refused "grid.cell: 1e-320 (failed after frame 0 before)" 1000 "grid.cell: 1e-320 is too small" \
+refused "grid.cell: 1e-320 (failed after frame 0 before)" "grid.cell: 1e-320 is too small" \
     check "$S" --set grid.cell=1e-320
-refused "a position of 1e39" 1000 "liquid.0.box.max.0: 1e39 does not fit a 32-bit float" \
+refused "a position of 1e39" "liquid.0.box.max.0: 1e39 does not fit a 32-bit float" \
     check "$M" --set "liquid.0.box.max=[1e39,0.5,0.56]"
 
 echo "a scene with no liquid anywhere is refused unless it has a source:"
 for cmd in check run; do
-    refused "mac liquid outside the grid ($cmd)" 5000 "no liquid lies inside the grid" $cmd "$M" \
+    refused "mac liquid outside the grid ($cmd)" "no liquid lies inside the grid" $cmd "$M" \
         --set "liquid.0.box.min=[5,5,5]" --set "liquid.0.box.max=[6,6,6]"
-    refused "pls liquid outside the grid ($cmd)" 5000 "no liquid lies inside the grid" $cmd "$P" \
+    refused "pls liquid outside the grid ($cmd)" "no liquid lies inside the grid" $cmd "$P" \
         --set "liquid.0.box.min=[5,5,5]" --set "liquid.0.box.max=[6,6,6]"
-    refused "a liquid box with min > max ($cmd)" 5000 "liquid.0.box: min 0.5 is not below max 0 along y" \
+    refused "a liquid box with min > max ($cmd)" "liquid.0.box: min 0.5 is not below max 0 along y" \
         $cmd "$M" --set "liquid.0.box.min=[0,0.5,0]" --set "liquid.0.box.max=[0.4,0,0.56]"
-    refused "an obstacle over everything ($cmd)" 5000 "no liquid in the grid at the start" $cmd "$M" \
+    refused "an obstacle over everything ($cmd)" "no liquid in the grid at the start" $cmd "$M" \
         --set "obstacles.0.box.min=[-1,-1,-1]" --set "obstacles.0.box.max=[9,9,9]"
-    refused "shallow water below the ground everywhere ($cmd)" 5000 "no liquid in the grid at the start" \
+    refused "shallow water below the ground everywhere ($cmd)" "no liquid in the grid at the start" \
         $cmd "$ROOT/scenes/validation/lake_at_rest.yaml" --set "liquid.0.level=-5"
 done
-refused "pls: an obstacle over everything (run)" 10000 "no liquid in the grid at the start" run "$P" \
+refused "pls: an obstacle over everything (run)" "no liquid in the grid at the start" run "$P" \
     --set "obstacles.0.box.min=[-1,-1,-1]" --set "obstacles.0.box.max=[9,9,9]"
 "$LQ" check "$ROOT/scenes/mac_water_jet.yaml" --set "liquid=[]" >/dev/null 2>"$tmp/err" &&
     pass "a scene with no liquid but a source (an inlet) is accepted" ||
@@ -166,8 +169,8 @@ if "$LQ" info 2>/dev/null | grep -q "device opencl:"; then
     cp -r "$ROOT/kernels" "$tmp/kernels"
     sed -i '1i #warning "a kernel warning for tests/cli/cli_limits.sh"' "$tmp/kernels/common/lq_shared.h"
     mkdir -p "$tmp/pocl" # a cold cache: PoCL compiles (and warns) again
-    POCL_CACHE_DIR=$tmp/pocl LIQUIDCL_KERNEL_DIR=$tmp/kernels refused \
-        "a scene refused after its kernels were built (PoCL said \"N warnings generated.\")" 60000 \
+    GUARD=300 POCL_CACHE_DIR=$tmp/pocl LIQUIDCL_KERNEL_DIR=$tmp/kernels refused \
+        "a scene refused after its kernels were built (PoCL said \"N warnings generated.\")" \
         "no liquid in the grid at the start" run "$M" --device opencl \
         --set "obstacles.0.box.min=[-1,-1,-1]" --set "obstacles.0.box.max=[9,9,9]"
 else

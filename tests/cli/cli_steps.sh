@@ -53,31 +53,33 @@ fi
 
 echo "signals inside a frame that would take hours:"
 LONG=(--set time.fps=0.001 --set time.max_steps=1000000000 --set output.checkpoint=1)
-# stopped NAME LIMIT SIGNALS...: a long run stopped by the signals (sent 0.5 s apart, 2 s
-# in) exits 1 within LIMIT seconds of the first, naming the signal and frame 1.
+# stopped NAME SIGNALS...: a long run stopped by the signals (the first once frame 0 is in
+# stats.jsonl, so inside frame 1; the next 0.5 s apart) exits 1 naming the signal and
+# frame 1, frame 0 whole. No time is asserted (it is printed): each run below would take
+# hours if the signal were not honoured where it must be, and meets the 120 s hang guard.
 stopped() {
-    local name=$1 limit=$2 pid rc t0 s sig
-    shift 2
+    local name=$1 pid rc t0 s sig
+    shift
     "$LQ" run "$M" --out "$tmp/$name" "${Q[@]}" "${LONG[@]}" --frames 2 "${EXTRA[@]}" 2>"$tmp/err" &
     pid=$!
-    sleep 2
+    for _ in $(seq 1 600); do [[ -s $tmp/$name/stats.jsonl ]] && break; sleep 0.1; done
     t0=$(date +%s%N)
     for sig in "$@"; do
         kill -"$sig" "$pid" 2>/dev/null
         sleep 0.5
     done
-    for _ in $(seq 1 $((limit * 10 + 20))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for _ in $(seq 1 1200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null
     wait "$pid"
     rc=$?
     s=$((($(date +%s%N) - t0) / 1000000))
     local msg
     msg=$(tail -n 1 "$tmp/err")
-    if [[ $rc -eq 1 && $s -le $((limit * 1000)) ]] &&
+    if [[ $rc -eq 1 ]] &&
         grep -Eq "^interrupted by SIG$1 during frame 1 at step [0-9]+ .*frames 0..0 are complete" <<<"$msg"; then
         pass "$name: exit 1 ${s} ms after the signal: $msg"
     else
-        fail "$name: exit $rc ${s} ms after the signal (limit ${limit} s)" "$msg"
+        fail "$name: exit $rc ${s} ms after the signal" "$msg"
     fi
     [[ $(wc -l <"$tmp/$name/stats.jsonl") -eq 1 ]] && pass "$name: stats.jsonl holds frame 0" ||
         fail "$name: stats.jsonl" "$(cut -c1-40 "$tmp/$name/stats.jsonl")"
@@ -85,14 +87,15 @@ stopped() {
         pass "$name: no temporary or lock file left" || fail "$name: files left" "$(ls -R "$tmp/$name")"
 }
 EXTRA=()
-stopped sigterm 10 TERM # grace 5 s, then the frame is abandoned between steps
-stopped sigint 10 INT
-stopped sigint_twice 3 INT INT
-# every step a Jacobi pressure iteration of a million sweeps that does not reach its ε
-# (about 40 s a step here): only the check inside the iteration can stop it in time
-EXTRA=(--set mac.pressure=jacobi --set mac.max_sweeps=1000000 --set mac.epsilon=1e-12)
-stopped sigint_twice_in_iteration 3 INT INT
-stopped sigterm_in_iteration 10 TERM
+stopped sigterm TERM # grace 5 s, then the frame is abandoned between steps
+stopped sigint INT
+stopped sigint_twice INT INT
+# every step a Jacobi pressure iteration of a million sweeps on 573 440 cells that does
+# not reach its ε (hours a step here): only the check inside the iteration stops it
+EXTRA=(--set "grid.size=[128,80,56]" --set mac.pressure=jacobi --set mac.max_sweeps=1000000
+    --set mac.epsilon=1e-12)
+stopped sigint_twice_in_iteration INT INT
+stopped sigterm_in_iteration TERM
 
 echo "cli_steps: $((checks - fails))/$checks checks passed"
 [[ $fails -eq 0 ]]
