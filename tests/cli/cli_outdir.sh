@@ -60,7 +60,7 @@ echo "a second run into a folder in use is refused, naming the first:"
 B=(--device ref --quiet --set "grid.size=[192,192]" --set output.preview=false --set output.checkpoint=5)
 "$LQ" run "$S" --out "$tmp/busy" "${B[@]}" --frames 100000 2>/dev/null &
 first=$!
-for _ in $(seq 1 100); do [[ -s $tmp/busy/stats.jsonl ]] && break; sleep 0.1; done
+for _ in $(seq 1 600); do [[ -s $tmp/busy/stats.jsonl ]] && break; sleep 0.1; done
 t0=$(date +%s%N)
 "$LQ" run "$S" --out "$tmp/busy" "${A[@]}" --quiet 2>"$tmp/err"
 rc=$?
