@@ -14,8 +14,6 @@
 #include "cli/run.h"
 #include "scene/scene.h"
 
-#define LQ_MAX_SETS 256
-
 static const char *const lq_main_usage =
     "usage:\n"
     "  liquidcl run   SCENE.yaml [--out DIR] [--device auto|ref|opencl[:P.D]] [--frames N]\n"
@@ -35,7 +33,7 @@ typedef struct lq_main_args {
     int frames, size, reps;
     bool json, quiet, resume, plan;
     int nsets;
-    const char *sets[LQ_MAX_SETS];
+    const char **sets; /* argc entries: any number of --set flags */
 } lq_main_args;
 
 static int lq_main_parse_int(const char *flag, const char *v, int lo, int *out)
@@ -53,6 +51,8 @@ static int lq_main_parse(int argc, char **argv, lq_main_args *a)
 {
     memset(a, 0, sizeof *a);
     if (argc < 2) return lq_error(LQ_EINPUT, "missing command (run, check, info, bench, diff)");
+    a->sets = lq_calloc((size_t)argc, sizeof *a->sets);
+    if (!a->sets) return LQ_ESIM;
     a->cmd = argv[1];
     for (int i = 2; i < argc; i++) {
         char *arg = argv[i], *val = NULL;
@@ -94,7 +94,6 @@ static int lq_main_parse(int argc, char **argv, lq_main_args *a)
         else if (strcmp(name, "--reps") == 0)
             rc = lq_main_parse_int(name, val, 1, &a->reps);
         else if (strcmp(name, "--set") == 0) {
-            if (a->nsets == LQ_MAX_SETS) return lq_error(LQ_EINPUT, "too many --set flags");
             if (!strchr(val, '=')) return lq_error(LQ_EINPUT, "--set %s: expected KEY=VALUE", val);
             a->sets[a->nsets++] = val;
         } else if (strcmp(name, "--json") == 0)
@@ -162,6 +161,7 @@ int main(int argc, char **argv)
     if (!rc &&
         (strcmp(a.cmd, "help") == 0 || strcmp(a.cmd, "--help") == 0 || strcmp(a.cmd, "-h") == 0)) {
         fputs(lq_main_usage, stdout);
+        free(a.sets);
         return 0;
     }
     if (!rc && (strcmp(a.cmd, "--version") == 0 || strcmp(a.cmd, "version") == 0)) {
@@ -212,5 +212,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", lq_error_message());
         if (rc == LQ_EINPUT && argc < 2) fputs(lq_main_usage, stderr);
     }
+    free(a.sets);
     return rc;
 }

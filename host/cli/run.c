@@ -6,6 +6,7 @@
  * after the last good frame with the frame, step and field named (exit 1).
  */
 #include "cli/run.h"
+#include "cli/outdir.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -13,11 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/checkpoint.h"
 #include "core/common.h"
 #include "core/field.h"
+#include "core/input.h"
+#include "core/interrupt.h"
 #include "core/version.h"
 #include "views/hfview.h"
 #include "io/io.h"
@@ -30,14 +34,6 @@
 #include "views/volview.h"
 #include "scene/config.h"
 #include "solvers/registry.h"
-
-static volatile sig_atomic_t lq_run_interrupted;
-
-static void lq_run_on_signal(int sig)
-{
-    (void)sig;
-    lq_run_interrupted = 1;
-}
 
 /* Checks output.fields against the solver's names (before anything is written). */
 static int lq_run_check_output_fields(const lq_config *cfg, const lq_solver_vt *vt)
@@ -105,38 +101,40 @@ static void lq_run_clear_frames(const char *dir, const char *sub, int keep)
     closedir(d);
 }
 
-/* Opens stats.jsonl for a resumed run: the lines of frames 0..keep stay, the rest go. */
-static int lq_run_stats_reopen(lq_jsonl *j, const char *path, int keep)
+/* A resumed run's PATH cut back to its first line (when `header`) and the lines whose
+ * leading number (a frame) is at most `keep`: the kept text goes to a temporary file
+ * that is renamed over PATH (io.h), so a kill at any moment leaves the old file or the
+ * new one, never an empty one (a truncate-then-write left stats.jsonl empty beside a
+ * good checkpoint, and the folder could not be resumed). */
+static int lq_run_cut_lines(const char *path, bool header, const char *pattern, int keep)
 {
     FILE *old = fopen(path, "rb");
-    char *kept = NULL;
-    size_t len = 0, cap = 0;
+    lq_file out;
+    int rc = lq_file_open(&out, path);
+    if (rc) {
+        if (old) fclose(old);
+        return rc;
+    }
     if (old) {
         char line[8192];
+        bool first = true;
         while (fgets(line, sizeof line, old)) {
             int frame = -1;
-            if (sscanf(line, "{\"frame\":%d", &frame) != 1 || frame > keep) continue;
-            size_t n = strlen(line);
-            if (len + n + 1 > cap) {
-                cap = 2 * (len + n + 1);
-                char *grown = realloc(kept, cap);
-                if (!grown) {
-                    free(kept);
-                    fclose(old);
-                    return lq_error(LQ_ESIM, "out of host memory reading %s", path);
-                }
-                kept = grown;
-            }
-            memcpy(kept + len, line, n);
-            len += n;
+            bool keep_line = header && first;
+            first = false;
+            if (!keep_line && (sscanf(line, pattern, &frame) != 1 || frame > keep)) continue;
+            if (fputs(line, out.f) == EOF) break;
         }
         fclose(old);
     }
-    int rc = lq_jsonl_open(j, path);
-    if (!rc && len && (fwrite(kept, 1, len, j->f) != len || fflush(j->f) != 0))
-        rc = lq_error(LQ_ESIM, "%s: cannot write", path);
-    free(kept);
-    return rc;
+    return lq_file_commit(&out);
+}
+
+/* Opens stats.jsonl for a resumed run: the lines of frames 0..keep stay, the rest go. */
+static int lq_run_stats_reopen(lq_jsonl *j, const char *path, int keep)
+{
+    int rc = lq_run_cut_lines(path, false, "{\"frame\":%d", keep);
+    return rc ? rc : lq_jsonl_append(j, path);
 }
 
 typedef struct lq_run_writer {
@@ -200,37 +198,16 @@ static int lq_run_objects_open(lq_run_writer *w, bool resume, int keep)
 {
     char path[4096 + 32];
     snprintf(path, sizeof path, "%s/objects.csv", w->dir);
-    char *kept = NULL;
-    size_t len = 0;
-    if (resume) {
-        FILE *old = fopen(path, "rb");
-        if (old) {
-            char line[1024];
-            size_t cap = 0;
-            while (fgets(line, sizeof line, old)) {
-                int frame = -1;
-                if (sscanf(line, "%d,", &frame) != 1 || frame > keep) continue;
-                size_t n = strlen(line);
-                if (len + n + 1 > cap) {
-                    cap = 2 * (len + n + 1);
-                    char *grown = realloc(kept, cap);
-                    if (!grown) break;
-                    kept = grown;
-                }
-                memcpy(kept + len, line, n);
-                len += n;
-            }
-            fclose(old);
-        }
+    struct stat st;
+    if (resume && stat(path, &st) == 0) {
+        int rc = lq_run_cut_lines(path, true, "%d,", keep);
+        if (rc) return rc;
+        w->objects = fopen(path, "ab");
+        return w->objects ? LQ_OK : lq_error(LQ_ESIM, "%s: cannot write", path);
     }
     w->objects = fopen(path, "wb");
-    if (!w->objects) {
-        free(kept);
-        return lq_error(LQ_ESIM, "%s: cannot write", path);
-    }
+    if (!w->objects) return lq_error(LQ_ESIM, "%s: cannot write", path);
     fputs("frame,time,object,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,force\n", w->objects);
-    if (len) fwrite(kept, 1, len, w->objects);
-    free(kept);
     return fflush(w->objects) == 0 ? LQ_OK : lq_error(LQ_ESIM, "%s: cannot write", path);
 }
 
@@ -463,6 +440,20 @@ static void lq_run_format_eta(double s, char *buf, size_t n)
         snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
 }
 
+/* The initial state measured (frame 0's stats, st): a scene with no liquid in the grid
+ * at the start (covered by obstacles or terrain, or placed outside) and no source to add
+ * any is refused, as scene/config.c refuses the cases it can see from the scene alone. */
+static int lq_run_has_liquid(const lq_config *cfg, const lq_solver_vt *vt, void *state,
+                             lq_frame_stats *st)
+{
+    int rc = vt->measure(state, st);
+    if (rc || st->liquid_volume > 0 || cfg->nsources > 0) return rc;
+    return lq_config_error(cfg, cfg->nliquid ? cfg->liquid[0].at : NULL,
+                           "no liquid in the grid at the start (the liquid lies outside it, or "
+                           "obstacles or terrain fill its place) and the scene has no source: "
+                           "nothing would move");
+}
+
 int lq_run_check(const lq_run_opts *o)
 {
     lq_ctx ctx;
@@ -471,6 +462,7 @@ int lq_run_check(const lq_run_opts *o)
     if (!cfg) return LQ_EINPUT;
     const lq_solver_vt *vt = lq_registry_find(cfg);
     int rc = vt ? lq_run_check_output_fields(cfg, vt) : LQ_EINPUT;
+    if (!rc) rc = lq_config_check_run(cfg);
     if (!rc) rc = lq_ctx_open(&ctx, "ref", false);
     size_t planned = 0;
     if (!rc) {
@@ -482,6 +474,10 @@ int lq_run_check(const lq_run_opts *o)
         if (planned > 0 && rc == LQ_EINPUT) {
             lq_error_clear();
             rc = LQ_OK;
+        }
+        if (!rc && state) {
+            lq_frame_stats st;
+            rc = lq_run_has_liquid(cfg, vt, state, &st);
         }
         if (state) vt->destroy(state);
         lq_ctx_close(&ctx);
@@ -496,11 +492,21 @@ int lq_run_check(const lq_run_opts *o)
 }
 
 /* Makes DIR's subfolders, cleared of frame files past start_frame (-1: all); vdb/ only
- * when output.vdb asks for it (cleared in any case). */
+ * when output.vdb asks for it (cleared in any case). A new run (start_frame -1) also
+ * removes the checkpoint and objects.csv of the run before it, so that --resume never
+ * continues a run whose frames are gone. */
 static int lq_run_folders(const char *dir, int start_frame, bool vdb)
 {
     const char *subs[] = {"mesh", "fields", "preview", "particles", "vdb"};
     int rc = LQ_OK;
+    if (start_frame < 0) {
+        const char *stale[] = {"checkpoint.lqc", "objects.csv"};
+        for (size_t i = 0; i < LQ_COUNT(stale); i++) {
+            char p[4096 + 32];
+            snprintf(p, sizeof p, "%s/%s", dir, stale[i]);
+            remove(p);
+        }
+    }
     for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
         char p[4096 + 16];
         snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
@@ -530,25 +536,105 @@ static int lq_run_open_files(lq_run_writer *w, bool resume, int start_frame)
     return rc;
 }
 
+/* What a checkpoint of this run records of it: the scene after --set as text, and the
+ * files the solver read (core/input.h) with their sizes and hashes. */
+static int lq_run_identity(const lq_config *cfg, lq_checkpoint_id *cid)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = lq_scene_text_of(cfg->scene, &text, &len);
+    if (rc) return rc;
+    int n = lq_input_count();
+    const char **paths = lq_calloc((size_t)LQ_MAX(n, 1), sizeof *paths);
+    if (!paths) {
+        free(text);
+        return LQ_ESIM;
+    }
+    for (int i = 0; i < n; i++) paths[i] = lq_input_path(i);
+    rc = lq_checkpoint_id_make(cid, text, len, n, paths);
+    free(paths);
+    return rc;
+}
+
+/* The frames stats.jsonl holds must be 0..frame, each once and in order, for a checkpoint
+ * of `frame` to continue this folder's run (not one of another run left here). */
+static int lq_run_stats_match(const char *dir, int frame)
+{
+    char path[4096 + 32], line[8192];
+    snprintf(path, sizeof path, "%s/stats.jsonl", dir);
+    FILE *f = fopen(path, "rb");
+    int next = 0;
+    while (f && next <= frame && fgets(line, sizeof line, f)) {
+        int got = -1;
+        if (sscanf(line, "{\"frame\":%d", &got) != 1 || got != next) break;
+        next++;
+    }
+    if (f) fclose(f);
+    if (next > frame) return LQ_OK;
+    return lq_error(LQ_EINPUT,
+                    "--resume: %s/checkpoint.lqc is of frame %d, but %s holds frames 0..%d "
+                    "only%s: the checkpoint is not of this folder's run; run without --resume "
+                    "to start again",
+                    dir, frame, f ? "stats.jsonl" : "no stats.jsonl", next - 1,
+                    next == 0 ? " (none)" : "");
+}
+
+/* --resume: the folder locked (when it exists, so that no other run replaces the
+ * checkpoint or the frames while this one reads them), the checkpoint read and checked
+ * against this run and the folder's stats, and the frame to continue after. */
+static int lq_run_resume_point(const lq_run_opts *o, const char *dir, const char *ckpt,
+                               const lq_solver_vt *vt, void *state, const lq_checkpoint_id *cid,
+                               lq_outdir *outdir, int frames, int *start_frame)
+{
+    struct stat st;
+    int rc = LQ_OK;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) rc = lq_outdir_open(outdir, dir, o->scene);
+    if (!rc) rc = lq_checkpoint_read(ckpt, vt, state, cid, start_frame);
+    if (!rc) rc = lq_run_stats_match(dir, *start_frame);
+    if (!rc && *start_frame >= frames)
+        rc = lq_error(LQ_EINPUT, "--resume: %s holds frame %d already; ask for more --frames", dir,
+                      *start_frame);
+    return rc;
+}
+
+/* The message of frame f's failure: a blow-up's ("frame F: ..."), or, for a frame
+ * abandoned on an interrupt (core/interrupt.h), what is complete and where to resume. */
+static int lq_run_frame_failed(int rc, int f, int ckpt_frame, const char *dir)
+{
+    if (!lq_interrupt_abandoned())
+        return lq_error_replace(rc, "frame %d: %s", f, lq_error_message());
+    char resume[128], at[128];
+    if (ckpt_frame > 0)
+        snprintf(resume, sizeof resume, "checkpoint.lqc holds frame %d (continue with --resume)",
+                 ckpt_frame);
+    else
+        snprintf(resume, sizeof resume, "there is no checkpoint to resume from");
+    const char *step = strstr(lq_error_message(), "at step ");
+    snprintf(at, sizeof at, "%s", step ? step : "");
+    return lq_error_replace(LQ_ESIM,
+                            "interrupted by %s during frame %d %s, the frame abandoned: frames "
+                            "0..%d are complete in %s; %s",
+                            lq_interrupt_name(), f, at, f - 1, dir, resume);
+}
+
 /* Frame 0 (the initial state, unless resuming after start_frame), then frames up to
  * `frames`: each advanced, written (every output.every), checkpointed (every
  * output.checkpoint, and when interrupted) and reported on stderr. */
 static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame, int frames,
-                         const char *ckpt, uint64_t run_hash)
+                         const char *ckpt, const lq_checkpoint_id *cid, lq_frame_stats *st0)
 {
     const lq_solver_vt *vt = w->vt;
     double fps = w->cfg->time.fps;
     int every = w->cfg->output.every, every_ckpt = w->cfg->output.checkpoint, rc = LQ_OK;
-    lq_run_interrupted = 0;
-    void (*old_int)(int) = signal(SIGINT, lq_run_on_signal);
-    void (*old_term)(int) = signal(SIGTERM, lq_run_on_signal);
+    int ckpt_frame = o->resume ? start_frame : -1; /* the frame checkpoint.lqc holds */
+    lq_interrupt_install();
     bool tty = isatty(2);
     double start = lq_now();
     long total_steps = 0;
     lq_frame_stats st;
     if (!o->resume) {
-        rc = vt->measure(w->state, &st);
-        if (!rc) rc = lq_run_write_stats(w, 0, 0.0, &st, 0.0);
+        st = *st0; /* measured before the folder was made (lq_run_has_liquid) */
+        rc = lq_run_write_stats(w, 0, 0.0, &st, 0.0);
         if (!rc) rc = lq_run_write_objects(w, 0, 0.0);
         if (!rc) rc = lq_run_write_frame(w, 0, 0.0);
         start_frame = 0;
@@ -557,8 +643,14 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
     for (int f = first; f <= frames && !rc; f++) {
         double t = f / fps, t0 = lq_now();
         rc = vt->advance(w->state, f, t, &st);
+        /* an interrupt due by the frame's end may have cut an iteration short inside it
+         * (core/interrupt.h): such a frame is not written */
+        if (!rc && lq_interrupt_due()) {
+            lq_interrupt_abandon();
+            rc = lq_error(LQ_ESIM, "interrupted at its end");
+        }
         if (rc) {
-            rc = lq_error_replace(rc, "frame %d: %s", f, lq_error_message());
+            rc = lq_run_frame_failed(rc, f, ckpt_frame, w->dir);
             break;
         }
         double wall = (lq_now() - t0) * 1e3;
@@ -568,8 +660,10 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
         if (!rc && f % every == 0) rc = lq_run_write_frame(w, f, t);
         /* A checkpoint every output.checkpoint frames, and of the last frame when
          * interrupted, so --resume continues from there. */
-        if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_run_interrupted))
-            rc = lq_checkpoint_write(ckpt, vt, w->state, f, run_hash);
+        if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_interrupt_requested())) {
+            rc = lq_checkpoint_write(ckpt, vt, w->state, f, cid);
+            if (!rc) ckpt_frame = f;
+        }
         if (rc) break;
         if (!o->quiet) {
             double el = lq_now() - start;
@@ -580,15 +674,16 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
                     tty ? "\r" : "", f, frames, t, st.steps, wall / LQ_MAX(st.steps, 1),
                     st.liquid_volume, eta, tty ? "\033[K" : "\n");
         }
-        if (lq_run_interrupted) {
+        if (lq_interrupt_requested()) {
             if (tty && !o->quiet) fputc('\n', stderr);
-            rc = lq_error(LQ_ESIM, "interrupted after frame %d; frames 0..%d are complete in %s%s",
-                          f, f, w->dir, every_ckpt > 0 ? " (continue with --resume)" : "");
+            rc = lq_error(LQ_ESIM,
+                          "interrupted by %s after frame %d; frames 0..%d are complete in %s%s",
+                          lq_interrupt_name(), f, f, w->dir,
+                          every_ckpt > 0 ? " (continue with --resume)" : "");
             break;
         }
     }
-    signal(SIGINT, old_int);
-    signal(SIGTERM, old_term);
+    lq_interrupt_restore();
     if (tty && !o->quiet && !rc) fputc('\n', stderr);
     if (!rc && !o->quiet)
         fprintf(stderr, "liquidcl: done: %d frames, %ld steps in %.1f s\n", frames, total_steps,
@@ -605,11 +700,14 @@ int lq_run(const lq_run_opts *o)
     void *state = NULL;
     const lq_solver_vt *vt = NULL;
     lq_run_writer w;
+    lq_outdir outdir = {.lock_fd = -1};
+    lq_checkpoint_id cid = {0};
     memset(&w, 0, sizeof w);
     memset(&ctx, 0, sizeof ctx);
     char dir[4096];
 
     /* 1. Everything that can be wrong with the input is found before writing. */
+    lq_input_forget(); /* the assets are the files this run reads from here on */
     cfg = lq_config_load(o->scene, o->nsets, o->sets);
     if (!cfg) return LQ_EINPUT;
     vt = lq_registry_find(cfg);
@@ -618,6 +716,7 @@ int lq_run(const lq_run_opts *o)
         goto fail;
     }
     rc = lq_run_check_output_fields(cfg, vt);
+    if (!rc) rc = lq_config_check_run(cfg);
     if (rc) goto fail;
     int frames = o->frames > 0 ? o->frames : cfg->time.frames;
     const char *name = cfg->name;
@@ -632,6 +731,8 @@ int lq_run(const lq_run_opts *o)
         snprintf(dir, sizeof dir, "%s", o->out);
     else
         snprintf(dir, sizeof dir, "out/%s", name);
+    rc = lq_outdir_check(o->out ? o->out : dir, o->out != NULL);
+    if (rc) goto fail;
     rc = lq_ctx_open(&ctx, o->device ? o->device : "auto", false);
     if (rc) goto fail;
     ctx_open = true;
@@ -645,21 +746,21 @@ int lq_run(const lq_run_opts *o)
         goto fail;
     }
     if (rc) goto fail;
-    uint64_t run_hash = 0;
     int start_frame = -1;
     char ckpt[4096 + 32];
     snprintf(ckpt, sizeof ckpt, "%s/checkpoint.lqc", dir);
-    rc = lq_checkpoint_hash(o->scene, o->nsets, o->sets, &run_hash);
-    if (!rc && o->resume) rc = lq_checkpoint_read(ckpt, vt, state, run_hash, &start_frame);
+    lq_frame_stats st0;
+    memset(&st0, 0, sizeof st0);
+    if (!o->resume) rc = lq_run_has_liquid(cfg, vt, state, &st0);
+    if (!rc) rc = lq_run_identity(cfg, &cid);
+    if (!rc && o->resume)
+        rc = lq_run_resume_point(o, dir, ckpt, vt, state, &cid, &outdir, frames, &start_frame);
     if (rc) goto fail;
-    if (o->resume && start_frame >= frames) {
-        rc = lq_error(LQ_EINPUT, "--resume: %s holds frame %d already; ask for more --frames", dir,
-                      start_frame);
-        goto fail;
-    }
 
-    /* 2. The output folder (one that cannot be made is a bad --out: exit 2). */
-    rc = lq_run_folders(dir, start_frame, cfg->output.nvdb > 0);
+    /* 2. The output folder, made and locked (one that cannot be made, or that another
+     * run holds, is a bad --out: exit 2), and cleared of what killed runs left. */
+    if (outdir.lock_fd < 0) rc = lq_outdir_open(&outdir, dir, o->scene);
+    if (!rc) rc = lq_run_folders(dir, start_frame, cfg->output.nvdb > 0);
     if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
     if (rc) goto fail;
     w.dir = dir;
@@ -676,7 +777,7 @@ int lq_run(const lq_run_opts *o)
                 cfg->time.fps, dir);
 
     /* 3. Frame 0 is the initial state; frames 1..N follow. */
-    rc = lq_run_frames(&w, o, start_frame, frames, ckpt, run_hash);
+    rc = lq_run_frames(&w, o, start_frame, frames, ckpt, &cid, &st0);
 fail:
     if (w.stats.f) lq_jsonl_close(&w.stats);
     if (w.objects) fclose(w.objects);
@@ -686,6 +787,8 @@ fail:
     lq_texmap_free(&w.tex);
     if (state) vt->destroy(state);
     if (ctx_open) lq_ctx_close(&ctx);
+    lq_outdir_close(&outdir);
+    lq_checkpoint_id_free(&cid);
     lq_config_free(cfg);
     return rc;
 }

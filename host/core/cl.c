@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct lq_embedded_source {
     const char *name;
@@ -391,6 +392,31 @@ static char *lq_cl_source_from_dir(const char *dir, const char *name)
     return text;
 }
 
+/* clBuildProgram with the process's stderr held: PoCL's compiler writes its warnings
+ * there ("30 warnings generated."), which put a stray line before a later one-line error
+ * (issue 19). They are passed on only with LIQUIDCL_BUILD_LOG=1; a failed build's log
+ * goes into the error message (lq_cl_build). */
+static cl_int lq_cl_build_quietly(cl_program prog, cl_device_id dev, const char *opts)
+{
+    const char *show = getenv("LIQUIDCL_BUILD_LOG");
+    FILE *hold = show && *show && strcmp(show, "0") != 0 ? NULL : tmpfile();
+    int saved = -1;
+    fflush(stderr);
+    if (hold) saved = dup(2);
+    if (saved >= 0 && dup2(fileno(hold), 2) < 0) {
+        close(saved);
+        saved = -1;
+    }
+    cl_int e = clBuildProgram(prog, 1, &dev, opts, NULL, NULL);
+    if (saved >= 0) {
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+    }
+    if (hold) fclose(hold);
+    return e;
+}
+
 int lq_cl_build(lq_cl *cl, int nsources, const char *const *sources, const char *defines,
                 cl_program *program)
 {
@@ -438,7 +464,7 @@ int lq_cl_build(lq_cl *cl, int nsources, const char *const *sources, const char 
     snprintf(opts, sizeof opts, "-cl-std=CL1.2 %s %s",
              cl->dev.correct_divide ? "-cl-fp32-correctly-rounded-divide-sqrt" : "",
              defines ? defines : "");
-    e = clBuildProgram(prog, 1, &cl->dev.device, opts, NULL, NULL);
+    e = lq_cl_build_quietly(prog, cl->dev.device, opts);
     if (e != CL_SUCCESS) {
         size_t loglen = 0;
         clGetProgramBuildInfo(prog, cl->dev.device, CL_PROGRAM_BUILD_LOG, 0, NULL, &loglen);

@@ -48,6 +48,14 @@ uint32_t lq_rng_u32(lq_rng *r);
 /* Uniform in [0, 1). */
 double lq_rng_uniform(lq_rng *r);
 
+/* x (a whole number: floor'd or ceil'd) as an int clamped to [lo, hi], NaN giving lo: the
+ * float-to-int conversions of positions and counts, defined for every input (a cast of a
+ * value outside int's range is undefined behaviour). Equal to (int)x inside the range. */
+static inline int lq_int_clamp(double x, int lo, int hi)
+{
+    return x >= lo ? (x <= hi ? (int)x : hi) : lo;
+}
+
 #define LQ_PI 3.14159265358979323846
 
 #define LQ_MIN(a, b) ((a) < (b) ? (a) : (b))

@@ -26,6 +26,7 @@
 #define LQ_FRAMESPLIT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/solver_api.h"
 
@@ -50,6 +51,33 @@ bool lq_framesplit_more(const lq_framesplit *f, double t);
 double lq_framesplit_next(const lq_framesplit *f, double t, double dt, double slack, bool whole);
 /* Step i of n fixed at the frame's start: span/n, the last one t_end − t. */
 double lq_framesplit_fixed(const lq_framesplit *f, double t, int i, int n);
+/* Why a solver's step is as short as it is, for a blow-up's message: writes e.g.
+ * "field v: max speed 4.1e+14 m/s" into buf. Called only when a guard fails. */
+typedef void lq_framesplit_why(void *state, char *buf, size_t cap);
+
+/* Before each step of dt from t (the solver's step counter `step`): LQ_OK, or LQ_ESIM
+ * with the message recorded when the frame cannot go on: an interrupt is due
+ * (core/interrupt.h: "interrupted by SIGINT at step S ..."), dt is not a positive finite
+ * number or adds nothing to t (underflow), or the frame would take more than max_steps
+ * steps at dt (time.max_steps). The blow-ups name the step, t, dt and `why`'s field and
+ * value; the run loop adds the frame. */
+int lq_framesplit_guard(const lq_framesplit *f, int step, double t, double dt, int max_steps,
+                        lq_framesplit_why *why, void *state);
+/* "field v: max speed X m/s, gravity G m/s^2" for the fastest of the three velocity
+ * components' speeds sm (the one along gravity when all are 0): the `why` of the 3D
+ * solvers. Returns a static buffer. */
+const char *lq_framesplit_speeds(const float sm[3], const double g[3], double gmag);
+/* A step count n worked out from floats (shallow, splash): LQ_OK with *out = n when
+ * 1 <= n <= max_steps, else the blow-up of lq_framesplit_guard. */
+int lq_framesplit_count_checked(double n, int step, double t, int max_steps, lq_framesplit_why *why,
+                                void *state, int *out);
+/* A step that failed with rc in a stage (core/profile.h records which): unless its
+ * message names its step already, it becomes "simulation blew up at step S (t = T s) in
+ * stage 'NAME' (field F): MESSAGE" for a number gone bad (the message says "not finite"
+ * or "diverged"), "at step S (t = T s) in stage 'NAME': MESSAGE" otherwise (a device
+ * error). `fields` pairs stage names with the fields they compute, ending {NULL, NULL}.
+ * Returns rc. */
+int lq_framesplit_failed(int rc, int step, double t, const char *const (*fields)[2]);
 /* Records a step taken. */
 void lq_framesplit_took(lq_framesplit *f, double dt);
 /* The frame's steps, dt_min (0 without steps) and dt_max into st. */

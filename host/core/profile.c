@@ -137,3 +137,23 @@ static void lq_profile_report(void)
         fprintf(stderr, "(%d stage calls not timed: more than %d rows or %d levels)\n",
                 lq_profile_state.lost, LQ_PROFILE_ROWS, LQ_PROFILE_DEPTH);
 }
+
+/* --- failed stages --------------------------------------------------------------------- */
+
+static const char *lq_profile_fails[LQ_PROFILE_DEPTH];
+static int lq_profile_nfails;
+
+void lq_profile_failed(const char *name)
+{
+    if (lq_profile_nfails < LQ_PROFILE_DEPTH) lq_profile_fails[lq_profile_nfails++] = name;
+}
+
+void lq_profile_failed_clear(void)
+{
+    lq_profile_nfails = 0;
+}
+
+const char *lq_profile_failed_stage(int i)
+{
+    return i >= 0 && i < lq_profile_nfails ? lq_profile_fails[i] : NULL;
+}

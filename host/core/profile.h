@@ -29,6 +29,14 @@ void lq_profile_begin(lq_ctx *ctx, const char *name);
 /* Closes the stage opened last: waits for ctx's queue, adds the time to its row. */
 void lq_profile_end(lq_ctx *ctx);
 
+/* The stages that failed since lq_profile_failed_clear, innermost first (a failing
+ * stage fails the stages around it): the solvers name a blow-up's stage and field from
+ * them. Kept whether or not the profile is on. */
+void lq_profile_failed(const char *name);
+void lq_profile_failed_clear(void);
+/* The i-th failed stage (0: the innermost), NULL past the last. */
+const char *lq_profile_failed_stage(int i);
+
 /* One stage of a step: when rc is still LQ_OK, rc = call, timed as `name`. A step is
  * a list of these in the paper's order. */
 #define LQ_STAGE(rc, ctx, name, call)                                                              \
@@ -37,6 +45,7 @@ void lq_profile_end(lq_ctx *ctx);
             lq_profile_begin((ctx), (name));                                                       \
             (rc) = (call);                                                                         \
             lq_profile_end(ctx);                                                                   \
+            if (rc) lq_profile_failed(name);                                                       \
         }                                                                                          \
     } while (0)
 

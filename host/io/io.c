@@ -446,6 +446,14 @@ int lq_jsonl_open(lq_jsonl *j, const char *path)
     return LQ_OK;
 }
 
+int lq_jsonl_append(lq_jsonl *j, const char *path)
+{
+    memset(j, 0, sizeof *j);
+    j->f = fopen(path, "a");
+    if (!j->f) return lq_error(LQ_ESIM, "%s: cannot open: %s", path, strerror(errno));
+    return LQ_OK;
+}
+
 void lq_jsonl_begin(lq_jsonl *j)
 {
     j->len = 0;

@@ -51,6 +51,9 @@ int lq_vtk_write(const char *path, const char *name, int nx, int ny, int nz, con
 int lq_vtk_read(const char *path, int dims[3], double origin[3], double spacing[3], float **data);
 
 /* --- PNG ---------------------------------------------------------------------------- */
+/* The most pixels a PNG read may hold (16384 x 16384): larger headers are refused
+ * before decoding, the file named. */
+#define LQ_PNG_MAX_PIXELS (1ull << 28)
 /* 8-bit RGB, row 0 at the top. */
 int lq_png_write_rgb(const char *path, int w, int h, const uint8_t *rgb);
 /* Reads any PNG (gray, gray+alpha, RGB, RGBA, palette; 8 or 16 bit) as gray in
@@ -67,7 +70,8 @@ typedef struct lq_jsonl {
     size_t len;
     int first;
 } lq_jsonl;
-int lq_jsonl_open(lq_jsonl *j, const char *path); /* truncates */
+int lq_jsonl_open(lq_jsonl *j, const char *path);   /* truncates */
+int lq_jsonl_append(lq_jsonl *j, const char *path); /* appends to what is there */
 void lq_jsonl_begin(lq_jsonl *j);
 void lq_jsonl_int(lq_jsonl *j, const char *key, long long v);
 void lq_jsonl_num(lq_jsonl *j, const char *key, double v); /* non-finite → null */

@@ -11,11 +11,13 @@
  * scales them to the full range); 16-bit samples are kept for lq_png_read_gray and
  * reduced to 8 bits for lq_png_read_rgb. Alpha is ignored. Gray = Rec. 709 luma of
  * RGB, so a gray image written as RGB reads back as the same gray. Images are limited
- * to 65536 pixels on a side.
+ * to 65536 pixels on a side and LQ_PNG_MAX_PIXELS in all (io.h), checked on the header
+ * before decoding. Input files must be regular files (core/input.h).
  */
 #include "io/io.h"
 
 #include "core/common.h"
+#include "core/input.h"
 
 #include <errno.h>
 #include <png.h>
@@ -112,6 +114,17 @@ static int png_decode(png_io *io)
     png_set_sig_bytes(io->png, 8);
     png_set_user_limits(io->png, 65536, 65536);
     png_read_info(io->png, io->info);
+    /* the header's size, checked before anything is decoded: a small file may declare
+     * (and deflate may hold) billions of pixels */
+    uint64_t pixels =
+        (uint64_t)png_get_image_width(io->png, io->info) * png_get_image_height(io->png, io->info);
+    if (pixels > LQ_PNG_MAX_PIXELS) {
+        lq_error(LQ_EINPUT, "%s: the image is %u x %u pixels, more than liquidcl reads (%llu)",
+                 io->path, (unsigned)png_get_image_width(io->png, io->info),
+                 (unsigned)png_get_image_height(io->png, io->info),
+                 (unsigned long long)LQ_PNG_MAX_PIXELS);
+        png_longjmp(io->png, 1);
+    }
     int type = png_get_color_type(io->png, io->info);
     int depth = png_get_bit_depth(io->png, io->info);
     if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(io->png);
@@ -140,8 +153,8 @@ static int png_decode(png_io *io)
 static int png_load(png_io *io)
 {
     uint8_t sig[8];
-    io->f = fopen(io->path, "rb");
-    if (!io->f) return lq_error(LQ_EINPUT, "%s: cannot open: %s", io->path, strerror(errno));
+    int rc = lq_input_open_asset(io->path, &io->f);
+    if (rc) return rc;
     if (fread(sig, 1, 8, io->f) != 8 || png_sig_cmp(sig, 0, 8) != 0)
         return lq_error(LQ_EINPUT, "%s: not a PNG file", io->path);
     io->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, io, png_on_error, png_on_warning);

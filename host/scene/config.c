@@ -187,6 +187,7 @@ static void lq_config_grid_time(const lq_scene *s, lq_config *c)
     c->grid.at_size = lq_scene_at(s, "grid.size");
     c->time.frames = lq_scene_int(s, "time.frames");
     c->time.fps = lq_scene_float(s, "time.fps");
+    c->time.max_steps = lq_scene_int(s, "time.max_steps");
     c->time.cfl = lq_scene_float(s, "time.cfl");
     c->time.at_cfl = lq_scene_at(s, "time.cfl");
     lq_config_floats(s, c->gravity, 3, "gravity");
@@ -736,6 +737,89 @@ static void lq_config_read_output(const lq_scene *s, lq_config *c)
 }
 
 /* ---------------------------------------------------------------------------------
+ * Checks of the scene as a whole, before any solver reads it (and before anything is
+ * allocated for it): the grid's cell count (every decode), and for a run (config.h:
+ * lq_config_check_run) boxes that hold nothing and a 3D scene whose liquid all lies
+ * outside the grid with no source to add any. Liquid that obstacles or terrain cover is
+ * found by the run's first measurement (host/cli/run.c).
+ */
+
+#define LQ_CONFIG_MAX_CELLS 2147483647.0 /* the solvers index cells with 32-bit ints */
+
+static int lq_config_check_box(const lq_config *c, const lq_scene_node *at, const char *what, int i,
+                               const double *lo, const double *hi)
+{
+    for (int a = 0; a < 3; a++)
+        if (!(lo[a] < hi[a]))
+            return lq_config_error(c, at,
+                                   "%s.%d.box: min %g is not below max %g along %c: the box is "
+                                   "empty",
+                                   what, i, lo[a], hi[a], "xyz"[a]);
+    return LQ_OK;
+}
+
+/* Whether liquid item q may put liquid inside the grid box [lo, hi] (3D solvers). */
+static bool lq_config_liquid_inside(const lq_config_liquid *q, const double *lo, const double *hi)
+{
+    switch (q->kind) {
+    case LQ_CONFIG_LIQUID_BOX:
+        for (int a = 0; a < 3; a++)
+            if (!(q->box.max[a] > lo[a] && q->box.min[a] < hi[a])) return false;
+        return true;
+    case LQ_CONFIG_LIQUID_SPHERE:
+        for (int a = 0; a < 3; a++)
+            if (!(q->sphere.center[a] + q->sphere.radius > lo[a] &&
+                  q->sphere.center[a] - q->sphere.radius < hi[a]))
+                return false;
+        return q->sphere.radius > 0;
+    case LQ_CONFIG_LIQUID_LEVEL:
+        return q->level > lo[1];
+    default:
+        return true; /* the other kinds shape the water a level or a box puts there */
+    }
+}
+
+/* What every decode checks: the cell count (nothing can be allocated for more). */
+static int lq_config_check(const lq_config *c)
+{
+    double cells = 1;
+    for (int a = 0; a < c->grid.nsize; a++) cells *= c->grid.size[a];
+    if (cells > LQ_CONFIG_MAX_CELLS)
+        return lq_config_error(c, c->grid.at_size,
+                               "grid.size: %.4g cells, more than the %.0f a grid may have (the "
+                               "solvers index cells with 32-bit integers)",
+                               cells, LQ_CONFIG_MAX_CELLS);
+    return LQ_OK;
+}
+
+int lq_config_check_run(const lq_config *c)
+{
+    int rc = LQ_OK;
+    for (int i = 0; i < c->nliquid && !rc; i++)
+        if (c->liquid[i].kind == LQ_CONFIG_LIQUID_BOX)
+            rc = lq_config_check_box(c, c->liquid[i].at_kind, "liquid", i, c->liquid[i].box.min,
+                                     c->liquid[i].box.max);
+    for (int i = 0; i < c->nobstacles && !rc; i++)
+        if (c->obstacles[i].kind == LQ_CONFIG_OBSTACLE_BOX)
+            rc = lq_config_check_box(c, c->obstacles[i].at_kind, "obstacles", i,
+                                     c->obstacles[i].box.min, c->obstacles[i].box.max);
+    bool solid3 = strcmp(c->solver, "mac") == 0 || strcmp(c->solver, "pls") == 0;
+    if (rc || c->nsources > 0 || !solid3 || c->grid.nsize != 3) return rc;
+    double lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        lo[a] = c->grid.origin[a];
+        hi[a] = lo[a] + c->grid.size[a] * c->grid.cell;
+    }
+    for (int i = 0; i < c->nliquid; i++)
+        if (lq_config_liquid_inside(&c->liquid[i], lo, hi)) return LQ_OK;
+    return lq_config_error(c, c->nliquid ? c->liquid[0].at : NULL,
+                           "%s inside the grid (x %g..%g, y %g..%g, z %g..%g m) and the scene "
+                           "has no source: nothing would move",
+                           c->nliquid ? "no liquid lies" : "the scene has no liquid", lo[0], hi[0],
+                           lo[1], hi[1], lo[2], hi[2]);
+}
+
+/* ---------------------------------------------------------------------------------
  * Loading.
  */
 
@@ -755,6 +839,7 @@ static int lq_config_decode(lq_scene *s, lq_config *c)
     lq_config_read_mac(s, c);
     rc = lq_config_read_pls(s, c);
     lq_config_read_output(s, c);
+    if (!rc) rc = lq_config_check(c);
     return rc;
 }
 

@@ -36,7 +36,8 @@ typedef struct lq_config_grid {
 
 typedef struct lq_config_time {
     int frames;
-    double fps; /* 1/s */
+    int max_steps; /* steps one frame may take */
+    double fps;    /* 1/s */
     double cfl;
     const lq_scene_node *at_cfl;
 } lq_config_time;
@@ -491,6 +492,11 @@ typedef struct lq_config {
  * the error recorded (lq_scene_load's messages, or LQ_ESIM when out of memory). */
 lq_config *lq_config_load(const char *path, int nsets, const char *const *sets);
 void lq_config_free(lq_config *c);
+
+/* The checks a scene to run must pass besides those of lq_config_load (which tests that
+ * build partial scenes rely on not making): no liquid or obstacle box is empty, and a 3D
+ * scene has liquid inside its grid or a source. LQ_OK or LQ_EINPUT at the item. */
+int lq_config_check_run(const lq_config *c);
 
 /* For checks only a solver can make: records "FILE:LINE:COL: message" at `at` (one of
  * the `at_*` fields; NULL: the file) and returns LQ_EINPUT. */

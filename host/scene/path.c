@@ -13,6 +13,7 @@
 #include "scene/path.h"
 
 #include "core/common.h"
+#include "core/input.h"
 
 #include <errno.h>
 #include <math.h>
@@ -305,8 +306,9 @@ int lq_path_read_csv(lq_path **out, const char *file)
     lq_path_keys keys = {0};
     *out = NULL;
 
-    FILE *fp = fopen(file, "r");
-    if (!fp) return lq_error(LQ_EINPUT, "%s: cannot open: %s", file, strerror(errno));
+    FILE *fp = NULL;
+    rc = lq_input_open_asset(file, &fp);
+    if (rc) return rc;
     while (getline(&line, &cap, fp) >= 0) {
         lineno++;
         line[strcspn(line, "#\r\n")] = '\0';

@@ -29,10 +29,12 @@
 #include "scene/scene.h"
 
 #include "core/common.h"
+#include "core/input.h"
 
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -45,8 +47,8 @@
 #define LQ_SCENE_DEPTH_MAX 64
 #define LQ_SCENE_NODES_MAX 1000000
 #define LQ_SCENE_PATH_MAX  256
-#define LQ_SCENE_FILE_MAX  (64L << 20) /* bytes: larger scene files are refused */
-#define LQ_SCENE_CLIP      48          /* characters of user text quoted in a message */
+#define LQ_SCENE_FILE_MAX  (4L << 20) /* bytes: larger scene files are refused (parse time) */
+#define LQ_SCENE_CLIP      48         /* characters of user text quoted in a message */
 #define LQ_SCENE_MSG       768
 
 /* ---------------------------------------------------------------------------------
@@ -553,6 +555,20 @@ static bool lq_scene_bad_scalar(const lq_key *k, lq_key_type type, const lq_node
                          lq_scene_clip(v->text, LQ_SCENE_CLIP, clip, sizeof clip));
                 return true;
             }
+            /* the solvers compute in 32-bit floats: a value that becomes inf, 0 or a
+             * subnormal there is refused here, not found as inf coordinates later */
+            if (fabs(x) > FLT_MAX) {
+                snprintf(msg, cap, "%s: %s does not fit a 32-bit float (at most %.3g)", cpath,
+                         lq_scene_clip(v->text, LQ_SCENE_CLIP, clip, sizeof clip), FLT_MAX);
+                return true;
+            }
+            if (x != 0 && fabs(x) < FLT_MIN) {
+                snprintf(msg, cap,
+                         "%s: %s is too small for a 32-bit float (below %.3g it becomes 0 or "
+                         "loses its precision); write 0 or a larger value",
+                         cpath, lq_scene_clip(v->text, LQ_SCENE_CLIP, clip, sizeof clip), FLT_MIN);
+                return true;
+            }
         }
         if (!lq_scene_in_range(k, x)) {
             snprintf(msg, cap, "%s: %s is out of range %s%s%s", cpath,
@@ -746,6 +762,41 @@ static void lq_scene_yaml_problem(const yaml_parser_t *p, const char *text, lq_s
                  p->problem ? p->problem : "bad syntax");
 }
 
+/* The nesting, measured on libyaml's events before its document loader runs: libyaml
+ * keeps a possible simple key per open flow level and scans them all for every token,
+ * so "[[[[..." costs time quadratic in the depth inside the loader (64 000 levels: 17 s)
+ * before the tree's own limit could look. The events come as the text is scanned, so
+ * this stops after about LQ_SCENE_DEPTH_MAX levels. Syntax errors are left to the
+ * loader, which reports them with its context. Returns LQ_OK, LQ_EINPUT with
+ * out->problem set, or LQ_ESIM. */
+static int lq_scene_prescan(const char *text, size_t len, lq_scene_parsed *out)
+{
+    yaml_parser_t p;
+    yaml_event_t ev;
+    int depth = 0, rc = LQ_OK;
+    if (!yaml_parser_initialize(&p)) return lq_error(LQ_ESIM, "out of memory starting libyaml");
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+    while (yaml_parser_parse(&p, &ev)) {
+        yaml_event_type_t type = ev.type;
+        yaml_mark_t mark = ev.start_mark;
+        yaml_event_delete(&ev);
+        if (type == YAML_STREAM_END_EVENT) break;
+        if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) depth--;
+        if (type != YAML_SEQUENCE_START_EVENT && type != YAML_MAPPING_START_EVENT) continue;
+        /* the tree's limit counts nodes below the root: collections nest one more */
+        if (++depth > LQ_SCENE_DEPTH_MAX + 1) {
+            snprintf(out->problem, sizeof out->problem, "nesting deeper than %d levels",
+                     LQ_SCENE_DEPTH_MAX);
+            out->line = (int)mark.line + 1;
+            out->col = (int)mark.column + 1;
+            rc = LQ_EINPUT;
+            break;
+        }
+    }
+    yaml_parser_delete(&p);
+    return rc;
+}
+
 /* Parses one YAML document. Returns LQ_OK (out->problem empty, out->root possibly
  * NULL), LQ_EINPUT with out->problem set, or LQ_ESIM with the error recorded. */
 static int lq_scene_parse(lq_scene_arena *a, const char *text, size_t len, int origin,
@@ -757,6 +808,8 @@ static int lq_scene_parse(lq_scene_arena *a, const char *text, size_t len, int o
     int rc = LQ_OK;
 
     memset(out, 0, sizeof *out);
+    rc = lq_scene_prescan(text, len, out);
+    if (rc) return rc;
     if (!yaml_parser_initialize(&parser))
         return lq_error(LQ_ESIM, "out of memory starting libyaml");
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -862,14 +915,14 @@ static int lq_scene_fail(const lq_scene *s, const lq_node *n, const char *fmt, .
 /* Reads a whole file into arena memory (NUL-terminated). */
 static int lq_scene_read_file(lq_scene *s, const char *path, char **text, size_t *len)
 {
-    char clip[512];
-    FILE *f = fopen(path, "rb");
+    char clip[512], why[128];
+    FILE *f = NULL;
     char *buf = NULL;
     size_t n = 0, cap = 0;
     int rc = LQ_OK;
-    if (!f) {
-        rc = lq_error(LQ_EINPUT, "%s: cannot read the scene file: %s",
-                      lq_scene_clip(path, 400, clip, sizeof clip), strerror(errno));
+    if (lq_input_open(path, &f, why, sizeof why)) {
+        rc = lq_error_replace(LQ_EINPUT, "%s: cannot read the scene file: %s",
+                              lq_scene_clip(path, 400, clip, sizeof clip), why);
         goto fail;
     }
     for (;;) {
@@ -886,8 +939,10 @@ static int lq_scene_read_file(lq_scene *s, const char *path, char **text, size_t
         n += got;
         if (got == 0) break;
         if (n > (size_t)LQ_SCENE_FILE_MAX) {
-            rc = lq_error(LQ_EINPUT, "%s: the scene file is larger than 64 MiB",
-                          lq_scene_clip(path, 400, clip, sizeof clip));
+            rc = lq_error(
+                LQ_EINPUT,
+                "%s: the scene file is larger than 4 MiB (keyframes belong in CSV path files)",
+                lq_scene_clip(path, 400, clip, sizeof clip));
             goto fail;
         }
     }
@@ -1025,10 +1080,12 @@ static int lq_scene_check_file(lq_scene *s, lq_node *v, const char *cpath)
     }
     if (S_ISDIR(st.st_mode))
         return lq_scene_fail(s, v, "%s: cannot read file '%s': it is a folder", cpath, clip);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        int e = errno;
-        return lq_scene_fail(s, v, "%s: cannot read file '%s': %s", cpath, clip, strerror(e));
+    /* a FIFO or device is refused here, never opened (opening a FIFO blocks) */
+    char why[128];
+    FILE *f = NULL;
+    if (lq_input_open(path, &f, why, sizeof why)) {
+        lq_error_clear();
+        return lq_scene_fail(s, v, "%s: cannot read file '%s': %s", cpath, clip, why);
     }
     fclose(f);
     v->resolved = path;
@@ -1262,6 +1319,110 @@ void lq_scene_free(lq_scene *s)
     if (!s) return;
     lq_scene_arena_free(&s->arena);
     free(s);
+}
+
+/* ---------------------------------------------------------------------------------
+ * The scene as text: what a checkpoint records of the run it belongs to.
+ */
+
+typedef struct lq_scene_text {
+    char *buf;
+    size_t len, cap;
+    bool failed;
+} lq_scene_text;
+
+static void lq_scene_text_add(lq_scene_text *t, const char *str, size_t n)
+{
+    if (t->failed) return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = LQ_MAX(2 * t->cap, t->len + n + 1024);
+        char *grown = realloc(t->buf, cap);
+        if (!grown) {
+            t->failed = true;
+            return;
+        }
+        t->buf = grown;
+        t->cap = cap;
+    }
+    memcpy(t->buf + t->len, str, n);
+    t->len += n;
+    t->buf[t->len] = '\0';
+}
+
+static void lq_scene_text_scalar(lq_scene_text *t, const lq_node *n)
+{
+    if (n->kind == LQ_NODE_NULL) {
+        lq_scene_text_add(t, "~", 1);
+        return;
+    }
+    if (n->quoted) lq_scene_text_add(t, "\"", 1);
+    /* one line per key: a line break in text is written as \n */
+    for (const char *c = n->text; *c; c++) {
+        if (*c == '\n')
+            lq_scene_text_add(t, "\\n", 2);
+        else
+            lq_scene_text_add(t, c, 1);
+    }
+    if (n->quoted) lq_scene_text_add(t, "\"", 1);
+}
+
+static bool lq_scene_text_flat(const lq_node *n)
+{
+    for (int i = 0; n->kind == LQ_NODE_SEQ && i < n->n; i++)
+        if (n->kids[i]->kind == LQ_NODE_SEQ || n->kids[i]->kind == LQ_NODE_MAP) return false;
+    return n->kind == LQ_NODE_SEQ;
+}
+
+static void lq_scene_text_node(lq_scene_text *t, const lq_node *n, char *path, size_t plen,
+                               int depth)
+{
+    if (depth > LQ_SCENE_DEPTH_MAX) return; /* bounded as the loader is */
+    if (n->kind == LQ_NODE_MAP || (n->kind == LQ_NODE_SEQ && !lq_scene_text_flat(n))) {
+        for (int i = 0; i < n->n; i++) {
+            char idx[16];
+            const char *name = idx;
+            if (n->kind == LQ_NODE_MAP)
+                name = n->kids[2 * i]->kind == LQ_NODE_SCALAR ? n->kids[2 * i]->text : "?";
+            else
+                snprintf(idx, sizeof idx, "%d", i);
+            const lq_node *kid = n->kind == LQ_NODE_MAP ? n->kids[2 * i + 1] : n->kids[i];
+            int w = snprintf(path + plen, LQ_SCENE_PATH_MAX - plen, "%s%s", plen ? "." : "", name);
+            size_t next = LQ_MIN(plen + (size_t)LQ_MAX(w, 0), LQ_SCENE_PATH_MAX - 1);
+            lq_scene_text_node(t, kid, path, next, depth + 1);
+            path[plen] = '\0';
+        }
+        return;
+    }
+    /* time.frames is left out: a resumed run may ask for more frames */
+    if (strcmp(path, "time.frames") == 0) return;
+    lq_scene_text_add(t, path, strlen(path));
+    lq_scene_text_add(t, ": ", 2);
+    if (n->kind == LQ_NODE_SEQ) {
+        lq_scene_text_add(t, "[", 1);
+        for (int i = 0; i < n->n; i++) {
+            if (i) lq_scene_text_add(t, ", ", 2);
+            lq_scene_text_scalar(t, n->kids[i]);
+        }
+        lq_scene_text_add(t, "]", 1);
+    } else {
+        lq_scene_text_scalar(t, n);
+    }
+    lq_scene_text_add(t, "\n", 1);
+}
+
+int lq_scene_text_of(const lq_scene *s, char **text, size_t *len)
+{
+    lq_scene_text t = {0};
+    char path[LQ_SCENE_PATH_MAX] = "";
+    lq_scene_text_add(&t, "", 0);
+    if (s->root) lq_scene_text_node(&t, s->root, path, 0, 0);
+    if (t.failed) {
+        free(t.buf);
+        return lq_error(LQ_ESIM, "out of host memory writing the scene as text");
+    }
+    *text = t.buf;
+    *len = t.len;
+    return LQ_OK;
 }
 
 /* ---------------------------------------------------------------------------------

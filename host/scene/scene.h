@@ -92,6 +92,12 @@ const char *lq_scene_file(const lq_scene *s);   /* the path given to lq_scene_lo
 const char *lq_scene_name(const lq_scene *s);   /* `name:` or the file name without .yaml */
 const char *lq_scene_solver(const lq_scene *s); /* "shallow", "splash", "mac", "pls" */
 
+/* The scene after its overrides as text, one line "dotted.path: value" per value in
+ * document order (lists of values as "[a, b]", quoted text in quotes), without
+ * time.frames (a resumed run may ask for more): what a checkpoint records of its run.
+ * *text is malloc'd (the caller frees it). LQ_OK, or LQ_ESIM when out of memory. */
+int lq_scene_text_of(const lq_scene *s, char **text, size_t *len);
+
 /* For checks only a solver can make (e.g. a box outside the grid): records
  * "FILE:LINE:COL: message" at node `at` (NULL: the file, as for an absent key; a node an
  * override made: "--set KEY=VALUE: message") and returns LQ_EINPUT. */

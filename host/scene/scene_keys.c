@@ -139,7 +139,9 @@ const lq_key lq_scene_keys[] = {
     K_INTS("grid.size", REQ, ALL, 2, 3, 1, 65536, NULL, "cells",
            "Cells per axis: `[nx, nz]` for the height-field solvers (`shallow`, `splash`), "
            "`[nx, ny, nz]` for the 3D solvers (2D runs use `nz = 1`)."),
-    K_FLOAT("grid.cell", REQ | GT, ALL, 0, INF, NULL, "m", "Cell edge length."),
+    K_FLOAT("grid.cell", REQ, ALL, 1e-6, 1e4, NULL, "m",
+            "Cell edge length (a micron to 10 km: the solvers' 32-bit arithmetic holds 1/cell² "
+            "and the grid's extent)."),
     K_FLOATS("grid.origin", 0, ALL, 2, 3, -INF, INF, "[0, 0, 0]", "m",
              "World position of the grid's lower corner."),
 
@@ -150,6 +152,10 @@ const lq_key lq_scene_keys[] = {
     K_FLOAT("time.cfl", GT, ALL, 0, 100, "1.0", "",
             "The solver's Courant-number limit per step: a step moves liquid at most this "
             "many cells."),
+    K_INT("time.max_steps", 0, ALL, 1, 1e9, "10000", "",
+          "The most steps one frame may take. A frame that would need more (its time step "
+          "collapsing as the run blows up) stops the run with exit 1, the frame, step, field "
+          "and value named; the frames before it stay."),
 
     /* --- forces and walls ---------------------------------------------------------- */
     K_FLOATS("gravity", 0, ALL, 3, 3, -INF, INF, "[0, -9.81, 0]", "m/s²",

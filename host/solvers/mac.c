@@ -45,6 +45,7 @@
 #include "ops/mac/markers.h"
 #include "ops/mac/momentum.h"
 #include "ops/mac/pressure.h"
+#include "core/budget.h"
 #include "core/framesplit.h"
 #include "core/profile.h"
 #include "core/solver_api.h"
@@ -117,6 +118,7 @@ typedef struct lq_mac {
     float *pcols[LQ_MACSPRAY_NCOLS];                      /* host columns of the points view */
     int pcap;
     int npart, cap, step, sweeps;
+    int max_steps;   /* time.max_steps */
     int unconverged; /* steps this frame whose pressure iteration stopped at max_sweeps */
     float maxdiv;
     double t, dt_prev;
@@ -414,6 +416,7 @@ static int lq_mac_config(lq_mac *s, const lq_config *cfg)
     memcpy(s->g, cfg->gravity, sizeof s->g);
     s->cfl = fmin(cfg->time.cfl, 0.9);
     s->fps = cfg->time.fps;
+    s->max_steps = cfg->time.max_steps;
     s->nu = cfg->mac.viscosity;
     s->gamma = cfg->mac.upwind;
     s->per_cell = cfg->mac.particles;
@@ -753,6 +756,12 @@ static int lq_mac_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     s->ctx = ctx;
     int rc = lq_mac_config(s, cfg);
     size_t n = (size_t)s->nx * s->ny * s->nz;
+    if (!rc) { /* what is allocated below for certain, before anything is (core/budget.h) */
+        double c = (double)n, f = (double)(s->nx + 1) * (s->ny + 1) * (s->nz + 1);
+        double markers = c * s->per_cell * 12.0; /* the initial markers' room, x y z */
+        rc = lq_budget_check(ctx, "solver 'mac'", c * 14 + f * 4 + markers, c * 17 + 12.0 * f,
+                             4 * f);
+    }
     if (!rc) {
         s->fl = lq_alloc(n);
         s->cnt = lq_alloc(n * sizeof(int));
@@ -1193,6 +1202,32 @@ static int lq_mac_dt(lq_mac *s, float *dt)
     return LQ_OK;
 }
 
+/* The fields each stage of the step computes, for a blow-up's message. */
+static const char *const lq_mac_stage_fields[][2] = {{"time step (CFL)", "u, v, w"},
+                                                     {"inlets", "markers"},
+                                                     {"bodies take their cells", "flags"},
+                                                     {"cells classified", "flags"},
+                                                     {"surface pressure", "p"},
+                                                     {"boundary conditions", "u, v, w"},
+                                                     {"momentum", "u, v, w"},
+                                                     {"pressure iteration", "p"},
+                                                     {"boundary conditions again", "u, v, w"},
+                                                     {"surface moves", "markers"},
+                                                     {"bodies move", "bodies"},
+                                                     {"spray and foam", "spray"},
+                                                     {NULL, NULL}};
+
+/* What sets the step, for a blow-up's message (framesplit.h): the fastest velocity
+ * component and gravity. */
+static void lq_mac_why(void *state, char *buf, size_t cap)
+{
+    lq_mac *s = state;
+    float sm[3] = {0, 0, 0};
+    (void)lq_momentum_max_speed(&s->momentum, &s->momentum_state, sm);
+    double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
+    snprintf(buf, cap, "%s", lq_framesplit_speeds(sm, s->g, gmag));
+}
+
 static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *st)
 {
     lq_mac *s = state;
@@ -1206,6 +1241,7 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
     int rc = LQ_OK;
     while (!rc && lq_framesplit_more(&fr, s->t)) {
         float dt = 0;
+        lq_profile_failed_clear();
         LQ_STAGE(rc, s->ctx, "time step (CFL)", lq_mac_dt(s, &dt));
         if (rc) break;
         /* the frame's rest in equal steps of at most dt (up to 5 % over it), not full steps
@@ -1213,10 +1249,11 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
          * step's eq. 2 applied a sliver's p over a whole δt, kicking the faces next to
          * SURFACE cells, which the iteration does not correct, to several m/s */
         double step = lq_framesplit_next(&fr, s->t, dt, LQ_FRAMESPLIT_STRETCH, true);
+        rc = lq_framesplit_guard(&fr, s->step, s->t, step, s->max_steps, lq_mac_why, s);
         LQ_STAGE(rc, s->ctx, "step", lq_mac_step(s, step));
         if (!rc) lq_framesplit_took(&fr, step);
     }
-    if (rc) return rc;
+    if (rc) return lq_framesplit_failed(rc, s->step, s->t, lq_mac_stage_fields);
     LQ_STAGE(rc, s->ctx, "markers leave (outflow)", lq_mac_compact(s));
     LQ_STAGE(rc, s->ctx, "frame stats", lq_mac_measure(s, st));
     lq_framesplit_report(&fr, st);
@@ -1408,12 +1445,14 @@ static int lq_mac_ckpt_chains(lq_mac *s, FILE *f, bool save)
     lq_chains_state *c = &s->chains_state;
     int32_t nch = c->nchains;
     int rc = save ? lq_checkpoint_put(f, &nch, sizeof nch) : lq_checkpoint_get(f, &nch, sizeof nch);
+    if (!save && !rc) rc = lq_checkpoint_count(f, "chain count", nch, 0, INT32_MAX, 8);
     if (!save && !rc) c->n = c->nchains = 0;
     for (int ch = 0; ch < nch && !rc; ch++) {
         int32_t hdr[2] = {save ? c->count[ch] : 0, save ? c->closed[ch] : 0};
         rc = save ? lq_checkpoint_put(f, hdr, sizeof hdr) : lq_checkpoint_get(f, hdr, sizeof hdr);
         if (rc) break;
-        if (hdr[0] < 0 || hdr[0] > 1 << 28) return lq_error(LQ_EINPUT, "checkpoint: bad chain");
+        if (!save && (rc = lq_checkpoint_count(f, "chain's point count", hdr[0], 0, 1 << 28, 8)))
+            return rc;
         float *xy = lq_alloc((size_t)LQ_MAX(hdr[0], 1) * 2 * sizeof(float));
         if (!xy) return LQ_ESIM;
         if (save) {
@@ -1442,11 +1481,17 @@ static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
     }
     int rc = save ? lq_checkpoint_put(f, &sc, sizeof sc) : lq_checkpoint_get(f, &sc, sizeof sc);
     if (rc) return rc;
-    if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz || sc.cap != s->cap ||
-                  sc.npart > s->cap))
+    if (!save && (sc.nx != s->nx || sc.ny != s->ny || sc.nz != s->nz || sc.cap != s->cap))
         return lq_error(LQ_EINPUT,
                         "the checkpoint is for a %d x %d x %d grid with room for %d markers", sc.nx,
                         sc.ny, sc.nz, sc.cap);
+    if (!save) rc = lq_checkpoint_count(f, "marker count", sc.npart, 0, s->cap, 0);
+    for (int r = 0; r < s->ninlets && !save && !rc; r++)
+        rc = lq_checkpoint_count(f, "inlet state", sc.state[r], 0, 2, 0);
+    if (!save && !rc && !(sc.t >= 0 && isfinite(sc.t) && sc.dt_prev >= 0 && isfinite(sc.dt_prev)))
+        rc = lq_error(LQ_EINPUT, "the checkpoint's time %g or last step %g is out of range", sc.t,
+                      sc.dt_prev);
+    if (rc) return rc;
     lq_field *fs[] = {&s->u, &s->v, &s->w, &s->p, &s->flags, &s->pos, &s->owner, &s->machf_state.h};
     size_t nf = 6;
     if (s->twoway) nf++;

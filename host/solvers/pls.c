@@ -105,6 +105,7 @@
 #include "ops/pls/reinit.h"
 #include "ops/pls/sladvect.h"
 #include "ops/pls/texparticles.h"
+#include "core/budget.h"
 #include "core/framesplit.h"
 #include "core/profile.h"
 #include "core/solver_api.h"
@@ -184,6 +185,7 @@ typedef struct lq_pls {
     lq_extrap_params extrap_params;
     double t, dt_prev, volume0;
     int step, frame;
+    int max_steps;  /* time.max_steps */
     unsigned ready; /* bit per module whose init succeeded (LQ_PLS_R_*) */
     size_t device_bytes;
     /* this frame */
@@ -580,6 +582,7 @@ static int lq_pls_config(lq_pls *s, const lq_config *cfg)
     if (nz == 1) s->g[2] = 0;
     s->cfl = c->cfl;
     s->fps = cfg->time.fps;
+    s->max_steps = cfg->time.max_steps;
     s->cellv = s->h * s->h * (nz == 1 ? 1.0 : s->h);
     s->reseed_every = c->reseed_every;
     s->divfree = c->divfree;
@@ -835,6 +838,27 @@ static int lq_pls_start(lq_pls *s, lq_ctx *ctx, float *sdf0)
     return rc;
 }
 
+/* The plan without the particles and objects (decided only once φ is known), and the
+ * host arrays below, checked before anything is allocated (core/budget.h): a grid too
+ * large is refused in no time, not after minutes of set-up (1024 x 1024 x 512: 41 s and
+ * 4.3 GB before). */
+static int lq_pls_budget(const lq_pls *s, lq_ctx *ctx)
+{
+    size_t plan[16];
+    const char *names[16];
+    int np = lq_pls_plan(s, 0, plan, names);
+    double device = 0, largest = 0;
+    for (int i = 0; i < np; i++) {
+        device += (double)plan[i];
+        largest = fmax(largest, (double)plan[i] / 2); /* parts hold two or more buffers */
+    }
+    double c = (double)s->nx * s->ny * s->nz, f = (double)(s->nx + 1) * (s->ny + 1) * (s->nz + 1);
+    /* below 2^26 cells (seconds of set-up) LIQUIDCL_DEVICE_MEMORY is left to the exact plan,
+     * which names every part */
+    return (c < 67108864.0 ? lq_budget_check_nocap : lq_budget_check)(
+        ctx, "solver 'pls'", 12 * c + 4 * f, device, fmin(largest, 4 * f));
+}
+
 /* §6, pls.texture: the band cells of the initial φ (the liquid shapes' distance, on the
  * host) to seed, and the room, per_cell particles in each. */
 static int lq_pls_texture_setup(lq_pls *s, const lq_config *cfg, const float *phi0)
@@ -878,6 +902,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     s->ctx = ctx;
     int rc = lq_pls_config(s, cfg);
     size_t n = (size_t)s->nx * s->ny * s->nz;
+    if (!rc) rc = lq_pls_budget(s, ctx);
     if (!rc) {
         s->fv = lq_alloc((size_t)(s->nx + 1) * (s->ny + 1) * (s->nz + 1) * sizeof(float));
         s->gv = lq_alloc(n * sizeof(float));
@@ -1254,9 +1279,8 @@ static int lq_pls_step_done(lq_pls *s, double dt, const lq_poisson_stats *pst, i
     s->unconverged += !pst->converged;
     if (!isfinite(pst->residual))
         return lq_error(LQ_ESIM,
-                        "simulation blew up in frame %d at step %d (t = %.6g s): field p is not "
-                        "finite",
-                        s->frame, s->step, s->t);
+                        "simulation blew up at step %d (t = %.6g s): field p is not finite",
+                        s->step, s->t);
     s->residual = fmax(s->residual, pst->residual);
     s->escaped += esc;
     s->t += dt;
@@ -1314,7 +1338,7 @@ static int lq_pls_step(lq_pls *s, double dt)
     return lq_pls_step_done(s, dt, &pst, esc);
 }
 
-static int lq_pls_max_speed(lq_pls *s, int frame, double *umax)
+static int lq_pls_max_speed(lq_pls *s, double *umax)
 {
     float sm[3];
     int rc = lq_plsforce_max_speed(&s->plsforce, &s->u, &s->v, &s->w, sm);
@@ -1322,9 +1346,8 @@ static int lq_pls_max_speed(lq_pls *s, int frame, double *umax)
     for (int a = 0; a < 3; a++)
         if (!isfinite(sm[a]))
             return lq_error(LQ_ESIM,
-                            "simulation blew up in frame %d at step %d (t = %.6g s): field %c is "
-                            "not finite",
-                            frame, s->step, s->t, "uvw"[a]);
+                            "simulation blew up at step %d (t = %.6g s): field %c is not finite",
+                            s->step, s->t, "uvw"[a]);
     *umax = fmax(sm[0], fmax(sm[1], sm[2]));
     return LQ_OK;
 }
@@ -1342,21 +1365,20 @@ static int lq_pls_measure_sources(lq_pls *s, lq_frame_stats *st)
     return rc;
 }
 
-static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
+static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
 {
     memset(st, 0, sizeof *st);
     double umax = 0, cells = 0;
     int bad = 0;
-    int rc = lq_pls_max_speed(s, frame, &umax);
+    int rc = lq_pls_max_speed(s, &umax);
     if (!rc)
         rc = lq_plsforce_volume(&s->plsforce, &s->phi, s->has_sdf ? &s->sdf : NULL, (float)s->h,
                                 &cells, &bad);
     if (rc) return rc;
     if (bad)
         return lq_error(LQ_ESIM,
-                        "simulation blew up in frame %d at step %d (t = %.6g s): field phi is not "
-                        "finite",
-                        frame, s->step, s->t);
+                        "simulation blew up at step %d (t = %.6g s): field phi is not finite",
+                        s->step, s->t);
     st->liquid_volume = cells * s->cellv;
     st->max_speed = umax;
     st->pressure_iterations = s->iterations;
@@ -1389,18 +1411,50 @@ static int lq_pls_measure_frame(lq_pls *s, int frame, lq_frame_stats *st)
 
 static int lq_pls_measure(void *state, lq_frame_stats *st)
 {
-    return lq_pls_measure_frame(state, 0, st);
+    return lq_pls_measure_frame(state, st);
 }
 
 /* The longest step allowed now: cfl·h / max|u|, at most cfl·sqrt(h / |g|) and rest. */
-static int lq_pls_dt(lq_pls *s, int frame, double rest, double *dt)
+static int lq_pls_dt(lq_pls *s, double rest, double *dt)
 {
     double umax = 0, gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
-    int rc = lq_pls_max_speed(s, frame, &umax);
+    int rc = lq_pls_max_speed(s, &umax);
     *dt = rest;
     if (umax > 0) *dt = fmin(*dt, s->cfl * s->h / umax);
     if (gmag > 0) *dt = fmin(*dt, s->cfl * sqrt(s->h / gmag));
     return rc;
+}
+
+/* The fields each stage of the step computes, for a blow-up's message (inner stages of
+ * the projection, host/ops/pls/poisson.c, included). */
+static const char *const lq_pls_stage_fields[][2] = {
+    {"time step (CFL)", "u, v, w"},
+    {"particles move", "particles"},
+    {"phi advected", "phi"},
+    {"objects move", "sdf"},
+    {"particles correct phi", "phi"},
+    {"phi reinitialised", "phi"},
+    {"particles corrected, deleted, reseeded", "particles"},
+    {"velocity advected", "u, v, w"},
+    {"gravity and object faces", "u, v, w"},
+    {"viscosity", "u, v, w"},
+    {"system built", "p"},
+    {"right-hand side", "p"},
+    {"solved", "p"},
+    {"velocity updated", "u, v, w"},
+    {"projection", "p"},
+    {"velocity extrapolated", "u, v, w"},
+    {"divergence-free band", "u, v, w"},
+    {NULL, NULL}};
+
+/* What sets the step, for a blow-up's message (framesplit.h). */
+static void lq_pls_why(void *state, char *buf, size_t cap)
+{
+    lq_pls *s = state;
+    float sm[3] = {0, 0, 0};
+    (void)lq_plsforce_max_speed(&s->plsforce, &s->u, &s->v, &s->w, sm);
+    double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
+    snprintf(buf, cap, "%s", lq_framesplit_speeds(sm, s->g, gmag));
 }
 
 static int lq_pls_advance(void *state, int frame, double t_end, lq_frame_stats *st)
@@ -1414,14 +1468,16 @@ static int lq_pls_advance(void *state, int frame, double t_end, lq_frame_stats *
     int rc = LQ_OK;
     while (!rc && lq_framesplit_more(&fr, s->t)) {
         double dt = 0;
-        LQ_STAGE(rc, s->ctx, "time step (CFL)", lq_pls_dt(s, frame, t_end - s->t, &dt));
+        lq_profile_failed_clear();
+        LQ_STAGE(rc, s->ctx, "time step (CFL)", lq_pls_dt(s, t_end - s->t, &dt));
         if (rc) break;
         dt = lq_framesplit_next(&fr, s->t, dt, LQ_FRAMESPLIT_ROUNDOFF, false);
+        rc = lq_framesplit_guard(&fr, s->step, s->t, dt, s->max_steps, lq_pls_why, s);
         LQ_STAGE(rc, s->ctx, "step", lq_pls_step(s, dt));
         if (!rc) lq_framesplit_took(&fr, dt);
     }
-    if (rc) return rc;
-    LQ_STAGE(rc, s->ctx, "frame stats", lq_pls_measure_frame(s, frame, st));
+    if (rc) return lq_framesplit_failed(rc, s->step, s->t, lq_pls_stage_fields);
+    LQ_STAGE(rc, s->ctx, "frame stats", lq_pls_measure_frame(s, st));
     lq_framesplit_report(&fr, st);
     return rc;
 }
@@ -1535,11 +1591,12 @@ static int lq_pls_texture_ckpt(lq_pls *s, FILE *f, bool save)
 {
     int32_t n = s->texst.n;
     int rc = save ? lq_checkpoint_put(f, &n, sizeof n) : lq_checkpoint_get(f, &n, sizeof n);
-    if (!rc && (n < 0 || n > s->texst.capacity))
-        return lq_error(LQ_EINPUT, "the checkpoint holds %d texture particles, room for %d", n,
-                        s->texst.capacity);
+    /* checked before use: n bounds every texture kernel's range and the lookups */
+    if (!rc && !save)
+        rc = lq_checkpoint_count(f, "texture particle count", n, 0, s->texst.capacity, 0);
+    if (rc) return rc;
     s->texst.n = n;
-    return rc ? rc : lq_checkpoint_fields(f, (lq_field *[]){&s->texst.part}, 1, save);
+    return lq_checkpoint_fields(f, (lq_field *[]){&s->texst.part}, 1, save);
 }
 
 typedef struct lq_pls_scalars {

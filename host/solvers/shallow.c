@@ -71,7 +71,7 @@ typedef struct lq_shallow {
     lq_hfinit_grid g;
     double gravity, tau, cfl, fps, manning;
     float eps;
-    int substeps;
+    int substeps, max_steps;
     bool correct, advect;
     lq_heightfield_state heightfield_state;
     double scale;
@@ -114,9 +114,9 @@ static void lq_shallow_rain_init(lq_shallow *s, const lq_config_source *q, lq_sh
 static void lq_shallow_wavemaker(lq_shallow *s, const lq_config_source *q, lq_shallow_source_def *d)
 {
     int wall = q->wavemaker.wall;
-    int cells = (int)ceil(q->wavemaker.width / s->g.dx - 1e-9);
     bool along_x = wall == LQ_CONFIG_WALL_X_MIN || wall == LQ_CONFIG_WALL_X_MAX;
-    cells = LQ_MAX(1, LQ_MIN(cells, along_x ? s->g.nx : s->g.nz));
+    int cells =
+        lq_int_clamp(ceil(q->wavemaker.width / s->g.dx - 1e-9), 1, along_x ? s->g.nx : s->g.nz);
     d->wavemaker = true;
     d->once = NAN;
     d->amplitude = q->wavemaker.amplitude;
@@ -188,8 +188,11 @@ static lq_shallow_disc lq_shallow_footprint(const lq_shallow *s, int mode, doubl
     f.ck = (float)((cz - s->g.origin[2]) / dx);
     float R = (float)(r / dx);
     f.inv_r2 = 1.0f / (R * R);
-    int i0 = (int)floor(f.ci - R) - 1, k0 = (int)floor(f.ck - R) - 1;
-    int i1 = (int)ceil(f.ci + R) + 1, k1 = (int)ceil(f.ck + R) + 1;
+    /* clamped a cell past the grid (a drop far outside it covers no cell either way) */
+    int i0 = lq_int_clamp(floor(f.ci - R), -1, s->g.nx + 3) - 1;
+    int k0 = lq_int_clamp(floor(f.ck - R), -1, s->g.nz + 3) - 1;
+    int i1 = lq_int_clamp(ceil(f.ci + R), -3, s->g.nx + 1) + 1;
+    int k1 = lq_int_clamp(ceil(f.ck + R), -3, s->g.nz + 1) + 1;
     i0 = LQ_MAX(i0, 0);
     k0 = LQ_MAX(k0, 0);
     i1 = LQ_MIN(i1, s->g.nx);
@@ -239,6 +242,7 @@ static int lq_shallow_config(lq_shallow *s, const lq_config *cfg)
     s->fps = cfg->time.fps;
     s->eps = (float)cfg->shallow.dry_epsilon;
     s->substeps = cfg->shallow.substeps;
+    s->max_steps = cfg->time.max_steps;
     s->correct = cfg->shallow.volume_correction;
     s->advect = cfg->shallow.advection;
     if (cfg->nobstacles > 0)
@@ -271,7 +275,7 @@ static int lq_shallow_scale(lq_shallow *s, const float *b, const float *h)
         dmax = fmaxf(dmax, lq_heightfield_depth(h[c], b[c]));
     }
     double dcap = exp2(ceil(log2(fmax(8.0 * fmax(hmax - bmin, bmax - bmin), 1.0))));
-    int S = (int)floor(62.0 - log2((double)n) - log2(dcap));
+    int S = lq_int_clamp(floor(62.0 - log2((double)n) - log2(dcap)), -1000, 1000);
     s->scale = ldexp(1.0, LQ_MIN(S, 60));
     s->dmax = dmax;
     s->hv = lq_alloc(f4);
@@ -506,6 +510,14 @@ static int lq_shallow_measure(void *state, lq_frame_stats *st)
     return LQ_OK;
 }
 
+/* What sets the step count, for a blow-up's message (framesplit.h). */
+static void lq_shallow_why(void *state, char *buf, size_t cap)
+{
+    const lq_shallow *s = state;
+    snprintf(buf, cap, "field h: deepest water %.3g m under gravity %.3g m/s^2", s->dmax,
+             s->gravity);
+}
+
 static int lq_shallow_advance(void *state, int frame, double t_end, lq_frame_stats *st)
 {
     lq_shallow *s = state;
@@ -517,10 +529,12 @@ static int lq_shallow_advance(void *state, int frame, double t_end, lq_frame_sta
     int n = s->substeps, rc = LQ_OK;
     if (n <= 0) {
         double c = sqrt(s->gravity * fmax(s->dmax, 0.0)) * fr.span / s->g.dx;
-        n = (int)lq_framesplit_count(c / s->cfl, LQ_FRAMESPLIT_ROUNDOFF);
+        rc = lq_framesplit_count_checked(lq_framesplit_count(c / s->cfl, LQ_FRAMESPLIT_ROUNDOFF),
+                                         s->step, s->t, s->max_steps, lq_shallow_why, s, &n);
     }
     for (int i = 0; i < n && !rc; i++) {
         double dt = lq_framesplit_fixed(&fr, s->t, i, n); /* the last lands on t_end */
+        rc = lq_framesplit_guard(&fr, s->step, s->t, dt, s->max_steps, lq_shallow_why, s);
         LQ_STAGE(rc, s->ctx, "step", lq_shallow_step(s, dt));
         if (!rc) lq_framesplit_took(&fr, dt);
     }

@@ -75,7 +75,9 @@ typedef struct lq_splash {
     lq_columns_state columns_state;
     lq_hfinit_grid g;
     double grav[3], gravity, rho, k, sdiag, damping, viscosity, kappa, cfl, fps;
-    int impact_surface, passes, substeps;
+    int impact_surface, passes, substeps, max_steps;
+    bool why_objects; /* the objects' speed set the last step count (else the depth) */
+    double vobj;      /* m/s: the fastest object's speed then */
     /* spray */
     double threshold, rate, volume, drag;
     lq_uint seed;
@@ -123,8 +125,8 @@ static int lq_splash_sources(lq_splash *s, const lq_config *cfg)
         double o = xwall ? s->g.origin[2] : s->g.origin[0];
         double span[2] = {o, o + len * s->g.dx};
         if (q->pipe.has_span) memcpy(span, q->pipe.span, sizeof span);
-        int a = (int)floor((fmin(span[0], span[1]) - o) / s->g.dx + 0.5);
-        int b = (int)floor((fmax(span[0], span[1]) - o) / s->g.dx + 0.5);
+        int a = lq_int_clamp(floor((fmin(span[0], span[1]) - o) / s->g.dx + 0.5), -1, len + 1);
+        int b = lq_int_clamp(floor((fmax(span[0], span[1]) - o) / s->g.dx + 0.5), -1, len + 1);
         a = LQ_MAX(a, 0);
         b = LQ_MIN(b, len);
         if (b <= a)
@@ -274,6 +276,7 @@ static int lq_splash_config(lq_splash *s, const lq_config *cfg)
     s->impact_surface = sp->impact_surface;
     s->passes = sp->volume_passes;
     s->substeps = sp->substeps;
+    s->max_steps = cfg->time.max_steps;
     s->threshold = cfg->spray.threshold;
     s->rate = cfg->spray.rate;
     /* particle volumes on the fixed-point grid, so what leaves and returns is exact */
@@ -388,10 +391,11 @@ static void lq_splash_footprint(const lq_splash *s, int r[4])
         lo[1] = fmin(lo[1], b->pos[2] - rad);
         hi[1] = fmax(hi[1], b->pos[2] + rad);
     }
-    int i0 = (int)floor((lo[0] - s->g.origin[0]) / s->g.dx);
-    int i1 = (int)ceil((hi[0] - s->g.origin[0]) / s->g.dx);
-    int k0 = (int)floor((lo[1] - s->g.origin[2]) / s->g.dx);
-    int k1 = (int)ceil((hi[1] - s->g.origin[2]) / s->g.dx);
+    int nx = s->g.nx, nz = s->g.nz; /* objects far off the grid cover no column either way */
+    int i0 = lq_int_clamp(floor((lo[0] - s->g.origin[0]) / s->g.dx), -1, nx + 1);
+    int i1 = lq_int_clamp(ceil((hi[0] - s->g.origin[0]) / s->g.dx), -1, nx + 1);
+    int k0 = lq_int_clamp(floor((lo[1] - s->g.origin[2]) / s->g.dx), -1, nz + 1);
+    int k1 = lq_int_clamp(ceil((hi[1] - s->g.origin[2]) / s->g.dx), -1, nz + 1);
     i0 = LQ_MAX(i0, 0);
     k0 = LQ_MAX(k0, 0);
     i1 = LQ_MIN(i1, s->g.nx);
@@ -715,7 +719,7 @@ static int lq_splash_measure(void *state, lq_frame_stats *st)
  * 0.5·cfl on the deepest water (1.5x margin for splashes within the frame), √(1+κ)
  * stiffer where objects touch; objects move ≤ dx/4 per step; explicit diffusion
  * ν Δt / Δx² ≤ 1/8. */
-static int lq_splash_steps(const lq_splash *s, double span)
+static double lq_splash_steps(lq_splash *s, double span)
 {
     if (s->substeps > 0) return s->substeps;
     double stiff = 1.0, vobj = 0;
@@ -729,12 +733,27 @@ static int lq_splash_steps(const lq_splash *s, double span)
     for (int i = 0; i < s->nobj && stiff == 1.0; i++)
         if (s->obj[i].body.path || lq_splash_active(s, &s->obj[i])) stiff = 1.0 + s->kappa;
     double c = sqrt(s->k * s->gravity * fmax(1.5 * s->dmax, 1e-6) * stiff) * span / s->g.dx;
-    int n = (int)lq_framesplit_count(c / (0.5 * s->cfl), LQ_FRAMESPLIT_ROUNDOFF);
-    n = LQ_MAX(n, (int)lq_framesplit_count(vobj * span / (0.25 * s->g.dx), LQ_FRAMESPLIT_ROUNDOFF));
+    /* counts as doubles, cast by the caller once checked (a blown-up speed overflows int) */
+    double n = lq_framesplit_count(c / (0.5 * s->cfl), LQ_FRAMESPLIT_ROUNDOFF);
+    double no = lq_framesplit_count(vobj * span / (0.25 * s->g.dx), LQ_FRAMESPLIT_ROUNDOFF);
+    s->why_objects = no > n || isnan(no);
+    s->vobj = vobj;
+    n = fmax(n, no);
     if (s->viscosity > 0)
-        n = LQ_MAX(n, (int)lq_framesplit_count(8.0 * s->viscosity * span / (s->g.dx * s->g.dx),
-                                               LQ_FRAMESPLIT_ROUNDOFF));
+        n = fmax(n, lq_framesplit_count(8.0 * s->viscosity * span / (s->g.dx * s->g.dx),
+                                        LQ_FRAMESPLIT_ROUNDOFF));
     return n;
+}
+
+/* What sets the step count, for a blow-up's message (framesplit.h). */
+static void lq_splash_why(void *state, char *buf, size_t cap)
+{
+    const lq_splash *s = state;
+    if (s->why_objects)
+        snprintf(buf, cap, "objects: speed %.3g m/s under gravity %.3g m/s^2", s->vobj, s->gravity);
+    else
+        snprintf(buf, cap, "field d: deepest water %.3g m under gravity %.3g m/s^2", s->dmax,
+                 s->gravity);
 }
 
 static int lq_splash_advance(void *state, int frame, double t_end, lq_frame_stats *st)
@@ -743,10 +762,13 @@ static int lq_splash_advance(void *state, int frame, double t_end, lq_frame_stat
     (void)frame;
     lq_framesplit fr = lq_framesplit_start(s->t, t_end);
     if (fr.span <= 0) return lq_splash_measure(s, st);
-    int n = lq_splash_steps(s, fr.span), rc = LQ_OK;
+    int n = 0;
+    int rc = lq_framesplit_count_checked(lq_splash_steps(s, fr.span), s->step, s->t, s->max_steps,
+                                         lq_splash_why, s, &n);
     for (int i = 0; i < s->nobj; i++) s->obj[i].impulse = 0;
     for (int i = 0; i < n && !rc; i++) {
         double dt = lq_framesplit_fixed(&fr, s->t, i, n);
+        rc = lq_framesplit_guard(&fr, s->step, s->t, dt, s->max_steps, lq_splash_why, s);
         LQ_STAGE(rc, s->ctx, "step", lq_splash_step(s, dt));
         if (!rc) lq_framesplit_took(&fr, dt);
     }
@@ -953,6 +975,18 @@ static int lq_splash_load(void *state, FILE *f)
                         "the checkpoint is for a %d x %d grid with %d objects and room for %d "
                         "particles",
                         sc.nx, sc.nz, sc.nobj, sc.capacity);
+    /* the counts and indices the steps use, checked before they are */
+    rc = lq_checkpoint_count(f, "particle buffer", sc.cur, 0, 1, 0);
+    if (!rc) rc = lq_checkpoint_count(f, "spray particle count", sc.live, 0, sc.capacity, 0);
+    if (!rc) rc = lq_checkpoint_count(f, "contact rectangle's i0", sc.rect[0], 0, sc.nx, 0);
+    if (!rc) rc = lq_checkpoint_count(f, "contact rectangle's k0", sc.rect[1], 0, sc.nz, 0);
+    if (!rc)
+        rc = lq_checkpoint_count(f, "contact rectangle's width", sc.rect[2], 0, sc.nx - sc.rect[0],
+                                 0);
+    if (!rc)
+        rc = lq_checkpoint_count(f, "contact rectangle's depth", sc.rect[3], 0, sc.nz - sc.rect[1],
+                                 0);
+    if (rc) return rc;
     for (int i = 0; i < s->nobj && !rc; i++) {
         lq_splash_object *o = &s->obj[i];
         double b[19], extra[2];

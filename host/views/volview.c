@@ -136,8 +136,10 @@ static void vv_draw_points(lq_volview *p)
         pix[1] = c->cy - c->focal * lq_dot3(rel, c->up) / zf;
         const double col[2][3] = {{0.86, 0.93, 1.0}, {1.0, 1.0, 1.0}};
         double alpha = kind ? 0.85 : 0.7;
-        for (int yy = (int)floor(pix[1] - r); yy <= (int)ceil(pix[1] + r); yy++)
-            for (int xx = (int)floor(pix[0] - r); xx <= (int)ceil(pix[0] + r); xx++) {
+        int y0 = lq_int_clamp(floor(pix[1] - r), -1, h), y1 = lq_int_clamp(ceil(pix[1] + r), -1, h);
+        int x0 = lq_int_clamp(floor(pix[0] - r), -1, w), x1 = lq_int_clamp(ceil(pix[0] + r), -1, w);
+        for (int yy = y0; yy <= y1; yy++)
+            for (int xx = x0; xx <= x1; xx++) {
                 if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
                 double dx = xx + 0.5 - pix[0], dy = yy + 0.5 - pix[1];
                 double a = alpha * fmax(0, 1 - sqrt(dx * dx + dy * dy) / (r + 0.5));
@@ -392,7 +394,7 @@ static double vv_march_liquid(const vv_frame *F, const double o[3], const double
         int b[3];
         for (int a = 0; a < 3; a++) {
             int nb = a == 0 ? p->bx : a == 1 ? p->by : p->bz;
-            int i = (int)floor((q[a] - F->lo[a]) * F->inv[a] / VV_BRICK);
+            int i = lq_int_clamp(floor((q[a] - F->lo[a]) * F->inv[a] / VV_BRICK), -1, nb);
             b[a] = i < 0 ? 0 : i >= nb ? nb - 1 : i;
         }
         size_t bi = (size_t)b[0] + (size_t)p->bx * ((size_t)b[1] + (size_t)p->by * (size_t)b[2]);
@@ -447,8 +449,7 @@ static double vv_thickness(const vv_frame *F, const double o[3], const double d[
         if (F->solid) {
             size_t c = 0;
             for (int a = 0; a < 3; a++) {
-                int i = (int)floor((q[a] - F->lo[a]) * F->inv[a]);
-                i = i < 0 ? 0 : i >= F->n[a] ? F->n[a] - 1 : i;
+                int i = lq_int_clamp(floor((q[a] - F->lo[a]) * F->inv[a]), 0, F->n[a] - 1);
                 c += (size_t)i * F->stride[a];
             }
             if (F->solid[c]) return tn - ta;
@@ -469,8 +470,7 @@ static double vv_march_solid(const vv_frame *F, const double o[3], const double 
     vv_at(o, d, ta, q);
     for (int a = 0; a < 3; a++) {
         double g = (q[a] - F->lo[a]) * F->inv[a];
-        i[a] = (int)floor(g);
-        i[a] = i[a] < 0 ? 0 : i[a] >= F->n[a] ? F->n[a] - 1 : i[a];
+        i[a] = lq_int_clamp(floor(g), 0, F->n[a] - 1);
         st[a] = d[a] > 0 ? 1 : -1;
         if (fabs(d[a]) < 1e-300) {
             tmax[a] = tdel[a] = INFINITY;
@@ -589,8 +589,9 @@ static void vv_shade_floor(const vv_frame *F, const double q[3], const double d[
 {
     const double up[3] = {0, 1, 0};
     double lift[3] = {q[0], q[1] + 1e-3 * F->h, q[2]};
-    long cx = (long)floor((q[0] - F->lo[0]) / F->checker);
-    long cz = (long)floor((q[2] - F->lo[2]) / F->checker);
+    /* the checker's parity; past 2^30 squares (rays grazing the floor) it is one colour */
+    long cx = lq_int_clamp(floor((q[0] - F->lo[0]) / F->checker), -(1 << 30), 1 << 30);
+    long cz = lq_int_clamp(floor((q[2] - F->lo[2]) / F->checker), -(1 << 30), 1 << 30);
     vv_lit(F, (cx + cz) & 1 ? F->floor_a : F->floor_b, up, d, vv_sunlight(F, lift, -1), 0, out);
 }
 
@@ -861,8 +862,7 @@ static void vv_pixel_2d(const vv_frame *F, double sy, double x, double y, double
     if (inbox && F->solid) {
         int cell[2];
         for (int a = 0; a < 2; a++) {
-            int i = (int)floor((q[a] - F->lo[a]) * F->inv[a]);
-            cell[a] = i < 0 ? 0 : i >= F->n[a] ? F->n[a] - 1 : i;
+            cell[a] = lq_int_clamp(floor((q[a] - F->lo[a]) * F->inv[a]), 0, F->n[a] - 1);
         }
         size_t c = (size_t)cell[0] + F->stride[1] * (size_t)cell[1];
         if (F->solid[c]) {

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/common.h"
+#include "core/input.h"
 #include "world/hfinit.h"
 #include "io/io.h"
 
@@ -242,12 +243,10 @@ static int lq_voxel_mask(const lq_config *cfg, const lq_config_obstacle *ob, con
                 if (x < mn[0] || x > mx[0] || y < mn[1] || y > mx[1] || z < mn[2] || z > mx[2])
                     continue;
                 /* nearest texel; image row 0 is the top (max y), slice 0 at min z */
-                int px = (int)floor((x - mn[0]) / (mx[0] - mn[0]) * w);
-                int py = (int)floor((mx[1] - y) / (mx[1] - mn[1]) * h);
-                int pz = (int)floor((z - mn[2]) / (mx[2] - mn[2]) * count);
-                px = LQ_MIN(LQ_MAX(px, 0), w - 1);
-                py = LQ_MIN(LQ_MAX(py, 0), h - 1);
-                pz = LQ_MIN(LQ_MAX(pz, 0), count - 1);
+                /* a box flat along an axis (0/0) reads texel 0 of it */
+                int px = lq_int_clamp(floor((x - mn[0]) / (mx[0] - mn[0]) * w), 0, w - 1);
+                int py = lq_int_clamp(floor((mx[1] - y) / (mx[1] - mn[1]) * h), 0, h - 1);
+                int pz = lq_int_clamp(floor((z - mn[2]) / (mx[2] - mn[2]) * count), 0, count - 1);
                 if (!bits[((size_t)pz * h + py) * w + px]) continue;
                 size_t c = LQ_VOXEL_CELL(i, j, k, g->nx, g->ny);
                 g->solid[c] = 1;
@@ -462,8 +461,9 @@ static int lq_voxel_obj_line(const char *path, int ln, char *line, lq_voxel_buil
 int lq_voxel_mesh_read(const char *path, lq_voxel_mesh *m)
 {
     memset(m, 0, sizeof *m);
-    FILE *f = fopen(path, "rb");
-    if (!f) return lq_error(LQ_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = NULL;
+    int open_rc = lq_input_open_asset(path, &f);
+    if (open_rc) return open_rc;
     lq_voxel_builder b = {0};
     int *face = NULL, fcap = 0, rc = LQ_OK, ln = 0;
     char *line = NULL;
@@ -643,7 +643,7 @@ int lq_voxel_mesh_fill(const lq_voxel_mesh *m, int nx, int ny, int nz, double dx
                 hits[nh++] = (lq_voxel_hit){j + (int64_t)ny * k, xc};
             }
     }
-    qsort(hits, nh, sizeof *hits, lq_voxel_hit_cmp);
+    if (nh > 0) qsort(hits, nh, sizeof *hits, lq_voxel_hit_cmp); /* hits is NULL without any */
     for (size_t a = 0; a < nh;) {
         size_t b = a;
         while (b < nh && hits[b].row == hits[a].row) b++;

@@ -321,7 +321,9 @@ LQ_INLINE void lq_macspray_copy_out(LQ_GLOBAL float *o, const LQ_GLOBAL float *a
     o[LQ_MACSPRAY_R] = r;
     o[LQ_MACSPRAY_SPLIT] = 0.0f;
     for (int ax = 0; ax < 3; ax++) o[LQ_MACSPRAY_V + ax] = a[LQ_MACSPRAY_V + ax] + kick[ax];
-    if (!two) return;
+    if (!two) {
+        return; /* braces: LQ_GLOBAL is empty in C, and clang took the next line for the if's */
+    }
     LQ_GLOBAL float *o2 = o + LQ_MACSPRAY_STRIDE;
     for (int j = 0; j < LQ_MACSPRAY_STRIDE; j++) o2[j] = o[j];
     for (int ax = 0; ax < 3; ax++) o2[LQ_MACSPRAY_V + ax] = a[LQ_MACSPRAY_V + ax] - kick[ax];

@@ -342,6 +342,19 @@ static void test_rejects(void)
     REJECT("solver: shallow\n  grid: 1\n", 2, 7, "YAML syntax error: mapping values are not");
     REJECT("solver: shallow\ngrid: *nowhere\n", 2, 7, "found undefined alias");
     REJECT("a: &x [*x]\n", 1, 4, "nesting deeper than 64 levels");
+    {
+        /* 64 000 levels cost libyaml's loader 17 s (quadratic): refused from its events,
+         * after the first 66 levels, in no time */
+        static char deep[2 * 64000 + 64];
+        size_t o = (size_t)sprintf(deep, "solver: shallow\ngrid: ");
+        for (int i = 0; i < 64000; i++) deep[o++] = '[';
+        for (int i = 0; i < 64000; i++) deep[o++] = ']';
+        deep[o++] = '\n';
+        deep[o] = '\0';
+        double t0 = lq_now();
+        REJECT(deep, 2, 71, "nesting deeper than 64 levels");
+        CHECK_MSG(lq_now() - t0 < 0.5, "64 000 levels took %.2f s to refuse", lq_now() - t0);
+    }
 
     /* the solver is read first */
     REJECT("grid: {size: [4, 4], cell: 1}\n", 1, 1,
@@ -395,7 +408,17 @@ static void test_rejects(void)
     REJECT("solver: shallow\ngrid:\n  size: [16, 0]\n  cell: 0.1\n", 3, 14,
            "grid.size.1: 0 is out of range [1, 65536] cells");
     REJECT("solver: shallow\ngrid:\n  size: [16, 16]\n  cell: -0.1\n", 4, 9,
-           "grid.cell: -0.1 is out of range (0, inf) m");
+           "grid.cell: -0.1 is out of range [1e-06, 10000] m");
+    /* numbers the solvers' 32-bit floats cannot hold (issue 19: a cell of 1e300 passed and
+     * wrote inf coordinates; 1e-320 failed only after frame 0 was written) */
+    REJECT(HEAD "gravity: [0, -1e300, 0]\n", 5, 14,
+           "gravity.1: -1e300 does not fit a 32-bit float (at most 3.4e+38)");
+    REJECT(HEAD "gravity: [0, -1e-320, 0]\n", 5, 14,
+           "gravity.1: -1e-320 is too small for a 32-bit float");
+    REJECT("solver: shallow\ngrid:\n  size: [16, 16]\n  cell: 1e300\n", 4, 9,
+           "grid.cell: 1e300 does not fit a 32-bit float");
+    REJECT("solver: shallow\ngrid:\n  size: [16, 16]\n  cell: 1e-320\n", 4, 9,
+           "grid.cell: 1e-320 is too small for a 32-bit float");
     REJECT(HEAD "shallow: {damping: 1.5}\n", 5, 20, "shallow.damping: 1.5 is out of range [0, 1]");
 
     /* enum words: the allowed list, and a suggestion when close */

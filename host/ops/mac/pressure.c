@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/interrupt.h" /* a long iteration stops for Ctrl-C (the frame is abandoned) */
+
 static const char *const lq_pressure_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/pressure_cell.h",
     "kernels/mac/pressure.cl"};
@@ -320,7 +322,7 @@ int lq_pressure_solve(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressu
     float m = INFINITY;
     int rc = lq_pressure_check_params(prm);
     if (!rc) rc = lq_pressure_divergence(o, st, prm, &m);
-    while (!rc && !(m < prm->eps) && isfinite(m) && done < prm->max_sweeps) {
+    while (!rc && !(m < prm->eps) && isfinite(m) && done < prm->max_sweeps && !lq_interrupt_due()) {
         int todo = LQ_MIN(prm->check_every, prm->max_sweeps - done);
         for (int s = 0; s < todo && !rc; s++) {
             if (prm->method == LQ_PRESSURE_JACOBI) {

@@ -532,6 +532,16 @@ int lq_plssource_checkpoint(lq_plssource_ops *o, FILE *f, bool save)
     }
     rc = lq_checkpoint_get(f, sv, (size_t)o->n * sizeof *sv);
     if (!rc) rc = lq_checkpoint_get(f, &sunk, sizeof sunk);
+    /* checked before any is used (docs/RELIABILITY.md): the state picks the branch of
+     * every later step, and the volumes enter the stats and the next openings */
+    for (int e = 0; e < o->n && !rc; e++) {
+        rc = lq_checkpoint_count(f, "source state", sv[e].state, LQ_PLSSOURCE_WAITING,
+                                 LQ_PLSSOURCE_CLOSED, 0);
+        if (!rc && !(isfinite(sv[e].c_on) && isfinite(sv[e].c_off) && isfinite(sv[e].flux) &&
+                     isfinite(sv[e].delivered)))
+            rc = lq_error(LQ_EINPUT, "the checkpoint's source %d holds a volume that is not finite",
+                          e + 1);
+    }
     for (int e = 0; e < o->n && !rc; e++) {
         lq_plssource_item *it = &o->item[e];
         it->c_on = sv[e].c_on;

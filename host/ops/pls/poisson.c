@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/common.h"
+#include "core/interrupt.h" /* a long solve stops for Ctrl-C (the frame is abandoned) */
 #include "core/profile.h"
 
 static const char *const lq_poisson_sources[] = {
@@ -871,7 +872,7 @@ static int lq_poisson_relax(lq_poisson_ops *o, const lq_field *b, float shift, l
     lq_field *cur = p, *other = &o->z;
     double rn = INFINITY, best = INFINITY;
     int rc = LQ_OK, it = 0, stall = 0;
-    while (it < max_iter && !rc) {
+    while (it < max_iter && !rc && !lq_interrupt_due()) {
         it++;
         if (sor) {
             rc = lq_poisson_sor_pass(o, b, shift, p, 0, omega);
@@ -929,7 +930,7 @@ static int lq_poisson_cg(lq_poisson_ops *o, const lq_field *b, float shift, lq_f
     if (!rc) rc = lq_poisson_direction(o, z, d, 0.0f);
     if (!rc && pre) rc = lq_poisson_dot(o, r, z, &rz);
     if (!pre) rz = rr;
-    while (!rc && it < max_iter) {
+    while (!rc && it < max_iter && !lq_interrupt_due()) {
         it++;
         rc = lq_poisson_apply_dq(o, d, q, &dq);
         if (rc) break;
