@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "core/input.h"
 #include "core/interrupt.h"
 #include "core/version.h"
+#include "core/worker.h"
 #include "views/hfview.h"
 #include "io/io.h"
 #include "views/meshout.h"
@@ -137,11 +139,24 @@ static int lq_run_stats_reopen(lq_jsonl *j, const char *path, int keep)
     return rc ? rc : lq_jsonl_append(j, path);
 }
 
+typedef struct lq_run_job lq_run_job;
+
 typedef struct lq_run_writer {
     const char *dir;
     const lq_config *cfg;
-    const lq_solver_vt *vt;
+    const lq_solver_vt *vt; /* the solver (main thread: stepping, capture, checkpoints) */
     void *state;
+    /* what the outputs read (the writer thread): a frame's host copies through the
+     * solver's interface (lq_run_job_vt); ev = vt, es = state when written in place */
+    lq_solver_vt job_vt;
+    const lq_solver_vt *ev;
+    void *es;
+    lq_worker worker;
+    lq_run_job *jobs; /* 3 in rotation (worker.h: one runs, one waits, one is filled) */
+    int next_job;
+    int werr; /* the writer's first failure, its message in wmsg */
+    char wmsg[1024];
+    pthread_mutex_t werr_lock;
     lq_jsonl stats;
     FILE *objects; /* objects.csv, when the solver has objects */
     bool preview_ready, vol_ready;
@@ -153,7 +168,7 @@ typedef struct lq_run_writer {
 } lq_run_writer;
 
 static int lq_run_write_stats(lq_run_writer *w, int frame, double t, const lq_frame_stats *st,
-                              double wall_ms)
+                              double wall_ms, double output_ms)
 {
     lq_jsonl *j = &w->stats;
     lq_jsonl_begin(j);
@@ -170,6 +185,7 @@ static int lq_run_write_stats(lq_run_writer *w, int frame, double t, const lq_fr
         lq_jsonl_int(j, "pressure_iterations", st->pressure_iterations);
     lq_jsonl_num(j, "pressure_residual", st->pressure_residual);
     lq_jsonl_num(j, "wall_ms", wall_ms);
+    lq_jsonl_num(j, "output_ms", output_ms);
     for (int i = 0; i < st->nextra; i++) lq_jsonl_num(j, st->extra[i].key, st->extra[i].value);
     return lq_jsonl_end(j);
 }
@@ -180,7 +196,7 @@ static int lq_run_write_objects(lq_run_writer *w, int frame, double t)
     if (!w->objects) return LQ_OK;
     const lq_object_record *r;
     int n = 0;
-    int rc = w->vt->objects(w->state, &r, &n);
+    int rc = w->ev->objects(w->es, &r, &n);
     for (int i = 0; i < n && !rc; i++)
         fprintf(
             w->objects,
@@ -220,8 +236,8 @@ static int lq_run_texture(lq_run_writer *w, int frame, bool bin, lq_texmap **tex
     const lq_config_grid *g = &w->cfg->grid;
     lq_points_view tp;
     *tex = NULL;
-    int rc = w->vt->texture ? w->vt->texture(w->state, &tp) : LQ_OK;
-    if (rc || !w->vt->texture || tp.n == 0) return rc;
+    int rc = w->ev->texture ? w->ev->texture(w->es, &tp) : LQ_OK;
+    if (rc || !w->ev->texture || tp.n == 0) return rc;
     char path[4096 + 128];
     snprintf(path, sizeof path, "%s/particles/texture_%04d.ply", w->dir, frame);
     if (w->cfg->output.particles)
@@ -259,7 +275,7 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
     lq_texmap *tex = NULL;
     int rc = lq_run_texture(w, frame, mesh || preview, &tex);
     if (!rc && !mesh && !preview) return LQ_OK;
-    if (!rc) rc = w->vt->view(w->state, "phi", &vp);
+    if (!rc) rc = w->ev->view(w->es, "phi", &vp);
     if (rc) {
         lq_texmap_free(&w->tex);
         return rc;
@@ -269,7 +285,7 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
     uint8_t *solid = lq_alloc(n);
     if (!phi || !solid) rc = LQ_ESIM;
     if (!rc) memcpy(phi, vp.data, n * sizeof *phi);
-    if (!rc) rc = w->vt->view(w->state, "solid", &vs);
+    if (!rc) rc = w->ev->view(w->es, "solid", &vs);
     for (size_t c = 0; c < n && !rc; c++) solid[c] = vs.data[c] > 0.5f;
     /* the grid's lower corner, as mcubes.h and volview take it (a view's origin is its
      * first sample, the first cell centre: passed as is, every mesh sat ½ h high on each
@@ -283,7 +299,7 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
         for (int a = 0; a < 3 && !rc; a++) {
             lq_field_view vf;
             const char nm[2] = {(char)('u' + a), 0};
-            rc = w->vt->view(w->state, nm, &vf);
+            rc = w->ev->view(w->es, nm, &vf);
             size_t nf = (size_t)vf.dims[0] * vf.dims[1] * vf.dims[2];
             if (!rc && !(uvw[a] = lq_alloc(nf * sizeof(float)))) rc = LQ_ESIM;
             if (!rc) memcpy(uvw[a], vf.data, nf * sizeof(float));
@@ -334,7 +350,7 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
     for (int i = 0; i < out->nfields && !rc; i++) {
         lq_field_view v;
         char pattern[128];
-        rc = w->vt->view(w->state, names[i], &v);
+        rc = w->ev->view(w->es, names[i], &v);
         snprintf(path, sizeof path, "%s/fields/%s_%04d.%s", w->dir, names[i], frame,
                  vti ? "vti" : "vtk");
         if (!rc)
@@ -361,9 +377,9 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
     memset(&pts, 0, sizeof pts);
     const lq_object_record *objs = NULL;
     int nobj = 0;
-    if (w->vt->points && (preview || out->particles)) rc = w->vt->points(w->state, &pts);
-    if (!rc && w->vt->objects) rc = w->vt->objects(w->state, &objs, &nobj);
-    if (!rc && w->vt->points && out->particles) {
+    if (w->ev->points && (preview || out->particles)) rc = w->ev->points(w->es, &pts);
+    if (!rc && w->ev->objects) rc = w->ev->objects(w->es, &objs, &nobj);
+    if (!rc && w->ev->points && out->particles) {
         snprintf(path, sizeof path, "%s/particles/%04d.ply", w->dir, frame);
         rc = lq_ply_write(path, pts.n, pts.nprops, pts.names, pts.columns, 0, NULL);
     }
@@ -375,19 +391,19 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
         rc = lq_objview_write_mesh(path, views, nobj);
     }
     if (rc) return rc;
-    if (!w->vt->height_field && out->nvdb > 0) {
+    if (!w->ev->height_field && out->nvdb > 0) {
         snprintf(path, sizeof path, "%s/vdb/%04d.vdb", w->dir, frame);
-        rc = lq_vdbframe_write(path, w->vt, w->state, w->vt->phi_distance, out->vdb, out->nvdb);
+        rc = lq_vdbframe_write(path, w->ev, w->es, w->ev->phi_distance, out->vdb, out->nvdb);
         if (rc) return rc;
     }
-    if (!w->vt->height_field)
+    if (!w->ev->height_field)
         return lq_run_write_frame_3d(w, frame, mesh, preview, views, nobj, &pts);
 
     /* Height fields: surface mesh and preview from host copies of h, b, u, w. */
     if (!mesh && !preview) return LQ_OK;
     lq_field_view vh, vb, vu, vw;
-    rc = w->vt->view(w->state, "h", &vh);
-    if (!rc) rc = w->vt->view(w->state, "b", &vb);
+    rc = w->ev->view(w->es, "h", &vh);
+    if (!rc) rc = w->ev->view(w->es, "b", &vb);
     if (rc) return rc;
     int nx = vh.dims[0], nz = vh.dims[2];
     double dx = vh.spacing[0];
@@ -398,9 +414,9 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
         uc = lq_alloc(n * sizeof *uc);
         wc = lq_alloc(n * sizeof *wc);
         if (!uc || !wc) rc = LQ_ESIM;
-        if (!rc) rc = w->vt->view(w->state, "uc", &vu);
+        if (!rc) rc = w->ev->view(w->es, "uc", &vu);
         if (!rc) memcpy(uc, vu.data, n * sizeof *uc);
-        if (!rc) rc = w->vt->view(w->state, "wc", &vw);
+        if (!rc) rc = w->ev->view(w->es, "wc", &vw);
         if (!rc) memcpy(wc, vw.data, n * sizeof *wc);
         snprintf(path, sizeof path, "%s/mesh/%04d.ply", w->dir, frame);
         if (!rc)
@@ -425,6 +441,271 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
     free(uc);
     free(wc);
     return rc;
+}
+
+/* --- the writer: a frame's outputs written while the next frame steps ---------------------- */
+
+/* One frame for the writer: its stats, and (when the frame is written) host copies of
+ * every field, point set, object and texture particle the outputs read, taken through the
+ * solver's interface on the main thread (lq_run_capture) and handed to the outputs through
+ * the same interface (lq_run_job_vt), so the output code is the same either way. */
+#define LQ_RUN_JOB_VIEWS 24
+struct lq_run_job {
+    int frame;
+    double t, wall_ms, capture_ms;
+    bool write; /* the frame's files (output.every); stats and objects.csv always */
+    lq_frame_stats st;
+    int nviews;
+    struct lq_run_job_view {
+        char name[16];
+        lq_field_view v;
+        float *data; /* owned */
+        size_t cap;
+    } views[LQ_RUN_JOB_VIEWS];
+    struct lq_run_job_points {
+        bool has;
+        lq_points_view v;
+        char names[LQ_POINTS_MAX_PROPS][16];
+        const char *namep[LQ_POINTS_MAX_PROPS];
+        float *cols[LQ_POINTS_MAX_PROPS]; /* owned */
+        size_t cap;
+    } pts, tex;
+    bool has_objs;
+    int nobj;
+    lq_object_record objs[64];
+};
+
+static void lq_run_job_free(lq_run_job *j)
+{
+    for (int i = 0; i < LQ_RUN_JOB_VIEWS; i++) free(j->views[i].data);
+    for (int c = 0; c < LQ_POINTS_MAX_PROPS; c++) {
+        free(j->pts.cols[c]);
+        free(j->tex.cols[c]);
+    }
+}
+
+static int lq_run_job_view(void *state, const char *name, lq_field_view *v)
+{
+    lq_run_job *j = state;
+    for (int i = 0; i < j->nviews; i++)
+        if (strcmp(j->views[i].name, name) == 0) {
+            *v = j->views[i].v;
+            return LQ_OK;
+        }
+    return lq_error(LQ_ESIM, "frame %d: the writer has no copy of field '%s'", j->frame, name);
+}
+
+static int lq_run_job_points(void *state, lq_points_view *pv)
+{
+    *pv = ((lq_run_job *)state)->pts.v;
+    return LQ_OK;
+}
+
+static int lq_run_job_texture(void *state, lq_points_view *pv)
+{
+    *pv = ((lq_run_job *)state)->tex.v;
+    return LQ_OK;
+}
+
+static int lq_run_job_objects(void *state, const lq_object_record **rec, int *n)
+{
+    lq_run_job *j = state;
+    *rec = j->objs;
+    *n = j->nobj;
+    return LQ_OK;
+}
+
+/* Copies the solver's view `name` into the job (once). */
+static int lq_run_capture_view(lq_run_writer *w, lq_run_job *j, const char *name)
+{
+    for (int i = 0; i < j->nviews; i++)
+        if (strcmp(j->views[i].name, name) == 0) return LQ_OK;
+    if (j->nviews == LQ_RUN_JOB_VIEWS)
+        return lq_error(LQ_ESIM, "frame %d: more than %d fields to write", j->frame,
+                        LQ_RUN_JOB_VIEWS);
+    lq_field_view v;
+    int rc = w->vt->view(w->state, name, &v);
+    if (rc) return rc;
+    size_t n = (size_t)v.dims[0] * v.dims[1] * v.dims[2];
+    struct lq_run_job_view *slot = &j->views[j->nviews];
+    if (n > slot->cap) {
+        free(slot->data);
+        slot->cap = 0;
+        if (!(slot->data = lq_alloc(n * sizeof(float)))) return LQ_ESIM;
+        slot->cap = n;
+    }
+    memcpy(slot->data, v.data, n * sizeof(float));
+    snprintf(slot->name, sizeof slot->name, "%s", name);
+    slot->v = v;
+    slot->v.name = slot->name;
+    slot->v.data = slot->data;
+    j->nviews++;
+    return LQ_OK;
+}
+
+static int lq_run_capture_points(struct lq_run_job_points *p, const lq_points_view *v)
+{
+    size_t n = (size_t)LQ_MAX(v->n, 0);
+    p->has = true;
+    p->v = *v;
+    for (int c = 0; c < v->nprops && c < LQ_POINTS_MAX_PROPS; c++) {
+        if (n > p->cap || !p->cols[0]) { /* (room for one at least: a column, even empty) */
+            for (int q = 0; q < LQ_POINTS_MAX_PROPS; q++) {
+                free(p->cols[q]);
+                p->cols[q] = NULL;
+            }
+            p->cap = 0;
+            for (int q = 0; q < LQ_POINTS_MAX_PROPS; q++)
+                if (!(p->cols[q] = lq_alloc(LQ_MAX(n, 1) * sizeof(float)))) return LQ_ESIM;
+            p->cap = LQ_MAX(n, 1);
+        }
+        if (n) memcpy(p->cols[c], v->columns[c], n * sizeof(float));
+        snprintf(p->names[c], sizeof p->names[c], "%s", v->names[c]);
+        p->namep[c] = p->names[c];
+        p->v.columns[c] = p->cols[c];
+    }
+    p->v.names = p->namep;
+    return LQ_OK;
+}
+
+/* The host copies frame j->frame's outputs will read (the names lq_run_write_frame asks
+ * for, which this list must follow). */
+static int lq_run_capture(lq_run_writer *w, lq_run_job *j)
+{
+    const lq_config_output *out = &w->cfg->output;
+    const lq_solver_vt *vt = w->vt;
+    const bool mesh = out->mesh, preview = out->preview, hf = vt->height_field;
+    int rc = LQ_OK;
+    j->nviews = 0;
+    j->pts.has = j->tex.has = j->has_objs = false;
+    j->nobj = 0;
+    if (vt->objects) { /* objects.csv every frame */
+        const lq_object_record *r = NULL;
+        rc = vt->objects(w->state, &r, &j->nobj);
+        j->nobj = LQ_MIN(j->nobj, 64);
+        if (!rc && j->nobj > 0) memcpy(j->objs, r, (size_t)j->nobj * sizeof *r);
+        j->has_objs = true;
+    }
+    if (rc || !j->write) return rc;
+    for (int i = 0; i < out->nfields && !rc; i++) rc = lq_run_capture_view(w, j, out->fields[i]);
+    lq_points_view pv;
+    if (!rc && vt->points && (preview || out->particles)) {
+        rc = vt->points(w->state, &pv);
+        if (!rc) rc = lq_run_capture_points(&j->pts, &pv);
+    }
+    if (hf) {
+        const char *need[] = {"h", "b", "uc", "wc"};
+        for (int i = 0; i < (mesh ? 4 : 2) && !rc && (mesh || preview); i++)
+            rc = lq_run_capture_view(w, j, need[i]);
+        return rc;
+    }
+    if (!rc && out->nvdb > 0) {
+        const char *need[] = {"phi", "u", "v", "w"};
+        for (int i = 0; i < 4 && !rc; i++) rc = lq_run_capture_view(w, j, need[i]);
+        for (int i = 0; i < out->nvdb && !rc; i++)
+            if (strcmp(out->vdb[i], "surface") && strcmp(out->vdb[i], "vel"))
+                rc = lq_run_capture_view(w, j, out->vdb[i]);
+    }
+    if (!rc && vt->texture && (mesh || preview || out->particles)) {
+        rc = vt->texture(w->state, &pv);
+        if (!rc) rc = lq_run_capture_points(&j->tex, &pv);
+    }
+    if (!rc && (mesh || preview)) {
+        const char *need[] = {"phi", "solid", "u", "v", "w"};
+        for (int i = 0; i < (mesh ? 5 : 2) && !rc; i++) rc = lq_run_capture_view(w, j, need[i]);
+    }
+    return rc;
+}
+
+/* The writer's job: stats, objects.csv and, when written, the frame's files; the first
+ * failure is kept (its message too: each thread has its own, core/common.h) for the main
+ * thread, and later jobs do nothing. */
+static void lq_run_emit(void *ctx, void *job)
+{
+    lq_run_writer *w = ctx;
+    lq_run_job *j = job;
+    w->es = j;
+    pthread_mutex_lock(&w->werr_lock);
+    int failed = w->werr;
+    pthread_mutex_unlock(&w->werr_lock);
+    if (failed) return;
+    double t0 = lq_now();
+    int rc = LQ_OK;
+    if (j->write) rc = lq_run_write_frame(w, j->frame, j->t);
+    double out_ms = j->capture_ms + (lq_now() - t0) * 1e3;
+    if (!rc) rc = lq_run_write_stats(w, j->frame, j->t, &j->st, j->wall_ms, out_ms);
+    if (!rc) rc = lq_run_write_objects(w, j->frame, j->t);
+    if (rc) {
+        pthread_mutex_lock(&w->werr_lock);
+        w->werr = rc;
+        snprintf(w->wmsg, sizeof w->wmsg, "%s", lq_error_message());
+        pthread_mutex_unlock(&w->werr_lock);
+        lq_error_clear();
+    }
+}
+
+/* The writer's failure, if any, as this thread's error (LQ_OK when none). */
+static int lq_run_writer_failed(lq_run_writer *w)
+{
+    pthread_mutex_lock(&w->werr_lock);
+    int rc = w->werr ? lq_error_replace(w->werr, "%s", w->wmsg) : LQ_OK;
+    pthread_mutex_unlock(&w->werr_lock);
+    return rc;
+}
+
+/* Frame f to the writer: captured here, written there (in place when LIQUIDCL_WRITER=0). */
+static int lq_run_submit(lq_run_writer *w, int f, double t, const lq_frame_stats *st,
+                         double wall_ms, bool write)
+{
+    int rc = lq_run_writer_failed(w);
+    if (rc) return rc;
+    lq_run_job *j = &w->jobs[w->next_job];
+    w->next_job = (w->next_job + 1) % 3;
+    double t0 = lq_now();
+    j->frame = f;
+    j->t = t;
+    j->st = *st;
+    j->wall_ms = wall_ms;
+    j->write = write;
+    rc = lq_run_capture(w, j);
+    j->capture_ms = (lq_now() - t0) * 1e3;
+    if (rc) return rc;
+    lq_worker_submit(&w->worker, j);
+    return lq_run_writer_failed(w);
+}
+
+/* Waits for the writer to finish every frame handed to it: before a checkpoint (which
+ * then never runs ahead of the files), and at the end. */
+static int lq_run_drain(lq_run_writer *w)
+{
+    lq_worker_drain(&w->worker);
+    return lq_run_writer_failed(w);
+}
+
+static int lq_run_writer_start(lq_run_writer *w)
+{
+    const lq_solver_vt *vt = w->vt;
+    w->job_vt = *vt;
+    w->job_vt.view = lq_run_job_view;
+    w->job_vt.points = vt->points ? lq_run_job_points : NULL;
+    w->job_vt.texture = vt->texture ? lq_run_job_texture : NULL;
+    w->job_vt.objects = vt->objects ? lq_run_job_objects : NULL;
+    w->ev = &w->job_vt;
+    if (!(w->jobs = lq_calloc(3, sizeof *w->jobs))) return LQ_ESIM;
+    pthread_mutex_init(&w->werr_lock, NULL);
+    const char *e = getenv("LIQUIDCL_WRITER");
+    lq_worker_start(&w->worker, lq_run_emit, w, !(e && strcmp(e, "0") == 0));
+    return LQ_OK;
+}
+
+static void lq_run_writer_stop(lq_run_writer *w)
+{
+    if (!w->jobs) return;
+    lq_worker_stop(&w->worker);
+    for (int i = 0; i < 3; i++) lq_run_job_free(&w->jobs[i]);
+    free(w->jobs);
+    w->jobs = NULL;
+    pthread_mutex_destroy(&w->werr_lock);
 }
 
 static void lq_run_format_eta(double s, char *buf, size_t n)
@@ -634,9 +915,7 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
     lq_frame_stats st;
     if (!o->resume) {
         st = *st0; /* measured before the folder was made (lq_run_has_liquid) */
-        rc = lq_run_write_stats(w, 0, 0.0, &st, 0.0);
-        if (!rc) rc = lq_run_write_objects(w, 0, 0.0);
-        if (!rc) rc = lq_run_write_frame(w, 0, 0.0);
+        rc = lq_run_submit(w, 0, 0.0, &st, 0.0, true);
         start_frame = 0;
     }
     int first = start_frame + 1;
@@ -655,13 +934,12 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
         }
         double wall = (lq_now() - t0) * 1e3;
         total_steps += st.steps;
-        rc = lq_run_write_stats(w, f, t, &st, wall);
-        if (!rc) rc = lq_run_write_objects(w, f, t);
-        if (!rc && f % every == 0) rc = lq_run_write_frame(w, f, t);
+        rc = lq_run_submit(w, f, t, &st, wall, f % every == 0); /* written while f+1 steps */
         /* A checkpoint every output.checkpoint frames, and of the last frame when
          * interrupted, so --resume continues from there. */
         if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_interrupt_requested())) {
-            rc = lq_checkpoint_write(ckpt, vt, w->state, f, cid);
+            rc = lq_run_drain(w); /* a checkpoint never runs ahead of the files */
+            if (!rc) rc = lq_checkpoint_write(ckpt, vt, w->state, f, cid);
             if (!rc) ckpt_frame = f;
         }
         if (rc) break;
@@ -683,6 +961,9 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
             break;
         }
     }
+    /* the frames handed to the writer are written, whatever stopped the loop */
+    int wrc = lq_run_drain(w);
+    if (!rc) rc = wrc;
     lq_interrupt_restore();
     if (tty && !o->quiet && !rc) fputc('\n', stderr);
     if (!rc && !o->quiet)
@@ -768,6 +1049,7 @@ int lq_run(const lq_run_opts *o)
     w.vt = vt;
     w.state = state;
     rc = lq_run_open_files(&w, o->resume, start_frame);
+    if (!rc) rc = lq_run_writer_start(&w);
     if (rc) goto fail;
     if (!o->quiet && o->resume)
         fprintf(stderr, "liquidcl: %s: resuming after frame %d of %d, writing %s/\n", o->scene,
@@ -779,6 +1061,7 @@ int lq_run(const lq_run_opts *o)
     /* 3. Frame 0 is the initial state; frames 1..N follow. */
     rc = lq_run_frames(&w, o, start_frame, frames, ckpt, &cid, &st0);
 fail:
+    lq_run_writer_stop(&w); /* before the files and views it writes with */
     if (w.stats.f) lq_jsonl_close(&w.stats);
     if (w.objects) fclose(w.objects);
     if (w.preview_ready) lq_hfview_preview_free(&w.preview);

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-static char lq_error_text[1024];
-static int lq_error_held;
+static _Thread_local char lq_error_text[1024]; /* each thread its own (run.c's writer) */
+static _Thread_local int lq_error_held;
 
 /* Formats into a scratch buffer first: callers may pass lq_error_message() itself as
  * an argument (adding context to the held message). */

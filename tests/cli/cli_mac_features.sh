@@ -156,7 +156,7 @@ assert v[0] < 1e-3 and v[1] > 0.3, v' "$tmp/one-way/stats.jsonl" "$tmp/two-way/s
     pass "a heavy ball splashes the liquid only when two-way: $out" || fail "two-way" "$out"
 
 echo "resume:"
-strip() { sed 's/"wall_ms":[^,]*,//' "$1"; }
+strip() { sed 's/"wall_ms":[^,]*,//; s/"output_ms":[^,]*,//' "$1"; }
 resume_check() { # name yaml extra-args...
     local name=$1 y=$2
     shift 2

@@ -114,7 +114,7 @@ check "bit for bit" "$LQ" diff "$tmp/mesh.yaml"
 echo "paddle resumed:"
 A=(--quiet --device opencl --frames 12 "${S[@]}" --set output.checkpoint=6
    --set output.preview=false --set output.particles=true)
-strip() { sed 's/"wall_ms":[^,]*,//' "$1"; }
+strip() { sed 's/"wall_ms":[^,]*,//; s/"output_ms":[^,]*,//' "$1"; }
 "$LQ" run scenes/pls_paddle.yaml --out "$tmp/a" "${A[@]}" || fail "paddle run"
 "$LQ" run scenes/pls_paddle.yaml --out "$tmp/b" "${A[@]}" --frames 6 || fail "first part"
 "$LQ" run scenes/pls_paddle.yaml --out "$tmp/b" "${A[@]}" --resume || fail "resume"

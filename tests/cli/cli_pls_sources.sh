@@ -38,7 +38,7 @@ sources:
 pls: {cfl: 3}
 output: {mesh: false, preview: false, checkpoint: 3, fields: [phi, u, v]}
 EOF
-strip() { sed 's/"wall_ms":[^,]*,//' "$1"; }
+strip() { sed 's/"wall_ms":[^,]*,//; s/"output_ms":[^,]*,//' "$1"; }
 
 echo "reference and OpenCL agree:"
 "$LQ" run "$S" --out "$tmp/ref" --device ref --quiet || fail "reference run"

@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib_cli.sh" "$@"
 S=scenes/rain_pond.yaml
 A=(--device ref --quiet --set "grid.size=[64,64]" --set "output.fields=[h,u]"
    --set output.checkpoint=2 --set output.preview=false --set output.mesh=false)
-strip() { sed 's/"wall_ms":[^,]*,//' "$1"; }
+strip() { sed 's/"wall_ms":[^,]*,//; s/"output_ms":[^,]*,//' "$1"; }
 
 echo "resumed run equals an uninterrupted one:"
 "$LQ" run "$S" --out "$tmp/a" "${A[@]}" --frames 40 || fail "uninterrupted run"

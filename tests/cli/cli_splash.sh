@@ -13,7 +13,7 @@ S=scenes/ball_drop.yaml
 A=(--quiet --set "grid.size=[48,48]" --set "grid.cell=0.03125"
    --set "objects.0.sphere.center=[0.75,0.42,0.75]" --set "objects.0.velocity=[0,-4,0]"
    --set output.checkpoint=4 --set output.preview_width=160 --set spray.threshold=0.5 --set spray.rate=3e5)
-strip() { sed 's/"wall_ms":[^,]*,//' "$1"; }
+strip() { sed 's/"wall_ms":[^,]*,//; s/"output_ms":[^,]*,//' "$1"; }
 
 echo "outputs of a splash run:"
 "$LQ" run "$S" --out "$tmp/a" "${A[@]}" --device ref --frames 10 || fail "run"

@@ -40,7 +40,7 @@ part_end() {
     figures+=("fault: $part_name: $((checks - part_checks)) cases, $((fails - part_fails)) failed, $((ms / 1000)).$((ms % 1000 / 100)) s$part_note")
     part_name= part_note=
 }
-strip() { sed -E 's/"wall_ms":[^,}]*,?//' "$1"; }
+strip() { sed -E 's/"wall_ms":[^,}]*,?//; s/"output_ms":[^,}]*,?//' "$1"; }
 # same_dirs A B: every file of A and B equal (stats.jsonl without wall_ms); prints the first
 # differences.
 same_dirs() {
@@ -253,9 +253,13 @@ if [[ $(id -u) -eq 0 ]]; then
 fi
 if [[ $(id -u) -ne 0 || ${#as[@]} -gt 0 ]]; then
     chmod 755 "$tmp" # nobody reaches the folders below it
+    # the scene (and the files it names) where nobody may read it: a checkout's own folders
+    # need not be (fresh-ci's clone is not)
+    cp -r "$(dirname "${SCENE[$n]}")" "$tmp/escenes" && chmod -R a+rX "$tmp/escenes"
+    ESCENE=$tmp/escenes/$(basename "${SCENE[$n]}")
     # shellcheck disable=SC2086
     mkdir -p "$tmp/ro" && chmod 555 "$tmp/ro"
-    "${as[@]}" "$LQ" run "${SCENE[$n]}" --out "$tmp/ro/out" --device ref --quiet --frames 2 \
+    "${as[@]}" "$LQ" run "$ESCENE" --out "$tmp/ro/out" --device ref --quiet --frames 2 \
         ${SETS[$n]} 2>"$tmp/err"
     rc=$?
     [[ $rc -eq 2 && ! -e $tmp/ro/out ]] && grep -q "Permission denied" "$tmp/err" &&
@@ -263,7 +267,7 @@ if [[ $(id -u) -ne 0 || ${#as[@]} -gt 0 ]]; then
         fail "under a read-only folder: exit $rc" "$(cat "$tmp/err")"
     mkdir -p "$tmp/rw" && chmod 777 "$tmp/rw"
     # shellcheck disable=SC2086
-    "${as[@]}" "$LQ" run "${SCENE[$n]}" --out "$tmp/rw/out" --device ref --quiet --frames 100000 \
+    "${as[@]}" "$LQ" run "$ESCENE" --out "$tmp/rw/out" --device ref --quiet --frames 100000 \
         ${SETS[$n]} 2>"$tmp/err" &
     pid=$!
     for _ in $(seq 1 600); do [[ -s $tmp/rw/out/stats.jsonl ]] && break; sleep 0.1; done
@@ -279,7 +283,7 @@ if [[ $(id -u) -ne 0 || ${#as[@]} -gt 0 ]]; then
         fail "turned read-only during the run: exit $rc" "$(tail -n 2 "$tmp/err")"
     chmod -R a+w "$tmp/rw"
     # shellcheck disable=SC2086
-    "${as[@]}" "$LQ" run "${SCENE[$n]}" --out "$tmp/rw/out" --device ref --quiet --frames 2 \
+    "${as[@]}" "$LQ" run "$ESCENE" --out "$tmp/rw/out" --device ref --quiet --frames 2 \
         ${SETS[$n]} 2>"$tmp/err"
     rc=$?
     [[ $rc -eq 0 ]] && whole_files "$tmp/rw/out" &&
