@@ -372,7 +372,7 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
     if (rc) return rc;
 
     /* Particles and objects (solvers that have them). */
-    bool mesh = out->mesh, preview = out->preview;
+    bool mesh = out->mesh, preview = out->preview && frame % out->preview_every == 0;
     lq_points_view pts;
     memset(&pts, 0, sizeof pts);
     const lq_object_record *objs = NULL;
@@ -574,7 +574,8 @@ static int lq_run_capture(lq_run_writer *w, lq_run_job *j)
 {
     const lq_config_output *out = &w->cfg->output;
     const lq_solver_vt *vt = w->vt;
-    const bool mesh = out->mesh, preview = out->preview, hf = vt->height_field;
+    const bool mesh = out->mesh, hf = vt->height_field;
+    const bool preview = out->preview && j->frame % out->preview_every == 0; /* as written */
     int rc = LQ_OK;
     j->nviews = 0;
     j->pts.has = j->tex.has = j->has_objs = false;
@@ -946,11 +947,13 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
         if (!o->quiet) {
             double el = lq_now() - start;
             char eta[32];
-            lq_run_format_eta(el / (f - first + 1) * (frames - f), eta, sizeof eta);
+            double per_frame = el / (f - first + 1); /* stepping and output, overlapped */
+            lq_run_format_eta(per_frame * (frames - f), eta, sizeof eta);
             fprintf(stderr,
-                    "%sframe %d/%d  t %.3f s  %d steps  %.2f ms/step  volume %.6g m3  ETA %s%s",
+                    "%sframe %d/%d  t %.3f s  %d steps  %.2f ms/step  %.0f ms/frame  volume %.6g "
+                    "m3  ETA %s%s",
                     tty ? "\r" : "", f, frames, t, st.steps, wall / LQ_MAX(st.steps, 1),
-                    st.liquid_volume, eta, tty ? "\033[K" : "\n");
+                    1e3 * per_frame, st.liquid_volume, eta, tty ? "\033[K" : "\n");
         }
         if (lq_interrupt_requested()) {
             if (tty && !o->quiet) fputc('\n', stderr);

@@ -453,7 +453,7 @@ typedef struct lq_config_output {
     const char *vdb[8]; /* output.vdb: grid names */
     int nvdb;
     bool mesh, particles, markers, preview, preview_stamp;
-    int preview_width;
+    int preview_width, preview_every;
     double preview_azimuth, preview_elevation, preview_distance;
     int checkpoint;
     const lq_scene_node *at_fields, *at_particles, *at_vdb;

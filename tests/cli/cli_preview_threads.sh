@@ -3,7 +3,7 @@
 # core (core/parallel.h), and a picture does not depend on how many: one thread and three
 # give the same PNG bytes for a height field with objects and spray (three_balls, splash),
 # a textured pls frame (the lazily shared rest coordinates, views/volview.c) and a mac
-# frame.
+# frame; output.preview_every renders only every Nth frame's preview.
 set -u
 # shellcheck source=tests/cli/lib_cli.sh
 source "$(dirname "$0")/lib_cli.sh" "$@"
@@ -27,5 +27,12 @@ same() { # NAME SCENE FRAMES ARGS...: previews of LIQUIDCL_THREADS=1 and =3 byte
 same three_balls scenes/three_balls.yaml 3 --set "grid.size=[48,48]"
 same textured scenes/pls_textured_dam_break.yaml 2 --set "grid.size=[32,20,14]" --set grid.cell=0.04
 same mac scenes/mac_dam_break.yaml 2 --set "grid.size=[24,16,12]"
+# output.preview_every: previews of frames 0, 3, 6 only; meshes of every frame
+"$LQ" run scenes/beach.yaml --out "$tmp/every" --quiet --frames 6 --set "grid.size=[48,24]" \
+    --set output.preview_every=3 --set output.preview_width=100 || fail "preview_every run"
+p=$(cd "$tmp/every/preview" && ls | tr '\n' ' ')
+m=$(ls "$tmp/every/mesh" | grep -c '^000[0-6].ply$')
+[ "$p" = "0000.png 0003.png 0006.png " ] && [ "$m" -eq 7 ] &&
+    pass "output.preview_every 3: previews $p, 7 meshes" || fail "preview_every: previews '$p', $m meshes"
 echo "$checks checks, $fails failed"
 [ "$fails" -eq 0 ]
