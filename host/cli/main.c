@@ -17,7 +17,7 @@
 static const char *const lq_main_usage =
     "usage:\n"
     "  liquidcl run   SCENE.yaml [--out DIR] [--device auto|ref|opencl[:P.D]] [--frames N]\n"
-    "                 [--set KEY=VALUE]... [--quiet] [--resume] [--plan]\n"
+    "                 [--set KEY=VALUE]... [--quiet] [--resume | --resume-from FRAME] [--plan]\n"
     "                 --plan: print the device-memory plan and stop before allocating\n"
     "  liquidcl check SCENE.yaml [--set KEY=VALUE]...   validate only, exit 0/2\n"
     "  liquidcl info                                     OpenCL platforms and devices\n"
@@ -32,6 +32,8 @@ typedef struct lq_main_args {
     const char *cmd, *scene, *out, *device;
     int frames, size, reps;
     bool json, quiet, resume, plan;
+    bool resume_pick; /* --resume-from FRAME */
+    int resume_frame;
     int nsets;
     const char **sets; /* argc entries: any number of --set flags */
 } lq_main_args;
@@ -68,7 +70,7 @@ static int lq_main_parse(int argc, char **argv, lq_main_args *a)
         snprintf(name, sizeof name, "%.*s", (int)LQ_MIN(len, sizeof name - 1), arg);
         static const char *const known[] = {"--out",  "--device", "--frames", "--size",
                                             "--reps", "--set",    "--json",   "--quiet",
-                                            "--help", "--resume", "--plan"};
+                                            "--help", "--resume", "--plan",   "--resume-from"};
         bool is_known = false;
         for (size_t q = 0; q < LQ_COUNT(known); q++) is_known |= strcmp(name, known[q]) == 0;
         if (!is_known) return lq_error(LQ_EINPUT, "unknown flag %s (see liquidcl --help)", name);
@@ -102,7 +104,10 @@ static int lq_main_parse(int argc, char **argv, lq_main_args *a)
             a->quiet = true;
         else if (strcmp(name, "--resume") == 0)
             a->resume = true;
-        else if (strcmp(name, "--plan") == 0)
+        else if (strcmp(name, "--resume-from") == 0) {
+            rc = lq_main_parse_int(name, val, 0, &a->resume_frame);
+            a->resume = a->resume_pick = true;
+        } else if (strcmp(name, "--plan") == 0)
             a->plan = true;
         else if (strcmp(name, "--help") == 0)
             a->cmd = "help";
@@ -186,9 +191,10 @@ int main(int argc, char **argv)
             rc = lq_error(LQ_EINPUT, "%s takes no scene (got '%s')", a.cmd, a.scene);
     }
     if (!rc) {
-        lq_run_opts ro = {a.scene,  a.out,    a.device ? a.device : "auto",
-                          a.frames, a.nsets,  a.sets,
-                          a.quiet,  a.resume, a.plan};
+        lq_run_opts ro = {a.scene,       a.out,         a.device ? a.device : "auto",
+                          a.frames,      a.nsets,       a.sets,
+                          a.quiet,       a.resume,      a.plan,
+                          a.resume_pick, a.resume_frame};
         if (strcmp(a.cmd, "run") == 0) {
             rc = lq_run(&ro);
         } else if (strcmp(a.cmd, "check") == 0) {

@@ -9,6 +9,7 @@
 #include "cli/outdir.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -90,7 +91,7 @@ static void lq_run_clear_frames(const char *dir, const char *sub, int keep)
         bool series = strcmp(dot, ".series") == 0 || strcmp(dot, ".pvd") == 0;
         if (series && keep >= 0) continue;
         if (!series && strcmp(dot, ".ply") && strcmp(dot, ".png") && strcmp(dot, ".vtk") &&
-            strcmp(dot, ".vti") && strcmp(dot, ".vdb"))
+            strcmp(dot, ".vti") && strcmp(dot, ".vdb") && strcmp(dot, ".lqc"))
             continue;
         const char *digits = dot;
         while (digits > name && digits[-1] >= '0' && digits[-1] <= '9') digits--;
@@ -777,9 +778,10 @@ int lq_run_check(const lq_run_opts *o)
  * when output.vdb asks for it (cleared in any case). A new run (start_frame -1) also
  * removes the checkpoint and objects.csv of the run before it, so that --resume never
  * continues a run whose frames are gone. */
-static int lq_run_folders(const char *dir, int start_frame, bool vdb)
+static int lq_run_folders(const char *dir, int start_frame, const lq_config_output *out)
 {
-    const char *subs[] = {"mesh", "fields", "preview", "particles", "vdb"};
+    const char *subs[] = {"mesh", "fields", "preview", "particles", "vdb", "checkpoints"};
+    const bool made[] = {true, true, true, true, out->nvdb > 0, out->checkpoint_keep > 1};
     int rc = LQ_OK;
     if (start_frame < 0) {
         const char *stale[] = {"checkpoint.lqc", "objects.csv"};
@@ -792,7 +794,7 @@ static int lq_run_folders(const char *dir, int start_frame, bool vdb)
     for (size_t i = 0; i < LQ_COUNT(subs) && !rc; i++) {
         char p[4096 + 16];
         snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
-        if ((i < 4 || vdb) && lq_mkdirs(p))
+        if (made[i] && lq_mkdirs(p))
             rc = lq_error_replace(LQ_EINPUT, "--out %s: %s", dir, lq_error_message());
         if (!rc) lq_run_clear_frames(dir, subs[i], start_frame);
     }
@@ -861,6 +863,81 @@ static int lq_run_stats_match(const char *dir, int frame)
                     next == 0 ? " (none)" : "");
 }
 
+/* output.checkpoint_keep: checkpoint.lqc of frame f also as checkpoints/FFFF.lqc (a hard
+ * link: the next checkpoint replaces checkpoint.lqc by rename, the link keeps this one; a
+ * copy where links fail), and only the newest `keep` of them stay. */
+static int lq_run_keep_checkpoint(const char *dir, const char *ckpt, int f, int keep)
+{
+    if (keep <= 1) return LQ_OK;
+    char path[4096 + 64];
+    snprintf(path, sizeof path, "%s/checkpoints/%04d.lqc", dir, f);
+    remove(path);
+    if (link(ckpt, path) != 0) {
+        FILE *in = fopen(ckpt, "rb");
+        lq_file out = {0};
+        int rc = in ? lq_file_open(&out, path) : lq_error(LQ_ESIM, "%s: cannot read", ckpt);
+        char buf[65536];
+        size_t n;
+        while (!rc && in && (n = fread(buf, 1, sizeof buf, in)) > 0)
+            if (fwrite(buf, 1, n, out.f) != n) rc = lq_error(LQ_ESIM, "%s: write failed", path);
+        if (in) fclose(in);
+        if (!rc)
+            rc = lq_file_commit(&out);
+        else if (out.f)
+            lq_file_abort(&out);
+        if (rc) return rc;
+    }
+    /* the newest `keep`: frames below the keep-th newest go */
+    snprintf(path, sizeof path, "%s/checkpoints", dir);
+    DIR *d = opendir(path);
+    if (!d) return LQ_OK;
+    int frames[1024], n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < 1024) {
+        int fr;
+        char tail;
+        if (sscanf(e->d_name, "%d.lq%c", &fr, &tail) == 2 && tail == 'c') frames[n++] = fr;
+    }
+    closedir(d);
+    for (int i = 0; i < n; i++) {
+        int newer = 0;
+        for (int j = 0; j < n; j++) newer += frames[j] > frames[i];
+        if (newer < keep) continue;
+        snprintf(path, sizeof path, "%s/checkpoints/%04d.lqc", dir, frames[i]);
+        remove(path);
+    }
+    return LQ_OK;
+}
+
+/* --resume-from FRAME: the kept checkpoint of that frame becomes checkpoint.lqc (so an
+ * interrupted re-bake resumes where it stopped), or exit 2 naming the frames kept. */
+static int lq_run_pick_checkpoint(const char *dir, const char *ckpt, int frame)
+{
+    char path[4096 + 64], kept[256] = "";
+    snprintf(path, sizeof path, "%s/checkpoints/%04d.lqc", dir, frame);
+    if (access(path, R_OK) == 0) {
+        remove(ckpt);
+        if (link(path, ckpt) == 0) return LQ_OK;
+        return lq_error(LQ_EINPUT, "--resume-from %d: cannot make %s from %s: %s", frame, ckpt,
+                        path, strerror(errno));
+    }
+    snprintf(path, sizeof path, "%s/checkpoints", dir);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        int fr;
+        char tail;
+        if (sscanf(e->d_name, "%d.lq%c", &fr, &tail) == 2 && tail == 'c' &&
+            strlen(kept) + 16 < sizeof kept)
+            snprintf(kept + strlen(kept), sizeof kept - strlen(kept), " %d", fr);
+    }
+    if (d) closedir(d);
+    return lq_error(LQ_EINPUT,
+                    "--resume-from %d: %s/checkpoints holds no checkpoint of frame %d (kept:%s); "
+                    "output.checkpoint_keep sets how many are kept",
+                    frame, dir, frame, kept[0] ? kept : " none");
+}
+
 /* --resume: the folder locked (when it exists, so that no other run replaces the
  * checkpoint or the frames while this one reads them), the checkpoint read and checked
  * against this run and the folder's stats, and the frame to continue after. */
@@ -871,6 +948,7 @@ static int lq_run_resume_point(const lq_run_opts *o, const char *dir, const char
     struct stat st;
     int rc = LQ_OK;
     if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) rc = lq_outdir_open(outdir, dir, o->scene);
+    if (!rc && o->resume_pick) rc = lq_run_pick_checkpoint(dir, ckpt, o->resume_frame);
     if (!rc) rc = lq_checkpoint_read(ckpt, vt, state, cid, start_frame);
     if (!rc) rc = lq_run_stats_match(dir, *start_frame);
     if (!rc && *start_frame >= frames)
@@ -941,6 +1019,7 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
         if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_interrupt_requested())) {
             rc = lq_run_drain(w); /* a checkpoint never runs ahead of the files */
             if (!rc) rc = lq_checkpoint_write(ckpt, vt, w->state, f, cid);
+            if (!rc) rc = lq_run_keep_checkpoint(w->dir, ckpt, f, w->cfg->output.checkpoint_keep);
             if (!rc) ckpt_frame = f;
         }
         if (rc) break;
@@ -1044,7 +1123,7 @@ int lq_run(const lq_run_opts *o)
     /* 2. The output folder, made and locked (one that cannot be made, or that another
      * run holds, is a bad --out: exit 2), and cleared of what killed runs left. */
     if (outdir.lock_fd < 0) rc = lq_outdir_open(&outdir, dir, o->scene);
-    if (!rc) rc = lq_run_folders(dir, start_frame, cfg->output.nvdb > 0);
+    if (!rc) rc = lq_run_folders(dir, start_frame, &cfg->output);
     if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
     if (rc) goto fail;
     w.dir = dir;

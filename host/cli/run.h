@@ -17,7 +17,9 @@ typedef struct lq_run_opts {
     const char *const *sets; /* --set KEY=VALUE */
     bool quiet;              /* no progress lines */
     bool resume;             /* --resume: continue from DIR/checkpoint.lqc */
-    bool plan; /* --plan: the solver's device-memory plan on stdout, nothing allocated */
+    bool plan;        /* --plan: the solver's device-memory plan on stdout, nothing allocated */
+    bool resume_pick; /* --resume-from FRAME (resume is true too): from the checkpoint of */
+    int resume_frame; /* frame resume_frame that output.checkpoint_keep kept */
 } lq_run_opts;
 
 int lq_run(const lq_run_opts *o);

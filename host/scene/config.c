@@ -733,6 +733,7 @@ static void lq_config_read_output(const lq_scene *s, lq_config *c)
     o->preview_elevation = lq_scene_float(s, "output.preview_elevation");
     o->preview_distance = lq_scene_float(s, "output.preview_distance");
     o->checkpoint = lq_scene_int(s, "output.checkpoint");
+    o->checkpoint_keep = lq_scene_int(s, "output.checkpoint_keep");
     o->at_fields = lq_scene_at(s, "output.fields");
     o->at_particles = lq_scene_at(s, "output.particles");
 }

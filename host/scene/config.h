@@ -455,7 +455,7 @@ typedef struct lq_config_output {
     bool mesh, particles, markers, preview, preview_stamp;
     int preview_width, preview_every;
     double preview_azimuth, preview_elevation, preview_distance;
-    int checkpoint;
+    int checkpoint, checkpoint_keep;
     const lq_scene_node *at_fields, *at_particles, *at_vdb;
 } lq_config_output;
 

@@ -960,6 +960,9 @@ const lq_key lq_scene_keys[] = {
     K_INT("output.checkpoint", 0, ALL, 0, INF, "10", "frames",
           "Write `checkpoint.lqc` every this many frames (0: never), so that "
           "`liquidcl run --resume` can continue an interrupted run."),
+    K_INT("output.checkpoint_keep", 0, ALL, 1, 1000, "1", "",
+          "Checkpoints kept: above 1, the last this many also as `checkpoints/NNNN.lqc`, so "
+          "that `liquidcl run --resume-from NNNN` re-bakes from an earlier frame."),
 
     {.path = NULL},
 };
