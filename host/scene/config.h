@@ -317,10 +317,10 @@ typedef struct lq_config_foam {
 } lq_config_foam;
 
 typedef struct lq_config_shallow {
-    double damping, friction;
-    int substeps;
+    double damping, friction, theta;
+    int substeps, adi_iterations;
     double dry_epsilon;
-    bool advection, volume_correction;
+    bool advection, volume_correction, has_theta;
 } lq_config_shallow;
 
 typedef struct lq_config_splash {
