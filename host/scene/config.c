@@ -575,6 +575,7 @@ static void lq_config_hf(const lq_scene *s, lq_config *c)
     p->impact_surface = lq_config_word(s, "heuristic|surface", "splash.impact") == 1;
     p->volume_passes = lq_scene_int(s, "splash.volume_passes");
     p->substeps = lq_scene_int(s, "splash.substeps");
+    p->at_substeps = lq_scene_at(s, "splash.substeps");
 }
 
 static void lq_config_read_mac(const lq_scene *s, lq_config *c)

@@ -327,6 +327,7 @@ typedef struct lq_config_splash {
     double density, conductance, diagonal, damping, viscosity, contact_stiffness;
     bool impact_surface; /* impact: surface (else heuristic) */
     int volume_passes, substeps;
+    const lq_scene_node *at_substeps;
 } lq_config_splash;
 
 enum { LQ_CONFIG_SURFACE_MARKERS, LQ_CONFIG_SURFACE_HEIGHTFIELD, LQ_CONFIG_SURFACE_CHAINS };

@@ -601,7 +601,11 @@ const lq_key lq_scene_keys[] = {
           "Passes of the non-negative-volume rule (eq. 9) per step; the last one always "
           "guarantees it."),
     K_INT("splash.substeps", 0, SPL, 0, 100000, "0", "",
-          "Steps per frame; 0 chooses them from `time.cfl`."),
+          "Steps per frame; 0 chooses them from `time.cfl`. The pipes are explicit: fewer "
+          "steps than the stability bound (Courant number √(k g d) Δt/Δx below 0.866 at the "
+          "default `splash.diagonal`, √(1 + κ) lower while a body presses on the water) is "
+          "an error, and a frame whose water deepens past it or whose body reaches the water "
+          "takes the bound."),
 
     /* --- mac: Foster & Metaxas 1996 ---------------------------------------------------- */
     K_MAP("mac", 0, MAC, "Settings of the `mac` solver."),

@@ -27,8 +27,12 @@
  * (it grows without damping); the staggered form is neutral for ωΔt < 2, which is
  * Courant number √(k g D) Δt / Δx < 0.87 with the isotropic pipes. The frame is split
  * once at its start (core/framesplit.h) into steps for a Courant number of 0.5 · time.cfl
- * on 1.5 times the deepest water of the last frame (with √(1 + κ) more where objects
- * touch), objects moving at most Δx/4 and ν Δt / Δx² ≤ 1/8 (or splash.substeps).
+ * on 1.5 times the deepest water of the last frame and ν Δt / Δx² ≤ 1/8; while a body
+ * may press on the water within the frame (lq_splash_may_touch) the contact's spring
+ * makes it √(1 + κ) stiffer and bodies move at most Δx/4 per step, and a body in the air
+ * flies exactly (eq. 16 with f_o = 0), whatever the step. splash.substeps replaces the
+ * split but never goes below the stability bound (lq_splash_stable_steps): fewer at the
+ * start is a scene error.
  *
  * Volume bookkeeping: V(columns) + V(spray in flight) = V0 + in − out (boundary pipes)
  * − lost (spray that hit dry ground or an object or left the grid) + clamp (round-off
@@ -102,6 +106,8 @@ typedef struct lq_splash {
 
 static const char *const lq_splash_fields[] = {"h", "b", "depth", "u", "w", NULL};
 static int lq_splash_measure(void *state, lq_frame_stats *st);
+static bool lq_splash_may_touch(const lq_splash *s, double span);
+static int lq_splash_stable_steps(const lq_splash *s, double span, bool stiff, double *courant);
 
 /* --- set-up -------------------------------------------------------------------- */
 
@@ -341,6 +347,22 @@ static int lq_splash_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     rc = lq_splash_measure(s, &st);
     if (rc) goto fail;
     s->v0 = st.liquid_volume;
+    if (s->substeps > 0) { /* explicit: too few steps is a scene error, not a blow-up */
+        double span = 1.0 / s->fps, c;
+        bool stiff = lq_splash_may_touch(s, span);
+        int bound = lq_splash_stable_steps(s, span, stiff, &c);
+        if (s->substeps < bound) {
+            rc = lq_config_error(
+                cfg, cfg->splash.at_substeps,
+                "splash.substeps %d is below the stability bound of %d steps per frame: the "
+                "Courant number √(k g d%s) Δt/Δx must stay below %.3f (%.3g at one step, "
+                "on the deepest water, %.3g m)%s",
+                s->substeps, bound, stiff ? " (1 + κ)" : "",
+                2.0 / sqrt(fmax(8.0 * (1.0 - s->sdiag), 4.0)), c, s->dmax,
+                s->viscosity > 0 ? ", and ν Δt/Δx² at most 1/4" : "");
+            goto fail;
+        }
+    }
     *state = s;
     return LQ_OK;
 fail:
@@ -501,6 +523,17 @@ static int lq_splash_move_bodies(lq_splash *s, double dt)
             continue;
         }
         double f[3], tq[3], c = o->drag * o->submerged;
+        if (!o->touching && o->submerged == 0) {
+            /* in the air: eq. 16 with f_o = 0 is exact whatever the step, so a falling body
+             * needs no short steps before it reaches the water (lq_splash_steps) */
+            lq_body_step(b, dt, s->t + dt, NULL, NULL, NULL);
+            for (int a = 0; a < 3; a++) {
+                b->pos[a] += 0.5 * s->grav[a] * dt * dt;
+                b->vel[a] += s->grav[a] * dt;
+            }
+            lq_body_collide_box(b, lo, hi);
+            continue;
+        }
         for (int a = 0; a < 3; a++) {
             f[a] = o->force[a] - c * b->mass * b->vel[a];
             double inertia = (b->inertia[0] + b->inertia[1] + b->inertia[2]) / 3.0;
@@ -711,30 +744,100 @@ static int lq_splash_measure(void *state, lq_frame_stats *st)
     return LQ_OK;
 }
 
-/* Steps for a frame of `span` s: splash.substeps when set; else the Courant number
- * 0.5·cfl on the deepest water (1.5x margin for splashes within the frame), √(1+κ)
- * stiffer where objects touch; objects move ≤ dx/4 per step; explicit diffusion
- * ν Δt / Δx² ≤ 1/8. */
+/* The fewest steps over `span` s that keep the volume model stable (the header's
+ * leapfrog is neutral for ωΔt < 2): the largest eigenvalue of the pipes' 9-point
+ * Laplacian is λ = max(8(1 − s), 4) (bilinear in cos kx, cos kz, so a corner: the
+ * checkerboard or a stripe), so the Courant number √(k g D) Δt / Δx must stay below
+ * 2/√λ (0.866 at s = 1/3), √(1 + κ) lower while a body presses on the water, and the
+ * pipes' explicit viscosity ν Δt / Δx² at most 1/4. *courant: the Courant number of
+ * one step over the whole span on the deepest water (times √(1 + κ) when stiff). */
+static int lq_splash_stable_steps(const lq_splash *s, double span, bool stiff, double *courant)
+{
+    double lambda = fmax(8.0 * (1.0 - s->sdiag), 4.0), cmax = 2.0 / sqrt(lambda);
+    double c = sqrt(s->k * s->gravity * fmax(s->dmax, 1e-6) * (stiff ? 1.0 + s->kappa : 1.0)) *
+               span / s->g.dx;
+    if (courant) *courant = c;
+    int n = (int)lq_framesplit_count(c / cmax, LQ_FRAMESPLIT_ROUNDOFF);
+    if (s->viscosity > 0)
+        n = LQ_MAX(n, (int)lq_framesplit_count(4.0 * s->viscosity * span / (s->g.dx * s->g.dx),
+                                               LQ_FRAMESPLIT_ROUNDOFF));
+    return LQ_MAX(n, 1);
+}
+
+/* Could a body press on the water within the next `span` s? Its lowest point (its
+ * bounding sphere's) under gravity alone (the water only pushes up), or along its path
+ * sampled at 16 times, against the highest water surface within its horizontal reach,
+ * raised by half the deepest water for the waves that may rise meanwhile. Only then
+ * does the contact's stiffness set the step (issue 18: before, any active body did). */
+static bool lq_splash_may_touch(const lq_splash *s, double span)
+{
+    int nx = s->g.nx, nz = s->g.nz;
+    double dx = s->g.dx;
+    for (int i = 0; i < s->nobj; i++) {
+        const lq_splash_object *o = &s->obj[i];
+        const lq_body *b = &o->body;
+        if (o->touching) return true;
+        bool active = lq_splash_active(s, o) || o->release < s->t + span;
+        if (!active) continue;
+        double rad = lq_body_bounding_radius(b), low = INFINITY;
+        double xlo = INFINITY, xhi = -INFINITY, zlo = INFINITY, zhi = -INFINITY;
+        for (int q = 0; q <= 16; q++) {
+            double t = span * q / 16.0, p[3];
+            if (b->path) {
+                lq_body c = *b;
+                lq_body_follow(&c, s->t + t);
+                memcpy(p, c.pos, sizeof p);
+            } else {
+                for (int a = 0; a < 3; a++) p[a] = b->pos[a] + b->vel[a] * t;
+                p[1] += 0.5 * s->grav[1] * t * t;
+            }
+            low = fmin(low, p[1] - rad);
+            xlo = fmin(xlo, p[0] - rad);
+            xhi = fmax(xhi, p[0] + rad);
+            zlo = fmin(zlo, p[2] - rad);
+            zhi = fmax(zhi, p[2] + rad);
+        }
+        int i0 = LQ_MAX(0, (int)floor((xlo - s->g.origin[0]) / dx) - 1);
+        int i1 = LQ_MIN(nx, (int)ceil((xhi - s->g.origin[0]) / dx) + 1);
+        int k0 = LQ_MAX(0, (int)floor((zlo - s->g.origin[2]) / dx) - 1);
+        int k1 = LQ_MIN(nz, (int)ceil((zhi - s->g.origin[2]) / dx) + 1);
+        double top = -INFINITY;
+        for (int k = k0; k < k1; k++)
+            for (int j = i0; j < i1; j++) {
+                size_t c = (size_t)j + (size_t)nx * k;
+                if (s->dv[c] > 1e-6f) top = fmax(top, (double)s->bv[c] + s->dv[c]);
+            }
+        if (low <= top + 0.5 * s->dmax) return true;
+    }
+    return false;
+}
+
+/* Steps for a frame of `span` s: splash.substeps when set (never fewer than the
+ * stability bound: lq_splash_create refuses fewer at the start, and a frame whose water
+ * has deepened or whose bodies reach the water takes the bound); else the Courant
+ * number 0.5·cfl on the deepest water (1.5x margin for splashes within the frame),
+ * √(1+κ) stiffer and objects moving ≤ dx/4 per step while a body may press on the
+ * water in this frame; explicit diffusion ν Δt / Δx² ≤ 1/8. */
 static int lq_splash_steps(const lq_splash *s, double span)
 {
-    if (s->substeps > 0) return s->substeps;
-    double stiff = 1.0, vobj = 0;
-    for (int i = 0; i < s->nobj; i++) {
+    bool stiff = lq_splash_may_touch(s, span);
+    int bound = lq_splash_stable_steps(s, span, stiff, NULL);
+    if (s->substeps > 0) return LQ_MAX(s->substeps, bound);
+    double vobj = 0; /* bodies in the air fly exactly (lq_splash_move_bodies) */
+    for (int i = 0; i < s->nobj && stiff; i++) {
         const lq_body *b = &s->obj[i].body;
-        if (s->obj[i].touching || b->pos[1] - lq_body_extent(b, 1) < s->dmax + s->g.origin[1])
-            stiff = 1.0 + s->kappa;
         double v = sqrt(b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1] + b->vel[2] * b->vel[2]);
-        vobj = fmax(vobj, v + s->gravity * span);
+        if (lq_splash_active(s, &s->obj[i])) vobj = fmax(vobj, v + s->gravity * span);
     }
-    for (int i = 0; i < s->nobj && stiff == 1.0; i++)
-        if (s->obj[i].body.path || lq_splash_active(s, &s->obj[i])) stiff = 1.0 + s->kappa;
-    double c = sqrt(s->k * s->gravity * fmax(1.5 * s->dmax, 1e-6) * stiff) * span / s->g.dx;
+    double c =
+        sqrt(s->k * s->gravity * fmax(1.5 * s->dmax, 1e-6) * (stiff ? 1.0 + s->kappa : 1.0)) *
+        span / s->g.dx;
     int n = (int)lq_framesplit_count(c / (0.5 * s->cfl), LQ_FRAMESPLIT_ROUNDOFF);
     n = LQ_MAX(n, (int)lq_framesplit_count(vobj * span / (0.25 * s->g.dx), LQ_FRAMESPLIT_ROUNDOFF));
     if (s->viscosity > 0)
         n = LQ_MAX(n, (int)lq_framesplit_count(8.0 * s->viscosity * span / (s->g.dx * s->g.dx),
                                                LQ_FRAMESPLIT_ROUNDOFF));
-    return n;
+    return LQ_MAX(n, bound);
 }
 
 static int lq_splash_advance(void *state, int frame, double t_end, lq_frame_stats *st)

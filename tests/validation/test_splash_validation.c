@@ -14,6 +14,8 @@ int main(void)
     spv_conservation(dev, 0, NULL);
     const char *lake[] = {"grid.size=[48,48]", "grid.cell=0.1333333333"};
     spv_lake_at_rest(dev, 2, lake);
+    const char *drop[] = {"grid.size=[48,48]", "grid.cell=0.03125", "time.frames=20"};
+    spv_steps_before_impact(dev, 3, drop);
     spv_float(dev, 0.5, 0, NULL);
     spv_float(dev, 0.25, 0, NULL);
     spv_float(dev, 0.75, 0, NULL);
