@@ -400,11 +400,14 @@ static int lq_bench_splash_once(void *p)
     case S_COMPACT:
         return lq_columns_compact(o, s, a->nparticles);
     case S_CONTACT:
-        rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, 0, a->rect[0], a->rect[1],
-                                a->rect[2], a->rect[3]);
+        rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, a->sp.inv_fa, 0, a->rect[0],
+                                a->rect[1], a->rect[2], a->rect[3]);
         if (!rc)
-            rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, 1, a->rect[0],
-                                    a->rect[1], a->rect[2], a->rect[3]);
+            rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, a->sp.inv_fa, 1,
+                                    a->rect[0], a->rect[1], a->rect[2], a->rect[3]);
+        if (!rc)
+            rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, a->sp.inv_fa, 2,
+                                    a->rect[0], a->rect[1], a->rect[2], a->rect[3]);
         return rc;
     default: { /* the device work of lq_splash_step without objects, its counter read included */
         int ctr[LQ_COLUMNS_CNT_COUNT];

@@ -502,10 +502,11 @@ const lq_key lq_scene_keys[] = {
             "The body is held still (and out of the water's way) until this time, then "
             "falls."),
     K_FLOAT("objects[].drag", 0, SPL | MAC, 0, INF, "1", "1/s",
-            "Damping of the body's motion relative to the water, per second, in proportion "
-            "to the fraction of it that is submerged (`mac`: eq. 16, each node in liquid is "
-            "pulled toward the liquid's velocity with the force drag times the mass of "
-            "liquid it displaces times the relative velocity)."),
+            "Damping of the body's motion relative to the water, per second: it is pulled "
+            "toward the water's velocity with the force drag times the mass of water it "
+            "displaces times the relative velocity (`mac`: eq. 16, node by node; `splash`: "
+            "horizontally toward the water around it, which takes the opposite force, and "
+            "vertically its bobbing, in proportion to the fraction submerged)."),
     K_FLOAT("objects[].restitution", 0, SPL | MAC, 0, 1, "0.3", "",
             "Bounce of collisions with the pool's walls and floor (`mac`: and obstacles) and "
             "with other bodies."),

@@ -12,7 +12,9 @@
  *   1. boundary pipes take their sources' flows (walls stay 0);
  *   2. objects press on the columns under them: the contact pressure
  *      (kernels/hf/columns_cell.h) bounded by f_max (eq. 17), spread as external
- *      pressure E (eq. 11);
+ *      pressure E (eq. 11); the water around each pushes it sideways (its slope's
+ *      pressure and a drag toward its velocity, lq_splash_horizontal) and takes the
+ *      opposite force into the pipes under it;
  *   3. every pipe accelerates by its pressure difference (eq. 3–6);
  *   4. pipes that would drain a column below zero are scaled back (eq. 9), in passes;
  *   5. columns change by the net flow (eq. 7); ḣ (eq. 12); landed spray returns;
@@ -395,10 +397,11 @@ static void lq_splash_describe(lq_splash *s, const double *factor)
         for (int a = 0; a < 9; a++) d[LQ_COLUMNS_O_ROT + a] = (float)rot[a];
         d[LQ_COLUMNS_O_KAPPA] = lq_splash_active(s, o) ? (float)s->kappa : 0.0f;
         d[LQ_COLUMNS_O_FACTOR] = factor ? (float)factor[i] : 1.0f;
+        d[LQ_COLUMNS_O_RING] = (float)(lq_body_bounding_radius(&o->body) + 1.5 * s->g.dx);
     }
 }
 
-/* The columns under every object's bounding sphere. */
+/* The columns under every object's bounding sphere, and one more. */
 static void lq_splash_footprint(const lq_splash *s, int r[4])
 {
     double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
@@ -440,11 +443,45 @@ static int lq_splash_drain_acc(lq_splash *s, lq_long *acc)
     return lq_field_upload(&s->columns_state.acc, zero);
 }
 
+/* The water's horizontal force on object o (issue 18: the paper's objects only press
+ * down), from the free water around it (lq_columns_around_object, acc slots a): with
+ * (p, q) the slope of its surface across the body, ū its velocity and V = A Σ t the
+ * submerged volume (Σ t over the control points under it),
+ *   F = −ρ g V (p, q)  +  m c (ū − v) / (1 + c Δt),   c = drag · ρ V / m:
+ * the pressure of a sloping surface on the water the body displaces (Froude–Krylov: a
+ * body of the water's mass would move as the water does) and a drag toward the water's
+ * velocity, `objects[].drag` per second on the mass of water displaced (as `mac` has it;
+ * for a floating body ρ V = m), backward Euler in Δt so that any rate is stable. The
+ * opposite force goes into the pipes under it (lq_columns_push_corner) through the push
+ * coefficients of its descriptor, −F Δt / (ρ Δx Σ t). Forces act at the centre. */
+static void lq_splash_horizontal(lq_splash *s, lq_splash_object *o, const lq_long *a, double dt)
+{
+    double inv = 1.0 / LQ_COLUMNS_FSCALE, area = s->g.dx * s->g.dx;
+    double t = (double)a[LQ_COLUMNS_OA_SUB] * inv;
+    float *d = s->obj_desc + (o - s->obj) * LQ_COLUMNS_OBJ_STRIDE;
+    o->force[0] = o->force[2] = 0;
+    d[LQ_COLUMNS_O_PUSHX] = d[LQ_COLUMNS_O_PUSHZ] = 0.0f;
+    /* in water all round, not scripted (a path pushes the water by its pressure only) */
+    if (!(t > 0) || a[LQ_COLUMNS_OA_WET] == 0 || o->body.path) return;
+    double slope[2] = {(double)a[LQ_COLUMNS_OA_SX] * inv, (double)a[LQ_COLUMNS_OA_SZ] * inv};
+    double ubar[2] = {(double)a[LQ_COLUMNS_OA_U] * inv, (double)a[LQ_COLUMNS_OA_V] * inv};
+    double vol = area * t, m = o->body.mass;
+    double c = o->drag * s->rho * vol / m;
+    int axis[2] = {0, 2}, push[2] = {LQ_COLUMNS_O_PUSHX, LQ_COLUMNS_O_PUSHZ};
+    for (int j = 0; j < 2; j++) {
+        double f = -s->rho * s->gravity * vol * slope[j] +
+                   m * c * (ubar[j] - o->body.vel[axis[j]]) / (1.0 + c * dt);
+        o->force[axis[j]] = f;
+        d[push[j]] = (float)(-f * dt / (s->rho * s->g.dx * t));
+    }
+}
+
 /* Step 2: the water's force on each object and the pressure it puts back (eq. 11, 17). */
 static int lq_splash_contact(lq_splash *s, double dt)
 {
     double dx = s->g.dx, area = dx * dx;
     float fdx = (float)dx, ox = (float)s->g.origin[0], oz = (float)s->g.origin[2];
+    float inv_fa = (float)(1.0 / ((1.0 - s->sdiag) * dx));
     lq_long acc[LQ_COLUMNS_ACC_L_COUNT];
     double factor[LQ_COLUMNS_MAX_OBJECTS];
     lq_splash_describe(s, NULL);
@@ -453,8 +490,11 @@ static int lq_splash_contact(lq_splash *s, double dt)
     int rc = lq_field_upload(&s->columns_state.obj, s->obj_desc);
     /* the control points of those columns: one more each way */
     if (!rc)
-        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, 0, r[0], r[1],
-                                r[2] + 1, r[3] + 1);
+        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 0,
+                                r[0], r[1], r[2] + 1, r[3] + 1);
+    if (!rc) /* the water around each, for the horizontal forces */
+        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 3, 0,
+                                0, s->nobj, 1);
     if (!rc) rc = lq_splash_drain_acc(s, acc);
     if (rc) return rc;
     double rg = s->rho * s->gravity * area;
@@ -479,8 +519,8 @@ static int lq_splash_contact(lq_splash *s, double dt)
             f = s->impact_surface ? fmin(fmax(stop, 0.0), fcap) : fmin(up, fcap);
         }
         factor[i] = up > 0 ? f / up : 0.0;
-        o->force[0] = o->force[2] = 0;
         o->force[1] = f;
+        lq_splash_horizontal(s, o, a, dt);
         o->impulse += f * dt;
         o->torque[0] = -rg * (double)a[LQ_COLUMNS_OA_TX] * inv * factor[i];
         o->torque[1] = 0;
@@ -502,8 +542,14 @@ static int lq_splash_contact(lq_splash *s, double dt)
     memcpy(s->prev_rect, r, sizeof r);
     rc = lq_field_upload(&s->columns_state.obj, s->obj_desc);
     if (!rc)
-        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, 1, u[0], u[1],
-                                u[2], u[3]);
+        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 1,
+                                u[0], u[1], u[2], u[3]);
+    /* the horizontal forces' reaction into the axis pipes the corners own (those of the
+     * control points above, and of the corners one before them) */
+    int i0 = LQ_MAX(r[0] - 1, 0), k0 = LQ_MAX(r[1] - 1, 0);
+    if (!rc && r[2] > 0 && r[3] > 0)
+        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 2, i0,
+                                k0, r[0] + r[2] + 1 - i0, r[1] + r[3] + 1 - k0);
     return rc;
 }
 
@@ -534,8 +580,8 @@ static int lq_splash_move_bodies(lq_splash *s, double dt)
             lq_body_collide_box(b, lo, hi);
             continue;
         }
-        for (int a = 0; a < 3; a++) {
-            f[a] = o->force[a] - c * b->mass * b->vel[a];
+        for (int a = 0; a < 3; a++) { /* horizontal drag: in force[0, 2] already */
+            f[a] = o->force[a] - (a == 1 ? c * b->mass * b->vel[a] : 0.0);
             double inertia = (b->inertia[0] + b->inertia[1] + b->inertia[2]) / 3.0;
             tq[a] = o->torque[a] - c * inertia * b->omega[a];
         }

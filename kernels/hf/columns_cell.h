@@ -41,15 +41,21 @@
 #define LQ_COLUMNS_ACC_BOUT     3 /* out through boundary pipes */
 #define LQ_COLUMNS_ACC_ABSORBED 4 /* spray returned to columns */
 #define LQ_COLUMNS_ACC_OBJ      8 /* per object: LQ_COLUMNS_OBJ_ACC slots from here */
-#define LQ_COLUMNS_OBJ_ACC      6
+#define LQ_COLUMNS_OBJ_ACC      11
 #define LQ_COLUMNS_OA_HEAD      0 /* Σ e (m of head) */
 #define LQ_COLUMNS_OA_TX        1 /* Σ e · (z_c − cz): −torque_x / (ρ g A) */
 #define LQ_COLUMNS_OA_TZ        2 /* Σ e · (x_c − cx): torque_z / (ρ g A) */
 #define LQ_COLUMNS_OA_SUB       3 /* Σ submerged thickness (m) */
 #define LQ_COLUMNS_OA_ZSUM      4 /* Σ surface height over the columns it covers (m) */
 #define LQ_COLUMNS_OA_COUNT     5 /* columns covered (× LQ_COLUMNS_FSCALE) */
-#define LQ_COLUMNS_MAX_OBJECTS  32
-#define LQ_COLUMNS_ACC_L_COUNT  (LQ_COLUMNS_ACC_OBJ + LQ_COLUMNS_OBJ_ACC * LQ_COLUMNS_MAX_OBJECTS)
+/* The free water around it (lq_columns_around_object), for the horizontal forces: */
+#define LQ_COLUMNS_OA_SX       6  /* ∂W/∂x of the surface W = b + d + e across it (m/m) */
+#define LQ_COLUMNS_OA_SZ       7  /* ∂W/∂z */
+#define LQ_COLUMNS_OA_U        8  /* the water's velocity around it, x (m/s) */
+#define LQ_COLUMNS_OA_V        9  /* and z (m/s) */
+#define LQ_COLUMNS_OA_WET      10 /* 1 (× FSCALE) when all its samples are in water */
+#define LQ_COLUMNS_MAX_OBJECTS 32
+#define LQ_COLUMNS_ACC_L_COUNT (LQ_COLUMNS_ACC_OBJ + LQ_COLUMNS_OBJ_ACC * LQ_COLUMNS_MAX_OBJECTS)
 
 /* Counters (int). */
 #define LQ_COLUMNS_CNT_LIVE    0 /* particles in the buffer */
@@ -59,13 +65,16 @@
 #define LQ_COLUMNS_CNT_COUNT   4
 
 /* Objects: LQ_COLUMNS_OBJ_STRIDE floats each. */
-#define LQ_COLUMNS_OBJ_STRIDE 20
+#define LQ_COLUMNS_OBJ_STRIDE 24
 #define LQ_COLUMNS_O_SHAPE    0  /* LQ_SHAPE_* (host/core/shape.h) */
 #define LQ_COLUMNS_O_POS      1  /* centre, 3 */
 #define LQ_COLUMNS_O_ROT      4  /* body → world, row-major, 9 */
 #define LQ_COLUMNS_O_HALF     13 /* half extents, 3 */
 #define LQ_COLUMNS_O_KAPPA    16 /* contact stiffness κ */
 #define LQ_COLUMNS_O_FACTOR   17 /* share of the contact pressure applied (eq. 17 bound) */
+#define LQ_COLUMNS_O_PUSHX    18 /* m²/s: x-pipe flow added per m of submerged thickness */
+#define LQ_COLUMNS_O_PUSHZ    19 /* m²/s: z-pipe flow added per m of submerged thickness */
+#define LQ_COLUMNS_O_RING     20 /* m: how far from its centre the water around it is sampled */
 
 /* Particles: LQ_COLUMNS_PSTRIDE floats each: x y z vx vy vz volume alive. */
 #define LQ_COLUMNS_PSTRIDE 8
@@ -469,6 +478,92 @@ LQ_INLINE float lq_columns_corner_head(const LQ_GLOBAL float *o, const LQ_GLOBAL
     return lq_columns_object_head(o, bc, dc, ox + (float)i * dx, oz + (float)k * dx, thick);
 }
 
+/* The water's velocity at the centre of column (i, k) (m/s), the mean of its two faces
+ * along each axis from the axis pipes (u = Q / ((1 − s) dx D̄), a boundary pipe over
+ * the column's own depth). */
+LQ_INLINE void lq_columns_column_velocity(const LQ_GLOBAL float *d, const LQ_GLOBAL float *qx,
+                                          const LQ_GLOBAL float *qz, int i, int k, int nx, int nz,
+                                          float inv_fa, float *u, float *w)
+{
+    int c = i + nx * k, r = nx + 1;
+    float dc = d[c];
+    float dl = i > 0 ? d[c - 1] : dc, dr = i + 1 < nx ? d[c + 1] : dc;
+    float dd = k > 0 ? d[c - nx] : dc, dt = k + 1 < nz ? d[c + nx] : dc;
+    *u = 0.5f * (lq_columns_pipe_velocity(qx[i + r * k], dl, dc, inv_fa) +
+                 lq_columns_pipe_velocity(qx[i + 1 + r * k], dc, dr, inv_fa));
+    *w = 0.5f * (lq_columns_pipe_velocity(qz[i + nx * k], dd, dc, inv_fa) +
+                 lq_columns_pipe_velocity(qz[i + nx * (k + 1)], dc, dt, inv_fa));
+}
+
+/* Bilinear sample of the columns' surface W = b + d + e and velocity at world (x, z):
+ * out = {W, u, w}; returns 0 if any of the four columns is dry (a shore's ground is no
+ * water surface). */
+LQ_INLINE int lq_columns_sample_water(const LQ_GLOBAL float *b, const LQ_GLOBAL float *d,
+                                      const LQ_GLOBAL float *e, const LQ_GLOBAL float *qx,
+                                      const LQ_GLOBAL float *qz, float x, float z, int nx, int nz,
+                                      float dx, float ox, float oz, float inv_fa, float out[3])
+{
+    float fx = (x - ox) / dx - 0.5f, fz = (z - oz) / dx - 0.5f;
+    float mx = (float)(nx - 1), mz = (float)(nz - 1);
+    fx = fx < 0.0f ? 0.0f : (fx > mx ? mx : fx);
+    fz = fz < 0.0f ? 0.0f : (fz > mz ? mz : fz);
+    int i0 = (int)fx, k0 = (int)fz;
+    int i1 = i0 + 1 < nx ? i0 + 1 : i0, k1 = k0 + 1 < nz ? k0 + 1 : k0;
+    float tx = fx - (float)i0, tz = fz - (float)k0;
+    int cs[4] = {i0 + nx * k0, i1 + nx * k0, i0 + nx * k1, i1 + nx * k1};
+    int is[4] = {i0, i1, i0, i1}, ks[4] = {k0, k0, k1, k1};
+    float ws[4] = {(1.0f - tx) * (1.0f - tz), tx * (1.0f - tz), (1.0f - tx) * tz, tx * tz};
+    int wet = 1;
+    out[0] = out[1] = out[2] = 0.0f;
+    for (int q = 0; q < 4; q++) {
+        int c = cs[q];
+        float u, w;
+        wet = wet && d[c] > 1e-6f;
+        lq_columns_column_velocity(d, qx, qz, is[q], ks[q], nx, nz, inv_fa, &u, &w);
+        out[0] += ws[q] * (b[c] + d[c] + e[c]);
+        out[1] += ws[q] * u;
+        out[2] += ws[q] * w;
+    }
+    return wet;
+}
+
+/* mode 3, one work-item per object (issue 18): the water around object n, sampled at
+ * (±L, 0) and (0, ±L) from its centre, L = LQ_COLUMNS_O_RING beyond its bounding sphere,
+ * into its acc slots: the surface's slope across it by central differences and the
+ * mean velocity of the four samples. Not the water under it: the contact's stiff
+ * spring rings there from step to step (the head's gradient swung ±0.5 under a floating
+ * ball while the wave's slope was 0.03), and a ring sampled column by column is lopsided
+ * whenever its radius meets column centres (the ball's own ripples then read as a slope
+ * and drove it off). The four symmetric samples cancel any ripple round the body. */
+LQ_INLINE void lq_columns_around_object(LQ_GLOBAL lq_long *acc, const LQ_GLOBAL float *obj, int n,
+                                        const LQ_GLOBAL float *b, const LQ_GLOBAL float *d,
+                                        const LQ_GLOBAL float *e, const LQ_GLOBAL float *qx,
+                                        const LQ_GLOBAL float *qz, int nx, int nz, float dx,
+                                        float ox, float oz, float inv_fa)
+{
+    const LQ_GLOBAL float *o = obj + n * LQ_COLUMNS_OBJ_STRIDE;
+    LQ_GLOBAL lq_long *a = acc + LQ_COLUMNS_ACC_OBJ + n * LQ_COLUMNS_OBJ_ACC;
+    float L = o[LQ_COLUMNS_O_RING], cx = o[LQ_COLUMNS_O_POS], cz = o[LQ_COLUMNS_O_POS + 2];
+    float s[4][3];
+    int wet =
+        lq_columns_sample_water(b, d, e, qx, qz, cx - L, cz, nx, nz, dx, ox, oz, inv_fa, s[0]);
+    wet = lq_columns_sample_water(b, d, e, qx, qz, cx + L, cz, nx, nz, dx, ox, oz, inv_fa, s[1]) &&
+          wet;
+    wet = lq_columns_sample_water(b, d, e, qx, qz, cx, cz - L, nx, nz, dx, ox, oz, inv_fa, s[2]) &&
+          wet;
+    wet = lq_columns_sample_water(b, d, e, qx, qz, cx, cz + L, nx, nz, dx, ox, oz, inv_fa, s[3]) &&
+          wet;
+    if (!wet) return;
+    float inv2L = 0.5f / L, f = LQ_COLUMNS_FSCALE;
+    a[LQ_COLUMNS_OA_SX] = lq_columns_fixed_signed((s[1][0] - s[0][0]) * inv2L * f);
+    a[LQ_COLUMNS_OA_SZ] = lq_columns_fixed_signed((s[3][0] - s[2][0]) * inv2L * f);
+    a[LQ_COLUMNS_OA_U] =
+        lq_columns_fixed_signed(0.25f * ((s[0][1] + s[1][1]) + (s[2][1] + s[3][1])) * f);
+    a[LQ_COLUMNS_OA_V] =
+        lq_columns_fixed_signed(0.25f * ((s[0][2] + s[1][2]) + (s[2][2] + s[3][2])) * f);
+    a[LQ_COLUMNS_OA_WET] = (lq_long)LQ_COLUMNS_FSCALE;
+}
+
 /* mode 0, per control point (i, k): each object's head there, its moments about the
  * object's centre, the submerged thickness and the surface under it, into acc (§4:
  * the force on the object, f_o = −f_e, is ρ g dx dz times the summed head). */
@@ -522,6 +617,52 @@ LQ_INLINE void lq_columns_pressure_cell(LQ_GLOBAL float *e, const LQ_GLOBAL floa
         }
     }
     e[i + nx * k] = 0.25f * sum;
+}
+
+/* The submerged thickness of object o at control point (i, k); 0 off the interior
+ * corners (which take no contact). */
+LQ_INLINE float lq_columns_corner_thick(const LQ_GLOBAL float *o, const LQ_GLOBAL float *b,
+                                        const LQ_GLOBAL float *d, int i, int k, int nx, int nz,
+                                        float dx, float ox, float oz)
+{
+    if (i < 1 || i > nx - 1 || k < 1 || k > nz - 1) return 0.0f;
+    float thick, zc;
+    lq_columns_corner_head(o, b, d, i, k, nx, dx, ox, oz, &zc, &thick);
+    return thick;
+}
+
+/* mode 2, per corner (i, k): the reaction of the horizontal forces on the bodies, added
+ * to the interior axis pipes the corner owns (qx from column (i−1, k) to (i, k), qz from
+ * (i, k−1) to (i, k)). Each control point's share of a body's force, in proportion to
+ * its submerged thickness t, goes half to each of the two axis pipes beside it (the pair
+ * of eq. 14–15): a pipe gains Σ ½ t · push over its two corners, push = −F Δt / (ρ Δx
+ * Σ t) (LQ_COLUMNS_O_PUSHX, _PUSHZ), so the water's momentum ρ Δx Σ Q changes by
+ * exactly −F Δt. Pipes are written by their owner only: no atomics. */
+LQ_INLINE void lq_columns_push_corner(LQ_GLOBAL float *qx, LQ_GLOBAL float *qz,
+                                      const LQ_GLOBAL float *obj, int nobj,
+                                      const LQ_GLOBAL float *b, const LQ_GLOBAL float *d, int i,
+                                      int k, int nx, int nz, float dx, float ox, float oz)
+{
+    if (k < nz && i >= 1 && i <= nx - 1) { /* its x-pipe: corners (i, k) and (i, k + 1) */
+        float add = 0.0f;
+        for (int n = 0; n < nobj; n++) {
+            const LQ_GLOBAL float *o = obj + n * LQ_COLUMNS_OBJ_STRIDE;
+            float t = lq_columns_corner_thick(o, b, d, i, k, nx, nz, dx, ox, oz) +
+                      lq_columns_corner_thick(o, b, d, i, k + 1, nx, nz, dx, ox, oz);
+            add += o[LQ_COLUMNS_O_PUSHX] * (0.5f * t);
+        }
+        qx[i + (nx + 1) * k] += add;
+    }
+    if (i < nx && k >= 1 && k <= nz - 1) { /* its z-pipe: corners (i, k) and (i + 1, k) */
+        float add = 0.0f;
+        for (int n = 0; n < nobj; n++) {
+            const LQ_GLOBAL float *o = obj + n * LQ_COLUMNS_OBJ_STRIDE;
+            float t = lq_columns_corner_thick(o, b, d, i, k, nx, nz, dx, ox, oz) +
+                      lq_columns_corner_thick(o, b, d, i + 1, k, nx, nz, dx, ox, oz);
+            add += o[LQ_COLUMNS_O_PUSHZ] * (0.5f * t);
+        }
+        qz[i + nx * k] += add;
+    }
 }
 
 /* Is world point (x, y, z) inside object o? */

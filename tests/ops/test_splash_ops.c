@@ -229,6 +229,12 @@ static void make_state(image *im)
     rotation(0.52, 0.35, R);
     set_object(obj + LQ_COLUMNS_OBJ_STRIDE, LQ_SHAPE_BOX, OBJ_BOX[0], OBJ_BOX[1], OBJ_BOX[2], hb, R,
                4.0f, 0.6f);
+    obj[LQ_COLUMNS_O_PUSHX] = 0.013f; /* mode 2's reaction into the pipes */
+    obj[LQ_COLUMNS_O_PUSHZ] = -0.007f;
+    obj[LQ_COLUMNS_OBJ_STRIDE + LQ_COLUMNS_O_PUSHX] = -0.011f;
+    obj[LQ_COLUMNS_OBJ_STRIDE + LQ_COLUMNS_O_PUSHZ] = 0.005f;
+    obj[LQ_COLUMNS_O_RING] = 0.33f; /* mode 3's samples: one on the dry island's edge */
+    obj[LQ_COLUMNS_OBJ_STRIDE + LQ_COLUMNS_O_RING] = 0.41f;
     float *p0 = FV(im, F_P0), *p1 = FV(im, F_P1);
     for (int j = 0; j < CAP * PS; j++) p1[j] = 7.0f; /* compaction must overwrite */
     for (int j = 0; j < NP0; j++) {
@@ -468,14 +474,20 @@ static void test_twins(const image *init)
 
     /* a rectangle that runs past the grid's +x edge, and one that ends in the sphere */
     const int rects[2][4] = {{3, 2, 40, 20}, {3, 2, 19, 11}};
+    const float inv_fa = (float)(1.5 / DX);
     for (int j = 0; j < 2; j++)
-        for (int mode = 0; mode <= 1; mode++) {
+        for (int mode = 0; mode <= 2; mode++) {
             const int *q = rects[j];
             put2(t, init);
-            RUN2(t, lq_columns_contact, 2, DX, OX, OZ, mode, q[0], q[1], q[2], q[3]);
-            cmp(t, "splash.contact", mode ? F_E : F_ACC);
+            RUN2(t, lq_columns_contact, 2, DX, OX, OZ, inv_fa, mode, q[0], q[1], q[2], q[3]);
+            cmp(t, "splash.contact", mode == 1 ? F_E : (mode == 2 ? F_QX : F_ACC));
+            if (mode == 2) cmp(t, "splash.contact", F_QZ);
             cmp_all(t, "splash.contact");
         }
+    put2(t, init);
+    RUN2(t, lq_columns_contact, 2, DX, OX, OZ, inv_fa, 3, 0, 0, 2, 1);
+    cmp(t, "splash.contact", F_ACC);
+    cmp_all(t, "splash.contact");
 
     image_free(&t->a);
     image_free(&t->b);
@@ -1012,9 +1024,21 @@ static void test_contact(void)
         }
     FV(im, F_D)[18 + NX * 14] = 0.0f; /* a dry column under the sphere */
     FV(im, F_B)[18 + NX * 14] = 0.3f;
+    /* a pressure head that slopes and a current that varies, for the horizontal slots */
+    lq_rng rr;
+    lq_rng_seed(&rr, 99);
+    for (int k = 0; k < NZ; k++)
+        for (int i = 0; i < NX; i++) FV(im, F_E)[i + NX * k] = 0.777f + 0.01f * (float)(i - 2 * k);
+    for (int q = 0; q < (NX + 1) * NZ; q++) FV(im, F_QX)[q] = frand(&rr, -0.01f, 0.03f);
+    for (int q = 0; q < NX * (NZ + 1); q++) FV(im, F_QZ)[q] = frand(&rr, -0.02f, 0.01f);
+    const double s_diag = 1.0 / 3.0, inv_fa = 1.0 / ((1.0 - s_diag) * DX);
+#define E0(c) (0.777f + 0.01f * (float)((c) % NX - 2 * ((c) / NX)))
     double rim = 1e30;
-    double want[3][6] = {{0}}, want_e[N], head_at[3][(NX + 1) * (NZ + 1)];
+    static double want[3][LQ_COLUMNS_OBJ_ACC], want_e[N], head_at[3][(NX + 1) * (NZ + 1)],
+        thick_at[3][(NX + 1) * (NZ + 1)];
+    memset(want, 0, sizeof want);
     memset(head_at, 0, sizeof head_at);
+    memset(thick_at, 0, sizeof thick_at);
     /* control points (interior corners): eq. 10's mean ground and depth of their four
      * columns, the object's chord at the corner */
     for (int k = 1; k < NZ; k++)
@@ -1032,6 +1056,7 @@ static void test_contact(void)
                 if (!host_span(&objs[n], x, z, &lo, &hi)) continue;
                 double h = host_head(lo, hi, bc, dc, kappa[n], &th);
                 head_at[n][i + (NX + 1) * k] = h;
+                thick_at[n][i + (NX + 1) * k] = th;
                 want[n][LQ_COLUMNS_OA_HEAD] += h;
                 want[n][LQ_COLUMNS_OA_TX] += h * (z - objs[n].c[2]);
                 want[n][LQ_COLUMNS_OA_TZ] += h * (x - objs[n].c[0]);
@@ -1053,13 +1078,15 @@ static void test_contact(void)
         }
     CHECK(rim > 1e-3); /* no control point on a rim: counts are unambiguous */
     put(&R.st, im);
-    CHECK_OK(lq_columns_contact(&R.ops, &R.st, nobj, DX, OX, OZ, 0, 0, 0, NX + 1, NZ + 1));
+    CHECK_OK(lq_columns_contact(&R.ops, &R.st, nobj, DX, OX, OZ, (float)inv_fa, 0, 0, 0, NX + 1,
+                                NZ + 1));
     get(&R.st, im);
-    const char *names[6] = {"head", "tx", "tz", "sub", "zsum", "count"};
+    const char *names[LQ_COLUMNS_OBJ_ACC] = {"head",  "tx", "tz", "sub", "zsum",
+                                             "count", "gx", "gz", "ux",  "uz"};
     for (int n = 0; n < nobj; n++) {
         const lq_long *a = LV(im, F_ACC) + LQ_COLUMNS_ACC_OBJ + n * LQ_COLUMNS_OBJ_ACC;
         fprintf(stderr, "  contact object %d:", n);
-        for (int s = 0; s < LQ_COLUMNS_OBJ_ACC; s++) {
+        for (int s = 0; s < 6; s++) {
             double got = (double)a[s] / LQ_COLUMNS_FSCALE;
             fprintf(stderr, " %s %.6g (%.2g)", names[s], got, got - want[n][s]);
             if (s == LQ_COLUMNS_OA_COUNT)
@@ -1072,14 +1099,14 @@ static void test_contact(void)
         CHECK(want[n][LQ_COLUMNS_OA_HEAD] > 1.0 && want[n][LQ_COLUMNS_OA_COUNT] >= 8);
     }
     int e_touched = 0;
-    for (int c = 0; c < N; c++) e_touched += FV(im, F_E)[c] != 0.777f;
+    for (int c = 0; c < N; c++) e_touched += FV(im, F_E)[c] != E0(c);
     CHECK(e_touched == 0); /* mode 0 only accumulates */
 
     /* mode 1 over a strip through the sphere, clipped at the +z edge */
     static image before;
     image_alloc(&before, &R.st);
     image_copy(&before, im);
-    CHECK_OK(lq_columns_contact(&R.ops, &R.st, nobj, DX, OX, OZ, 1, 15, 12, 5, 30));
+    CHECK_OK(lq_columns_contact(&R.ops, &R.st, nobj, DX, OX, OZ, (float)inv_fa, 1, 15, 12, 5, 30));
     get(&R.st, im);
     double worst = 0;
     int outside_bad = 0, nonzero = 0;
@@ -1091,7 +1118,7 @@ static void test_contact(void)
                 worst = fmax(worst, fabs(got - want_e[c]));
                 nonzero += got != 0.0f;
             } else {
-                outside_bad += got != 0.777f;
+                outside_bad += got != E0(c);
             }
         }
     fprintf(stderr, "  contact mode 1: max |e − Σ factor·head| %.3g m, %d columns pressed\n", worst,
@@ -1100,8 +1127,92 @@ static void test_contact(void)
     CHECK(nonzero >= 6);
     CHECK(outside_bad == 0);
     CHECK(memcmp(im->buf[F_ACC], before.buf[F_ACC], im->bytes[F_ACC]) == 0);
+
+    /* mode 2 over every corner: each body's push reaches the axis pipes beside its control
+     * points, half from each, so Σ ΔQ = push · Σ thickness per axis (the water's momentum
+     * ρ Δx Σ Q changes by exactly −F Δt), and no boundary pipe moves */
+    const float push[3][2] = {{0.02f, -0.01f}, {-0.005f, 0.03f}, {0.0f, 0.0f}};
+    for (int n = 0; n < nobj; n++) {
+        FV(im, F_OBJ)[n * LQ_COLUMNS_OBJ_STRIDE + LQ_COLUMNS_O_PUSHX] = push[n][0];
+        FV(im, F_OBJ)[n * LQ_COLUMNS_OBJ_STRIDE + LQ_COLUMNS_O_PUSHZ] = push[n][1];
+    }
+    put(&R.st, im);
+    image_copy(&before, im);
+    CHECK_OK(lq_columns_contact(&R.ops, &R.st, nobj, DX, OX, OZ, (float)inv_fa, 2, 0, 0, NX + 1,
+                                NZ + 1));
+    get(&R.st, im);
+    double dqx = 0, dqz = 0, wantx = 0, wantz = 0, pipe_err = 0;
+    int wall_moved = 0;
+    for (int k = 0; k < NZ; k++)
+        for (int i = 0; i <= NX; i++) {
+            int q = i + (NX + 1) * k;
+            double dq = (double)FV(im, F_QX)[q] - FV(&before, F_QX)[q], want_q = 0;
+            for (int n = 0; n < nobj; n++)
+                want_q += push[n][0] * 0.5 *
+                          (thick_at[n][i + (NX + 1) * k] + thick_at[n][i + (NX + 1) * (k + 1)]);
+            if (i == 0 || i == NX) wall_moved += dq != 0;
+            pipe_err = fmax(pipe_err, fabs(dq - want_q));
+            dqx += dq;
+        }
+    for (int k = 0; k <= NZ; k++)
+        for (int i = 0; i < NX; i++) {
+            int q = i + NX * k;
+            double dq = (double)FV(im, F_QZ)[q] - FV(&before, F_QZ)[q];
+            if (k == 0 || k == NZ) wall_moved += dq != 0;
+            dqz += dq;
+        }
+    for (int n = 0; n < nobj; n++) {
+        double t = 0;
+        for (int c = 0; c < (NX + 1) * (NZ + 1); c++) t += thick_at[n][c];
+        wantx += push[n][0] * t;
+        wantz += push[n][1] * t;
+    }
+    fprintf(stderr,
+            "  contact mode 2: Σ ΔQx %.6g (push · Σ t %.6g), Σ ΔQz %.6g (%.6g), worst pipe %.2g\n",
+            dqx, wantx, dqz, wantz, pipe_err);
+    CHECK(fabs(dqx - wantx) <= 1e-5 * fabs(wantx) + 1e-9 && fabs(wantx) > 1e-3);
+    CHECK(fabs(dqz - wantz) <= 1e-5 * fabs(wantz) + 1e-9 && fabs(wantz) > 1e-3);
+    CHECK(pipe_err < 1e-7);
+    CHECK(wall_moved == 0);
+    /* mode 3: the water around each object, four samples at its ring distance: over a
+     * surface that is a plane (here W = b + d + e has slope (0.01, −0.02) per column) the
+     * central differences give its slope exactly, whatever ripples are radial */
+    {
+        lq_rng rs;
+        lq_rng_seed(&rs, 5);
+        for (int k = 0; k < NZ; k++)
+            for (int i = 0; i < NX; i++) {
+                int c = i + NX * k;
+                FV(im, F_B)[c] = 0.0f;
+                FV(im, F_D)[c] = 0.5f + 0.01f * (float)i - 0.02f * (float)k;
+                FV(im, F_E)[c] = 0.0f;
+            }
+        for (int q = 0; q < (NX + 1) * NZ; q++) FV(im, F_QX)[q] = 0.01f;
+        for (int q = 0; q < NX * (NZ + 1); q++) FV(im, F_QZ)[q] = -0.02f;
+        for (int n = 0; n < nobj; n++)
+            FV(im, F_OBJ)[n * LQ_COLUMNS_OBJ_STRIDE + LQ_COLUMNS_O_RING] = (float)(0.1 + 0.05 * n);
+        memset(LV(im, F_ACC), 0, im->bytes[F_ACC]);
+        put(&R.st, im);
+        CHECK_OK(
+            lq_columns_contact(&R.ops, &R.st, nobj, DX, OX, OZ, (float)inv_fa, 3, 0, 0, nobj, 1));
+        get(&R.st, im);
+        (void)rs;
+        for (int n = 0; n < nobj; n++) {
+            const lq_long *a = LV(im, F_ACC) + LQ_COLUMNS_ACC_OBJ + n * LQ_COLUMNS_OBJ_ACC;
+            double sx = (double)a[LQ_COLUMNS_OA_SX] / LQ_COLUMNS_FSCALE,
+                   sz = (double)a[LQ_COLUMNS_OA_SZ] / LQ_COLUMNS_FSCALE;
+            double u = (double)a[LQ_COLUMNS_OA_U] / LQ_COLUMNS_FSCALE;
+            /* u = Q / ((1 − s) dx D̄), D̄ varying linearly: the four samples' mean */
+            fprintf(stderr, "  contact mode 3, object %d: slope (%.6f, %.6f), u %.5f, wet %d\n", n,
+                    sx, sz, u, (int)(a[LQ_COLUMNS_OA_WET] / (lq_long)LQ_COLUMNS_FSCALE));
+            CHECK(a[LQ_COLUMNS_OA_WET] == (lq_long)LQ_COLUMNS_FSCALE);
+            CHECK(fabs(sx - 0.01 / DX) < 2e-5 && fabs(sz + 0.02 / DX) < 2e-5);
+            CHECK(u > 0 && a[LQ_COLUMNS_OA_V] < 0);
+        }
+    }
     image_free(&before);
     ref_close(&R);
+#undef E0
 }
 
 int main(void)

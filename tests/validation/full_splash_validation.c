@@ -25,6 +25,9 @@ int main(void)
                           "spray.threshold=1.0"};
     spv_conservation(dev, 4, cons);
     spv_lake_at_rest(dev, 0, NULL);
+    double carried = spv_current(dev, 0, NULL);
+    CHECK(carried >= 0.8 && carried <= 1.2);
+    CHECK(spv_wave_push(dev, 0, NULL) >= 0.5);
     const char *fine[] = {"grid.size=[96,96]", "grid.cell=0.0125", "time.frames=330"};
     for (int i = 1; i <= 3; i++) {
         spv_float(dev, 0.25 * i, 0, NULL);

@@ -100,17 +100,24 @@ static double sv_extra(const lq_frame_stats *st, const char *key)
     return NAN;
 }
 
-/* h at cell-index coordinates (fx, fz) (cell centres at integers), bilinear. */
+/* A cell-centred nx × nz field at cell-index coordinates (fx, fz) (cell centres at
+ * integers), bilinear, clamped to the grid. */
+static double sv_bilinear_field(const float *h, int nx, int nz, double fx, double fz)
+{
+    fx = fmin(fmax(fx, 0.0), nx - 1.0);
+    fz = fmin(fmax(fz, 0.0), nz - 1.0);
+    int i = (int)floor(fx), k = (int)floor(fz);
+    i = i > nx - 2 ? nx - 2 : i;
+    k = k > nz - 2 ? nz - 2 : k;
+    double tx = fx - i, tz = fz - k;
+    return (1 - tz) * ((1 - tx) * h[i + nx * k] + tx * h[i + 1 + nx * k]) +
+           tz * ((1 - tx) * h[i + nx * (k + 1)] + tx * h[i + 1 + nx * (k + 1)]);
+}
+
+/* h at cell-index coordinates (fx, fz), bilinear. */
 static double sv_bilinear(const sv_run *r, double fx, double fz)
 {
-    int i = (int)floor(fx), k = (int)floor(fz);
-    i = i < 0 ? 0 : (i > r->nx - 2 ? r->nx - 2 : i);
-    k = k < 0 ? 0 : (k > r->nz - 2 ? r->nz - 2 : k);
-    double tx = fx - i, tz = fz - k;
-    const float *h = r->h;
-    int n = r->nx;
-    return (1 - tz) * ((1 - tx) * h[i + n * k] + tx * h[i + 1 + n * k]) +
-           tz * ((1 - tx) * h[i + n * (k + 1)] + tx * h[i + 1 + n * (k + 1)]);
+    return sv_bilinear_field(r->h, r->nx, r->nz, fx, fz);
 }
 
 /* Mean of h over row k = nz/2 from cell i: the channel cases are uniform along z. */

@@ -317,4 +317,87 @@ static void spv_float(const char *device, double s, int nsets, const char *const
     sv_close(&r);
 }
 
+/* The water's x velocity at world (x, z) from the solver's cell-centred view "uc". */
+static double spv_water_u(sv_run *r, double x, double z)
+{
+    lq_field_view v;
+    if (r->vt->view(r->state, "uc", &v)) return NAN;
+    return sv_bilinear_field(v.data, r->nx, r->nz, x / r->dx - 0.5, z / r->dx - 0.5);
+}
+
+/* Issue 18, item 3: a floating ball in a current (splash_current.yaml) drifts with the
+ * water under it: its mean x speed while it crosses [0.8, 1.4] m against the mean of the
+ * water's velocity where it is. Returns that fraction. */
+static double spv_current(const char *device, int nsets, const char *const *sets)
+{
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/splash_current.yaml", nsets, sets)) return NAN;
+    lq_frame_stats st;
+    double x0 = NAN, t0 = NAN, x1 = NAN, t1 = NAN, usum = 0, xlast = NAN;
+    int nu = 0;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        const lq_object_record *rec;
+        int n;
+        r.vt->objects(r.state, &rec, &n);
+        double x = rec[0].pos[0], t = f / r.fps;
+        xlast = x;
+        if (x < 0.8 || !isnan(t1)) continue;
+        if (isnan(t0)) {
+            x0 = x;
+            t0 = t;
+        }
+        if (x > 1.4) {
+            x1 = x;
+            t1 = t;
+            continue;
+        }
+        usum += spv_water_u(&r, x, rec[0].pos[2]);
+        nu++;
+    }
+    double vb = (x1 - x0) / (t1 - t0), uw = usum / fmax(nu, 1);
+    fprintf(stderr,
+            "splash ball in a current: from x = 0.8 to 1.4 m (t = %.2f to %.2f s) it drifts at "
+            "%.4f m/s in water moving %.4f m/s under it: %.1f%% (at the end x = %.3f m)\n",
+            t0, t1, vb, uw, 100 * vb / uw, xlast);
+    sv_close(&r);
+    return vb / uw;
+}
+
+/* Issue 18, item 3: a floating ball pushed by a passing wave (splash_wave_push.yaml):
+ * its net forward displacement after the crest has passed, against the water's at the
+ * same place in the same tank without the ball (∫ u dt there). Returns ball / water. */
+static double spv_wave_push(const char *device, int nsets, const char *const *sets)
+{
+    const char *all[16] = {NULL};
+    int n = 0;
+    for (int i = 0; i < nsets && n < 15; i++) all[n++] = sets[i];
+    sv_run a, w;
+    if (sv_open(&a, device, "scenes/validation/splash_wave_push.yaml", n, all)) return NAN;
+    all[n++] = "objects=[]";
+    if (sv_open(&w, device, "scenes/validation/splash_wave_push.yaml", n, all)) return NAN;
+    lq_frame_stats st;
+    const double xb = a.cfg->objects[0].center[0], zb = a.cfg->objects[0].center[2];
+    double xi = 0, x = xb, peak = 0, u_prev = spv_water_u(&w, xb, zb), umax = 0;
+    for (int f = 1; f <= a.frames; f++) {
+        if (sv_frame(&a, f, &st) || sv_frame(&w, f, &st)) break;
+        double u = spv_water_u(&w, xb, zb);
+        xi += 0.5 * (u + u_prev) / a.fps; /* the water's displacement at xb, trapezoids */
+        u_prev = u;
+        umax = fmax(umax, fabs(u));
+        const lq_object_record *rec;
+        int no;
+        a.vt->objects(a.state, &rec, &no);
+        x = rec[0].pos[0];
+        peak = fmax(peak, fabs(rec[0].vel[0]));
+    }
+    fprintf(stderr,
+            "splash ball in a passing wave: moved %+.2f mm (peak speed %.3f m/s) while the water "
+            "there moved %+.2f mm (peak %.3f m/s) in the tank without it: %.0f%%\n",
+            1e3 * (x - xb), peak, 1e3 * xi, umax, 100 * (x - xb) / xi);
+    sv_close(&a);
+    sv_close(&w);
+    return (x - xb) / xi;
+}
+
 #endif

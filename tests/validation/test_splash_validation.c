@@ -16,6 +16,10 @@ int main(void)
     spv_lake_at_rest(dev, 2, lake);
     const char *drop[] = {"grid.size=[48,48]", "grid.cell=0.03125", "time.frames=20"};
     spv_steps_before_impact(dev, 3, drop);
+    double carried = spv_current(dev, 0, NULL);
+    CHECK(carried >= 0.8 && carried <= 1.2);
+    double pushed = spv_wave_push(dev, 0, NULL);
+    CHECK(pushed >= 0.5);
     spv_float(dev, 0.5, 0, NULL);
     spv_float(dev, 0.25, 0, NULL);
     spv_float(dev, 0.75, 0, NULL);
