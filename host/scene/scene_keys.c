@@ -587,7 +587,7 @@ const lq_key lq_scene_keys[] = {
             "the pipe model carries every wavelength at the same speed, so a steep front "
             "stays steep and its fast-rising surface throws spray all the way out. Stable "
             "while viscosity·Δt/Δx² stays below 1/8 (the step is shortened to keep it so)."),
-    K_FLOAT("splash.contact_stiffness", GT, SPL, 0, 1000, "32", "",
+    K_FLOAT("splash.contact_stiffness", GT, SPL, 0, 1000, "64", "",
             "κ: the pressure head an object puts on a column is κ times how far the water "
             "would rise into it (capped at the object's thickness there). Larger is closer "
             "to Archimedes at equilibrium (draft error about 1/(1+κ) of the draft) and "

@@ -488,10 +488,9 @@ static int lq_splash_contact(lq_splash *s, double dt)
     int r[4];
     lq_splash_footprint(s, r);
     int rc = lq_field_upload(&s->columns_state.obj, s->obj_desc);
-    /* the control points of those columns: one more each way */
     if (!rc)
         rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 0,
-                                r[0], r[1], r[2] + 1, r[3] + 1);
+                                r[0], r[1], r[2], r[3]);
     if (!rc) /* the water around each, for the horizontal forces */
         rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 3, 0,
                                 0, s->nobj, 1);
@@ -544,13 +543,22 @@ static int lq_splash_contact(lq_splash *s, double dt)
     if (!rc)
         rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 1,
                                 u[0], u[1], u[2], u[3]);
-    /* the horizontal forces' reaction into the axis pipes the corners own (those of the
-     * control points above, and of the corners one before them) */
+    /* the horizontal forces' reaction into the axis pipes on the faces of those columns,
+     * owned by the corners of the columns and one more each way */
     int i0 = LQ_MAX(r[0] - 1, 0), k0 = LQ_MAX(r[1] - 1, 0);
     if (!rc && r[2] > 0 && r[3] > 0)
         rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 2, i0,
                                 k0, r[0] + r[2] + 1 - i0, r[1] + r[3] + 1 - k0);
     return rc;
+}
+
+/* Bodies rest on the terrain, slopes included (issue 18: they fell through it to the
+ * pool's lowest ground): slower than two steps of gravity into it, a body stops instead
+ * of bouncing. */
+static void lq_splash_ground(lq_splash *s, lq_body *b, double dt)
+{
+    lq_body_collide_ground(b, s->bv, s->g.nx, s->g.nz, s->g.dx, s->g.origin[0], s->g.origin[2],
+                           2.0 * s->gravity * dt);
 }
 
 /* Step 7: bodies move (eq. 16) under gravity, the water's force and drag. */
@@ -578,6 +586,7 @@ static int lq_splash_move_bodies(lq_splash *s, double dt)
                 b->vel[a] += s->grav[a] * dt;
             }
             lq_body_collide_box(b, lo, hi);
+            lq_splash_ground(s, b, dt);
             continue;
         }
         for (int a = 0; a < 3; a++) { /* horizontal drag: in force[0, 2] already */
@@ -587,6 +596,7 @@ static int lq_splash_move_bodies(lq_splash *s, double dt)
         }
         lq_body_step(b, dt, s->t + dt, f, tq, s->grav);
         lq_body_collide_box(b, lo, hi);
+        lq_splash_ground(s, b, dt);
     }
     for (int i = 0; i < s->nobj; i++)
         for (int j = i + 1; j < s->nobj; j++)

@@ -153,7 +153,7 @@ kernel void columns_contact(global float *e, global long *acc, global const floa
     int i = i0 + gi, k = k0 + gk;
     if (gi >= ni || gk >= nk) return;
     if (mode == 0)
-        lq_columns_contact_corner(acc, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
+        lq_columns_contact_cell(acc, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
     else if (mode == 3)
         lq_columns_around_object(acc, obj, i, b, d, e, qx, qz, NX, NZ, dx, ox, oz, inv_fa);
     else if (mode == 2)

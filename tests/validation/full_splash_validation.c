@@ -25,6 +25,16 @@ int main(void)
                           "spray.threshold=1.0"};
     spv_conservation(dev, 4, cons);
     spv_lake_at_rest(dev, 0, NULL);
+    const double shifts[4] = {0.0, 0.25, 0.5, 0.77};
+    const char *fine_box[] = {"grid.size=[96,96]", "grid.cell=0.0125"};
+    for (int j = 0; j < 4; j++)
+        for (int g = 0; g < 2; g++) {
+            double derr, tilt = spv_box(dev, shifts[j], g ? 2 : 0, g ? fine_box : NULL, &derr);
+            CHECK(tilt <= 1.0);
+            CHECK(fabs(derr) <= 0.02);
+        }
+    double slid;
+    CHECK(fabs(spv_ramp(dev, 0, NULL, &slid)) <= 2e-3);
     double carried = spv_current(dev, 0, NULL);
     CHECK(carried >= 0.8 && carried <= 1.2);
     CHECK(spv_wave_push(dev, 0, NULL) >= 0.5);

@@ -400,4 +400,93 @@ static double spv_wave_push(const char *device, int nsets, const char *const *se
     return (x - xb) / xi;
 }
 
+/* Issue 18, item 4: a floating box of half water's density (splash_box.yaml) settles
+ * level and at Archimedes' draft wherever its edges fall on the grid: `shift` moves it
+ * by that many cells along x and z. Returns the tilt in degrees; *draft_err the draft's
+ * error relative to Archimedes'. */
+static double spv_box(const char *device, double shift, int nsets, const char *const *sets,
+                      double *draft_err)
+{
+    lq_config *cfg = lq_config_load("scenes/validation/splash_box.yaml", nsets, sets);
+    if (!cfg) {
+        CHECK(!"scene");
+        return NAN;
+    }
+    double c[3], size[3], s = cfg->objects[0].density / 1000.0, dx = cfg->grid.cell;
+    memcpy(c, cfg->objects[0].center, sizeof c);
+    memcpy(size, cfg->objects[0].size, sizeof size);
+    lq_config_free(cfg);
+    const char *all[16];
+    char centre[128];
+    snprintf(centre, sizeof centre, "objects.0.box.center=[%.9g,%.9g,%.9g]", c[0] + shift * dx,
+             c[1], c[2] + shift * dx);
+    all[0] = centre;
+    for (int i = 0; i < nsets && i < 14; i++) all[i + 1] = sets[i];
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/splash_box.yaml", nsets + 1, all)) return NAN;
+    lq_frame_stats st;
+    double ylast[30] = {0}, tilt = 0;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        const lq_object_record *rec;
+        int n;
+        r.vt->objects(r.state, &rec, &n);
+        ylast[f % 30] = rec[0].pos[1];
+        /* the angle between the box's own y axis and the vertical: R[1][1] = 1 − 2(x² + z²) */
+        const double *q = rec[0].q;
+        double cy = 1 - 2 * (q[1] * q[1] + q[3] * q[3]);
+        tilt = acos(fmin(1.0, fmax(-1.0, cy))) * 180 / LQ_PI;
+    }
+    double y = 0, level = 0;
+    for (int i = 0; i < 30; i++) y += ylast[i] / 30;
+    int cnt = 0;
+    for (int i = 0; i < r.nx; i++) {
+        level += r.h[i] + r.h[i + r.nx * (r.nz - 1)];
+        cnt += 2;
+    }
+    level /= cnt;
+    double draft = level - (y - 0.5 * size[1]), expect = s * size[1];
+    *draft_err = (draft - expect) / expect;
+    fprintf(stderr,
+            "splash floating box s = %.2f, shifted %.2f cells: tilt %.2f°, draft %.4f m "
+            "(Archimedes %.4f m, %+.2f%%)\n",
+            s, shift, tilt, draft, expect, 100 * *draft_err);
+    sv_close(&r);
+    return tilt;
+}
+
+/* Issue 18, item 4: a ball dropped on a dry slope (splash_ramp.yaml) comes to rest on it:
+ * its centre r / cos θ above the ground under it. Returns the height error (m); *slid the
+ * distance it moved along x from where it fell. */
+static double spv_ramp(const char *device, int nsets, const char *const *sets, double *slid)
+{
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/splash_ramp.yaml", nsets, sets)) return NAN;
+    const lq_config_terrain *t = &r.cfg->terrain[0];
+    double rad = r.cfg->objects[0].radius, x0 = r.cfg->objects[0].center[0];
+    double slope = (t->ramp.height[1] - t->ramp.height[0]) / (t->ramp.to[0] - t->ramp.from[0]);
+    lq_frame_stats st;
+    double x = NAN, y = NAN, v = NAN;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        const lq_object_record *rec;
+        int n;
+        r.vt->objects(r.state, &rec, &n);
+        x = rec[0].pos[0];
+        y = rec[0].pos[1];
+        v = sqrt(rec[0].vel[0] * rec[0].vel[0] + rec[0].vel[1] * rec[0].vel[1] +
+                 rec[0].vel[2] * rec[0].vel[2]);
+    }
+    double ground = t->ramp.height[0] + slope * (x - t->ramp.from[0]);
+    double expect = ground + rad * sqrt(1 + slope * slope);
+    *slid = x - x0;
+    fprintf(stderr,
+            "splash ball on a ramp (slope %.2f): rests at x = %.4f m (%+.1f mm from where it "
+            "fell), y = %.4f m against %.4f m on the slope (%+.2f mm), speed %.2g m/s\n",
+            slope, x, 1e3 * (x - x0), y, expect, 1e3 * (y - expect), v);
+    CHECK(v < 0.01);
+    sv_close(&r);
+    return y - expect;
+}
+
 #endif

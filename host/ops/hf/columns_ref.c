@@ -113,8 +113,8 @@ void lq_columns_ref_contact(lq_columns_state *st, int nobj, float dx, float ox, 
     for (int k = k0; k < k0 + nk; k++)
         for (int i = i0; i < i0 + ni; i++) {
             if (mode == 0)
-                lq_columns_contact_corner(L64(&st->acc), F(&st->obj), nobj, F(&st->b), F(&st->d), i,
-                                          k, st->nx, st->nz, dx, ox, oz);
+                lq_columns_contact_cell(L64(&st->acc), F(&st->obj), nobj, F(&st->b), F(&st->d), i,
+                                        k, st->nx, st->nz, dx, ox, oz);
             else if (mode == 3)
                 lq_columns_around_object(L64(&st->acc), F(&st->obj), i, F(&st->b), F(&st->d),
                                          F(&st->e), F(&st->qx), F(&st->qz), st->nx, st->nz, dx, ox,
