@@ -210,6 +210,7 @@ enum {
     B_ADI_X,
     B_ADI_Z,
     B_ADI,
+    B_DEFECT,
     B_LABEL,
     B_REDUCE,
     B_APPLY,
@@ -227,6 +228,7 @@ static const struct {
     {"hf_adi_x", 16, "read h1 b R, write R (in place)"},
     {"hf_adi_z", 16, "read h1 b R, write h (in place)"},
     {"adi_step", 52, "residual + adi_x + adi_z: the implicit solve of one step"},
+    {"hf_defect", 28, "read h1 hn b u w, write the defect (one more split solve's input)"},
     {"hf_label", 28, "init 16 + merge 4 + compress 8"},
     {"hf_vol_reduce", 20, "read h1 hn b L, 8-byte sums at roots"},
     {"hf_vol_apply", 16, "read hn b L, write hn"},
@@ -245,15 +247,18 @@ static int lq_bench_hf_once(void *p)
     case B_RESIDUAL:
         return lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
     case B_ADI_X:
-        return lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        return lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa_s);
     case B_ADI_Z:
-        return lq_heightfield_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        return lq_heightfield_adi_z(o, h1, &s->b, h1, hn, &s->cp, a->p.kappa_s);
     case B_ADI: {
         int rc = lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
-        if (!rc) rc = lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa);
-        if (!rc) rc = lq_heightfield_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        if (!rc) rc = lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa_s);
+        if (!rc) rc = lq_heightfield_adi_z(o, h1, &s->b, h1, hn, &s->cp, a->p.kappa_s);
         return rc;
     }
+    case B_DEFECT:
+        return lq_heightfield_defect(o, h1, hn, &s->u, &s->w, &s->b, &s->hx, a->p.kappa, a->p.cdt,
+                                     a->p.kappa_s);
     case B_LABEL:
         return lq_heightfield_label(o, h1, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0],
                                     &s->wet[0]);
@@ -265,18 +270,20 @@ static int lq_bench_hf_once(void *p)
                                            &s->wet[0], &s->new_sum[1], &s->wet[1], &s->acc_l,
                                            1.0f / a->p.scale, 0);
     case B_FINISH:
-        return lq_heightfield_finish(o, hn, h1, &s->b, &s->u, &s->w, &s->acc_i, a->p.gdt_dx,
-                                     a->p.keep, a->p.fric, a->p.eps, 0);
+        return lq_heightfield_finish(o, hn, h1, &s->b, &s->u, &s->w, &s->acc_i, a->p.g_new,
+                                     a->p.g_old, a->p.keep, a->p.fric, a->p.eps, 0);
     case B_STATS:
         return lq_heightfield_stats(o, h1, &s->b, &s->u, &s->w, &s->st_l, &s->st_i, a->p.scale);
     default: { /* a step of shallow's without sources (host/solvers/shallow.c) */
         int rc = lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
-        if (!rc) rc = lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa);
-        if (!rc) rc = lq_heightfield_adi_z(o, h1, &s->b, hn, &s->cp, a->p.kappa);
+        if (!rc) rc = lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa_s);
+        if (!rc) rc = lq_heightfield_adi_z(o, h1, &s->b, h1, hn, &s->cp, a->p.kappa_s);
+        if (!rc) rc = lq_heightfield_iterate(o, s, &a->p);
+        hn = &s->h[s->in];
         if (!rc) rc = lq_heightfield_project_volume(o, s, a->p.scale);
         if (!rc)
-            rc = lq_heightfield_finish(o, hn, h1, &s->b, &s->u, &s->w, &s->acc_i, a->p.gdt_dx,
-                                       a->p.keep, a->p.fric, a->p.eps, a->p.step);
+            rc = lq_heightfield_finish(o, hn, h1, &s->b, &s->u, &s->w, &s->acc_i, a->p.g_new,
+                                       a->p.g_old, a->p.keep, a->p.fric, a->p.eps, a->p.step);
         if (!rc) lq_heightfield_rotate(s);
         return rc;
     }
@@ -320,11 +327,15 @@ static int lq_bench_hf(lq_bench_ctx *b, int n)
     memset(&a, 0, sizeof a);
     a.o = &o;
     a.s = &s;
-    /* Courant number about 1 at the deepest water (0.6 m): κ = C² / d. */
-    a.p.kappa = 1.0f / 0.6f;
+    /* Courant number about 1 at the deepest water (0.6 m): κ = C² / d; Crank–Nicolson
+     * (θ = ½, shallow.theta's default), one split solve (shallow.adi_iterations at C = 1). */
+    a.p.kappa = 0.5f / 0.6f;
+    a.p.kappa_s = 0.25f / 0.6f;
     a.p.keep = 1.0f;
     a.p.cdt = 0.05f;
-    a.p.gdt_dx = 0.5f;
+    a.p.g_new = 0.25f;
+    a.p.g_old = 0.25f;
+    a.p.iterations = 1;
     a.p.eps = 1e-5f;
     a.p.scale = 1048576.0f; /* small: repeated sums stay far from overflow */
     a.p.correct = 1;
@@ -415,11 +426,14 @@ static int lq_bench_splash_once(void *p)
     case S_COMPACT:
         return lq_columns_compact(o, s, a->nparticles);
     case S_CONTACT:
-        rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, 0, a->rect[0], a->rect[1],
-                                a->rect[2], a->rect[3]);
+        rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, a->sp.inv_fa, 0, a->rect[0],
+                                a->rect[1], a->rect[2], a->rect[3]);
         if (!rc)
-            rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, 1, a->rect[0],
-                                    a->rect[1], a->rect[2], a->rect[3]);
+            rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, a->sp.inv_fa, 1,
+                                    a->rect[0], a->rect[1], a->rect[2], a->rect[3]);
+        if (!rc)
+            rc = lq_columns_contact(o, s, 1, a->sp.dx, a->sp.ox, a->sp.oz, a->sp.inv_fa, 2,
+                                    a->rect[0], a->rect[1], a->rect[2], a->rect[3]);
         return rc;
     default: { /* the device work of lq_splash_step without objects, its counter read included */
         int ctr[LQ_COLUMNS_CNT_COUNT];

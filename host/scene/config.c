@@ -639,6 +639,9 @@ static void lq_config_hf(const lq_scene *s, lq_config *c)
     h->damping = lq_scene_float(s, "shallow.damping");
     h->friction = lq_scene_float(s, "shallow.friction");
     h->substeps = lq_scene_int(s, "shallow.substeps");
+    h->theta = lq_scene_float(s, "shallow.theta");
+    h->has_theta = lq_config_has(s, "shallow.theta");
+    h->adi_iterations = lq_scene_int(s, "shallow.adi_iterations");
     h->dry_epsilon = lq_scene_float(s, "shallow.dry_epsilon");
     h->advection = lq_scene_bool(s, "shallow.advection");
     h->volume_correction = lq_scene_bool(s, "shallow.volume_correction");
@@ -652,6 +655,7 @@ static void lq_config_hf(const lq_scene *s, lq_config *c)
     p->impact_surface = lq_config_word(s, "heuristic|surface", "splash.impact") == 1;
     p->volume_passes = lq_scene_int(s, "splash.volume_passes");
     p->substeps = lq_scene_int(s, "splash.substeps");
+    p->at_substeps = lq_scene_at(s, "splash.substeps");
 }
 
 static void lq_config_read_mac(const lq_scene *s, lq_config *c)

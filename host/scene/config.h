@@ -375,16 +375,17 @@ typedef struct lq_config_foam {
 } lq_config_foam;
 
 typedef struct lq_config_shallow {
-    double damping, friction;
-    int substeps;
+    double damping, friction, theta;
+    int substeps, adi_iterations;
     double dry_epsilon;
-    bool advection, volume_correction;
+    bool advection, volume_correction, has_theta;
 } lq_config_shallow;
 
 typedef struct lq_config_splash {
     double density, conductance, diagonal, damping, viscosity, contact_stiffness;
     bool impact_surface; /* impact: surface (else heuristic) */
     int volume_passes, substeps;
+    const lq_scene_node *at_substeps;
 } lq_config_splash;
 
 enum { LQ_CONFIG_SURFACE_MARKERS, LQ_CONFIG_SURFACE_HEIGHTFIELD, LQ_CONFIG_SURFACE_CHAINS };

@@ -12,7 +12,9 @@
  *   1. boundary pipes take their sources' flows (walls stay 0);
  *   2. objects press on the columns under them: the contact pressure
  *      (kernels/hf/columns_cell.h) bounded by f_max (eq. 17), spread as external
- *      pressure E (eq. 11);
+ *      pressure E (eq. 11); the water around each pushes it sideways (its slope's
+ *      pressure and a drag toward its velocity, lq_splash_horizontal) and takes the
+ *      opposite force into the pipes under it;
  *   3. every pipe accelerates by its pressure difference (eq. 3–6);
  *   4. pipes that would drain a column below zero are scaled back (eq. 9), in passes;
  *   5. columns change by the net flow (eq. 7); ḣ (eq. 12); landed spray returns;
@@ -27,8 +29,12 @@
  * (it grows without damping); the staggered form is neutral for ωΔt < 2, which is
  * Courant number √(k g D) Δt / Δx < 0.87 with the isotropic pipes. The frame is split
  * once at its start (core/framesplit.h) into steps for a Courant number of 0.5 · time.cfl
- * on 1.5 times the deepest water of the last frame (with √(1 + κ) more where objects
- * touch), objects moving at most Δx/4 and ν Δt / Δx² ≤ 1/8 (or splash.substeps).
+ * on 1.5 times the deepest water of the last frame and ν Δt / Δx² ≤ 1/8; while a body
+ * may press on the water within the frame (lq_splash_may_touch) the contact's spring
+ * makes it √(1 + κ) stiffer and bodies move at most Δx/4 per step, and a body in the air
+ * flies exactly (eq. 16 with f_o = 0), whatever the step. splash.substeps replaces the
+ * split but never goes below the stability bound (lq_splash_stable_steps): fewer at the
+ * start is a scene error.
  *
  * Volume bookkeeping: V(columns) + V(spray in flight) = V0 + in − out (boundary pipes)
  * − lost (spray that hit dry ground or an object or left the grid) + clamp (round-off
@@ -104,6 +110,8 @@ typedef struct lq_splash {
 
 static const char *const lq_splash_fields[] = {"h", "b", "depth", "u", "w", NULL};
 static int lq_splash_measure(void *state, lq_frame_stats *st);
+static bool lq_splash_may_touch(const lq_splash *s, double span);
+static double lq_splash_stable_steps(const lq_splash *s, double span, bool stiff, double *courant);
 
 /* --- set-up -------------------------------------------------------------------- */
 
@@ -344,6 +352,22 @@ static int lq_splash_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     rc = lq_splash_measure(s, &st);
     if (rc) goto fail;
     s->v0 = st.liquid_volume;
+    if (s->substeps > 0) { /* explicit: too few steps is a scene error, not a blow-up */
+        double span = 1.0 / s->fps, c;
+        bool stiff = lq_splash_may_touch(s, span);
+        double bound = lq_splash_stable_steps(s, span, stiff, &c);
+        if (s->substeps < bound) {
+            rc = lq_config_error(
+                cfg, cfg->splash.at_substeps,
+                "splash.substeps %d is below the stability bound of %d steps per frame: the "
+                "Courant number √(k g d%s) Δt/Δx must stay below %.3f (%.3g at one step, "
+                "on the deepest water, %.3g m)%s",
+                s->substeps, (int)fmin(bound, 1e9), stiff ? " (1 + κ)" : "",
+                2.0 / sqrt(fmax(8.0 * (1.0 - s->sdiag), 4.0)), c, s->dmax,
+                s->viscosity > 0 ? ", and ν Δt/Δx² at most 1/4" : "");
+            goto fail;
+        }
+    }
     *state = s;
     return LQ_OK;
 fail:
@@ -376,10 +400,11 @@ static void lq_splash_describe(lq_splash *s, const double *factor)
         for (int a = 0; a < 9; a++) d[LQ_COLUMNS_O_ROT + a] = (float)rot[a];
         d[LQ_COLUMNS_O_KAPPA] = lq_splash_active(s, o) ? (float)s->kappa : 0.0f;
         d[LQ_COLUMNS_O_FACTOR] = factor ? (float)factor[i] : 1.0f;
+        d[LQ_COLUMNS_O_RING] = (float)(lq_body_bounding_radius(&o->body) + 1.5 * s->g.dx);
     }
 }
 
-/* The columns under every object's bounding sphere. */
+/* The columns under every object's bounding sphere, and one more. */
 static void lq_splash_footprint(const lq_splash *s, int r[4])
 {
     double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
@@ -422,21 +447,57 @@ static int lq_splash_drain_acc(lq_splash *s, lq_long *acc)
     return lq_field_upload(&s->columns_state.acc, zero);
 }
 
+/* The water's horizontal force on object o (issue 18: the paper's objects only press
+ * down), from the free water around it (lq_columns_around_object, acc slots a): with
+ * (p, q) the slope of its surface across the body, ū its velocity and V = A Σ t the
+ * submerged volume (Σ t over the control points under it),
+ *   F = −ρ g V (p, q)  +  m c (ū − v) / (1 + c Δt),   c = drag · ρ V / m:
+ * the pressure of a sloping surface on the water the body displaces (Froude–Krylov: a
+ * body of the water's mass would move as the water does) and a drag toward the water's
+ * velocity, `objects[].drag` per second on the mass of water displaced (as `mac` has it;
+ * for a floating body ρ V = m), backward Euler in Δt so that any rate is stable. The
+ * opposite force goes into the pipes under it (lq_columns_push_corner) through the push
+ * coefficients of its descriptor, −F Δt / (ρ Δx Σ t). Forces act at the centre. */
+static void lq_splash_horizontal(lq_splash *s, lq_splash_object *o, const lq_long *a, double dt)
+{
+    double inv = 1.0 / LQ_COLUMNS_FSCALE, area = s->g.dx * s->g.dx;
+    double t = (double)a[LQ_COLUMNS_OA_SUB] * inv;
+    float *d = s->obj_desc + (o - s->obj) * LQ_COLUMNS_OBJ_STRIDE;
+    o->force[0] = o->force[2] = 0;
+    d[LQ_COLUMNS_O_PUSHX] = d[LQ_COLUMNS_O_PUSHZ] = 0.0f;
+    /* in water all round, not scripted (a path pushes the water by its pressure only) */
+    if (!(t > 0) || a[LQ_COLUMNS_OA_WET] == 0 || o->body.path) return;
+    double slope[2] = {(double)a[LQ_COLUMNS_OA_SX] * inv, (double)a[LQ_COLUMNS_OA_SZ] * inv};
+    double ubar[2] = {(double)a[LQ_COLUMNS_OA_U] * inv, (double)a[LQ_COLUMNS_OA_V] * inv};
+    double vol = area * t, m = o->body.mass;
+    double c = o->drag * s->rho * vol / m;
+    int axis[2] = {0, 2}, push[2] = {LQ_COLUMNS_O_PUSHX, LQ_COLUMNS_O_PUSHZ};
+    for (int j = 0; j < 2; j++) {
+        double f = -s->rho * s->gravity * vol * slope[j] +
+                   m * c * (ubar[j] - o->body.vel[axis[j]]) / (1.0 + c * dt);
+        o->force[axis[j]] = f;
+        d[push[j]] = (float)(-f * dt / (s->rho * s->g.dx * t));
+    }
+}
+
 /* Step 2: the water's force on each object and the pressure it puts back (eq. 11, 17). */
 static int lq_splash_contact(lq_splash *s, double dt)
 {
     double dx = s->g.dx, area = dx * dx;
     float fdx = (float)dx, ox = (float)s->g.origin[0], oz = (float)s->g.origin[2];
+    float inv_fa = (float)(1.0 / ((1.0 - s->sdiag) * dx));
     lq_long acc[LQ_COLUMNS_ACC_L_COUNT];
     double factor[LQ_COLUMNS_MAX_OBJECTS];
     lq_splash_describe(s, NULL);
     int r[4];
     lq_splash_footprint(s, r);
     int rc = lq_field_upload(&s->columns_state.obj, s->obj_desc);
-    /* the control points of those columns: one more each way */
     if (!rc)
-        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, 0, r[0], r[1],
-                                r[2] + 1, r[3] + 1);
+        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 0,
+                                r[0], r[1], r[2], r[3]);
+    if (!rc) /* the water around each, for the horizontal forces */
+        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 3, 0,
+                                0, s->nobj, 1);
     if (!rc) rc = lq_splash_drain_acc(s, acc);
     if (rc) return rc;
     double rg = s->rho * s->gravity * area;
@@ -461,8 +522,8 @@ static int lq_splash_contact(lq_splash *s, double dt)
             f = s->impact_surface ? fmin(fmax(stop, 0.0), fcap) : fmin(up, fcap);
         }
         factor[i] = up > 0 ? f / up : 0.0;
-        o->force[0] = o->force[2] = 0;
         o->force[1] = f;
+        lq_splash_horizontal(s, o, a, dt);
         o->impulse += f * dt;
         o->torque[0] = -rg * (double)a[LQ_COLUMNS_OA_TX] * inv * factor[i];
         o->torque[1] = 0;
@@ -484,9 +545,24 @@ static int lq_splash_contact(lq_splash *s, double dt)
     memcpy(s->prev_rect, r, sizeof r);
     rc = lq_field_upload(&s->columns_state.obj, s->obj_desc);
     if (!rc)
-        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, 1, u[0], u[1],
-                                u[2], u[3]);
+        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 1,
+                                u[0], u[1], u[2], u[3]);
+    /* the horizontal forces' reaction into the axis pipes on the faces of those columns,
+     * owned by the corners of the columns and one more each way */
+    int i0 = LQ_MAX(r[0] - 1, 0), k0 = LQ_MAX(r[1] - 1, 0);
+    if (!rc && r[2] > 0 && r[3] > 0)
+        rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 2, i0,
+                                k0, r[0] + r[2] + 1 - i0, r[1] + r[3] + 1 - k0);
     return rc;
+}
+
+/* Bodies rest on the terrain, slopes included (issue 18: they fell through it to the
+ * pool's lowest ground): slower than two steps of gravity into it, a body stops instead
+ * of bouncing. */
+static void lq_splash_ground(lq_splash *s, lq_body *b, double dt)
+{
+    lq_body_collide_ground(b, s->bv, s->g.nx, s->g.nz, s->g.dx, s->g.origin[0], s->g.origin[2],
+                           2.0 * s->gravity * dt);
 }
 
 /* Step 7: bodies move (eq. 16) under gravity, the water's force and drag. */
@@ -505,13 +581,26 @@ static int lq_splash_move_bodies(lq_splash *s, double dt)
             continue;
         }
         double f[3], tq[3], c = o->drag * o->submerged;
-        for (int a = 0; a < 3; a++) {
-            f[a] = o->force[a] - c * b->mass * b->vel[a];
+        if (!o->touching && o->submerged == 0) {
+            /* in the air: eq. 16 with f_o = 0 is exact whatever the step, so a falling body
+             * needs no short steps before it reaches the water (lq_splash_steps) */
+            lq_body_step(b, dt, s->t + dt, NULL, NULL, NULL);
+            for (int a = 0; a < 3; a++) {
+                b->pos[a] += 0.5 * s->grav[a] * dt * dt;
+                b->vel[a] += s->grav[a] * dt;
+            }
+            lq_body_collide_box(b, lo, hi);
+            lq_splash_ground(s, b, dt);
+            continue;
+        }
+        for (int a = 0; a < 3; a++) { /* horizontal drag: in force[0, 2] already */
+            f[a] = o->force[a] - (a == 1 ? c * b->mass * b->vel[a] : 0.0);
             double inertia = (b->inertia[0] + b->inertia[1] + b->inertia[2]) / 3.0;
             tq[a] = o->torque[a] - c * inertia * b->omega[a];
         }
         lq_body_step(b, dt, s->t + dt, f, tq, s->grav);
         lq_body_collide_box(b, lo, hi);
+        lq_splash_ground(s, b, dt);
     }
     for (int i = 0; i < s->nobj; i++)
         for (int j = i + 1; j < s->nobj; j++)
@@ -715,25 +804,97 @@ static int lq_splash_measure(void *state, lq_frame_stats *st)
     return LQ_OK;
 }
 
-/* Steps for a frame of `span` s: splash.substeps when set; else the Courant number
- * 0.5·cfl on the deepest water (1.5x margin for splashes within the frame), √(1+κ)
- * stiffer where objects touch; objects move ≤ dx/4 per step; explicit diffusion
- * ν Δt / Δx² ≤ 1/8. */
+/* The fewest steps over `span` s that keep the volume model stable (the header's
+ * leapfrog is neutral for ωΔt < 2): the largest eigenvalue of the pipes' 9-point
+ * Laplacian is λ = max(8(1 − s), 4) (bilinear in cos kx, cos kz, so a corner: the
+ * checkerboard or a stripe), so the Courant number √(k g D) Δt / Δx must stay below
+ * 2/√λ (0.866 at s = 1/3), √(1 + κ) lower while a body presses on the water, and the
+ * pipes' explicit viscosity ν Δt / Δx² at most 1/4. *courant: the Courant number of
+ * one step over the whole span on the deepest water (times √(1 + κ) when stiff). */
+static double lq_splash_stable_steps(const lq_splash *s, double span, bool stiff, double *courant)
+{
+    double lambda = fmax(8.0 * (1.0 - s->sdiag), 4.0), cmax = 2.0 / sqrt(lambda);
+    double c = sqrt(s->k * s->gravity * fmax(s->dmax, 1e-6) * (stiff ? 1.0 + s->kappa : 1.0)) *
+               span / s->g.dx;
+    if (courant) *courant = c;
+    /* a count as a double: a blown-up depth would overflow an int (the caller checks it) */
+    double n = lq_framesplit_count(c / cmax, LQ_FRAMESPLIT_ROUNDOFF);
+    if (s->viscosity > 0)
+        n = fmax(n, lq_framesplit_count(4.0 * s->viscosity * span / (s->g.dx * s->g.dx),
+                                        LQ_FRAMESPLIT_ROUNDOFF));
+    return fmax(n, 1.0);
+}
+
+/* Could a body press on the water within the next `span` s? Its lowest point (its
+ * bounding sphere's) under gravity alone (the water only pushes up), or along its path
+ * sampled at 16 times, against the highest water surface within its horizontal reach,
+ * raised by half the deepest water for the waves that may rise meanwhile. Only then
+ * does the contact's stiffness set the step (issue 18: before, any active body did). */
+static bool lq_splash_may_touch(const lq_splash *s, double span)
+{
+    int nx = s->g.nx, nz = s->g.nz;
+    double dx = s->g.dx;
+    for (int i = 0; i < s->nobj; i++) {
+        const lq_splash_object *o = &s->obj[i];
+        const lq_body *b = &o->body;
+        if (o->touching) return true;
+        bool active = lq_splash_active(s, o) || o->release < s->t + span;
+        if (!active) continue;
+        double rad = lq_body_bounding_radius(b), low = INFINITY;
+        double xlo = INFINITY, xhi = -INFINITY, zlo = INFINITY, zhi = -INFINITY;
+        for (int q = 0; q <= 16; q++) {
+            double t = span * q / 16.0, p[3];
+            if (b->path) {
+                lq_body c = *b;
+                lq_body_follow(&c, s->t + t);
+                memcpy(p, c.pos, sizeof p);
+            } else {
+                for (int a = 0; a < 3; a++) p[a] = b->pos[a] + b->vel[a] * t;
+                p[1] += 0.5 * s->grav[1] * t * t;
+            }
+            low = fmin(low, p[1] - rad);
+            xlo = fmin(xlo, p[0] - rad);
+            xhi = fmax(xhi, p[0] + rad);
+            zlo = fmin(zlo, p[2] - rad);
+            zhi = fmax(zhi, p[2] + rad);
+        }
+        int i0 = LQ_MAX(0, (int)floor((xlo - s->g.origin[0]) / dx) - 1);
+        int i1 = LQ_MIN(nx, (int)ceil((xhi - s->g.origin[0]) / dx) + 1);
+        int k0 = LQ_MAX(0, (int)floor((zlo - s->g.origin[2]) / dx) - 1);
+        int k1 = LQ_MIN(nz, (int)ceil((zhi - s->g.origin[2]) / dx) + 1);
+        double top = -INFINITY;
+        for (int k = k0; k < k1; k++)
+            for (int j = i0; j < i1; j++) {
+                size_t c = (size_t)j + (size_t)nx * k;
+                if (s->dv[c] > 1e-6f) top = fmax(top, (double)s->bv[c] + s->dv[c]);
+            }
+        if (low <= top + 0.5 * s->dmax) return true;
+    }
+    return false;
+}
+
+/* Steps for a frame of `span` s: splash.substeps when set (never fewer than the
+ * stability bound: lq_splash_create refuses fewer at the start, and a frame whose water
+ * has deepened or whose bodies reach the water takes the bound); else the Courant
+ * number 0.5·cfl on the deepest water (1.5x margin for splashes within the frame),
+ * √(1+κ) stiffer and objects moving ≤ dx/4 per step while a body may press on the
+ * water in this frame; explicit diffusion ν Δt / Δx² ≤ 1/8. Counts as doubles, cast by
+ * the caller once checked (a blown-up speed overflows int). */
 static double lq_splash_steps(lq_splash *s, double span)
 {
-    if (s->substeps > 0) return s->substeps;
-    double stiff = 1.0, vobj = 0;
-    for (int i = 0; i < s->nobj; i++) {
+    bool stiff = lq_splash_may_touch(s, span);
+    double bound = lq_splash_stable_steps(s, span, stiff, NULL);
+    s->why_objects = false;
+    if (s->substeps > 0) return fmax(s->substeps, bound);
+    double vobj = 0; /* bodies in the air fly exactly (lq_splash_move_bodies) */
+    for (int i = 0; i < s->nobj && stiff; i++) {
         const lq_body *b = &s->obj[i].body;
-        if (s->obj[i].touching || b->pos[1] - lq_body_extent(b, 1) < s->dmax + s->g.origin[1])
-            stiff = 1.0 + s->kappa;
         double v = sqrt(b->vel[0] * b->vel[0] + b->vel[1] * b->vel[1] + b->vel[2] * b->vel[2]);
-        vobj = fmax(vobj, v + s->gravity * span);
+        if (lq_splash_active(s, &s->obj[i])) vobj = fmax(vobj, v + s->gravity * span);
     }
-    for (int i = 0; i < s->nobj && stiff == 1.0; i++)
-        if (s->obj[i].body.path || lq_splash_active(s, &s->obj[i])) stiff = 1.0 + s->kappa;
-    double c = sqrt(s->k * s->gravity * fmax(1.5 * s->dmax, 1e-6) * stiff) * span / s->g.dx;
-    /* counts as doubles, cast by the caller once checked (a blown-up speed overflows int) */
+    double c =
+        sqrt(s->k * s->gravity * fmax(1.5 * s->dmax, 1e-6) * (stiff ? 1.0 + s->kappa : 1.0)) *
+        span / s->g.dx;
     double n = lq_framesplit_count(c / (0.5 * s->cfl), LQ_FRAMESPLIT_ROUNDOFF);
     double no = lq_framesplit_count(vobj * span / (0.25 * s->g.dx), LQ_FRAMESPLIT_ROUNDOFF);
     s->why_objects = no > n || isnan(no);
@@ -742,7 +903,7 @@ static double lq_splash_steps(lq_splash *s, double span)
     if (s->viscosity > 0)
         n = fmax(n, lq_framesplit_count(8.0 * s->viscosity * span / (s->g.dx * s->g.dx),
                                         LQ_FRAMESPLIT_ROUNDOFF));
-    return n;
+    return fmax(n, bound);
 }
 
 /* What sets the step count, for a blow-up's message (framesplit.h). */

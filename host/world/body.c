@@ -260,6 +260,117 @@ void lq_body_collide_box(lq_body *b, const double lo[3], const double hi[3])
     }
 }
 
+/* The ground's bilinear surface at (x, z) and its gradient. */
+static double lq_body_ground(const float *g, int nx, int nz, double dx, double ox, double oz,
+                             double x, double z, double *gx, double *gz)
+{
+    double fx = (x - ox) / dx - 0.5, fz = (z - oz) / dx - 0.5;
+    fx = fmin(fmax(fx, 0.0), nx - 1.0);
+    fz = fmin(fmax(fz, 0.0), nz - 1.0);
+    int i = (int)floor(fx), k = (int)floor(fz);
+    i = i > nx - 2 ? LQ_MAX(nx - 2, 0) : i;
+    k = k > nz - 2 ? LQ_MAX(nz - 2, 0) : k;
+    int i1 = LQ_MIN(i + 1, nx - 1), k1 = LQ_MIN(k + 1, nz - 1);
+    double tx = fx - i, tz = fz - k;
+    double g00 = g[i + nx * k], g10 = g[i1 + nx * k], g01 = g[i + nx * k1], g11 = g[i1 + nx * k1];
+    *gx = ((g10 - g00) * (1 - tz) + (g11 - g01) * tz) / dx;
+    *gz = ((g01 - g00) * (1 - tx) + (g11 - g10) * tx) / dx;
+    return (g00 * (1 - tx) + g10 * tx) * (1 - tz) + (g01 * (1 - tx) + g11 * tx) * tz;
+}
+
+/* How far below the ground the body's bottom is at (x, z) (≤ 0 above it or off it), and
+ * the ground's normal there. */
+static double lq_body_ground_pen(const lq_body *b, const float *g, int nx, int nz, double dx,
+                                 double ox, double oz, double x, double z, double n[3])
+{
+    n[0] = 0;
+    n[1] = 1;
+    n[2] = 0;
+    double yb, yt, gx, gz;
+    lq_body_column(b, x, z, &yb, &yt);
+    if (isnan(yb)) return 0;
+    double pen = lq_body_ground(g, nx, nz, dx, ox, oz, x, z, &gx, &gz) - yb;
+    double len = sqrt(gx * gx + 1 + gz * gz);
+    n[0] = -gx / len;
+    n[1] = 1 / len;
+    n[2] = -gz / len;
+    return pen;
+}
+
+int lq_body_collide_ground(lq_body *b, const float *ground, int nx, int nz, double dx, double ox,
+                           double oz, double rest)
+{
+    if (b->path) return 0;
+    int touched = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        double rad = lq_body_bounding_radius(b) + dx, deepest = -INFINITY, n[3] = {0, 1, 0}, bx = 0,
+               bz = 0, m[3];
+        int i0 = LQ_MAX(0, (int)floor((b->pos[0] - rad - ox) / dx));
+        int i1 = LQ_MIN(nx - 1, (int)floor((b->pos[0] + rad - ox) / dx));
+        int k0 = LQ_MAX(0, (int)floor((b->pos[2] - rad - oz) / dx));
+        int k1 = LQ_MIN(nz - 1, (int)floor((b->pos[2] + rad - oz) / dx));
+        for (int k = k0; k <= k1; k++)
+            for (int i = i0; i <= i1; i++)
+                for (int q = 0; q < 9; q++) { /* the cell's centre and quarter points */
+                    double x = ox + (i + 0.25 * (q % 3) + 0.25) * dx,
+                           z = oz + (k + 0.25 * (q / 3) + 0.25) * dx, yb, yt;
+                    lq_body_column(b, x, z, &yb, &yt);
+                    if (isnan(yb)) continue;
+                    double pen = lq_body_ground_pen(b, ground, nx, nz, dx, ox, oz, x, z, m);
+                    if (pen > deepest) {
+                        deepest = pen;
+                        bx = x;
+                        bz = z;
+                        memcpy(n, m, sizeof n);
+                    }
+                }
+        /* Near the ground (within a cell), the deepest point between the samples: a
+         * pattern search down to dx/1024. Between quarter points a ball's bottom dips
+         * up to (dx/8)²/r below them: found only by the samples, it sank that far and
+         * bounced before the ground stopped it. */
+        if (!(deepest > -dx)) break;
+        for (double h = 0.125 * dx; h > dx / 1024; h *= 0.5)
+            for (int moved = 1; moved;) {
+                moved = 0;
+                for (int q = 0; q < 8; q++) {
+                    static const int ox8[8] = {1, -1, 0, 0, 1, 1, -1, -1},
+                                     oz8[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+                    double x = bx + h * ox8[q], z = bz + h * oz8[q], yb, yt;
+                    lq_body_column(b, x, z, &yb, &yt);
+                    if (isnan(yb)) continue;
+                    double pen = lq_body_ground_pen(b, ground, nx, nz, dx, ox, oz, x, z, m);
+                    if (pen > deepest) {
+                        deepest = pen;
+                        bx = x;
+                        bz = z;
+                        memcpy(n, m, sizeof n);
+                        moved = 1;
+                    }
+                }
+            }
+        if (!(deepest > 0)) break;
+        touched = 1;
+        /* out along the normal on steep ground; straight up where it is gentler than 45°,
+         * which resolves the same penetration of a plane and does not walk a body resting
+         * on a slope downhill by g Δt² sin θ cos θ a step (gravity sinks it vertically) */
+        if (n[1] >= sqrt(0.5))
+            b->pos[1] += deepest;
+        else
+            for (int a = 0; a < 3; a++) b->pos[a] += n[a] * deepest * n[1];
+        double vn = b->vel[0] * n[0] + b->vel[1] * n[1] + b->vel[2] * n[2];
+        if (vn >= 0) continue;
+        double e = -vn < rest ? 0.0 : b->restitution, vt[3], vtn = 0;
+        for (int a = 0; a < 3; a++) {
+            vt[a] = b->vel[a] - vn * n[a];
+            vtn += vt[a] * vt[a];
+        }
+        vtn = sqrt(vtn);
+        double dv = b->friction * (1 + e) * -vn, scale = vtn > dv ? 1 - dv / vtn : 0;
+        for (int a = 0; a < 3; a++) b->vel[a] = vt[a] * scale - e * vn * n[a];
+    }
+    return touched;
+}
+
 void lq_body_collide_pair(lq_body *a, lq_body *b)
 {
     double wa = a->path ? 0 : 1 / a->mass, wb = b->path ? 0 : 1 / b->mass;

@@ -111,6 +111,21 @@ double lq_body_extent(const lq_body *b, int k);
  * alone. */
 void lq_body_collide_box(lq_body *b, const double lo[3], const double hi[3]);
 
+/* Keeps a free body above a height-field ground (issue 18: bodies passed through the
+ * splash solver's terrain): `ground` holds nx × nz heights (m, x fastest) at the
+ * centres of cells dx wide from (ox, oz), read as a bilinear surface. The body's bottom
+ * (lq_body_column) is compared with the ground at 3 × 3 points of every cell under its
+ * bounding sphere (its centre and quarter points), refined between them; where it lies
+ * deepest below the ground the centre is moved out (straight up on ground gentler than
+ * 45°, along the normal on steeper ground; three passes), and if it moves into the ground
+ * the normal velocity is reflected
+ * with the body's restitution (none when it is slower than `rest`, m/s: a body resting
+ * on a slope does not chatter) and the tangential velocity reduced by Coulomb friction as
+ * in lq_body_collide_box, so a body stays put on slopes up to atan(friction). No spin is
+ * exchanged. Returns 1 if it touched. Scripted bodies are left alone. */
+int lq_body_collide_ground(lq_body *b, const float *ground, int nx, int nz, double dx, double ox,
+                           double oz, double rest);
+
 /* Collides two bodies approximated by their bounding spheres (lq_body_bounding_radius):
  * conservative for ellipsoids and boxes, which are pushed apart when the spheres
  * overlap even if the shapes do not touch. On overlap the centres are moved apart along

@@ -145,14 +145,19 @@ kernel void columns_compact_scatter(global const float *src, global float *dst,
 
 /* mode 0 over corners [i0, i0+ni) × [k0, k0+nk), mode 1 over those columns. */
 kernel void columns_contact(global float *e, global long *acc, global const float *obj, int nobj,
-                            global const float *b, global const float *d, float dx, float ox,
-                            float oz, int mode, int i0, int k0, int ni, int nk)
+                            global const float *b, global const float *d, global float *qx,
+                            global float *qz, float dx, float ox, float oz, float inv_fa, int mode,
+                            int i0, int k0, int ni, int nk)
 {
     int gi = get_global_id(0), gk = get_global_id(1);
     int i = i0 + gi, k = k0 + gk;
     if (gi >= ni || gk >= nk) return;
     if (mode == 0)
-        lq_columns_contact_corner(acc, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
+        lq_columns_contact_cell(acc, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
+    else if (mode == 3)
+        lq_columns_around_object(acc, obj, i, b, d, e, qx, qz, NX, NZ, dx, ox, oz, inv_fa);
+    else if (mode == 2)
+        lq_columns_push_corner(qx, qz, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
     else if (i < NX && k < NZ)
         lq_columns_pressure_cell(e, obj, nobj, b, d, i, k, NX, NZ, dx, ox, oz);
 }

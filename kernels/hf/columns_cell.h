@@ -41,15 +41,21 @@
 #define LQ_COLUMNS_ACC_BOUT     3 /* out through boundary pipes */
 #define LQ_COLUMNS_ACC_ABSORBED 4 /* spray returned to columns */
 #define LQ_COLUMNS_ACC_OBJ      8 /* per object: LQ_COLUMNS_OBJ_ACC slots from here */
-#define LQ_COLUMNS_OBJ_ACC      6
+#define LQ_COLUMNS_OBJ_ACC      11
 #define LQ_COLUMNS_OA_HEAD      0 /* Σ e (m of head) */
 #define LQ_COLUMNS_OA_TX        1 /* Σ e · (z_c − cz): −torque_x / (ρ g A) */
 #define LQ_COLUMNS_OA_TZ        2 /* Σ e · (x_c − cx): torque_z / (ρ g A) */
 #define LQ_COLUMNS_OA_SUB       3 /* Σ submerged thickness (m) */
 #define LQ_COLUMNS_OA_ZSUM      4 /* Σ surface height over the columns it covers (m) */
 #define LQ_COLUMNS_OA_COUNT     5 /* columns covered (× LQ_COLUMNS_FSCALE) */
-#define LQ_COLUMNS_MAX_OBJECTS  32
-#define LQ_COLUMNS_ACC_L_COUNT  (LQ_COLUMNS_ACC_OBJ + LQ_COLUMNS_OBJ_ACC * LQ_COLUMNS_MAX_OBJECTS)
+/* The free water around it (lq_columns_around_object), for the horizontal forces: */
+#define LQ_COLUMNS_OA_SX       6  /* ∂W/∂x of the surface W = b + d + e across it (m/m) */
+#define LQ_COLUMNS_OA_SZ       7  /* ∂W/∂z */
+#define LQ_COLUMNS_OA_U        8  /* the water's velocity around it, x (m/s) */
+#define LQ_COLUMNS_OA_V        9  /* and z (m/s) */
+#define LQ_COLUMNS_OA_WET      10 /* 1 (× FSCALE) when all its samples are in water */
+#define LQ_COLUMNS_MAX_OBJECTS 32
+#define LQ_COLUMNS_ACC_L_COUNT (LQ_COLUMNS_ACC_OBJ + LQ_COLUMNS_OBJ_ACC * LQ_COLUMNS_MAX_OBJECTS)
 
 /* Counters (int). */
 #define LQ_COLUMNS_CNT_LIVE    0 /* particles in the buffer */
@@ -59,13 +65,16 @@
 #define LQ_COLUMNS_CNT_COUNT   4
 
 /* Objects: LQ_COLUMNS_OBJ_STRIDE floats each. */
-#define LQ_COLUMNS_OBJ_STRIDE 20
+#define LQ_COLUMNS_OBJ_STRIDE 24
 #define LQ_COLUMNS_O_SHAPE    0  /* LQ_SHAPE_* (host/core/shape.h) */
 #define LQ_COLUMNS_O_POS      1  /* centre, 3 */
 #define LQ_COLUMNS_O_ROT      4  /* body → world, row-major, 9 */
 #define LQ_COLUMNS_O_HALF     13 /* half extents, 3 */
 #define LQ_COLUMNS_O_KAPPA    16 /* contact stiffness κ */
 #define LQ_COLUMNS_O_FACTOR   17 /* share of the contact pressure applied (eq. 17 bound) */
+#define LQ_COLUMNS_O_PUSHX    18 /* m²/s: x-pipe flow added per m of submerged thickness */
+#define LQ_COLUMNS_O_PUSHZ    19 /* m²/s: z-pipe flow added per m of submerged thickness */
+#define LQ_COLUMNS_O_RING     20 /* m: how far from its centre the water around it is sampled */
 
 /* Particles: LQ_COLUMNS_PSTRIDE floats each: x y z vx vy vz volume alive. */
 #define LQ_COLUMNS_PSTRIDE 8
@@ -430,12 +439,23 @@ LQ_INLINE int lq_columns_object_span(const LQ_GLOBAL float *o, float x, float z,
     return 1;
 }
 
-/* Object o's pressure head at (x, z): the water would rise `pen` into it; the contact
- * pushes back with κ · pen, at most the object's thickness there (a column it fills
- * holds the object's displacement, Archimedes). *thick: how much of the object is
- * under water there, pen plus the head (the water it holds below the level around). */
+/* Object o's pressure head at (x, z) in a column (ground bc, depth dc) whose area it
+ * covers a fraction f of: the water would rise `pen` into it; the contact pushes back
+ * with κ · pen, at most the object's thickness there (a column it fills holds the
+ * object's displacement, Archimedes). *thick: how much of the object is under water
+ * there, pen plus the head (the water it holds below the level around).
+ *
+ * A column the object covers only partly (issue 18) holds one level for two surfaces:
+ * the free water beside the object, at W = b + d + e (eq. 3: e = f · head spreads the
+ * object's push over the column), and the water under it, a head lower. Its mean b + d
+ * then stands (1 − f) · head above the water under the object, and the penetration is
+ * counted from there: head = κ (b + d − (1 − f) head − lo), so
+ *   head = κ (b + d − lo) / (1 + κ (1 − f)),
+ * which is κ · pen for a covered column and the hydrostatic head W − lo as f → 0.
+ * Without it a half-covered column pushed nearly twice its share: a box moved half a
+ * cell floated 16 % too high. */
 LQ_INLINE float lq_columns_object_head(const LQ_GLOBAL float *o, float bc, float dc, float x,
-                                       float z, float *thick)
+                                       float z, float f, float *thick)
 {
     float lo, hi;
     *thick = 0.0f;
@@ -445,83 +465,307 @@ LQ_INLINE float lq_columns_object_head(const LQ_GLOBAL float *o, float bc, float
     if (!(t > 0.0f) || !(dc > 0.0f)) return 0.0f;
     float pen = bc + dc - lo;
     if (!(pen > 0.0f)) return 0.0f;
-    float e = o[LQ_COLUMNS_O_KAPPA] * pen;
+    float kappa = o[LQ_COLUMNS_O_KAPPA];
+    float e = kappa * pen / (1.0f + kappa * (1.0f - f));
     e = e < t ? e : t;
-    /* under water: what the water rose into it plus what its pressure holds down */
-    float sub = pen + e;
+    /* under water: the depth below the free level beside it */
+    float sub = pen + f * e;
     *thick = sub < t ? sub : t;
     return e;
 }
 
-/* The surface model (§3.2): object o against control point (i, k), an interior
- * corner, whose surface height is eq. 10's mean of its four columns (ground and depth
- * alike). Returns the head there; *zc is the surface height, *thick the submerged
- * thickness. */
-LQ_INLINE float lq_columns_corner_head(const LQ_GLOBAL float *o, const LQ_GLOBAL float *b,
-                                       const LQ_GLOBAL float *d, int i, int k, int nx, float dx,
-                                       float ox, float oz, float *zc, float *thick)
+/* --- the contact integrated over the footprint (issue 18: sub-cell) ------------------
+ *
+ * The paper samples an object at the control points (eq. 10–11): a body's footprint is
+ * then known to a whole cell, and a box whose edges fall on grid lines settled tilted
+ * 10.7° (48², metacentric height +42 mm) because the rim's control points fell in or
+ * out by rounding. Here each column integrates the head over its square's overlap with
+ * the footprint: LQ_COLUMNS_SUB rows across the footprint's extent in z within the
+ * column, and along each row the exact chord of the footprint (its ends found by
+ * bisection between probes that hit and miss) sampled at LQ_COLUMNS_SUB midpoints, all
+ * against the column's own water (b, d). For a body whose footprint is a rectangle along
+ * the axes the covered area is exact wherever its edges fall; for others the rows
+ * quantize z by 1/LQ_COLUMNS_SUB of the overlap and the chords are exact. */
+#define LQ_COLUMNS_SUB    4  /* rows per column, and samples per chord */
+#define LQ_COLUMNS_BISECT 14 /* bisection steps per chord end: 2^-14 of the probe spacing */
+
+/* Half extent of object o along world axis a (0: x, 2: z): the support function, as
+ * lq_body_extent. */
+LQ_INLINE float lq_columns_object_extent(const LQ_GLOBAL float *o, int a)
 {
-    int c = i + nx * k;
-    int c00 = c - 1 - nx, c10 = c - nx, c01 = c - 1;
-    float bc = 0.25f * (b[c00] + b[c10] + b[c01] + b[c]);
-    float dc = 0.25f * (d[c00] + d[c10] + d[c01] + d[c]);
-    *zc = bc + dc;
-    return lq_columns_object_head(o, bc, dc, ox + (float)i * dx, oz + (float)k * dx, thick);
+    const LQ_GLOBAL float *R = o + LQ_COLUMNS_O_ROT;
+    const LQ_GLOBAL float *h = o + LQ_COLUMNS_O_HALF;
+    int box = (int)o[LQ_COLUMNS_O_SHAPE] == 2;
+    float s = 0.0f;
+    for (int j = 0; j < 3; j++) {
+        float e = R[3 * a + j] * h[j];
+        s += box ? (e < 0.0f ? -e : e) : e * e;
+    }
+    return box ? s : LQ_SQRTF(s);
 }
 
-/* mode 0, per control point (i, k): each object's head there, its moments about the
- * object's centre, the submerged thickness and the surface under it, into acc (§4:
- * the force on the object, f_o = −f_e, is ρ g dx dz times the summed head). */
-LQ_INLINE void lq_columns_contact_corner(LQ_GLOBAL lq_long *acc, const LQ_GLOBAL float *obj,
-                                         int nobj, const LQ_GLOBAL float *b,
-                                         const LQ_GLOBAL float *d, int i, int k, int nx, int nz,
-                                         float dx, float ox, float oz)
+LQ_INLINE int lq_columns_hits(const LQ_GLOBAL float *o, float x, float z)
 {
-    if (i < 1 || i > nx - 1 || k < 1 || k > nz - 1) return;
-    float x = ox + (float)i * dx, z = oz + (float)k * dx;
+    float lo, hi;
+    return lq_columns_object_span(o, x, z, &lo, &hi);
+}
+
+/* The contact of object o over column (i, k), whose ground and depth are bc, dc, as
+ * fractions of the column's area: out[0] = ∫ head, out[1] = ∫ head · (x − cx), out[2] =
+ * ∫ head · (z − cz), out[3] = ∫ submerged thickness (lq_columns_object_head), out[4] =
+ * the area of the footprint over it; all per unit area (× dx² for volumes). The chords
+ * come first (their lengths give the covered fraction f), then the heads along them. */
+LQ_INLINE void lq_columns_column_contact(const LQ_GLOBAL float *o, float bc, float dc, int i, int k,
+                                         float dx, float ox, float oz, float out[5])
+{
+    float cx = o[LQ_COLUMNS_O_POS], cz = o[LQ_COLUMNS_O_POS + 2];
+    float ex = lq_columns_object_extent(o, 0), ez = lq_columns_object_extent(o, 2);
+    float x0 = ox + (float)i * dx, z0 = oz + (float)k * dx;
+    float xa = x0 > cx - ex ? x0 : cx - ex, xb = x0 + dx < cx + ex ? x0 + dx : cx + ex;
+    float za = z0 > cz - ez ? z0 : cz - ez, zb = z0 + dx < cz + ez ? z0 + dx : cz + ez;
+    for (int q = 0; q < 5; q++) out[q] = 0.0f;
+    if (!(xa < xb) || !(za < zb)) return;
+    float rowh = (zb - za) / (float)LQ_COLUMNS_SUB, inv_area = 1.0f / (dx * dx);
+    float pw = (xb - xa) / (float)(LQ_COLUMNS_SUB + 1);
+    float c0[LQ_COLUMNS_SUB], c1[LQ_COLUMNS_SUB], f = 0.0f;
+    for (int r = 0; r < LQ_COLUMNS_SUB; r++) {
+        float z = za + ((float)r + 0.5f) * rowh;
+        c0[r] = c1[r] = 0.0f;
+        /* probes at both ends and LQ_COLUMNS_SUB between: the first and last that hit */
+        int first = -1, last = -1;
+        for (int p = 0; p <= LQ_COLUMNS_SUB + 1; p++)
+            if (lq_columns_hits(o, xa + (float)p * pw, z)) {
+                first = first < 0 ? p : first;
+                last = p;
+            }
+        if (first < 0) continue;
+        float s0 = xa + (float)first * pw, s1 = xa + (float)last * pw;
+        if (first > 0) { /* the chord starts between probes first − 1 and first */
+            float m0 = s0 - pw, h0 = s0;
+            for (int it = 0; it < LQ_COLUMNS_BISECT; it++) {
+                float m = 0.5f * (m0 + h0);
+                if (lq_columns_hits(o, m, z))
+                    h0 = m;
+                else
+                    m0 = m;
+            }
+            s0 = 0.5f * (m0 + h0);
+        }
+        if (last < LQ_COLUMNS_SUB + 1) { /* and ends between last and last + 1 */
+            float h1 = s1, m1 = s1 + pw;
+            for (int it = 0; it < LQ_COLUMNS_BISECT; it++) {
+                float m = 0.5f * (h1 + m1);
+                if (lq_columns_hits(o, m, z))
+                    h1 = m;
+                else
+                    m1 = m;
+            }
+            s1 = 0.5f * (h1 + m1);
+        }
+        if (!(s1 > s0)) continue;
+        c0[r] = s0;
+        c1[r] = s1;
+        f += rowh * (s1 - s0) * inv_area;
+    }
+    out[4] = f;
+    for (int r = 0; r < LQ_COLUMNS_SUB; r++) {
+        float len = c1[r] - c0[r];
+        if (!(len > 0.0f)) continue;
+        float z = za + ((float)r + 0.5f) * rowh;
+        float w = rowh * len / (float)LQ_COLUMNS_SUB * inv_area; /* a sample's area share */
+        for (int q = 0; q < LQ_COLUMNS_SUB; q++) {
+            float x = c0[r] + ((float)q + 0.5f) * (len / (float)LQ_COLUMNS_SUB), thick;
+            float head = lq_columns_object_head(o, bc, dc, x, z, f, &thick);
+            out[0] += w * head;
+            out[1] += w * head * (x - cx);
+            out[2] += w * head * (z - cz);
+            out[3] += w * thick;
+        }
+    }
+}
+
+/* The water's velocity at the centre of column (i, k) (m/s), the mean of its two faces
+ * along each axis from the axis pipes (u = Q / ((1 − s) dx D̄), a boundary pipe over
+ * the column's own depth). */
+LQ_INLINE void lq_columns_column_velocity(const LQ_GLOBAL float *d, const LQ_GLOBAL float *qx,
+                                          const LQ_GLOBAL float *qz, int i, int k, int nx, int nz,
+                                          float inv_fa, float *u, float *w)
+{
+    int c = i + nx * k, r = nx + 1;
+    float dc = d[c];
+    float dl = i > 0 ? d[c - 1] : dc, dr = i + 1 < nx ? d[c + 1] : dc;
+    float dd = k > 0 ? d[c - nx] : dc, dt = k + 1 < nz ? d[c + nx] : dc;
+    *u = 0.5f * (lq_columns_pipe_velocity(qx[i + r * k], dl, dc, inv_fa) +
+                 lq_columns_pipe_velocity(qx[i + 1 + r * k], dc, dr, inv_fa));
+    *w = 0.5f * (lq_columns_pipe_velocity(qz[i + nx * k], dd, dc, inv_fa) +
+                 lq_columns_pipe_velocity(qz[i + nx * (k + 1)], dc, dt, inv_fa));
+}
+
+/* Bilinear sample of the columns' surface W = b + d + e and velocity at world (x, z):
+ * out = {W, u, w}; returns 0 if any of the four columns is dry (a shore's ground is no
+ * water surface). */
+LQ_INLINE int lq_columns_sample_water(const LQ_GLOBAL float *b, const LQ_GLOBAL float *d,
+                                      const LQ_GLOBAL float *e, const LQ_GLOBAL float *qx,
+                                      const LQ_GLOBAL float *qz, float x, float z, int nx, int nz,
+                                      float dx, float ox, float oz, float inv_fa, float out[3])
+{
+    float fx = (x - ox) / dx - 0.5f, fz = (z - oz) / dx - 0.5f;
+    float mx = (float)(nx - 1), mz = (float)(nz - 1);
+    fx = fx < 0.0f ? 0.0f : (fx > mx ? mx : fx);
+    fz = fz < 0.0f ? 0.0f : (fz > mz ? mz : fz);
+    int i0 = (int)fx, k0 = (int)fz;
+    int i1 = i0 + 1 < nx ? i0 + 1 : i0, k1 = k0 + 1 < nz ? k0 + 1 : k0;
+    float tx = fx - (float)i0, tz = fz - (float)k0;
+    int cs[4] = {i0 + nx * k0, i1 + nx * k0, i0 + nx * k1, i1 + nx * k1};
+    int is[4] = {i0, i1, i0, i1}, ks[4] = {k0, k0, k1, k1};
+    float ws[4] = {(1.0f - tx) * (1.0f - tz), tx * (1.0f - tz), (1.0f - tx) * tz, tx * tz};
+    int wet = 1;
+    out[0] = out[1] = out[2] = 0.0f;
+    for (int q = 0; q < 4; q++) {
+        int c = cs[q];
+        float u, w;
+        wet = wet && d[c] > 1e-6f;
+        lq_columns_column_velocity(d, qx, qz, is[q], ks[q], nx, nz, inv_fa, &u, &w);
+        out[0] += ws[q] * (b[c] + d[c] + e[c]);
+        out[1] += ws[q] * u;
+        out[2] += ws[q] * w;
+    }
+    return wet;
+}
+
+/* mode 3, one work-item per object (issue 18): the water around object n, sampled at
+ * (±L, 0) and (0, ±L) from its centre, L = LQ_COLUMNS_O_RING beyond its bounding sphere,
+ * into its acc slots: the surface's slope across it by central differences and the
+ * mean velocity of the four samples. Not the water under it: the contact's stiff
+ * spring rings there from step to step (the head's gradient swung ±0.5 under a floating
+ * ball while the wave's slope was 0.03), and a ring sampled column by column is lopsided
+ * whenever its radius meets column centres (the ball's own ripples then read as a slope
+ * and drove it off). The four symmetric samples cancel any ripple round the body. */
+LQ_INLINE void lq_columns_around_object(LQ_GLOBAL lq_long *acc, const LQ_GLOBAL float *obj, int n,
+                                        const LQ_GLOBAL float *b, const LQ_GLOBAL float *d,
+                                        const LQ_GLOBAL float *e, const LQ_GLOBAL float *qx,
+                                        const LQ_GLOBAL float *qz, int nx, int nz, float dx,
+                                        float ox, float oz, float inv_fa)
+{
+    const LQ_GLOBAL float *o = obj + n * LQ_COLUMNS_OBJ_STRIDE;
+    LQ_GLOBAL lq_long *a = acc + LQ_COLUMNS_ACC_OBJ + n * LQ_COLUMNS_OBJ_ACC;
+    float L = o[LQ_COLUMNS_O_RING], cx = o[LQ_COLUMNS_O_POS], cz = o[LQ_COLUMNS_O_POS + 2];
+    float s[4][3];
+    int wet =
+        lq_columns_sample_water(b, d, e, qx, qz, cx - L, cz, nx, nz, dx, ox, oz, inv_fa, s[0]);
+    wet = lq_columns_sample_water(b, d, e, qx, qz, cx + L, cz, nx, nz, dx, ox, oz, inv_fa, s[1]) &&
+          wet;
+    wet = lq_columns_sample_water(b, d, e, qx, qz, cx, cz - L, nx, nz, dx, ox, oz, inv_fa, s[2]) &&
+          wet;
+    wet = lq_columns_sample_water(b, d, e, qx, qz, cx, cz + L, nx, nz, dx, ox, oz, inv_fa, s[3]) &&
+          wet;
+    if (!wet) return;
+    float inv2L = 0.5f / L, f = LQ_COLUMNS_FSCALE;
+    a[LQ_COLUMNS_OA_SX] = lq_columns_fixed_signed((s[1][0] - s[0][0]) * inv2L * f);
+    a[LQ_COLUMNS_OA_SZ] = lq_columns_fixed_signed((s[3][0] - s[2][0]) * inv2L * f);
+    a[LQ_COLUMNS_OA_U] =
+        lq_columns_fixed_signed(0.25f * ((s[0][1] + s[1][1]) + (s[2][1] + s[3][1])) * f);
+    a[LQ_COLUMNS_OA_V] =
+        lq_columns_fixed_signed(0.25f * ((s[0][2] + s[1][2]) + (s[2][2] + s[3][2])) * f);
+    a[LQ_COLUMNS_OA_WET] = (lq_long)LQ_COLUMNS_FSCALE;
+}
+
+/* mode 0, per column (i, k): each object's head integrated over the column
+ * (lq_columns_column_contact), its moments about the object's centre, the submerged
+ * thickness and the surface under it, into acc (§4: the force on the object, f_o =
+ * −f_e, is ρ g dx dz times the summed head). */
+LQ_INLINE void lq_columns_contact_cell(LQ_GLOBAL lq_long *acc, const LQ_GLOBAL float *obj, int nobj,
+                                       const LQ_GLOBAL float *b, const LQ_GLOBAL float *d, int i,
+                                       int k, int nx, int nz, float dx, float ox, float oz)
+{
+    if (i < 0 || i >= nx || k < 0 || k >= nz) return;
+    int c = i + nx * k;
+    float bc = b[c], dc = d[c];
     for (int n = 0; n < nobj; n++) {
         const LQ_GLOBAL float *o = obj + n * LQ_COLUMNS_OBJ_STRIDE;
-        float thick, zc, lo, hi;
-        float head = lq_columns_corner_head(o, b, d, i, k, nx, dx, ox, oz, &zc, &thick);
+        float v[5];
+        lq_columns_column_contact(o, bc, dc, i, k, dx, ox, oz, v);
         LQ_GLOBAL lq_long *a = acc + LQ_COLUMNS_ACC_OBJ + n * LQ_COLUMNS_OBJ_ACC;
-        if (head > 0.0f) {
-            LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_HEAD], LQ_FIXED(head * LQ_COLUMNS_FSCALE));
-            LQ_ATOMIC_ADD_LONG(
-                &a[LQ_COLUMNS_OA_TX],
-                lq_columns_fixed_signed(head * (z - o[LQ_COLUMNS_O_POS + 2]) * LQ_COLUMNS_FSCALE));
-            LQ_ATOMIC_ADD_LONG(
-                &a[LQ_COLUMNS_OA_TZ],
-                lq_columns_fixed_signed(head * (x - o[LQ_COLUMNS_O_POS]) * LQ_COLUMNS_FSCALE));
-            LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_SUB], LQ_FIXED(thick * LQ_COLUMNS_FSCALE));
+        if (v[0] > 0.0f) {
+            LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_HEAD], LQ_FIXED(v[0] * LQ_COLUMNS_FSCALE));
+            LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_TX],
+                               lq_columns_fixed_signed(v[2] * LQ_COLUMNS_FSCALE));
+            LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_TZ],
+                               lq_columns_fixed_signed(v[1] * LQ_COLUMNS_FSCALE));
         }
-        if (zc > 0.25f * (b[i + nx * k] + b[i - 1 + nx * k] + b[i + nx * (k - 1)] +
-                          b[i - 1 + nx * (k - 1)]) &&
-            lq_columns_object_span(o, x, z, &lo, &hi)) {
+        if (v[3] > 0.0f)
+            LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_SUB], LQ_FIXED(v[3] * LQ_COLUMNS_FSCALE));
+        if (v[4] > 0.0f && dc > 0.0f) {
             LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_ZSUM],
-                               lq_columns_fixed_signed(zc * LQ_COLUMNS_FSCALE));
+                               lq_columns_fixed_signed((bc + dc) * LQ_COLUMNS_FSCALE));
             LQ_ATOMIC_ADD_LONG(&a[LQ_COLUMNS_OA_COUNT], (lq_long)LQ_COLUMNS_FSCALE);
         }
     }
 }
 
-/* mode 1, per column (i, k): eq. 11, each of its four control points passes a quarter
- * of its force on as pressure: e = Σ over corners and objects of factor · head / 4. */
+/* mode 1, per column (i, k): eq. 11's external pressure, the objects' heads over it
+ * (each bounded by its share of eq. 17): e = Σ over objects of factor · ∫ head. */
 LQ_INLINE void lq_columns_pressure_cell(LQ_GLOBAL float *e, const LQ_GLOBAL float *obj, int nobj,
                                         const LQ_GLOBAL float *b, const LQ_GLOBAL float *d, int i,
                                         int k, int nx, int nz, float dx, float ox, float oz)
 {
+    (void)nz;
+    int c = i + nx * k;
     float sum = 0.0f;
-    for (int q = 0; q < 4; q++) {
-        int ci = i + (q & 1), ck = k + (q >> 1);
-        if (ci < 1 || ci > nx - 1 || ck < 1 || ck > nz - 1) continue;
+    for (int n = 0; n < nobj; n++) {
+        const LQ_GLOBAL float *o = obj + n * LQ_COLUMNS_OBJ_STRIDE;
+        float v[5];
+        lq_columns_column_contact(o, b[c], d[c], i, k, dx, ox, oz, v);
+        sum += o[LQ_COLUMNS_O_FACTOR] * v[0];
+    }
+    e[c] = sum;
+}
+
+/* The submerged thickness of object o integrated over column (i, k) (m, per unit area);
+ * 0 off the grid. */
+LQ_INLINE float lq_columns_column_thick(const LQ_GLOBAL float *o, const LQ_GLOBAL float *b,
+                                        const LQ_GLOBAL float *d, int i, int k, int nx, int nz,
+                                        float dx, float ox, float oz)
+{
+    if (i < 0 || i >= nx || k < 0 || k >= nz) return 0.0f;
+    float v[5];
+    lq_columns_column_contact(o, b[i + nx * k], d[i + nx * k], i, k, dx, ox, oz, v);
+    return v[3];
+}
+
+/* mode 2, per corner (i, k): the reaction of the horizontal forces on the bodies, added
+ * to the interior axis pipes the corner owns (qx from column (i−1, k) to (i, k), qz from
+ * (i, k−1) to (i, k)). Each column's share of a body's force, in proportion to its
+ * submerged thickness t, goes half to each of its two faces along the axis (all of it to
+ * the inner face of a column on the grid's edge, whose outer face is a wall): a pipe
+ * gains its columns' shares of t · push, push = −F Δt / (ρ Δx Σ t) (LQ_COLUMNS_O_PUSHX,
+ * _PUSHZ), so the water's momentum ρ Δx Σ Q changes by exactly −F Δt. Pipes are written
+ * by their owner only: no atomics. */
+LQ_INLINE void lq_columns_push_corner(LQ_GLOBAL float *qx, LQ_GLOBAL float *qz,
+                                      const LQ_GLOBAL float *obj, int nobj,
+                                      const LQ_GLOBAL float *b, const LQ_GLOBAL float *d, int i,
+                                      int k, int nx, int nz, float dx, float ox, float oz)
+{
+    if (k < nz && i >= 1 && i <= nx - 1) { /* its x-pipe: columns (i − 1, k) and (i, k) */
+        float sa = i - 1 == 0 ? 1.0f : 0.5f, sb = i == nx - 1 ? 1.0f : 0.5f, add = 0.0f;
         for (int n = 0; n < nobj; n++) {
             const LQ_GLOBAL float *o = obj + n * LQ_COLUMNS_OBJ_STRIDE;
-            float thick, zc;
-            float head = lq_columns_corner_head(o, b, d, ci, ck, nx, dx, ox, oz, &zc, &thick);
-            sum += o[LQ_COLUMNS_O_FACTOR] * head;
+            float t = sa * lq_columns_column_thick(o, b, d, i - 1, k, nx, nz, dx, ox, oz) +
+                      sb * lq_columns_column_thick(o, b, d, i, k, nx, nz, dx, ox, oz);
+            add += o[LQ_COLUMNS_O_PUSHX] * t;
         }
+        qx[i + (nx + 1) * k] += add;
     }
-    e[i + nx * k] = 0.25f * sum;
+    if (i < nx && k >= 1 && k <= nz - 1) { /* its z-pipe: columns (i, k − 1) and (i, k) */
+        float sa = k - 1 == 0 ? 1.0f : 0.5f, sb = k == nz - 1 ? 1.0f : 0.5f, add = 0.0f;
+        for (int n = 0; n < nobj; n++) {
+            const LQ_GLOBAL float *o = obj + n * LQ_COLUMNS_OBJ_STRIDE;
+            float t = sa * lq_columns_column_thick(o, b, d, i, k - 1, nx, nz, dx, ox, oz) +
+                      sb * lq_columns_column_thick(o, b, d, i, k, nx, nz, dx, ox, oz);
+            add += o[LQ_COLUMNS_O_PUSHZ] * t;
+        }
+        qz[i + nx * k] += add;
+    }
 }
 
 /* Is world point (x, y, z) inside object o? */

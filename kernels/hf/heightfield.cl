@@ -104,16 +104,16 @@ static inline floatv lq_heightfield_edge_depthv(floatv ha, floatv ba, floatv hb,
 }
 
 /* lq_heightfield_solve_line for LQ_VEC lines at once: lane l is the line starting at
- * base + l·lane_stride. */
+ * first + l·lane_stride. */
 static inline void lq_heightfield_solve_linev(const global float *h1, const global float *b,
-                                              global float *out, global float *cp, int base,
-                                              int lane_stride, int stride, int n, float kappa,
-                                              int add_base)
+                                              const global float *base, global float *out,
+                                              global float *cp, int first, int lane_stride,
+                                              int stride, int n, float kappa, int add_base)
 {
     floatv a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
-    floatv hc = lq_heightfield_loadv(h1 + base, lane_stride),
-           bc = lq_heightfield_loadv(b + base, lane_stride);
-    int idx = base;
+    floatv hc = lq_heightfield_loadv(h1 + first, lane_stride),
+           bc = lq_heightfield_loadv(b + first, lane_stride);
+    int idx = first;
     for (int t = 0; t + 1 < n; t++, idx += stride) {
         floatv hn = lq_heightfield_loadv(h1 + idx + stride, lane_stride);
         floatv bn = lq_heightfield_loadv(b + idx + stride, lane_stride);
@@ -131,14 +131,16 @@ static inline void lq_heightfield_solve_linev(const global float *h1, const glob
     {
         floatv m = (1.0f + a_left + 0.0f) + a_left * c_prev;
         d_prev = (lq_heightfield_loadv(out + idx, lane_stride) + a_left * d_prev) * (1.0f / m);
-        lq_heightfield_storev(add_base ? hc + d_prev : d_prev, out + idx, lane_stride);
+        lq_heightfield_storev(add_base ? lq_heightfield_loadv(base + idx, lane_stride) + d_prev
+                                       : d_prev,
+                              out + idx, lane_stride);
     }
     floatv x = d_prev;
     idx -= stride;
     for (int t = n - 2; t >= 0; t--, idx -= stride) {
         x = lq_heightfield_loadv(out + idx, lane_stride) -
             lq_heightfield_loadv(cp + idx, lane_stride) * x;
-        lq_heightfield_storev(add_base ? lq_heightfield_loadv(h1 + idx, lane_stride) + x : x,
+        lq_heightfield_storev(add_base ? lq_heightfield_loadv(base + idx, lane_stride) + x : x,
                               out + idx, lane_stride);
     }
 }
@@ -307,26 +309,40 @@ kernel void heightfield_adi_x(global const float *h1, global const float *b, glo
         lq_heightfield_solve_rows8(h1, b, hn, cp, k0, kappa);
         return;
     }
-    for (int k = k0; k < NZ; k++) lq_heightfield_solve_line(h1, b, hn, cp, k * NX, 1, NX, kappa, 0);
+    for (int k = k0; k < NZ; k++)
+        lq_heightfield_solve_line(h1, b, h1, hn, cp, k * NX, 1, NX, kappa, 0);
 #else
     int k = get_global_id(0);
     if (k >= NZ) return;
-    lq_heightfield_solve_line(h1, b, hn, cp, k * NX, 1, NX, kappa, 0);
+    lq_heightfield_solve_line(h1, b, h1, hn, cp, k * NX, 1, NX, kappa, 0);
 #endif
 }
 
 /* eq. 20: columns (z direction), LQ_VEC adjacent columns per work-item, in place on hn
- * (Δ* in, h(n) = h(n−1) + Δ out). */
-kernel void heightfield_adi_z(global const float *h1, global const float *b, global float *hn,
-                              global float *cp, float kappa)
+ * (Δ* in, base + Δ out: h(n) = h(n−1) + Δ, or the last iterate plus its correction). */
+kernel void heightfield_adi_z(global const float *h1, global const float *b,
+                              global const float *base, global float *hn, global float *cp,
+                              float kappa)
 {
     int i0 = get_global_id(0) * LQ_VEC;
     if (i0 >= NX) return;
     if (i0 + LQ_VEC <= NX) {
-        lq_heightfield_solve_linev(h1, b, hn, cp, i0, 1, NX, NZ, kappa, 1);
+        lq_heightfield_solve_linev(h1, b, base, hn, cp, i0, 1, NX, NZ, kappa, 1);
         return;
     }
-    for (int i = i0; i < NX; i++) lq_heightfield_solve_line(h1, b, hn, cp, i, NX, NZ, kappa, 1);
+    for (int i = i0; i < NX; i++)
+        lq_heightfield_solve_line(h1, b, base, hn, cp, i, NX, NZ, kappa, 1);
+}
+
+/* The defect of the unsplit system for the iterate hn, into out (heightfield_cell.h). */
+kernel void heightfield_defect(global const float *h1, global const float *hn,
+                               global const float *u, global const float *w, global const float *b,
+                               global float *out, float kappa, float cdt, float kappa_s)
+{
+    int i = get_global_id(0), k = get_global_id(1);
+    if (i >= NX || k >= NZ) return;
+    out[i + NX * k] =
+        lq_heightfield_defect_cell(h1, hn, u, w, b, i, k, NX, NZ, kappa, cdt, kappa_s);
 }
 
 /* Sources over a rectangle of cells starting at (i0, k0); (ci, ck) centre in cells. */
@@ -453,8 +469,8 @@ static inline floatv lq_heightfield_frictionv(floatv v, floatv D, float fric)
 /* lq_heightfield_finish_cell for LQ_VEC cells of a row (the last segment of a row, whose +x
  * neighbour is the wall, uses the per-cell code). */
 kernel void heightfield_finish(global float *hn, global const float *h1, global const float *b,
-                               global float *u, global float *w, global int *acc_i, float gdt_dx,
-                               float keep, float fric, float eps, int step)
+                               global float *u, global float *w, global int *acc_i, float g_new,
+                               float g_old, float keep, float fric, float eps, int step)
 {
     int i0 = get_global_id(0) * LQ_VEC, k = get_global_id(1);
     if (i0 >= NX || k >= NZ) return;
@@ -465,15 +481,20 @@ kernel void heightfield_finish(global float *hn, global const float *h1, global 
         floatv bc = lq_heightfield_loadv(b + idx, 1), h1c = lq_heightfield_loadv(h1 + idx, 1);
         floatv br = lq_heightfield_loadv(b + idx + 1, 1),
                bt = lq_heightfield_loadv(b + idx + up, 1);
+        floatv h1r = lq_heightfield_loadv(h1 + idx + 1, 1),
+               h1t = lq_heightfield_loadv(h1 + idx + up, 1);
         floatv hc = lq_heightfield_settlev(lq_heightfield_loadv(hn + idx, 1), bc, eps);
-        floatv Du = lq_heightfield_edge_depthv(h1c, bc, lq_heightfield_loadv(h1 + idx + 1, 1), br);
-        floatv Dw = lq_heightfield_edge_depthv(h1c, bc, lq_heightfield_loadv(h1 + idx + up, 1), bt);
+        floatv Du = lq_heightfield_edge_depthv(h1c, bc, h1r, br);
+        floatv Dw = lq_heightfield_edge_depthv(h1c, bc, h1t, bt);
         floatv vu =
             keep * lq_heightfield_loadv(u + fu, 1) -
-            gdt_dx * (lq_heightfield_settlev(lq_heightfield_loadv(hn + idx + 1, 1), br, eps) - hc);
+            (g_new * (lq_heightfield_settlev(lq_heightfield_loadv(hn + idx + 1, 1), br, eps) - hc) +
+             g_old * (h1r - h1c));
         floatv vw =
             keep * lq_heightfield_loadv(w + fw, 1) -
-            gdt_dx * (lq_heightfield_settlev(lq_heightfield_loadv(hn + idx + up, 1), bt, eps) - hc);
+            (g_new *
+                 (lq_heightfield_settlev(lq_heightfield_loadv(hn + idx + up, 1), bt, eps) - hc) +
+             g_old * (h1t - h1c));
         floatv zero = 0.0f;
         lq_heightfield_storev(LQ_SELECT(zero, lq_heightfield_frictionv(vu, Du, fric), Du > zero),
                               u + fu, 1);
@@ -485,8 +506,8 @@ kernel void heightfield_finish(global float *hn, global const float *h1, global 
     }
 #endif
     for (int i = i0; i < i0 + LQ_VEC && i < NX; i++)
-        lq_heightfield_finish_cell(hn, h1, b, u, w, acc_i, i, k, NX, NZ, gdt_dx, keep, fric, eps,
-                                   step);
+        lq_heightfield_finish_cell(hn, h1, b, u, w, acc_i, i, k, NX, NZ, g_new, g_old, keep, fric,
+                                   eps, step);
 }
 
 kernel void heightfield_advect(global const float *h1, global const float *b, global const float *u,

@@ -28,6 +28,28 @@
  * steps). In 3D the split A_z A_x Δ = R (eq. 19, 20) uses the residual of the whole
  * unsplit operator, the usual delta-form ADI: it differs from the product form only
  * by an O(Δt⁴) term, and its steady states are those of the unsplit scheme.
+ *
+ * The θ-scheme. Eq. 9–10 evaluate both right-hand sides at the end of the step (first
+ * order, every mode damped by (1+μ)^−½). With eq. 6–7 taken at θ h(n) + (1−θ) h(n−1)
+ * and θ u(n) + (1−θ) u(n−1) instead, the same elimination gives
+ *   (I − θ² κ L) Δ = (1 − θτ) Δt/Δx Σ ±D u(n−1) + θ κ L h(n−1),
+ *   u(n) = (1−τ) u(n−1) − g Δt/Δx ∇(θ h(n) + (1−θ) h(n−1)),
+ * with L the D-weighted Laplacian of eq. 8 (Δx² L h = Σ_edges D (h_nb − h)): the matrix
+ * of eq. 15–16 with θ²κ for κ, and R with θκ. θ = 1 is the paper's scheme; θ = ½ is
+ * Crank–Nicolson, second order and without numerical damping (|z| = 1); in between,
+ * grid-scale modes at large Courant numbers are damped and long waves nearly not.
+ *
+ * The splitting error. For constant depth A_z A_x = A + θ⁴κ² L_z L_x: the extra term
+ * vanishes for waves along an axis and grows like (θ²μ/2)² for diagonal ones, which then
+ * travel and decay differently (at Courant number 11 a drop's ring stood 39 % further out
+ * along the diagonal than along the axis, docs/VALIDATION.md). The two 1D operators
+ * commute there, so the order of the sweeps cannot remove it. Instead the split
+ * solve is repeated on the defect of the unsplit system (lq_heightfield_defect_cell):
+ *   Δ ← Δ + A_z⁻¹ A_x⁻¹ (R − A Δ).
+ * With X = A_x − I, Z = A_z − I (symmetric, positive semidefinite for any depths, wet
+ * and dry) the error goes by T = (I+X)⁻¹(I+Z)⁻¹ Z X, similar to (I+Z)⁻¹Z · X(I+X)⁻¹,
+ * a product of two symmetric matrices of norm below 1: the iteration converges for
+ * every bed, and each pass conserves Σ Δ exactly in exact arithmetic.
  */
 #ifndef LQ_HEIGHTFIELD_CELL_H
 #define LQ_HEIGHTFIELD_CELL_H
@@ -83,8 +105,9 @@ LQ_INLINE float lq_heightfield_edge_depth(float ha, float ba, float hb, float bb
  * the first term is exactly the paper's (1−τ)(h(n−1) − h(n−2)) (the face velocities
  * are those of eq. 7, see lq_heightfield_finish_cell); when a shoreline moves the faces carry
  * their velocity into the new depth, which is what keeps a front running up a beach
- * instead of restarting from rest every step. `cdt` = (1−τ) Δt/Δx. Faces on closed
- * walls hold u = 0 and have no neighbour.
+ * instead of restarting from rest every step. `cdt` = (1−θτ) Δt/Δx and `kappa` = θκ
+ * (the θ-scheme above; θ = 1: (1−τ) Δt/Δx and κ). Faces on closed walls hold u = 0
+ * and have no neighbour.
  */
 LQ_INLINE float lq_heightfield_residual_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *u,
                                              const LQ_GLOBAL float *w, const LQ_GLOBAL float *b,
@@ -107,19 +130,21 @@ LQ_INLINE float lq_heightfield_residual_cell(const LQ_GLOBAL float *h1, const LQ
 }
 
 /*
- * Solves A x = r (eq. 15–16) along one line of n cells, cells base + t·stride, in
- * place: r is read from `out` and x written there; when add_base, h1 + x is written
- * instead (the last sub-iteration turns Δ into h(n)). The edge coefficients come from
- * the frozen depth (h1, b). `cp` is scratch of the same layout. Thomas algorithm:
- * forward elimination storing c'_t in cp and d'_t in out, then back substitution.
+ * Solves A x = r (eq. 15–16) along one line of n cells, cells first + t·stride, in
+ * place: r is read from `out` and x written there; when add_base, base + x is written
+ * instead (the last sub-iteration turns Δ into h(n) with base = h(n−1), or adds a
+ * correction to the last iterate). The edge coefficients come from the frozen depth
+ * (h1, b). `cp` is scratch of the same layout. Thomas algorithm: forward elimination
+ * storing c'_t in cp and d'_t in out, then back substitution.
  */
 LQ_INLINE void lq_heightfield_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
-                                         LQ_GLOBAL float *out, LQ_GLOBAL float *cp, int base,
-                                         int stride, int n, float kappa, int add_base)
+                                         const LQ_GLOBAL float *base, LQ_GLOBAL float *out,
+                                         LQ_GLOBAL float *cp, int first, int stride, int n,
+                                         float kappa, int add_base)
 {
     float a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
-    float hc = h1[base], bc = b[base];
-    int idx = base;
+    float hc = h1[first], bc = b[first];
+    int idx = first;
     /* Every load is unconditional (the last cell is peeled off below), so compilers
      * that vectorize across work-items (PoCL) keep doing so. */
     for (int t = 0; t + 1 < n; t++, idx += stride) {
@@ -139,15 +164,42 @@ LQ_INLINE void lq_heightfield_solve_line(const LQ_GLOBAL float *h1, const LQ_GLO
     {
         float m = (1.0f + a_left + 0.0f) + a_left * c_prev;
         d_prev = (out[idx] + a_left * d_prev) * (1.0f / m);
-        out[idx] = add_base ? h1[idx] + d_prev : d_prev;
+        out[idx] = add_base ? base[idx] + d_prev : d_prev;
     }
     /* back substitution: x_t = d'_t − c'_t x_{t+1} */
     float x = d_prev;
     idx -= stride;
     for (int t = n - 2; t >= 0; t--, idx -= stride) {
         x = out[idx] - cp[idx] * x;
-        out[idx] = add_base ? h1[idx] + x : x;
+        out[idx] = add_base ? base[idx] + x : x;
     }
+}
+
+/*
+ * The defect of the unsplit system at cell (i, k) for the iterate hn = h(n−1) + Δ:
+ *   R − A Δ = R − Δ + κ_s Σ_edges D (Δ_nb − Δ),   κ_s = θ²κ,
+ * R as in lq_heightfield_residual_cell (`kappa` = θκ, `cdt`), the edge depths D of the
+ * frozen h(n−1). Zero when Δ solves A Δ = R; the split solve of it is the next
+ * correction (the iteration in the header).
+ */
+LQ_INLINE float lq_heightfield_defect_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn,
+                                           const LQ_GLOBAL float *u, const LQ_GLOBAL float *w,
+                                           const LQ_GLOBAL float *b, int i, int k, int nx, int nz,
+                                           float kappa, float cdt, float kappa_s)
+{
+    int idx = i + nx * k;
+    int l = i > 0 ? idx - 1 : idx, r = i + 1 < nx ? idx + 1 : idx;
+    int d = k > 0 ? idx - nx : idx, t = k + 1 < nz ? idx + nx : idx;
+    float hc = h1[idx], bc = b[idx];
+    float Dl = lq_heightfield_edge_depth(hc, bc, h1[l], b[l]),
+          Dr = lq_heightfield_edge_depth(hc, bc, h1[r], b[r]);
+    float Dd = lq_heightfield_edge_depth(hc, bc, h1[d], b[d]),
+          Dt = lq_heightfield_edge_depth(hc, bc, h1[t], b[t]);
+    float xc = hn[idx] - hc;
+    float lap = Dl * ((hn[l] - h1[l]) - xc) + Dr * ((hn[r] - h1[r]) - xc) +
+                Dd * ((hn[d] - h1[d]) - xc) + Dt * ((hn[t] - h1[t]) - xc);
+    float R = lq_heightfield_residual_cell(h1, u, w, b, i, k, nx, nz, kappa, cdt);
+    return (R - xc) + kappa_s * lap;
 }
 
 /* Union–find with atomic_min (Playne & Hawick 2018): labels only decrease, every label
@@ -347,29 +399,34 @@ LQ_INLINE float lq_heightfield_friction(float v, float D, float fric)
 }
 
 /*
- * End of step: apply the wet/dry rule to h(n) and update the face velocities of eq. 7,
- * u(n) = (1 − τ) u(n−1) − g Δt (h_{i+1}(n) − h_i(n)) / Δx on open faces (then bed
- * friction), 0 on closed ones. Each cell owns the face on its +x side (u) and on its
- * +z side (w); wall faces stay 0. Neighbours' h are read through lq_heightfield_settle, which
- * is idempotent, so the order of cells does not matter.
+ * End of step: apply the wet/dry rule to h(n) and update the face velocities of eq. 7
+ * in the θ-scheme's form (header),
+ *   u(n) = (1 − τ) u(n−1) − g Δt/Δx (θ (h_{i+1}(n) − h_i(n)) + (1−θ) (h_{i+1}(n−1) − h_i(n−1)))
+ * on open faces (then bed friction), 0 on closed ones: `g_new` = θ g Δt/Δx, `g_old` =
+ * (1−θ) g Δt/Δx (θ = 1: the paper's eq. 7 at the end of the step). Each cell owns the
+ * face on its +x side (u) and on its +z side (w); wall faces stay 0. Neighbours' h(n)
+ * are read through lq_heightfield_settle, which is idempotent, so the order of cells
+ * does not matter.
  */
 LQ_INLINE void lq_heightfield_finish_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h1,
                                           const LQ_GLOBAL float *b, LQ_GLOBAL float *u,
                                           LQ_GLOBAL float *w, LQ_GLOBAL int *acc_i, int i, int k,
-                                          int nx, int nz, float gdt_dx, float keep, float fric,
-                                          float eps, int step)
+                                          int nx, int nz, float g_new, float g_old, float keep,
+                                          float fric, float eps, int step)
 {
     int idx = i + nx * k;
     /* The last cell of a row (column) writes the wall face beyond it: with itself as
      * the neighbour the difference is zero and that face's u is 0, so it stays 0. */
     int r = i + 1 < nx ? idx + 1 : idx, t = k + 1 < nz ? idx + nx : idx;
     int fu = i + 1 + (nx + 1) * k, fw = idx + nx;
-    float bc = b[idx], h1c = h1[idx], br = b[r], bt = b[t];
+    float bc = b[idx], h1c = h1[idx], br = b[r], bt = b[t], h1r = h1[r], h1t = h1[t];
     float hc = lq_heightfield_settle(hn[idx], bc, eps);
-    float Du = lq_heightfield_edge_depth(h1c, bc, h1[r], br),
-          Dw = lq_heightfield_edge_depth(h1c, bc, h1[t], bt);
-    float vu = keep * u[fu] - gdt_dx * (lq_heightfield_settle(hn[r], br, eps) - hc);
-    float vw = keep * w[fw] - gdt_dx * (lq_heightfield_settle(hn[t], bt, eps) - hc);
+    float Du = lq_heightfield_edge_depth(h1c, bc, h1r, br),
+          Dw = lq_heightfield_edge_depth(h1c, bc, h1t, bt);
+    float vu =
+        keep * u[fu] - (g_new * (lq_heightfield_settle(hn[r], br, eps) - hc) + g_old * (h1r - h1c));
+    float vw =
+        keep * w[fw] - (g_new * (lq_heightfield_settle(hn[t], bt, eps) - hc) + g_old * (h1t - h1c));
     u[fu] = Du > 0.0f ? lq_heightfield_friction(vu, Du, fric) : 0.0f;
     w[fw] = Dw > 0.0f ? lq_heightfield_friction(vw, Dw, fric) : 0.0f;
     if (!LQ_IS_FINITE(hc)) LQ_ATOMIC_MIN(&acc_i[LQ_HEIGHTFIELD_ACC_BADSTEP], step);

@@ -90,6 +90,8 @@ variant splash_path 's/^solver: shallow/solver: splash/'
 printf 'objects:\n  - sphere: {center: [0.5, 0.6, 0.4], radius: 0.1}\n    path_file: dive.csv\n' \
     >>"$S/splash_path.yaml"
 printf 't,x,y,z\n0,0,1,0\n0.5,0,oops,0\n' >"$S/dive.csv" # a bad number at 3:7
+variant splash_substeps 's/^solver: shallow/solver: splash/'
+printf 'splash:\n  substeps: 1\n' >>"$S/splash_substeps.yaml" # 14:13: Courant 1.8 at one step
 : >"$S/empty.yaml"
 
 bad "unknown key, with a did-you-mean" "$S/unknown_key.yaml:11:1: " \
@@ -120,6 +122,11 @@ bad "a shallow-only source in a splash scene" "$S/splash_rain.yaml:14:5: " "rain
     run "$S/splash_rain.yaml"
 bad "a bad number in an object's path file" "$S/dive.csv:3:7: " "oops|number" \
     run "$S/splash_path.yaml"
+bad "splash.substeps below the stability bound" "$S/splash_substeps.yaml:14:13: " \
+    "substeps 1 is below the stability bound of [0-9]+ steps per frame.*0\.866" \
+    run "$S/splash_substeps.yaml"
+bad "splash.substeps below the bound, checked" "$S/splash_substeps.yaml:14:13: " \
+    "stability bound" check "$S/splash_substeps.yaml"
 
 # --- --set ----------------------------------------------------------------------------
 G=$S/good.yaml

@@ -84,6 +84,13 @@ static int sv_frame(sv_run *r, int f, lq_frame_stats *st)
     return rc;
 }
 
+/* The θ the solver runs with (host/solvers/shallow.c: unset, 0.55 with advection, 1
+ * without). */
+static double sv_theta(const lq_config *cfg)
+{
+    return cfg->shallow.has_theta ? cfg->shallow.theta : (cfg->shallow.advection ? 0.55 : 1.0);
+}
+
 /* A solver-specific stats value (NaN when the solver does not report it). */
 static double sv_extra(const lq_frame_stats *st, const char *key)
 {
@@ -91,6 +98,26 @@ static double sv_extra(const lq_frame_stats *st, const char *key)
         if (strcmp(st->extra[i].key, key) == 0) return st->extra[i].value;
     CHECK_MSG(0, "stats key %s missing", key);
     return NAN;
+}
+
+/* A cell-centred nx × nz field at cell-index coordinates (fx, fz) (cell centres at
+ * integers), bilinear, clamped to the grid. */
+static double sv_bilinear_field(const float *h, int nx, int nz, double fx, double fz)
+{
+    fx = fmin(fmax(fx, 0.0), nx - 1.0);
+    fz = fmin(fmax(fz, 0.0), nz - 1.0);
+    int i = (int)floor(fx), k = (int)floor(fz);
+    i = i > nx - 2 ? nx - 2 : i;
+    k = k > nz - 2 ? nz - 2 : k;
+    double tx = fx - i, tz = fz - k;
+    return (1 - tz) * ((1 - tx) * h[i + nx * k] + tx * h[i + 1 + nx * k]) +
+           tz * ((1 - tx) * h[i + nx * (k + 1)] + tx * h[i + 1 + nx * (k + 1)]);
+}
+
+/* h at cell-index coordinates (fx, fz), bilinear. */
+static double sv_bilinear(const sv_run *r, double fx, double fz)
+{
+    return sv_bilinear_field(r->h, r->nx, r->nz, fx, fz);
 }
 
 /* Mean of h over row k = nz/2 from cell i: the channel cases are uniform along z. */
@@ -170,16 +197,24 @@ static void sv_lake_at_rest(const char *device, int nsets, const char *const *se
     sv_close(&r);
 }
 
-/* The mode's amplitude must follow a_n = (a_{n-1} + keep (a_{n-1} - a_{n-2})) / (1 + μ)
- * (eq. 17 for one Fourier mode) step by step. */
-static void sv_damping(const char *device, double tau, int nsets, const char *const *sets)
+/* The mode's amplitude must follow eq. 17 for one Fourier mode step by step, in the
+ * θ-scheme's form (heightfield_cell.h): with μ = 4C² sin²(kΔx/2), P = 1 + θ²μ and v the
+ * water the face velocities carry (v = 0 at rest),
+ *   Δ = ((1 − θτ) v − θ μ a) / P,  a ← a + Δ,  v ← (1 − τ) v − μ (a_old + θ Δ);
+ * for θ = 1 that is a_n = (a_{n-1} + (1 − τ)(a_{n-1} − a_{n-2})) / (1 + μ). Per step
+ * |z|² = 1 + (1 − 2θ) μ / P (τ = 0): (1 + μ)^-1 for the paper's scheme, 1 for
+ * Crank–Nicolson. */
+static void sv_damping(const char *device, double tau, double theta, int nsets,
+                       const char *const *sets)
 {
     const char *all[16];
-    char tau_set[64];
+    char tau_set[64], theta_set[64];
     int n = 0;
-    for (int i = 0; i < nsets && n < 15; i++) all[n++] = sets[i];
+    for (int i = 0; i < nsets && n < 14; i++) all[n++] = sets[i];
     snprintf(tau_set, sizeof tau_set, "shallow.damping=%g", tau);
+    snprintf(theta_set, sizeof theta_set, "shallow.theta=%g", theta);
     all[n++] = tau_set;
+    all[n++] = theta_set;
     sv_run r;
     if (sv_open(&r, device, "scenes/validation/damping.yaml", n, all)) return;
     int m = r.cfg->liquid[1].wave.mode;
@@ -187,24 +222,109 @@ static void sv_damping(const char *device, double tau, int nsets, const char *co
     double depth = -r.cfg->terrain[0].plane.height;
     double dt = 1.0 / r.fps, C = sqrt(G * depth) * dt / r.dx;
     double kdx = m * LQ_PI / r.nx;
-    double mu = 4 * C * C * sin(kdx / 2) * sin(kdx / 2);
-    double a2 = amp, a1 = amp, worst = 0, keep = 1 - tau;
+    double mu = 4 * C * C * sin(kdx / 2) * sin(kdx / 2), P = 1 + theta * theta * mu;
+    double a = amp, v = 0, worst = 0, keep = 1 - tau;
     lq_frame_stats st;
     for (int f = 1; f <= r.frames; f++) {
         if (sv_frame(&r, f, &st)) break;
-        double a = (a1 + keep * (a1 - a2)) / (1 + mu);
-        a2 = a1;
-        a1 = a;
+        double d = ((1 - theta * tau) * v - theta * mu * a) / P;
+        v = keep * v - mu * (a + theta * d);
+        a += d;
         worst = fmax(worst, fabs(sv_mode(&r, m) - a));
     }
-    double z = 1 / sqrt(1 + mu);
+    double z = sqrt(1 + (1 - 2 * theta) * mu / P);
     fprintf(stderr,
-            "exact damping (tau %.2g): C %.4f, %d cells per wavelength, |z| = %.6f, after %d "
-            "steps amplitude %.6g (exact %.6g), max error %.3g of the amplitude\n",
-            tau, C, 2 * r.nx / m, z, r.frames, sv_mode(&r, m), a1, worst / amp);
-    if (tau == 0) CHECK_NEAR(z, 0.987984, 2e-6); /* VALIDATION.md's example */
+            "exact damping (theta %.2g, tau %.2g): C %.4f, %d cells per wavelength, |z| = %.6f, "
+            "after %d steps amplitude %.6g (exact %.6g), max error %.3g of the amplitude\n",
+            theta, tau, C, 2 * r.nx / m, z, r.frames, sv_mode(&r, m), a, worst / amp);
+    if (tau == 0 && theta == 1) CHECK_NEAR(z, 0.987984, 2e-6); /* VALIDATION.md's example */
+    if (tau == 0 && theta == 0.5) CHECK_NEAR(z, 1.0, 1e-12);   /* Crank–Nicolson: neutral */
     CHECK(worst <= 1e-4 * amp);
     sv_close(&r);
+}
+
+/* The long-wave pulse at a large step (pulse.yaml): the right-going crest's height as a
+ * fraction of half the hump's and its speed's error against √(g h), after the scene's
+ * frames. */
+typedef struct sv_pulse_result {
+    double crest, speed_error, courant;
+} sv_pulse_result;
+
+static sv_pulse_result sv_pulse(const char *device, int nsets, const char *const *sets)
+{
+    sv_pulse_result res = {NAN, NAN, NAN};
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/pulse.yaml", nsets, sets)) return res;
+    double x0 = r.cfg->liquid[1].hump.center[0], A = r.cfg->liquid[1].hump.height;
+    double depth = -r.cfg->terrain[0].plane.height, c = sqrt(G * depth);
+    lq_frame_stats st;
+    int steps = 0;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        steps += st.steps;
+    }
+    double t = r.frames / r.fps;
+    int i0 = (int)floor(x0 / r.dx), ib = i0;
+    for (int i = i0; i + 1 < r.nx; i++)
+        if (sv_h(&r, i) > sv_h(&r, ib)) ib = i;
+    double ya = sv_h(&r, ib - 1), yb = sv_h(&r, ib), yc = sv_h(&r, ib + 1), den = ya - 2 * yb + yc;
+    double off = den != 0 ? 0.5 * (ya - yc) / den : 0;
+    double xp = (ib + 0.5 + off) * r.dx;
+    res.crest = (yb - 0.125 * (ya - yc) * off) / (0.5 * A);
+    res.speed_error = (xp - x0) / (c * t) - 1;
+    res.courant = c * (t / steps) / r.dx;
+    fprintf(stderr,
+            "long-wave pulse (theta %.2g): C = %.2f, %d steps over %.2f s: crest %.1f%% of its "
+            "half height, speed %+.2f%%\n",
+            sv_theta(r.cfg), res.courant, steps, t, 100 * res.crest, 100 * res.speed_error);
+    sv_close(&r);
+    return res;
+}
+
+/* A drop's ring at a large step (ring.yaml): the radius of the main crest along the
+ * grid's axis (+x) and its diagonal, sampled bilinearly from the centre outwards beyond
+ * half of c t and refined by a parabola through the samples a cell either side. Returns
+ * diagonal / axis − 1. */
+static double sv_ring_radius(const sv_run *r, double cx, double cz, double ax, double az,
+                             double rmin, double rmax)
+{
+#define SV_AT(rr) sv_bilinear(r, (cx + (rr)*ax) / r->dx - 0.5, (cz + (rr)*az) / r->dx - 0.5)
+    double best = -INFINITY, rb = rmin, step = 0.05 * r->dx;
+    for (double q = rmin; q < rmax; q += step) {
+        double v = SV_AT(q);
+        if (v > best) {
+            best = v;
+            rb = q;
+        }
+    }
+    double ya = SV_AT(rb - r->dx), yb = SV_AT(rb), yc = SV_AT(rb + r->dx), den = ya - 2 * yb + yc;
+#undef SV_AT
+    return rb + (den != 0 ? 0.5 * (ya - yc) / den : 0) * r->dx;
+}
+
+static double sv_ring(const char *device, int nsets, const char *const *sets)
+{
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/ring.yaml", nsets, sets)) return NAN;
+    double cx = r.cfg->liquid[1].hump.center[0], cz = r.cfg->liquid[1].hump.center[1];
+    double c = sqrt(G * -r.cfg->terrain[0].plane.height);
+    lq_frame_stats st;
+    int steps = 0, iterations = 0;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        steps += st.steps;
+        iterations = (int)sv_extra(&st, "adi_iterations");
+    }
+    double t = r.frames / r.fps, reach = fmin(cx, r.nx * r.dx - cx) - r.dx;
+    double ra = sv_ring_radius(&r, cx, cz, 1, 0, 0.5 * c * t, reach);
+    double rd = sv_ring_radius(&r, cx, cz, sqrt(0.5), sqrt(0.5), 0.5 * c * t, reach);
+    fprintf(stderr,
+            "ring (theta %.2g, %d split solves per step): C = %.1f, %d steps: radius %.4f m along "
+            "the axis, %.4f m along the diagonal (c t = %.4f m): %+.2f%%\n",
+            sv_theta(r.cfg), iterations, c * (t / steps) / r.dx, steps, ra, rd, c * t,
+            100 * (rd / ra - 1));
+    sv_close(&r);
+    return rd / ra - 1;
 }
 
 static void sv_long_wave(const char *device, int nsets, const char *const *sets)
@@ -290,13 +410,15 @@ static void sv_thacker_planar(const char *device, int nsets, const char *const *
         amp[na++] = m;
     }
     double dt = steps ? dt_sum / steps : 0, w = 2 * LQ_PI / T;
-    double predicted = pow(1 + w * w * dt * dt, -0.5 * T / dt);
+    /* the θ-scheme's |z| per step for this mode, μ = ω²Δt² (sv_damping) */
+    double th = sv_theta(r.cfg), mu = w * w * dt * dt;
+    double predicted = pow(1 + (1 - 2 * th) * mu / (1 + th * th * mu), 0.5 * T / dt);
     fprintf(stderr,
             "Thacker planar: period %.5f s (exact %.6f), %.2f%% off over %d crossings; slope "
-            "amplitude %.4f -> %.4f per period (%.2f%% loss; first-order scheme predicts "
+            "amplitude %.4f -> %.4f per period (%.2f%% loss; theta %.2g predicts "
             "%.2f%% at this dt)\n",
             period, T, 100 * (period - T) / T, nc, y[0], na ? amp[0] : 0,
-            na ? 100 * (1 - amp[0] / y[0]) : 0, 100 * (1 - predicted));
+            na ? 100 * (1 - amp[0] / y[0]) : 0, th, 100 * (1 - predicted));
     CHECK(nc >= 3);
     CHECK(fabs(period - T) <= 0.02 * T);
     free(t);

@@ -41,6 +41,50 @@ static void spv_long_wave(const char *device, int nsets, const char *const *sets
     sv_close(&r);
 }
 
+/* Issue 18, item 5: the contact's stiffness sets the step only while a body may press
+ * on the water. The ball drop's steps per frame before the impact must equal those of
+ * the same pool without the ball; once it is in the water they must be more (the
+ * contact still has its limit). Returns the frame of the impact. */
+static int spv_steps_before_impact(const char *device, int nsets, const char *const *sets)
+{
+    const char *all[16];
+    int n = 0;
+    for (int i = 0; i < nsets && n < 15; i++) all[n++] = sets[i];
+    sv_run a, b;
+    if (sv_open(&a, device, "scenes/ball_drop.yaml", n, all)) return -1;
+    all[n++] = "objects=[]";
+    if (sv_open(&b, device, "scenes/ball_drop.yaml", n, all)) return -1;
+    lq_frame_stats sa, sb;
+    int impact = -1, same = 0, before = 0, stiffer = 0, steps_a = 0, steps_b = 0;
+    for (int f = 1; f <= a.frames; f++) {
+        if (sv_frame(&a, f, &sa) || sv_frame(&b, f, &sb)) break;
+        if (impact < 0 && sv_extra(&sa, "max_object_force") > 0) impact = f;
+        if (impact < 0) {
+            before++;
+            same += sa.steps == sb.steps;
+            if (f == 1) {
+                steps_a = sa.steps;
+                steps_b = sb.steps;
+            }
+        } else if (f > impact && f <= impact + 3) {
+            stiffer += sa.steps > 2 * sb.steps;
+        }
+    }
+    fprintf(stderr,
+            "splash steps before impact: ball reaches the water in frame %d; %d of the %d "
+            "frames before take the steps of the pool without the ball (frame 1: %d, %d without "
+            "it); "
+            "%d of the 3 frames after take more than twice as many\n",
+            impact, same, before, steps_a, steps_b, stiffer);
+    CHECK(impact >= 8);
+    /* the frame that ends within the predictor's reach of the water may be stiff */
+    CHECK(same >= before - 1);
+    CHECK(stiffer == 3);
+    sv_close(&a);
+    sv_close(&b);
+    return impact;
+}
+
 /* 8-fold symmetry of a centred drop after the scene's steps: max |h − mirror(h)| over
  * the x, z and diagonal mirrors ≤ 1e-4 of the initial amplitude. */
 static void spv_symmetry(const char *device, int nsets, const char *const *sets)
@@ -271,6 +315,178 @@ static void spv_float(const char *device, double s, int nsets, const char *const
     CHECK(fabs(draft - expect) <= tol);
     CHECK(swing <= 0.5 * tol);
     sv_close(&r);
+}
+
+/* The water's x velocity at world (x, z) from the solver's cell-centred view "uc". */
+static double spv_water_u(sv_run *r, double x, double z)
+{
+    lq_field_view v;
+    if (r->vt->view(r->state, "uc", &v)) return NAN;
+    return sv_bilinear_field(v.data, r->nx, r->nz, x / r->dx - 0.5, z / r->dx - 0.5);
+}
+
+/* Issue 18, item 3: a floating ball in a current (splash_current.yaml) drifts with the
+ * water under it: its mean x speed while it crosses [0.8, 1.4] m against the mean of the
+ * water's velocity where it is. Returns that fraction. */
+static double spv_current(const char *device, int nsets, const char *const *sets)
+{
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/splash_current.yaml", nsets, sets)) return NAN;
+    lq_frame_stats st;
+    double x0 = NAN, t0 = NAN, x1 = NAN, t1 = NAN, usum = 0, xlast = NAN;
+    int nu = 0;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        const lq_object_record *rec;
+        int n;
+        r.vt->objects(r.state, &rec, &n);
+        double x = rec[0].pos[0], t = f / r.fps;
+        xlast = x;
+        if (x < 0.8 || !isnan(t1)) continue;
+        if (isnan(t0)) {
+            x0 = x;
+            t0 = t;
+        }
+        if (x > 1.4) {
+            x1 = x;
+            t1 = t;
+            continue;
+        }
+        usum += spv_water_u(&r, x, rec[0].pos[2]);
+        nu++;
+    }
+    double vb = (x1 - x0) / (t1 - t0), uw = usum / fmax(nu, 1);
+    fprintf(stderr,
+            "splash ball in a current: from x = 0.8 to 1.4 m (t = %.2f to %.2f s) it drifts at "
+            "%.4f m/s in water moving %.4f m/s under it: %.1f%% (at the end x = %.3f m)\n",
+            t0, t1, vb, uw, 100 * vb / uw, xlast);
+    sv_close(&r);
+    return vb / uw;
+}
+
+/* Issue 18, item 3: a floating ball pushed by a passing wave (splash_wave_push.yaml):
+ * its net forward displacement after the crest has passed, against the water's at the
+ * same place in the same tank without the ball (∫ u dt there). Returns ball / water. */
+static double spv_wave_push(const char *device, int nsets, const char *const *sets)
+{
+    const char *all[16] = {NULL};
+    int n = 0;
+    for (int i = 0; i < nsets && n < 15; i++) all[n++] = sets[i];
+    sv_run a, w;
+    if (sv_open(&a, device, "scenes/validation/splash_wave_push.yaml", n, all)) return NAN;
+    all[n++] = "objects=[]";
+    if (sv_open(&w, device, "scenes/validation/splash_wave_push.yaml", n, all)) return NAN;
+    lq_frame_stats st;
+    const double xb = a.cfg->objects[0].center[0], zb = a.cfg->objects[0].center[2];
+    double xi = 0, x = xb, peak = 0, u_prev = spv_water_u(&w, xb, zb), umax = 0;
+    for (int f = 1; f <= a.frames; f++) {
+        if (sv_frame(&a, f, &st) || sv_frame(&w, f, &st)) break;
+        double u = spv_water_u(&w, xb, zb);
+        xi += 0.5 * (u + u_prev) / a.fps; /* the water's displacement at xb, trapezoids */
+        u_prev = u;
+        umax = fmax(umax, fabs(u));
+        const lq_object_record *rec;
+        int no;
+        a.vt->objects(a.state, &rec, &no);
+        x = rec[0].pos[0];
+        peak = fmax(peak, fabs(rec[0].vel[0]));
+    }
+    fprintf(stderr,
+            "splash ball in a passing wave: moved %+.2f mm (peak speed %.3f m/s) while the water "
+            "there moved %+.2f mm (peak %.3f m/s) in the tank without it: %.0f%%\n",
+            1e3 * (x - xb), peak, 1e3 * xi, umax, 100 * (x - xb) / xi);
+    sv_close(&a);
+    sv_close(&w);
+    return (x - xb) / xi;
+}
+
+/* Issue 18, item 4: a floating box of half water's density (splash_box.yaml) settles
+ * level and at Archimedes' draft wherever its edges fall on the grid: `shift` moves it
+ * by that many cells along x and z. Returns the tilt in degrees; *draft_err the draft's
+ * error relative to Archimedes'. */
+static double spv_box(const char *device, double shift, int nsets, const char *const *sets,
+                      double *draft_err)
+{
+    lq_config *cfg = lq_config_load("scenes/validation/splash_box.yaml", nsets, sets);
+    if (!cfg) {
+        CHECK(!"scene");
+        return NAN;
+    }
+    double c[3], size[3], s = cfg->objects[0].density / 1000.0, dx = cfg->grid.cell;
+    memcpy(c, cfg->objects[0].center, sizeof c);
+    memcpy(size, cfg->objects[0].size, sizeof size);
+    lq_config_free(cfg);
+    const char *all[16];
+    char centre[128];
+    snprintf(centre, sizeof centre, "objects.0.box.center=[%.9g,%.9g,%.9g]", c[0] + shift * dx,
+             c[1], c[2] + shift * dx);
+    all[0] = centre;
+    for (int i = 0; i < nsets && i < 14; i++) all[i + 1] = sets[i];
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/splash_box.yaml", nsets + 1, all)) return NAN;
+    lq_frame_stats st;
+    double ylast[30] = {0}, tilt = 0;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        const lq_object_record *rec;
+        int n;
+        r.vt->objects(r.state, &rec, &n);
+        ylast[f % 30] = rec[0].pos[1];
+        /* the angle between the box's own y axis and the vertical: R[1][1] = 1 − 2(x² + z²) */
+        const double *q = rec[0].q;
+        double cy = 1 - 2 * (q[1] * q[1] + q[3] * q[3]);
+        tilt = acos(fmin(1.0, fmax(-1.0, cy))) * 180 / LQ_PI;
+    }
+    double y = 0, level = 0;
+    for (int i = 0; i < 30; i++) y += ylast[i] / 30;
+    int cnt = 0;
+    for (int i = 0; i < r.nx; i++) {
+        level += r.h[i] + r.h[i + r.nx * (r.nz - 1)];
+        cnt += 2;
+    }
+    level /= cnt;
+    double draft = level - (y - 0.5 * size[1]), expect = s * size[1];
+    *draft_err = (draft - expect) / expect;
+    fprintf(stderr,
+            "splash floating box s = %.2f, shifted %.2f cells: tilt %.2f°, draft %.4f m "
+            "(Archimedes %.4f m, %+.2f%%)\n",
+            s, shift, tilt, draft, expect, 100 * *draft_err);
+    sv_close(&r);
+    return tilt;
+}
+
+/* Issue 18, item 4: a ball dropped on a dry slope (splash_ramp.yaml) comes to rest on it:
+ * its centre r / cos θ above the ground under it. Returns the height error (m); *slid the
+ * distance it moved along x from where it fell. */
+static double spv_ramp(const char *device, int nsets, const char *const *sets, double *slid)
+{
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/splash_ramp.yaml", nsets, sets)) return NAN;
+    const lq_config_terrain *t = &r.cfg->terrain[0];
+    double rad = r.cfg->objects[0].radius, x0 = r.cfg->objects[0].center[0];
+    double slope = (t->ramp.height[1] - t->ramp.height[0]) / (t->ramp.to[0] - t->ramp.from[0]);
+    lq_frame_stats st;
+    double x = NAN, y = NAN, v = NAN;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        const lq_object_record *rec;
+        int n;
+        r.vt->objects(r.state, &rec, &n);
+        x = rec[0].pos[0];
+        y = rec[0].pos[1];
+        v = sqrt(rec[0].vel[0] * rec[0].vel[0] + rec[0].vel[1] * rec[0].vel[1] +
+                 rec[0].vel[2] * rec[0].vel[2]);
+    }
+    double ground = t->ramp.height[0] + slope * (x - t->ramp.from[0]);
+    double expect = ground + rad * sqrt(1 + slope * slope);
+    *slid = x - x0;
+    fprintf(stderr,
+            "splash ball on a ramp (slope %.2f): rests at x = %.4f m (%+.1f mm from where it "
+            "fell), y = %.4f m against %.4f m on the slope (%+.2f mm), speed %.2g m/s\n",
+            slope, x, 1e3 * (x - x0), y, expect, 1e3 * (y - expect), v);
+    CHECK(v < 0.01);
+    sv_close(&r);
+    return y - expect;
 }
 
 #endif

@@ -5,8 +5,8 @@
  * analytic body-frame precession of ω), a constant torque, lq_body_column against
  * point-inside sampling of random rotated shapes, the support-function extent against
  * sampled surfaces, a ball bouncing to e² of its drop height, wall friction, head-on
- * collisions (velocity exchange at e = 1, momentum, kinematic scripted bodies), eq. 17
- * and scripted bodies following their path.
+ * collisions (velocity exchange at e = 1, momentum, kinematic scripted bodies), eq. 17,
+ * scripted bodies following their path, and bodies on a height-field ground.
  */
 #include "world/body.h"
 #include "lib/check.h"
@@ -485,6 +485,45 @@ static void test_scripted(void)
     lq_path_free(path);
 }
 
+/* lq_body_collide_ground on a planar slope, ground at column centres: a ball pushed into
+ * it comes out with its centre r / cos θ above the ground under it; a ball resting on a slope
+ * gentler than atan(friction) stays put under gravity for 2 s; on a steeper one it
+ * slides (½ g (sin θ − μ cos θ) t²: 0.22 m in 0.5 s); a ball in the air is not touched. */
+static void test_ground(void)
+{
+    enum { GN = 40 };
+    static float g[GN * GN];
+    const double dx = 0.05, r = 0.1;
+    for (int pass = 0; pass < 2; pass++) {
+        double slope = pass ? 0.5 : 0.2; /* 26.6° and 11.3°; friction 0.3: 16.7° */
+        for (int k = 0; k < GN; k++)
+            for (int i = 0; i < GN; i++) g[i + GN * k] = (float)(slope * (i + 0.5) * dx);
+        lq_body b;
+        const double h[3] = {r, r, r}, pos[3] = {1.0, slope * 1.0 + 0.02, 1.0};
+        lq_body_init(&b, LQ_SHAPE_SPHERE, h, 800, pos, NULL, NULL);
+        CHECK(lq_body_collide_ground(&b, g, GN, GN, dx, 0, 0, 0.1));
+        double above = b.pos[1] - slope * b.pos[0], want = r * sqrt(1 + slope * slope);
+        fprintf(stderr, "  ground, slope %.1f: pushed out to %.5f m above it (want %.5f)\n", slope,
+                above, want);
+        CHECK(fabs(above - want) < 1e-3 * r);
+        double x0 = b.pos[0];
+        for (int n = 0; n < (pass ? 500 : 2000); n++) { /* 2 s (0.5 s sliding) at 1 ms */
+            double dt = 1e-3;
+            lq_body_step(&b, dt, (n + 1) * dt, NULL, NULL, G);
+            lq_body_collide_ground(&b, g, GN, GN, dx, 0, 0, 2 * 9.81 * dt);
+        }
+        fprintf(stderr, "  ground, slope %.1f: after %s s on it x moved %+.4f m, %.5f m above\n",
+                slope, pass ? "0.5" : "2", b.pos[0] - x0, b.pos[1] - slope * b.pos[0]);
+        if (pass == 0) CHECK(fabs(b.pos[0] - x0) < 1e-3); /* rests */
+        if (pass == 1) CHECK(b.pos[0] - x0 < -0.1);       /* slides down */
+        CHECK(fabs(b.pos[1] - slope * b.pos[0] - want) < 2e-3 * r + 9.81e-6);
+    }
+    lq_body b;
+    const double h[3] = {r, r, r}, pos[3] = {1.0, 1.0, 1.0};
+    lq_body_init(&b, LQ_SHAPE_SPHERE, h, 800, pos, NULL, NULL);
+    CHECK(!lq_body_collide_ground(&b, g, GN, GN, dx, 0, 0, 0.1) && b.pos[1] == 1.0);
+}
+
 int main(void)
 {
     test_mass_inertia();
@@ -499,5 +538,6 @@ int main(void)
     test_pair();
     test_fmax();
     test_scripted();
+    test_ground();
     CHECK_DONE();
 }

@@ -267,14 +267,15 @@ int lq_columns_compact(lq_columns_ops *o, lq_columns_state *st, int n)
 }
 
 int lq_columns_contact(lq_columns_ops *o, lq_columns_state *st, int nobj, float dx, float ox,
-                       float oz, int mode, int i0, int k0, int ni, int nk)
+                       float oz, float inv_fa, int mode, int i0, int k0, int ni, int nk)
 {
     if (IS_REF(o)) {
-        lq_columns_ref_contact(st, nobj, dx, ox, oz, mode, i0, k0, ni, nk);
+        lq_columns_ref_contact(st, nobj, dx, ox, oz, inv_fa, mode, i0, k0, ni, nk);
         return LQ_OK;
     }
     lq_arg a[] = {LQ_MEM(&st->e), LQ_MEM(&st->acc), LQ_MEM(&st->obj), LQ_VAL(nobj), LQ_MEM(&st->b),
-                  LQ_MEM(&st->d), LQ_VAL(dx),       LQ_VAL(ox),       LQ_VAL(oz),   LQ_VAL(mode),
-                  LQ_VAL(i0),     LQ_VAL(k0),       LQ_VAL(ni),       LQ_VAL(nk)};
+                  LQ_MEM(&st->d), LQ_MEM(&st->qx),  LQ_MEM(&st->qz),  LQ_VAL(dx),   LQ_VAL(ox),
+                  LQ_VAL(oz),     LQ_VAL(inv_fa),   LQ_VAL(mode),     LQ_VAL(i0),   LQ_VAL(k0),
+                  LQ_VAL(ni),     LQ_VAL(nk)};
     return lq_kernel_launch(&o->contact, lq_columns_var2(&o->contact, ni, nk), LQ_ARGS(a));
 }

@@ -38,10 +38,13 @@ int lq_columns_particles(lq_columns_ops *o, lq_columns_state *st,
 /* Moves the live particles of part[cur] (n of them before) to the other buffer, in
  * order; flips cur; counters[LIVE] becomes their number. */
 int lq_columns_compact(lq_columns_ops *o, lq_columns_state *st, int n);
-/* Object contact (§3.2, §4): mode 0 accumulates the objects' heads at the control
- * points (corners) [i0, i0+ni) × [k0, k0+nk) into acc; mode 1 writes e of the columns
- * [i0, i0+ni) × [k0, k0+nk) from their four corners (eq. 11). */
+/* Object contact (§3.2, §4): mode 0 accumulates the objects' heads integrated over the
+ * columns [i0, i0+ni) × [k0, k0+nk) into acc; mode 1 writes e of those columns (eq. 11,
+ * lq_columns_pressure_cell); mode 2 adds the reaction of the
+ * bodies' horizontal forces to the axis pipes the corners [i0, i0+ni) × [k0, k0+nk) own
+ * (lq_columns_push_corner); mode 3 samples the water around objects i0 .. i0+ni−1 (nk =
+ * 1) for those forces (lq_columns_around_object). inv_fa = 1 / ((1 − s) dx). */
 int lq_columns_contact(lq_columns_ops *o, lq_columns_state *st, int nobj, float dx, float ox,
-                       float oz, int mode, int i0, int k0, int ni, int nk);
+                       float oz, float inv_fa, int mode, int i0, int k0, int ni, int nk);
 
 #endif

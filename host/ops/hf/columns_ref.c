@@ -107,14 +107,21 @@ void lq_columns_ref_compact(lq_columns_state *st, int n)
     st->cur = 1 - st->cur;
 }
 
-void lq_columns_ref_contact(lq_columns_state *st, int nobj, float dx, float ox, float oz, int mode,
-                            int i0, int k0, int ni, int nk)
+void lq_columns_ref_contact(lq_columns_state *st, int nobj, float dx, float ox, float oz,
+                            float inv_fa, int mode, int i0, int k0, int ni, int nk)
 {
     for (int k = k0; k < k0 + nk; k++)
         for (int i = i0; i < i0 + ni; i++) {
             if (mode == 0)
-                lq_columns_contact_corner(L64(&st->acc), F(&st->obj), nobj, F(&st->b), F(&st->d), i,
-                                          k, st->nx, st->nz, dx, ox, oz);
+                lq_columns_contact_cell(L64(&st->acc), F(&st->obj), nobj, F(&st->b), F(&st->d), i,
+                                        k, st->nx, st->nz, dx, ox, oz);
+            else if (mode == 3)
+                lq_columns_around_object(L64(&st->acc), F(&st->obj), i, F(&st->b), F(&st->d),
+                                         F(&st->e), F(&st->qx), F(&st->qz), st->nx, st->nz, dx, ox,
+                                         oz, inv_fa);
+            else if (mode == 2)
+                lq_columns_push_corner(F(&st->qx), F(&st->qz), F(&st->obj), nobj, F(&st->b),
+                                       F(&st->d), i, k, st->nx, st->nz, dx, ox, oz);
             else if (i < st->nx && k < st->nz)
                 lq_columns_pressure_cell(F(&st->e), F(&st->obj), nobj, F(&st->b), F(&st->d), i, k,
                                          st->nx, st->nz, dx, ox, oz);

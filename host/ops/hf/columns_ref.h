@@ -81,7 +81,7 @@ void lq_columns_ref_boundary(lq_columns_state *st, int axis, int wall, int from,
 void lq_columns_ref_spray(lq_columns_state *st, const lq_columns_spray_params *p);
 void lq_columns_ref_particles(lq_columns_state *st, const lq_columns_flight_params *p);
 void lq_columns_ref_compact(lq_columns_state *st, int n);
-void lq_columns_ref_contact(lq_columns_state *st, int nobj, float dx, float ox, float oz, int mode,
-                            int i0, int k0, int ni, int nk);
+void lq_columns_ref_contact(lq_columns_state *st, int nobj, float dx, float ox, float oz,
+                            float inv_fa, int mode, int i0, int k0, int ni, int nk);
 
 #endif

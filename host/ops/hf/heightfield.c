@@ -21,6 +21,7 @@ static const char *const lq_heightfield_sources[] = {
 /* The module's kernels (ops_init builds them, ops_release frees them). */
 static const lq_kernel_slot lq_heightfield_kernels[] = {
     LQ_KERNEL(lq_heightfield_ops, residual, "heightfield_residual"),
+    LQ_KERNEL(lq_heightfield_ops, defect, "heightfield_defect"),
     LQ_KERNEL(lq_heightfield_ops, advect, "heightfield_advect"),
     LQ_KERNEL(lq_heightfield_ops, adi_x, "heightfield_adi_x"),
     LQ_KERNEL(lq_heightfield_ops, adi_z, "heightfield_adi_z"),
@@ -123,16 +124,29 @@ int lq_heightfield_adi_x(lq_heightfield_ops *o, const lq_field *h1, const lq_fie
     return lq_kernel_launch(&o->adi_x, lq_heightfield_lines(o, &o->adi_x, items), LQ_ARGS(a));
 }
 
-int lq_heightfield_adi_z(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn,
-                         lq_field *cp, float kappa)
+int lq_heightfield_adi_z(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b,
+                         const lq_field *base, lq_field *hn, lq_field *cp, float kappa)
 {
     if (IS_REF(o)) {
-        lq_heightfield_ref_adi_z(o->nx, o->nz, h1, b, hn, cp, kappa);
+        lq_heightfield_ref_adi_z(o->nx, o->nz, h1, b, base, hn, cp, kappa);
         return LQ_OK;
     }
-    lq_arg a[] = {LQ_MEM(h1), LQ_MEM(b), LQ_MEM(hn), LQ_MEM(cp), LQ_VAL(kappa)};
+    lq_arg a[] = {LQ_MEM(h1), LQ_MEM(b), LQ_MEM(base), LQ_MEM(hn), LQ_MEM(cp), LQ_VAL(kappa)};
     size_t items = ((size_t)o->nx + o->vec - 1) / o->vec;
     return lq_kernel_launch(&o->adi_z, lq_heightfield_lines(o, &o->adi_z, items), LQ_ARGS(a));
+}
+
+int lq_heightfield_defect(lq_heightfield_ops *o, const lq_field *h1, const lq_field *hn,
+                          const lq_field *u, const lq_field *w, const lq_field *b, lq_field *out,
+                          float kappa, float cdt, float kappa_s)
+{
+    if (IS_REF(o)) {
+        lq_heightfield_ref_defect(o->nx, o->nz, h1, hn, u, w, b, out, kappa, cdt, kappa_s);
+        return LQ_OK;
+    }
+    lq_arg a[] = {LQ_MEM(h1),  LQ_MEM(hn),    LQ_MEM(u),   LQ_MEM(w),      LQ_MEM(b),
+                  LQ_MEM(out), LQ_VAL(kappa), LQ_VAL(cdt), LQ_VAL(kappa_s)};
+    return lq_kernel_launch(&o->defect, lq_range_2d(o->nx, o->nz, 0, 0), LQ_ARGS(a));
 }
 
 int lq_heightfield_source(lq_heightfield_ops *o, lq_field *h1, const lq_field *b, lq_field *acc_l,
@@ -201,17 +215,17 @@ int lq_heightfield_volume_apply(lq_heightfield_ops *o, lq_field *hn, const lq_fi
 }
 
 int lq_heightfield_finish(lq_heightfield_ops *o, lq_field *hn, const lq_field *h1,
-                          const lq_field *b, lq_field *u, lq_field *w, lq_field *acc_i,
-                          float gdt_dx, float keep, float fric, float eps, int step)
+                          const lq_field *b, lq_field *u, lq_field *w, lq_field *acc_i, float g_new,
+                          float g_old, float keep, float fric, float eps, int step)
 {
     if (IS_REF(o)) {
-        lq_heightfield_ref_finish(o->nx, o->nz, hn, h1, b, u, w, acc_i, gdt_dx, keep, fric, eps,
-                                  step);
+        lq_heightfield_ref_finish(o->nx, o->nz, hn, h1, b, u, w, acc_i, g_new, g_old, keep, fric,
+                                  eps, step);
         return LQ_OK;
     }
-    lq_arg a[] = {LQ_MEM(hn),   LQ_MEM(h1),    LQ_MEM(b),      LQ_MEM(u),
-                  LQ_MEM(w),    LQ_MEM(acc_i), LQ_VAL(gdt_dx), LQ_VAL(keep),
-                  LQ_VAL(fric), LQ_VAL(eps),   LQ_VAL(step)};
+    lq_arg a[] = {LQ_MEM(hn),   LQ_MEM(h1),    LQ_MEM(b),     LQ_MEM(u),
+                  LQ_MEM(w),    LQ_MEM(acc_i), LQ_VAL(g_new), LQ_VAL(g_old),
+                  LQ_VAL(keep), LQ_VAL(fric),  LQ_VAL(eps),   LQ_VAL(step)};
     return lq_kernel_launch(&o->finish, lq_heightfield_vec_rows(o), LQ_ARGS(a));
 }
 
@@ -249,11 +263,12 @@ int lq_heightfield_state_alloc(lq_heightfield_state *st, lq_ctx *ctx, int nx, in
     st->nz = nz;
     size_t n = (size_t)nx * (size_t)nz, f4 = n * 4, f8 = n * 8;
     size_t fu = (size_t)(nx + 1) * nz * 4, fw = (size_t)nx * (nz + 1) * 4;
-    size_t plan[] = {f4, f4, f4, f4, f4, f8, f8, f8, f4, f4, fu, fw, fu, fw};
+    size_t plan[] = {f4, f4, f4, f4, f4, f4, f8, f8, f8, f4, f4, fu, fw, fu, fw};
     rc = lq_ctx_reserve(ctx, "the height-field solver", (int)LQ_COUNT(plan), plan);
     if (rc) return rc;
     const char *hn[2] = {"h_a", "h_b"};
     for (int i = 0; i < 2 && !rc; i++) rc = lq_field_alloc(ctx, &st->h[i], hn[i], nx, nz, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->hx, "h_iterate", nx, nz, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->b, "b", nx, nz, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->cp, "thomas_scratch", nx, nz, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->L, "labels", nx, nz, 1, 4);
@@ -281,10 +296,10 @@ int lq_heightfield_state_alloc(lq_heightfield_state *st, lq_ctx *ctx, int nx, in
 
 void lq_heightfield_state_release(lq_heightfield_state *st)
 {
-    lq_field *fs[] = {&st->h[0],    &st->h[1],       &st->b,          &st->cp,     &st->L,
-                      &st->old_sum, &st->new_sum[0], &st->new_sum[1], &st->wet[0], &st->wet[1],
-                      &st->u,       &st->w,          &st->ua,         &st->wa,     &st->acc_l,
-                      &st->acc_i,   &st->st_l,       &st->st_i};
+    lq_field *fs[] = {&st->h[0],   &st->h[1],    &st->hx,         &st->b,          &st->cp,
+                      &st->L,      &st->old_sum, &st->new_sum[0], &st->new_sum[1], &st->wet[0],
+                      &st->wet[1], &st->u,       &st->w,          &st->ua,         &st->wa,
+                      &st->acc_l,  &st->acc_i,   &st->st_l,       &st->st_i};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
 }
 
@@ -318,6 +333,26 @@ int lq_heightfield_project_volume(lq_heightfield_ops *o, lq_heightfield_state *s
                                              &st->wet[cur], &st->new_sum[nxt], &st->wet[nxt],
                                              &st->acc_l, inv_scale,
                                              pass == LQ_HEIGHTFIELD_PASSES - 1);
+    }
+    return rc;
+}
+
+int lq_heightfield_iterate(lq_heightfield_ops *o, lq_heightfield_state *st,
+                           const lq_heightfield_step_params *p)
+{
+    lq_field *h1 = &st->h[st->i1];
+    int rc = LQ_OK;
+    /* the split solve of what the unsplit system still lacks, added to the iterate;
+     * the new iterate takes h[in]'s place */
+    for (int m = 1; m < p->iterations && !rc; m++) {
+        lq_field *hn = &st->h[st->in];
+        rc = lq_heightfield_defect(o, h1, hn, &st->u, &st->w, &st->b, &st->hx, p->kappa, p->cdt,
+                                   p->kappa_s);
+        if (!rc) rc = lq_heightfield_adi_x(o, h1, &st->b, &st->hx, &st->cp, p->kappa_s);
+        if (!rc) rc = lq_heightfield_adi_z(o, h1, &st->b, hn, &st->hx, &st->cp, p->kappa_s);
+        lq_field t = *hn;
+        *hn = st->hx;
+        st->hx = t;
     }
     return rc;
 }

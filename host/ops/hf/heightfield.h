@@ -21,9 +21,14 @@ int lq_heightfield_residual(lq_heightfield_ops *o, const lq_field *h1, const lq_
 /* eq. 19: hn ← A_x⁻¹ hn, rows, depth frozen at (h1, b). */
 int lq_heightfield_adi_x(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn,
                          lq_field *cp, float kappa);
-/* eq. 20: hn ← h1 + A_z⁻¹ hn, columns, same frozen depth. */
-int lq_heightfield_adi_z(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn,
-                         lq_field *cp, float kappa);
+/* eq. 20: hn ← base + A_z⁻¹ hn, columns, same frozen depth (base = h1: h(n)). */
+int lq_heightfield_adi_z(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b,
+                         const lq_field *base, lq_field *hn, lq_field *cp, float kappa);
+/* out ← the defect R − A Δ of the unsplit system for the iterate hn = h1 + Δ
+ * (lq_heightfield_defect_cell). */
+int lq_heightfield_defect(lq_heightfield_ops *o, const lq_field *h1, const lq_field *hn,
+                          const lq_field *u, const lq_field *w, const lq_field *b, lq_field *out,
+                          float kappa, float cdt, float kappa_s);
 /* A source or sink on the ni × nk cells from (i0, k0), centre (ci, ck) in cells. */
 int lq_heightfield_source(lq_heightfield_ops *o, lq_field *h1, const lq_field *b, lq_field *acc_l,
                           int i0, int k0, int ni, int nk, float ci, float ck, float inv_r2,
@@ -44,8 +49,8 @@ int lq_heightfield_volume_apply(lq_heightfield_ops *o, lq_field *hn, const lq_fi
                                 lq_field *acc_l, float inv_scale, int last_pass);
 /* Wet/dry rule on hn and face velocities; records the first bad step in acc_i. */
 int lq_heightfield_finish(lq_heightfield_ops *o, lq_field *hn, const lq_field *h1,
-                          const lq_field *b, lq_field *u, lq_field *w, lq_field *acc_i,
-                          float gdt_dx, float keep, float fric, float eps, int step);
+                          const lq_field *b, lq_field *u, lq_field *w, lq_field *acc_i, float g_new,
+                          float g_old, float keep, float fric, float eps, int step);
 /* Semi-Lagrangian advection of the face velocities (u, w) into (ua, wa). */
 int lq_heightfield_advect(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b,
                           const lq_field *u, const lq_field *w, lq_field *ua, lq_field *wa,
@@ -66,6 +71,11 @@ int lq_heightfield_advect_velocity(lq_heightfield_ops *o, lq_heightfield_state *
  * (lq_heightfield_label), LQ_HEIGHTFIELD_PASSES passes of reduce and apply, the last
  * exact (lq_heightfield_volume_apply_cell). */
 int lq_heightfield_project_volume(lq_heightfield_ops *o, lq_heightfield_state *st, float scale);
+/* After the rows and columns (eq. 19, 20) have put h(n−1) + Δ in h[in]: p->iterations − 1
+ * more split solves of the unsplit system's defect, each added to the iterate
+ * (heightfield_cell.h, the splitting error); h[in] holds the last iterate. */
+int lq_heightfield_iterate(lq_heightfield_ops *o, lq_heightfield_state *st,
+                           const lq_heightfield_step_params *p);
 /* h(n) becomes h(n−1) for the next step (h[] alternates). */
 void lq_heightfield_rotate(lq_heightfield_state *st);
 

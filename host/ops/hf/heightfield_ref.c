@@ -24,14 +24,25 @@ void lq_heightfield_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field
                               lq_field *cp, float kappa)
 {
     for (int k = 0; k < nz; k++)
-        lq_heightfield_solve_line(CF(h1), CF(b), F(hn), F(cp), k * nx, 1, nx, kappa, 0);
+        lq_heightfield_solve_line(CF(h1), CF(b), CF(h1), F(hn), F(cp), k * nx, 1, nx, kappa, 0);
 }
 
-void lq_heightfield_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
-                              lq_field *cp, float kappa)
+void lq_heightfield_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b,
+                              const lq_field *base, lq_field *hn, lq_field *cp, float kappa)
 {
     for (int i = 0; i < nx; i++)
-        lq_heightfield_solve_line(CF(h1), CF(b), F(hn), F(cp), i, nx, nz, kappa, 1);
+        lq_heightfield_solve_line(CF(h1), CF(b), CF(base), F(hn), F(cp), i, nx, nz, kappa, 1);
+}
+
+void lq_heightfield_ref_defect(int nx, int nz, const lq_field *h1, const lq_field *hn,
+                               const lq_field *u, const lq_field *w, const lq_field *b,
+                               lq_field *out, float kappa, float cdt, float kappa_s)
+{
+    float *o = F(out);
+    for (int k = 0; k < nz; k++)
+        for (int i = 0; i < nx; i++)
+            o[i + nx * k] = lq_heightfield_defect_cell(CF(h1), CF(hn), CF(u), CF(w), CF(b), i, k,
+                                                       nx, nz, kappa, cdt, kappa_s);
 }
 
 void lq_heightfield_ref_source(int nx, int nz, lq_field *h1, const lq_field *b, lq_field *acc_l,
@@ -84,13 +95,13 @@ void lq_heightfield_ref_volume_apply(int nx, int nz, lq_field *hn, const lq_fiel
 }
 
 void lq_heightfield_ref_finish(int nx, int nz, lq_field *hn, const lq_field *h1, const lq_field *b,
-                               lq_field *u, lq_field *w, lq_field *acc_i, float gdt_dx, float keep,
-                               float fric, float eps, int step)
+                               lq_field *u, lq_field *w, lq_field *acc_i, float g_new, float g_old,
+                               float keep, float fric, float eps, int step)
 {
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++)
             lq_heightfield_finish_cell(F(hn), CF(h1), CF(b), F(u), F(w), I(acc_i), i, k, nx, nz,
-                                       gdt_dx, keep, fric, eps, step);
+                                       g_new, g_old, keep, fric, eps, step);
 }
 
 void lq_heightfield_ref_advect(int nx, int nz, const lq_field *h1, const lq_field *b,

@@ -25,31 +25,35 @@ typedef struct lq_heightfield_ops {
     int vec;    /* columns per work-item in the z solve (OpenCL) */
     int xblock; /* rows in 8 x 8 register-transposed blocks (CPU devices) */
     cl_program program;
-    lq_kernel residual, advect, adi_x, adi_z, source, label_init, label_merge, label_compress,
-        volume_reduce, volume_apply, finish, stats;
+    lq_kernel residual, defect, advect, adi_x, adi_z, source, label_init, label_merge,
+        label_compress, volume_reduce, volume_apply, finish, stats;
 } lq_heightfield_ops;
 
 /* The state one height-field run keeps on its backend. h[] alternates: i1 = h(n−1),
- * in = h(n). u, w are the face velocities of eq. 7. */
+ * in = h(n). u, w are the face velocities of eq. 7. hx is the next iterate of h(n)
+ * while the split solve is repeated (heightfield_cell.h, the splitting error). */
 typedef struct lq_heightfield_state {
     int nx, nz;
     lq_field h[2];
     int i1, in;
-    lq_field b, cp, L, old_sum, new_sum[2], wet[2], u, w, ua, wa, acc_l, acc_i, st_l, st_i;
+    lq_field hx, b, cp, L, old_sum, new_sum[2], wet[2], u, w, ua, wa, acc_l, acc_i, st_l, st_i;
 } lq_heightfield_state;
 
 typedef struct lq_heightfield_step_params {
-    float kappa;  /* g Δt² / Δx² */
-    float cdt;    /* (1 − τ) Δt / Δx: weight of the carried water in R */
-    float keep;   /* 1 − τ, for the velocities */
-    float gdt_dx; /* g Δt / Δx */
-    float fric;   /* g Δt n² of the bed friction (0: none) */
-    float eps;    /* ε of the wet/dry rule, m */
-    float scale;  /* fixed-point volume scale, 2^S */
-    int correct;  /* volume projection on/off */
-    int advect;   /* advection of u, w on/off (not in the paper) */
-    float dt_dx;  /* Δt / Δx, for the advection */
-    int step;     /* step number, for the blow-up report */
+    float kappa;    /* θ g Δt² / Δx²: the gravity term of R */
+    float kappa_s;  /* θ² g Δt² / Δx²: the matrix of eq. 15–16 */
+    float cdt;      /* (1 − θτ) Δt / Δx: weight of the carried water in R */
+    float keep;     /* 1 − τ, for the velocities */
+    float g_new;    /* θ g Δt / Δx: eq. 7's weight on h(n) */
+    float g_old;    /* (1 − θ) g Δt / Δx: and on h(n−1) */
+    int iterations; /* split solves per step (1: the plain ADI of eq. 19–20) */
+    float fric;     /* g Δt n² of the bed friction (0: none) */
+    float eps;      /* ε of the wet/dry rule, m */
+    float scale;    /* fixed-point volume scale, 2^S */
+    int correct;    /* volume projection on/off */
+    int advect;     /* advection of u, w on/off (not in the paper) */
+    float dt_dx;    /* Δt / Δx, for the advection */
+    int step;       /* step number, for the blow-up report */
 } lq_heightfield_step_params;
 
 /* Reference twins (host/ops/hf/heightfield_ref.c): same arguments, host storage. */
@@ -58,8 +62,11 @@ void lq_heightfield_ref_residual(int nx, int nz, const lq_field *h1, const lq_fi
                                  float cdt);
 void lq_heightfield_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
                               lq_field *cp, float kappa);
-void lq_heightfield_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
-                              lq_field *cp, float kappa);
+void lq_heightfield_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b,
+                              const lq_field *base, lq_field *hn, lq_field *cp, float kappa);
+void lq_heightfield_ref_defect(int nx, int nz, const lq_field *h1, const lq_field *hn,
+                               const lq_field *u, const lq_field *w, const lq_field *b,
+                               lq_field *out, float kappa, float cdt, float kappa_s);
 void lq_heightfield_ref_source(int nx, int nz, lq_field *h1, const lq_field *b, lq_field *acc_l,
                                int i0, int k0, int ni, int nk, float ci, float ck, float inv_r2,
                                int mode, float amount, float scale);
@@ -75,8 +82,8 @@ void lq_heightfield_ref_volume_apply(int nx, int nz, lq_field *hn, const lq_fiel
                                      lq_field *next_new, lq_field *next_wet, lq_field *acc_l,
                                      float inv_scale, int last_pass);
 void lq_heightfield_ref_finish(int nx, int nz, lq_field *hn, const lq_field *h1, const lq_field *b,
-                               lq_field *u, lq_field *w, lq_field *acc_i, float gdt_dx, float keep,
-                               float fric, float eps, int step);
+                               lq_field *u, lq_field *w, lq_field *acc_i, float g_new, float g_old,
+                               float keep, float fric, float eps, int step);
 void lq_heightfield_ref_advect(int nx, int nz, const lq_field *h1, const lq_field *b,
                                const lq_field *u, const lq_field *w, lq_field *ua, lq_field *wa,
                                float dt_dx);
