@@ -172,6 +172,7 @@ int main(int argc, char **argv)
     if (!rc && (strcmp(a.cmd, "--version") == 0 || strcmp(a.cmd, "version") == 0)) {
         printf("liquidcl %s (OpenVDB output: %s)\n", lq_version(),
                lq_vdb_available() ? "yes" : "no, built without libopenvdb-dev");
+        free(a.sets);
         return 0;
     }
     if (!rc) {

@@ -257,6 +257,13 @@ if [[ $(id -u) -ne 0 || ${#as[@]} -gt 0 ]]; then
     # need not be (fresh-ci's clone is not)
     cp -r "$(dirname "${SCENE[$n]}")" "$tmp/escenes" && chmod -R a+rX "$tmp/escenes"
     ESCENE=$tmp/escenes/$(basename "${SCENE[$n]}")
+    # under the sanitizer pass (tools/test), LeakSanitizer's suppressions must be readable
+    # by nobody too, or the run ends with exit 1 for the file it could not read
+    if [[ ${#as[@]} -gt 0 && ${LSAN_OPTIONS:-} == *suppressions=* ]]; then
+        supp=$(sed -E 's/.*suppressions=([^:]*).*/\1/' <<<"$LSAN_OPTIONS")
+        cp "$supp" "$tmp/escenes/lsan.supp" && chmod a+r "$tmp/escenes/lsan.supp"
+        as+=(env "LSAN_OPTIONS=${LSAN_OPTIONS/$supp/$tmp/escenes/lsan.supp}")
+    fi
     # shellcheck disable=SC2086
     mkdir -p "$tmp/ro" && chmod 555 "$tmp/ro"
     "${as[@]}" "$LQ" run "$ESCENE" --out "$tmp/ro/out" --device ref --quiet --frames 2 \
