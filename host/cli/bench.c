@@ -245,20 +245,22 @@ static int lq_bench_hf_once(void *p)
     lq_field *h1 = &s->h[s->i1], *hn = &s->h[s->in];
     switch (a->which) {
     case B_RESIDUAL:
-        return lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
+        return lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, &s->href, hn, a->p.kappa,
+                                       a->p.cdt, &a->p.walls);
     case B_ADI_X:
-        return lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa_s);
+        return lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa_s, 0.0f, 0.0f);
     case B_ADI_Z:
-        return lq_heightfield_adi_z(o, h1, &s->b, h1, hn, &s->cp, a->p.kappa_s);
+        return lq_heightfield_adi_z(o, h1, &s->b, h1, hn, &s->cp, a->p.kappa_s, 0.0f, 0.0f);
     case B_ADI: {
-        int rc = lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
-        if (!rc) rc = lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa_s);
-        if (!rc) rc = lq_heightfield_adi_z(o, h1, &s->b, h1, hn, &s->cp, a->p.kappa_s);
+        int rc = lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, &s->href, hn, a->p.kappa,
+                                         a->p.cdt, &a->p.walls);
+        if (!rc) rc = lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa_s, 0.0f, 0.0f);
+        if (!rc) rc = lq_heightfield_adi_z(o, h1, &s->b, h1, hn, &s->cp, a->p.kappa_s, 0.0f, 0.0f);
         return rc;
     }
     case B_DEFECT:
-        return lq_heightfield_defect(o, h1, hn, &s->u, &s->w, &s->b, &s->hx, a->p.kappa, a->p.cdt,
-                                     a->p.kappa_s);
+        return lq_heightfield_defect(o, h1, hn, &s->u, &s->w, &s->b, &s->href, &s->hx, a->p.kappa,
+                                     a->p.cdt, a->p.kappa_s, &a->p.walls);
     case B_LABEL:
         return lq_heightfield_label(o, h1, hn, &s->b, &s->L, &s->old_sum, &s->new_sum[0],
                                     &s->wet[0]);
@@ -271,19 +273,22 @@ static int lq_bench_hf_once(void *p)
                                            1.0f / a->p.scale, 0);
     case B_FINISH:
         return lq_heightfield_finish(o, hn, h1, &s->b, &s->u, &s->w, &s->acc_i, a->p.g_new,
-                                     a->p.g_old, a->p.keep, a->p.fric, a->p.eps, 0);
+                                     a->p.g_old, a->p.keep, a->p.fric, a->p.grav, a->p.thin,
+                                     a->p.eps, 0, &a->p.walls);
     case B_STATS:
         return lq_heightfield_stats(o, h1, &s->b, &s->u, &s->w, &s->st_l, &s->st_i, a->p.scale);
     default: { /* a step of shallow's without sources (host/solvers/shallow.c) */
-        int rc = lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, hn, a->p.kappa, a->p.cdt);
-        if (!rc) rc = lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa_s);
-        if (!rc) rc = lq_heightfield_adi_z(o, h1, &s->b, h1, hn, &s->cp, a->p.kappa_s);
+        int rc = lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, &s->href, hn, a->p.kappa,
+                                         a->p.cdt, &a->p.walls);
+        if (!rc) rc = lq_heightfield_adi_x(o, h1, &s->b, hn, &s->cp, a->p.kappa_s, 0.0f, 0.0f);
+        if (!rc) rc = lq_heightfield_adi_z(o, h1, &s->b, h1, hn, &s->cp, a->p.kappa_s, 0.0f, 0.0f);
         if (!rc) rc = lq_heightfield_iterate(o, s, &a->p);
         hn = &s->h[s->in];
-        if (!rc) rc = lq_heightfield_project_volume(o, s, a->p.scale);
+        if (!rc) rc = lq_heightfield_project_volume(o, s, a->p.scale, &a->p.walls);
         if (!rc)
             rc = lq_heightfield_finish(o, hn, h1, &s->b, &s->u, &s->w, &s->acc_i, a->p.g_new,
-                                       a->p.g_old, a->p.keep, a->p.fric, a->p.eps, a->p.step);
+                                       a->p.g_old, a->p.keep, a->p.fric, a->p.grav, a->p.thin,
+                                       a->p.eps, a->p.step, &a->p.walls);
         if (!rc) lq_heightfield_rotate(s);
         return rc;
     }
@@ -336,6 +341,8 @@ static int lq_bench_hf(lq_bench_ctx *b, int n)
     a.p.g_new = 0.25f;
     a.p.g_old = 0.25f;
     a.p.iterations = 1;
+    a.p.grav = 9.81f;
+    a.p.thin = 0.01f; /* shallow.thin_film's default */
     a.p.eps = 1e-5f;
     a.p.scale = 1048576.0f; /* small: repeated sums stay far from overflow */
     a.p.correct = 1;

@@ -20,6 +20,7 @@ const lq_tolerance lq_tolerances[] = {
      "same Thomas code; a divide off by 2.5 ulp per cell compounds along a row"},
     {"hf_adi_z", 0, 1e-5, 1e-3, "as hf_adi_x, along columns"},
     {"hf_defect", 0, 1e-6, 1e-6, "the residual's products and sums plus five more, same order"},
+    {"hf_open", 0, 0, 1, "fixed-point sums of the same per-cell products: exact"},
     {"hf_advect", 0, 1e-6, 1e-3, "bilinear interpolation, same order on both sides"},
     {"hf_source", 0, 1e-6, 1e-3, "products and one compare per cell"},
     {"hf_label", 0, 0, 1, "integer union-find: the root is the smallest index, exactly"},

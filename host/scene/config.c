@@ -193,8 +193,26 @@ static void lq_config_grid_time(const lq_scene *s, lq_config *c)
     lq_config_floats(s, c->gravity, 3, "gravity");
     c->at_gravity = lq_scene_at(s, "gravity");
     static const char *const faces[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
+    for (int f = 0; f < 6; f++) {
+        c->wall[f] = lq_config_word(s, "free-slip|no-slip|open|absorbing", "walls.%s", faces[f]);
+        c->wall_noslip[f] = c->wall[f] == LQ_CONFIG_WALL_NO_SLIP;
+        c->at_wall[f] = lq_config_at(s, "walls.%s", faces[f]);
+    }
+}
+
+/* `open` and `absorbing` walls are the shallow solver's (issue 18); the others' walls
+ * are closed. */
+static int lq_config_check_walls(lq_config *c)
+{
+    static const char *const faces[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
     for (int f = 0; f < 6; f++)
-        c->wall_noslip[f] = lq_config_word(s, "free-slip|no-slip", "walls.%s", faces[f]) == 1;
+        if (c->wall[f] >= LQ_CONFIG_WALL_OPEN && strcmp(c->solver, "shallow") != 0)
+            return lq_config_error(
+                c, c->at_wall[f] ? c->at_wall[f] : lq_scene_at(c->scene, "walls"),
+                "walls.%s: '%s' walls are the shallow solver's; solver '%s' has free-slip and "
+                "no-slip walls",
+                faces[f], c->wall[f] == LQ_CONFIG_WALL_OPEN ? "open" : "absorbing", c->solver);
+    return LQ_OK;
 }
 
 static void lq_config_liquid_item(const lq_scene *s, int i, lq_config_liquid *q)
@@ -638,6 +656,8 @@ static void lq_config_hf(const lq_scene *s, lq_config *c)
     lq_config_shallow *h = &c->shallow;
     h->damping = lq_scene_float(s, "shallow.damping");
     h->friction = lq_scene_float(s, "shallow.friction");
+    h->thin_film = lq_scene_float(s, "shallow.thin_film");
+    h->absorbing_width = lq_scene_float(s, "shallow.absorbing_width");
     h->substeps = lq_scene_int(s, "shallow.substeps");
     h->theta = lq_scene_float(s, "shallow.theta");
     h->has_theta = lq_config_has(s, "shallow.theta");
@@ -838,7 +858,8 @@ static int lq_config_decode(lq_scene *s, lq_config *c)
     c->at_solver = lq_scene_at(s, "solver");
     c->at_name = lq_scene_at(s, "name");
     lq_config_grid_time(s, c);
-    int rc = lq_config_lists(s, c);
+    int rc = lq_config_check_walls(c);
+    if (!rc) rc = lq_config_lists(s, c);
     if (rc) return rc;
     lq_config_spray_foam(s, c);
     lq_config_hf(s, c);

@@ -195,6 +195,13 @@ typedef enum lq_config_source_kind {
 
 /* The walls of sources[].wavemaker.wall and sources[].pipe.wall. */
 enum { LQ_CONFIG_WALL_X_MIN, LQ_CONFIG_WALL_X_MAX, LQ_CONFIG_WALL_Z_MIN, LQ_CONFIG_WALL_Z_MAX };
+/* The words of `walls` (lq_config.wall[]). */
+enum {
+    LQ_CONFIG_WALL_FREE_SLIP,
+    LQ_CONFIG_WALL_NO_SLIP,
+    LQ_CONFIG_WALL_OPEN,
+    LQ_CONFIG_WALL_ABSORBING
+};
 
 /* A value over time (sources[].inlet, pls.viscosity_change; scene/timefn.h). */
 typedef enum lq_config_profile_kind {
@@ -375,7 +382,7 @@ typedef struct lq_config_foam {
 } lq_config_foam;
 
 typedef struct lq_config_shallow {
-    double damping, friction, theta;
+    double damping, friction, theta, thin_film, absorbing_width;
     int substeps, adi_iterations;
     double dry_epsilon;
     bool advection, volume_correction, has_theta;
@@ -471,6 +478,8 @@ typedef struct lq_config {
     lq_config_time time;
     double gravity[3];   /* m/s² */
     bool wall_noslip[6]; /* walls: x_min, x_max, y_min, y_max, z_min, z_max */
+    int wall[6];         /* LQ_CONFIG_WALL_FREE_SLIP ... ABSORBING, the same faces */
+    const lq_scene_node *at_wall[6];
     const lq_config_liquid *liquid;
     const lq_config_obstacle *obstacles;
     const lq_config_terrain *terrain;

@@ -160,18 +160,27 @@ const lq_key lq_scene_keys[] = {
     /* --- forces and walls ---------------------------------------------------------- */
     K_FLOATS("gravity", 0, ALL, 3, 3, -INF, INF, "[0, -9.81, 0]", "m/s²",
              "Gravitational acceleration `[x, y, z]`; y is up."),
-    K_ENUM("walls", LQ_KEY_FACES, ALL, "free-slip|no-slip", "free-slip",
+    K_ENUM("walls", LQ_KEY_FACES, ALL, "free-slip|no-slip|open|absorbing", "free-slip",
            "Boundary condition on the grid's six faces: one word for all faces, or a "
-           "mapping of the faces below (faces not named are `free-slip`). The height-field "
-           "solvers treat every wall as closed and reflecting, whichever word is given."),
-    K_ENUM("walls.x_min", 0, ALL, "free-slip|no-slip", "free-slip", "The face at x = min."),
-    K_ENUM("walls.x_max", 0, ALL, "free-slip|no-slip", "free-slip", "The face at x = max."),
-    K_ENUM("walls.y_min", 0, ALL, "free-slip|no-slip", "free-slip",
+           "mapping of the faces below (faces not named are `free-slip`). `mac`, `pls` and "
+           "`splash` walls are closed (free- or no-slip; the height-field solvers reflect at "
+           "either). `shallow` also takes `open`: waves and water leave (or come in) as if the "
+           "water went on, by the radiation condition u = √(g/d) (h − h0) at the wall (h0 the "
+           "surface there at the start); and `absorbing`: a layer `shallow.absorbing_width` "
+           "wide along the wall damps the water's motion so waves die in it, and the water "
+           "stays."),
+    K_ENUM("walls.x_min", 0, ALL, "free-slip|no-slip|open|absorbing", "free-slip",
+           "The face at x = min."),
+    K_ENUM("walls.x_max", 0, ALL, "free-slip|no-slip|open|absorbing", "free-slip",
+           "The face at x = max."),
+    K_ENUM("walls.y_min", 0, ALL, "free-slip|no-slip|open|absorbing", "free-slip",
            "The floor (y = min; 3D solvers)."),
-    K_ENUM("walls.y_max", 0, ALL, "free-slip|no-slip", "free-slip",
+    K_ENUM("walls.y_max", 0, ALL, "free-slip|no-slip|open|absorbing", "free-slip",
            "The ceiling (y = max; 3D solvers)."),
-    K_ENUM("walls.z_min", 0, ALL, "free-slip|no-slip", "free-slip", "The face at z = min."),
-    K_ENUM("walls.z_max", 0, ALL, "free-slip|no-slip", "free-slip", "The face at z = max."),
+    K_ENUM("walls.z_min", 0, ALL, "free-slip|no-slip|open|absorbing", "free-slip",
+           "The face at z = min."),
+    K_ENUM("walls.z_max", 0, ALL, "free-slip|no-slip|open|absorbing", "free-slip",
+           "The face at z = max."),
 
     /* --- initial liquid ------------------------------------------------------------ */
     K_LIST("liquid", ALL,
@@ -918,6 +927,16 @@ const lq_key lq_scene_keys[] = {
     K_FLOAT("shallow.friction", 0, SHAL, 0, 1, "0", "s/m^(1/3)",
             "Manning's n of the bed (0: frictionless, as in the paper; 0.02-0.04 for "
             "natural channels): slows shallow water, bounds thin sheets on dry slopes."),
+    K_FLOAT("shallow.thin_film", 0, SHAL, 0, 1, "0.01", "m",
+            "Thin-film limiter: water shallower than this runs no faster than the critical "
+            "speed √(g d), and deeper water no faster than √(g d)·(d/thin_film)², which joins "
+            "it and stops binding a few thin_film deep (0: off, the paper's). Without it "
+            "sheets micrometres thin ran at metres per second on the beach."),
+    K_FLOAT("shallow.absorbing_width", 0, SHAL, 0, INF, "0", "m",
+            "Width of the layer along each `absorbing` wall in which the water's motion is "
+            "damped (rising as the square of the depth into it); 0: 32 cells. It should span "
+            "about a wavelength of the waves it must take: a wave 0.3 m long left 23 % of "
+            "itself after 0.08 m, 3.6 % after 0.2 m, 2.5 % after 0.5 m."),
     K_INT("shallow.substeps", 0, SHAL, 0, 100000, "0", "",
           "Steps per frame; 0 chooses them from `time.cfl`."),
     K_FLOAT("shallow.theta", 0, SHAL, 0.5, 1, NULL, "",

@@ -19,8 +19,14 @@
  *      (shallow.adi_iterations), so waves travel alike in every direction at large steps;
  *   4. volume projection (shallow.volume_correction): per connected wet region, spread
  *      the difference between old and new volume over its wet cells;
- *   5. where h < b, h(n) = b − ε; the face velocities follow eq. 7 (and bed friction,
- *      shallow.friction).
+ *   5. where h < b, h(n) = b − ε; the face velocities follow eq. 7 (then absorbing
+ *      walls' layers, bed friction, shallow.friction, and the thin-film limiter,
+ *      shallow.thin_film).
+ *
+ * Walls (issue 18; the paper's reflect): `open` walls radiate, u = √(g/d)(h − h0) on
+ * the wall face, in the implicit step (heightfield_cell.h) with the water they let out
+ * counted and taken out of the volume projection's target; `absorbing` walls damp the
+ * motion in a layer along them.
  *
  * The paper writes step 3's right-hand side as the extrapolation (1−τ)(h(n−1) −
  * h(n−2)); we carry the same quantity as the water the face velocities of eq. 7 move
@@ -59,6 +65,12 @@
  * (docs/VALIDATION.md). */
 #define LQ_SHALLOW_THETA 0.55
 
+/* The absorbing layer's strength S (σ = S √(g D)/W at the wall, falling as the square of
+ * the distance to W). A pair of waves 0.3 m long in water 0.1 m deep (open_walls.yaml)
+ * left 3.6 % of itself after a layer 0.2 m wide at S = 20, 6.5 % at 8 and 8.6 % at 40
+ * (docs/VALIDATION.md). */
+#define LQ_SHALLOW_SPONGE 20.0
+
 typedef struct lq_shallow_source_def {
     int mode;         /* LQ_HF_SOURCE_* */
     double cx, cz, r; /* centre (world x, z) and radius of the footprint, m */
@@ -80,7 +92,8 @@ typedef struct lq_shallow {
     lq_ctx *ctx;
     lq_heightfield_ops heightfield;
     lq_hfinit_grid g;
-    double gravity, tau, cfl, fps, manning, theta;
+    double gravity, tau, cfl, fps, manning, theta, thin, absorb_width;
+    int open, absorb; /* LQ_HEIGHTFIELD_OPEN_* bits of walls: open, absorbing */
     float eps;
     int substeps, max_steps, adi_iterations;
     int iterations; /* split solves per step, this frame (shallow.adi_iterations) */
@@ -250,6 +263,15 @@ static int lq_shallow_config(lq_shallow *s, const lq_config *cfg)
     s->gravity = -grav[1];
     s->tau = cfg->shallow.damping;
     s->manning = cfg->shallow.friction;
+    s->thin = cfg->shallow.thin_film;
+    /* walls: x_min, x_max, z_min, z_max are faces 0, 1, 4, 5 of the scene's six */
+    static const int face[4] = {0, 1, 4, 5};
+    for (int q = 0; q < 4; q++) {
+        s->open |= (cfg->wall[face[q]] == LQ_CONFIG_WALL_OPEN) << q;
+        s->absorb |= (cfg->wall[face[q]] == LQ_CONFIG_WALL_ABSORBING) << q;
+    }
+    s->absorb_width =
+        cfg->shallow.absorbing_width > 0 ? cfg->shallow.absorbing_width : 32.0 * cfg->grid.cell;
     s->cfl = cfg->time.cfl;
     s->fps = cfg->time.fps;
     s->eps = (float)cfg->shallow.dry_epsilon;
@@ -338,6 +360,8 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     rc = lq_heightfield_ops_init(&s->heightfield, ctx, nx, nz);
     if (!rc) rc = lq_field_upload(&s->heightfield_state.b, b);
     for (int i = 0; i < 2 && !rc; i++) rc = lq_field_upload(&s->heightfield_state.h[i], h);
+    /* open walls radiate about the surface the water starts with */
+    if (!rc) rc = lq_field_upload(&s->heightfield_state.href, h);
     if (!rc) rc = lq_shallow_scale(s, b, h);
     if (rc) goto fail;
     lq_frame_stats st;
@@ -428,6 +452,17 @@ static lq_heightfield_step_params lq_shallow_params(const lq_shallow *s, double 
     p.g_old = (float)((1.0 - th) * s->gravity * dt / s->g.dx);
     p.iterations = s->iterations;
     p.fric = (float)(s->gravity * dt * s->manning * s->manning);
+    p.grav = (float)s->gravity;
+    p.thin = (float)s->thin;
+    /* walls (heightfield_cell.h): open ones radiate at √(g d) (h − h0), absorbing ones
+     * damp the motion in a layer, σ = S √(g D)/W (depth into it)² */
+    p.walls.open = s->open;
+    p.walls.cb = (float)(dt * sqrt(s->gravity) / s->g.dx);
+    p.walls.cbt = (float)(th * dt * sqrt(s->gravity) / s->g.dx);
+    p.walls.theta = (float)th;
+    p.walls.absorb = s->absorb;
+    p.walls.aw = (float)(s->absorb_width / s->g.dx);
+    p.walls.sponge = (float)(LQ_SHALLOW_SPONGE * dt * sqrt(s->gravity) / s->absorb_width);
     p.eps = s->eps;
     p.scale = (float)s->scale;
     p.correct = s->correct;
@@ -454,21 +489,31 @@ static int lq_shallow_step(lq_shallow *s, double dt)
     /* 2-3. d from h(n-1), frozen; h(n) by eq. 14-17 in the θ-scheme's delta form: the
      * right-hand side, then the rows (eq. 19) and the columns (eq. 20), which add h(n-1)
      * back; then the split solve again on what the unsplit system still lacks */
+    float xl, xh, zl, zh; /* open walls at the lines' ends (heightfield_cell.h) */
+    lq_heightfield_line_ends(&p.walls, 0, &xl, &xh);
+    lq_heightfield_line_ends(&p.walls, 1, &zl, &zh);
     LQ_STAGE(rc, c, "right-hand side",
-             lq_heightfield_residual(o, h1, &hs->u, &hs->w, &hs->b, hn, p.kappa, p.cdt));
-    LQ_STAGE(rc, c, "rows (eq. 19)", lq_heightfield_adi_x(o, h1, &hs->b, hn, &hs->cp, p.kappa_s));
+             lq_heightfield_residual(o, h1, &hs->u, &hs->w, &hs->b, &hs->href, hn, p.kappa, p.cdt,
+                                     &p.walls));
+    LQ_STAGE(rc, c, "rows (eq. 19)",
+             lq_heightfield_adi_x(o, h1, &hs->b, hn, &hs->cp, p.kappa_s, xl, xh));
     LQ_STAGE(rc, c, "columns (eq. 20)",
-             lq_heightfield_adi_z(o, h1, &hs->b, h1, hn, &hs->cp, p.kappa_s));
+             lq_heightfield_adi_z(o, h1, &hs->b, h1, hn, &hs->cp, p.kappa_s, zl, zh));
     if (p.iterations > 1)
         LQ_STAGE(rc, c, "split solve repeated", lq_heightfield_iterate(o, hs, &p));
     hn = &hs->h[hs->in]; /* the last iterate */
     /* 4. the volume of each connected wet region kept */
     if (p.correct)
-        LQ_STAGE(rc, c, "volume projection", lq_heightfield_project_volume(o, hs, p.scale));
+        LQ_STAGE(rc, c, "volume projection",
+                 lq_heightfield_project_volume(o, hs, p.scale, &p.walls));
+    else if (p.walls.open) /* no projection: the open walls' water only counted */
+        LQ_STAGE(rc, c, "open walls",
+                 lq_heightfield_open(o, h1, hn, &hs->b, &hs->href, &hs->L, &hs->old_sum, &hs->acc_l,
+                                     &p.walls, p.scale, 0));
     /* 5. where h < b, h = b - eps; the face velocities of eq. 7 (and bed friction) */
     LQ_STAGE(rc, c, "wet/dry, velocities",
              lq_heightfield_finish(o, hn, h1, &hs->b, &hs->u, &hs->w, &hs->acc_i, p.g_new, p.g_old,
-                                   p.keep, p.fric, p.eps, p.step));
+                                   p.keep, p.fric, p.grav, p.thin, p.eps, p.step, &p.walls));
     if (rc) return rc;
     lq_heightfield_rotate(hs); /* h(n) is the next step's h(n-1) */
     s->t += dt;
@@ -509,10 +554,16 @@ static int lq_shallow_measure(void *state, lq_frame_stats *st)
     s->dmax = fdmax;
     double drained = (double)al[LQ_HEIGHTFIELD_ACC_DRAINED] / s->scale * area;
     double lost = (double)al[LQ_HEIGHTFIELD_ACC_LOST] / s->scale * area;
-    double expect = s->v0 + s->added - drained - lost;
+    double out = (double)al[LQ_HEIGHTFIELD_ACC_OPEN_OUT] / s->scale * area;
+    double in = (double)al[LQ_HEIGHTFIELD_ACC_OPEN_IN] / s->scale * area;
+    double expect = s->v0 + s->added - drained - lost - out + in;
     lq_stats_extra(st, "source_volume", s->added);
     lq_stats_extra(st, "sink_volume", drained);
     lq_stats_extra(st, "volume_lost", lost);
+    if (s->open) {
+        lq_stats_extra(st, "open_out_volume", out);
+        lq_stats_extra(st, "open_in_volume", in);
+    }
     double basis = fmax(s->v0 + s->added, 1e-30); /* a dry start has v0 = 0 */
     lq_stats_extra(st, "volume_drift", (st->liquid_volume - expect) / basis);
     lq_stats_extra(st, "wet_cells", si[LQ_HEIGHTFIELD_ACC_WET]);
@@ -528,6 +579,8 @@ static int lq_shallow_measure(void *state, lq_frame_stats *st)
         s->scale /= 16;
         al[LQ_HEIGHTFIELD_ACC_DRAINED] /= 16;
         al[LQ_HEIGHTFIELD_ACC_LOST] /= 16;
+        al[LQ_HEIGHTFIELD_ACC_OPEN_OUT] /= 16;
+        al[LQ_HEIGHTFIELD_ACC_OPEN_IN] /= 16;
         rc = lq_field_upload(&s->heightfield_state.acc_l, al);
         if (rc) return rc;
     }

@@ -108,17 +108,19 @@ static inline floatv lq_heightfield_edge_depthv(floatv ha, floatv ba, floatv hb,
 static inline void lq_heightfield_solve_linev(const global float *h1, const global float *b,
                                               const global float *base, global float *out,
                                               global float *cp, int first, int lane_stride,
-                                              int stride, int n, float kappa, int add_base)
+                                              int stride, int n, float kappa, int add_base,
+                                              float e_lo, float e_hi)
 {
-    floatv a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
+    floatv a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f, zero = 0.0f;
     floatv hc = lq_heightfield_loadv(h1 + first, lane_stride),
            bc = lq_heightfield_loadv(b + first, lane_stride);
+    floatv ext = e_lo > 0.0f ? e_lo * sqrt(LQ_SELECT(zero, hc - bc, hc > bc)) : zero;
     int idx = first;
     for (int t = 0; t + 1 < n; t++, idx += stride) {
         floatv hn = lq_heightfield_loadv(h1 + idx + stride, lane_stride);
         floatv bn = lq_heightfield_loadv(b + idx + stride, lane_stride);
         floatv a_right = kappa * lq_heightfield_edge_depthv(hc, bc, hn, bn);
-        floatv m = (1.0f + a_left + a_right) + a_left * c_prev;
+        floatv m = ((1.0f + a_left + a_right) + ext) + a_left * c_prev;
         floatv inv = 1.0f / m;
         c_prev = -a_right * inv;
         d_prev = (lq_heightfield_loadv(out + idx, lane_stride) + a_left * d_prev) * inv;
@@ -127,9 +129,11 @@ static inline void lq_heightfield_solve_linev(const global float *h1, const glob
         a_left = a_right;
         hc = hn;
         bc = bn;
+        ext = zero;
     }
     {
-        floatv m = (1.0f + a_left + 0.0f) + a_left * c_prev;
+        floatv e1 = e_hi > 0.0f ? e_hi * sqrt(LQ_SELECT(zero, hc - bc, hc > bc)) : zero;
+        floatv m = ((1.0f + a_left + 0.0f) + (ext + e1)) + a_left * c_prev;
         d_prev = (lq_heightfield_loadv(out + idx, lane_stride) + a_left * d_prev) * (1.0f / m);
         lq_heightfield_storev(add_base ? lq_heightfield_loadv(base + idx, lane_stride) + d_prev
                                        : d_prev,
@@ -204,12 +208,14 @@ static inline float8 lq_heightfield_edge_depth8(float8 ha, float8 ba, float8 hb,
 
 static inline void lq_heightfield_solve_rows8(const global float *h1, const global float *b,
                                               global float *out, global float *cp, int row0,
-                                              float kappa)
+                                              float kappa, float e_lo, float e_hi)
 {
     float8 H[8], B[8], HN[8], BN[8], C[8], D[8];
-    float8 a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
+    float8 a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f, zero = 0.0f;
     lq_heightfield_load_block(h1, row0, 0, H);
     lq_heightfield_load_block(b, row0, 0, B);
+    /* open walls before the first and after the last cell: their diagonal terms */
+    float8 ext0 = e_lo > 0.0f ? e_lo * sqrt(select(zero, H[0] - B[0], H[0] > B[0])) : zero;
     for (int c0 = 0; c0 < NX; c0 += 8) {
         int last = c0 + 8 >= NX;
         if (!last) {
@@ -223,7 +229,11 @@ static inline void lq_heightfield_solve_rows8(const global float *h1, const glob
             float8 a_right = (last && j == 7)
                                  ? (float8)0.0f
                                  : kappa * lq_heightfield_edge_depth8(H[j], B[j], hn, bn);
-            float8 m = (1.0f + a_left + a_right) + a_left * c_prev;
+            float8 ext = (c0 == 0 && j == 0) ? ext0 : zero;
+            if (last && j == 7) /* the last cell */
+                ext = ext +
+                      (e_hi > 0.0f ? e_hi * sqrt(select(zero, H[7] - B[7], H[7] > B[7])) : zero);
+            float8 m = ((1.0f + a_left + a_right) + ext) + a_left * c_prev;
             float8 inv = 1.0f / m;
             c_prev = -a_right * inv;
             d_prev = (D[j] + a_left * d_prev) * inv;
@@ -260,11 +270,12 @@ static inline void lq_heightfield_solve_rows8(const global float *h1, const glob
  * segment of a row, whose neighbours cross the row's ends, use the per-cell code. */
 static inline void lq_heightfield_residual_segment(const global float *h1, const global float *u,
                                                    const global float *w, const global float *b,
-                                                   global float *R, int i0, int k, float kappa,
-                                                   float cdt)
+                                                   const global float *href, global float *R,
+                                                   int i0, int k, float kappa, float cdt, int open,
+                                                   float cb)
 {
 #if LQ_VEC > 1
-    if (i0 > 0 && i0 + LQ_VEC < NX) {
+    if (i0 > 0 && i0 + LQ_VEC < NX && (open == 0 || (k > 0 && k + 1 < NZ))) {
         int idx = i0 + NX * k, fu = i0 + (NX + 1) * k;
         int dn = k > 0 ? -NX : 0, up = k + 1 < NZ ? NX : 0;
         floatv hc = lq_heightfield_loadv(h1 + idx, 1), bc = lq_heightfield_loadv(b + idx, 1);
@@ -285,36 +296,38 @@ static inline void lq_heightfield_residual_segment(const global float *h1, const
     }
 #endif
     for (int i = i0; i < i0 + LQ_VEC && i < NX; i++)
-        R[i + NX * k] = lq_heightfield_residual_cell(h1, u, w, b, i, k, NX, NZ, kappa, cdt);
+        R[i + NX * k] =
+            lq_heightfield_residual_cell(h1, u, w, b, href, i, k, NX, NZ, kappa, cdt, open, cb);
 }
 
 /* R of the delta form (heightfield_cell.h) into hn. */
 kernel void heightfield_residual(global const float *h1, global const float *u,
-                                 global const float *w, global const float *b, global float *hn,
-                                 float kappa, float cdt)
+                                 global const float *w, global const float *b,
+                                 global const float *href, global float *hn, float kappa, float cdt,
+                                 int open, float cb)
 {
     int i0 = get_global_id(0) * LQ_VEC, k = get_global_id(1);
     if (i0 >= NX || k >= NZ) return;
-    lq_heightfield_residual_segment(h1, u, w, b, hn, i0, k, kappa, cdt);
+    lq_heightfield_residual_segment(h1, u, w, b, href, hn, i0, k, kappa, cdt, open, cb);
 }
 
 /* eq. 19: rows (x direction), in place on hn (R in, Δ* out). */
 kernel void heightfield_adi_x(global const float *h1, global const float *b, global float *hn,
-                              global float *cp, float kappa)
+                              global float *cp, float kappa, float e_lo, float e_hi)
 {
 #if LQ_XBLOCK
     int k0 = get_global_id(0) * 8;
     if (k0 >= NZ) return;
     if (k0 + 8 <= NZ) {
-        lq_heightfield_solve_rows8(h1, b, hn, cp, k0, kappa);
+        lq_heightfield_solve_rows8(h1, b, hn, cp, k0, kappa, e_lo, e_hi);
         return;
     }
     for (int k = k0; k < NZ; k++)
-        lq_heightfield_solve_line(h1, b, h1, hn, cp, k * NX, 1, NX, kappa, 0);
+        lq_heightfield_solve_line(h1, b, h1, hn, cp, k * NX, 1, NX, kappa, 0, e_lo, e_hi);
 #else
     int k = get_global_id(0);
     if (k >= NZ) return;
-    lq_heightfield_solve_line(h1, b, h1, hn, cp, k * NX, 1, NX, kappa, 0);
+    lq_heightfield_solve_line(h1, b, h1, hn, cp, k * NX, 1, NX, kappa, 0, e_lo, e_hi);
 #endif
 }
 
@@ -322,27 +335,48 @@ kernel void heightfield_adi_x(global const float *h1, global const float *b, glo
  * (Δ* in, base + Δ out: h(n) = h(n−1) + Δ, or the last iterate plus its correction). */
 kernel void heightfield_adi_z(global const float *h1, global const float *b,
                               global const float *base, global float *hn, global float *cp,
-                              float kappa)
+                              float kappa, float e_lo, float e_hi)
 {
     int i0 = get_global_id(0) * LQ_VEC;
     if (i0 >= NX) return;
     if (i0 + LQ_VEC <= NX) {
-        lq_heightfield_solve_linev(h1, b, base, hn, cp, i0, 1, NX, NZ, kappa, 1);
+        lq_heightfield_solve_linev(h1, b, base, hn, cp, i0, 1, NX, NZ, kappa, 1, e_lo, e_hi);
         return;
     }
     for (int i = i0; i < NX; i++)
-        lq_heightfield_solve_line(h1, b, base, hn, cp, i, NX, NZ, kappa, 1);
+        lq_heightfield_solve_line(h1, b, base, hn, cp, i, NX, NZ, kappa, 1, e_lo, e_hi);
 }
 
 /* The defect of the unsplit system for the iterate hn, into out (heightfield_cell.h). */
 kernel void heightfield_defect(global const float *h1, global const float *hn,
                                global const float *u, global const float *w, global const float *b,
-                               global float *out, float kappa, float cdt, float kappa_s)
+                               global const float *href, global float *out, float kappa, float cdt,
+                               float kappa_s, int open, float cb, float cbt)
 {
     int i = get_global_id(0), k = get_global_id(1);
     if (i >= NX || k >= NZ) return;
-    out[i + NX * k] =
-        lq_heightfield_defect_cell(h1, hn, u, w, b, i, k, NX, NZ, kappa, cdt, kappa_s);
+    out[i + NX * k] = lq_heightfield_defect_cell(h1, hn, u, w, b, href, i, k, NX, NZ, kappa, cdt,
+                                                 kappa_s, open, cb, cbt);
+}
+
+/* The water open walls took this step, cell by cell along them (heightfield_cell.h): out
+ * of its region's old volume (so the projection makes the region's new volume its old
+ * minus this) when project, and into the running counters. One work-item per wall cell:
+ * x_min, x_max, z_min, z_max in turn, walls that are not open skipped. */
+kernel void heightfield_open(global const float *h1, global const float *hn, global const float *b,
+                             global const float *href, global const int *L, global long *old_sum,
+                             global long *acc_l, int open, float cb, float theta, float scale,
+                             int project)
+{
+    int j = get_global_id(0), idx;
+    if (j >= 2 * (NX + NZ)) return;
+    int wall = j < NZ ? 0 : (j < 2 * NZ ? 1 : (j < 2 * NZ + NX ? 2 : 3));
+    if (!((open >> wall) & 1)) return;
+    if (wall < 2)
+        idx = (wall == 0 ? 0 : NX - 1) + NX * (j - wall * NZ);
+    else
+        idx = (j - 2 * NZ - (wall - 2) * NX) + NX * (wall == 2 ? 0 : NZ - 1);
+    lq_heightfield_open_account(h1, hn, b, href, L, old_sum, acc_l, idx, cb, theta, scale, project);
 }
 
 /* Sources over a rectangle of cells starting at (i0, k0); (ci, ck) centre in cells. */
@@ -464,18 +498,35 @@ static inline floatv lq_heightfield_frictionv(floatv v, floatv D, float fric)
     floatv Dp = D * cbrt(D);
     return fric > 0.0f ? LQ_SELECT(v, v * Dp / (Dp + fric * fabs(v)), Dp > 0.0f) : v;
 }
+
+static inline floatv lq_heightfield_depthv(floatv h, floatv b)
+{
+    return LQ_SELECT((floatv)0.0f, h - b, h > b);
+}
+
+/* lq_heightfield_thin_film, lane by lane */
+static inline floatv lq_heightfield_thin_filmv(floatv v, floatv da, floatv db, float grav,
+                                               float thin)
+{
+    floatv zero = 0.0f;
+    floatv D = LQ_SELECT(0.5f * (da + db), LQ_SELECT(db, da, da < db), (da > zero) && (db > zero));
+    floatv r = LQ_SELECT((floatv)1.0f, D / thin, D > thin), cap = sqrt(0.5f * grav * D) * (r * r);
+    floatv c = LQ_SELECT(LQ_SELECT(v, -cap, v < -cap), cap, v > cap);
+    return thin > 0.0f ? c : v;
+}
 #endif
 
 /* lq_heightfield_finish_cell for LQ_VEC cells of a row (the last segment of a row, whose +x
  * neighbour is the wall, uses the per-cell code). */
 kernel void heightfield_finish(global float *hn, global const float *h1, global const float *b,
                                global float *u, global float *w, global int *acc_i, float g_new,
-                               float g_old, float keep, float fric, float eps, int step)
+                               float g_old, float keep, float fric, float grav, float thin,
+                               float eps, int step, int absorb, float aw, float sponge)
 {
     int i0 = get_global_id(0) * LQ_VEC, k = get_global_id(1);
     if (i0 >= NX || k >= NZ) return;
 #if LQ_VEC > 1
-    if (i0 + LQ_VEC < NX) {
+    if (i0 + LQ_VEC < NX && absorb == 0) { /* absorbing layers: the per-cell code */
         int idx = i0 + NX * k, up = k + 1 < NZ ? NX : 0;
         int fu = i0 + 1 + (NX + 1) * k, fw = idx + NX;
         floatv bc = lq_heightfield_loadv(b + idx, 1), h1c = lq_heightfield_loadv(h1 + idx, 1);
@@ -484,22 +535,22 @@ kernel void heightfield_finish(global float *hn, global const float *h1, global 
         floatv h1r = lq_heightfield_loadv(h1 + idx + 1, 1),
                h1t = lq_heightfield_loadv(h1 + idx + up, 1);
         floatv hc = lq_heightfield_settlev(lq_heightfield_loadv(hn + idx, 1), bc, eps);
+        floatv hr = lq_heightfield_settlev(lq_heightfield_loadv(hn + idx + 1, 1), br, eps);
+        floatv ht = lq_heightfield_settlev(lq_heightfield_loadv(hn + idx + up, 1), bt, eps);
         floatv Du = lq_heightfield_edge_depthv(h1c, bc, h1r, br);
         floatv Dw = lq_heightfield_edge_depthv(h1c, bc, h1t, bt);
         floatv vu =
-            keep * lq_heightfield_loadv(u + fu, 1) -
-            (g_new * (lq_heightfield_settlev(lq_heightfield_loadv(hn + idx + 1, 1), br, eps) - hc) +
-             g_old * (h1r - h1c));
+            keep * lq_heightfield_loadv(u + fu, 1) - (g_new * (hr - hc) + g_old * (h1r - h1c));
         floatv vw =
-            keep * lq_heightfield_loadv(w + fw, 1) -
-            (g_new *
-                 (lq_heightfield_settlev(lq_heightfield_loadv(hn + idx + up, 1), bt, eps) - hc) +
-             g_old * (h1t - h1c));
+            keep * lq_heightfield_loadv(w + fw, 1) - (g_new * (ht - hc) + g_old * (h1t - h1c));
+        floatv dc = lq_heightfield_depthv(hc, bc);
+        vu = lq_heightfield_thin_filmv(lq_heightfield_frictionv(vu, Du, fric), dc,
+                                       lq_heightfield_depthv(hr, br), grav, thin);
+        vw = lq_heightfield_thin_filmv(lq_heightfield_frictionv(vw, Dw, fric), dc,
+                                       lq_heightfield_depthv(ht, bt), grav, thin);
         floatv zero = 0.0f;
-        lq_heightfield_storev(LQ_SELECT(zero, lq_heightfield_frictionv(vu, Du, fric), Du > zero),
-                              u + fu, 1);
-        lq_heightfield_storev(LQ_SELECT(zero, lq_heightfield_frictionv(vw, Dw, fric), Dw > zero),
-                              w + fw, 1);
+        lq_heightfield_storev(LQ_SELECT(zero, vu, Du > zero), u + fu, 1);
+        lq_heightfield_storev(LQ_SELECT(zero, vw, Dw > zero), w + fw, 1);
         if (any(!isfinite(hc))) atomic_min(&acc_i[LQ_HEIGHTFIELD_ACC_BADSTEP], step);
         lq_heightfield_storev(hc, hn + idx, 1);
         return;
@@ -507,7 +558,7 @@ kernel void heightfield_finish(global float *hn, global const float *h1, global 
 #endif
     for (int i = i0; i < i0 + LQ_VEC && i < NX; i++)
         lq_heightfield_finish_cell(hn, h1, b, u, w, acc_i, i, k, NX, NZ, g_new, g_old, keep, fric,
-                                   eps, step);
+                                   grav, thin, eps, step, absorb, aw, sponge);
 }
 
 kernel void heightfield_advect(global const float *h1, global const float *b, global const float *u,

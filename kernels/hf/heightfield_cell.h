@@ -63,7 +63,9 @@
 #define LQ_HEIGHTFIELD_ACC_VOLUME   0 /* Σ fixed(depth) (stats) */
 #define LQ_HEIGHTFIELD_ACC_DRAINED  1 /* Σ fixed(depth removed by drains) */
 #define LQ_HEIGHTFIELD_ACC_LOST     2 /* Σ fixed(volume of components that dried out entirely) */
-#define LQ_HEIGHTFIELD_ACC_L_COUNT  4
+#define LQ_HEIGHTFIELD_ACC_OPEN_OUT 3 /* Σ fixed(depth that left through open walls) */
+#define LQ_HEIGHTFIELD_ACC_OPEN_IN  4 /* Σ fixed(depth that came in through them) */
+#define LQ_HEIGHTFIELD_ACC_L_COUNT  6
 #define LQ_HEIGHTFIELD_ACC_WET      0 /* wet cells (stats) */
 #define LQ_HEIGHTFIELD_ACC_MAXDEPTH 1 /* float bits of the largest depth (stats) */
 #define LQ_HEIGHTFIELD_ACC_MAXSPEED 2 /* float bits of the largest cell-centred speed (stats) */
@@ -109,9 +111,41 @@ LQ_INLINE float lq_heightfield_edge_depth(float ha, float ba, float hb, float bb
  * (the θ-scheme above; θ = 1: (1−τ) Δt/Δx and κ). Faces on closed walls hold u = 0
  * and have no neighbour.
  */
+/* Open walls (issue 18): bit 0 x_min, 1 x_max, 2 z_min, 3 z_max (walls: open). How many
+ * of them cell (i, k) lies against. */
+#define LQ_HEIGHTFIELD_OPEN_X_MIN 1
+#define LQ_HEIGHTFIELD_OPEN_X_MAX 2
+#define LQ_HEIGHTFIELD_OPEN_Z_MIN 4
+#define LQ_HEIGHTFIELD_OPEN_Z_MAX 8
+LQ_INLINE int lq_heightfield_open_count(int i, int k, int nx, int nz, int open)
+{
+    return ((open & LQ_HEIGHTFIELD_OPEN_X_MIN) && i == 0) +
+           ((open & LQ_HEIGHTFIELD_OPEN_X_MAX) && i == nx - 1) +
+           ((open & LQ_HEIGHTFIELD_OPEN_Z_MIN) && k == 0) +
+           ((open & LQ_HEIGHTFIELD_OPEN_Z_MAX) && k == nz - 1);
+}
+
+/*
+ * The radiation condition at an open wall (Sommerfeld; in shallow water Flather's
+ * u = √(g/d) η): the wall face carries water out at q = √(g d) (h − h0) per unit width,
+ * h0 the surface there at the start (href), d the frozen depth of the cell beside it. A
+ * long wave's own u = c η / d with c = √(g d), so a wave meeting the wall leaves as if
+ * the water went on. In the θ-scheme the wall face's flux at θ h(n) + (1 − θ) h(n−1)
+ * gives the boundary cell
+ *   (1 + θ C_b) Δ + ... = R − C_b (h(n−1) − h0),   C_b = Δt √(g d) / Δx:
+ * a diagonal term in the line solve across the wall (e_lo, e_hi of
+ * lq_heightfield_solve_line, = θ Δt √g / Δx) and this term in R (`cb` = Δt √g / Δx).
+ * Both are a cell's own, so A stays symmetric and diagonally dominant.
+ */
+LQ_INLINE float lq_heightfield_open_rate(float h, float b, float cb)
+{
+    return cb * LQ_SQRTF(lq_heightfield_depth(h, b));
+}
+
 LQ_INLINE float lq_heightfield_residual_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *u,
                                              const LQ_GLOBAL float *w, const LQ_GLOBAL float *b,
-                                             int i, int k, int nx, int nz, float kappa, float cdt)
+                                             const LQ_GLOBAL float *href, int i, int k, int nx,
+                                             int nz, float kappa, float cdt, int open, float cb)
 {
     int idx = i + nx * k, fu = i + (nx + 1) * k;
     /* At a wall the neighbour index is the cell itself: its difference is exactly zero
@@ -126,7 +160,10 @@ LQ_INLINE float lq_heightfield_residual_cell(const LQ_GLOBAL float *h1, const LQ
           Dt = lq_heightfield_edge_depth(hc, bc, ht, b[t]);
     float flux = Dl * (hl - hc) + Dr * (hr - hc) + Dd * (hd - hc) + Dt * (ht - hc);
     float carried = Dl * u[fu] - Dr * u[fu + 1] + Dd * w[idx] - Dt * w[idx + nx];
-    return cdt * carried + kappa * flux;
+    float R = cdt * carried + kappa * flux;
+    int nb = open ? lq_heightfield_open_count(i, k, nx, nz, open) : 0;
+    if (nb) R -= (float)nb * lq_heightfield_open_rate(hc, bc, cb) * (hc - href[idx]);
+    return R;
 }
 
 /*
@@ -140,10 +177,12 @@ LQ_INLINE float lq_heightfield_residual_cell(const LQ_GLOBAL float *h1, const LQ
 LQ_INLINE void lq_heightfield_solve_line(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *b,
                                          const LQ_GLOBAL float *base, LQ_GLOBAL float *out,
                                          LQ_GLOBAL float *cp, int first, int stride, int n,
-                                         float kappa, int add_base)
+                                         float kappa, int add_base, float e_lo, float e_hi)
 {
     float a_left = 0.0f, c_prev = 0.0f, d_prev = 0.0f;
     float hc = h1[first], bc = b[first];
+    /* an open wall before the first cell or after the last: its diagonal term */
+    float ext = e_lo > 0.0f ? e_lo * LQ_SQRTF(lq_heightfield_depth(hc, bc)) : 0.0f;
     int idx = first;
     /* Every load is unconditional (the last cell is peeled off below), so compilers
      * that vectorize across work-items (PoCL) keep doing so. */
@@ -151,7 +190,7 @@ LQ_INLINE void lq_heightfield_solve_line(const LQ_GLOBAL float *h1, const LQ_GLO
         float hn = h1[idx + stride], bn = b[idx + stride];
         float a_right = kappa * lq_heightfield_edge_depth(hc, bc, hn, bn);
         /* e_t − f_{t−1} c'_{t−1}, with f_{t−1} = −a_left */
-        float m = (1.0f + a_left + a_right) + a_left * c_prev;
+        float m = ((1.0f + a_left + a_right) + ext) + a_left * c_prev;
         float inv = 1.0f / m;
         c_prev = -a_right * inv;
         d_prev = (out[idx] + a_left * d_prev) * inv;
@@ -160,9 +199,11 @@ LQ_INLINE void lq_heightfield_solve_line(const LQ_GLOBAL float *h1, const LQ_GLO
         a_left = a_right;
         hc = hn;
         bc = bn;
+        ext = 0.0f;
     }
     {
-        float m = (1.0f + a_left + 0.0f) + a_left * c_prev;
+        float e1 = e_hi > 0.0f ? e_hi * LQ_SQRTF(lq_heightfield_depth(hc, bc)) : 0.0f;
+        float m = ((1.0f + a_left + 0.0f) + (ext + e1)) + a_left * c_prev;
         d_prev = (out[idx] + a_left * d_prev) * (1.0f / m);
         out[idx] = add_base ? base[idx] + d_prev : d_prev;
     }
@@ -184,8 +225,9 @@ LQ_INLINE void lq_heightfield_solve_line(const LQ_GLOBAL float *h1, const LQ_GLO
  */
 LQ_INLINE float lq_heightfield_defect_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn,
                                            const LQ_GLOBAL float *u, const LQ_GLOBAL float *w,
-                                           const LQ_GLOBAL float *b, int i, int k, int nx, int nz,
-                                           float kappa, float cdt, float kappa_s)
+                                           const LQ_GLOBAL float *b, const LQ_GLOBAL float *href,
+                                           int i, int k, int nx, int nz, float kappa, float cdt,
+                                           float kappa_s, int open, float cb, float cbt)
 {
     int idx = i + nx * k;
     int l = i > 0 ? idx - 1 : idx, r = i + 1 < nx ? idx + 1 : idx;
@@ -198,8 +240,47 @@ LQ_INLINE float lq_heightfield_defect_cell(const LQ_GLOBAL float *h1, const LQ_G
     float xc = hn[idx] - hc;
     float lap = Dl * ((hn[l] - h1[l]) - xc) + Dr * ((hn[r] - h1[r]) - xc) +
                 Dd * ((hn[d] - h1[d]) - xc) + Dt * ((hn[t] - h1[t]) - xc);
-    float R = lq_heightfield_residual_cell(h1, u, w, b, i, k, nx, nz, kappa, cdt);
-    return (R - xc) + kappa_s * lap;
+    float R = lq_heightfield_residual_cell(h1, u, w, b, href, i, k, nx, nz, kappa, cdt, open, cb);
+    float out = (R - xc) + kappa_s * lap;
+    int nb = open ? lq_heightfield_open_count(i, k, nx, nz, open) : 0;
+    if (nb) out -= (float)nb * lq_heightfield_open_rate(hc, bc, cbt) * xc;
+    return out;
+}
+
+/* The water an open wall took out of cell (i, k) this step (m of depth; negative: let
+ * in), once per open wall it lies against: C_b (θ h(n) + (1 − θ) h(n−1) − h0) with h(n)
+ * as the solve left it (before the volume projection, which makes the region's volume
+ * its old one minus this). */
+LQ_INLINE float lq_heightfield_open_cell(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn,
+                                         const LQ_GLOBAL float *b, const LQ_GLOBAL float *href,
+                                         int idx, float cb, float theta)
+{
+    float hc = h1[idx], bc = b[idx];
+    return lq_heightfield_open_rate(hc, bc, cb) *
+           ((theta * hn[idx] + (1.0f - theta) * hc) - href[idx]);
+}
+
+LQ_INLINE lq_long lq_heightfield_fixed_signed(float x)
+{
+    return x >= 0.0f ? LQ_FIXED(x) : -LQ_FIXED(-x);
+}
+
+/* heightfield_open for wall cell idx: its water out of its region's old volume (when the
+ * volume projection runs: L holds the regions' roots) and into the running counters. */
+LQ_INLINE void lq_heightfield_open_account(const LQ_GLOBAL float *h1, const LQ_GLOBAL float *hn,
+                                           const LQ_GLOBAL float *b, const LQ_GLOBAL float *href,
+                                           const LQ_GLOBAL int *L, LQ_GLOBAL lq_long *old_sum,
+                                           LQ_GLOBAL lq_long *acc_l, int idx, float cb, float theta,
+                                           float scale, int project)
+{
+    float q = lq_heightfield_open_cell(h1, hn, b, href, idx, cb, theta);
+    if (q == 0.0f) return;
+    lq_long f = lq_heightfield_fixed_signed(q * scale);
+    if (project && L[idx] >= 0) LQ_ATOMIC_ADD_LONG(&old_sum[L[idx]], -f);
+    if (f > 0)
+        LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HEIGHTFIELD_ACC_OPEN_OUT], f);
+    else
+        LQ_ATOMIC_ADD_LONG(&acc_l[LQ_HEIGHTFIELD_ACC_OPEN_IN], -f);
 }
 
 /* Union–find with atomic_min (Playne & Hawick 2018): labels only decrease, every label
@@ -398,21 +479,51 @@ LQ_INLINE float lq_heightfield_friction(float v, float D, float fric)
     return (fric > 0.0f && Dp > 0.0f) ? v * Dp / (Dp + fric * v_abs) : v;
 }
 
+/* The thin-film limiter (shallow.thin_film = `thin`, issue 18), on a face between cells
+ * whose new depths are da, db: with D the shallower of the two (half the wet one's at a
+ * shoreline), water shallower than `thin` runs no faster than √(g D / 2) along each axis,
+ * so no cell under `thin` deep moves faster than its critical speed √(g d) (a cell's
+ * velocity is the mean of its faces' along each axis, each face capped by a depth no
+ * greater than the cell's); deeper, √(g D / 2) (D/thin)², which joins it continuously and
+ * no longer binds a few `thin` deep. Without it a sheet micrometres thin on the beach ran
+ * at 3.28 m/s. `grav` = g (m/s²); thin = 0: off. */
+LQ_INLINE float lq_heightfield_thin_film(float v, float da, float db, float grav, float thin)
+{
+    float D = (da > 0.0f && db > 0.0f) ? (da < db ? da : db) : 0.5f * (da + db);
+    float r = D > thin ? D / thin : 1.0f, cap = LQ_SQRTF(0.5f * grav * D) * (r * r);
+    float c = v > cap ? cap : (v < -cap ? -cap : v);
+    return thin > 0.0f ? c : v;
+}
+
+/* The absorbing layer (walls: absorbing, issue 18): how deep into a layer `aw` cells wide
+ * a face at (fx, fz) (cell units from the grid's corner) lies, 0 (outside) to 1 (at the
+ * wall), the largest over the absorbing walls in `absorb` (bits as the open walls'). */
+LQ_INLINE float lq_heightfield_layer(float fx, float fz, int nx, int nz, int absorb, float aw)
+{
+    float dist[4] = {fx, (float)nx - fx, fz, (float)nz - fz}, r = 0.0f;
+    for (int q = 0; q < 4; q++) {
+        float t = 1.0f - dist[q] / aw;
+        r = ((absorb >> q) & 1) && t > r ? t : r;
+    }
+    return r;
+}
+
 /*
  * End of step: apply the wet/dry rule to h(n) and update the face velocities of eq. 7
  * in the θ-scheme's form (header),
  *   u(n) = (1 − τ) u(n−1) − g Δt/Δx (θ (h_{i+1}(n) − h_i(n)) + (1−θ) (h_{i+1}(n−1) − h_i(n−1)))
- * on open faces (then bed friction), 0 on closed ones: `g_new` = θ g Δt/Δx, `g_old` =
- * (1−θ) g Δt/Δx (θ = 1: the paper's eq. 7 at the end of the step). Each cell owns the
- * face on its +x side (u) and on its +z side (w); wall faces stay 0. Neighbours' h(n)
- * are read through lq_heightfield_settle, which is idempotent, so the order of cells
- * does not matter.
+ * on open faces (then the absorbing layers' damping, bed friction and the thin-film
+ * limiter), 0 on closed ones: `g_new` = θ g
+ * Δt/Δx, `g_old` = (1−θ) g Δt/Δx (θ = 1: the paper's eq. 7 at the end of the step). Each cell owns
+ * the face on its +x side (u) and on its +z side (w); wall faces stay 0. Neighbours' h(n) are read
+ * through lq_heightfield_settle, which is idempotent, so the order of cells does not matter.
  */
 LQ_INLINE void lq_heightfield_finish_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL float *h1,
                                           const LQ_GLOBAL float *b, LQ_GLOBAL float *u,
                                           LQ_GLOBAL float *w, LQ_GLOBAL int *acc_i, int i, int k,
                                           int nx, int nz, float g_new, float g_old, float keep,
-                                          float fric, float eps, int step)
+                                          float fric, float grav, float thin, float eps, int step,
+                                          int absorb, float aw, float sponge)
 {
     int idx = i + nx * k;
     /* The last cell of a row (column) writes the wall face beyond it: with itself as
@@ -421,14 +532,24 @@ LQ_INLINE void lq_heightfield_finish_cell(LQ_GLOBAL float *hn, const LQ_GLOBAL f
     int fu = i + 1 + (nx + 1) * k, fw = idx + nx;
     float bc = b[idx], h1c = h1[idx], br = b[r], bt = b[t], h1r = h1[r], h1t = h1[t];
     float hc = lq_heightfield_settle(hn[idx], bc, eps);
+    float hr = lq_heightfield_settle(hn[r], br, eps), ht = lq_heightfield_settle(hn[t], bt, eps);
     float Du = lq_heightfield_edge_depth(h1c, bc, h1r, br),
           Dw = lq_heightfield_edge_depth(h1c, bc, h1t, bt);
-    float vu =
-        keep * u[fu] - (g_new * (lq_heightfield_settle(hn[r], br, eps) - hc) + g_old * (h1r - h1c));
-    float vw =
-        keep * w[fw] - (g_new * (lq_heightfield_settle(hn[t], bt, eps) - hc) + g_old * (h1t - h1c));
-    u[fu] = Du > 0.0f ? lq_heightfield_friction(vu, Du, fric) : 0.0f;
-    w[fw] = Dw > 0.0f ? lq_heightfield_friction(vw, Dw, fric) : 0.0f;
+    float vu = keep * u[fu] - (g_new * (hr - hc) + g_old * (h1r - h1c));
+    float vw = keep * w[fw] - (g_new * (ht - hc) + g_old * (h1t - h1c));
+    if (absorb) { /* the layer: σ Δt = sponge √D r², implicit, so it only slows */
+        float ru = lq_heightfield_layer((float)(i + 1), (float)k + 0.5f, nx, nz, absorb, aw);
+        float rw = lq_heightfield_layer((float)i + 0.5f, (float)(k + 1), nx, nz, absorb, aw);
+        vu = vu / (1.0f + sponge * LQ_SQRTF(Du) * (ru * ru));
+        vw = vw / (1.0f + sponge * LQ_SQRTF(Dw) * (rw * rw));
+    }
+    float dc = lq_heightfield_depth(hc, bc);
+    vu = lq_heightfield_thin_film(lq_heightfield_friction(vu, Du, fric), dc,
+                                  lq_heightfield_depth(hr, br), grav, thin);
+    vw = lq_heightfield_thin_film(lq_heightfield_friction(vw, Dw, fric), dc,
+                                  lq_heightfield_depth(ht, bt), grav, thin);
+    u[fu] = Du > 0.0f ? vu : 0.0f;
+    w[fw] = Dw > 0.0f ? vw : 0.0f;
     if (!LQ_IS_FINITE(hc)) LQ_ATOMIC_MIN(&acc_i[LQ_HEIGHTFIELD_ACC_BADSTEP], step);
     hn[idx] = hc;
 }

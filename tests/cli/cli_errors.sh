@@ -91,6 +91,8 @@ printf 'objects:\n  - sphere: {center: [0.5, 0.6, 0.4], radius: 0.1}\n    path_f
     >>"$S/splash_path.yaml"
 printf 't,x,y,z\n0,0,1,0\n0.5,0,oops,0\n' >"$S/dive.csv" # a bad number at 3:7
 variant splash_substeps 's/^solver: shallow/solver: splash/'
+variant splash_open_wall 's/^solver: shallow/solver: splash/'
+printf 'walls: {x_max: open}\n' >>"$S/splash_open_wall.yaml" # 13:16
 printf 'splash:\n  substeps: 1\n' >>"$S/splash_substeps.yaml" # 14:13: Courant 1.8 at one step
 : >"$S/empty.yaml"
 
@@ -122,6 +124,8 @@ bad "a shallow-only source in a splash scene" "$S/splash_rain.yaml:14:5: " "rain
     run "$S/splash_rain.yaml"
 bad "a bad number in an object's path file" "$S/dive.csv:3:7: " "oops|number" \
     run "$S/splash_path.yaml"
+bad "an open wall in a splash scene" "$S/splash_open_wall.yaml:13:16: " \
+    "'open' walls are the shallow solver's" run "$S/splash_open_wall.yaml"
 bad "splash.substeps below the stability bound" "$S/splash_substeps.yaml:14:13: " \
     "substeps 1 is below the stability bound of [0-9]+ steps per frame.*0\.866" \
     run "$S/splash_substeps.yaml"

@@ -14,6 +14,10 @@
 #define NZ 45
 #define N  (NX * NZ)
 
+/* Closed walls, and every wall open and absorbing at once (the twins run every branch). */
+static const lq_heightfield_walls CLOSED = {0, 0.0f, 0.0f, 0.0f, 0, 0.0f, 0.0f};
+static const lq_heightfield_walls WALLS = {15, 0.05f, 0.03f, 0.6f, 15, 6.0f, 0.4f};
+
 static float frand(lq_rng *r, float lo, float hi)
 {
     return lo + (hi - lo) * (float)lq_rng_uniform(r);
@@ -76,7 +80,7 @@ static void test_dense_and_conservation(void)
     make_state(&r, b, h1, h0, eps);
     for (int i = 0; i < N; i++) out[i] = rhs_copy[i] = 0.01f * sinf(0.37f * (float)i) + 0.002f;
     for (int k = 0; k < NZ; k++)
-        lq_heightfield_solve_line(h1, b, h1, out, cp, k * NX, 1, NX, kappa, 0);
+        lq_heightfield_solve_line(h1, b, h1, out, cp, k * NX, 1, NX, kappa, 0, 0.0f, 0.0f);
     double worst = 0, worst_sum = 0;
     for (int k = 0; k < NZ; k++) {
         double rhs[NX], x[NX], s_rhs = 0, s_out = 0;
@@ -96,7 +100,8 @@ static void test_dense_and_conservation(void)
 
     /* columns, in place, adding h1 back (the last sub-iteration) */
     for (int i = 0; i < N; i++) out[i] = rhs_copy[i];
-    for (int i = 0; i < NX; i++) lq_heightfield_solve_line(h1, b, h1, out, cp, i, NX, NZ, kappa, 1);
+    for (int i = 0; i < NX; i++)
+        lq_heightfield_solve_line(h1, b, h1, out, cp, i, NX, NZ, kappa, 1, 0.0f, 0.0f);
     worst = 0;
     for (int i = 0; i < NX; i++) {
         double rhs[NZ], x[NZ];
@@ -116,10 +121,33 @@ static void test_dense_and_conservation(void)
     for (int i = 0; i < N; i++) h1[i] = b[i] < level ? level : b[i] - eps;
     for (int k = 0; k < NZ; k++)
         for (int i = 0; i < NX; i++)
-            nonzero +=
-                lq_heightfield_residual_cell(h1, u0, w0, b, i, k, NX, NZ, kappa, 0.1f) != 0.0f;
+            nonzero += lq_heightfield_residual_cell(h1, u0, w0, b, h1, i, k, NX, NZ, kappa, 0.1f, 0,
+                                                    0.0f) != 0.0f;
     fprintf(stderr, "  residual of a lake at rest: %d nonzero cells\n", nonzero);
     CHECK(nonzero == 0);
+}
+
+/* The thin-film limiter (shallow.thin_film): √(g D / 2) per axis below the threshold,
+ * D the shallower cell's depth (half the wet one's at a shoreline), √(g D / 2)(D/thin)²
+ * above it, continuous at it, off at 0, and never faster than asked. */
+static void test_thin_film(void)
+{
+    const float g = 9.81f, thin = 0.01f;
+    float da[5] = {0.002f, 0.01f, 0.03f, 0.5f, 0.004f}, db[5] = {0.5f, 0.01f, 0.02f, 0.5f, 0.0f};
+    float Dw[5] = {0.002f, 0.01f, 0.02f, 0.5f, 0.002f};
+    for (int j = 0; j < 5; j++) {
+        float D = Dw[j], r = D > thin ? D / thin : 1.0f, cap = sqrtf(0.5f * g * D) * (r * r);
+        float fast = lq_heightfield_thin_film(7.0f, da[j], db[j], g, thin);
+        float back = lq_heightfield_thin_film(-7.0f, db[j], da[j], g, thin);
+        float slow = lq_heightfield_thin_film(0.01f, da[j], db[j], g, thin);
+        fprintf(stderr, "  thin film: depths %.3f, %.3f m: 7 m/s capped to %.4f (cap %.4f)\n",
+                da[j], db[j], fast, cap);
+        CHECK(fast == fminf(7.0f, cap) && back == -fast && slow == 0.01f);
+    }
+    CHECK(lq_heightfield_thin_film(7.0f, 0.002f, 0.002f, g, 0.0f) == 7.0f);
+    float below = lq_heightfield_thin_film(7.0f, thin * 0.99999f, 1.0f, g, thin);
+    float above = lq_heightfield_thin_film(7.0f, thin * 1.00001f, 1.0f, g, thin);
+    CHECK(fabsf(above - below) < 1e-4f); /* continuous where it changes law */
 }
 
 /* The split solve repeated on the defect (heightfield_cell.h) converges to the solution
@@ -162,7 +190,7 @@ static void test_iterated_split(void)
     for (int k = 0; k < SZ; k++)
         for (int i = 0; i < SX; i++) {
             int c = i + SX * k;
-            y[c] = lq_heightfield_residual_cell(h1, u, w, b, i, k, SX, SZ, kappa, cdt);
+            y[c] = lq_heightfield_residual_cell(h1, u, w, b, h1, i, k, SX, SZ, kappa, cdt, 0, 0.0f);
             A[c * SN + c] += 1.0;
             int nb[2] = {i + 1 < SX ? c + 1 : -1, k + 1 < SZ ? c + SX : -1};
             for (int q = 0; q < 2; q++) {
@@ -190,9 +218,9 @@ static void test_iterated_split(void)
         xmax = fmax(xmax, fabs(x[rr]));
     }
     /* the split solve, then repeated on the defect */
-    lq_heightfield_ref_residual(SX, SZ, &H1, &U, &W, &B, &HN, kappa, cdt);
-    lq_heightfield_ref_adi_x(SX, SZ, &H1, &B, &HN, &CP, kappa_s);
-    lq_heightfield_ref_adi_z(SX, SZ, &H1, &B, &H1, &HN, &CP, kappa_s);
+    lq_heightfield_ref_residual(SX, SZ, &H1, &U, &W, &B, &H1, &HN, kappa, cdt, &CLOSED);
+    lq_heightfield_ref_adi_x(SX, SZ, &H1, &B, &HN, &CP, kappa_s, 0.0f, 0.0f);
+    lq_heightfield_ref_adi_z(SX, SZ, &H1, &B, &H1, &HN, &CP, kappa_s, 0.0f, 0.0f);
     double err[201];
     for (int m = 1; m <= 200; m++) {
         const float *hn = HN.host;
@@ -200,9 +228,10 @@ static void test_iterated_split(void)
         for (int c = 0; c < SN; c++)
             err[m] = fmax(err[m], fabs((double)hn[c] - (double)h1[c] - x[c]));
         err[m] /= xmax;
-        lq_heightfield_ref_defect(SX, SZ, &H1, &HN, &U, &W, &B, &HX, kappa, cdt, kappa_s);
-        lq_heightfield_ref_adi_x(SX, SZ, &H1, &B, &HX, &CP, kappa_s);
-        lq_heightfield_ref_adi_z(SX, SZ, &H1, &B, &HN, &HX, &CP, kappa_s);
+        lq_heightfield_ref_defect(SX, SZ, &H1, &HN, &U, &W, &B, &H1, &HX, kappa, cdt, kappa_s,
+                                  &CLOSED);
+        lq_heightfield_ref_adi_x(SX, SZ, &H1, &B, &HX, &CP, kappa_s, 0.0f, 0.0f);
+        lq_heightfield_ref_adi_z(SX, SZ, &H1, &B, &HN, &HX, &CP, kappa_s, 0.0f, 0.0f);
         lq_field t = HN;
         HN = HX;
         HX = t;
@@ -336,6 +365,8 @@ static void test_twins(void)
     int acc_i0[LQ_HEIGHTFIELD_ACC_I_COUNT] = {0, 0, 0, 0, 0x7fffffff, 0, 0, 0};
     CHECK_OK(twin_alloc(&H1, &ref, &cl, "h1", NX, NZ, 1, 4, h1));
     CHECK_OK(twin_alloc(&HN, &ref, &cl, "hn", NX, NZ, 1, 4, hn));
+    twin_pair HR; /* the open walls' reference surface */
+    CHECK_OK(twin_alloc(&HR, &ref, &cl, "href", NX, NZ, 1, 4, h0));
     CHECK_OK(twin_alloc(&B, &ref, &cl, "b", NX, NZ, 1, 4, b));
     CHECK_OK(twin_alloc(&CP, &ref, &cl, "cp", NX, NZ, 1, 4, NULL));
     CHECK_OK(twin_alloc(&L, &ref, &cl, "L", NX, NZ, 1, 4, NULL));
@@ -356,8 +387,10 @@ static void test_twins(void)
         CHECK_OK(lq_ctx_finish(&cl));                                                              \
     } while (0)
 
-    BOTH(lq_heightfield_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &HN.ref, kappa, 0.07f),
-         lq_heightfield_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &HN.cl, kappa, 0.07f));
+    BOTH(lq_heightfield_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &HR.ref, &HN.ref, kappa,
+                                 0.07f, &WALLS),
+         lq_heightfield_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &HR.cl, &HN.cl, kappa, 0.07f,
+                                 &WALLS));
     twin_check_float("hf_residual", &HN);
     twin_pair UA, WA;
     CHECK_OK(twin_alloc(&UA, &ref, &cl, "u_adv", NX + 1, NZ, 1, 4, NULL));
@@ -368,24 +401,27 @@ static void test_twins(void)
     twin_check_float("hf_advect", &WA);
     twin_release(&UA);
     twin_release(&WA);
-    BOTH(lq_heightfield_adi_x(&oref, &H1.ref, &B.ref, &HN.ref, &CP.ref, kappa),
-         lq_heightfield_adi_x(&ocl, &H1.cl, &B.cl, &HN.cl, &CP.cl, kappa));
+    BOTH(lq_heightfield_adi_x(&oref, &H1.ref, &B.ref, &HN.ref, &CP.ref, kappa, 0.03f, 0.02f),
+         lq_heightfield_adi_x(&ocl, &H1.cl, &B.cl, &HN.cl, &CP.cl, kappa, 0.03f, 0.02f));
     twin_check_float("hf_adi_x", &HN);
-    BOTH(lq_heightfield_adi_z(&oref, &H1.ref, &B.ref, &H1.ref, &HN.ref, &CP.ref, kappa),
-         lq_heightfield_adi_z(&ocl, &H1.cl, &B.cl, &H1.cl, &HN.cl, &CP.cl, kappa));
+    BOTH(lq_heightfield_adi_z(&oref, &H1.ref, &B.ref, &H1.ref, &HN.ref, &CP.ref, kappa, 0.02f,
+                              0.03f),
+         lq_heightfield_adi_z(&ocl, &H1.cl, &B.cl, &H1.cl, &HN.cl, &CP.cl, kappa, 0.02f, 0.03f));
     twin_check_float("hf_adi_z", &HN);
     /* one more split solve: the defect of the iterate, solved, added to it */
     twin_pair HX;
     CHECK_OK(twin_alloc(&HX, &ref, &cl, "hx", NX, NZ, 1, 4, NULL));
-    BOTH(lq_heightfield_defect(&oref, &H1.ref, &HN.ref, &U.ref, &W.ref, &B.ref, &HX.ref, kappa,
-                               0.07f, 0.6f * kappa),
-         lq_heightfield_defect(&ocl, &H1.cl, &HN.cl, &U.cl, &W.cl, &B.cl, &HX.cl, kappa, 0.07f,
-                               0.6f * kappa));
+    BOTH(lq_heightfield_defect(&oref, &H1.ref, &HN.ref, &U.ref, &W.ref, &B.ref, &HR.ref, &HX.ref,
+                               kappa, 0.07f, 0.6f * kappa, &WALLS),
+         lq_heightfield_defect(&ocl, &H1.cl, &HN.cl, &U.cl, &W.cl, &B.cl, &HR.cl, &HX.cl, kappa,
+                               0.07f, 0.6f * kappa, &WALLS));
     twin_check_float("hf_defect", &HX);
-    BOTH(lq_heightfield_adi_x(&oref, &H1.ref, &B.ref, &HX.ref, &CP.ref, 0.6f * kappa),
-         lq_heightfield_adi_x(&ocl, &H1.cl, &B.cl, &HX.cl, &CP.cl, 0.6f * kappa));
-    BOTH(lq_heightfield_adi_z(&oref, &H1.ref, &B.ref, &HN.ref, &HX.ref, &CP.ref, 0.6f * kappa),
-         lq_heightfield_adi_z(&ocl, &H1.cl, &B.cl, &HN.cl, &HX.cl, &CP.cl, 0.6f * kappa));
+    BOTH(lq_heightfield_adi_x(&oref, &H1.ref, &B.ref, &HX.ref, &CP.ref, 0.6f * kappa, 0.0f, 0.0f),
+         lq_heightfield_adi_x(&ocl, &H1.cl, &B.cl, &HX.cl, &CP.cl, 0.6f * kappa, 0.0f, 0.0f));
+    BOTH(lq_heightfield_adi_z(&oref, &H1.ref, &B.ref, &HN.ref, &HX.ref, &CP.ref, 0.6f * kappa, 0.0f,
+                              0.0f),
+         lq_heightfield_adi_z(&ocl, &H1.cl, &B.cl, &HN.cl, &HX.cl, &CP.cl, 0.6f * kappa, 0.0f,
+                              0.0f));
     twin_check_float("hf_adi_z", &HX);
     twin_release(&HX);
 
@@ -407,6 +443,12 @@ static void test_twins(void)
     BOTH(lq_heightfield_label(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref, &WT0.ref),
          lq_heightfield_label(&ocl, &H1.cl, &HN.cl, &B.cl, &L.cl, &OS.cl, &NS0.cl, &WT0.cl));
     twin_check_exact("hf_label", &L);
+    BOTH(lq_heightfield_open(&oref, &H1.ref, &HN.ref, &B.ref, &HR.ref, &L.ref, &OS.ref, &AL.ref,
+                             &WALLS, scale, 1),
+         lq_heightfield_open(&ocl, &H1.cl, &HN.cl, &B.cl, &HR.cl, &L.cl, &OS.cl, &AL.cl, &WALLS,
+                             scale, 1));
+    twin_check_exact("hf_open", &OS);
+    twin_check_exact("hf_open", &AL);
 
     BOTH(lq_heightfield_volume_reduce(&oref, &H1.ref, &HN.ref, &B.ref, &L.ref, &OS.ref, &NS0.ref,
                                       &WT0.ref, scale, 1),
@@ -424,9 +466,9 @@ static void test_twins(void)
     twin_check_exact("hf_volume_apply", &AL);
 
     BOTH(lq_heightfield_finish(&oref, &HN.ref, &H1.ref, &B.ref, &U.ref, &W.ref, &AI.ref, 0.3f, 0.2f,
-                               keep, 0.02f, eps, 5),
+                               keep, 0.02f, 9.81f, 0.3f, eps, 5, &WALLS),
          lq_heightfield_finish(&ocl, &HN.cl, &H1.cl, &B.cl, &U.cl, &W.cl, &AI.cl, 0.3f, 0.2f, keep,
-                               0.02f, eps, 5));
+                               0.02f, 9.81f, 0.3f, eps, 5, &WALLS));
     twin_check_float("hf_finish", &HN);
     twin_check_float("hf_finish", &U);
     twin_check_float("hf_finish", &W);
@@ -437,7 +479,7 @@ static void test_twins(void)
     twin_check_exact("hf_stats", &AL);
     twin_check_exact("hf_stats", &AI);
 
-    twin_pair *all[] = {&H1, &HN, &B, &CP, &L, &OS, &NS0, &NS1, &WT0, &WT1, &U, &W, &AL, &AI};
+    twin_pair *all[] = {&H1, &HN, &HR, &B, &CP, &L, &OS, &NS0, &NS1, &WT0, &WT1, &U, &W, &AL, &AI};
     for (size_t i = 0; i < LQ_COUNT(all); i++) twin_release(all[i]);
     lq_heightfield_ops_release(&oref);
     lq_heightfield_ops_release(&ocl);
@@ -483,22 +525,25 @@ static void test_twins_lake(void)
     CHECK_OK(twin_alloc(&W, &ref, &cl, "w", LX, LZ + 1, 1, 4, w));
     CHECK_OK(twin_alloc(&CP, &ref, &cl, "cp", LX, LZ, 1, 4, NULL));
     CHECK_OK(twin_alloc(&R, &ref, &cl, "R", LX, LZ, 1, 4, NULL));
-    CHECK_OK(lq_heightfield_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &R.ref, 2.1f, 0.03f));
-    CHECK_OK(lq_heightfield_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &R.cl, 2.1f, 0.03f));
+    CHECK_OK(lq_heightfield_residual(&oref, &H1.ref, &U.ref, &W.ref, &B.ref, &HN.ref, &R.ref, 2.1f,
+                                     0.03f, &WALLS));
+    CHECK_OK(lq_heightfield_residual(&ocl, &H1.cl, &U.cl, &W.cl, &B.cl, &HN.cl, &R.cl, 2.1f, 0.03f,
+                                     &WALLS));
     CHECK_OK(lq_ctx_finish(&cl));
     twin_check_float("hf_residual", &R);
-    CHECK_OK(lq_heightfield_adi_x(&oref, &H1.ref, &B.ref, &R.ref, &CP.ref, 2.1f));
-    CHECK_OK(lq_heightfield_adi_x(&ocl, &H1.cl, &B.cl, &R.cl, &CP.cl, 2.1f));
+    CHECK_OK(lq_heightfield_adi_x(&oref, &H1.ref, &B.ref, &R.ref, &CP.ref, 2.1f, 0.04f, 0.05f));
+    CHECK_OK(lq_heightfield_adi_x(&ocl, &H1.cl, &B.cl, &R.cl, &CP.cl, 2.1f, 0.04f, 0.05f));
     CHECK_OK(lq_ctx_finish(&cl));
     twin_check_float("hf_adi_x", &R);
-    CHECK_OK(lq_heightfield_adi_z(&oref, &H1.ref, &B.ref, &HN.ref, &R.ref, &CP.ref, 2.1f));
-    CHECK_OK(lq_heightfield_adi_z(&ocl, &H1.cl, &B.cl, &HN.cl, &R.cl, &CP.cl, 2.1f));
+    CHECK_OK(
+        lq_heightfield_adi_z(&oref, &H1.ref, &B.ref, &HN.ref, &R.ref, &CP.ref, 2.1f, 0.05f, 0.04f));
+    CHECK_OK(lq_heightfield_adi_z(&ocl, &H1.cl, &B.cl, &HN.cl, &R.cl, &CP.cl, 2.1f, 0.05f, 0.04f));
     CHECK_OK(lq_ctx_finish(&cl));
     twin_check_float("hf_adi_z", &R);
-    CHECK_OK(lq_heightfield_defect(&oref, &H1.ref, &R.ref, &U.ref, &W.ref, &B.ref, &CP.ref, 2.1f,
-                                   0.03f, 1.05f));
-    CHECK_OK(lq_heightfield_defect(&ocl, &H1.cl, &R.cl, &U.cl, &W.cl, &B.cl, &CP.cl, 2.1f, 0.03f,
-                                   1.05f));
+    CHECK_OK(lq_heightfield_defect(&oref, &H1.ref, &R.ref, &U.ref, &W.ref, &B.ref, &HN.ref, &CP.ref,
+                                   2.1f, 0.03f, 1.05f, &WALLS));
+    CHECK_OK(lq_heightfield_defect(&ocl, &H1.cl, &R.cl, &U.cl, &W.cl, &B.cl, &HN.cl, &CP.cl, 2.1f,
+                                   0.03f, 1.05f, &WALLS));
     CHECK_OK(lq_ctx_finish(&cl));
     twin_check_float("hf_defect", &CP);
     {
@@ -512,9 +557,9 @@ static void test_twins_lake(void)
         CHECK_OK(twin_alloc(&HF, &ref, &cl, "hf", LX, LZ, 1, 4, g));
         CHECK_OK(twin_alloc(&AI, &ref, &cl, "acc_i", LQ_HEIGHTFIELD_ACC_I_COUNT, 1, 1, 4, acc_i0));
         CHECK_OK(lq_heightfield_finish(&oref, &HF.ref, &H1.ref, &B.ref, &U2.ref, &W2.ref, &AI.ref,
-                                       0.3f, 0.2f, 0.97f, 0.01f, 1e-5f, 2));
+                                       0.3f, 0.2f, 0.97f, 0.01f, 9.81f, 0.3f, 1e-5f, 2, &CLOSED));
         CHECK_OK(lq_heightfield_finish(&ocl, &HF.cl, &H1.cl, &B.cl, &U2.cl, &W2.cl, &AI.cl, 0.3f,
-                                       0.2f, 0.97f, 0.01f, 1e-5f, 2));
+                                       0.2f, 0.97f, 0.01f, 9.81f, 0.3f, 1e-5f, 2, &CLOSED));
         CHECK_OK(lq_ctx_finish(&cl));
         twin_check_float("hf_finish", &HF);
         twin_check_float("hf_finish", &U2);
@@ -550,6 +595,7 @@ int main(void)
 {
     test_dense_and_conservation();
     test_iterated_split();
+    test_thin_film();
     test_labels();
     test_advect_exact();
     test_twins();

@@ -398,8 +398,10 @@ static void test_rejects(void)
            "liquid: expected a list of items (each one of box, sphere");
     REJECT(HEAD "liquid: [0.5]\n", 5, 10, "liquid.0: expected a mapping with one of box, sphere");
     REJECT(HEAD "name: [a, b]\n", 5, 7, "name: expected text, got a sequence");
-    REJECT(HEAD "walls: [no-slip]\n", 5, 8,
-           "walls: expected one of free-slip, no-slip or a mapping of faces, got a sequence");
+    REJECT(
+        HEAD "walls: [no-slip]\n", 5, 8,
+        "walls: expected one of free-slip, no-slip, open, absorbing or a mapping of faces, got a "
+        "sequence");
 
     /* out of range: the range and units from the table */
     REJECT(HEAD "time:\n  fps: 0\n", 6, 8, "time.fps: 0 is out of range (0, 1000000] 1/s");
@@ -423,10 +425,13 @@ static void test_rejects(void)
 
     /* enum words: the allowed list, and a suggestion when close */
     REJECT(HEAD "walls: no-slp\n", 5, 8,
-           "walls: 'no-slp' is not one of free-slip, no-slip (did you mean 'no-slip'?)");
-    REJECT(HEAD "walls: sticky\n", 5, 8, "walls: 'sticky' is not one of free-slip, no-slip");
+           "walls: 'no-slp' is not one of free-slip, no-slip, open, absorbing (did you mean "
+           "'no-slip'?)");
+    REJECT(HEAD "walls: sticky\n", 5, 8,
+           "walls: 'sticky' is not one of free-slip, no-slip, open, absorbing");
     REJECT(HEAD "walls:\n  z_max: noslip\n", 6, 10,
-           "walls.z_max: 'noslip' is not one of free-slip, no-slip (did you mean 'no-slip'?)");
+           "walls.z_max: 'noslip' is not one of free-slip, no-slip, open, absorbing (did you "
+           "mean 'no-slip'?)");
     REJECT(HEAD "output: {fields: [h, vel]}\n", 5, 22,
            "output.fields.1: 'vel' is not one of h, b, depth, u, v, w, p, phi");
 
@@ -496,7 +501,7 @@ static void test_override_rejects(void)
     REJECT_SET(scene, "grid.size=[4]",
                "grid.size: expected a sequence of 2 to 3 integers, got 1 item");
     REJECT_SET(scene, "walls=no-slp",
-               "walls: 'no-slp' is not one of free-slip, no-slip (did you mean");
+               "walls: 'no-slp' is not one of free-slip, no-slip, open, absorbing (did you mean");
     REJECT_SET(scene, "time.fps.x=1", "time.fps: expected a number, got a mapping");
     REJECT_SET(scene, "solver=foo", "solver: 'foo' is not one of shallow, splash, mac, pls");
     REJECT_SET(pls, "shallow.damping=0.1", "shallow: not used by solver 'pls'");

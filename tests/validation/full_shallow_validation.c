@@ -27,6 +27,17 @@ int main(void)
     sv_sloshing(dev, 0, NULL);
     sv_conservation(dev, 0, NULL);
     sv_filling(dev, 0, NULL);
+    CHECK(sv_thin_water(dev, 0, NULL) == 0);
+    double drift;
+    CHECK(sv_walls(dev, 0, NULL, &drift) <= 0.05 && drift <= 1e-6);
+    const char *absorbing[] = {"walls={x_min: absorbing, x_max: absorbing}",
+                               "shallow.absorbing_width=0.5"};
+    CHECK(sv_walls(dev, 2, absorbing, &drift) <= 0.05 && drift <= 1e-6);
+    const char *absorbing_default[] = {"walls={x_min: absorbing, x_max: absorbing}"};
+    sv_walls(dev, 1, absorbing_default, &drift); /* 32 cells: reported */
+    const char *beach_paper[] = {"shallow.thin_film=0", "shallow.advection=false",
+                                 "shallow.adi_iterations=1"};
+    sv_thin_water(dev, 3, beach_paper); /* the paper's model: reported */
     sv_dam_break(dev, 0, NULL);
     sv_dam_break(dev, 1, paper); /* the paper's model, for contrast (reported only) */
     CHECK_DONE();

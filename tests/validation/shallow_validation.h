@@ -577,4 +577,90 @@ static void sv_filling(const char *device, int nsets, const char *const *sets)
     sv_close(&r);
 }
 
+/* Issue 18, item 2: thin water on a beach (scenes/beach.yaml) runs no faster than its
+ * critical speed: over the scene's frames, the cells under 1 cm deep whose centred
+ * speed exceeds √(g d) (by more than float rounding: the limiter holds each axis to
+ * √(g d / 2), so speeds at the cap land on √(g d) to an ulp), the worst Froude number
+ * and the fastest thin cell. Returns the
+ * count of such cell-frames. */
+static int sv_thin_water(const char *device, int nsets, const char *const *sets)
+{
+    sv_run r;
+    if (sv_open(&r, device, "scenes/beach.yaml", nsets, sets)) return -1;
+    lq_frame_stats st;
+    int over = 0, fast = 0;
+    double worst = 0, wd = 0, top = 0, td = 0;
+    size_t n = (size_t)r.nx * r.nz;
+    float *dep = malloc(n * sizeof *dep), *uc = malloc(n * sizeof *uc);
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        lq_field_view v;
+        if (r.vt->view(r.state, "depth", &v)) break;
+        memcpy(dep, v.data, n * sizeof *dep);
+        if (r.vt->view(r.state, "uc", &v)) break;
+        memcpy(uc, v.data, n * sizeof *uc);
+        if (r.vt->view(r.state, "wc", &v)) break;
+        for (size_t c = 0; c < n; c++) {
+            double d = dep[c], sp = hypot(uc[c], v.data[c]);
+            if (!(d > 0) || d >= 0.01) continue;
+            if (sp > sqrt(G * d) * (1 + 1e-4)) { /* not the float rounding of the cap */
+                over++;
+                if (sp / sqrt(G * d) > worst) {
+                    worst = sp / sqrt(G * d);
+                    wd = d;
+                }
+            }
+            fast += sp > 1.0;
+            if (sp > top) {
+                top = sp;
+                td = d;
+            }
+        }
+    }
+    fprintf(stderr,
+            "thin water on the beach (%d frames): %d cell-frames under 1 cm deep faster than "
+            "sqrt(g d) (worst Froude %.2f at %.2g m), %d faster than 1 m/s; fastest %.3f m/s at "
+            "%.2g m\n",
+            r.frames, over, worst, wd, fast, top, td);
+    free(dep);
+    free(uc);
+    sv_close(&r);
+    return over;
+}
+
+/* Issue 18, item 2: waves meeting the end walls of a channel (open_walls.yaml): the
+ * largest wave left in it after the scene's frames over the largest of the groups that
+ * met the walls (at 0.4 s, once they have parted): the reflection coefficient; and the
+ * worst volume drift on the way (water that left counted). */
+static double sv_walls(const char *device, int nsets, const char *const *sets, double *drift)
+{
+    sv_run r;
+    if (sv_open(&r, device, "scenes/validation/open_walls.yaml", nsets, sets)) return NAN;
+    lq_frame_stats st;
+    double incident = 0, left = 0;
+    *drift = 0;
+    for (int f = 1; f <= r.frames; f++) {
+        if (sv_frame(&r, f, &st)) break;
+        *drift = fmax(*drift, fabs(sv_extra(&st, "volume_drift")));
+        if (f == (int)lround(0.4 * r.fps))
+            for (int i = 0; i < r.nx; i++) incident = fmax(incident, fabs(sv_h(&r, i)));
+    }
+    for (int i = 0; i < r.nx; i++) left = fmax(left, fabs(sv_h(&r, i)));
+    double out = 0, in = 0;
+    for (int i = 0; i < st.nextra; i++) {
+        if (strcmp(st.extra[i].key, "open_out_volume") == 0) out = st.extra[i].value;
+        if (strcmp(st.extra[i].key, "open_in_volume") == 0) in = st.extra[i].value;
+    }
+    fprintf(stderr,
+            "walls %s: after %.2f s the largest wave left is %.3g m, %.2f%% of the %.3g m "
+            "that met the walls; %.3g m3 out and %.3g m3 in through open walls; worst volume "
+            "drift %.2g\n",
+            r.cfg->wall[0] == LQ_CONFIG_WALL_OPEN        ? "open"
+            : r.cfg->wall[0] == LQ_CONFIG_WALL_ABSORBING ? "absorbing"
+                                                         : "closed",
+            r.frames / r.fps, left, 100 * left / incident, incident, out, in, *drift);
+    sv_close(&r);
+    return left / incident;
+}
+
 #endif

@@ -40,6 +40,21 @@ int main(void)
     const char *cons[] = {"time.frames=48"};
     sv_conservation(dev, 1, cons);
     sv_filling(dev, 0, NULL);
+    /* thin water: the limiter holds it to critical speed (the paper's model reported) */
+    const char *beach[] = {"grid.size=[192,96]", "grid.cell=0.1", "time.frames=96"};
+    CHECK(sv_thin_water(dev, 3, beach) == 0);
+    const char *beach_paper[] = {"grid.size=[192,96]", "grid.cell=0.1", "time.frames=96",
+                                 "shallow.thin_film=0", "shallow.advection=false"};
+    sv_thin_water(dev, 5, beach_paper);
+    /* walls: open ones let a wave out, absorbing ones swallow it, closed ones reflect */
+    double drift, open = sv_walls(dev, 0, NULL, &drift);
+    CHECK(open <= 0.05 && drift <= 1e-6);
+    const char *absorbing[] = {"walls={x_min: absorbing, x_max: absorbing}",
+                               "shallow.absorbing_width=0.5"};
+    double absorbed = sv_walls(dev, 2, absorbing, &drift);
+    CHECK(absorbed <= 0.05 && drift <= 1e-6);
+    const char *closed[] = {"walls=free-slip"};
+    CHECK(sv_walls(dev, 1, closed, &drift) >= 0.5); /* the measure sees a reflection */
     sv_dam_break(dev, 0, NULL);
     const char *paper[] = {"shallow.advection=false"};
     sv_dam_break(dev, 1, paper); /* the paper's model, for contrast (reported only) */

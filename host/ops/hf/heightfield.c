@@ -22,6 +22,7 @@ static const char *const lq_heightfield_sources[] = {
 static const lq_kernel_slot lq_heightfield_kernels[] = {
     LQ_KERNEL(lq_heightfield_ops, residual, "heightfield_residual"),
     LQ_KERNEL(lq_heightfield_ops, defect, "heightfield_defect"),
+    LQ_KERNEL(lq_heightfield_ops, open, "heightfield_open"),
     LQ_KERNEL(lq_heightfield_ops, advect, "heightfield_advect"),
     LQ_KERNEL(lq_heightfield_ops, adi_x, "heightfield_adi_x"),
     LQ_KERNEL(lq_heightfield_ops, adi_z, "heightfield_adi_z"),
@@ -99,54 +100,78 @@ static lq_range lq_heightfield_segments(const lq_heightfield_ops *o)
 }
 
 int lq_heightfield_residual(lq_heightfield_ops *o, const lq_field *h1, const lq_field *u,
-                            const lq_field *w, const lq_field *b, lq_field *hn, float kappa,
-                            float cdt)
+                            const lq_field *w, const lq_field *b, const lq_field *href,
+                            lq_field *hn, float kappa, float cdt, const lq_heightfield_walls *wl)
 {
     if (IS_REF(o)) {
-        lq_heightfield_ref_residual(o->nx, o->nz, h1, u, w, b, hn, kappa, cdt);
+        lq_heightfield_ref_residual(o->nx, o->nz, h1, u, w, b, href, hn, kappa, cdt, wl);
         return LQ_OK;
     }
-    lq_arg a[] = {LQ_MEM(h1), LQ_MEM(u),     LQ_MEM(w),  LQ_MEM(b),
-                  LQ_MEM(hn), LQ_VAL(kappa), LQ_VAL(cdt)};
+    lq_arg a[] = {LQ_MEM(h1), LQ_MEM(u),     LQ_MEM(w),   LQ_MEM(b),        LQ_MEM(href),
+                  LQ_MEM(hn), LQ_VAL(kappa), LQ_VAL(cdt), LQ_VAL(wl->open), LQ_VAL(wl->cb)};
     return lq_kernel_launch(&o->residual, lq_heightfield_vec_rows(o), LQ_ARGS(a));
 }
 
 int lq_heightfield_adi_x(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn,
-                         lq_field *cp, float kappa)
+                         lq_field *cp, float kappa, float e_lo, float e_hi)
 {
     if (IS_REF(o)) {
-        lq_heightfield_ref_adi_x(o->nx, o->nz, h1, b, hn, cp, kappa);
+        lq_heightfield_ref_adi_x(o->nx, o->nz, h1, b, hn, cp, kappa, e_lo, e_hi);
         return LQ_OK;
     }
-    lq_arg a[] = {LQ_MEM(h1), LQ_MEM(b), LQ_MEM(hn), LQ_MEM(cp), LQ_VAL(kappa)};
+    lq_arg a[] = {LQ_MEM(h1),    LQ_MEM(b),    LQ_MEM(hn),  LQ_MEM(cp),
+                  LQ_VAL(kappa), LQ_VAL(e_lo), LQ_VAL(e_hi)};
     size_t rows_per_item = o->xblock ? 8 : 1;
     size_t items = ((size_t)o->nz + rows_per_item - 1) / rows_per_item;
     return lq_kernel_launch(&o->adi_x, lq_heightfield_lines(o, &o->adi_x, items), LQ_ARGS(a));
 }
 
 int lq_heightfield_adi_z(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b,
-                         const lq_field *base, lq_field *hn, lq_field *cp, float kappa)
+                         const lq_field *base, lq_field *hn, lq_field *cp, float kappa, float e_lo,
+                         float e_hi)
 {
     if (IS_REF(o)) {
-        lq_heightfield_ref_adi_z(o->nx, o->nz, h1, b, base, hn, cp, kappa);
+        lq_heightfield_ref_adi_z(o->nx, o->nz, h1, b, base, hn, cp, kappa, e_lo, e_hi);
         return LQ_OK;
     }
-    lq_arg a[] = {LQ_MEM(h1), LQ_MEM(b), LQ_MEM(base), LQ_MEM(hn), LQ_MEM(cp), LQ_VAL(kappa)};
+    lq_arg a[] = {LQ_MEM(h1), LQ_MEM(b),     LQ_MEM(base), LQ_MEM(hn),
+                  LQ_MEM(cp), LQ_VAL(kappa), LQ_VAL(e_lo), LQ_VAL(e_hi)};
     size_t items = ((size_t)o->nx + o->vec - 1) / o->vec;
     return lq_kernel_launch(&o->adi_z, lq_heightfield_lines(o, &o->adi_z, items), LQ_ARGS(a));
 }
 
 int lq_heightfield_defect(lq_heightfield_ops *o, const lq_field *h1, const lq_field *hn,
-                          const lq_field *u, const lq_field *w, const lq_field *b, lq_field *out,
-                          float kappa, float cdt, float kappa_s)
+                          const lq_field *u, const lq_field *w, const lq_field *b,
+                          const lq_field *href, lq_field *out, float kappa, float cdt,
+                          float kappa_s, const lq_heightfield_walls *wl)
 {
     if (IS_REF(o)) {
-        lq_heightfield_ref_defect(o->nx, o->nz, h1, hn, u, w, b, out, kappa, cdt, kappa_s);
+        lq_heightfield_ref_defect(o->nx, o->nz, h1, hn, u, w, b, href, out, kappa, cdt, kappa_s,
+                                  wl);
         return LQ_OK;
     }
-    lq_arg a[] = {LQ_MEM(h1),  LQ_MEM(hn),    LQ_MEM(u),   LQ_MEM(w),      LQ_MEM(b),
-                  LQ_MEM(out), LQ_VAL(kappa), LQ_VAL(cdt), LQ_VAL(kappa_s)};
+    lq_arg a[] = {LQ_MEM(h1),       LQ_MEM(hn),     LQ_MEM(u),      LQ_MEM(w),   LQ_MEM(b),
+                  LQ_MEM(href),     LQ_MEM(out),    LQ_VAL(kappa),  LQ_VAL(cdt), LQ_VAL(kappa_s),
+                  LQ_VAL(wl->open), LQ_VAL(wl->cb), LQ_VAL(wl->cbt)};
     return lq_kernel_launch(&o->defect, lq_range_2d(o->nx, o->nz, 0, 0), LQ_ARGS(a));
+}
+
+int lq_heightfield_open(lq_heightfield_ops *o, const lq_field *h1, const lq_field *hn,
+                        const lq_field *b, const lq_field *href, const lq_field *L,
+                        lq_field *old_sum, lq_field *acc_l, const lq_heightfield_walls *wl,
+                        float scale, int project)
+{
+    if (!wl->open) return LQ_OK;
+    if (IS_REF(o)) {
+        lq_heightfield_ref_open(o->nx, o->nz, h1, hn, b, href, L, old_sum, acc_l, wl, scale,
+                                project);
+        return LQ_OK;
+    }
+    lq_arg a[] = {LQ_MEM(h1),     LQ_MEM(hn),        LQ_MEM(b),     LQ_MEM(href),
+                  LQ_MEM(L),      LQ_MEM(old_sum),   LQ_MEM(acc_l), LQ_VAL(wl->open),
+                  LQ_VAL(wl->cb), LQ_VAL(wl->theta), LQ_VAL(scale), LQ_VAL(project)};
+    size_t n = 2 * ((size_t)o->nx + (size_t)o->nz);
+    return lq_kernel_launch(&o->open, lq_range_1d(n, 0), LQ_ARGS(a));
 }
 
 int lq_heightfield_source(lq_heightfield_ops *o, lq_field *h1, const lq_field *b, lq_field *acc_l,
@@ -216,16 +241,19 @@ int lq_heightfield_volume_apply(lq_heightfield_ops *o, lq_field *hn, const lq_fi
 
 int lq_heightfield_finish(lq_heightfield_ops *o, lq_field *hn, const lq_field *h1,
                           const lq_field *b, lq_field *u, lq_field *w, lq_field *acc_i, float g_new,
-                          float g_old, float keep, float fric, float eps, int step)
+                          float g_old, float keep, float fric, float grav, float thin, float eps,
+                          int step, const lq_heightfield_walls *wl)
 {
     if (IS_REF(o)) {
         lq_heightfield_ref_finish(o->nx, o->nz, hn, h1, b, u, w, acc_i, g_new, g_old, keep, fric,
-                                  eps, step);
+                                  grav, thin, eps, step, wl);
         return LQ_OK;
     }
-    lq_arg a[] = {LQ_MEM(hn),   LQ_MEM(h1),    LQ_MEM(b),     LQ_MEM(u),
-                  LQ_MEM(w),    LQ_MEM(acc_i), LQ_VAL(g_new), LQ_VAL(g_old),
-                  LQ_VAL(keep), LQ_VAL(fric),  LQ_VAL(eps),   LQ_VAL(step)};
+    lq_arg a[] = {LQ_MEM(hn),        LQ_MEM(h1),    LQ_MEM(b),          LQ_MEM(u),
+                  LQ_MEM(w),         LQ_MEM(acc_i), LQ_VAL(g_new),      LQ_VAL(g_old),
+                  LQ_VAL(keep),      LQ_VAL(fric),  LQ_VAL(grav),       LQ_VAL(thin),
+                  LQ_VAL(eps),       LQ_VAL(step),  LQ_VAL(wl->absorb), LQ_VAL(wl->aw),
+                  LQ_VAL(wl->sponge)};
     return lq_kernel_launch(&o->finish, lq_heightfield_vec_rows(o), LQ_ARGS(a));
 }
 
@@ -263,12 +291,13 @@ int lq_heightfield_state_alloc(lq_heightfield_state *st, lq_ctx *ctx, int nx, in
     st->nz = nz;
     size_t n = (size_t)nx * (size_t)nz, f4 = n * 4, f8 = n * 8;
     size_t fu = (size_t)(nx + 1) * nz * 4, fw = (size_t)nx * (nz + 1) * 4;
-    size_t plan[] = {f4, f4, f4, f4, f4, f4, f8, f8, f8, f4, f4, fu, fw, fu, fw};
+    size_t plan[] = {f4, f4, f4, f4, f4, f4, f4, f8, f8, f8, f4, f4, fu, fw, fu, fw};
     rc = lq_ctx_reserve(ctx, "the height-field solver", (int)LQ_COUNT(plan), plan);
     if (rc) return rc;
     const char *hn[2] = {"h_a", "h_b"};
     for (int i = 0; i < 2 && !rc; i++) rc = lq_field_alloc(ctx, &st->h[i], hn[i], nx, nz, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->hx, "h_iterate", nx, nz, 1, 4);
+    if (!rc) rc = lq_field_alloc(ctx, &st->href, "h_open_reference", nx, nz, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->b, "b", nx, nz, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->cp, "thomas_scratch", nx, nz, 1, 4);
     if (!rc) rc = lq_field_alloc(ctx, &st->L, "labels", nx, nz, 1, 4);
@@ -296,10 +325,10 @@ int lq_heightfield_state_alloc(lq_heightfield_state *st, lq_ctx *ctx, int nx, in
 
 void lq_heightfield_state_release(lq_heightfield_state *st)
 {
-    lq_field *fs[] = {&st->h[0],   &st->h[1],    &st->hx,         &st->b,          &st->cp,
-                      &st->L,      &st->old_sum, &st->new_sum[0], &st->new_sum[1], &st->wet[0],
-                      &st->wet[1], &st->u,       &st->w,          &st->ua,         &st->wa,
-                      &st->acc_l,  &st->acc_i,   &st->st_l,       &st->st_i};
+    lq_field *fs[] = {&st->h[0],   &st->h[1],   &st->hx,      &st->href,       &st->b,
+                      &st->cp,     &st->L,      &st->old_sum, &st->new_sum[0], &st->new_sum[1],
+                      &st->wet[0], &st->wet[1], &st->u,       &st->w,          &st->ua,
+                      &st->wa,     &st->acc_l,  &st->acc_i,   &st->st_l,       &st->st_i};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
 }
 
@@ -316,14 +345,19 @@ int lq_heightfield_advect_velocity(lq_heightfield_ops *o, lq_heightfield_state *
     return rc;
 }
 
-int lq_heightfield_project_volume(lq_heightfield_ops *o, lq_heightfield_state *st, float scale)
+int lq_heightfield_project_volume(lq_heightfield_ops *o, lq_heightfield_state *st, float scale,
+                                  const lq_heightfield_walls *wl)
 {
     lq_field *h1 = &st->h[st->i1], *hn = &st->h[st->in];
     float inv_scale = 1.0f / scale;
     /* per connected region of cells wet before or after, spread old − new volume over
-     * its wet cells; the last pass closes what the cells the first one dried out left */
+     * its wet cells (less what open walls let out); the last pass closes what the cells
+     * the first one dried out left */
     int rc =
         lq_heightfield_label(o, h1, hn, &st->b, &st->L, &st->old_sum, &st->new_sum[0], &st->wet[0]);
+    if (!rc)
+        rc = lq_heightfield_open(o, h1, hn, &st->b, &st->href, &st->L, &st->old_sum, &st->acc_l, wl,
+                                 scale, 1);
     for (int pass = 0; pass < LQ_HEIGHTFIELD_PASSES && !rc; pass++) {
         int cur = pass % 2, nxt = 1 - cur;
         rc = lq_heightfield_volume_reduce(o, h1, hn, &st->b, &st->L, &st->old_sum,
@@ -346,10 +380,13 @@ int lq_heightfield_iterate(lq_heightfield_ops *o, lq_heightfield_state *st,
      * the new iterate takes h[in]'s place */
     for (int m = 1; m < p->iterations && !rc; m++) {
         lq_field *hn = &st->h[st->in];
-        rc = lq_heightfield_defect(o, h1, hn, &st->u, &st->w, &st->b, &st->hx, p->kappa, p->cdt,
-                                   p->kappa_s);
-        if (!rc) rc = lq_heightfield_adi_x(o, h1, &st->b, &st->hx, &st->cp, p->kappa_s);
-        if (!rc) rc = lq_heightfield_adi_z(o, h1, &st->b, hn, &st->hx, &st->cp, p->kappa_s);
+        float xl, xh, zl, zh;
+        lq_heightfield_line_ends(&p->walls, 0, &xl, &xh);
+        lq_heightfield_line_ends(&p->walls, 1, &zl, &zh);
+        rc = lq_heightfield_defect(o, h1, hn, &st->u, &st->w, &st->b, &st->href, &st->hx, p->kappa,
+                                   p->cdt, p->kappa_s, &p->walls);
+        if (!rc) rc = lq_heightfield_adi_x(o, h1, &st->b, &st->hx, &st->cp, p->kappa_s, xl, xh);
+        if (!rc) rc = lq_heightfield_adi_z(o, h1, &st->b, hn, &st->hx, &st->cp, p->kappa_s, zl, zh);
         lq_field t = *hn;
         *hn = st->hx;
         st->hx = t;

@@ -16,19 +16,27 @@ int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz);
 void lq_heightfield_ops_release(lq_heightfield_ops *o);
 /* Delta form of eq. 17 (lq_heightfield_residual_cell): hn ← R from (h1, u, w, b). */
 int lq_heightfield_residual(lq_heightfield_ops *o, const lq_field *h1, const lq_field *u,
-                            const lq_field *w, const lq_field *b, lq_field *hn, float kappa,
-                            float cdt);
+                            const lq_field *w, const lq_field *b, const lq_field *href,
+                            lq_field *hn, float kappa, float cdt, const lq_heightfield_walls *wl);
 /* eq. 19: hn ← A_x⁻¹ hn, rows, depth frozen at (h1, b). */
 int lq_heightfield_adi_x(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn,
-                         lq_field *cp, float kappa);
+                         lq_field *cp, float kappa, float e_lo, float e_hi);
 /* eq. 20: hn ← base + A_z⁻¹ hn, columns, same frozen depth (base = h1: h(n)). */
 int lq_heightfield_adi_z(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b,
-                         const lq_field *base, lq_field *hn, lq_field *cp, float kappa);
+                         const lq_field *base, lq_field *hn, lq_field *cp, float kappa, float e_lo,
+                         float e_hi);
 /* out ← the defect R − A Δ of the unsplit system for the iterate hn = h1 + Δ
  * (lq_heightfield_defect_cell). */
 int lq_heightfield_defect(lq_heightfield_ops *o, const lq_field *h1, const lq_field *hn,
-                          const lq_field *u, const lq_field *w, const lq_field *b, lq_field *out,
-                          float kappa, float cdt, float kappa_s);
+                          const lq_field *u, const lq_field *w, const lq_field *b,
+                          const lq_field *href, lq_field *out, float kappa, float cdt,
+                          float kappa_s, const lq_heightfield_walls *wl);
+/* The water the open walls let out (in) this step: out of (into) the regions' old
+ * volumes when project (after lq_heightfield_label), and into acc_l's counters. */
+int lq_heightfield_open(lq_heightfield_ops *o, const lq_field *h1, const lq_field *hn,
+                        const lq_field *b, const lq_field *href, const lq_field *L,
+                        lq_field *old_sum, lq_field *acc_l, const lq_heightfield_walls *wl,
+                        float scale, int project);
 /* A source or sink on the ni × nk cells from (i0, k0), centre (ci, ck) in cells. */
 int lq_heightfield_source(lq_heightfield_ops *o, lq_field *h1, const lq_field *b, lq_field *acc_l,
                           int i0, int k0, int ni, int nk, float ci, float ck, float inv_r2,
@@ -50,7 +58,8 @@ int lq_heightfield_volume_apply(lq_heightfield_ops *o, lq_field *hn, const lq_fi
 /* Wet/dry rule on hn and face velocities; records the first bad step in acc_i. */
 int lq_heightfield_finish(lq_heightfield_ops *o, lq_field *hn, const lq_field *h1,
                           const lq_field *b, lq_field *u, lq_field *w, lq_field *acc_i, float g_new,
-                          float g_old, float keep, float fric, float eps, int step);
+                          float g_old, float keep, float fric, float grav, float thin, float eps,
+                          int step, const lq_heightfield_walls *wl);
 /* Semi-Lagrangian advection of the face velocities (u, w) into (ua, wa). */
 int lq_heightfield_advect(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b,
                           const lq_field *u, const lq_field *w, lq_field *ua, lq_field *wa,
@@ -70,7 +79,8 @@ int lq_heightfield_advect_velocity(lq_heightfield_ops *o, lq_heightfield_state *
 /* §4's volume projection of h(n): per connected region of cells wet in h(n−1) or h(n)
  * (lq_heightfield_label), LQ_HEIGHTFIELD_PASSES passes of reduce and apply, the last
  * exact (lq_heightfield_volume_apply_cell). */
-int lq_heightfield_project_volume(lq_heightfield_ops *o, lq_heightfield_state *st, float scale);
+int lq_heightfield_project_volume(lq_heightfield_ops *o, lq_heightfield_state *st, float scale,
+                                  const lq_heightfield_walls *wl);
 /* After the rows and columns (eq. 19, 20) have put h(n−1) + Δ in h[in]: p->iterations − 1
  * more split solves of the unsplit system's defect, each added to the iterate
  * (heightfield_cell.h, the splitting error); h[in] holds the last iterate. */

@@ -11,38 +11,63 @@
 #define L64(fld) ((lq_long *)(fld)->host)
 
 void lq_heightfield_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *u,
-                                 const lq_field *w, const lq_field *b, lq_field *hn, float kappa,
-                                 float cdt)
+                                 const lq_field *w, const lq_field *b, const lq_field *href,
+                                 lq_field *hn, float kappa, float cdt,
+                                 const lq_heightfield_walls *wl)
 {
+    float *o = F(hn);
     for (int k = 0; k < nz; k++)
-        for (int i = 0; i < nx; i++) F(hn)
-    [i + nx * k] =
-        lq_heightfield_residual_cell(CF(h1), CF(u), CF(w), CF(b), i, k, nx, nz, kappa, cdt);
+        for (int i = 0; i < nx; i++)
+            o[i + nx * k] = lq_heightfield_residual_cell(CF(h1), CF(u), CF(w), CF(b), CF(href), i,
+                                                         k, nx, nz, kappa, cdt, wl->open, wl->cb);
 }
 
 void lq_heightfield_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
-                              lq_field *cp, float kappa)
+                              lq_field *cp, float kappa, float e_lo, float e_hi)
 {
     for (int k = 0; k < nz; k++)
-        lq_heightfield_solve_line(CF(h1), CF(b), CF(h1), F(hn), F(cp), k * nx, 1, nx, kappa, 0);
+        lq_heightfield_solve_line(CF(h1), CF(b), CF(h1), F(hn), F(cp), k * nx, 1, nx, kappa, 0,
+                                  e_lo, e_hi);
 }
 
 void lq_heightfield_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b,
-                              const lq_field *base, lq_field *hn, lq_field *cp, float kappa)
+                              const lq_field *base, lq_field *hn, lq_field *cp, float kappa,
+                              float e_lo, float e_hi)
 {
     for (int i = 0; i < nx; i++)
-        lq_heightfield_solve_line(CF(h1), CF(b), CF(base), F(hn), F(cp), i, nx, nz, kappa, 1);
+        lq_heightfield_solve_line(CF(h1), CF(b), CF(base), F(hn), F(cp), i, nx, nz, kappa, 1, e_lo,
+                                  e_hi);
 }
 
 void lq_heightfield_ref_defect(int nx, int nz, const lq_field *h1, const lq_field *hn,
                                const lq_field *u, const lq_field *w, const lq_field *b,
-                               lq_field *out, float kappa, float cdt, float kappa_s)
+                               const lq_field *href, lq_field *out, float kappa, float cdt,
+                               float kappa_s, const lq_heightfield_walls *wl)
 {
     float *o = F(out);
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++)
-            o[i + nx * k] = lq_heightfield_defect_cell(CF(h1), CF(hn), CF(u), CF(w), CF(b), i, k,
-                                                       nx, nz, kappa, cdt, kappa_s);
+            o[i + nx * k] =
+                lq_heightfield_defect_cell(CF(h1), CF(hn), CF(u), CF(w), CF(b), CF(href), i, k, nx,
+                                           nz, kappa, cdt, kappa_s, wl->open, wl->cb, wl->cbt);
+}
+
+void lq_heightfield_ref_open(int nx, int nz, const lq_field *h1, const lq_field *hn,
+                             const lq_field *b, const lq_field *href, const lq_field *L,
+                             lq_field *old_sum, lq_field *acc_l, const lq_heightfield_walls *wl,
+                             float scale, int project)
+{
+    for (int j = 0; j < 2 * (nx + nz); j++) { /* heightfield_open's order */
+        int wall = j < nz ? 0 : (j < 2 * nz ? 1 : (j < 2 * nz + nx ? 2 : 3)), idx;
+        if (!((wl->open >> wall) & 1)) continue;
+        if (wall < 2)
+            idx = (wall == 0 ? 0 : nx - 1) + nx * (j - wall * nz);
+        else
+            idx = (j - 2 * nz - (wall - 2) * nx) + nx * (wall == 2 ? 0 : nz - 1);
+        lq_heightfield_open_account(CF(h1), CF(hn), CF(b), CF(href), (const int *)L->host,
+                                    L64(old_sum), L64(acc_l), idx, wl->cb, wl->theta, scale,
+                                    project);
+    }
 }
 
 void lq_heightfield_ref_source(int nx, int nz, lq_field *h1, const lq_field *b, lq_field *acc_l,
@@ -96,12 +121,14 @@ void lq_heightfield_ref_volume_apply(int nx, int nz, lq_field *hn, const lq_fiel
 
 void lq_heightfield_ref_finish(int nx, int nz, lq_field *hn, const lq_field *h1, const lq_field *b,
                                lq_field *u, lq_field *w, lq_field *acc_i, float g_new, float g_old,
-                               float keep, float fric, float eps, int step)
+                               float keep, float fric, float grav, float thin, float eps, int step,
+                               const lq_heightfield_walls *wl)
 {
     for (int k = 0; k < nz; k++)
         for (int i = 0; i < nx; i++)
             lq_heightfield_finish_cell(F(hn), CF(h1), CF(b), F(u), F(w), I(acc_i), i, k, nx, nz,
-                                       g_new, g_old, keep, fric, eps, step);
+                                       g_new, g_old, keep, fric, grav, thin, eps, step, wl->absorb,
+                                       wl->aw, wl->sponge);
 }
 
 void lq_heightfield_ref_advect(int nx, int nz, const lq_field *h1, const lq_field *b,

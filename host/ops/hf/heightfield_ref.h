@@ -25,7 +25,7 @@ typedef struct lq_heightfield_ops {
     int vec;    /* columns per work-item in the z solve (OpenCL) */
     int xblock; /* rows in 8 x 8 register-transposed blocks (CPU devices) */
     cl_program program;
-    lq_kernel residual, defect, advect, adi_x, adi_z, source, label_init, label_merge,
+    lq_kernel residual, defect, open, advect, adi_x, adi_z, source, label_init, label_merge,
         label_compress, volume_reduce, volume_apply, finish, stats;
 } lq_heightfield_ops;
 
@@ -36,8 +36,30 @@ typedef struct lq_heightfield_state {
     int nx, nz;
     lq_field h[2];
     int i1, in;
-    lq_field hx, b, cp, L, old_sum, new_sum[2], wet[2], u, w, ua, wa, acc_l, acc_i, st_l, st_i;
+    lq_field hx, href, b, cp, L, old_sum, new_sum[2], wet[2], u, w, ua, wa, acc_l, acc_i, st_l,
+        st_i;
 } lq_heightfield_state;
+
+/* The walls that are not closed (walls: open, absorbing; heightfield_cell.h). */
+typedef struct lq_heightfield_walls {
+    int open;     /* LQ_HEIGHTFIELD_OPEN_* bits: radiating walls */
+    float cb;     /* Δt √g / Δx: an open wall's rate per √m of depth */
+    float cbt;    /* θ cb: its diagonal term */
+    float theta;  /* θ, for the water it lets out */
+    int absorb;   /* the same bits: walls with an absorbing layer */
+    float aw;     /* the layer's width, cells */
+    float sponge; /* σ Δt per √m of depth at the wall: S Δt √g / width */
+} lq_heightfield_walls;
+
+/* The line solve's diagonal terms for open walls at either end: rows (axis 0: x_min,
+ * x_max) or columns (axis 1: z_min, z_max). */
+static inline void lq_heightfield_line_ends(const lq_heightfield_walls *wl, int axis, float *lo,
+                                            float *hi)
+{
+    int a = axis ? LQ_HEIGHTFIELD_OPEN_Z_MIN : LQ_HEIGHTFIELD_OPEN_X_MIN;
+    *lo = (wl->open & a) ? wl->cbt : 0.0f;
+    *hi = (wl->open & (a << 1)) ? wl->cbt : 0.0f;
+}
 
 typedef struct lq_heightfield_step_params {
     float kappa;    /* θ g Δt² / Δx²: the gravity term of R */
@@ -48,25 +70,35 @@ typedef struct lq_heightfield_step_params {
     float g_old;    /* (1 − θ) g Δt / Δx: and on h(n−1) */
     int iterations; /* split solves per step (1: the plain ADI of eq. 19–20) */
     float fric;     /* g Δt n² of the bed friction (0: none) */
+    float grav;     /* g, m/s² (the thin-film limiter) */
+    float thin;     /* shallow.thin_film, m (0: no limiter) */
     float eps;      /* ε of the wet/dry rule, m */
     float scale;    /* fixed-point volume scale, 2^S */
     int correct;    /* volume projection on/off */
     int advect;     /* advection of u, w on/off (not in the paper) */
     float dt_dx;    /* Δt / Δx, for the advection */
     int step;       /* step number, for the blow-up report */
+    lq_heightfield_walls walls;
 } lq_heightfield_step_params;
 
 /* Reference twins (host/ops/hf/heightfield_ref.c): same arguments, host storage. */
 void lq_heightfield_ref_residual(int nx, int nz, const lq_field *h1, const lq_field *u,
-                                 const lq_field *w, const lq_field *b, lq_field *hn, float kappa,
-                                 float cdt);
+                                 const lq_field *w, const lq_field *b, const lq_field *href,
+                                 lq_field *hn, float kappa, float cdt,
+                                 const lq_heightfield_walls *wl);
 void lq_heightfield_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field *b, lq_field *hn,
-                              lq_field *cp, float kappa);
+                              lq_field *cp, float kappa, float e_lo, float e_hi);
 void lq_heightfield_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b,
-                              const lq_field *base, lq_field *hn, lq_field *cp, float kappa);
+                              const lq_field *base, lq_field *hn, lq_field *cp, float kappa,
+                              float e_lo, float e_hi);
 void lq_heightfield_ref_defect(int nx, int nz, const lq_field *h1, const lq_field *hn,
                                const lq_field *u, const lq_field *w, const lq_field *b,
-                               lq_field *out, float kappa, float cdt, float kappa_s);
+                               const lq_field *href, lq_field *out, float kappa, float cdt,
+                               float kappa_s, const lq_heightfield_walls *wl);
+void lq_heightfield_ref_open(int nx, int nz, const lq_field *h1, const lq_field *hn,
+                             const lq_field *b, const lq_field *href, const lq_field *L,
+                             lq_field *old_sum, lq_field *acc_l, const lq_heightfield_walls *wl,
+                             float scale, int project);
 void lq_heightfield_ref_source(int nx, int nz, lq_field *h1, const lq_field *b, lq_field *acc_l,
                                int i0, int k0, int ni, int nk, float ci, float ck, float inv_r2,
                                int mode, float amount, float scale);
@@ -83,7 +115,8 @@ void lq_heightfield_ref_volume_apply(int nx, int nz, lq_field *hn, const lq_fiel
                                      float inv_scale, int last_pass);
 void lq_heightfield_ref_finish(int nx, int nz, lq_field *hn, const lq_field *h1, const lq_field *b,
                                lq_field *u, lq_field *w, lq_field *acc_i, float g_new, float g_old,
-                               float keep, float fric, float eps, int step);
+                               float keep, float fric, float grav, float thin, float eps, int step,
+                               const lq_heightfield_walls *wl);
 void lq_heightfield_ref_advect(int nx, int nz, const lq_field *h1, const lq_field *b,
                                const lq_field *u, const lq_field *w, lq_field *ua, lq_field *wa,
                                float dt_dx);
