@@ -858,10 +858,11 @@ static bool lq_splash_may_touch(const lq_splash *s, double span)
             zlo = fmin(zlo, p[2] - rad);
             zhi = fmax(zhi, p[2] + rad);
         }
-        int i0 = LQ_MAX(0, (int)floor((xlo - s->g.origin[0]) / dx) - 1);
-        int i1 = LQ_MIN(nx, (int)ceil((xhi - s->g.origin[0]) / dx) + 1);
-        int k0 = LQ_MAX(0, (int)floor((zlo - s->g.origin[2]) / dx) - 1);
-        int k1 = LQ_MIN(nz, (int)ceil((zhi - s->g.origin[2]) / dx) + 1);
+        /* clamped as doubles before the casts: a body far off the grid (1e38 m) is defined */
+        int i0 = (int)fmin(fmax(floor((xlo - s->g.origin[0]) / dx) - 1, 0), nx);
+        int i1 = (int)fmin(fmax(ceil((xhi - s->g.origin[0]) / dx) + 1, 0), nx);
+        int k0 = (int)fmin(fmax(floor((zlo - s->g.origin[2]) / dx) - 1, 0), nz);
+        int k1 = (int)fmin(fmax(ceil((zhi - s->g.origin[2]) / dx) + 1, 0), nz);
         double top = -INFINITY;
         for (int k = k0; k < k1; k++)
             for (int j = i0; j < i1; j++) {

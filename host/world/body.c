@@ -305,10 +305,11 @@ int lq_body_collide_ground(lq_body *b, const float *ground, int nx, int nz, doub
     for (int pass = 0; pass < 3; pass++) {
         double rad = lq_body_bounding_radius(b) + dx, deepest = -INFINITY, n[3] = {0, 1, 0}, bx = 0,
                bz = 0, m[3];
-        int i0 = LQ_MAX(0, (int)floor((b->pos[0] - rad - ox) / dx));
-        int i1 = LQ_MIN(nx - 1, (int)floor((b->pos[0] + rad - ox) / dx));
-        int k0 = LQ_MAX(0, (int)floor((b->pos[2] - rad - oz) / dx));
-        int k1 = LQ_MIN(nz - 1, (int)floor((b->pos[2] + rad - oz) / dx));
+        /* clamped as doubles before the casts (a body 1e38 m wide or far off stays defined) */
+        int i0 = (int)fmin(fmax(floor((b->pos[0] - rad - ox) / dx), 0), nx);
+        int i1 = (int)fmin(fmax(floor((b->pos[0] + rad - ox) / dx), -1), nx - 1);
+        int k0 = (int)fmin(fmax(floor((b->pos[2] - rad - oz) / dx), 0), nz);
+        int k1 = (int)fmin(fmax(floor((b->pos[2] + rad - oz) / dx), -1), nz - 1);
         for (int k = k0; k <= k1; k++)
             for (int i = i0; i <= i1; i++)
                 for (int q = 0; q < 9; q++) { /* the cell's centre and quarter points */

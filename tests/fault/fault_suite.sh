@@ -260,13 +260,16 @@ if [[ $(id -u) -ne 0 || ${#as[@]} -gt 0 ]]; then
     # under the sanitizer pass (tools/test), LeakSanitizer's suppressions must be readable
     # by nobody too, or the run ends with exit 1 for the file it could not read
     if [[ ${#as[@]} -gt 0 && ${LSAN_OPTIONS:-} == *suppressions=* ]]; then
-        supp=$(sed -E 's/.*suppressions=([^:]*).*/\1/' <<<"$LSAN_OPTIONS")
+        supp=$(sed -E 's/^(.*:)?suppressions=([^:]*).*/\2/' <<<"$LSAN_OPTIONS")
         cp "$supp" "$tmp/escenes/lsan.supp" && chmod a+r "$tmp/escenes/lsan.supp"
         as+=(env "LSAN_OPTIONS=${LSAN_OPTIONS/$supp/$tmp/escenes/lsan.supp}")
     fi
+    # and the binary, where nobody may run it (a checkout's build folder need not allow it)
+    cp "$LQ" "$tmp/escenes/liquidcl" && chmod a+rx "$tmp/escenes/liquidcl"
+    ELQ=$tmp/escenes/liquidcl
     # shellcheck disable=SC2086
     mkdir -p "$tmp/ro" && chmod 555 "$tmp/ro"
-    "${as[@]}" "$LQ" run "$ESCENE" --out "$tmp/ro/out" --device ref --quiet --frames 2 \
+    "${as[@]}" "$ELQ" run "$ESCENE" --out "$tmp/ro/out" --device ref --quiet --frames 2 \
         ${SETS[$n]} 2>"$tmp/err"
     rc=$?
     [[ $rc -eq 2 && ! -e $tmp/ro/out ]] && grep -q "Permission denied" "$tmp/err" &&
@@ -274,7 +277,7 @@ if [[ $(id -u) -ne 0 || ${#as[@]} -gt 0 ]]; then
         fail "under a read-only folder: exit $rc" "$(cat "$tmp/err")"
     mkdir -p "$tmp/rw" && chmod 777 "$tmp/rw"
     # shellcheck disable=SC2086
-    "${as[@]}" "$LQ" run "$ESCENE" --out "$tmp/rw/out" --device ref --quiet --frames 100000 \
+    "${as[@]}" "$ELQ" run "$ESCENE" --out "$tmp/rw/out" --device ref --quiet --frames 100000 \
         ${SETS[$n]} 2>"$tmp/err" &
     pid=$!
     for _ in $(seq 1 600); do [[ -s $tmp/rw/out/stats.jsonl ]] && break; sleep 0.1; done
@@ -290,7 +293,7 @@ if [[ $(id -u) -ne 0 || ${#as[@]} -gt 0 ]]; then
         fail "turned read-only during the run: exit $rc" "$(tail -n 2 "$tmp/err")"
     chmod -R a+w "$tmp/rw"
     # shellcheck disable=SC2086
-    "${as[@]}" "$LQ" run "$ESCENE" --out "$tmp/rw/out" --device ref --quiet --frames 2 \
+    "${as[@]}" "$ELQ" run "$ESCENE" --out "$tmp/rw/out" --device ref --quiet --frames 2 \
         ${SETS[$n]} 2>"$tmp/err"
     rc=$?
     [[ $rc -eq 0 ]] && whole_files "$tmp/rw/out" &&
