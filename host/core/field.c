@@ -254,6 +254,23 @@ fail:
     return rc;
 }
 
+int lq_field_write_async(lq_field *f, size_t off, size_t bytes, const void *src)
+{
+    int rc = LQ_OK;
+    assert(off + bytes <= lq_field_bytes(f));
+    if (bytes == 0) return LQ_OK;
+    if (f->ctx->backend == LQ_BACKEND_REF) {
+        memcpy((char *)f->host + off, src, bytes);
+        return LQ_OK;
+    }
+    LQ_CL_CHECK(
+        clEnqueueWriteBuffer(f->ctx->cl.queue, f->mem, CL_FALSE, off, bytes, src, 0, NULL, NULL),
+        f->name);
+    return LQ_OK;
+fail:
+    return rc;
+}
+
 int lq_field_read(const lq_field *f, size_t off, size_t bytes, void *dst)
 {
     int rc = LQ_OK;

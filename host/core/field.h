@@ -77,6 +77,9 @@ int lq_field_upload(lq_field *f, const void *src);
 int lq_field_download(const lq_field *f, void *dst);
 /* Part of a field: `bytes` bytes at byte offset `off` (within the field). */
 int lq_field_write(lq_field *f, size_t off, size_t bytes, const void *src);
+/* The same without waiting (no host wait counted): the queue copies src when it reaches
+ * the write, so src must hold still until a later blocking wait on the queue. */
+int lq_field_write_async(lq_field *f, size_t off, size_t bytes, const void *src);
 int lq_field_read(const lq_field *f, size_t off, size_t bytes, void *dst);
 /* Sets every byte of the first `bytes` bytes to zero (bytes == 0: the whole field). */
 int lq_field_zero(lq_field *f, size_t bytes);

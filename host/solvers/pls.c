@@ -517,12 +517,15 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     LQ_PLS_PART(C * 16 + 8, "reinitialisation phi0, mark, lists");
     LQ_PLS_PART(lq_plsparticles_state_bytes(s->nx, s->ny, s->nz, capacity),
                 "particles (two buffers), keys, counts, scans");
-    LQ_PLS_PART(C * (1 + 4 + 16) + LQ_POISSON_GROUPS * 4 + 5 * LQ_POISSON_TAIL * 4,
+    LQ_PLS_PART(C * (1 + 4 + 16) + LQ_POISSON_GROUPS * 4 + 5 * LQ_POISSON_TAIL * 4 +
+                    4 * LQ_POISSON_MAX_LEVELS * 4,
                 "pressure system and CG vectors");
     size_t lx = nx, ly = ny, lz = nz, mg = 0; /* multigrid levels */
     for (int l = 0; l < LQ_POISSON_MAX_LEVELS; l++) {
         size_t lc = lx * ly * lz;
-        mg += lc * 5 + (l > 0 ? lc * 17 : 0); /* state, unknown list; res, coarse system */
+        /* state, unknown list, its scan (3 ints per block of cells, twice); res, coarse
+         * system */
+        mg += lc * 5 + 2 * 3 * (size_t)lq_scan_blocks_of((long long)lc) * 4 + (l > 0 ? lc * 17 : 0);
         if (LQ_MAX(LQ_MAX(lx, ly), lz) <= 4) break;
         lx = (lx + 1) / 2;
         ly = (ly + 1) / 2;

@@ -373,3 +373,27 @@ poisson_mg_tail(int nl, int dim3, global const int *info, TAIL_LEVEL(0), TAIL_LE
         }
     }
 }
+
+/* The unknown lists by stream compaction (lq_poisson_list_block, core/scan.h): one
+ * work-item per virtual block q of 3 nb counts into bsum; after the scan, one per block
+ * writes its entries from boff[q] (kinds 0 and 1) and work-item 0 keeps n[0] and
+ * n[0] + n[1] in cnt[at + 1], cnt[at + 2] (the scan set cnt[at], the total). */
+kernel void poisson_list_count(global const uchar *mask, int nb, int nx, int ny, int ncell,
+                               global int *bsum)
+{
+    int q = get_global_id(0);
+    if (q >= 3 * nb) return;
+    bsum[q] = lq_poisson_list_block(mask, q, nb, nx, ny, ncell, 0, bsum, 0);
+}
+
+kernel void poisson_list_scatter(global const uchar *mask, int nb, int nx, int ny, int ncell,
+                                 global const int *boff, global int *list, global int *cnt, int at)
+{
+    int q = get_global_id(0);
+    if (q == 0) {
+        cnt[at + 1] = boff[nb];
+        cnt[at + 2] = boff[2 * nb];
+    }
+    if (q >= 2 * nb) return;
+    lq_poisson_list_block(mask, q, nb, nx, ny, ncell, 1, list, boff[q]);
+}

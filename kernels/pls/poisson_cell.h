@@ -32,6 +32,7 @@
 #define LQ_POISSON_CELL_H
 
 #include "common/mac_grid.h"
+#include "common/scan_cell.h"
 
 #define LQ_POISSON_OBJECT_AIR                                                                      \
     2 /* has_sdf mode: object cells with φ > 0 are air (lq_poisson_solid) */
@@ -294,10 +295,10 @@ LQ_INLINE float lq_poisson_red_item(int mode, LQ_GLOBAL const float *a, LQ_GLOBA
 }
 
 /* --- unknown lists ----------------------------------------------------------------------
- * Level l's unknowns (LQ_POISSON_UNKNOWN in its mask) in one int array, built by the host from
- * the mask after every build (host/ops/pls/poisson.c): colour 0 ((i + j + k) even) in increasing
- * cell index, then colour 1 likewise. The CG vectors and the V-cycle's passes visit only
- * these cells (about 5 % of the grid in a dam break): every vector they write is 0 off
+ * Level l's unknowns (LQ_POISSON_UNKNOWN in its mask) in one int array, built from the mask
+ * after every build (lq_poisson_list_block below, on the device): colour 0 ((i + j + k)
+ * even) in increasing cell index, then colour 1 likewise. The CG vectors and the V-cycle's passes
+ * visit only these cells (about 5 % of the grid in a dam break): every vector they write is 0 off
  * the unknowns (zeroed by the solver, never written there by a list pass), which is what
  * the whole-grid passes wrote there, so a list pass updates what a whole-grid pass would,
  * bit for bit, and one colour's cells share no face (order-free).
@@ -305,6 +306,38 @@ LQ_INLINE float lq_poisson_red_item(int mode, LQ_GLOBAL const float *a, LQ_GLOBA
  * entries, group g the entries [g S, min((g + 1) S, n)) with S = ceil(n / G), its item l
  * the entries g S + l + LQ_POISSON_LOCAL t in increasing t, then the fixed tree per group and
  * the host's sum of the group sums in order, in double. */
+/* The lists are built by stream compaction (core/scan.h), on the device as on the host:
+ * the cells are cut into nb blocks of LQ_SCAN_BLOCK, and virtual block q of 3 nb is
+ * block q mod nb seen as kind q / nb: 0 its colour-0 unknowns, 1 its colour-1 unknowns,
+ * 2 its unknowns with a Dirichlet term (counted only: the singular test). A block's
+ * count, the exclusive scan of the 3 nb counts, and the block's entries written in cell
+ * order from its offset give colour 0 then colour 1, each in increasing cell index; the
+ * scan's offsets at nb and 2 nb are n[0] and n[0] + n[1], its total less the latter the
+ * Dirichlet count. Returns the count; writes the entries from list[at] when `write`. */
+LQ_INLINE int lq_poisson_list_block(LQ_GLOBAL const unsigned char *mask, int q, int nb, int nx,
+                                    int ny, int ncell, int write, LQ_GLOBAL int *list, int at)
+{
+    int kind = q / nb, c0 = (q - kind * nb) * LQ_SCAN_BLOCK;
+    int c1 = c0 + LQ_SCAN_BLOCK < ncell ? c0 + LQ_SCAN_BLOCK : ncell;
+    int i = c0 % nx, jk = c0 / nx, m = 0;
+    int par = (i + jk % ny + jk / ny) & 1; /* (i + j + k) & 1, kept as i and the row step */
+    for (int c = c0; c < c1; c++) {
+        unsigned int f = mask[c];
+        int take =
+            (f & LQ_POISSON_UNKNOWN) && (kind == 2 ? (f & LQ_POISSON_DIRICHLET) != 0 : par == kind);
+        if (take && write) list[at + m] = c;
+        m += take;
+        if (++i == nx) { /* next row: j + 1 (or k + 1, j back to 0) */
+            i = 0;
+            jk++;
+            par = (jk % ny + jk / ny) & 1;
+        } else {
+            par ^= 1;
+        }
+    }
+    return m;
+}
+
 LQ_INLINE int lq_poisson_list_groups(int n)
 {
     int g = (n + LQ_POISSON_LOCAL - 1) / LQ_POISSON_LOCAL;

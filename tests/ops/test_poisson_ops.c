@@ -127,6 +127,32 @@ static void test_twins(int nx, int ny, int nz, const lq_poisson_params *prm, uin
         CHECK(A.ops.unknowns > 0 && A.ops.unknowns < (int)nc);
         fprintf(stderr, "  sdf %d: %d unknowns, %d with an air/Dirichlet term\n", with_sdf,
                 A.ops.unknowns, A.ops.dirichlet);
+        /* every level's unknown list (built by compaction on both backends): colour 0 then
+         * colour 1, each in increasing cell index, against the masks read directly */
+        for (int l = 0; l < B.ops.levels; l++) {
+            lq_poisson_level *la = &A.ops.lv[l], *lb = &B.ops.lv[l];
+            const lq_field *ma = l ? &la->mask : &A.ops.mask;
+            int lc = la->nx * la->ny * la->nz, m = 0, ok = 1, dir = 0;
+            int *got = malloc((size_t)lc * sizeof(int));
+            CHECK_OK(lq_field_download(&lb->list, got));
+            const unsigned char *mk = ma->host;
+            for (int colour = 0; colour < 2; colour++)
+                for (int c = 0; c < lc; c++) {
+                    int i = c % la->nx, j = (c / la->nx) % la->ny, k = c / (la->nx * la->ny);
+                    if (!(mk[c] & LQ_POISSON_UNKNOWN) || ((i + j + k) & 1) != colour) continue;
+                    ok &= ((int *)la->list.host)[m] == c && got[m] == c;
+                    dir += l == 0 && colour == 0 && (mk[c] & LQ_POISSON_DIRICHLET);
+                    m++;
+                }
+            for (int c = 0; l == 0 && c < lc; c++) /* colour 1's Dirichlet unknowns */
+                dir += (mk[c] & LQ_POISSON_UNKNOWN) && (mk[c] & LQ_POISSON_DIRICHLET) &&
+                       ((c % la->nx + (c / la->nx) % la->ny + c / (la->nx * la->ny)) & 1);
+            CHECK_MSG(ok && m == la->n[0] + la->n[1] && la->n[0] == lb->n[0] &&
+                          la->n[1] == lb->n[1] && (l > 0 || dir == B.ops.dirichlet),
+                      "level %d list: %d entries, ref %d+%d, device %d+%d", l, m, la->n[0],
+                      la->n[1], lb->n[0], lb->n[1]);
+            free(got);
+        }
         /* vectors: random, including garbage off the unknowns (must not leak in) */
         fill(buf, nc, &r, -1, 1);
         up2(&A.x, &B.x, buf);

@@ -16,8 +16,8 @@
 #include "core/profile.h"
 
 static const char *const lq_plspocket_sources[] = {
-    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/pls/poisson_cell.h",
-    "kernels/pls/plspocket_cell.h", "kernels/pls/plspocket.cl"};
+    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h",    "kernels/common/scan_cell.h",
+    "kernels/pls/poisson_cell.h", "kernels/pls/plspocket_cell.h", "kernels/pls/plspocket.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 

@@ -18,8 +18,8 @@
 #include "core/profile.h"
 
 static const char *const lq_poisson_sources[] = {
-    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/pls/poisson_cell.h",
-    "kernels/pls/poisson.cl"};
+    "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", LQ_SCAN_SOURCES,
+    "kernels/pls/poisson_cell.h", "kernels/pls/poisson.cl"};
 
 #define IS_REF(o) ((o)->ctx->backend == LQ_BACKEND_REF)
 
@@ -69,6 +69,9 @@ static const lq_kernel_slot lq_poisson_kernels[] = {
     LQ_KERNEL(lq_poisson_ops, mg_residual_w, "poisson_mg_residual"),
     LQ_KERNEL(lq_poisson_ops, mg_restrict_w, "poisson_mg_restrict"),
     LQ_KERNEL(lq_poisson_ops, mg_prolong_w, "poisson_mg_prolong"),
+    LQ_KERNEL(lq_poisson_ops, list_count, "poisson_list_count"),
+    LQ_KERNEL(lq_poisson_ops, list_scatter, "poisson_list_scatter"),
+    LQ_SCAN_KERNELS(lq_poisson_ops),
 };
 static const lq_program lq_poisson_program =
     LQ_PROGRAM("XYZ", lq_poisson_sources, lq_poisson_kernels);
@@ -117,11 +120,11 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (!rc) rc = lq_field_alloc(ctx, &o->partial, "poisson.partial", o->groups, 1, 1, 4);
     if (!rc) {
         o->partial_host = calloc((size_t)o->groups, sizeof(float));
-        o->mask_host = malloc((size_t)n);
-        o->list_host = malloc((size_t)n * sizeof(int));
-        if (!o->partial_host || !o->mask_host || !o->list_host)
-            rc = lq_error(LQ_ESIM, "poisson: out of host memory");
+        if (!o->partial_host) rc = lq_error(LQ_ESIM, "poisson: out of host memory");
     }
+    if (!rc)
+        rc = lq_field_alloc(ctx, &o->counts, "poisson.counts", 4 * LQ_POISSON_MAX_LEVELS, 1, 1, 4);
+    if (!rc) rc = lq_field_zero(&o->counts, 0);
     if (!rc) rc = lq_field_alloc(ctx, &o->tail_info, "poisson.tail", 5 * LQ_POISSON_TAIL, 1, 1, 4);
     o->tail = -1;
     o->tail_cells = LQ_POISSON_TAIL_CELLS;
@@ -138,6 +141,9 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
         o->levels = l + 1;
         rc = lq_field_alloc(ctx, &L->state, "poisson.mg.state", lx, ly, lz, 1);
         if (!rc) rc = lq_field_alloc(ctx, &L->list, "poisson.mg.list", lx, ly, lz, 4);
+        int vb = 3 * lq_scan_blocks_of((long long)lx * ly * lz);
+        if (!rc) rc = lq_field_alloc(ctx, &L->bsum, "poisson.mg.scan", vb, 1, 1, 4);
+        if (!rc) rc = lq_field_alloc(ctx, &L->boff, "poisson.mg.scan", vb, 1, 1, 4);
         if (l > 0) { /* level 0: the mask and diag above, CG's q as the residual */
             if (!rc) rc = lq_field_alloc(ctx, &L->res, "poisson.mg.res", lx, ly, lz, 4);
             if (!rc) rc = lq_field_alloc(ctx, &L->mask, "poisson.mg.mask", lx, ly, lz, 1);
@@ -160,19 +166,17 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 void lq_poisson_ops_release(lq_poisson_ops *o)
 {
     lq_program_release(&lq_poisson_program, o, &o->program);
-    lq_field *fs[] = {&o->mask, &o->diag, &o->r, &o->z, &o->d, &o->q, &o->partial, &o->tail_info};
+    lq_field *fs[] = {&o->mask, &o->diag,    &o->r,         &o->z,     &o->d,
+                      &o->q,    &o->partial, &o->tail_info, &o->counts};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     for (int l = 0; l < LQ_POISSON_MAX_LEVELS; l++) {
         lq_poisson_level *L = &o->lv[l];
-        lq_field *ls[] = {&L->mask, &L->diag, &L->state, &L->x, &L->b, &L->res, &L->list};
+        lq_field *ls[] = {&L->mask, &L->diag, &L->state, &L->x,   &L->b,
+                          &L->res,  &L->list, &L->bsum,  &L->boff};
         for (size_t i = 0; i < LQ_COUNT(ls); i++) lq_field_release(ls[i]);
     }
     free(o->partial_host);
-    free(o->mask_host);
-    free(o->list_host);
     o->partial_host = NULL;
-    o->mask_host = NULL;
-    o->list_host = NULL;
 }
 
 static lq_range lq_poisson_cells(const lq_poisson_ops *o)
@@ -325,50 +329,53 @@ int lq_poisson_reduce(lq_poisson_ops *o, int mode, const lq_field *a, const lq_f
 
 /* --- unknown lists and the CG's list passes (poisson_cell.h) ---------------------------- */
 
-/* mask → list: colour 0 in increasing index, then colour 1. */
-static void lq_poisson_make_list(const unsigned char *mask, int nx, int ny, int nz, int *list,
-                                 int n[2])
+/* Level l's list by stream compaction (poisson_cell.h, lq_poisson_list_block): the counts
+ * land in o->counts[4 l …] (read once for all levels by lq_poisson_lists). */
+static int lq_poisson_list_level(lq_poisson_ops *o, int l)
 {
-    int m = 0;
-    for (int colour = 0; colour < 2; colour++) {
-        int start = m;
-        for (int k = 0; k < nz; k++)
-            for (int j = 0; j < ny; j++)
-                for (int i = (j + k + colour) & 1; i < nx; i += 2) {
-                    int c = LQ_MAC_CELL(i, j, k, nx, ny);
-                    if (mask[c] & LQ_POISSON_UNKNOWN) list[m++] = c;
-                }
-        n[colour] = m - start;
-    }
+    lq_poisson_level *L = &o->lv[l];
+    int ncell = L->nx * L->ny * L->nz, nb = lq_scan_blocks_of(ncell), at = 4 * l;
+    lq_scan_bufs sb = {.bsum = &L->bsum,
+                       .boff = &L->boff,
+                       .cnt = &o->counts,
+                       .capacity = 3 * nb * LQ_SCAN_BLOCK,
+                       .at = {.live = at, .dropped = at + 3, .made = -1, .also = -1}};
+    const lq_field *mask = lq_poisson_lmask(o, l);
+    lq_arg ca[] = {LQ_MEM(mask),  LQ_VAL(nb),    LQ_VAL(L->nx),
+                   LQ_VAL(L->ny), LQ_VAL(ncell), LQ_MEM(&L->bsum)};
+    lq_arg sa[] = {LQ_MEM(mask),     LQ_VAL(nb),         LQ_VAL(L->nx),
+                   LQ_VAL(L->ny),    LQ_VAL(ncell),      LQ_MEM(&L->boff),
+                   LQ_MEM(&L->list), LQ_MEM(&o->counts), LQ_VAL(at)};
+    return lq_scan_compact(&o->scan, &sb, 3 * nb * LQ_SCAN_BLOCK, &o->list_count, LQ_ARGS(ca),
+                           &o->list_scatter, LQ_ARGS(sa));
 }
 
 int lq_poisson_lists(lq_poisson_ops *o)
 {
     int rc = LQ_OK, levels = o->mg_ready ? o->levels : 1;
+    int *cnt = o->counts_host;
+    /* every level's list on the device, then one read of all their counts */
+    for (int l = 0; l < levels && !rc; l++) {
+        if (IS_REF(o))
+            lq_poisson_ref_list(o, l, cnt + 4 * l);
+        else
+            rc = lq_poisson_list_level(o, l);
+    }
+    if (!rc && !IS_REF(o)) rc = lq_field_read(&o->counts, 0, (size_t)levels * 4 * sizeof(int), cnt);
     for (int l = 0; l < levels && !rc; l++) {
         lq_poisson_level *L = &o->lv[l];
-        const lq_field *mask = lq_poisson_lmask(o, l);
-        const unsigned char *m = mask->host;
-        int *list = IS_REF(o) ? (int *)L->list.host : o->list_host;
-        if (!IS_REF(o)) {
-            rc = lq_field_download(mask, o->mask_host);
-            m = o->mask_host;
-        }
-        if (rc) break;
-        lq_poisson_make_list(m, L->nx, L->ny, L->nz, list, L->n);
+        const int *c = cnt + 4 * l;
+        L->n[0] = c[1];
+        L->n[1] = c[2] - c[1];
         L->dense = o->dense_ratio > 0 &&
                    (long)(L->n[0] + L->n[1]) * o->dense_ratio > (long)L->nx * L->ny * L->nz;
-        if (l == 0) o->dense = L->dense;
         if (l == 0) { /* the counts of lq_poisson_build */
-            o->unknowns = L->n[0] + L->n[1];
-            o->dirichlet = 0;
-            for (int t = 0; t < o->unknowns; t++)
-                o->dirichlet += (m[list[t]] & LQ_POISSON_DIRICHLET) != 0;
+            o->dense = L->dense;
+            o->unknowns = c[2];
+            o->dirichlet = c[0] - c[2];
         }
-        size_t bytes = (size_t)(L->n[0] + L->n[1]) * sizeof(int);
-        if (!IS_REF(o) && bytes) rc = lq_field_write(&L->list, 0, bytes, list);
         /* the vectors the list passes write only on the unknowns start at 0 elsewhere */
-        if (!rc) rc = lq_field_zero(lq_poisson_lres(o, l), 0);
+        rc = lq_field_zero(lq_poisson_lres(o, l), 0);
         if (!rc && l == 0) rc = lq_field_zero(&o->r, 0);
         if (!rc && l > 0) rc = lq_field_zero(&L->x, 0);
         if (!rc && l > 0) rc = lq_field_zero(&L->b, 0);
@@ -393,7 +400,12 @@ int lq_poisson_lists(lq_poisson_ops *o)
         e[3] = o->lv[l].n[0];
         e[4] = o->lv[l].n[1];
     }
-    return lq_field_upload(&o->tail_info, info);
+    /* written without a wait (the queue is in order; tail_host holds still until the next
+     * build's counts read has waited for this write), and only when it changed */
+    if (o->tail_valid && memcmp(info, o->tail_host, sizeof info) == 0) return rc;
+    memcpy(o->tail_host, info, sizeof info);
+    o->tail_valid = 1;
+    return lq_field_write_async(&o->tail_info, 0, sizeof info, o->tail_host);
 }
 
 static int lq_poisson_nlist(const lq_poisson_ops *o)

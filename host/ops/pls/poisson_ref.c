@@ -260,3 +260,20 @@ void lq_poisson_ref_residual_list(lq_poisson_ops *o, const lq_field *b, float sh
     lq_poisson_residual_cell(CF(b), shift, CF(p), UC(&o->mask), CF(&o->diag), F(r), i, j, k, L->nx,
                              L->ny, L->nz);
 }
+
+/* --- the unknown lists: poisson_list_count, the scan, poisson_list_scatter ------------- */
+
+void lq_poisson_ref_list(lq_poisson_ops *o, int l, int cnt[3])
+{
+    lq_poisson_level *L = &o->lv[l];
+    int ncell = L->nx * L->ny * L->nz, nb = lq_scan_blocks_of(ncell);
+    const unsigned char *m = UC(lq_poisson_lmask(o, l));
+    int *bsum = L->bsum.host, *boff = L->boff.host, *list = L->list.host;
+    for (int q = 0; q < 3 * nb; q++)
+        bsum[q] = lq_poisson_list_block(m, q, nb, L->nx, L->ny, ncell, 0, list, 0);
+    cnt[0] = lq_scan_serial(boff, bsum, 3 * nb, 0);
+    cnt[1] = boff[nb];
+    cnt[2] = boff[2 * nb];
+    for (int q = 0; q < 2 * nb; q++)
+        lq_poisson_list_block(m, q, nb, L->nx, L->ny, ncell, 1, list, boff[q]);
+}

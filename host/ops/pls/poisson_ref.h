@@ -32,6 +32,7 @@
 #define LQ_HOST_POISSON_REF_H
 
 #include "core/kernel.h"
+#include "core/scan.h"
 #include "pls/poisson_cell.h"
 
 typedef enum lq_poisson_solver {
@@ -90,6 +91,7 @@ typedef struct lq_poisson_level {
     lq_field state;      /* uchar per cell: LQ_PS_ST_* */
     lq_field x, b, res;  /* correction, RHS (coarse levels), residual */
     lq_field list;       /* int per cell: the unknowns, colour 0 then 1 (poisson_cell.h) */
+    lq_field bsum, boff; /* int per virtual block (3 per cell block): the lists' scan */
     int n[2];            /* unknowns of each colour (list entries) */
     int dense;           /* more than 1/LQ_POISSON_DENSE of its cells are unknowns: the
                           * V-cycle's passes run over the whole level (OpenCL) */
@@ -104,20 +106,24 @@ typedef struct lq_poisson_ops {
     lq_field r, z, d, q; /* solver vectors per cell */
     lq_field partial;    /* one float per reduction group */
     float *partial_host;
-    unsigned char *mask_host; /* a level's mask, read back to build its list */
-    int *list_host;
-    int unknowns, dirichlet; /* counted by lq_poisson_build */
-    int levels;              /* multigrid levels (coarsest: longest side ≤ 4) */
-    int tail;                /* first level of the one-work-group tail (-1: none) */
-    int tail_cells;          /* its threshold (LQ_POISSON_TAIL_CELLS; < 0: no tail, tests) */
-    lq_field tail_info;      /* int[5 LQ_POISSON_TAIL]: per tail level nx, ny, nz, n[0], n[1] */
-    int mg_ready;            /* the hierarchy matches the last build */
+    lq_scan scan;    /* the lists' block scan (core/scan.h) */
+    lq_field counts; /* int[4 LQ_POISSON_MAX_LEVELS]: per level total, n[0],
+                      * n[0] + n[1], (dropped: 0) */
+    int counts_host[4 * LQ_POISSON_MAX_LEVELS];
+    int tail_host[5 * LQ_POISSON_TAIL]; /* the tail's level table as last written */
+    int tail_valid;                     /* tail_host was written to tail_info */
+    int unknowns, dirichlet;            /* counted by lq_poisson_build */
+    int levels;                         /* multigrid levels (coarsest: longest side ≤ 4) */
+    int tail;                           /* first level of the one-work-group tail (-1: none) */
+    int tail_cells;     /* its threshold (LQ_POISSON_TAIL_CELLS; < 0: no tail, tests) */
+    lq_field tail_info; /* int[5 LQ_POISSON_TAIL]: per tail level nx, ny, nz, n[0], n[1] */
+    int mg_ready;       /* the hierarchy matches the last build */
     lq_poisson_level lv[LQ_POISSON_MAX_LEVELS];
     cl_program program;
     lq_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
         rhs, project, mg_state, mg_coarsen, mg_system, mg_smooth, mg_residual, mg_restrict,
         mg_prolong, mg_coarse, apply_dot, update_dot, dot_list, direction_list, mg_tail,
-        mg_smooth_w, mg_residual_w, mg_restrict_w, mg_prolong_w;
+        mg_smooth_w, mg_residual_w, mg_restrict_w, mg_prolong_w, list_count, list_scatter;
     int dense;       /* level 0 is dense: CG runs the whole-grid passes (both backends) */
     int dense_ratio; /* LQ_POISSON_DENSE (0: lists always, tests) */
 } lq_poisson_ops;
@@ -129,6 +135,9 @@ int lq_poisson_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf
 int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z); /* o->q: scratch */
 
 /* Reference twins (host/ops/pls/poisson_ref.c): same arguments, host storage. */
+/* Level l's unknown list by the compaction of lq_poisson_list_block; cnt[0 … 2]: the
+ * total of the scan, n[0], n[0] + n[1] (the device's counts). */
+void lq_poisson_ref_list(lq_poisson_ops *o, int l, int cnt[3]);
 void lq_poisson_ref_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                              const lq_poisson_params *prm);
 void lq_poisson_ref_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *x, int colour);
