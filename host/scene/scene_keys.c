@@ -630,6 +630,15 @@ const lq_key lq_scene_keys[] = {
     K_MAP("mac", 0, MAC, "Settings of the `mac` solver."),
     K_FLOAT("mac.viscosity", 0, MAC, 0, 10, "1e-6", "m²/s",
             "Kinematic viscosity ν of eq. 2 (water: 1e-6; thick soup: 3e-3)."),
+    K_ENUM("mac.preset", 0, MAC, "liquidcl|paper", "liquidcl",
+           "The four switches where liquidcl departs from Foster & Metaxas (1996) in one key, "
+           "as defaults that a switch written in the scene (or by `--set`) still overrides. "
+           "`liquidcl`: the improved choices, each switch's own default (`mac.upwind` 1, "
+           "`mac.surface_pressure` fill, `mac.surface_solve` true, `mac.fill_cavities` true). "
+           "`paper`: the paper's (`mac.upwind` 0: centred differences; `mac.surface_pressure` "
+           "centre; `mac.surface_solve` false: Gates' rules close the surface cells' "
+           "divergence; `mac.fill_cavities` false: a cell without markers is air, §4.1). The "
+           "measured effect of each: docs/VALIDATION.md, `mac` presets."),
     K_FLOAT("mac.upwind", 0, MAC, 0, 1, "1", "",
             "Donor-cell share γ of eq. 2's convective terms: 0 is the paper's centred "
             "differences (unstable for nearly inviscid flow: a dam break blew up), 1 fully "
