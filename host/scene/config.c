@@ -682,7 +682,10 @@ static void lq_config_read_mac(const lq_scene *s, lq_config *c)
 {
     lq_config_mac *m = &c->mac;
     m->viscosity = lq_scene_float(s, "mac.viscosity");
-    m->upwind = lq_scene_float(s, "mac.upwind");
+    /* mac.preset: the paper's switches as defaults, a switch written in the scene wins */
+    m->preset_paper = lq_config_word(s, "liquidcl|paper", "mac.preset") == 1;
+    bool paper = m->preset_paper;
+    m->upwind = paper && !lq_scene_has(s, "mac.upwind") ? 0.0 : lq_scene_float(s, "mac.upwind");
     m->jacobi = lq_config_word(s, "red-black|jacobi", "mac.pressure") == 1;
     m->has_beta0 = lq_scene_has(s, "mac.beta0");
     m->beta0 = lq_scene_float(s, "mac.beta0");
@@ -697,9 +700,15 @@ static void lq_config_read_mac(const lq_scene *s, lq_config *c)
     m->forcing.at_amplitude = lq_scene_at(s, "mac.forcing.amplitude");
     m->surface = lq_config_word(s, "markers|heightfield|chains", "mac.surface");
     m->surface_pressure_fill = lq_config_word(s, "fill|centre", "mac.surface_pressure") == 0;
+    if (paper && !lq_scene_has(s, "mac.surface_pressure")) m->surface_pressure_fill = false;
     m->has_surface_solve = lq_scene_has(s, "mac.surface_solve");
     m->surface_solve = lq_scene_bool(s, "mac.surface_solve");
+    if (paper && !m->has_surface_solve) {
+        m->surface_solve = false;
+        m->has_surface_solve = true; /* decided: the forcing and surface defaults leave it */
+    }
     m->fill_cavities = lq_scene_bool(s, "mac.fill_cavities");
+    if (paper && !lq_scene_has(s, "mac.fill_cavities")) m->fill_cavities = false;
     m->surface_solve_ghost_fill = lq_config_word(s, "fill|empty", "mac.surface_solve_ghost") == 0;
     m->particles = lq_scene_int(s, "mac.particles");
     m->at_surface = lq_scene_at(s, "mac.surface");

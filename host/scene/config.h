@@ -398,6 +398,7 @@ typedef struct lq_config_splash {
 enum { LQ_CONFIG_SURFACE_MARKERS, LQ_CONFIG_SURFACE_HEIGHTFIELD, LQ_CONFIG_SURFACE_CHAINS };
 
 typedef struct lq_config_mac {
+    bool preset_paper; /* mac.preset: paper (else liquidcl), already applied below */
     double viscosity, upwind;
     bool jacobi; /* pressure: jacobi (else red-black) */
     bool has_beta0;

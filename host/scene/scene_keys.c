@@ -164,7 +164,10 @@ const lq_key lq_scene_keys[] = {
            "Boundary condition on the grid's six faces: one word for all faces, or a "
            "mapping of the faces below (faces not named are `free-slip`). `mac`, `pls` and "
            "`splash` walls are closed (free- or no-slip; the height-field solvers reflect at "
-           "either). `shallow` also takes `open`: waves and water leave (or come in) as if the "
+           "either; `pls` mirrors the tangential velocity negatively beyond a no-slip wall in "
+           "its advection and its viscous step, so no-slip matters there with "
+           "`pls.viscosity`). `shallow` also takes `open`: waves and water leave (or come in) as "
+           "if the "
            "water went on, by the radiation condition u = √(g/d) (h − h0) at the wall (h0 the "
            "surface there at the start); and `absorbing`: a layer `shallow.absorbing_width` "
            "wide along the wall damps the water's motion so waves die in it, and the water "
@@ -627,6 +630,15 @@ const lq_key lq_scene_keys[] = {
     K_MAP("mac", 0, MAC, "Settings of the `mac` solver."),
     K_FLOAT("mac.viscosity", 0, MAC, 0, 10, "1e-6", "m²/s",
             "Kinematic viscosity ν of eq. 2 (water: 1e-6; thick soup: 3e-3)."),
+    K_ENUM("mac.preset", 0, MAC, "liquidcl|paper", "liquidcl",
+           "The four switches where liquidcl departs from Foster & Metaxas (1996) in one key, "
+           "as defaults that a switch written in the scene (or by `--set`) still overrides. "
+           "`liquidcl`: the improved choices, each switch's own default (`mac.upwind` 1, "
+           "`mac.surface_pressure` fill, `mac.surface_solve` true, `mac.fill_cavities` true). "
+           "`paper`: the paper's (`mac.upwind` 0: centred differences; `mac.surface_pressure` "
+           "centre; `mac.surface_solve` false: Gates' rules close the surface cells' "
+           "divergence; `mac.fill_cavities` false: a cell without markers is air, §4.1). The "
+           "measured effect of each: docs/VALIDATION.md, `mac` presets."),
     K_FLOAT("mac.upwind", 0, MAC, 0, 1, "1", "",
             "Donor-cell share γ of eq. 2's convective terms: 0 is the paper's centred "
             "differences (unstable for nearly inviscid flow: a dam break blew up), 1 fully "

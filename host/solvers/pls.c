@@ -69,7 +69,10 @@
  *
  * Invariants. dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|), the frame's rest cut into
  * equal steps (core/framesplit.h). Grid: the pls conventions (no wall layer; the domain
- * edge is a closed free-slip wall). Objects (obstacles box, sphere, cylinder) are an
+ * edge is a closed wall, free-slip or, per wall by `walls`, no-slip: the tangential
+ * velocity's ghost beyond it is −u, in the velocity's advection sample (4) and in the
+ * viscous step (5); the normal faces are 0 either way, the projection and the
+ * extrapolation see only those).  Objects (obstacles box, sphere, cylinder) are an
  * analytic signed distance at cell centres; mesh and mask obstacles and terrain are
  * voxelised (host/world/voxel.c) and reinitialised into one. Boxes, spheres, cylinders
  * and meshes with obstacles[].motion move (keyframed rigid motion,
@@ -80,7 +83,7 @@
  * do, with the measurements: docs/VALIDATION.md, `pls`.
  *
  * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
- * scene is refused), no-slip domain walls (every wall is free-slip), moving inlets and
+ * scene is refused), moving inlets and
  * outlets. A liquid with no air at all is one closed tank: its pockets are not enslaved
  * (the projection removes b's mean), so two closed tanks in one scene only converge when
  * each one's walls bring no net flux.
@@ -170,7 +173,11 @@ typedef struct lq_pls {
     bool pockets;
     int pocket_passes;
     lq_plspocket_ops plspocket;
-    int visc_iters; /* this frame's CG iterations, all components */
+    int noslip;           /* walls: bit 2 d + side no-slip (walls:, x_min 0 ... z_max 5) */
+    int visc_iters;       /* this frame's CG iterations, all components */
+    int visc_unconverged; /* this frame's steps whose viscous solve stopped short */
+    double visc_residual; /* this frame's worst final ‖b − Ax‖ / ‖b‖ of the viscous solve */
+    lq_viscosity_stats visc_worst; /* the last unconverged step's, for the warning */
     lq_sladvect_ops sladvect;
     lq_reinit_ops reinit;
     lq_plsparticles_ops plsparticles;
@@ -590,7 +597,8 @@ static int lq_pls_config(lq_pls *s, const lq_config *cfg)
     s->reseed_every = c->reseed_every;
     s->divfree = c->divfree;
     float h = (float)s->h;
-    s->sladvect_params = (lq_sladvect_params){.dt = 0, .h = h};
+    for (int f = 0; f < (nz == 1 ? 4 : 6); f++) s->noslip |= cfg->wall_noslip[f] << f;
+    s->sladvect_params = (lq_sladvect_params){.dt = 0, .h = h, .noslip = s->noslip};
     s->reinit_params = lq_reinit_params_default(h);
     s->reinit_params.method = c->reinit_pde ? LQ_REINIT_PDE : LQ_REINIT_FIM;
     int per_cell = c->particles_per_cell;
@@ -651,8 +659,8 @@ static int lq_pls_viscous(lq_pls *s, const lq_config *cfg)
     if (!s->viscous) return LQ_OK;
     int rc = lq_timefn_init(cfg, &cfg->pls.viscosity_change, nu0, &s->nu_t);
     if (rc) return rc;
-    s->viscosity_params =
-        (lq_viscosity_params){.h = (float)s->h, .free_slip = 1, .cross = LQ_VISCOSITY_CROSS_MASKED};
+    s->viscosity_params = (lq_viscosity_params){
+        .h = (float)s->h, .noslip = s->noslip, .cross = LQ_VISCOSITY_CROSS_MASKED};
     return LQ_OK;
 }
 
@@ -1175,7 +1183,14 @@ static int lq_pls_viscosity(lq_pls *s, double dt)
     if (!rc)
         rc = lq_viscosity_step(&s->viscosity, &s->un, &s->vn, &s->wn, &s->u, &s->v, &s->w, nu,
                                &s->phi, lq_pls_sdf(s), &s->viscosity_params, &vst);
-    for (int a = 0; a < 3 && !rc; a++) s->visc_iters += vst.iterations[a];
+    for (int a = 0; a < 3 && !rc; a++) {
+        s->visc_iters += vst.iterations[a];
+        s->visc_residual = fmax(s->visc_residual, vst.residual[a]);
+    }
+    if (!rc && !vst.converged) {
+        s->visc_unconverged++;
+        s->visc_worst = vst;
+    }
     return rc;
 }
 
@@ -1395,6 +1410,8 @@ static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
     if (s->viscous) {
         lq_stats_extra(st, "viscosity", lq_timefn_eval(&s->nu_t, s->t));
         lq_stats_extra(st, "viscosity_iterations", s->visc_iters);
+        lq_stats_extra(st, "viscosity_residual", s->visc_residual);
+        lq_stats_extra(st, "viscosity_unconverged", s->visc_unconverged);
     }
     if (s->control) {
         lq_stats_extra(st, "control_particles", s->plscontrol.binned);
@@ -1464,8 +1481,8 @@ static int lq_pls_advance(void *state, int frame, double t_end, lq_frame_stats *
 {
     lq_pls *s = state;
     s->frame = frame;
-    s->iterations = s->unconverged = s->visc_iters = 0;
-    s->residual = 0;
+    s->iterations = s->unconverged = s->visc_iters = s->visc_unconverged = 0;
+    s->residual = s->visc_residual = 0;
     s->escaped = 0;
     lq_framesplit fr = lq_framesplit_start(s->t, t_end);
     int rc = LQ_OK;
@@ -1480,6 +1497,13 @@ static int lq_pls_advance(void *state, int frame, double t_end, lq_frame_stats *
         if (!rc) lq_framesplit_took(&fr, dt);
     }
     if (rc) return lq_framesplit_failed(rc, s->step, s->t, lq_pls_stage_fields);
+    if (s->visc_unconverged > 0) /* stats: viscosity_unconverged */
+        fprintf(stderr,
+                "liquidcl: warning: frame %d: the viscosity solve stopped unconverged in %d "
+                "step(s) (last: %s; tolerance %.2g, at most %d iterations a component)\n",
+                frame, s->visc_unconverged, s->visc_worst.message,
+                s->viscosity_params.tol > 0 ? s->viscosity_params.tol : 1e-6,
+                s->viscosity_params.max_iter > 0 ? s->viscosity_params.max_iter : 500);
     LQ_STAGE(rc, s->ctx, "frame stats", lq_pls_measure_frame(s, st));
     lq_framesplit_report(&fr, st);
     return rc;

@@ -9,11 +9,12 @@
 
 kernel void sladvect_velocity(global float *out, global const float *u, global const float *v,
                               global const float *w, int comp, float h, float ih, float lx,
-                              float ly, float lz, float dt)
+                              float ly, float lz, float dt, int noslip)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX + (comp == 0) || j >= NY + (comp == 1) || k >= NZ + (comp == 2)) return;
-    lq_sladvect_velocity_face(out, u, v, w, comp, i, j, k, NX, NY, NZ, h, ih, lx, ly, lz, dt);
+    lq_sladvect_velocity_face(out, u, v, w, comp, i, j, k, NX, NY, NZ, h, ih, lx, ly, lz, dt,
+                              noslip);
 }
 
 kernel void sladvect_scalar(global float *qn, global const float *q, global const float *u,

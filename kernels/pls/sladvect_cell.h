@@ -17,6 +17,11 @@
  * Velocity: each face component is backtraced from its own face position (u from
  * (i h, (j+½) h, (k+½) h), ...) and sampled from its own lattice. Faces on the domain
  * edge (u at i = 0 or nx, v at j = 0 or ny, w at k = 0 or nz) are set to 0 (walls).
+ * Tangential components at walls: free-slip holds the outermost value out to the wall
+ * (the clamped sample); a no-slip wall (per wall, the `noslip` bits as in
+ * viscosity_cell.h) mirrors it negatively beyond, so the sample falls linearly to 0 at
+ * the wall within its last half cell (lq_sladvect_noslip). The backtrace itself samples
+ * the clamped velocity either way (it is shared with the scalar).
  * Scalar: backtraced from the cell centre ((i+½) h, ...) and sampled on the cell-centre
  * lattice, which clamps at the outermost centres (the value is held constant out to the
  * domain edge).
@@ -117,12 +122,31 @@ LQ_INLINE float lq_sladvect_at(int a, int face, float h)
     return face ? (float)a * h : ((float)a + 0.5f) * h;
 }
 
+/* Sample r of component comp at the departure point q, with the no-slip walls (bit
+ * 2 d + side of noslip, d ≠ comp) applied: within h/2 of such a wall the clamped sample
+ * holds the outermost value v0, where the ghost −v0 beyond the wall gives v0 · 2δ/h (δ
+ * the distance to the wall: the trilinear sample with that ghost layer, exactly). */
+LQ_INLINE float lq_sladvect_noslip(float r, lq_markers_vec3 q, int comp, int nz, float ih, float lx,
+                                   float ly, float lz, int noslip)
+{
+    float pos[3] = {q.x, q.y, q.z}, len[3] = {lx, ly, lz};
+    for (int d = 0; d < (nz > 1 ? 3 : 2); d++) {
+        if (d == comp) continue;
+        float lo = pos[d], hi = len[d] - pos[d];
+        if ((noslip >> (2 * d) & 1) && lo * (2.0f * ih) < 1.0f) r = r * (lo * (2.0f * ih));
+        if ((noslip >> (2 * d + 1) & 1) && hi * (2.0f * ih) < 1.0f) r = r * (hi * (2.0f * ih));
+    }
+    return r;
+}
+
 /* Face component `comp` (0 u, 1 v, 2 w) at face (i, j, k) of its lattice, from the old
- * velocity (u, v, w) into out. */
+ * velocity (u, v, w) into out; no-slip walls by lq_sladvect_noslip (noslip 0: all free-slip,
+ * the clamped sample). */
 LQ_INLINE void lq_sladvect_velocity_face(LQ_GLOBAL float *out, const LQ_GLOBAL float *u,
                                          const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
                                          int comp, int i, int j, int k, int nx, int ny, int nz,
-                                         float h, float ih, float lx, float ly, float lz, float dt)
+                                         float h, float ih, float lx, float ly, float lz, float dt,
+                                         int noslip)
 {
     int mx = nx + (comp == 0), my = ny + (comp == 1);
     int idx = i + mx * (j + my * k);
@@ -146,6 +170,7 @@ LQ_INLINE void lq_sladvect_velocity_face(LQ_GLOBAL float *out, const LQ_GLOBAL f
         r = lq_markers_sample_v(v, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
     else
         r = lq_markers_sample_w(w, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
+    if (noslip) r = lq_sladvect_noslip(r, q, comp, nz, ih, lx, ly, lz, noslip);
     out[idx] = r;
 }
 

@@ -21,21 +21,21 @@ kernel void viscosity_fill(global float *nu, int nx, int ny, int nz, float h, fl
 
 kernel void viscosity_explicit(global float *q, int a, int nx, int ny, int nz,
                                global const float *nu, global const float *phi,
-                               global const float *sdf, int has_sdf, int free_slip, int cross,
+                               global const float *sdf, int has_sdf, int noslip, int cross,
                                global const float *un, global const float *vn,
                                global const float *wn, float kk)
 {
     FACE_IDS
-    q[f] = q[f] + lq_viscosity_explicit_face(a, i, j, k, nx, ny, nz, nu, phi, sdf, has_sdf,
-                                             free_slip, cross, un, vn, wn, kk);
+    q[f] = q[f] + lq_viscosity_explicit_face(a, i, j, k, nx, ny, nz, nu, phi, sdf, has_sdf, noslip,
+                                             cross, un, vn, wn, kk);
 }
 
 kernel void viscosity_setup(int a, int nx, int ny, int nz, global const float *nu,
                             global const float *phi, global const float *sdf, int has_sdf,
-                            int free_slip, global uchar *kind, global float *diag)
+                            int noslip, global uchar *kind, global float *diag)
 {
     FACE_IDS(void) f;
-    lq_viscosity_setup_face(a, i, j, k, nx, ny, nz, nu, phi, sdf, has_sdf, free_slip, kind, diag);
+    lq_viscosity_setup_face(a, i, j, k, nx, ny, nz, nu, phi, sdf, has_sdf, noslip, kind, diag);
 }
 
 kernel void viscosity_apply(int a, int nx, int ny, int nz, global const float *nu,

@@ -24,7 +24,8 @@
  * Only UNKNOWN faces get the viscous force. Per flux of an UNKNOWN face (its "activity"):
  *   neighbour UNKNOWN: coupled; FIXED: Dirichlet (the known value goes to the right-hand
  *   side); beyond the domain edge (d ≠ a, a wall tangential to the face): no-slip = the
- *   ghost −u (flux 2ν(0 − u)/h, weight 2ν), free-slip = no flux; AIR: no flux (the
+ *   ghost −u (flux 2ν(0 − u)/h, weight 2ν), free-slip = no flux, chosen per wall (the
+ *   `noslip` bits, LQ_VISCOSITY_NOSLIP_ALL); AIR: no flux (the
  *   free-surface zero-stress condition in its simplest form: the viscous flux to air is 0).
  * The explicit flux at the same place uses the same activity (LQ_VISCOSITY_CROSS_MASKED): the
  * whole shear stress ν(∂_d u_a + ∂_a u_d) is then dropped at air together, which keeps a
@@ -54,6 +55,10 @@
 #define LQ_VISCOSITY_UNKNOWN 1
 #define LQ_VISCOSITY_FIXED   2
 #define LQ_VISCOSITY_WALL    3 /* beyond the domain edge (a neighbour class, not a kind) */
+
+/* Walls: bit 2 d + (s > 0) of `noslip` set makes the wall beyond the domain edge along
+ * s e_d no-slip (x_min, x_max, y_min, y_max, z_min, z_max: bits 0..5); clear: free-slip. */
+#define LQ_VISCOSITY_NOSLIP_ALL 63
 
 #define LQ_VISCOSITY_CROSS_MASKED   0
 #define LQ_VISCOSITY_CROSS_NONE     1
@@ -107,6 +112,12 @@ LQ_INLINE int lq_viscosity_nb_class(int a, int d, int s, int i, int j, int k, in
     return lq_viscosity_kind(a, ni, nj, nk, nx, ny, nz, phi, sdf, has_sdf);
 }
 
+/* The wall beyond the domain edge along s e_d is no-slip. */
+LQ_INLINE int lq_viscosity_wall_noslip(int noslip, int d, int s)
+{
+    return (noslip >> (2 * d + (s > 0))) & 1;
+}
+
 LQ_INLINE int lq_viscosity_clampi(int x, int lo, int hi)
 {
     return x < lo ? lo : (x > hi ? hi : x);
@@ -138,7 +149,7 @@ LQ_INLINE float lq_viscosity_nu_at(LQ_GLOBAL const float *nu, int a, int d, int 
  * in 200 steps that way). */
 LQ_INLINE void lq_viscosity_setup_face(int a, int i, int j, int k, int nx, int ny, int nz,
                                        LQ_GLOBAL const float *nu, LQ_GLOBAL const float *phi,
-                                       LQ_GLOBAL const float *sdf, int has_sdf, int free_slip,
+                                       LQ_GLOBAL const float *sdf, int has_sdf, int noslip,
                                        LQ_GLOBAL unsigned char *kind, LQ_GLOBAL float *diag)
 {
     int f = lq_viscosity_fidx(a, i, j, k, nx, ny);
@@ -153,7 +164,9 @@ LQ_INLINE void lq_viscosity_setup_face(int a, int i, int j, int k, int nx, int n
     for (int d = 0; d < dims; d++)
         for (int s = -1; s <= 1; s += 2) {
             int cl = lq_viscosity_nb_class(a, d, s, i, j, k, nx, ny, nz, phi, sdf, has_sdf, &nf);
-            if (cl == LQ_VISCOSITY_AIR || (cl == LQ_VISCOSITY_WALL && free_slip)) continue;
+            if (cl == LQ_VISCOSITY_AIR ||
+                (cl == LQ_VISCOSITY_WALL && !lq_viscosity_wall_noslip(noslip, d, s)))
+                continue;
             float n = lq_viscosity_nu_at(nu, a, d, s, i, j, k, nx, ny, nz);
             w = w + (cl == LQ_VISCOSITY_WALL ? 2.0f * n : n);
         }
@@ -242,7 +255,7 @@ LQ_INLINE float lq_viscosity_cross_diff(int a, int d, int s, int i, int j, int k
  * active fluxes (eq. 8–10; kk = Δt/h²); 0 for other faces. un, vn, wn: uⁿ. */
 LQ_INLINE float lq_viscosity_explicit_face(int a, int i, int j, int k, int nx, int ny, int nz,
                                            LQ_GLOBAL const float *nu, LQ_GLOBAL const float *phi,
-                                           LQ_GLOBAL const float *sdf, int has_sdf, int free_slip,
+                                           LQ_GLOBAL const float *sdf, int has_sdf, int noslip,
                                            int cross, LQ_GLOBAL const float *un,
                                            LQ_GLOBAL const float *vn, LQ_GLOBAL const float *wn,
                                            float kk)
@@ -256,7 +269,7 @@ LQ_INLINE float lq_viscosity_explicit_face(int a, int i, int j, int k, int nx, i
         LQ_GLOBAL const float *ud = d == 0 ? un : (d == 1 ? vn : wn);
         for (int s = -1; s <= 1; s += 2) {
             int cl = lq_viscosity_nb_class(a, d, s, i, j, k, nx, ny, nz, phi, sdf, has_sdf, &nf);
-            if (cl == LQ_VISCOSITY_WALL && free_slip) continue;
+            if (cl == LQ_VISCOSITY_WALL && !lq_viscosity_wall_noslip(noslip, d, s)) continue;
             if (cl == LQ_VISCOSITY_AIR && cross != LQ_VISCOSITY_CROSS_UNMASKED) continue;
             float t = lq_viscosity_nu_at(nu, a, d, s, i, j, k, nx, ny, nz) *
                       lq_viscosity_cross_diff(a, d, s, i, j, k, nx, ny, ua, ud);

@@ -12,7 +12,9 @@
  *     scalar and each velocity component, 3D rotation about a tilted axis), and over a
  *     full revolution the error of a linear φ drops ~4× per halving of δt (second order);
  *     the backtraces' first-stage velocity read off the lattices equals the trilinear
- *     sample at the start point (faces and centres, 3D and 2D).
+ *     sample at the start point (faces and centres, 3D and 2D); no-slip walls (twins with
+ *     every wall, a channel and two walls no-slip; a uniform flow's departure points
+ *     beside a no-slip floor or ceiling sample the ghost −u: U (1 − 2 V δt / h) exactly).
  */
 #include "ops/pls/sladvect.h"
 #include "lib/twin.h"
@@ -69,15 +71,16 @@ static void swap_fields(lq_field *a, lq_field *b)
 
 /* --- 1. twins ----------------------------------------------------------------------- */
 
-static void test_twins(int nx, int ny, int nz, uint64_t seed, int scheme)
+static void test_twins(int nx, int ny, int nz, uint64_t seed, int scheme, int noslip)
 {
     lq_ctx ref, cl;
-    fprintf(stderr, "twin diff, %d×%d×%d, scalar scheme %d:\n", nx, ny, nz, scheme);
+    fprintf(stderr, "twin diff, %d×%d×%d, scalar scheme %d, no-slip walls 0x%x:\n", nx, ny, nz,
+            scheme, noslip);
     if (twin_open(&ref, &cl)) {
         CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
         return;
     }
-    lq_sladvect_params prm = {0.05f, 0.1f, scheme};
+    lq_sladvect_params prm = {0.05f, 0.1f, scheme, noslip};
     size_t nu = (size_t)(nx + 1) * ny * nz, nv = (size_t)nx * (ny + 1) * nz,
            nw = (size_t)nx * ny * (nz + 1), nc = (size_t)nx * ny * nz;
     float *u = malloc(nu * 4), *v = malloc(nv * 4), *w = malloc(nw * 4), *q = malloc(nc * 4);
@@ -150,7 +153,7 @@ static void test_translation(int scheme)
     lq_ctx ref;
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     const int nx = 24, ny = 20, nz = 12, cx = 2, cy = -1, cz = 3;
-    lq_sladvect_params prm = {0.25f, 0.5f, scheme}; /* u = c h / δt = 2c m/s: exact */
+    lq_sladvect_params prm = {0.25f, 0.5f, scheme, 0}; /* u = c h / δt = 2c m/s: exact */
     side S;
     if (side_open(&S, &ref, nx, ny, nz)) return;
     float *U = F_HOST(&S.u), *V = F_HOST(&S.v), *W = F_HOST(&S.w), *q = F_HOST(&S.q);
@@ -219,7 +222,7 @@ static void test_rotation_linear(void)
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     const int n = 24;
     const float h = 0.1f;
-    lq_sladvect_params prm = {0.05f, h, LQ_SLADVECT_PLAIN};
+    lq_sladvect_params prm = {0.05f, h, LQ_SLADVECT_PLAIN, 0};
     double A[3][3], c[3] = {1.2, 1.2, 1.2}, g[3] = {0.7, -0.4, 0.25}; /* φ = g·x */
     rot_matrix(A, 1.3);
     side S;
@@ -280,7 +283,7 @@ static void test_rotation_linear(void)
         if (side_open(&R, &ref, m, m, 1)) break;
         const double om = 1.0, hh = 1.0 / m, cc = 0.5;
         int steps = 16 << t;
-        lq_sladvect_params p2 = {(float)(2 * LQ_PI / om / steps), (float)hh, LQ_SLADVECT_PLAIN};
+        lq_sladvect_params p2 = {(float)(2 * LQ_PI / om / steps), (float)hh, LQ_SLADVECT_PLAIN, 0};
         float *u = F_HOST(&R.u), *v = F_HOST(&R.v), *qq = F_HOST(&R.q);
         for (int j = 0; j < m; j++)
             for (int i = 0; i <= m; i++)
@@ -321,7 +324,7 @@ static void rotate2d(lq_ctx *ref, int m, int steps, double frac, int scheme,
     *err = *qmin = *qmax = 0;
     if (side_open(&R, ref, m, m, 1)) return;
     const double hh = 1.0 / m, cc = 0.5, ang = 2 * LQ_PI * frac;
-    lq_sladvect_params p = {(float)(ang / steps), (float)hh, scheme};
+    lq_sladvect_params p = {(float)(ang / steps), (float)hh, scheme, 0};
     float *u = F_HOST(&R.u), *v = F_HOST(&R.v), *qq = F_HOST(&R.q);
     for (int j = 0; j < m; j++)
         for (int i = 0; i <= m; i++) u[LQ_MAC_U(i, j, 0, m, m)] = (float)(-((j + 0.5) * hh - cc));
@@ -429,15 +432,56 @@ static void test_start_velocity(int nx, int ny, int nz)
     free(u);
 }
 
+/* No-slip walls in the velocity's sample: a uniform (U, V) (every face, so the RK2
+ * backtrace is exact) moves the u faces of the bottom row to h/2 − V δt above the floor,
+ * where the ghost −U below it gives U (1 − 2 V δt / h); free-slip gives U, and the rows
+ * the wall does not reach are U either way (2D and 3D, floor and ceiling). */
+static void test_noslip_sample(void)
+{
+    lq_ctx ref;
+    CHECK_OK(lq_ctx_open(&ref, "ref", false));
+    for (int nz = 1; nz <= 4; nz += 3)
+        for (int wall = 2; wall <= 3; wall++) { /* bit 2: y_min, bit 3: y_max */
+            int nx = 8, ny = 6;
+            float h = 0.5f, V = wall == 2 ? 0.5f : -0.5f, U = 1.0f;
+            side S;
+            if (side_open(&S, &ref, nx, ny, nz)) break;
+            for (size_t i = 0; i < S.u.count; i++) F_HOST(&S.u)[i] = U;
+            for (size_t i = 0; i < S.v.count; i++) F_HOST(&S.v)[i] = V;
+            memset(S.w.host, 0, S.w.count * 4);
+            int bad = 0;
+            for (int ns = 0; ns <= 1; ns++) {
+                lq_sladvect_params prm = {0.25f, h, LQ_SLADVECT_PLAIN, ns << wall};
+                CHECK_OK(lq_sladvect_advect_velocity(&S.ops, &S.u, &S.v, &S.w, &S.un, &S.vn, &S.wn,
+                                                     &prm));
+                int jw = wall == 2 ? 0 : ny - 1; /* the row beside the wall */
+                for (int k = 0; k < nz; k++)
+                    for (int j = 0; j < ny; j++)
+                        for (int i = 2; i < nx - 1; i++) {
+                            float want = j == jw && ns ? 0.5f * U : U;
+                            bad += F_HOST(&S.un)[LQ_MAC_U(i, j, k, nx, ny)] != want;
+                        }
+            }
+            fprintf(stderr, "no-slip sample nz %d wall bit %d: %d faces wrong\n", nz, wall, bad);
+            CHECK(bad == 0);
+            side_close(&S);
+        }
+    lq_ctx_close(&ref);
+}
+
 int main(void)
 {
     test_start_velocity(13, 9, 7);
     test_start_velocity(17, 12, 1);
     (void)twin_alloc, (void)twin_release, (void)twin_check_exact; /* unused helpers */
     for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++) {
-        test_twins(13, 9, 7, 11, sc);
-        test_twins(17, 12, 1, 12, sc);
+        test_twins(13, 9, 7, 11, sc, 0);
+        test_twins(17, 12, 1, 12, sc, 0);
     }
+    test_twins(13, 9, 7, 13, LQ_SLADVECT_PLAIN, 63);    /* every wall no-slip */
+    test_twins(13, 9, 7, 14, LQ_SLADVECT_PLAIN, 0x0c);  /* a channel: floor and ceiling */
+    test_twins(17, 12, 1, 15, LQ_SLADVECT_PLAIN, 0x05); /* x_min and y_min */
+    test_noslip_sample();
     for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++) test_translation(sc);
     test_compensated();
     test_rotation_linear();

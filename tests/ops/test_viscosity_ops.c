@@ -1,17 +1,17 @@
 /*
  * test_viscosity_ops.c — the pls viscosity operations (host/ops/pls/viscosity.h):
  *  1. reference twin vs OpenCL (PoCL in CI) on random fields with a random liquid region,
- *     random ν and random objects, 3D and 2D, no-slip and free-slip: ν fill, explicit
+ *     random ν and random objects, 3D and 2D, no-slip, free-slip and mixed walls: ν fill, explicit
  *     cross terms, setup (kinds, diagonal), rhs, apply, residual, the CG vector ops, the
  *     dot product and the whole step (its fields, iteration counts and residuals) must
  *     agree bit for bit ("viscosity.*" in host/core/tolerance.c);
  *  2. independent checks: the fill puts the boxes' ν in the right cells; the apply is
  *     symmetric (xᵀAy = yᵀAx to float round-off) and positive (xᵀAx > ‖x‖²); it equals a
  *     plain host 5-point formula on a full 2D box with constant ν (Dirichlet normal walls,
- *     no-slip ghost −u tangential walls); the explicit part of a discretely divergence-free
- *     field with constant ν is round-off (eq. 8–10 vanish, §5.1), and on a non-solenoidal
- *     field equals ν Δt (D_c − D_{c−e_a})/h with D the cell divergence; the solve reaches
- *     its tolerance and its result satisfies the system.
+ *     no-slip ghost −u tangential walls: all, none, the floor only); the explicit part of a
+ * discretely divergence-free field with constant ν is round-off (eq. 8–10 vanish, §5.1), and on a
+ * non-solenoidal field equals ν Δt (D_c − D_{c−e_a})/h with D the cell divergence; the solve
+ * reaches its tolerance and its result satisfies the system.
  */
 #include "ops/pls/viscosity.h"
 #include "lib/twin.h"
@@ -26,9 +26,11 @@ static void fill(lq_rng *r, float *a, size_t n, float lo, float hi)
     for (size_t i = 0; i < n; i++) a[i] = frand(r, lo, hi);
 }
 
-static void test_twins(int nx, int ny, int nz, int free_slip, int with_sdf, uint64_t seed)
+/* noslip: the no-slip walls' bits (LQ_VISCOSITY_NOSLIP_ALL: all; 0: all free-slip). */
+static void test_twins(int nx, int ny, int nz, int noslip, int with_sdf, uint64_t seed)
 {
-    fprintf(stderr, "twins %dx%dx%d free_slip %d objects %d:\n", nx, ny, nz, free_slip, with_sdf);
+    fprintf(stderr, "twins %dx%dx%d no-slip walls 0x%x objects %d:\n", nx, ny, nz, noslip,
+            with_sdf);
     lq_ctx ref, cl;
     if (twin_open(&ref, &cl)) {
         CHECK(0);
@@ -84,7 +86,7 @@ static void test_twins(int nx, int ny, int nz, int free_slip, int with_sdf, uint
     CHECK_OK(lq_field_upload(&NU.cl, nu));
     const lq_field *sa = with_sdf ? &S.ref : NULL, *sb = with_sdf ? &S.cl : NULL;
     lq_viscosity_params prm = {
-        .dt = 0.02f, .h = h, .free_slip = free_slip, .tol = 1e-6f, .max_iter = 200};
+        .dt = 0.02f, .h = h, .noslip = noslip, .tol = 1e-6f, .max_iter = 200};
     for (int cross = 0; cross < 3; cross++) {
         prm.cross = cross;
         CHECK_OK(lq_viscosity_explicit(&oa, &U0[0].ref, &U0[1].ref, &U0[2].ref, &U[0].ref,
@@ -211,8 +213,10 @@ static void test_math(void)
     float *X = x.host, *Y = y.host, *Z = z.host;
     fill(&r, X, x.count, -1, 1);
     fill(&r, Z, z.count, -1, 1);
-    for (int fs = 0; fs < 2; fs++) {
-        lq_viscosity_params prm = {.dt = dt, .h = h, .free_slip = fs, .tol = 1e-6f};
+    const int walls[3] = {LQ_VISCOSITY_NOSLIP_ALL, 0, 4}; /* all, none, y_min only */
+    for (int wc = 0; wc < 3; wc++) {
+        int ns = walls[wc], lo = ns >> 2 & 1, hi = ns >> 3 & 1;
+        lq_viscosity_params prm = {.dt = dt, .h = h, .noslip = ns, .tol = 1e-6f};
         CHECK_OK(lq_viscosity_setup(&o, 0, &nu, &phi, NULL, &prm));
         CHECK_OK(lq_viscosity_apply(&o, &x, &y));
         double kk = (double)dt / ((double)h * h) * nu0, err = 0;
@@ -224,13 +228,13 @@ static void test_math(void)
                     double xc = X[f], s = 0;
                     s += (i - 1 > 0 ? X[f - 1] : 0.0) - xc; /* the wall face is 0 (Dirichlet) */
                     s += (i + 1 < nx ? X[f + 1] : 0.0) - xc;
-                    s += j > 0 ? X[f - (nx + 1)] - xc : (fs ? 0.0 : -2.0 * xc);
-                    s += j < ny - 1 ? X[f + (nx + 1)] - xc : (fs ? 0.0 : -2.0 * xc);
+                    s += j > 0 ? X[f - (nx + 1)] - xc : (lo ? -2.0 * xc : 0.0);
+                    s += j < ny - 1 ? X[f + (nx + 1)] - xc : (hi ? -2.0 * xc : 0.0);
                     want = xc - kk * s;
                 }
                 err = fmax(err, fabs(want - Y[f]));
             }
-        fprintf(stderr, "  apply vs host 5-point (free_slip %d): max err %.3g\n", fs, err);
+        fprintf(stderr, "  apply vs host 5-point (no-slip walls 0x%x): max err %.3g\n", ns, err);
         CHECK(err < 1e-5);
     }
     /* symmetry and positivity on a liquid blob with variable ν */
@@ -286,7 +290,7 @@ static void test_math(void)
     memset(US, 0, u.count * 4);
     memset(VS, 0, v.count * 4);
     prm.cross = LQ_VISCOSITY_CROSS_MASKED;
-    prm.free_slip = 0;
+    prm.noslip = LQ_VISCOSITY_NOSLIP_ALL;
     CHECK_OK(lq_viscosity_explicit(&o, &u0, &v0, &w0, &u, &v, &w, &nu, &phi, NULL, &prm));
     double emax = 0, amax = 0, kk = (double)lq_viscosity_kk(&prm) * nu0;
     for (int j = 0; j < ny; j++)
@@ -356,9 +360,11 @@ int main(void)
 {
     (void)twin_check_float;
     test_math();
-    test_twins(13, 11, 9, 0, 1, 11);
-    test_twins(13, 11, 9, 1, 0, 12);
-    test_twins(40, 33, 1, 0, 0, 13);
-    test_twins(40, 33, 1, 1, 1, 14);
+    test_twins(13, 11, 9, LQ_VISCOSITY_NOSLIP_ALL, 1, 11);
+    test_twins(13, 11, 9, 0, 0, 12);
+    test_twins(13, 11, 9, 0x0c, 1, 15); /* no-slip floor and ceiling only (a channel) */
+    test_twins(40, 33, 1, LQ_VISCOSITY_NOSLIP_ALL, 0, 13);
+    test_twins(40, 33, 1, 0, 1, 14);
+    test_twins(40, 33, 1, 0x05, 0, 16); /* no-slip x_min and y_min only */
     CHECK_DONE();
 }

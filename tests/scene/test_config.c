@@ -370,6 +370,59 @@ static void test_misuse(void)
     lq_config_free(c);
 }
 
+/* --- mac.preset: the paper's four switches in one key, explicit keys win ------------- */
+
+static lq_config *load_mac(const char *extra, int nsets, const char *const *sets)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/preset.yaml", tmpdir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return NULL;
+    fprintf(f,
+            "solver: mac\ngrid: {size: [8, 8, 1], cell: 0.1}\ntime: {frames: 1, fps: 30}\n"
+            "liquid: [{level: 0.3}]\nmac:\n  particles: 4\n%s",
+            extra);
+    fclose(f);
+    lq_error_clear();
+    lq_config *c = lq_config_load(path, nsets, sets);
+    CHECK_MSG(c != NULL, "%s", lq_error_message());
+    unlink(path);
+    return c;
+}
+
+static void test_mac_preset(void)
+{
+    /* no preset and preset liquidcl: each switch's own default */
+    const char *liq[] = {"", "  preset: liquidcl\n"};
+    for (int q = 0; q < 2; q++) {
+        lq_config *c = load_mac(liq[q], 0, NULL);
+        if (!c) return;
+        CHECK(!c->mac.preset_paper && c->mac.upwind == 1 && c->mac.surface_pressure_fill);
+        CHECK(c->mac.surface_solve && !c->mac.has_surface_solve && c->mac.fill_cavities);
+        lq_config_free(c);
+    }
+    /* paper: all four the paper's */
+    lq_config *c = load_mac("  preset: paper\n", 0, NULL);
+    if (!c) return;
+    CHECK(c->mac.preset_paper && c->mac.upwind == 0 && !c->mac.surface_pressure_fill);
+    CHECK(!c->mac.surface_solve && !c->mac.fill_cavities);
+    lq_config_free(c);
+    /* paper with two switches written in the scene and one by --set: those win */
+    const char *sets[] = {"mac.surface_solve=true"};
+    c = load_mac("  preset: paper\n  upwind: 0.5\n  fill_cavities: true\n", 1, sets);
+    if (!c) return;
+    CHECK(c->mac.upwind == 0.5 && c->mac.fill_cavities && c->mac.surface_solve);
+    CHECK(!c->mac.surface_pressure_fill); /* still the preset's */
+    lq_config_free(c);
+    /* liquidcl with an explicit paper switch: that one only */
+    c = load_mac("  preset: liquidcl\n  surface_pressure: centre\n", 0, NULL);
+    if (!c) return;
+    CHECK(!c->mac.surface_pressure_fill && c->mac.upwind == 1 && c->mac.fill_cavities);
+    lq_config_free(c);
+    fprintf(stderr, "mac.preset: liquidcl and paper set the four switches, explicit keys win\n");
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/lq_config_XXXXXX");
@@ -380,6 +433,7 @@ int main(void)
     test_repository_scenes();
     test_every_key();
     test_full_scene();
+    test_mac_preset();
     test_misuse();
     rmdir(tmpdir);
     lq_error_clear();

@@ -81,7 +81,7 @@ static void vv_taylor_green(int n, double nu, double dt, int steps, double *amp,
     lq_viscosity_ops o;
     CHECK_OK(lq_viscosity_ops_init(&o, &ctx, n, n, 1));
     CHECK_OK(lq_viscosity_fill(&o, &nuf, (float)nu, NULL, 0, (float)h));
-    lq_viscosity_params prm = {.dt = (float)dt, .h = (float)h, .free_slip = 1, .tol = 1e-7f};
+    lq_viscosity_params prm = {.dt = (float)dt, .h = (float)h, .noslip = 0, .tol = 1e-7f};
     *iters = 0;
     *resid = 0;
     for (int s = 0; s < steps; s++) {
@@ -150,8 +150,11 @@ static void vv_poiseuille(int ny, double H, double nu, double g, double dt, int 
     CHECK_OK(lq_viscosity_ops_init(&o, &ctx, nx, ny, 1));
     CHECK_OK(lq_plsforce_ops_init(&pf, &ctx, nx, ny, 1));
     CHECK_OK(lq_viscosity_fill(&o, &nuf, (float)nu, NULL, 0, (float)h));
-    lq_viscosity_params prm = {
-        .dt = (float)dt, .h = (float)h, .free_slip = 0, .tol = 1e-6f, .max_iter = 2000};
+    lq_viscosity_params prm = {.dt = (float)dt,
+                               .h = (float)h,
+                               .noslip = LQ_VISCOSITY_NOSLIP_ALL,
+                               .tol = 1e-6f,
+                               .max_iter = 2000};
     double gv[3] = {g, 0, 0};
     *iters = 0;
     for (int s = 0; s < steps; s++) {

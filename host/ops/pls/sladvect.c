@@ -94,7 +94,7 @@ int lq_sladvect_advect_velocity(lq_sladvect_ops *o, const lq_field *u, const lq_
     for (int comp = 0; comp < 3 && !rc; comp++) {
         lq_arg a[] = {LQ_MEM(outs[comp]), LQ_MEM(u),    LQ_MEM(v),    LQ_MEM(w),
                       LQ_VAL(comp),       LQ_VAL(c.h),  LQ_VAL(c.ih), LQ_VAL(c.lx),
-                      LQ_VAL(c.ly),       LQ_VAL(c.lz), LQ_VAL(c.dt)};
+                      LQ_VAL(c.ly),       LQ_VAL(c.lz), LQ_VAL(c.dt), LQ_VAL(prm->noslip)};
         rc = lq_kernel_launch(&o->velocity, lq_range_faces(o->nx, o->ny, o->nz, comp), LQ_ARGS(a));
     }
     return rc;

@@ -24,7 +24,8 @@ void lq_sladvect_ref_advect_velocity(const lq_field *u, const lq_field *v, const
             for (int j = 0; j < my; j++)
                 for (int i = 0; i < mx; i++)
                     lq_sladvect_velocity_face(F(outs[comp]), CF(u), CF(v), CF(w), comp, i, j, k, nx,
-                                              ny, nz, c.h, c.ih, c.lx, c.ly, c.lz, c.dt);
+                                              ny, nz, c.h, c.ih, c.lx, c.ly, c.lz, c.dt,
+                                              prm->noslip);
     }
 }
 

@@ -54,6 +54,8 @@ typedef struct lq_sladvect_params {
     float dt;   /* s */
     float h;    /* m, the cell size */
     int scheme; /* lq_sladvect_scheme of the scalar; 0 (a zeroed struct): LQ_SLADVECT_DEFAULT */
+    int noslip; /* the velocity's no-slip walls: bit 2 d + side (x_min 0 ... z_max 5); 0 all
+                 * free-slip */
 } lq_sladvect_params;
 
 /* The scheme LQ_SLADVECT_DEFAULT stands for. */

@@ -144,7 +144,7 @@ int lq_viscosity_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq_fiel
         lq_viscosity_ref_explicit(o, u0, v0, w0, us, vs, ws, nu, phi, sdf, prm);
         return LQ_OK;
     }
-    int nz = o->nz, has = sdf != NULL, fs = prm->free_slip, cross = prm->cross;
+    int nz = o->nz, has = sdf != NULL, fs = prm->noslip, cross = prm->cross;
     float kk = lq_viscosity_kk(prm);
     const lq_field *sd = sdf ? sdf : phi; /* any buffer: read only with an sdf */
     lq_field *out[3] = {us, vs, ws};
@@ -162,14 +162,14 @@ int lq_viscosity_setup(lq_viscosity_ops *o, int axis, const lq_field *nu, const 
                        const lq_field *sdf, const lq_viscosity_params *prm)
 {
     o->axis = axis;
-    o->free_slip = prm->free_slip;
+    o->noslip = prm->noslip;
     o->kk = lq_viscosity_kk(prm);
     o->nu = nu;
     if (IS_REF(o)) {
         lq_viscosity_ref_setup(o, axis, nu, phi, sdf, prm);
         return LQ_OK;
     }
-    int a = axis, has = sdf != NULL, fs = prm->free_slip;
+    int a = axis, has = sdf != NULL, fs = prm->noslip;
     const lq_field *sd = sdf ? sdf : phi;
     lq_arg av[] = {LQ_VAL(a),  LQ_KEEP,     LQ_KEEP,    LQ_KEEP, LQ_MEM(nu), LQ_MEM(phi),
                    LQ_MEM(sd), LQ_VAL(has), LQ_VAL(fs), LQ_KEEP, LQ_KEEP};

@@ -42,8 +42,8 @@ void lq_viscosity_ref_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq
         {
             int f = lq_viscosity_fidx(a, i, j, k, nx, ny);
             q[f] = q[f] + lq_viscosity_explicit_face(a, i, j, k, nx, ny, nz, CF(nu), CF(phi), sd,
-                                                     has, prm->free_slip, prm->cross, CF(u0),
-                                                     CF(v0), CF(w0), kk);
+                                                     has, prm->noslip, prm->cross, CF(u0), CF(v0),
+                                                     CF(w0), kk);
         }
     }
 }
@@ -55,7 +55,7 @@ void lq_viscosity_ref_setup(lq_viscosity_ops *o, int axis, const lq_field *nu, c
     const float *sd = sdf ? CF(sdf) : NULL;
     FACE_LOOP(o, axis)
     lq_viscosity_setup_face(axis, i, j, k, o->nx, o->ny, o->nz, CF(nu), CF(phi), sd, sdf != NULL,
-                            o->free_slip, (unsigned char *)o->kind.host, F(&o->diag));
+                            o->noslip, (unsigned char *)o->kind.host, F(&o->diag));
 }
 
 void lq_viscosity_ref_rhs(lq_viscosity_ops *o, const lq_field *q, lq_field *b)

@@ -26,8 +26,8 @@
  * classified by (the advected one).
  *
  * Boundary conditions: walls (domain edge) no-slip (ghost −u) or free-slip (no shear
- * flux), prm->free_slip; normal wall faces stay at their stored value (0); objects
- * (sdf ≤ 0): faces touching them are Dirichlet at their stored value; the free surface:
+ * flux), each wall its own, prm->noslip's bits; normal wall faces stay at their stored value (0);
+ * objects (sdf ≤ 0): faces touching them are Dirichlet at their stored value; the free surface:
  * zero viscous flux to air faces (the simplest zero-stress condition).
  *
  * Rigid rotation: with LQ_VISCOSITY_CROSS_MASKED (default) every flux an UNKNOWN face drops at
@@ -61,11 +61,11 @@ typedef struct lq_viscosity_box {
 } lq_viscosity_box;
 
 typedef struct lq_viscosity_params {
-    float dt, h;   /* s, m */
-    int free_slip; /* walls: 0 no-slip, 1 free-slip */
-    int cross;     /* LQ_VISCOSITY_CROSS_MASKED (default), _NONE, _UNMASKED */
-    float tol;     /* stop at ‖r‖ ≤ tol ‖b‖ per component (0: 1e-6) */
-    int max_iter;  /* per component (0: 500) */
+    float dt, h;  /* s, m */
+    int noslip;   /* walls: bit 2 d + side no-slip (LQ_VISCOSITY_NOSLIP_ALL), clear free-slip */
+    int cross;    /* LQ_VISCOSITY_CROSS_MASKED (default), _NONE, _UNMASKED */
+    float tol;    /* stop at ‖r‖ ≤ tol ‖b‖ per component (0: 1e-6) */
+    int max_iter; /* per component (0: 500) */
 } lq_viscosity_params;
 
 typedef struct lq_viscosity_stats {
@@ -86,7 +86,7 @@ typedef struct lq_viscosity_ops {
     lq_field boxes;         /* LQ_VISCOSITY_MAX_BOXES · LQ_VISCOSITY_BOX_FLOATS floats */
     float *partial_host;
     /* set by lq_viscosity_setup: the system the single operations below work on */
-    int axis, free_slip;
+    int axis, noslip;
     float kk; /* Δt/h² */
     const lq_field *nu;
     cl_program program;
