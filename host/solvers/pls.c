@@ -525,7 +525,7 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     LQ_PLS_PART(lq_plsparticles_state_bytes(s->nx, s->ny, s->nz, capacity),
                 "particles (two buffers), keys, counts, scans");
     LQ_PLS_PART(C * (1 + 4 + 16) + LQ_POISSON_GROUPS * 4 + 5 * LQ_POISSON_TAIL * 4 +
-                    4 * LQ_POISSON_MAX_LEVELS * 4,
+                    4 * LQ_POISSON_MAX_LEVELS * 4 + LQ_CG_N * 8,
                 "pressure system and CG vectors");
     size_t lx = nx, ly = ny, lz = nz, mg = 0; /* multigrid levels */
     for (int l = 0; l < LQ_POISSON_MAX_LEVELS; l++) {

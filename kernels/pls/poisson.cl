@@ -397,3 +397,33 @@ kernel void poisson_list_scatter(global const uchar *mask, int nb, int nx, int n
     if (q >= 2 * nb) return;
     lq_poisson_list_block(mask, q, nb, nx, ny, ncell, 1, list, boff[q]);
 }
+
+/* CG with its scalars on the device (poisson_cell.h): one work-item adds the group sums
+ * and updates the scalars; the update and the direction read α and β there and do
+ * nothing once the solve has stopped. */
+kernel void poisson_cg_stage(global const float *partial, int groups, global lq_cg_real *s,
+                             int stage, int pre)
+{
+    if (get_global_id(0) == 0) lq_poisson_cg_stage(partial, groups, s, stage, pre);
+}
+
+kernel __attribute__((reqd_work_group_size(LQ_POISSON_LOCAL, 1, 1))) void
+poisson_update_dot_s(global float *x, global float *r, global const float *d, global const float *q,
+                     global const lq_cg_real *s, global const int *list, int n, int span,
+                     global float *out)
+{
+    if (s[LQ_CG_STATE] != LQ_CG_RUN) return; /* the whole group alike */
+    local float red[LQ_POISSON_LOCAL];
+    int g = get_group_id(0), l = get_local_id(0);
+    float alpha = (float)s[LQ_CG_ALPHA];
+    red[l] = lq_poisson_update_dot_item(x, r, d, q, alpha, list, g, l, span, n);
+    LQ_POISSON_TREE
+}
+
+kernel void poisson_direction_list_s(global const float *z, global float *d,
+                                     global const lq_cg_real *s, global const int *list, int n)
+{
+    int t = get_global_id(0);
+    if (t >= n || s[LQ_CG_STATE] != LQ_CG_RUN) return;
+    lq_poisson_cg_direction_cell(z, d, (float)s[LQ_CG_BETA], list[t]);
+}

@@ -402,6 +402,88 @@ LQ_INLINE float lq_poisson_dot_item(LQ_GLOBAL const float *a, LQ_GLOBAL const fl
     return s;
 }
 
+/* --- CG's scalars on the device ---------------------------------------------------------
+ * So that a solve needs no host wait per iteration, CG's scalars live in a small array
+ * beside the vectors (LQ_CG_*), updated by one work-item after each fused list reduction
+ * from its group sums, added in group order in double as the host loop adds them: α, β,
+ * the convergence test and the iteration count come out bit for bit the host loop's.
+ * The passes that write x, r and d read α and β there and do nothing once the state has
+ * left LQ_CG_RUN (converged, or broken down), so iterations enqueued past the end leave
+ * the result as the host loop's break left it; the host reads the array once per batch
+ * of iterations (host/ops/pls/poisson.c). Needs doubles (cl_khr_fp64); without them the
+ * host loop runs. */
+#ifdef __OPENCL_VERSION__
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double lq_cg_real;
+#else
+typedef float lq_cg_real; /* not used: the host runs CG's scalars (poisson.c) */
+#endif
+#else
+typedef double lq_cg_real;
+#endif
+
+#define LQ_CG_RZ    0 /* r·z (r·r without a preconditioner) */
+#define LQ_CG_DQ    1 /* d·A d */
+#define LQ_CG_RR    2 /* r·r, recursive */
+#define LQ_CG_GOAL  3 /* stop at sqrt(r·r) ≤ goal (set by the host) */
+#define LQ_CG_STATE 4 /* LQ_CG_RUN, LQ_CG_CONVERGED, LQ_CG_BREAKDOWN */
+#define LQ_CG_ITER  5 /* iterations done */
+#define LQ_CG_ALPHA 6 /* α as the float the update uses */
+#define LQ_CG_BETA  7 /* β likewise */
+#define LQ_CG_RR0   8 /* r·r at the start (the host predicts the iterations left) */
+#define LQ_CG_N     12
+
+#define LQ_CG_RUN       0
+#define LQ_CG_CONVERGED 1
+#define LQ_CG_BREAKDOWN 2
+
+/* Stages: after r·r of the starting residual, after d·q, after the update's r·r, after
+ * r·z (the preconditioned case), after r·z of a (re)start (β stays 0). */
+#define LQ_CG_START      0
+#define LQ_CG_AFTER_DQ   1
+#define LQ_CG_AFTER_RR   2
+#define LQ_CG_AFTER_RZ   3
+#define LQ_CG_RESTART_RZ 4
+
+LQ_INLINE void lq_poisson_cg_stage(LQ_GLOBAL const float *partial, int groups,
+                                   LQ_GLOBAL lq_cg_real *s, int stage, int pre)
+{
+    lq_cg_real sum = 0;
+    for (int g = 0; g < groups; g++) sum += (lq_cg_real)partial[g];
+    if (stage == LQ_CG_START) {
+        s[LQ_CG_RR] = sum;
+        s[LQ_CG_RR0] = sum;
+        s[LQ_CG_RZ] = sum; /* without a preconditioner; else LQ_CG_RESTART_RZ sets it */
+        s[LQ_CG_BETA] = 0;
+        s[LQ_CG_STATE] = sqrt(sum) <= s[LQ_CG_GOAL] ? LQ_CG_CONVERGED : LQ_CG_RUN;
+        return;
+    }
+    if (s[LQ_CG_STATE] != LQ_CG_RUN) return;
+    if (stage == LQ_CG_AFTER_DQ) {
+        s[LQ_CG_ITER] += 1;
+        s[LQ_CG_DQ] = sum;
+        if (!(sum > 0)) {
+            s[LQ_CG_STATE] = LQ_CG_BREAKDOWN;
+            return;
+        }
+        s[LQ_CG_ALPHA] = (float)(s[LQ_CG_RZ] / sum);
+    } else if (stage == LQ_CG_AFTER_RR) {
+        s[LQ_CG_RR] = sum;
+        if (sqrt(sum) <= s[LQ_CG_GOAL]) {
+            s[LQ_CG_STATE] = LQ_CG_CONVERGED;
+        } else if (!pre) { /* z = r: β = r·r / the last r·r */
+            s[LQ_CG_BETA] = (float)(sum / s[LQ_CG_RZ]);
+            s[LQ_CG_RZ] = sum;
+        }
+    } else if (stage == LQ_CG_AFTER_RZ) {
+        s[LQ_CG_BETA] = (float)(sum / s[LQ_CG_RZ]);
+        s[LQ_CG_RZ] = sum;
+    } else { /* LQ_CG_RESTART_RZ */
+        s[LQ_CG_RZ] = sum;
+    }
+}
+
 /* --- projection ------------------------------------------------------------------------ */
 
 /* The face on `axis` (0 x, 1 y, 2 z) at face coordinates (i, j, k) lies between the cells

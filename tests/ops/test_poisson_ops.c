@@ -715,6 +715,90 @@ static void test_hydrostatic(lq_ctx *ctx)
     side_close(&S);
 }
 
+/* CG with its scalars on the device (batches, a read per batch) against the host loop
+ * (a read per reduction), on the OpenCL device and on the reference path: the same p bit
+ * for bit, the same iterations, residual and outcome, whatever the batches (first batch
+ * 1 or 60: iterations enqueued past convergence must change nothing), with each
+ * preconditioner, a tolerance that forces residual replacement, and an iteration cap. */
+static void test_cg_device_scalars(void)
+{
+    lq_ctx ref, cl;
+    if (twin_open(&ref, &cl)) {
+        CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
+        return;
+    }
+    if (!cl.cl.dev.fp64) {
+        fprintf(stderr, "CG device scalars: the device has no doubles (host loop only)\n");
+        lq_ctx_close(&cl);
+        lq_ctx_close(&ref);
+        return;
+    }
+    int nx = 24, ny = 18, nz = 14;
+    size_t nc = (size_t)nx * ny * nz;
+    side R, C;
+    side_open(&R, &ref, nx, ny, nz);
+    side_open(&C, &cl, nx, ny, nz);
+    float *phi = malloc(nc * 4), *buf = malloc((size_t)(nx + 1) * (ny + 1) * (nz + 1) * 4);
+    float *pa = malloc(nc * 4), *pb = malloc(nc * 4);
+    lq_rng r;
+    lq_rng_seed(&r, 11);
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++)
+                phi[i + nx * (j + ny * k)] =
+                    (j + 0.5f) - 0.55f * ny - 2.5f * sinf(0.4f * i + 0.7f * k);
+    up2(&R.phi, &C.phi, phi);
+    fill(buf, (size_t)(nx + 1) * ny * nz, &r, -1, 1);
+    up2(&R.u, &C.u, buf);
+    fill(buf, (size_t)nx * (ny + 1) * nz, &r, -1, 1);
+    up2(&R.v, &C.v, buf);
+    fill(buf, (size_t)nx * ny * (nz + 1), &r, -1, 1);
+    up2(&R.w, &C.w, buf);
+    static const lq_poisson_precond_kind pcs[3] = {LQ_POISSON_PRECOND_MG, LQ_POISSON_PRECOND_JACOBI,
+                                                   LQ_POISSON_PRECOND_NONE};
+    for (int pc = 0; pc < 3; pc++)
+        for (int cas = 0; cas < 3; cas++) {
+            lq_poisson_params prm = {0};
+            prm.dt = 0.02f;
+            prm.h = 0.05f;
+            prm.precond = pcs[pc];
+            prm.tol = cas == 1 ? 1e-7f : 1e-5f; /* 1e-7: at float's floor, restarts */
+            prm.max_iter = cas == 2 ? 5 : 0;
+            lq_poisson_stats st[4];
+            /* 0: device scalars, first batch 1; 1: first batch 60; 2: host loop; 3: ref */
+            for (int v = 0; v < 4; v++) {
+                side *S = v == 3 ? &R : &C;
+                S->ops.dense_ratio = 0; /* the lists even where the liquid fills much */
+                S->ops.cg_host = v == 2;
+                S->ops.cg_last = v == 1 ? 61 : 0;
+                CHECK_OK(lq_poisson_build(&S->ops, &S->phi, NULL, &prm));
+                CHECK_OK(lq_poisson_rhs(&S->ops, &S->u, &S->v, &S->w, &S->b, &prm));
+                CHECK_OK(lq_field_zero(&S->p, 0));
+                CHECK_OK(lq_poisson_solve(&S->ops, &S->b, &S->p, &prm, &st[v]));
+                CHECK_OK(lq_field_download(&S->p, v == 0 ? pa : pb));
+                if (v == 0) continue;
+                CHECK_MSG(memcmp(pa, pb, nc * 4) == 0 && st[v].iterations == st[0].iterations &&
+                              st[v].converged == st[0].converged &&
+                              st[v].residual == st[0].residual,
+                          "precond %d case %d variant %d: p %s, %d vs %d iterations, residual "
+                          "%g vs %g",
+                          pc, cas, v, memcmp(pa, pb, nc * 4) ? "differs" : "same", st[v].iterations,
+                          st[0].iterations, st[v].residual, st[0].residual);
+            }
+            fprintf(stderr, "CG device scalars, precond %d, case %d: %s\n", pc, cas, st[0].message);
+            CHECK(cas != 2 || (!st[0].converged && st[0].iterations == 5));
+            CHECK(cas == 2 || st[0].converged || pc == 2);
+        }
+    free(phi);
+    free(buf);
+    free(pa);
+    free(pb);
+    side_close(&R);
+    side_close(&C);
+    lq_ctx_close(&cl);
+    lq_ctx_close(&ref);
+}
+
 int main(void)
 {
     (void)twin_alloc;
@@ -727,6 +811,7 @@ int main(void)
     prm.cell_centre = 1;
     prm.wall_dirichlet = 1;
     test_twins(23, 17, 1, &prm, 2);
+    test_cg_device_scalars();
     lq_ctx ref;
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     for (int ghost = 0; ghost < 2; ghost++)

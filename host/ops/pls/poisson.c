@@ -71,6 +71,9 @@ static const lq_kernel_slot lq_poisson_kernels[] = {
     LQ_KERNEL(lq_poisson_ops, mg_prolong_w, "poisson_mg_prolong"),
     LQ_KERNEL(lq_poisson_ops, list_count, "poisson_list_count"),
     LQ_KERNEL(lq_poisson_ops, list_scatter, "poisson_list_scatter"),
+    LQ_KERNEL(lq_poisson_ops, cg_stage, "poisson_cg_stage"),
+    LQ_KERNEL(lq_poisson_ops, update_dot_s, "poisson_update_dot_s"),
+    LQ_KERNEL(lq_poisson_ops, direction_list_s, "poisson_direction_list_s"),
     LQ_SCAN_KERNELS(lq_poisson_ops),
 };
 static const lq_program lq_poisson_program =
@@ -98,6 +101,9 @@ static int lq_poisson_bind(lq_poisson_ops *o)
         {&o->update_dot, {[5] = list, [8] = partial}},
         {&o->dot_list, {[2] = list, [5] = partial}},
         {&o->direction_list, {[3] = list}},
+        {&o->cg_stage, {[0] = partial, [2] = LQ_MEM(&o->cg)}},
+        {&o->update_dot_s, {[4] = LQ_MEM(&o->cg), [5] = list, [8] = partial}},
+        {&o->direction_list_s, {[2] = LQ_MEM(&o->cg), [3] = list}},
         {&o->mg_tail, {[1] = LQ_VAL(dim3), [2] = LQ_MEM(&o->tail_info)}},
     };
     return lq_kernels_bind(LQ_ARGS(b));
@@ -125,6 +131,9 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (!rc)
         rc = lq_field_alloc(ctx, &o->counts, "poisson.counts", 4 * LQ_POISSON_MAX_LEVELS, 1, 1, 4);
     if (!rc) rc = lq_field_zero(&o->counts, 0);
+    if (!rc) rc = lq_field_alloc(ctx, &o->cg, "poisson.cg", LQ_CG_N, 1, 1, sizeof(double));
+    if (!rc) rc = lq_field_zero(&o->cg, 0);
+    o->cg_host = !IS_REF(o) && !ctx->cl.dev.fp64;
     if (!rc) rc = lq_field_alloc(ctx, &o->tail_info, "poisson.tail", 5 * LQ_POISSON_TAIL, 1, 1, 4);
     o->tail = -1;
     o->tail_cells = LQ_POISSON_TAIL_CELLS;
@@ -166,8 +175,8 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
 void lq_poisson_ops_release(lq_poisson_ops *o)
 {
     lq_program_release(&lq_poisson_program, o, &o->program);
-    lq_field *fs[] = {&o->mask, &o->diag,    &o->r,         &o->z,     &o->d,
-                      &o->q,    &o->partial, &o->tail_info, &o->counts};
+    lq_field *fs[] = {&o->mask, &o->diag,    &o->r,         &o->z,      &o->d,
+                      &o->q,    &o->partial, &o->tail_info, &o->counts, &o->cg};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     for (int l = 0; l < LQ_POISSON_MAX_LEVELS; l++) {
         lq_poisson_level *L = &o->lv[l];
@@ -418,11 +427,12 @@ static int lq_poisson_list_sum(lq_poisson_ops *o, lq_kernel *k, int nargs, const
                                double *sum)
 {
     int n = lq_poisson_nlist(o), groups = lq_poisson_list_groups(n);
-    *sum = 0;
+    if (sum) *sum = 0;
     if (n == 0) return LQ_OK;
     lq_range r = lq_range_1d((size_t)groups * LQ_POISSON_LOCAL, LQ_POISSON_LOCAL);
     int rc = lq_kernel_launch(k, r, nargs, a);
-    if (!rc) rc = lq_field_read(&o->partial, 0, (size_t)groups * sizeof(float), o->partial_host);
+    if (rc || !sum) return rc; /* no sum: the group sums stay on the device */
+    rc = lq_field_read(&o->partial, 0, (size_t)groups * sizeof(float), o->partial_host);
     if (rc) return rc;
     double s = 0;
     for (int g = 0; g < groups; g++) s += o->partial_host[g];
@@ -506,6 +516,43 @@ int lq_poisson_direction_list(lq_poisson_ops *o, const lq_field *z, lq_field *d,
     int n = lq_poisson_nlist(o);
     lq_arg a[] = {LQ_MEM(z), LQ_MEM(d), LQ_VAL(beta), LQ_KEEP, LQ_VAL(n)};
     return lq_poisson_list_run(&o->direction_list, LQ_ARGS(a), n);
+}
+
+/* CG's scalars on the device (poisson_cell.h, lq_poisson_cg_stage): a stage over the last
+ * list reduction's group sums, and the passes that read α and β there. */
+static int lq_poisson_cg_stage_run(lq_poisson_ops *o, int stage, int pre)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_cg_stage(o, stage, pre);
+        return LQ_OK;
+    }
+    int groups = lq_poisson_list_groups(lq_poisson_nlist(o));
+    lq_arg a[] = {LQ_KEEP, LQ_VAL(groups), LQ_KEEP, LQ_VAL(stage), LQ_VAL(pre)};
+    return lq_kernel_launch(&o->cg_stage, lq_range_1d(1, 1), LQ_ARGS(a));
+}
+
+static int lq_poisson_update_dot_s(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                                   const lq_field *q)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_update_dot_s(o, x, r, d, q);
+        return LQ_OK;
+    }
+    int n = lq_poisson_nlist(o), span = lq_poisson_span(o);
+    lq_arg a[] = {LQ_MEM(x), LQ_MEM(r), LQ_MEM(d),    LQ_MEM(q), LQ_KEEP,
+                  LQ_KEEP,   LQ_VAL(n), LQ_VAL(span), LQ_KEEP};
+    return lq_poisson_list_sum(o, &o->update_dot_s, LQ_ARGS(a), NULL);
+}
+
+static int lq_poisson_direction_list_s(lq_poisson_ops *o, const lq_field *z, lq_field *d)
+{
+    if (IS_REF(o)) {
+        lq_poisson_ref_direction_list_s(o, z, d);
+        return LQ_OK;
+    }
+    int n = lq_poisson_nlist(o);
+    lq_arg a[] = {LQ_MEM(z), LQ_MEM(d), LQ_KEEP, LQ_KEEP, LQ_VAL(n)};
+    return lq_poisson_list_run(&o->direction_list_s, LQ_ARGS(a), n);
 }
 
 int lq_poisson_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
@@ -985,6 +1032,136 @@ done:
     return rc;
 }
 
+/* The same CG with its scalars on the device (poisson_cell.h, lq_poisson_cg_stage): the
+ * host enqueues iterations in batches and reads the scalars once a batch; iterations
+ * enqueued past the end change nothing (the stages have stopped), so x, the iteration
+ * count and the restarts are the host loop's, bit for bit. The first batch is one less
+ * than the last solve's count, the next ones what the convergence rate so far predicts
+ * (at least one): about two reads a solve and few wasted iterations. Over the unknown
+ * list only (o->dense runs the host loop). */
+static int lq_poisson_cg_read(lq_poisson_ops *o)
+{
+    if (IS_REF(o)) {
+        memcpy(o->cg_read, o->cg.host, sizeof o->cg_read);
+        return LQ_OK;
+    }
+    return lq_field_read(&o->cg, 0, sizeof o->cg_read, o->cg_read);
+}
+
+/* The scalars from o->cg_write (no wait: cg_write holds still until the next read). */
+static int lq_poisson_cg_write(lq_poisson_ops *o)
+{
+    if (IS_REF(o)) {
+        memcpy(o->cg.host, o->cg_write, sizeof o->cg_write);
+        return LQ_OK;
+    }
+    return lq_field_write_async(&o->cg, 0, sizeof o->cg_write, o->cg_write);
+}
+
+/* z = M⁻¹ r, d = z (β = 0 in the scalars), and r·z into LQ_CG_RZ: CG's (re)start. */
+static int lq_poisson_cg_restart(lq_poisson_ops *o, int pre, int mg)
+{
+    lq_field *r = &o->r, *z = pre ? &o->z : &o->r;
+    int rc = LQ_OK;
+    if (pre) rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
+    if (!rc) rc = lq_poisson_direction_list_s(o, z, &o->d);
+    if (!rc && pre) rc = lq_poisson_dot_list(o, r, z, NULL);
+    if (!rc && pre) rc = lq_poisson_cg_stage_run(o, LQ_CG_RESTART_RZ, pre);
+    return rc;
+}
+
+/* One iteration: q = A d, α; x += α d, r −= α q, the test; z = M⁻¹ r, β; d = z + β d. */
+static int lq_poisson_cg_iteration(lq_poisson_ops *o, lq_field *x, int pre, int mg)
+{
+    lq_field *r = &o->r, *z = pre ? &o->z : &o->r, *d = &o->d, *q = &o->q;
+    int rc = lq_poisson_apply_dot(o, d, q, NULL);
+    if (!rc) rc = lq_poisson_cg_stage_run(o, LQ_CG_AFTER_DQ, pre);
+    if (!rc) rc = lq_poisson_update_dot_s(o, x, r, d, q);
+    if (!rc) rc = lq_poisson_cg_stage_run(o, LQ_CG_AFTER_RR, pre);
+    if (!rc && pre) rc = mg ? lq_poisson_mg_vcycle(o, r, z) : lq_poisson_precond(o, r, z);
+    if (!rc && pre) rc = lq_poisson_dot_list(o, r, z, NULL);
+    if (!rc && pre) rc = lq_poisson_cg_stage_run(o, LQ_CG_AFTER_RZ, pre);
+    if (!rc) rc = lq_poisson_direction_list_s(o, z, d);
+    return rc;
+}
+
+/* Iterations to enqueue next: after the first read, what the mean rate so far needs to
+ * reach the goal. */
+static int lq_poisson_cg_predict(const double *s, int left)
+{
+    double it = s[LQ_CG_ITER], rr = s[LQ_CG_RR], rr0 = s[LQ_CG_RR0], goal = s[LQ_CG_GOAL];
+    int k = 1;
+    if (it >= 1 && rr > 0 && rr0 > rr && goal > 0) {
+        double rate = 0.5 * log(rr / rr0) / it; /* log of the mean factor on |r| */
+        double need = ceil(log(goal / sqrt(rr)) / rate);
+        if (need > 1) k = need < left ? (int)need : left;
+    }
+    return k < left ? k : left;
+}
+
+static int lq_poisson_cg_dev(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *x,
+                             const lq_poisson_params *prm, double goal, lq_poisson_stats *st,
+                             double *rn_end)
+{
+    *rn_end = -1;
+    int pre = prm->precond != LQ_POISSON_PRECOND_NONE, mg = prm->precond == LQ_POISSON_PRECOND_MG;
+    int max_iter = prm->max_iter > 0 ? prm->max_iter : 1000;
+    double *w = o->cg_write, *s = o->cg_read;
+    memset(w, 0, sizeof o->cg_write);
+    w[LQ_CG_GOAL] = goal;
+    /* d and q start at 0 (the list passes write only the unknowns), r = b − A x, r·r */
+    int rc = lq_poisson_cg_write(o), enq = 0, restarts = 0;
+    if (!rc) rc = lq_field_zero(&o->d, 0);
+    if (!rc) rc = lq_field_zero(&o->q, 0);
+    if (!rc) rc = lq_poisson_resid(o, b, shift, x, &o->r);
+    if (!rc) rc = lq_poisson_dot_list(o, &o->r, &o->r, NULL);
+    if (!rc) rc = lq_poisson_cg_stage_run(o, LQ_CG_START, pre);
+    if (!rc) rc = lq_poisson_cg_restart(o, pre, mg);
+    int batch = o->cg_last > 1 ? o->cg_last - 1 : 1;
+    while (!rc) {
+        if (batch > max_iter - enq) batch = max_iter - enq;
+        for (int t = 0; t < batch && !rc; t++, enq++) rc = lq_poisson_cg_iteration(o, x, pre, mg);
+        if (!rc) rc = lq_poisson_cg_read(o);
+        if (rc) break;
+        int state = (int)s[LQ_CG_STATE], it = (int)s[LQ_CG_ITER];
+        st->iterations = it;
+        enq = it; /* what ran: the iterations enqueued past the end did nothing */
+        if (state == LQ_CG_CONVERGED && it == 0) { /* the start was there already */
+            st->converged = 1;
+            break;
+        }
+        if (state == LQ_CG_CONVERGED) {
+            /* the recursive residual drifts from b − Ap in float: confirm with the true
+             * one, or restart from it (residual replacement), as lq_poisson_cg */
+            double rn = 0;
+            rc = lq_poisson_rnorm(o, b, shift, x, &rn);
+            if (rc || rn <= goal || restarts >= LQ_POISSON_RESTARTS) {
+                st->converged = rn <= goal;
+                *rn_end = rn;
+                break;
+            }
+            restarts++;
+            memcpy(w, s, sizeof o->cg_write);
+            w[LQ_CG_STATE] = LQ_CG_RUN;
+            w[LQ_CG_RR] = w[LQ_CG_RZ] = rn * rn;
+            w[LQ_CG_BETA] = 0;
+            rc = lq_poisson_cg_write(o);
+            if (!rc) rc = lq_poisson_cg_restart(o, pre, mg);
+            batch = 1;
+            continue;
+        }
+        if (state == LQ_CG_BREAKDOWN) {
+            snprintf(st->message, sizeof st->message, "CG breakdown: dᵀAd = %g at iteration %d",
+                     s[LQ_CG_DQ], it);
+            break;
+        }
+        if (enq >= max_iter || lq_interrupt_due()) break;
+        batch = lq_poisson_cg_predict(s, max_iter - enq);
+    }
+    o->cg_last = st->iterations;
+    return rc;
+}
+
 int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
                      const lq_poisson_params *prm, lq_poisson_stats *st)
 {
@@ -1019,6 +1196,8 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
     if (!(st->b_norm > 0)) {
         st->converged = 1;
         rc = lq_field_zero(p, 0);
+    } else if (prm->solver == LQ_POISSON_PCG && !o->dense && !o->cg_host) {
+        rc = lq_poisson_cg_dev(o, b, shift, p, prm, goal, st, &rn_end);
     } else if (prm->solver == LQ_POISSON_PCG) {
         rc = lq_poisson_cg(o, b, shift, p, prm, goal, st, &rn_end);
     } else {

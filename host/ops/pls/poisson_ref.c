@@ -221,7 +221,7 @@ void lq_poisson_ref_mg_prolong(lq_poisson_ops *o, int l, const lq_field *ec, lq_
             o->partial_host[g] = red[0];                                                           \
             s += red[0];                                                                           \
         }                                                                                          \
-        *sum = s;                                                                                  \
+        if (sum) *sum = s;                                                                         \
     } while (0)
 
 void lq_poisson_ref_apply_dot(lq_poisson_ops *o, const lq_field *x, lq_field *y, double *sum)
@@ -276,4 +276,27 @@ void lq_poisson_ref_list(lq_poisson_ops *o, int l, int cnt[3])
     cnt[2] = boff[2 * nb];
     for (int q = 0; q < 2 * nb; q++)
         lq_poisson_list_block(m, q, nb, L->nx, L->ny, ncell, 1, list, boff[q]);
+}
+
+/* --- CG's scalars: poisson_cg_stage, poisson_update_dot_s, poisson_direction_list_s ------- */
+
+void lq_poisson_ref_cg_stage(lq_poisson_ops *o, int stage, int pre)
+{
+    int n = o->lv[0].n[0] + o->lv[0].n[1];
+    lq_poisson_cg_stage(o->partial_host, lq_poisson_list_groups(n), o->cg.host, stage, pre);
+}
+
+void lq_poisson_ref_update_dot_s(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                                 const lq_field *q)
+{
+    const double *s = o->cg.host;
+    double rr;
+    if (s[LQ_CG_STATE] == LQ_CG_RUN)
+        lq_poisson_ref_update_dot(o, x, r, d, q, (float)s[LQ_CG_ALPHA], &rr);
+}
+
+void lq_poisson_ref_direction_list_s(lq_poisson_ops *o, const lq_field *z, lq_field *d)
+{
+    const double *s = o->cg.host;
+    if (s[LQ_CG_STATE] == LQ_CG_RUN) lq_poisson_ref_direction_list(o, z, d, (float)s[LQ_CG_BETA]);
 }

@@ -106,6 +106,11 @@ typedef struct lq_poisson_ops {
     lq_field r, z, d, q; /* solver vectors per cell */
     lq_field partial;    /* one float per reduction group */
     float *partial_host;
+    lq_field cg; /* lq_cg_real[LQ_CG_N]: CG's scalars on the device (poisson_cell.h) */
+    double cg_read[LQ_CG_N], cg_write[LQ_CG_N]; /* read back; the source of async writes */
+    int cg_last;     /* the last device-scalar solve's iterations (its first batch) */
+    int cg_host;     /* 1: CG's scalars on the host even where the device could keep them
+                      * (tests; set by lq_poisson_ops_init where there are no doubles) */
     lq_scan scan;    /* the lists' block scan (core/scan.h) */
     lq_field counts; /* int[4 LQ_POISSON_MAX_LEVELS]: per level total, n[0],
                       * n[0] + n[1], (dropped: 0) */
@@ -123,7 +128,8 @@ typedef struct lq_poisson_ops {
     lq_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
         rhs, project, mg_state, mg_coarsen, mg_system, mg_smooth, mg_residual, mg_restrict,
         mg_prolong, mg_coarse, apply_dot, update_dot, dot_list, direction_list, mg_tail,
-        mg_smooth_w, mg_residual_w, mg_restrict_w, mg_prolong_w, list_count, list_scatter;
+        mg_smooth_w, mg_residual_w, mg_restrict_w, mg_prolong_w, list_count, list_scatter, cg_stage,
+        update_dot_s, direction_list_s;
     int dense;       /* level 0 is dense: CG runs the whole-grid passes (both backends) */
     int dense_ratio; /* LQ_POISSON_DENSE (0: lists always, tests) */
 } lq_poisson_ops;
@@ -138,6 +144,12 @@ int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z); /* 
 /* Level l's unknown list by the compaction of lq_poisson_list_block; cnt[0 … 2]: the
  * total of the scan, n[0], n[0] + n[1] (the device's counts). */
 void lq_poisson_ref_list(lq_poisson_ops *o, int l, int cnt[3]);
+/* CG's scalars (lq_poisson_cg_stage) from the group sums in partial_host, and the update
+ * and direction that read them (nothing once the state has left LQ_CG_RUN). */
+void lq_poisson_ref_cg_stage(lq_poisson_ops *o, int stage, int pre);
+void lq_poisson_ref_update_dot_s(lq_poisson_ops *o, lq_field *x, lq_field *r, const lq_field *d,
+                                 const lq_field *q);
+void lq_poisson_ref_direction_list_s(lq_poisson_ops *o, const lq_field *z, lq_field *d);
 void lq_poisson_ref_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                              const lq_poisson_params *prm);
 void lq_poisson_ref_mg_smooth(lq_poisson_ops *o, int l, const lq_field *b, lq_field *x, int colour);
