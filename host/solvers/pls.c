@@ -521,7 +521,7 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     LQ_PLS_PART(2 * F * 4, "velocity u v w and un vn wn");
     LQ_PLS_PART((size_t)(4 + s->has_sdf) * C * 4, s->has_sdf ? "phi phin b p sdf" : "phi phin b p");
     LQ_PLS_PART(C * 16, "semi-Lagrangian scratch and departures");
-    LQ_PLS_PART(C * 16 + 8, "reinitialisation phi0, mark, lists");
+    LQ_PLS_PART(C * 16 + 12, "reinitialisation phi0, mark, lists");
     LQ_PLS_PART(lq_plsparticles_state_bytes(s->nx, s->ny, s->nz, capacity),
                 "particles (two buffers), keys, counts, scans");
     LQ_PLS_PART(C * (1 + 4 + 16) + LQ_POISSON_GROUPS * 4 + 5 * LQ_POISSON_TAIL * 4 +

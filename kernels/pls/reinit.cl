@@ -73,15 +73,17 @@ kernel void reinit_fim_seed_list(global float *phi, global const float *phi0, gl
     if (near) lq_reinit_activate(mark, lout, cnt, i, j, k, stamp);
 }
 
-/* A sweep: the n cells of list lin. */
+/* A sweep: the *nin cells of list lin, a fixed grid striding over them (the length stays
+ * on the device). */
 kernel void reinit_fim_list(global float *out, global const float *in, global const float *phi0,
                             global volatile uint *mx, int note, float h, float h2, float bh,
                             global volatile int *mark, global int *lout, global volatile int *cnt,
-                            int stamp, global const int *lin, int n)
+                            int stamp, global const int *lin, global const int *nin)
 {
-    int g = get_global_id(0);
-    if (g >= n) return;
-    int c = lin[g], i = c % NX, j = (c / NX) % NY, k = c / (NX * NY);
-    lq_reinit_fim_cell(out, in, phi0, mx, note, i, j, k, NX, NY, NZ, h, h2, bh);
-    if (as_uint(out[c]) != as_uint(in[c])) lq_reinit_activate(mark, lout, cnt, i, j, k, stamp);
+    int n = *nin;
+    for (int g = get_global_id(0); g < n; g += get_global_size(0)) {
+        int c = lin[g], i = c % NX, j = (c / NX) % NY, k = c / (NX * NY);
+        lq_reinit_fim_cell(out, in, phi0, mx, note, i, j, k, NX, NY, NZ, h, h2, bh);
+        if (as_uint(out[c]) != as_uint(in[c])) lq_reinit_activate(mark, lout, cnt, i, j, k, stamp);
+    }
 }

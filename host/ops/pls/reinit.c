@@ -2,7 +2,7 @@
  * reinit.c — launchers of level-set reinitialisation (see reinit.h): the start pass,
  * then the FIM sweeps (ping-pong between φ and scratch, an even count so the result
  * ends in φ) or the PDE's two RK2 stages per step. One download at the end for the
- * stats; nothing allocated per call.
+ * stats (none between the sweeps); nothing allocated per call.
  */
 #include "ops/pls/reinit.h"
 
@@ -43,12 +43,12 @@ static const lq_program lq_reinit_program = LQ_PROGRAM("XYZ", lq_reinit_sources,
  * list and count (the launches set the rest). */
 static int lq_reinit_bind(lq_reinit_ops *o)
 {
-    lq_arg phi0 = LQ_MEM(&o->phi0), mx = LQ_MEM(&o->mx), mark = LQ_MEM(&o->mark),
-           cnt = LQ_MEM(&o->cnt);
+    lq_arg phi0 = LQ_MEM(&o->phi0), mx = LQ_MEM(&o->mx), mark = LQ_MEM(&o->mark);
     lq_binding b[] = {
         {&o->init, {[1] = phi0, [2] = mx}},
-        {&o->fim_seed, {[1] = phi0, [5] = mark, [6] = LQ_MEM(&o->list[1]), [7] = cnt}},
-        {&o->fim_list, {[2] = phi0, [3] = mx, [8] = mark, [10] = cnt}},
+        {&o->fim_seed,
+         {[1] = phi0, [5] = mark, [6] = LQ_MEM(&o->list[1]), [7] = LQ_MEM(&o->cnt[1])}},
+        {&o->fim_list, {[2] = phi0, [3] = mx, [8] = mark}},
         {&o->pde1, {[2] = phi0}},
         {&o->pde2, {[2] = phi0, [3] = mx}},
     };
@@ -63,7 +63,8 @@ int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->mark, "reinit.mark", nx, ny, nz, 4);
     for (int q = 0; q < 2 && !rc && !IS_REF(o); q++)
         rc = lq_field_alloc(ctx, &o->list[q], "reinit.list", nx, ny, nz, 4);
-    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->cnt, "reinit.count", 1, 1, 1, 4);
+    for (int q = 0; q < 2 && !rc && !IS_REF(o); q++)
+        rc = lq_field_alloc(ctx, &o->cnt[q], "reinit.count", 1, 1, 1, 4);
     if (!rc && !IS_REF(o)) rc = lq_field_zero(&o->mark, 0);
     if (rc || IS_REF(o)) return rc;
     rc = lq_program_build(&lq_reinit_program, o, &o->program, ctx, nx, ny, nz, "");
@@ -78,7 +79,20 @@ void lq_reinit_ops_release(lq_reinit_ops *o)
     lq_field_release(&o->mark);
     lq_field_release(&o->list[0]);
     lq_field_release(&o->list[1]);
-    lq_field_release(&o->cnt);
+    lq_field_release(&o->cnt[0]);
+    lq_field_release(&o->cnt[1]);
+}
+
+/* The FIM sweeps' fixed grid (each work-item strides over the list): enough work-items
+ * to fill a GPU, a few groups per compute unit on a CPU (idle work-items cost there). */
+static lq_range lq_reinit_sweep_range(const lq_reinit_ops *o)
+{
+    const lq_cl_device *d = &o->ctx->cl.dev;
+    size_t local = lq_kernel_group(&o->fim_list, 64), cells = (size_t)o->nx * o->ny * o->nz;
+    size_t items = (d->type & CL_DEVICE_TYPE_CPU) ? (size_t)d->compute_units * 4 * local : 65536;
+    if (items > cells) items = cells;
+    items = (items + local - 1) / local * local;
+    return lq_range_1d(items, local);
 }
 
 int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reinit_params *prm,
@@ -101,29 +115,26 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
         lq_arg ia[] = {LQ_MEM(phi), LQ_KEEP, LQ_KEEP, LQ_VAL(method), LQ_VAL(c.bh)};
         rc = lq_kernel_launch(&o->init, grid, LQ_ARGS(ia));
         if (method == LQ_REINIT_FIM) {
-            int m = n + (n & 1), len = 0;
+            int m = n + (n & 1);
             /* the start, with the first sweep's active list (the near cells and their
              * neighbours) into list[1] and φ copied into the scratch; then every sweep
-             * over its active list (reinit.cl) */
-            if (!rc && o->stamp >= INT32_MAX - 2) {
+             * over its active list (reinit.cl), each list's length on the device (cnt[q]
+             * of list[q]), the sweeps a fixed grid looping over it: no host wait. Sweeps
+             * after the lists ran dry do nothing (both buffers then hold the result). */
+            if (!rc && o->stamp >= INT32_MAX - m - 2) {
                 o->stamp = 0;
                 rc = lq_field_zero(&o->mark, 0);
             }
             int seed_stamp = ++o->stamp;
-            if (!rc) rc = lq_field_zero(&o->cnt, 0);
+            if (!rc) rc = lq_field_zero(&o->cnt[1], 0);
             lq_arg sa[] = {LQ_MEM(phi), LQ_KEEP, LQ_MEM(scratch), LQ_VAL(c.h),       LQ_VAL(c.bh),
                            LQ_KEEP,     LQ_KEEP, LQ_KEEP,         LQ_VAL(seed_stamp)};
             if (!rc) rc = lq_kernel_launch(&o->fim_seed, grid, LQ_ARGS(sa));
-            if (!rc) rc = lq_field_download(&o->cnt, &len);
-            for (int it = 0; it < m && !rc && len > 0; it++) {
+            lq_range sweep = lq_reinit_sweep_range(o);
+            for (int it = 0; it < m && !rc; it++) {
                 lq_field *src = it & 1 ? scratch : phi, *dst = it & 1 ? phi : scratch;
-                int note = it >= m - 2;
-                if (o->stamp >= INT32_MAX - 1) {
-                    o->stamp = 0;
-                    rc = lq_field_zero(&o->mark, 0);
-                }
-                int stamp = ++o->stamp;
-                if (!rc) rc = lq_field_zero(&o->cnt, 0);
+                int note = it >= m - 2, stamp = ++o->stamp;
+                rc = lq_field_zero(&o->cnt[it & 1], 0);
                 lq_arg fa[] = {LQ_MEM(dst),
                                LQ_MEM(src),
                                LQ_KEEP,
@@ -134,15 +145,11 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
                                LQ_VAL(c.bh),
                                LQ_KEEP,
                                LQ_MEM(&o->list[it & 1]),
-                               LQ_KEEP,
+                               LQ_MEM(&o->cnt[it & 1]),
                                LQ_VAL(stamp),
                                LQ_MEM(&o->list[(it + 1) & 1]),
-                               LQ_VAL(len)};
-                if (!rc)
-                    rc = lq_kernel_launch(&o->fim_list, lq_range_var(&o->fim_list, len),
-                                          LQ_ARGS(fa));
-                if (!rc && it < m - 1) rc = lq_field_download(&o->cnt, &len);
-                if (!rc && len == 0) break; /* both buffers equal: φ holds the result */
+                               LQ_MEM(&o->cnt[(it + 1) & 1])};
+                if (!rc) rc = lq_kernel_launch(&o->fim_list, sweep, LQ_ARGS(fa));
             }
         } else {
             for (int it = 0; it < n && !rc; it++) {

@@ -53,7 +53,7 @@ typedef struct lq_reinit_ops {
     lq_field mx;      /* the max change (one uint, float bits) */
     lq_field mark;    /* int per cell: the FIM sweep that last listed it (a stamp) */
     lq_field list[2]; /* int per cell: the FIM's active lists (ping-pong) */
-    lq_field cnt;     /* int: the next list's length */
+    lq_field cnt[2];  /* int: list[q]'s length */
     int stamp;        /* the last stamp used */
     cl_program program;
     lq_kernel init, fim_seed, pde1, pde2, fim_list;
