@@ -320,7 +320,7 @@ static int lq_bench_hf(lq_bench_ctx *b, int n)
     float *hb = lq_alloc(cells * 4), *h1 = lq_alloc(cells * 4);
     if (!hb || !h1) rc = LQ_ESIM;
     if (!rc) rc = lq_heightfield_state_alloc(&s, b->ctx, n, n);
-    if (!rc) rc = lq_heightfield_ops_init(&o, b->ctx, n, n);
+    if (!rc) rc = lq_heightfield_ops_init(&o, b->ctx, n, n, LQ_HEIGHTFIELD_SOLVE_THOMAS);
     if (!rc) {
         lq_bench_lake(n, hb, h1);
         rc = lq_field_upload(&s.b, hb);

@@ -19,6 +19,11 @@ const lq_tolerance lq_tolerances[] = {
     {"hf_adi_x", 0, 1e-5, 1e-3,
      "same Thomas code; a divide off by 2.5 ulp per cell compounds along a row"},
     {"hf_adi_z", 0, 1e-5, 1e-3, "as hf_adi_x, along columns"},
+    {"hf_pcr_x", 0, 1e-5, 1e-3,
+     "the parallel line solve, same reductions in the same order on both sides (local memory "
+     "vs plain arrays); two divides per cell and step, off by 2.5 ulp where division is not "
+     "correctly rounded"},
+    {"hf_pcr_z", 0, 1e-5, 1e-3, "as hf_pcr_x, along columns"},
     {"hf_defect", 0, 1e-6, 1e-6, "the residual's products and sums plus five more, same order"},
     {"hf_open", 0, 0, 1, "fixed-point sums of the same per-cell products: exact"},
     {"hf_advect", 0, 1e-6, 1e-3, "bilinear interpolation, same order on both sides"},
