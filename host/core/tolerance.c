@@ -36,6 +36,13 @@ const lq_tolerance lq_tolerances[] = {
     {"shallow.h", 1e-5, 0, 1,
      "whole-scene surface height (m) after N frames; float round-off only where "
      "division differs, but a cell can cross its wet/dry threshold one step earlier"},
+    {"line_solve.h", 1e-5, 0, 1,
+     "whole-scene surface (m) after a few frames, Thomas vs the parallel line solve on one "
+     "backend: different elimination orders, a few ulp of h per solve, and a cell may cross "
+     "its wet/dry threshold a step earlier"},
+    {"line_solve.u", 1e-4, 0, 1, "face velocity (m/s) from differences of h: as line_solve.h"},
+    {"line_solve.w", 1e-4, 0, 1, "as line_solve.u"},
+    {"line_solve.volume", 0, 1e-6, 1e-9, "fixed-point sums of heights that differ by round-off"},
     {"shallow.b", 0, 0, 1, "the ground is input, uploaded once: exact"},
     {"shallow.depth", 1e-5, 0, 1, "max(h - b, 0): as shallow.h"},
     {"shallow.u", 1e-4, 0, 1, "face velocity (m/s), derived from differences of h"},

@@ -75,6 +75,17 @@ static int lq_heightfield_pcr_check(const lq_heightfield_ops *o, const lq_kernel
     return LQ_OK;
 }
 
+int lq_heightfield_line_solve(const lq_ctx *ctx, int nx, int nz, int line_solve)
+{
+    if (line_solve != LQ_HEIGHTFIELD_SOLVE_AUTO) return line_solve;
+    char why[256];
+    bool gpu = ctx->backend == LQ_BACKEND_CL &&
+               (ctx->cl.dev.type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR));
+    return gpu && lq_heightfield_pcr_fits(ctx, nx, nz, why, sizeof why)
+               ? LQ_HEIGHTFIELD_SOLVE_PCR
+               : LQ_HEIGHTFIELD_SOLVE_THOMAS;
+}
+
 int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz, int line_solve)
 {
     *o = (lq_heightfield_ops){.ctx = ctx, .nx = nx, .nz = nz};
@@ -103,12 +114,10 @@ int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz, 
     if (env && *env) o->xblock = atoi(env) != 0 && nx % 8 == 0 && nx >= 8;
     /* The parallel line solve: asked for, or on GPUs and accelerators where it fits. */
     char why[256];
-    bool fits = lq_heightfield_pcr_fits(ctx, nx, nz, why, sizeof why);
-    if (line_solve == LQ_HEIGHTFIELD_SOLVE_PCR && !fits)
+    if (line_solve == LQ_HEIGHTFIELD_SOLVE_PCR &&
+        !lq_heightfield_pcr_fits(ctx, nx, nz, why, sizeof why))
         return lq_error(LQ_EINPUT, "shallow.line_solve: pcr: %s; set it to thomas", why);
-    o->pcr = line_solve == LQ_HEIGHTFIELD_SOLVE_PCR ||
-             (line_solve == LQ_HEIGHTFIELD_SOLVE_AUTO && fits &&
-              (ctx->cl.dev.type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)));
+    o->pcr = lq_heightfield_line_solve(ctx, nx, nz, line_solve) == LQ_HEIGHTFIELD_SOLVE_PCR;
     char extra[192];
     int len = snprintf(extra, sizeof extra, "-DLQ_VEC=%d -DLQ_XBLOCK=%d", o->vec, o->xblock);
     if (o->pcr) {

@@ -15,6 +15,9 @@
  * whose local memory cannot hold half a line). Needs cl_khr_int64_base_atomics on OpenCL
  * devices. */
 int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz, int line_solve);
+/* The line solve ops_init runs for `line_solve` on ctx: THOMAS or PCR (auto resolved:
+ * PCR on GPUs and accelerators where it fits, THOMAS elsewhere). */
+int lq_heightfield_line_solve(const lq_ctx *ctx, int nx, int nz, int line_solve);
 void lq_heightfield_ops_release(lq_heightfield_ops *o);
 /* Delta form of eq. 17 (lq_heightfield_residual_cell): hn ← R from (h1, u, w, b). */
 int lq_heightfield_residual(lq_heightfield_ops *o, const lq_field *h1, const lq_field *u,
