@@ -40,14 +40,13 @@ static const lq_kernel_slot lq_heightfield_kernels[] = {
 static const lq_program lq_heightfield_program =
     LQ_PROGRAM("XZ", lq_heightfield_sources, lq_heightfield_kernels);
 
-/* Whether the parallel line solve fits the device: each line's reduced equations in local
- * memory (12 bytes for every second cell, a kilobyte left for the runtime) and a work-group
- * of W work-items; why not in `why` when it does not. */
-static bool lq_heightfield_pcr_fits(const lq_ctx *ctx, int nx, int nz, char *why, size_t len)
+bool lq_heightfield_pcr_fits(const lq_ctx *ctx, int nx, int nz, char *why, size_t len)
 {
+    if (ctx->backend == LQ_BACKEND_REF) return true;
     int n = LQ_MAX(nx, nz), n2 = LQ_MAX(n / 2, 1);
     size_t need = (size_t)n2 * sizeof(lq_heightfield_eq), w = (size_t)lq_heightfield_pcr_width(n2);
     size_t have = ctx->cl.dev.local_mem > 1024 ? (size_t)ctx->cl.dev.local_mem - 1024 : 0;
+    if (!why) len = 0;
     if (need > have)
         snprintf(why, len, "lines of %d cells need %zu bytes of local memory; %.64s has %zu", n,
                  need + 1024, ctx->cl.dev.name, (size_t)ctx->cl.dev.local_mem);

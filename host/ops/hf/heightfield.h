@@ -15,6 +15,11 @@
  * whose local memory cannot hold half a line). Needs cl_khr_int64_base_atomics on OpenCL
  * devices. */
 int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz, int line_solve);
+/* Whether the parallel line solve fits the device: each line's reduced equations in local
+ * memory (12 bytes for every second cell, a kilobyte left for the runtime) and a work-group
+ * of W work-items; why not in `why` (len bytes; NULL: not wanted) when it does not. The
+ * reference backend: always. */
+bool lq_heightfield_pcr_fits(const lq_ctx *ctx, int nx, int nz, char *why, size_t len);
 /* The line solve ops_init runs for `line_solve` on ctx: THOMAS or PCR (auto resolved:
  * PCR on GPUs and accelerators where it fits, THOMAS elsewhere). */
 int lq_heightfield_line_solve(const lq_ctx *ctx, int nx, int nz, int line_solve);
