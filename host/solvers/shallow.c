@@ -17,6 +17,8 @@
  *      6–7 at θ of the new level; θ = 1 is the paper's eq. 9–10), and the rows and
  *      columns solved again on what the unsplit 2D system still lacks
  *      (shallow.adi_iterations), so waves travel alike in every direction at large steps;
+ *      each line by the Thomas algorithm or, on GPUs, a parallel CR–PCR–Thomas hybrid
+ *      (shallow.line_solve; the two agree to float round-off);
  *   4. volume projection (shallow.volume_correction): per connected wet region, spread
  *      the difference between old and new volume over its wet cells;
  *   5. where h < b, h(n) = b − ε; the face velocities follow eq. 7 (then absorbing
