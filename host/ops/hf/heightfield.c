@@ -128,9 +128,14 @@ int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz, 
                  p, x2, z2, wx, wz);
     }
     int rc = lq_program_build(&lq_heightfield_program, o, &o->program, ctx, nx, 0, nz, extra);
-    if (!rc && o->pcr) rc = lq_heightfield_pcr_check(o, &o->pcr_x, nx);
+    if (rc) return rc;
+    if (o->pcr) rc = lq_heightfield_pcr_check(o, &o->pcr_x, nx);
     if (!rc && o->pcr) rc = lq_heightfield_pcr_check(o, &o->pcr_z, nz);
     if (rc) lq_heightfield_ops_release(o);
+    if (rc == LQ_EINPUT && line_solve == LQ_HEIGHTFIELD_SOLVE_AUTO) {
+        lq_error_clear(); /* auto: the kernels cannot run their groups here, so Thomas */
+        return lq_heightfield_ops_init(o, ctx, nx, nz, LQ_HEIGHTFIELD_SOLVE_THOMAS);
+    }
     return rc;
 }
 
