@@ -773,6 +773,45 @@ static void test_twins_pcr(void)
     lq_ctx_close(&cl);
 }
 
+/* What auto picks, and where the parallel solve fits, on devices described by hand:
+ * a GPU with NVIDIA's 48 KiB of local memory, and a CPU. */
+static void test_pcr_choice(void)
+{
+    lq_ctx gpu;
+    memset(&gpu, 0, sizeof gpu);
+    gpu.backend = LQ_BACKEND_CL;
+    gpu.cl.dev.type = CL_DEVICE_TYPE_GPU;
+    gpu.cl.dev.local_mem = 49152;
+    gpu.cl.dev.max_work_group = 1024;
+    snprintf(gpu.cl.dev.name, sizeof gpu.cl.dev.name, "a 48 KiB GPU");
+    lq_ctx cpu = gpu;
+    cpu.cl.dev.type = CL_DEVICE_TYPE_CPU;
+    char why[256] = "";
+    CHECK(lq_heightfield_pcr_fits(&gpu, 4096, 4096, why, sizeof why)); /* 24 KiB a line */
+    CHECK(lq_heightfield_pcr_fits(&gpu, 8000, 64, why, sizeof why));
+    CHECK(!lq_heightfield_pcr_fits(&gpu, 64, 8192, why, sizeof why)); /* 48 KiB: no room */
+    fprintf(stderr, "  parallel line solve refused: %s\n", why);
+    CHECK(strstr(why, "8192") != NULL);
+    CHECK(lq_heightfield_line_solve(&gpu, 2048, 2048, LQ_HEIGHTFIELD_SOLVE_AUTO) ==
+          LQ_HEIGHTFIELD_SOLVE_PCR);
+    CHECK(lq_heightfield_line_solve(&gpu, 8192, 8192, LQ_HEIGHTFIELD_SOLVE_AUTO) ==
+          LQ_HEIGHTFIELD_SOLVE_THOMAS);
+    CHECK(lq_heightfield_line_solve(&cpu, 2048, 2048, LQ_HEIGHTFIELD_SOLVE_AUTO) ==
+          LQ_HEIGHTFIELD_SOLVE_THOMAS);
+    CHECK(lq_heightfield_line_solve(&cpu, 2048, 2048, LQ_HEIGHTFIELD_SOLVE_PCR) ==
+          LQ_HEIGHTFIELD_SOLVE_PCR);
+    CHECK(lq_heightfield_line_solve(&gpu, 2048, 2048, LQ_HEIGHTFIELD_SOLVE_THOMAS) ==
+          LQ_HEIGHTFIELD_SOLVE_THOMAS);
+    gpu.cl.dev.max_work_group = 128; /* groups of 256 needed past 256 reduced equations */
+    CHECK(!lq_heightfield_pcr_fits(&gpu, 1024, 1024, why, sizeof why));
+    CHECK(lq_heightfield_pcr_fits(&gpu, 200, 100, why, sizeof why)); /* W = 128 */
+    lq_ctx ref;
+    CHECK_OK(lq_ctx_open(&ref, "ref", false));
+    CHECK(lq_heightfield_line_solve(&ref, 2048, 2048, LQ_HEIGHTFIELD_SOLVE_AUTO) ==
+          LQ_HEIGHTFIELD_SOLVE_THOMAS);
+    lq_ctx_close(&ref);
+}
+
 int main(void)
 {
     test_dense_and_conservation();
@@ -782,6 +821,7 @@ int main(void)
     test_advect_exact();
     test_twins();
     test_twins_lake();
+    test_pcr_choice();
     test_pcr_dense();
     test_twins_pcr();
     CHECK_DONE();
