@@ -99,7 +99,7 @@ static void lq_bench_row_items(lq_bench_ctx *b, const char *op, int n, double it
                    b->whole->steps, b->whole->waits, b->whole->bytes, b->whole->iters);
         printf("}");
     } else {
-        printf("%-14s %6d%s %10.3f %11.1f %8.2f %6.0f%% %6.5g  %s\n", op, n,
+        printf("%-18s %6d%s %10.3f %11.1f %8.2f %6.0f%% %6.5g  %s\n", op, n,
                b->dims == 3 ? "³" : "²", ms, mitems, gbs, 100 * frac, bytes_item, note ? note : "");
     }
     b->rows++;
@@ -199,7 +199,7 @@ static int lq_bench_copy(lq_bench_ctx *b)
 
 /* --- height-field operations ---------------------------------------------------------- */
 typedef struct lq_bench_hf_arg {
-    lq_heightfield_ops *o;
+    lq_heightfield_ops *o, *opcr; /* Thomas line solves; the parallel ones (NULL: no room) */
     lq_heightfield_state *s;
     lq_heightfield_step_params p;
     int which;
@@ -217,8 +217,14 @@ enum {
     B_FINISH,
     B_STATS,
     B_STEP,
+    B_ADI_X_PCR, /* the line solves and steps again with shallow.line_solve: pcr */
+    B_ADI_Z_PCR,
+    B_ADI_PCR,
+    B_STEP_PCR,
     B_COUNT
 };
+/* The Thomas row each parallel one repeats. */
+static const int lq_bench_hf_pcr_of[] = {B_ADI_X, B_ADI_Z, B_ADI, B_STEP};
 static const struct {
     const char *name;
     double bytes; /* compulsory bytes per cell */
@@ -235,15 +241,20 @@ static const struct {
     {"hf_finish", 32, "read hn h1 b u w, write hn u w"},
     {"hf_stats", 16, "read h b u w"},
     {"shallow_step", 176, "residual+adi_x+adi_z+label+2x(reduce+apply)+finish"},
+    {"hf_pcr_x", 16, "hf_adi_x by the parallel line solve (shallow.line_solve: pcr)"},
+    {"hf_pcr_z", 16, "hf_adi_z by the parallel line solve"},
+    {"adi_step_pcr", 52, "adi_step with the parallel line solves"},
+    {"shallow_step_pcr", 176, "shallow_step with the parallel line solves"},
 };
 
 static int lq_bench_hf_once(void *p)
 {
     lq_bench_hf_arg *a = p;
-    lq_heightfield_ops *o = a->o;
+    bool pcr = a->which >= B_ADI_X_PCR;
+    lq_heightfield_ops *o = pcr ? a->opcr : a->o;
     lq_heightfield_state *s = a->s;
     lq_field *h1 = &s->h[s->i1], *hn = &s->h[s->in];
-    switch (a->which) {
+    switch (pcr ? lq_bench_hf_pcr_of[a->which - B_ADI_X_PCR] : a->which) {
     case B_RESIDUAL:
         return lq_heightfield_residual(o, h1, &s->u, &s->w, &s->b, &s->href, hn, a->p.kappa,
                                        a->p.cdt, &a->p.walls);
@@ -312,15 +323,18 @@ static void lq_bench_lake(int n, float *b, float *h1)
 static int lq_bench_hf(lq_bench_ctx *b, int n)
 {
     int rc = LQ_OK;
-    lq_heightfield_ops o;
+    lq_heightfield_ops o, opcr;
     lq_heightfield_state s;
     memset(&o, 0, sizeof o);
+    memset(&opcr, 0, sizeof opcr);
+    bool pcr = lq_heightfield_pcr_fits(b->ctx, n, n, NULL, 0);
     memset(&s, 0, sizeof s);
     size_t cells = (size_t)n * (size_t)n;
     float *hb = lq_alloc(cells * 4), *h1 = lq_alloc(cells * 4);
     if (!hb || !h1) rc = LQ_ESIM;
     if (!rc) rc = lq_heightfield_state_alloc(&s, b->ctx, n, n);
-    if (!rc) rc = lq_heightfield_ops_init(&o, b->ctx, n, n);
+    if (!rc) rc = lq_heightfield_ops_init(&o, b->ctx, n, n, LQ_HEIGHTFIELD_SOLVE_THOMAS);
+    if (!rc && pcr) rc = lq_heightfield_ops_init(&opcr, b->ctx, n, n, LQ_HEIGHTFIELD_SOLVE_PCR);
     if (!rc) {
         lq_bench_lake(n, hb, h1);
         rc = lq_field_upload(&s.b, hb);
@@ -331,6 +345,7 @@ static int lq_bench_hf(lq_bench_ctx *b, int n)
     lq_bench_hf_arg a;
     memset(&a, 0, sizeof a);
     a.o = &o;
+    a.opcr = pcr ? &opcr : NULL;
     a.s = &s;
     /* Courant number about 1 at the deepest water (0.6 m): κ = C² / d; Crank–Nicolson
      * (θ = ½, shallow.theta's default), one split solve (shallow.adi_iterations at C = 1). */
@@ -347,6 +362,7 @@ static int lq_bench_hf(lq_bench_ctx *b, int n)
     a.p.scale = 1048576.0f; /* small: repeated sums stay far from overflow */
     a.p.correct = 1;
     for (int op = 0; op < B_COUNT && !rc; op++) {
+        if (op >= B_ADI_X_PCR && !pcr) break;
         a.which = op;
         if (op == B_REDUCE || op == B_APPLY) { /* labels for the reductions */
             a.which = B_LABEL;
@@ -364,6 +380,7 @@ static int lq_bench_hf(lq_bench_ctx *b, int n)
         fflush(stdout);
     }
     lq_heightfield_ops_release(&o);
+    lq_heightfield_ops_release(&opcr);
     lq_heightfield_state_release(&s);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
     free(hb);
@@ -1482,12 +1499,17 @@ static int lq_bench_pls_step(lq_bench_ctx *b, int n, lq_bench_steps *out)
 
 /* shallow_whole, splash_whole (n²), mac_step (n³): a whole step through the solver on a
  * dam break (a raised block of water in a pool over a slope; splash with a floating
- * ball, mac round a block), ms per step and the host waits each step costs. */
-static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n)
+ * ball, mac round a block), ms per step and the host waits each step costs. `solve`
+ * (shallow): NULL for shallow.line_solve: auto, else the line solve forced, the row
+ * then shallow_whole_<solve>. */
+static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n, const char *solve)
 {
-    char scene[1024], op[32], note[320];
+    char scene[1024], op[32], note[320], line[64] = "";
     const bool mac = strcmp(solver, "mac") == 0;
-    snprintf(op, sizeof op, "%s_%s", solver, mac ? "step" : "whole");
+    snprintf(op, sizeof op, "%s_%s%s%s", solver, mac ? "step" : "whole", solve ? "_" : "",
+             solve ? solve : "");
+    if (strcmp(solver, "shallow") == 0)
+        snprintf(line, sizeof line, "shallow:\n  line_solve: %s\n", solve ? solve : "auto");
     if (!lq_bench_op(op)) return LQ_OK;
     const double L = mac ? 1.28 : 10.0, h = L / n;
     if (mac)
@@ -1502,12 +1524,13 @@ static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n)
                  "solver: %s\ngrid:\n  size: [%d, %d]\n  cell: %.9g\ntime:\n  frames: 1000\n"
                  "  fps: 24\nterrain:\n  - ramp: {from: [0, 0], to: [%g, 0], height: [-1.0, "
                  "0.4]}\nliquid:\n  - level: 0.0\n  - box: {min: [0, -1, 0], max: [%g, 0.6, "
-                 "%g]}\n%s",
+                 "%g]}\n%s%s",
                  solver, n, n, h, L, 0.2 * L, L,
                  strcmp(solver, "splash") == 0
                      ? "objects:\n  - sphere: {center: [5, 0.1, 5], radius: 0.4}\n    "
                        "density: 600\n"
-                     : "");
+                     : "",
+                 line);
     lq_bench_steps r;
     b->quiet = true;
     int rc = b->reps == 0 ? lq_bench_copy(b) : LQ_OK;
@@ -1515,10 +1538,18 @@ static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n)
     if (!rc) rc = lq_bench_scene_step(b, scene, &r);
     if (rc) return rc;
     double cells = (double)n * n * (mac ? n : 1);
+    line[0] = '\0'; /* now what the note says of the line solve */
+    if (strcmp(solver, "shallow") == 0)
+        snprintf(line, sizeof line, ", line solve %s",
+                 solve ? solve
+                 : lq_heightfield_line_solve(b->ctx, n, n, LQ_HEIGHTFIELD_SOLVE_AUTO) ==
+                         LQ_HEIGHTFIELD_SOLVE_PCR
+                     ? "pcr"
+                     : "thomas");
     snprintf(note, sizeof note,
              "the solver's whole step, dam break, %d steps timed; %.2f host waits a step (%.1f "
-             "KiB)%s [copy %.1f GB/s]",
-             r.steps, r.waits, r.bytes / 1024, mac ? ", pressure sweeps in the time" : "",
+             "KiB)%s%s [copy %.1f GB/s]",
+             r.steps, r.waits, r.bytes / 1024, mac ? ", pressure sweeps in the time" : "", line,
              b->copy_gbs);
     lq_bench_row_steps(b, op, n, cells, r.ms, 0, &r, note);
     fflush(stdout);
@@ -1611,10 +1642,19 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
     if (lq_bench_family("shallow")) {
         rc = lq_bench_copy(b);
         if (!rc && !b->json)
-            printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s", "GB/s",
+            printf("%-18s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s", "GB/s",
                    "%copy", "B/cell", "counted bytes");
         for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_hf(b, sizes[i]);
-        for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_whole(b, "shallow", sizes[i]);
+        /* the whole step with shallow.line_solve: auto, then with the other line solve (on
+         * a GPU Thomas, elsewhere the parallel one where it fits) */
+        for (int i = 0; i < nsizes && !rc; i++) {
+            int n = sizes[i];
+            bool gpu_pcr = lq_heightfield_line_solve(b->ctx, n, n, LQ_HEIGHTFIELD_SOLVE_AUTO) ==
+                           LQ_HEIGHTFIELD_SOLVE_PCR;
+            rc = lq_bench_whole(b, "shallow", n, NULL);
+            if (!rc && (gpu_pcr || lq_heightfield_pcr_fits(b->ctx, n, n, NULL, 0)))
+                rc = lq_bench_whole(b, "shallow", n, gpu_pcr ? "thomas" : "pcr");
+        }
     }
     if (!rc && lq_bench_family("splash")) {
         if (b->ctx->backend == LQ_BACKEND_CL && !b->ctx->cl.dev.int64_atomics) {
@@ -1626,11 +1666,12 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
              * machine's bandwidth drifts over a long run) */
             rc = lq_bench_copy(b);
             if (!rc && !b->json)
-                printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
+                printf("%-18s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
                        "GB/s", "%copy", "B/cell",
                        "counted bytes (particle and column rows: per unit)");
             for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_splash(b, sizes[i]);
-            for (int i = 0; i < nsizes && !rc; i++) rc = lq_bench_whole(b, "splash", sizes[i]);
+            for (int i = 0; i < nsizes && !rc; i++)
+                rc = lq_bench_whole(b, "splash", sizes[i], NULL);
         }
     }
     if (!rc && lq_bench_family("mac")) {
@@ -1639,12 +1680,13 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
             /* the yardstick before each size: the 256³ rows alone take most of a minute */
             rc = lq_bench_copy(b);
             if (!rc && !b->json)
-                printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
+                printf("%-18s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
                        "GB/s", "%copy", "B/cell", "counted bytes (marker rows: per marker)");
             if (!rc) rc = lq_bench_mac(b, sizes3[i]);
             /* the whole step: up to 64³ (minutes a step beyond on a 2-core CPU), or at any
              * size asked for with --size */
-            if (!rc && (sizes3[i] <= 64 || nsizes3 == 1)) rc = lq_bench_whole(b, "mac", sizes3[i]);
+            if (!rc && (sizes3[i] <= 64 || nsizes3 == 1))
+                rc = lq_bench_whole(b, "mac", sizes3[i], NULL);
         }
         b->dims = 2;
     }
@@ -1658,7 +1700,7 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
         for (int i = 0; i < nsizes3 && !rc; i++) {
             rc = lq_bench_copy(b);
             if (!rc && !b->json)
-                printf("%-14s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
+                printf("%-18s %7s %10s %11s %8s %7s %6s  %s\n", "op", "size", "ms", "Mcells/s",
                        "GB/s", "%copy", "B/cell", "counted bytes (particle rows: per particle)");
             /* the whole step at 256³ takes minutes a step on a 2-core CPU: only up to 128³,
              * or at 256³ when asked for with --size */

@@ -12,6 +12,7 @@
 #include "core/field.h"
 #include "cli/run.h"
 #include "scene/config.h"
+#include "ops/hf/heightfield.h"
 #include "solvers/registry.h"
 #include "core/tolerance.h"
 
@@ -63,6 +64,11 @@ int lq_diff(const lq_run_opts *o)
     if (!rc) ref_open = true;
     if (!rc) rc = lq_ctx_open(&ccl, spec, true);
     if (!rc) cl_open = true;
+    /* shallow.line_solve: auto picks by device; the reference runs what the device runs
+     * (the parallel and Thomas solves agree to round-off, not bit for bit) */
+    if (!rc && strcmp(cfg->solver, "shallow") == 0)
+        cfg->shallow.line_solve = lq_heightfield_line_solve(
+            &ccl, cfg->grid.size[0], cfg->grid.size[1], cfg->shallow.line_solve);
     if (!rc) rc = vt->create(&cref, cfg, &sref);
     if (!rc) rc = vt->create(&ccl, cfg, &scl);
     if (rc) goto done;

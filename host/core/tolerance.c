@@ -19,6 +19,11 @@ const lq_tolerance lq_tolerances[] = {
     {"hf_adi_x", 0, 1e-5, 1e-3,
      "same Thomas code; a divide off by 2.5 ulp per cell compounds along a row"},
     {"hf_adi_z", 0, 1e-5, 1e-3, "as hf_adi_x, along columns"},
+    {"hf_pcr_x", 0, 1e-5, 1e-3,
+     "the parallel line solve, same reductions in the same order on both sides (local memory "
+     "vs plain arrays); two divides per cell and step, off by 2.5 ulp where division is not "
+     "correctly rounded"},
+    {"hf_pcr_z", 0, 1e-5, 1e-3, "as hf_pcr_x, along columns"},
     {"hf_defect", 0, 1e-6, 1e-6, "the residual's products and sums plus five more, same order"},
     {"hf_open", 0, 0, 1, "fixed-point sums of the same per-cell products: exact"},
     {"hf_advect", 0, 1e-6, 1e-3, "bilinear interpolation, same order on both sides"},
@@ -31,6 +36,13 @@ const lq_tolerance lq_tolerances[] = {
     {"shallow.h", 1e-5, 0, 1,
      "whole-scene surface height (m) after N frames; float round-off only where "
      "division differs, but a cell can cross its wet/dry threshold one step earlier"},
+    {"line_solve.h", 1e-5, 0, 1,
+     "whole-scene surface (m) after a few frames, Thomas vs the parallel line solve on one "
+     "backend: different elimination orders, a few ulp of h per solve, and a cell may cross "
+     "its wet/dry threshold a step earlier"},
+    {"line_solve.u", 1e-4, 0, 1, "face velocity (m/s) from differences of h: as line_solve.h"},
+    {"line_solve.w", 1e-4, 0, 1, "as line_solve.u"},
+    {"line_solve.volume", 0, 1e-6, 1e-9, "fixed-point sums of heights that differ by round-off"},
     {"shallow.b", 0, 0, 1, "the ground is input, uploaded once: exact"},
     {"shallow.depth", 1e-5, 0, 1, "max(h - b, 0): as shallow.h"},
     {"shallow.u", 1e-4, 0, 1, "face velocity (m/s), derived from differences of h"},

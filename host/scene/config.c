@@ -662,6 +662,7 @@ static void lq_config_hf(const lq_scene *s, lq_config *c)
     h->theta = lq_scene_float(s, "shallow.theta");
     h->has_theta = lq_config_has(s, "shallow.theta");
     h->adi_iterations = lq_scene_int(s, "shallow.adi_iterations");
+    h->line_solve = lq_config_word(s, "auto|thomas|pcr", "shallow.line_solve");
     h->dry_epsilon = lq_scene_float(s, "shallow.dry_epsilon");
     h->advection = lq_scene_bool(s, "shallow.advection");
     h->volume_correction = lq_scene_bool(s, "shallow.volume_correction");

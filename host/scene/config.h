@@ -384,6 +384,7 @@ typedef struct lq_config_foam {
 typedef struct lq_config_shallow {
     double damping, friction, theta, thin_film, absorbing_width;
     int substeps, adi_iterations;
+    int line_solve; /* 0 auto, 1 thomas, 2 pcr (LQ_HEIGHTFIELD_SOLVE_*) */
     double dry_epsilon;
     bool advection, volume_correction, has_theta;
 } lq_config_shallow;

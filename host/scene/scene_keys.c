@@ -966,6 +966,14 @@ const lq_key lq_scene_keys[] = {
           "further out along the diagonal than along the axis); 0 chooses ceil(C²/30), at most "
           "64, from the step's Courant number C (1 up to C = 5.4; 5 at 11: the ring round to 0.1 "
           "%)."),
+    K_ENUM("shallow.line_solve", 0, SHAL, "auto|thomas|pcr", "auto",
+           "How the rows' and columns' tridiagonal systems (eq. 19-20) are solved: `thomas`, "
+           "the serial Thomas algorithm, one line per work-item (or per SIMD lane on CPUs); "
+           "`pcr`, a parallel hybrid (one level of cyclic reduction, parallel cyclic reduction "
+           "in local memory, Thomas on the small systems it leaves), one work-group per line, "
+           "for GPUs, which a 2048-cell grid's 2048 lines cannot fill; `auto`, `pcr` on GPUs "
+           "and accelerators where half a line fits their local memory, `thomas` on CPUs and "
+           "the reference backend. The two agree to float round-off, not bit for bit."),
     K_FLOAT("shallow.dry_epsilon", GT, SHAL, 0, 1, "1e-5", "m",
             "The ε of the `h = b - ε` rule for dry cells."),
     K_BOOL("shallow.advection", SHAL, "true",

@@ -17,6 +17,8 @@
  *      6–7 at θ of the new level; θ = 1 is the paper's eq. 9–10), and the rows and
  *      columns solved again on what the unsplit 2D system still lacks
  *      (shallow.adi_iterations), so waves travel alike in every direction at large steps;
+ *      each line by the Thomas algorithm or, on GPUs, a parallel CR–PCR–Thomas hybrid
+ *      (shallow.line_solve; the two agree to float round-off);
  *   4. volume projection (shallow.volume_correction): per connected wet region, spread
  *      the difference between old and new volume over its wet cells;
  *   5. where h < b, h(n) = b − ε; the face velocities follow eq. 7 (then absorbing
@@ -96,6 +98,7 @@ typedef struct lq_shallow {
     int open, absorb; /* LQ_HEIGHTFIELD_OPEN_* bits of walls: open, absorbing */
     float eps;
     int substeps, max_steps, adi_iterations;
+    int line_solve; /* shallow.line_solve: LQ_HEIGHTFIELD_SOLVE_* */
     int iterations; /* split solves per step, this frame (shallow.adi_iterations) */
     bool correct, advect;
     lq_heightfield_state heightfield_state;
@@ -283,6 +286,7 @@ static int lq_shallow_config(lq_shallow *s, const lq_config *cfg)
     s->theta = cfg->shallow.has_theta ? cfg->shallow.theta
                                       : (cfg->shallow.advection ? LQ_SHALLOW_THETA : 1.0);
     s->adi_iterations = cfg->shallow.adi_iterations;
+    s->line_solve = cfg->shallow.line_solve;
     s->iterations = 1;
     s->correct = cfg->shallow.volume_correction;
     s->advect = cfg->shallow.advection;
@@ -357,7 +361,7 @@ static int lq_shallow_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     rc = lq_shallow_sources(s, cfg);
     if (rc) goto fail;
 
-    rc = lq_heightfield_ops_init(&s->heightfield, ctx, nx, nz);
+    rc = lq_heightfield_ops_init(&s->heightfield, ctx, nx, nz, s->line_solve);
     if (!rc) rc = lq_field_upload(&s->heightfield_state.b, b);
     for (int i = 0; i < 2 && !rc; i++) rc = lq_field_upload(&s->heightfield_state.h[i], h);
     /* open walls radiate about the surface the water starts with */

@@ -347,6 +347,104 @@ kernel void heightfield_adi_z(global const float *h1, global const float *b,
         lq_heightfield_solve_line(h1, b, base, hn, cp, i, NX, NZ, kappa, 1, e_lo, e_hi);
 }
 
+/*
+ * The parallel line solve (shallow.line_solve: pcr; heightfield_cell.h states the method):
+ * one work-group of W = LQ_PCR_W{X,Z} work-items per line, the ⌊n/2⌋ odd cells' equations
+ * in local memory (LQ_PCR_CAP_{X,Z} of them, 12 bytes each; the host picks this path only
+ * where they fit), each work-item holding LQ_PCR_P of them between the PCR steps, so a step
+ * reads the last one's equations whole before any is overwritten. Built with caps of 1
+ * when the Thomas solve is chosen. Rows are read and written contiguously across the
+ * group; columns with stride NX.
+ */
+#ifndef LQ_PCR_P
+#define LQ_PCR_P     1
+#define LQ_PCR_CAP_X 1
+#define LQ_PCR_CAP_Z 1
+#define LQ_PCR_WX    1
+#define LQ_PCR_WZ    1
+#endif
+
+static inline void lq_heightfield_pcr_solve(const global float *h1, const global float *b,
+                                            const global float *base, global float *out,
+                                            local lq_heightfield_eq *E, int first, int stride,
+                                            int n, int W, float kappa, int add_base, float e_lo,
+                                            float e_hi)
+{
+    const int lid = get_local_id(0), n2 = n / 2;
+    const lq_heightfield_eq zero = {0.0f, 0.0f, 0.0f};
+    lq_heightfield_eq T[LQ_PCR_P];
+    /* 1. one level of cyclic reduction, straight from the line's cells */
+    for (int q = 0; q < LQ_PCR_P; q++) {
+        int j = lid + q * W;
+        if (j < n2)
+            E[j] = lq_heightfield_pcr_cr(h1, b, out, first, stride, n, j, kappa, e_lo, e_hi);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* 2. parallel cyclic reduction down to W independent systems */
+    for (int s = 1; s < W; s *= 2) {
+        for (int q = 0; q < LQ_PCR_P; q++) {
+            int j = lid + q * W;
+            if (j < n2)
+                T[q] = lq_heightfield_pcr_reduce(j >= s ? E[j - s] : zero, E[j],
+                                                 j + s < n2 ? E[j + s] : zero);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int q = 0; q < LQ_PCR_P; q++) {
+            int j = lid + q * W;
+            if (j < n2) E[j] = T[q];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    /* 3. Thomas on system lid: j ≡ lid (mod W); x into d */
+    if (lid < n2) {
+        lq_heightfield_eq prev = zero;
+        int last = lid;
+        for (int j = lid; j < n2; j += W) {
+            prev = lq_heightfield_pcr_forward(E[j], prev);
+            E[j] = prev;
+            last = j;
+        }
+        float x = 0.0f;
+        for (int j = last; j >= lid; j -= W) {
+            x = E[j].d - E[j].c * x;
+            E[j].d = x;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* 4. every cell: odd ones from the reduced system, even ones from their row */
+    for (int t = lid; t < n; t += W) {
+        int j = t / 2, idx = first + t * stride;
+        float x;
+        if (t & 1) {
+            x = E[j].d;
+        } else {
+            lq_heightfield_eq e =
+                lq_heightfield_pcr_row(h1, b, out, first, stride, n, t, kappa, e_lo, e_hi);
+            x = lq_heightfield_pcr_even(e, j > 0 ? E[j - 1].d : 0.0f, j < n2 ? E[j].d : 0.0f);
+        }
+        out[idx] = add_base ? base[idx] + x : x;
+    }
+}
+
+/* eq. 19 by the parallel solve: one work-group per row, in place on hn (R in, Δ* out). */
+kernel void heightfield_pcr_x(global const float *h1, global const float *b, global float *hn,
+                              float kappa, float e_lo, float e_hi)
+{
+    local lq_heightfield_eq E[LQ_PCR_CAP_X];
+    lq_heightfield_pcr_solve(h1, b, h1, hn, E, get_group_id(0) * NX, 1, NX, LQ_PCR_WX, kappa, 0,
+                             e_lo, e_hi);
+}
+
+/* eq. 20 by the parallel solve: one work-group per column, in place on hn (base + Δ out). */
+kernel void heightfield_pcr_z(global const float *h1, global const float *b,
+                              global const float *base, global float *hn, float kappa, float e_lo,
+                              float e_hi)
+{
+    local lq_heightfield_eq E[LQ_PCR_CAP_Z];
+    lq_heightfield_pcr_solve(h1, b, base, hn, E, get_group_id(0), NX, NZ, LQ_PCR_WZ, kappa, 1, e_lo,
+                             e_hi);
+}
+
 /* The defect of the unsplit system for the iterate hn, into out (heightfield_cell.h). */
 kernel void heightfield_defect(global const float *h1, global const float *hn,
                                global const float *u, global const float *w, global const float *b,

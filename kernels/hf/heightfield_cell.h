@@ -217,6 +217,108 @@ LQ_INLINE void lq_heightfield_solve_line(const LQ_GLOBAL float *h1, const LQ_GLO
 }
 
 /*
+ * The parallel line solve (shallow.line_solve: pcr, for GPUs): the same system A x = r
+ * of lq_heightfield_solve_line, solved by a hybrid of cyclic reduction (CR), parallel
+ * cyclic reduction (PCR) and Thomas (Hockney 1965; Zhang, Cohen & Owens, "Fast
+ * Tridiagonal Solvers on the GPU", PPoPP 2010, §3–4; Kim et al. 2011 for PCR–Thomas):
+ *   1. one CR level: the equation of each odd cell t = 2j+1 takes those of its even
+ *      neighbours into itself, leaving a system of n2 = ⌊n/2⌋ equations that couple
+ *      odd cells only (index j);
+ *   2. PCR on that system, strides 1, 2, ..., W/2: each equation j takes those of
+ *      j ± s into itself, after which it couples j only to j ± W, so the system falls
+ *      apart into W independent ones, j ≡ r (mod W), each ⌈n2/W⌉ long;
+ *   3. Thomas on each of them;
+ *   4. the even cells from their own equation and their two odd neighbours.
+ * Every equation is kept normalised to a unit diagonal, a x_{t−s} + x_t + c x_{t+s} = d
+ * (three numbers a cell), and an equation past either end of the line is all zeros, so
+ * every cell runs the same arithmetic. A is diagonally dominant and stays so under
+ * reduction (so nothing pivots); each step's results depend only on the last step's,
+ * so the kernel (one work-group of W per line, the reduced line in local memory) and
+ * the reference twin (plain loops) compute the same numbers with these functions.
+ * W = lq_heightfield_pcr_width(n2) depends on the line's length only.
+ */
+typedef struct lq_heightfield_eq {
+    float a, c, d; /* a x_{t−s} + x_t + c x_{t+s} = d */
+} lq_heightfield_eq;
+
+#define LQ_HEIGHTFIELD_PCR_GROUP 256 /* most subsystems, and the work-group size */
+
+/* W: the subsystems (the work-group's size): the smallest power of two ≥ n2, at most
+ * LQ_HEIGHTFIELD_PCR_GROUP. */
+LQ_INLINE int lq_heightfield_pcr_width(int n2)
+{
+    int w = 1;
+    while (w < n2 && w < LQ_HEIGHTFIELD_PCR_GROUP) w *= 2;
+    return w;
+}
+
+/* Cell t's own row of A x = r, normalised: the edge coefficients of lq_heightfield_solve_line
+ * (open walls' diagonal terms at the ends), r from out. */
+LQ_INLINE lq_heightfield_eq lq_heightfield_pcr_row(const LQ_GLOBAL float *h1,
+                                                   const LQ_GLOBAL float *b,
+                                                   const LQ_GLOBAL float *out, int first,
+                                                   int stride, int n, int t, float kappa,
+                                                   float e_lo, float e_hi)
+{
+    int idx = first + t * stride;
+    float hc = h1[idx], bc = b[idx];
+    float a_left =
+        t > 0 ? kappa * lq_heightfield_edge_depth(h1[idx - stride], b[idx - stride], hc, bc) : 0.0f;
+    float a_right =
+        t + 1 < n ? kappa * lq_heightfield_edge_depth(hc, bc, h1[idx + stride], b[idx + stride])
+                  : 0.0f;
+    float ext = (t == 0 && e_lo > 0.0f ? e_lo * LQ_SQRTF(lq_heightfield_depth(hc, bc)) : 0.0f) +
+                (t + 1 == n && e_hi > 0.0f ? e_hi * LQ_SQRTF(lq_heightfield_depth(hc, bc)) : 0.0f);
+    float inv = 1.0f / (((1.0f + a_left) + a_right) + ext);
+    lq_heightfield_eq e = {-a_left * inv, -a_right * inv, out[idx] * inv};
+    return e;
+}
+
+/* Equation m takes lo (stride s before it) and hi (after it) into itself: it then couples
+ * to the cells 2s away. lo, hi all zeros past the line's ends. */
+LQ_INLINE lq_heightfield_eq lq_heightfield_pcr_reduce(lq_heightfield_eq lo, lq_heightfield_eq m,
+                                                      lq_heightfield_eq hi)
+{
+    float inv = 1.0f / ((1.0f - m.a * lo.c) - m.c * hi.a);
+    lq_heightfield_eq e = {-(m.a * lo.a) * inv, -(m.c * hi.c) * inv,
+                           ((m.d - m.a * lo.d) - m.c * hi.d) * inv};
+    return e;
+}
+
+/* Step 1 for odd cell t = 2j+1: its row with its even neighbours' taken in. */
+LQ_INLINE lq_heightfield_eq lq_heightfield_pcr_cr(const LQ_GLOBAL float *h1,
+                                                  const LQ_GLOBAL float *b,
+                                                  const LQ_GLOBAL float *out, int first, int stride,
+                                                  int n, int j, float kappa, float e_lo, float e_hi)
+{
+    int t = 2 * j + 1;
+    lq_heightfield_eq zero = {0.0f, 0.0f, 0.0f};
+    lq_heightfield_eq lo =
+        lq_heightfield_pcr_row(h1, b, out, first, stride, n, t - 1, kappa, e_lo, e_hi);
+    lq_heightfield_eq m =
+        lq_heightfield_pcr_row(h1, b, out, first, stride, n, t, kappa, e_lo, e_hi);
+    lq_heightfield_eq hi =
+        t + 1 < n ? lq_heightfield_pcr_row(h1, b, out, first, stride, n, t + 1, kappa, e_lo, e_hi)
+                  : zero;
+    return lq_heightfield_pcr_reduce(lo, m, hi);
+}
+
+/* Step 3, forward elimination of one equation of a subsystem: (c', d') from the previous
+ * one's (both 0 for the first); back substitution is then x = d' − c' x_next. */
+LQ_INLINE lq_heightfield_eq lq_heightfield_pcr_forward(lq_heightfield_eq e, lq_heightfield_eq prev)
+{
+    float inv = 1.0f / (1.0f - e.a * prev.c);
+    lq_heightfield_eq r = {e.a, e.c * inv, (e.d - e.a * prev.d) * inv};
+    return r;
+}
+
+/* Step 4: even cell t's solution from its row and its odd neighbours' x (0 past the ends). */
+LQ_INLINE float lq_heightfield_pcr_even(lq_heightfield_eq e, float x_lo, float x_hi)
+{
+    return (e.d - e.a * x_lo) - e.c * x_hi;
+}
+
+/*
  * The defect of the unsplit system at cell (i, k) for the iterate hn = h(n−1) + Δ:
  *   R − A Δ = R − Δ + κ_s Σ_edges D (Δ_nb − Δ),   κ_s = θ²κ,
  * R as in lq_heightfield_residual_cell (`kappa` = θκ, `cdt`), the edge depths D of the

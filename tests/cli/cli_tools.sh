@@ -68,8 +68,8 @@ EOF
 echo "liquidcl bench --size 64 --reps 2 --json:"
 "$LQ" bench --size 64 --reps 2 --json >"$tmp/stdout" 2>"$tmp/stderr"
 exit_is 0 $? "bench --json"
-check "stdout is a JSON array of per-kernel objects (ms, gb_per_s, copy_fraction, ...) with hf_adi_x" \
-    python3 "$tmp/bench.py" "$tmp/stdout" 64 hf_adi_x
+check "stdout is a JSON array of per-kernel objects (ms, gb_per_s, copy_fraction, ...) with hf_adi_x and the parallel line solve's rows" \
+    python3 "$tmp/bench.py" "$tmp/stdout" 64 hf_adi_x hf_pcr_x hf_pcr_z shallow_step_pcr
 "$LQ" bench --device ref --size 64 --reps 2 --json >"$tmp/stdout" 2>"$tmp/stderr"
 exit_is 0 $? "bench --device ref --json"
 check "--device ref: valid JSON, hf_adi_x, only the reference device" \

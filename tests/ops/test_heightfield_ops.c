@@ -5,7 +5,9 @@
  *     defect converges to the unsplit 2D solve;
  *  3. connected-region labels against an independent flood fill;
  *  4. reference twin vs OpenCL (PoCL in CI) for every operation on random inputs,
- *     with the tolerances of host/core/tolerance.c.
+ *     with the tolerances of host/core/tolerance.c;
+ *  5. the parallel line solve (shallow.line_solve: pcr) against a dense solve and the
+ *     Thomas solve for lines of 1 to 1031 cells, and its kernels against its twin.
  */
 #include "ops/hf/heightfield.h"
 #include "lib/twin.h"
@@ -350,8 +352,8 @@ static void test_twins(void)
         return;
     }
     lq_heightfield_ops oref, ocl;
-    CHECK_OK(lq_heightfield_ops_init(&oref, &ref, NX, NZ));
-    CHECK_OK(lq_heightfield_ops_init(&ocl, &cl, NX, NZ));
+    CHECK_OK(lq_heightfield_ops_init(&oref, &ref, NX, NZ, LQ_HEIGHTFIELD_SOLVE_THOMAS));
+    CHECK_OK(lq_heightfield_ops_init(&ocl, &cl, NX, NZ, LQ_HEIGHTFIELD_SOLVE_THOMAS));
     lq_rng r;
     lq_rng_seed(&r, 3);
     static float b[N], h1[N], h0[N], hn[N], u[(NX + 1) * NZ], w[NX * (NZ + 1)];
@@ -496,8 +498,8 @@ static void test_twins_lake(void)
     lq_ctx ref, cl;
     if (twin_open(&ref, &cl)) return;
     lq_heightfield_ops oref, ocl;
-    CHECK_OK(lq_heightfield_ops_init(&oref, &ref, LX, LZ));
-    CHECK_OK(lq_heightfield_ops_init(&ocl, &cl, LX, LZ));
+    CHECK_OK(lq_heightfield_ops_init(&oref, &ref, LX, LZ, LQ_HEIGHTFIELD_SOLVE_THOMAS));
+    CHECK_OK(lq_heightfield_ops_init(&ocl, &cl, LX, LZ, LQ_HEIGHTFIELD_SOLVE_THOMAS));
     static float b[LN], h1[LN], hn[LN];
     lq_rng r;
     lq_rng_seed(&r, 5);
@@ -591,6 +593,225 @@ static void test_twins_lake(void)
     lq_ctx_close(&cl);
 }
 
+/* A bed for an nx × nz grid: rough, with ridges that dry a line into separate pieces. */
+static void make_bed(lq_rng *r, int nx, int nz, float *b, float *h1)
+{
+    for (int k = 0; k < nz; k++)
+        for (int i = 0; i < nx; i++) {
+            int c = i + nx * k;
+            float bb = 0.6f + 0.3f * sinf(0.21f * (float)i) * cosf(0.17f * (float)k) +
+                       frand(r, -0.05f, 0.05f);
+            if ((i * 7 + k * 3) % 97 == 5) bb = 1.5f; /* dry cells: lines fall apart */
+            b[c] = bb;
+            float h = 1.0f + frand(r, -0.02f, 0.02f);
+            h1[c] = h > bb ? h : bb - 1e-5f;
+        }
+}
+
+/* The parallel line solve against a dense solve and against Thomas, rows and columns of
+ * lengths 1 to 1031 (odd, even, powers of two and not; past W = 256 reduced equations,
+ * so its Thomas part has systems of several equations), on the reference path. */
+static void test_pcr_dense(void)
+{
+    static const int lens[] = {1, 2, 3, 4, 5, 7, 8, 16, 31, 33, 67, 100, 257, 513, 600, 1031};
+    lq_ctx ctx;
+    CHECK_OK(lq_ctx_open(&ctx, "ref", false));
+    lq_rng r;
+    lq_rng_seed(&r, 19);
+    double worst_dense = 0, worst_rows = 0, worst_thomas = 0, worst_thomas_dense = 0;
+    double steep_rows = 0, steep_thomas_rows = 0; /* κ = 900: Courant number 30 at 1 m */
+    for (size_t q = 0; q < 2 * LQ_COUNT(lens); q++)
+        for (int axis = 0; axis < 2; axis++) {
+            const bool steep = q >= LQ_COUNT(lens);
+            const float kappa = steep ? 900.0f : 9.0f; /* Courant number 30 or 3 at 1 m */
+            int n = lens[q % LQ_COUNT(lens)], lines = 3, nx = axis ? lines : n,
+                nz = axis ? n : lines;
+            size_t cells = (size_t)nx * (size_t)nz;
+            float *b = malloc(cells * 4), *h1 = malloc(cells * 4), *rhs = malloc(cells * 4);
+            float *xp = malloc(cells * 4), *xt = malloc(cells * 4);
+            double *dr = malloc((size_t)n * sizeof *dr), *dx = malloc((size_t)n * sizeof *dx);
+            make_bed(&r, nx, nz, b, h1);
+            for (size_t c = 0; c < cells; c++) rhs[c] = frand(&r, -0.01f, 0.01f);
+            lq_field H1, B, HN, CP;
+            CHECK_OK(lq_field_alloc(&ctx, &H1, "h1", nx, nz, 1, 4));
+            CHECK_OK(lq_field_alloc(&ctx, &B, "b", nx, nz, 1, 4));
+            CHECK_OK(lq_field_alloc(&ctx, &HN, "hn", nx, nz, 1, 4));
+            CHECK_OK(lq_field_alloc(&ctx, &CP, "cp", nx, nz, 1, 4));
+            lq_field_upload(&H1, h1);
+            lq_field_upload(&B, b);
+            /* closed ends against the dense solve (which has no wall terms) */
+            lq_field_upload(&HN, rhs);
+            CHECK_OK(lq_heightfield_ref_pcr(nx, nz, axis, &H1, &B, &H1, &HN, kappa, 0.0f, 0.0f));
+            lq_field_download(&HN, xp);
+            lq_field_upload(&HN, rhs);
+            if (axis)
+                lq_heightfield_ref_adi_z(nx, nz, &H1, &B, &H1, &HN, &CP, kappa, 0.0f, 0.0f);
+            else
+                lq_heightfield_ref_adi_x(nx, nz, &H1, &B, &HN, &CP, kappa, 0.0f, 0.0f);
+            lq_field_download(&HN, xt);
+            for (int l = 0; l < lines; l++) {
+                int first = axis ? l : l * nx, stride = axis ? nx : 1;
+                for (int t = 0; t < n; t++) dr[t] = rhs[first + t * stride];
+                dense_line(h1, b, dr, first, stride, n, kappa, dx);
+                for (int t = 0; t < n; t++) {
+                    int c = first + t * stride;
+                    double base = axis ? (double)h1[c] : 0.0; /* columns add h1 back */
+                    double e = fabs((double)xp[c] - base - dx[t]);
+                    double et = fabs((double)xt[c] - base - dx[t]);
+                    if (steep) {
+                        if (!axis) steep_rows = fmax(steep_rows, e);
+                        if (!axis) steep_thomas_rows = fmax(steep_thomas_rows, et);
+                        continue;
+                    }
+                    worst_dense = fmax(worst_dense, e);
+                    if (!axis) worst_rows = fmax(worst_rows, e);
+                    worst_thomas_dense = fmax(worst_thomas_dense, et);
+                }
+            }
+            /* open ends: against Thomas */
+            lq_field_upload(&HN, rhs);
+            CHECK_OK(lq_heightfield_ref_pcr(nx, nz, axis, &H1, &B, &H1, &HN, kappa, 0.3f, 0.2f));
+            lq_field_download(&HN, xp);
+            lq_field_upload(&HN, rhs);
+            if (axis)
+                lq_heightfield_ref_adi_z(nx, nz, &H1, &B, &H1, &HN, &CP, kappa, 0.3f, 0.2f);
+            else
+                lq_heightfield_ref_adi_x(nx, nz, &H1, &B, &HN, &CP, kappa, 0.3f, 0.2f);
+            lq_field_download(&HN, xt);
+            for (size_t c = 0; c < cells && !steep; c++)
+                worst_thomas = fmax(worst_thomas, fabs((double)xp[c] - (double)xt[c]));
+            lq_field *fs[] = {&H1, &B, &HN, &CP};
+            for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
+            free(b);
+            free(h1);
+            free(rhs);
+            free(xp);
+            free(xt);
+            free(dr);
+            free(dx);
+        }
+    fprintf(stderr,
+            "  parallel line solve, lengths 1..1031: vs dense %.3g m, rows alone %.3g m (Thomas "
+            "vs dense %.3g m); vs Thomas with open ends %.3g m\n",
+            worst_dense, worst_rows, worst_thomas_dense, worst_thomas);
+    /* rows: centimetre solutions to float round-off; columns add h1 ≈ 1 m, one rounding */
+    fprintf(stderr, "  at Courant number 30: rows vs dense %.3g m (Thomas %.3g m)\n", steep_rows,
+            steep_thomas_rows);
+    CHECK(worst_rows < 1e-8);
+    CHECK(steep_rows <= 2.0 * steep_thomas_rows + 1e-8); /* as accurate as Thomas there */
+    CHECK(worst_dense < 2e-7);
+    CHECK(worst_thomas < 2e-7);
+    lq_ctx_close(&ctx);
+}
+
+/* The parallel line solve's kernels against its twin, on grids whose lines are odd,
+ * even, one cell, and longer than W reduced equations (several per work-item), open
+ * ends included; and against the Thomas kernels to round-off. */
+static void test_twins_pcr(void)
+{
+    static const int shapes[][2] = {{67, 45}, {5, 3}, {1, 7}, {7, 1}, {600, 9}, {9, 1100}};
+    lq_ctx ref, cl;
+    if (twin_open(&ref, &cl)) return;
+    lq_rng r;
+    lq_rng_seed(&r, 23);
+    double vs_thomas = 0;
+    for (size_t q = 0; q < LQ_COUNT(shapes); q++) {
+        int nx = shapes[q][0], nz = shapes[q][1];
+        size_t cells = (size_t)nx * (size_t)nz;
+        lq_heightfield_ops oref, ocl, othomas;
+        CHECK_OK(lq_heightfield_ops_init(&oref, &ref, nx, nz, LQ_HEIGHTFIELD_SOLVE_PCR));
+        CHECK_OK(lq_heightfield_ops_init(&ocl, &cl, nx, nz, LQ_HEIGHTFIELD_SOLVE_PCR));
+        CHECK_OK(lq_heightfield_ops_init(&othomas, &cl, nx, nz, LQ_HEIGHTFIELD_SOLVE_THOMAS));
+        CHECK(oref.pcr && ocl.pcr && !othomas.pcr);
+        float *b = malloc(cells * 4), *h1 = malloc(cells * 4), *rhs = malloc(cells * 4);
+        float *xp = malloc(cells * 4), *xt = malloc(cells * 4);
+        make_bed(&r, nx, nz, b, h1);
+        for (size_t c = 0; c < cells; c++) rhs[c] = frand(&r, -0.01f, 0.01f);
+        twin_pair H1, B, HN, CP;
+        CHECK_OK(twin_alloc(&H1, &ref, &cl, "h1", nx, nz, 1, 4, h1));
+        CHECK_OK(twin_alloc(&B, &ref, &cl, "b", nx, nz, 1, 4, b));
+        CHECK_OK(twin_alloc(&HN, &ref, &cl, "hn", nx, nz, 1, 4, rhs));
+        CHECK_OK(twin_alloc(&CP, &ref, &cl, "cp", nx, nz, 1, 4, NULL));
+        lq_field T; /* the Thomas kernels' result, from the same right-hand side */
+        CHECK_OK(lq_field_alloc(&cl, &T, "thomas", nx, nz, 1, 4));
+        CHECK_OK(lq_field_upload(&T, rhs));
+        CHECK_OK(
+            lq_heightfield_adi_x(&oref, &H1.ref, &B.ref, &HN.ref, &CP.ref, 5.0f, 0.03f, 0.02f));
+        CHECK_OK(lq_heightfield_adi_x(&ocl, &H1.cl, &B.cl, &HN.cl, &CP.cl, 5.0f, 0.03f, 0.02f));
+        CHECK_OK(lq_heightfield_adi_x(&othomas, &H1.cl, &B.cl, &T, &CP.cl, 5.0f, 0.03f, 0.02f));
+        CHECK_OK(lq_ctx_finish(&cl));
+        fprintf(stderr, "  %d x %d:\n", nx, nz);
+        twin_check_float("hf_pcr_x", &HN);
+        CHECK_OK(lq_heightfield_adi_z(&oref, &H1.ref, &B.ref, &H1.ref, &HN.ref, &CP.ref, 5.0f,
+                                      0.02f, 0.03f));
+        CHECK_OK(
+            lq_heightfield_adi_z(&ocl, &H1.cl, &B.cl, &H1.cl, &HN.cl, &CP.cl, 5.0f, 0.02f, 0.03f));
+        CHECK_OK(
+            lq_heightfield_adi_z(&othomas, &H1.cl, &B.cl, &H1.cl, &T, &CP.cl, 5.0f, 0.02f, 0.03f));
+        CHECK_OK(lq_ctx_finish(&cl));
+        twin_check_float("hf_pcr_z", &HN);
+        CHECK_OK(lq_field_download(&HN.cl, xp));
+        CHECK_OK(lq_field_download(&T, xt));
+        for (size_t c = 0; c < cells; c++)
+            vs_thomas = fmax(vs_thomas, fabs((double)xp[c] - (double)xt[c]));
+        lq_field_release(&T);
+        twin_pair *all[] = {&H1, &B, &HN, &CP};
+        for (size_t i = 0; i < LQ_COUNT(all); i++) twin_release(all[i]);
+        lq_heightfield_ops_release(&oref);
+        lq_heightfield_ops_release(&ocl);
+        lq_heightfield_ops_release(&othomas);
+        free(b);
+        free(h1);
+        free(rhs);
+        free(xp);
+        free(xt);
+    }
+    fprintf(stderr, "  parallel vs Thomas kernels, rows then columns: max difference %.3g m\n",
+            vs_thomas);
+    CHECK(vs_thomas < 2e-7); /* h1 + Δ, h1 ≈ 1 m: about one rounding */
+    lq_ctx_close(&ref);
+    lq_ctx_close(&cl);
+}
+
+/* What auto picks, and where the parallel solve fits, on devices described by hand:
+ * a GPU with NVIDIA's 48 KiB of local memory, and a CPU. */
+static void test_pcr_choice(void)
+{
+    lq_ctx gpu;
+    memset(&gpu, 0, sizeof gpu);
+    gpu.backend = LQ_BACKEND_CL;
+    gpu.cl.dev.type = CL_DEVICE_TYPE_GPU;
+    gpu.cl.dev.local_mem = 49152;
+    gpu.cl.dev.max_work_group = 1024;
+    snprintf(gpu.cl.dev.name, sizeof gpu.cl.dev.name, "a 48 KiB GPU");
+    lq_ctx cpu = gpu;
+    cpu.cl.dev.type = CL_DEVICE_TYPE_CPU;
+    char why[256] = "";
+    CHECK(lq_heightfield_pcr_fits(&gpu, 4096, 4096, why, sizeof why)); /* 24 KiB a line */
+    CHECK(lq_heightfield_pcr_fits(&gpu, 8000, 64, why, sizeof why));
+    CHECK(!lq_heightfield_pcr_fits(&gpu, 64, 8192, why, sizeof why)); /* 48 KiB: no room */
+    fprintf(stderr, "  parallel line solve refused: %s\n", why);
+    CHECK(strstr(why, "8192") != NULL);
+    CHECK(lq_heightfield_line_solve(&gpu, 2048, 2048, LQ_HEIGHTFIELD_SOLVE_AUTO) ==
+          LQ_HEIGHTFIELD_SOLVE_PCR);
+    CHECK(lq_heightfield_line_solve(&gpu, 8192, 8192, LQ_HEIGHTFIELD_SOLVE_AUTO) ==
+          LQ_HEIGHTFIELD_SOLVE_THOMAS);
+    CHECK(lq_heightfield_line_solve(&cpu, 2048, 2048, LQ_HEIGHTFIELD_SOLVE_AUTO) ==
+          LQ_HEIGHTFIELD_SOLVE_THOMAS);
+    CHECK(lq_heightfield_line_solve(&cpu, 2048, 2048, LQ_HEIGHTFIELD_SOLVE_PCR) ==
+          LQ_HEIGHTFIELD_SOLVE_PCR);
+    CHECK(lq_heightfield_line_solve(&gpu, 2048, 2048, LQ_HEIGHTFIELD_SOLVE_THOMAS) ==
+          LQ_HEIGHTFIELD_SOLVE_THOMAS);
+    gpu.cl.dev.max_work_group = 128; /* groups of 256 needed past 256 reduced equations */
+    CHECK(!lq_heightfield_pcr_fits(&gpu, 1024, 1024, why, sizeof why));
+    CHECK(lq_heightfield_pcr_fits(&gpu, 200, 100, why, sizeof why)); /* W = 128 */
+    lq_ctx ref;
+    CHECK_OK(lq_ctx_open(&ref, "ref", false));
+    CHECK(lq_heightfield_line_solve(&ref, 2048, 2048, LQ_HEIGHTFIELD_SOLVE_AUTO) ==
+          LQ_HEIGHTFIELD_SOLVE_THOMAS);
+    lq_ctx_close(&ref);
+}
+
 int main(void)
 {
     test_dense_and_conservation();
@@ -600,5 +821,8 @@ int main(void)
     test_advect_exact();
     test_twins();
     test_twins_lake();
+    test_pcr_choice();
+    test_pcr_dense();
+    test_twins_pcr();
     CHECK_DONE();
 }

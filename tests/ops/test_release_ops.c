@@ -91,7 +91,10 @@ static void test_made(lq_ctx *ctx)
     int n = 8;
     MADE(lq_columns_ops, lq_columns_ops_release, lq_columns_ops_init, ctx, n, n);
     MADE(lq_columns_state, lq_columns_state_release, lq_columns_state_alloc, ctx, n, n, 100);
-    MADE(lq_heightfield_ops, lq_heightfield_ops_release, lq_heightfield_ops_init, ctx, n, n);
+    MADE(lq_heightfield_ops, lq_heightfield_ops_release, lq_heightfield_ops_init, ctx, n, n,
+         LQ_HEIGHTFIELD_SOLVE_AUTO);
+    MADE(lq_heightfield_ops, lq_heightfield_ops_release, lq_heightfield_ops_init, ctx, n, n,
+         LQ_HEIGHTFIELD_SOLVE_PCR);
     MADE(lq_heightfield_state, lq_heightfield_state_release, lq_heightfield_state_alloc, ctx, n, n);
     MADE(lq_chains_ops, lq_chains_ops_release, lq_chains_ops_init, ctx, n, n, 1);
     MADE(lq_chains_state, lq_chains_state_release, lq_chains_state_init, ctx, n, n, 1, 0.1f);

@@ -26,6 +26,8 @@ static const lq_kernel_slot lq_heightfield_kernels[] = {
     LQ_KERNEL(lq_heightfield_ops, advect, "heightfield_advect"),
     LQ_KERNEL(lq_heightfield_ops, adi_x, "heightfield_adi_x"),
     LQ_KERNEL(lq_heightfield_ops, adi_z, "heightfield_adi_z"),
+    LQ_KERNEL(lq_heightfield_ops, pcr_x, "heightfield_pcr_x"),
+    LQ_KERNEL(lq_heightfield_ops, pcr_z, "heightfield_pcr_z"),
     LQ_KERNEL(lq_heightfield_ops, source, "heightfield_source"),
     LQ_KERNEL(lq_heightfield_ops, label_init, "heightfield_label_init"),
     LQ_KERNEL(lq_heightfield_ops, label_merge, "heightfield_label_merge"),
@@ -38,10 +40,58 @@ static const lq_kernel_slot lq_heightfield_kernels[] = {
 static const lq_program lq_heightfield_program =
     LQ_PROGRAM("XZ", lq_heightfield_sources, lq_heightfield_kernels);
 
-int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz)
+bool lq_heightfield_pcr_fits(const lq_ctx *ctx, int nx, int nz, char *why, size_t len)
+{
+    if (ctx->backend == LQ_BACKEND_REF) return true;
+    int n = LQ_MAX(nx, nz), n2 = LQ_MAX(n / 2, 1);
+    size_t need = (size_t)n2 * sizeof(lq_heightfield_eq), w = (size_t)lq_heightfield_pcr_width(n2);
+    size_t have = ctx->cl.dev.local_mem > 1024 ? (size_t)ctx->cl.dev.local_mem - 1024 : 0;
+    if (!why) len = 0;
+    if (need > have)
+        snprintf(why, len, "lines of %d cells need %zu bytes of local memory; %.64s has %zu", n,
+                 need + 1024, ctx->cl.dev.name, (size_t)ctx->cl.dev.local_mem);
+    else if (w > ctx->cl.dev.max_work_group)
+        snprintf(why, len, "it needs work-groups of %zu; %.64s allows %zu", w, ctx->cl.dev.name,
+                 ctx->cl.dev.max_work_group);
+    else
+        return true;
+    return false;
+}
+
+/* After the build: the runtime may allow a kernel smaller groups than the device (registers). */
+static int lq_heightfield_pcr_check(const lq_heightfield_ops *o, const lq_kernel *k, int n)
+{
+    size_t allowed = 0, w = (size_t)lq_heightfield_pcr_width(LQ_MAX(n / 2, 1));
+    cl_int e = clGetKernelWorkGroupInfo(k->k, o->ctx->cl.dev.device, CL_KERNEL_WORK_GROUP_SIZE,
+                                        sizeof allowed, &allowed, NULL);
+    if (e != CL_SUCCESS)
+        return lq_cl_fail(__FILE__, __LINE__, "clGetKernelWorkGroupInfo", k->name, e);
+    if (allowed < w)
+        return lq_error(LQ_EINPUT,
+                        "%s: %s runs work-groups of at most %zu, the parallel line solve needs "
+                        "%zu; set shallow.line_solve: thomas",
+                        o->ctx->cl.dev.name, k->name, allowed, w);
+    return LQ_OK;
+}
+
+int lq_heightfield_line_solve(const lq_ctx *ctx, int nx, int nz, int line_solve)
+{
+    if (line_solve != LQ_HEIGHTFIELD_SOLVE_AUTO) return line_solve;
+    char why[256];
+    bool gpu = ctx->backend == LQ_BACKEND_CL &&
+               (ctx->cl.dev.type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR));
+    return gpu && lq_heightfield_pcr_fits(ctx, nx, nz, why, sizeof why)
+               ? LQ_HEIGHTFIELD_SOLVE_PCR
+               : LQ_HEIGHTFIELD_SOLVE_THOMAS;
+}
+
+int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz, int line_solve)
 {
     *o = (lq_heightfield_ops){.ctx = ctx, .nx = nx, .nz = nz};
-    if (ctx->backend == LQ_BACKEND_REF) return LQ_OK;
+    if (ctx->backend == LQ_BACKEND_REF) {
+        o->pcr = line_solve == LQ_HEIGHTFIELD_SOLVE_PCR; /* auto: Thomas, as on CPUs */
+        return LQ_OK;
+    }
     if (!ctx->cl.dev.int64_atomics)
         return lq_error(LQ_EINPUT,
                         "%s lacks cl_khr_int64_base_atomics, which the height-field volume "
@@ -61,9 +111,32 @@ int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz)
     o->xblock = !(ctx->cl.dev.type & CL_DEVICE_TYPE_GPU) && nx % 8 == 0 && nx >= 8;
     env = getenv("LIQUIDCL_XBLOCK");
     if (env && *env) o->xblock = atoi(env) != 0 && nx % 8 == 0 && nx >= 8;
-    char extra[64];
-    snprintf(extra, sizeof extra, "-DLQ_VEC=%d -DLQ_XBLOCK=%d", o->vec, o->xblock);
-    return lq_program_build(&lq_heightfield_program, o, &o->program, ctx, nx, 0, nz, extra);
+    /* The parallel line solve: asked for, or on GPUs and accelerators where it fits. */
+    char why[256];
+    if (line_solve == LQ_HEIGHTFIELD_SOLVE_PCR &&
+        !lq_heightfield_pcr_fits(ctx, nx, nz, why, sizeof why))
+        return lq_error(LQ_EINPUT, "shallow.line_solve: pcr: %s; set it to thomas", why);
+    o->pcr = lq_heightfield_line_solve(ctx, nx, nz, line_solve) == LQ_HEIGHTFIELD_SOLVE_PCR;
+    char extra[192];
+    int len = snprintf(extra, sizeof extra, "-DLQ_VEC=%d -DLQ_XBLOCK=%d", o->vec, o->xblock);
+    if (o->pcr) {
+        int x2 = LQ_MAX(nx / 2, 1), z2 = LQ_MAX(nz / 2, 1);
+        int wx = lq_heightfield_pcr_width(x2), wz = lq_heightfield_pcr_width(z2);
+        int p = LQ_MAX((x2 + wx - 1) / wx, (z2 + wz - 1) / wz);
+        snprintf(extra + len, sizeof extra - (size_t)len,
+                 " -DLQ_PCR_P=%d -DLQ_PCR_CAP_X=%d -DLQ_PCR_CAP_Z=%d -DLQ_PCR_WX=%d -DLQ_PCR_WZ=%d",
+                 p, x2, z2, wx, wz);
+    }
+    int rc = lq_program_build(&lq_heightfield_program, o, &o->program, ctx, nx, 0, nz, extra);
+    if (rc) return rc;
+    if (o->pcr) rc = lq_heightfield_pcr_check(o, &o->pcr_x, nx);
+    if (!rc && o->pcr) rc = lq_heightfield_pcr_check(o, &o->pcr_z, nz);
+    if (rc) lq_heightfield_ops_release(o);
+    if (rc == LQ_EINPUT && line_solve == LQ_HEIGHTFIELD_SOLVE_AUTO) {
+        lq_error_clear(); /* auto: the kernels cannot run their groups here, so Thomas */
+        return lq_heightfield_ops_init(o, ctx, nx, nz, LQ_HEIGHTFIELD_SOLVE_THOMAS);
+    }
+    return rc;
 }
 
 void lq_heightfield_ops_release(lq_heightfield_ops *o)
@@ -116,8 +189,15 @@ int lq_heightfield_adi_x(lq_heightfield_ops *o, const lq_field *h1, const lq_fie
                          lq_field *cp, float kappa, float e_lo, float e_hi)
 {
     if (IS_REF(o)) {
+        if (o->pcr)
+            return lq_heightfield_ref_pcr(o->nx, o->nz, 0, h1, b, h1, hn, kappa, e_lo, e_hi);
         lq_heightfield_ref_adi_x(o->nx, o->nz, h1, b, hn, cp, kappa, e_lo, e_hi);
         return LQ_OK;
+    }
+    if (o->pcr) {
+        lq_arg p[] = {LQ_MEM(h1), LQ_MEM(b), LQ_MEM(hn), LQ_VAL(kappa), LQ_VAL(e_lo), LQ_VAL(e_hi)};
+        size_t w = (size_t)lq_heightfield_pcr_width(LQ_MAX(o->nx / 2, 1));
+        return lq_kernel_launch(&o->pcr_x, lq_range_1d((size_t)o->nz * w, w), LQ_ARGS(p));
     }
     lq_arg a[] = {LQ_MEM(h1),    LQ_MEM(b),    LQ_MEM(hn),  LQ_MEM(cp),
                   LQ_VAL(kappa), LQ_VAL(e_lo), LQ_VAL(e_hi)};
@@ -131,8 +211,16 @@ int lq_heightfield_adi_z(lq_heightfield_ops *o, const lq_field *h1, const lq_fie
                          float e_hi)
 {
     if (IS_REF(o)) {
+        if (o->pcr)
+            return lq_heightfield_ref_pcr(o->nx, o->nz, 1, h1, b, base, hn, kappa, e_lo, e_hi);
         lq_heightfield_ref_adi_z(o->nx, o->nz, h1, b, base, hn, cp, kappa, e_lo, e_hi);
         return LQ_OK;
+    }
+    if (o->pcr) {
+        lq_arg p[] = {LQ_MEM(h1),    LQ_MEM(b),    LQ_MEM(base), LQ_MEM(hn),
+                      LQ_VAL(kappa), LQ_VAL(e_lo), LQ_VAL(e_hi)};
+        size_t w = (size_t)lq_heightfield_pcr_width(LQ_MAX(o->nz / 2, 1));
+        return lq_kernel_launch(&o->pcr_z, lq_range_1d((size_t)o->nx * w, w), LQ_ARGS(p));
     }
     lq_arg a[] = {LQ_MEM(h1), LQ_MEM(b),     LQ_MEM(base), LQ_MEM(hn),
                   LQ_MEM(cp), LQ_VAL(kappa), LQ_VAL(e_lo), LQ_VAL(e_hi)};

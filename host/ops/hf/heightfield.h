@@ -11,14 +11,25 @@
 #include "ops/hf/heightfield_ref.h"
 
 /* Builds the program for an nx × nz grid on OpenCL (nothing to do on the reference
- * path). Needs cl_khr_int64_base_atomics on OpenCL devices. */
-int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz);
+ * path), its line solves by `line_solve` (LQ_HEIGHTFIELD_SOLVE_*; PCR fails on a device
+ * whose local memory cannot hold half a line). Needs cl_khr_int64_base_atomics on OpenCL
+ * devices. */
+int lq_heightfield_ops_init(lq_heightfield_ops *o, lq_ctx *ctx, int nx, int nz, int line_solve);
+/* Whether the parallel line solve fits the device: each line's reduced equations in local
+ * memory (12 bytes for every second cell, a kilobyte left for the runtime) and a work-group
+ * of W work-items; why not in `why` (len bytes; NULL: not wanted) when it does not. The
+ * reference backend: always. */
+bool lq_heightfield_pcr_fits(const lq_ctx *ctx, int nx, int nz, char *why, size_t len);
+/* The line solve ops_init runs for `line_solve` on ctx: THOMAS or PCR (auto resolved:
+ * PCR on GPUs and accelerators where it fits, THOMAS elsewhere). */
+int lq_heightfield_line_solve(const lq_ctx *ctx, int nx, int nz, int line_solve);
 void lq_heightfield_ops_release(lq_heightfield_ops *o);
 /* Delta form of eq. 17 (lq_heightfield_residual_cell): hn ← R from (h1, u, w, b). */
 int lq_heightfield_residual(lq_heightfield_ops *o, const lq_field *h1, const lq_field *u,
                             const lq_field *w, const lq_field *b, const lq_field *href,
                             lq_field *hn, float kappa, float cdt, const lq_heightfield_walls *wl);
-/* eq. 19: hn ← A_x⁻¹ hn, rows, depth frozen at (h1, b). */
+/* eq. 19: hn ← A_x⁻¹ hn, rows, depth frozen at (h1, b); cp scratch of the Thomas solve
+ * (unused by the parallel one). */
 int lq_heightfield_adi_x(lq_heightfield_ops *o, const lq_field *h1, const lq_field *b, lq_field *hn,
                          lq_field *cp, float kappa, float e_lo, float e_hi);
 /* eq. 20: hn ← base + A_z⁻¹ hn, columns, same frozen depth (base = h1: h(n)). */

@@ -5,6 +5,8 @@
  */
 #include "ops/hf/heightfield_ref.h"
 
+#include <stdlib.h>
+
 #define F(fld)   ((float *)(fld)->host)
 #define CF(fld)  ((const float *)(fld)->host)
 #define I(fld)   ((int *)(fld)->host)
@@ -37,6 +39,72 @@ void lq_heightfield_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field
     for (int i = 0; i < nx; i++)
         lq_heightfield_solve_line(CF(h1), CF(b), CF(base), F(hn), F(cp), i, nx, nz, kappa, 1, e_lo,
                                   e_hi);
+}
+
+/* The parallel line solve (heightfield_cell.h) of one line, step by step as the kernel's
+ * work-group runs it: E holds the reduced line, T the next PCR step's equations. */
+static void lq_heightfield_ref_pcr_line(const float *h1, const float *b, const float *base,
+                                        float *out, lq_heightfield_eq *E, lq_heightfield_eq *T,
+                                        int first, int stride, int n, float kappa, int add_base,
+                                        float e_lo, float e_hi)
+{
+    const int n2 = n / 2, W = lq_heightfield_pcr_width(n2);
+    const lq_heightfield_eq zero = {0.0f, 0.0f, 0.0f};
+    for (int j = 0; j < n2; j++)
+        E[j] = lq_heightfield_pcr_cr(h1, b, out, first, stride, n, j, kappa, e_lo, e_hi);
+    for (int s = 1; s < W; s *= 2) {
+        for (int j = 0; j < n2; j++)
+            T[j] = lq_heightfield_pcr_reduce(j >= s ? E[j - s] : zero, E[j],
+                                             j + s < n2 ? E[j + s] : zero);
+        lq_heightfield_eq *t = E;
+        E = T;
+        T = t;
+    }
+    for (int r = 0; r < W && r < n2; r++) {
+        lq_heightfield_eq prev = zero;
+        int last = r;
+        for (int j = r; j < n2; j += W) {
+            prev = lq_heightfield_pcr_forward(E[j], prev);
+            E[j] = prev;
+            last = j;
+        }
+        float x = 0.0f;
+        for (int j = last; j >= r; j -= W) {
+            x = E[j].d - E[j].c * x;
+            E[j].d = x;
+        }
+    }
+    for (int t = 0; t < n; t++) {
+        int j = t / 2, idx = first + t * stride;
+        float x;
+        if (t & 1) {
+            x = E[j].d;
+        } else {
+            lq_heightfield_eq e =
+                lq_heightfield_pcr_row(h1, b, out, first, stride, n, t, kappa, e_lo, e_hi);
+            x = lq_heightfield_pcr_even(e, j > 0 ? E[j - 1].d : 0.0f, j < n2 ? E[j].d : 0.0f);
+        }
+        out[idx] = add_base ? base[idx] + x : x;
+    }
+}
+
+int lq_heightfield_ref_pcr(int nx, int nz, int axis, const lq_field *h1, const lq_field *b,
+                           const lq_field *base, lq_field *hn, float kappa, float e_lo, float e_hi)
+{
+    int n = axis ? nz : nx, lines = axis ? nx : nz;
+    size_t cap = (size_t)(n / 2 > 0 ? n / 2 : 1);
+    lq_heightfield_eq *E = lq_alloc(cap * sizeof *E), *T = lq_alloc(cap * sizeof *T);
+    if (!E || !T) {
+        free(E);
+        free(T);
+        return lq_error(LQ_ESIM, "out of memory for the parallel line solve's %zu equations", cap);
+    }
+    for (int l = 0; l < lines; l++)
+        lq_heightfield_ref_pcr_line(CF(h1), CF(b), CF(base), F(hn), E, T, axis ? l : l * nx,
+                                    axis ? nx : 1, n, kappa, axis, e_lo, e_hi);
+    free(E);
+    free(T);
+    return LQ_OK;
 }
 
 void lq_heightfield_ref_defect(int nx, int nz, const lq_field *h1, const lq_field *hn,

@@ -19,14 +19,23 @@
 #include "core/kernel.h"
 #include "hf/heightfield_cell.h"
 
+/* shallow.line_solve: the rows' and columns' tridiagonal solves by the Thomas algorithm
+ * (lq_heightfield_solve_line, one line per work-item or per SIMD lane) or by the parallel
+ * CR–PCR–Thomas hybrid (lq_heightfield_pcr_*, one work-group per line); auto: the
+ * parallel one on GPUs and accelerators, Thomas elsewhere (CPUs, the reference backend). */
+#define LQ_HEIGHTFIELD_SOLVE_AUTO   0
+#define LQ_HEIGHTFIELD_SOLVE_THOMAS 1
+#define LQ_HEIGHTFIELD_SOLVE_PCR    2
+
 typedef struct lq_heightfield_ops {
     lq_ctx *ctx;
     int nx, nz;
     int vec;    /* columns per work-item in the z solve (OpenCL) */
     int xblock; /* rows in 8 x 8 register-transposed blocks (CPU devices) */
+    int pcr;    /* line solves by the parallel solve (shallow.line_solve), not Thomas */
     cl_program program;
-    lq_kernel residual, defect, open, advect, adi_x, adi_z, source, label_init, label_merge,
-        label_compress, volume_reduce, volume_apply, finish, stats;
+    lq_kernel residual, defect, open, advect, adi_x, adi_z, pcr_x, pcr_z, source, label_init,
+        label_merge, label_compress, volume_reduce, volume_apply, finish, stats;
 } lq_heightfield_ops;
 
 /* The state one height-field run keeps on its backend. h[] alternates: i1 = h(n−1),
@@ -91,6 +100,11 @@ void lq_heightfield_ref_adi_x(int nx, int nz, const lq_field *h1, const lq_field
 void lq_heightfield_ref_adi_z(int nx, int nz, const lq_field *h1, const lq_field *b,
                               const lq_field *base, lq_field *hn, lq_field *cp, float kappa,
                               float e_lo, float e_hi);
+/* The parallel line solve (heightfield_cell.h) of every row (axis 0: as
+ * lq_heightfield_ref_adi_x, base unused) or column (axis 1: as lq_heightfield_ref_adi_z).
+ * Fails only when it cannot allocate its two lines of equations. */
+int lq_heightfield_ref_pcr(int nx, int nz, int axis, const lq_field *h1, const lq_field *b,
+                           const lq_field *base, lq_field *hn, float kappa, float e_lo, float e_hi);
 void lq_heightfield_ref_defect(int nx, int nz, const lq_field *h1, const lq_field *hn,
                                const lq_field *u, const lq_field *w, const lq_field *b,
                                const lq_field *href, lq_field *out, float kappa, float cdt,
