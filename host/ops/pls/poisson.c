@@ -1085,18 +1085,18 @@ static int lq_poisson_cg_iteration(lq_poisson_ops *o, lq_field *x, int pre, int 
     return rc;
 }
 
-/* Iterations to enqueue next: after the first read, what the mean rate so far needs to
- * reach the goal. */
+/* Iterations to enqueue next: what the mean rate so far needs to reach the goal, at most
+ * as many as have run (an early rate can be far too slow: the batches then double). */
 static int lq_poisson_cg_predict(const double *s, int left)
 {
     double it = s[LQ_CG_ITER], rr = s[LQ_CG_RR], rr0 = s[LQ_CG_RR0], goal = s[LQ_CG_GOAL];
-    int k = 1;
+    double k = 1;
     if (it >= 1 && rr > 0 && rr0 > rr && goal > 0) {
         double rate = 0.5 * log(rr / rr0) / it; /* log of the mean factor on |r| */
         double need = ceil(log(goal / sqrt(rr)) / rate);
-        if (need > 1) k = need < left ? (int)need : left;
+        k = need < 1 ? 1 : need < it ? need : it;
     }
-    return k < left ? k : left;
+    return k < left ? (int)k : left;
 }
 
 static int lq_poisson_cg_dev(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *x,
