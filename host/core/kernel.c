@@ -52,6 +52,15 @@ lq_range lq_range_var(const lq_kernel *k, int n)
     return lq_range_1d(n > 0 ? (size_t)n : 0, lq_kernel_group(k, 64));
 }
 
+lq_range lq_range_stride(const lq_kernel *k, size_t items)
+{
+    const lq_cl_device *d = &k->ctx->cl.dev;
+    size_t local = lq_kernel_group(k, 64);
+    size_t want = (d->type & CL_DEVICE_TYPE_CPU) ? (size_t)d->compute_units * 4 * local : 65536;
+    if (want > items) want = items;
+    return lq_range_1d((want + local - 1) / local * local, local);
+}
+
 int lq_kernel_args(lq_kernel *k, int n, const lq_arg *args)
 {
     for (int i = 0; i < n; i++) {

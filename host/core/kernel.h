@@ -80,6 +80,10 @@ lq_range lq_range_faces(int nx, int ny, int nz, int axis);
  * range may get a new group size, and PoCL compiles a kernel variant per group size: a
  * ball splash took seconds per frame that way. */
 lq_range lq_range_var(const lq_kernel *k, int n);
+/* A fixed grid for a kernel whose work-items stride over a count that stays on the
+ * device (no host wait to size the launch): enough work-items to fill a GPU, a few groups
+ * per compute unit on a CPU (idle work-items cost there), at most `items`. */
+lq_range lq_range_stride(const lq_kernel *k, size_t items);
 
 /* `want`, or the device's largest work-group when that is smaller. */
 size_t lq_kernel_group(const lq_kernel *k, size_t want);

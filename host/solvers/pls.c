@@ -539,7 +539,7 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
         if (lz > 1) lz = (lz + 1) / 2;
     }
     LQ_PLS_PART(mg, "multigrid levels");
-    LQ_PLS_PART(F + 4 * F + C * 13 + 16, "extrapolation masks, scratch, band system");
+    LQ_PLS_PART(F + 4 * F + C * 13 + 32, "extrapolation masks, scratch, band system");
     LQ_PLS_PART(lq_plsforce_ops_bytes(), "forces and reductions");
     if (s->viscous)
         LQ_PLS_PART(lq_viscosity_ops_bytes(s->nx, s->ny, s->nz) + C * (s->nu_regions ? 8 : 4),

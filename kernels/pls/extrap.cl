@@ -29,40 +29,51 @@ kernel void extrap_layer_lev(global float *vel, global uchar *lev, int c, int l)
     lq_extrap_layer_lev(vel, lev, c, i, j, k, NX, NY, NZ, l);
 }
 
-/* Front 0 of component c into front[0, cnt[c]) (cnt[c] counts past cap: the host then runs
- * whole-grid layers); the order is free (each face's update is independent of it). */
+/* Front 0 of component c into front[0, cnt[at + c]) (counting past cap: cnt[3] is then set
+ * and the host redoes the layers over the whole grid); the order is free (each face's
+ * update is independent of it). */
 kernel void extrap_seed(global const uchar *lev, int c, global int *front, global volatile int *cnt,
-                        int cap)
+                        int cap, int at)
 {
     LQ_EXTRAP_FACE;
     if (!lq_extrap_seed_face(lev, c, i, j, k, NX, NY, NZ)) return;
-    int q = atomic_inc(&cnt[c]);
-    if (q < cap) front[q] = i + (NX + (c == 0)) * (j + (NY + (c == 1)) * k);
+    int q = atomic_inc(&cnt[at + c]);
+    if (q < cap)
+        front[q] = i + (NX + (c == 0)) * (j + (NY + (c == 1)) * k);
+    else
+        cnt[3] = 1;
 }
 
-/* Layer l at the n faces of its front. */
+/* Layer l at the faces of its front (cnt[at + c] of them, at most cap), a fixed grid
+ * striding over them: the count stays on the device. */
 kernel void extrap_front(global float *vel, global uchar *lev, int c, int l,
-                         global const int *front, int n)
+                         global const int *front, global const int *cnt, int at, int cap)
 {
-    int t = get_global_id(0);
-    if (t >= n) return;
-    int i, j, k;
-    lq_extrap_face_ijk(c, front[t], NX, NY, NZ, &i, &j, &k);
-    lq_extrap_layer_lev(vel, lev, c, i, j, k, NX, NY, NZ, l);
+    int n = min(cnt[at + c], cap);
+    for (int t = get_global_id(0); t < n; t += get_global_size(0)) {
+        int i, j, k;
+        lq_extrap_face_ijk(c, front[t], NX, NY, NZ, &i, &j, &k);
+        lq_extrap_layer_lev(vel, lev, c, i, j, k, NX, NY, NZ, l);
+    }
 }
 
-/* Front l + 1 from front l's n faces into next[0, cnt[c]). */
-kernel void extrap_expand(global const uchar *lev, int c, int l, global const int *front, int n,
-                          global int *next, global volatile int *cnt, int cap)
+/* Front l + 1 from front l's faces (cnt[at + c], at most cap) into next[0, cnt[nat + c])
+ * (at most ncap; past it cnt[3] is set). */
+kernel void extrap_expand(global const uchar *lev, int c, int l, global const int *front, int at,
+                          int cap, global int *next, global volatile int *cnt, int nat, int ncap)
 {
-    int t = get_global_id(0);
-    if (t >= n) return;
-    int f = front[t];
-    for (int m = 0; m < 6; m++) {
-        int g = lq_extrap_expand_face(lev, c, f, m, NX, NY, NZ, l);
-        if (g < 0) continue;
-        int q = atomic_inc(&cnt[c]);
-        if (q < cap) next[q] = g;
+    int n = min(cnt[at + c], cap);
+    for (int t = get_global_id(0); t < n; t += get_global_size(0)) {
+        int f = front[t];
+        for (int m = 0; m < 6; m++) {
+            int g = lq_extrap_expand_face(lev, c, f, m, NX, NY, NZ, l);
+            if (g < 0) continue;
+            int q = atomic_inc(&cnt[nat + c]);
+            if (q < ncap)
+                next[q] = g;
+            else
+                cnt[3] = 1;
+        }
     }
 }
 

@@ -62,7 +62,8 @@ static int lq_extrap_bind(lq_extrap_ops *o)
         {&o->sor_list, {[0] = p, [1] = band, [2] = rhs, [3] = list}},
         {&o->correct, {[1] = p, [2] = band}},
         {&o->seed, {[3] = cnt}},
-        {&o->expand, {[6] = cnt}},
+        {&o->front, {[5] = cnt}},
+        {&o->expand, {[7] = cnt}},
     };
     return lq_kernels_bind(LQ_ARGS(b));
 }
@@ -81,7 +82,7 @@ int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     if (!rc) rc = lq_field_alloc(ctx, &o->rhs, "extrap_rhs", nx, ny, nz, 4);
     if (!rc) rc = lq_field_alloc(ctx, &o->p, "extrap_p", nx, ny, nz, 4);
     if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->list, "extrap_list", nx, ny, nz, 4);
-    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->cnt, "extrap_cnt", 4, 1, 1, 4);
+    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->cnt, "extrap_cnt", 8, 1, 1, 4);
     if (rc || IS_REF(o)) return rc;
     rc = lq_program_build(&lq_extrap_program, o, &o->program, ctx, nx, ny, nz, "");
     return rc ? rc : lq_extrap_bind(o);
@@ -134,49 +135,66 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
     o->final = 0;
     if (rc || prm->layers <= 0) return rc;
     /* the layers over their fronts (extrap_cell.h), in two sets of lists: the object_bc
-     * output and §5.2's scratch (free between the passes that use them); a front longer
-     * than its list (never seen: fronts are surfaces) turns to whole-grid layers */
+     * output and §5.2's scratch (free between the passes that use them), their counts
+     * on the device (o->cnt[0 …] and [4 …], by component): no host wait but one at the
+     * end, for cnt[3], set when a front was longer than its list (never seen: fronts are
+     * surfaces); the layers are then redone over the whole grid */
     lq_field *la[3] = {&o->tmp[0], &o->tmp[1], &o->tmp[2]}, *lb[3] = {&o->list, &o->rhs, &o->p};
     lq_field **cur = la, **next = lb;
-    int cnt[4] = {0, 0, 0, 0}, whole = 0;
+    static const int zeros[3] = {0, 0, 0};
+    int at = 0, over = 0;
     rc = lq_field_zero(&o->cnt, 0);
     for (int c = 0; c < 3 && !rc; c++) {
         int cap = (int)cur[c]->count;
-        lq_arg a[] = {LQ_MEM(&o->valid[0][c]), LQ_VAL(c), LQ_MEM(cur[c]), LQ_KEEP, LQ_VAL(cap)};
+        lq_arg a[] = {
+            LQ_MEM(&o->valid[0][c]), LQ_VAL(c), LQ_MEM(cur[c]), LQ_KEEP, LQ_VAL(cap), LQ_VAL(at)};
         rc = lq_kernel_launch(&o->seed, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
-    if (!rc) rc = lq_field_download(&o->cnt, cnt);
     for (int l = 0; l < prm->layers && !rc; l++) {
-        for (int c = 0; c < 3; c++) whole = whole || cnt[c] > (int)cur[c]->count;
-        if (whole) {
-            for (int c = 0; c < 3 && !rc; c++) {
-                lq_arg a[] = {LQ_MEM(vel[c]), LQ_MEM(&o->valid[0][c]), LQ_VAL(c), LQ_VAL(l)};
-                rc = lq_kernel_launch(&o->layer_lev, lq_range_faces(o->nx, o->ny, o->nz, c),
-                                      LQ_ARGS(a));
-            }
-            continue;
-        }
         for (int c = 0; c < 3 && !rc; c++) {
-            int n = cnt[c];
-            lq_arg a[] = {LQ_MEM(vel[c]), LQ_MEM(&o->valid[0][c]), LQ_VAL(c),
-                          LQ_VAL(l),      LQ_MEM(cur[c]),          LQ_VAL(n)};
-            if (n > 0) rc = lq_kernel_launch(&o->front, lq_range_var(&o->front, n), LQ_ARGS(a));
+            int cap = (int)cur[c]->count;
+            lq_arg a[] = {LQ_MEM(vel[c]), LQ_MEM(&o->valid[0][c]),
+                          LQ_VAL(c),      LQ_VAL(l),
+                          LQ_MEM(cur[c]), LQ_KEEP,
+                          LQ_VAL(at),     LQ_VAL(cap)};
+            rc = lq_kernel_launch(&o->front, lq_range_stride(&o->front, (size_t)cap), LQ_ARGS(a));
         }
         if (rc || l + 1 == prm->layers) break;
-        int ncnt[4] = {0, 0, 0, 0};
-        rc = lq_field_zero(&o->cnt, 0);
+        int nat = 4 - at;
+        rc = lq_field_write_async(&o->cnt, (size_t)nat * sizeof(int), sizeof zeros, zeros);
         for (int c = 0; c < 3 && !rc; c++) {
-            int n = cnt[c], cap = (int)next[c]->count;
-            lq_arg a[] = {LQ_MEM(&o->valid[0][c]), LQ_VAL(c), LQ_VAL(l),  LQ_MEM(cur[c]), LQ_VAL(n),
-                          LQ_MEM(next[c]),         LQ_KEEP,   LQ_VAL(cap)};
-            if (n > 0) rc = lq_kernel_launch(&o->expand, lq_range_var(&o->expand, n), LQ_ARGS(a));
+            int cap = (int)cur[c]->count, ncap = (int)next[c]->count;
+            lq_arg a[] = {LQ_MEM(&o->valid[0][c]),
+                          LQ_VAL(c),
+                          LQ_VAL(l),
+                          LQ_MEM(cur[c]),
+                          LQ_VAL(at),
+                          LQ_VAL(cap),
+                          LQ_MEM(next[c]),
+                          LQ_KEEP,
+                          LQ_VAL(nat),
+                          LQ_VAL(ncap)};
+            rc = lq_kernel_launch(&o->expand, lq_range_stride(&o->expand, (size_t)cap), LQ_ARGS(a));
         }
-        if (!rc) rc = lq_field_download(&o->cnt, ncnt);
-        memcpy(cnt, ncnt, sizeof cnt);
         lq_field **t = cur;
         cur = next;
         next = t;
+        at = nat;
     }
+    if (!rc) rc = lq_field_read(&o->cnt, 3 * sizeof(int), sizeof(int), &over);
+    if (rc || !over) return rc;
+    /* a front overflowed its list: the layers again from the start, over the whole grid
+     * (the same values the lists give, bit for bit) */
+    for (int c = 0; c < 3 && !rc; c++) {
+        lq_arg a[] = {LQ_MEM(&o->valid[0][c]), LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(use_sdf), LQ_VAL(c)};
+        rc = lq_kernel_launch(&o->init, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
+    }
+    for (int l = 0; l < prm->layers && !rc; l++)
+        for (int c = 0; c < 3 && !rc; c++) {
+            lq_arg a[] = {LQ_MEM(vel[c]), LQ_MEM(&o->valid[0][c]), LQ_VAL(c), LQ_VAL(l)};
+            rc =
+                lq_kernel_launch(&o->layer_lev, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
+        }
     return rc;
 }
 

@@ -83,18 +83,6 @@ void lq_reinit_ops_release(lq_reinit_ops *o)
     lq_field_release(&o->cnt[1]);
 }
 
-/* The FIM sweeps' fixed grid (each work-item strides over the list): enough work-items
- * to fill a GPU, a few groups per compute unit on a CPU (idle work-items cost there). */
-static lq_range lq_reinit_sweep_range(const lq_reinit_ops *o)
-{
-    const lq_cl_device *d = &o->ctx->cl.dev;
-    size_t local = lq_kernel_group(&o->fim_list, 64), cells = (size_t)o->nx * o->ny * o->nz;
-    size_t items = (d->type & CL_DEVICE_TYPE_CPU) ? (size_t)d->compute_units * 4 * local : 65536;
-    if (items > cells) items = cells;
-    items = (items + local - 1) / local * local;
-    return lq_range_1d(items, local);
-}
-
 int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reinit_params *prm,
               lq_reinit_stats *out)
 {
@@ -130,7 +118,7 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
             lq_arg sa[] = {LQ_MEM(phi), LQ_KEEP, LQ_MEM(scratch), LQ_VAL(c.h),       LQ_VAL(c.bh),
                            LQ_KEEP,     LQ_KEEP, LQ_KEEP,         LQ_VAL(seed_stamp)};
             if (!rc) rc = lq_kernel_launch(&o->fim_seed, grid, LQ_ARGS(sa));
-            lq_range sweep = lq_reinit_sweep_range(o);
+            lq_range sweep = lq_range_stride(&o->fim_list, (size_t)o->nx * o->ny * o->nz);
             for (int it = 0; it < m && !rc; it++) {
                 lq_field *src = it & 1 ? scratch : phi, *dst = it & 1 ? phi : scratch;
                 int note = it >= m - 2, stamp = ++o->stamp;
