@@ -137,23 +137,27 @@ kernel void extrap_list(global int *list, global volatile int *cnt, global const
     list[colour ? NX * NY * NZ - 1 - q : q] = cell;
 }
 
-/* lq_extrap_reach_bits at the n band cells of one colour's list; cnt[0] counts the cells
- * set (zeroed by the host before each round). */
+/* lq_extrap_reach_bits at the band cells of one colour's list (cnt[colour] of them, a
+ * fixed grid striding over them); cnt[slot] counts the cells set (zeroed before each
+ * round), and a round does nothing once the previous one (cnt[prev]) set none. */
 kernel void extrap_reach_list(global uchar *band, global volatile int *cnt, global const int *list,
-                              int colour, int n)
+                              int colour, int slot, int prev)
 {
-    int g = get_global_id(0);
-    if (g >= n) return;
-    int cell = list[colour ? NX * NY * NZ - 1 - g : g];
-    if (lq_extrap_reach_bits(band, cell, NX, NY)) atomic_inc(&cnt[0]);
+    if (cnt[prev] == 0) return;
+    int n = cnt[colour];
+    for (int g = get_global_id(0); g < n; g += get_global_size(0)) {
+        int cell = list[colour ? NX * NY * NZ - 1 - g : g];
+        if (lq_extrap_reach_bits(band, cell, NX, NY)) atomic_inc(&cnt[slot]);
+    }
 }
 
-/* lq_extrap_sor_cell at the n band cells of one colour's list. */
+/* lq_extrap_sor_cell at the band cells of one colour's list (cnt[colour] of them). */
 kernel void extrap_sor_list(global float *p, global const uchar *band, global const float *rhs,
-                            global const int *list, int colour, int n, float omega)
+                            global const int *list, int colour, global const int *cnt, float omega)
 {
-    int g = get_global_id(0);
-    if (g >= n) return;
-    int cell = list[colour ? NX * NY * NZ - 1 - g : g];
-    lq_extrap_sor_bits(p, band, rhs, omega, cell, NX, NY);
+    int n = cnt[colour];
+    for (int g = get_global_id(0); g < n; g += get_global_size(0)) {
+        int cell = list[colour ? NX * NY * NZ - 1 - g : g];
+        lq_extrap_sor_bits(p, band, rhs, omega, cell, NX, NY);
+    }
 }

@@ -47,6 +47,10 @@ static const lq_kernel_slot lq_extrap_kernels[] = {
     LQ_KERNEL(lq_extrap_ops, front, "extrap_front"),
     LQ_KERNEL(lq_extrap_ops, expand, "extrap_expand"),
 };
+/* The reach rounds enqueued before the first read (a dam break's band needs 2 to 4; the
+ * batches then double). */
+#define LQ_EXTRAP_REACH_BATCH 4
+
 static const lq_program lq_extrap_program = LQ_PROGRAM("XYZ", lq_extrap_sources, lq_extrap_kernels);
 
 /* The object's own buffers, bound once: the band, its right-hand side, pressure and
@@ -59,7 +63,7 @@ static int lq_extrap_bind(lq_extrap_ops *o)
         {&o->bandk, {[0] = band, [1] = rhs, [2] = p}},
         {&o->listk, {[0] = list, [1] = cnt, [2] = band}},
         {&o->reach, {[0] = band, [1] = cnt, [2] = list}},
-        {&o->sor_list, {[0] = p, [1] = band, [2] = rhs, [3] = list}},
+        {&o->sor_list, {[0] = p, [1] = band, [2] = rhs, [3] = list, [5] = cnt}},
         {&o->correct, {[1] = p, [2] = band}},
         {&o->seed, {[3] = cnt}},
         {&o->front, {[5] = cnt}},
@@ -269,32 +273,40 @@ int lq_extrap_divfree(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, c
                    LQ_MEM(&vm[2]), LQ_MEM(phi), LQ_MEM(sd),     LQ_VAL(use_sdf)};
     int rc = lq_kernel_launch(&o->bandk, cells, LQ_ARGS(ba));
     /* the sweeps visit only the band cells, by colour (lists built once; extrap_sor over
-     * the whole grid computes the same, bit for bit, at several times the cost) */
-    int cnt[2] = {0, 0};
+     * the whole grid computes the same, bit for bit, at several times the cost), the
+     * lists' lengths on the device (cnt[0], cnt[1]) */
+    static const int zero = 0, one = 1;
+    size_t ncell = (size_t)o->nx * o->ny * o->nz;
     if (!rc) rc = lq_field_zero(&o->cnt, 0);
-    if (!rc) rc = lq_kernel_run(&o->listk, cells);            /* its arguments are bound */
-    if (!rc) rc = lq_field_read(&o->cnt, 0, sizeof cnt, cnt); /* o->cnt holds 4 */
+    if (!rc) rc = lq_kernel_run(&o->listk, cells); /* its arguments are bound */
     /* bit 7: the cells joined to p = 0, by rounds of both colours until one sets none
-     * (cnt[0] counts them; each round but the last sets one cell at least) */
-    for (int round = 0, set = 1; set && round <= cnt[0] + cnt[1] && !rc; round++) {
-        set = 0;
-        rc = lq_field_zero(&o->cnt, sizeof(int));
-        for (int colour = 0; colour < 2 && !rc; colour++) {
-            int n = cnt[colour];
-            if (n <= 0) continue;
-            lq_arg a[] = {LQ_KEEP, LQ_KEEP, LQ_KEEP, LQ_VAL(colour), LQ_VAL(n)};
-            rc = lq_kernel_launch(&o->reach, lq_range_var(&o->reach, n), LQ_ARGS(a));
+     * (each round but the last sets one cell at least): the rounds count into cnt[2] and
+     * cnt[3] in turn and do nothing once the one before set none, so the host enqueues
+     * them in batches and reads the last round's count once a batch */
+    if (!rc) rc = lq_field_write_async(&o->cnt, 3 * sizeof(int), sizeof one, &one);
+    lq_range rr = lq_range_stride(&o->reach, ncell);
+    for (int round = 0, batch = LQ_EXTRAP_REACH_BATCH, set = 1; set && !rc;) {
+        for (int b = 0; b < batch && !rc; b++, round++) {
+            int slot = 2 + (round & 1), prev = 2 + ((round + 1) & 1);
+            rc = lq_field_write_async(&o->cnt, (size_t)slot * sizeof(int), sizeof zero, &zero);
+            for (int colour = 0; colour < 2 && !rc; colour++) {
+                lq_arg a[] = {LQ_KEEP,        LQ_KEEP,      LQ_KEEP,
+                              LQ_VAL(colour), LQ_VAL(slot), LQ_VAL(prev)};
+                rc = lq_kernel_launch(&o->reach, rr, LQ_ARGS(a));
+            }
         }
-        if (!rc) rc = lq_field_read(&o->cnt, 0, sizeof(int), &set);
+        int last = 2 + ((round - 1) & 1);
+        if (!rc) rc = lq_field_read(&o->cnt, (size_t)last * sizeof(int), sizeof(int), &set);
+        if ((size_t)round > ncell) break; /* (cannot happen: a round sets a cell) */
+        batch *= 2;
     }
     float omega = prm->omega;
+    lq_range sr = lq_range_stride(&o->sor_list, ncell);
     for (int it = 0; it < prm->iterations && !rc; it++)
         for (int colour = 0; colour < 2 && !rc; colour++) {
-            int n = cnt[colour];
-            if (n <= 0) continue;
-            lq_arg a[] = {LQ_KEEP,        LQ_KEEP,   LQ_KEEP,      LQ_KEEP,
-                          LQ_VAL(colour), LQ_VAL(n), LQ_VAL(omega)};
-            rc = lq_kernel_launch(&o->sor_list, lq_range_var(&o->sor_list, n), LQ_ARGS(a));
+            lq_arg a[] = {LQ_KEEP,        LQ_KEEP, LQ_KEEP,      LQ_KEEP,
+                          LQ_VAL(colour), LQ_KEEP, LQ_VAL(omega)};
+            rc = lq_kernel_launch(&o->sor_list, sr, LQ_ARGS(a));
         }
     lq_field *vel[3] = {u, v, w};
     for (int c = 0; c < 3 && !rc; c++) {
