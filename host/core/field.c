@@ -271,6 +271,23 @@ fail:
     return rc;
 }
 
+int lq_field_put(lq_field *f, size_t off, size_t bytes, const void *src)
+{
+    int rc = LQ_OK;
+    assert(off + bytes <= lq_field_bytes(f) && bytes > 0 && bytes <= 128 &&
+           (bytes & (bytes - 1)) == 0 && off % bytes == 0);
+    if (f->ctx->backend == LQ_BACKEND_REF) {
+        memcpy((char *)f->host + off, src, bytes);
+        return LQ_OK;
+    }
+    LQ_CL_CHECK(
+        clEnqueueFillBuffer(f->ctx->cl.queue, f->mem, src, bytes, off, bytes, 0, NULL, NULL),
+        f->name);
+    return LQ_OK;
+fail:
+    return rc;
+}
+
 int lq_field_read(const lq_field *f, size_t off, size_t bytes, void *dst)
 {
     int rc = LQ_OK;

@@ -80,6 +80,10 @@ int lq_field_write(lq_field *f, size_t off, size_t bytes, const void *src);
 /* The same without waiting (no host wait counted): the queue copies src when it reaches
  * the write, so src must hold still until a later blocking wait on the queue. */
 int lq_field_write_async(lq_field *f, size_t off, size_t bytes, const void *src);
+/* A small write that needs neither a wait nor src to outlive the call (the queue fills
+ * the bytes from a copy of src taken now): bytes a power of two up to 128, off a multiple
+ * of it. For counters and flags. */
+int lq_field_put(lq_field *f, size_t off, size_t bytes, const void *src);
 int lq_field_read(const lq_field *f, size_t off, size_t bytes, void *dst);
 /* Sets every byte of the first `bytes` bytes to zero (bytes == 0: the whole field). */
 int lq_field_zero(lq_field *f, size_t bytes);

@@ -187,7 +187,7 @@ static int lq_plsparticles_reset_counters(lq_plsparticles_state *st)
 {
     int cnt[LQ_PLSPARTICLES_CNT_COUNT] = {0};
     cnt[LQ_PLSPARTICLES_CNT_LIVE] = st->live;
-    return lq_field_upload(&st->counters, cnt);
+    return lq_field_put(&st->counters, 0, sizeof cnt, cnt); /* no wait */
 }
 
 static int lq_plsparticles_read_counters(lq_plsparticles_state *st,

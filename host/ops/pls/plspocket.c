@@ -62,7 +62,7 @@ void lq_plspocket_ops_release(lq_plspocket_ops *o)
 static int lq_plspocket_zero(lq_plspocket_ops *o, int slot)
 {
     int z = 0;
-    return lq_field_write(&o->counters, (size_t)slot * sizeof z, sizeof z, &z);
+    return lq_field_put(&o->counters, (size_t)slot * sizeof z, sizeof z, &z); /* no wait */
 }
 
 static int lq_plspocket_count(lq_plspocket_ops *o, int slot, int *out)
@@ -110,8 +110,9 @@ static int lq_plspocket_mark_all(lq_plspocket_ops *o, const lq_field *phi, const
                                  int mode, int wall_dirichlet, float h)
 {
     /* open, cells, pockets, unknown 0; the box empty (least above greatest) */
-    int init[10] = {0, 0, 0, 0, INT_MAX, INT_MAX, INT_MAX, -1, -1, -1};
-    int rc = lq_field_write(&o->counters, LQ_PLSPOCKET_CNT_OPEN * sizeof(int), sizeof init, init);
+    static const int init[10] = {0, 0, 0, 0, INT_MAX, INT_MAX, INT_MAX, -1, -1, -1};
+    int rc = lq_field_write_async(&o->counters, LQ_PLSPOCKET_CNT_OPEN * sizeof(int), sizeof init,
+                                  init); /* constant: no wait */
     if (rc) return rc;
     if (IS_REF(o)) {
         lq_plspocket_ref_open(o, phi, solid, mode, wall_dirichlet);
