@@ -42,8 +42,10 @@ kernel void pressure_max(global const float *div, global uint *dmax)
 /* One colour, one work-item per cell; the other colour returns at once. */
 kernel void pressure_rb(global float *u, global float *v, global float *w, global float *p,
                         global const uchar *flags, global const float *sw, int weighted, int parity,
-                        float idx, float idy, float idz, float beta, float tx, float ty, float tz)
+                        float idx, float idy, float idz, float beta, float tx, float ty, float tz,
+                        global const int *ctl)
 {
+    if (ctl[LQ_PRESSURE_CTL_STATE] != LQ_PRESSURE_RUN) return; /* the solve has stopped */
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ || ((i + j + k) & 1) != parity) return;
     lq_pressure_rb_cell(u, v, w, p, flags, LQ_PRESSURE_SW, i, j, k, NX, NY, NZ, idx, idy, idz, beta,
@@ -54,8 +56,9 @@ kernel void pressure_rb(global float *u, global float *v, global float *w, globa
 kernel void pressure_rb_half(global float *u, global float *v, global float *w, global float *p,
                              global const uchar *flags, global const float *sw, int weighted,
                              int parity, float idx, float idy, float idz, float beta, float tx,
-                             float ty, float tz)
+                             float ty, float tz, global const int *ctl)
 {
+    if (ctl[LQ_PRESSURE_CTL_STATE] != LQ_PRESSURE_RUN) return; /* the solve has stopped */
     int j = get_global_id(1), k = get_global_id(2);
     int i = 2 * (int)get_global_id(0) + ((j + k + parity) & 1);
     if (i >= NX || j >= NY || k >= NZ) return;
@@ -201,8 +204,9 @@ static inline void lq_pressure_rb_plane_vec(global float *u, global float *v, gl
 kernel void pressure_rb_slabs(global float *u, global float *v, global float *w, global float *p,
                               global const uchar *flags, global const float *sw, int weighted,
                               int slab, float idx, float idy, float idz, float beta, float tx,
-                              float ty, float tz)
+                              float ty, float tz, global const int *ctl)
 {
+    if (ctl[LQ_PRESSURE_CTL_STATE] != LQ_PRESSURE_RUN) return; /* the solve has stopped */
     int k0 = get_global_id(0) * slab;
     if (k0 >= NZ) return;
     int k1 = min(k0 + slab, NZ);
@@ -220,8 +224,9 @@ kernel void pressure_rb_slabs(global float *u, global float *v, global float *w,
 kernel void pressure_rb_edges(global float *u, global float *v, global float *w, global float *p,
                               global const uchar *flags, global const float *sw, int weighted,
                               int slab, float idx, float idy, float idz, float beta, float tx,
-                              float ty, float tz)
+                              float ty, float tz, global const int *ctl)
 {
+    if (ctl[LQ_PRESSURE_CTL_STATE] != LQ_PRESSURE_RUN) return; /* the solve has stopped */
     int j = get_global_id(1), k = lq_pressure_edge_plane(get_global_id(2), slab, NZ);
     int i = 2 * (int)get_global_id(0) + ((j + k + 1) & 1);
     if (k < 0 || i >= NX || j >= NY) return;
@@ -232,8 +237,9 @@ kernel void pressure_rb_edges(global float *u, global float *v, global float *w,
 kernel void pressure_jacobi_dp(global float *dp, global const float *u, global const float *v,
                                global const float *w, global const uchar *flags,
                                global const float *sw, int weighted, float idx, float idy,
-                               float idz, float beta)
+                               float idz, float beta, global const int *ctl)
 {
+    if (ctl[LQ_PRESSURE_CTL_STATE] != LQ_PRESSURE_RUN) return; /* the solve has stopped */
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
     lq_pressure_jacobi_dp_cell(dp, u, v, w, flags, LQ_PRESSURE_SW, i, j, k, NX, NY, NZ, idx, idy,
@@ -243,8 +249,9 @@ kernel void pressure_jacobi_dp(global float *dp, global const float *u, global c
 kernel void pressure_jacobi_apply(global float *u, global float *v, global float *w,
                                   global float *p, global const float *dp,
                                   global const uchar *flags, global const float *sw, int weighted,
-                                  float tx, float ty, float tz)
+                                  float tx, float ty, float tz, global const int *ctl)
 {
+    if (ctl[LQ_PRESSURE_CTL_STATE] != LQ_PRESSURE_RUN) return; /* the solve has stopped */
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
     lq_pressure_jacobi_apply_cell(u, v, w, p, dp, flags, LQ_PRESSURE_SW, i, j, k, NX, NY, tx, ty,
@@ -262,4 +269,21 @@ kernel void pressure_surface_prep(global const uchar *flags, global uchar *out, 
     if (i >= NX || j >= NY || k >= NZ) return;
     lq_pressure_surface_prep_cell(flags, out, p, sw, count, table, LQ_MAC_CELL(i, j, k, NX, NY), NX,
                                   NX * NY, NX * NY * NZ, per_cell);
+}
+
+/* The solve's stopping test on the device (pressure.c, lq_pressure_solve): after each
+ * check's max |D| (dmax), one work-item counts the check's sweeps and stops the sweeps
+ * (ctl's state) at max |D| < eps or a value that is not finite, as the host loop's test;
+ * every sweep after that does nothing, so the host can enqueue checks in batches. */
+kernel void pressure_check(global const uint *dmax, global int *ctl, float eps, int todo)
+{
+    if (get_global_id(0) != 0) return;
+    ctl[LQ_PRESSURE_CTL_MAX] = as_int(dmax[0]); /* after the stop: the same value again */
+    if (ctl[LQ_PRESSURE_CTL_CHECKS] == 0) ctl[LQ_PRESSURE_CTL_MAX0] = as_int(dmax[0]);
+    if (ctl[LQ_PRESSURE_CTL_STATE] != LQ_PRESSURE_RUN) return;
+    float m = as_float(dmax[0]);
+    ctl[LQ_PRESSURE_CTL_SWEEPS] += todo;
+    ctl[LQ_PRESSURE_CTL_CHECKS] += 1;
+    if (!(m < eps) && isfinite(m)) return;
+    ctl[LQ_PRESSURE_CTL_STATE] = LQ_PRESSURE_STOPPED;
 }

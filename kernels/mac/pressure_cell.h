@@ -42,6 +42,17 @@
 #define LQ_PRESSURE_INF_BITS 0x7f800000u /* bits of +inf: what a non-finite D reduces to */
 #define LQ_PRESSURE_BLOCK    256         /* cells per work-item of the max |D| pass */
 
+/* The device-side stop of the iteration (pressure.cl pressure_check; host/ops/mac/pressure.c):
+ * int ctl[8] — its state, the sweeps and the checks made, the last and the first max |D|. */
+#define LQ_PRESSURE_CTL_STATE  0
+#define LQ_PRESSURE_CTL_SWEEPS 1
+#define LQ_PRESSURE_CTL_CHECKS 2
+#define LQ_PRESSURE_CTL_MAX    3 /* the bits of the last max |D| */
+#define LQ_PRESSURE_CTL_MAX0   4 /* the bits of the start's max |D| */
+#define LQ_PRESSURE_CTL_COUNT  8
+#define LQ_PRESSURE_RUN        0
+#define LQ_PRESSURE_STOPPED    1
+
 /* Can a FULL cell move its face toward a cell of this kind? */
 LQ_INLINE int lq_pressure_free(int kind)
 {

@@ -106,6 +106,7 @@ static const lq_kernel_slot lq_pressure_kernels[] = {
     LQ_KERNEL(lq_pressure_ops, rb_slabs, "pressure_rb_slabs"),
     LQ_KERNEL(lq_pressure_ops, rb_edges, "pressure_rb_edges"),
     LQ_KERNEL(lq_pressure_ops, surface_prep, "pressure_surface_prep"),
+    LQ_KERNEL(lq_pressure_ops, check, "pressure_check"),
 };
 static const lq_program lq_pressure_program =
     LQ_PROGRAM("XYZ", lq_pressure_sources, lq_pressure_kernels);
@@ -127,7 +128,21 @@ int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz
     char extra[32];
     const char *wenv = getenv("LIQUIDCL_PRESSURE_W"); /* 8 or 16: lanes of a vector row */
     snprintf(extra, sizeof extra, "-DLQ_PR_W=%d", wenv && atoi(wenv) == 16 ? 16 : 8);
-    int rc = lq_program_build(&lq_pressure_program, o, &o->program, ctx, nx, ny, nz, extra);
+    int rc = lq_field_alloc(ctx, &o->ctl, "pressure.ctl", LQ_PRESSURE_CTL_COUNT, 1, 1, 4);
+    if (!rc) rc = lq_field_zero(&o->ctl, 0);
+    if (!rc) rc = lq_program_build(&lq_pressure_program, o, &o->program, ctx, nx, ny, nz, extra);
+    /* the sweeps' last argument: the stop (bound once) */
+    lq_arg ctl = LQ_MEM(&o->ctl);
+    lq_binding b[] = {
+        {&o->rb, {[15] = ctl}},
+        {&o->rb_half, {[15] = ctl}},
+        {&o->rb_slabs, {[15] = ctl}},
+        {&o->rb_edges, {[15] = ctl}},
+        {&o->jacobi_dp, {[11] = ctl}},
+        {&o->jacobi_apply, {[11] = ctl}},
+        {&o->check, {[0] = LQ_KEEP, [1] = ctl}},
+    };
+    if (!rc) rc = lq_kernels_bind(LQ_ARGS(b));
     if (ctx->cl.dev.type & CL_DEVICE_TYPE_CPU) o->slab = lq_pressure_slab_planes(ctx, nz);
     const char *env = getenv("LIQUIDCL_PRESSURE_SLAB");
     if (env && *env) o->slab = LQ_MAX(atoi(env), 0);
@@ -137,6 +152,7 @@ int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz
 void lq_pressure_ops_release(lq_pressure_ops *o)
 {
     lq_program_release(&lq_pressure_program, o, &o->program);
+    lq_field_release(&o->ctl);
 }
 
 /* The cells (local size left to the runtime). */
@@ -315,10 +331,86 @@ static int lq_pressure_check_params(const lq_pressure_params *prm)
     return LQ_OK;
 }
 
+/* One check of the device-side stop: max |D| into st->dmax, then pressure_check. */
+static int lq_pressure_check_dev(lq_pressure_ops *o, lq_pressure_state *st,
+                                 const lq_pressure_params *prm, int todo)
+{
+    int rc = lq_pressure_divergence(o, st, prm, NULL);
+    float eps = prm->eps;
+    lq_arg a[] = {LQ_MEM(&st->dmax), LQ_KEEP, LQ_VAL(eps), LQ_VAL(todo)};
+    return rc ? rc : lq_kernel_launch(&o->check, lq_range_1d(1, 1), LQ_ARGS(a));
+}
+
+/* The sweeps with the stopping test on the device (pressure_check): the host enqueues
+ * checks (check_every sweeps and a max |D| each) in batches and reads the state once a
+ * batch; sweeps enqueued past the stop do nothing and the max |D| after them is the same,
+ * so p, the sweep count and max |D| are the host loop's, bit for bit. The first batch is
+ * the last solve's checks less one, then what the decay of max |D| so far predicts (at
+ * most as many checks as have run). */
+static int lq_pressure_solve_dev(lq_pressure_ops *o, lq_pressure_state *st,
+                                 const lq_pressure_params *prm, int *sweeps, float *maxdiv)
+{
+    static const int run[LQ_PRESSURE_CTL_COUNT] = {LQ_PRESSURE_RUN};
+    int ctl[LQ_PRESSURE_CTL_COUNT] = {0}, enq = 0, batch = LQ_MAX(o->last_checks - 1, 1);
+    int prev_checks = 0; /* the decay from the start's max |D| (ctl's MAX0) */
+    float prev_m = -1;
+    lq_uint bits = 0;
+    int rc = lq_field_put(&o->ctl, 0, sizeof run, run);
+    if (!rc) rc = lq_pressure_check_dev(o, st, prm, 0); /* the start's max |D| */
+    while (!rc) {
+        for (int b = 0; b < batch && enq < prm->max_sweeps && !rc; b++) {
+            int todo = LQ_MIN(prm->check_every, prm->max_sweeps - enq);
+            for (int s = 0; s < todo && !rc; s++)
+                rc = prm->method == LQ_PRESSURE_JACOBI ? lq_pressure_jacobi_sweep(o, st, prm)
+                                                       : lq_pressure_rb_full_sweep(o, st, prm);
+            enq += todo;
+            if (!rc) rc = lq_pressure_check_dev(o, st, prm, todo);
+        }
+        if (!rc) rc = lq_field_read(&o->ctl, 0, sizeof ctl, ctl);
+        if (rc) break;
+        bits = (lq_uint)ctl[LQ_PRESSURE_CTL_MAX];
+        enq = ctl[LQ_PRESSURE_CTL_SWEEPS]; /* what ran */
+        if (ctl[LQ_PRESSURE_CTL_STATE] != LQ_PRESSURE_RUN || enq >= prm->max_sweeps ||
+            lq_interrupt_due())
+            break;
+        /* the next batch: the checks to eps at the decay since the last read, at most as
+         * many as have run (doubling while nothing better is known) */
+        float m = 0;
+        memcpy(&m, &bits, sizeof m);
+        if (prev_m < 0) memcpy(&prev_m, &ctl[LQ_PRESSURE_CTL_MAX0], sizeof prev_m);
+        int checks = ctl[LQ_PRESSURE_CTL_CHECKS] - 1;
+        double k = LQ_MAX(checks, 1);
+        if (checks > prev_checks && prev_m > m && m > 0) {
+            double rate = log((double)m / prev_m) / (checks - prev_checks);
+            double need = ceil(log((double)prm->eps / m) / rate);
+            k = need < 1 ? 1 : need < checks ? need : checks;
+        }
+        prev_checks = checks;
+        prev_m = m;
+        batch = (int)k;
+    }
+    o->last_checks = ctl[LQ_PRESSURE_CTL_CHECKS] - 1;
+    if (!rc) rc = lq_field_put(&o->ctl, 0, sizeof run, run); /* direct sweeps run again */
+    float m = 0;
+    memcpy(&m, &bits, sizeof m);
+    if (sweeps) *sweeps = ctl[LQ_PRESSURE_CTL_SWEEPS];
+    if (maxdiv) *maxdiv = m;
+    if (!rc && !isfinite(m))
+        rc = lq_error(LQ_ESIM,
+                      "pressure iteration diverged: max |D| is not finite after %d sweeps "
+                      "(beta0 %g; lower it, or dt)",
+                      ctl[LQ_PRESSURE_CTL_SWEEPS], (double)prm->beta0);
+    return rc;
+}
+
 int lq_pressure_solve(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressure_params *prm,
                       int *sweeps, float *maxdiv)
 {
     int done = 0;
+    if (!IS_REF(o) && !o->host_stop) {
+        int rc = lq_pressure_check_params(prm);
+        return rc ? rc : lq_pressure_solve_dev(o, st, prm, sweeps, maxdiv);
+    }
     float m = INFINITY;
     int rc = lq_pressure_check_params(prm);
     if (!rc) rc = lq_pressure_divergence(o, st, prm, &m);

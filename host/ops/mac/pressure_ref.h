@@ -95,8 +95,12 @@ typedef struct lq_pressure_ops {
     lq_pressure_rb_launch rb_launch;
     cl_program program;
     lq_kernel divergence, max, rb, rb_half, jacobi_dp, jacobi_apply, rb_slabs, rb_edges,
-        surface_prep;
-    int slab; /* planes per slab of a whole sweep on a CPU; 0: two colour launches */
+        surface_prep, check;
+    int slab;        /* planes per slab of a whole sweep on a CPU; 0: two colour launches */
+    lq_field ctl;    /* int[LQ_PRESSURE_CTL_COUNT]: the device-side stop (pressure_cell.h);
+                      * its state is LQ_PRESSURE_RUN between solves */
+    int last_checks; /* the last solve's checks (its first batch) */
+    int host_stop;   /* 1: the host tests every check (the loop before the device stop) */
 } lq_pressure_ops;
 
 /* The table per marker count m = 0 ... per_cell (f = m / per_cell held at ≥ 0.1), from
