@@ -23,18 +23,22 @@ kernel void plspocket_local(global const float *phi, global const float *solid, 
                              NZ, lab);
 }
 
-kernel void plspocket_hook(global volatile int *lab, global int *cnt)
+/* A round: hooks counted into cnt[slot], then the jumps; a round does nothing once the
+ * one before it (cnt[prev]) made no hook, so the host enqueues rounds in batches. */
+kernel void plspocket_hook(global volatile int *lab, global int *cnt, int slot, int prev)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-    if (i >= NX || j >= NY || k >= NZ) return;
+    if (i >= NX || j >= NY || k >= NZ || cnt[prev] == 0) return;
     int made = lq_plspocket_hook(lab, i, j, k, NX, NY, NZ);
-    if (made) atomic_add(&cnt[LQ_PLSPOCKET_CNT_CHANGED], made);
+    if (made) atomic_add(&cnt[slot], made);
 }
 
-kernel void plspocket_jump(global volatile int *lab)
+kernel void plspocket_jump(global volatile int *lab, global int *cnt, int prev)
 {
     int c = get_global_id(0);
-    if (c >= NX * NY * NZ || lab[c] < 0) return;
+    if (c >= NX * NY * NZ || cnt[prev] == 0) return;
+    if (c == 0) atomic_add(&cnt[LQ_PLSPOCKET_CNT_ROUNDS], 1);
+    if (lab[c] < 0) return;
     lab[c] = lq_plspocket_root(lab, c);
 }
 
@@ -58,7 +62,7 @@ kernel void plspocket_mark(global const int *lab, global const float *solid, int
                            global float *out, global int *cnt)
 {
     int c0 = get_global_id(0) * LQ_PLSPOCKET_CHUNK, nc = NX * NY * NZ;
-    if (c0 >= nc) return;
+    if (c0 >= nc || cnt[LQ_PLSPOCKET_CNT_OPEN] == 0) return; /* one closed tank: nothing */
     int cells = 0, roots = 0, box[6] = {INT_MAX, INT_MAX, INT_MAX, -1, -1, -1};
     for (int c = c0; c < c0 + LQ_PLSPOCKET_CHUNK && c < nc; c++) {
         int in = lq_plspocket_in(lab, c);

@@ -70,13 +70,15 @@
 #define LQ_PLSPOCKET_CHUNK 256        /* cells per work-item of the mark pass */
 
 /* Counters (ints). */
-#define LQ_PLSPOCKET_CNT_CHANGED 0 /* hooks made in a round */
-#define LQ_PLSPOCKET_CNT_OPEN    1 /* open liquid cells */
-#define LQ_PLSPOCKET_CNT_CELLS   2 /* pocket cells */
-#define LQ_PLSPOCKET_CNT_POCKETS 3 /* pockets (roots not open) */
-#define LQ_PLSPOCKET_CNT_UNKNOWN 4 /* faces still without a value after a pass */
-#define LQ_PLSPOCKET_CNT_BOX     5 /* 6: the pocket cells' least i, j, k, then greatest */
-#define LQ_PLSPOCKET_CNT_COUNT   11
+#define LQ_PLSPOCKET_CNT_CHANGED  0  /* hooks made in a round */
+#define LQ_PLSPOCKET_CNT_OPEN     1  /* open liquid cells */
+#define LQ_PLSPOCKET_CNT_CELLS    2  /* pocket cells */
+#define LQ_PLSPOCKET_CNT_POCKETS  3  /* pockets (roots not open) */
+#define LQ_PLSPOCKET_CNT_UNKNOWN  4  /* faces still without a value after a pass */
+#define LQ_PLSPOCKET_CNT_BOX      5  /* 6: the pocket cells' least i, j, k, then greatest */
+#define LQ_PLSPOCKET_CNT_CHANGED2 11 /* hooks made in a round (odd rounds: slot 0 even) */
+#define LQ_PLSPOCKET_CNT_ROUNDS   12 /* rounds that ran (device-side rounds) */
+#define LQ_PLSPOCKET_CNT_COUNT    13
 
 /* Liquid to the projection (its unknowns and the cells that would be). */
 LQ_INLINE int lq_plspocket_liquid(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *solid,

@@ -86,22 +86,49 @@ static int lq_plspocket_local(lq_plspocket_ops *o, const lq_field *phi, const lq
     return lq_kernel_launch(&o->local, lq_range_var(&o->local, nb), LQ_ARGS(a));
 }
 
-/* Pass 2: one round of hooks and the jumps after it; *hooks gets the hooks made. */
+/* Pass 2 on the device: rounds that stop themselves once one made no hook (the hooks of
+ * round r count into slot CHANGED or CHANGED2 by r's parity, the other slot its
+ * predecessor's), enqueued in batches (the last find's rounds, then doubling) with one
+ * read each; *hooks gets the last round's hooks (0: settled), o->rounds the rounds that
+ * ran. The same rounds as the reference's loop, so the same labels. */
+static int lq_plspocket_rounds(lq_plspocket_ops *o, int most, int *hooks)
+{
+    static const int slots[2] = {LQ_PLSPOCKET_CNT_CHANGED, LQ_PLSPOCKET_CNT_CHANGED2};
+    int one = 1, zero = 0, nc = o->nx * o->ny * o->nz, enq = 0;
+    int batch = o->rounds_last > 0 ? o->rounds_last : 2, cnt[LQ_PLSPOCKET_CNT_COUNT];
+    int rc = lq_field_put(&o->counters, (size_t)slots[1] * sizeof one, sizeof one, &one);
+    if (!rc)
+        rc = lq_field_put(&o->counters, LQ_PLSPOCKET_CNT_ROUNDS * sizeof zero, sizeof zero, &zero);
+    *hooks = 1;
+    while (!rc && *hooks > 0) {
+        for (int b = 0; b < batch && enq < most && !rc; b++, enq++) {
+            int slot = slots[enq & 1], prev = slots[(enq + 1) & 1];
+            rc = lq_field_put(&o->counters, (size_t)slot * sizeof zero, sizeof zero, &zero);
+            lq_arg ah[] = {LQ_MEM(o->lab), LQ_MEM(&o->counters), LQ_VAL(slot), LQ_VAL(prev)};
+            if (!rc) rc = lq_kernel_launch(&o->hook, lq_range_3d(o->nx, o->ny, o->nz), LQ_ARGS(ah));
+            lq_arg aj[] = {LQ_MEM(o->lab), LQ_MEM(&o->counters), LQ_VAL(prev)};
+            if (!rc) rc = lq_kernel_launch(&o->jump, lq_range_var(&o->jump, nc), LQ_ARGS(aj));
+        }
+        if (!rc) rc = lq_field_download(&o->counters, cnt);
+        if (rc) break;
+        o->rounds = cnt[LQ_PLSPOCKET_CNT_ROUNDS];
+        *hooks = cnt[slots[(o->rounds - 1) & 1]]; /* the last round that ran */
+        if (enq >= most) break;
+        batch *= 2;
+    }
+    o->rounds_last = o->rounds;
+    return rc;
+}
+
+/* Pass 2 on the reference path: one round of hooks and the jumps after it; *hooks gets
+ * the hooks made. */
 static int lq_plspocket_round(lq_plspocket_ops *o, int *hooks)
 {
     int rc = lq_plspocket_zero(o, LQ_PLSPOCKET_CNT_CHANGED);
     if (rc) return rc;
-    if (IS_REF(o)) {
-        lq_plspocket_ref_hook(o);
-        lq_plspocket_ref_jump(o);
-    } else {
-        int nc = o->nx * o->ny * o->nz;
-        lq_arg ah[] = {LQ_MEM(o->lab), LQ_MEM(&o->counters)};
-        rc = lq_kernel_launch(&o->hook, lq_range_3d(o->nx, o->ny, o->nz), LQ_ARGS(ah));
-        lq_arg aj[] = {LQ_MEM(o->lab)};
-        if (!rc) rc = lq_kernel_launch(&o->jump, lq_range_var(&o->jump, nc), LQ_ARGS(aj));
-    }
-    return rc ? rc : lq_plspocket_count(o, LQ_PLSPOCKET_CNT_CHANGED, hooks);
+    lq_plspocket_ref_hook(o);
+    lq_plspocket_ref_jump(o);
+    return lq_plspocket_count(o, LQ_PLSPOCKET_CNT_CHANGED, hooks);
 }
 
 /* Pass 3: the open roots (o->open counted), then, when any, the pockets counted and their
@@ -122,8 +149,10 @@ static int lq_plspocket_mark_all(lq_plspocket_ops *o, const lq_field *phi, const
                       LQ_MEM(o->lab), LQ_MEM(&o->counters)};
         rc = lq_kernel_launch(&o->openk, lq_range_3d(o->nx, o->ny, o->nz), LQ_ARGS(a));
     }
-    if (!rc) rc = lq_plspocket_count(o, LQ_PLSPOCKET_CNT_OPEN, &o->open);
-    if (rc || o->open == 0) return rc; /* one closed tank: the projection's own case */
+    /* the reference reads the open count before the mark; the kernel reads it itself
+     * (nothing marked in one closed tank: the projection's own case) */
+    if (!rc && IS_REF(o)) rc = lq_plspocket_count(o, LQ_PLSPOCKET_CNT_OPEN, &o->open);
+    if (rc || (IS_REF(o) && o->open == 0)) return rc;
     if (IS_REF(o)) {
         lq_plspocket_ref_mark(o, solid, h);
     } else {
@@ -138,6 +167,9 @@ static int lq_plspocket_mark_all(lq_plspocket_ops *o, const lq_field *phi, const
     int cnt[LQ_PLSPOCKET_CNT_COUNT];
     if (!rc) rc = lq_field_download(&o->counters, cnt);
     if (rc) return rc;
+    o->open = cnt[LQ_PLSPOCKET_CNT_OPEN];
+    if (!IS_REF(o)) o->rounds = cnt[LQ_PLSPOCKET_CNT_ROUNDS];
+    if (o->open == 0) return LQ_OK;
     o->cells = cnt[LQ_PLSPOCKET_CNT_CELLS];
     o->pockets = cnt[LQ_PLSPOCKET_CNT_POCKETS];
     memcpy(o->box, cnt + LQ_PLSPOCKET_CNT_BOX, sizeof o->box);
@@ -156,9 +188,13 @@ int lq_plspocket_find(lq_plspocket_ops *o, const lq_field *phi, const lq_field *
     LQ_STAGE(rc, o->ctx, "block labels", lq_plspocket_local(o, phi, solid, mode));
     /* each round merges at least one pair of components: never more rounds than blocks */
     int most = o->bn[0] * o->bn[1] * o->bn[2] + 1;
-    while (!rc && hooks > 0 && o->rounds < most) {
-        LQ_STAGE(rc, o->ctx, "hooks and jumps", lq_plspocket_round(o, &hooks));
-        o->rounds++;
+    if (!IS_REF(o)) {
+        LQ_STAGE(rc, o->ctx, "hooks and jumps", lq_plspocket_rounds(o, most, &hooks));
+    } else {
+        while (!rc && hooks > 0 && o->rounds < most) {
+            LQ_STAGE(rc, o->ctx, "hooks and jumps", lq_plspocket_round(o, &hooks));
+            o->rounds++;
+        }
     }
     if (!rc && hooks > 0)
         return lq_error(LQ_ESIM, "pockets: the components did not settle in %d rounds", most);

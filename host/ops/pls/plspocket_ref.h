@@ -35,6 +35,7 @@ typedef struct lq_plspocket_ops {
     int nx, ny, nz;
     int bn[3];         /* blocks of LQ_PLSPOCKET_B³ cells per axis */
     int rounds;        /* the last find's hook rounds */
+    int rounds_last;   /* the same, kept for the next find's first batch (OpenCL) */
     int open;          /* its open liquid cells */
     int cells;         /* its pocket cells (0 also when no cell is open) */
     int pockets;       /* its pockets */
