@@ -142,6 +142,30 @@ static int lq_run_stats_reopen(lq_jsonl *j, const char *path, int keep)
 
 typedef struct lq_run_job lq_run_job;
 
+/* The kinds of file a frame writes: each kind at its own rate (output.mesh_every, ...,
+ * output.every where unset), the preview every output.preview_every of the frames
+ * output.every writes; stats.jsonl and objects.csv every frame. */
+typedef struct lq_run_due {
+    bool mesh, fields, particles, vdb, preview;
+} lq_run_due;
+
+static lq_run_due lq_run_due_of(const lq_config_output *out, int f)
+{
+    lq_run_due d = {
+        .mesh = out->mesh && f % out->mesh_every == 0,
+        .fields = out->nfields > 0 && f % out->fields_every == 0,
+        .particles = out->particles && f % out->particles_every == 0,
+        .vdb = out->nvdb > 0 && f % out->vdb_every == 0,
+        .preview = out->preview && f % out->every == 0 && f % out->preview_every == 0,
+    };
+    return d;
+}
+
+static bool lq_run_due_any(const lq_run_due *d)
+{
+    return d->mesh || d->fields || d->particles || d->vdb || d->preview;
+}
+
 typedef struct lq_run_writer {
     const char *dir;
     const lq_config *cfg;
@@ -229,10 +253,10 @@ static int lq_run_objects_open(lq_run_writer *w, bool resume, int keep)
 }
 
 /* Texture particles (pls.texture, Rasmussen et al. §6; none: *tex = NULL): with
- * output.particles written as particles/texture_NNNN.ply (x y z rest_x rest_y rest_z);
+ * output.particles (when due) written as particles/texture_NNNN.ply (x y z rest_x rest_y rest_z);
  * when `bin`, binned over the domain for the mesh's rest coordinates and the preview's
  * texture (views/texmap.h). */
-static int lq_run_texture(lq_run_writer *w, int frame, bool bin, lq_texmap **tex)
+static int lq_run_texture(lq_run_writer *w, int frame, bool particles, bool bin, lq_texmap **tex)
 {
     const lq_config_grid *g = &w->cfg->grid;
     lq_points_view tp;
@@ -241,8 +265,7 @@ static int lq_run_texture(lq_run_writer *w, int frame, bool bin, lq_texmap **tex
     if (rc || !w->ev->texture || tp.n == 0) return rc;
     char path[4096 + 128];
     snprintf(path, sizeof path, "%s/particles/texture_%04d.ply", w->dir, frame);
-    if (w->cfg->output.particles)
-        rc = lq_ply_write(path, tp.n, tp.nprops, tp.names, tp.columns, 0, NULL);
+    if (particles) rc = lq_ply_write(path, tp.n, tp.nprops, tp.names, tp.columns, 0, NULL);
     double hi[3];
     for (int a = 0; a < 3; a++) hi[a] = g->origin[a] + g->size[a] * g->cell;
     if (!rc && bin && !w->tex_ready) {
@@ -268,13 +291,14 @@ static void lq_run_stamp(const lq_run_writer *w, int frame, char *stamp, size_t 
 
 /* The 3D solvers: the surface of phi < 0 (their "phi" field) as a mesh, and a
  * ray-marched preview with obstacle cells ("solid") and objects. */
-static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool preview,
+static int lq_run_write_frame_3d(lq_run_writer *w, int frame, const lq_run_due *d,
                                  const lq_view_object *views, int nobj, const lq_points_view *pts)
 {
+    const bool mesh = d->mesh, preview = d->preview;
     char path[4096 + 128];
     lq_field_view vp, vs;
     lq_texmap *tex = NULL;
-    int rc = lq_run_texture(w, frame, mesh || preview, &tex);
+    int rc = lq_run_texture(w, frame, d->particles, mesh || preview, &tex);
     if (!rc && !mesh && !preview) return LQ_OK;
     if (!rc) rc = w->ev->view(w->es, "phi", &vp);
     if (rc) {
@@ -340,7 +364,7 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
     return rc;
 }
 
-static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
+static int lq_run_write_frame(lq_run_writer *w, int frame, double t, const lq_run_due *d)
 {
     char path[4096 + 128];
     int rc = LQ_OK;
@@ -348,7 +372,7 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
     const char *const *names = out->fields;
     const bool vti = out->fields_vti;
     const double fps = w->cfg->time.fps;
-    for (int i = 0; i < out->nfields && !rc; i++) {
+    for (int i = 0; i < out->nfields && d->fields && !rc; i++) {
         lq_field_view v;
         char pattern[128];
         rc = w->ev->view(w->es, names[i], &v);
@@ -364,23 +388,23 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
                  vti ? "pvd" : "vtk.series");
         if (!rc)
             rc = lq_series_write(path, vti ? LQ_SERIES_PVD : LQ_SERIES_JSON, pattern, frame,
-                                 out->every, fps);
+                                 out->fields_every, fps);
     }
-    if (!rc && out->mesh) {
+    if (!rc && d->mesh) {
         snprintf(path, sizeof path, "%s/mesh/mesh.ply.series", w->dir);
-        rc = lq_series_write(path, LQ_SERIES_JSON, "%04d.ply", frame, out->every, fps);
+        rc = lq_series_write(path, LQ_SERIES_JSON, "%04d.ply", frame, out->mesh_every, fps);
     }
     if (rc) return rc;
 
     /* Particles and objects (solvers that have them). */
-    bool mesh = out->mesh, preview = out->preview && frame % out->preview_every == 0;
+    const bool mesh = d->mesh, preview = d->preview;
     lq_points_view pts;
     memset(&pts, 0, sizeof pts);
     const lq_object_record *objs = NULL;
     int nobj = 0;
-    if (w->ev->points && (preview || out->particles)) rc = w->ev->points(w->es, &pts);
+    if (w->ev->points && (preview || d->particles)) rc = w->ev->points(w->es, &pts);
     if (!rc && w->ev->objects) rc = w->ev->objects(w->es, &objs, &nobj);
-    if (!rc && w->ev->points && out->particles) {
+    if (!rc && w->ev->points && d->particles) {
         snprintf(path, sizeof path, "%s/particles/%04d.ply", w->dir, frame);
         rc = lq_ply_write(path, pts.n, pts.nprops, pts.names, pts.columns, 0, NULL);
     }
@@ -392,13 +416,12 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
         rc = lq_objview_write_mesh(path, views, nobj);
     }
     if (rc) return rc;
-    if (!w->ev->height_field && out->nvdb > 0) {
+    if (!w->ev->height_field && d->vdb) {
         snprintf(path, sizeof path, "%s/vdb/%04d.vdb", w->dir, frame);
         rc = lq_vdbframe_write(path, w->ev, w->es, w->ev->phi_distance, out->vdb, out->nvdb);
         if (rc) return rc;
     }
-    if (!w->ev->height_field)
-        return lq_run_write_frame_3d(w, frame, mesh, preview, views, nobj, &pts);
+    if (!w->ev->height_field) return lq_run_write_frame_3d(w, frame, d, views, nobj, &pts);
 
     /* Height fields: surface mesh and preview from host copies of h, b, u, w. */
     if (!mesh && !preview) return LQ_OK;
@@ -454,7 +477,7 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
 struct lq_run_job {
     int frame;
     double t, wall_ms, capture_ms;
-    bool write; /* the frame's files (output.every); stats and objects.csv always */
+    lq_run_due due; /* the frame's files; stats and objects.csv always */
     lq_frame_stats st;
     int nviews;
     struct lq_run_job_view {
@@ -575,8 +598,8 @@ static int lq_run_capture(lq_run_writer *w, lq_run_job *j)
 {
     const lq_config_output *out = &w->cfg->output;
     const lq_solver_vt *vt = w->vt;
-    const bool mesh = out->mesh, hf = vt->height_field;
-    const bool preview = out->preview && j->frame % out->preview_every == 0; /* as written */
+    const lq_run_due *d = &j->due;
+    const bool mesh = d->mesh, hf = vt->height_field, preview = d->preview;
     int rc = LQ_OK;
     j->nviews = 0;
     j->pts.has = j->tex.has = j->has_objs = false;
@@ -588,10 +611,11 @@ static int lq_run_capture(lq_run_writer *w, lq_run_job *j)
         if (!rc && j->nobj > 0) memcpy(j->objs, r, (size_t)j->nobj * sizeof *r);
         j->has_objs = true;
     }
-    if (rc || !j->write) return rc;
-    for (int i = 0; i < out->nfields && !rc; i++) rc = lq_run_capture_view(w, j, out->fields[i]);
+    if (rc || !lq_run_due_any(d)) return rc;
+    for (int i = 0; i < out->nfields && d->fields && !rc; i++)
+        rc = lq_run_capture_view(w, j, out->fields[i]);
     lq_points_view pv;
-    if (!rc && vt->points && (preview || out->particles)) {
+    if (!rc && vt->points && (preview || d->particles)) {
         rc = vt->points(w->state, &pv);
         if (!rc) rc = lq_run_capture_points(&j->pts, &pv);
     }
@@ -601,14 +625,14 @@ static int lq_run_capture(lq_run_writer *w, lq_run_job *j)
             rc = lq_run_capture_view(w, j, need[i]);
         return rc;
     }
-    if (!rc && out->nvdb > 0) {
+    if (!rc && d->vdb) {
         const char *need[] = {"phi", "u", "v", "w"};
         for (int i = 0; i < 4 && !rc; i++) rc = lq_run_capture_view(w, j, need[i]);
         for (int i = 0; i < out->nvdb && !rc; i++)
             if (strcmp(out->vdb[i], "surface") && strcmp(out->vdb[i], "vel"))
                 rc = lq_run_capture_view(w, j, out->vdb[i]);
     }
-    if (!rc && vt->texture && (mesh || preview || out->particles)) {
+    if (!rc && vt->texture && (mesh || preview || d->particles)) {
         rc = vt->texture(w->state, &pv);
         if (!rc) rc = lq_run_capture_points(&j->tex, &pv);
     }
@@ -633,7 +657,7 @@ static void lq_run_emit(void *ctx, void *job)
     if (failed) return;
     double t0 = lq_now();
     int rc = LQ_OK;
-    if (j->write) rc = lq_run_write_frame(w, j->frame, j->t);
+    if (lq_run_due_any(&j->due)) rc = lq_run_write_frame(w, j->frame, j->t, &j->due);
     double out_ms = j->capture_ms + (lq_now() - t0) * 1e3;
     if (!rc) rc = lq_run_write_stats(w, j->frame, j->t, &j->st, j->wall_ms, out_ms);
     if (!rc) rc = lq_run_write_objects(w, j->frame, j->t);
@@ -657,7 +681,7 @@ static int lq_run_writer_failed(lq_run_writer *w)
 
 /* Frame f to the writer: captured here, written there (in place when LIQUIDCL_WRITER=0). */
 static int lq_run_submit(lq_run_writer *w, int f, double t, const lq_frame_stats *st,
-                         double wall_ms, bool write)
+                         double wall_ms)
 {
     int rc = lq_run_writer_failed(w);
     if (rc) return rc;
@@ -668,7 +692,7 @@ static int lq_run_submit(lq_run_writer *w, int f, double t, const lq_frame_stats
     j->t = t;
     j->st = *st;
     j->wall_ms = wall_ms;
-    j->write = write;
+    j->due = lq_run_due_of(&w->cfg->output, f);
     rc = lq_run_capture(w, j);
     j->capture_ms = (lq_now() - t0) * 1e3;
     if (rc) return rc;
@@ -985,7 +1009,7 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
 {
     const lq_solver_vt *vt = w->vt;
     double fps = w->cfg->time.fps;
-    int every = w->cfg->output.every, every_ckpt = w->cfg->output.checkpoint, rc = LQ_OK;
+    int every_ckpt = w->cfg->output.checkpoint, rc = LQ_OK;
     int ckpt_frame = o->resume ? start_frame : -1; /* the frame checkpoint.lqc holds */
     lq_interrupt_install();
     bool tty = isatty(2);
@@ -994,7 +1018,7 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
     lq_frame_stats st;
     if (!o->resume) {
         st = *st0; /* measured before the folder was made (lq_run_has_liquid) */
-        rc = lq_run_submit(w, 0, 0.0, &st, 0.0, true);
+        rc = lq_run_submit(w, 0, 0.0, &st, 0.0);
         start_frame = 0;
     }
     int first = start_frame + 1;
@@ -1013,7 +1037,7 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
         }
         double wall = (lq_now() - t0) * 1e3;
         total_steps += st.steps;
-        rc = lq_run_submit(w, f, t, &st, wall, f % every == 0); /* written while f+1 steps */
+        rc = lq_run_submit(w, f, t, &st, wall); /* written while f+1 steps */
         /* A checkpoint every output.checkpoint frames, and of the last frame when
          * interrupted, so --resume continues from there. */
         if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_interrupt_requested())) {

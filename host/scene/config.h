@@ -457,6 +457,8 @@ typedef struct lq_config_pls {
 
 typedef struct lq_config_output {
     int every;
+    /* each kind's rate (frames), output.every where its key is unset */
+    int mesh_every, fields_every, particles_every, vdb_every;
     const char *fields[8];
     int nfields;
     bool fields_vti;    /* output.fields_format: vti */

@@ -985,7 +985,19 @@ const lq_key lq_scene_keys[] = {
 
     /* --- output -------------------------------------------------------------------------- */
     K_MAP("output", 0, ALL, "What is written to the output folder."),
-    K_INT("output.every", 0, ALL, 1, INF, "1", "", "Write every Nth frame."),
+    K_INT("output.every", 0, ALL, 1, INF, "1", "",
+          "Write every Nth frame: the default of each kind's own rate below."),
+    K_INT("output.mesh_every", 0, ALL, 1, INF, NULL, "frames",
+          "Write the meshes (`mesh/NNNN.ply`, `objects_NNNN.ply`) every this many frames "
+          "(frame 0 included; `mesh.ply.series` lists those written). Unset: `output.every`."),
+    K_INT("output.fields_every", 0, ALL, 1, INF, NULL, "frames",
+          "Write `output.fields` every this many frames (their `.vtk.series` / `.pvd` list those "
+          "written). Unset: `output.every`."),
+    K_INT("output.particles_every", 0, ALL, 1, INF, NULL, "frames",
+          "Write the particles (`particles/NNNN.ply`, `texture_NNNN.ply`) every this many frames. "
+          "Unset: `output.every`."),
+    K_INT("output.vdb_every", 0, MAC | PLS, 1, INF, NULL, "frames",
+          "Write `output.vdb` every this many frames. Unset: `output.every`."),
     K_ENUMS("output.fields", 0, ALL, 0, 8, "h|b|depth|u|v|w|p|phi|flags|solid", "[]",
             "Fields written as VTK files (names the solver knows; `solid`: pls, 1 in object "
             "cells)."),
