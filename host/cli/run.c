@@ -38,22 +38,40 @@
 #include "scene/config.h"
 #include "solvers/registry.h"
 
+/* The solver's field that the file of field NAME holds, and whether negated: itself, or
+ * with output.up z (io.h) the velocity along the file's turned axes, v the y-up run's −w
+ * and w its v (a swap: the same call maps a solver's name to its file's). */
+static const char *lq_run_field_source(const lq_config_output *out, const char *name, bool *negate)
+{
+    *negate = out->up_z && strcmp(name, "v") == 0;
+    if (!out->up_z) return name;
+    if (strcmp(name, "v") == 0) return "w";
+    if (strcmp(name, "w") == 0) return "v";
+    return name;
+}
+
 /* Checks output.fields against the solver's names (before anything is written). */
 static int lq_run_check_output_fields(const lq_config *cfg, const lq_solver_vt *vt)
 {
     const char *const *names = cfg->output.fields;
+    bool neg;
     for (int i = 0; i < cfg->output.nfields; i++) {
+        const char *src = lq_run_field_source(&cfg->output, names[i], &neg);
         bool known = false;
-        for (const char *const *f = vt->fields; *f; f++) known |= strcmp(*f, names[i]) == 0;
+        for (const char *const *f = vt->fields; *f; f++) known |= strcmp(*f, src) == 0;
         if (!known) {
             char list[256] = "";
             for (const char *const *f = vt->fields; *f; f++) {
                 strncat(list, list[0] ? ", " : "", sizeof list - strlen(list) - 1);
-                strncat(list, *f, sizeof list - strlen(list) - 1);
+                strncat(list, lq_run_field_source(&cfg->output, *f, &neg),
+                        sizeof list - strlen(list) - 1);
             }
             return lq_config_error(cfg, cfg->output.at_fields,
-                                   "solver '%s' has no field '%s' (it writes %s)", vt->name,
-                                   names[i], list);
+                                   "solver '%s' has no field '%s' (it writes %s%s)", vt->name,
+                                   names[i], list,
+                                   cfg->output.up_z ? " with output.up z: u v w along the "
+                                                      "z-up file's axes"
+                                                    : "");
         }
     }
     /* output.vdb: a build with OpenVDB, and fields the solver has */
@@ -198,7 +216,8 @@ static int lq_run_write_stats(lq_run_writer *w, int frame, double t, const lq_fr
     lq_jsonl *j = &w->stats;
     lq_jsonl_begin(j);
     lq_jsonl_int(j, "frame", frame);
-    if (frame == 0) lq_jsonl_str(j, "version", lq_version()); /* the first line */
+    if (frame == 0) lq_jsonl_str(j, "version", lq_version());          /* the first line */
+    if (frame == 0 && w->cfg->output.up_z) lq_jsonl_str(j, "up", "z"); /* io.h */
     lq_jsonl_num(j, "time", t);
     lq_jsonl_int(j, "steps", st->steps);
     lq_jsonl_num(j, "dt_min", st->steps ? st->dt_min : NAN);
@@ -222,13 +241,31 @@ static int lq_run_write_objects(lq_run_writer *w, int frame, double t)
     const lq_object_record *r;
     int n = 0;
     int rc = w->ev->objects(w->es, &r, &n);
-    for (int i = 0; i < n && !rc; i++)
+    for (int i = 0; i < n && !rc; i++) {
+        double pos[3], q[4], vel[3], om[3];
+        for (int a = 0; a < 3; a++) {
+            pos[a] = r[i].pos[a];
+            vel[a] = r[i].vel[a];
+            om[a] = r[i].omega[a];
+        }
+        for (int a = 0; a < 4; a++) q[a] = r[i].q[a];
+        if (w->cfg->output.up_z) { /* io.h: turned +90° about x */
+            lq_io_to_z_up(pos);
+            lq_io_to_z_up(vel);
+            lq_io_to_z_up(om);
+            /* the orientation (body → world) followed by the turn: (c, c, 0, 0) ⊗ q, c = √½ */
+            const double c = sqrt(0.5), q0[4] = {q[0], q[1], q[2], q[3]};
+            q[0] = c * (q0[0] - q0[1]);
+            q[1] = c * (q0[1] + q0[0]);
+            q[2] = c * (q0[2] - q0[3]);
+            q[3] = c * (q0[3] + q0[2]);
+        }
         fprintf(
             w->objects,
             "%d,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
-            frame, t, r[i].name, r[i].pos[0], r[i].pos[1], r[i].pos[2], r[i].q[0], r[i].q[1],
-            r[i].q[2], r[i].q[3], r[i].vel[0], r[i].vel[1], r[i].vel[2], r[i].omega[0],
-            r[i].omega[1], r[i].omega[2], r[i].force);
+            frame, t, r[i].name, pos[0], pos[1], pos[2], q[0], q[1], q[2], q[3], vel[0], vel[1],
+            vel[2], om[0], om[1], om[2], r[i].force);
+    }
     if (!rc && fflush(w->objects) != 0)
         rc = lq_error(LQ_ESIM, "%s/objects.csv: cannot write", w->dir);
     return rc;
@@ -364,6 +401,34 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, const lq_run_due *
     return rc;
 }
 
+/* output.up z (io.h): the field view v turned to z up, its data a new grid (*data, for
+ * the caller to free) on the turned axes: axis x stays, y is the old −z (its order
+ * reversed), z the old y; the values negated when `negate`, the view named `name`. */
+static int lq_run_field_z_up(lq_field_view *v, const char *name, bool negate, float **data)
+{
+    const int n0 = v->dims[0], n1 = v->dims[1], n2 = v->dims[2];
+    const size_t n = (size_t)n0 * n1 * n2;
+    float *t = lq_alloc(LQ_MAX(n, 1) * sizeof *t);
+    if (!(*data = t)) return LQ_ESIM;
+    for (int k = 0; k < n2; k++)
+        for (int j = 0; j < n1; j++) {
+            const float *row = v->data + (size_t)n0 * (j + (size_t)n1 * k);
+            float *dst = t + (size_t)n0 * ((size_t)(n2 - 1 - k) + (size_t)n2 * j);
+            for (int i = 0; i < n0; i++) dst[i] = negate ? -row[i] : row[i];
+        }
+    const double o[3] = {v->origin[0], v->origin[1], v->origin[2]};
+    const double s[3] = {v->spacing[0], v->spacing[1], v->spacing[2]};
+    v->dims[1] = n2;
+    v->dims[2] = n1;
+    v->origin[1] = -(o[2] + (n2 - 1) * s[2]);
+    v->origin[2] = o[1];
+    v->spacing[1] = s[2];
+    v->spacing[2] = s[1];
+    v->name = name;
+    v->data = t;
+    return LQ_OK;
+}
+
 static int lq_run_write_frame(lq_run_writer *w, int frame, double t, const lq_run_due *d)
 {
     char path[4096 + 128];
@@ -375,13 +440,17 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t, const lq_ru
     for (int i = 0; i < out->nfields && d->fields && !rc; i++) {
         lq_field_view v;
         char pattern[128];
-        rc = w->ev->view(w->es, names[i], &v);
+        bool neg;
+        rc = w->ev->view(w->es, lq_run_field_source(out, names[i], &neg), &v);
+        float *turned = NULL;
+        if (!rc && out->up_z) rc = lq_run_field_z_up(&v, names[i], neg, &turned);
         snprintf(path, sizeof path, "%s/fields/%s_%04d.%s", w->dir, names[i], frame,
                  vti ? "vti" : "vtk");
         if (!rc)
             rc = vti ? lq_vti_write(path, v.name, v.dims, v.origin, v.spacing, v.data)
                      : lq_vtk_write(path, v.name, v.dims[0], v.dims[1], v.dims[2], v.origin,
                                     v.spacing, v.data);
+        free(turned);
         /* the series with each frame's simulated time, for ParaView */
         snprintf(pattern, sizeof pattern, "%s_%%04d.%s", names[i], vti ? "vti" : "vtk");
         snprintf(path, sizeof path, "%s/fields/%s.%s", w->dir, names[i],
@@ -612,8 +681,9 @@ static int lq_run_capture(lq_run_writer *w, lq_run_job *j)
         j->has_objs = true;
     }
     if (rc || !lq_run_due_any(d)) return rc;
+    bool neg;
     for (int i = 0; i < out->nfields && d->fields && !rc; i++)
-        rc = lq_run_capture_view(w, j, out->fields[i]);
+        rc = lq_run_capture_view(w, j, lq_run_field_source(out, out->fields[i], &neg));
     lq_points_view pv;
     if (!rc && vt->points && (preview || d->particles)) {
         rc = vt->points(w->state, &pv);
@@ -1150,6 +1220,7 @@ int lq_run(const lq_run_opts *o)
     if (!rc) rc = lq_run_folders(dir, start_frame, &cfg->output);
     if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
     if (rc) goto fail;
+    lq_io_set_z_up(cfg->output.up_z); /* before the first file: terrain.ply */
     w.dir = dir;
     w.cfg = cfg;
     w.vt = vt;

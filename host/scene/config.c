@@ -765,6 +765,8 @@ static void lq_config_read_output(const lq_scene *s, lq_config *c)
     o->nfields = lq_scene_enums(s, "output.fields", o->fields, 8);
     o->nvdb = lq_scene_enums(s, "output.vdb", o->vdb, 8);
     o->fields_vti = lq_config_word(s, "vtk|vti", "output.fields_format") == 1;
+    o->up_z = lq_config_word(s, "y|z", "output.up") == 1;
+    o->at_up = lq_scene_at(s, "output.up");
     o->at_vdb = lq_scene_at(s, "output.vdb");
     o->mesh = lq_scene_bool(s, "output.mesh");
     o->particles = lq_scene_bool(s, "output.particles");

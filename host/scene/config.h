@@ -462,13 +462,14 @@ typedef struct lq_config_output {
     const char *fields[8];
     int nfields;
     bool fields_vti;    /* output.fields_format: vti */
+    bool up_z;          /* output.up: z (io.h: the files turned to z up) */
     const char *vdb[8]; /* output.vdb: grid names */
     int nvdb;
     bool mesh, particles, markers, preview, preview_stamp;
     int preview_width, preview_every;
     double preview_azimuth, preview_elevation, preview_distance;
     int checkpoint, checkpoint_keep;
-    const lq_scene_node *at_fields, *at_particles, *at_vdb;
+    const lq_scene_node *at_fields, *at_particles, *at_vdb, *at_up;
 } lq_config_output;
 
 /* --- the whole scene ------------------------------------------------------------------ */

@@ -1010,6 +1010,15 @@ const lq_key lq_scene_keys[] = {
             "`surface` the liquid's narrow-band level set (m, negative inside), `vel` the "
             "velocity at cell centres (m/s) in the liquid and a band of air, any other name "
             "that field of the solver as a fog volume in the liquid."),
+    K_ENUM("output.up", 0, ALL, "y|z", "y",
+           "The up axis of the files: `y` as liquidcl computes (y up); `z` turns every mesh, "
+           "particle, object (PLYs, `objects.csv`), field and VDB file +90° about x, (x, y, z) "
+           "→ (x, −z, y) (right-handed; Blender's glTF/OBJ convention), so they import upright "
+           "in Blender and other z-up applications. Fields are transposed to the turned axes "
+           "(a `.vtk`/`.vti` grid is axis-aligned), `u v w` then the velocity along the file's "
+           "x, y, z (`v` = −w, `w` = v of the y-up run); VDB grids get the turned transform. "
+           "The preview is a picture and stays as it is; stats.jsonl's first line says "
+           "`\"up\": \"z\"`."),
     K_BOOL("output.mesh", ALL, "true", "Write the liquid surface as a PLY mesh."),
     K_BOOL("output.particles", ALL, "false", "Write particles as PLY points."),
     K_BOOL("output.markers", MAC, "false",
