@@ -32,7 +32,8 @@ openvdb::math::Transform::Ptr cell_transform(const lq_vdb_grid &g)
 {
     auto xf = openvdb::math::Transform::createLinearTransform(g.voxel);
     xf->postTranslate(openvdb::Vec3d(g.origin[0], g.origin[1], g.origin[2]));
-    if (g.z_up) xf->postRotate(openvdb::math::pi<double>() / 2, openvdb::math::X_AXIS); /* (x, y, z) → (x, −z, y) */
+    /* output.up z: (x, y, z) → (x, −z, y), +90° about x */
+    if (g.z_up) xf->postRotate(openvdb::math::pi<double>() / 2, openvdb::math::X_AXIS);
     return xf;
 }
 
