@@ -38,22 +38,40 @@
 #include "scene/config.h"
 #include "solvers/registry.h"
 
+/* The solver's field that the file of field NAME holds, and whether negated: itself, or
+ * with output.up z (io.h) the velocity along the file's turned axes, v the y-up run's −w
+ * and w its v (a swap: the same call maps a solver's name to its file's). */
+static const char *lq_run_field_source(const lq_config_output *out, const char *name, bool *negate)
+{
+    *negate = out->up_z && strcmp(name, "v") == 0;
+    if (!out->up_z) return name;
+    if (strcmp(name, "v") == 0) return "w";
+    if (strcmp(name, "w") == 0) return "v";
+    return name;
+}
+
 /* Checks output.fields against the solver's names (before anything is written). */
 static int lq_run_check_output_fields(const lq_config *cfg, const lq_solver_vt *vt)
 {
     const char *const *names = cfg->output.fields;
+    bool neg;
     for (int i = 0; i < cfg->output.nfields; i++) {
+        const char *src = lq_run_field_source(&cfg->output, names[i], &neg);
         bool known = false;
-        for (const char *const *f = vt->fields; *f; f++) known |= strcmp(*f, names[i]) == 0;
+        for (const char *const *f = vt->fields; *f; f++) known |= strcmp(*f, src) == 0;
         if (!known) {
             char list[256] = "";
             for (const char *const *f = vt->fields; *f; f++) {
                 strncat(list, list[0] ? ", " : "", sizeof list - strlen(list) - 1);
-                strncat(list, *f, sizeof list - strlen(list) - 1);
+                strncat(list, lq_run_field_source(&cfg->output, *f, &neg),
+                        sizeof list - strlen(list) - 1);
             }
             return lq_config_error(cfg, cfg->output.at_fields,
-                                   "solver '%s' has no field '%s' (it writes %s)", vt->name,
-                                   names[i], list);
+                                   "solver '%s' has no field '%s' (it writes %s%s)", vt->name,
+                                   names[i], list,
+                                   cfg->output.up_z ? " with output.up z: u v w along the "
+                                                      "z-up file's axes"
+                                                    : "");
         }
     }
     /* output.vdb: a build with OpenVDB, and fields the solver has */
@@ -142,6 +160,30 @@ static int lq_run_stats_reopen(lq_jsonl *j, const char *path, int keep)
 
 typedef struct lq_run_job lq_run_job;
 
+/* The kinds of file a frame writes: each kind at its own rate (output.mesh_every, ...,
+ * output.every where unset), the preview every output.preview_every of the frames
+ * output.every writes; stats.jsonl and objects.csv every frame. */
+typedef struct lq_run_due {
+    bool mesh, fields, particles, vdb, preview;
+} lq_run_due;
+
+static lq_run_due lq_run_due_of(const lq_config_output *out, int f)
+{
+    lq_run_due d = {
+        .mesh = out->mesh && f % out->mesh_every == 0,
+        .fields = out->nfields > 0 && f % out->fields_every == 0,
+        .particles = out->particles && f % out->particles_every == 0,
+        .vdb = out->nvdb > 0 && f % out->vdb_every == 0,
+        .preview = out->preview && f % out->every == 0 && f % out->preview_every == 0,
+    };
+    return d;
+}
+
+static bool lq_run_due_any(const lq_run_due *d)
+{
+    return d->mesh || d->fields || d->particles || d->vdb || d->preview;
+}
+
 typedef struct lq_run_writer {
     const char *dir;
     const lq_config *cfg;
@@ -174,7 +216,8 @@ static int lq_run_write_stats(lq_run_writer *w, int frame, double t, const lq_fr
     lq_jsonl *j = &w->stats;
     lq_jsonl_begin(j);
     lq_jsonl_int(j, "frame", frame);
-    if (frame == 0) lq_jsonl_str(j, "version", lq_version()); /* the first line */
+    if (frame == 0) lq_jsonl_str(j, "version", lq_version());          /* the first line */
+    if (frame == 0 && w->cfg->output.up_z) lq_jsonl_str(j, "up", "z"); /* io.h */
     lq_jsonl_num(j, "time", t);
     lq_jsonl_int(j, "steps", st->steps);
     lq_jsonl_num(j, "dt_min", st->steps ? st->dt_min : NAN);
@@ -198,13 +241,31 @@ static int lq_run_write_objects(lq_run_writer *w, int frame, double t)
     const lq_object_record *r;
     int n = 0;
     int rc = w->ev->objects(w->es, &r, &n);
-    for (int i = 0; i < n && !rc; i++)
+    for (int i = 0; i < n && !rc; i++) {
+        double pos[3], q[4], vel[3], om[3];
+        for (int a = 0; a < 3; a++) {
+            pos[a] = r[i].pos[a];
+            vel[a] = r[i].vel[a];
+            om[a] = r[i].omega[a];
+        }
+        for (int a = 0; a < 4; a++) q[a] = r[i].q[a];
+        if (w->cfg->output.up_z) { /* io.h: turned +90° about x */
+            lq_io_to_z_up(pos);
+            lq_io_to_z_up(vel);
+            lq_io_to_z_up(om);
+            /* the orientation (body → world) followed by the turn: (c, c, 0, 0) ⊗ q, c = √½ */
+            const double c = sqrt(0.5), q0[4] = {q[0], q[1], q[2], q[3]};
+            q[0] = c * (q0[0] - q0[1]);
+            q[1] = c * (q0[1] + q0[0]);
+            q[2] = c * (q0[2] - q0[3]);
+            q[3] = c * (q0[3] + q0[2]);
+        }
         fprintf(
             w->objects,
             "%d,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
-            frame, t, r[i].name, r[i].pos[0], r[i].pos[1], r[i].pos[2], r[i].q[0], r[i].q[1],
-            r[i].q[2], r[i].q[3], r[i].vel[0], r[i].vel[1], r[i].vel[2], r[i].omega[0],
-            r[i].omega[1], r[i].omega[2], r[i].force);
+            frame, t, r[i].name, pos[0], pos[1], pos[2], q[0], q[1], q[2], q[3], vel[0], vel[1],
+            vel[2], om[0], om[1], om[2], r[i].force);
+    }
     if (!rc && fflush(w->objects) != 0)
         rc = lq_error(LQ_ESIM, "%s/objects.csv: cannot write", w->dir);
     return rc;
@@ -229,10 +290,10 @@ static int lq_run_objects_open(lq_run_writer *w, bool resume, int keep)
 }
 
 /* Texture particles (pls.texture, Rasmussen et al. §6; none: *tex = NULL): with
- * output.particles written as particles/texture_NNNN.ply (x y z rest_x rest_y rest_z);
+ * output.particles (when due) written as particles/texture_NNNN.ply (x y z rest_x rest_y rest_z);
  * when `bin`, binned over the domain for the mesh's rest coordinates and the preview's
  * texture (views/texmap.h). */
-static int lq_run_texture(lq_run_writer *w, int frame, bool bin, lq_texmap **tex)
+static int lq_run_texture(lq_run_writer *w, int frame, bool particles, bool bin, lq_texmap **tex)
 {
     const lq_config_grid *g = &w->cfg->grid;
     lq_points_view tp;
@@ -241,8 +302,7 @@ static int lq_run_texture(lq_run_writer *w, int frame, bool bin, lq_texmap **tex
     if (rc || !w->ev->texture || tp.n == 0) return rc;
     char path[4096 + 128];
     snprintf(path, sizeof path, "%s/particles/texture_%04d.ply", w->dir, frame);
-    if (w->cfg->output.particles)
-        rc = lq_ply_write(path, tp.n, tp.nprops, tp.names, tp.columns, 0, NULL);
+    if (particles) rc = lq_ply_write(path, tp.n, tp.nprops, tp.names, tp.columns, 0, NULL);
     double hi[3];
     for (int a = 0; a < 3; a++) hi[a] = g->origin[a] + g->size[a] * g->cell;
     if (!rc && bin && !w->tex_ready) {
@@ -268,13 +328,14 @@ static void lq_run_stamp(const lq_run_writer *w, int frame, char *stamp, size_t 
 
 /* The 3D solvers: the surface of phi < 0 (their "phi" field) as a mesh, and a
  * ray-marched preview with obstacle cells ("solid") and objects. */
-static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool preview,
+static int lq_run_write_frame_3d(lq_run_writer *w, int frame, const lq_run_due *d,
                                  const lq_view_object *views, int nobj, const lq_points_view *pts)
 {
+    const bool mesh = d->mesh, preview = d->preview;
     char path[4096 + 128];
     lq_field_view vp, vs;
     lq_texmap *tex = NULL;
-    int rc = lq_run_texture(w, frame, mesh || preview, &tex);
+    int rc = lq_run_texture(w, frame, d->particles, mesh || preview, &tex);
     if (!rc && !mesh && !preview) return LQ_OK;
     if (!rc) rc = w->ev->view(w->es, "phi", &vp);
     if (rc) {
@@ -340,7 +401,35 @@ static int lq_run_write_frame_3d(lq_run_writer *w, int frame, bool mesh, bool pr
     return rc;
 }
 
-static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
+/* output.up z (io.h): the field view v turned to z up, its data a new grid (*data, for
+ * the caller to free) on the turned axes: axis x stays, y is the old −z (its order
+ * reversed), z the old y; the values negated when `negate`, the view named `name`. */
+static int lq_run_field_z_up(lq_field_view *v, const char *name, bool negate, float **data)
+{
+    const int n0 = v->dims[0], n1 = v->dims[1], n2 = v->dims[2];
+    const size_t n = (size_t)n0 * n1 * n2;
+    float *t = lq_alloc(LQ_MAX(n, 1) * sizeof *t);
+    if (!(*data = t)) return LQ_ESIM;
+    for (int k = 0; k < n2; k++)
+        for (int j = 0; j < n1; j++) {
+            const float *row = v->data + (size_t)n0 * (j + (size_t)n1 * k);
+            float *dst = t + (size_t)n0 * ((size_t)(n2 - 1 - k) + (size_t)n2 * j);
+            for (int i = 0; i < n0; i++) dst[i] = negate ? -row[i] : row[i];
+        }
+    const double o[3] = {v->origin[0], v->origin[1], v->origin[2]};
+    const double s[3] = {v->spacing[0], v->spacing[1], v->spacing[2]};
+    v->dims[1] = n2;
+    v->dims[2] = n1;
+    v->origin[1] = -(o[2] + (n2 - 1) * s[2]);
+    v->origin[2] = o[1];
+    v->spacing[1] = s[2];
+    v->spacing[2] = s[1];
+    v->name = name;
+    v->data = t;
+    return LQ_OK;
+}
+
+static int lq_run_write_frame(lq_run_writer *w, int frame, double t, const lq_run_due *d)
 {
     char path[4096 + 128];
     int rc = LQ_OK;
@@ -348,39 +437,43 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
     const char *const *names = out->fields;
     const bool vti = out->fields_vti;
     const double fps = w->cfg->time.fps;
-    for (int i = 0; i < out->nfields && !rc; i++) {
+    for (int i = 0; i < out->nfields && d->fields && !rc; i++) {
         lq_field_view v;
         char pattern[128];
-        rc = w->ev->view(w->es, names[i], &v);
+        bool neg;
+        rc = w->ev->view(w->es, lq_run_field_source(out, names[i], &neg), &v);
+        float *turned = NULL;
+        if (!rc && out->up_z) rc = lq_run_field_z_up(&v, names[i], neg, &turned);
         snprintf(path, sizeof path, "%s/fields/%s_%04d.%s", w->dir, names[i], frame,
                  vti ? "vti" : "vtk");
         if (!rc)
             rc = vti ? lq_vti_write(path, v.name, v.dims, v.origin, v.spacing, v.data)
                      : lq_vtk_write(path, v.name, v.dims[0], v.dims[1], v.dims[2], v.origin,
                                     v.spacing, v.data);
+        free(turned);
         /* the series with each frame's simulated time, for ParaView */
         snprintf(pattern, sizeof pattern, "%s_%%04d.%s", names[i], vti ? "vti" : "vtk");
         snprintf(path, sizeof path, "%s/fields/%s.%s", w->dir, names[i],
                  vti ? "pvd" : "vtk.series");
         if (!rc)
             rc = lq_series_write(path, vti ? LQ_SERIES_PVD : LQ_SERIES_JSON, pattern, frame,
-                                 out->every, fps);
+                                 out->fields_every, fps);
     }
-    if (!rc && out->mesh) {
+    if (!rc && d->mesh) {
         snprintf(path, sizeof path, "%s/mesh/mesh.ply.series", w->dir);
-        rc = lq_series_write(path, LQ_SERIES_JSON, "%04d.ply", frame, out->every, fps);
+        rc = lq_series_write(path, LQ_SERIES_JSON, "%04d.ply", frame, out->mesh_every, fps);
     }
     if (rc) return rc;
 
     /* Particles and objects (solvers that have them). */
-    bool mesh = out->mesh, preview = out->preview && frame % out->preview_every == 0;
+    const bool mesh = d->mesh, preview = d->preview;
     lq_points_view pts;
     memset(&pts, 0, sizeof pts);
     const lq_object_record *objs = NULL;
     int nobj = 0;
-    if (w->ev->points && (preview || out->particles)) rc = w->ev->points(w->es, &pts);
+    if (w->ev->points && (preview || d->particles)) rc = w->ev->points(w->es, &pts);
     if (!rc && w->ev->objects) rc = w->ev->objects(w->es, &objs, &nobj);
-    if (!rc && w->ev->points && out->particles) {
+    if (!rc && w->ev->points && d->particles) {
         snprintf(path, sizeof path, "%s/particles/%04d.ply", w->dir, frame);
         rc = lq_ply_write(path, pts.n, pts.nprops, pts.names, pts.columns, 0, NULL);
     }
@@ -392,13 +485,12 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
         rc = lq_objview_write_mesh(path, views, nobj);
     }
     if (rc) return rc;
-    if (!w->ev->height_field && out->nvdb > 0) {
+    if (!w->ev->height_field && d->vdb) {
         snprintf(path, sizeof path, "%s/vdb/%04d.vdb", w->dir, frame);
         rc = lq_vdbframe_write(path, w->ev, w->es, w->ev->phi_distance, out->vdb, out->nvdb);
         if (rc) return rc;
     }
-    if (!w->ev->height_field)
-        return lq_run_write_frame_3d(w, frame, mesh, preview, views, nobj, &pts);
+    if (!w->ev->height_field) return lq_run_write_frame_3d(w, frame, d, views, nobj, &pts);
 
     /* Height fields: surface mesh and preview from host copies of h, b, u, w. */
     if (!mesh && !preview) return LQ_OK;
@@ -454,7 +546,7 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t)
 struct lq_run_job {
     int frame;
     double t, wall_ms, capture_ms;
-    bool write; /* the frame's files (output.every); stats and objects.csv always */
+    lq_run_due due; /* the frame's files; stats and objects.csv always */
     lq_frame_stats st;
     int nviews;
     struct lq_run_job_view {
@@ -575,8 +667,8 @@ static int lq_run_capture(lq_run_writer *w, lq_run_job *j)
 {
     const lq_config_output *out = &w->cfg->output;
     const lq_solver_vt *vt = w->vt;
-    const bool mesh = out->mesh, hf = vt->height_field;
-    const bool preview = out->preview && j->frame % out->preview_every == 0; /* as written */
+    const lq_run_due *d = &j->due;
+    const bool mesh = d->mesh, hf = vt->height_field, preview = d->preview;
     int rc = LQ_OK;
     j->nviews = 0;
     j->pts.has = j->tex.has = j->has_objs = false;
@@ -588,10 +680,12 @@ static int lq_run_capture(lq_run_writer *w, lq_run_job *j)
         if (!rc && j->nobj > 0) memcpy(j->objs, r, (size_t)j->nobj * sizeof *r);
         j->has_objs = true;
     }
-    if (rc || !j->write) return rc;
-    for (int i = 0; i < out->nfields && !rc; i++) rc = lq_run_capture_view(w, j, out->fields[i]);
+    if (rc || !lq_run_due_any(d)) return rc;
+    bool neg;
+    for (int i = 0; i < out->nfields && d->fields && !rc; i++)
+        rc = lq_run_capture_view(w, j, lq_run_field_source(out, out->fields[i], &neg));
     lq_points_view pv;
-    if (!rc && vt->points && (preview || out->particles)) {
+    if (!rc && vt->points && (preview || d->particles)) {
         rc = vt->points(w->state, &pv);
         if (!rc) rc = lq_run_capture_points(&j->pts, &pv);
     }
@@ -601,14 +695,14 @@ static int lq_run_capture(lq_run_writer *w, lq_run_job *j)
             rc = lq_run_capture_view(w, j, need[i]);
         return rc;
     }
-    if (!rc && out->nvdb > 0) {
+    if (!rc && d->vdb) {
         const char *need[] = {"phi", "u", "v", "w"};
         for (int i = 0; i < 4 && !rc; i++) rc = lq_run_capture_view(w, j, need[i]);
         for (int i = 0; i < out->nvdb && !rc; i++)
             if (strcmp(out->vdb[i], "surface") && strcmp(out->vdb[i], "vel"))
                 rc = lq_run_capture_view(w, j, out->vdb[i]);
     }
-    if (!rc && vt->texture && (mesh || preview || out->particles)) {
+    if (!rc && vt->texture && (mesh || preview || d->particles)) {
         rc = vt->texture(w->state, &pv);
         if (!rc) rc = lq_run_capture_points(&j->tex, &pv);
     }
@@ -633,7 +727,7 @@ static void lq_run_emit(void *ctx, void *job)
     if (failed) return;
     double t0 = lq_now();
     int rc = LQ_OK;
-    if (j->write) rc = lq_run_write_frame(w, j->frame, j->t);
+    if (lq_run_due_any(&j->due)) rc = lq_run_write_frame(w, j->frame, j->t, &j->due);
     double out_ms = j->capture_ms + (lq_now() - t0) * 1e3;
     if (!rc) rc = lq_run_write_stats(w, j->frame, j->t, &j->st, j->wall_ms, out_ms);
     if (!rc) rc = lq_run_write_objects(w, j->frame, j->t);
@@ -657,7 +751,7 @@ static int lq_run_writer_failed(lq_run_writer *w)
 
 /* Frame f to the writer: captured here, written there (in place when LIQUIDCL_WRITER=0). */
 static int lq_run_submit(lq_run_writer *w, int f, double t, const lq_frame_stats *st,
-                         double wall_ms, bool write)
+                         double wall_ms)
 {
     int rc = lq_run_writer_failed(w);
     if (rc) return rc;
@@ -668,7 +762,7 @@ static int lq_run_submit(lq_run_writer *w, int f, double t, const lq_frame_stats
     j->t = t;
     j->st = *st;
     j->wall_ms = wall_ms;
-    j->write = write;
+    j->due = lq_run_due_of(&w->cfg->output, f);
     rc = lq_run_capture(w, j);
     j->capture_ms = (lq_now() - t0) * 1e3;
     if (rc) return rc;
@@ -985,7 +1079,7 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
 {
     const lq_solver_vt *vt = w->vt;
     double fps = w->cfg->time.fps;
-    int every = w->cfg->output.every, every_ckpt = w->cfg->output.checkpoint, rc = LQ_OK;
+    int every_ckpt = w->cfg->output.checkpoint, rc = LQ_OK;
     int ckpt_frame = o->resume ? start_frame : -1; /* the frame checkpoint.lqc holds */
     lq_interrupt_install();
     bool tty = isatty(2);
@@ -994,7 +1088,7 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
     lq_frame_stats st;
     if (!o->resume) {
         st = *st0; /* measured before the folder was made (lq_run_has_liquid) */
-        rc = lq_run_submit(w, 0, 0.0, &st, 0.0, true);
+        rc = lq_run_submit(w, 0, 0.0, &st, 0.0);
         start_frame = 0;
     }
     int first = start_frame + 1;
@@ -1013,7 +1107,7 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
         }
         double wall = (lq_now() - t0) * 1e3;
         total_steps += st.steps;
-        rc = lq_run_submit(w, f, t, &st, wall, f % every == 0); /* written while f+1 steps */
+        rc = lq_run_submit(w, f, t, &st, wall); /* written while f+1 steps */
         /* A checkpoint every output.checkpoint frames, and of the last frame when
          * interrupted, so --resume continues from there. */
         if (!rc && every_ckpt > 0 && (f % every_ckpt == 0 || lq_interrupt_requested())) {
@@ -1126,6 +1220,7 @@ int lq_run(const lq_run_opts *o)
     if (!rc) rc = lq_run_folders(dir, start_frame, &cfg->output);
     if (!rc && !o->quiet) lq_ctx_announce(&ctx, o->device ? o->device : "auto");
     if (rc) goto fail;
+    lq_io_set_z_up(cfg->output.up_z); /* before the first file: terrain.ply */
     w.dir = dir;
     w.cfg = cfg;
     w.vt = vt;

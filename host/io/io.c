@@ -35,6 +35,25 @@
 
 /* --- atomic files ------------------------------------------------------------- */
 
+static int io_z_up; /* set once by the run before its first file (io.h) */
+
+void lq_io_set_z_up(int z_up)
+{
+    io_z_up = z_up != 0;
+}
+
+int lq_io_z_up(void)
+{
+    return io_z_up;
+}
+
+void lq_io_to_z_up(double v[3])
+{
+    const double y = v[1];
+    v[1] = -v[2];
+    v[2] = y;
+}
+
 int lq_file_open(lq_file *w, const char *path)
 {
     size_t n = strlen(path);

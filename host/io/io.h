@@ -26,10 +26,25 @@ void lq_file_abort(lq_file *w);                 /* close, remove the temporary *
 /* mkdir -p; LQ_OK or LQ_ESIM. */
 int lq_mkdirs(const char *path);
 
+/* --- the frame of the files ---------------------------------------------------------
+ * liquidcl computes y up. With output.up z (set once, before any file is written, by the
+ * run) every PLY and VDB file this process writes is turned into z up by the rotation
+ * +90° about x, (x, y, z) → (x, −z, y): right-handed, Blender's own glTF/OBJ convention,
+ * so that files open upright in z-up applications. Default: y up, files as computed. */
+void lq_io_set_z_up(int z_up);
+int lq_io_z_up(void);
+/* The rotation applied to a vector v (m or m/s) in place. */
+void lq_io_to_z_up(double v[3]);
+
 /* --- PLY (binary_little_endian 1.0) -------------------------------------------- */
 /* Vertex properties are float32 columns; the first three must be "x", "y", "z".
  * tris: 3 indices per triangle (uint32), written as `property list uchar uint
- * vertex_indices`; ntris == 0 writes a point cloud (no face element). */
+ * vertex_indices`; ntris == 0 writes a point cloud (no face element).
+ * z up (lq_io_z_up): every vector triplet of columns NAMEx NAMEy NAMEz (x y z, nx ny nz,
+ * vx vy vz, rest_x rest_y rest_z) is rotated, the y column becoming −z and the z column
+ * y (exact: a copy and a sign flip); a height field's horizontal velocity u w (no v)
+ * becomes u v with v = −w; the header says `comment up z`. The rotation keeps
+ * orientation, so triangles keep their winding. */
 int lq_ply_write(const char *path, int nverts, int nprops, const char *const *names,
                  const float *const *columns, int ntris, const uint32_t *tris);
 

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,45 @@ static void put_le32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)(v >> 24);
 }
 
+/* The column each property is written from, and its sign flip: itself unflipped, or in
+ * z up (io.h) each NAMEx NAMEy NAMEz triplet's y from −z and z from y, and a height
+ * field's u w (no v) as u v = −w. */
+static void ply_frame(bool z_up, int nprops, const char *const *names, int *src, uint32_t *flip,
+                      const char **out)
+{
+    int iu = -1, iv = -1, iw = -1;
+    for (int p = 0; p < nprops; p++) {
+        src[p] = p;
+        flip[p] = 0;
+        out[p] = names[p];
+        iu = strcmp(names[p], "u") ? iu : p;
+        iv = strcmp(names[p], "v") ? iv : p;
+        iw = strcmp(names[p], "w") ? iw : p;
+    }
+    if (!z_up) return;
+    for (int p = 0; p < nprops; p++) {
+        size_t len = strlen(names[p]);
+        if (len == 0 || len > 63 || names[p][len - 1] != 'y') continue;
+        int ix = -1, iz = -1;
+        char want[64];
+        memcpy(want, names[p], len + 1);
+        for (int q = 0; q < nprops; q++) {
+            want[len - 1] = 'x';
+            if (strcmp(names[q], want) == 0) ix = q;
+            want[len - 1] = 'z';
+            if (strcmp(names[q], want) == 0) iz = q;
+        }
+        if (ix < 0 || iz < 0) continue;
+        src[p] = iz; /* y' = −z */
+        flip[p] = 0x80000000u;
+        src[iz] = p; /* z' = y */
+    }
+    if (iu >= 0 && iw >= 0 && iv < 0) {
+        out[iw] = "v";
+        flip[iw] = 0x80000000u;
+    }
+}
+
 int lq_ply_write(const char *path, int nverts, int nprops, const char *const *names,
                  const float *const *columns, int ntris, const uint32_t *tris)
 {
@@ -100,12 +140,19 @@ int lq_ply_write(const char *path, int nverts, int nprops, const char *const *na
             return lq_error(LQ_ESIM, "%s: triangle %zu uses vertex %u of %d", path, t / 3, tris[t],
                             nverts);
 
+    /* each written property p: column src[p], its sign bit flipped by flip[p] (io.h, z up) */
+    int src[PLY_MAX_PROPS];
+    uint32_t flip[PLY_MAX_PROPS];
+    const char *out[PLY_MAX_PROPS];
+    const bool z_up = lq_io_z_up();
+    ply_frame(z_up, nprops, names, src, flip, out);
     buf = lq_alloc(cap);
     if (!buf) return LQ_ESIM;
     if (lq_file_open(&file, path)) goto fail;
-    fprintf(file.f, "ply\nformat binary_little_endian 1.0\ncomment liquidcl\nelement vertex %d\n",
-            nverts);
-    for (int p = 0; p < nprops; p++) fprintf(file.f, "property float %s\n", names[p]);
+    fprintf(file.f, "ply\nformat binary_little_endian 1.0\ncomment liquidcl\n%s",
+            z_up ? "comment up z\n" : "");
+    fprintf(file.f, "element vertex %d\n", nverts);
+    for (int p = 0; p < nprops; p++) fprintf(file.f, "property float %s\n", out[p]);
     if (ntris > 0)
         fprintf(file.f, "element face %d\nproperty list uchar uint vertex_indices\n", ntris);
     fprintf(file.f, "end_header\n");
@@ -113,8 +160,8 @@ int lq_ply_write(const char *path, int nverts, int nprops, const char *const *na
     for (int v = 0; v < nverts; v++) {
         for (int p = 0; p < nprops; p++) {
             uint32_t bits;
-            memcpy(&bits, &columns[p][v], 4);
-            put_le32(buf + fill + 4 * (size_t)p, bits);
+            memcpy(&bits, &columns[src[p]][v], 4);
+            put_le32(buf + fill + 4 * (size_t)p, bits ^ flip[p]);
         }
         fill += rec;
         if (fill + rec > cap || v + 1 == nverts) {

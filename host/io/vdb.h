@@ -7,7 +7,10 @@
  *
  * Conventions (those of Houdini, Blender and renderers that read VDB):
  * - every grid has the transform of the cell grid: voxel (i, j, k) is the cell whose
- *   centre is origin + (i, j, k)·voxel (m), y up;
+ *   centre is origin + (i, j, k)·voxel (m), y up; with z_up (output.up z, io.h) that
+ *   point turned +90° about x, (x, y, z) → (x, −z, y), by the grid's transform (the voxels
+ *   stay the cells: a rotated linear map, which every VDB reader applies) and vector
+ *   values turned the same way;
  * - LQ_VDB_LEVEL_SET: a narrow-band signed distance (m, negative inside the liquid),
  *   class "level set", background +band·voxel; voxels with |φ| < band·voxel active,
  *   the rest inactive with ±background by their sign (what OpenVDB's level-set tools
@@ -34,6 +37,7 @@ typedef struct lq_vdb_grid {
     const float *data;         /* dims[0]·dims[1]·dims[2] values (vectors: 3 each, xyz) */
     const unsigned char *mask; /* fog and vectors: active cells (NULL: every cell) */
     float band;                /* level set: active half-width in voxels (≥ 1) */
+    int z_up;                  /* the world turned to z up (above) */
 } lq_vdb_grid;
 
 /* Whether this build writes VDB files. */

@@ -32,6 +32,8 @@ openvdb::math::Transform::Ptr cell_transform(const lq_vdb_grid &g)
 {
     auto xf = openvdb::math::Transform::createLinearTransform(g.voxel);
     xf->postTranslate(openvdb::Vec3d(g.origin[0], g.origin[1], g.origin[2]));
+    /* output.up z: (x, y, z) → (x, −z, y), +90° about x */
+    if (g.z_up) xf->postRotate(openvdb::math::pi<double>() / 2, openvdb::math::X_AXIS);
     return xf;
 }
 
@@ -83,7 +85,8 @@ openvdb::GridBase::Ptr make_vector(const lq_vdb_grid &g)
                 const float *v = g.data + 3 * c;
                 if (g.mask && !g.mask[c]) continue;
                 if (!std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2])) continue;
-                acc.setValue(openvdb::Coord(i, j, k), openvdb::Vec3s(v[0], v[1], v[2]));
+                acc.setValue(openvdb::Coord(i, j, k), g.z_up ? openvdb::Vec3s(v[0], -v[2], v[1])
+                                                             : openvdb::Vec3s(v[0], v[1], v[2]));
             }
     grid->setVectorType(openvdb::VEC_CONTRAVARIANT_RELATIVE);
     grid->pruneGrid();

@@ -748,13 +748,25 @@ static int lq_config_read_pls(const lq_scene *s, lq_config *c)
     return lq_config_profile_of(s, "pls.viscosity_change", &p->viscosity_change);
 }
 
+/* A kind's output rate: its own key, or output.every where it is unset. */
+static int lq_config_rate(const lq_scene *s, const char *path, int every)
+{
+    return lq_scene_has(s, path) ? lq_scene_int(s, path) : every;
+}
+
 static void lq_config_read_output(const lq_scene *s, lq_config *c)
 {
     lq_config_output *o = &c->output;
     o->every = lq_scene_int(s, "output.every");
+    o->mesh_every = lq_config_rate(s, "output.mesh_every", o->every);
+    o->fields_every = lq_config_rate(s, "output.fields_every", o->every);
+    o->particles_every = lq_config_rate(s, "output.particles_every", o->every);
+    o->vdb_every = lq_config_rate(s, "output.vdb_every", o->every);
     o->nfields = lq_scene_enums(s, "output.fields", o->fields, 8);
     o->nvdb = lq_scene_enums(s, "output.vdb", o->vdb, 8);
     o->fields_vti = lq_config_word(s, "vtk|vti", "output.fields_format") == 1;
+    o->up_z = lq_config_word(s, "y|z", "output.up") == 1;
+    o->at_up = lq_scene_at(s, "output.up");
     o->at_vdb = lq_scene_at(s, "output.vdb");
     o->mesh = lq_scene_bool(s, "output.mesh");
     o->particles = lq_scene_bool(s, "output.particles");

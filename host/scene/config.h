@@ -457,16 +457,19 @@ typedef struct lq_config_pls {
 
 typedef struct lq_config_output {
     int every;
+    /* each kind's rate (frames), output.every where its key is unset */
+    int mesh_every, fields_every, particles_every, vdb_every;
     const char *fields[8];
     int nfields;
     bool fields_vti;    /* output.fields_format: vti */
+    bool up_z;          /* output.up: z (io.h: the files turned to z up) */
     const char *vdb[8]; /* output.vdb: grid names */
     int nvdb;
     bool mesh, particles, markers, preview, preview_stamp;
     int preview_width, preview_every;
     double preview_azimuth, preview_elevation, preview_distance;
     int checkpoint, checkpoint_keep;
-    const lq_scene_node *at_fields, *at_particles, *at_vdb;
+    const lq_scene_node *at_fields, *at_particles, *at_vdb, *at_up;
 } lq_config_output;
 
 /* --- the whole scene ------------------------------------------------------------------ */

@@ -985,7 +985,19 @@ const lq_key lq_scene_keys[] = {
 
     /* --- output -------------------------------------------------------------------------- */
     K_MAP("output", 0, ALL, "What is written to the output folder."),
-    K_INT("output.every", 0, ALL, 1, INF, "1", "", "Write every Nth frame."),
+    K_INT("output.every", 0, ALL, 1, INF, "1", "",
+          "Write every Nth frame: the default of each kind's own rate below."),
+    K_INT("output.mesh_every", 0, ALL, 1, INF, NULL, "frames",
+          "Write the meshes (`mesh/NNNN.ply`, `objects_NNNN.ply`) every this many frames "
+          "(frame 0 included; `mesh.ply.series` lists those written). Unset: `output.every`."),
+    K_INT("output.fields_every", 0, ALL, 1, INF, NULL, "frames",
+          "Write `output.fields` every this many frames (their `.vtk.series` / `.pvd` list those "
+          "written). Unset: `output.every`."),
+    K_INT("output.particles_every", 0, ALL, 1, INF, NULL, "frames",
+          "Write the particles (`particles/NNNN.ply`, `texture_NNNN.ply`) every this many frames. "
+          "Unset: `output.every`."),
+    K_INT("output.vdb_every", 0, MAC | PLS, 1, INF, NULL, "frames",
+          "Write `output.vdb` every this many frames. Unset: `output.every`."),
     K_ENUMS("output.fields", 0, ALL, 0, 8, "h|b|depth|u|v|w|p|phi|flags|solid", "[]",
             "Fields written as VTK files (names the solver knows; `solid`: pls, 1 in object "
             "cells)."),
@@ -998,6 +1010,15 @@ const lq_key lq_scene_keys[] = {
             "`surface` the liquid's narrow-band level set (m, negative inside), `vel` the "
             "velocity at cell centres (m/s) in the liquid and a band of air, any other name "
             "that field of the solver as a fog volume in the liquid."),
+    K_ENUM("output.up", 0, ALL, "y|z", "y",
+           "The up axis of the files: `y` as liquidcl computes (y up); `z` turns every mesh, "
+           "particle, object (PLYs, `objects.csv`), field and VDB file +90° about x, (x, y, z) "
+           "→ (x, −z, y) (right-handed; Blender's glTF/OBJ convention), so they import upright "
+           "in Blender and other z-up applications. Fields are transposed to the turned axes "
+           "(a `.vtk`/`.vti` grid is axis-aligned), `u v w` then the velocity along the file's "
+           "x, y, z (`v` = −w, `w` = v of the y-up run); VDB grids get the turned transform. "
+           "The preview is a picture and stays as it is; stats.jsonl's first line says "
+           "`\"up\": \"z\"`."),
     K_BOOL("output.mesh", ALL, "true", "Write the liquid surface as a PLY mesh."),
     K_BOOL("output.particles", ALL, "false", "Write particles as PLY points."),
     K_BOOL("output.markers", MAC, "false",

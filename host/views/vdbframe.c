@@ -9,6 +9,7 @@
 
 #include "core/common.h"
 #include "core/version.h"
+#include "io/io.h"
 #include "io/vdb.h"
 #include "views/mcubes.h"
 
@@ -141,6 +142,7 @@ int lq_vdbframe_write(const char *path, const lq_solver_vt *vt, void *state, boo
         memcpy(G->dims, dims, sizeof G->dims);
         memcpy(G->origin, vp.origin, sizeof G->origin);
         G->voxel = h;
+        G->z_up = lq_io_z_up();
         if (strcmp(names[q], "surface") == 0) {
             G->kind = LQ_VDB_LEVEL_SET;
             G->band = LQ_VDBFRAME_BAND;

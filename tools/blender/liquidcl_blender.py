@@ -17,7 +17,9 @@
 #   velocity grid for motion blur);
 # - the scene's frame range 0..last frame and its fps from stats.jsonl.
 # liquidcl writes y up; Blender is z up: everything hangs under an empty "liquidcl run"
-# turned +90° about x, so the water stands upright and the files stay untouched.
+# turned +90° about x, so the water stands upright and the files stay untouched. A run
+# with `output.up: z` wrote its files z up already (stats.jsonl's first line says
+# "up": "z"): then the empty is not turned, so nothing is turned twice.
 bl_info = {
     "name": "liquidcl run",
     "author": "liquidcl",
@@ -146,12 +148,25 @@ def update_frame(scene, *args):
     if not d:
         return
     f = scene.frame_current
-    for obj_name, pattern in (("liquidcl surface", "mesh/%04d.ply"),
-                              ("liquidcl particles", "particles/%04d.ply"),
-                              ("liquidcl objects", "mesh/objects_%04d.ply")):
+    for obj_name, sub, prefix in (("liquidcl surface", "mesh", ""),
+                                  ("liquidcl particles", "particles", ""),
+                                  ("liquidcl objects", "mesh", "objects_")):
         ob = bpy.data.objects.get(obj_name)
         if ob is not None:
-            fill_mesh(ob.data, os.path.join(d, pattern % f))
+            g = held(d, sub, prefix, f)
+            fill_mesh(ob.data, os.path.join(d, sub, "%s%04d.ply" % (prefix, -1 if g is None else g)))
+    vol = bpy.data.objects.get("liquidcl volume")
+    if vol is not None and not vol.data.is_sequence:  # VDBs every Nth frame: the newest held
+        g = held(d, "vdb", "", f)
+        if g is not None and vol.data.filepath != os.path.join(d, "vdb", "%04d.vdb" % g):
+            vol.data.filepath = os.path.join(d, "vdb", "%04d.vdb" % g)
+
+
+def held(d, sub, prefix, f):
+    """The newest frame at or before f that the run wrote (each kind may be written every
+    Nth frame, output.mesh_every etc.: a frame between shows the one before)."""
+    fs = [x for x in frames_of(d, sub, prefix) if x <= f]
+    return fs[-1] if fs else None
 
 
 def frames_of(d, sub, prefix=""):
@@ -171,15 +186,18 @@ def import_run(d):
     scene = bpy.context.scene
     scene["liquidcl_run"] = d
     stats = os.path.join(d, "stats.jsonl")
+    up = "y"
     if os.path.exists(stats):
         rows = [json.loads(l) for l in open(stats) if l.strip()]
         if rows:
+            up = rows[0].get("up", "y")
             scene.frame_start, scene.frame_end = 0, rows[-1]["frame"]
             if len(rows) > 1 and rows[1]["time"] > 0:
                 fps = rows[1]["frame"] / rows[1]["time"]
                 scene.render.fps, scene.render.fps_base = round(fps), round(fps) / fps
     root = bpy.data.objects.new("liquidcl run", None)
-    root.rotation_euler = (math.pi / 2, 0, 0)  # y up (liquidcl) -> z up (Blender)
+    if up != "z":
+        root.rotation_euler = (math.pi / 2, 0, 0)  # y up (liquidcl) -> z up (Blender)
     scene.collection.objects.link(root)
 
     def mesh_object(name):
@@ -200,9 +218,10 @@ def import_run(d):
     if vdbs:
         vol = bpy.data.volumes.new("liquidcl volume")
         vol.filepath = os.path.join(d, "vdb", "%04d.vdb" % vdbs[0])
-        vol.is_sequence = True
-        vol.frame_start, vol.frame_duration = vdbs[0], len(vdbs)
-        vol.sequence_mode = "CLIP"
+        if vdbs == list(range(vdbs[0], vdbs[0] + len(vdbs))):  # every frame: Blender's sequence
+            vol.is_sequence = True
+            vol.frame_start, vol.frame_duration = vdbs[0], len(vdbs)
+            vol.sequence_mode = "CLIP"
         vol.grids.load()
         if hasattr(vol, "velocity_grid") and "vel" in [g.name for g in vol.grids]:
             vol.velocity_grid = "vel"
