@@ -4,7 +4,9 @@
 # (tests/data/scenes/pls_pour_2d.yaml, reference C, 30 frames) keeps its volume from φ
 # within 5 % at every frame. Before the particles still escaped after both corrections
 # were deleted, the air particles the splash pushed into the pool carved it away at each
-# correction: -20.3 % at frame 30 (-3 % at 12, -15 % at 17); now -1.5 % to +1.7 %.
+# correction: -20.3 % at frame 30 (-3 % at 12, -15 % at 17); then -1.5 % to +1.7 % in the
+# per-cell measure. volume_change is now the zero set's volume (host/ops/pls/plsforce.h),
+# which reads -5.9 % for that code and -4.6 % with pls.reinit_keep's kept interface cells.
 set -u
 # shellcheck source=tests/cli/lib_cli.sh
 source "$(dirname "$0")/lib_cli.sh" "$@"
