@@ -863,7 +863,7 @@ static int lq_pls_start(lq_pls *s, lq_ctx *ctx, float *sdf0)
     double cells = 0;
     if (!rc) rc = lq_plsforce_volume(&s->plsforce, &s->phi, sdf, (float)s->h, &cells, &bad);
     if (!rc) s->volume0_cells = cells * s->cellv;
-    if (!rc) rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, sdf, &cells, &bad);
+    if (!rc) rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, sdf, (float)s->h, &cells, &bad);
     if (!rc) s->volume0 = cells * s->cellv;
     return rc;
 }
@@ -1428,7 +1428,8 @@ static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
     int rc = lq_pls_max_speed(s, &umax);
     if (!rc)
         rc = lq_plsforce_volume(&s->plsforce, &s->phi, lq_pls_sdf(s), (float)s->h, &hcells, &hbad);
-    if (!rc) rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, lq_pls_sdf(s), &cells, &bad);
+    if (!rc)
+        rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, lq_pls_sdf(s), (float)s->h, &cells, &bad);
     if (rc) return rc;
     if (bad || hbad)
         return lq_error(LQ_ESIM,

@@ -28,10 +28,12 @@
  *    reinitialising it without moving its zero set, leaves it unchanged. The domain edge:
  *    a mirror layer (zero normal derivative) and half the cube's weight per axis it
  *    leaves the domain by (the half-cell between the wall and the first centre, on which
- *    φ is constant along the normal). Solid cells (sdf ≤ 0): a cube counts the share of
- *    its 8 corners outside the solids (the face between a solid cell and a fluid one
- *    halfway, as the per-cell measure's all-or-nothing). Summed as fixed point like the
- *    per-cell measure; a cube with a non-finite corner is counted bad.
+ *    φ is constant along the normal). A cube with a solid corner (sdf ≤ 0) counts, for
+ *    each of its corners outside the solids, an eighth of that cell's per-cell fraction
+ *    (each cell's eight octants in its eight cubes make up the per-cell measure): φ inside
+ *    the objects (extrapolated into them, §5.5.2, and turned to air by separation) does not
+ *    count, and beside an object the measure is the per-cell one. Summed as fixed point
+ *    like the per-cell measure; a cube with a non-finite corner is counted bad.
  * Grid: pls conventions (mac_grid.h indexing, no wall layer, cell size h; 2D nz = 1 has
  * no z faces: w is left alone).
  */
@@ -121,13 +123,14 @@ LQ_INLINE float lq_plsforce_tet_neg(float f0, float f1, float f2, float f3)
 
 /* The fixed-point liquid volume of the dual cube (i, j, k), i in [0, nx], ... (its corners
  * the cells i − 1 and i, clamped to the domain, and so on): its weight (½ per axis on
- * the domain edge, the share of non-solid corners) times the mean of its 6 tetrahedra's
- * fractions; *bad set when a corner's φ is not finite. */
+ * the domain edge) times the mean of its 6 tetrahedra's fractions, or with a solid corner
+ * an eighth of each fluid corner's per-cell fraction (ih = 1/h); *bad set when a corner's
+ * φ is not finite. */
 LQ_INLINE lq_long lq_plsforce_volume_pl_cube(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf,
                                              int has_sdf, int i, int j, int k, int nx, int ny,
-                                             int nz, int *bad)
+                                             int nz, float ih, int *bad)
 {
-    float v[8];
+    float v[8], cells = 0.0f;
     int fluid = 0, nneg = 0;
     for (int q = 0; q < 8; q++) {
         int a = i - 1 + (q & 1), b = j - 1 + ((q >> 1) & 1), e = k - 1 + (q >> 2);
@@ -140,12 +143,17 @@ LQ_INLINE lq_long lq_plsforce_volume_pl_cube(LQ_GLOBAL const float *phi, LQ_GLOB
             *bad = 1;
             return 0;
         }
-        fluid += !lq_plsforce_solid(sdf, has_sdf, c);
+        if (!lq_plsforce_solid(sdf, has_sdf, c)) {
+            float f = 0.5f - v[q] * ih;
+            cells = cells + (f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f));
+            fluid++;
+        }
         nneg += v[q] <= 0.0f;
     }
-    if (nneg == 0 || fluid == 0) return 0;
     float w = (i == 0 || i == nx ? 0.5f : 1.0f) * (j == 0 || j == ny ? 0.5f : 1.0f) *
-              (k == 0 || k == nz ? 0.5f : 1.0f) * (0.125f * (float)fluid);
+              (k == 0 || k == nz ? 0.5f : 1.0f);
+    if (fluid < 8) return LQ_FIXED(w * (0.125f * cells) * LQ_PLSFORCE_FIXED);
+    if (nneg == 0) return 0;
     float frac = 1.0f;
     if (nneg < 8) {
         /* Kuhn's 6 tetrahedra round the diagonal from corner 0 to corner 7 */

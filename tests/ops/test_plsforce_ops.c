@@ -70,8 +70,8 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
         fprintf(stderr, "  plsforce.volume   %s objects: %.9g vs %.9g cells\n",
                 with ? "with" : "no", ca, cb);
         CHECK(ca == cb && ba == 0 && bb == 0 && ca > 0);
-        CHECK_OK(lq_plsforce_volume_pl(&oa, &P.ref, sa, &ca, &ba));
-        CHECK_OK(lq_plsforce_volume_pl(&ob, &P.cl, sb, &cb, &bb));
+        CHECK_OK(lq_plsforce_volume_pl(&oa, &P.ref, sa, 0.05f, &ca, &ba));
+        CHECK_OK(lq_plsforce_volume_pl(&ob, &P.cl, sb, 0.05f, &cb, &bb));
         fprintf(stderr, "  plsforce.volume_pl %s objects: %.9g vs %.9g cells\n",
                 with ? "with" : "no", ca, cb);
         CHECK(ca == cb && ba == 0 && bb == 0 && ca > 0);
@@ -165,13 +165,13 @@ static void test_math(int nz)
     CHECK_NEAR(cells, nx * nz * 3.3, 1e-4);
     CHECK(nbad == 0);
     /* the zero set's volume: exact for a plane, and the same for φ scaled by 3 */
-    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, &cells, &nbad));
+    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, h, &cells, &nbad));
     fprintf(stderr, "  flat, zero set: %.6f cells (want %.6f)\n", cells, nx * nz * 3.3);
     CHECK_NEAR(cells, nx * nz * 3.3, 1e-4);
     CHECK(nbad == 0);
     for (int c = 0; c < nx * ny * nz; c++) P[c] *= 3.0f;
     double scaled;
-    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, &scaled, &nbad));
+    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, h, &scaled, &nbad));
     CHECK_NEAR(scaled, cells, 1e-4);
     for (int c = 0; c < nx * ny * nz; c++) P[c] /= 3.0f;
     /* a solid cell below the surface: its whole cell is gone */
@@ -215,12 +215,12 @@ static void test_sphere(void)
     /* the zero set's volume: the sphere's, and unchanged when φ is not a distance (its
      * square's sign: (r² − R²) / (2R) has the same zero set, |∇| = r / R) */
     double pl, pl2;
-    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, &pl, &bad));
+    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, (float)h, &pl, &bad));
     for (int c = 0; c < n * n * n; c++) {
         double r = P[c] + R;
         P[c] = (float)((r * r - R * R) / (2 * R));
     }
-    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, &pl2, &bad));
+    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, (float)h, &pl2, &bad));
     CHECK_OK(lq_plsforce_volume(&o, &phi, NULL, (float)h, &cells, &bad));
     fprintf(stderr,
             "sphere, zero set: %.2f cells (%.3f %%), φ squared: %.2f (%.3f %%; per-cell measure "

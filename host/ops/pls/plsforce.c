@@ -38,7 +38,7 @@ static int lq_plsforce_bind(lq_plsforce_ops *o)
         {&o->max, {[2] = LQ_MEM(&o->smax)}},
         {&o->volume, {[5] = LQ_MEM(&o->red)}},
         {&o->volume_pl,
-         {[3] = LQ_VAL(o->nx), [4] = LQ_VAL(o->ny), [5] = LQ_VAL(o->nz), [6] = LQ_MEM(&o->red)}},
+         {[3] = LQ_VAL(o->nx), [4] = LQ_VAL(o->ny), [5] = LQ_VAL(o->nz), [7] = LQ_MEM(&o->red)}},
     };
     return lq_kernels_bind(LQ_ARGS(b));
 }
@@ -137,17 +137,19 @@ int lq_plsforce_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *
     return rc;
 }
 
-int lq_plsforce_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf,
+int lq_plsforce_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
                           double *cells, int *bad)
 {
     assert(phi->count == (size_t)o->nx * o->ny * o->nz);
     if (IS_REF(o)) {
-        lq_plsforce_ref_volume_pl(o, phi, sdf, cells, bad);
+        lq_plsforce_ref_volume_pl(o, phi, sdf, h, cells, bad);
         return LQ_OK;
     }
     int has = sdf != NULL;
     const lq_field *sd = sdf ? sdf : phi;
-    lq_arg a[] = {LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(has), LQ_KEEP, LQ_KEEP, LQ_KEEP, LQ_KEEP};
+    float ih = (float)(1.0 / h);
+    lq_arg a[] = {LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(has), LQ_KEEP,
+                  LQ_KEEP,     LQ_KEEP,    LQ_VAL(ih),  LQ_KEEP};
     int rc = lq_field_zero(&o->red, 0);
     if (!rc)
         rc = lq_kernel_launch(&o->volume_pl,

@@ -29,7 +29,7 @@ int lq_plsforce_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *
 /* *cells = the volume of the zero set {φ ≤ 0} of the piecewise-linear φ on the dual grid
  * (plsforce_cell.h: unchanged by whatever leaves φ's zero set in place), in cells; *bad =
  * number of rows of dual cubes with a non-finite φ at a corner. */
-int lq_plsforce_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf,
+int lq_plsforce_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
                           double *cells, int *bad);
 
 #endif

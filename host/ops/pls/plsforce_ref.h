@@ -40,6 +40,6 @@ void lq_plsforce_ref_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_f
 void lq_plsforce_ref_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
                             double *cells, int *bad);
 void lq_plsforce_ref_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf,
-                               double *cells, int *bad);
+                               float h, double *cells, int *bad);
 
 #endif
