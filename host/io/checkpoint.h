@@ -7,7 +7,7 @@
  *
  *   offset  size  what
  *   0       8     "LQCKPT02"
- *   8       4     format version (2)
+ *   8       4     format version (3)
  *   12      4     header bytes H (everything before the payload)
  *   16      16    the solver's name, zero padded
  *   32      4     the frame the state is at the end of (int32, 1 .. LQ_CHECKPOINT_FRAME_MAX)
@@ -37,7 +37,7 @@
 
 #include "core/solver_api.h"
 
-#define LQ_CHECKPOINT_VERSION   2
+#define LQ_CHECKPOINT_VERSION   3
 #define LQ_CHECKPOINT_FRAME_MAX 1000000000 /* --frames' own limit */
 
 /* What a checkpoint must match: the run's scene text and its assets (the files the scene

@@ -730,6 +730,8 @@ static int lq_config_read_pls(const lq_scene *s, lq_config *c)
     p->divfree = lq_scene_bool(s, "pls.divfree");
     p->viscosity = lq_scene_float(s, "pls.viscosity");
     p->reinit_pde = lq_config_word(s, "fim|pde", "pls.reinit") == 1;
+    p->reinit_keep = lq_scene_float(s, "pls.reinit_keep");
+    p->reinit_threshold = lq_scene_float(s, "pls.reinit_threshold");
     p->object_friction = lq_scene_float(s, "pls.object_friction");
     p->object_separation = lq_scene_bool(s, "pls.object_separation");
     p->object_stratify = lq_scene_bool(s, "pls.object_stratify");

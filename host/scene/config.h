@@ -446,7 +446,9 @@ typedef struct lq_config_pls {
     bool divfree;
     double viscosity;
     lq_config_profile viscosity_change;
-    bool reinit_pde; /* reinit: pde (else fim) */
+    bool reinit_pde;         /* reinit: pde (else fim) */
+    double reinit_keep;      /* interface cells with ||∇φ| − 1| ≤ this keep φ */
+    double reinit_threshold; /* reinitialise when the band's mean ||∇φ| − 1| exceeds this */
     double object_friction;
     bool object_separation, object_stratify;
     bool enslave_pockets; /* §5.6 */

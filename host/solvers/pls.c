@@ -18,9 +18,12 @@
  *      particles moved off them (their approach along the object normal relative to the
  *      object's motion removed, then projected out to their labelled sdf: §5.5.3), air
  *      particles within a cell of them and all particles inside them deleted;
- *   3. escaped particles correct φ; φ is reinitialised to a signed distance; the particles
- *      correct it again; those still escaped by more than 1.5 r (air) or 3 r (liquid) are
- *      deleted; their radii are adjusted; every pls.reseed_every steps they are reseeded
+ *   3. escaped particles correct φ; φ is reinitialised to a signed distance (its interface
+ *      cells whose |∇φ| is within pls.reinit_keep of 1 keep their φ, so the step does not
+ *      move the surface where φ is already a distance; with pls.reinit_threshold only in
+ *      steps where the band's mean ||∇φ| − 1| exceeds it); the particles correct it
+ *      again; those still escaped by more than 1.5 r (air) or 3 r (liquid) are deleted;
+ *      their radii are adjusted; every pls.reseed_every steps they are reseeded
  *      ([EMF02]'s order); then level-set control particles blend φ toward theirs and
  *      erasers cut the liquid away (§4.3, fig. 2), and the particles in the cells that
  *      moved are deleted and the band reseeded (§4.3: "reseeded to the adjusted
@@ -66,6 +69,12 @@
  *      then (pls.divfree, the default) the band is projected divergence-free (§5.2; in
  *      closed mode the object faces are open there, the object cells p = 0); then §5.5.1
  *      again inside the objects for the next advection.
+ *
+ * Volume (stats.jsonl): liquid_volume and volume_change are the volume of φ's zero set
+ * (the piecewise-linear φ on the dual grid, host/ops/pls/plsforce.h), which only a moving
+ * surface changes; volume_heaviside and volume_change_heaviside the per-cell smoothed
+ * Heaviside, which also moves with |∇φ| (measured: the dam break's reinitialisations
+ * summed to −23 % in it where the zero set moved −6 %).
  *
  * Invariants. dt = cfl·h / max|u|, at most cfl·sqrt(h / |g|), the frame's rest cut into
  * equal steps (core/framesplit.h). Grid: the pls conventions (no wall layer; the domain
@@ -187,10 +196,15 @@ typedef struct lq_pls {
     lq_plsforce_ops plsforce;
     lq_sladvect_params sladvect_params;
     lq_reinit_params reinit_params;
+    double reinit_threshold; /* pls.reinit_threshold: 0 every step */
+    float departure_width;   /* cells: the band the departure is measured over */
+    int reinits;             /* this frame's reinitialisations */
+    double departure;        /* the last step's mean ||∇φ| − 1| in the band (-1: none) */
     lq_plsparticles_params plsparticles_params;
     lq_poisson_params poisson_params;
     lq_extrap_params extrap_params;
     double t, dt_prev, volume0;
+    double volume0_cells; /* the per-cell (smoothed Heaviside) measure's, for its stat */
     int step, frame;
     int max_steps;  /* time.max_steps */
     unsigned ready; /* bit per module whose init succeeded (LQ_PLS_R_*) */
@@ -521,7 +535,7 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     LQ_PLS_PART(2 * F * 4, "velocity u v w and un vn wn");
     LQ_PLS_PART((size_t)(4 + s->has_sdf) * C * 4, s->has_sdf ? "phi phin b p sdf" : "phi phin b p");
     LQ_PLS_PART(C * 16, "semi-Lagrangian scratch and departures");
-    LQ_PLS_PART(C * 16 + 12, "reinitialisation phi0, mark, lists");
+    LQ_PLS_PART(C * 16 + 28, "reinitialisation phi0, mark, lists, departure");
     LQ_PLS_PART(lq_plsparticles_state_bytes(s->nx, s->ny, s->nz, capacity),
                 "particles (two buffers), keys, counts, scans");
     LQ_PLS_PART(C * (1 + 4 + 16) + LQ_POISSON_GROUPS * 4 + 5 * LQ_POISSON_TAIL * 4 +
@@ -601,6 +615,9 @@ static int lq_pls_config(lq_pls *s, const lq_config *cfg)
     s->sladvect_params = (lq_sladvect_params){.dt = 0, .h = h, .noslip = s->noslip};
     s->reinit_params = lq_reinit_params_default(h);
     s->reinit_params.method = c->reinit_pde ? LQ_REINIT_PDE : LQ_REINIT_FIM;
+    s->reinit_params.keep = (float)c->reinit_keep;
+    s->reinit_threshold = c->reinit_threshold;
+    s->departure_width = (float)c->band;
     int per_cell = c->particles_per_cell;
     if (per_cell == 0) per_cell = nz == 1 ? 16 : 64;
     s->plsparticles_params = (lq_plsparticles_params){
@@ -845,6 +862,8 @@ static int lq_pls_start(lq_pls *s, lq_ctx *ctx, float *sdf0)
     int bad = 0;
     double cells = 0;
     if (!rc) rc = lq_plsforce_volume(&s->plsforce, &s->phi, sdf, (float)s->h, &cells, &bad);
+    if (!rc) s->volume0_cells = cells * s->cellv;
+    if (!rc) rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, sdf, (float)s->h, &cells, &bad);
     if (!rc) s->volume0 = cells * s->cellv;
     return rc;
 }
@@ -1031,6 +1050,20 @@ static int lq_pls_move_objects(lq_pls *s, lq_field *lab, double dt)
     if (!rc)
         rc = lq_plsparticles_delete(&s->plsparticles, ps, &s->phi, sdf, &s->plsparticles_params);
     return rc;
+}
+
+/* 3. φ reinitialised (lq_reinit, with pls.reinit_keep's interface cells kept); with
+ * pls.reinit_threshold only when the band's mean ||∇φ| − 1| exceeds it. */
+static int lq_pls_reinit(lq_pls *s)
+{
+    if (s->reinit_threshold > 0) {
+        long long cells = 0;
+        int rc = lq_reinit_departure(&s->reinit, &s->phi, (float)s->h, s->departure_width,
+                                     &s->departure, &cells);
+        if (rc || s->departure <= s->reinit_threshold) return rc;
+    }
+    s->reinits++;
+    return lq_reinit(&s->reinit, &s->phi, &s->phin, &s->reinit_params, NULL);
 }
 
 /* 3, after the reinitialisation: the particles correct φ again; those still escaped by
@@ -1326,8 +1359,7 @@ static int lq_pls_step(lq_pls *s, double dt)
     /* 3. the particle level set's corrections around the reinitialisation ([EMF02]) */
     LQ_STAGE(rc, c, "particles correct phi",
              lq_plsparticles_correct(&s->plsparticles, ps, &s->phi, &s->plsparticles_params, &esc));
-    LQ_STAGE(rc, c, "phi reinitialised",
-             lq_reinit(&s->reinit, &s->phi, &s->phin, &s->reinit_params, NULL));
+    LQ_STAGE(rc, c, "phi reinitialised", lq_pls_reinit(s));
     LQ_STAGE(rc, c, "particles corrected, deleted, reseeded", lq_pls_tidy_particles(s));
     /* §4.3: level-set control and erasers (fig. 2), their region's particles reseeded */
     if (s->control && (LQ_PLS_HAS(s, LQ_PLSCONTROL_PHI) || LQ_PLS_HAS(s, LQ_PLSCONTROL_ERASER)))
@@ -1371,14 +1403,19 @@ static int lq_pls_max_speed(lq_pls *s, double *umax)
 }
 
 /* The sources' stats (as shallow's): what the inlets delivered, what the outlets removed,
- * and the volume drift without them, relative to the initial volume plus the delivered. */
-static int lq_pls_measure_sources(lq_pls *s, lq_frame_stats *st)
+ * and the volume drift without them, relative to the initial volume plus the delivered.
+ * The sources count their cells' liquid with the per-cell measure (plssource_ref.h), so
+ * volume_drift is of that measure (vcells: the frame's); volume_drift_zero_set puts
+ * the zero set's volume (liquid_volume) in its place. */
+static int lq_pls_measure_sources(lq_pls *s, lq_frame_stats *st, double vcells)
 {
     double src = 0, snk = 0;
     int rc = lq_plssource_totals(&s->plssource, &s->phi, &src, &snk);
     lq_stats_extra(st, "source_volume", src);
     lq_stats_extra(st, "sink_volume", snk);
     lq_stats_extra(st, "volume_drift",
+                   (vcells - (s->volume0_cells + src - snk)) / fmax(s->volume0_cells + src, 1e-30));
+    lq_stats_extra(st, "volume_drift_zero_set",
                    (st->liquid_volume - (s->volume0 + src - snk)) / fmax(s->volume0 + src, 1e-30));
     return rc;
 }
@@ -1386,14 +1423,15 @@ static int lq_pls_measure_sources(lq_pls *s, lq_frame_stats *st)
 static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
 {
     memset(st, 0, sizeof *st);
-    double umax = 0, cells = 0;
-    int bad = 0;
+    double umax = 0, cells = 0, hcells = 0;
+    int bad = 0, hbad = 0;
     int rc = lq_pls_max_speed(s, &umax);
     if (!rc)
-        rc = lq_plsforce_volume(&s->plsforce, &s->phi, s->has_sdf ? &s->sdf : NULL, (float)s->h,
-                                &cells, &bad);
+        rc = lq_plsforce_volume(&s->plsforce, &s->phi, lq_pls_sdf(s), (float)s->h, &hcells, &hbad);
+    if (!rc)
+        rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, lq_pls_sdf(s), (float)s->h, &cells, &bad);
     if (rc) return rc;
-    if (bad)
+    if (bad || hbad)
         return lq_error(LQ_ESIM,
                         "simulation blew up at step %d (t = %.6g s): field phi is not finite",
                         s->step, s->t);
@@ -1404,7 +1442,15 @@ static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
     st->dt_min = st->dt_max = s->dt_prev;
     lq_stats_extra(st, "volume_change",
                    s->volume0 > 0 ? (st->liquid_volume - s->volume0) / s->volume0 : 0);
-    if (s->sources && (rc = lq_pls_measure_sources(s, st)) != LQ_OK) return rc;
+    /* the per-cell measure (plsforce_cell.h: it moves with |∇φ|, not only with φ = 0) */
+    lq_stats_extra(st, "volume_heaviside", hcells * s->cellv);
+    lq_stats_extra(st, "volume_change_heaviside",
+                   s->volume0_cells > 0 ? (hcells * s->cellv - s->volume0_cells) / s->volume0_cells
+                                        : 0);
+    if (s->sources && (rc = lq_pls_measure_sources(s, st, hcells * s->cellv)) != LQ_OK) return rc;
+    lq_stats_extra(st, "reinitialisations", s->reinits);
+    if (s->reinit_threshold > 0) lq_stats_extra(st, "phi_departure", s->departure);
+    s->reinits = 0;
     lq_stats_extra(st, "particles", s->plsparticles_state.live);
     lq_stats_extra(st, "escaped", (double)s->escaped);
     if (s->viscous) {
@@ -1627,16 +1673,24 @@ static int lq_pls_texture_ckpt(lq_pls *s, FILE *f, bool save)
 }
 
 typedef struct lq_pls_scalars {
-    double t, dt_prev, volume0;
+    double t, dt_prev, volume0, volume0_cells;
     int64_t dropped;
     int32_t step, nx, ny, nz, capacity, live;
 } lq_pls_scalars;
 
 static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
 {
-    lq_pls_scalars sc = {
-        s->t,  s->dt_prev, s->volume0, s->plsparticles_state.dropped,  s->step,
-        s->nx, s->ny,      s->nz,      s->plsparticles_state.capacity, s->plsparticles_state.live};
+    lq_pls_scalars sc = {s->t,
+                         s->dt_prev,
+                         s->volume0,
+                         s->volume0_cells,
+                         s->plsparticles_state.dropped,
+                         s->step,
+                         s->nx,
+                         s->ny,
+                         s->nz,
+                         s->plsparticles_state.capacity,
+                         s->plsparticles_state.live};
     int rc = save ? lq_checkpoint_put(f, &sc, sizeof sc) : lq_checkpoint_get(f, &sc, sizeof sc);
     if (rc) return rc;
     /* the room may have grown since the start (prm.grow): the same room again */
@@ -1672,6 +1726,7 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;
         s->volume0 = sc.volume0;
+        s->volume0_cells = sc.volume0_cells;
         s->plsparticles_state.dropped = sc.dropped;
         s->step = sc.step;
         /* the objects are a function of t: rebuilt, not saved (φ inside them is saved) */

@@ -43,3 +43,18 @@ kernel void plsforce_volume(global const float *phi, global const float *sdf, in
     if (s != 0) atom_add(out + LQ_PLSFORCE_RED_VOL, s);
     if (bad) atom_add(out + LQ_PLSFORCE_RED_BAD, 1L);
 }
+
+/* One work-item per row of dual cubes (j, k), j ≤ ny, k ≤ nz; one atomic each. */
+kernel void plsforce_volume_pl(global const float *phi, global const float *sdf, int has_sdf,
+                               int nx, int ny, int nz, float ih, global long *out)
+{
+    int j = get_global_id(0), k = get_global_id(1);
+    if (j > ny || k > nz) return;
+    long s = 0;
+    int bad = 0;
+    for (int i = 0; i <= nx; i++)
+        s = LQ_WRAP_ADD(
+            s, lq_plsforce_volume_pl_cube(phi, sdf, has_sdf, i, j, k, nx, ny, nz, ih, &bad));
+    if (s != 0) atom_add(out + LQ_PLSFORCE_RED_VOL, s);
+    if (bad) atom_add(out + LQ_PLSFORCE_RED_BAD, 1L);
+}

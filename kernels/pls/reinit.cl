@@ -19,17 +19,18 @@ kernel void reinit_init(global float *phi, global float *phi0, global uint *mx, 
 }
 
 kernel void reinit_pde1(global float *f1, global const float *phi, global const float *phi0,
-                        float h, float ih, float dth, float bh)
+                        float h, float ih, float dth, float bh, float keep)
 {
     LQ_REINIT_CELL;
-    lq_reinit_pde_stage1(f1, phi, phi0, i, j, k, NX, NY, NZ, h, ih, dth, bh);
+    lq_reinit_pde_stage1(f1, phi, phi0, i, j, k, NX, NY, NZ, h, ih, dth, bh, keep);
 }
 
 kernel void reinit_pde2(global float *phi, global const float *f1, global const float *phi0,
-                        global volatile uint *mx, int note, float h, float ih, float dth, float bh)
+                        global volatile uint *mx, int note, float h, float ih, float dth, float bh,
+                        float keep)
 {
     LQ_REINIT_CELL;
-    lq_reinit_pde_stage2(phi, f1, phi0, mx, note, i, j, k, NX, NY, NZ, h, ih, dth, bh);
+    lq_reinit_pde_stage2(phi, f1, phi0, mx, note, i, j, k, NX, NY, NZ, h, ih, dth, bh, keep);
 }
 
 /* The FIM sweeps visit only the cells that can change (an active list). A cell none of
@@ -61,13 +62,13 @@ void lq_reinit_activate(global volatile int *mark, global int *lout, global vola
  * S·band·h again (U ≥ band·h), so the first sweep needs only these (reinit_fim_list). */
 kernel void reinit_fim_seed_list(global float *phi, global const float *phi0, global float *copy,
                                  float h, float bh, global volatile int *mark, global int *lout,
-                                 global volatile int *cnt, int stamp)
+                                 global volatile int *cnt, int stamp, float keep)
 {
     LQ_REINIT_CELL;
     int nb[6], c = LQ_MAC_CELL(i, j, k, NX, NY);
     float d;
     lq_reinit_nbrs(nb, i, j, k, NX, NY, NZ);
-    int near = lq_reinit_near(phi0, nb, c, h, &d);
+    int near = lq_reinit_near(phi0, nb, c, h, keep, &d);
     if (near) phi[c] = lq_reinit_clamp(d, bh);
     copy[c] = phi[c];
     if (near) lq_reinit_activate(mark, lout, cnt, i, j, k, stamp);
@@ -86,4 +87,19 @@ kernel void reinit_fim_list(global float *out, global const float *in, global co
         lq_reinit_fim_cell(out, in, phi0, mx, note, i, j, k, NX, NY, NZ, h, h2, bh);
         if (as_uint(out[c]) != as_uint(in[c])) lq_reinit_activate(mark, lout, cnt, i, j, k, stamp);
     }
+}
+
+/* The departure sum: one work-item per LQ_REINIT_DEP_BLOCK cells, one atomic per sum. */
+kernel void reinit_departure(global const float *phi, float ih, float w, global long *out)
+{
+    int c0 = get_global_id(0) * LQ_REINIT_DEP_BLOCK, n = NX * NY * NZ;
+    if (c0 >= n) return;
+    long s = 0, m = 0;
+    for (int c = c0; c < c0 + LQ_REINIT_DEP_BLOCK && c < n; c++) {
+        int in, i = c % NX, j = (c / NX) % NY, k = c / (NX * NY);
+        s += lq_reinit_departure_cell(phi, i, j, k, NX, NY, NZ, ih, w, &in);
+        m += in;
+    }
+    if (s != 0) atom_add(out, s);
+    if (m != 0) atom_add(out + 1, m);
 }

@@ -405,13 +405,13 @@ case19 "2. a mac checkpoint with -5 markers (SIGSEGV before)" 2 "marker count is
 $T frame "$tmp/i2/checkpoint.lqc" -3 --fix
 case19 "2. a checkpoint of frame -3 (wrote mesh/-001.ply before)" 2 "frame -3 is out of range" "$LQ" run "$M" --out "$tmp/i2" "${R[@]}" --frames 6 --resume
 # pls's own sections, with the checksums forged: the texture particles' count (after the
-# scalars (56 bytes), u v w p phi of the 24 x 16 x 12 grid (95 616 bytes) and 16 bytes a
+# scalars (64 bytes), u v w p phi of the 24 x 16 x 12 grid (95 616 bytes) and 16 bytes a
 # marker particle) and the inlet's state (16 bytes before the payload's end)
 PF=$ROOT/tests/fault/pls_texture_sources.yaml
 "$LQ" run "$PF" --out "$tmp/i2p" --device ref --quiet --frames 4
 cp -r "$tmp/i2p" "$tmp/i2q"
-live=$($T read32 "$tmp/i2p/checkpoint.lqc" 52)
-$T int32 "$tmp/i2p/checkpoint.lqc" $((56 + 95616 + live * 16)) -5 --fix
+live=$($T read32 "$tmp/i2p/checkpoint.lqc" 60)
+$T int32 "$tmp/i2p/checkpoint.lqc" $((64 + 95616 + live * 16)) -5 --fix
 case19 "2. a pls checkpoint with -5 texture particles" 2 "texture particle count is -5" "$LQ" run "$PF" --out "$tmp/i2p" --device ref --quiet --frames 6 --resume
 $T int32 "$tmp/i2q/checkpoint.lqc" -16 7 --fix
 case19 "2. a pls checkpoint with an inlet in state 7" 2 "source state is 7, outside 0 .. 2" "$LQ" run "$PF" --out "$tmp/i2q" --device ref --quiet --frames 6 --resume

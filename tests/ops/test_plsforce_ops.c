@@ -70,6 +70,11 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
         fprintf(stderr, "  plsforce.volume   %s objects: %.9g vs %.9g cells\n",
                 with ? "with" : "no", ca, cb);
         CHECK(ca == cb && ba == 0 && bb == 0 && ca > 0);
+        CHECK_OK(lq_plsforce_volume_pl(&oa, &P.ref, sa, 0.05f, &ca, &ba));
+        CHECK_OK(lq_plsforce_volume_pl(&ob, &P.cl, sb, 0.05f, &cb, &bb));
+        fprintf(stderr, "  plsforce.volume_pl %s objects: %.9g vs %.9g cells\n",
+                with ? "with" : "no", ca, cb);
+        CHECK(ca == cb && ba == 0 && bb == 0 && ca > 0);
     }
     lq_plsforce_ops_release(&oa);
     lq_plsforce_ops_release(&ob);
@@ -159,6 +164,16 @@ static void test_math(int nz)
     fprintf(stderr, "  flat: %.6f cells (want %.6f)\n", cells, nx * nz * 3.3);
     CHECK_NEAR(cells, nx * nz * 3.3, 1e-4);
     CHECK(nbad == 0);
+    /* the zero set's volume: exact for a plane, and the same for φ scaled by 3 */
+    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, h, &cells, &nbad));
+    fprintf(stderr, "  flat, zero set: %.6f cells (want %.6f)\n", cells, nx * nz * 3.3);
+    CHECK_NEAR(cells, nx * nz * 3.3, 1e-4);
+    CHECK(nbad == 0);
+    for (int c = 0; c < nx * ny * nz; c++) P[c] *= 3.0f;
+    double scaled;
+    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, h, &scaled, &nbad));
+    CHECK_NEAR(scaled, cells, 1e-4);
+    for (int c = 0; c < nx * ny * nz; c++) P[c] /= 3.0f;
     /* a solid cell below the surface: its whole cell is gone */
     S[sc] = 1.0f;
     S[LQ_MAC_CELL(5, 1, k0, nx, ny)] = -0.01f;
@@ -197,6 +212,23 @@ static void test_sphere(void)
     fprintf(stderr, "sphere R = %g h: %.2f cells, exact %.2f (%.3f %%)\n", R / h, cells, want,
             100 * (cells - want) / want);
     CHECK(fabs(cells - want) < 0.01 * want);
+    /* the zero set's volume: the sphere's, and unchanged when φ is not a distance (its
+     * square's sign: (r² − R²) / (2R) has the same zero set, |∇| = r / R) */
+    double pl, pl2;
+    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, (float)h, &pl, &bad));
+    for (int c = 0; c < n * n * n; c++) {
+        double r = P[c] + R;
+        P[c] = (float)((r * r - R * R) / (2 * R));
+    }
+    CHECK_OK(lq_plsforce_volume_pl(&o, &phi, NULL, (float)h, &pl2, &bad));
+    CHECK_OK(lq_plsforce_volume(&o, &phi, NULL, (float)h, &cells, &bad));
+    fprintf(stderr,
+            "sphere, zero set: %.2f cells (%.3f %%), φ squared: %.2f (%.3f %%; per-cell measure "
+            "%.3f %%)\n",
+            pl, 100 * (pl - want) / want, pl2, 100 * (pl2 - want) / want,
+            100 * (cells - want) / want);
+    CHECK(fabs(pl - want) < 0.01 * want);
+    CHECK(fabs(pl2 - pl) < 0.002 * want);
     lq_plsforce_ops_release(&o);
     lq_field_release(&phi);
     lq_ctx_close(&ctx);

@@ -24,11 +24,11 @@ static float frand(lq_rng *r, float lo, float hi)
 
 /* --- 1. twins ----------------------------------------------------------------------- */
 
-static void test_twins(int nx, int ny, int nz, int method, uint64_t seed)
+static void test_twins(int nx, int ny, int nz, int method, float keep, uint64_t seed)
 {
     lq_ctx ref, cl;
     const char *op = method == LQ_REINIT_FIM ? "reinit.fim" : "reinit.pde";
-    fprintf(stderr, "twin diff %s, %d×%d×%d:\n", op, nx, ny, nz);
+    fprintf(stderr, "twin diff %s, %d×%d×%d, keep %g:\n", op, nx, ny, nz, (double)keep);
     if (twin_open(&ref, &cl)) {
         CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
         return;
@@ -54,7 +54,15 @@ static void test_twins(int nx, int ny, int nz, int method, uint64_t seed)
     lq_reinit_params prm = lq_reinit_params_default(h);
     prm.method = method;
     prm.band = 4.0f;
+    prm.keep = keep;
     lq_reinit_stats sa, sb;
+    /* the departure from a distance, on the raw field (integer sums: exact) */
+    double da, db;
+    long long ca, cb;
+    CHECK_OK(lq_reinit_departure(&A, &phi.ref, h, 3.0f, &da, &ca));
+    CHECK_OK(lq_reinit_departure(&B, &phi.cl, h, 3.0f, &db, &cb));
+    fprintf(stderr, "  departure %.9g over %lld cells / %.9g over %lld\n", da, ca, db, cb);
+    CHECK(da == db && ca == cb && ca > 0 && da > 0);
     for (int rep = 0; rep < 2; rep++) {
         CHECK_OK(lq_reinit(&A, &phi.ref, &scr.ref, &prm, &sa));
         CHECK_OK(lq_reinit(&B, &phi.cl, &scr.cl, &prm, &sb));
@@ -213,13 +221,80 @@ static void test_accuracy(int method)
     lq_ctx_close(&ref);
 }
 
+/* --- 3. interface cells kept, departure ---------------------------------------------- */
+
+/* A sphere's distance (R = 6.3 h): with keep 0.2 every interface cell keeps φ bit for bit
+ * (its |∇φ| is within 0.2 of 1), so reinitialising again and again does not move the
+ * zero set; without, Russo-Smereka's distance moves it a little each time. The departure
+ * of the distance is small, of twice it 1. */
+static void test_keep(void)
+{
+    const int n = 24;
+    const double h = 1.0 / n;
+    lq_ctx ctx;
+    CHECK_OK(lq_ctx_open(&ctx, "ref", false));
+    lq_field phi, scr;
+    CHECK_OK(lq_field_alloc(&ctx, &phi, "phi", n, n, n, 4));
+    CHECK_OK(lq_field_alloc(&ctx, &scr, "scratch", n, n, n, 4));
+    float *P = phi.host, *q = malloc((size_t)n * n * n * 4);
+    g_R = 6.3 * h;
+    g_c[0] = g_c[1] = g_c[2] = 0.5 + 0.21 * h;
+    lq_reinit_ops o;
+    CHECK_OK(lq_reinit_ops_init(&o, &ctx, n, n, n));
+    lq_reinit_params prm = lq_reinit_params_default((float)h);
+    for (int keep = 0; keep < 2; keep++) {
+        for (int k = 0; k < n; k++)
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++)
+                    P[LQ_MAC_CELL(i, j, k, n, n)] =
+                        (float)sphere((i + 0.5) * h, (j + 0.5) * h, (k + 0.5) * h);
+        if (keep) {
+            double d1, d2;
+            long long c1, c2;
+            CHECK_OK(lq_reinit_departure(&o, &phi, (float)h, 3.0f, &d1, &c1));
+            for (int c = 0; c < n * n * n; c++) P[c] *= 2.0f;
+            CHECK_OK(lq_reinit_departure(&o, &phi, (float)h, 6.0f, &d2, &c2));
+            for (int c = 0; c < n * n * n; c++) P[c] *= 0.5f;
+            fprintf(stderr, "departure: distance %.4f (%lld cells), twice it %.4f (%lld)\n", d1, c1,
+                    d2, c2);
+            CHECK(d1 < 0.05 && fabs(d2 - 1.0) < 0.1 && c1 == c2);
+        }
+        memcpy(q, P, (size_t)n * n * n * 4);
+        prm.keep = keep ? 0.2f : 0.0f;
+        for (int rep = 0; rep < 50; rep++) CHECK_OK(lq_reinit(&o, &phi, &scr, &prm, NULL));
+        int moved = 0, near = 0;
+        for (int k = 1; k < n - 1; k++)
+            for (int j = 1; j < n - 1; j++)
+                for (int i = 1; i < n - 1; i++) {
+                    int c = LQ_MAC_CELL(i, j, k, n, n), nb[6];
+                    lq_reinit_nbrs(nb, i, j, k, n, n, n);
+                    int is = 0;
+                    for (int m = 0; m < 6; m++) is |= q[c] * q[nb[m]] < 0.0f;
+                    near += is;
+                    moved += is && P[c] != q[c];
+                }
+        fprintf(stderr, "keep %.1f, 50 reinitialisations: %d of %d interface cells changed\n",
+                (double)prm.keep, moved, near);
+        CHECK(near > 100);
+        CHECK(keep ? moved == 0 : moved > near / 2);
+    }
+    lq_reinit_ops_release(&o);
+    lq_field_release(&phi);
+    lq_field_release(&scr);
+    free(q);
+    lq_ctx_close(&ctx);
+}
+
 int main(void)
 {
     (void)twin_check_exact;
-    test_twins(21, 17, 11, LQ_REINIT_FIM, 3);
-    test_twins(21, 17, 11, LQ_REINIT_PDE, 4);
-    test_twins(33, 27, 1, LQ_REINIT_FIM, 5);
-    test_twins(33, 27, 1, LQ_REINIT_PDE, 6);
+    test_twins(21, 17, 11, LQ_REINIT_FIM, 0, 3);
+    test_twins(21, 17, 11, LQ_REINIT_PDE, 0, 4);
+    test_twins(33, 27, 1, LQ_REINIT_FIM, 0, 5);
+    test_twins(33, 27, 1, LQ_REINIT_PDE, 0, 6);
+    test_twins(21, 17, 11, LQ_REINIT_FIM, 0.2f, 7);
+    test_twins(33, 27, 1, LQ_REINIT_PDE, 0.2f, 8);
+    test_keep();
     test_accuracy(LQ_REINIT_FIM);
     test_accuracy(LQ_REINIT_PDE);
     CHECK_DONE();

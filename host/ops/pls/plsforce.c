@@ -20,6 +20,7 @@ static const lq_kernel_slot lq_plsforce_kernels[] = {
     LQ_KERNEL(lq_plsforce_ops, body, "plsforce_body"),
     LQ_KERNEL(lq_plsforce_ops, max, "plsforce_max"),
     LQ_KERNEL(lq_plsforce_ops, volume, "plsforce_volume"),
+    LQ_KERNEL(lq_plsforce_ops, volume_pl, "plsforce_volume_pl"),
 };
 static const lq_program lq_plsforce_program =
     LQ_PROGRAM("", lq_plsforce_sources, lq_plsforce_kernels);
@@ -36,6 +37,8 @@ static int lq_plsforce_bind(lq_plsforce_ops *o)
         {&o->body, {[6] = LQ_VAL(o->nx), [7] = LQ_VAL(o->ny), [8] = LQ_VAL(o->nz)}},
         {&o->max, {[2] = LQ_MEM(&o->smax)}},
         {&o->volume, {[5] = LQ_MEM(&o->red)}},
+        {&o->volume_pl,
+         {[3] = LQ_VAL(o->nx), [4] = LQ_VAL(o->ny), [5] = LQ_VAL(o->nz), [7] = LQ_MEM(&o->red)}},
     };
     return lq_kernels_bind(LQ_ARGS(b));
 }
@@ -127,6 +130,30 @@ int lq_plsforce_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *
     lq_arg a[] = {LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(has), LQ_VAL(n), LQ_VAL(ih), LQ_KEEP};
     int rc = lq_field_zero(&o->red, 0);
     if (!rc) rc = lq_kernel_launch(&o->volume, lq_plsforce_blocks(n), LQ_ARGS(a));
+    lq_long r[2] = {0, 0};
+    if (!rc) rc = lq_field_download(&o->red, r);
+    *cells = (double)r[LQ_PLSFORCE_RED_VOL] / LQ_PLSFORCE_FIXED;
+    *bad = (int)r[LQ_PLSFORCE_RED_BAD];
+    return rc;
+}
+
+int lq_plsforce_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
+                          double *cells, int *bad)
+{
+    assert(phi->count == (size_t)o->nx * o->ny * o->nz);
+    if (IS_REF(o)) {
+        lq_plsforce_ref_volume_pl(o, phi, sdf, h, cells, bad);
+        return LQ_OK;
+    }
+    int has = sdf != NULL;
+    const lq_field *sd = sdf ? sdf : phi;
+    float ih = (float)(1.0 / h);
+    lq_arg a[] = {LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(has), LQ_KEEP,
+                  LQ_KEEP,     LQ_KEEP,    LQ_VAL(ih),  LQ_KEEP};
+    int rc = lq_field_zero(&o->red, 0);
+    if (!rc)
+        rc = lq_kernel_launch(&o->volume_pl,
+                              lq_range_2d((size_t)o->ny + 1, (size_t)o->nz + 1, 0, 0), LQ_ARGS(a));
     lq_long r[2] = {0, 0};
     if (!rc) rc = lq_field_download(&o->red, r);
     *cells = (double)r[LQ_PLSFORCE_RED_VOL] / LQ_PLSFORCE_FIXED;

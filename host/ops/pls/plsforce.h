@@ -26,5 +26,10 @@ int lq_plsforce_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_field 
  * LQ_PLSFORCE_BLOCK-cell blocks holding a non-finite φ (0 when all is well). */
 int lq_plsforce_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
                        double *cells, int *bad);
+/* *cells = the volume of the zero set {φ ≤ 0} of the piecewise-linear φ on the dual grid
+ * (plsforce_cell.h: unchanged by whatever leaves φ's zero set in place), in cells; *bad =
+ * number of rows of dual cubes with a non-finite φ at a corner. */
+int lq_plsforce_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
+                          double *cells, int *bad);
 
 #endif

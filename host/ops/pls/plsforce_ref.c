@@ -61,3 +61,24 @@ void lq_plsforce_ref_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_fi
     *cells = (double)total / LQ_PLSFORCE_FIXED;
     *bad = (int)nbad;
 }
+
+void lq_plsforce_ref_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf,
+                               float h, double *cells, int *bad)
+{
+    int nx = o->nx, ny = o->ny, nz = o->nz, has = sdf != NULL;
+    float ih = (float)(1.0 / h);
+    const float *sd = sdf ? CF(sdf) : NULL;
+    lq_long total = 0, nbad = 0;
+    for (int k = 0; k <= nz; k++)
+        for (int j = 0; j <= ny; j++) {
+            lq_long s = 0;
+            int b = 0;
+            for (int i = 0; i <= nx; i++)
+                s = LQ_WRAP_ADD(
+                    s, lq_plsforce_volume_pl_cube(CF(phi), sd, has, i, j, k, nx, ny, nz, ih, &b));
+            total = LQ_WRAP_ADD(total, s);
+            nbad += b;
+        }
+    *cells = (double)total / LQ_PLSFORCE_FIXED;
+    *bad = (int)nbad;
+}

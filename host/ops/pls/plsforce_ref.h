@@ -10,7 +10,8 @@
  *
  * Use in a step, after the velocity advection and before the projection:
  *   lq_plsforce_body_force(o, u, v, w, sdf, g, dt);
- * and before each step lq_plsforce_max_speed for dt = cfl·h / max|u|; lq_plsforce_volume for stats.
+ * and before each step lq_plsforce_max_speed for dt = cfl·h / max|u|; lq_plsforce_volume and
+ * lq_plsforce_volume_pl (of the zero set) for stats.
  *
  * Invariant: bit for bit on both backends (one add per face; reductions are a max of
  * bits and fixed-point integer sums, order-free).
@@ -27,7 +28,7 @@ typedef struct lq_plsforce_ops {
     lq_field smax; /* 3 uint: |u|, |v|, |w| max bits */
     lq_field red;  /* 2 long: fixed-point volume, blocks with a non-finite φ */
     cl_program program;
-    lq_kernel body, max, volume;
+    lq_kernel body, max, volume, volume_pl;
 } lq_plsforce_ops;
 
 /* Reference twins (host/ops/pls/plsforce_ref.c): same arguments, host storage. */
@@ -38,5 +39,7 @@ void lq_plsforce_ref_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_f
                                const lq_field *w, float smax[3]);
 void lq_plsforce_ref_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
                             double *cells, int *bad);
+void lq_plsforce_ref_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf,
+                               float h, double *cells, int *bad);
 
 #endif

@@ -26,6 +26,7 @@ lq_reinit_params lq_reinit_params_default(float h)
     p.band = 5.0f;
     p.iterations = 0;
     p.method = LQ_REINIT_FIM;
+    p.keep = 0.0f;
     return p;
 }
 
@@ -36,6 +37,7 @@ static const lq_kernel_slot lq_reinit_kernels[] = {
     LQ_KERNEL(lq_reinit_ops, pde1, "reinit_pde1"),
     LQ_KERNEL(lq_reinit_ops, pde2, "reinit_pde2"),
     LQ_KERNEL(lq_reinit_ops, fim_list, "reinit_fim_list"),
+    LQ_KERNEL(lq_reinit_ops, departure, "reinit_departure"),
 };
 static const lq_program lq_reinit_program = LQ_PROGRAM("XYZ", lq_reinit_sources, lq_reinit_kernels);
 
@@ -51,6 +53,7 @@ static int lq_reinit_bind(lq_reinit_ops *o)
         {&o->fim_list, {[2] = phi0, [3] = mx, [8] = mark}},
         {&o->pde1, {[2] = phi0}},
         {&o->pde2, {[2] = phi0, [3] = mx}},
+        {&o->departure, {[3] = LQ_MEM(&o->dep)}},
     };
     return lq_kernels_bind(LQ_ARGS(b));
 }
@@ -65,6 +68,7 @@ int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
         rc = lq_field_alloc(ctx, &o->list[q], "reinit.list", nx, ny, nz, 4);
     for (int q = 0; q < 2 && !rc && !IS_REF(o); q++)
         rc = lq_field_alloc(ctx, &o->cnt[q], "reinit.count", 1, 1, 1, 4);
+    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->dep, "reinit.departure", 2, 1, 1, 8);
     if (!rc && !IS_REF(o)) rc = lq_field_zero(&o->mark, 0);
     if (rc || IS_REF(o)) return rc;
     rc = lq_program_build(&lq_reinit_program, o, &o->program, ctx, nx, ny, nz, "");
@@ -81,6 +85,30 @@ void lq_reinit_ops_release(lq_reinit_ops *o)
     lq_field_release(&o->list[1]);
     lq_field_release(&o->cnt[0]);
     lq_field_release(&o->cnt[1]);
+    lq_field_release(&o->dep);
+}
+
+int lq_reinit_departure(lq_reinit_ops *o, const lq_field *phi, float h, float width, double *mean,
+                        long long *cells)
+{
+    assert(phi->count == (size_t)o->nx * o->ny * o->nz);
+    if (IS_REF(o)) {
+        lq_reinit_ref_departure(o, phi, h, width, mean, cells);
+        return LQ_OK;
+    }
+    float ih = (float)(1.0 / h), w = width * h;
+    size_t n = (size_t)o->nx * o->ny * o->nz;
+    lq_arg a[] = {LQ_MEM(phi), LQ_VAL(ih), LQ_VAL(w), LQ_KEEP};
+    int rc = lq_field_zero(&o->dep, 0);
+    if (!rc)
+        rc = lq_kernel_launch(&o->departure,
+                              lq_range_1d((n + LQ_REINIT_DEP_BLOCK - 1) / LQ_REINIT_DEP_BLOCK, 0),
+                              LQ_ARGS(a));
+    lq_long r[2] = {0, 0};
+    if (!rc) rc = lq_field_download(&o->dep, r);
+    *cells = r[1];
+    *mean = r[1] > 0 ? (double)r[0] / LQ_REINIT_DEP_FIXED / (double)r[1] : 0.0;
+    return rc;
 }
 
 int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reinit_params *prm,
@@ -115,8 +143,9 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
             }
             int seed_stamp = ++o->stamp;
             if (!rc) rc = lq_field_zero(&o->cnt[1], 0);
-            lq_arg sa[] = {LQ_MEM(phi), LQ_KEEP, LQ_MEM(scratch), LQ_VAL(c.h),       LQ_VAL(c.bh),
-                           LQ_KEEP,     LQ_KEEP, LQ_KEEP,         LQ_VAL(seed_stamp)};
+            lq_arg sa[] = {LQ_MEM(phi),        LQ_KEEP,       LQ_MEM(scratch), LQ_VAL(c.h),
+                           LQ_VAL(c.bh),       LQ_KEEP,       LQ_KEEP,         LQ_KEEP,
+                           LQ_VAL(seed_stamp), LQ_VAL(c.keep)};
             if (!rc) rc = lq_kernel_launch(&o->fim_seed, grid, LQ_ARGS(sa));
             lq_range sweep = lq_range_stride(&o->fim_list, (size_t)o->nx * o->ny * o->nz);
             for (int it = 0; it < m && !rc; it++) {
@@ -142,11 +171,11 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
         } else {
             for (int it = 0; it < n && !rc; it++) {
                 int note = it == n - 1;
-                lq_arg a1[] = {LQ_MEM(scratch), LQ_MEM(phi),   LQ_KEEP,     LQ_VAL(c.h),
-                               LQ_VAL(c.ih),    LQ_VAL(c.dth), LQ_VAL(c.bh)};
-                lq_arg a2[] = {LQ_MEM(phi),  LQ_MEM(scratch), LQ_KEEP,
-                               LQ_KEEP,      LQ_VAL(note),    LQ_VAL(c.h),
-                               LQ_VAL(c.ih), LQ_VAL(c.dth),   LQ_VAL(c.bh)};
+                lq_arg a1[] = {LQ_MEM(scratch), LQ_MEM(phi),   LQ_KEEP,      LQ_VAL(c.h),
+                               LQ_VAL(c.ih),    LQ_VAL(c.dth), LQ_VAL(c.bh), LQ_VAL(c.keep)};
+                lq_arg a2[] = {LQ_MEM(phi),  LQ_MEM(scratch), LQ_KEEP,      LQ_KEEP,
+                               LQ_VAL(note), LQ_VAL(c.h),     LQ_VAL(c.ih), LQ_VAL(c.dth),
+                               LQ_VAL(c.bh), LQ_VAL(c.keep)};
                 rc = lq_kernel_launch(&o->pde1, grid, LQ_ARGS(a1));
                 if (!rc) rc = lq_kernel_launch(&o->pde2, grid, LQ_ARGS(a2));
             }

@@ -29,5 +29,9 @@ void lq_reinit_ops_release(lq_reinit_ops *o);
 /* Reinitialises phi in place; out (may be NULL) gets the stats (one download). */
 int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reinit_params *prm,
               lq_reinit_stats *out);
+/* *mean = the mean of ||∇φ| − 1| over the *cells cells with |φ| < width·h (reinit_cell.h):
+ * how far φ is from a signed distance near the surface (one download). */
+int lq_reinit_departure(lq_reinit_ops *o, const lq_field *phi, float h, float width, double *mean,
+                        long long *cells);
 
 #endif

@@ -26,7 +26,7 @@ void lq_reinit_ref(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_
     LQ_REINIT_LOOP(nx, ny, nz) lq_reinit_init_cell(F(phi), p0, prm->method, i, j, k, nx, ny, c.bh);
     if (prm->method == LQ_REINIT_FIM) {
         LQ_REINIT_LOOP(nx, ny, nz)
-        lq_reinit_fim_seed_cell(F(phi), p0, i, j, k, nx, ny, nz, c.h, c.bh);
+        lq_reinit_fim_seed_cell(F(phi), p0, i, j, k, nx, ny, nz, c.h, c.bh, c.keep);
         int m = n + (n & 1);
         for (int it = 0; it < m; it++) {
             lq_field *src = it & 1 ? scratch : phi, *dst = it & 1 ? phi : scratch;
@@ -39,9 +39,26 @@ void lq_reinit_ref(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_
     for (int it = 0; it < n; it++) {
         int note = it == n - 1;
         LQ_REINIT_LOOP(nx, ny, nz)
-        lq_reinit_pde_stage1(F(scratch), CF(phi), p0, i, j, k, nx, ny, nz, c.h, c.ih, c.dth, c.bh);
+        lq_reinit_pde_stage1(F(scratch), CF(phi), p0, i, j, k, nx, ny, nz, c.h, c.ih, c.dth, c.bh,
+                             c.keep);
         LQ_REINIT_LOOP(nx, ny, nz)
         lq_reinit_pde_stage2(F(phi), CF(scratch), p0, mx, note, i, j, k, nx, ny, nz, c.h, c.ih,
-                             c.dth, c.bh);
+                             c.dth, c.bh, c.keep);
     }
+}
+
+void lq_reinit_ref_departure(lq_reinit_ops *o, const lq_field *phi, float h, float width,
+                             double *mean, long long *cells)
+{
+    int nx = o->nx, ny = o->ny, nz = o->nz, n = nx * ny * nz;
+    float ih = (float)(1.0 / h), w = width * h;
+    lq_long s = 0, m = 0;
+    for (int c = 0; c < n; c++) {
+        int in;
+        s += lq_reinit_departure_cell(CF(phi), c % nx, (c / nx) % ny, c / (nx * ny), nx, ny, nz, ih,
+                                      w, &in);
+        m += in;
+    }
+    *cells = m;
+    *mean = m > 0 ? (double)s / LQ_REINIT_DEP_FIXED / (double)m : 0.0;
 }

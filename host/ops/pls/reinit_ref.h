@@ -19,6 +19,13 @@
  *
  * Band: |φ| beyond band·h is clamped to ±band·h; the sweep count grows with the band.
  *
+ * Interface cells kept (prm->keep > 0, both methods): a cell next to the interface whose
+ * |∇φ| is within keep of 1 keeps its φ (reinit_cell.h); 0 (lq_reinit_params_default) sets
+ * every one to Russo–Smereka's sub-cell distance, which moves the zero set slightly.
+ *
+ * Departure (lq_reinit_departure): the mean ||∇φ| − 1| over the cells with |φ| < width·h,
+ * for reinitialising only when φ has drifted from a distance.
+ *
  * Use in a step: after lq_sladvect_advect_scalar (and the particle correction), every step or
  * every few steps: lq_reinit(o, phi, scratch, &prm, NULL). scratch: a float field of
  * nx·ny·nz (any content; overwritten).
@@ -39,6 +46,7 @@ typedef struct lq_reinit_params {
     float band;     /* cells: |φ| is clamped to band·h */
     int iterations; /* sweeps (FIM) or RK2 steps (PDE); 0: enough for the band */
     int method;     /* LQ_REINIT_FIM or LQ_REINIT_PDE */
+    float keep;     /* an interface cell whose |∇φ| is within keep of 1 keeps its φ (0: none) */
 } lq_reinit_params;
 
 typedef struct lq_reinit_stats {
@@ -54,18 +62,21 @@ typedef struct lq_reinit_ops {
     lq_field mark;    /* int per cell: the FIM sweep that last listed it (a stamp) */
     lq_field list[2]; /* int per cell: the FIM's active lists (ping-pong) */
     lq_field cnt[2];  /* int: list[q]'s length */
+    lq_field dep;     /* 2 long: the departure sum (fixed point) and its cell count */
     int stamp;        /* the last stamp used */
     cl_program program;
-    lq_kernel init, fim_seed, pde1, pde2, fim_list;
+    lq_kernel init, fim_seed, pde1, pde2, fim_list, departure;
 } lq_reinit_ops;
 
 /* Reference twin (host/ops/pls/reinit_ref.c): same arguments, host storage; o->phi0 and o->mx
  * are host fields there. */
 void lq_reinit_ref(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reinit_params *prm);
+void lq_reinit_ref_departure(lq_reinit_ops *o, const lq_field *phi, float h, float width,
+                             double *mean, long long *cells);
 
 /* Kernel coefficients from the params, computed in double and rounded once. */
 typedef struct lq_reinit_coef {
-    float h, ih, h2, bh, dth;
+    float h, ih, h2, bh, dth, keep;
 } lq_reinit_coef;
 static inline lq_reinit_coef lq_reinit_coef_of(const lq_reinit_params *prm, int nz)
 {
@@ -76,6 +87,7 @@ static inline lq_reinit_coef lq_reinit_coef_of(const lq_reinit_params *prm, int 
     c.h2 = (float)(h * h);
     c.bh = (float)(prm->band * h);
     c.dth = nz == 1 ? 0.5f : 0.4f;
+    c.keep = prm->keep;
     return c;
 }
 
