@@ -728,6 +728,7 @@ static int lq_config_read_pls(const lq_scene *s, lq_config *c)
     p->reseed_every = lq_scene_int(s, "pls.reseed_every");
     p->max_particles = lq_scene_int(s, "pls.max_particles");
     p->divfree = lq_scene_bool(s, "pls.divfree");
+    p->volume_correction = lq_scene_bool(s, "pls.volume_correction");
     p->viscosity = lq_scene_float(s, "pls.viscosity");
     p->reinit_pde = lq_config_word(s, "fim|pde", "pls.reinit") == 1;
     p->reinit_keep = lq_scene_float(s, "pls.reinit_keep");

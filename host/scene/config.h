@@ -444,6 +444,7 @@ typedef struct lq_config_pls {
     double band;
     int reseed_every, max_particles;
     bool divfree;
+    bool volume_correction; /* opt-in global volume correction */
     double viscosity;
     lq_config_profile viscosity_change;
     bool reinit_pde;         /* reinit: pde (else fim) */

@@ -735,6 +735,12 @@ const lq_key lq_scene_keys[] = {
            "§5.2). Measured on the dam break at 64 x 40 x 28 over 30 frames (the zero set's "
            "volume): -0.77 % to +0.34 % with it, -4.6 % to +2.2 % without; the pour over the "
            "rock ends at +2.6 % with it, -42 % without."),
+    K_BOOL("pls.volume_correction", LQ_SOLVER_PLS, "false",
+           "Opt-in global volume correction, not the paper's: after the particle level set's "
+           "corrections each step φ is shifted by one constant (a Newton step on the zero "
+           "set's volume) back to the initial volume. It hides the drift rather than fixes it; "
+           "stats.jsonl reports what it added per frame (volume_correction, m³). Not with "
+           "sources or control particles."),
     K_FLOAT("pls.viscosity", 0, LQ_SOLVER_PLS, 0, 1e3, "0", "m²/s",
             "Kinematic viscosity ν (0: inviscid). Above 0, §5.1's split: the cross terms "
             "explicit, one implicit CG solve per velocity component (stable at any ν)."),

@@ -28,6 +28,8 @@
  *      erasers cut the liquid away (§4.3, fig. 2), and the particles in the cells that
  *      moved are deleted and the band reseeded (§4.3: "reseeded to the adjusted
  *      interface location");
+ *      With pls.volume_correction (opt-in, not the paper's) φ is then shifted by one
+ *      constant back to the initial zero-set volume (reported as volume_correction);
  *   §6. with pls.texture, the texture particles (host/ops/pls/texparticles.h: seeded on
  *      the initial surface, each carrying its rest coordinate) move as the level-set
  *      particles did in 1, then (pls.texture.project) onto the reinitialised φ = 0; the
@@ -200,6 +202,8 @@ typedef struct lq_pls {
     float departure_width;   /* cells: the band the departure is measured over */
     int reinits;             /* this frame's reinitialisations */
     double departure;        /* the last step's mean ||∇φ| − 1| in the band (-1: none) */
+    bool volume_correction;  /* pls.volume_correction (opt-in) */
+    double corrected;        /* m³ the correction added this frame */
     lq_plsparticles_params plsparticles_params;
     lq_poisson_params poisson_params;
     lq_extrap_params extrap_params;
@@ -617,6 +621,7 @@ static int lq_pls_config(lq_pls *s, const lq_config *cfg)
     s->reinit_params.method = c->reinit_pde ? LQ_REINIT_PDE : LQ_REINIT_FIM;
     s->reinit_params.keep = (float)c->reinit_keep;
     s->reinit_threshold = c->reinit_threshold;
+    s->volume_correction = c->volume_correction;
     s->departure_width = (float)c->band;
     int per_cell = c->particles_per_cell;
     if (per_cell == 0) per_cell = nz == 1 ? 16 : 64;
@@ -954,6 +959,10 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     if (!rc && s->sources)
         rc = lq_plssource_read(cfg, s->nx, s->ny, s->nz, (float)s->h, s->origin, sdf0,
                                s->source_set);
+    if (!rc && s->volume_correction && (s->sources || s->control))
+        rc = lq_config_error(cfg, cfg->at_solver,
+                             "pls.volume_correction cannot be used with sources or control "
+                             "particles yet (the volume they add or remove is not its target)");
     if (!rc) rc = lq_pls_moving(s, cfg, mob, &nmob);
     /* §5.6: pockets need a Neumann boundary inside the liquid to wall them in */
     s->pockets = !rc && cfg->pls.enslave_pockets &&
@@ -1084,6 +1093,29 @@ static int lq_pls_tidy_particles(lq_pls *s)
         rc = lq_plsparticles_adjust_radii(&s->plsparticles, ps, &s->phi, &s->plsparticles_params);
     if (!rc && s->reseed_every > 0 && (s->step + 1) % s->reseed_every == 0)
         rc = lq_plsparticles_reseed(&s->plsparticles, ps, &s->phi, sdf, &s->plsparticles_params);
+    return rc;
+}
+
+/* Opt-in (pls.volume_correction; not the paper's): φ shifted by one constant so that the
+ * zero set's volume is the initial one again. The shift is a Newton step: the volume V,
+ * then V₁ with φ shifted by ε = 0.01 h gives the surface's area A = (V − V₁)/ε, and φ
+ * moves by (V − V₀)/A in all (less the ε already applied). What it adds is reported
+ * (volume_correction). */
+static int lq_pls_correct_volume(lq_pls *s)
+{
+    const lq_field *sdf = lq_pls_sdf(s);
+    float h = (float)s->h, eps = 0.01f * h;
+    double v, v1, target = s->volume0 / s->cellv;
+    int bad = 0;
+    int rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, sdf, h, &v, &bad);
+    if (rc || bad || fabs(v - target) <= 1e-7 * target) return rc;
+    rc = lq_plsforce_shift(&s->plsforce, &s->phi, sdf, eps);
+    if (!rc) rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, sdf, h, &v1, &bad);
+    if (rc) return rc;
+    double area = (v - v1) / eps; /* cells per metre of shift */
+    float delta = area > 0 ? (float)((v - target) / area) : 0.0f;
+    rc = lq_plsforce_shift(&s->plsforce, &s->phi, sdf, delta - eps);
+    if (!rc && area > 0) s->corrected += (target - v) * s->cellv;
     return rc;
 }
 
@@ -1364,6 +1396,8 @@ static int lq_pls_step(lq_pls *s, double dt)
     /* §4.3: level-set control and erasers (fig. 2), their region's particles reseeded */
     if (s->control && (LQ_PLS_HAS(s, LQ_PLSCONTROL_PHI) || LQ_PLS_HAS(s, LQ_PLSCONTROL_ERASER)))
         LQ_STAGE(rc, c, "level-set control", lq_pls_control_phi(s));
+    if (s->volume_correction) /* opt-in, not the paper's */
+        LQ_STAGE(rc, c, "volume corrected (opt-in)", lq_pls_correct_volume(s));
     if (s->texture) LQ_STAGE(rc, c, "texture particles move (§6)", lq_pls_texture_move(s, dt));
     /* 4. eq. 2's convection, semi-Lagrangian */
     LQ_STAGE(rc, c, "velocity advected", lq_pls_advect_velocity(s));
@@ -1449,6 +1483,8 @@ static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
                                         : 0);
     if (s->sources && (rc = lq_pls_measure_sources(s, st, hcells * s->cellv)) != LQ_OK) return rc;
     lq_stats_extra(st, "reinitialisations", s->reinits);
+    if (s->volume_correction) lq_stats_extra(st, "volume_correction", s->corrected);
+    s->corrected = 0;
     if (s->reinit_threshold > 0) lq_stats_extra(st, "phi_departure", s->departure);
     s->reinits = 0;
     lq_stats_extra(st, "particles", s->plsparticles_state.live);

@@ -58,3 +58,10 @@ kernel void plsforce_volume_pl(global const float *phi, global const float *sdf,
     if (s != 0) atom_add(out + LQ_PLSFORCE_RED_VOL, s);
     if (bad) atom_add(out + LQ_PLSFORCE_RED_BAD, 1L);
 }
+
+kernel void plsforce_shift(global float *phi, global const float *sdf, int has_sdf, int n,
+                           float delta)
+{
+    int c = get_global_id(0);
+    if (c < n) phi[c] = lq_plsforce_shift_cell(phi, sdf, has_sdf, c, delta);
+}

@@ -34,6 +34,8 @@
  *    the objects (extrapolated into them, §5.5.2, and turned to air by separation) does not
  *    count, and beside an object the measure is the per-cell one. Summed as fixed point
  *    like the per-cell measure; a cube with a non-finite corner is counted bad.
+ *  - shift (lq_plsforce_shift): φ += δ in every cell that is not solid, the opt-in global
+ *    volume correction's one step (pls.volume_correction);
  * Grid: pls conventions (mac_grid.h indexing, no wall layer, cell size h; 2D nz = 1 has
  * no z faces: w is left alone).
  */
@@ -166,6 +168,13 @@ LQ_INLINE lq_long lq_plsforce_volume_pl_cube(LQ_GLOBAL const float *phi, LQ_GLOB
         frac = t / 6.0f;
     }
     return LQ_FIXED(w * frac * LQ_PLSFORCE_FIXED);
+}
+
+/* φ at cell c after the global correction's shift δ (m); solid cells keep theirs. */
+LQ_INLINE float lq_plsforce_shift_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const float *sdf,
+                                       int has_sdf, int c, float delta)
+{
+    return lq_plsforce_solid(sdf, has_sdf, c) ? phi[c] : phi[c] + delta;
 }
 
 #endif

@@ -72,6 +72,9 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed)
         CHECK(ca == cb && ba == 0 && bb == 0 && ca > 0);
         CHECK_OK(lq_plsforce_volume_pl(&oa, &P.ref, sa, 0.05f, &ca, &ba));
         CHECK_OK(lq_plsforce_volume_pl(&ob, &P.cl, sb, 0.05f, &cb, &bb));
+        CHECK_OK(lq_plsforce_shift(&oa, &P.ref, sa, 0.0123f));
+        CHECK_OK(lq_plsforce_shift(&ob, &P.cl, sb, 0.0123f));
+        twin_check_exact("plsforce.shift", &P);
         fprintf(stderr, "  plsforce.volume_pl %s objects: %.9g vs %.9g cells\n",
                 with ? "with" : "no", ca, cb);
         CHECK(ca == cb && ba == 0 && bb == 0 && ca > 0);

@@ -21,6 +21,7 @@ static const lq_kernel_slot lq_plsforce_kernels[] = {
     LQ_KERNEL(lq_plsforce_ops, max, "plsforce_max"),
     LQ_KERNEL(lq_plsforce_ops, volume, "plsforce_volume"),
     LQ_KERNEL(lq_plsforce_ops, volume_pl, "plsforce_volume_pl"),
+    LQ_KERNEL(lq_plsforce_ops, shift, "plsforce_shift"),
 };
 static const lq_program lq_plsforce_program =
     LQ_PROGRAM("", lq_plsforce_sources, lq_plsforce_kernels);
@@ -159,4 +160,17 @@ int lq_plsforce_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_fiel
     *cells = (double)r[LQ_PLSFORCE_RED_VOL] / LQ_PLSFORCE_FIXED;
     *bad = (int)r[LQ_PLSFORCE_RED_BAD];
     return rc;
+}
+
+int lq_plsforce_shift(lq_plsforce_ops *o, lq_field *phi, const lq_field *sdf, float delta)
+{
+    assert(phi->count == (size_t)o->nx * o->ny * o->nz);
+    if (IS_REF(o)) {
+        lq_plsforce_ref_shift(o, phi, sdf, delta);
+        return LQ_OK;
+    }
+    int has = sdf != NULL, n = (int)phi->count;
+    const lq_field *sd = sdf ? sdf : phi;
+    lq_arg a[] = {LQ_MEM(phi), LQ_MEM(sd), LQ_VAL(has), LQ_VAL(n), LQ_VAL(delta)};
+    return lq_kernel_launch(&o->shift, lq_range_1d((size_t)n, 64), LQ_ARGS(a));
 }

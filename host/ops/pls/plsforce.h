@@ -32,4 +32,8 @@ int lq_plsforce_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *
 int lq_plsforce_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
                           double *cells, int *bad);
 
+/* φ += delta (m) in every cell outside the solids (sdf may be NULL): one step of the opt-in
+ * global volume correction (pls.volume_correction). */
+int lq_plsforce_shift(lq_plsforce_ops *o, lq_field *phi, const lq_field *sdf, float delta);
+
 #endif

@@ -82,3 +82,12 @@ void lq_plsforce_ref_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq
     *cells = (double)total / LQ_PLSFORCE_FIXED;
     *bad = (int)nbad;
 }
+
+void lq_plsforce_ref_shift(lq_plsforce_ops *o, lq_field *phi, const lq_field *sdf, float delta)
+{
+    (void)o;
+    int n = (int)phi->count, has = sdf != NULL;
+    const float *sd = sdf ? CF(sdf) : NULL;
+    float *p = (float *)phi->host;
+    for (int c = 0; c < n; c++) p[c] = lq_plsforce_shift_cell(p, sd, has, c, delta);
+}

@@ -28,7 +28,7 @@ typedef struct lq_plsforce_ops {
     lq_field smax; /* 3 uint: |u|, |v|, |w| max bits */
     lq_field red;  /* 2 long: fixed-point volume, blocks with a non-finite φ */
     cl_program program;
-    lq_kernel body, max, volume, volume_pl;
+    lq_kernel body, max, volume, volume_pl, shift;
 } lq_plsforce_ops;
 
 /* Reference twins (host/ops/pls/plsforce_ref.c): same arguments, host storage. */
@@ -39,6 +39,7 @@ void lq_plsforce_ref_max_speed(lq_plsforce_ops *o, const lq_field *u, const lq_f
                                const lq_field *w, float smax[3]);
 void lq_plsforce_ref_volume(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf, float h,
                             double *cells, int *bad);
+void lq_plsforce_ref_shift(lq_plsforce_ops *o, lq_field *phi, const lq_field *sdf, float delta);
 void lq_plsforce_ref_volume_pl(lq_plsforce_ops *o, const lq_field *phi, const lq_field *sdf,
                                float h, double *cells, int *bad);
 
