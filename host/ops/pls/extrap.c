@@ -119,6 +119,13 @@ static void lq_extrap_check(const lq_extrap_ops *o, const lq_field *u, const lq_
     assert(!cellf || cellf->count == (size_t)o->nx * o->ny * o->nz);
 }
 
+/* A front list's room (o->cap_limit in tests). */
+static int lq_extrap_cap(const lq_extrap_ops *o, const lq_field *list)
+{
+    int n = (int)list->count;
+    return o->cap_limit > 0 && o->cap_limit < n ? o->cap_limit : n;
+}
+
 int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, const lq_field *phi,
                        const lq_field *sdf, const lq_extrap_params *prm)
 {
@@ -149,14 +156,14 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
     int at = 0, over = 0;
     rc = lq_field_zero(&o->cnt, 0);
     for (int c = 0; c < 3 && !rc; c++) {
-        int cap = (int)cur[c]->count;
+        int cap = lq_extrap_cap(o, cur[c]);
         lq_arg a[] = {
             LQ_MEM(&o->valid[0][c]), LQ_VAL(c), LQ_MEM(cur[c]), LQ_KEEP, LQ_VAL(cap), LQ_VAL(at)};
         rc = lq_kernel_launch(&o->seed, lq_range_faces(o->nx, o->ny, o->nz, c), LQ_ARGS(a));
     }
     for (int l = 0; l < prm->layers && !rc; l++) {
         for (int c = 0; c < 3 && !rc; c++) {
-            int cap = (int)cur[c]->count;
+            int cap = lq_extrap_cap(o, cur[c]);
             lq_arg a[] = {LQ_MEM(vel[c]), LQ_MEM(&o->valid[0][c]),
                           LQ_VAL(c),      LQ_VAL(l),
                           LQ_MEM(cur[c]), LQ_KEEP,
@@ -167,7 +174,7 @@ int lq_extrap_velocity(lq_extrap_ops *o, lq_field *u, lq_field *v, lq_field *w, 
         int nat = 4 - at;
         rc = lq_field_write_async(&o->cnt, (size_t)nat * sizeof(int), sizeof zeros, zeros);
         for (int c = 0; c < 3 && !rc; c++) {
-            int cap = (int)cur[c]->count, ncap = (int)next[c]->count;
+            int cap = lq_extrap_cap(o, cur[c]), ncap = lq_extrap_cap(o, next[c]);
             lq_arg a[] = {LQ_MEM(&o->valid[0][c]),
                           LQ_VAL(c),
                           LQ_VAL(l),

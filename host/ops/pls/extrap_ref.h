@@ -61,7 +61,9 @@ typedef struct lq_extrap_ops {
     lq_field band;        /* uchar per cell: §5.2 unknowns (nonzero; extrap_cell.h) */
     lq_field rhs, p;      /* float per cell: −D_c and the pressure (m/s) */
     lq_field tmp[3];      /* float per face: object_bc output (kept for object_restore) */
-    lq_field list, cnt;   /* int per cell: §5.2's band cells by colour; int[4]: counts */
+    lq_field list, cnt;   /* int per cell: §5.2's band cells by colour; int[8]: counts */
+    int cap_limit;        /* tests: the fronts' lists hold at most this many (0: their size),
+                           * to reach the whole-grid redo of a front that overflows */
     cl_program program;
     lq_kernel init, bandk, sor, correct, object, copy, listk, sor_list, restore, reach, layer_lev,
         seed, front, expand;
