@@ -428,15 +428,17 @@ typedef float lq_cg_real; /* not used: the host runs CG's scalars (poisson.c) */
 typedef double lq_cg_real;
 #endif
 
-#define LQ_CG_RZ    0 /* r·z (r·r without a preconditioner) */
-#define LQ_CG_DQ    1 /* d·A d */
-#define LQ_CG_RR    2 /* r·r, recursive */
-#define LQ_CG_GOAL  3 /* stop at sqrt(r·r) ≤ goal (set by the host) */
-#define LQ_CG_STATE 4 /* LQ_CG_RUN, LQ_CG_CONVERGED, LQ_CG_BREAKDOWN */
-#define LQ_CG_ITER  5 /* iterations done */
-#define LQ_CG_ALPHA 6 /* α as the float the update uses */
-#define LQ_CG_BETA  7 /* β likewise */
-#define LQ_CG_RR0   8 /* r·r at the start (the host predicts the iterations left) */
+#define LQ_CG_RZ    0  /* r·z (r·r without a preconditioner) */
+#define LQ_CG_DQ    1  /* d·A d */
+#define LQ_CG_RR    2  /* r·r, recursive */
+#define LQ_CG_GOAL  3  /* stop at sqrt(r·r) ≤ goal (set by the host) */
+#define LQ_CG_STATE 4  /* LQ_CG_RUN, LQ_CG_CONVERGED, LQ_CG_BREAKDOWN */
+#define LQ_CG_ITER  5  /* iterations done */
+#define LQ_CG_ALPHA 6  /* α as the float the update uses */
+#define LQ_CG_BETA  7  /* β likewise */
+#define LQ_CG_RR0   8  /* r·r at the start (the host predicts the iterations left) */
+#define LQ_CG_TOL   9  /* the relative tolerance (set by the host) */
+#define LQ_CG_BB    10 /* b·b over the unknowns (LQ_CG_BNORM; −1: the host has it) */
 #define LQ_CG_N     12
 
 #define LQ_CG_RUN       0
@@ -450,18 +452,25 @@ typedef double lq_cg_real;
 #define LQ_CG_AFTER_RR   2
 #define LQ_CG_AFTER_RZ   3
 #define LQ_CG_RESTART_RZ 4
+#define LQ_CG_BNORM      5 /* after b·b: the goal tol·‖b‖ (b = 0: the start has converged) */
 
 LQ_INLINE void lq_poisson_cg_stage(LQ_GLOBAL const float *partial, int groups,
                                    LQ_GLOBAL lq_cg_real *s, int stage, int pre)
 {
     lq_cg_real sum = 0;
     for (int g = 0; g < groups; g++) sum += (lq_cg_real)partial[g];
+    if (stage == LQ_CG_BNORM) {
+        s[LQ_CG_BB] = sum;
+        s[LQ_CG_GOAL] = s[LQ_CG_TOL] * sqrt(sum);
+        return;
+    }
     if (stage == LQ_CG_START) {
         s[LQ_CG_RR] = sum;
         s[LQ_CG_RR0] = sum;
         s[LQ_CG_RZ] = sum; /* without a preconditioner; else LQ_CG_RESTART_RZ sets it */
         s[LQ_CG_BETA] = 0;
-        s[LQ_CG_STATE] = sqrt(sum) <= s[LQ_CG_GOAL] ? LQ_CG_CONVERGED : LQ_CG_RUN;
+        s[LQ_CG_STATE] =
+            s[LQ_CG_BB] == 0 || sqrt(sum) <= s[LQ_CG_GOAL] ? LQ_CG_CONVERGED : LQ_CG_RUN;
         return;
     }
     if (s[LQ_CG_STATE] != LQ_CG_RUN) return;

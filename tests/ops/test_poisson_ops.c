@@ -789,6 +789,27 @@ static void test_cg_device_scalars(void)
             CHECK(cas != 2 || (!st[0].converged && st[0].iterations == 5));
             CHECK(cas == 2 || st[0].converged || pc == 2);
         }
+    /* b = 0 with a warm start: p = 0, converged at once, on the device (‖b‖ there) as on
+     * the host loop */
+    for (int v = 0; v < 2; v++) {
+        lq_poisson_params prm = {0};
+        prm.dt = 0.02f;
+        prm.h = 0.05f;
+        lq_poisson_stats st;
+        C.ops.cg_host = v;
+        CHECK_OK(lq_poisson_build(&C.ops, &C.phi, NULL, &prm));
+        CHECK_OK(lq_field_zero(&C.b, 0));
+        fill(buf, nc, &r, -1, 1);
+        CHECK_OK(lq_field_upload(&C.p, buf));
+        CHECK_OK(lq_poisson_solve(&C.ops, &C.b, &C.p, &prm, &st));
+        CHECK_OK(lq_field_download(&C.p, pa));
+        int nonzero = 0;
+        for (size_t c = 0; c < nc; c++) nonzero += pa[c] != 0.0f;
+        CHECK_MSG(st.converged && st.iterations == 0 && st.b_norm == 0 && st.residual == 0 &&
+                      nonzero == 0,
+                  "b = 0 (host loop %d): %d iterations, %d nonzero", v, st.iterations, nonzero);
+    }
+    C.ops.cg_host = 0;
     free(phi);
     free(buf);
     free(pa);

@@ -1099,9 +1099,12 @@ static int lq_poisson_cg_predict(const double *s, int left)
     return k < left ? (int)k : left;
 }
 
+/* bb < 0: ‖b‖ on the device too (b·b, LQ_CG_BNORM: the goal read back with the first
+ * batch; b = 0 stops at the start, the caller then zeroes p); else the host's b·b and
+ * goal. */
 static int lq_poisson_cg_dev(lq_poisson_ops *o, const lq_field *b, float shift, lq_field *x,
-                             const lq_poisson_params *prm, double goal, lq_poisson_stats *st,
-                             double *rn_end)
+                             const lq_poisson_params *prm, double tol, double bb, double goal,
+                             lq_poisson_stats *st, double *rn_end)
 {
     *rn_end = -1;
     int pre = prm->precond != LQ_POISSON_PRECOND_NONE, mg = prm->precond == LQ_POISSON_PRECOND_MG;
@@ -1109,8 +1112,12 @@ static int lq_poisson_cg_dev(lq_poisson_ops *o, const lq_field *b, float shift, 
     double *w = o->cg_write, *s = o->cg_read;
     memset(w, 0, sizeof o->cg_write);
     w[LQ_CG_GOAL] = goal;
-    /* d and q start at 0 (the list passes write only the unknowns), r = b − A x, r·r */
+    w[LQ_CG_TOL] = tol;
+    w[LQ_CG_BB] = bb < 0 ? -1 : bb;
     int rc = lq_poisson_cg_write(o), enq = 0, restarts = 0;
+    if (!rc && bb < 0) rc = lq_poisson_dot_list(o, b, b, NULL);
+    if (!rc && bb < 0) rc = lq_poisson_cg_stage_run(o, LQ_CG_BNORM, pre);
+    /* d and q start at 0 (the list passes write only the unknowns), r = b − A x, r·r */
     if (!rc) rc = lq_field_zero(&o->d, 0);
     if (!rc) rc = lq_field_zero(&o->q, 0);
     if (!rc) rc = lq_poisson_resid(o, b, shift, x, &o->r);
@@ -1124,6 +1131,7 @@ static int lq_poisson_cg_dev(lq_poisson_ops *o, const lq_field *b, float shift, 
         if (!rc) rc = lq_poisson_cg_read(o);
         if (rc) break;
         int state = (int)s[LQ_CG_STATE], it = (int)s[LQ_CG_ITER];
+        goal = s[LQ_CG_GOAL]; /* the host's, or tol·‖b‖ from the device */
         st->iterations = it;
         enq = it; /* what ran: the iterations enqueued past the end did nothing */
         if (state == LQ_CG_CONVERGED && it == 0) { /* the start was there already */
@@ -1184,20 +1192,30 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
     if (prm->solver == LQ_POISSON_PCG && prm->precond == LQ_POISSON_PRECOND_MG && !o->mg_ready)
         return lq_error(LQ_ESIM, "poisson: multigrid PCG asked for, but the last "
                                  "lq_poisson_build had another preconditioner");
+    /* CG's scalars on the device: b·b there too when it needs no mean removed */
+    int dev = prm->solver == LQ_POISSON_PCG && !o->dense && !o->cg_host;
     if (!rc && shift == 0.0f && !o->dense) /* Σ (b − 0)² = b·b over the unknowns */
-        rc = lq_poisson_dot_list(o, b, b, &bb);
+        rc = dev ? (bb = -1, LQ_OK) : lq_poisson_dot_list(o, b, b, &bb);
     else if (!rc)
         rc = lq_poisson_reduce(o, LQ_POISSON_RED_NORM2, b, NULL, shift, &bb);
     if (!rc) rc = lq_poisson_mask(o, b, p);
     if (rc) return rc;
-    st->b_norm = sqrt(bb);
+    st->b_norm = bb < 0 ? 1 : sqrt(bb); /* (bb < 0: set after the solve) */
     double tol = prm->tol > 0 ? prm->tol : 1e-5;
-    double goal = tol * st->b_norm;
+    double goal = bb < 0 ? 0 : tol * st->b_norm;
     if (!(st->b_norm > 0)) {
         st->converged = 1;
         rc = lq_field_zero(p, 0);
-    } else if (prm->solver == LQ_POISSON_PCG && !o->dense && !o->cg_host) {
-        rc = lq_poisson_cg_dev(o, b, shift, p, prm, goal, st, &rn_end);
+    } else if (dev) {
+        rc = lq_poisson_cg_dev(o, b, shift, p, prm, tol, bb, goal, st, &rn_end);
+        if (!rc && bb < 0) { /* the device's ‖b‖; b = 0: p = 0 as above */
+            st->b_norm = sqrt(o->cg_read[LQ_CG_BB]);
+            if (!(st->b_norm > 0)) {
+                st->converged = 1;
+                st->iterations = 0;
+                rc = lq_field_zero(p, 0);
+            }
+        }
     } else if (prm->solver == LQ_POISSON_PCG) {
         rc = lq_poisson_cg(o, b, shift, p, prm, goal, st, &rn_end);
     } else {
