@@ -102,6 +102,10 @@ head -c 1000 /dev/urandom >"$tmp/killed/mesh/0007.ply.tmp.$victim"
 "$LQ" run "$S" --out "$tmp/killed" "${B[@]}" --resume --frames 100000 >/dev/null 2>"$tmp/err" &
 resumed=$!
 for _ in $(seq 1 100); do grep -q "did not finish" "$tmp/err" && break; sleep 0.1; done
+# interrupt it once it steps (a frame more in stats.jsonl): before its frame loop a
+# background job's SIGINT is still ignored (no job control), so an early one is lost
+n0=$(wc -l <"$tmp/killed/stats.jsonl")
+for _ in $(seq 1 600); do (($(wc -l <"$tmp/killed/stats.jsonl") > n0)) && break; sleep 0.1; done
 kill -INT "$resumed"
 wait "$resumed"
 # (the two planted here, and any the kill itself cut short: the writer thread may be
