@@ -236,39 +236,33 @@ fail:
     return rc;
 }
 
-int lq_field_write(lq_field *f, size_t off, size_t bytes, const void *src)
+/* lq_field_write and lq_field_write_async: a blocking write counts as a host wait. */
+static int lq_field_write_at(lq_field *f, size_t off, size_t bytes, const void *src, int blocking)
 {
     int rc = LQ_OK;
     assert(off + bytes <= lq_field_bytes(f));
     if (bytes == 0) return LQ_OK;
-    lq_field_waited(f, bytes);
+    if (blocking) lq_field_waited(f, bytes);
     if (f->ctx->backend == LQ_BACKEND_REF) {
         memcpy((char *)f->host + off, src, bytes);
         return LQ_OK;
     }
-    LQ_CL_CHECK(
-        clEnqueueWriteBuffer(f->ctx->cl.queue, f->mem, CL_TRUE, off, bytes, src, 0, NULL, NULL),
-        f->name);
+    LQ_CL_CHECK(clEnqueueWriteBuffer(f->ctx->cl.queue, f->mem, blocking ? CL_TRUE : CL_FALSE, off,
+                                     bytes, src, 0, NULL, NULL),
+                f->name);
     return LQ_OK;
 fail:
     return rc;
 }
 
+int lq_field_write(lq_field *f, size_t off, size_t bytes, const void *src)
+{
+    return lq_field_write_at(f, off, bytes, src, 1);
+}
+
 int lq_field_write_async(lq_field *f, size_t off, size_t bytes, const void *src)
 {
-    int rc = LQ_OK;
-    assert(off + bytes <= lq_field_bytes(f));
-    if (bytes == 0) return LQ_OK;
-    if (f->ctx->backend == LQ_BACKEND_REF) {
-        memcpy((char *)f->host + off, src, bytes);
-        return LQ_OK;
-    }
-    LQ_CL_CHECK(
-        clEnqueueWriteBuffer(f->ctx->cl.queue, f->mem, CL_FALSE, off, bytes, src, 0, NULL, NULL),
-        f->name);
-    return LQ_OK;
-fail:
-    return rc;
+    return lq_field_write_at(f, off, bytes, src, 0);
 }
 
 int lq_field_put(lq_field *f, size_t off, size_t bytes, const void *src)

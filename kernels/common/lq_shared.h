@@ -2,7 +2,7 @@
  * lq_shared.h — lets one function body compile as C (the reference twin) and as
  * OpenCL C (the kernel), after pbrt-v4's shared-code pattern.
  *
- * - LQ_GLOBAL is `global` in OpenCL C and empty in C.
+ * - LQ_GLOBAL is `global` in OpenCL C and empty in C; LQ_LOCAL_MEM likewise `local`.
  * - LQ_INLINE is `static inline` on both sides (plain `inline` in OpenCL C has C99
  *   meaning: a compiler that does not inline it would find no definition to link).
  * - Atomics: in C they are plain read-modify-writes (the reference path is serial);
@@ -16,8 +16,9 @@
 #ifdef __OPENCL_VERSION__
 #pragma OPENCL FP_CONTRACT OFF
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-#define LQ_GLOBAL global
-#define LQ_INLINE static inline
+#define LQ_GLOBAL    global
+#define LQ_LOCAL_MEM local /* work-group memory (a host array in C) */
+#define LQ_INLINE    static inline
 typedef long lq_long;
 typedef uint lq_uint;
 #define LQ_ATOMIC_MIN(p, v)      atomic_min((p), (v))
@@ -41,6 +42,7 @@ typedef uint lq_uint;
 #include <math.h>
 #include <stdint.h>
 #define LQ_GLOBAL
+#define LQ_LOCAL_MEM
 #define LQ_INLINE static inline
 typedef int64_t lq_long;
 typedef uint32_t lq_uint;

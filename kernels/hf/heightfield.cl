@@ -396,20 +396,7 @@ static inline void lq_heightfield_pcr_solve(const global float *h1, const global
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     /* 3. Thomas on system lid: j ≡ lid (mod W); x into d */
-    if (lid < n2) {
-        lq_heightfield_eq prev = zero;
-        int last = lid;
-        for (int j = lid; j < n2; j += W) {
-            prev = lq_heightfield_pcr_forward(E[j], prev);
-            E[j] = prev;
-            last = j;
-        }
-        float x = 0.0f;
-        for (int j = last; j >= lid; j -= W) {
-            x = E[j].d - E[j].c * x;
-            E[j].d = x;
-        }
-    }
+    if (lid < n2) lq_heightfield_pcr_thomas(E, lid, n2, W);
     barrier(CLK_LOCAL_MEM_FENCE);
     /* 4. every cell: odd ones from the reduced system, even ones from their row */
     for (int t = lid; t < n; t += W) {

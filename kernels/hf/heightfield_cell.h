@@ -312,6 +312,24 @@ LQ_INLINE lq_heightfield_eq lq_heightfield_pcr_forward(lq_heightfield_eq e, lq_h
     return r;
 }
 
+/* Step 3 on subsystem r of the n2 reduced equations (r, r + W, r + 2W, …): forward
+ * elimination, then back substitution, x into d. */
+LQ_INLINE void lq_heightfield_pcr_thomas(LQ_LOCAL_MEM lq_heightfield_eq *E, int r, int n2, int W)
+{
+    lq_heightfield_eq prev = {0.0f, 0.0f, 0.0f};
+    int last = r;
+    for (int j = r; j < n2; j += W) {
+        prev = lq_heightfield_pcr_forward(E[j], prev);
+        E[j] = prev;
+        last = j;
+    }
+    float x = 0.0f;
+    for (int j = last; j >= r; j -= W) {
+        x = E[j].d - E[j].c * x;
+        E[j].d = x;
+    }
+}
+
 /* Step 4: even cell t's solution from its row and its odd neighbours' x (0 past the ends). */
 LQ_INLINE float lq_heightfield_pcr_even(lq_heightfield_eq e, float x_lo, float x_hi)
 {

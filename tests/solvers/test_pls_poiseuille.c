@@ -27,6 +27,7 @@
 
 #include "core/common.h"
 #include "lib/check.h"
+#include "lib/scene_run.h"
 #include "scene/config.h"
 #include "solvers/registry.h"
 
@@ -45,45 +46,6 @@ static const char *scene_text(const char *walls, int frames, char *buf, size_t c
              "pls: {viscosity: 0.08}\n",
              NX, NY, frames, walls);
     return buf;
-}
-
-typedef struct run {
-    lq_config *cfg;
-    const lq_solver_vt *vt;
-    lq_ctx ctx;
-    void *state;
-} run;
-
-static int open_scene(run *r, const char *text)
-{
-    memset(r, 0, sizeof *r);
-    char path[] = "/tmp/lq_pls_poiseuille_XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) return 1;
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    r->cfg = lq_config_load(path, 0, NULL);
-    unlink(path);
-    int rc = !r->cfg || !(r->vt = lq_registry_find(r->cfg)) || lq_ctx_open(&r->ctx, "ref", false);
-    if (!rc) rc = r->vt->create(&r->ctx, r->cfg, &r->state);
-    CHECK_MSG(rc == 0, "scene: %s", lq_error_message());
-    return rc;
-}
-
-static void close_scene(run *r)
-{
-    if (r->state) r->vt->destroy(r->state);
-    if (r->vt) lq_ctx_close(&r->ctx);
-    lq_config_free(r->cfg);
-}
-
-static double extra(const lq_frame_stats *st, const char *key)
-{
-    for (int i = 0; i < st->nextra; i++)
-        if (strcmp(st->extra[i].key, key) == 0) return st->extra[i].value;
-    CHECK_MSG(0, "no %s in the stats", key);
-    return NAN;
 }
 
 /* Runs the scene's frames; the mean cell-centre u per row over the middle third of the

@@ -60,20 +60,7 @@ static void lq_heightfield_ref_pcr_line(const float *h1, const float *b, const f
         E = T;
         T = t;
     }
-    for (int r = 0; r < W && r < n2; r++) {
-        lq_heightfield_eq prev = zero;
-        int last = r;
-        for (int j = r; j < n2; j += W) {
-            prev = lq_heightfield_pcr_forward(E[j], prev);
-            E[j] = prev;
-            last = j;
-        }
-        float x = 0.0f;
-        for (int j = last; j >= r; j -= W) {
-            x = E[j].d - E[j].c * x;
-            E[j].d = x;
-        }
-    }
+    for (int r = 0; r < W && r < n2; r++) lq_heightfield_pcr_thomas(E, r, n2, W);
     for (int t = 0; t < n; t++) {
         int j = t / 2, idx = first + t * stride;
         float x;
