@@ -129,12 +129,15 @@ static void test_twins(int nx, int ny, int nz, int mode, int wall, double air, d
     CHECK(mode ? cells > 0 && npk > 1 : cells == 0); /* no solid: no wall to close one */
     CHECK(oa.cells == cells && ob.cells == cells && oa.pockets == npk && ob.pockets == npk);
     CHECK(oa.open == ob.open && oa.open > 0);
-    /* the device's rounds stop themselves: the reference loop's count, and again with a
-     * first batch of 9 rounds (those past the end must change nothing) */
-    CHECK_MSG(oa.rounds == ob.rounds, "rounds: ref %d, OpenCL %d", oa.rounds, ob.rounds);
+    /* the device's rounds stop themselves, after at least the one that made no hook; how
+     * many depends on the order the work-items hook in (the reference's serial loop took 2
+     * here where an H200 took 3 or 4, with the same labels), so only the labels and counts
+     * are compared. Again with a first batch of 9 rounds: those past the end must change
+     * nothing (the labels below are this second find's). */
+    CHECK_MSG(ob.rounds >= 1 && (size_t)ob.rounds <= nc, "rounds: OpenCL %d", ob.rounds);
     ob.rounds_last = 9;
     CHECK_OK(lq_plspocket_find(&ob, &P.cl, mode ? &S.cl : NULL, mode, wall, h, &L.cl, &O.cl));
-    CHECK(ob.rounds == oa.rounds && ob.cells == cells && ob.pockets == npk);
+    CHECK(ob.rounds >= 1 && ob.cells == cells && ob.pockets == npk && ob.open == oa.open);
     same_ints("labels (ref vs flood fill)", &L.ref, lab, nc);
     same_ints("labels (OpenCL vs flood fill)", &L.cl, lab, nc);
     float *so = malloc(nc * 4);
