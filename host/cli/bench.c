@@ -1501,7 +1501,8 @@ static int lq_bench_pls_step(lq_bench_ctx *b, int n, lq_bench_steps *out)
  * dam break (a raised block of water in a pool over a slope; splash with a floating
  * ball, mac round a block), ms per step and the host waits each step costs. `solve`
  * (shallow): NULL for shallow.line_solve: auto, else the line solve forced, the row
- * then shallow_whole_<solve>. */
+ * then shallow_whole_<solve>; (mac) NULL for mac.pressure's default, else that method, the
+ * row mac_step_<solve>. */
 static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n, const char *solve)
 {
     char scene[1024], op[32], note[320], line[64] = "";
@@ -1510,6 +1511,8 @@ static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n, const char
              solve ? solve : "");
     if (strcmp(solver, "shallow") == 0)
         snprintf(line, sizeof line, "shallow:\n  line_solve: %s\n", solve ? solve : "auto");
+    else if (solve)
+        snprintf(line, sizeof line, "mac:\n  pressure: %s\n", solve);
     if (!lq_bench_op(op)) return LQ_OK;
     const double L = mac ? 1.28 : 10.0, h = L / n;
     if (mac)
@@ -1517,8 +1520,8 @@ static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n, const char
                  "solver: mac\ngrid:\n  size: [%d, %d, %d]\n  cell: %.9g\ntime:\n  frames: 1000\n"
                  "  fps: 30\nliquid:\n  - box: {min: [0, 0, 0], max: [0.4, 0.5, 0.56]}\n"
                  "obstacles:\n  - box: {min: [0.8, 0, 0.2], max: [0.9, 0.25, 0.36]}\n"
-                 "output:\n  preview: false\n",
-                 n, n, n, h);
+                 "output:\n  preview: false\n%s",
+                 n, n, n, h, line);
     else
         snprintf(scene, sizeof scene,
                  "solver: %s\ngrid:\n  size: [%d, %d]\n  cell: %.9g\ntime:\n  frames: 1000\n"
@@ -1546,11 +1549,14 @@ static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n, const char
                          LQ_HEIGHTFIELD_SOLVE_PCR
                      ? "pcr"
                      : "thomas");
+    char its[96] = "";
+    if (mac)
+        snprintf(its, sizeof its, ", pressure in the time: %.1f %s a step", r.iters,
+                 solve ? "PCG iterations and sweeps" : "sweeps");
     snprintf(note, sizeof note,
              "the solver's whole step, dam break, %d steps timed; %.2f host waits a step (%.1f "
              "KiB)%s%s [copy %.1f GB/s]",
-             r.steps, r.waits, r.bytes / 1024, mac ? ", pressure sweeps in the time" : "", line,
-             b->copy_gbs);
+             r.steps, r.waits, r.bytes / 1024, its, line, b->copy_gbs);
     lq_bench_row_steps(b, op, n, cells, r.ms, 0, &r, note);
     fflush(stdout);
     return LQ_OK;
@@ -1687,6 +1693,8 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
              * size asked for with --size */
             if (!rc && (sizes3[i] <= 64 || nsizes3 == 1))
                 rc = lq_bench_whole(b, "mac", sizes3[i], NULL);
+            if (!rc && (sizes3[i] <= 64 || nsizes3 == 1))
+                rc = lq_bench_whole(b, "mac", sizes3[i], "mgpcg");
         }
         b->dims = 2;
     }

@@ -137,6 +137,9 @@ const lq_tolerance lq_tolerances[] = {
     {"pressure.jacobi_sweep", 0, 0, 1,
      "stored δp, then each face from its two cells in a fixed order: exact"},
     {"pressure.solve", 0, 0, 1, "a sequence of the exact operations above: exact"},
+    {"pressure.mgpcg", 0, 0, 1,
+     "the Poisson module's exact system, lists and PCG (poisson.solve), then Jacobi's exact "
+     "face pass with the solution and exact red-black sweeps: exact"},
     {"pressure.surface_prep", 0, 0, 1,
      "mac.surface_solve: kinds, weights copied from the host's table, one product per held "
      "p: exact"},

@@ -401,7 +401,7 @@ enum { LQ_CONFIG_SURFACE_MARKERS, LQ_CONFIG_SURFACE_HEIGHTFIELD, LQ_CONFIG_SURFA
 typedef struct lq_config_mac {
     bool preset_paper; /* mac.preset: paper (else liquidcl), already applied below */
     double viscosity, upwind;
-    bool jacobi; /* pressure: jacobi (else red-black) */
+    int pressure; /* mac.pressure: 0 red-black, 1 jacobi, 2 mgpcg */
     bool has_beta0;
     double beta0;
     int max_sweeps;

@@ -643,8 +643,14 @@ const lq_key lq_scene_keys[] = {
             "Donor-cell share γ of eq. 2's convective terms: 0 is the paper's centred "
             "differences (unstable for nearly inviscid flow: a dam break blew up), 1 fully "
             "upwinded (stable, first order)."),
-    K_ENUM("mac.pressure", 0, MAC, "red-black|jacobi", "red-black",
-           "The pressure iteration of eq. 5-9: red-black ordered sweeps, or weighted Jacobi."),
+    K_ENUM("mac.pressure", 0, MAC, "red-black|jacobi|mgpcg", "red-black",
+           "The pressure iteration of eq. 5-9: red-black ordered sweeps, weighted Jacobi, or "
+           "mgpcg: the same equations (their fixed point, with the surface conditions and "
+           "Gates' boundary velocities as boundary data) solved by the multigrid-preconditioned "
+           "CG of the pls solver, then red-black sweeps until the same test holds (usually "
+           "none). Its iterations stay nearly flat as the grid grows (docs/PERFORMANCE.md); "
+           "needs cubic cells. stats: pressure_iterations counts CG's iterations and the "
+           "sweeps."),
     K_FLOAT("mac.beta0", GT, MAC, 0, 2, NULL, "",
             "β0 of eq. 7, SOR's over-relaxation (the paper used 1.7 with red-black sweeps; "
             "Jacobi converges only up to 1). Default: red-black 2/(1 + sin(π/N)) for the "

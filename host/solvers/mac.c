@@ -696,12 +696,15 @@ static int lq_mac_pressure_setup(lq_mac *s, lq_ctx *ctx, const lq_config *cfg)
     const lq_config_mac *m = &cfg->mac;
     int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
     float h = (float)s->dx;
-    s->pressure_params =
-        lq_pressure_params_of(m->jacobi ? LQ_PRESSURE_JACOBI : LQ_PRESSURE_RED_BLACK, 0.01f, h, h,
-                              h, (float)m->epsilon, m->max_sweeps);
+    static const lq_pressure_method methods[] = {LQ_PRESSURE_RED_BLACK, LQ_PRESSURE_JACOBI,
+                                                 LQ_PRESSURE_MGPCG};
+    s->pressure_params = lq_pressure_params_of(methods[m->pressure], 0.01f, h, h, h,
+                                               (float)m->epsilon, m->max_sweeps);
+    if (m->pressure == 2) rc = lq_pressure_mg_init(&s->pressure);
+    if (rc) return rc;
     if (m->has_beta0) {
         s->pressure_params.beta0 = (float)m->beta0;
-    } else if (s->pressure_params.method == LQ_PRESSURE_RED_BLACK) {
+    } else if (s->pressure_params.method != LQ_PRESSURE_JACOBI) { /* mgpcg's red-black too */
         /* β0 is SOR's ω: near 2/(1 + sin(π/N)) the sweeps grow like N, not N² (at 1.7 a
          * 2D dam break 320 cells long never reached ε within 1000 sweeps and blew up) */
         int mm = LQ_MAX(LQ_MAX(nx, ny), nz) - 2;

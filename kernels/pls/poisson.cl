@@ -23,6 +23,13 @@ kernel void poisson_setup(global const float *phi, global const float *sdf, int 
                           mask, diag);
 }
 
+kernel void poisson_setup_kinds(global const uchar *flags, global const float *sw, int has_sw,
+                                global uchar *mask, global float *diag)
+{
+    CELL_IDS
+    lq_poisson_setup_kind_cell(flags, has_sw ? sw : 0, i, j, k, NX, NY, NZ, mask, diag);
+}
+
 kernel void poisson_apply(global const float *x, global const uchar *mask, global const float *diag,
                           global float *y)
 {
@@ -169,6 +176,14 @@ kernel void poisson_mg_state(global const float *phi, global const float *sdf, i
     int c = get_global_id(0);
     if (c >= NX * NY * NZ) return;
     lq_poisson_state_cell(phi, sdf, has_sdf, mask, state, c);
+}
+
+kernel void poisson_mg_state_kinds(global const uchar *flags, global const uchar *mask,
+                                   global uchar *state)
+{
+    int c = get_global_id(0);
+    if (c >= NX * NY * NZ) return;
+    lq_poisson_state_kind_cell(flags, mask, state, c);
 }
 
 kernel void poisson_mg_coarsen(global const uchar *fine, int fnx, int fny, int fnz,

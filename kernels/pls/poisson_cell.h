@@ -116,6 +116,52 @@ LQ_INLINE void lq_poisson_setup_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const
     diag[c] = m & LQ_POISSON_UNKNOWN ? d : 0.0f;
 }
 
+/* --- the system from cell kinds: `mac`'s pressure by PCG (issue 14 item 3) ------------------
+ * Foster & Metaxas's iteration (kernels/mac/pressure_cell.h, eq. 6–9) moves each face of a
+ * FULL cell by ±(δt/δ) δp unless the cell across is SOLID, INFLOW or off the grid, and adds
+ * δp to p. Its fixed point, with P the sum of the δp, is: per FULL cell c,
+ *   Σ_open faces f (δt/h²) w_f (P_c − P_n [n FULL]) = D_c      (eq. 5's D of the velocities
+ * before the iteration; w_f the weight mac.surface_solve gives a face, 1 otherwise). Times
+ * h²/δt this is A P = b of this module with b = −(h/δt)·(net outflow) (lq_poisson_rhs_cell):
+ * a FULL neighbour couples (bit n, A_cc += 1); any other open neighbour (EMPTY, a held
+ * SURFACE cell, OUTFLOW) holds δp = 0, a Dirichlet term A_cc += w_f; SOLID, INFLOW and the
+ * grid's edge close the face. The weights (lq_pressure_surface_prep_cell: sw[c] weighs c's
+ * +y face) only ever fall on faces toward a held or EMPTY cell, so the off-diagonal stays
+ * −1 and A symmetric. flags: uchar LQ_MAC_* per cell as the iteration reads them (after the
+ * surface prep); sw: NULL (0 in OpenCL) for weights 1. */
+LQ_INLINE int lq_poisson_kind_open(int kind)
+{
+    return kind != LQ_MAC_SOLID && kind != LQ_MAC_INFLOW;
+}
+
+LQ_INLINE void lq_poisson_setup_kind_cell(LQ_GLOBAL const unsigned char *flags,
+                                          LQ_GLOBAL const float *sw, int i, int j, int k, int nx,
+                                          int ny, int nz, LQ_GLOBAL unsigned char *mask,
+                                          LQ_GLOBAL float *diag)
+{
+    int c = LQ_MAC_CELL(i, j, k, nx, ny);
+    unsigned int m = 0;
+    float d = 0.0f;
+    if (flags[c] == LQ_MAC_FULL) {
+        int faces = nz > 1 ? 6 : 4;
+        for (int n = 0; n < faces; n++) {
+            int q = lq_poisson_neighbour(i, j, k, n, nx, ny, nz);
+            if (q < 0 || !lq_poisson_kind_open(flags[q])) continue; /* closed face */
+            if (flags[q] == LQ_MAC_FULL) {
+                d = d + 1.0f;
+                m |= 1u << n;
+            } else {
+                float wf = !sw ? 1.0f : (n == 2 ? sw[q] : (n == 3 ? sw[c] : 1.0f));
+                d = d + wf;
+                m |= LQ_POISSON_DIRICHLET;
+            }
+        }
+        if (d > 0.0f) m |= LQ_POISSON_UNKNOWN;
+    }
+    mask[c] = (unsigned char)m;
+    diag[c] = m & LQ_POISSON_UNKNOWN ? d : 0.0f;
+}
+
 /* Σ of x over the liquid neighbours of c, in face order. */
 LQ_INLINE float lq_poisson_neighbour_sum(LQ_GLOBAL const float *x, unsigned int m, int i, int j,
                                          int k, int nx, int ny, int nz)
@@ -428,10 +474,12 @@ typedef float lq_cg_real; /* not used: the host runs CG's scalars (poisson.c) */
 typedef double lq_cg_real;
 #endif
 
-#define LQ_CG_RZ    0  /* r·z (r·r without a preconditioner) */
-#define LQ_CG_DQ    1  /* d·A d */
-#define LQ_CG_RR    2  /* r·r, recursive */
-#define LQ_CG_GOAL  3  /* stop at sqrt(r·r) ≤ goal (set by the host) */
+#define LQ_CG_RZ 0 /* r·z (r·r without a preconditioner) */
+#define LQ_CG_DQ 1 /* d·A d */
+#define LQ_CG_RR 2 /* r·r, recursive */
+#define LQ_CG_GOAL                                                                                 \
+    3                  /* stop at sqrt(r·r) ≤ goal (set by the host; with LQ_CG_BNORM the       \
+                        * host's is a floor under tol·‖b‖) */
 #define LQ_CG_STATE 4  /* LQ_CG_RUN, LQ_CG_CONVERGED, LQ_CG_BREAKDOWN */
 #define LQ_CG_ITER  5  /* iterations done */
 #define LQ_CG_ALPHA 6  /* α as the float the update uses */
@@ -461,7 +509,9 @@ LQ_INLINE void lq_poisson_cg_stage(LQ_GLOBAL const float *partial, int groups,
     for (int g = 0; g < groups; g++) sum += (lq_cg_real)partial[g];
     if (stage == LQ_CG_BNORM) {
         s[LQ_CG_BB] = sum;
-        s[LQ_CG_GOAL] = s[LQ_CG_TOL] * sqrt(sum);
+        lq_cg_real goal = s[LQ_CG_TOL] * sqrt(sum);
+        if (goal < s[LQ_CG_GOAL]) goal = s[LQ_CG_GOAL]; /* the host's absolute floor */
+        s[LQ_CG_GOAL] = goal;
         return;
     }
     if (stage == LQ_CG_START) {
@@ -609,6 +659,20 @@ LQ_INLINE void lq_poisson_state_cell(LQ_GLOBAL const float *phi, LQ_GLOBAL const
     if (mask[c] & LQ_POISSON_UNKNOWN)
         s = LQ_POISSON_ST_UNKNOWN;
     else if (phi[c] > 0.0f && !lq_poisson_solid(phi, sdf, has_sdf, c))
+        s = LQ_POISSON_ST_AIR;
+    state[c] = s;
+}
+
+/* Level 0's state from cell kinds (lq_poisson_setup_kind_cell): an open cell that is not
+ * FULL holds δp = 0, the air of the coarse levels. */
+LQ_INLINE void lq_poisson_state_kind_cell(LQ_GLOBAL const unsigned char *flags,
+                                          LQ_GLOBAL const unsigned char *mask,
+                                          LQ_GLOBAL unsigned char *state, int c)
+{
+    unsigned char s = 0;
+    if (mask[c] & LQ_POISSON_UNKNOWN)
+        s = LQ_POISSON_ST_UNKNOWN;
+    else if (flags[c] != LQ_MAC_FULL && lq_poisson_kind_open(flags[c]))
         s = LQ_POISSON_ST_AIR;
     state[c] = s;
 }

@@ -29,7 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/interrupt.h" /* a long iteration stops for Ctrl-C (the frame is abandoned) */
+#include "core/interrupt.h"  /* a long iteration stops for Ctrl-C (the frame is abandoned) */
+#include "ops/pls/poisson.h" /* LQ_PRESSURE_MGPCG */
 
 static const char *const lq_pressure_sources[] = {
     "kernels/common/lq_shared.h", "kernels/common/mac_grid.h", "kernels/mac/pressure_cell.h",
@@ -151,8 +152,33 @@ int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz
 
 void lq_pressure_ops_release(lq_pressure_ops *o)
 {
+    if (o->mg) {
+        lq_poisson_ops_release(o->mg);
+        free(o->mg);
+        o->mg = NULL;
+    }
+    lq_field_release(&o->mg_b);
+    lq_field_release(&o->mg_x);
     lq_program_release(&lq_pressure_program, o, &o->program);
     lq_field_release(&o->ctl);
+}
+
+int lq_pressure_mg_init(lq_pressure_ops *o)
+{
+    if (o->mg) return LQ_OK;
+    o->mg = calloc(1, sizeof *o->mg);
+    if (!o->mg) return lq_error(LQ_ESIM, "pressure: out of host memory");
+    int rc = lq_poisson_ops_init(o->mg, o->ctx, o->nx, o->ny, o->nz);
+    if (rc) {
+        free(o->mg);
+        o->mg = NULL;
+        return rc;
+    }
+    rc = lq_field_alloc(o->ctx, &o->mg_b, "pressure.mg_b", o->nx, o->ny, o->nz, 4);
+    if (!rc) rc = lq_field_alloc(o->ctx, &o->mg_x, "pressure.mg_x", o->nx, o->ny, o->nz, 4);
+    if (!rc) rc = lq_field_zero(&o->mg_b, 0);
+    if (!rc) rc = lq_field_zero(&o->mg_x, 0);
+    return rc;
 }
 
 /* The cells (local size left to the runtime). */
@@ -240,20 +266,32 @@ int lq_pressure_jacobi_sweep(lq_pressure_ops *o, lq_pressure_state *st,
                   LQ_MEM(st->w),    LQ_MEM(st->flags), LQ_MEM(LQ_PRESSURE_SW(st)),
                   LQ_VAL(weighted), LQ_VAL(c.idx),     LQ_VAL(c.idy),
                   LQ_VAL(c.idz),    LQ_VAL(c.beta)};
+    int rc = lq_kernel_launch(&o->jacobi_dp, lq_pressure_cells(st), LQ_ARGS(a));
+    return rc ? rc : lq_pressure_apply(o, st, prm, &st->dp);
+}
+
+int lq_pressure_apply(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressure_params *prm,
+                      const lq_field *dp)
+{
+    assert(dp->count == (size_t)st->nx * st->ny * st->nz && dp->elem == 4);
+    if (IS_REF(o)) {
+        lq_pressure_ref_apply(st, prm, dp);
+        return LQ_OK;
+    }
+    lq_pressure_coef c = lq_pressure_coef_of(prm, st->nx, st->ny, st->nz);
+    int weighted = st->sw != NULL;
     lq_arg b[] = {LQ_MEM(st->u),
                   LQ_MEM(st->v),
                   LQ_MEM(st->w),
                   LQ_MEM(st->p),
-                  LQ_MEM(&st->dp),
+                  LQ_MEM(dp),
                   LQ_MEM(st->flags),
                   LQ_MEM(LQ_PRESSURE_SW(st)),
                   LQ_VAL(weighted),
                   LQ_VAL(c.tx),
                   LQ_VAL(c.ty),
                   LQ_VAL(c.tz)};
-    int rc = lq_kernel_launch(&o->jacobi_dp, lq_pressure_cells(st), LQ_ARGS(a));
-    if (!rc) rc = lq_kernel_launch(&o->jacobi_apply, lq_pressure_cells(st), LQ_ARGS(b));
-    return rc;
+    return lq_kernel_launch(&o->jacobi_apply, lq_pressure_cells(st), LQ_ARGS(b));
 }
 
 int lq_pressure_surface_prep(lq_pressure_ops *o, const lq_field *flags, lq_field *out, lq_field *p,
@@ -403,10 +441,48 @@ static int lq_pressure_solve_dev(lq_pressure_ops *o, lq_pressure_state *st,
     return rc;
 }
 
+/* LQ_PRESSURE_MGPCG: the iteration's fixed point (kernels/pls/poisson_cell.h,
+ * lq_poisson_setup_kind_cell: A P = (h²/δt) D over the FULL cells) by the `pls` module's
+ * multigrid-preconditioned CG, to ‖r‖ ≤ ε h²/δt (then max |D| ≤ ε but for the round-off of
+ * the face updates) or the relative LQ_PRESSURE_MG_TOL, whichever is larger; the faces and p
+ * then move by P as one Jacobi pass 2 would (eq. 8–9), and red-black sweeps (β0 of prm) run
+ * until max |D| < ε as the paper's iteration stops, usually none: the first check passes. */
+static int lq_pressure_solve_mg(lq_pressure_ops *o, lq_pressure_state *st,
+                                const lq_pressure_params *prm, int *sweeps, float *maxdiv)
+{
+    if (!o->mg) return lq_error(LQ_EINPUT, "pressure: mgpcg asked for without lq_pressure_mg_init");
+    if (!(prm->dx == prm->dy && (prm->dx == prm->dz || st->nz == 1)))
+        return lq_error(LQ_EINPUT, "pressure: mgpcg needs cubic cells (got %g × %g × %g)",
+                        (double)prm->dx, (double)prm->dy, (double)prm->dz);
+    double h = prm->dx, dt = prm->dt;
+    lq_poisson_params pp = {.dt = prm->dt,
+                            .h = prm->dx,
+                            .solver = LQ_POISSON_PCG,
+                            .precond = LQ_POISSON_PRECOND_MG,
+                            .tol = LQ_PRESSURE_MG_TOL,
+                            .goal_abs = (float)((double)prm->eps * h * h / dt),
+                            .max_iter = LQ_PRESSURE_MG_MAX_ITER};
+    lq_poisson_stats ps;
+    int rc = lq_poisson_build_kinds(o->mg, st->flags, st->sw, &pp);
+    if (!rc) rc = lq_poisson_rhs(o->mg, st->u, st->v, st->w, &o->mg_b, &pp);
+    if (!rc) rc = lq_field_zero(&o->mg_x, 0);
+    if (!rc) rc = lq_poisson_solve(o->mg, &o->mg_b, &o->mg_x, &pp, &ps);
+    if (!rc) rc = lq_pressure_apply(o, st, prm, &o->mg_x);
+    lq_pressure_params rb = *prm;
+    rb.method = LQ_PRESSURE_RED_BLACK;
+    int polish = 0;
+    if (!rc) rc = lq_pressure_solve(o, st, &rb, &polish, maxdiv);
+    o->mg_iterations = rc ? 0 : ps.iterations;
+    o->mg_sweeps = polish;
+    if (sweeps) *sweeps = o->mg_iterations + polish;
+    return rc;
+}
+
 int lq_pressure_solve(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressure_params *prm,
                       int *sweeps, float *maxdiv)
 {
     int done = 0;
+    if (prm->method == LQ_PRESSURE_MGPCG) return lq_pressure_solve_mg(o, st, prm, sweeps, maxdiv);
     if (!IS_REF(o) && !o->host_stop) {
         int rc = lq_pressure_check_params(prm);
         return rc ? rc : lq_pressure_solve_dev(o, st, prm, sweeps, maxdiv);

@@ -21,6 +21,11 @@ int lq_pressure_state_init(lq_pressure_state *st, lq_ctx *ctx, int nx, int ny, i
 void lq_pressure_state_release(lq_pressure_state *st);
 int lq_pressure_ops_init(lq_pressure_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
 void lq_pressure_ops_release(lq_pressure_ops *o);
+/* The Poisson module and its two vectors for LQ_PRESSURE_MGPCG (once; released with the ops). */
+int lq_pressure_mg_init(lq_pressure_ops *o);
+/* CG's relative floor and iteration cap for LQ_PRESSURE_MGPCG (lq_pressure_solve). */
+#define LQ_PRESSURE_MG_TOL      1e-7f
+#define LQ_PRESSURE_MG_MAX_ITER 100
 /* Eq. 5 into st->div (FULL cells; 0 elsewhere) and max |D| over FULL cells into
  * st->dmax; when maxdiv is not NULL the max is read back (a wait), +inf when some D is
  * not finite. */
@@ -37,8 +42,14 @@ int lq_pressure_rb_full_sweep(lq_pressure_ops *o, lq_pressure_state *st,
 /* One Jacobi sweep: δp into st->dp for every FULL cell, then faces and p. */
 int lq_pressure_jacobi_sweep(lq_pressure_ops *o, lq_pressure_state *st,
                              const lq_pressure_params *prm);
+/* Jacobi's pass 2 with a given δp (per cell, 0 off the FULL cells): the faces by eq. 8 and
+ * p += δp (eq. 9). */
+int lq_pressure_apply(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressure_params *prm,
+                      const lq_field *dp);
 /* Sweeps (prm->method) until max |D| < eps, checked before the first sweep and every
- * check_every sweeps, or until max_sweeps. *sweeps: sweeps done; *maxdiv: the last
+ * check_every sweeps, or until max_sweeps. LQ_PRESSURE_MGPCG: PCG first (lq_pressure_mg_init
+ * before), then red-black sweeps to the same test; *sweeps counts CG's iterations and the
+ * sweeps (o->mg_iterations, o->mg_sweeps each). *sweeps: sweeps done; *maxdiv: the last
  * max |D| measured (above eps when the cap stopped it: not an error). LQ_ESIM when D
  * stops being finite; LQ_EINPUT for impossible params. */
 int lq_pressure_solve(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressure_params *prm,

@@ -51,10 +51,17 @@ void lq_pressure_ref_jacobi_sweep(lq_pressure_state *st, const lq_pressure_param
                 lq_pressure_jacobi_dp_cell(F(&st->dp), F(st->u), F(st->v), F(st->w), UC(st->flags),
                                            SW(st), i, j, k, nx, ny, nz, c.idx, c.idy, c.idz,
                                            c.beta);
+    lq_pressure_ref_apply(st, prm, &st->dp);
+}
+
+void lq_pressure_ref_apply(lq_pressure_state *st, const lq_pressure_params *prm, const lq_field *dp)
+{
+    int nx = st->nx, ny = st->ny, nz = st->nz;
+    lq_pressure_coef c = lq_pressure_coef_of(prm, nx, ny, nz);
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++)
-                lq_pressure_jacobi_apply_cell(F(st->u), F(st->v), F(st->w), F(st->p), F(&st->dp),
+                lq_pressure_jacobi_apply_cell(F(st->u), F(st->v), F(st->w), F(st->p), F(dp),
                                               UC(st->flags), SW(st), i, j, k, nx, ny, c.tx, c.ty,
                                               c.tz);
 }

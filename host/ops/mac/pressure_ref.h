@@ -27,7 +27,10 @@
 
 typedef enum lq_pressure_method {
     LQ_PRESSURE_RED_BLACK, /* red-black ordered sweeps (SOR) */
-    LQ_PRESSURE_JACOBI     /* weighted Jacobi */
+    LQ_PRESSURE_JACOBI,    /* weighted Jacobi */
+    LQ_PRESSURE_MGPCG      /* the same fixed point by multigrid-preconditioned CG (the `pls`
+                            * Poisson module, host/ops/mac/pressure.c), red-black after it
+                            * until max |D| < ε */
 } lq_pressure_method;
 
 #define LQ_PRESSURE_BETA0_RB     1.7f /* the paper's β0 (§3.1) */
@@ -100,7 +103,11 @@ typedef struct lq_pressure_ops {
     lq_field ctl;    /* int[LQ_PRESSURE_CTL_COUNT]: the device-side stop (pressure_cell.h);
                       * its state is LQ_PRESSURE_RUN between solves */
     int last_checks; /* the last solve's checks (its first batch) */
-    int host_stop;   /* 1: the host tests every check (the loop before the device stop) */
+    struct lq_poisson_ops *mg; /* LQ_PRESSURE_MGPCG: the Poisson module (lq_pressure_mg_init) */
+    lq_field mg_b, mg_x;       /* its right-hand side and solution (the sum of the δp) */
+    int mg_iterations;         /* the last MGPCG solve's CG iterations */
+    int mg_sweeps;             /* and the red-black sweeps after it */
+    int host_stop;             /* 1: the host tests every check (the loop before the device stop) */
 } lq_pressure_ops;
 
 /* The table per marker count m = 0 ... per_cell (f = m / per_cell held at ≥ 0.1), from
@@ -114,6 +121,8 @@ void lq_pressure_ref_divergence(lq_pressure_state *st, const lq_pressure_params 
                                 float *maxdiv);
 void lq_pressure_ref_rb_sweep(lq_pressure_state *st, const lq_pressure_params *prm, int parity);
 void lq_pressure_ref_jacobi_sweep(lq_pressure_state *st, const lq_pressure_params *prm);
+void lq_pressure_ref_apply(lq_pressure_state *st, const lq_pressure_params *prm,
+                           const lq_field *dp);
 void lq_pressure_ref_surface_prep(const lq_field *flags, lq_field *out, lq_field *p, lq_field *sw,
                                   const lq_field *count, const lq_field *table, int per_cell);
 

@@ -42,6 +42,8 @@ static int lq_poisson_mode(const lq_field *sdf, const lq_poisson_params *prm)
 /* The module's kernels (ops_init builds them, ops_release frees them). */
 static const lq_kernel_slot lq_poisson_kernels[] = {
     LQ_KERNEL(lq_poisson_ops, setup, "poisson_setup"),
+    LQ_KERNEL(lq_poisson_ops, setup_kinds, "poisson_setup_kinds"),
+    LQ_KERNEL(lq_poisson_ops, mg_state_kinds, "poisson_mg_state_kinds"),
     LQ_KERNEL(lq_poisson_ops, apply, "poisson_apply"),
     LQ_KERNEL(lq_poisson_ops, residual, "poisson_residual"),
     LQ_KERNEL(lq_poisson_ops, sor, "poisson_sor"),
@@ -88,6 +90,8 @@ static int lq_poisson_bind(lq_poisson_ops *o)
     int dim3 = o->nz > 1;
     lq_binding b[] = {
         {&o->setup, {[6] = mask, [7] = diag}},
+        {&o->setup_kinds, {[3] = mask, [4] = diag}},
+        {&o->mg_state_kinds, {[1] = mask, [2] = LQ_MEM(&o->lv[0].state)}},
         {&o->apply, {[1] = mask, [2] = diag}},
         {&o->residual, {[3] = mask, [4] = diag}},
         {&o->sor, {[3] = mask, [4] = diag}},
@@ -229,6 +233,19 @@ int lq_poisson_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf
     lq_arg a[] = {LQ_MEM(phi),   LQ_MEM(s),    LQ_VAL(has_sdf), LQ_VAL(wall),
                   LQ_VAL(ghost), LQ_VAL(tmin), LQ_KEEP,         LQ_KEEP};
     return lq_kernel_launch(&o->setup, lq_poisson_cells(o), LQ_ARGS(a));
+}
+
+int lq_poisson_setup_kinds(lq_poisson_ops *o, const lq_field *flags, const lq_field *sw)
+{
+    assert(flags->count == (size_t)o->nx * o->ny * o->nz && flags->elem == 1);
+    assert(!sw || sw->count >= flags->count);
+    if (IS_REF(o)) {
+        lq_poisson_ref_setup_kinds(o, flags, sw);
+        return LQ_OK;
+    }
+    int has_sw = sw != NULL;
+    lq_arg a[] = {LQ_MEM(flags), LQ_MEM(sw ? sw : &o->diag), LQ_VAL(has_sw), LQ_KEEP, LQ_KEEP};
+    return lq_kernel_launch(&o->setup_kinds, lq_poisson_cells(o), LQ_ARGS(a));
 }
 
 int lq_poisson_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y)
@@ -602,6 +619,8 @@ static lq_field *lq_poisson_ldiag(lq_poisson_ops *o, int l)
     return l ? &o->lv[l].diag : &o->diag;
 }
 
+static int lq_poisson_mg_coarsen(lq_poisson_ops *o, const lq_poisson_params *prm);
+
 int lq_poisson_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                         const lq_poisson_params *prm)
 {
@@ -610,10 +629,17 @@ int lq_poisson_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *
         lq_poisson_ref_mg_build(o, phi, sdf, prm);
         return LQ_OK;
     }
-    int has_sdf = lq_poisson_mode(sdf, prm), wall = prm->wall_dirichlet, dim3 = o->nz > 1;
+    int has_sdf = lq_poisson_mode(sdf, prm);
     const lq_field *s = sdf ? sdf : phi;
     lq_arg a[] = {LQ_MEM(phi), LQ_MEM(s), LQ_VAL(has_sdf), LQ_KEEP, LQ_KEEP};
     int rc = lq_kernel_launch(&o->mg_state, lq_range_1d(lq_poisson_count(o), 0), LQ_ARGS(a));
+    return rc ? rc : lq_poisson_mg_coarsen(o, prm);
+}
+
+/* The coarse levels from level 0's state (both builds). */
+static int lq_poisson_mg_coarsen(lq_poisson_ops *o, const lq_poisson_params *prm)
+{
+    int wall = prm->wall_dirichlet, dim3 = o->nz > 1, rc = LQ_OK;
     for (int l = 1; l < o->levels && !rc; l++) {
         lq_poisson_level *f = &o->lv[l - 1], *c = &o->lv[l];
         lq_arg ca[] = {LQ_MEM(&f->state), LQ_VAL(f->nx), LQ_VAL(f->ny), LQ_VAL(f->nz),
@@ -850,6 +876,27 @@ up:
 }
 
 /* --- the system and the solvers --------------------------------------------------------- */
+
+int lq_poisson_build_kinds(lq_poisson_ops *o, const lq_field *flags, const lq_field *sw,
+                           const lq_poisson_params *prm)
+{
+    int rc = lq_poisson_setup_kinds(o, flags, sw);
+    o->mg_ready = 0;
+    if (!rc && prm->precond == LQ_POISSON_PRECOND_MG) {
+        o->mg_ready = 1;
+        if (IS_REF(o)) {
+            lq_poisson_ref_mg_state_kinds(o, flags);
+            lq_poisson_ref_mg_coarsen(o, prm);
+        } else {
+            lq_arg a[] = {LQ_MEM(flags), LQ_KEEP, LQ_KEEP};
+            rc = lq_kernel_launch(&o->mg_state_kinds, lq_range_1d(lq_poisson_count(o), 0),
+                                  LQ_ARGS(a));
+            if (!rc) rc = lq_poisson_mg_coarsen(o, prm);
+        }
+    }
+    if (!rc) rc = lq_poisson_lists(o);
+    return rc;
+}
 
 int lq_poisson_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                      const lq_poisson_params *prm)
@@ -1202,7 +1249,8 @@ int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,
     if (rc) return rc;
     st->b_norm = bb < 0 ? 1 : sqrt(bb); /* (bb < 0: set after the solve) */
     double tol = prm->tol > 0 ? prm->tol : 1e-5;
-    double goal = bb < 0 ? 0 : tol * st->b_norm;
+    double floor = prm->goal_abs > 0 ? prm->goal_abs : 0; /* (the device takes the larger) */
+    double goal = bb < 0 ? floor : fmax(tol * st->b_norm, floor);
     if (!(st->b_norm > 0)) {
         st->converged = 1;
         rc = lq_field_zero(p, 0);

@@ -19,6 +19,13 @@ int lq_poisson_step(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                     const lq_poisson_params *prm, lq_poisson_stats *st);
 int lq_poisson_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                      const lq_poisson_params *prm);
+/* The same system from cell kinds instead of φ and sdf: `mac`'s pressure (Foster & Metaxas's
+ * iteration's fixed point, poisson_cell.h lq_poisson_setup_kind_cell; flags uchar LQ_MAC_* per
+ * cell, sw NULL or mac.surface_solve's face weights). Solve with lq_poisson_rhs and
+ * lq_poisson_solve as for `pls` (cubic cells of size prm->h); the faces move by the caller's
+ * rules (host/ops/mac/pressure.c). */
+int lq_poisson_build_kinds(lq_poisson_ops *o, const lq_field *flags, const lq_field *sw,
+                           const lq_poisson_params *prm);
 int lq_poisson_rhs(lq_poisson_ops *o, const lq_field *u, const lq_field *v, const lq_field *w,
                    lq_field *b, const lq_poisson_params *prm);
 int lq_poisson_solve(lq_poisson_ops *o, const lq_field *b, lq_field *p,

@@ -7,9 +7,10 @@
  */
 #include "ops/pls/poisson_ref.h"
 
-#define F(fld)  ((float *)(fld)->host)
-#define CF(fld) ((const float *)(fld)->host)
-#define UC(fld) ((unsigned char *)(fld)->host)
+#define F(fld)   ((float *)(fld)->host)
+#define CF(fld)  ((const float *)(fld)->host)
+#define UC(fld)  ((unsigned char *)(fld)->host)
+#define CUC(fld) ((const unsigned char *)(fld)->host)
 
 #define FOR_CELLS(o)                                                                               \
     for (int k = 0; k < (o)->nz; k++)                                                              \
@@ -28,6 +29,13 @@ void lq_poisson_ref_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field
                                             : 1,
                           prm->wall_dirichlet, !prm->cell_centre, tmin, i, j, k, o->nx, o->ny,
                           o->nz, UC(&o->mask), F(&o->diag));
+}
+
+void lq_poisson_ref_setup_kinds(lq_poisson_ops *o, const lq_field *flags, const lq_field *sw)
+{
+    FOR_CELLS(o)
+    lq_poisson_setup_kind_cell(CUC(flags), sw ? CF(sw) : NULL, i, j, k, o->nx, o->ny, o->nz,
+                               UC(&o->mask), F(&o->diag));
 }
 
 void lq_poisson_ref_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y)
@@ -142,13 +150,26 @@ void lq_poisson_ref_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_fi
                              const lq_poisson_params *prm)
 {
     const float *s = sdf ? CF(sdf) : CF(phi);
-    int n = o->nx * o->ny * o->nz, dim3 = o->nz > 1;
+    int n = o->nx * o->ny * o->nz;
     for (int c = 0; c < n; c++)
         lq_poisson_state_cell(CF(phi), s,
                               !sdf              ? 0
                               : prm->object_air ? LQ_POISSON_OBJECT_AIR
                                                 : 1,
                               UC(&o->mask), UC(&o->lv[0].state), c);
+    lq_poisson_ref_mg_coarsen(o, prm);
+}
+
+void lq_poisson_ref_mg_state_kinds(lq_poisson_ops *o, const lq_field *flags)
+{
+    int n = o->nx * o->ny * o->nz;
+    for (int c = 0; c < n; c++)
+        lq_poisson_state_kind_cell(CUC(flags), UC(&o->mask), UC(&o->lv[0].state), c);
+}
+
+void lq_poisson_ref_mg_coarsen(lq_poisson_ops *o, const lq_poisson_params *prm)
+{
+    int dim3 = o->nz > 1;
     for (int l = 1; l < o->levels; l++) {
         lq_poisson_level *f = &o->lv[l - 1], *c = &o->lv[l];
         for (int k = 0; k < c->nz; k++)

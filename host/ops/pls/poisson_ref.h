@@ -58,6 +58,7 @@ typedef struct lq_poisson_params {
     lq_poisson_precond_kind precond;
     float omega;     /* SOR: 0 → 2/(1 + sin(π/N)), N the longest side; Jacobi: 0 → 1 */
     float tol;       /* stop at ‖r‖ ≤ tol ‖b‖ (0: 1e-5) */
+    float goal_abs;  /* PCG: or at ‖r‖ ≤ goal_abs, whichever is larger (b's units; 0: none) */
     int max_iter;    /* 0: 1000 */
     int check_every; /* SOR/Jacobi: residual every this many iterations (0: 1) */
 } lq_poisson_params;
@@ -125,11 +126,11 @@ typedef struct lq_poisson_ops {
     int mg_ready;       /* the hierarchy matches the last build */
     lq_poisson_level lv[LQ_POISSON_MAX_LEVELS];
     cl_program program;
-    lq_kernel setup, apply, residual, sor, jacobi, cg_update, cg_direction, precond_jacobi, reduce,
-        rhs, project, mg_state, mg_coarsen, mg_system, mg_smooth, mg_residual, mg_restrict,
-        mg_prolong, mg_coarse, apply_dot, update_dot, dot_list, direction_list, mg_tail,
-        mg_smooth_w, mg_residual_w, mg_restrict_w, mg_prolong_w, list_count, list_scatter, cg_stage,
-        update_dot_s, direction_list_s;
+    lq_kernel setup, setup_kinds, mg_state_kinds, apply, residual, sor, jacobi, cg_update,
+        cg_direction, precond_jacobi, reduce, rhs, project, mg_state, mg_coarsen, mg_system,
+        mg_smooth, mg_residual, mg_restrict, mg_prolong, mg_coarse, apply_dot, update_dot, dot_list,
+        direction_list, mg_tail, mg_smooth_w, mg_residual_w, mg_restrict_w, mg_prolong_w,
+        list_count, list_scatter, cg_stage, update_dot_s, direction_list_s;
     int dense;       /* level 0 is dense: CG runs the whole-grid passes (both backends) */
     int dense_ratio; /* LQ_POISSON_DENSE (0: lists always, tests) */
 } lq_poisson_ops;
@@ -137,6 +138,9 @@ typedef struct lq_poisson_ops {
 /* --- single operations (the solvers' building blocks; tests diff them) ---------------- */
 int lq_poisson_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                      const lq_poisson_params *prm); /* mask, diag only (no counts) */
+/* The same from cell kinds (poisson_cell.h, lq_poisson_setup_kind_cell): flags uchar LQ_MAC_*
+ * per cell, sw NULL or mac.surface_solve's weights (2 n floats, the first n read). */
+int lq_poisson_setup_kinds(lq_poisson_ops *o, const lq_field *flags, const lq_field *sw);
 
 int lq_poisson_mg_vcycle(lq_poisson_ops *o, const lq_field *r, lq_field *z); /* o->q: scratch */
 
@@ -166,6 +170,9 @@ void lq_poisson_ref_residual_list(lq_poisson_ops *o, const lq_field *b, float sh
                                   const lq_field *p, lq_field *r);
 void lq_poisson_ref_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                           const lq_poisson_params *prm);
+void lq_poisson_ref_setup_kinds(lq_poisson_ops *o, const lq_field *flags, const lq_field *sw);
+void lq_poisson_ref_mg_state_kinds(lq_poisson_ops *o, const lq_field *flags);
+void lq_poisson_ref_mg_coarsen(lq_poisson_ops *o, const lq_poisson_params *prm);
 void lq_poisson_ref_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y);
 void lq_poisson_ref_residual(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
                              lq_field *r);
