@@ -170,22 +170,44 @@ LQ_INLINE int lq_macbc_layer1(const LQ_GLOBAL unsigned char *flags, int a, int i
     return 0;
 }
 
-/* Air-band rule, face (i, j, k) of axis a, layer 1 or 2 (see the header comment). */
-LQ_INLINE void lq_macbc_extrapolate_face(LQ_GLOBAL float *q, const LQ_GLOBAL unsigned char *flags,
-                                         int a, int i, int j, int k, int nx, int ny, int nz,
-                                         int layer)
+/* The air band in three passes over one axis's faces, each face's class kept in cls (uchar
+ * per face): pass 0 classifies (LQ_MACBC_KNOWN: touches liquid; LQ_MACBC_AIR: lq_macbc_air;
+ * else LQ_MACBC_OTHER); pass 1 gives each AIR face with a KNOWN neighbour (layer 1) the mean
+ * of those neighbours and marks it LQ_MACBC_BAND1; pass 2 gives each AIR face still unmarked
+ * the mean of its BAND1 neighbours (layer 2). The same faces and sums as testing each face's
+ * neighbourhood anew (layer 2 tested 6 × 7 cell pairs a face): read, on PoCL, that cost 25 ms
+ * a step of the 32³ mac dam break, 69 % of its step. Race-free: pass 1 reads KNOWN classes and
+ * faces, which no pass writes, and changes only AIR to BAND1; pass 2 reads BAND1 faces and
+ * writes AIR ones. */
+#define LQ_MACBC_OTHER 0
+#define LQ_MACBC_KNOWN 1
+#define LQ_MACBC_AIR   2
+#define LQ_MACBC_BAND1 3
+
+LQ_INLINE void lq_macbc_class_face(LQ_GLOBAL unsigned char *cls,
+                                   const LQ_GLOBAL unsigned char *flags, int a, int i, int j, int k,
+                                   int nx, int ny, int nz)
 {
-    if (!lq_macbc_air(flags, a, i, j, k, nx, ny, nz)) return;
-    if (layer == 2 && lq_macbc_layer1(flags, a, i, j, k, nx, ny, nz)) return;
+    unsigned char c = lq_macbc_air(flags, a, i, j, k, nx, ny, nz)     ? LQ_MACBC_AIR
+                      : lq_macbc_known(flags, a, i, j, k, nx, ny, nz) ? LQ_MACBC_KNOWN
+                                                                      : LQ_MACBC_OTHER;
+    cls[lq_macbc_face(a, i, j, k, nx, ny)] = c;
+}
+
+/* Pass 1 (from = LQ_MACBC_KNOWN) or 2 (from = LQ_MACBC_BAND1) at face (i, j, k) of axis a. */
+LQ_INLINE void lq_macbc_band_face(LQ_GLOBAL float *q, LQ_GLOBAL unsigned char *cls, int a, int i,
+                                  int j, int k, int nx, int ny, int nz, int from)
+{
+    int f = lq_macbc_face(a, i, j, k, nx, ny);
+    if (cls[f] != LQ_MACBC_AIR) return;
     int n = 0;
     float s = 0.0f;
     for (int d = 0; d < 6; d++) {
         int ii, jj, kk;
         if (!lq_macbc_nb(a, d, i, j, k, nx, ny, nz, &ii, &jj, &kk)) continue;
-        if (layer == 1 ? !lq_macbc_known(flags, a, ii, jj, kk, nx, ny, nz)
-                       : !lq_macbc_layer1(flags, a, ii, jj, kk, nx, ny, nz))
-            continue;
-        s = s + q[lq_macbc_face(a, ii, jj, kk, nx, ny)];
+        int g = lq_macbc_face(a, ii, jj, kk, nx, ny);
+        if (cls[g] != from) continue;
+        s = s + q[g];
         n++;
     }
     if (n == 0) return;
@@ -195,7 +217,8 @@ LQ_INLINE void lq_macbc_extrapolate_face(LQ_GLOBAL float *q, const LQ_GLOBAL uns
               : n == 4 ? 0.25f
               : n == 5 ? 0.2f
                        : 0.166666672f;
-    q[lq_macbc_face(a, i, j, k, nx, ny)] = s * r;
+    q[f] = s * r;
+    if (from == LQ_MACBC_KNOWN) cls[f] = LQ_MACBC_BAND1;
 }
 
 #endif

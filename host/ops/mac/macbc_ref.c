@@ -56,17 +56,23 @@ void lq_macbc_ref_outflow_pressure(lq_field *p, const lq_field *flags)
                 lq_macbc_outflow_pressure_cell((float *)p->host, UC(flags), i, j, k, nx, ny, nz);
 }
 
-void lq_macbc_ref_extrapolate(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags)
+void lq_macbc_ref_extrapolate(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags,
+                              lq_field *cls)
 {
     lq_field *q[3] = {u, v, w};
+    unsigned char *c = (unsigned char *)cls->host;
     for (int a = 0; a < 3; a++) {
         if (a == 2 && flags->nz == 1) break;
         int nx = flags->nx, ny = flags->ny, nz = flags->nz;
-        for (int layer = 1; layer <= 2; layer++)
+        for (int pass = 0; pass <= 2; pass++)
             for (int k = 0; k < nz + (a == 2); k++)
                 for (int j = 0; j < ny + (a == 1); j++)
-                    for (int i = 0; i < nx + (a == 0); i++)
-                        lq_macbc_extrapolate_face((float *)q[a]->host, UC(flags), a, i, j, k, nx,
-                                                  ny, nz, layer);
+                    for (int i = 0; i < nx + (a == 0); i++) {
+                        if (pass == 0)
+                            lq_macbc_class_face(c, UC(flags), a, i, j, k, nx, ny, nz);
+                        else
+                            lq_macbc_band_face((float *)q[a]->host, c, a, i, j, k, nx, ny, nz,
+                                               pass == 1 ? LQ_MACBC_KNOWN : LQ_MACBC_BAND1);
+                    }
     }
 }

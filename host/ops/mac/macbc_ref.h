@@ -21,6 +21,7 @@ typedef struct lq_macbc_ops {
     int nx, ny, nz;
     cl_program program;
     lq_kernel inflow, outflow, extrapolate, outflow_pressure;
+    lq_field cls; /* uchar per face of one axis (the largest): the air band's classes */
 } lq_macbc_ops;
 
 /* Reference twins. */
@@ -28,6 +29,7 @@ void lq_macbc_ref_inflow(lq_field *u, lq_field *v, lq_field *w, const lq_field *
                          const lq_field *region, const lq_field *vel);
 void lq_macbc_ref_outflow(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags);
 void lq_macbc_ref_outflow_pressure(lq_field *p, const lq_field *flags);
-void lq_macbc_ref_extrapolate(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags);
+void lq_macbc_ref_extrapolate(lq_field *u, lq_field *v, lq_field *w, const lq_field *flags,
+                              lq_field *cls);
 
 #endif
