@@ -687,7 +687,9 @@ static void lq_config_read_mac(const lq_scene *s, lq_config *c)
     m->preset_paper = lq_config_word(s, "liquidcl|paper", "mac.preset") == 1;
     bool paper = m->preset_paper;
     m->upwind = paper && !lq_scene_has(s, "mac.upwind") ? 0.0 : lq_scene_float(s, "mac.upwind");
-    m->pressure = lq_config_word(s, "red-black|jacobi|mgpcg", "mac.pressure");
+    m->pressure = paper && !lq_scene_has(s, "mac.pressure")
+                      ? 0 /* red-black, §3.1 */
+                      : lq_config_word(s, "red-black|jacobi|mgpcg", "mac.pressure");
     m->has_beta0 = lq_scene_has(s, "mac.beta0");
     m->beta0 = lq_scene_float(s, "mac.beta0");
     m->max_sweeps = lq_scene_int(s, "mac.max_sweeps");

@@ -631,25 +631,27 @@ const lq_key lq_scene_keys[] = {
     K_FLOAT("mac.viscosity", 0, MAC, 0, 10, "1e-6", "m²/s",
             "Kinematic viscosity ν of eq. 2 (water: 1e-6; thick soup: 3e-3)."),
     K_ENUM("mac.preset", 0, MAC, "liquidcl|paper", "liquidcl",
-           "The four switches where liquidcl departs from Foster & Metaxas (1996) in one key, "
+           "The five switches where liquidcl departs from Foster & Metaxas (1996) in one key, "
            "as defaults that a switch written in the scene (or by `--set`) still overrides. "
            "`liquidcl`: the improved choices, each switch's own default (`mac.upwind` 1, "
-           "`mac.surface_pressure` fill, `mac.surface_solve` true, `mac.fill_cavities` true). "
-           "`paper`: the paper's (`mac.upwind` 0: centred differences; `mac.surface_pressure` "
-           "centre; `mac.surface_solve` false: Gates' rules close the surface cells' "
-           "divergence; `mac.fill_cavities` false: a cell without markers is air, §4.1). The "
-           "measured effect of each: docs/VALIDATION.md, `mac` presets."),
+           "`mac.surface_pressure` fill, `mac.surface_solve` true, `mac.fill_cavities` true, "
+           "`mac.pressure` mgpcg). `paper`: the paper's (`mac.upwind` 0: centred differences; "
+           "`mac.surface_pressure` centre; `mac.surface_solve` false: Gates' rules close the "
+           "surface cells' divergence; `mac.fill_cavities` false: a cell without markers is "
+           "air, §4.1; `mac.pressure` red-black, §3.1). The measured effect of each: "
+           "docs/VALIDATION.md, `mac` presets; of the pressure methods docs/PERFORMANCE.md."),
     K_FLOAT("mac.upwind", 0, MAC, 0, 1, "1", "",
             "Donor-cell share γ of eq. 2's convective terms: 0 is the paper's centred "
             "differences (unstable for nearly inviscid flow: a dam break blew up), 1 fully "
             "upwinded (stable, first order)."),
-    K_ENUM("mac.pressure", 0, MAC, "red-black|jacobi|mgpcg", "red-black",
+    K_ENUM("mac.pressure", 0, MAC, "red-black|jacobi|mgpcg", "mgpcg",
            "The pressure iteration of eq. 5-9: red-black ordered sweeps, weighted Jacobi, or "
            "mgpcg: the same equations (their fixed point, with the surface conditions and "
            "Gates' boundary velocities as boundary data) solved by the multigrid-preconditioned "
            "CG of the pls solver, then red-black sweeps until the same test holds (usually "
-           "none). Its iterations stay nearly flat as the grid grows (docs/PERFORMANCE.md); "
-           "needs cubic cells. stats: pressure_iterations counts CG's iterations and the "
+           "none). Its iterations stay nearly flat as the grid grows: 3-10 a step in every "
+           "paper scene against red-black's 24-224, and a faster run in all but the smallest "
+           "(docs/PERFORMANCE.md); the default (`mac.preset: paper`: red-black). stats: pressure_iterations counts CG's iterations and the "
            "sweeps."),
     K_FLOAT("mac.beta0", GT, MAC, 0, 2, NULL, "",
             "β0 of eq. 7, SOR's over-relaxation (the paper used 1.7 with red-black sweeps; "

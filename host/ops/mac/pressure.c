@@ -461,7 +461,8 @@ static int lq_pressure_solve_mg(lq_pressure_ops *o, lq_pressure_state *st,
                             .precond = LQ_POISSON_PRECOND_MG,
                             .tol = LQ_PRESSURE_MG_TOL,
                             .goal_abs = (float)((double)prm->eps * h * h / dt),
-                            .max_iter = LQ_PRESSURE_MG_MAX_ITER};
+                            .max_iter = LQ_PRESSURE_MG_MAX_ITER,
+                            .trust = 1}; /* the red-black check below is the test */
     lq_poisson_stats ps;
     int rc = lq_poisson_build_kinds(o->mg, st->flags, st->sw, &pp);
     if (!rc) rc = lq_poisson_rhs(o->mg, st->u, st->v, st->w, &o->mg_b, &pp);

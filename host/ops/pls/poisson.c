@@ -1185,6 +1185,11 @@ static int lq_poisson_cg_dev(lq_poisson_ops *o, const lq_field *b, float shift, 
             st->converged = 1;
             break;
         }
+        if (state == LQ_CG_CONVERGED && prm->trust) {
+            st->converged = 1;
+            *rn_end = sqrt(s[LQ_CG_RR]);
+            break;
+        }
         if (state == LQ_CG_CONVERGED) {
             /* the recursive residual drifts from b − Ap in float: confirm with the true
              * one, or restart from it (residual replacement), as lq_poisson_cg */

@@ -59,6 +59,9 @@ typedef struct lq_poisson_params {
     float omega;     /* SOR: 0 → 2/(1 + sin(π/N)), N the longest side; Jacobi: 0 → 1 */
     float tol;       /* stop at ‖r‖ ≤ tol ‖b‖ (0: 1e-5) */
     float goal_abs;  /* PCG: or at ‖r‖ ≤ goal_abs, whichever is larger (b's units; 0: none) */
+    int trust;       /* PCG with the scalars on the device: take its recursive ‖r‖ at the goal
+                      * without confirming b − A p (a read); for a caller that checks the
+                      * result its own way (mac.pressure: mgpcg) */
     int max_iter;    /* 0: 1000 */
     int check_every; /* SOR/Jacobi: residual every this many iterations (0: 1) */
 } lq_poisson_params;
