@@ -104,6 +104,10 @@ typedef struct lq_splash {
     long long emitted, dropped, limited;
     /* host copies for views and outputs */
     float *hv, *bv, *dv, *fv, *uv, *wv, *pv[7];
+    /* the ground (it never changes): its lowest point, the floor of the bodies' box, and
+     * its index for their ground contact (built when there are objects) */
+    double ground_min;
+    lq_body_ground_index ground;
     int pcap;
     lq_object_record *rec;
 } lq_splash;
@@ -239,6 +243,7 @@ static void lq_splash_destroy(void *state)
     free(s->obj);
     free(s->rec);
     free(s->obj_desc);
+    lq_body_ground_index_free(&s->ground);
     free(s->src);
     free(s->hv);
     free(s->bv);
@@ -311,6 +316,9 @@ static int lq_splash_views(lq_splash *s, const float *b)
     s->wv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
     if (!s->hv || !s->bv || !s->dv || !s->fv || !s->uv || !s->wv) return LQ_ESIM;
     memcpy(s->bv, b, f4);
+    s->ground_min = INFINITY;
+    for (size_t c = 0; c < (size_t)nx * nz; c++) s->ground_min = fmin(s->ground_min, s->bv[c]);
+    if (s->nobj > 0 && lq_body_ground_index_build(&s->ground, s->bv, nx, nz)) return LQ_ESIM;
     return LQ_OK;
 }
 
@@ -561,17 +569,16 @@ static int lq_splash_contact(lq_splash *s, double dt)
  * of bouncing. */
 static void lq_splash_ground(lq_splash *s, lq_body *b, double dt)
 {
-    lq_body_collide_ground(b, s->bv, s->g.nx, s->g.nz, s->g.dx, s->g.origin[0], s->g.origin[2],
-                           2.0 * s->gravity * dt);
+    lq_body_collide_ground_indexed(b, &s->ground, s->g.dx, s->g.origin[0], s->g.origin[2],
+                                   2.0 * s->gravity * dt);
 }
 
 /* Step 7: bodies move (eq. 16) under gravity, the water's force and drag. */
 static int lq_splash_move_bodies(lq_splash *s, double dt)
 {
-    double lo[3] = {s->g.origin[0], INFINITY, s->g.origin[2]};
+    double lo[3] = {s->g.origin[0], s->ground_min, s->g.origin[2]};
     double hi[3] = {s->g.origin[0] + s->g.nx * s->g.dx, INFINITY,
                     s->g.origin[2] + s->g.nz * s->g.dx};
-    for (size_t c = 0; c < (size_t)s->g.nx * s->g.nz; c++) lo[1] = fmin(lo[1], s->bv[c]);
     for (int i = 0; i < s->nobj; i++) {
         lq_splash_object *o = &s->obj[i];
         lq_body *b = &o->body;
