@@ -36,6 +36,13 @@
  * split but never goes below the stability bound (lq_splash_stable_steps): fewer at the
  * start is a scene error.
  *
+ * Host waits (issue 14): two a step. The objects' sums (lq_splash_drain_acc: the slots in
+ * use) are read once in step 2, for the forces; the descriptors go to the device without
+ * a wait (lq_splash_send) and the sums are cleared by a fill. The spray's counters are
+ * read once in step 6 (the live count sizes the flight and compaction launches). Nothing
+ * in a step loops over the grid on the host: the ground's lowest point is taken at
+ * set-up and the bodies' ground contact searches a max pyramid of it.
+ *
  * Volume bookkeeping: V(columns) + V(spray in flight) = V0 + in − out (boundary pipes)
  * − lost (spray that hit dry ground or an object or left the grid) + clamp (round-off
  * zeroed by eq. 9's last pass), every term summed in fixed point on the device;
@@ -93,6 +100,10 @@ typedef struct lq_splash {
     lq_path **paths;
     int npaths;
     float *obj_desc;
+    /* the descriptors as written to the device without a wait (lq_field_write_async):
+     * [0] before the forces, [1] after; each copy holds still until the next blocking
+     * read (the acc read of the next contact), which the in-order queue puts after it */
+    float *obj_sent[2];
     int rect[4], prev_rect[4]; /* columns the contact passes cover: i0, k0, ni, nk */
     lq_splash_source *src;
     int nsrc;
@@ -197,7 +208,11 @@ static int lq_splash_objects(lq_splash *s, const lq_config *cfg)
     s->paths = lq_calloc((size_t)n + 1, sizeof *s->paths);
     s->rec = lq_calloc((size_t)n + 1, sizeof *s->rec);
     s->obj_desc = lq_calloc(LQ_COLUMNS_MAX_OBJECTS * LQ_COLUMNS_OBJ_STRIDE, sizeof *s->obj_desc);
-    if (!s->obj || !s->paths || !s->rec || !s->obj_desc) return LQ_ESIM;
+    for (int i = 0; i < 2; i++)
+        s->obj_sent[i] =
+            lq_calloc(LQ_COLUMNS_MAX_OBJECTS * LQ_COLUMNS_OBJ_STRIDE, sizeof *s->obj_sent[i]);
+    if (!s->obj || !s->paths || !s->rec || !s->obj_desc || !s->obj_sent[0] || !s->obj_sent[1])
+        return LQ_ESIM;
     const char *path_files[LQ_COLUMNS_MAX_OBJECTS];
     for (int i = 0; i < n; i++) {
         const lq_config_object *q = &cfg->objects[i];
@@ -243,6 +258,8 @@ static void lq_splash_destroy(void *state)
     free(s->obj);
     free(s->rec);
     free(s->obj_desc);
+    free(s->obj_sent[0]);
+    free(s->obj_sent[1]);
     lq_body_ground_index_free(&s->ground);
     free(s->src);
     free(s->hv);
@@ -439,10 +456,12 @@ static void lq_splash_footprint(const lq_splash *s, int r[4])
     r[3] = LQ_MAX(k1 - k0, 0);
 }
 
-/* Adds the device's running sums to the host's and clears them. */
+/* Adds the device's running sums to the host's and clears them: one read (the slots in
+ * use, the objects' included) and a fill the queue does without a wait. */
 static int lq_splash_drain_acc(lq_splash *s, lq_long *acc)
 {
-    int rc = lq_field_download(&s->columns_state.acc, acc);
+    size_t used = (size_t)(LQ_COLUMNS_ACC_OBJ + LQ_COLUMNS_OBJ_ACC * s->nobj) * sizeof *acc;
+    int rc = lq_field_read(&s->columns_state.acc, 0, used, acc);
     if (rc) return rc;
     double v = 1.0 / LQ_COLUMNS_VSCALE;
     s->lost += (double)acc[LQ_COLUMNS_ACC_LOST] * v;
@@ -450,9 +469,15 @@ static int lq_splash_drain_acc(lq_splash *s, lq_long *acc)
     s->bin += (double)acc[LQ_COLUMNS_ACC_BIN] * v;
     s->bout += (double)acc[LQ_COLUMNS_ACC_BOUT] * v;
     s->absorbed += (double)acc[LQ_COLUMNS_ACC_ABSORBED] * v;
-    lq_long zero[LQ_COLUMNS_ACC_L_COUNT];
-    memset(zero, 0, sizeof zero);
-    return lq_field_upload(&s->columns_state.acc, zero);
+    return lq_field_zero(&s->columns_state.acc, used);
+}
+
+/* The descriptors to the device without a wait, from copy `which` (obj_sent). */
+static int lq_splash_send(lq_splash *s, int which)
+{
+    size_t bytes = (size_t)s->nobj * LQ_COLUMNS_OBJ_STRIDE * sizeof *s->obj_desc;
+    memcpy(s->obj_sent[which], s->obj_desc, bytes);
+    return lq_field_write_async(&s->columns_state.obj, 0, bytes, s->obj_sent[which]);
 }
 
 /* The water's horizontal force on object o (issue 18: the paper's objects only press
@@ -499,7 +524,7 @@ static int lq_splash_contact(lq_splash *s, double dt)
     lq_splash_describe(s, NULL);
     int r[4];
     lq_splash_footprint(s, r);
-    int rc = lq_field_upload(&s->columns_state.obj, s->obj_desc);
+    int rc = lq_splash_send(s, 0);
     if (!rc)
         rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 0,
                                 r[0], r[1], r[2], r[3]);
@@ -551,7 +576,7 @@ static int lq_splash_contact(lq_splash *s, double dt)
         memcpy(u, r[2] > 0 && r[3] > 0 ? r : s->prev_rect, sizeof u);
     }
     memcpy(s->prev_rect, r, sizeof r);
-    rc = lq_field_upload(&s->columns_state.obj, s->obj_desc);
+    rc = lq_splash_send(s, 1);
     if (!rc)
         rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 1,
                                 u[0], u[1], u[2], u[3]);
