@@ -36,6 +36,13 @@
  * split but never goes below the stability bound (lq_splash_stable_steps): fewer at the
  * start is a scene error.
  *
+ * Host waits (issue 14): two a step. The objects' sums (lq_splash_drain_acc: the slots in
+ * use) are read once in step 2, for the forces; the descriptors go to the device without
+ * a wait (lq_splash_send) and the sums are cleared by a fill. The spray's counters are
+ * read once in step 6 (the live count sizes the flight and compaction launches). Nothing
+ * in a step loops over the grid on the host: the ground's lowest point is taken at
+ * set-up and the bodies' ground contact searches a max pyramid of it.
+ *
  * Volume bookkeeping: V(columns) + V(spray in flight) = V0 + in − out (boundary pipes)
  * − lost (spray that hit dry ground or an object or left the grid) + clamp (round-off
  * zeroed by eq. 9's last pass), every term summed in fixed point on the device;
@@ -93,6 +100,10 @@ typedef struct lq_splash {
     lq_path **paths;
     int npaths;
     float *obj_desc;
+    /* the descriptors as written to the device without a wait (lq_field_write_async):
+     * [0] before the forces, [1] after; each copy holds still until the next blocking
+     * read (the acc read of the next contact), which the in-order queue puts after it */
+    float *obj_sent[2];
     int rect[4], prev_rect[4]; /* columns the contact passes cover: i0, k0, ni, nk */
     lq_splash_source *src;
     int nsrc;
@@ -104,6 +115,10 @@ typedef struct lq_splash {
     long long emitted, dropped, limited;
     /* host copies for views and outputs */
     float *hv, *bv, *dv, *fv, *uv, *wv, *pv[7];
+    /* the ground (it never changes): its lowest point, the floor of the bodies' box, and
+     * its index for their ground contact (built when there are objects) */
+    double ground_min;
+    lq_body_ground_index ground;
     int pcap;
     lq_object_record *rec;
 } lq_splash;
@@ -193,7 +208,11 @@ static int lq_splash_objects(lq_splash *s, const lq_config *cfg)
     s->paths = lq_calloc((size_t)n + 1, sizeof *s->paths);
     s->rec = lq_calloc((size_t)n + 1, sizeof *s->rec);
     s->obj_desc = lq_calloc(LQ_COLUMNS_MAX_OBJECTS * LQ_COLUMNS_OBJ_STRIDE, sizeof *s->obj_desc);
-    if (!s->obj || !s->paths || !s->rec || !s->obj_desc) return LQ_ESIM;
+    for (int i = 0; i < 2; i++)
+        s->obj_sent[i] =
+            lq_calloc(LQ_COLUMNS_MAX_OBJECTS * LQ_COLUMNS_OBJ_STRIDE, sizeof *s->obj_sent[i]);
+    if (!s->obj || !s->paths || !s->rec || !s->obj_desc || !s->obj_sent[0] || !s->obj_sent[1])
+        return LQ_ESIM;
     const char *path_files[LQ_COLUMNS_MAX_OBJECTS];
     for (int i = 0; i < n; i++) {
         const lq_config_object *q = &cfg->objects[i];
@@ -239,6 +258,9 @@ static void lq_splash_destroy(void *state)
     free(s->obj);
     free(s->rec);
     free(s->obj_desc);
+    free(s->obj_sent[0]);
+    free(s->obj_sent[1]);
+    lq_body_ground_index_free(&s->ground);
     free(s->src);
     free(s->hv);
     free(s->bv);
@@ -311,6 +333,9 @@ static int lq_splash_views(lq_splash *s, const float *b)
     s->wv = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * 4);
     if (!s->hv || !s->bv || !s->dv || !s->fv || !s->uv || !s->wv) return LQ_ESIM;
     memcpy(s->bv, b, f4);
+    s->ground_min = INFINITY;
+    for (size_t c = 0; c < (size_t)nx * nz; c++) s->ground_min = fmin(s->ground_min, s->bv[c]);
+    if (s->nobj > 0 && lq_body_ground_index_build(&s->ground, s->bv, nx, nz)) return LQ_ESIM;
     return LQ_OK;
 }
 
@@ -431,10 +456,12 @@ static void lq_splash_footprint(const lq_splash *s, int r[4])
     r[3] = LQ_MAX(k1 - k0, 0);
 }
 
-/* Adds the device's running sums to the host's and clears them. */
+/* Adds the device's running sums to the host's and clears them: one read (the slots in
+ * use, the objects' included) and a fill the queue does without a wait. */
 static int lq_splash_drain_acc(lq_splash *s, lq_long *acc)
 {
-    int rc = lq_field_download(&s->columns_state.acc, acc);
+    size_t used = (size_t)(LQ_COLUMNS_ACC_OBJ + LQ_COLUMNS_OBJ_ACC * s->nobj) * sizeof *acc;
+    int rc = lq_field_read(&s->columns_state.acc, 0, used, acc);
     if (rc) return rc;
     double v = 1.0 / LQ_COLUMNS_VSCALE;
     s->lost += (double)acc[LQ_COLUMNS_ACC_LOST] * v;
@@ -442,9 +469,15 @@ static int lq_splash_drain_acc(lq_splash *s, lq_long *acc)
     s->bin += (double)acc[LQ_COLUMNS_ACC_BIN] * v;
     s->bout += (double)acc[LQ_COLUMNS_ACC_BOUT] * v;
     s->absorbed += (double)acc[LQ_COLUMNS_ACC_ABSORBED] * v;
-    lq_long zero[LQ_COLUMNS_ACC_L_COUNT];
-    memset(zero, 0, sizeof zero);
-    return lq_field_upload(&s->columns_state.acc, zero);
+    return lq_field_zero(&s->columns_state.acc, used);
+}
+
+/* The descriptors to the device without a wait, from copy `which` (obj_sent). */
+static int lq_splash_send(lq_splash *s, int which)
+{
+    size_t bytes = (size_t)s->nobj * LQ_COLUMNS_OBJ_STRIDE * sizeof *s->obj_desc;
+    memcpy(s->obj_sent[which], s->obj_desc, bytes);
+    return lq_field_write_async(&s->columns_state.obj, 0, bytes, s->obj_sent[which]);
 }
 
 /* The water's horizontal force on object o (issue 18: the paper's objects only press
@@ -491,7 +524,7 @@ static int lq_splash_contact(lq_splash *s, double dt)
     lq_splash_describe(s, NULL);
     int r[4];
     lq_splash_footprint(s, r);
-    int rc = lq_field_upload(&s->columns_state.obj, s->obj_desc);
+    int rc = lq_splash_send(s, 0);
     if (!rc)
         rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 0,
                                 r[0], r[1], r[2], r[3]);
@@ -543,7 +576,7 @@ static int lq_splash_contact(lq_splash *s, double dt)
         memcpy(u, r[2] > 0 && r[3] > 0 ? r : s->prev_rect, sizeof u);
     }
     memcpy(s->prev_rect, r, sizeof r);
-    rc = lq_field_upload(&s->columns_state.obj, s->obj_desc);
+    rc = lq_splash_send(s, 1);
     if (!rc)
         rc = lq_columns_contact(&s->columns, &s->columns_state, s->nobj, fdx, ox, oz, inv_fa, 1,
                                 u[0], u[1], u[2], u[3]);
@@ -561,17 +594,16 @@ static int lq_splash_contact(lq_splash *s, double dt)
  * of bouncing. */
 static void lq_splash_ground(lq_splash *s, lq_body *b, double dt)
 {
-    lq_body_collide_ground(b, s->bv, s->g.nx, s->g.nz, s->g.dx, s->g.origin[0], s->g.origin[2],
-                           2.0 * s->gravity * dt);
+    lq_body_collide_ground_indexed(b, &s->ground, s->g.dx, s->g.origin[0], s->g.origin[2],
+                                   2.0 * s->gravity * dt);
 }
 
 /* Step 7: bodies move (eq. 16) under gravity, the water's force and drag. */
 static int lq_splash_move_bodies(lq_splash *s, double dt)
 {
-    double lo[3] = {s->g.origin[0], INFINITY, s->g.origin[2]};
+    double lo[3] = {s->g.origin[0], s->ground_min, s->g.origin[2]};
     double hi[3] = {s->g.origin[0] + s->g.nx * s->g.dx, INFINITY,
                     s->g.origin[2] + s->g.nz * s->g.dx};
-    for (size_t c = 0; c < (size_t)s->g.nx * s->g.nz; c++) lo[1] = fmin(lo[1], s->bv[c]);
     for (int i = 0; i < s->nobj; i++) {
         lq_splash_object *o = &s->obj[i];
         lq_body *b = &o->body;

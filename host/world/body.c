@@ -17,7 +17,9 @@
 #include "core/common.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void lq_body_cross(const double a[3], const double b[3], double out[3])
@@ -297,34 +299,165 @@ static double lq_body_ground_pen(const lq_body *b, const float *g, int nx, int n
     return pen;
 }
 
-int lq_body_collide_ground(lq_body *b, const float *ground, int nx, int nz, double dx, double ox,
-                           double oz, double rest)
+/* --- the ground's deepest sample (lq_body_collide_ground) ---------------------------
+ *
+ * The samples are the centre and quarter points of every cell under the bounding sphere,
+ * in order (k, i, then the 9 points); the deepest is the first with the largest
+ * penetration (a later one replaces it only when strictly deeper). With an index
+ * (lq_body_ground_index) the cells are visited down a max pyramid of the ground instead,
+ * and a block is skipped when no sample in it can beat the deepest so far nor reach
+ * −dx (shallower ones change nothing: the caller stops there): its samples read the
+ * ground at most at the block's pyramid value, and the body lies in its bounding sphere,
+ * so its bottom over the block is no lower than that sphere's over the block's nearest
+ * point. The samples visited are computed as the plain loop computes them and compared
+ * as (penetration, then the earlier position), so the result is the plain loop's bit for
+ * bit; only the work differs (a resting box's flat bottom still visits every cell). */
+typedef struct lq_body_ground_search {
+    const lq_body *b;
+    const float *ground;
+    int nx, nz, i0, w, k0; /* the cells: i0 .. i0 + w − 1, from row k0 */
+    double dx, ox, oz;
+    double deepest, x, z, n[3]; /* the deepest sample so far, where, the normal there */
+    long long at;               /* its position in the plain loop's order */
+} lq_body_ground_search;
+
+static void lq_body_ground_search_start(lq_body_ground_search *g, const lq_body *b,
+                                        const float *ground, int nx, int nz, double dx, double ox,
+                                        double oz, int i0, int i1, int k0)
+{
+    memset(g, 0, sizeof *g);
+    g->b = b;
+    g->ground = ground;
+    g->nx = nx;
+    g->nz = nz;
+    g->i0 = i0;
+    g->w = i1 - i0 + 1;
+    g->k0 = k0;
+    g->dx = dx;
+    g->ox = ox;
+    g->oz = oz;
+    g->deepest = -INFINITY;
+    g->n[1] = 1;
+    g->at = LLONG_MAX;
+}
+
+/* The 9 samples of cell (i, k). */
+static void lq_body_ground_cell(lq_body_ground_search *g, int i, int k)
+{
+    const lq_body *b = g->b;
+    double dx = g->dx, ox = g->ox, oz = g->oz, m[3];
+    long long at0 = ((long long)(k - g->k0) * g->w + (i - g->i0)) * 9;
+    for (int q = 0; q < 9; q++) { /* the cell's centre and quarter points */
+        double x = ox + (i + 0.25 * (q % 3) + 0.25) * dx, z = oz + (k + 0.25 * (q / 3) + 0.25) * dx,
+               yb, yt;
+        lq_body_column(b, x, z, &yb, &yt);
+        if (isnan(yb)) continue;
+        double pen = lq_body_ground_pen(b, g->ground, g->nx, g->nz, dx, ox, oz, x, z, m);
+        if (pen > g->deepest || (pen == g->deepest && at0 + q < g->at)) {
+            g->deepest = pen;
+            g->at = at0 + q;
+            g->x = x;
+            g->z = z;
+            memcpy(g->n, m, sizeof m);
+        }
+    }
+}
+
+/* Block (bi, bk) of pyramid level l, clipped to the cells up to (i1, k1). */
+static void lq_body_ground_visit(lq_body_ground_search *g, const lq_body_ground_index *gi, int l,
+                                 int bi, int bk, int i1, int k1)
+{
+    int lo_i = LQ_MAX(bi << l, g->i0), hi_i = LQ_MIN(((bi + 1) << l) - 1, i1);
+    int lo_k = LQ_MAX(bk << l, g->k0), hi_k = LQ_MIN(((bk + 1) << l) - 1, k1);
+    if (lo_i > hi_i || lo_k > hi_k) return;
+    const lq_body *b = g->b;
+    double dx = g->dx;
+    /* the sphere's bottom over the block's nearest point to the centre */
+    double x0 = g->ox + lo_i * dx, x1 = g->ox + (hi_i + 1) * dx;
+    double z0 = g->oz + lo_k * dx, z1 = g->oz + (hi_k + 1) * dx;
+    double ex = fmax(fmax(x0 - b->pos[0], b->pos[0] - x1), 0.0);
+    double ez = fmax(fmax(z0 - b->pos[2], b->pos[2] - z1), 0.0);
+    double r = lq_body_bounding_radius(b), top = gi->max[l][bi + (size_t)gi->w[l] * bk];
+    double low = b->pos[1] - sqrt(fmax(r * r - (ex * ex + ez * ez), 0.0));
+    /* rounding of the samples (a column's ends near tangency are off by ~√ε r) */
+    double slack = 1e-6 * (1.0 + r + fabs(b->pos[1]) + fabs(top));
+    double bound = top - low + slack;
+    if (bound <= -dx || bound < g->deepest) return;
+    if (l == 0) {
+        lq_body_ground_cell(g, bi, bk);
+        return;
+    }
+    for (int c = 0; c < 4; c++)
+        lq_body_ground_visit(g, gi, l - 1, 2 * bi + (c & 1), 2 * bk + (c >> 1), i1, k1);
+}
+
+int lq_body_ground_index_build(lq_body_ground_index *gi, const float *ground, int nx, int nz)
+{
+    memset(gi, 0, sizeof *gi);
+    gi->ground = ground;
+    gi->nx = nx;
+    gi->nz = nz;
+    int levels = 1;
+    while ((1 << (levels - 1)) < nx || (1 << (levels - 1)) < nz) levels++;
+    assert(levels <= LQ_BODY_GROUND_LEVELS);
+    gi->levels = levels;
+    for (int l = 0; l < levels; l++) {
+        int w = (nx + (1 << l) - 1) >> l, h = (nz + (1 << l) - 1) >> l;
+        gi->w[l] = w;
+        gi->max[l] = malloc((size_t)w * (size_t)h * sizeof *gi->max[l]);
+        if (!gi->max[l]) {
+            lq_body_ground_index_free(gi);
+            return -1;
+        }
+        for (int k = 0; k < h; k++)
+            for (int i = 0; i < w; i++) {
+                float v = -INFINITY;
+                if (l == 0) /* a cell's samples read the ground one cell round it */
+                    for (int kk = LQ_MAX(k - 1, 0); kk <= LQ_MIN(k + 1, nz - 1); kk++)
+                        for (int ii = LQ_MAX(i - 1, 0); ii <= LQ_MIN(i + 1, nx - 1); ii++)
+                            v = fmaxf(v, ground[ii + (size_t)nx * kk]);
+                else
+                    for (int c = 0; c < 4; c++) {
+                        int ii = 2 * i + (c & 1), kk = 2 * k + (c >> 1);
+                        if (ii < gi->w[l - 1] && kk < ((nz + (1 << (l - 1)) - 1) >> (l - 1)))
+                            v = fmaxf(v, gi->max[l - 1][ii + (size_t)gi->w[l - 1] * kk]);
+                    }
+                gi->max[l][i + (size_t)w * k] = v;
+            }
+    }
+    return 0;
+}
+
+void lq_body_ground_index_free(lq_body_ground_index *gi)
+{
+    for (int l = 0; l < LQ_BODY_GROUND_LEVELS; l++) free(gi->max[l]);
+    memset(gi, 0, sizeof *gi);
+}
+
+static int lq_body_collide_ground_at(lq_body *b, const lq_body_ground_index *gi,
+                                     const float *ground, int nx, int nz, double dx, double ox,
+                                     double oz, double rest)
 {
     if (b->path) return 0;
     int touched = 0;
     for (int pass = 0; pass < 3; pass++) {
-        double rad = lq_body_bounding_radius(b) + dx, deepest = -INFINITY, n[3] = {0, 1, 0}, bx = 0,
-               bz = 0, m[3];
+        double rad = lq_body_bounding_radius(b) + dx, deepest, n[3], bx, bz, m[3];
         /* clamped as doubles before the casts (a body 1e38 m wide or far off stays defined) */
         int i0 = (int)fmin(fmax(floor((b->pos[0] - rad - ox) / dx), 0), nx);
         int i1 = (int)fmin(fmax(floor((b->pos[0] + rad - ox) / dx), -1), nx - 1);
         int k0 = (int)fmin(fmax(floor((b->pos[2] - rad - oz) / dx), 0), nz);
         int k1 = (int)fmin(fmax(floor((b->pos[2] + rad - oz) / dx), -1), nz - 1);
-        for (int k = k0; k <= k1; k++)
-            for (int i = i0; i <= i1; i++)
-                for (int q = 0; q < 9; q++) { /* the cell's centre and quarter points */
-                    double x = ox + (i + 0.25 * (q % 3) + 0.25) * dx,
-                           z = oz + (k + 0.25 * (q / 3) + 0.25) * dx, yb, yt;
-                    lq_body_column(b, x, z, &yb, &yt);
-                    if (isnan(yb)) continue;
-                    double pen = lq_body_ground_pen(b, ground, nx, nz, dx, ox, oz, x, z, m);
-                    if (pen > deepest) {
-                        deepest = pen;
-                        bx = x;
-                        bz = z;
-                        memcpy(n, m, sizeof n);
-                    }
-                }
+        lq_body_ground_search g;
+        lq_body_ground_search_start(&g, b, ground, nx, nz, dx, ox, oz, i0, i1, k0);
+        if (gi && i0 <= i1 && k0 <= k1)
+            lq_body_ground_visit(&g, gi, gi->levels - 1, 0, 0, i1, k1);
+        else
+            for (int k = k0; k <= k1; k++)
+                for (int i = i0; i <= i1; i++) lq_body_ground_cell(&g, i, k);
+        deepest = g.deepest;
+        bx = g.x;
+        bz = g.z;
+        memcpy(n, g.n, sizeof n);
         /* Near the ground (within a cell), the deepest point between the samples: a
          * pattern search down to dx/1024. Between quarter points a ball's bottom dips
          * up to (dx/8)²/r below them: found only by the samples, it sank that far and
@@ -396,4 +529,16 @@ void lq_body_collide_pair(lq_body *a, lq_body *b)
         a->vel[k] -= j * wa * n[k];
         b->vel[k] += j * wb * n[k];
     }
+}
+
+int lq_body_collide_ground(lq_body *b, const float *ground, int nx, int nz, double dx, double ox,
+                           double oz, double rest)
+{
+    return lq_body_collide_ground_at(b, NULL, ground, nx, nz, dx, ox, oz, rest);
+}
+
+int lq_body_collide_ground_indexed(lq_body *b, const lq_body_ground_index *gi, double dx, double ox,
+                                   double oz, double rest)
+{
+    return lq_body_collide_ground_at(b, gi, gi->ground, gi->nx, gi->nz, dx, ox, oz, rest);
 }

@@ -126,6 +126,24 @@ void lq_body_collide_box(lq_body *b, const double lo[3], const double hi[3]);
 int lq_body_collide_ground(lq_body *b, const float *ground, int nx, int nz, double dx, double ox,
                            double oz, double rest);
 
+/* The ground of lq_body_collide_ground, indexed for bodies that cover many cells: a max
+ * pyramid (level 0: the highest ground a cell's samples read, the cell and its eight
+ * neighbours; each level up the largest of 2 × 2), built once for a ground that does not
+ * change (it keeps the pointer; about 4/3 nx nz floats). lq_body_collide_ground_indexed
+ * gives lq_body_collide_ground's result bit for bit, visiting only the cells where the
+ * body may reach the deepest point. Build returns 0, or −1 when out of memory. */
+#define LQ_BODY_GROUND_LEVELS 32
+typedef struct lq_body_ground_index {
+    const float *ground;
+    int nx, nz, levels;
+    int w[LQ_BODY_GROUND_LEVELS];      /* blocks per row at each level */
+    float *max[LQ_BODY_GROUND_LEVELS]; /* m: the highest ground each block's samples read */
+} lq_body_ground_index;
+int lq_body_ground_index_build(lq_body_ground_index *gi, const float *ground, int nx, int nz);
+void lq_body_ground_index_free(lq_body_ground_index *gi);
+int lq_body_collide_ground_indexed(lq_body *b, const lq_body_ground_index *gi, double dx, double ox,
+                                   double oz, double rest);
+
 /* Collides two bodies approximated by their bounding spheres (lq_body_bounding_radius):
  * conservative for ellipsoids and boxes, which are pushed apart when the spheres
  * overlap even if the shapes do not touch. On overlap the centres are moved apart along

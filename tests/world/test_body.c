@@ -6,12 +6,14 @@
  * point-inside sampling of random rotated shapes, the support-function extent against
  * sampled surfaces, a ball bouncing to e² of its drop height, wall friction, head-on
  * collisions (velocity exchange at e = 1, momentum, kinematic scripted bodies), eq. 17,
- * scripted bodies following their path, and bodies on a height-field ground.
+ * scripted bodies following their path, and bodies on a height-field ground (the indexed
+ * search against the plain one, bit for bit).
  */
 #include "world/body.h"
 #include "lib/check.h"
 #include "core/common.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static const double G[3] = {0, -9.81, 0};
@@ -524,6 +526,84 @@ static void test_ground(void)
     CHECK(!lq_body_collide_ground(&b, g, GN, GN, dx, 0, 0, 0.1) && b.pos[1] == 1.0);
 }
 
+/* lq_body_collide_ground_indexed against lq_body_collide_ground: spheres, ellipsoids and
+ * boxes of every size from a tenth of a cell to most of the grid, turned at random, over
+ * rough ground with a flat plateau (a flat-bottomed box resting there has many equally
+ * deep samples: the first must win) on a grid of odd sizes, placed from well into the
+ * ground to above it and partly off the grid: the bodies after the contact must be the
+ * same bit for bit. */
+static void test_ground_index(void)
+{
+    enum { NX = 37, NZ = 23 };
+    static float g[NX * NZ];
+    /* exact in binary: the cells' centre samples fall on the ground's nodes, where those on
+     * the plateau's edge are as deep as the rest but see the step's slope */
+    const double dx = 0.0625, ox = -0.5, oz = 0.25;
+    lq_rng r;
+    lq_rng_seed(&r, 18);
+    for (int k = 0; k < NZ; k++)
+        for (int i = 0; i < NX; i++) {
+            double v = 0.3 * sin(0.4 * i) * cos(0.3 * k) + 0.02 * lq_rng_uniform(&r);
+            if (i >= 18 && i < 34 && k >= 3 && k < 19) v = -0.02; /* a step down round it */
+            if (i >= 20 && i < 32 && k >= 5 && k < 17) v = 0.0;   /* the plateau */
+            g[i + NX * k] = (float)v;
+        }
+    lq_body_ground_index gi;
+    CHECK(lq_body_ground_index_build(&gi, g, NX, NZ) == 0);
+    int touched = 0, cases = 3000;
+    for (int n = 0; n < cases; n++) {
+        int shape = n % 3 == 0 ? LQ_SHAPE_SPHERE : n % 3 == 1 ? LQ_SHAPE_ELLIPSOID : LQ_SHAPE_BOX;
+        double h[3], q[4] = {1, 0, 0, 0}, pos[3], vel[3];
+        double size = dx * pow(10.0, 2.3 * lq_rng_uniform(&r) - 1.0); /* 0.1 to 20 cells */
+        for (int a = 0; a < 3; a++) {
+            h[a] = size * (0.3 + 0.7 * lq_rng_uniform(&r));
+            vel[a] = lq_rng_uniform(&r) - 0.5;
+        }
+        if (shape == LQ_SHAPE_SPHERE) h[1] = h[2] = h[0];
+        bool flat = shape == LQ_SHAPE_BOX && n % 2 == 0; /* axis-aligned, on the plateau */
+        if (!flat) rand_unit_quat(&r, q);
+        pos[0] =
+            ox + (flat ? 21 + 10 * lq_rng_uniform(&r) : NX * (1.4 * lq_rng_uniform(&r) - 0.2)) * dx;
+        pos[2] =
+            oz + (flat ? 6 + 10 * lq_rng_uniform(&r) : NZ * (1.4 * lq_rng_uniform(&r) - 0.2)) * dx;
+        lq_body a;
+        lq_body_init(&a, shape, h, 700, pos, vel, q);
+        double bottom = flat ? h[1] : lq_body_bounding_radius(&a);
+        a.pos[1] = (flat ? 0.0 : 0.3 * (2 * lq_rng_uniform(&r) - 1)) + bottom +
+                   (flat ? -0.2 * dx : (lq_rng_uniform(&r) - 0.6) * 2 * bottom);
+        lq_body b = a;
+        int ta = lq_body_collide_ground(&a, g, NX, NZ, dx, ox, oz, 0.05);
+        int tb = lq_body_collide_ground_indexed(&b, &gi, dx, ox, oz, 0.05);
+        touched += ta;
+        if (ta != tb || memcmp(&a, &b, sizeof a) != 0) {
+            fprintf(stderr, "  ground index: case %d (shape %d, size %.4g) differs\n", n, shape,
+                    size);
+            CHECK(0);
+            break;
+        }
+    }
+    fprintf(stderr, "  ground index: %d bodies (%d touched the ground) the same bit for bit\n",
+            cases, touched);
+    CHECK(touched > cases / 4 && touched < cases);
+    lq_body_ground_index_free(&gi);
+    /* A tie the pyramid meets out of order: a flat box over two bumps as high, a ridge
+     * of two cells at row 8 and a single cell at row 9 whose block comes first. The
+     * plain loop takes the ridge (the earlier row), whose normal differs. */
+    enum { N2 = 24 };
+    static float f[N2 * N2];
+    f[11 + N2 * 8] = f[12 + N2 * 8] = f[8 + N2 * 9] = 0.01f;
+    CHECK(lq_body_ground_index_build(&gi, f, N2, N2) == 0);
+    const double hb[3] = {0.6, 0.05, 0.6}, pb[3] = {10 * dx, 0.005 + 0.05, 9 * dx},
+                 vb[3] = {0.3, -0.5, 0.2};
+    lq_body a, b;
+    lq_body_init(&a, LQ_SHAPE_BOX, hb, 700, pb, vb, NULL);
+    b = a;
+    CHECK(lq_body_collide_ground(&a, f, N2, N2, dx, 0, 0, 0.05));
+    CHECK(lq_body_collide_ground_indexed(&b, &gi, dx, 0, 0, 0.05));
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    lq_body_ground_index_free(&gi);
+}
+
 int main(void)
 {
     test_mass_inertia();
@@ -539,5 +619,6 @@ int main(void)
     test_fmax();
     test_scripted();
     test_ground();
+    test_ground_index();
     CHECK_DONE();
 }
