@@ -1063,6 +1063,8 @@ static int lq_bench_mac(lq_bench_ctx *b, int n)
  * Counted bytes per grid cell (compulsory traffic: each array read or written once; face
  * arrays (n+1)n² count as cells; gathers by backtraces and neighbours not counted):
  *   sl_velocity   read u v w, write un vn wn                             24
+ *   sl_velocity_maccormack, sl_velocity_bfecc  the same with pls.velocity_advection's
+ *                 second-order schemes (3 passes: counted once, like sl_phi)   24
  *   sl_phi        BFECC (the default): read φ u v w, write φn           20 (its 3 passes
  *                 and the combination move more: counted once, like the mac sweep)
  *   reinit        read φ, write φ (the FIM sweeps over the band not counted)     8
@@ -1075,7 +1077,8 @@ static int lq_bench_mac(lq_bench_ctx *b, int n)
  *                 levels and smoothing sweeps not counted)                        77
  *   pls_step      the whole solver step on a dam break (scenes/pls_dam_break.yaml's
  *                 column and block scaled into a 1.28 m cube, CFL 3): its rows above once
- *                 (24 + 20 + 8) plus its PCG-MG iterations × 77; particles not counted */
+ *                 (24 + 20 + 8) plus its PCG-MG iterations × 77; particles not counted
+ *   pls_step_maccormack, pls_step_bfecc  the same step with pls.velocity_advection set */
 typedef struct lq_bench_pls_state {
     int n, which, flip, npart;
     lq_field u, v, w, un, vn, wn, phi, phin, p, b, pn;
@@ -1093,11 +1096,23 @@ typedef struct lq_bench_pls_state {
     unsigned ready;
 } lq_bench_pls_state;
 
-enum { P_SLVEL, P_SLPHI, P_REINIT, P_PART, P_SOR, P_JACOBI, P_PCG_MG, P_PCG_JAC, P_COUNT };
+enum {
+    P_SLVEL,
+    P_SLVEL_MC,
+    P_SLVEL_BF,
+    P_SLPHI,
+    P_REINIT,
+    P_PART,
+    P_SOR,
+    P_JACOBI,
+    P_PCG_MG,
+    P_PCG_JAC,
+    P_COUNT
+};
 static const char *const lq_bench_pls_names[P_COUNT] = {
-    "sl_velocity",   "sl_phi",    "reinit",    "pt_adv_correct",
-    "ps_sor_colour", "ps_jacobi", "ps_pcg_mg", "ps_pcg_jacobi"};
-static const double lq_bench_pls_bytes[P_COUNT] = {24, 20, 8, 44, 11, 17, 77, 81};
+    "sl_velocity",    "sl_velocity_maccormack", "sl_velocity_bfecc", "sl_phi",    "reinit",
+    "pt_adv_correct", "ps_sor_colour",          "ps_jacobi",         "ps_pcg_mg", "ps_pcg_jacobi"};
+static const double lq_bench_pls_bytes[P_COUNT] = {24, 24, 24, 20, 8, 44, 11, 17, 77, 81};
 
 static int lq_bench_pls_pcg(lq_bench_pls_state *m, bool mg)
 {
@@ -1123,8 +1138,14 @@ static int lq_bench_pls_once(void *arg)
     lq_bench_pls_state *m = arg;
     switch (m->which) {
     case P_SLVEL:
-        return lq_sladvect_advect_velocity(&m->so, &m->u, &m->v, &m->w, &m->un, &m->vn, &m->wn,
-                                           &m->slp);
+    case P_SLVEL_MC:
+    case P_SLVEL_BF: {
+        lq_sladvect_params p = m->slp;
+        p.velocity_scheme = m->which == P_SLVEL_MC   ? LQ_SLADVECT_MACCORMACK
+                            : m->which == P_SLVEL_BF ? LQ_SLADVECT_BFECC
+                                                     : LQ_SLADVECT_PLAIN;
+        return lq_sladvect_advect_velocity(&m->so, &m->u, &m->v, &m->w, &m->un, &m->vn, &m->wn, &p);
+    }
     case P_SLPHI:
         return lq_sladvect_advect_scalar(&m->so, &m->phi, &m->phin, &m->u, &m->v, &m->w, &m->slp);
     case P_REINIT:
@@ -1484,16 +1505,17 @@ static int lq_bench_pls_pockets(lq_bench_ctx *b, int n, double step_ms)
     return rc;
 }
 
-/* The whole pls step on a dam break n³. */
-static int lq_bench_pls_step(lq_bench_ctx *b, int n, lq_bench_steps *out)
+/* The whole pls step on a dam break n³, the velocity advected by `velocity`
+ * (pls.velocity_advection). */
+static int lq_bench_pls_step(lq_bench_ctx *b, int n, const char *velocity, lq_bench_steps *out)
 {
     char scene[512];
     snprintf(scene, sizeof scene,
              "solver: pls\ngrid:\n  size: [%d, %d, %d]\n  cell: %.9g\ntime:\n  frames: 100\n"
              "  fps: 30\nliquid:\n  - box: {min: [0, 0, 0], max: [0.4, 0.5, 0.56]}\n"
              "obstacles:\n  - box: {min: [0.8, 0, 0.2], max: [0.9, 0.25, 0.36]}\npls:\n"
-             "  cfl: 3\n  particles_per_cell: 16\n",
-             n, n, n, 1.28 / n);
+             "  cfl: 3\n  particles_per_cell: 16\n  velocity_advection: %s\n",
+             n, n, n, 1.28 / n, velocity);
     return lq_bench_scene_step(b, scene, out);
 }
 
@@ -1573,13 +1595,15 @@ static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
         char note[240];
         double items = op == P_PART ? m.npart : cells;
         snprintf(note, sizeof note, "%s",
-                 op == P_PART      ? "per particle (16 per band cell)"
-                 : op == P_SLPHI   ? "BFECC, counted as one pass"
-                 : op == P_REINIT  ? "FIM, band 5 cells"
-                 : op == P_SOR     ? "one colour"
-                 : op == P_PCG_MG  ? "one iteration, V-cycle preconditioner"
-                 : op == P_PCG_JAC ? "one iteration, Jacobi preconditioner"
-                                   : "");
+                 op == P_PART       ? "per particle (16 per band cell)"
+                 : op == P_SLPHI    ? "BFECC, counted as one pass"
+                 : op == P_SLVEL_MC ? "limited MacCormack, counted as one pass"
+                 : op == P_SLVEL_BF ? "limited BFECC, counted as one pass"
+                 : op == P_REINIT   ? "FIM, band 5 cells"
+                 : op == P_SOR      ? "one colour"
+                 : op == P_PCG_MG   ? "one iteration, V-cycle preconditioner"
+                 : op == P_PCG_JAC  ? "one iteration, Jacobi preconditioner"
+                                    : "");
         m.which = op;
         m.flip = 0;
         b->quiet = true;
@@ -1601,23 +1625,30 @@ static int lq_bench_pls(lq_bench_ctx *b, int n, bool step)
     lq_bench_pls_free(&m);
     if (b->ctx->backend == LQ_BACKEND_CL) b->ctx->cl.reserved = 0;
     double step_ms = 0;
-    if (!rc && step && lq_bench_op("pls_step")) {
+    static const char *const schemes[3] = {"plain", "maccormack", "bfecc"};
+    for (int q = 0; q < 3 && !rc && step; q++) {
+        char op[32];
+        snprintf(op, sizeof op, "pls_step%s%s", q ? "_" : "", q ? schemes[q] : "");
+        if (!lq_bench_op(op)) continue;
         lq_bench_steps r;
         b->quiet = true;
         if (b->reps == 0) rc = lq_bench_copy(b);
         b->quiet = false;
-        if (!rc) rc = lq_bench_pls_step(b, n, &r);
+        if (!rc) rc = lq_bench_pls_step(b, n, schemes[q], &r);
         if (rc) return rc;
-        char note[320];
-        snprintf(note, sizeof note,
-                 "dam break, CFL 3, %d steps timed, %.1f PCG-MG iterations a step; %.1f host "
-                 "waits a step (%.1f KiB); device %.1f MB = %.1f MB per million cells [copy "
-                 "%.1f GB/s]",
-                 r.steps, r.iters, r.waits, r.bytes / 1024, r.dev_bytes / 1e6, r.dev_bytes / cells,
-                 b->copy_gbs);
-        lq_bench_row_steps(b, "pls_step", n, cells, r.ms, 52 + 77 * r.iters, &r, note);
+        char note[360];
+        int len = snprintf(note, sizeof note,
+                           "dam break, CFL 3, %d steps timed, %.1f PCG-MG iterations a step; %.1f "
+                           "host waits a step (%.1f KiB); device %.1f MB = %.1f MB per million "
+                           "cells [copy %.1f GB/s]",
+                           r.steps, r.iters, r.waits, r.bytes / 1024, r.dev_bytes / 1e6,
+                           r.dev_bytes / cells, b->copy_gbs);
+        if (q && step_ms > 0)
+            snprintf(note + len, sizeof note - len, "; velocity %s: %.2f× pls_step", schemes[q],
+                     r.ms / step_ms);
+        lq_bench_row_steps(b, op, n, cells, r.ms, 52 + 77 * r.iters, &r, note);
         fflush(stdout);
-        step_ms = r.ms;
+        if (q == 0) step_ms = r.ms;
     }
     if (!rc) rc = lq_bench_pls_control(b, n, step_ms);
     if (!rc) rc = lq_bench_pls_pockets(b, n, step_ms);

@@ -423,6 +423,9 @@ typedef struct lq_config_mac {
 
 enum { LQ_CONFIG_PLS_PCG, LQ_CONFIG_PLS_SOR, LQ_CONFIG_PLS_JACOBI };
 
+/* pls.velocity_advection */
+enum { LQ_CONFIG_ADVECT_PLAIN, LQ_CONFIG_ADVECT_MACCORMACK, LQ_CONFIG_ADVECT_BFECC };
+
 enum { LQ_CONFIG_TEXTURE_XY, LQ_CONFIG_TEXTURE_XZ, LQ_CONFIG_TEXTURE_YZ };
 
 /* pls.texture: texture particles (Rasmussen et al. §6). */
@@ -438,7 +441,8 @@ typedef struct lq_config_texture {
 
 typedef struct lq_config_pls {
     double cfl;
-    int pressure; /* LQ_CONFIG_PLS_* */
+    int pressure;           /* LQ_CONFIG_PLS_* */
+    int velocity_advection; /* LQ_CONFIG_ADVECT_* */
     double tolerance;
     int max_iterations, particles_per_cell;
     double band;

@@ -722,6 +722,12 @@ const lq_key lq_scene_keys[] = {
     K_ENUM("pls.pressure", 0, LQ_SOLVER_PLS, "pcg|sor|jacobi", "pcg",
            "Pressure solver of the ghost-fluid projection: `pcg` (conjugate gradients with a "
            "multigrid V-cycle preconditioner), `sor` (red-black SOR) or `jacobi`."),
+    K_ENUM("pls.velocity_advection", 0, LQ_SOLVER_PLS, "plain|maccormack|bfecc", "plain",
+           "How the face velocity is carried along itself: `plain` (one RK2 backtrace and a "
+           "trilinear sample, Stam 1999: first order, it damps small vortices), or the limited "
+           "second-order `maccormack` (Selle et al. 2008) or `bfecc` (Dupont & Liu 2003), three "
+           "passes each. The level set always takes BFECC. docs/VALIDATION.md (Advection "
+           "schemes) and docs/PERFORMANCE.md (pls) measure what each keeps and costs."),
     K_FLOAT("pls.tolerance", GT, LQ_SOLVER_PLS, 0, 1, "1e-4", "",
             "The pressure solve stops when the residual is this fraction of the right-hand "
             "side (2-norms)."),

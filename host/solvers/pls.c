@@ -616,7 +616,14 @@ static int lq_pls_config(lq_pls *s, const lq_config *cfg)
     s->divfree = c->divfree;
     float h = (float)s->h;
     for (int f = 0; f < (nz == 1 ? 4 : 6); f++) s->noslip |= cfg->wall_noslip[f] << f;
-    s->sladvect_params = (lq_sladvect_params){.dt = 0, .h = h, .noslip = s->noslip};
+    static const int velocity_scheme[] = {[LQ_CONFIG_ADVECT_PLAIN] = LQ_SLADVECT_PLAIN,
+                                          [LQ_CONFIG_ADVECT_MACCORMACK] = LQ_SLADVECT_MACCORMACK,
+                                          [LQ_CONFIG_ADVECT_BFECC] = LQ_SLADVECT_BFECC};
+    s->sladvect_params =
+        (lq_sladvect_params){.dt = 0,
+                             .h = h,
+                             .noslip = s->noslip,
+                             .velocity_scheme = velocity_scheme[c->velocity_advection]};
     s->reinit_params = lq_reinit_params_default(h);
     s->reinit_params.method = c->reinit_pde ? LQ_REINIT_PDE : LQ_REINIT_FIM;
     s->reinit_params.keep = (float)c->reinit_keep;

@@ -3,8 +3,9 @@
  * MAC velocity and of a cell-centred scalar. The math is kernels/pls/sladvect_cell.h, shared
  * with the reference twins (host/ops/pls/sladvect_ref.c).
  *
- * Built with -DNX, -DNY, -DNZ (cells). One work-item per face (sladvect_velocity: a 3D range
- * over the component's own lattice, comp an argument) or per cell (sladvect_scalar).
+ * Built with -DNX, -DNY, -DNZ (cells). One work-item per face (sladvect_velocity and the
+ * velocity's error-compensated passes: a 3D range over the component's own lattice, comp an
+ * argument) or per cell (sladvect_scalar and the scalar's schemes).
  */
 
 kernel void sladvect_velocity(global float *out, global const float *u, global const float *v,
@@ -68,4 +69,39 @@ kernel void sladvect_bfecc_dep(global float *qn, global const float *q, global c
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
     if (i >= NX || j >= NY || k >= NZ) return;
     lq_sladvect_bfecc_cell_dep(qn, q, qt, dep, i, j, k, NX, NY, NZ, ih);
+}
+
+/* The velocity's error-compensated schemes (sladvect_cell.h), per component: the reverse
+ * pass of q^ (f) into out over dt = −δt, then the final pass into qn. */
+kernel void sladvect_velocity_pass(global float *out, global const float *f, global const float *u,
+                                   global const float *v, global const float *w, int comp, float h,
+                                   float ih, float lx, float ly, float lz, float dt, int noslip)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX + (comp == 0) || j >= NY + (comp == 1) || k >= NZ + (comp == 2)) return;
+    lq_sladvect_face_pass(out, f, u, v, w, comp, i, j, k, NX, NY, NZ, h, ih, lx, ly, lz, dt,
+                          noslip);
+}
+
+kernel void sladvect_velocity_maccormack(global float *qn, global const float *q,
+                                         global const float *qt, global const float *u,
+                                         global const float *v, global const float *w, int comp,
+                                         float h, float ih, float lx, float ly, float lz, float dt,
+                                         int noslip)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX + (comp == 0) || j >= NY + (comp == 1) || k >= NZ + (comp == 2)) return;
+    lq_sladvect_velocity_maccormack_face(qn, q, qt, u, v, w, comp, i, j, k, NX, NY, NZ, h, ih, lx,
+                                         ly, lz, dt, noslip);
+}
+
+kernel void sladvect_velocity_bfecc(global float *qn, global const float *q, global const float *qt,
+                                    global const float *u, global const float *v,
+                                    global const float *w, int comp, float h, float ih, float lx,
+                                    float ly, float lz, float dt, int noslip)
+{
+    int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
+    if (i >= NX + (comp == 0) || j >= NY + (comp == 1) || k >= NZ + (comp == 2)) return;
+    lq_sladvect_velocity_bfecc_face(qn, q, qt, u, v, w, comp, i, j, k, NX, NY, NZ, h, ih, lx, ly,
+                                    lz, dt, noslip);
 }

@@ -26,6 +26,9 @@
  * lattice, which clamps at the outermost centres (the value is held constant out to the
  * domain edge).
  *
+ * Error-compensated schemes (MacCormack, BFECC), limited: for the scalar and for each face
+ * component of the velocity, at the end of this file.
+ *
  * A linear velocity field is sampled exactly (up to rounding), so for a linear field
  * advected by a linear velocity the result is the field at the RK2 departure point
  * (I − δt A + δt²/2 A²) x + ... to float rounding; a translation by a whole number of
@@ -139,39 +142,66 @@ LQ_INLINE float lq_sladvect_noslip(float r, lq_markers_vec3 q, int comp, int nz,
     return r;
 }
 
+/* Face (i, j, k) of component comp lies on the domain edge (a wall: the advected value is 0). */
+LQ_INLINE int lq_sladvect_face_edge(int comp, int i, int j, int k, int nx, int ny, int nz)
+{
+    return comp == 0 ? (i == 0 || i == nx) : comp == 1 ? (j == 0 || j == ny) : (k == 0 || k == nz);
+}
+
+/* The RK2 departure point of face (i, j, k) of component comp over dt (−δt: the forward
+ * image, the reverse pass's). */
+LQ_INLINE lq_markers_vec3 lq_sladvect_face_departure(
+    const LQ_GLOBAL float *u, const LQ_GLOBAL float *v, const LQ_GLOBAL float *w, int comp, int i,
+    int j, int k, int nx, int ny, int nz, float h, float ih, float lx, float ly, float lz, float dt)
+{
+    lq_markers_vec3 p;
+    p.x = lq_sladvect_at(i, comp == 0, h);
+    p.y = lq_sladvect_at(j, comp == 1, h);
+    p.z = lq_sladvect_at(k, comp == 2, h);
+    lq_markers_vec3 v0 = lq_sladvect_face_velocity(u, v, w, comp, i, j, k, nx, ny, nz);
+    return lq_sladvect_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
+}
+
+/* The plain pass of one face field: f, on component comp's lattice (that component of the
+ * velocity, or its forward result in the reverse pass of the error-compensated schemes),
+ * carried along (u, v, w) over dt into out at face (i, j, k); edge faces 0, no-slip walls
+ * by lq_sladvect_noslip (noslip 0: all free-slip, the clamped sample). */
+LQ_INLINE void lq_sladvect_face_pass(LQ_GLOBAL float *out, const LQ_GLOBAL float *f,
+                                     const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
+                                     const LQ_GLOBAL float *w, int comp, int i, int j, int k,
+                                     int nx, int ny, int nz, float h, float ih, float lx, float ly,
+                                     float lz, float dt, int noslip)
+{
+    int mx = nx + (comp == 0), my = ny + (comp == 1);
+    int idx = i + mx * (j + my * k);
+    if (lq_sladvect_face_edge(comp, i, j, k, nx, ny, nz)) {
+        out[idx] = 0.0f;
+        return;
+    }
+    lq_markers_vec3 q =
+        lq_sladvect_face_departure(u, v, w, comp, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
+    float r;
+    if (comp == 0)
+        r = lq_markers_sample_u(f, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
+    else if (comp == 1)
+        r = lq_markers_sample_v(f, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
+    else
+        r = lq_markers_sample_w(f, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
+    if (noslip) r = lq_sladvect_noslip(r, q, comp, nz, ih, lx, ly, lz, noslip);
+    out[idx] = r;
+}
+
 /* Face component `comp` (0 u, 1 v, 2 w) at face (i, j, k) of its lattice, from the old
- * velocity (u, v, w) into out; no-slip walls by lq_sladvect_noslip (noslip 0: all free-slip,
- * the clamped sample). */
+ * velocity (u, v, w) into out: the plain pass of the component along the velocity. */
 LQ_INLINE void lq_sladvect_velocity_face(LQ_GLOBAL float *out, const LQ_GLOBAL float *u,
                                          const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
                                          int comp, int i, int j, int k, int nx, int ny, int nz,
                                          float h, float ih, float lx, float ly, float lz, float dt,
                                          int noslip)
 {
-    int mx = nx + (comp == 0), my = ny + (comp == 1);
-    int idx = i + mx * (j + my * k);
-    int edge = comp == 0   ? (i == 0 || i == nx)
-               : comp == 1 ? (j == 0 || j == ny)
-                           : (k == 0 || k == nz);
-    if (edge) {
-        out[idx] = 0.0f;
-        return;
-    }
-    lq_markers_vec3 p;
-    p.x = lq_sladvect_at(i, comp == 0, h);
-    p.y = lq_sladvect_at(j, comp == 1, h);
-    p.z = lq_sladvect_at(k, comp == 2, h);
-    lq_markers_vec3 v0 = lq_sladvect_face_velocity(u, v, w, comp, i, j, k, nx, ny, nz);
-    lq_markers_vec3 q = lq_sladvect_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
-    float r;
-    if (comp == 0)
-        r = lq_markers_sample_u(u, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
-    else if (comp == 1)
-        r = lq_markers_sample_v(v, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
-    else
-        r = lq_markers_sample_w(w, q.x, q.y, q.z, nx, ny, nz, ih, ih, ih);
-    if (noslip) r = lq_sladvect_noslip(r, q, comp, nz, ih, lx, ly, lz, noslip);
-    out[idx] = r;
+    const LQ_GLOBAL float *f = comp == 0 ? u : comp == 1 ? v : w;
+    lq_sladvect_face_pass(out, f, u, v, w, comp, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt,
+                          noslip);
 }
 
 /* Cell-centred scalar q at a point (m): trilinear on the centre lattice, clamped. */
@@ -373,6 +403,95 @@ LQ_INLINE void lq_sladvect_bfecc_cell_dep(LQ_GLOBAL float *qn, const LQ_GLOBAL f
     lq_sladvect_bfecc_samples(q, qt, nx, ny, nz, g0, g1, g2, &a, &b, &lo, &hi);
     float r = a + 0.5f * (a - b);
     qn[c] = lq_sladvect_limit(r, lo, hi);
+}
+
+/*
+ * Error-compensated advection of the face velocity: the scalar's MacCormack and BFECC
+ * above (Selle et al. 2008 eq. 5–7; Dupont & Liu 2003, Kim et al. 2005) applied to each
+ * face component q on its own lattice, the carrier the old velocity throughout (u, v, w
+ * frozen over the step, as the plain pass has it):
+ *   q^ = A(q; δt) (the plain pass, lq_sladvect_velocity_face),  q~ = A(q^; −δt)
+ *   (lq_sladvect_face_pass with f = q^ and −δt: the face's forward image),
+ *   MacCormack: qn = q^ + ½ (q − q~);  BFECC: qn = A(q + ½ (q − q~); δt).
+ * The limiter clamps to the range the plain pass's sample can take at the face's departure
+ * point: the old lattice values it blends (lq_sladvect_lattice_range), times the no-slip
+ * factor there where a no-slip wall is within h/2 (the factor is ≥ 0, so the range keeps its
+ * order; without it the limiter would undo the wall). Edge faces stay 0. The components
+ * are independent (each reads the old velocity and its own q^ and q~), so one scratch face
+ * field serves the three in turn.
+ */
+
+/* Component comp's lattice sizes and the node coordinates of a point q there (those of
+ * lq_markers_sample_u / _v / _w, the same floats). */
+LQ_INLINE void lq_sladvect_face_lattice(int comp, lq_markers_vec3 q, int nx, int ny, int nz,
+                                        float ih, int *m0, int *m1, int *m2, float *g0, float *g1,
+                                        float *g2)
+{
+    *m0 = nx + (comp == 0);
+    *m1 = ny + (comp == 1);
+    *m2 = nz + (comp == 2);
+    *g0 = comp == 0 ? q.x * ih : q.x * ih - 0.5f;
+    *g1 = comp == 1 ? q.y * ih : q.y * ih - 0.5f;
+    *g2 = comp == 2 ? q.z * ih : q.z * ih - 0.5f;
+}
+
+/* MacCormack at face (i, j, k) of comp: qn holds q^ on entry (read and written at the own
+ * face only), q the old component, qt = q~. */
+LQ_INLINE void
+lq_sladvect_velocity_maccormack_face(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                     const LQ_GLOBAL float *qt, const LQ_GLOBAL float *u,
+                                     const LQ_GLOBAL float *v, const LQ_GLOBAL float *w, int comp,
+                                     int i, int j, int k, int nx, int ny, int nz, float h, float ih,
+                                     float lx, float ly, float lz, float dt, int noslip)
+{
+    int mx = nx + (comp == 0), my = ny + (comp == 1);
+    int idx = i + mx * (j + my * k);
+    if (lq_sladvect_face_edge(comp, i, j, k, nx, ny, nz)) {
+        qn[idx] = 0.0f;
+        return;
+    }
+    lq_markers_vec3 d =
+        lq_sladvect_face_departure(u, v, w, comp, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
+    int m0, m1, m2;
+    float g0, g1, g2, lo, hi;
+    lq_sladvect_face_lattice(comp, d, nx, ny, nz, ih, &m0, &m1, &m2, &g0, &g1, &g2);
+    lq_sladvect_lattice_range(q, m0, m1, m2, g0, g1, g2, &lo, &hi);
+    if (noslip) {
+        lo = lq_sladvect_noslip(lo, d, comp, nz, ih, lx, ly, lz, noslip);
+        hi = lq_sladvect_noslip(hi, d, comp, nz, ih, lx, ly, lz, noslip);
+    }
+    float r = qn[idx] + 0.5f * (q[idx] - qt[idx]);
+    qn[idx] = lq_sladvect_limit(r, lo, hi);
+}
+
+/* BFECC at face (i, j, k) of comp: qn = the limited A(q + ½ (q − q~)) from the old
+ * component q and qt = q~ (qn is only written). */
+LQ_INLINE void lq_sladvect_velocity_bfecc_face(LQ_GLOBAL float *qn, const LQ_GLOBAL float *q,
+                                               const LQ_GLOBAL float *qt, const LQ_GLOBAL float *u,
+                                               const LQ_GLOBAL float *v, const LQ_GLOBAL float *w,
+                                               int comp, int i, int j, int k, int nx, int ny,
+                                               int nz, float h, float ih, float lx, float ly,
+                                               float lz, float dt, int noslip)
+{
+    int mx = nx + (comp == 0), my = ny + (comp == 1);
+    int idx = i + mx * (j + my * k);
+    if (lq_sladvect_face_edge(comp, i, j, k, nx, ny, nz)) {
+        qn[idx] = 0.0f;
+        return;
+    }
+    lq_markers_vec3 d =
+        lq_sladvect_face_departure(u, v, w, comp, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
+    int m0, m1, m2;
+    float g0, g1, g2, a, b, lo, hi;
+    lq_sladvect_face_lattice(comp, d, nx, ny, nz, ih, &m0, &m1, &m2, &g0, &g1, &g2);
+    lq_sladvect_bfecc_samples(q, qt, m0, m1, m2, g0, g1, g2, &a, &b, &lo, &hi);
+    float r = a + 0.5f * (a - b);
+    if (noslip) {
+        r = lq_sladvect_noslip(r, d, comp, nz, ih, lx, ly, lz, noslip);
+        lo = lq_sladvect_noslip(lo, d, comp, nz, ih, lx, ly, lz, noslip);
+        hi = lq_sladvect_noslip(hi, d, comp, nz, ih, lx, ly, lz, noslip);
+    }
+    qn[idx] = lq_sladvect_limit(r, lo, hi);
 }
 
 #endif

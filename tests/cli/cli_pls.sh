@@ -127,9 +127,10 @@ out=$(LIQUIDCL_BENCH=pls "$LQ" bench --device ref --size 16 --reps 1 --json 2>"$
 import json, math, sys
 rows = json.load(sys.stdin)
 ops = [r["op"] for r in rows]
-want = ["sl_velocity", "sl_phi", "reinit", "pt_adv_correct", "ps_sor_colour", "ps_jacobi",
-        "ps_pcg_mg", "ps_pcg_jacobi", "pls_step", "pc_control_10k", "pc_control_100k",
-        "pk_find", "pk_pockets"]
+want = ["sl_velocity", "sl_velocity_maccormack", "sl_velocity_bfecc", "sl_phi", "reinit",
+        "pt_adv_correct", "ps_sor_colour", "ps_jacobi", "ps_pcg_mg", "ps_pcg_jacobi", "pls_step",
+        "pls_step_maccormack", "pls_step_bfecc", "pc_control_10k", "pc_control_100k", "pk_find",
+        "pk_pockets"]
 assert ops == want, ops
 assert all(r["size"] == 16 and r["ms"] > 0 and math.isfinite(r["copy_fraction"]) for r in rows)
 print("%d rows, step %.0f ms" % (len(rows), rows[ops.index("pls_step")]["ms"]))' 2>&1) &&

@@ -3,7 +3,10 @@
  * host/ops/pls/sladvect.h):
  *  1. reference twin vs OpenCL (PoCL in CI) on random velocities and scalars, 3D
  *     (nx ≠ ny ≠ nz) and 2D (nz = 1), a few chained steps at CFL up to ~3 (backtraces
- *     leave the domain and are clamped): bit for bit ("sl.velocity", "sl.scalar");
+ *     leave the domain and are clamped), each scheme of the scalar and of the velocity
+ *     (plain, MacCormack, BFECC), free-slip and no-slip walls: bit for bit ("sl.velocity",
+ *     "sl.scalar"); the velocity makes no new extrema (each component within its old
+ *     range) and its compensated schemes differ from the plain pass;
  *  2. analytic checks on the reference: faces on the domain edge are 0; a uniform
  *     translation by a whole number of cells per step (h, δt powers of two) moves a
  *     smooth φ exactly (every cell whose departure point lies in the grid); the rigid
@@ -71,16 +74,17 @@ static void swap_fields(lq_field *a, lq_field *b)
 
 /* --- 1. twins ----------------------------------------------------------------------- */
 
-static void test_twins(int nx, int ny, int nz, uint64_t seed, int scheme, int noslip)
+static void test_twins(int nx, int ny, int nz, uint64_t seed, int scheme, int noslip, int vscheme)
 {
     lq_ctx ref, cl;
-    fprintf(stderr, "twin diff, %d×%d×%d, scalar scheme %d, no-slip walls 0x%x:\n", nx, ny, nz,
-            scheme, noslip);
+    fprintf(stderr,
+            "twin diff, %d×%d×%d, scalar scheme %d, velocity scheme %d, no-slip walls 0x%x:\n", nx,
+            ny, nz, scheme, vscheme, noslip);
     if (twin_open(&ref, &cl)) {
         CHECK(!"an OpenCL device is needed for the diff tests (install pocl-opencl-icd)");
         return;
     }
-    lq_sladvect_params prm = {0.05f, 0.1f, scheme, noslip};
+    lq_sladvect_params prm = {0.05f, 0.1f, scheme, noslip, vscheme};
     size_t nu = (size_t)(nx + 1) * ny * nz, nv = (size_t)nx * (ny + 1) * nz,
            nw = (size_t)nx * ny * (nz + 1), nc = (size_t)nx * ny * nz;
     float *u = malloc(nu * 4), *v = malloc(nv * 4), *w = malloc(nw * 4), *q = malloc(nc * 4);
@@ -100,6 +104,7 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed, int scheme, int no
         CHECK_OK(lq_field_upload(&ss[s]->w, w));
         CHECK_OK(lq_field_upload(&ss[s]->q, q));
     }
+    int out_of_range = 0, differ = 0;
     for (int step = 0; step < 3; step++) {
         for (int s = 0; s < 2; s++) {
             side *x = ss[s];
@@ -108,6 +113,33 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed, int scheme, int no
                                                  &x->wn, &prm));
         }
         CHECK_OK(lq_ctx_finish(&cl));
+        /* the velocity: no new extrema (each component within its old range: the plain
+         * pass interpolates, the compensated schemes are limited), and a compensated scheme
+         * is not the plain pass (that pass again, on the reference) */
+        lq_sladvect_params plain = prm;
+        plain.velocity_scheme = LQ_SLADVECT_PLAIN;
+        const lq_field *olds[3] = {&A.u, &A.v, &A.w}, *news[3] = {&A.un, &A.vn, &A.wn};
+        for (int comp = 0; comp < (nz > 1 ? 3 : 2); comp++) {
+            const float *o = F_HOST(olds[comp]), *after = F_HOST(news[comp]);
+            float lo = o[0], hi = o[0];
+            for (size_t f = 0; f < olds[comp]->count; f++)
+                lo = fminf(lo, o[f]), hi = fmaxf(hi, o[f]);
+            for (size_t f = 0; f < olds[comp]->count; f++)
+                out_of_range += after[f] < lo || after[f] > hi;
+        }
+        if (vscheme != LQ_SLADVECT_PLAIN) {
+            side P;
+            if (!side_open(&P, &ref, nx, ny, nz)) {
+                memcpy(P.u.host, A.u.host, nu * 4);
+                memcpy(P.v.host, A.v.host, nv * 4);
+                memcpy(P.w.host, A.w.host, nw * 4);
+                CHECK_OK(lq_sladvect_advect_velocity(&P.ops, &P.u, &P.v, &P.w, &P.un, &P.vn, &P.wn,
+                                                     &plain));
+                for (size_t f = 0; f < nu; f++) differ += F_HOST(&P.un)[f] != F_HOST(&A.un)[f];
+                for (size_t f = 0; f < nv; f++) differ += F_HOST(&P.vn)[f] != F_HOST(&A.vn)[f];
+                side_close(&P);
+            }
+        }
         twin_pair pq = pair_of(&A.qn, &B.qn), pu = pair_of(&A.un, &B.un),
                   pv = pair_of(&A.vn, &B.vn), pw = pair_of(&A.wn, &B.wn);
         twin_check_float("sl.scalar", &pq);
@@ -121,6 +153,10 @@ static void test_twins(int nx, int ny, int nz, uint64_t seed, int scheme, int no
             swap_fields(&ss[s]->w, &ss[s]->wn);
         }
     }
+    fprintf(stderr, "  velocity: %d faces beyond the old range, %d differ from the plain pass\n",
+            out_of_range, differ);
+    CHECK(out_of_range == 0);
+    CHECK(vscheme == LQ_SLADVECT_PLAIN || differ > 0);
     /* walls: the advected u is 0 on i = 0 and i = nx, and not all 0 inside */
     CHECK_OK(lq_field_download(&A.u, a));
     int wall_bad = 0, inside = 0;
@@ -153,7 +189,7 @@ static void test_translation(int scheme)
     lq_ctx ref;
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     const int nx = 24, ny = 20, nz = 12, cx = 2, cy = -1, cz = 3;
-    lq_sladvect_params prm = {0.25f, 0.5f, scheme, 0}; /* u = c h / δt = 2c m/s: exact */
+    lq_sladvect_params prm = {0.25f, 0.5f, scheme, 0, 0}; /* u = c h / δt = 2c m/s: exact */
     side S;
     if (side_open(&S, &ref, nx, ny, nz)) return;
     float *U = F_HOST(&S.u), *V = F_HOST(&S.v), *W = F_HOST(&S.w), *q = F_HOST(&S.q);
@@ -222,7 +258,7 @@ static void test_rotation_linear(void)
     CHECK_OK(lq_ctx_open(&ref, "ref", false));
     const int n = 24;
     const float h = 0.1f;
-    lq_sladvect_params prm = {0.05f, h, LQ_SLADVECT_PLAIN, 0};
+    lq_sladvect_params prm = {0.05f, h, LQ_SLADVECT_PLAIN, 0, 0};
     double A[3][3], c[3] = {1.2, 1.2, 1.2}, g[3] = {0.7, -0.4, 0.25}; /* φ = g·x */
     rot_matrix(A, 1.3);
     side S;
@@ -283,7 +319,8 @@ static void test_rotation_linear(void)
         if (side_open(&R, &ref, m, m, 1)) break;
         const double om = 1.0, hh = 1.0 / m, cc = 0.5;
         int steps = 16 << t;
-        lq_sladvect_params p2 = {(float)(2 * LQ_PI / om / steps), (float)hh, LQ_SLADVECT_PLAIN, 0};
+        lq_sladvect_params p2 = {(float)(2 * LQ_PI / om / steps), (float)hh, LQ_SLADVECT_PLAIN, 0,
+                                 0};
         float *u = F_HOST(&R.u), *v = F_HOST(&R.v), *qq = F_HOST(&R.q);
         for (int j = 0; j < m; j++)
             for (int i = 0; i <= m; i++)
@@ -324,7 +361,7 @@ static void rotate2d(lq_ctx *ref, int m, int steps, double frac, int scheme,
     *err = *qmin = *qmax = 0;
     if (side_open(&R, ref, m, m, 1)) return;
     const double hh = 1.0 / m, cc = 0.5, ang = 2 * LQ_PI * frac;
-    lq_sladvect_params p = {(float)(ang / steps), (float)hh, scheme, 0};
+    lq_sladvect_params p = {(float)(ang / steps), (float)hh, scheme, 0, 0};
     float *u = F_HOST(&R.u), *v = F_HOST(&R.v), *qq = F_HOST(&R.q);
     for (int j = 0; j < m; j++)
         for (int i = 0; i <= m; i++) u[LQ_MAC_U(i, j, 0, m, m)] = (float)(-((j + 0.5) * hh - cc));
@@ -451,7 +488,7 @@ static void test_noslip_sample(void)
             memset(S.w.host, 0, S.w.count * 4);
             int bad = 0;
             for (int ns = 0; ns <= 1; ns++) {
-                lq_sladvect_params prm = {0.25f, h, LQ_SLADVECT_PLAIN, ns << wall};
+                lq_sladvect_params prm = {0.25f, h, LQ_SLADVECT_PLAIN, ns << wall, 0};
                 CHECK_OK(lq_sladvect_advect_velocity(&S.ops, &S.u, &S.v, &S.w, &S.un, &S.vn, &S.wn,
                                                      &prm));
                 int jw = wall == 2 ? 0 : ny - 1; /* the row beside the wall */
@@ -473,14 +510,19 @@ int main(void)
 {
     test_start_velocity(13, 9, 7);
     test_start_velocity(17, 12, 1);
-    (void)twin_alloc, (void)twin_release, (void)twin_check_exact; /* unused helpers */
-    for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++) {
-        test_twins(13, 9, 7, 11, sc, 0);
-        test_twins(17, 12, 1, 12, sc, 0);
+    (void)twin_alloc, (void)twin_release, (void)twin_check_exact;     /* unused helpers */
+    for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++) { /* scalar = velocity */
+        test_twins(13, 9, 7, 11, sc, 0, sc);
+        test_twins(17, 12, 1, 12, sc, 0, sc);
     }
-    test_twins(13, 9, 7, 13, LQ_SLADVECT_PLAIN, 63);    /* every wall no-slip */
-    test_twins(13, 9, 7, 14, LQ_SLADVECT_PLAIN, 0x0c);  /* a channel: floor and ceiling */
-    test_twins(17, 12, 1, 15, LQ_SLADVECT_PLAIN, 0x05); /* x_min and y_min */
+    const int P = LQ_SLADVECT_PLAIN, M = LQ_SLADVECT_MACCORMACK, B = LQ_SLADVECT_BFECC;
+    test_twins(13, 9, 7, 13, P, 63, P);    /* every wall no-slip */
+    test_twins(13, 9, 7, 14, P, 0x0c, P);  /* a channel: floor and ceiling */
+    test_twins(17, 12, 1, 15, P, 0x05, P); /* x_min and y_min */
+    test_twins(13, 9, 7, 16, B, 63, M);    /* the velocity's schemes with no-slip walls */
+    test_twins(13, 9, 7, 17, B, 0x0c, B);
+    test_twins(17, 12, 1, 18, B, 0x05, M);
+    test_twins(17, 12, 1, 19, B, 0x05, B);
     test_noslip_sample();
     for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++) test_translation(sc);
     test_compensated();

@@ -140,7 +140,7 @@ static void sl_speed(void)
     const char *names[4] = {"", "plain", "maccormack", "bfecc"};
     for (int rep = -1; rep < 5; rep++)
         for (int sc = LQ_SLADVECT_PLAIN; sc <= LQ_SLADVECT_BFECC; sc++) {
-            lq_sladvect_params prm = {(float)(2.0 * h), (float)h, sc, 0};
+            lq_sladvect_params prm = {(float)(2.0 * h), (float)h, sc, 0, 0};
             CHECK_OK(lq_ctx_finish(&cl));
             double t0 = lq_now();
             CHECK_OK(lq_sladvect_advect_scalar(&o, &phi, &phin, &u, &v, &w, &prm));

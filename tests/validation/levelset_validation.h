@@ -103,7 +103,7 @@ static int lv_set_phi(lv_run *r, double (*f)(double x, double y))
 /* One step: advect φ over dt through the faces at the step's mid time, reinitialise. */
 static int lv_step(lv_run *r, lv_vel f, double t, double dt, int reinit)
 {
-    lq_sladvect_params p = {(float)dt, (float)r->h, lv_scheme, 0};
+    lq_sladvect_params p = {(float)dt, (float)r->h, lv_scheme, 0, 0};
     int rc = lv_set_faces(r, f, t + 0.5 * dt);
     if (!rc) rc = lq_sladvect_advect_scalar(&r->sl, &r->phi, &r->phin, &r->u, &r->v, &r->w, &p);
     lq_field tmp = r->phi;

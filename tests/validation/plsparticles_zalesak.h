@@ -226,7 +226,7 @@ static zk_result zk_run(const char *dev, int n, int steps, double frac, int with
     CHECK_OK(lq_reinit(&ro, &phi, &phin, &rp, NULL));
     CHECK_OK(lq_field_download(&phi, hp));
     res.area0 = zk_area(hp, n, n, h);
-    lq_sladvect_params sp = {(float)dt, h, zk_scheme, 0};
+    lq_sladvect_params sp = {(float)dt, h, zk_scheme, 0, 0};
     lq_plsparticles_params pp;
     memset(&pp, 0, sizeof pp);
     pp.h = h;

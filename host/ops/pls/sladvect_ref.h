@@ -24,6 +24,13 @@
  * forward image of the cell is in the grid (its reverse pass clamps at the edge); BFECC
  * everywhere the plain pass is.
  *
+ * Velocity schemes (lq_sladvect_params.velocity_scheme, the scene's pls.velocity_advection):
+ * the plain pass (the default), or the same MacCormack / BFECC per face component on its own
+ * lattice, the old velocity the carrier throughout, limited to the departure point's old
+ * values (times the no-slip factor there). They lend o->dep (free outside
+ * lq_sladvect_advect_scalar) for one component's reverse pass at a time: no memory beyond
+ * the scalar's.
+ *
  * Which scheme is how accurate and how fast is measured in docs/VALIDATION.md
  * ("Advection schemes") and docs/PERFORMANCE.md (## pls).
  *
@@ -42,9 +49,10 @@
 #include "core/kernel.h"
 #include "pls/sladvect_cell.h"
 
-/* How lq_sladvect_advect_scalar carries the scalar (the velocity always takes the plain pass). */
+/* How lq_sladvect_advect_scalar carries the scalar (lq_sladvect_params.scheme) and
+ * lq_sladvect_advect_velocity the velocity (.velocity_scheme). */
 typedef enum lq_sladvect_scheme {
-    LQ_SLADVECT_DEFAULT = 0,    /* the best measured: LQ_SLADVECT_BFECC (see below) */
+    LQ_SLADVECT_DEFAULT = 0,    /* scalar: LQ_SLADVECT_BFECC, velocity: LQ_SLADVECT_PLAIN */
     LQ_SLADVECT_PLAIN = 1,      /* one RK2 backtrace + trilinear pass (Stam 1999) */
     LQ_SLADVECT_MACCORMACK = 2, /* Selle et al. 2008, limited; 3 passes (sladvect_cell.h) */
     LQ_SLADVECT_BFECC = 3       /* Dupont & Liu 2003 / Kim et al. 2005, limited; 3 passes */
@@ -56,12 +64,22 @@ typedef struct lq_sladvect_params {
     int scheme; /* lq_sladvect_scheme of the scalar; 0 (a zeroed struct): LQ_SLADVECT_DEFAULT */
     int noslip; /* the velocity's no-slip walls: bit 2 d + side (x_min 0 ... z_max 5); 0 all
                  * free-slip */
+    int velocity_scheme; /* lq_sladvect_scheme of the velocity; 0: LQ_SLADVECT_PLAIN */
 } lq_sladvect_params;
 
 /* The scheme LQ_SLADVECT_DEFAULT stands for. */
 static inline lq_sladvect_scheme lq_sladvect_scheme_of(const lq_sladvect_params *prm)
 {
     return prm->scheme == LQ_SLADVECT_DEFAULT ? LQ_SLADVECT_BFECC : (lq_sladvect_scheme)prm->scheme;
+}
+
+/* The velocity's scheme: LQ_SLADVECT_DEFAULT stands for the plain pass (the cheapest; what
+ * the second-order schemes keep of a vortex and cost is in docs/VALIDATION.md and
+ * docs/PERFORMANCE.md). */
+static inline lq_sladvect_scheme lq_sladvect_velocity_scheme_of(const lq_sladvect_params *prm)
+{
+    return prm->velocity_scheme == LQ_SLADVECT_DEFAULT ? LQ_SLADVECT_PLAIN
+                                                       : (lq_sladvect_scheme)prm->velocity_scheme;
 }
 
 /* What the kernels take, from the params in double, rounded once. */
@@ -88,14 +106,33 @@ typedef struct lq_sladvect_ops {
     int nx, ny, nz;
     cl_program program;
     lq_kernel velocity, scalar, maccormack, bfecc, scalar_keep, maccormack_dep, bfecc_dep;
-    lq_field scratch; /* q~ of the error-compensated schemes (nx·ny·nz floats) */
-    lq_field dep;     /* their first pass's departure points (3 nx·ny·nz floats; OpenCL) */
+    lq_kernel velocity_pass, velocity_maccormack, velocity_bfecc;
+    lq_field scratch; /* q~ of the scalar's error-compensated schemes (nx·ny·nz floats) */
+    lq_field dep;     /* their first pass's departure points (3 nx·ny·nz floats; OpenCL); the
+                       * velocity's schemes lend it for one component's q~ at a time (a face
+                       * lattice is at most nx·ny·nz + the largest face plane ≤ 3 nx·ny·nz) */
 } lq_sladvect_ops;
 
-/* Reference twins (host/ops/pls/sladvect_ref.c): same arguments, host storage. */
+/* Reference twins (host/ops/pls/sladvect_ref.c): same arguments, host storage. The velocity
+ * by prm->velocity_scheme (the error-compensated schemes allocate a host scratch per call
+ * here; the launcher lends o->dep and calls the passes below). */
 void lq_sladvect_ref_advect_velocity(const lq_field *u, const lq_field *v, const lq_field *w,
                                      lq_field *un, lq_field *vn, lq_field *wn,
                                      const lq_sladvect_params *prm);
+/* The velocity's passes for component comp (kernels sladvect_velocity_pass,
+ * sladvect_velocity_maccormack, sladvect_velocity_bfecc): f (comp's lattice) carried along
+ * (u, v, w) over dt into out (f = that component, dt = prm->dt: the plain pass; f = q^,
+ * −prm->dt: the reverse pass), and the final passes, q the old component, qt = q~ (qn holds
+ * q^ on entry for MacCormack). out, qt: at least comp's lattice of floats. */
+void lq_sladvect_ref_velocity_pass(lq_field *out, const lq_field *f, const lq_field *u,
+                                   const lq_field *v, const lq_field *w, int comp,
+                                   const lq_sladvect_params *prm, float dt);
+void lq_sladvect_ref_velocity_maccormack(lq_field *qn, const lq_field *q, const lq_field *qt,
+                                         const lq_field *u, const lq_field *v, const lq_field *w,
+                                         int comp, const lq_sladvect_params *prm);
+void lq_sladvect_ref_velocity_bfecc(lq_field *qn, const lq_field *q, const lq_field *qt,
+                                    const lq_field *u, const lq_field *v, const lq_field *w,
+                                    int comp, const lq_sladvect_params *prm);
 /* The scalar by prm->scheme; the error-compensated schemes allocate a host scratch per
  * call here (the launcher uses o->scratch and the passes below). */
 void lq_sladvect_ref_advect_scalar(const lq_field *q, lq_field *qn, const lq_field *u,
