@@ -1523,14 +1523,16 @@ static int lq_bench_pls_step(lq_bench_ctx *b, int n, const char *velocity, lq_be
  * dam break (a raised block of water in a pool over a slope; splash with a floating
  * ball, mac round a block), ms per step and the host waits each step costs. `solve`
  * (shallow): NULL for shallow.line_solve: auto, else the line solve forced, the row
- * then shallow_whole_<solve>; (mac) NULL for mac.pressure's default, else that method, the
- * row mac_step_<solve>. */
+ * then shallow_whole_<solve>; (mac) NULL for mac.pressure's default (mgpcg), else that
+ * method, the row mac_step_<solve> (mac_step_red_black). */
 static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n, const char *solve)
 {
     char scene[1024], op[32], note[320], line[64] = "";
     const bool mac = strcmp(solver, "mac") == 0;
     snprintf(op, sizeof op, "%s_%s%s%s", solver, mac ? "step" : "whole", solve ? "_" : "",
              solve ? solve : "");
+    for (char *q = op; *q; q++) /* mac_step_red_black */
+        if (*q == '-') *q = '_';
     if (strcmp(solver, "shallow") == 0)
         snprintf(line, sizeof line, "shallow:\n  line_solve: %s\n", solve ? solve : "auto");
     else if (solve)
@@ -1574,7 +1576,7 @@ static int lq_bench_whole(lq_bench_ctx *b, const char *solver, int n, const char
     char its[96] = "";
     if (mac)
         snprintf(its, sizeof its, ", pressure in the time: %.1f %s a step", r.iters,
-                 solve ? "PCG iterations and sweeps" : "sweeps");
+                 solve ? "red-black sweeps" : "PCG iterations and sweeps");
     snprintf(note, sizeof note,
              "the solver's whole step, dam break, %d steps timed; %.2f host waits a step (%.1f "
              "KiB)%s%s [copy %.1f GB/s]",
@@ -1725,7 +1727,7 @@ static int lq_bench_device(lq_bench_ctx *b, const int *sizes, int nsizes, const 
             if (!rc && (sizes3[i] <= 64 || nsizes3 == 1))
                 rc = lq_bench_whole(b, "mac", sizes3[i], NULL);
             if (!rc && (sizes3[i] <= 64 || nsizes3 == 1))
-                rc = lq_bench_whole(b, "mac", sizes3[i], "mgpcg");
+                rc = lq_bench_whole(b, "mac", sizes3[i], "red-black");
         }
         b->dims = 2;
     }

@@ -12,7 +12,7 @@ G=$ROOT/tools/gpu-check
 check "bash -n" bash -n "$G"
 out=$(bash "$G" --plan "$tmp/out" 2>&1) || fail "--plan exit" "$out"
 for want in "ctest -R 'ops|line_solve'" "diff-shallow" "diff-splash" "diff-mac" "diff-pls" \
-    "diff-mac_mgpcg" "whole-3d-256" "whole-3d-384" "mac_step_mgpcg" "mac-scenes" \
+    "diff-mac_mgpcg" "whole-3d-256" "whole-3d-384" "mac_step_red_black" "mac-scenes" \
     "whole-hf-2048" "whole-hf-4096" "bench-ops" "$tmp/out/report.md" "$tmp/out/logs.tgz"; do
     grep -qF -- "$want" <<< "$out" && pass "plan: $want" || fail "plan lacks $want" "$out"
 done
