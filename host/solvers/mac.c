@@ -120,6 +120,7 @@ typedef struct lq_mac {
     int npart, cap, step, sweeps;
     int max_steps;   /* time.max_steps */
     int unconverged; /* steps this frame whose pressure iteration stopped at max_sweeps */
+    int rb_after;    /* mac.pressure: mgpcg: red-black sweeps after CG this frame */
     float maxdiv;
     double t, dt_prev;
     unsigned char *fl;  /* host copy of the flags */
@@ -1115,6 +1116,7 @@ static int lq_mac_step(lq_mac *s, double dt)
     if (s->spray_on) LQ_STAGE(rc, c, "spray and foam", lq_mac_spray(s, dt));
     if (rc) return rc;
     s->sweeps += sweeps;
+    if (s->pressure_params.method == LQ_PRESSURE_MGPCG) s->rb_after += s->pressure.mg_sweeps;
     s->maxdiv = fmaxf(s->maxdiv, maxdiv);
     s->unconverged += !(maxdiv < s->pressure_params.eps);
     s->t += dt;
@@ -1160,6 +1162,8 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
     st->pressure_residual = s->maxdiv;
     st->dt_min = st->dt_max = s->dt_prev;
     lq_stats_extra(st, "pressure_unconverged", s->unconverged);
+    if (s->pressure_params.method == LQ_PRESSURE_MGPCG) /* of pressure_iterations */
+        lq_stats_extra(st, "pressure_sweeps_after_pcg", s->rb_after);
     if (s->spray_on) {
         lq_stats_extra(st, "spray", s->sp_last.spray);
         lq_stats_extra(st, "foam", s->sp_last.foam);
@@ -1239,6 +1243,7 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
     s->maxdiv = 0;
     s->removed = s->injected = s->dropped = 0;
     s->unconverged = 0;
+    s->rb_after = 0;
     s->spray_emitted = s->spray_foamed = s->spray_dropped = 0;
     lq_framesplit fr = lq_framesplit_start(s->t, t_end);
     int rc = LQ_OK;
