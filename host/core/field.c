@@ -215,6 +215,23 @@ void lq_field_release(lq_field *f)
     f->backing = NULL;
 }
 
+lq_field lq_field_alias(const lq_field *of, const char *name, int nx, int ny, int nz, size_t elem)
+{
+    lq_field v;
+    memset(&v, 0, sizeof v);
+    v.ctx = of->ctx;
+    snprintf(v.name, sizeof v.name, "%s", name);
+    v.nx = nx;
+    v.ny = ny;
+    v.nz = nz;
+    v.count = (size_t)nx * (size_t)ny * (size_t)nz;
+    v.elem = elem;
+    v.host = of->host;
+    v.mem = of->mem; /* (no backing: only the owner frees it) */
+    assert(lq_field_bytes(&v) <= lq_field_bytes(of));
+    return v;
+}
+
 size_t lq_field_bytes(const lq_field *f)
 {
     return f->count * f->elem;

@@ -72,6 +72,11 @@ typedef struct lq_field {
 
 int lq_field_alloc(lq_ctx *ctx, lq_field *f, const char *name, int nx, int ny, int nz, size_t elem);
 void lq_field_release(lq_field *f);
+/* Another shape (nx × ny × nz elements of `elem` bytes, no more bytes than `of` holds) of
+ * the storage of `of`, which keeps owning it: a view is never released, and is good while
+ * `of` lives. For scratch a solver lends to operations that never run at the same time
+ * (host/solvers/pls.c, its scratch pool). */
+lq_field lq_field_alias(const lq_field *of, const char *name, int nx, int ny, int nz, size_t elem);
 size_t lq_field_bytes(const lq_field *f);
 int lq_field_upload(lq_field *f, const void *src);
 int lq_field_download(const lq_field *f, void *dst);

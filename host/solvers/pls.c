@@ -144,6 +144,11 @@ enum {
     LQ_PLS_R_POCKET = 4096
 };
 
+/* The scratch pool's fields: floats (a float per face of the largest face lattice; the
+ * last three per cell) and bytes (a byte per face). */
+#define LQ_PLS_POOL_FLOATS 6
+#define LQ_PLS_POOL_BYTES  4
+
 typedef struct lq_pls {
     lq_ctx *ctx;
     int nx, ny, nz, has_sdf, reseed_every;
@@ -189,6 +194,9 @@ typedef struct lq_pls {
     int visc_unconverged; /* this frame's steps whose viscous solve stopped short */
     double visc_residual; /* this frame's worst final ‖b − Ax‖ / ‖b‖ of the viscous solve */
     lq_viscosity_stats visc_worst; /* the last unconverged step's, for the warning */
+    /* The scratch pool (lq_pls_pool): per-cell scratch of the stages that never overlap,
+     * lent to sladvect, reinit, poisson and extrap in place of their own */
+    lq_field pool_f[LQ_PLS_POOL_FLOATS], pool_b[LQ_PLS_POOL_BYTES];
     lq_sladvect_ops sladvect;
     lq_reinit_ops reinit;
     lq_plsparticles_ops plsparticles;
@@ -263,6 +271,8 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_CONTROL) lq_plscontrol_ops_release(&s->plscontrol);
     if (s->ready & LQ_PLS_R_POCKET) lq_plspocket_ops_release(&s->plspocket);
     lq_controls_free(&s->controls);
+    for (int i = 0; i < LQ_PLS_POOL_FLOATS; i++) lq_field_release(&s->pool_f[i]);
+    for (int i = 0; i < LQ_PLS_POOL_BYTES; i++) lq_field_release(&s->pool_b[i]);
     lq_field_release(&s->sdf_static);
     lq_field_release(&s->nu);
     lq_field_release(&s->nun);
@@ -523,6 +533,97 @@ static int lq_pls_initial_velocity(lq_pls *s, const lq_config *cfg)
     return rc;
 }
 
+/* --- the scratch pool ------------------------------------------------------------------
+ *
+ * Four modules keep per-cell scratch that is live only inside their own stages of a step
+ * (lq_pls_step): sladvect (q~ and the departure points: "phi advected", "velocity
+ * advected"), reinit (φ0, the FIM's stamps and lists: "phi reinitialised"), poisson (the
+ * system's mask and diagonal, CG's r z d q, multigrid level 0's state and unknown list:
+ * "projection") and extrap (the layer masks, object_bc's output, the fronts' lists, §5.2's
+ * band system: "gravity and object faces", "velocity extrapolated", "divergence-free
+ * band"). No two of those stages overlap, and each module writes every buffer before it
+ * reads it within a call (extrap.h, poisson.h, reinit.h, sladvect.h say how), so one
+ * pool serves them all, each taking views of the same fields. The only spans that cross
+ * a call are extrap's own, and no other module runs inside them: object_bc's output kept
+ * for object_restore around the body force (both in "gravity and object faces"), and the
+ * layer masks lq_extrap_velocity leaves for lq_extrap_divfree ("velocity extrapolated",
+ * then plsobject_separate, which uses its own buffers, then "divergence-free band").
+ * Nothing in the pool carries from one step to the next, or to the output.
+ *
+ *   pool    sladvect   reinit   poisson           extrap
+ *   f0      q~         φ0       diag              object_bc u / fronts
+ *   f1                 stamps   r                 object_bc v / fronts
+ *   f2                 list 0   z                 object_bc w / fronts
+ *   f3                 list 1   d                 §5.2 rhs / fronts
+ *   f4                          q                 §5.2 p / fronts
+ *   f5      departure           level 0's list    §5.2 colour lists / fronts
+ *   b0                          mask              u's layer mask
+ *   b1                          level 0's state   v's layer mask
+ *   b2                                            w's layer mask
+ *   b3                                            §5.2 band
+ *
+ * f0..f4 hold a float per face of the largest face lattice, f5 three floats per cell
+ * (sladvect's departure points; a face lattice fits), b0..b3 a byte per face. */
+
+/* The largest of the u, v, w lattices: its shape into d, its faces returned. */
+static size_t lq_pls_pool_faces(const lq_pls *s, int d[3])
+{
+    size_t best = 0;
+    for (int a = 0; a < 3; a++) {
+        int e[3] = {s->nx + (a == 0), s->ny + (a == 1), s->nz + (a == 2)};
+        size_t f = (size_t)e[0] * e[1] * e[2];
+        if (f > best) {
+            best = f;
+            memcpy(d, e, sizeof e);
+        }
+    }
+    return best;
+}
+
+/* The pool's bytes (lq_pls_plan) and the pool itself. */
+static size_t lq_pls_pool_bytes(const lq_pls *s)
+{
+    int d[3];
+    size_t fm = lq_pls_pool_faces(s, d), c = (size_t)s->nx * s->ny * s->nz;
+    return (LQ_PLS_POOL_FLOATS - 1) * fm * 4 + 3 * c * 4 + LQ_PLS_POOL_BYTES * fm;
+}
+
+static int lq_pls_pool(lq_pls *s, lq_ctx *ctx)
+{
+    int d[3], rc = LQ_OK;
+    lq_pls_pool_faces(s, d);
+    for (int i = 0; i < LQ_PLS_POOL_FLOATS - 1 && !rc; i++)
+        rc = lq_field_alloc(ctx, &s->pool_f[i], "pls.pool.float", d[0], d[1], d[2], 4);
+    if (!rc)
+        rc = lq_field_alloc(ctx, &s->pool_f[LQ_PLS_POOL_FLOATS - 1], "pls.pool.float3", s->nx,
+                            s->ny, 3 * s->nz, 4);
+    for (int i = 0; i < LQ_PLS_POOL_BYTES && !rc; i++)
+        rc = lq_field_alloc(ctx, &s->pool_b[i], "pls.pool.byte", d[0], d[1], d[2], 1);
+    return rc;
+}
+
+/* The modules that borrow the pool (the table above). */
+static int lq_pls_pool_lend(lq_pls *s, lq_ctx *ctx)
+{
+    int nx = s->nx, ny = s->ny, nz = s->nz, rc = LQ_OK;
+    const lq_field *f[LQ_PLS_POOL_FLOATS], *b[LQ_PLS_POOL_BYTES];
+    for (int i = 0; i < LQ_PLS_POOL_FLOATS; i++) f[i] = &s->pool_f[i];
+    for (int i = 0; i < LQ_PLS_POOL_BYTES; i++) b[i] = &s->pool_b[i];
+    const lq_field *re[4] = {f[0], f[1], f[2], f[3]};
+    const lq_field *pf[6] = {f[0], f[1], f[2], f[3], f[4], f[5]};
+#define LQ_PLS_LEND(bit, call)                                                                     \
+    if (!rc) {                                                                                     \
+        rc = (call);                                                                               \
+        if (!rc) s->ready |= (bit);                                                                \
+    }
+    LQ_PLS_LEND(LQ_PLS_R_SL, lq_sladvect_ops_init_lent(&s->sladvect, ctx, nx, ny, nz, f[0], f[5]));
+    LQ_PLS_LEND(LQ_PLS_R_REINIT, lq_reinit_ops_init_lent(&s->reinit, ctx, nx, ny, nz, re));
+    LQ_PLS_LEND(LQ_PLS_R_POISSON, lq_poisson_ops_init_lent(&s->poisson, ctx, nx, ny, nz, b, pf));
+    LQ_PLS_LEND(LQ_PLS_R_EXTRAP, lq_extrap_ops_init_lent(&s->extrap, ctx, nx, ny, nz, b, pf));
+#undef LQ_PLS_LEND
+    return rc;
+}
+
 /* Device bytes of every buffer the solver and its modules allocate (their ops_init and
  * state_init layouts), for lq_ctx_reserve_plan and the stats; names[i] says what
  * plan[i] holds (`liquidcl run --plan`). */
@@ -538,26 +639,27 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     } while (0)
     LQ_PLS_PART(2 * F * 4, "velocity u v w and un vn wn");
     LQ_PLS_PART((size_t)(4 + s->has_sdf) * C * 4, s->has_sdf ? "phi phin b p sdf" : "phi phin b p");
-    LQ_PLS_PART(C * 16, "semi-Lagrangian scratch and departures");
-    LQ_PLS_PART(C * 16 + 28, "reinitialisation phi0, mark, lists, departure");
+    LQ_PLS_PART(lq_pls_pool_bytes(s), "scratch pool: semi-Lagrangian, reinitialisation, "
+                                      "pressure system, CG, extrapolation (one at a time)");
+    LQ_PLS_PART(28, "reinitialisation counters and departure");
     LQ_PLS_PART(lq_plsparticles_state_bytes(s->nx, s->ny, s->nz, capacity),
                 "particles (two buffers), keys, counts, scans");
-    LQ_PLS_PART(C * (1 + 4 + 16) + LQ_POISSON_GROUPS * 4 + 5 * LQ_POISSON_TAIL * 4 +
-                    4 * LQ_POISSON_MAX_LEVELS * 4 + LQ_CG_N * 8,
-                "pressure system and CG vectors");
+    LQ_PLS_PART(LQ_POISSON_GROUPS * 4 + 5 * LQ_POISSON_TAIL * 4 + 4 * LQ_POISSON_MAX_LEVELS * 4 +
+                    LQ_CG_N * 8,
+                "pressure reductions and CG scalars");
     size_t lx = nx, ly = ny, lz = nz, mg = 0; /* multigrid levels */
     for (int l = 0; l < LQ_POISSON_MAX_LEVELS; l++) {
         size_t lc = lx * ly * lz;
-        /* state, unknown list, its scan (3 ints per block of cells, twice); res, coarse
-         * system */
-        mg += lc * 5 + 2 * 3 * (size_t)lq_scan_blocks_of((long long)lc) * 4 + (l > 0 ? lc * 17 : 0);
+        /* state, unknown list (level 0's from the pool), its scan (3 ints per block of
+         * cells, twice); res, coarse system */
+        mg += 2 * 3 * (size_t)lq_scan_blocks_of((long long)lc) * 4 + (l > 0 ? lc * (5 + 17) : 0);
         if (LQ_MAX(LQ_MAX(lx, ly), lz) <= 4) break;
         lx = (lx + 1) / 2;
         ly = (ly + 1) / 2;
         if (lz > 1) lz = (lz + 1) / 2;
     }
     LQ_PLS_PART(mg, "multigrid levels");
-    LQ_PLS_PART(F + 4 * F + C * 13 + 32, "extrapolation masks, scratch, band system");
+    LQ_PLS_PART(32, "extrapolation counters");
     LQ_PLS_PART(lq_plsforce_ops_bytes(), "forces and reductions");
     if (s->viscous)
         LQ_PLS_PART(lq_viscosity_ops_bytes(s->nx, s->ny, s->nz) + C * (s->nu_regions ? 8 : 4),
@@ -789,13 +891,11 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
         if (!rc) s->ready |= (bit);                                                                \
     }
     float h = (float)s->h;
-    LQ_PLS_INIT(LQ_PLS_R_SL, lq_sladvect_ops_init(&s->sladvect, ctx, nx, ny, nz));
-    LQ_PLS_INIT(LQ_PLS_R_REINIT, lq_reinit_ops_init(&s->reinit, ctx, nx, ny, nz));
+    if (!rc) rc = lq_pls_pool(s, ctx);
+    if (!rc) rc = lq_pls_pool_lend(s, ctx);
     LQ_PLS_INIT(LQ_PLS_R_OPS, lq_plsparticles_ops_init(&s->plsparticles, ctx, nx, ny, nz));
     LQ_PLS_INIT(LQ_PLS_R_STATE,
                 lq_plsparticles_state_init(&s->plsparticles_state, ctx, nx, ny, nz, (int)cap));
-    LQ_PLS_INIT(LQ_PLS_R_POISSON, lq_poisson_ops_init(&s->poisson, ctx, nx, ny, nz));
-    LQ_PLS_INIT(LQ_PLS_R_EXTRAP, lq_extrap_ops_init(&s->extrap, ctx, nx, ny, nz));
     LQ_PLS_INIT(LQ_PLS_R_FORCE, lq_plsforce_ops_init(&s->plsforce, ctx, nx, ny, nz));
     if (s->objects) {
         LQ_PLS_INIT(LQ_PLS_R_OBJ,

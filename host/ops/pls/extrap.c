@@ -72,10 +72,35 @@ static int lq_extrap_bind(lq_extrap_ops *o)
     return lq_kernels_bind(LQ_ARGS(b));
 }
 
-int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+/* The lent scratch as this object's fields. */
+static void lq_extrap_views(lq_extrap_ops *o, const lq_field *const bytes[4],
+                            const lq_field *const floats[6])
 {
-    *o = (lq_extrap_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
+    int nx = o->nx, ny = o->ny, nz = o->nz;
+    for (int c = 0; c < 3; c++) {
+        int fx = nx + (c == 0), fy = ny + (c == 1), fz = nz + (c == 2);
+        o->valid[0][c] = lq_field_alias(bytes[c], "extrap_valid", fx, fy, fz, 1);
+        o->tmp[c] = lq_field_alias(floats[c], "extrap_tmp", fx, fy, fz, 4);
+    }
+    o->band = lq_field_alias(bytes[3], "extrap_band", nx, ny, nz, 1);
+    o->rhs = lq_field_alias(floats[3], "extrap_rhs", nx, ny, nz, 4);
+    o->p = lq_field_alias(floats[4], "extrap_p", nx, ny, nz, 4);
+    o->list = lq_field_alias(floats[5], "extrap_list", nx, ny, nz, 4);
+}
+
+/* bytes, floats: NULL to allocate the object's own scratch */
+static int lq_extrap_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                          const lq_field *const *bytes, const lq_field *const *floats)
+{
+    *o = (lq_extrap_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz, .lent = bytes != NULL};
     int rc = LQ_OK;
+    if (o->lent) {
+        lq_extrap_views(o, bytes, floats);
+        if (!IS_REF(o)) rc = lq_field_alloc(ctx, &o->cnt, "extrap_cnt", 8, 1, 1, 4);
+        if (rc || IS_REF(o)) return rc;
+        rc = lq_program_build(&lq_extrap_program, o, &o->program, ctx, nx, ny, nz, "");
+        return rc ? rc : lq_extrap_bind(o);
+    }
     for (int c = 0; c < 3 && !rc; c++)
         rc = lq_field_alloc(ctx, &o->valid[0][c], "extrap_valid", nx + (c == 0), ny + (c == 1),
                             nz + (c == 2), 1);
@@ -92,16 +117,29 @@ int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     return rc ? rc : lq_extrap_bind(o);
 }
 
+int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+{
+    return lq_extrap_init(o, ctx, nx, ny, nz, NULL, NULL);
+}
+
+int lq_extrap_ops_init_lent(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                            const lq_field *const bytes[4], const lq_field *const floats[6])
+{
+    assert(bytes && floats);
+    return lq_extrap_init(o, ctx, nx, ny, nz, bytes, floats);
+}
+
 void lq_extrap_ops_release(lq_extrap_ops *o)
 {
     lq_program_release(&lq_extrap_program, o, &o->program);
-    for (int s = 0; s < 2; s++)
-        for (int c = 0; c < 3; c++) lq_field_release(&o->valid[s][c]);
-    for (int c = 0; c < 3; c++) lq_field_release(&o->tmp[c]);
-    lq_field_release(&o->band);
-    lq_field_release(&o->rhs);
-    lq_field_release(&o->p);
-    lq_field_release(&o->list);
+    lq_field *own[] = {&o->valid[0][0], &o->valid[0][1], &o->valid[0][2], &o->valid[1][0],
+                       &o->valid[1][1], &o->valid[1][2], &o->tmp[0],      &o->tmp[1],
+                       &o->tmp[2],      &o->band,        &o->rhs,         &o->p,
+                       &o->list};
+    for (size_t i = 0; i < LQ_COUNT(own); i++) {
+        if (!o->lent) lq_field_release(own[i]);
+        *own[i] = (lq_field){0};
+    }
     lq_field_release(&o->cnt);
 }
 

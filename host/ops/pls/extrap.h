@@ -14,6 +14,14 @@
  * bands of 4 layers), object at rest, α 0. */
 lq_extrap_params lq_extrap_params_default(void);
 int lq_extrap_ops_init(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+/* The same with the scratch lent (views of the caller's fields, which it keeps): bytes[0..3]
+ * at least a byte per face of the largest face lattice each (the layer masks of u, v, w and
+ * §5.2's band), floats[0..5] a float per face each (object_bc's output and the fronts'
+ * lists, §5.2's right-hand side, pressure and colour lists). Each call writes what it reads
+ * but for two spans the caller keeps them for: lq_extrap_object_bc's output until
+ * lq_extrap_object_restore, and lq_extrap_velocity's layer masks until lq_extrap_divfree. */
+int lq_extrap_ops_init_lent(lq_extrap_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                            const lq_field *const bytes[4], const lq_field *const floats[6]);
 void lq_extrap_ops_release(lq_extrap_ops *o);
 /* The valid mask starts at the liquid faces (not solid, φ ≤ 0 beside them); prm->layers
  * times, each face not yet valid with valid same-component neighbours becomes their

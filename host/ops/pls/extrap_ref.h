@@ -62,6 +62,8 @@ typedef struct lq_extrap_ops {
     lq_field rhs, p;      /* float per cell: −D_c and the pressure (m/s) */
     lq_field tmp[3];      /* float per face: object_bc output (kept for object_restore) */
     lq_field list, cnt;   /* int per cell: §5.2's band cells by colour; int[8]: counts */
+    bool lent;            /* valid[0], band, tmp, rhs, p, list are views of the caller's
+                           * (lq_extrap_ops_init_lent) */
     int cap_limit;        /* tests: the fronts' lists hold at most this many (0: their size),
                            * to reach the whole-grid redo of a front that overflows */
     cl_program program;

@@ -113,20 +113,28 @@ static int lq_poisson_bind(lq_poisson_ops *o)
     return lq_kernels_bind(LQ_ARGS(b));
 }
 
-int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+/* bytes, floats: NULL to allocate the object's own scratch */
+static int lq_poisson_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                           const lq_field *const *bytes, const lq_field *const *floats)
 {
-    *o = (lq_poisson_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
+    *o = (lq_poisson_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz, .lent = bytes != NULL};
     long n = (long)nx * ny * nz;
     long g = (n + LQ_POISSON_LOCAL - 1) / LQ_POISSON_LOCAL;
     o->groups = (int)(g < LQ_POISSON_GROUPS ? g : LQ_POISSON_GROUPS);
     if (o->groups < 1) o->groups = 1;
     o->span = (int)((n + o->groups - 1) / o->groups);
-    int rc = lq_field_alloc(ctx, &o->mask, "poisson.mask", nx, ny, nz, 1);
-    if (!rc) rc = lq_field_alloc(ctx, &o->diag, "poisson.diag", nx, ny, nz, 4);
-    if (!rc) rc = lq_field_alloc(ctx, &o->r, "poisson.r", nx, ny, nz, 4);
-    if (!rc) rc = lq_field_alloc(ctx, &o->z, "poisson.z", nx, ny, nz, 4);
-    if (!rc) rc = lq_field_alloc(ctx, &o->d, "poisson.d", nx, ny, nz, 4);
-    if (!rc) rc = lq_field_alloc(ctx, &o->q, "poisson.q", nx, ny, nz, 4);
+    lq_field *vec[] = {&o->diag, &o->r, &o->z, &o->d, &o->q};
+    static const char *const vname[] = {"poisson.diag", "poisson.r", "poisson.z", "poisson.d",
+                                        "poisson.q"};
+    int rc = LQ_OK;
+    if (o->lent) {
+        o->mask = lq_field_alias(bytes[0], "poisson.mask", nx, ny, nz, 1);
+        for (int i = 0; i < 5; i++) *vec[i] = lq_field_alias(floats[i], vname[i], nx, ny, nz, 4);
+    } else {
+        rc = lq_field_alloc(ctx, &o->mask, "poisson.mask", nx, ny, nz, 1);
+        for (int i = 0; i < 5 && !rc; i++)
+            rc = lq_field_alloc(ctx, vec[i], vname[i], nx, ny, nz, 4);
+    }
     if (!rc) rc = lq_field_alloc(ctx, &o->partial, "poisson.partial", o->groups, 1, 1, 4);
     if (!rc) {
         o->partial_host = calloc((size_t)o->groups, sizeof(float));
@@ -152,8 +160,13 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
         L->ny = ly;
         L->nz = lz;
         o->levels = l + 1;
-        rc = lq_field_alloc(ctx, &L->state, "poisson.mg.state", lx, ly, lz, 1);
-        if (!rc) rc = lq_field_alloc(ctx, &L->list, "poisson.mg.list", lx, ly, lz, 4);
+        if (l == 0 && o->lent) {
+            L->state = lq_field_alias(bytes[1], "poisson.mg.state", lx, ly, lz, 1);
+            L->list = lq_field_alias(floats[5], "poisson.mg.list", lx, ly, lz, 4);
+        } else {
+            rc = lq_field_alloc(ctx, &L->state, "poisson.mg.state", lx, ly, lz, 1);
+            if (!rc) rc = lq_field_alloc(ctx, &L->list, "poisson.mg.list", lx, ly, lz, 4);
+        }
         int vb = 3 * lq_scan_blocks_of((long long)lx * ly * lz);
         if (!rc) rc = lq_field_alloc(ctx, &L->bsum, "poisson.mg.scan", vb, 1, 1, 4);
         if (!rc) rc = lq_field_alloc(ctx, &L->boff, "poisson.mg.scan", vb, 1, 1, 4);
@@ -176,11 +189,28 @@ int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     return rc ? rc : lq_poisson_bind(o);
 }
 
+int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+{
+    return lq_poisson_init(o, ctx, nx, ny, nz, NULL, NULL);
+}
+
+int lq_poisson_ops_init_lent(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                             const lq_field *const bytes[2], const lq_field *const floats[6])
+{
+    assert(bytes && floats);
+    return lq_poisson_init(o, ctx, nx, ny, nz, bytes, floats);
+}
+
 void lq_poisson_ops_release(lq_poisson_ops *o)
 {
     lq_program_release(&lq_poisson_program, o, &o->program);
-    lq_field *fs[] = {&o->mask, &o->diag,    &o->r,         &o->z,      &o->d,
-                      &o->q,    &o->partial, &o->tail_info, &o->counts, &o->cg};
+    lq_field *lent[] = {&o->mask, &o->diag, &o->r,           &o->z,
+                        &o->d,    &o->q,    &o->lv[0].state, &o->lv[0].list};
+    for (size_t i = 0; i < LQ_COUNT(lent); i++) {
+        if (!o->lent) lq_field_release(lent[i]);
+        *lent[i] = (lq_field){0};
+    }
+    lq_field *fs[] = {&o->partial, &o->tail_info, &o->counts, &o->cg};
     for (size_t i = 0; i < LQ_COUNT(fs); i++) lq_field_release(fs[i]);
     for (int l = 0; l < LQ_POISSON_MAX_LEVELS; l++) {
         lq_poisson_level *L = &o->lv[l];

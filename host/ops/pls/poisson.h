@@ -11,6 +11,14 @@
 #include "ops/pls/poisson_ref.h"
 
 int lq_poisson_ops_init(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+/* The same with the per-cell scratch lent (views of the caller's fields, which it keeps):
+ * bytes[0..1] at least a byte per cell each (the mask, level 0's multigrid state),
+ * floats[0..5] a float per cell each (the diagonal, CG's r, z, d, q, level 0's unknown
+ * list). lq_poisson_build writes them all, and the solve zeroes the vectors it writes only
+ * on the unknowns, so they are free for anything else outside a build-to-projection span
+ * (one projection). */
+int lq_poisson_ops_init_lent(lq_poisson_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                             const lq_field *const bytes[2], const lq_field *const floats[6]);
 void lq_poisson_ops_release(lq_poisson_ops *o);
 /* The whole projection: build, rhs (into b, a caller's per-cell scratch), solve (p is the
  * warm start and the result), project. */

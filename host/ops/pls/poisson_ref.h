@@ -136,6 +136,8 @@ typedef struct lq_poisson_ops {
         list_count, list_scatter, cg_stage, update_dot_s, direction_list_s;
     int dense;       /* level 0 is dense: CG runs the whole-grid passes (both backends) */
     int dense_ratio; /* LQ_POISSON_DENSE (0: lists always, tests) */
+    bool lent;       /* mask, diag, r, z, d, q and level 0's state and list are views of the
+                      * caller's (lq_poisson_ops_init_lent) */
 } lq_poisson_ops;
 
 /* --- single operations (the solvers' building blocks; tests diff them) ---------------- */

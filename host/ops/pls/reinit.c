@@ -58,13 +58,24 @@ static int lq_reinit_bind(lq_reinit_ops *o)
     return lq_kernels_bind(LQ_ARGS(b));
 }
 
-int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+/* lent: NULL to allocate the object's own scratch */
+static int lq_reinit_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                          const lq_field *const *lent)
 {
-    *o = (lq_reinit_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
-    int rc = lq_field_alloc(ctx, &o->phi0, "reinit.phi0", nx, ny, nz, 4);
+    *o = (lq_reinit_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz, .lent = lent != NULL};
+    int rc = LQ_OK;
+    if (lent) {
+        o->phi0 = lq_field_alias(lent[0], "reinit.phi0", nx, ny, nz, 4);
+        o->mark = lq_field_alias(lent[1], "reinit.mark", nx, ny, nz, 4);
+        for (int q = 0; q < 2; q++)
+            o->list[q] = lq_field_alias(lent[2 + q], "reinit.list", nx, ny, nz, 4);
+    } else {
+        rc = lq_field_alloc(ctx, &o->phi0, "reinit.phi0", nx, ny, nz, 4);
+    }
     if (!rc) rc = lq_field_alloc(ctx, &o->mx, "reinit.max", 1, 1, 1, 4);
-    if (!rc && !IS_REF(o)) rc = lq_field_alloc(ctx, &o->mark, "reinit.mark", nx, ny, nz, 4);
-    for (int q = 0; q < 2 && !rc && !IS_REF(o); q++)
+    if (!rc && !IS_REF(o) && !lent)
+        rc = lq_field_alloc(ctx, &o->mark, "reinit.mark", nx, ny, nz, 4);
+    for (int q = 0; q < 2 && !rc && !IS_REF(o) && !lent; q++)
         rc = lq_field_alloc(ctx, &o->list[q], "reinit.list", nx, ny, nz, 4);
     for (int q = 0; q < 2 && !rc && !IS_REF(o); q++)
         rc = lq_field_alloc(ctx, &o->cnt[q], "reinit.count", 1, 1, 1, 4);
@@ -75,14 +86,26 @@ int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
     return rc ? rc : lq_reinit_bind(o);
 }
 
+int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+{
+    return lq_reinit_init(o, ctx, nx, ny, nz, NULL);
+}
+
+int lq_reinit_ops_init_lent(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                            const lq_field *const lent[4])
+{
+    return lq_reinit_init(o, ctx, nx, ny, nz, lent);
+}
+
 void lq_reinit_ops_release(lq_reinit_ops *o)
 {
     lq_program_release(&lq_reinit_program, o, &o->program);
-    lq_field_release(&o->phi0);
+    lq_field *own[] = {&o->phi0, &o->mark, &o->list[0], &o->list[1]};
+    for (size_t i = 0; i < LQ_COUNT(own); i++) {
+        if (!o->lent) lq_field_release(own[i]);
+        *own[i] = (lq_field){0};
+    }
     lq_field_release(&o->mx);
-    lq_field_release(&o->mark);
-    lq_field_release(&o->list[0]);
-    lq_field_release(&o->list[1]);
     lq_field_release(&o->cnt[0]);
     lq_field_release(&o->cnt[1]);
     lq_field_release(&o->dep);
@@ -137,7 +160,10 @@ int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reini
              * over its active list (reinit.cl), each list's length on the device (cnt[q]
              * of list[q]), the sweeps a fixed grid looping over it: no host wait. Sweeps
              * after the lists ran dry do nothing (both buffers then hold the result). */
-            if (!rc && o->stamp >= INT32_MAX - m - 2) {
+            /* a lent mark holds another stage's bytes: zeroed, the stamps from 1 again (the
+             * same sweeps: a cell is listed while its mark is below the sweep's stamp, and
+             * every mark is below this call's stamps either way) */
+            if (!rc && (o->lent || o->stamp >= INT32_MAX - m - 2)) {
                 o->stamp = 0;
                 rc = lq_field_zero(&o->mark, 0);
             }

@@ -25,6 +25,12 @@
  * approaches it in pseudo-time. */
 lq_reinit_params lq_reinit_params_default(float h);
 int lq_reinit_ops_init(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+/* The same with the per-cell scratch lent (views of the caller's fields, which it keeps):
+ * lent[0..3] at least a float per cell each, for φ0, the FIM's stamps and its two lists.
+ * Every call writes them before it reads them (the stamps zeroed first), so they are free
+ * between the calls for anything else. */
+int lq_reinit_ops_init_lent(lq_reinit_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                            const lq_field *const lent[4]);
 void lq_reinit_ops_release(lq_reinit_ops *o);
 /* Reinitialises phi in place; out (may be NULL) gets the stats (one download). */
 int lq_reinit(lq_reinit_ops *o, lq_field *phi, lq_field *scratch, const lq_reinit_params *prm,

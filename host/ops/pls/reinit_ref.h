@@ -64,6 +64,8 @@ typedef struct lq_reinit_ops {
     lq_field cnt[2];  /* int: list[q]'s length */
     lq_field dep;     /* 2 long: the departure sum (fixed point) and its cell count */
     int stamp;        /* the last stamp used */
+    bool lent;        /* phi0, mark, list are views of the caller's (lq_reinit_ops_init_lent):
+                       * mark is zeroed at every call, not only at the start */
     cl_program program;
     lq_kernel init, fim_seed, pde1, pde2, fim_list, departure;
 } lq_reinit_ops;

@@ -46,23 +46,47 @@ static int lq_sladvect_bind(lq_sladvect_ops *o)
     return lq_kernels_bind(LQ_ARGS(b));
 }
 
-int lq_sladvect_ops_init(lq_sladvect_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+/* scratch, dep: NULL to allocate the object's own */
+static int lq_sladvect_init(lq_sladvect_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                            const lq_field *scratch, const lq_field *dep)
 {
-    *o = (lq_sladvect_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz};
-    int rc = lq_field_alloc(ctx, &o->scratch, "sl_scratch", nx, ny, nz, 4);
-    /* on both backends: the velocity's schemes lend it (3 nx·ny·nz floats, as the pls
-     * solver's memory plan counts it) */
-    if (!rc) rc = lq_field_alloc(ctx, &o->dep, "sl_departure", nx, ny, 3 * nz, 4);
+    *o = (lq_sladvect_ops){.ctx = ctx, .nx = nx, .ny = ny, .nz = nz, .lent = scratch != NULL};
+    int rc = LQ_OK;
+    if (o->lent) {
+        o->scratch = lq_field_alias(scratch, "sl_scratch", nx, ny, nz, 4);
+        o->dep = lq_field_alias(dep, "sl_departure", nx, ny, 3 * nz, 4);
+    } else {
+        rc = lq_field_alloc(ctx, &o->scratch, "sl_scratch", nx, ny, nz, 4);
+        /* on both backends: the velocity's schemes lend it (3 nx·ny·nz floats, as the pls
+         * solver's memory plan counts it) */
+        if (!rc) rc = lq_field_alloc(ctx, &o->dep, "sl_departure", nx, ny, 3 * nz, 4);
+    }
     if (rc || IS_REF(o)) return rc;
     rc = lq_program_build(&lq_sladvect_program, o, &o->program, ctx, nx, ny, nz, "");
     return rc ? rc : lq_sladvect_bind(o);
 }
 
+int lq_sladvect_ops_init(lq_sladvect_ops *o, lq_ctx *ctx, int nx, int ny, int nz)
+{
+    return lq_sladvect_init(o, ctx, nx, ny, nz, NULL, NULL);
+}
+
+int lq_sladvect_ops_init_lent(lq_sladvect_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                              const lq_field *scratch, const lq_field *dep)
+{
+    assert(scratch && dep);
+    return lq_sladvect_init(o, ctx, nx, ny, nz, scratch, dep);
+}
+
 void lq_sladvect_ops_release(lq_sladvect_ops *o)
 {
     lq_program_release(&lq_sladvect_program, o, &o->program);
-    lq_field_release(&o->scratch);
-    lq_field_release(&o->dep);
+    if (!o->lent) {
+        lq_field_release(&o->scratch);
+        lq_field_release(&o->dep);
+    }
+    o->scratch = (lq_field){0};
+    o->dep = (lq_field){0};
 }
 
 static void lq_sladvect_check_velocity(const lq_sladvect_ops *o, const lq_field *u,

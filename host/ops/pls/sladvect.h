@@ -11,6 +11,11 @@
 #include "ops/pls/sladvect_ref.h"
 
 int lq_sladvect_ops_init(lq_sladvect_ops *o, lq_ctx *ctx, int nx, int ny, int nz);
+/* The same with the scratch lent (views of the caller's fields, which it keeps): scratch
+ * at least a float per cell, dep three. Both are written before they are read in every
+ * call, so they are free between the calls for anything else. */
+int lq_sladvect_ops_init_lent(lq_sladvect_ops *o, lq_ctx *ctx, int nx, int ny, int nz,
+                              const lq_field *scratch, const lq_field *dep);
 void lq_sladvect_ops_release(lq_sladvect_ops *o);
 /* un, vn, wn = the face velocity (u, v, w) carried along itself over prm->dt; faces on
  * the domain edge get 0. */

@@ -111,6 +111,7 @@ typedef struct lq_sladvect_ops {
     lq_field dep;     /* their first pass's departure points (3 nx·ny·nz floats; OpenCL); the
                        * velocity's schemes lend it for one component's q~ at a time (a face
                        * lattice is at most nx·ny·nz + the largest face plane ≤ 3 nx·ny·nz) */
+    bool lent;        /* scratch and dep are views of the caller's (lq_sladvect_ops_init_lent) */
 } lq_sladvect_ops;
 
 /* Reference twins (host/ops/pls/sladvect_ref.c): same arguments, host storage. The velocity
