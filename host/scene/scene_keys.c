@@ -649,10 +649,11 @@ const lq_key lq_scene_keys[] = {
            "mgpcg: the same equations (their fixed point, with the surface conditions and "
            "Gates' boundary velocities as boundary data) solved by the multigrid-preconditioned "
            "CG of the pls solver, then red-black sweeps until the same test holds (usually "
-           "none). Its iterations stay nearly flat as the grid grows: 3-10 a step in every "
-           "paper scene against red-black's 24-224, and a faster run in all but the smallest "
-           "(docs/PERFORMANCE.md); the default (`mac.preset: paper`: red-black). stats: pressure_iterations counts CG's iterations and the "
-           "sweeps."),
+           "none). 3-10 iterations a step in every paper scene against red-black's 24-224 "
+           "sweeps, 17-23 at 4x in 3D (not flat, but growing far slower than the sweeps), and "
+           "a faster run in all but the smallest (docs/PERFORMANCE.md); the default "
+           "(`mac.preset: paper`: red-black). stats: pressure_iterations counts CG's "
+           "iterations and the sweeps, pressure_sweeps_after_pcg the sweeps."),
     K_FLOAT("mac.beta0", GT, MAC, 0, 2, NULL, "",
             "β0 of eq. 7, SOR's over-relaxation (the paper used 1.7 with red-black sweeps; "
             "Jacobi converges only up to 1). Default: red-black 2/(1 + sin(π/N)) for the "
