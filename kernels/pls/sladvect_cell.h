@@ -162,6 +162,18 @@ LQ_INLINE lq_markers_vec3 lq_sladvect_face_departure(
     return lq_sladvect_backtrace_v0(u, v, w, p, v0, nx, ny, nz, ih, lx, ly, lz, dt);
 }
 
+/* Face (i, j, k) of comp's lattice: its index in the component's array, or −1 for a face on
+ * the domain's edge, whose result (in out) is 0. */
+LQ_INLINE int lq_sladvect_face_open(LQ_GLOBAL float *out, int comp, int i, int j, int k, int nx,
+                                    int ny, int nz)
+{
+    int mx = nx + (comp == 0), my = ny + (comp == 1);
+    int idx = i + mx * (j + my * k);
+    if (!lq_sladvect_face_edge(comp, i, j, k, nx, ny, nz)) return idx;
+    out[idx] = 0.0f;
+    return -1;
+}
+
 /* The plain pass of one face field: f, on component comp's lattice (that component of the
  * velocity, or its forward result in the reverse pass of the error-compensated schemes),
  * carried along (u, v, w) over dt into out at face (i, j, k); edge faces 0, no-slip walls
@@ -172,12 +184,8 @@ LQ_INLINE void lq_sladvect_face_pass(LQ_GLOBAL float *out, const LQ_GLOBAL float
                                      int nx, int ny, int nz, float h, float ih, float lx, float ly,
                                      float lz, float dt, int noslip)
 {
-    int mx = nx + (comp == 0), my = ny + (comp == 1);
-    int idx = i + mx * (j + my * k);
-    if (lq_sladvect_face_edge(comp, i, j, k, nx, ny, nz)) {
-        out[idx] = 0.0f;
-        return;
-    }
+    int idx = lq_sladvect_face_open(out, comp, i, j, k, nx, ny, nz);
+    if (idx < 0) return;
     lq_markers_vec3 q =
         lq_sladvect_face_departure(u, v, w, comp, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
     float r;
@@ -444,12 +452,8 @@ lq_sladvect_velocity_maccormack_face(LQ_GLOBAL float *qn, const LQ_GLOBAL float 
                                      int i, int j, int k, int nx, int ny, int nz, float h, float ih,
                                      float lx, float ly, float lz, float dt, int noslip)
 {
-    int mx = nx + (comp == 0), my = ny + (comp == 1);
-    int idx = i + mx * (j + my * k);
-    if (lq_sladvect_face_edge(comp, i, j, k, nx, ny, nz)) {
-        qn[idx] = 0.0f;
-        return;
-    }
+    int idx = lq_sladvect_face_open(qn, comp, i, j, k, nx, ny, nz);
+    if (idx < 0) return;
     lq_markers_vec3 d =
         lq_sladvect_face_departure(u, v, w, comp, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
     int m0, m1, m2;
@@ -473,12 +477,8 @@ LQ_INLINE void lq_sladvect_velocity_bfecc_face(LQ_GLOBAL float *qn, const LQ_GLO
                                                int nz, float h, float ih, float lx, float ly,
                                                float lz, float dt, int noslip)
 {
-    int mx = nx + (comp == 0), my = ny + (comp == 1);
-    int idx = i + mx * (j + my * k);
-    if (lq_sladvect_face_edge(comp, i, j, k, nx, ny, nz)) {
-        qn[idx] = 0.0f;
-        return;
-    }
+    int idx = lq_sladvect_face_open(qn, comp, i, j, k, nx, ny, nz);
+    if (idx < 0) return;
     lq_markers_vec3 d =
         lq_sladvect_face_departure(u, v, w, comp, i, j, k, nx, ny, nz, h, ih, lx, ly, lz, dt);
     int m0, m1, m2;
