@@ -275,14 +275,14 @@ kernel void pressure_surface_prep(global const uchar *flags, global uchar *out, 
  * check's max |D| (dmax), one work-item counts the check's sweeps and stops the sweeps
  * (ctl's state) at max |D| < eps or a value that is not finite, as the host loop's test;
  * every sweep after that does nothing, so the host can enqueue checks in batches. */
-kernel void pressure_check(global const uint *dmax, global int *ctl, float eps, int todo)
+kernel void pressure_check(global const uint *dmax, global int *ctl, float eps, int nsweeps)
 {
     if (get_global_id(0) != 0) return;
     ctl[LQ_PRESSURE_CTL_MAX] = as_int(dmax[0]); /* after the stop: the same value again */
     if (ctl[LQ_PRESSURE_CTL_CHECKS] == 0) ctl[LQ_PRESSURE_CTL_MAX0] = as_int(dmax[0]);
     if (ctl[LQ_PRESSURE_CTL_STATE] != LQ_PRESSURE_RUN) return;
     float m = as_float(dmax[0]);
-    ctl[LQ_PRESSURE_CTL_SWEEPS] += todo;
+    ctl[LQ_PRESSURE_CTL_SWEEPS] += nsweeps;
     ctl[LQ_PRESSURE_CTL_CHECKS] += 1;
     if (!(m < eps) && isfinite(m)) return;
     ctl[LQ_PRESSURE_CTL_STATE] = LQ_PRESSURE_STOPPED;

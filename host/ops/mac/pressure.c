@@ -371,11 +371,11 @@ static int lq_pressure_check_params(const lq_pressure_params *prm)
 
 /* One check of the device-side stop: max |D| into st->dmax, then pressure_check. */
 static int lq_pressure_check_dev(lq_pressure_ops *o, lq_pressure_state *st,
-                                 const lq_pressure_params *prm, int todo)
+                                 const lq_pressure_params *prm, int nsweeps)
 {
     int rc = lq_pressure_divergence(o, st, prm, NULL);
     float eps = prm->eps;
-    lq_arg a[] = {LQ_MEM(&st->dmax), LQ_KEEP, LQ_VAL(eps), LQ_VAL(todo)};
+    lq_arg a[] = {LQ_MEM(&st->dmax), LQ_KEEP, LQ_VAL(eps), LQ_VAL(nsweeps)};
     return rc ? rc : lq_kernel_launch(&o->check, lq_range_1d(1, 1), LQ_ARGS(a));
 }
 
@@ -397,12 +397,12 @@ static int lq_pressure_solve_dev(lq_pressure_ops *o, lq_pressure_state *st,
     if (!rc) rc = lq_pressure_check_dev(o, st, prm, 0); /* the start's max |D| */
     while (!rc) {
         for (int b = 0; b < batch && enq < prm->max_sweeps && !rc; b++) {
-            int todo = LQ_MIN(prm->check_every, prm->max_sweeps - enq);
-            for (int s = 0; s < todo && !rc; s++)
+            int nsweeps = LQ_MIN(prm->check_every, prm->max_sweeps - enq);
+            for (int s = 0; s < nsweeps && !rc; s++)
                 rc = prm->method == LQ_PRESSURE_JACOBI ? lq_pressure_jacobi_sweep(o, st, prm)
                                                        : lq_pressure_rb_full_sweep(o, st, prm);
-            enq += todo;
-            if (!rc) rc = lq_pressure_check_dev(o, st, prm, todo);
+            enq += nsweeps;
+            if (!rc) rc = lq_pressure_check_dev(o, st, prm, nsweeps);
         }
         if (!rc) rc = lq_field_read(&o->ctl, 0, sizeof ctl, ctl);
         if (rc) break;
@@ -492,15 +492,15 @@ int lq_pressure_solve(lq_pressure_ops *o, lq_pressure_state *st, const lq_pressu
     int rc = lq_pressure_check_params(prm);
     if (!rc) rc = lq_pressure_divergence(o, st, prm, &m);
     while (!rc && !(m < prm->eps) && isfinite(m) && done < prm->max_sweeps && !lq_interrupt_due()) {
-        int todo = LQ_MIN(prm->check_every, prm->max_sweeps - done);
-        for (int s = 0; s < todo && !rc; s++) {
+        int nsweeps = LQ_MIN(prm->check_every, prm->max_sweeps - done);
+        for (int s = 0; s < nsweeps && !rc; s++) {
             if (prm->method == LQ_PRESSURE_JACOBI) {
                 rc = lq_pressure_jacobi_sweep(o, st, prm);
             } else {
                 rc = lq_pressure_rb_full_sweep(o, st, prm);
             }
         }
-        done += todo;
+        done += nsweeps;
         if (!rc) rc = lq_pressure_divergence(o, st, prm, &m);
     }
     if (sweeps) *sweeps = done;
