@@ -161,8 +161,8 @@ static int lq_run_stats_reopen(lq_jsonl *j, const char *path, int keep)
 typedef struct lq_run_job lq_run_job;
 
 /* The kinds of file a frame writes: each kind at its own rate (output.mesh_every, ...,
- * output.every where unset), the preview every output.preview_every of the frames
- * output.every writes; stats.jsonl and objects.csv every frame. */
+ * output.preview_every; output.every where unset); stats.jsonl and objects.csv every
+ * frame. */
 typedef struct lq_run_due {
     bool mesh, fields, particles, vdb, preview;
 } lq_run_due;
@@ -174,7 +174,7 @@ static lq_run_due lq_run_due_of(const lq_config_output *out, int f)
         .fields = out->nfields > 0 && f % out->fields_every == 0,
         .particles = out->particles && f % out->particles_every == 0,
         .vdb = out->nvdb > 0 && f % out->vdb_every == 0,
-        .preview = out->preview && f % out->every == 0 && f % out->preview_every == 0,
+        .preview = out->preview && f % out->preview_every == 0,
     };
     return d;
 }

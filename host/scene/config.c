@@ -779,7 +779,7 @@ static void lq_config_read_output(const lq_scene *s, lq_config *c)
     o->markers = lq_scene_bool(s, "output.markers");
     o->preview = lq_scene_bool(s, "output.preview");
     o->preview_stamp = lq_scene_bool(s, "output.preview_stamp");
-    o->preview_every = lq_scene_int(s, "output.preview_every");
+    o->preview_every = lq_config_rate(s, "output.preview_every", o->every);
     o->preview_width = lq_scene_int(s, "output.preview_width");
     o->preview_azimuth = lq_scene_float(s, "output.preview_azimuth");
     o->preview_elevation = lq_scene_float(s, "output.preview_elevation");

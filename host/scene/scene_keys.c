@@ -1057,9 +1057,9 @@ const lq_key lq_scene_keys[] = {
            "With `output.particles`, add the marker particles (kind 2) to the spray and foam."),
     K_BOOL("output.preview", ALL, "true", "Write a PNG preview of each frame."),
     K_INT("output.preview_width", 0, ALL, 64, 8192, "960", "px", "Width of the previews."),
-    K_INT("output.preview_every", 0, ALL, 1, INF, "1", "frames",
-          "Write a preview every this many frames (of those `output.every` writes): previews "
-          "cost most of a small scene's output (docs/PERFORMANCE.md)."),
+    K_INT("output.preview_every", 0, ALL, 1, INF, NULL, "frames",
+          "Write a preview (`preview/NNNN.png`) every this many frames (frame 0 included), "
+          "on its own rate like the other kinds. Unset: `output.every`."),
     K_BOOL("output.preview_stamp", ALL, "true",
            "Burn the frame number and its simulated time into each preview's corner."),
     K_FLOAT("output.preview_azimuth", 0, ALL, -360, 360, "32", "degrees",

@@ -27,6 +27,9 @@ fi
     fail "run (vti every 4)"
 "$LQ" run "$S" --out "$tmp/e" "${A[@]}" --set "output.fields=[phi]" --set output.particles=true \
     --set output.every=2 || fail "run (every 2)"
+# the preview's rate is its own too: every 3 frames although output.every is 2
+"$LQ" run "$S" --out "$tmp/p" "${A[@]}" --set output.every=2 --set output.preview_every=3 \
+    --set output.mesh=false || fail "run (every 2, previews 3)"
 
 files() { (cd "$1" && find . -type f ! -name '*.series' ! -name '*.pvd' | sort | tr '\n' ' '); }
 want=""
@@ -47,6 +50,10 @@ want+="./preview/0000.png ./preview/0002.png ./preview/0004.png ./preview/0006.p
 got=$(files "$tmp/e")
 [ "$got" = "$want" ] && pass "output.every 2: every kind every 2 frames" ||
     fail "file set (every 2)" "got:  $got" "want: $want"
+got=$(files "$tmp/p")
+want="./preview/0000.png ./preview/0003.png ./preview/0006.png ./stats.jsonl "
+[ "$got" = "$want" ] && pass "output.every 2, preview_every 3: previews 0 3 6" ||
+    fail "file set (every 2, previews 3)" "got:  $got" "want: $want"
 
 out=$(python3 - "$tmp" <<'PYEOF' 2>&1
 import json, re, sys
