@@ -27,6 +27,28 @@ static inline void lq_norm3(double v[3])
         for (int a = 0; a < 3; a++) v[a] /= l;
 }
 
+/* fmax and fmin as libm defines them (a NaN argument yields the other), inline: the
+ * compiler calls libm for fmax itself, many times a pixel in the renderers. */
+static inline double lq_max(double a, double b)
+{
+    return a > b || b != b ? a : b;
+}
+
+static inline double lq_min(double a, double b)
+{
+    return a < b || b != b ? a : b;
+}
+
+/* x^n for n >= 0 by repeated squaring: the highlights' and Fresnel's integer powers,
+ * without a libm pow per pixel. */
+static inline double lq_powi(double x, unsigned n)
+{
+    double r = 1;
+    for (; n; n >>= 1, x *= x)
+        if (n & 1) r *= x;
+    return r;
+}
+
 /* out = a + (b − a) t (out may alias a or b). */
 static inline void lq_mix3(double out[3], const double a[3], const double b[3], double t)
 {

@@ -1,11 +1,12 @@
 /*
- * io_png.c — PNG previews and heightmaps through libpng (io.h).
+ * io_png.c — PNG previews (written here, deflated on every core) and heightmaps (read
+ * through libpng) (io.h).
  *
- * libpng reports errors by longjmp. Each setjmp lives in a small function (png_encode,
- * png_decode) that touches only the png_io struct it is handed, never its own locals,
- * so nothing the caller frees afterwards is indeterminate after the jump. The error
- * callback records one line naming the file ("FILE: bad PNG: <libpng's reason>") and
- * the caller releases everything in its one `fail:` path.
+ * Reading goes through libpng, writing does not (see the writer's section). libpng
+ * reports errors by longjmp. The setjmp lives in a small function (png_decode) that touches only
+ * the png_io struct it is handed, never its own locals, so nothing the caller frees afterwards is
+ * indeterminate after the jump. The error callback records one line naming the file ("FILE: bad
+ * PNG: <libpng's reason>") and the caller releases everything in its one `fail:` path.
  *
  * Reading: palette images are expanded to RGB(A) and 1/2/4-bit gray to 8 bits (libpng
  * scales them to the full range); 16-bit samples are kept for lq_png_read_gray and
@@ -18,11 +19,13 @@
 
 #include "core/common.h"
 #include "core/input.h"
+#include "core/parallel.h"
 
 #include <errno.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 typedef struct png_io {
     const char *path;
@@ -56,52 +59,153 @@ static void png_on_read(png_structp png, png_bytep data, size_t n)
     if (fread(data, 1, n, io->f) != n) png_error(png, "file is truncated");
 }
 
-static void png_on_write(png_structp png, png_bytep data, size_t n)
+/* --- writer ----------------------------------------------------------------------- *
+ * Previews are written every frame beside the solver, so the writer spends the host's
+ * cores on them. The picture is cut into strips of rows; each strip's rows (filter byte
+ * 0, "none", then the pixels) are deflated on its own thread (zlib level 3) into a raw
+ * deflate stream that ends byte-aligned with a sync flush (the last: with the final
+ * block), so their concatenation is one valid deflate stream, as pigz does; their
+ * Adler-32 sums combine into the zlib trailer. One IDAT chunk carries it. Against
+ * libpng's defaults (adaptive filters, level 6) a 960-pixel frame costs about a fifth
+ * of the time on one core, for files about 30 % larger. Decoders see an ordinary PNG
+ * (tests/io/test_png.c reads it back through libpng). */
+
+#define PNG_STRIPS 8
+
+typedef struct png_strip {
+    int y0, y1;
+    uint8_t *out;
+    size_t len;
+    unsigned long adler;
+    int failed;
+} png_strip;
+
+typedef struct png_job {
+    const uint8_t *rgb;
+    int w, h, nstrips;
+    png_strip *strip;
+} png_job;
+
+static void png_deflate_strips(void *ctx, int s0, int s1)
 {
-    png_io *io = png_get_io_ptr(png);
-    if (fwrite(data, 1, n, io->f) != n) png_error(png, strerror(errno));
+    png_job *J = ctx;
+    const size_t row = (size_t)J->w * 3;
+    for (int s = s0; s < s1; s++) {
+        png_strip *S = &J->strip[s];
+        const size_t raw = (row + 1) * (size_t)(S->y1 - S->y0);
+        z_stream z;
+        uint8_t none = 0;
+        memset(&z, 0, sizeof z);
+        S->failed = 1;
+        if (deflateInit2(&z, 3, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) continue;
+        const size_t cap = deflateBound(&z, (uLong)raw) + 16;
+        S->out = malloc(cap);
+        S->adler = adler32(0L, Z_NULL, 0);
+        z.next_out = S->out;
+        z.avail_out = (uInt)cap;
+        int ok = S->out != NULL;
+        for (int y = S->y0; ok && y < S->y1; y++) {
+            const uint8_t *px = J->rgb + (size_t)y * row;
+            const int last = y + 1 == S->y1;
+            S->adler = adler32(S->adler, &none, 1);
+            S->adler = adler32(S->adler, px, (uInt)row);
+            z.next_in = &none;
+            z.avail_in = 1;
+            ok = deflate(&z, Z_NO_FLUSH) == Z_OK;
+            z.next_in = (Bytef *)px;
+            z.avail_in = (uInt)row;
+            int flush = !last ? Z_NO_FLUSH : s + 1 == J->nstrips ? Z_FINISH : Z_SYNC_FLUSH;
+            int rc = ok ? deflate(&z, flush) : Z_STREAM_ERROR;
+            ok = flush == Z_FINISH ? rc == Z_STREAM_END : rc == Z_OK;
+            ok = ok && z.avail_in == 0;
+        }
+        S->len = cap - z.avail_out;
+        deflateEnd(&z);
+        S->failed = !ok;
+    }
 }
 
-static void png_on_flush(png_structp png)
+/* A chunk: length, type, data, CRC of type and data. */
+static int png_chunk(FILE *f, const char *type, const png_strip *parts, int nparts,
+                     const uint8_t *head, size_t nhead, const uint8_t *tail, size_t ntail)
 {
-    (void)png;
-}
-
-/* --- writer ----------------------------------------------------------------------- */
-
-static int png_encode(png_io *io, const uint8_t *rgb)
-{
-    if (setjmp(png_jmpbuf(io->png))) return LQ_ESIM;
-    png_set_write_fn(io->png, io, png_on_write, png_on_flush);
-    png_set_IHDR(io->png, io->info, (png_uint_32)io->w, (png_uint_32)io->h, 8, PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(io->png, io->info);
-    for (int y = 0; y < io->h; y++) png_write_row(io->png, rgb + (size_t)y * (size_t)io->w * 3);
-    png_write_end(io->png, NULL);
-    return LQ_OK;
+    size_t len = nhead + ntail;
+    for (int j = 0; j < nparts; j++) len += parts[j].len;
+    const uint8_t be[4] = {(uint8_t)(len >> 24), (uint8_t)(len >> 16), (uint8_t)(len >> 8),
+                           (uint8_t)len};
+    unsigned long crc = crc32(0L, (const Bytef *)type, 4);
+    int ok = fwrite(be, 1, 4, f) == 4 && fwrite(type, 1, 4, f) == 4;
+    /* (crc32 of a NULL buffer returns 0, not crc: skip empty parts) */
+    ok = ok && (!nhead || fwrite(head, 1, nhead, f) == nhead);
+    if (nhead) crc = crc32(crc, head, (uInt)nhead);
+    for (int j = 0; ok && j < nparts; j++) {
+        ok = fwrite(parts[j].out, 1, parts[j].len, f) == parts[j].len;
+        crc = crc32(crc, parts[j].out, (uInt)parts[j].len);
+    }
+    ok = ok && (!ntail || fwrite(tail, 1, ntail, f) == ntail);
+    if (ntail) crc = crc32(crc, tail, (uInt)ntail);
+    const uint8_t c[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8),
+                          (uint8_t)crc};
+    return ok && fwrite(c, 1, 4, f) == 4;
 }
 
 int lq_png_write_rgb(const char *path, int w, int h, const uint8_t *rgb)
 {
     lq_file file = {0};
-    png_io io = {.path = path, .code = LQ_ESIM, .w = w, .h = h};
+    png_strip strip[PNG_STRIPS];
+    png_job J = {rgb, w, h, 0, strip};
+    int ok = 0;
     if (w < 1 || h < 1 || w > (1 << 24) || h > (1 << 24) || !rgb)
         return lq_error(LQ_ESIM, "%s: bad PNG size %dx%d", path, w, h);
-    if (lq_file_open(&file, path)) return LQ_ESIM;
-    io.f = file.f;
-    io.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &io, png_on_error, png_on_warning);
-    if (io.png) io.info = png_create_info_struct(io.png);
-    if (!io.png || !io.info) {
-        lq_error(LQ_ESIM, "%s: out of memory starting libpng", path);
-        goto fail;
+    J.nstrips = h < PNG_STRIPS ? h : PNG_STRIPS;
+    memset(strip, 0, sizeof strip);
+    for (int s = 0; s < J.nstrips; s++) {
+        strip[s].y0 = (int)((int64_t)h * s / J.nstrips);
+        strip[s].y1 = (int)((int64_t)h * (s + 1) / J.nstrips);
     }
-    if (png_encode(&io, rgb)) goto fail;
-    png_destroy_write_struct(&io.png, &io.info);
-    return lq_file_commit(&file);
-fail:
-    if (io.png) png_destroy_write_struct(&io.png, io.info ? &io.info : NULL);
-    lq_file_abort(&file);
-    return LQ_ESIM;
+    lq_parallel_for(J.nstrips, 1, png_deflate_strips, &J);
+    unsigned long adler = adler32(0L, Z_NULL, 0);
+    for (int s = 0; s < J.nstrips; s++) {
+        if (strip[s].failed) {
+            lq_error(LQ_ESIM, "%s: cannot write PNG: deflate failed (out of memory?)", path);
+            goto done;
+        }
+        const size_t raw = ((size_t)w * 3 + 1) * (size_t)(strip[s].y1 - strip[s].y0);
+        adler = adler32_combine(adler, strip[s].adler, (z_off_t)raw);
+    }
+    if (lq_file_open(&file, path)) goto done;
+    {
+        static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+        const uint8_t ihdr[13] = {(uint8_t)(w >> 24),
+                                  (uint8_t)(w >> 16),
+                                  (uint8_t)(w >> 8),
+                                  (uint8_t)w,
+                                  (uint8_t)(h >> 24),
+                                  (uint8_t)(h >> 16),
+                                  (uint8_t)(h >> 8),
+                                  (uint8_t)h,
+                                  8,
+                                  2,
+                                  0,
+                                  0,
+                                  0};          /* 8-bit RGB, deflate, no interlace */
+        const uint8_t zhead[2] = {0x78, 0x5e}; /* deflate, 32 KiB window, "fast" level */
+        const uint8_t ztail[4] = {(uint8_t)(adler >> 24), (uint8_t)(adler >> 16),
+                                  (uint8_t)(adler >> 8), (uint8_t)adler};
+        ok = fwrite(sig, 1, 8, file.f) == 8 &&
+             png_chunk(file.f, "IHDR", NULL, 0, ihdr, 13, NULL, 0) &&
+             png_chunk(file.f, "IDAT", strip, J.nstrips, zhead, 2, ztail, 4) &&
+             png_chunk(file.f, "IEND", NULL, 0, NULL, 0, NULL, 0);
+    }
+    if (!ok) {
+        lq_error(LQ_ESIM, "%s: cannot write PNG: %s", path, strerror(errno));
+        lq_file_abort(&file);
+    } else {
+        ok = lq_file_commit(&file) == LQ_OK;
+    }
+done:
+    for (int s = 0; s < J.nstrips; s++) free(strip[s].out);
+    return ok ? LQ_OK : LQ_ESIM;
 }
 
 /* --- readers ---------------------------------------------------------------------- */

@@ -15,14 +15,16 @@
  * domain (azimuth 32°, elevation 33°), looking at the centre of the domain's box, with
  * the focal length and image centre chosen so the box fills the frame. The ground is
  * drawn as a block: its top is the bilinear height field and its two visible sides are
- * cross-sections down to `base`. One ray per pixel centre; pixels that differ sharply
- * from a neighbour get four more rays (rotated grid), averaged in linear light.
+ * cross-sections down to `base`. Pixels are sampled adaptively (views/raster.h): one ray
+ * per 4 × 4 block where the picture is smooth, every pixel near edges and over objects'
+ * boxes, and four more rays where a pixel differs sharply from a neighbour.
  *
  * A ray enters the block's bounding box and walks the (x, z) plane tile by tile (8 × 8
  * cells); a tile whose maximum (over the tile and a one-cell rim, which bounds every
- * bilinear value inside it) lies below the ray is skipped whole, otherwise the ray
- * steps one cell at a time until it passes below the surface, and bisection refines
- * the crossing. The surface is max(ground, level), both bilinear: `level` is h on wet
+ * bilinear value inside it) lies below the ray is skipped whole. In the others it walks
+ * the bilinear patches between cell centres, passes any whose highest corner lies below
+ * it, and meets the surface exactly: along the ray each bilinear field is a quadratic in
+ * t. The surface is max(ground, level), both bilinear: `level` is h on wet
  * cells and, on a dry cell beside wet ones, their mean h capped at the cell's own
  * ground, so the drawn shoreline runs smoothly between cell centres where the level
  * meets the ground, and water never shows at a dry cell's centre.
@@ -63,6 +65,7 @@
 #include "core/common.h"
 #include "core/parallel.h"
 #include "io/io.h"
+#include "views/raster.h"
 #include "views/srgb.h"
 #include "views/stamp.h"
 #include "core/vec3.h"
@@ -280,12 +283,14 @@ int lq_hfview_preview_init(lq_hfview_preview *p, int nx, int nz, double dx, cons
     p->level = lq_alloc(n * sizeof *p->level);
     p->wet_now = lq_alloc(n);
     p->tile_max = lq_alloc(ntiles * sizeof *p->tile_max);
+    p->patch_max = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * sizeof *p->patch_max);
     p->rgb = lq_alloc((size_t)p->width * (size_t)p->height * 3);
     p->aa = lq_alloc((size_t)p->width * (size_t)p->height);
+    p->blocks = lq_alloc(LQ_RASTER_BLOCKS(p->width, p->height));
     p->depth = lq_alloc((size_t)p->width * (size_t)p->height * sizeof *p->depth);
     p->spray = lq_alloc((size_t)p->width * (size_t)p->height * sizeof *p->spray);
-    if (!p->aa || !p->depth || !p->spray || !p->dry_for || !p->wet || !p->ground || !p->level ||
-        !p->wet_now || !p->tile_max || !p->rgb)
+    if (!p->aa || !p->blocks || !p->depth || !p->spray || !p->dry_for || !p->wet || !p->ground ||
+        !p->level || !p->wet_now || !p->tile_max || !p->patch_max || !p->rgb)
         goto fail;
     for (size_t c = 0; c < n; c++) p->dry_for[c] = HF_NEVER;
     return LQ_OK;
@@ -302,6 +307,8 @@ void lq_hfview_preview_free(lq_hfview_preview *p)
     free(p->level);
     free(p->wet_now);
     free(p->tile_max);
+    free(p->patch_max);
+    free(p->blocks);
     free(p->rgb);
     free(p->aa);
     free(p->depth);
@@ -353,12 +360,12 @@ static void hf_camera_fit(lq_hfview_preview *p, const double lo[3], const double
         zf = lq_dot3(rel, c->fwd);
         u = lq_dot3(rel, c->right) / zf;
         v = lq_dot3(rel, c->up) / zf;
-        umin = fmin(umin, u);
-        umax = fmax(umax, u);
-        vmin = fmin(vmin, v);
-        vmax = fmax(vmax, v);
+        umin = lq_min(umin, u);
+        umax = lq_max(umax, u);
+        vmin = lq_min(vmin, v);
+        vmax = lq_max(vmax, v);
     }
-    c->focal = fmin(0.94 * p->width / (umax - umin), 0.90 * p->height / (vmax - vmin));
+    c->focal = lq_min(0.94 * p->width / (umax - umin), 0.90 * p->height / (vmax - vmin));
     c->cx = 0.5 * p->width - c->focal * 0.5 * (umin + umax);
     c->cy = 0.5 * p->height + c->focal * 0.5 * (vmin + vmax);
 }
@@ -427,6 +434,23 @@ static double hf_at(const hf_frame *F, const float *f, double x, double z)
 static void hf_field_normal(const hf_frame *F, const float *f, double x, double z, double n[3])
 {
     double h = F->dx;
+    hf_corner q = hf_corner_of(F, x, z);
+    const size_t i = q.c % (size_t)F->nx, k = q.c / (size_t)F->nx;
+    if (i >= 1 && i + 2 < (size_t)F->nx && k >= 1 && k + 2 < (size_t)F->nz) {
+        /* away from the edges the four lookups one cell off share this one's weights:
+         * the same values as hf_at's, for a quarter of the index work */
+        const size_t nx = (size_t)F->nx;
+        hf_corner e = q, w = q, s = q, t = q;
+        e.c += 1;
+        w.c -= 1;
+        s.c += nx;
+        t.c -= nx;
+        n[0] = -(hf_corner_lerp(f, &e) - hf_corner_lerp(f, &w)) / (2 * h);
+        n[1] = 1;
+        n[2] = -(hf_corner_lerp(f, &s) - hf_corner_lerp(f, &t)) / (2 * h);
+        lq_norm3(n);
+        return;
+    }
     n[0] = -(hf_at(F, f, x + h, z) - hf_at(F, f, x - h, z)) / (2 * h);
     n[1] = 1;
     n[2] = -(hf_at(F, f, x, z + h) - hf_at(F, f, x, z - h)) / (2 * h);
@@ -466,47 +490,103 @@ static int hf_box(const hf_frame *F, const double o[3], const double d[3], doubl
 static double hf_top(const hf_frame *F, double x, double z)
 {
     hf_corner q = hf_corner_of(F, x, z); /* one lookup, two fields */
-    return fmax(hf_corner_lerp(F->p->ground, &q), hf_corner_lerp(F->p->level, &q));
+    return lq_max(hf_corner_lerp(F->p->ground, &q), hf_corner_lerp(F->p->level, &q));
 }
 
-/* Height of the ray above the surface at t. */
-static double hf_above(const hf_frame *F, const double o[3], const double d[3], double t)
+/* First s in [0, len] where c0 + c1 s + c2 s² <= 0, given c0 > 0; -1 when none. The
+ * roots come from the cancellation-free pair (q/c2, c0/q); when rounding loses a
+ * crossing the end value still reports it, so no ray slips between two patches. */
+static double hf_first_root(double c0, double c1, double c2, double len)
 {
-    return o[1] + t * d[1] - hf_top(F, o[0] + t * d[0], o[2] + t * d[2]);
-}
-
-/* First t in [ta, tb] where the ray meets the surface, or -1. Steps of at most one
- * cell (the segment lies in one tile, so a bounded number), then bisection between the
- * last point above and the first below. */
-static double hf_march_segment(const hf_frame *F, const double o[3], const double d[3], double ta,
-                               double tb, double step)
-{
-    double tp = ta, fp = hf_above(F, o, d, ta);
-    int n = (int)fmin(ceil((tb - ta) / step), 4 * HF_TILE);
-    if (fp <= 0) return ta;
-    if (n < 1) n = 1;
-    for (int j = 1; j <= n; j++) {
-        double tn = j == n ? tb : ta + (tb - ta) * j / n, fn = hf_above(F, o, d, tn);
-        if (fn <= 0) {
-            /* Halve the bracket a few times (a sixteenth of the step), then take the
-             * crossing of the line through its ends: the surface is smooth at that scale,
-             * so this is as good as twelve halvings at a third of the lookups. */
-            for (int it = 0; it < 4; it++) {
-                double tm = 0.5 * (tp + tn), fm = hf_above(F, o, d, tm);
-                if (fm > 0) {
-                    tp = tm;
-                    fp = fm;
-                } else {
-                    tn = tm;
-                    fn = fm;
-                }
-            }
-            return fp - fn > 0 ? tp + (tn - tp) * fp / (fp - fn) : tn;
+    double best = INFINITY;
+    if (fabs(c2) * len <= 1e-12 * (fabs(c1) + fabs(c0) / lq_max(len, 1e-300))) {
+        if (c1 < 0) best = -c0 / c1;
+    } else {
+        double disc = c1 * c1 - 4 * c2 * c0;
+        if (disc >= 0) {
+            double q = -0.5 * (c1 + copysign(sqrt(disc), c1)), r[2] = {q / c2, c0 / q};
+            for (int j = 0; j < 2; j++)
+                if (r[j] >= 0 && r[j] < best) best = r[j];
         }
-        tp = tn;
-        fp = fn;
     }
-    return -1;
+    if (best <= len) return best;
+    return c0 + len * (c1 + len * c2) <= 0 ? len : -1;
+}
+
+/* First t in [ta, tb] where the ray meets the surface, or -1: a 2D DDA over the
+ * bilinear patches between cell centres (the outermost half cells are patches whose
+ * corners repeat the edge centres, as the clamped lookup reads them). A patch whose
+ * highest corner of either field lies below the ray is passed over; in one it might
+ * touch, the ray's height above each bilinear field is a quadratic in t, solved
+ * exactly, and the surface max(ground, level) is met at the earlier of the two roots. */
+static double hf_march_segment(const hf_frame *F, const double o[3], const double d[3], double ta,
+                               double tb)
+{
+    const lq_hfview_preview *p = F->p;
+    const int nx = F->nx, nz = F->nz;
+    /* lattice coordinates: centre (i, k) at (i, k) */
+    double fx0 = (o[0] - F->x0) * F->inv_dx - 0.5, fz0 = (o[2] - F->z0) * F->inv_dx - 0.5;
+    double dfx = d[0] * F->inv_dx, dfz = d[2] * F->inv_dx;
+    double tm = 0.5 * (ta + tb), t = ta;
+    /* the patch of the segment's start, found at a point just inside the segment so a
+     * start on a patch boundary takes the patch the ray goes on into */
+    double fxs = fx0 + dfx * lq_min(ta + 1e-9 * (tb - ta), tm);
+    double fzs = fz0 + dfz * lq_min(ta + 1e-9 * (tb - ta), tm);
+    int px = (int)lq_min(lq_max(floor(fxs), -1), nx - 1),
+        pz = (int)lq_min(lq_max(floor(fzs), -1), nz - 1);
+    const int sx = dfx > 0 ? 1 : -1, sz = dfz > 0 ? 1 : -1;
+    const int movx = fabs(dfx) > 1e-12, movz = fabs(dfz) > 1e-12;
+    const double idx = movx ? 1 / dfx : 0, idz = movz ? 1 / dfz : 0;
+    const double stx = fabs(idx), stz = fabs(idz); /* t per patch along x, z */
+    /* where the ray leaves the start patch along x and along z; each later boundary is
+     * one patch further */
+    double tx = movx ? ((sx > 0 ? px + 1 : px) - fx0) * idx : INFINITY;
+    double tz = movz ? ((sz > 0 ? pz + 1 : pz) - fz0) * idz : INFINITY;
+    for (;;) {
+        /* the outermost patches reach past the box: the ray leaves them at tb */
+        if ((sx > 0 && px >= nx - 1) || (sx < 0 && px <= -1)) tx = INFINITY;
+        if ((sz > 0 && pz >= nz - 1) || (sz < 0 && pz <= -1)) tz = INFINITY;
+        double te = tx < tz ? tx : tz;
+        te = te < tb ? te : tb;
+        if (te < t) te = t;
+        double ymin = o[1] + d[1] * (d[1] < 0 ? te : t);
+        if (ymin <= p->patch_max[(size_t)(pz + 1) * (size_t)(nx + 1) + (size_t)(px + 1)]) {
+            const int ia = LQ_MAX(px, 0), ib = LQ_MIN(px + 1, nx - 1);
+            const int ka = LQ_MAX(pz, 0), kb = LQ_MIN(pz + 1, nz - 1);
+            const size_t c00 = (size_t)ia + (size_t)nx * (size_t)ka;
+            const size_t c10 = (size_t)ib + (size_t)nx * (size_t)ka;
+            const size_t c01 = (size_t)ia + (size_t)nx * (size_t)kb;
+            const size_t c11 = (size_t)ib + (size_t)nx * (size_t)kb;
+            const double u0 = fx0 + dfx * t - px, v0 = fz0 + dfz * t - pz, len = te - t;
+            const double y0 = o[1] + d[1] * t;
+            double best = -1;
+            for (int f = 0; f < 2; f++) {
+                const float *v = f ? p->level : p->ground;
+                /* a field whose corners all lie below the ray cannot be met here */
+                float vmax = v[c00] > v[c10] ? v[c00] : v[c10];
+                vmax = vmax > v[c01] ? vmax : v[c01];
+                vmax = vmax > v[c11] ? vmax : v[c11];
+                if (ymin > vmax) continue;
+                double e1 = v[c10] - v[c00], e2 = v[c01] - v[c00];
+                double e3 = v[c11] - v[c10] - v[c01] + v[c00];
+                double c0 = y0 - (v[c00] + e1 * u0 + e2 * v0 + e3 * u0 * v0);
+                double c1 = d[1] - (e1 * dfx + e2 * dfz + e3 * (u0 * dfz + v0 * dfx));
+                double c2 = -e3 * dfx * dfz;
+                double s = c0 <= 0 ? 0 : hf_first_root(c0, c1, c2, len);
+                if (s >= 0 && (best < 0 || s < best)) best = s;
+            }
+            if (best >= 0) return t + best;
+        }
+        if (te >= tb) return -1;
+        t = te;
+        if (tx <= tz) {
+            px += sx;
+            tx += stx;
+        } else {
+            pz += sz;
+            tz += stz;
+        }
+    }
 }
 
 /* First hit of the surface along the ray between t0 and t1, or -1: a 2D DDA over the
@@ -517,10 +597,10 @@ static double hf_march(const hf_frame *F, const double o[3], const double d[3], 
     const double T = HF_TILE, inv = 1 / F->dx;
     const int ntz = (F->nz + HF_TILE - 1) / HF_TILE;
     double gx0 = (o[0] - F->x0) * inv, gz0 = (o[2] - F->z0) * inv;
-    double ddx = d[0] * inv, ddz = d[2] * inv, hlen = sqrt(ddx * ddx + ddz * ddz);
-    double step = hlen > 1e-12 ? 1 / hlen : INFINITY; /* t per cell of horizontal travel */
+    double ddx = d[0] * inv, ddz = d[2] * inv;
     /* The start lies on or in the box; clamping only absorbs rounding. */
-    double gx = fmin(fmax(gx0 + t0 * ddx, 0), F->nx), gz = fmin(fmax(gz0 + t0 * ddz, 0), F->nz);
+    double gx = lq_min(lq_max(gx0 + t0 * ddx, 0), F->nx),
+           gz = lq_min(lq_max(gz0 + t0 * ddz, 0), F->nz);
     int tx = LQ_MIN((int)(gx / T), F->ntx - 1), tz = LQ_MIN((int)(gz / T), ntz - 1);
     int sx = ddx > 0 ? 1 : -1, sz = ddz > 0 ? 1 : -1;
     double dtx = fabs(ddx) > 1e-12 ? T / fabs(ddx) : INFINITY;
@@ -529,10 +609,10 @@ static double hf_march(const hf_frame *F, const double o[3], const double d[3], 
     double ntz_t = fabs(ddz) > 1e-12 ? ((tz + (ddz > 0)) * T - gz0) / ddz : INFINITY;
     double t = t0;
     for (;;) {
-        double te = fmin(fmin(ntx_t, ntz_t), t1);
+        double te = lq_min(lq_min(ntx_t, ntz_t), t1);
         double ymin = o[1] + d[1] * (d[1] < 0 ? te : t);
         if (te > t && ymin <= F->p->tile_max[(size_t)tz * (size_t)F->ntx + (size_t)tx]) {
-            double hit = hf_march_segment(F, o, d, t, te, step);
+            double hit = hf_march_segment(F, o, d, t, te);
             if (hit >= 0) return hit;
         }
         if (te >= t1) return -1;
@@ -581,7 +661,7 @@ static int hf_sunlit(const hf_frame *F, const double q[3], int skip)
     if (hf_obj_shadow(F, q, skip)) return 0;
     if (!hf_box(F, o, F->sun, &t0, &t1, &axis)) return 1;
     /* Start half a cell away, past the bilinear patch the point lies on. */
-    return hf_march(F, o, F->sun, fmax(t0, 0.5 * F->dx), t1) < 0;
+    return hf_march(F, o, F->sun, lq_max(t0, 0.5 * F->dx), t1) < 0;
 }
 
 /* --- preview: shading ---------------------------------------------------------------- */
@@ -595,10 +675,10 @@ static void hf_sky(const hf_frame *F, const double d[3], double out[3])
 static void hf_object_colour(const hf_frame *F, const lq_view_object *ob, const double n[3],
                              const double d[3], int sunlit, double out[3])
 {
-    double lambert = sunlit ? fmax(lq_dot3(n, F->sun), 0) : 0, sky = 0.55 + 0.45 * n[1], r[3];
+    double lambert = sunlit ? lq_max(lq_dot3(n, F->sun), 0) : 0, sky = 0.55 + 0.45 * n[1], r[3];
     double dn = lq_dot3(d, n);
     for (int c = 0; c < 3; c++) r[c] = d[c] - 2 * dn * n[c];
-    double spec = lambert > 0 ? 0.25 * pow(fmax(lq_dot3(r, F->sun), 0), 40) : 0;
+    double spec = lambert > 0 ? 0.25 * lq_powi(lq_max(lq_dot3(r, F->sun), 0), 40) : 0;
     for (int c = 0; c < 3; c++)
         out[c] = lq_clamp01(ob->rgb[c]) * (F->ambient[c] * sky + F->sun_light[c] * lambert) +
                  F->sun_light[c] * spec;
@@ -609,8 +689,8 @@ static void hf_ground_colour(const hf_frame *F, const double q[3], const double 
                              double wetness, int sunlit, double out[3])
 {
     const lq_hfview_preview *p = F->p;
-    double range = fmax(p->b_hi - p->b_lo, 1e-9), hn = (q[1] - p->b_lo) / range, base[3];
-    double lambert = sunlit ? fmax(lq_dot3(n, F->sun), 0) : 0, sky = 0.55 + 0.45 * n[1];
+    double range = lq_max(p->b_hi - p->b_lo, 1e-9), hn = (q[1] - p->b_lo) / range, base[3];
+    double lambert = sunlit ? lq_max(lq_dot3(n, F->sun), 0) : 0, sky = 0.55 + 0.45 * n[1];
     lq_mix3(base, F->sand, F->grass, smooth(0, 0.12, (q[1] - p->shore) / range));
     lq_mix3(base, base, F->earth, smooth(0.72, 0.95, hn));
     lq_mix3(base, base, F->rock, 1 - smooth(0.62, 0.78, n[1]));
@@ -626,43 +706,43 @@ static void hf_shade_water(const hf_frame *F, const double q[3], const double d[
     double n[3], v[3] = {-d[0], -d[1], -d[2]}, r[3], t[3], bottom[3], nb[3], under[3], sky[3];
     const double eta = 1 / 1.33;
     hf_field_normal(F, p->level, q[0], q[2], n);
-    double ci = lq_clamp01(lq_dot3(n, v)), fres = 0.02 + 0.98 * pow(1 - ci, 5);
+    double ci = lq_clamp01(lq_dot3(n, v)), fres = 0.02 + 0.98 * lq_powi(1 - ci, 5);
     for (int c = 0; c < 3; c++) r[c] = d[c] + 2 * ci * n[c];
     if (r[1] < 0.02) r[1] = 0.02;
     lq_norm3(r);
     hf_sky(F, r, sky);
     /* Refracted view ray; the ground beneath is taken where it meets a flat bottom. */
-    double k = 1 - eta * eta * (1 - ci * ci), ct = sqrt(fmax(k, 0));
+    double k = 1 - eta * eta * (1 - ci * ci), ct = sqrt(lq_max(k, 0));
     for (int c = 0; c < 3; c++) t[c] = eta * d[c] + (eta * ci - ct) * n[c];
-    double down = fmax(-t[1], 0.2), len = depth / down, path, tobj, nobj[3];
+    double down = lq_max(-t[1], 0.2), len = depth / down, path, tobj, nobj[3];
     /* An object the refracted ray enters before it reaches the bottom is the floor. */
     int j = hf_objects_hit(F, q, t, 0, len, -1, &tobj, nobj);
     if (j >= 0) {
         double qo[3] = {q[0] + t[0] * tobj, q[1] + t[1] * tobj, q[2] + t[2] * tobj};
         hf_object_colour(F, &F->obj[j], nobj, t, 1, bottom);
-        path = tobj + fmax(hf_at(F, p->level, qo[0], qo[2]) - qo[1], 0) / fmax(F->sun[1], 0.2);
+        path = tobj + lq_max(hf_at(F, p->level, qo[0], qo[2]) - qo[1], 0) / lq_max(F->sun[1], 0.2);
     } else {
         double b[3] = {q[0] + t[0] * len, 0, q[2] + t[2] * len};
-        b[0] = fmin(fmax(b[0], F->x0), F->x1);
-        b[2] = fmin(fmax(b[2], F->z0), F->z1);
+        b[0] = lq_min(lq_max(b[0], F->x0), F->x1);
+        b[2] = lq_min(lq_max(b[2], F->z0), F->z1);
         b[1] = hf_at(F, p->ground, b[0], b[2]);
         hf_field_normal(F, p->ground, b[0], b[2], nb);
         hf_ground_colour(F, b, nb, 1, !hf_obj_shadow(F, b, -1), bottom);
-        path = len + fmax(hf_at(F, p->level, b[0], b[2]) - b[1], 0) / fmax(F->sun[1], 0.2);
+        path = len + lq_max(hf_at(F, p->level, b[0], b[2]) - b[1], 0) / lq_max(F->sun[1], 0.2);
     }
     /* Relief shading of the surface itself, as a map's hillshade: small ripples
      * (a raindrop's rings are millimetres high) tilt the reflection too little to show
      * against a smooth sky, so the surface's slope toward the sun lightens it. */
     double relief = 1 + 4 * (n[0] * F->sun[0] + n[2] * F->sun[2]);
-    relief = fmin(fmax(relief, 0.6), 1.5);
+    relief = lq_min(lq_max(relief, 0.6), 1.5);
     for (int c = 0; c < 3; c++) {
         double tr = exp(-F->sigma[c] * path);
         under[c] = (bottom[c] * tr + F->deep[c] * (1 - tr)) * relief;
     }
     /* Reflection and glint fade in over the thinnest film (5 % of the absorption
      * depth), so a shoreline has no hard edge. */
-    double film = smooth(0, 0.05 * p->absorb, depth), rs = fmax(lq_dot3(r, F->sun), 0);
-    double spec = film * (1.5 * pow(rs, 400) + 0.10 * pow(rs, 30));
+    double film = smooth(0, 0.05 * p->absorb, depth), rs = lq_max(lq_dot3(r, F->sun), 0);
+    double spec = film * (1.5 * lq_powi(rs, 400) + 0.10 * lq_powi(rs, 30));
     for (int c = 0; c < 3; c++)
         out[c] = under[c] * (1 - fres * film) + sky[c] * fres * film + F->sun_light[c] * spec;
 }
@@ -672,10 +752,10 @@ static void hf_shade_side(const hf_frame *F, const double q[3], const double nf[
 {
     const lq_hfview_preview *p = F->p;
     double g = hf_at(F, p->ground, q[0], q[2]), s = hf_top(F, q[0], q[2]);
-    double light[3], lambert = fmax(lq_dot3(nf, F->sun), 0);
+    double light[3], lambert = lq_max(lq_dot3(nf, F->sun), 0);
     for (int c = 0; c < 3; c++) light[c] = F->ambient[c] * 0.8 + F->sun_light[c] * lambert;
     if (q[1] <= g) {
-        double shade = 1 - 0.4 * lq_clamp01((g - q[1]) / fmax(g - F->base, 1e-9));
+        double shade = 1 - 0.4 * lq_clamp01((g - q[1]) / lq_max(g - F->base, 1e-9));
         for (int c = 0; c < 3; c++) out[c] = F->soil[c] * light[c] * shade;
     } else {
         /* Water against the side: light from above, absorbed on its way down. */
@@ -706,7 +786,7 @@ static double hf_shade_ray(const hf_frame *F, const double o[3], const double d[
                 return t0;
             }
         }
-        t = hf_march(F, o, d, t0, fmin(t1, tobj));
+        t = hf_march(F, o, d, t0, lq_min(t1, tobj));
     }
     if (t < 0 && j >= 0) {
         for (int a = 0; a < 3; a++) q[a] = o[a] + tobj * d[a];
@@ -731,48 +811,27 @@ static double hf_shade_ray(const hf_frame *F, const double o[3], const double d[
 
 /* --- preview: one frame ---------------------------------------------------------------- */
 
-/* Updates wetness, the sanitised ground and surface, the tile maxima and (first frame)
- * camera, framing the objects too, and colour scales. */
-static void hf_prepare(lq_hfview_preview *p, double time, const float *h, const float *b, float eps,
-                       const lq_view_object *obj, int nobj, double *top)
+/* Water level: h on wet cells; on a dry cell beside wet ones their mean level, but
+ * never above the cell's own ground, so the drawn shoreline runs between cell centres
+ * where the bilinear level meets the bilinear ground. Rows [k0, k1), any thread. */
+typedef struct hf_levels {
+    lq_hfview_preview *p;
+    const float *h;
+} hf_levels;
+
+static void hf_level_rows(void *ctx, int k0, int k1)
 {
-    size_t n = (size_t)p->nx * (size_t)p->nz;
-    double dt = p->frames > 0 && time > p->time ? time - p->time : 0;
-    double lo = INFINITY, hi = -INFINITY, smax = -INFINITY, dmax = 0, wsum = 0;
-    size_t wcount = 0;
+    const hf_levels *L = ctx;
+    lq_hfview_preview *p = L->p;
+    const float *h = L->h;
     const size_t nx = (size_t)p->nx;
-    const int ntx = (p->nx + HF_TILE - 1) / HF_TILE, ntz = (p->nz + HF_TILE - 1) / HF_TILE;
-    for (size_t c = 0; c < n; c++)
-        if (isfinite(b[c])) {
-            lo = fmin(lo, b[c]);
-            hi = fmax(hi, b[c]);
-        }
-    if (!(lo <= hi)) lo = hi = p->origin[1];
-    for (size_t c = 0; c < n; c++) {
-        float g = isfinite(b[c]) ? b[c] : (float)lo;
-        p->ground[c] = g;
-        p->wet_now[c] = isfinite(h[c]) && h[c] > g + eps;
-        if (p->wet_now[c]) {
-            p->dry_for[c] = 0;
-            dmax = fmax(dmax, h[c] - g);
-            wsum += h[c];
-            wcount++;
-        } else if (p->dry_for[c] < HF_NEVER) {
-            p->dry_for[c] += (float)dt;
-        }
-        p->wet[c] = (float)(1 - smooth(0, p->wet_fade, p->dry_for[c]));
-    }
-    /* Water level: h on wet cells; on a dry cell beside wet ones their mean level, but
-     * never above the cell's own ground, so the drawn shoreline runs between cell
-     * centres where the bilinear level meets the bilinear ground. */
-    for (int k = 0; k < p->nz; k++)
+    for (int k = k0; k < k1; k++)
         for (int i = 0; i < p->nx; i++) {
             size_t c = (size_t)i + nx * (size_t)k;
             double sum = 0;
             int count = 0;
             if (p->wet_now[c]) {
                 p->level[c] = h[c];
-                smax = fmax(smax, h[c]);
                 continue;
             }
             for (int dk = -1; dk <= 1; dk++)
@@ -785,10 +844,34 @@ static void hf_prepare(lq_hfview_preview *p, double time, const float *h, const 
                         count++;
                     }
                 }
-            p->level[c] = count ? (float)fmin(sum / count, p->ground[c]) : p->ground[c];
-            smax = fmax(smax, p->ground[c]);
+            p->level[c] = count ? (float)lq_min(sum / count, p->ground[c]) : p->ground[c];
         }
-    for (int tz = 0; tz < ntz; tz++)
+}
+
+/* patch_max of the patch rows [k0 - 1, k1 - 1) (hfview.h), any thread */
+static void hf_patch_rows(void *ctx, int k0, int k1)
+{
+    lq_hfview_preview *p = ctx;
+    const size_t nx = (size_t)p->nx;
+    for (int pk = k0 - 1; pk < k1 - 1; pk++)
+        for (int pi = -1; pi < p->nx; pi++) {
+            int ia = LQ_MAX(pi, 0), ib = LQ_MIN(pi + 1, p->nx - 1);
+            int ka = LQ_MAX(pk, 0), kb = LQ_MIN(pk + 1, p->nz - 1);
+            const size_t cs[4] = {(size_t)ia + nx * (size_t)ka, (size_t)ib + nx * (size_t)ka,
+                                  (size_t)ia + nx * (size_t)kb, (size_t)ib + nx * (size_t)kb};
+            float m = -INFINITY;
+            for (int j = 0; j < 4; j++) m = fmaxf(m, fmaxf(p->level[cs[j]], p->ground[cs[j]]));
+            p->patch_max[(size_t)(pk + 1) * (nx + 1) + (size_t)(pi + 1)] = m;
+        }
+}
+
+/* tile_max of the tile rows [tz0, tz1), any thread */
+static void hf_tile_rows(void *ctx, int tz0, int tz1)
+{
+    lq_hfview_preview *p = ctx;
+    const size_t nx = (size_t)p->nx;
+    const int ntx = (p->nx + HF_TILE - 1) / HF_TILE;
+    for (int tz = tz0; tz < tz1; tz++)
         for (int tx = 0; tx < ntx; tx++) {
             float m = -INFINITY;
             int i0 = LQ_MAX(tx * HF_TILE - 1, 0), i1 = LQ_MIN((tx + 1) * HF_TILE, p->nx - 1);
@@ -800,19 +883,56 @@ static void hf_prepare(lq_hfview_preview *p, double time, const float *h, const 
                 }
             p->tile_max[(size_t)tz * ntx + tx] = m;
         }
+}
+
+/* Updates wetness, the sanitised ground and surface, the tile maxima and (first frame)
+ * camera, framing the objects too, and colour scales. */
+static void hf_prepare(lq_hfview_preview *p, double time, const float *h, const float *b, float eps,
+                       const lq_view_object *obj, int nobj, double *top)
+{
+    size_t n = (size_t)p->nx * (size_t)p->nz;
+    double dt = p->frames > 0 && time > p->time ? time - p->time : 0;
+    double lo = INFINITY, hi = -INFINITY, smax = -INFINITY, dmax = 0, wsum = 0;
+    size_t wcount = 0;
+    const int ntz = (p->nz + HF_TILE - 1) / HF_TILE;
+    for (size_t c = 0; c < n; c++)
+        if (isfinite(b[c])) {
+            lo = lq_min(lo, b[c]);
+            hi = lq_max(hi, b[c]);
+        }
+    if (!(lo <= hi)) lo = hi = p->origin[1];
+    for (size_t c = 0; c < n; c++) {
+        float g = isfinite(b[c]) ? b[c] : (float)lo;
+        p->ground[c] = g;
+        p->wet_now[c] = isfinite(h[c]) && h[c] > g + eps;
+        smax = lq_max(smax, p->wet_now[c] ? h[c] : g);
+        if (p->wet_now[c]) {
+            p->dry_for[c] = 0;
+            dmax = lq_max(dmax, h[c] - g);
+            wsum += h[c];
+            wcount++;
+        } else if (p->dry_for[c] < HF_NEVER) {
+            p->dry_for[c] += (float)dt;
+        }
+        p->wet[c] = (float)(1 - smooth(0, p->wet_fade, p->dry_for[c]));
+    }
+    hf_levels L = {p, h};
+    lq_parallel_for(p->nz, 16, hf_level_rows, &L);
+    lq_parallel_for(p->nz + 1, 16, hf_patch_rows, p);
+    lq_parallel_for(ntz, 4, hf_tile_rows, p);
     if (p->frames == 0) {
-        double size = fmax(p->nx, p->nz) * p->dx;
+        double size = lq_max(p->nx, p->nz) * p->dx;
         p->b_lo = lo;
         p->b_hi = hi;
         p->shore = wcount ? wsum / (double)wcount + 0.03 * (hi - lo) : lo + 0.3 * (hi - lo);
         p->base = lo - 0.12 * (hi - lo) - 0.03 * size;
         double box_lo[3] = {p->origin[0], p->base, p->origin[2]};
-        double box_hi[3] = {p->origin[0] + p->nx * p->dx, fmax(smax, hi),
+        double box_hi[3] = {p->origin[0] + p->nx * p->dx, lq_max(smax, hi),
                             p->origin[2] + p->nz * p->dx};
         for (int j = 0; j < nobj; j++) lq_shape_grow(&obj[j], box_lo, box_hi);
         hf_camera_fit(p, box_lo, box_hi);
     }
-    if (p->absorb <= 0 && dmax > 0) p->absorb = fmax(0.5 * dmax, 0.01 * p->dx);
+    if (p->absorb <= 0 && dmax > 0) p->absorb = lq_max(0.5 * dmax, 0.01 * p->dx);
     *top = smax + 1e-6 * (fabs(smax) + p->dx);
     p->time = time;
 }
@@ -834,14 +954,14 @@ static void hf_frame_setup(hf_frame *F, const lq_hfview_preview *p, double top,
     F->x1 = F->x0 + p->nx * p->dx;
     F->z1 = F->z0 + p->nz * p->dx;
     F->base = p->base;
-    F->top = fmax(top, p->base + 1e-6 * p->dx);
+    F->top = lq_max(top, p->base + 1e-6 * p->dx);
     /* Sun high on the left, a little behind the domain, so relief casts short shadows
      * towards the viewer's right and water glints in the back half. */
     F->sun[0] = -0.15;
     F->sun[1] = 0.62;
     F->sun[2] = -0.77;
     lq_norm3(F->sun);
-    double absorb = p->absorb > 0 ? p->absorb : 0.02 * fmax(p->nx, p->nz) * p->dx;
+    double absorb = p->absorb > 0 ? p->absorb : 0.02 * lq_max(p->nx, p->nz) * p->dx;
     F->sigma[0] = 1.2 / absorb;
     F->sigma[1] = 0.40 / absorb;
     F->sigma[2] = 0.22 / absorb;
@@ -865,8 +985,9 @@ static void hf_frame_setup(hf_frame *F, const lq_hfview_preview *p, double top,
 
 /* Linear colour seen through the continuous pixel position (sx, sy); returns the
  * distance from the eye to what it sees (INFINITY: the sky). */
-static double hf_pixel(const hf_frame *F, double sx, double sy, double col[3])
+static double hf_pixel(const void *ctx, double sx, double sy, double col[3])
 {
+    const hf_frame *F = ctx;
     const lq_hfview_camera *cam = &F->p->cam;
     double d[3], u = (sx - cam->cx) / cam->focal, v = (cam->cy - sy) / cam->focal;
     for (int a = 0; a < 3; a++) d[a] = cam->fwd[a] + u * cam->right[a] + v * cam->up[a];
@@ -890,7 +1011,7 @@ static void hf_splat(lq_hfview_preview *p, const float *px, const float *py, con
         double q[3] = {px[j], py[j], pz[j]}, pix[2], zf, rel[3];
         if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2])) continue;
         if (hf_project(&p->cam, q, pix, &zf)) continue;
-        double r = fmin(fmax(radius * p->cam.focal / zf, 1), HF_SPRAY_PX), reach = r + 0.5;
+        double r = lq_min(lq_max(radius * p->cam.focal / zf, 1), HF_SPRAY_PX), reach = r + 0.5;
         if (!(pix[0] > -reach && pix[0] < X + reach && pix[1] > -reach && pix[1] < Y + reach))
             continue;
         for (int a = 0; a < 3; a++) rel[a] = q[a] - p->cam.eye[a];
@@ -921,42 +1042,43 @@ static void hf_splat(lq_hfview_preview *p, const float *px, const float *py, con
     }
 }
 
-/* The rows [y0, y1) of a frame's picture, on any thread (core/parallel.h): each pixel's
- * colour and depth depend on the frame alone. */
-typedef struct hf_rows {
-    const hf_frame *F;
-    lq_hfview_preview *p;
-} hf_rows;
-
-/* Rotated-grid offsets for the second look at edge pixels. */
-static const double hf_sub[4][2] = {{0.375, 0.125}, {0.875, 0.375}, {0.625, 0.875}, {0.125, 0.625}};
-
-static void hf_rows_centre(void *ctx, int y0, int y1)
+/* The 4 × 4 blocks (views/raster.h) that an object's box covers on the screen, a block
+ * more around, are traced pixel by pixel: a small or distant ball must not fall between
+ * the coarse samples. An object partly behind the camera marks the whole picture. */
+static void hf_mark_objects(lq_hfview_preview *p, const lq_view_object *obj, int nobj)
 {
-    const hf_rows *R = ctx;
-    const size_t w = (size_t)R->p->width;
-    for (size_t y = (size_t)y0; y < (size_t)y1; y++)
-        for (size_t x = 0; x < w; x++) {
-            double col[3];
-            R->p->depth[y * w + x] = (float)hf_pixel(R->F, x + 0.5, y + 0.5, col);
-            lq_srgb_encode(col, R->p->rgb + 3 * (y * w + x));
-        }
-}
-
-static void hf_rows_edges(void *ctx, int y0, int y1)
-{
-    const hf_rows *R = ctx;
-    const size_t w = (size_t)R->p->width;
-    for (size_t y = (size_t)y0; y < (size_t)y1; y++)
-        for (size_t x = 0; x < w; x++) {
-            double sum[3] = {0, 0, 0}, col[3];
-            if (!R->p->aa[y * w + x]) continue;
-            for (int s = 0; s < 4; s++) {
-                hf_pixel(R->F, x + hf_sub[s][0], y + hf_sub[s][1], col);
-                for (int c = 0; c < 3; c++) sum[c] += 0.25 * col[c];
+    const int bw = (p->width + 3) / 4, bh = (p->height + 3) / 4;
+    memset(p->blocks, 0, LQ_RASTER_BLOCKS(p->width, p->height));
+    for (int j = 0; j < nobj; j++) {
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        double plo[2] = {INFINITY, INFINITY}, phi[2] = {-INFINITY, -INFINITY};
+        int behind = 0;
+        lq_shape_grow(&obj[j], lo, hi);
+        if (!(lo[0] <= hi[0] && lo[1] <= hi[1] && lo[2] <= hi[2])) continue; /* skipped */
+        for (int c = 0; c < 8; c++) {
+            double q[3] = {c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2]};
+            double px[2], zf;
+            if (hf_project(&p->cam, q, px, &zf)) {
+                behind = 1;
+                break;
             }
-            lq_srgb_encode(sum, R->p->rgb + 3 * (y * w + x));
+            for (int a = 0; a < 2; a++) {
+                plo[a] = lq_min(plo[a], px[a]);
+                phi[a] = lq_max(phi[a], px[a]);
+            }
         }
+        int i0 = 0, i1 = bw - 1, k0 = 0, k1 = bh - 1;
+        if (!behind) {
+            if (!(phi[0] >= 0 && plo[0] <= p->width && phi[1] >= 0 && plo[1] <= p->height))
+                continue; /* off the picture */
+            i0 = LQ_MAX((int)floor(plo[0] / 4) - 1, 0);
+            i1 = LQ_MIN((int)floor(phi[0] / 4) + 1, bw - 1);
+            k0 = LQ_MAX((int)floor(plo[1] / 4) - 1, 0);
+            k1 = LQ_MIN((int)floor(phi[1] / 4) + 1, bh - 1);
+        }
+        for (int k = k0; k <= k1; k++)
+            memset(p->blocks + (size_t)k * (size_t)bw + (size_t)i0, 1, (size_t)(i1 - i0 + 1));
+    }
 }
 
 int lq_hfview_preview_render(lq_hfview_preview *p, const char *path, double time, const float *h,
@@ -971,7 +1093,6 @@ int lq_hfview_preview_render_scene(lq_hfview_preview *p, const char *path, doubl
                                    const lq_view_object *obj, int nobj, const float *px,
                                    const float *py, const float *pz, int npts, float point_radius)
 {
-    const size_t w = (size_t)p->width, hgt = (size_t)p->height;
     hf_frame F;
     double top;
     if (!p->rgb) return lq_error(LQ_ESIM, "%s: preview used before lq_hfview_preview_init", path);
@@ -986,24 +1107,8 @@ int lq_hfview_preview_render_scene(lq_hfview_preview *p, const char *path, doubl
             return lq_error(LQ_ESIM, "%s: object %d has unknown shape %d", path, j, obj[j].shape);
     hf_prepare(p, time, h, b, eps, obj, nobj, &top);
     hf_frame_setup(&F, p, top, obj, nobj);
-    hf_rows R = {&F, p};
-    /* One ray through each pixel centre ... */
-    lq_parallel_for((int)hgt, 4, hf_rows_centre, &R);
-    /* ... then four more where a pixel differs sharply from a neighbour (silhouettes,
-     * shorelines, shadow edges), averaged in linear light. */
-    memset(p->aa, 0, w * hgt);
-    for (size_t y = 0; y < hgt; y++)
-        for (size_t x = 0; x < w; x++) {
-            const uint8_t *o = p->rgb + 3 * (y * w + x);
-            for (int nb = 0; nb < 2; nb++) {
-                size_t qx = x + (nb == 0), qy = y + (nb == 1);
-                if (qx >= w || qy >= hgt) continue;
-                const uint8_t *q = p->rgb + 3 * (qy * w + qx);
-                if (abs(o[0] - q[0]) + abs(o[1] - q[1]) + abs(o[2] - q[2]) > 36)
-                    p->aa[y * w + x] = p->aa[qy * w + qx] = 1;
-            }
-        }
-    lq_parallel_for((int)hgt, 4, hf_rows_edges, &R);
+    hf_mark_objects(p, obj, nobj);
+    lq_raster_render(p->width, p->height, hf_pixel, &F, true, p->rgb, p->depth, p->aa, p->blocks);
     /* Spray last: it lies over the finished picture. */
     if (npts > 0) hf_splat(p, px, py, pz, npts, point_radius);
     lq_stamp_draw(p->rgb, p->width, p->height, p->stamp);

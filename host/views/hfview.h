@@ -69,8 +69,12 @@ typedef struct lq_hfview_preview {
                           their mean h capped at the cell's ground; else ground */
     uint8_t *wet_now;  /* h > b + eps this frame */
     float *tile_max;   /* max of ground and level over each 8 × 8 tile and a one-cell rim */
+    float *patch_max;  /* max of ground and level over each bilinear patch's four corners,
+                          (nx + 1) × (nz + 1): patch (i, k), i in [-1, nx - 1], at
+                          (i + 1) + (nx + 1)(k + 1) */
     uint8_t *rgb;      /* the last picture, width · height · 3 */
     uint8_t *aa;       /* pixels that get extra samples, width · height */
+    uint8_t *blocks;   /* views/raster.h's scratch */
     float *depth;      /* m, eye to the first hit of each pixel centre's ray (ground, water,
                           block side or object; INFINITY: sky), width · height */
     float *spray;      /* transparency left by the spray over each pixel, width · height */
@@ -84,7 +88,8 @@ int lq_hfview_preview_init(lq_hfview_preview *p, int nx, int nz, double dx, cons
  * h and b, with a sky gradient behind, terrain coloured by height and slope and lit by
  * the sun, wet ground darker, and water shaded by depth (Beer–Lambert tint over the
  * ground seen through it), a Fresnel-weighted sky reflection and a sun highlight.
- * Single-threaded; the picture stays in p->rgb. LQ_OK or LQ_ESIM. */
+ * On every host core (core/parallel.h), sampled adaptively (views/raster.h); the picture
+ * stays in p->rgb. LQ_OK or LQ_ESIM. */
 int lq_hfview_preview_render(lq_hfview_preview *p, const char *path, double time, const float *h,
                              const float *b, float eps);
 /* The same picture with rigid objects and spray particles in it.

@@ -58,6 +58,7 @@
 #include "core/common.h"
 #include "core/parallel.h"
 #include "io/io.h"
+#include "views/raster.h"
 #include "views/srgb.h"
 #include "views/stamp.h"
 #include "core/vec3.h"
@@ -100,7 +101,9 @@ int lq_volview_init(lq_volview *p, int nx, int ny, int nz, const double origin[3
     p->brick_min = lq_alloc((size_t)p->bx * (size_t)p->by * (size_t)p->bz * sizeof(float));
     p->rgb = lq_alloc((size_t)p->width * (size_t)p->height * 3);
     p->aa = lq_alloc((size_t)p->width * (size_t)p->height);
-    if (!p->phi || !p->brick_min || !p->rgb || !p->aa) goto fail;
+    p->depth = lq_alloc((size_t)p->width * (size_t)p->height * sizeof *p->depth);
+    p->blocks = lq_alloc(LQ_RASTER_BLOCKS(p->width, p->height));
+    if (!p->phi || !p->brick_min || !p->rgb || !p->aa || !p->depth || !p->blocks) goto fail;
     return LQ_OK;
 fail:
     lq_volview_free(p);
@@ -115,6 +118,8 @@ void lq_volview_free(lq_volview *p)
     free(p->brick_min);
     free(p->rgb);
     free(p->aa);
+    free(p->depth);
+    free(p->blocks);
     memset(p, 0, sizeof *p);
 }
 
@@ -124,7 +129,7 @@ static void vv_draw_points(lq_volview *p)
 {
     const lq_volview_camera *c = &p->cam;
     int w = p->width, h = p->height;
-    double r = fmax(0.8, w / 800.0);
+    double r = lq_max(0.8, w / 800.0);
     for (int q = 0; q < p->npoints; q++) {
         int kind = (int)p->pkind[q];
         if (kind != 0 && kind != 1) continue;
@@ -142,7 +147,7 @@ static void vv_draw_points(lq_volview *p)
             for (int xx = x0; xx <= x1; xx++) {
                 if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
                 double dx = xx + 0.5 - pix[0], dy = yy + 0.5 - pix[1];
-                double a = alpha * fmax(0, 1 - sqrt(dx * dx + dy * dy) / (r + 0.5));
+                double a = alpha * lq_max(0, 1 - sqrt(dx * dx + dy * dy) / (r + 0.5));
                 if (a <= 0) continue;
                 uint8_t *px = p->rgb + 3 * ((size_t)yy * w + xx);
                 for (int k = 0; k < 3; k++)
@@ -188,12 +193,12 @@ static void vv_camera_fit(lq_volview *p, const double lo[3], const double hi[3])
         zf = lq_dot3(rel, c->fwd);
         u = lq_dot3(rel, c->right) / zf;
         v = lq_dot3(rel, c->up) / zf;
-        umin = fmin(umin, u);
-        umax = fmax(umax, u);
-        vmin = fmin(vmin, v);
-        vmax = fmax(vmax, v);
+        umin = lq_min(umin, u);
+        umax = lq_max(umax, u);
+        vmin = lq_min(vmin, v);
+        vmax = lq_max(vmax, v);
     }
-    c->focal = fmin(0.94 * p->width / (umax - umin), 0.90 * p->height / (vmax - vmin));
+    c->focal = lq_min(0.94 * p->width / (umax - umin), 0.90 * p->height / (vmax - vmin));
     c->cx = 0.5 * p->width - c->focal * 0.5 * (umin + umax);
     c->cy = 0.5 * p->height + c->focal * 0.5 * (vmin + vmax);
 }
@@ -220,8 +225,8 @@ static void vv_camera_fit_2d(lq_volview *p)
     double lo[2], hi[2];
     vv_flat_interior(p, lo, hi);
     double wx = hi[0] - lo[0], wy = hi[1] - lo[1];
-    double mpp = fmax(wx / (0.94 * p->width), wy / (0.90 * p->height)); /* m per px */
-    double dist = 100 * fmax(wx, wy);
+    double mpp = lq_max(wx / (0.94 * p->width), wy / (0.90 * p->height)); /* m per px */
+    double dist = 100 * lq_max(wx, wy);
     memset(c, 0, sizeof *c);
     c->eye[0] = 0.5 * (lo[0] + hi[0]);
     c->eye[1] = 0.5 * (lo[1] + hi[1]);
@@ -404,11 +409,11 @@ static double vv_march_liquid(const vv_frame *F, const double o[3], const double
             for (int a = 0; a < 3; a++) {
                 if (fabs(d[a]) < 1e-300) continue;
                 double edge = F->lo[a] + (b[a] + (d[a] > 0)) * VV_BRICK * F->sp[a];
-                te = fmin(te, (edge - o[a]) / d[a]);
+                te = lq_min(te, (edge - o[a]) / d[a]);
             }
             tn = te > t ? te + nudge : t + minstep;
         } else if (p->phi_is_distance) {
-            tn = t + fmax(0.8 * f, minstep);
+            tn = t + lq_max(0.8 * f, minstep);
         } else {
             tn = t + step;
         }
@@ -443,7 +448,7 @@ static double vv_thickness(const vv_frame *F, const double o[3], const double d[
 {
     double t = ta;
     while (t < tb) {
-        double tn = fmin(t + F->h, tb), q[3];
+        double tn = lq_min(t + F->h, tb), q[3];
         vv_at(o, d, tn, q);
         if (vv_phi(F, q) >= 0) return tn - ta;
         if (F->solid) {
@@ -542,10 +547,10 @@ static void vv_sky(const vv_frame *F, const double d[3], double out[3])
 static void vv_lit(const vv_frame *F, const double base[3], const double n[3], const double d[3],
                    double sun, double gloss, double out[3])
 {
-    double lambert = sun * fmax(lq_dot3(n, F->sun), 0), sky = 0.55 + 0.45 * n[1], r[3];
+    double lambert = sun * lq_max(lq_dot3(n, F->sun), 0), sky = 0.55 + 0.45 * n[1], r[3];
     double dn = lq_dot3(d, n);
     for (int c = 0; c < 3; c++) r[c] = d[c] - 2 * dn * n[c];
-    double spec = lambert > 0 ? gloss * pow(fmax(lq_dot3(r, F->sun), 0), 40) : 0;
+    double spec = lambert > 0 ? gloss * lq_powi(lq_max(lq_dot3(r, F->sun), 0), 40) : 0;
     for (int c = 0; c < 3; c++)
         out[c] =
             base[c] * (F->ambient[c] * sky + F->sun_light[c] * lambert) + F->sun_light[c] * spec;
@@ -573,7 +578,7 @@ static void vv_shade_stone(const vv_frame *F, const double q[3], size_t c, const
         double g = (q[a] - F->lo[a]) * F->inv[a] - cell[a];
         int side = g < 0.5 ? -1 : 1, e = cell[a] + side;
         double near = g < 0.5 ? g : 1 - g;
-        double width = fmin(fmax(0.08, 0.004 * (F->hi[a] - F->lo[a]) * F->inv[a]), 0.4);
+        double width = lq_min(lq_max(0.08, 0.004 * (F->hi[a] - F->lo[a]) * F->inv[a]), 0.4);
         if (near > width) continue;
         if (e < 0 || e >= F->n[a] || !F->solid[(size_t)((long)c + side * (long)F->stride[a])])
             v *= 0.6;
@@ -604,12 +609,12 @@ static void vv_shade_water(const vv_frame *F, const double q[3], const double n[
 {
     const double eta = 1 / 1.33;
     double v[3] = {-d[0], -d[1], -d[2]}, r[3], tr[3], sky[3], behind[3], body[3];
-    double ci = lq_clamp01(lq_dot3(n, v)), fres = 0.02 + 0.98 * pow(1 - ci, 5);
+    double ci = lq_clamp01(lq_dot3(n, v)), fres = 0.02 + 0.98 * lq_powi(1 - ci, 5);
     for (int c = 0; c < 3; c++) r[c] = d[c] + 2 * ci * n[c];
     lq_norm3(r);
     vv_sky(F, r, sky);
     /* The refracted ray goes through the liquid; beyond, the scene without liquid. */
-    double k = 1 - eta * eta * (1 - ci * ci), ct = sqrt(fmax(k, 0)), t0, t1, len = 0;
+    double k = 1 - eta * eta * (1 - ci * ci), ct = sqrt(lq_max(k, 0)), t0, t1, len = 0;
     int axis;
     for (int c = 0; c < 3; c++) tr[c] = eta * d[c] + (eta * ci - ct) * n[c];
     lq_norm3(tr);
@@ -617,13 +622,14 @@ static void vv_shade_water(const vv_frame *F, const double q[3], const double n[
     for (int a = 0; a < 3; a++) qi[a] = q[a] - n[a] * 1e-3 * F->h;
     if (vv_box(F, qi, tr, &t0, &t1, &axis)) len = vv_thickness(F, qi, tr, t0, t1);
     double qe[3];
-    vv_at(qi, tr, fmax(len - 1e-3 * F->h, 0), qe);
+    vv_at(qi, tr, lq_max(len - 1e-3 * F->h, 0), qe);
     if (vv_trace(F, qe, tr, 0, behind) >= VV_SKY_T) vv_sky(F, tr, behind);
     /* The liquid's own colour: blue scattering lit by sun and sky. */
-    double lambert = fmax(lq_dot3(n, F->sun), 0);
+    double lambert = lq_max(lq_dot3(n, F->sun), 0);
     for (int c = 0; c < 3; c++)
         body[c] = F->deep[c] * (F->ambient[c] * (0.6 + 0.4 * n[1]) + F->sun_light[c] * lambert);
-    double rs = fmax(lq_dot3(r, F->sun), 0), spec = 1.2 * pow(rs, 300) + 0.12 * pow(rs, 24);
+    double rs = lq_max(lq_dot3(r, F->sun), 0),
+           spec = 1.2 * lq_powi(rs, 300) + 0.12 * lq_powi(rs, 24);
     for (int c = 0; c < 3; c++) {
         double trans = exp(-F->sigma[c] * len);
         double under = behind[c] * trans + body[c] * (1 - trans);
@@ -639,7 +645,7 @@ static void vv_shade_painted(const vv_frame *F, const double q[3], const double 
     double rest[3], albedo[3], lit[3], sky[3], r[3], lift[3];
     vv_rest(F, q, rest);
     lq_texmap_albedo(F->tex_style, rest, albedo);
-    double ci = lq_clamp01(-lq_dot3(n, d)), fres = 0.02 + 0.98 * pow(1 - ci, 5);
+    double ci = lq_clamp01(-lq_dot3(n, d)), fres = 0.02 + 0.98 * lq_powi(1 - ci, 5);
     for (int c = 0; c < 3; c++) {
         r[c] = d[c] + 2 * ci * n[c];
         lift[c] = q[c] + n[c] * 1e-3 * F->h;
@@ -664,7 +670,7 @@ static double vv_trace(const vv_frame *F, const double o[3], const double d[3], 
         what = 1;
     }
     if (vv_box(F, o, d, &t0, &t1, &axis) && t0 < tbest) {
-        double tend = fmin(t1, tbest);
+        double tend = lq_min(t1, tbest);
         double ts = vv_march_solid(F, o, d, t0, tend, axis, nsol, &cell);
         if (ts >= 0) {
             tbest = tend = ts;
@@ -721,7 +727,7 @@ static void vv_prepare(lq_volview *p, const float *phi, const lq_view_object *ob
     const int nx = p->nx, ny = p->ny, nz = p->nz;
     const size_t n = (size_t)nx * (size_t)ny * (size_t)nz, sy = (size_t)nx;
     const size_t sz = (size_t)nx * (size_t)ny;
-    const float air = (float)fmin(fmin(p->spacing[0], p->spacing[1]), p->spacing[2]);
+    const float air = (float)lq_min(lq_min(p->spacing[0], p->spacing[1]), p->spacing[2]);
     for (size_t c = 0; c < n; c++) p->phi[c] = isfinite(phi[c]) ? phi[c] : air;
     for (int bk = 0; bk < p->bz; bk++)
         for (int bj = 0; bj < p->by; bj++)
@@ -774,10 +780,10 @@ static void vv_frame_setup(vv_frame *F, const lq_volview *p, const uint8_t *soli
         F->inv[a] = 1 / p->spacing[a];
         F->lo[a] = p->origin[a];
         F->hi[a] = p->origin[a] + F->n[a] * p->spacing[a];
-        F->h = fmin(F->h, p->spacing[a]);
-        ext = fmax(ext, F->hi[a] - F->lo[a]);
+        F->h = lq_min(F->h, p->spacing[a]);
+        ext = lq_max(ext, F->hi[a] - F->lo[a]);
     }
-    F->checker = fmax(F->hi[0] - F->lo[0], F->hi[2] - F->lo[2]) / 12;
+    F->checker = lq_max(F->hi[0] - F->lo[0], F->hi[2] - F->lo[2]) / 12;
     /* Sun high on the left, a little behind the domain (as hfview.c). */
     F->sun[0] = -0.15;
     F->sun[1] = 0.62;
@@ -856,8 +862,9 @@ static void vv_pixel_2d(const vv_frame *F, double sy, double x, double y, double
         }
     }
     /* The interior's outline, just outside it. */
-    double ox = fmax(fmax(F->flat_lo[0] - x, x - F->flat_hi[0]), 0);
-    double oy = fmax(fmax(F->flat_lo[1] - y, y - F->flat_hi[1]), 0), od = sqrt(ox * ox + oy * oy);
+    double ox = lq_max(lq_max(F->flat_lo[0] - x, x - F->flat_hi[0]), 0);
+    double oy = lq_max(lq_max(F->flat_lo[1] - y, y - F->flat_hi[1]), 0),
+           od = sqrt(ox * ox + oy * oy);
     if (od > 0) lq_mix3(col, col, F->frame_line, lq_clamp01(1.5 - od / px));
     if (inbox && F->solid) {
         int cell[2];
@@ -875,7 +882,7 @@ static void vv_pixel_2d(const vv_frame *F, double sy, double x, double y, double
                 double g = (q[a] - F->lo[a]) * F->inv[a] - cell[a];
                 int side = g < 0.5 ? -1 : 1, e = cell[a] + side;
                 double near = (g < 0.5 ? g : 1 - g) * F->sp[a];
-                if (near > fmin(1.5 * px, 0.2 * F->sp[a])) continue;
+                if (near > lq_min(1.5 * px, 0.2 * F->sp[a])) continue;
                 if (e < 0 || e >= F->n[a] ||
                     !F->solid[(size_t)((long)c + side * (long)F->stride[a])])
                     v *= 0.6;
@@ -897,64 +904,29 @@ static void vv_pixel_2d(const vv_frame *F, double sy, double x, double y, double
     }
 }
 
-/* Linear colour seen through the continuous pixel position (sx, sy). */
-static void vv_pixel(const vv_frame *F, double sx, double sy, double col[3])
+/* Linear colour seen through the continuous pixel position (sx, sy) (views/raster.h);
+ * returns the distance to what it sees (INFINITY: the background; 0 in 2D). */
+static double vv_pixel(const void *ctx, double sx, double sy, double col[3])
 {
+    const vv_frame *F = ctx;
     const lq_volview_camera *cam = &F->p->cam;
     if (F->p->nz == 1) {
         vv_pixel_2d(F, sy, cam->eye[0] + (sx - cam->cx) * F->mpp,
                     cam->eye[1] + (cam->cy - sy) * F->mpp, col);
-        return;
+        return 0;
     }
     double d[3], u = (sx - cam->cx) / cam->focal, v = (cam->cy - sy) / cam->focal;
     for (int a = 0; a < 3; a++) d[a] = cam->fwd[a] + u * cam->right[a] + v * cam->up[a];
     lq_norm3(d);
-    if (vv_trace(F, cam->eye, d, 1, col) >= VV_SKY_T)
-        lq_mix3(col, F->bg_top, F->bg_bottom, lq_clamp01(sy / F->p->height));
-}
-
-/* The rows [y0, y1) of a frame's picture, on any thread (core/parallel.h): each pixel's
- * colour and depth depend on the frame alone. */
-typedef struct vv_rows {
-    const vv_frame *F;
-    lq_volview *p;
-} vv_rows;
-
-/* Rotated-grid offsets for the second look at edge pixels. */
-static const double vv_sub[4][2] = {{0.375, 0.125}, {0.875, 0.375}, {0.625, 0.875}, {0.125, 0.625}};
-
-static void vv_rows_centre(void *ctx, int y0, int y1)
-{
-    const vv_rows *R = ctx;
-    const size_t w = (size_t)R->p->width;
-    for (size_t y = (size_t)y0; y < (size_t)y1; y++)
-        for (size_t x = 0; x < w; x++) {
-            double col[3];
-            vv_pixel(R->F, x + 0.5, y + 0.5, col);
-            lq_srgb_encode(col, R->p->rgb + 3 * (y * w + x));
-        }
-}
-
-static void vv_rows_edges(void *ctx, int y0, int y1)
-{
-    const vv_rows *R = ctx;
-    const size_t w = (size_t)R->p->width;
-    for (size_t y = (size_t)y0; y < (size_t)y1; y++)
-        for (size_t x = 0; x < w; x++) {
-            double sum[3] = {0, 0, 0}, col[3];
-            if (!R->p->aa[y * w + x]) continue;
-            for (int s = 0; s < 4; s++) {
-                vv_pixel(R->F, x + vv_sub[s][0], y + vv_sub[s][1], col);
-                for (int c = 0; c < 3; c++) sum[c] += 0.25 * col[c];
-            }
-            lq_srgb_encode(sum, R->p->rgb + 3 * (y * w + x));
-        }
+    double t = vv_trace(F, cam->eye, d, 1, col);
+    if (t < VV_SKY_T) return t;
+    lq_mix3(col, F->bg_top, F->bg_bottom, lq_clamp01(sy / F->p->height));
+    return INFINITY;
 }
 
 int lq_volview_render(lq_volview *p, const char *path, const float *phi, const uint8_t *solid,
                       const lq_view_object *obj, int nobj)
 {
-    const size_t w = (size_t)p->width, hgt = (size_t)p->height;
     vv_frame F;
     if (!p->rgb) return lq_error(LQ_ESIM, "%s: preview used before lq_volview_init", path);
     if (!phi) return lq_error(LQ_ESIM, "%s: no field to render", path);
@@ -967,24 +939,10 @@ int lq_volview_render(lq_volview *p, const char *path, const float *phi, const u
     vv_prepare(p, phi, obj, nobj);
     if (p->tex) memset((void *)p->tex_done, 0, (size_t)p->nx * p->ny * p->nz);
     vv_frame_setup(&F, p, solid, obj, nobj);
-    vv_rows R = {&F, p};
-    /* One ray through each pixel centre ... */
-    lq_parallel_for((int)hgt, 4, vv_rows_centre, &R);
-    /* ... then four more where a pixel differs sharply from a neighbour (silhouettes,
-     * shadow edges, checker edges), averaged in linear light. */
-    memset(p->aa, 0, w * hgt);
-    for (size_t y = 0; y < hgt; y++)
-        for (size_t x = 0; x < w; x++) {
-            const uint8_t *o = p->rgb + 3 * (y * w + x);
-            for (int nb = 0; nb < 2; nb++) {
-                size_t qx = x + (nb == 0), qy = y + (nb == 1);
-                if (qx >= w || qy >= hgt) continue;
-                const uint8_t *q = p->rgb + 3 * (qy * w + qx);
-                if (abs(o[0] - q[0]) + abs(o[1] - q[1]) + abs(o[2] - q[2]) > 36)
-                    p->aa[y * w + x] = p->aa[qy * w + qx] = 1;
-            }
-        }
-    lq_parallel_for((int)hgt, 4, vv_rows_edges, &R);
+    /* Every pixel traced: a thin stream or sheet of liquid can be narrower than the
+     * adaptive sampling's coarse step, which only the height fields can afford. */
+    memset(p->blocks, 0, LQ_RASTER_BLOCKS(p->width, p->height));
+    lq_raster_render(p->width, p->height, vv_pixel, &F, false, p->rgb, p->depth, p->aa, p->blocks);
     vv_draw_points(p);
     p->tex = NULL; /* one picture only, as the points */
     lq_stamp_draw(p->rgb, p->width, p->height, p->stamp);

@@ -50,6 +50,8 @@ typedef struct lq_volview {
                          trilinear value inside the brick) */
     uint8_t *rgb;     /* the last picture, width · height · 3 */
     uint8_t *aa;      /* pixels that get extra samples, width · height */
+    float *depth;     /* views/raster.h's distances, width · height */
+    uint8_t *blocks;  /* views/raster.h's scratch */
     /* points drawn over the next picture (lq_volview_points), not owned */
     int npoints;
     const float *px, *py, *pz, *pkind;

@@ -650,6 +650,27 @@ static void test_png(void)
     }
     free(gray);
 
+    /* A picture of many strips (io_png.c deflates strips of rows on their own threads and
+     * joins them): noise beside flat runs, an odd width; libpng reads back every byte,
+     * its chunk CRCs and zlib's Adler-32 checked on the way. One row and a tall thin one
+     * (fewer rows than strips, one pixel a row) too. */
+    const int sizes[3][2] = {{333, 97}, {41, 1}, {1, 19}};
+    for (int t = 0; t < 3; t++) {
+        const int sw = sizes[t][0], sh = sizes[t][1];
+        uint8_t *pic = malloc((size_t)sw * sh * 3), *rd = NULL;
+        uint32_t r = 12345u + (uint32_t)t;
+        for (int i = 0; i < sw * sh * 3; i++) {
+            r = r * 1664525u + 1013904223u;
+            pic[i] =
+                (i / 3) % sw < sw / 2 ? (uint8_t)(r >> 24) : (uint8_t)(40 + (i / (3 * sw)) % 7);
+        }
+        CHECK_OK(lq_png_write_rgb(path, sw, sh, pic));
+        CHECK_OK(lq_png_read_rgb(path, &bw, &bh, &rd));
+        CHECK(bw == sw && bh == sh && rd && memcmp(rd, pic, (size_t)sw * sh * 3) == 0);
+        free(rd);
+        free(pic);
+    }
+
     /* 16-bit gray heightmap written with libpng: every value back at full precision. */
     const char *hm = tmp_path("height16.png");
     const int hw = 300, hh = 220;

@@ -15,6 +15,7 @@
 #include "lib/check.h"
 #include "core/common.h"
 #include "views/hfview.h"
+#include "views/raster.h"
 #include "io/io.h"
 
 #include <stdlib.h>
@@ -591,7 +592,14 @@ static void test_preview_hidden(void)
     lq_view_object buried = ball(0.6, 1.6, 1.1, 3.2);
     CHECK_OK(lq_hfview_preview_render_scene(&p, path, 0, h, b, eps_dry, &buried, 1, NULL, NULL,
                                             NULL, 0, 0));
-    CHECK(memcmp(p.rgb, plain, 3 * n) == 0);
+    {
+        /* no change but sampling's: the blocks over an object are traced pixel by pixel
+         * where the plain picture interpolated some (views/raster.h), within the
+         * interpolation's few bytes */
+        int worst = 0;
+        for (size_t q = 0; q < 3 * n; q++) worst = LQ_MAX(worst, abs(p.rgb[q] - plain[q]));
+        CHECK_MSG(worst <= 2 * LQ_RASTER_SMOOTH, "a buried ball changed a byte by %d", worst);
+    }
 
     /* Behind the wall (seen from the front, +z): a ball and a drop whose projections land
      * on the wall's face. Nothing changes around them. */
