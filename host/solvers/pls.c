@@ -7,6 +7,18 @@
  * pressure by a ghost-fluid Poisson solve with p = 0 in the air (eq. 1). One step of dt
  * (lq_pls_step, one stage per line):
  *
+ *   §5.3. with pls.window (host/ops/pls/plswindow.h), before every pls.window.every-th step:
+ *      the grid is a window onto a fixed logical grid (pls.window.domain), moved by whole
+ *      cells so nothing is interpolated (eq. 2 unchanged: no moving frame). The bounding
+ *      box of the φ < 0 cells (a device reduction, one 32-byte read: the step's one added
+ *      host wait) within pls.window.margin cells of a face moves the window to centre it on
+ *      that axis, clamped to the domain. φ, u v w, p and ν₀ per cell move with it (the
+ *      uncovered cells air at the reinitialisation's cap, their faces the nearest kept
+ *      face's velocity, the window's edge faces walls), the particles by −d h (those left
+ *      outside deleted, counted), the moving objects' centres and the control particles'
+ *      origin with the window's origin (their sdf and bins rebuilt); the liquid it leaves
+ *      behind is the zero set's volume lost (stats: window_out_volume). Outputs take the
+ *      window's origin, so they stay in world coordinates; checkpoints hold its offset;
  *   0. with `control:` (§4, host/ops/pls/controls.h, plscontrol.h) the control particles
  *      are placed at t + dt and binned on the device (once, when nothing in them moves);
  *   1. the particles move (RK2 through the extrapolated u); with objects and
@@ -94,10 +106,10 @@
  * do, with the measurements: docs/VALIDATION.md, `pls`.
  *
  * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
- * scene is refused), moving inlets and
- * outlets. A liquid with no air at all is one closed tank: its pockets are not enslaved
- * (the projection removes b's mean), so two closed tanks in one scene only converge when
- * each one's walls bring no net flux.
+ * scene is refused), moving inlets and outlets; a window (pls.window) with static
+ * obstacles, terrain, sources or texture particles (refused), resized or keyframed. A liquid with
+ * no air at all is one closed tank: its pockets are not enslaved (the projection removes b's mean),
+ * so two closed tanks in one scene only converge when each one's walls bring no net flux.
  */
 #include <math.h>
 #include <stdio.h>
