@@ -1651,13 +1651,14 @@ static int lq_pls_step(lq_pls *s, double dt)
 {
     lq_ctx *c = s->ctx;
     lq_plsparticles_state *ps = &s->plsparticles_state;
-    lq_field *lab = &ps->part[1 - ps->cur]; /* §5.5.3's labels: the unused particle buffer */
     lq_poisson_stats pst;
     int esc = 0, rc = LQ_OK;
     lq_pls_set_dt(s, dt);
-    /* §5.3: the window follows the liquid, by whole cells */
+    /* §5.3: the window follows the liquid, by whole cells (before `lab` is taken: its
+     * compaction of the particles swaps their buffers) */
     if (s->window && s->step % s->win_every == 0)
         LQ_STAGE(rc, c, "window moved (§5.3)", lq_pls_window(s));
+    lq_field *lab = &ps->part[1 - ps->cur]; /* §5.5.3's labels: the unused particle buffer */
     /* §4.1: the control particles at t + dt, binned */
     if (s->control) LQ_STAGE(rc, c, "control particles binned", lq_pls_control_bin(s, dt));
     /* 1. the particles move, RK2 (§3, [EMF02]; objects: §5.5.3's labels first) */
