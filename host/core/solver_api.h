@@ -16,7 +16,7 @@
 typedef struct lq_config lq_config;
 
 /* Per-frame numbers for stats.jsonl (DESIGN.md) plus solver-specific extras. */
-#define LQ_STATS_EXTRA 24
+#define LQ_STATS_EXTRA 32
 typedef struct lq_frame_stats {
     int steps;
     double dt_min, dt_max;

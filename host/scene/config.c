@@ -751,6 +751,17 @@ static int lq_config_read_pls(const lq_scene *s, lq_config *c)
     t->checker = lq_scene_float(s, "pls.texture.checker");
     t->image = lq_scene_file_path(s, "pls.texture.image");
     t->plane = lq_config_word(s, "xy|xz|yz", "pls.texture.plane");
+    lq_config_window *wn = &p->window;
+    wn->on = lq_scene_has(s, "pls.window");
+    wn->follow = lq_config_word(s, "liquid", "pls.window.follow");
+    wn->margin = lq_scene_int(s, "pls.window.margin");
+    wn->every = lq_scene_int(s, "pls.window.every");
+    wn->has_domain = lq_scene_has(s, "pls.window.domain");
+    lq_config_floats(s, wn->domain_min, 3, "pls.window.domain.min");
+    lq_config_floats(s, wn->domain_max, 3, "pls.window.domain.max");
+    wn->at = lq_scene_at(s, "pls.window");
+    wn->at_margin = lq_scene_at(s, "pls.window.margin");
+    wn->at_domain = lq_scene_at(s, "pls.window.domain");
     return lq_config_profile_of(s, "pls.viscosity_change", &p->viscosity_change);
 }
 

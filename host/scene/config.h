@@ -439,6 +439,16 @@ typedef struct lq_config_texture {
     int plane;         /* LQ_CONFIG_TEXTURE_* */
 } lq_config_texture;
 
+/* pls.window: the moving grid window (Rasmussen et al. §5.3). */
+typedef struct lq_config_window {
+    bool on;           /* the map is present */
+    int follow;        /* pls.window.follow: 0 liquid */
+    int margin, every; /* cells, steps */
+    bool has_domain;
+    double domain_min[3], domain_max[3]; /* m */
+    const lq_scene_node *at, *at_margin, *at_domain;
+} lq_config_window;
+
 typedef struct lq_config_pls {
     double cfl;
     int pressure;           /* LQ_CONFIG_PLS_* */
@@ -459,6 +469,7 @@ typedef struct lq_config_pls {
     bool enslave_pockets; /* §5.6 */
     int pocket_passes;
     lq_config_texture texture;
+    lq_config_window window;
     const lq_scene_node *at_particles_per_cell;
 } lq_config_pls;
 

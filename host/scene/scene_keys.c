@@ -931,6 +931,36 @@ const lq_key lq_scene_keys[] = {
            "The curve: a CSV of keys `t, x, y, z` (the format of `objects[].path_file`; the "
            "quaternion columns are read and ignored), Catmull-Rom between keys with the key "
            "times as knots."),
+    /* pls.window: Rasmussen et al. 2004 §5.3 (host/ops/pls/plswindow.h) */
+    K_MAP("pls.window", 0, LQ_SOLVER_PLS,
+          "A moving grid window (§5.3), on when this map is present: `grid.origin` and "
+          "`grid.size` place the window at the start, and before every `every`-th step it moves "
+          "by whole cells (no interpolation: moved left by 3 cells, φ_i ← φ_(i+3)) so that the "
+          "liquid's bounding box (its φ < 0 cells, found on the device) is centred in it again "
+          "once it comes within `margin` cells of a face; never out of `domain`. The liquid, "
+          "velocity, pressure, ν per cell, the moving obstacles and control particles follow; "
+          "eq. 2 is unchanged (a window onto a fixed grid, no moving frame). Cells the window "
+          "uncovers are air (φ = the reinitialisation's cap), their faces the nearest kept "
+          "face's velocity; liquid and particles it leaves behind are removed "
+          "(stats: `window_out_volume`, `window_particles_out`; `window_origin_x` .. `_z`). "
+          "Outputs stay in world coordinates. Not yet with static obstacles, terrain, "
+          "`sources` or `pls.texture` (refused)."),
+    K_ENUM("pls.window.follow", 0, LQ_SOLVER_PLS, "liquid", "liquid",
+           "What the window follows: the bounding box of the liquid's cells."),
+    K_INT("pls.window.margin", 0, LQ_SOLVER_PLS, 0, 1000000, "4", "cells",
+          "The window moves when the liquid comes within this many cells of one of its faces "
+          "(a face inside the domain is still the solver's closed wall: the margin keeps the "
+          "liquid off it); less than half the window on every axis it may move along."),
+    K_INT("pls.window.every", 0, LQ_SOLVER_PLS, 1, 1000000, "1", "steps",
+          "Check the liquid's bounding box before every this many steps (one small read each)."),
+    K_MAP("pls.window.domain", 0, LQ_SOLVER_PLS,
+          "The logical domain: a world box the window never leaves (it must hold the window at "
+          "the start); unset: unbounded. An axis whose domain is the window's own extent does "
+          "not move."),
+    K_FLOATS("pls.window.domain.min", REQ, LQ_SOLVER_PLS, 3, 3, -INF, INF, NULL, "m",
+             "Lower corner."),
+    K_FLOATS("pls.window.domain.max", REQ, LQ_SOLVER_PLS, 3, 3, -INF, INF, NULL, "m",
+             "Upper corner."),
     /* pls.texture: Rasmussen et al. 2004 §6 (host/ops/pls/texparticles.h, views/texmap.h) */
     K_MAP("pls.texture", 0, LQ_SOLVER_PLS,
           "Texture particles (§6), on when this map is present: particles placed on the initial "

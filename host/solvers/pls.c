@@ -7,6 +7,18 @@
  * pressure by a ghost-fluid Poisson solve with p = 0 in the air (eq. 1). One step of dt
  * (lq_pls_step, one stage per line):
  *
+ *   §5.3. with pls.window (host/ops/pls/plswindow.h), before every pls.window.every-th step:
+ *      the grid is a window onto a fixed logical grid (pls.window.domain), moved by whole
+ *      cells so nothing is interpolated (eq. 2 unchanged: no moving frame). The bounding
+ *      box of the φ < 0 cells (a device reduction, one 32-byte read: the step's one added
+ *      host wait) within pls.window.margin cells of a face moves the window to centre it on
+ *      that axis, clamped to the domain. φ, u v w, p and ν₀ per cell move with it (the
+ *      uncovered cells air at the reinitialisation's cap, their faces the nearest kept
+ *      face's velocity, the window's edge faces walls), the particles by −d h (those left
+ *      outside deleted, counted), the moving objects' centres and the control particles'
+ *      origin with the window's origin (their sdf and bins rebuilt); the liquid it leaves
+ *      behind is the zero set's volume lost (stats: window_out_volume). Outputs take the
+ *      window's origin, so they stay in world coordinates; checkpoints hold its offset;
  *   0. with `control:` (§4, host/ops/pls/controls.h, plscontrol.h) the control particles
  *      are placed at t + dt and binned on the device (once, when nothing in them moves);
  *   1. the particles move (RK2 through the extrapolated u); with objects and
@@ -94,10 +106,10 @@
  * do, with the measurements: docs/VALIDATION.md, `pls`.
  *
  * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
- * scene is refused), moving inlets and
- * outlets. A liquid with no air at all is one closed tank: its pockets are not enslaved
- * (the projection removes b's mean), so two closed tanks in one scene only converge when
- * each one's walls bring no net flux.
+ * scene is refused), moving inlets and outlets; a window (pls.window) with static
+ * obstacles, terrain, sources or texture particles (refused), resized or keyframed. A liquid with
+ * no air at all is one closed tank: its pockets are not enslaved (the projection removes b's mean),
+ * so two closed tanks in one scene only converge when each one's walls bring no net flux.
  */
 #include <math.h>
 #include <stdio.h>
@@ -115,6 +127,7 @@
 #include "ops/pls/plsparticles.h"
 #include "ops/pls/plspocket.h"
 #include "ops/pls/plssource.h"
+#include "ops/pls/plswindow.h"
 #include "ops/pls/poisson.h"
 #include "ops/pls/reinit.h"
 #include "ops/pls/sladvect.h"
@@ -141,7 +154,8 @@ enum {
     LQ_PLS_R_TEX = 512,
     LQ_PLS_R_SRC = 1024,
     LQ_PLS_R_CONTROL = 2048,
-    LQ_PLS_R_POCKET = 4096
+    LQ_PLS_R_POCKET = 4096,
+    LQ_PLS_R_WINDOW = 8192
 };
 
 /* The scratch pool's fields: floats (a float per face of the largest face lattice; the
@@ -235,6 +249,17 @@ typedef struct lq_pls {
     lq_texparticles_state texst;
     lq_texparticles_params texprm;
     float *tbuf, *tcols[6];
+    /* §5.3 the moving grid window (pls.window, host/ops/pls/plswindow.h): origin is the
+     * window's, origin0 + off h; everything grid-relative (φ, u v w, p, ν₀, the particles,
+     * the moving objects' centres, the control particles' records) is relative to it */
+    bool window;
+    int win_every, win_margin;
+    int win_off[3];                   /* cells from grid.origin */
+    long long win_min[3], win_max[3]; /* the offsets pls.window.domain allows (cells) */
+    double origin0[3];                /* grid.origin */
+    double win_out_volume;            /* m³ the window left behind, all time */
+    long long win_out_particles;      /* particles it left behind, all time */
+    lq_plswindow_ops plswindow;
 } lq_pls;
 
 #define LQ_PLS_PHI_LAYERS 6 /* §5.5.2: cells of φ extrapolated into objects */
@@ -270,6 +295,7 @@ static void lq_pls_destroy(void *state)
     free(s->source_set);
     if (s->ready & LQ_PLS_R_CONTROL) lq_plscontrol_ops_release(&s->plscontrol);
     if (s->ready & LQ_PLS_R_POCKET) lq_plspocket_ops_release(&s->plspocket);
+    if (s->ready & LQ_PLS_R_WINDOW) lq_plswindow_ops_release(&s->plswindow);
     lq_controls_free(&s->controls);
     for (int i = 0; i < LQ_PLS_POOL_FLOATS; i++) lq_field_release(&s->pool_f[i]);
     for (int i = 0; i < LQ_PLS_POOL_BYTES; i++) lq_field_release(&s->pool_b[i]);
@@ -675,6 +701,7 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
             "control particles, their bins, per-cell control");
     if (s->pockets)
         LQ_PLS_PART(lq_plspocket_ops_bytes(), "pockets: counters (their fields are lent)");
+    if (s->window) LQ_PLS_PART(lq_plswindow_ops_bytes(), "window: bounding box, counters");
 #undef LQ_PLS_PART
     return n;
 }
@@ -748,6 +775,56 @@ static int lq_pls_config(lq_pls *s, const lq_config *cfg)
                             .max_iter = c->max_iterations};
     s->extrap_params = lq_extrap_params_default();
     s->extrap_params.layers = (int)ceil(s->cfl) + 2;
+    return LQ_OK;
+}
+
+/* §5.3: pls.window read and checked (what it cannot carry yet refused): the offsets the
+ * domain allows, the margin against the window's size. */
+static int lq_pls_window_config(lq_pls *s, const lq_config *cfg)
+{
+    const lq_config_window *w = &cfg->pls.window;
+    memcpy(s->origin0, s->origin, sizeof s->origin0);
+    s->window = w->on;
+    if (!w->on) return LQ_OK;
+    s->win_every = w->every;
+    s->win_margin = w->margin;
+    bool statics = cfg->nterrain > 0;
+    for (int it = 0; it < cfg->nobstacles; it++)
+        statics = statics || !cfg->obstacles[it].has_motion;
+    if (statics || cfg->nsources > 0 || cfg->pls.texture.on)
+        return lq_config_error(cfg, w->at,
+                               "pls.window cannot yet carry %s (only moving obstacles follow the "
+                               "window)",
+                               statics             ? "static obstacles or terrain"
+                               : cfg->nsources > 0 ? "sources"
+                                                   : "pls.texture");
+    int n[3] = {s->nx, s->ny, s->nz};
+    for (int a = 0; a < 3; a++) {
+        double ext = n[a] * s->h;
+        s->win_min[a] = -1000000000LL;
+        s->win_max[a] = 1000000000LL;
+        if (w->has_domain) {
+            double lo = w->domain_min[a], hi = w->domain_max[a];
+            if (!(hi - lo >= ext - 1e-9 * fmax(1.0, ext)))
+                return lq_config_error(cfg, w->at_domain,
+                                       "the window (%g m along %c: grid.size x grid.cell) is "
+                                       "larger than pls.window.domain (%g m)",
+                                       ext, "xyz"[a], hi - lo);
+            s->win_min[a] = (long long)ceil((lo - s->origin0[a]) / s->h - 1e-6);
+            s->win_max[a] = (long long)floor((hi - s->origin0[a]) / s->h + 1e-6) - n[a];
+            if (s->win_min[a] > 0 || s->win_max[a] < 0)
+                return lq_config_error(cfg, w->at_domain,
+                                       "the window at the start (grid.origin %g .. %g m along %c) "
+                                       "is not inside pls.window.domain (%g .. %g m)",
+                                       s->origin0[a], s->origin0[a] + ext, "xyz"[a], lo, hi);
+        }
+        if (a == 2 && s->nz == 1) s->win_min[a] = s->win_max[a] = 0; /* 2D: the plane stays */
+        if (s->win_min[a] < s->win_max[a] && 2 * w->margin >= n[a])
+            return lq_config_error(cfg, w->at_margin,
+                                   "pls.window.margin (%d cells) must be less than half the "
+                                   "window (%d cells along %c)",
+                                   w->margin, n[a], "xyz"[a]);
+    }
     return LQ_OK;
 }
 
@@ -922,6 +999,8 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
                                                              s->controls.total, s->control_kinds));
     if (s->pockets)
         LQ_PLS_INIT(LQ_PLS_R_POCKET, lq_plspocket_ops_init(&s->plspocket, ctx, nx, ny, nz));
+    if (s->window)
+        LQ_PLS_INIT(LQ_PLS_R_WINDOW, lq_plswindow_ops_init(&s->plswindow, ctx, nx, ny, nz));
     if (s->viscous) {
         LQ_PLS_INIT(LQ_PLS_R_VISC, lq_viscosity_ops_init(&s->viscosity, ctx, nx, ny, nz));
         if (!rc) rc = lq_field_alloc(ctx, &s->nu, "nu", nx, ny, nz, 4);
@@ -1043,6 +1122,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     if (!s) return LQ_ESIM;
     s->ctx = ctx;
     int rc = lq_pls_config(s, cfg);
+    if (!rc) rc = lq_pls_window_config(s, cfg);
     size_t n = (size_t)s->nx * s->ny * s->nz;
     if (!rc) rc = lq_pls_budget(s, ctx);
     if (!rc) {
@@ -1479,15 +1559,106 @@ static int lq_pls_step_done(lq_pls *s, double dt, const lq_poisson_stats *pst, i
     return LQ_OK;
 }
 
+/* --- §5.3 the moving grid window ------------------------------------------------------- */
+
+/* The window's origin from its offset; the grid-relative state outside the fields (the
+ * moving objects' rest centres, the control particles' origin) moved by d cells with it. */
+static void lq_pls_window_place(lq_pls *s, const int d[3])
+{
+    for (int a = 0; a < 3; a++) {
+        s->win_off[a] += d[a];
+        s->origin[a] = s->origin0[a] + s->win_off[a] * s->h;
+    }
+    if (s->objects)
+        for (int q = 0; q < s->plsobject.n; q++)
+            for (int a = 0; a < 3; a++) s->plsobject.obj[q].c0[a] -= d[a] * s->h;
+    if (s->control) {
+        memcpy(s->controls.origin, s->origin, sizeof s->origin);
+        s->control_binned = false; /* binned in the old window's cells */
+    }
+}
+
+/* One field moved by d into its scratch twin, then swapped. */
+static int lq_pls_window_field(lq_pls *s, lq_field *f, lq_field *scratch, const int d[3], int mode,
+                               float fill, int wall)
+{
+    int rc = lq_plswindow_shift(&s->plswindow, f, scratch, d, mode, fill, wall);
+    if (!rc) lq_pls_swap(f, scratch);
+    return rc;
+}
+
+/* The window moved by d cells (plswindow_cell.h): φ (uncovered cells air at the
+ * reinitialisation's cap), u v w (the nearest kept face, the window's edge faces walls),
+ * p (0), ν₀ per cell (pls.viscosity); the particles moved, those left behind deleted; the
+ * moving objects at t in the new window. At the start of a step un vn wn, phin, b and nun
+ * are free (each step writes them before reading). The liquid left behind (only when the
+ * box reaches the cells that leave): the zero set's volume before less after. */
+static int lq_pls_window_move(lq_pls *s, const int d[3], const int box[6])
+{
+    lq_plsparticles_state *ps = &s->plsparticles_state;
+    int n[3] = {s->nx, s->ny, s->nz}, rc = LQ_OK, bad = 0;
+    bool cut = false;
+    for (int a = 0; a < 3; a++)
+        cut = cut || (d[a] > 0 && box[a] < d[a]) || (d[a] < 0 && box[a + 3] >= n[a] + d[a]);
+    double before = 0, after = 0;
+    if (cut) rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, NULL, (float)s->h, &before, &bad);
+    float air = s->reinit_params.band * (float)s->h;
+    if (!rc) rc = lq_pls_window_field(s, &s->phi, &s->phin, d, LQ_PLSWINDOW_FILL, air, -1);
+    if (!rc) rc = lq_pls_window_field(s, &s->u, &s->un, d, LQ_PLSWINDOW_CLAMP, 0, 0);
+    if (!rc) rc = lq_pls_window_field(s, &s->v, &s->vn, d, LQ_PLSWINDOW_CLAMP, 0, 1);
+    if (!rc && s->nz > 1) rc = lq_pls_window_field(s, &s->w, &s->wn, d, LQ_PLSWINDOW_CLAMP, 0, 2);
+    if (!rc) rc = lq_pls_window_field(s, &s->p, &s->b, d, LQ_PLSWINDOW_FILL, 0, -1);
+    if (!rc && s->viscous && s->nu_regions)
+        rc = lq_pls_window_field(s, &s->nu, &s->nun, d, LQ_PLSWINDOW_FILL, (float)s->nu_base, -1);
+    if (!rc)
+        rc = lq_plswindow_particles(&s->plswindow, &ps->part[ps->cur], ps->live,
+                                    LQ_PLSPARTICLES_STRIDE, LQ_PLSPARTICLES_R, d, (float)s->h);
+    if (rc) return rc;
+    lq_pls_window_place(s, d);
+    if (s->moving) rc = lq_plsobject_update(&s->plsobject, s->t, NULL, &s->sdf);
+    if (!rc) /* the dead ones dropped (and those now inside an object) */
+        rc = lq_plsparticles_delete(&s->plsparticles, ps, &s->phi, lq_pls_sdf(s),
+                                    &s->plsparticles_params);
+    if (!rc && cut) {
+        rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, NULL, (float)s->h, &after, &bad);
+        s->win_out_volume += (before - after) * s->cellv;
+    }
+    return rc;
+}
+
+/* §5.3: where the liquid's box (its φ < 0 cells, one small read) comes within the margin
+ * of a face, the window moves by whole cells to centre it on that axis, within the
+ * domain. */
+static int lq_pls_window(lq_pls *s)
+{
+    int box[LQ_PLSWINDOW_BOX], n[3] = {s->nx, s->ny, s->nz}, d[3] = {0, 0, 0};
+    int rc = lq_plswindow_box(&s->plswindow, &s->phi, box);
+    if (rc || box[0] > box[3]) return rc; /* no liquid: the window stays */
+    bool move = false;
+    for (int a = 0; a < 3; a++) {
+        int lo = box[a], hi = box[a + 3], m = s->win_margin;
+        if (lo >= m && hi <= n[a] - 1 - m) continue;
+        long long off = s->win_off[a] + (long long)((lo + hi + 1) / 2 - n[a] / 2);
+        off = LQ_MAX(s->win_min[a], LQ_MIN(s->win_max[a], off));
+        d[a] = (int)(off - s->win_off[a]);
+        move = move || d[a] != 0;
+    }
+    return move ? lq_pls_window_move(s, d, box) : LQ_OK;
+}
+
 /* One step of dt: Rasmussen et al. §3, the header's list. */
 static int lq_pls_step(lq_pls *s, double dt)
 {
     lq_ctx *c = s->ctx;
     lq_plsparticles_state *ps = &s->plsparticles_state;
-    lq_field *lab = &ps->part[1 - ps->cur]; /* §5.5.3's labels: the unused particle buffer */
     lq_poisson_stats pst;
     int esc = 0, rc = LQ_OK;
     lq_pls_set_dt(s, dt);
+    /* §5.3: the window follows the liquid, by whole cells (before `lab` is taken: its
+     * compaction of the particles swaps their buffers) */
+    if (s->window && s->step % s->win_every == 0)
+        LQ_STAGE(rc, c, "window moved (§5.3)", lq_pls_window(s));
+    lq_field *lab = &ps->part[1 - ps->cur]; /* §5.5.3's labels: the unused particle buffer */
     /* §4.1: the control particles at t + dt, binned */
     if (s->control) LQ_STAGE(rc, c, "control particles binned", lq_pls_control_bin(s, dt));
     /* 1. the particles move, RK2 (§3, [EMF02]; objects: §5.5.3's labels first) */
@@ -1612,6 +1783,16 @@ static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
         lq_stats_extra(st, "pockets", s->plspocket.pockets);
     }
     lq_stats_extra(st, "particles_dropped", (double)s->plsparticles_state.dropped);
+    if (s->window) { /* §5.3: where the window is, what it left behind (all time) */
+        long long out = 0;
+        if ((rc = lq_plswindow_take_out(&s->plswindow, &out)) != LQ_OK) return rc;
+        s->win_out_particles += out;
+        lq_stats_extra(st, "window_origin_x", s->origin[0]);
+        lq_stats_extra(st, "window_origin_y", s->origin[1]);
+        lq_stats_extra(st, "window_origin_z", s->origin[2]);
+        lq_stats_extra(st, "window_out_volume", s->win_out_volume);
+        lq_stats_extra(st, "window_particles_out", (double)s->win_out_particles);
+    }
     if (s->texture) lq_stats_extra(st, "texture_particles", s->texst.n);
     lq_stats_extra(st, "pressure_unconverged", s->unconverged);
     lq_stats_extra(st, "device_bytes", (double)s->device_bytes);
@@ -1638,6 +1819,7 @@ static int lq_pls_dt(lq_pls *s, double rest, double *dt)
  * the projection, host/ops/pls/poisson.c, included). */
 static const char *const lq_pls_stage_fields[][2] = {
     {"time step (CFL)", "u, v, w"},
+    {"window moved (§5.3)", "phi, u, v, w"},
     {"particles move", "particles"},
     {"phi advected", "phi"},
     {"objects move", "sdf"},
@@ -1815,6 +1997,37 @@ static int lq_pls_texture_ckpt(lq_pls *s, FILE *f, bool save)
     return lq_checkpoint_fields(f, (lq_field *[]){&s->texst.part}, 1, save);
 }
 
+/* §5.3: the window's offset and what it left behind (only with pls.window: a scene without
+ * one writes what it wrote before). Loaded into a solver just made (offset 0), the offset
+ * is applied as one move of the grid-relative state outside the fields (the fields and
+ * particles are saved as they are in the window). */
+typedef struct lq_pls_window_rec {
+    int32_t off[3], pad;
+    double out_volume;
+    int64_t out_particles;
+} lq_pls_window_rec;
+
+static int lq_pls_window_ckpt(lq_pls *s, FILE *f, bool save)
+{
+    long long out = 0;
+    int rc = save ? lq_plswindow_take_out(&s->plswindow, &out) : LQ_OK;
+    s->win_out_particles += out;
+    lq_pls_window_rec r = {
+        {s->win_off[0], s->win_off[1], s->win_off[2]}, 0, s->win_out_volume, s->win_out_particles};
+    if (!rc) rc = save ? lq_checkpoint_put(f, &r, sizeof r) : lq_checkpoint_get(f, &r, sizeof r);
+    if (rc || save) return rc;
+    int d[3];
+    for (int a = 0; a < 3; a++) {
+        if (r.off[a] < s->win_min[a] || r.off[a] > s->win_max[a])
+            return lq_error(LQ_EINPUT, "the checkpoint's window lies outside pls.window.domain");
+        d[a] = r.off[a] - s->win_off[a];
+    }
+    lq_pls_window_place(s, d);
+    s->win_out_volume = r.out_volume;
+    s->win_out_particles = r.out_particles;
+    return LQ_OK;
+}
+
 typedef struct lq_pls_scalars {
     double t, dt_prev, volume0, volume0_cells;
     int64_t dropped;
@@ -1865,6 +2078,7 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
     free(buf);
     if (!rc && s->texture) rc = lq_pls_texture_ckpt(s, f, save);
     if (!rc && s->sources) rc = lq_plssource_checkpoint(&s->plssource, f, save);
+    if (!rc && s->window) rc = lq_pls_window_ckpt(s, f, save);
     if (!rc && !save) {
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;

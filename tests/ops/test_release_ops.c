@@ -22,6 +22,7 @@
 #include "ops/pls/plsobject.h"
 #include "ops/pls/plsparticles.h"
 #include "ops/pls/plssource.h"
+#include "ops/pls/plswindow.h"
 #include "ops/pls/poisson.h"
 #include "ops/pls/reinit.h"
 #include "ops/pls/sladvect.h"
@@ -78,6 +79,7 @@ static void test_zeroed(void)
     ZEROED(lq_texparticles_ops, lq_texparticles_ops_release);
     ZEROED(lq_texparticles_state, lq_texparticles_state_release);
     ZEROED(lq_plssource_ops, lq_plssource_ops_release);
+    ZEROED(lq_plswindow_ops, lq_plswindow_ops_release);
     ZEROED(lq_plssource_set, lq_plssource_set_free);
     ZEROED(lq_poisson_ops, lq_poisson_ops_release);
     ZEROED(lq_reinit_ops, lq_reinit_ops_release);
@@ -112,6 +114,7 @@ static void test_made(lq_ctx *ctx)
     MADE(lq_plscontrol_ops, lq_plscontrol_ops_release, lq_plscontrol_ops_init, ctx, n, n, n, 64,
          31u);
     MADE(lq_plsforce_ops, lq_plsforce_ops_release, lq_plsforce_ops_init, ctx, n, n, n);
+    MADE(lq_plswindow_ops, lq_plswindow_ops_release, lq_plswindow_ops_init, ctx, n, n, n);
     MADE(lq_plsobject_ops, lq_plsobject_ops_release, lq_plsobject_ops_init, ctx, n, n, n, 0.1f,
          1.0f);
     MADE(lq_plsparticles_ops, lq_plsparticles_ops_release, lq_plsparticles_ops_init, ctx, n, n, n);
