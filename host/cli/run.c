@@ -522,6 +522,7 @@ static int lq_run_write_frame(lq_run_writer *w, int frame, double t, const lq_ru
             w->preview.azimuth = out->preview_azimuth;
             w->preview.elevation = out->preview_elevation;
             w->preview.distance = out->preview_distance;
+            w->preview.frame_all = out->preview_frame_all;
         }
         snprintf(path, sizeof path, "%s/preview/%04d.png", w->dir, frame);
         lq_run_stamp(w, frame, w->preview.stamp, sizeof w->preview.stamp);

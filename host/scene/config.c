@@ -795,6 +795,7 @@ static void lq_config_read_output(const lq_scene *s, lq_config *c)
     o->preview_azimuth = lq_scene_float(s, "output.preview_azimuth");
     o->preview_elevation = lq_scene_float(s, "output.preview_elevation");
     o->preview_distance = lq_scene_float(s, "output.preview_distance");
+    o->preview_frame_all = lq_config_word(s, "liquid|all", "output.preview_framing") == 1;
     o->checkpoint = lq_scene_int(s, "output.checkpoint");
     o->checkpoint_keep = lq_scene_int(s, "output.checkpoint_keep");
     o->at_fields = lq_scene_at(s, "output.fields");

@@ -486,6 +486,7 @@ typedef struct lq_config_output {
     bool mesh, particles, markers, preview, preview_stamp;
     int preview_width, preview_every;
     double preview_azimuth, preview_elevation, preview_distance;
+    bool preview_frame_all; /* output.preview_framing: all */
     int checkpoint, checkpoint_keep;
     const lq_scene_node *at_fields, *at_particles, *at_vdb, *at_up;
 } lq_config_output;

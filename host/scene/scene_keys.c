@@ -1090,6 +1090,11 @@ const lq_key lq_scene_keys[] = {
     K_INT("output.preview_every", 0, ALL, 1, INF, NULL, "frames",
           "Write a preview (`preview/NNNN.png`) every this many frames (frame 0 included), "
           "on its own rate like the other kinds. Unset: `output.every`."),
+    K_ENUM("output.preview_framing", 0, HF, "liquid|all", "liquid",
+           "What the height-field preview's camera frames on the first frame: `liquid` the "
+           "domain's block of ground and water, with an object only where it is near the "
+           "block (within a tenth of the block's size: a ball dropped from high enters the "
+           "picture as it falls, and the pool fills it); `all` every object wholly too."),
     K_BOOL("output.preview_stamp", ALL, "true",
            "Burn the frame number and its simulated time into each preview's corner."),
     K_FLOAT("output.preview_azimuth", 0, ALL, -360, 360, "32", "degrees",

@@ -929,7 +929,29 @@ static void hf_prepare(lq_hfview_preview *p, double time, const float *h, const 
         double box_lo[3] = {p->origin[0], p->base, p->origin[2]};
         double box_hi[3] = {p->origin[0] + p->nx * p->dx, lq_max(smax, hi),
                             p->origin[2] + p->nz * p->dx};
-        for (int j = 0; j < nobj; j++) lq_shape_grow(&obj[j], box_lo, box_hi);
+        /* the block, and the objects: wholly (frame_all) or only where they come within
+         * a tenth of the block's size of it, so the liquid fills the picture */
+        double m = 0.1 * size, near_lo[3], near_hi[3];
+        for (int a = 0; a < 3; a++) {
+            near_lo[a] = box_lo[a] - m;
+            near_hi[a] = box_hi[a] + m;
+        }
+        for (int j = 0; j < nobj; j++) {
+            double olo[3] = {INFINITY, INFINITY, INFINITY},
+                   ohi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            lq_shape_grow(&obj[j], olo, ohi);
+            int near = 1;
+            for (int a = 0; a < 3 && !p->frame_all; a++) {
+                olo[a] = lq_max(olo[a], near_lo[a]);
+                ohi[a] = lq_min(ohi[a], near_hi[a]);
+                near &= olo[a] <= ohi[a];
+            }
+            if (!near || !(olo[0] <= ohi[0])) continue;
+            for (int a = 0; a < 3; a++) {
+                box_lo[a] = lq_min(box_lo[a], olo[a]);
+                box_hi[a] = lq_max(box_hi[a], ohi[a]);
+            }
+        }
         hf_camera_fit(p, box_lo, box_hi);
     }
     if (p->absorb <= 0 && dmax > 0) p->absorb = lq_max(0.5 * dmax, 0.01 * p->dx);

@@ -56,6 +56,9 @@ typedef struct lq_hfview_preview {
     /* camera direction as lq_volview's (volview.h): set after init, before the first
      * frame; init sets the automatic 32, 33, 1 */
     double azimuth, elevation, distance;
+    int frame_all;     /* 1: the first frame's camera frames every object wholly; 0 (init):
+                          only objects near the block, clipped to it grown by a tenth of its
+                          size (output.preview_framing) */
     char stamp[64];    /* burnt into the next picture's corner (stamp.h) when not empty */
     double base;       /* m, bottom of the drawn block of ground */
     double absorb;     /* m, water depth that takes most of the light (set by the first

@@ -647,7 +647,31 @@ static void test_preview_framing(void)
     lq_hfview_preview p;
     lq_view_object o = ball(0.5, pool_mid, 10, pool_mid);
     pool_scene(h, b);
+    /* By default the pool fills the picture and the ball, far above it, is out of it
+     * until it falls in; a ball just over the water is framed. */
+    for (int high = 1; high >= 0; high--) {
+        lq_view_object q = ball(0.2, pool_mid, high ? 10 : 0.5, pool_mid);
+        double pb[2], pa[2], pc[3] = {pool_mid, high ? 10 : 0.5, pool_mid};
+        CHECK_OK(lq_hfview_preview_init(&p, POOL, POOL, pool_dx, pool_origin, 320, 3.0));
+        CHECK_OK(lq_hfview_preview_render_scene(&p, path, 0, h, b, 1e-4f, &q, 1, NULL, NULL, NULL,
+                                                0, 0));
+        CHECK(lq_hfview_preview_project(&p, pc, pb) == 0);
+        int inside = pb[0] > 0 && pb[0] < p.width && pb[1] > 0 && pb[1] < p.height;
+        CHECK_MSG(inside == !high, "ball at %g m: %s the picture", pc[1], inside ? "in" : "out of");
+        /* the pool's corners span most of the picture's width */
+        double xlo = INFINITY, xhi = -INFINITY;
+        for (int k = 0; k < 4; k++) {
+            double corner[3] = {(k & 1) * POOL * pool_dx, 0, (k >> 1) * POOL * pool_dx};
+            CHECK(lq_hfview_preview_project(&p, corner, pa) == 0);
+            xlo = fmin(xlo, pa[0]);
+            xhi = fmax(xhi, pa[0]);
+        }
+        if (high) CHECK_MSG(xhi - xlo > 0.6 * p.width, "pool %g px wide of %d", xhi - xlo, p.width);
+        lq_hfview_preview_free(&p);
+    }
+    /* output.preview_framing all: the ball 10 m up is framed with the pool */
     CHECK_OK(lq_hfview_preview_init(&p, POOL, POOL, pool_dx, pool_origin, 320, 3.0));
+    p.frame_all = 1;
     CHECK_OK(
         lq_hfview_preview_render_scene(&p, path, 0, h, b, 1e-4f, &o, 1, NULL, NULL, NULL, 0, 0));
     double top[3] = {pool_mid, 10.5, pool_mid}, bottom[3] = {pool_mid, 9.5, pool_mid}, px[2];
