@@ -286,7 +286,7 @@ int lq_hfview_preview_init(lq_hfview_preview *p, int nx, int nz, double dx, cons
     p->patch_max = lq_alloc((size_t)(nx + 1) * (size_t)(nz + 1) * sizeof *p->patch_max);
     p->rgb = lq_alloc((size_t)p->width * (size_t)p->height * 3);
     p->aa = lq_alloc((size_t)p->width * (size_t)p->height);
-    p->blocks = lq_alloc(LQ_RASTER_BLOCKS(p->width, p->height));
+    p->blocks = lq_alloc(lq_raster_blocks(p->width, p->height));
     p->depth = lq_alloc((size_t)p->width * (size_t)p->height * sizeof *p->depth);
     p->spray = lq_alloc((size_t)p->width * (size_t)p->height * sizeof *p->spray);
     if (!p->aa || !p->blocks || !p->depth || !p->spray || !p->dry_for || !p->wet || !p->ground ||
@@ -1070,7 +1070,7 @@ static void hf_splat(lq_hfview_preview *p, const float *px, const float *py, con
 static void hf_mark_objects(lq_hfview_preview *p, const lq_view_object *obj, int nobj)
 {
     const int bw = (p->width + 3) / 4, bh = (p->height + 3) / 4;
-    memset(p->blocks, 0, LQ_RASTER_BLOCKS(p->width, p->height));
+    memset(p->blocks, 0, lq_raster_blocks(p->width, p->height));
     for (int j = 0; j < nobj; j++) {
         double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
         double plo[2] = {INFINITY, INFINITY}, phi[2] = {-INFINITY, -INFINITY};

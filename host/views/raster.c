@@ -11,18 +11,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The levels: blocks of 8, 4 and 2 pixels on a side. */
+_Static_assert(3 * LQ_RASTER_SMOOTH <= 36,
+               "a smooth block's inner pixels must not need anti-aliasing");
+#define RASTER_LEVELS 3
+
 typedef struct raster_job {
     int w, h;
-    int bw, bh; /* 4 × 4 blocks across and down */
     lq_raster_trace trace;
     const void *ctx;
-    uint8_t *rgb, *aa, *smooth4; /* smooth4: one flag per 4 × 4 block */
+    uint8_t *rgb, *aa;
     float *depth;
+    const uint8_t *marks;          /* the caller's, one per 4 × 4 block */
+    uint8_t *state[RASTER_LEVELS]; /* per block of each level: RASTER_* */
+    int s;                         /* the level being done: its block side */
 } raster_job;
+
+enum { RASTER_ROUGH = 0, RASTER_SMOOTH = 1, RASTER_INSIDE = 2 /* in a smooth larger block */ };
 
 /* Rotated-grid offsets for the second look at edge pixels. */
 static const double raster_sub[4][2] = {
     {0.375, 0.125}, {0.875, 0.375}, {0.625, 0.875}, {0.125, 0.625}};
+
+static int raster_nb(int n, int s)
+{
+    return (n + s - 1) / s;
+}
+
+static int raster_level_of(int s)
+{
+    return s == 8 ? 0 : s == 4 ? 1 : 2;
+}
 
 static void raster_trace_px(const raster_job *J, int x, int y)
 {
@@ -32,8 +51,8 @@ static void raster_trace_px(const raster_job *J, int x, int y)
     lq_srgb_encode(col, J->rgb + 3 * c);
 }
 
-/* 1 when the pixels (x0, y0) and (x0 + s, y0 + s)'s square's corners, all traced, agree
- * (raster.h); 0 when a corner lies outside the picture. */
+/* 1 when the square of side s at pixel (x0, y0) has its four corners in the picture and
+ * they agree (raster.h). */
 static int raster_smooth(const raster_job *J, int x0, int y0, int s)
 {
     if (x0 + s >= J->w || y0 + s >= J->h) return 0;
@@ -63,42 +82,88 @@ static int raster_smooth(const raster_job *J, int x0, int y0, int s)
     return hi - lo <= 0.04f * lo;
 }
 
-/* Pixel (x0 + a, y0 + b) from the corners of the square of side s at (x0, y0): the
- * bilinear mean of their bytes (rounded) and distances. */
-static inline void raster_lerp(const raster_job *J, int x0, int y0, int s, int a, int b)
+/* A smooth block's pixels (all but its own corner) from its four corners: their
+ * bilinear mean, bytes rounded, row by row (the sums of weights times bytes are exact
+ * integers). */
+static void raster_fill(const raster_job *J, int x0, int y0, int s)
 {
     const size_t w = (size_t)J->w, c0 = (size_t)y0 * w + (size_t)x0;
     const size_t c[4] = {c0, c0 + (size_t)s, c0 + (size_t)s * w, c0 + (size_t)s * w + (size_t)s};
-    const int wt[4] = {(s - a) * (s - b), a * (s - b), (s - a) * b, a * b}, n = s * s;
-    const size_t o = c0 + (size_t)b * w + (size_t)a;
-    float d = 0;
-    for (int k = 0; k < 3; k++) {
-        int sum = n / 2;
-        for (int q = 0; q < 4; q++) sum += wt[q] * J->rgb[3 * c[q] + (size_t)k];
-        J->rgb[3 * o + (size_t)k] = (uint8_t)(sum / n);
+    const int n = s * s;
+    const float inv = 1.0f / (float)n; /* exact: n is a power of two */
+    int v[4][3];
+    float d[4];
+    for (int q = 0; q < 4; q++) {
+        for (int k = 0; k < 3; k++) v[q][k] = J->rgb[3 * c[q] + (size_t)k];
+        d[q] = J->depth[c[q]];
     }
-    for (int q = 0; q < 4; q++)
-        if (wt[q]) d += J->depth[c[q]] * (float)wt[q];
-    J->depth[o] = d * (1.0f / (float)n); /* n is 4 or 16: exact */
+    const int far = !(d[0] < INFINITY); /* then all four are (raster_smooth) */
+    for (int b = 0; b < s; b++) {
+        int L[3], R[3];
+        const float dl = d[0] * (float)(s - b) + d[2] * (float)b;
+        const float dr = d[1] * (float)(s - b) + d[3] * (float)b;
+        for (int k = 0; k < 3; k++) {
+            L[k] = v[0][k] * (s - b) + v[2][k] * b;
+            R[k] = v[1][k] * (s - b) + v[3][k] * b;
+        }
+        for (int a = b == 0 ? 1 : 0; a < s; a++) {
+            const size_t o = c0 + (size_t)b * w + (size_t)a;
+            for (int k = 0; k < 3; k++)
+                J->rgb[3 * o + (size_t)k] = (uint8_t)((L[k] * (s - a) + R[k] * a + n / 2) / n);
+            J->depth[o] = far ? INFINITY : (dl * (float)(s - a) + dr * (float)a) * inv;
+        }
+    }
 }
 
-/* block rows j: pixel row 4j, every fourth column */
+/* 1 when the caller marked a 4 × 4 block that the block of side s at (i, j) overlaps */
+static int raster_marked(const raster_job *J, int i, int j, int s)
+{
+    const int mw = raster_nb(J->w, 4), mh = raster_nb(J->h, 4);
+    const int k = s == 8 ? 2 : 1; /* 4 × 4 blocks across this one */
+    const int mi = s == 2 ? i / 2 : i * k, mj = s == 2 ? j / 2 : j * k;
+    for (int b = mj; b < mj + k && b < mh; b++)
+        for (int a = mi; a < mi + k && a < mw; a++)
+            if (J->marks[(size_t)b * (size_t)mw + (size_t)a]) return 1;
+    return 0;
+}
+
+/* coarse rows j: pixel row 8j, every eighth column */
 static void raster_coarse(void *ctx, int j0, int j1)
 {
     const raster_job *J = ctx;
     for (int j = j0; j < j1; j++)
-        for (int x = 0; x < J->w; x += 4) raster_trace_px(J, x, 4 * j);
+        for (int x = 0; x < J->w; x += 8) raster_trace_px(J, x, 8 * j);
 }
 
-/* smooth4 on entry: nonzero where the caller wants the block traced pixel by pixel; on
- * return 1 where the block is smooth, 2 where the caller marked it, 0 where it is rough */
-static void raster_flag(void *ctx, int j0, int j1)
+/* Block rows [j0, j1) of the level J->s: a block inside a smooth larger one is done; a
+ * smooth one takes its pixels from its corners; a rough (or marked) one traces the
+ * points halfway along its sides and its centre, the next level's corners (at the last
+ * level: its other three pixels). Every corner this reads is a pixel at a multiple of s,
+ * which the levels before wrote. */
+static void raster_level(void *ctx, int j0, int j1)
 {
     const raster_job *J = ctx;
+    const int s = J->s, half = s / 2, l = raster_level_of(s);
+    const int nbx = raster_nb(J->w, s), pbx = raster_nb(J->w, 2 * s);
     for (int j = j0; j < j1; j++)
-        for (int i = 0; i < J->bw; i++) {
-            uint8_t *f = &J->smooth4[(size_t)j * (size_t)J->bw + (size_t)i];
-            *f = *f ? 2 : (uint8_t)raster_smooth(J, 4 * i, 4 * j, 4);
+        for (int i = 0; i < nbx; i++) {
+            uint8_t *st = &J->state[l][(size_t)j * (size_t)nbx + (size_t)i];
+            const int x0 = s * i, y0 = s * j;
+            if (l > 0 &&
+                J->state[l - 1][(size_t)(j / 2) * (size_t)pbx + (size_t)(i / 2)] != RASTER_ROUGH) {
+                *st = RASTER_INSIDE;
+                continue;
+            }
+            if (!raster_marked(J, i, j, s) && raster_smooth(J, x0, y0, s)) {
+                *st = RASTER_SMOOTH;
+                raster_fill(J, x0, y0, s);
+                continue;
+            }
+            *st = RASTER_ROUGH;
+            const int right = x0 + half < J->w, below = y0 + half < J->h;
+            if (right) raster_trace_px(J, x0 + half, y0);
+            if (below) raster_trace_px(J, x0, y0 + half);
+            if (right && below) raster_trace_px(J, x0 + half, y0 + half);
         }
 }
 
@@ -110,94 +175,6 @@ static void raster_all(void *ctx, int y0, int y1)
         for (int x = 0; x < J->w; x++) raster_trace_px(J, x, y);
 }
 
-/* 1 when the 4 × 4 block (i, j) exists and is smooth */
-static int raster_block_smooth(const raster_job *J, int i, int j)
-{
-    return i >= 0 && j >= 0 && i < J->bw && j < J->bh &&
-           J->smooth4[(size_t)j * (size_t)J->bw + (size_t)i] == 1;
-}
-
-/* A smooth block's pixels from its corners (raster_lerp's values, found row by row:
- * the sums of weights times bytes are the same integers), but the even pixels of its
- * top edge when `top` and of its left edge when `left`, which are traced. */
-static void raster_fill4(const raster_job *J, int x0, int y0, int top, int left)
-{
-    const size_t w = (size_t)J->w, c0 = (size_t)y0 * w + (size_t)x0;
-    const size_t c[4] = {c0, c0 + 4, c0 + 4 * w, c0 + 4 * w + 4};
-    int v[4][3];
-    float d[4];
-    for (int q = 0; q < 4; q++) {
-        for (int k = 0; k < 3; k++) v[q][k] = J->rgb[3 * c[q] + (size_t)k];
-        d[q] = J->depth[c[q]];
-    }
-    const int far = !(d[0] < INFINITY); /* all four alike (raster_smooth) */
-    for (int b = 0; b < 4; b++) {
-        int L[3], R[3];
-        float dl = d[0] * (float)(4 - b) + d[2] * (float)b,
-              dr = d[1] * (float)(4 - b) + d[3] * (float)b;
-        for (int k = 0; k < 3; k++) {
-            L[k] = v[0][k] * (4 - b) + v[2][k] * b;
-            R[k] = v[1][k] * (4 - b) + v[3][k] * b;
-        }
-        for (int a = b == 0 ? 1 : 0; a < 4; a++) {
-            const int even = a % 2 == 0 && b % 2 == 0;
-            if (even && ((b == 0 && top) || (a == 0 && left))) {
-                raster_trace_px(J, x0 + a, y0 + b);
-                continue;
-            }
-            const size_t o = c0 + (size_t)b * w + (size_t)a;
-            for (int k = 0; k < 3; k++)
-                J->rgb[3 * o + (size_t)k] = (uint8_t)((L[k] * (4 - a) + R[k] * a + 8) >> 4);
-            J->depth[o] = far ? INFINITY : (dl * (float)(4 - a) + dr * (float)a) * (1.0f / 16);
-        }
-    }
-}
-
-/* block rows j: a smooth block takes its pixels from its corners, except the even
- * pixels of its top and left edges that a rough neighbour above or to the left needs
- * traced; a rough block traces its even pixels. */
-static void raster_level4(void *ctx, int j0, int j1)
-{
-    const raster_job *J = ctx;
-    for (int j = j0; j < j1; j++)
-        for (int i = 0; i < J->bw; i++) {
-            const int x0 = 4 * i, y0 = 4 * j;
-            if (raster_block_smooth(J, i, j)) {
-                raster_fill4(J, x0, y0, !raster_block_smooth(J, i, j - 1),
-                             !raster_block_smooth(J, i - 1, j));
-                continue;
-            }
-            for (int b = 0; b < 4 && y0 + b < J->h; b += 2)
-                for (int a = 0; a < 4 && x0 + a < J->w; a += 2)
-                    if (a || b) raster_trace_px(J, x0 + a, y0 + b); /* (0, 0): coarse */
-        }
-}
-
-/* block rows j: the 2 × 2 squares of each rough 4 × 4 block, as the smooth blocks' are
- * done: smooth squares from their corners, rough ones traced (all of a marked block's) */
-static void raster_level2(void *ctx, int j0, int j1)
-{
-    const raster_job *J = ctx;
-    for (int j = j0; j < j1; j++)
-        for (int i = 0; i < J->bw; i++) {
-            if (raster_block_smooth(J, i, j)) continue;
-            const int marked = J->smooth4[(size_t)j * (size_t)J->bw + (size_t)i] == 2;
-            for (int y = 4 * j; y < 4 * j + 4 && y < J->h; y += 2)
-                for (int x = 4 * i; x < 4 * i + 4 && x < J->w; x += 2) {
-                    const int right = x + 1 < J->w, below = y + 1 < J->h;
-                    if (!marked && raster_smooth(J, x, y, 2)) {
-                        raster_lerp(J, x, y, 2, 1, 0);
-                        raster_lerp(J, x, y, 2, 0, 1);
-                        raster_lerp(J, x, y, 2, 1, 1);
-                        continue;
-                    }
-                    if (right) raster_trace_px(J, x + 1, y);
-                    if (below) raster_trace_px(J, x, y + 1);
-                    if (right && below) raster_trace_px(J, x + 1, y + 1);
-                }
-        }
-}
-
 /* 1 when pixels c and e differ sharply */
 static int raster_differ(const uint8_t *rgb, size_t c, size_t e)
 {
@@ -206,19 +183,28 @@ static int raster_differ(const uint8_t *rgb, size_t c, size_t e)
 }
 
 /* rows [y0, y1): a pixel is anti-aliased when it differs sharply from any of its four
- * neighbours */
+ * neighbours. Inside a smooth 8 × 8 block every channel lies within LQ_RASTER_SMOOTH of
+ * the block's others, so only its border pixels need looking at. */
 static void raster_flag_edges(void *ctx, int y0, int y1)
 {
     const raster_job *J = ctx;
-    const size_t w = (size_t)J->w, h = (size_t)J->h;
-    for (size_t y = (size_t)y0; y < (size_t)y1; y++)
+    const size_t w = (size_t)J->w, h = (size_t)J->h, nbx = (size_t)raster_nb(J->w, 8);
+    for (size_t y = (size_t)y0; y < (size_t)y1; y++) {
+        const int inner_row = y % 8 != 0 && y % 8 != 7;
+        const uint8_t *st = J->state[0] ? J->state[0] + (y / 8) * nbx : NULL;
         for (size_t x = 0; x < w; x++) {
             const size_t c = y * w + x;
+            if (st && inner_row && x % 8 == 1 && st[x / 8] == RASTER_SMOOTH) {
+                memset(J->aa + c, 0, 6); /* x .. x + 5: the block's inner columns */
+                x += 5;
+                continue;
+            }
             J->aa[c] = (uint8_t)((x + 1 < w && raster_differ(J->rgb, c, c + 1)) ||
                                  (x > 0 && raster_differ(J->rgb, c, c - 1)) ||
                                  (y + 1 < h && raster_differ(J->rgb, c, c + w)) ||
                                  (y > 0 && raster_differ(J->rgb, c, c - w)));
         }
+    }
 }
 
 static void raster_edges(void *ctx, int y0, int y1)
@@ -237,22 +223,31 @@ static void raster_edges(void *ctx, int y0, int y1)
         }
 }
 
+size_t lq_raster_blocks(int w, int h)
+{
+    size_t n = (size_t)raster_nb(w, 4) * (size_t)raster_nb(h, 4);
+    for (int s = 8; s >= 2; s /= 2) n += (size_t)raster_nb(w, s) * (size_t)raster_nb(h, s);
+    return n;
+}
+
 void lq_raster_render(int w, int h, lq_raster_trace trace, const void *ctx, bool adaptive,
                       uint8_t *rgb, float *depth, uint8_t *aa, uint8_t *blocks)
 {
-    raster_job J = {w, h, (w + 3) / 4, (h + 3) / 4, trace, ctx, rgb, aa, blocks, depth};
+    raster_job J = {w, h, trace, ctx, rgb, aa, depth, blocks, {NULL}, 0};
     if (adaptive) {
-        /* every fourth pixel, which 4 × 4 blocks are smooth, their pixels or the rough
-         * blocks' even ones, then the rough blocks' 2 × 2 squares ... */
-        lq_parallel_for(J.bh, 1, raster_coarse, &J);
-        lq_parallel_for(J.bh, 4, raster_flag, &J);
-        lq_parallel_for(J.bh, 1, raster_level4, &J);
-        lq_parallel_for(J.bh, 1, raster_level2, &J);
+        uint8_t *next = blocks + (size_t)raster_nb(w, 4) * (size_t)raster_nb(h, 4);
+        for (int s = 8, l = 0; s >= 2; s /= 2, l++) {
+            J.state[l] = next;
+            next += (size_t)raster_nb(w, s) * (size_t)raster_nb(h, s);
+        }
+        /* every eighth pixel, then blocks of 8, 4 and 2: smooth ones filled, rough ones
+         * split ... */
+        lq_parallel_for(raster_nb(h, 8), 1, raster_coarse, &J);
+        for (J.s = 8; J.s >= 2; J.s /= 2)
+            lq_parallel_for(raster_nb(h, J.s), J.s == 2 ? 4 : 1, raster_level, &J);
     } else {
         lq_parallel_for(h, 4, raster_all, &J);
     }
-    /* ... then four more rays where a pixel differs sharply from a neighbour
-     * (silhouettes, shorelines, shadow edges), averaged in linear light */
     lq_parallel_for(h, 8, raster_flag_edges, &J);
     lq_parallel_for(h, 4, raster_edges, &J);
 }

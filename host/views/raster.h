@@ -8,22 +8,22 @@
  * and depends on the frame alone.
  *
  * Invariants:
- * - Coarse pass: every fourth pixel of every fourth row, (4i, 4j), is traced at its
+ * - Coarse pass: every eighth pixel of every eighth row, (8i, 8j), is traced at its
  *   centre.
- * - The 4 × 4 block at (4i, 4j) owns the pixels [4i, 4i + 4) × [4j, 4j + 4). It is
- *   smooth when its traced corners (4i, 4j), (4i + 4, 4j), (4i, 4j + 4), (4i + 4, 4j + 4)
- *   agree: each byte channel within LQ_RASTER_SMOOTH between its lowest and highest
- *   corner, and the distances all infinite or all finite within 4 % of the nearest. A
- *   block at the right or bottom edge that lacks a corner is rough, and so is one the
- *   caller marks, whose pixels are all traced. (A feature narrower than four pixels that
- *   no corner sees is lost: callers mark the blocks of small objects.)
- * - A smooth block's pixels take the corners' bilinear mean (bytes rounded; the
- *   distance likewise), except the even pixels on its top and left edges when the
- *   block above or to the left is rough: those are traced, as a rough block traces its
- *   own even pixels. Then each 2 × 2 square of a rough block is treated the same way
- *   with its four even corners: its other three pixels are the corners' mean when they
- *   agree, else traced. A smooth region (sky, water, ground) costs about a ray per
- *   sixteen pixels; silhouettes, shorelines and shadow edges are traced pixel by pixel.
+ * - Then blocks of side s = 8, 4, 2 in turn; the block at (s i, s j) owns the pixels
+ *   [s i, s i + s) × [s j, s j + s). A block inside a smooth larger block is done. Any
+ *   other block is smooth when its corners (s i, s j), (s i + s, s j), (s i, s j + s),
+ *   (s i + s, s j + s) — pixels the earlier passes traced or filled — agree: each byte
+ *   channel within LQ_RASTER_SMOOTH between its lowest and highest corner, and the
+ *   distances all infinite or all finite within 4 % of the nearest. A smooth block's
+ *   pixels take the corners' bilinear mean (bytes rounded; the distance likewise). A
+ *   block at the right or bottom edge that lacks a corner is rough, and so is one that
+ *   overlaps a 4 × 4 block the caller marked. A rough block traces the points halfway
+ *   along its top and left sides and its centre, the next level's corners (at s = 2: its
+ *   other three pixels). So a smooth region (sky, water, ground) costs about a ray per
+ *   64 pixels, and silhouettes, shorelines and shadow edges are traced pixel by pixel.
+ *   (A feature narrower than the coarse step that no corner sees is lost: callers mark
+ *   the blocks of small objects.)
  * - Anti-aliasing: a pixel whose bytes differ from any of its four neighbours' by
  *   more than 36 (summed over channels) is re-rendered as the mean, in linear light, of
  *   four rotated-grid samples; its distance stays the centre's.
@@ -34,21 +34,23 @@
 #define LQ_RASTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define LQ_RASTER_SMOOTH 6 /* bytes per channel across a block's corners */
 
 typedef double (*lq_raster_trace)(const void *ctx, double sx, double sy, double col[3]);
 
-/* Bytes of scratch lq_raster_render needs for a w × h picture. */
-#define LQ_RASTER_BLOCKS(w, h) ((size_t)(((w) + 3) / 4) * (size_t)(((h) + 3) / 4))
+/* Bytes of the `blocks` lq_raster_render needs for a w × h picture: the marks, one per
+ * 4 × 4 block (row-major, (w + 3) / 4 across), then its own scratch. */
+size_t lq_raster_blocks(int w, int h);
 
 /* Fills rgb (w · h · 3 bytes, sRGB), depth (w · h, the distances) and aa (w · h, 1
  * where anti-aliased) for a w × h picture. adaptive: as above; otherwise every pixel's
- * centre is traced, then anti-aliased the same way. blocks: LQ_RASTER_BLOCKS(w, h)
- * bytes, one per 4 × 4 block (row-major, (w + 3) / 4 across); on entry nonzero where the
- * caller wants the block rough (traced pixel by pixel: a small object the coarse
- * samples could step over); its contents on return are scratch. */
+ * centre is traced, then anti-aliased the same way. blocks: lq_raster_blocks(w, h)
+ * bytes, the marks first: nonzero where the caller wants that 4 × 4 block traced pixel
+ * by pixel (a small object the coarse samples could step over), the rest zeroed or not;
+ * the contents on return are scratch. */
 void lq_raster_render(int w, int h, lq_raster_trace trace, const void *ctx, bool adaptive,
                       uint8_t *rgb, float *depth, uint8_t *aa, uint8_t *blocks);
 

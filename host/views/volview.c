@@ -102,7 +102,7 @@ int lq_volview_init(lq_volview *p, int nx, int ny, int nz, const double origin[3
     p->rgb = lq_alloc((size_t)p->width * (size_t)p->height * 3);
     p->aa = lq_alloc((size_t)p->width * (size_t)p->height);
     p->depth = lq_alloc((size_t)p->width * (size_t)p->height * sizeof *p->depth);
-    p->blocks = lq_alloc(LQ_RASTER_BLOCKS(p->width, p->height));
+    p->blocks = lq_alloc(lq_raster_blocks(p->width, p->height));
     if (!p->phi || !p->brick_min || !p->rgb || !p->aa || !p->depth || !p->blocks) goto fail;
     return LQ_OK;
 fail:
@@ -941,7 +941,7 @@ int lq_volview_render(lq_volview *p, const char *path, const float *phi, const u
     vv_frame_setup(&F, p, solid, obj, nobj);
     /* Every pixel traced: a thin stream or sheet of liquid can be narrower than the
      * adaptive sampling's coarse step, which only the height fields can afford. */
-    memset(p->blocks, 0, LQ_RASTER_BLOCKS(p->width, p->height));
+    memset(p->blocks, 0, lq_raster_blocks(p->width, p->height));
     lq_raster_render(p->width, p->height, vv_pixel, &F, false, p->rgb, p->depth, p->aa, p->blocks);
     vv_draw_points(p);
     p->tex = NULL; /* one picture only, as the points */

@@ -456,7 +456,9 @@ static void test_preview_objects(void)
         /* Under water: pixels whose centre ray meets the water surface as before (same
          * depth) but now sees a ball through it are redder than the water there, and on
          * average far less red than the ball in air (the pixels whose depth shrank).
-         * Edge pixels, which mix both, are left out. */
+         * Edge pixels, which mix both, are left out. ("As before" to 0.2 %: the plain
+         * picture's water between samples has an interpolated distance, views/raster.h,
+         * where the ball's box is traced pixel by pixel.) */
         int through = 0, air = 0;
         double red_through = 0, red_air = 0;
         for (size_t c = 0; c < n; c++) {
@@ -465,7 +467,7 @@ static void test_preview_objects(void)
             if (dwith[c] < 0.99f * dplain[c]) {
                 air++;
                 red_air += redness(a);
-            } else if (fabsf(dwith[c] - dplain[c]) <= 1e-4f * dplain[c] &&
+            } else if (fabsf(dwith[c] - dplain[c]) <= 2e-3f * dplain[c] && /* sampling's */
                        redness(a) > redness(w) + 8) {
                 through++;
                 red_through += redness(a);

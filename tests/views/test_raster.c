@@ -67,7 +67,7 @@ static void pic_alloc(pic *p, int w, int h)
     p->rgb = calloc((size_t)w * h, 3);
     p->aa = calloc((size_t)w * h, 1);
     p->depth = calloc((size_t)w * h, sizeof(float));
-    p->blocks = calloc(LQ_RASTER_BLOCKS(w, h), 1);
+    p->blocks = calloc(lq_raster_blocks(w, h), 1);
 }
 
 static void pic_free(pic *p)
@@ -80,7 +80,7 @@ static void pic_free(pic *p)
 
 static void render(pic *p, scene *S, bool adaptive)
 {
-    memset(p->blocks, 0, LQ_RASTER_BLOCKS(p->w, p->h));
+    memset(p->blocks, 0, lq_raster_blocks(p->w, p->h));
     S->rays = 0;
     lq_raster_render(p->w, p->h, trace, S, adaptive, p->rgb, p->depth, p->aa, p->blocks);
 }
@@ -150,7 +150,7 @@ int main(void)
     render(&fast, &line, true);
     CHECK_MSG(fast.rgb[3 * (200 * W + 201)] == fast.rgb[3 * (200 * W + 210)],
               "the unmarked line was expected to fall between the samples");
-    memset(fast.blocks, 0, LQ_RASTER_BLOCKS(W, H));
+    memset(fast.blocks, 0, lq_raster_blocks(W, H));
     for (int j = 0; j < (H + 3) / 4; j++) fast.blocks[(size_t)j * ((W + 3) / 4) + 50] = 1;
     line.rays = 0;
     lq_raster_render(W, H, trace, &line, true, fast.rgb, fast.depth, fast.aa, fast.blocks);
