@@ -179,7 +179,10 @@ static int lq_plsparticles_set_coef(lq_plsparticles_state *st, const lq_plsparti
     if (st->coef_valid && memcmp(c, st->coef_host, sizeof c) == 0) return LQ_OK;
     memcpy(st->coef_host, c, sizeof c);
     st->coef_valid = 1;
-    return lq_field_upload(&st->coef, c);
+    /* dt is among them, so they change every step: a fill of the whole vector (its
+     * bytes are taken at once) instead of a blocking write */
+    _Static_assert(sizeof c <= 128 && (sizeof c & (sizeof c - 1)) == 0, "lq_field_put's sizes");
+    return lq_field_put(&st->coef, 0, sizeof c, c);
 }
 
 /* Counters to (live, 0, ...). */
