@@ -936,15 +936,20 @@ const lq_key lq_scene_keys[] = {
           "A moving grid window (§5.3), on when this map is present: `grid.origin` and "
           "`grid.size` place the window at the start, and before every `every`-th step it moves "
           "by whole cells (no interpolation: moved left by 3 cells, φ_i ← φ_(i+3)) so that the "
-          "liquid's bounding box (its φ < 0 cells, found on the device) is centred in it again "
-          "once it comes within `margin` cells of a face; never out of `domain`. The liquid, "
+          "liquid's bounding box (its φ < 0 cells, found on the device, with the inlets open "
+          "then) is centred in it again once it comes within `margin` cells of a face, or, "
+          "when the box is longer than the window less its margins, its end that grew more "
+          "since the last check (the front) is put at the margin and the other end left "
+          "behind (never an open inlet); never out of `domain`. The liquid, "
           "velocity, pressure, ν per cell, the moving obstacles and control particles follow; "
           "eq. 2 is unchanged (a window onto a fixed grid, no moving frame). Cells the window "
           "uncovers are air (φ = the reinitialisation's cap), their faces the nearest kept "
           "face's velocity; liquid and particles it leaves behind are removed "
           "(stats: `window_out_volume`, `window_particles_out`; `window_origin_x` .. `_z`). "
-          "Outputs stay in world coordinates. Not yet with static obstacles, terrain, "
-          "`sources` or `pls.texture` (refused)."),
+          "Static obstacles (any kind), terrain and `sources` are world-placed: rebuilt for "
+          "each placement with the start-up's rasterisers (on the host; inlets and outlets "
+          "keep their state, an outlet outside the window acts on nothing). Outputs stay in "
+          "world coordinates. Not yet with `pls.texture` (refused)."),
     K_ENUM("pls.window.follow", 0, LQ_SOLVER_PLS, "liquid", "liquid",
            "What the window follows: the bounding box of the liquid's cells."),
     K_INT("pls.window.margin", 0, LQ_SOLVER_PLS, 0, 1000000, "4", "cells",

@@ -16,9 +16,15 @@
  *      uncovered cells air at the reinitialisation's cap, their faces the nearest kept
  *      face's velocity, the window's edge faces walls), the particles by −d h (those left
  *      outside deleted, counted), the moving objects' centres and the control particles'
- *      origin with the window's origin (their sdf and bins rebuilt); the liquid it leaves
- *      behind is the zero set's volume lost (stats: window_out_volume). Outputs take the
- *      window's origin, so they stay in world coordinates; checkpoints hold its offset;
+ *      origin with the window's origin (their sdf and bins rebuilt); the static obstacles,
+ *      terrain and sources[] (world-placed) rebuilt for the new placement on the host by
+ *      start-up's own rasterisers (lq_pls_window_statics: exactly a fixed grid's fields
+ *      there, every kind pls takes, no new kernel; the sources keep their state), then φ
+ *      and §5.5.1's velocity into the solids. The open inlets join the box (the window
+ *      holds them); a box longer than the window less its margins puts its growing end
+ *      (the front) at the margin. The liquid it leaves behind is the zero set's volume
+ *      lost (stats: window_out_volume). Outputs take the window's origin, so they stay in
+ *      world coordinates; checkpoints hold its offset and last box;
  *   0. with `control:` (§4, host/ops/pls/controls.h, plscontrol.h) the control particles
  *      are placed at t + dt and binned on the device (once, when nothing in them moves);
  *   1. the particles move (RK2 through the extrapolated u); with objects and
@@ -106,8 +112,8 @@
  * do, with the measurements: docs/VALIDATION.md, `pls`.
  *
  * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
- * scene is refused), moving inlets and outlets; a window (pls.window) with static
- * obstacles, terrain, sources or texture particles (refused), resized or keyframed. A liquid with
+ * scene is refused), moving inlets and outlets; a window (pls.window) with texture particles
+ * (refused), resized or keyframed; the window's static fields rebuilt on the device. A liquid with
  * no air at all is one closed tank: its pockets are not enslaved (the projection removes b's mean),
  * so two closed tanks in one scene only converge when each one's walls bring no net flux.
  */
@@ -260,6 +266,16 @@ typedef struct lq_pls {
     double win_out_volume;            /* m³ the window left behind, all time */
     long long win_out_particles;      /* particles it left behind, all time */
     lq_plswindow_ops plswindow;
+    /* the static obstacles and terrain (win_static) and sources[] in the window: rebuilt on
+     * the host from the scene (cfg: it outlives the solver in every caller) for each
+     * placement, with start-up's own rasterisers; win_sdf their host sdf */
+    bool win_static;
+    const lq_config *cfg;
+    float *win_sdf;
+    double win_pin[LQ_PLSSOURCE_MAX][6]; /* each inlet's box (world m; +inf: its cells') */
+    bool win_seen;                       /* win_seen_box holds the last check's box */
+    long long win_seen_box[6];           /* the liquid's box at the last check (cells from
+                                            grid.origin): which end grows, the front */
 } lq_pls;
 
 #define LQ_PLS_PHI_LAYERS 6 /* §5.5.2: cells of φ extrapolated into objects */
@@ -300,6 +316,7 @@ static void lq_pls_destroy(void *state)
     for (int i = 0; i < LQ_PLS_POOL_FLOATS; i++) lq_field_release(&s->pool_f[i]);
     for (int i = 0; i < LQ_PLS_POOL_BYTES; i++) lq_field_release(&s->pool_b[i]);
     lq_field_release(&s->sdf_static);
+    free(s->win_sdf);
     lq_field_release(&s->nu);
     lq_field_release(&s->nun);
     free(s->nu0h);
@@ -462,15 +479,56 @@ static void lq_pls_world(const lq_pls *s, int axis, int i, int j, int k, double 
     x[2] = s->origin[2] + (k + (axis == 2 ? 0.0 : 0.5)) * s->h;
 }
 
-/* φ (the union of the liquid items, clamped to ±10 h) and sdf (the union of the
- * obstacles) at the cell centres on the host; *band gets the cells within the particle
- * band. */
+/* The static obstacles' sdf at the cell centres of the grid at s->origin (world
+ * coordinates, the union clamped to ±10 h): boxes, spheres and cylinders by their
+ * analytic distance, mesh and mask obstacles and terrain by their cells (∓½ h, merged;
+ * the solver then reinitialises sdf to a distance). *any: some static solid; *voxels: the
+ * second kind among them. At start-up and, with pls.window, for each placement. */
+static int lq_pls_static_sdf(const lq_pls *s, const lq_config *cfg, float *sdf, bool *any,
+                             bool *voxels)
+{
+    lq_pls_item *obs = NULL;
+    int no = 0, nx = s->nx, ny = s->ny, nz = s->nz;
+    int rc = lq_pls_obstacle_items(cfg, &obs, &no);
+    bool flat = nz == 1;
+    double far = 5.0 * s->h * 2;
+    for (int k = 0; k < nz && !rc; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                double x[3], e = far;
+                lq_pls_world(s, -1, i, j, k, x);
+                for (int q = 0; q < no; q++) e = fmin(e, lq_pls_shape_sdf(&obs[q], x, flat));
+                sdf[LQ_MAC_CELL(i, j, k, nx, ny)] = (float)fmax(-far, fmin(far, e));
+            }
+    free(obs);
+    *any = no > 0;
+    *voxels = cfg->nterrain > 0;
+    for (int it = 0; it < cfg->nobstacles; it++) {
+        const lq_config_obstacle *q = &cfg->obstacles[it];
+        if (q->has_motion) continue;
+        *voxels =
+            *voxels || q->kind == LQ_CONFIG_OBSTACLE_MESH || q->kind == LQ_CONFIG_OBSTACLE_MASK;
+    }
+    *any = *any || *voxels;
+    if (rc || !*voxels) return rc;
+    size_t n = (size_t)nx * ny * nz;
+    unsigned char *solid = lq_calloc(n, 1), *ns = lq_calloc(n, 1);
+    rc = solid && ns ? lq_voxel_obstacles(cfg, nx, ny, nz, s->h, s->origin, solid, ns) : LQ_ESIM;
+    for (size_t c = 0; c < n && !rc; c++)
+        sdf[c] = fminf(sdf[c], (float)((solid[c] ? -0.5 : 0.5) * s->h));
+    free(solid);
+    free(ns);
+    return rc;
+}
+
+/* φ (the union of the liquid items, clamped to ±10 h) and sdf (the union of the static
+ * obstacles, lq_pls_static_sdf) at the cell centres on the host; *band gets the cells
+ * within the particle band. */
 static int lq_pls_initial_phi(lq_pls *s, const lq_config *cfg, float *phi, float *sdf, size_t *band)
 {
-    lq_pls_item *liq = NULL, *obs = NULL;
-    int nl = 0, no = 0, nx = s->nx, ny = s->ny, nz = s->nz;
+    lq_pls_item *liq = NULL;
+    int nl = 0, nx = s->nx, ny = s->ny, nz = s->nz;
     int rc = lq_pls_liquid_items(cfg, &liq, &nl);
-    if (!rc) rc = lq_pls_obstacle_items(cfg, &obs, &no);
     bool flat = nz == 1;
     double far = 5.0 * s->h * 2;
     *band = 0;
@@ -482,10 +540,9 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_config *cfg, float *phi, float
     for (int k = 0; k < nz && !rc; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++) {
-                double x[3], d = far, e = far;
+                double x[3], d = far;
                 lq_pls_world(s, -1, i, j, k, x);
                 for (int q = 0; q < nl; q++) d = fmin(d, lq_pls_shape_sdf(&liq[q], x, flat));
-                for (int q = 0; q < no; q++) e = fmin(e, lq_pls_shape_sdf(&obs[q], x, flat));
                 size_t c = LQ_MAC_CELL(i, j, k, nx, ny);
                 phi[c] = (float)fmax(-far, fmin(far, d));
                 if (s->nu_regions) { /* ν₀: the last item with a viscosity holding the centre */
@@ -495,37 +552,18 @@ static int lq_pls_initial_phi(lq_pls *s, const lq_config *cfg, float *phi, float
                             nu = liq[q].nu;
                     s->nu0h[c] = (float)nu;
                 }
-                sdf[c] = (float)fmax(-far, fmin(far, e));
                 *band += fabs(d) < s->plsparticles_params.band;
             }
-    s->has_sdf = no > 0;
-    /* mesh and mask obstacles and terrain: their cells (by centre) as ∓½ h, merged; the
-     * solver then reinitialises sdf to a distance (s->sdf_reinit) */
-    bool voxels = cfg->nterrain > 0, moving = false;
-    for (int it = 0; it < cfg->nobstacles; it++) {
-        const lq_config_obstacle *q = &cfg->obstacles[it];
-        moving = moving || q->has_motion;
-        if (q->has_motion) continue;
-        voxels = voxels || q->kind == LQ_CONFIG_OBSTACLE_MESH || q->kind == LQ_CONFIG_OBSTACLE_MASK;
-    }
+    free(liq);
+    bool any = false, voxels = false, moving = false;
+    for (int it = 0; it < cfg->nobstacles; it++) moving = moving || cfg->obstacles[it].has_motion;
+    if (!rc) rc = lq_pls_static_sdf(s, cfg, sdf, &any, &voxels);
     if (!rc && voxels && moving) /* host/world/voxel.c would fill the moving shapes too */
         rc = lq_config_error(cfg, cfg->at_obstacles,
                              "solver 'pls' cannot yet move obstacles in a scene with static mesh "
                              "or mask obstacles or terrain");
-    if (!rc && voxels) {
-        size_t n = (size_t)nx * ny * nz;
-        unsigned char *solid = lq_calloc(n, 1), *ns = lq_calloc(n, 1);
-        rc =
-            solid && ns ? lq_voxel_obstacles(cfg, nx, ny, nz, s->h, s->origin, solid, ns) : LQ_ESIM;
-        for (size_t c = 0; c < n && !rc; c++)
-            sdf[c] = fminf(sdf[c], (float)((solid[c] ? -0.5 : 0.5) * s->h));
-        free(solid);
-        free(ns);
-        s->has_sdf = true;
-        s->sdf_reinit = true;
-    }
-    free(liq);
-    free(obs);
+    s->has_sdf = any;
+    s->sdf_reinit = voxels;
     return rc;
 }
 
@@ -788,16 +826,36 @@ static int lq_pls_window_config(lq_pls *s, const lq_config *cfg)
     if (!w->on) return LQ_OK;
     s->win_every = w->every;
     s->win_margin = w->margin;
+    /* static obstacles, terrain and sources are world-placed: rebuilt for each placement
+     * (lq_pls_window_statics); the texture particles' rest frame is not carried yet */
     bool statics = cfg->nterrain > 0;
     for (int it = 0; it < cfg->nobstacles; it++)
         statics = statics || !cfg->obstacles[it].has_motion;
-    if (statics || cfg->nsources > 0 || cfg->pls.texture.on)
+    s->win_static = statics;
+    if (statics || cfg->nsources > 0) s->cfg = cfg;
+    if (cfg->pls.texture.on)
         return lq_config_error(cfg, w->at,
-                               "pls.window cannot yet carry %s (only moving obstacles follow the "
-                               "window)",
-                               statics             ? "static obstacles or terrain"
-                               : cfg->nsources > 0 ? "sources"
-                                                   : "pls.texture");
+                               "pls.window cannot yet carry pls.texture (the texture particles "
+                               "do not follow the window)");
+    for (int i = 0; i < cfg->nsources && i < LQ_PLSSOURCE_MAX; i++) { /* the inlets' boxes */
+        const lq_config_obstacle *q = &cfg->sources[i].inlet.region.shape;
+        double *b = s->win_pin[i], r = q->sphere.radius;
+        b[0] = INFINITY; /* a mesh: its cells' box in the window */
+        if (cfg->sources[i].kind != LQ_CONFIG_SOURCE_INLET) continue;
+        for (int a = 0; a < 3; a++) {
+            if (q->kind == LQ_CONFIG_OBSTACLE_BOX) {
+                b[a] = q->box.min[a];
+                b[a + 3] = q->box.max[a];
+            } else if (q->kind == LQ_CONFIG_OBSTACLE_SPHERE) {
+                b[a] = q->sphere.center[a] - r;
+                b[a + 3] = q->sphere.center[a] + r;
+            } else if (q->kind == LQ_CONFIG_OBSTACLE_CYLINDER) {
+                double e = a == q->cylinder.axis ? 0.5 * q->cylinder.height : q->cylinder.radius;
+                b[a] = q->cylinder.center[a] - e;
+                b[a + 3] = q->cylinder.center[a] + e;
+            }
+        }
+    }
     int n[3] = {s->nx, s->ny, s->nz};
     for (int a = 0; a < 3; a++) {
         double ext = n[a] * s->h;
@@ -1578,6 +1636,29 @@ static void lq_pls_window_place(lq_pls *s, const int d[3])
     }
 }
 
+/* §5.3: the world-placed static solids and sources[] for the window's placement, rebuilt
+ * (not shifted: what enters the window was never in it) on the host with start-up's own
+ * rasterisers (lq_pls_static_sdf, lq_plssource_place), so the window's fields are those a
+ * fixed grid at its placement has; uploaded (into sdf_static with moving objects, which
+ * lq_plsobject_update then merges) and, for voxelised solids, reinitialised to a distance
+ * as at start-up. phin is free (the window's scratch). */
+static int lq_pls_window_statics(lq_pls *s)
+{
+    if (!s->win_static && !s->sources) return LQ_OK;
+    size_t n = (size_t)s->nx * s->ny * s->nz;
+    if (!s->win_sdf && !(s->win_sdf = lq_alloc(n * sizeof *s->win_sdf))) return LQ_ESIM;
+    bool any = false, voxels = false;
+    int rc = s->win_static ? lq_pls_static_sdf(s, s->cfg, s->win_sdf, &any, &voxels) : LQ_OK;
+    if (!rc && s->sources)
+        rc =
+            lq_plssource_place(&s->plssource, s->cfg, s->origin, s->win_static ? s->win_sdf : NULL);
+    if (rc || !s->win_static) return rc;
+    rc = lq_field_upload(s->moving ? &s->sdf_static : &s->sdf, s->win_sdf);
+    if (!rc && s->sdf_reinit)
+        rc = lq_reinit(&s->reinit, &s->sdf, &s->phin, &s->reinit_params, NULL);
+    return rc;
+}
+
 /* One field moved by d into its scratch twin, then swapped. */
 static int lq_pls_window_field(lq_pls *s, lq_field *f, lq_field *scratch, const int d[3], int mode,
                                float fill, int wall)
@@ -1601,7 +1682,9 @@ static int lq_pls_window_move(lq_pls *s, const int d[3], const int box[6])
     for (int a = 0; a < 3; a++)
         cut = cut || (d[a] > 0 && box[a] < d[a]) || (d[a] < 0 && box[a + 3] >= n[a] + d[a]);
     double before = 0, after = 0;
-    if (cut) rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, NULL, (float)s->h, &before, &bad);
+    if (cut)
+        rc =
+            lq_plsforce_volume_pl(&s->plsforce, &s->phi, lq_pls_sdf(s), (float)s->h, &before, &bad);
     float air = s->reinit_params.band * (float)s->h;
     if (!rc) rc = lq_pls_window_field(s, &s->phi, &s->phin, d, LQ_PLSWINDOW_FILL, air, -1);
     if (!rc) rc = lq_pls_window_field(s, &s->u, &s->un, d, LQ_PLSWINDOW_CLAMP, 0, 0);
@@ -1615,34 +1698,94 @@ static int lq_pls_window_move(lq_pls *s, const int d[3], const int box[6])
                                     LQ_PLSPARTICLES_STRIDE, LQ_PLSPARTICLES_R, d, (float)s->h);
     if (rc) return rc;
     lq_pls_window_place(s, d);
-    if (s->moving) rc = lq_plsobject_update(&s->plsobject, s->t, NULL, &s->sdf);
+    rc = lq_pls_window_statics(s);
+    if (!rc && s->moving)
+        rc = lq_plsobject_update(&s->plsobject, s->t, s->has_static ? &s->sdf_static : NULL,
+                                 &s->sdf);
+    /* φ into the solids the window uncovered (§5.5.2, as each step leaves it) */
+    if (!rc && s->objects)
+        rc = lq_plsobject_extrap_phi(&s->plsobject, &s->phi, &s->sdf, LQ_PLS_PHI_LAYERS);
+    if (!rc && s->objects && (s->win_static || s->moving)) /* §5.5.1 inside them, as step 7 */
+        rc = lq_extrap_object_bc(&s->extrap, &s->u, &s->v, &s->w, s->separation ? &s->phi : NULL,
+                                 &s->sdf, s->plsobject.vel, &s->extrap_params);
     if (!rc) /* the dead ones dropped (and those now inside an object) */
         rc = lq_plsparticles_delete(&s->plsparticles, ps, &s->phi, lq_pls_sdf(s),
                                     &s->plsparticles_params);
     if (!rc && cut) {
-        rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, NULL, (float)s->h, &after, &bad);
+        rc = lq_plsforce_volume_pl(&s->plsforce, &s->phi, lq_pls_sdf(s), (float)s->h, &after, &bad);
         s->win_out_volume += (before - after) * s->cellv;
     }
     return rc;
 }
 
-/* §5.3: where the liquid's box (its φ < 0 cells, one small read) comes within the margin
- * of a face, the window moves by whole cells to centre it on that axis, within the
- * domain. */
-static int lq_pls_window(lq_pls *s)
+/* §5.3: the inlets open now or within the next pls.window.every steps, their box into pin
+ * (window cells, [0..2] low, [3..5] high; pin[0] > pin[3]: none): the window holds them
+ * while they pour (an inlet outside it would deliver nothing). Their boxes: the shape's
+ * (win_pin, world m), a mesh's its cells' in the window. */
+static void lq_pls_window_pin(const lq_pls *s, double dt, int pin[6])
 {
-    int box[LQ_PLSWINDOW_BOX], n[3] = {s->nx, s->ny, s->nz}, d[3] = {0, 0, 0};
+    const lq_plssource_ops *o = &s->plssource;
+    double until = s->t + dt * s->win_every;
+    pin[0] = 1, pin[3] = 0;
+    for (int e = 0; e < o->n; e++) {
+        const lq_plssource_item *it = &o->item[e];
+        if (it->kind != LQ_PLSSOURCE_ITEM_INLET || it->state == LQ_PLSSOURCE_CLOSED ||
+            it->start > until || it->stop <= s->t)
+            continue;
+        int lo[3], hi[3];
+        bool shape = isfinite(s->win_pin[e][0]);
+        for (int a = 0; a < 3; a++) {
+            lo[a] = shape ? (int)floor((s->win_pin[e][a] - s->origin[a]) / s->h) : it->lo[a];
+            hi[a] = shape ? (int)ceil((s->win_pin[e][a + 3] - s->origin[a]) / s->h) - 1 : it->hi[a];
+        }
+        if (lo[0] > hi[0] || lo[1] > hi[1]) continue; /* a mesh outside the window */
+        if (s->nz == 1) lo[2] = hi[2] = 0;
+        bool none = pin[0] > pin[3];
+        for (int a = 0; a < 3; a++) {
+            pin[a] = none ? lo[a] : LQ_MIN(pin[a], lo[a]);
+            pin[a + 3] = none ? hi[a] : LQ_MAX(pin[a + 3], hi[a]);
+        }
+    }
+}
+
+/* §5.3: where the liquid's box (its φ < 0 cells, one small read; with the pinned inlets'
+ * boxes) comes within the margin of a face, the window moves by whole cells along that
+ * axis, within the domain: to centre the box when it fits between the margins, else (a
+ * stream longer than the window) to put the end that grew more since the last check (the
+ * front) at its margin, leaving the other end behind (window_out_volume), but never an
+ * open inlet. */
+static int lq_pls_window(lq_pls *s, double dt)
+{
+    int box[LQ_PLSWINDOW_BOX], pin[6] = {1, 0, 0, 0, 0, 0}, n[3] = {s->nx, s->ny, s->nz};
+    int d[3] = {0, 0, 0};
     int rc = lq_plswindow_box(&s->plswindow, &s->phi, box);
-    if (rc || box[0] > box[3]) return rc; /* no liquid: the window stays */
+    if (!rc && s->sources) lq_pls_window_pin(s, dt, pin);
+    bool pinned = pin[0] <= pin[3], liquid = box[0] <= box[3];
+    for (int a = 0; a < 6 && pinned; a++) /* the box with the pinned inlets */
+        box[a] = !liquid ? pin[a] : a < 3 ? LQ_MIN(box[a], pin[a]) : LQ_MAX(box[a], pin[a]);
+    if (rc || (!liquid && !pinned)) return rc; /* no liquid: the window stays */
     bool move = false;
     for (int a = 0; a < 3; a++) {
         int lo = box[a], hi = box[a + 3], m = s->win_margin;
+        long long wlo = s->win_off[a] + lo, whi = s->win_off[a] + hi, off;
+        bool had = s->win_seen, fits = hi - lo + 1 <= n[a] - 2 * m;
+        long long glo = had ? s->win_seen_box[a] - wlo : 0,
+                  ghi = had ? whi - s->win_seen_box[a + 3] : 0;
+        s->win_seen_box[a] = wlo;
+        s->win_seen_box[a + 3] = whi;
         if (lo >= m && hi <= n[a] - 1 - m) continue;
-        long long off = s->win_off[a] + (long long)((lo + hi + 1) / 2 - n[a] / 2);
+        if (fits)
+            off = s->win_off[a] + (long long)((lo + hi + 1) / 2 - n[a] / 2);
+        else /* the front at its margin */
+            off = ghi >= glo ? whi - (n[a] - 1 - m) : wlo - m;
+        if (pinned) /* the open inlets stay inside */
+            off = LQ_MAX(s->win_off[a] + pin[a + 3] - (n[a] - 1),
+                         LQ_MIN(s->win_off[a] + pin[a], off));
         off = LQ_MAX(s->win_min[a], LQ_MIN(s->win_max[a], off));
         d[a] = (int)(off - s->win_off[a]);
         move = move || d[a] != 0;
     }
+    s->win_seen = true;
     return move ? lq_pls_window_move(s, d, box) : LQ_OK;
 }
 
@@ -1657,7 +1800,7 @@ static int lq_pls_step(lq_pls *s, double dt)
     /* §5.3: the window follows the liquid, by whole cells (before `lab` is taken: its
      * compaction of the particles swaps their buffers) */
     if (s->window && s->step % s->win_every == 0)
-        LQ_STAGE(rc, c, "window moved (§5.3)", lq_pls_window(s));
+        LQ_STAGE(rc, c, "window moved (§5.3)", lq_pls_window(s, dt));
     lq_field *lab = &ps->part[1 - ps->cur]; /* §5.5.3's labels: the unused particle buffer */
     /* §4.1: the control particles at t + dt, binned */
     if (s->control) LQ_STAGE(rc, c, "control particles binned", lq_pls_control_bin(s, dt));
@@ -2002,9 +2145,10 @@ static int lq_pls_texture_ckpt(lq_pls *s, FILE *f, bool save)
  * is applied as one move of the grid-relative state outside the fields (the fields and
  * particles are saved as they are in the window). */
 typedef struct lq_pls_window_rec {
-    int32_t off[3], pad;
+    int32_t off[3], seen;
     double out_volume;
     int64_t out_particles;
+    int64_t seen_box[6];
 } lq_pls_window_rec;
 
 static int lq_pls_window_ckpt(lq_pls *s, FILE *f, bool save)
@@ -2012,8 +2156,12 @@ static int lq_pls_window_ckpt(lq_pls *s, FILE *f, bool save)
     long long out = 0;
     int rc = save ? lq_plswindow_take_out(&s->plswindow, &out) : LQ_OK;
     s->win_out_particles += out;
-    lq_pls_window_rec r = {
-        {s->win_off[0], s->win_off[1], s->win_off[2]}, 0, s->win_out_volume, s->win_out_particles};
+    lq_pls_window_rec r = {{s->win_off[0], s->win_off[1], s->win_off[2]},
+                           s->win_seen,
+                           s->win_out_volume,
+                           s->win_out_particles,
+                           {0}};
+    memcpy(r.seen_box, s->win_seen_box, sizeof r.seen_box);
     if (!rc) rc = save ? lq_checkpoint_put(f, &r, sizeof r) : lq_checkpoint_get(f, &r, sizeof r);
     if (rc || save) return rc;
     int d[3];
@@ -2025,7 +2173,10 @@ static int lq_pls_window_ckpt(lq_pls *s, FILE *f, bool save)
     lq_pls_window_place(s, d);
     s->win_out_volume = r.out_volume;
     s->win_out_particles = r.out_particles;
-    return LQ_OK;
+    s->win_seen = r.seen != 0;
+    memcpy(s->win_seen_box, r.seen_box, sizeof r.seen_box);
+    /* the static solids and sources of that placement (the sources' state loaded before) */
+    return d[0] || d[1] || d[2] ? lq_pls_window_statics(s) : LQ_OK;
 }
 
 typedef struct lq_pls_scalars {

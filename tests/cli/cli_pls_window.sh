@@ -90,10 +90,10 @@ bad "margin half the window" "7:13" "margin.*half the window" "$base
 pls:
   window:
     margin: 16"
-bad "static obstacles" "6:11" "cannot yet carry static obstacles" "$base
+bad "texture particles" "6:11" "cannot yet carry pls.texture" "$base
 pls:
   window: {margin: 4}
-obstacles: [{box: {min: [0.1, 0.9, 0], max: [0.2, 1.0, 0.01]}}]"
+  texture: {}"
 
 echo "$checks checks, $fails failed"
 [[ $fails -eq 0 ]]

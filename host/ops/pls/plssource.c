@@ -181,12 +181,17 @@ static void lq_plssource_faces_of(lq_plssource_set *o, int e, const int *rid, co
 {
     int nx = o->nx, ny = o->ny, nz = o->nz;
     lq_plssource_item *it = &o->item[e];
+    for (int a = 0; a < 3; a++) it->lo[a] = 1 << 30, it->hi[a] = -1;
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++)
             for (int i = 0; i < nx; i++) {
-                int c = LQ_MAC_CELL(i, j, k, nx, ny);
+                int c = LQ_MAC_CELL(i, j, k, nx, ny), x[3] = {i, j, k};
                 if ((rid[c] & 0xff) != e + 1 || ed[c] > 0) continue;
                 it->cells++;
+                for (int a = 0; a < 3; a++) {
+                    it->lo[a] = LQ_MIN(it->lo[a], x[a]);
+                    it->hi[a] = LQ_MAX(it->hi[a], x[a]);
+                }
                 for (int s = 0; s < (nz > 1 ? 6 : 4); s++) {
                     int a = i + (s == 0 ? -1 : s == 1), b = j + (s == 2 ? -1 : s == 3),
                         q = k + (s == 4 ? -1 : s == 5);
@@ -259,9 +264,10 @@ static int lq_plssource_item_of(lq_plssource_set *o, const lq_config *cfg, int i
     return rc;
 }
 
-/* Every item's region into rid, ed, sd; then the inlets' faces and the regions' checks. */
+/* Every item's region into rid, ed, sd; then the inlets' faces and (unless placing a
+ * moved grid) the regions' checks. */
 static int lq_plssource_regions(lq_plssource_set *o, const lq_config *cfg, const double origin[3],
-                                const float *solid0, int *rid, float *ed, float *sd)
+                                const float *solid0, bool placing, int *rid, float *ed, float *sd)
 {
     size_t n = (size_t)o->nx * o->ny * o->nz;
     unsigned char *in = lq_alloc(n), *scratch = lq_alloc(n);
@@ -280,6 +286,7 @@ static int lq_plssource_regions(lq_plssource_set *o, const lq_config *cfg, const
         if (it->kind == LQ_PLSSOURCE_ITEM_INLET) lq_plssource_faces_of(o, i, rid, ed, solid0);
         for (size_t c = 0; c < n && it->kind == LQ_PLSSOURCE_ITEM_OUTLET; c++)
             it->cells += ((rid[c] >> 8) & 0xff) == i + 1 && sd[c] <= 0;
+        if (placing) continue;
         if (it->kind != LQ_PLSSOURCE_ITEM_LEVEL && it->cells == 0)
             rc = lq_config_error(cfg, q->at_kind,
                                  "the %s's shape holds no cell centre (outside the grid, inside "
@@ -313,8 +320,39 @@ int lq_plssource_read(const lq_config *cfg, int nx, int ny, int nz, float h, con
     o->sd = rc ? NULL : lq_alloc(n * sizeof *o->sd);
     if (!rc && (!o->rid || !o->ed || !o->sd)) rc = LQ_ESIM;
     for (size_t c = 0; c < n && !rc; c++) o->ed[c] = o->sd[c] = LQ_PLSSOURCE_FAR;
-    if (!rc) rc = lq_plssource_regions(o, cfg, origin, solid0, o->rid, o->ed, o->sd);
+    if (!rc) rc = lq_plssource_regions(o, cfg, origin, solid0, false, o->rid, o->ed, o->sd);
     if (rc) lq_plssource_set_free(o);
+    return rc;
+}
+
+int lq_plssource_place(lq_plssource_ops *o, const lq_config *cfg, const double origin[3],
+                       const float *solid0)
+{
+    size_t n = (size_t)o->nx * o->ny * o->nz;
+    lq_plssource_set set = {.nx = o->nx,
+                            .ny = o->ny,
+                            .nz = o->nz,
+                            .h = o->h,
+                            .n = o->n,
+                            .facea = o->facea,
+                            .inlets = o->inlets};
+    for (int i = 0; i < o->n; i++) { /* the state kept, the geometry the new grid's */
+        lq_plssource_item *it = &set.item[i];
+        *it = o->item[i];
+        it->cells = 0;
+        it->area = 0;
+        memset(it->open, 0, sizeof it->open);
+        const lq_config_source *q = &cfg->sources[i];
+        if (it->kind == LQ_PLSSOURCE_ITEM_LEVEL) it->level = q->outlet.region.level - origin[1];
+    }
+    set.rid = lq_calloc(n, sizeof *set.rid);
+    set.ed = lq_alloc(n * sizeof *set.ed);
+    set.sd = lq_alloc(n * sizeof *set.sd);
+    int rc = set.rid && set.ed && set.sd ? LQ_OK : LQ_ESIM;
+    for (size_t c = 0; c < n && !rc; c++) set.ed[c] = set.sd[c] = LQ_PLSSOURCE_FAR;
+    if (!rc) rc = lq_plssource_regions(&set, cfg, origin, solid0, true, set.rid, set.ed, set.sd);
+    if (!rc) rc = lq_plssource_add(o, &set);
+    lq_plssource_set_free(&set);
     return rc;
 }
 
@@ -432,8 +470,8 @@ static void lq_plssource_row(lq_plssource_ops *o, int e, double t, bool *opening
         mode = want ? LQ_PLSSOURCE_ACT : LQ_PLSSOURCE_IDLE;
     } else if (want && it->state != LQ_PLSSOURCE_CLOSED) {
         *opening = *opening || it->state == LQ_PLSSOURCE_WAITING;
-        double f = fmax(lq_timefn_eval(&it->profile, t - it->start), 0); /* no suction */
-        double speed = it->by_flow ? f / it->area : f;
+        double f = fmax(lq_timefn_eval(&it->profile, t - it->start), 0);    /* no suction */
+        double speed = it->by_flow ? (it->area > 0 ? f / it->area : 0) : f; /* 0: outside */
         it->flux = speed * it->area;
         for (int a = 0; a < 3; a++) row[LQ_PLSSOURCE_VEL + a] = (float)(it->dir[a] * speed);
         mode = LQ_PLSSOURCE_ACT;

@@ -23,6 +23,12 @@
 int lq_plssource_read(const lq_config *cfg, int nx, int ny, int nz, float h, const double origin[3],
                       const float *solid0, lq_plssource_set *set);
 void lq_plssource_set_free(lq_plssource_set *set);
+/* The regions placed again on the grid at `origin` (the moving window, §5.3), as
+ * lq_plssource_read places them (solid0 as there), and uploaded; each item keeps its state
+ * (open, closed, what it delivered), its cells, open faces and area are the new grid's. A
+ * region outside the grid is no error here: it has no cell and acts on none. */
+int lq_plssource_place(lq_plssource_ops *o, const lq_config *cfg, const double origin[3],
+                       const float *solid0);
 /* Device bytes lq_plssource_ops_init allocates (with_solid: the set has inlets). */
 size_t lq_plssource_ops_bytes(int nx, int ny, int nz, bool with_solid);
 /* The fields (with_solid: the projection's solid field, for inlets) and the kernels; no

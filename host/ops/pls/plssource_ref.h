@@ -38,7 +38,10 @@
  * volume is the outlets' removal, summed in the volume measure's fixed-point cell fractions: exact.
  *
  * Regions are static (an inlet or outlet does not move); the open faces are counted
- * against the static obstacles, not moving ones.
+ * against the static obstacles, not moving ones. A grid that moves (pls.window) places the
+ * regions again for its new origin (lq_plssource_place): the items keep their state, and
+ * a region the grid no longer holds has no cell (it acts on none; an inlet's flux is then
+ * 0, which is why the window keeps open inlets inside it).
  */
 #ifndef LQ_HOST_PLSSOURCE_REF_H
 #define LQ_HOST_PLSSOURCE_REF_H
@@ -63,6 +66,7 @@ typedef struct lq_plssource_item {
     lq_timefn profile; /* over τ = t − start */
     double open[6]; /* open faces' area on the region's −x, +x, −y, +y, −z, +z sides (m²) */
     double area;    /* the area dir leaves through (m²) */
+    int lo[3], hi[3]; /* its cells' box in the grid (lo > hi: none) */
     /* the state a checkpoint keeps */
     int state;          /* LQ_PLSSOURCE_WAITING, _OPEN, _CLOSED */
     double c_on, c_off; /* m³: the liquid in its cells before it opened, as it closed (−1
