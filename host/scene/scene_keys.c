@@ -644,6 +644,14 @@ const lq_key lq_scene_keys[] = {
             "Donor-cell share γ of eq. 2's convective terms: 0 is the paper's centred "
             "differences (unstable for nearly inviscid flow: a dam break blew up), 1 fully "
             "upwinded (stable, first order)."),
+    K_ENUM("mac.advection", 0, MAC, "donor|limited", "donor",
+           "How eq. 2's convective terms are differenced. `donor`: centred, plus `mac.upwind` "
+           "of the donor-cell diffusion (at 1, first-order upwinding: a numerical viscosity of "
+           "about |u|·δx/2, which swamps `mac.viscosity`). `limited`: second order, Sweby's "
+           "flux-limited Lax-Wendroff with the monotonized-central limiter (donor cell only at "
+           "extrema and jumps); `mac.upwind` does not apply and may not be written with it. "
+           "Measured on a Taylor-Green vortex: docs/VALIDATION.md, `mac` advection. "
+           "Unchanged by `mac.preset`."),
     K_ENUM("mac.pressure", 0, MAC, "red-black|jacobi|mgpcg", "mgpcg",
            "The pressure iteration of eq. 5-9: red-black ordered sweeps, weighted Jacobi, or "
            "mgpcg: the same equations (their fixed point, with the surface conditions and "
