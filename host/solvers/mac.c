@@ -1205,15 +1205,17 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
     return LQ_OK;
 }
 
-/* The longest step allowed now: eq. 3's CFL and the viscous limit (lq_momentum_dt, at
- * most a quarter frame), the fall of a resting fluid under gravity through cfl·dx, and the
- * bodies' own limit. */
+/* The longest step allowed now: eq. 3's CFL (at most LQ_MOMENTUM_LIMITED_CFL with
+ * mac.advection: limited) and the viscous limit (lq_momentum_dt, at most a quarter frame), the fall
+ * of a resting fluid under gravity through cfl·dx, and the bodies' own limit. */
 static int lq_mac_dt(lq_mac *s, float *dt)
 {
     float h = (float)s->dx;
     lq_momentum_params mp = {.dt = 0, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu};
-    int rc = lq_momentum_dt(&s->momentum, &s->momentum_state, &mp, (float)s->cfl,
-                            (float)(0.25 / s->fps), dt);
+    /* mac.advection: limited is its full second-order self up to a Courant number of ½ */
+    float cfl = (float)s->cfl;
+    if (s->advection == LQ_MOMENTUM_LIMITED) cfl = fminf(cfl, LQ_MOMENTUM_LIMITED_CFL);
+    int rc = lq_momentum_dt(&s->momentum, &s->momentum_state, &mp, cfl, (float)(0.25 / s->fps), dt);
     if (rc) return rc;
     double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
     if (gmag > 0) *dt = (float)fmin(*dt, sqrt(2 * s->cfl * s->dx / gmag));

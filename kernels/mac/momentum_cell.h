@@ -21,17 +21,21 @@
  * The convective fluxes (mac.advection). Each edge flux above is centred: r (qL + qR)/2
  * for transport velocity r between the values qL (low side) and qR. `donor` (the default)
  * subtracts γ ½ |r| (qR − qL) (mac.upwind γ; at 1 donor-cell upwinding, first order, a
- * numerical viscosity of about ½ |u| δ (1 − |u| δt/δ)). `limited` subtracts instead
- * D = ½ |r| ((qR − qL) − (1 − C) mc(Δup, qR − qL)), C = |r| δt/δ, Δup the difference one
- * face further upwind (qL − qLL for r ≥ 0, qRR − qR else), mc the monotonized-central
- * limiter: Sweby's (1984) flux-limited Lax–Wendroff, second order where the field is
- * smooth, donor cell at extrema and jumps (TVD in 1D for C ≤ 1). It reads the same
- * faces as donor cell plus the face two away on each side along the flux's axis, with
- * the same rule at the grid's edge (past it, the last face inside: zero gradient, which
- * makes the limiter donor cell there). Faces next to air, obstacles and walls read what
- * donor cell reads there: the air band's extrapolated faces, the obstacle mirrors of
- * §3.2.1, 0 in the air beyond the band; which faces move, Gates' open pairs and hanging
- * cells are the same for both schemes.
+ * numerical viscosity of about ½ |u| δ). `limited` subtracts instead
+ * D = ½ |r| ((qR − qL) − w mc(Δup, qR − qL)), Δup the difference one face further upwind
+ * (qL − qLL for r ≥ 0, qRR − qR else), mc the monotonized-central limiter: the limited
+ * second-order upwind (MUSCL) flux, donor cell at extrema and jumps, with w = 1 up to a
+ * Courant number C = |r| δt/δ of ½ (the solver keeps its step there,
+ * LQ_MOMENTUM_LIMITED_CFL) and less above (lq_momentum_limited_d). Not Lax–Wendroff's
+ * w = 1 − C: its time correction assumes q_t = −(u·∇)q, but the pressure makes a steady
+ * vortex's q_t 0, so that term only diffuses (ν ≈ |u|² δt/2: a Taylor–Green vortex at
+ * C 0.9 lost energy at half donor cell's rate, tests/validation/test_mac_advection.c).
+ * The scheme reads the same faces as donor cell plus the face two away on each side
+ * along the flux's axis, with the same rule at the grid's edge (past it, the last face
+ * inside: zero gradient, which makes the limiter donor cell there). Faces next to air,
+ * obstacles and walls read what donor cell reads there: the air band's extrapolated
+ * faces, the obstacle mirrors of §3.2.1, 0 in the air beyond the band; which faces move,
+ * Gates' open pairs and hanging cells are the same for both schemes.
  *
  * Which faces move: both cells in the grid, neither SOLID nor INFLOW, at least one FULL
  * or SURFACE. The others keep their value: faces touching only EMPTY (or OUTFLOW)
@@ -94,7 +98,10 @@ typedef struct lq_momentum_coef {
 
 /* mac.advection: how eq. 2's convective terms are differenced (the block above). */
 #define LQ_MOMENTUM_DONOR   0 /* centred, plus γ of the donor-cell diffusion */
-#define LQ_MOMENTUM_LIMITED 1 /* flux-limited Lax–Wendroff, monotonized-central limiter */
+#define LQ_MOMENTUM_LIMITED 1 /* limited second-order upwind, monotonized-central limiter */
+/* The Courant number the solver's step keeps under LQ_MOMENTUM_LIMITED: where C ≤ ½ the
+ * scheme is the full second-order one (see lq_momentum_limited_d) */
+#define LQ_MOMENTUM_LIMITED_CFL 0.5f
 
 /* Index of the face of axis a on the low side of cell (i, j, k). */
 LQ_INLINE int lq_momentum_face(int a, int i, int j, int k, int nx, int ny)
@@ -180,16 +187,21 @@ LQ_INLINE float lq_momentum_mc(float up, float loc)
 }
 
 /* The diffusive part D of the flux through one edge under LQ_MOMENTUM_LIMITED: the flux is
- * the centred r (qL + qR)/2 minus D, D = ½ |r| ((qR − qL) − (1 − |r| δt/δ) mc(Δup, qR − qL)),
- * Δup the difference one face upwind (qL − qLL for r ≥ 0, qRR − qR else); dtid = δt/δ.
- * The limiter at 0 leaves donor cell's ½ |r| (qR − qL); at 1 it is Lax–Wendroff's ½ |r|²
- * δt/δ (qR − qL). */
+ * the centred r (qL + qR)/2 minus D, D = ½ |r| ((qR − qL) − w(C) mc(Δup, qR − qL)),
+ * C = |r| δt/δ (dtid = δt/δ), Δup the difference one face upwind (qL − qLL for r ≥ 0,
+ * qRR − qR else). The limiter at 0 leaves donor cell's ½ |r| (qR − qL). w = 1 (C ≤ ½) is
+ * the limited second-order upwind flux (MUSCL with the MC slope), total-variation
+ * diminishing in 1D with forward Euler for C ≤ ½; above ½, w = max(1 − C, 3 − 4C), the
+ * larger of two tangents of (1 − C)/C, stays under that bound's w ≤ (1 − C)/C without a
+ * division (1 − C is Lax–Wendroff's weight: Sweby 1984). */
 LQ_INLINE float lq_momentum_limited_d(float r, float ql, float qr, float qll, float qrr, float dtid)
 {
     float ar = LQ_FABSF(r);
     float loc = qr - ql, up = r >= 0.0f ? ql - qll : qrr - qr;
-    float wt = 1.0f - ar * dtid;
-    if (wt < 0.0f) wt = 0.0f; /* a Courant number above 1: donor cell */
+    float c = ar * dtid, wt = 1.0f - c, w2 = 3.0f - 4.0f * c;
+    if (w2 > wt) wt = w2;
+    if (wt > 1.0f) wt = 1.0f;
+    if (wt < 0.0f) wt = 0.0f;
     return 0.5f * ar * (loc - wt * lq_momentum_mc(up, loc));
 }
 
