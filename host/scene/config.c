@@ -686,7 +686,10 @@ static void lq_config_read_mac(const lq_scene *s, lq_config *c)
     /* mac.preset: the paper's switches as defaults, a switch written in the scene wins */
     m->preset_paper = lq_config_word(s, "liquidcl|paper", "mac.preset") == 1;
     bool paper = m->preset_paper;
-    m->upwind = paper && !lq_scene_has(s, "mac.upwind") ? 0.0 : lq_scene_float(s, "mac.upwind");
+    m->has_upwind = lq_scene_has(s, "mac.upwind");
+    m->upwind = paper && !m->has_upwind ? 0.0 : lq_scene_float(s, "mac.upwind");
+    m->advection = lq_config_word(s, "donor|limited", "mac.advection");
+    m->at_advection = lq_scene_at(s, "mac.advection");
     m->pressure = paper && !lq_scene_has(s, "mac.pressure")
                       ? 0 /* red-black, §3.1 */
                       : lq_config_word(s, "red-black|jacobi|mgpcg", "mac.pressure");

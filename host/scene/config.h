@@ -401,7 +401,10 @@ enum { LQ_CONFIG_SURFACE_MARKERS, LQ_CONFIG_SURFACE_HEIGHTFIELD, LQ_CONFIG_SURFA
 typedef struct lq_config_mac {
     bool preset_paper; /* mac.preset: paper (else liquidcl), already applied below */
     double viscosity, upwind;
-    int pressure; /* mac.pressure: 0 red-black, 1 jacobi, 2 mgpcg */
+    bool has_upwind;                   /* mac.upwind written in the scene */
+    int advection;                     /* mac.advection: 0 donor, 1 limited */
+    const lq_scene_node *at_advection; /* where mac.advection was written, or NULL */
+    int pressure;                      /* mac.pressure: 0 red-black, 1 jacobi, 2 mgpcg */
     bool has_beta0;
     double beta0;
     int max_sweeps;

@@ -644,6 +644,16 @@ const lq_key lq_scene_keys[] = {
             "Donor-cell share γ of eq. 2's convective terms: 0 is the paper's centred "
             "differences (unstable for nearly inviscid flow: a dam break blew up), 1 fully "
             "upwinded (stable, first order)."),
+    K_ENUM("mac.advection", 0, MAC, "donor|limited", "donor",
+           "How eq. 2's convective terms are differenced. `donor`: centred, plus `mac.upwind` "
+           "of the donor-cell diffusion (at 1, first-order upwinding: a numerical viscosity of "
+           "about speed × δx/2, which swamps `mac.viscosity`). `limited`: second-order upwind "
+           "fluxes with the monotonized-central limiter (donor cell only at extrema and "
+           "jumps), the step's Courant number held at 0.5 (more steps where speed sets it); "
+           "`mac.upwind` does not apply and may not be written with it. On a Taylor-Green "
+           "vortex ν_eff is 0.33 × U·δx/2 with donor, 0.002 with limited at 32 cells "
+           "(docs/VALIDATION.md, `mac` advection); less damping also leaves more late motion "
+           "after a splash (drop splash: 0.097 J against 0.060 J). Unchanged by `mac.preset`."),
     K_ENUM("mac.pressure", 0, MAC, "red-black|jacobi|mgpcg", "mgpcg",
            "The pressure iteration of eq. 5-9: red-black ordered sweeps, weighted Jacobi, or "
            "mgpcg: the same equations (their fixed point, with the surface conditions and "

@@ -14,7 +14,8 @@
  *      in the EMPTY cells for step 6: kernels/mac/pressure_cell.h), Gates' surface
  *      velocities, inflow and outflow faces, then the obstacle mirrors (§3.2.1; in this
  *      order, so walls mirror the surface's velocities), two-way bodies' faces last;
- *   5. ũ, ṽ, w̃ by eq. 2 (explicit, donor-cell upwinding by mac.upwind);
+ *   5. ũ, ṽ, w̃ by eq. 2 (explicit; convection by donor-cell upwinding, mac.upwind, or
+ *      the limited second-order scheme, mac.advection: limited);
  *   6. the pressure iteration of eq. 5–9 (red-black or Jacobi) to ε;
  *   7. the surface conditions again, the air band, free-slip ghosts for the tracker;
  *   8. the surface tracker moves (second-order Runge–Kutta through the staggered
@@ -73,6 +74,7 @@ typedef struct lq_mac {
     lq_ctx *ctx;
     int nx, ny, nz, per_cell;
     double dx, origin[3], g[3], cfl, fps, nu, gamma;
+    int advection; /* mac.advection: LQ_MOMENTUM_DONOR (γ = mac.upwind) or LQ_MOMENTUM_LIMITED */
     lq_field u, v, w, p, flags, bnd, mask, pos, count, region, vel;
     lq_field slip; /* all free-slip (zeros): the markers' ghosts, step 7 (lq_mac_boundaries) */
     lq_momentum_ops momentum;
@@ -420,6 +422,11 @@ static int lq_mac_config(lq_mac *s, const lq_config *cfg)
     s->max_steps = cfg->time.max_steps;
     s->nu = cfg->mac.viscosity;
     s->gamma = cfg->mac.upwind;
+    s->advection = cfg->mac.advection == 1 ? LQ_MOMENTUM_LIMITED : LQ_MOMENTUM_DONOR;
+    if (s->advection == LQ_MOMENTUM_LIMITED && cfg->mac.has_upwind)
+        return lq_config_error(cfg, cfg->mac.at_advection,
+                               "mac.upwind is the donor scheme's share of upwinding and does "
+                               "nothing with mac.advection: limited; remove one of the two");
     s->per_cell = cfg->mac.particles;
     if (s->per_cell == 0) s->per_cell = s->nz == 1 ? 4 : 8;
     return LQ_OK;
@@ -1028,12 +1035,17 @@ static int lq_mac_surface_pressure(lq_mac *s, double dt)
     return rc;
 }
 
-/* 5. ũ, ṽ, w̃ by eq. 2 (explicit: donor-cell convection, viscosity, g). */
+/* 5. ũ, ṽ, w̃ by eq. 2 (explicit: convection by mac.advection, viscosity, g). */
 static int lq_mac_momentum(lq_mac *s, double dt)
 {
     float h = (float)s->dx, g3[3] = {(float)s->g[0], (float)s->g[1], (float)s->g[2]};
-    lq_momentum_params mp = {
-        .dt = (float)dt, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu, .gamma = (float)s->gamma};
+    lq_momentum_params mp = {.dt = (float)dt,
+                             .dx = h,
+                             .dy = h,
+                             .dz = h,
+                             .nu = (float)s->nu,
+                             .gamma = (float)s->gamma,
+                             .advection = s->advection};
     memcpy(mp.g, g3, sizeof g3);
     int rc = lq_momentum_step(&s->momentum, &s->momentum_state, &mp);
     if (rc) return rc;
@@ -1193,15 +1205,17 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
     return LQ_OK;
 }
 
-/* The longest step allowed now: eq. 3's CFL and the viscous limit (lq_momentum_dt, at
- * most a quarter frame), the fall of a resting fluid under gravity through cfl·dx, and the
- * bodies' own limit. */
+/* The longest step allowed now: eq. 3's CFL (at most LQ_MOMENTUM_LIMITED_CFL with
+ * mac.advection: limited) and the viscous limit (lq_momentum_dt, at most a quarter frame), the fall
+ * of a resting fluid under gravity through cfl·dx, and the bodies' own limit. */
 static int lq_mac_dt(lq_mac *s, float *dt)
 {
     float h = (float)s->dx;
     lq_momentum_params mp = {.dt = 0, .dx = h, .dy = h, .dz = h, .nu = (float)s->nu};
-    int rc = lq_momentum_dt(&s->momentum, &s->momentum_state, &mp, (float)s->cfl,
-                            (float)(0.25 / s->fps), dt);
+    /* mac.advection: limited is its full second-order self up to a Courant number of ½ */
+    float cfl = (float)s->cfl;
+    if (s->advection == LQ_MOMENTUM_LIMITED) cfl = fminf(cfl, LQ_MOMENTUM_LIMITED_CFL);
+    int rc = lq_momentum_dt(&s->momentum, &s->momentum_state, &mp, cfl, (float)(0.25 / s->fps), dt);
     if (rc) return rc;
     double gmag = sqrt(s->g[0] * s->g[0] + s->g[1] * s->g[1] + s->g[2] * s->g[2]);
     if (gmag > 0) *dt = (float)fmin(*dt, sqrt(2 * s->cfl * s->dx / gmag));

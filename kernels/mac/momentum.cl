@@ -8,7 +8,8 @@
  * work-item per (NX + 1) × (NY + 1) × (NZ + 1) point, each doing the u, v and w face
  * (and, for the boundary, the cell) whose low corner it is, where they exist.
  * momentum_step_rows (what a CPU device runs instead of momentum_step) does the same
- * faces row by row as vectors, bit for bit (see it below).
+ * faces row by row as vectors, bit for bit (see it below), for donor cell only: the
+ * launcher runs momentum_step for mac.advection: limited on every device.
  * momentum_step reads the old arrays and writes new ones; momentum_boundary works in
  * place (race-free: see momentum_cell.h). momentum_max: one work-item per LQ_MOMENTUM_BLOCK
  * faces, one atomic max of the bits into smax[slot] (zeroed by the host).
@@ -18,10 +19,10 @@ kernel void momentum_step(global const float *u, global const float *v, global c
                           global const float *p, global const uchar *flags, global float *un,
                           global float *vn, global float *wn, float idx, float idy, float idz,
                           float vx, float vy, float vz, float gx, float gy, float gz, float dt,
-                          float gamma)
+                          float gamma, int limited)
 {
     int i = get_global_id(0), j = get_global_id(1), k = get_global_id(2);
-    lq_momentum_coef cf = {idx, idy, idz, vx, vy, vz, gx, gy, gz, dt, gamma};
+    lq_momentum_coef cf = {idx, idy, idz, vx, vy, vz, gx, gy, gz, dt, gamma, limited};
     if (j < NY && k < NZ && i <= NX)
         un[LQ_MAC_U(i, j, k, NX, NY)] =
             lq_momentum_step_face(u, v, w, p, flags, 0, i, j, k, NX, NY, NZ, cf);
@@ -181,7 +182,7 @@ kernel void momentum_step_rows(global const float *u, global const float *v, glo
 {
     int r = get_global_id(0), j = r % (NY + 1), k = r / (NY + 1);
     if (k > NZ) return;
-    lq_momentum_coef cf = {idx, idy, idz, vx, vy, vz, gx, gy, gz, dt, gamma};
+    lq_momentum_coef cf = {idx, idy, idz, vx, vy, vz, gx, gy, gz, dt, gamma, LQ_MOMENTUM_DONOR};
     if (j < NY && k < NZ) lq_momentum_step_row(u, v, w, p, flags, un, 0, j, k, cf);
     if (k < NZ) lq_momentum_step_row(u, v, w, p, flags, vn, 1, j, k, cf);
     if (j < NY) lq_momentum_step_row(u, v, w, p, flags, wn, 2, j, k, cf);

@@ -18,6 +18,25 @@
  *         nearest faces, then the product (not the average of products).
  * Terms are summed in the order A_x, A_y, A_z, g, pressure, viscosity x, y, z.
  *
+ * The convective fluxes (mac.advection). Each edge flux above is centred: r (qL + qR)/2
+ * for transport velocity r between the values qL (low side) and qR. `donor` (the default)
+ * subtracts γ ½ |r| (qR − qL) (mac.upwind γ; at 1 donor-cell upwinding, first order, a
+ * numerical viscosity of about ½ |u| δ). `limited` subtracts instead
+ * D = ½ |r| ((qR − qL) − w mc(Δup, qR − qL)), Δup the difference one face further upwind
+ * (qL − qLL for r ≥ 0, qRR − qR else), mc the monotonized-central limiter: the limited
+ * second-order upwind (MUSCL) flux, donor cell at extrema and jumps, with w = 1 up to a
+ * Courant number C = |r| δt/δ of ½ (the solver keeps its step there,
+ * LQ_MOMENTUM_LIMITED_CFL) and less above (lq_momentum_limited_d). Not Lax–Wendroff's
+ * w = 1 − C: its time correction assumes q_t = −(u·∇)q, but the pressure makes a steady
+ * vortex's q_t 0, so that term only diffuses (ν ≈ |u|² δt/2: a Taylor–Green vortex at
+ * C 0.9 lost energy at half donor cell's rate, tests/validation/test_mac_advection.c).
+ * The scheme reads the same faces as donor cell plus the face two away on each side
+ * along the flux's axis, with the same rule at the grid's edge (past it, the last face
+ * inside: zero gradient, which makes the limiter donor cell there). Faces next to air,
+ * obstacles and walls read what donor cell reads there: the air band's extrapolated
+ * faces, the obstacle mirrors of §3.2.1, 0 in the air beyond the band; which faces move,
+ * Gates' open pairs and hanging cells are the same for both schemes.
+ *
  * Which faces move: both cells in the grid, neither SOLID nor INFLOW, at least one FULL
  * or SURFACE. The others keep their value: faces touching only EMPTY (or OUTFLOW)
  * cells, domain-edge faces, and faces touching SOLID or INFLOW cells (set by the
@@ -74,7 +93,15 @@ typedef struct lq_momentum_coef {
     float gx, gy, gz;    /* m/s² */
     float dt;            /* s */
     float gamma;         /* donor-cell share of the convective terms, [0, 1] (0: eq. 2) */
+    int limited;         /* 1: the limited second-order scheme (LQ_MOMENTUM_LIMITED), γ unused */
 } lq_momentum_coef;
+
+/* mac.advection: how eq. 2's convective terms are differenced (the block above). */
+#define LQ_MOMENTUM_DONOR   0 /* centred, plus γ of the donor-cell diffusion */
+#define LQ_MOMENTUM_LIMITED 1 /* limited second-order upwind, monotonized-central limiter */
+/* The Courant number the solver's step keeps under LQ_MOMENTUM_LIMITED: where C ≤ ½ the
+ * scheme is the full second-order one (see lq_momentum_limited_d) */
+#define LQ_MOMENTUM_LIMITED_CFL 0.5f
 
 /* Index of the face of axis a on the low side of cell (i, j, k). */
 LQ_INLINE int lq_momentum_face(int a, int i, int j, int k, int nx, int ny)
@@ -144,6 +171,40 @@ LQ_INLINE lq_uint lq_momentum_abs_bits(float x)
     return LQ_FLOAT_BITS(x < 0.0f ? -x : x);
 }
 
+/* The monotonized-central limiter (van Leer 1977) as a limited difference:
+ * minmod(2 up, ½ (up + loc), 2 loc), 0 where up and loc differ in sign or one is 0
+ * (φ(θ) · loc for φ(θ) = max(0, min(2θ, ½(1 + θ), 2)), θ = up / loc, without dividing). */
+LQ_INLINE float lq_momentum_mc(float up, float loc)
+{
+    if (!((up > 0.0f && loc > 0.0f) || (up < 0.0f && loc < 0.0f))) return 0.0f;
+    float a = 2.0f * up, b = 2.0f * loc, m = 0.5f * (up + loc);
+    if (loc > 0.0f) {
+        float s = a < b ? a : b;
+        return m < s ? m : s;
+    }
+    float s = a > b ? a : b;
+    return m > s ? m : s;
+}
+
+/* The diffusive part D of the flux through one edge under LQ_MOMENTUM_LIMITED: the flux is
+ * the centred r (qL + qR)/2 minus D, D = ½ |r| ((qR − qL) − w(C) mc(Δup, qR − qL)),
+ * C = |r| δt/δ (dtid = δt/δ), Δup the difference one face upwind (qL − qLL for r ≥ 0,
+ * qRR − qR else). The limiter at 0 leaves donor cell's ½ |r| (qR − qL). w = 1 (C ≤ ½) is
+ * the limited second-order upwind flux (MUSCL with the MC slope), total-variation
+ * diminishing in 1D with forward Euler for C ≤ ½; above ½, w = max(1 − C, 3 − 4C), the
+ * larger of two tangents of (1 − C)/C, stays under that bound's w ≤ (1 − C)/C without a
+ * division (1 − C is Lax–Wendroff's weight: Sweby 1984). */
+LQ_INLINE float lq_momentum_limited_d(float r, float ql, float qr, float qll, float qrr, float dtid)
+{
+    float ar = LQ_FABSF(r);
+    float loc = qr - ql, up = r >= 0.0f ? ql - qll : qrr - qr;
+    float c = ar * dtid, wt = 1.0f - c, w2 = 3.0f - 4.0f * c;
+    if (w2 > wt) wt = w2;
+    if (wt > 1.0f) wt = 1.0f;
+    if (wt < 0.0f) wt = 0.0f;
+    return 0.5f * ar * (loc - wt * lq_momentum_mc(up, loc));
+}
+
 /* Eq. 2 for the face of axis a at the low side of cell (i, j, k); returns the new
  * value (the old one where the face does not move). */
 LQ_INLINE float lq_momentum_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL float *v,
@@ -193,6 +254,20 @@ LQ_INLINE float lq_momentum_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL 
             qhi[b] = qp;
             float cm = h * (qm + q0), cp = h * (q0 + qp);
             sum = sum + (cm * cm - cp * cp) * id[b];
+            if (cf.limited) { /* the faces two away along a (zero gradient past the edge) */
+                float qmm = c[a] >= 2 ? q[lq_momentum_face(a, i - 2 * e[a][0], j - 2 * e[a][1],
+                                                           k - 2 * e[a][2], nx, ny)]
+                                      : qm;
+                float qpp = c[a] + 2 <= n[a]
+                                ? q[lq_momentum_face(a, i + 2 * e[a][0], j + 2 * e[a][1],
+                                                     k + 2 * e[a][2], nx, ny)]
+                                : qp;
+                float dtid = cf.dt * id[b];
+                float dp = lq_momentum_limited_d(cp, q0, qp, qm, qpp, dtid);
+                float dm = lq_momentum_limited_d(cm, qm, q0, qmm, qp, dtid);
+                sum = sum + (dp - dm) * id[b];
+                continue;
+            }
             /* donor cell: upwind the transported velocity by γ */
             float up = LQ_FABSF(cp) * (q0 - qp) - LQ_FABSF(cm) * (qm - q0);
             sum = sum - cf.gamma * h * up * id[b];
@@ -211,6 +286,20 @@ LQ_INLINE float lq_momentum_step_face(const LQ_GLOBAL float *u, const LQ_GLOBAL 
                          r[lq_momentum_face(b, i + e[b][0], j + e[b][1], k + e[b][2], nx, ny)]);
         float ql = h * (qlo[b] + q0), qh = h * (q0 + qhi[b]);
         sum = sum + (ql * rlo - qh * rhi) * id[b];
+        if (cf.limited) { /* the faces two away along b (zero gradient past the grid) */
+            float qll = c[b] >= 2 ? q[lq_momentum_face(a, i - 2 * e[b][0], j - 2 * e[b][1],
+                                                       k - 2 * e[b][2], nx, ny)]
+                                  : qlo[b];
+            float qhh = c[b] + 2 <= n[b] - 1
+                            ? q[lq_momentum_face(a, i + 2 * e[b][0], j + 2 * e[b][1],
+                                                 k + 2 * e[b][2], nx, ny)]
+                            : qhi[b];
+            float dtid = cf.dt * id[b];
+            float dh = lq_momentum_limited_d(rhi, q0, qhi[b], qlo[b], qhh, dtid);
+            float dl = lq_momentum_limited_d(rlo, qlo[b], q0, qll, qhi[b], dtid);
+            sum = sum + (dh - dl) * id[b];
+            continue;
+        }
         float up = LQ_FABSF(rhi) * (q0 - qhi[b]) - LQ_FABSF(rlo) * (qlo[b] - q0);
         sum = sum - cf.gamma * h * up * id[b];
     }

@@ -10,7 +10,7 @@
  *     INFLOW cells, domain-edge faces and all-EMPTY faces alone; the step on random
  *     cell kinds (40×23×19, 40×37×1, 11×9×7), open pairs and hanging cells inside the
  *     vector lanes, with both OpenCL kernels (vector rows of 16 and 8 lanes, per face),
- *     bit for bit;
+ *     bit for bit; each with donor cell (γ 0 and 1) and with mac.advection: limited;
  *  2. analytic checks (reference): uniform flow with ν > 0, g = 0, constant p stays
  *     exactly uniform; fluid at rest with p = g_y y (dyadic numbers) gives ṽ = 0 exactly;
  *     a sine shear u(y) decays by 1 − 4ν δt/δy² sin²(kδy/2); no-slip mirrors average to
@@ -173,7 +173,7 @@ static void side_get(side *s, grid *g, int out)
 
 static lq_momentum_params params(float nu, float gx, float gy, float gz)
 {
-    lq_momentum_params m = {DT, DX, DY, DZ, nu, {gx, gy, gz}, 0.0f};
+    lq_momentum_params m = {DT, DX, DY, DZ, nu, {gx, gy, gz}, 0.0f, LQ_MOMENTUM_DONOR};
     return m;
 }
 
@@ -223,6 +223,15 @@ static void test_twins(int nx, int ny, int nz, unsigned seed)
     side_put(&b, &init);
     CHECK_OK(lq_momentum_step(&a.ops, &a.st, &up));
     CHECK_OK(lq_momentum_step(&b.ops, &b.st, &up));
+    CHECK_OK(lq_ctx_finish(&cl));
+    cmp_all(&a, &b, "momentum.step");
+    /* mac.advection: limited (the per-face kernel on every device) */
+    lq_momentum_params lim = prm;
+    lim.advection = LQ_MOMENTUM_LIMITED;
+    side_put(&a, &init);
+    side_put(&b, &init);
+    CHECK_OK(lq_momentum_step(&a.ops, &a.st, &lim));
+    CHECK_OK(lq_momentum_step(&b.ops, &b.st, &lim));
     CHECK_OK(lq_ctx_finish(&cl));
     cmp_all(&a, &b, "momentum.step");
 
@@ -342,9 +351,10 @@ static void test_twins_kinds(int nx, int ny, int nz, unsigned seed)
         /* a CPU device runs the vector rows */
         CHECK(b.ops.rows == ((cl.cl.dev.type & CL_DEVICE_TYPE_CPU) != 0));
         for (int rows = 1; rows >= 0; rows--)
-            for (int up = 0; up <= 1; up++) {
+            for (int up = 0; up <= 2; up++) { /* γ 0, γ 1, mac.advection: limited */
                 lq_momentum_params prm = params(1e-3f, 0.5f, -9.81f, 0.25f);
-                prm.gamma = (float)up;
+                prm.gamma = up == 1 ? 1.0f : 0.0f;
+                prm.advection = up == 2 ? LQ_MOMENTUM_LIMITED : LQ_MOMENTUM_DONOR;
                 b.ops.rows = rows;
                 side_put(&a, &g);
                 side_put(&b, &g);
@@ -381,8 +391,9 @@ static void close_ref(lq_ctx *ctx, side *s, grid *g)
     lq_ctx_close(ctx);
 }
 
-/* Uniform flow, constant p, ν > 0, g = 0: every face keeps its value exactly. */
-static void test_uniform(int nz)
+/* Uniform flow, constant p, ν > 0, g = 0: every face keeps its value exactly, with either
+ * mac.advection. */
+static void test_uniform(int nz, int advection)
 {
     lq_ctx ctx;
     side s;
@@ -394,12 +405,13 @@ static void test_uniform(int nz)
     for (size_t c = 0; c < g.nc; c++) g.p[c] = 1.5f;
     side_put(&s, &g);
     lq_momentum_params prm = params(2e-3f, 0, 0, 0);
+    prm.advection = advection;
     CHECK_OK(lq_momentum_step(&s.ops, &s.st, &prm));
     side_get(&s, &g, 1);
     int bad = 0;
     for (int a = 0; a < 3; a++)
         for (size_t q = 0; q < g.n[a]; q++) bad += g.q[a][q] != U[a];
-    fprintf(stderr, "uniform flow (nz %d): %d faces changed\n", nz, bad);
+    fprintf(stderr, "uniform flow (nz %d, advection %d): %d faces changed\n", nz, advection, bad);
     CHECK(bad == 0);
     close_ref(&ctx, &s, &g);
 }
@@ -419,7 +431,8 @@ static void test_hydrostatic(int nz)
                 if (j >= 7) g.f[CELL(&g, i, j, k)] = j == 7 ? LQ_MAC_SURFACE : LQ_MAC_EMPTY;
             }
     side_put(&s, &g);
-    lq_momentum_params prm = {0.01f, 0.5f, 0.25f, 0.5f, 1e-3f, {0.0f, -8.0f, 0.0f}, 0.0f};
+    lq_momentum_params prm = {
+        0.01f, 0.5f, 0.25f, 0.5f, 1e-3f, {0.0f, -8.0f, 0.0f}, 0.0f, LQ_MOMENTUM_DONOR};
     CHECK_OK(lq_momentum_step(&s.ops, &s.st, &prm));
     side_get(&s, &g, 1);
     int bad = 0;
@@ -505,7 +518,8 @@ static void test_open_pair(int nz)
     g.q[0][ul] = 0.3f;
     g.q[0][ur] = 2.1f;
     side_put(&s, &g);
-    lq_momentum_params prm = {0.01f, 0.05f, 0.04f, 0.07f, 1e-3f, {0.5f, -8.0f, 0.25f}, 1.0f};
+    lq_momentum_params prm = {
+        0.01f, 0.05f, 0.04f, 0.07f, 1e-3f, {0.5f, -8.0f, 0.25f}, 1.0f, LQ_MOMENTUM_DONOR};
     CHECK_OK(lq_momentum_step(&s.ops, &s.st, &prm));
     side_get(&s, &g, 1);
     float want = 0.5f * (0.3f + 2.1f) + (float)(double)prm.dt * 0.5f;
@@ -543,7 +557,8 @@ static void test_hanging(int nz)
     int fb = LQ_MAC_V(3, 3, kc, 7, 7);
     g.q[1][fb] = 0.3f;
     side_put(&s, &g);
-    lq_momentum_params prm = {0.01f, 0.05f, 0.04f, 0.07f, 1e-3f, {0.5f, -8.0f, 0.25f}, 1.0f};
+    lq_momentum_params prm = {
+        0.01f, 0.05f, 0.04f, 0.07f, 1e-3f, {0.5f, -8.0f, 0.25f}, 1.0f, LQ_MOMENTUM_DONOR};
     CHECK_OK(lq_momentum_step(&s.ops, &s.st, &prm));
     side_get(&s, &g, 1);
     float want = 0.3f + 0.01f * -8.0f;
@@ -630,7 +645,7 @@ static void test_walls(int nz)
 /* δt against hand-computed bounds (max_speed_of on given maxima, and the full op). */
 static void test_dt(void)
 {
-    lq_momentum_params prm = {0.0f, 0.5f, 0.25f, 1.0f, 0.0f, {0, 0, 0}, 0.0f};
+    lq_momentum_params prm = {0.0f, 0.5f, 0.25f, 1.0f, 0.0f, {0, 0, 0}, 0.0f, LQ_MOMENTUM_DONOR};
     float sm[3] = {2.0f, 1.0f, 3.0f};
     /* rates 4, 4, 3 per s: cfl 0.5 → 0.125 */
     float dt = lq_momentum_dt_of(&prm, 8, 8, 8, sm, 0.5f, 1.0f);
@@ -677,7 +692,8 @@ int main(void)
     test_twins_kinds(40, 37, 1, 14);
     test_twins_kinds(11, 9, 7, 15);
     for (int nz = 1; nz <= 6; nz += 5) {
-        test_uniform(nz);
+        test_uniform(nz, LQ_MOMENTUM_DONOR);
+        test_uniform(nz, LQ_MOMENTUM_LIMITED);
         test_hydrostatic(nz);
         test_viscous_decay(nz);
         test_walls(nz);

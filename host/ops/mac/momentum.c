@@ -110,11 +110,15 @@ int lq_momentum_step(lq_momentum_ops *o, lq_momentum_state *st, const lq_momentu
                   LQ_MEM(st->flags), LQ_MEM(&st->un), LQ_MEM(&st->vn), LQ_MEM(&st->wn),
                   LQ_VAL(c.idx),     LQ_VAL(c.idy),   LQ_VAL(c.idz),   LQ_VAL(c.vx),
                   LQ_VAL(c.vy),      LQ_VAL(c.vz),    LQ_VAL(c.gx),    LQ_VAL(c.gy),
-                  LQ_VAL(c.gz),      LQ_VAL(c.dt),    LQ_VAL(c.gamma)};
-    if (!o->rows) return lq_kernel_launch(&o->step, lq_momentum_corners(o), LQ_ARGS(a));
-    /* one work-item per (j, k) row of corners, a fixed local size (PoCL compiles per size) */
+                  LQ_VAL(c.gz),      LQ_VAL(c.dt),    LQ_VAL(c.gamma), LQ_VAL(c.limited)};
+    /* the vector rows do donor cell only: the limited scheme runs per face everywhere */
+    if (!o->rows || c.limited)
+        return lq_kernel_launch(&o->step, lq_momentum_corners(o), LQ_ARGS(a));
+    /* one work-item per (j, k) row of corners, a fixed local size (PoCL compiles per size);
+     * momentum_step_rows takes every argument but the last */
     size_t rows = (size_t)(o->ny + 1) * (size_t)(o->nz + 1);
-    return lq_kernel_launch(&o->step_rows, lq_range_1d(rows, LQ_MOMENTUM_ROWS_LOCAL), LQ_ARGS(a));
+    return lq_kernel_launch(&o->step_rows, lq_range_1d(rows, LQ_MOMENTUM_ROWS_LOCAL),
+                            (int)LQ_COUNT(a) - 1, a);
 }
 
 int lq_momentum_boundary(lq_momentum_ops *o, lq_momentum_state *st)

@@ -21,6 +21,7 @@ typedef struct lq_momentum_params {
     float nu;         /* m²/s, kinematic viscosity */
     float g[3];       /* m/s², body force per unit mass */
     float gamma;      /* donor-cell share of the convective terms (0: eq. 2 as the paper) */
+    int advection;    /* LQ_MOMENTUM_DONOR (γ above) or LQ_MOMENTUM_LIMITED (γ unused) */
 } lq_momentum_params;
 
 /* 1/δ, ν/δ², g, δt from the params in double, rounded once. */
@@ -39,6 +40,7 @@ static inline lq_momentum_coef lq_momentum_coef_of(const lq_momentum_params *prm
     c.gz = prm->g[2];
     c.dt = prm->dt;
     c.gamma = prm->gamma;
+    c.limited = prm->advection == LQ_MOMENTUM_LIMITED;
     return c;
 }
 
