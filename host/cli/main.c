@@ -18,6 +18,7 @@ static const char *const lq_main_usage =
     "usage:\n"
     "  liquidcl run   SCENE.yaml [--out DIR] [--device auto|ref|opencl[:P.D]] [--frames N]\n"
     "                 [--set KEY=VALUE]... [--quiet] [--resume | --resume-from FRAME] [--plan]\n"
+    "                 [--grid NAME]   (a scene with grids: one grid; without: every grid)\n"
     "                 --plan: print the device-memory plan and stop before allocating\n"
     "  liquidcl check SCENE.yaml [--set KEY=VALUE]...   validate only, exit 0/2\n"
     "  liquidcl info                                     OpenCL platforms and devices\n"
@@ -29,7 +30,7 @@ static const char *const lq_main_usage =
     "  liquidcl --version                                the version and the git commit\n";
 
 typedef struct lq_main_args {
-    const char *cmd, *scene, *out, *device;
+    const char *cmd, *scene, *out, *device, *grid;
     int frames, size, reps;
     bool json, quiet, resume, plan;
     bool resume_pick; /* --resume-from FRAME */
@@ -68,9 +69,9 @@ static int lq_main_parse(int argc, char **argv, lq_main_args *a)
         char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
         snprintf(name, sizeof name, "%.*s", (int)LQ_MIN(len, sizeof name - 1), arg);
-        static const char *const known[] = {"--out",  "--device", "--frames", "--size",
-                                            "--reps", "--set",    "--json",   "--quiet",
-                                            "--help", "--resume", "--plan",   "--resume-from"};
+        static const char *const known[] = {
+            "--out",   "--device", "--frames", "--size", "--reps",        "--set", "--json",
+            "--quiet", "--help",   "--resume", "--plan", "--resume-from", "--grid"};
         bool is_known = false;
         for (size_t q = 0; q < LQ_COUNT(known); q++) is_known |= strcmp(name, known[q]) == 0;
         if (!is_known) return lq_error(LQ_EINPUT, "unknown flag %s (see liquidcl --help)", name);
@@ -89,6 +90,8 @@ static int lq_main_parse(int argc, char **argv, lq_main_args *a)
             a->out = val;
         else if (strcmp(name, "--device") == 0)
             a->device = val;
+        else if (strcmp(name, "--grid") == 0)
+            a->grid = val;
         else if (strcmp(name, "--frames") == 0)
             rc = lq_main_parse_int(name, val, 1, &a->frames);
         else if (strcmp(name, "--size") == 0)
@@ -192,10 +195,10 @@ int main(int argc, char **argv)
             rc = lq_error(LQ_EINPUT, "%s takes no scene (got '%s')", a.cmd, a.scene);
     }
     if (!rc) {
-        lq_run_opts ro = {a.scene,       a.out,         a.device ? a.device : "auto",
-                          a.frames,      a.nsets,       a.sets,
-                          a.quiet,       a.resume,      a.plan,
-                          a.resume_pick, a.resume_frame};
+        lq_run_opts ro = {a.scene,       a.out,          a.device ? a.device : "auto",
+                          a.frames,      a.nsets,        a.sets,
+                          a.quiet,       a.resume,       a.plan,
+                          a.resume_pick, a.resume_frame, a.grid};
         if (strcmp(a.cmd, "run") == 0) {
             rc = lq_run(&ro);
         } else if (strcmp(a.cmd, "check") == 0) {

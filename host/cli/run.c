@@ -17,8 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "io/band.h"
 #include "io/checkpoint.h"
 #include "core/common.h"
 #include "core/field.h"
@@ -825,7 +827,8 @@ static int lq_run_has_liquid(const lq_config *cfg, const lq_solver_vt *vt, void 
                              lq_frame_stats *st)
 {
     int rc = vt->measure(state, st);
-    if (rc || st->liquid_volume > 0 || cfg->nsources > 0) return rc;
+    bool sourced = cfg->ngrids > 0 && cfg->grid_self >= 0 && cfg->grids[cfg->grid_self].nup > 0;
+    if (rc || st->liquid_volume > 0 || cfg->nsources > 0 || sourced) return rc;
     return lq_config_error(cfg, cfg->nliquid ? cfg->liquid[0].at : NULL,
                            "no liquid in the grid at the start (the liquid lies outside it, or "
                            "obstacles or terrain fill its place) and the scene has no source: "
@@ -1149,6 +1152,168 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
     return rc;
 }
 
+/* --- grid sourcing (§5.4): one grid per process -------------------------------------- */
+
+/* The scene's identity in its band files: the scene file's bytes and the --set overrides,
+ * so bands of another scene (or of this one changed) are refused. */
+static int lq_run_scene_hash(const lq_run_opts *o, unsigned long long *h)
+{
+    FILE *f = fopen(o->scene, "rb");
+    if (!f) return lq_error(LQ_EINPUT, "%s: %s", o->scene, strerror(errno));
+    uint64_t x = LQ_BAND_HASH0;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) x = lq_band_hash(x, buf, n);
+    fclose(f);
+    for (int i = 0; i < o->nsets; i++) x = lq_band_hash(x, o->sets[i], strlen(o->sets[i]) + 1);
+    *h = x;
+    return LQ_OK;
+}
+
+/* The folder of a scene's run: --out, or out/NAME. */
+static int lq_run_base_dir(const lq_run_opts *o, const lq_config *cfg, char *dir, size_t n)
+{
+    const char *name = cfg->name;
+    if (!o->out && (strchr(name, '/') || name[0] == '.' || name[0] == '\0'))
+        return lq_config_error(cfg, cfg->at_name,
+                               "name '%s' cannot be a folder under out/ (no '/', no leading '.'); "
+                               "rename it or pass --out",
+                               name);
+    if (o->out)
+        snprintf(dir, n, "%s", o->out);
+    else
+        snprintf(dir, n, "out/%s", name);
+    return LQ_OK;
+}
+
+/* `liquidcl run SCENE` with grids[]: this binary again, once per grid with --grid NAME and
+ * --out BASE, all started at once (downstream grids wait for their bands); the first that
+ * fails stops the others (SIGTERM), and its exit code is the run's. */
+static int lq_run_grids(const lq_run_opts *o, const lq_config *cfg)
+{
+    char base[3072], bands[3072 + 8];
+    int rc = lq_run_base_dir(o, cfg, base, sizeof base);
+    if (rc) return rc;
+    if (o->resume) return lq_error(LQ_EINPUT, "--resume: not yet with grids (grid sourcing, §5.4)");
+    snprintf(bands, sizeof bands, "%s/bands", base);
+    if ((rc = lq_mkdirs(bands)) != LQ_OK) return rc;
+    for (int d = 0; d < cfg->ngrids; d++) /* the old bands go before any grid starts */
+        for (int k = 0; k < cfg->grids[d].nup; k++) {
+            lq_band_id id = {0, "", ""};
+            snprintf(id.up, sizeof id.up, "%s", cfg->grids[cfg->grids[d].up[k]].name);
+            snprintf(id.down, sizeof id.down, "%s", cfg->grids[d].name);
+            lq_band_clear(bands, &id);
+        }
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) return lq_error(LQ_ESIM, "grids: cannot find this liquidcl (/proc/self/exe)");
+    exe[len] = '\0';
+    pid_t pid[LQ_CONFIG_GRIDS_MAX];
+    int ng = cfg->ngrids, left = 0;
+    char frames[32];
+    snprintf(frames, sizeof frames, "%d", o->frames);
+    if (!o->quiet)
+        fprintf(stderr, "liquidcl: %s: %d grids, one process each, writing %s/GRID/ and %s/\n",
+                o->scene, ng, base, bands);
+    for (int g = 0; g < ng; g++) {
+        const char *argv[32 + 2 * 256];
+        int a = 0;
+        argv[a++] = exe;
+        argv[a++] = "run";
+        argv[a++] = o->scene;
+        argv[a++] = "--grid";
+        argv[a++] = cfg->grids[g].name;
+        argv[a++] = "--out";
+        argv[a++] = base;
+        argv[a++] = "--device";
+        argv[a++] = o->device ? o->device : "auto";
+        if (o->frames > 0) {
+            argv[a++] = "--frames";
+            argv[a++] = frames;
+        }
+        if (o->quiet) argv[a++] = "--quiet";
+        for (int i = 0; i < o->nsets && i < 256; i++) {
+            argv[a++] = "--set";
+            argv[a++] = o->sets[i];
+        }
+        argv[a] = NULL;
+        fflush(NULL);
+        pid[g] = fork();
+        if (pid[g] == 0) {
+            execv(exe, (char *const *)argv);
+            _exit(127);
+        }
+        if (pid[g] < 0) {
+            rc = lq_error(LQ_ESIM, "grids: fork: %s", strerror(errno));
+            break;
+        }
+        left++;
+    }
+    int failed = -1;
+    for (int g = 0; g < ng && pid[g] <= 0; g++) pid[g] = 0;
+    while (left > 0) {
+        int status;
+        pid_t p = waitpid(-1, &status, 0);
+        if (p < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        int g = 0;
+        while (g < ng && pid[g] != p) g++;
+        if (g == ng) continue;
+        pid[g] = 0;
+        left--;
+        int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+        if (code != 0 && failed < 0) {
+            failed = g;
+            rc = lq_error(code == 2 ? LQ_EINPUT : LQ_ESIM, "grids: grid %s failed (%s %d)%s",
+                          cfg->grids[g].name, WIFEXITED(status) ? "exit" : "signal",
+                          WIFEXITED(status) ? code : WTERMSIG(status),
+                          left > 0 ? "; the other grids stopped" : "");
+            for (int q = 0; q < ng; q++) /* only the children this run started */
+                if (pid[q] > 0) kill(pid[q], SIGTERM);
+        }
+    }
+    if (!rc && !o->quiet) fprintf(stderr, "liquidcl: %s: all %d grids done\n", o->scene, ng);
+    return rc;
+}
+
+/* --grid NAME: the scene narrowed to that grid, its folder BASE/NAME, the bands in
+ * BASE/bands. */
+static int lq_run_select_grid(const lq_run_opts *o, lq_config *cfg, char *dir, size_t n,
+                              char *bands, size_t nb)
+{
+    char base[3072];
+    int rc = lq_run_base_dir(o, cfg, base, sizeof base);
+    if (!rc) rc = lq_config_select_grid(cfg, o->grid);
+    if (!rc && o->resume)
+        rc = lq_error(LQ_EINPUT, "--resume: not yet with --grid (grid sourcing, §5.4)");
+    if (!rc) rc = lq_run_scene_hash(o, &cfg->scene_hash);
+    if (rc) return rc;
+    if (snprintf(dir, n, "%s/%.64s", base, o->grid) >= (int)n ||
+        snprintf(bands, nb, "%s/bands", base) >= (int)nb)
+        return lq_error(LQ_EINPUT, "--out %s: too long", base);
+    cfg->bands_dir = bands;
+    return lq_mkdirs(bands);
+}
+
+/* After the last frame: this grid's done mark for its downstream grids (its last band). */
+static int lq_run_grid_done(const lq_config *cfg)
+{
+    for (int d = 0; d < cfg->ngrids; d++)
+        for (int k = 0; k < cfg->grids[d].nup; k++) {
+            if (cfg->grids[d].up[k] != cfg->grid_self) continue;
+            lq_band_id id = {cfg->scene_hash, "", ""};
+            snprintf(id.up, sizeof id.up, "%s", cfg->grids[cfg->grid_self].name);
+            snprintf(id.down, sizeof id.down, "%s", cfg->grids[d].name);
+            long step;
+            double t;
+            int rc = lq_band_last(cfg->bands_dir, &id, &step, &t);
+            return rc ? rc : lq_band_done(cfg->bands_dir, id.up, step, t);
+        }
+    return LQ_OK;
+}
+
 int lq_run(const lq_run_opts *o)
 {
     int rc = LQ_OK;
@@ -1162,12 +1327,21 @@ int lq_run(const lq_run_opts *o)
     lq_checkpoint_id cid = {0};
     memset(&w, 0, sizeof w);
     memset(&ctx, 0, sizeof ctx);
-    char dir[4096];
+    char dir[4096], bands[4096 + 8];
 
     /* 1. Everything that can be wrong with the input is found before writing. */
     lq_input_forget(); /* the assets are the files this run reads from here on */
     cfg = lq_config_load(o->scene, o->nsets, o->sets);
     if (!cfg) return LQ_EINPUT;
+    cfg->grid_self = -1;
+    if (o->grid)
+        rc = lq_run_select_grid(o, cfg, dir, sizeof dir, bands, sizeof bands);
+    else if (cfg->ngrids > 0 && !o->plan) { /* §5.4: every grid, one process each */
+        rc = lq_run_grids(o, cfg);
+        lq_config_free(cfg);
+        return rc;
+    }
+    if (rc) goto fail;
     vt = lq_registry_find(cfg);
     if (!vt) {
         rc = LQ_EINPUT;
@@ -1185,11 +1359,13 @@ int lq_run(const lq_run_opts *o)
                              name);
         goto fail;
     }
-    if (o->out)
+    if (o->grid)
+        ; /* BASE/NAME (lq_run_select_grid) */
+    else if (o->out)
         snprintf(dir, sizeof dir, "%s", o->out);
     else
         snprintf(dir, sizeof dir, "out/%s", name);
-    rc = lq_outdir_check(o->out ? o->out : dir, o->out != NULL);
+    rc = lq_outdir_check(o->out && !o->grid ? o->out : dir, o->out != NULL);
     if (rc) goto fail;
     rc = lq_ctx_open(&ctx, o->device ? o->device : "auto", false);
     if (rc) goto fail;
@@ -1238,6 +1414,7 @@ int lq_run(const lq_run_opts *o)
 
     /* 3. Frame 0 is the initial state; frames 1..N follow. */
     rc = lq_run_frames(&w, o, start_frame, frames, ckpt, &cid, &st0);
+    if (!rc && cfg->grid_self >= 0) rc = lq_run_grid_done(cfg);
 fail:
     lq_run_writer_stop(&w); /* before the files and views it writes with */
     if (w.stats.f) lq_jsonl_close(&w.stats);

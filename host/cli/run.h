@@ -20,6 +20,7 @@ typedef struct lq_run_opts {
     bool plan;        /* --plan: the solver's device-memory plan on stdout, nothing allocated */
     bool resume_pick; /* --resume-from FRAME (resume is true too): from the checkpoint of */
     int resume_frame; /* frame resume_frame that output.checkpoint_keep kept */
+    const char *grid; /* --grid NAME: grid NAME of the scene's grids[] (§5.4), NULL: all */
 } lq_run_opts;
 
 int lq_run(const lq_run_opts *o);

@@ -19,11 +19,13 @@
 #define LQ_SCENE_GETTERS /* the decoder is the getters' one reader */
 #include "scene/config.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bandgeom.h"
 #include "core/common.h"
 
 #define LQ_CONFIG_PATH_MAX 160
@@ -873,7 +875,8 @@ int lq_config_check_run(const lq_config *c)
             rc = lq_config_check_box(c, c->obstacles[i].at_kind, "obstacles", i,
                                      c->obstacles[i].box.min, c->obstacles[i].box.max);
     bool solid3 = strcmp(c->solver, "mac") == 0 || strcmp(c->solver, "pls") == 0;
-    if (rc || c->nsources > 0 || !solid3 || c->grid.nsize != 3) return rc;
+    bool sourced = c->ngrids > 0 && c->grid_self >= 0 && c->grids[c->grid_self].nup > 0;
+    if (rc || c->nsources > 0 || sourced || !solid3 || c->grid.nsize != 3) return rc;
     double lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
         lo[a] = c->grid.origin[a];
@@ -886,6 +889,261 @@ int lq_config_check_run(const lq_config *c)
                            "has no source: nothing would move",
                            c->nliquid ? "no liquid lies" : "the scene has no liquid", lo[0], hi[0],
                            lo[1], hi[1], lo[2], hi[2]);
+}
+
+/* ---------------------------------------------------------------------------------
+ * grids[] (§5.4): decoded, then the graph checked: names, upstream names, no cycle, each
+ * edge overlapping by LQ_BAND_CELLS cells or more across a face of the downstream grid.
+ */
+
+static const char *const lq_config_face_names[6] = {"x_min", "x_max", "y_min",
+                                                    "y_max", "z_min", "z_max"};
+
+static int lq_config_grid_index(const lq_config *c, const char *name, size_t len)
+{
+    for (int g = 0; g < c->ngrids; g++)
+        if (strlen(c->grids[g].name) == len && strncmp(c->grids[g].name, name, len) == 0) return g;
+    return -1;
+}
+
+/* Whether g reaches itself through its upstream grids (depth-first; state 1: on the path). */
+static bool lq_config_grid_cycle(const lq_config *c, int g, int *state)
+{
+    if (state[g] == 1) return true;
+    if (state[g] == 2) return false;
+    state[g] = 1;
+    for (int u = 0; u < c->grids[g].nup; u++)
+        if (lq_config_grid_cycle(c, c->grids[g].up[u], state)) return true;
+    state[g] = 2;
+    return false;
+}
+
+static int lq_config_grids(const lq_scene *s, lq_config *c)
+{
+    c->grid_self = -1;
+    c->ngrids = lq_scene_count(s, "grids");
+    c->at_grids = lq_scene_at(s, "grids");
+    if (c->ngrids == 0) return LQ_OK;
+    lq_config_gridspec *gs = lq_calloc((size_t)c->ngrids + 1, sizeof *gs);
+    if (!gs) return LQ_ESIM;
+    c->grids = gs;
+    if (c->ngrids > LQ_CONFIG_GRIDS_MAX)
+        return lq_config_error(c, c->at_grids, "grids: %d grids, at most %d", c->ngrids,
+                               LQ_CONFIG_GRIDS_MAX);
+    const char *w;
+    for (int g = 0; g < c->ngrids; g++) {
+        lq_config_gridspec *q = &gs[g];
+        lq_config_kind(s, "grids", g, "grid", &w);
+        q->at = lq_config_at(s, "grids.%d.grid", g);
+        q->name = lq_config_text(s, "grids.%d.grid.name", g);
+        q->at_name = lq_config_at(s, "grids.%d.grid.name", g);
+        char path[64];
+        snprintf(path, sizeof path, "grids.%d.grid.size", g);
+        lq_scene_ints(s, path, q->size, 3);
+        lq_config_floats(s, q->origin, 3, "grids.%d.grid.origin", g);
+        q->at_origin = lq_config_at(s, "grids.%d.grid.origin", g);
+        q->at_upstream = lq_config_at(s, "grids.%d.grid.upstream", g);
+    }
+    double h = c->grid.cell;
+    for (int g = 0; g < c->ngrids; g++) {
+        lq_config_gridspec *q = &gs[g];
+        if (!q->name[0] ||
+            strspn(q->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                            "0123456789_-") != strlen(q->name) ||
+            strlen(q->name) > 31)
+            return lq_config_error(c, q->at_name,
+                                   "grids.%d.grid.name '%s': use 1 to 31 letters, digits, '_' "
+                                   "or '-' (it names a folder)",
+                                   g, q->name);
+        if (strcmp(q->name, "bands") == 0)
+            return lq_config_error(c, q->at_name,
+                                   "grids.%d.grid.name 'bands' is the band files' folder", g);
+        if (lq_config_grid_index(c, q->name, strlen(q->name)) != g)
+            return lq_config_error(c, q->at_name, "grids.%d.grid.name '%s' is used twice", g,
+                                   q->name);
+        if (c->grid.nsize == 3 && c->grid.size[2] == 1 && q->size[2] != 1)
+            return lq_config_error(c, q->at,
+                                   "grids.%d.grid.size: a 2D scene (grid.size nz = 1) "
+                                   "takes grids with nz = 1",
+                                   g);
+        for (int a = 0; a < 3; a++) {
+            double o = (q->origin[a] - c->grid.origin[a]) / h;
+            q->off[a] = (int)lround(o);
+            if (fabs(o - q->off[a]) > 1e-6 * fmax(1.0, fabs(o)))
+                return lq_config_error(
+                    c, q->at_origin,
+                    "grids.%d.grid.origin: %g along %c is %.6g cells from grid.origin; grids "
+                    "share one lattice (a whole number of cells of grid.cell %g m apart)",
+                    g, q->origin[a], "xyz"[a], o, h);
+        }
+    }
+    for (int g = 0; g < c->ngrids; g++) { /* upstream names */
+        lq_config_gridspec *q = &gs[g];
+        const char *up = lq_config_text(s, "grids.%d.grid.upstream", g);
+        for (const char *p = up; p && *p;) {
+            p += strspn(p, " ,\t");
+            size_t len = strcspn(p, " ,\t");
+            if (!len) break;
+            int u = lq_config_grid_index(c, p, len);
+            if (u < 0 || u == g)
+                return lq_config_error(c, q->at_upstream,
+                                       u < 0 ? "grids.%d.grid.upstream: no grid named '%.*s'"
+                                             : "grids.%d.grid.upstream: grid '%.*s' cannot be "
+                                               "its own upstream",
+                                       g, (int)len, p);
+            if (q->nup == LQ_CONFIG_GRIDS_MAX)
+                return lq_config_error(c, q->at_upstream, "grids.%d.grid.upstream: too many", g);
+            for (int k = 0; k < q->nup; k++)
+                if (q->up[k] == u)
+                    return lq_config_error(c, q->at_upstream,
+                                           "grids.%d.grid.upstream names '%.*s' twice", g, (int)len,
+                                           p);
+            q->up[q->nup++] = u;
+            p += len;
+        }
+    }
+    for (int g = 0; g < c->ngrids; g++) {
+        int state[LQ_CONFIG_GRIDS_MAX] = {0};
+        if (lq_config_grid_cycle(c, g, state))
+            return lq_config_error(c, gs[g].at_upstream,
+                                   "grids: grid '%s' is its own upstream through the graph (a "
+                                   "cycle): grid sourcing needs an acyclic graph",
+                                   gs[g].name);
+    }
+    for (int g = 0; g < c->ngrids; g++) /* every edge: a face of g facing its upstream */
+        for (int k = 0; k < gs[g].nup; k++) {
+            const lq_config_gridspec *d = &gs[g], *u = &gs[d->up[k]];
+            int off[3], faces = 0;
+            for (int a = 0; a < 3; a++) off[a] = d->off[a] - u->off[a];
+            for (int f = 0; f < 6; f++) {
+                int depth = lq_bandgeom_depth(u->size, d->size, off, f);
+                if (depth == 0) continue;
+                faces++;
+                if (depth < LQ_BAND_CELLS)
+                    return lq_config_error(c, d->at_upstream,
+                                           "grids.%d.grid.upstream: grid '%s' overlaps its "
+                                           "upstream '%s' by %d cell%s across its %s face; the "
+                                           "band needs at least %d",
+                                           g, d->name, u->name, depth, depth == 1 ? "" : "s",
+                                           lq_config_face_names[f], LQ_BAND_CELLS);
+            }
+            if (faces == 0)
+                return lq_config_error(c, d->at_upstream,
+                                       "grids.%d.grid.upstream: grid '%s' does not overlap its "
+                                       "upstream '%s' across any face (it must hold at least "
+                                       "%d cells of it inside, next to a face of '%s')",
+                                       g, d->name, u->name, LQ_BAND_CELLS, d->name);
+        }
+    return LQ_OK;
+}
+
+/* Whether a source's region may hold a cell of the box [lo, hi] (a mesh: always). */
+static bool lq_config_region_meets(const lq_config_source *q, const double *lo, const double *hi)
+{
+    const lq_config_region *r = q->kind == LQ_CONFIG_SOURCE_INLET    ? &q->inlet.region
+                                : q->kind == LQ_CONFIG_SOURCE_OUTLET ? &q->outlet.region
+                                                                     : NULL;
+    if (!r || r->has_level) return true;
+    const lq_config_obstacle *o = &r->shape;
+    double a[3], b[3];
+    for (int k = 0; k < 3; k++) {
+        double rad = o->kind == LQ_CONFIG_OBSTACLE_SPHERE ? o->sphere.radius
+                     : o->kind == LQ_CONFIG_OBSTACLE_CYLINDER
+                         ? o->cylinder.radius + o->cylinder.height
+                         : 0;
+        const double *ctr =
+            o->kind == LQ_CONFIG_OBSTACLE_SPHERE ? o->sphere.center : o->cylinder.center;
+        if (o->kind == LQ_CONFIG_OBSTACLE_BOX) {
+            a[k] = o->box.min[k];
+            b[k] = o->box.max[k];
+        } else if (o->kind == LQ_CONFIG_OBSTACLE_SPHERE || o->kind == LQ_CONFIG_OBSTACLE_CYLINDER) {
+            a[k] = ctr[k] - rad;
+            b[k] = ctr[k] + rad;
+        } else
+            return true;
+        if (!(a[k] < hi[k] && b[k] > lo[k])) return false;
+    }
+    return true;
+}
+
+int lq_config_select_grid(lq_config *c, const char *name)
+{
+    int g = c->ngrids > 0 ? lq_config_grid_index(c, name, strlen(name)) : -1;
+    if (g < 0) {
+        char list[256] = "";
+        for (int k = 0; k < c->ngrids; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
+                     c->grids[k].name);
+        return c->ngrids ? lq_error(LQ_EINPUT, "--grid %s: %s has no such grid (grids: %s)", name,
+                                    c->file, list)
+                         : lq_error(LQ_EINPUT, "--grid %s: %s has no grids: list", name, c->file);
+    }
+    const lq_config_gridspec *q = &c->grids[g];
+    c->grid_self = g;
+    for (int a = 0; a < 3; a++) {
+        c->grid.size[a] = q->size[a];
+        c->grid.origin[a] = q->origin[a];
+    }
+    /* the drains: for each downstream grid d, each face of d facing g whose far side g
+     * reaches past d's band by more cells, g's last cells there (up to 2) on d's extent */
+    lq_config_source drains[2 * LQ_CONFIG_GRIDS_MAX * 6];
+    int nd = 0;
+    double h = c->grid.cell;
+    for (int d = 0; d < c->ngrids; d++)
+        for (int k = 0; k < c->grids[d].nup; k++) {
+            if (c->grids[d].up[k] != g) continue;
+            const lq_config_gridspec *dn = &c->grids[d];
+            int off[3];
+            for (int a = 0; a < 3; a++) off[a] = dn->off[a] - q->off[a];
+            for (int f = 0; f < 6; f++) {
+                int depth = lq_bandgeom_depth(q->size, dn->size, off, f), a = f / 2;
+                int dd = depth - LQ_BAND_CELLS < 2 ? depth - LQ_BAND_CELLS : 2;
+                if (depth == 0 || dd <= 0) continue;
+                /* d's min face faces g: the liquid goes on to +a, g's max end drains */
+                bool toward_max = f % 2 == 0;
+                if (toward_max ? off[a] + dn->size[a] <= q->size[a] : off[a] >= 0) continue;
+                lq_config_source *o = &drains[nd++];
+                memset(o, 0, sizeof *o);
+                o->kind = LQ_CONFIG_SOURCE_OUTLET;
+                o->kind_word = "outlet";
+                o->outlet.start = 0;
+                o->outlet.stop = 1e30;
+                lq_config_region *r = &o->outlet.region;
+                r->nshapes = 1;
+                r->has_min = r->has_max = true;
+                r->shape.kind = LQ_CONFIG_OBSTACLE_BOX;
+                r->shape.kind_word = "box";
+                for (int b = 0; b < 3; b++) {
+                    int lo = b == a ? (toward_max ? q->size[a] - dd : 0) : LQ_MAX(0, off[b]);
+                    int hi = b == a ? (toward_max ? q->size[a] : dd)
+                                    : LQ_MIN(q->size[b], off[b] + dn->size[b]);
+                    r->shape.box.min[b] = o->outlet.min[b] = q->origin[b] + lo * h;
+                    r->shape.box.max[b] = o->outlet.max[b] = q->origin[b] + hi * h;
+                }
+                o->outlet.region.shape.box.at_max = NULL;
+            }
+        }
+    /* the scene's sources this grid holds (a source of another grid is no error here),
+     * then the drains */
+    lq_config_source *src = lq_calloc((size_t)(c->nsources + nd + 1), sizeof *src);
+    if (!src) return LQ_ESIM;
+    double lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        lo[a] = q->origin[a];
+        hi[a] = q->origin[a] + q->size[a] * h;
+    }
+    int ns = 0;
+    for (int i = 0; i < c->nsources; i++)
+        if (lq_config_region_meets(&c->sources[i], lo, hi))
+            src[ns++] = c->sources[i];
+        else
+            free((void *)c->sources[i].inlet.speed.table);
+    memcpy(src + ns, drains, (size_t)nd * sizeof *src);
+    free((void *)c->sources);
+    c->sources = src;
+    c->nsources = ns + nd;
+    c->grid_drains = nd;
+    return LQ_OK;
 }
 
 /* ---------------------------------------------------------------------------------
@@ -910,6 +1168,7 @@ static int lq_config_decode(lq_scene *s, lq_config *c)
     rc = lq_config_read_pls(s, c);
     lq_config_read_output(s, c);
     if (!rc) rc = lq_config_check(c);
+    if (!rc) rc = lq_config_grids(s, c);
     return rc;
 }
 
@@ -943,6 +1202,7 @@ void lq_config_free(lq_config *c)
     }
     free((void *)c->pls.viscosity_change.table);
     free((void *)c->control);
+    free((void *)c->grids);
     free((void *)c->liquid);
     free((void *)c->obstacles);
     free((void *)c->terrain);

@@ -496,6 +496,17 @@ typedef struct lq_config_output {
 
 /* --- the whole scene ------------------------------------------------------------------ */
 
+/* grids[]: grid sourcing (Rasmussen et al. §5.4, host/io/band.h). */
+#define LQ_CONFIG_GRIDS_MAX 16
+typedef struct lq_config_gridspec {
+    const char *name;
+    int size[3];                      /* cells */
+    double origin[3];                 /* m */
+    int off[3];                       /* cells from grid.origin (checked whole) */
+    int up[LQ_CONFIG_GRIDS_MAX], nup; /* upstream grids, by index */
+    const lq_scene_node *at, *at_name, *at_origin, *at_upstream;
+} lq_config_gridspec;
+
 typedef struct lq_config {
     lq_scene *scene;    /* the loaded scene, for messages */
     const char *file;   /* the path given to lq_config_load */
@@ -523,6 +534,17 @@ typedef struct lq_config {
     lq_config_output output;
     const lq_scene_node *at_solver, *at_name, *at_gravity;
     const lq_scene_node *at_obstacles, *at_sources, *at_objects, *at_control;
+    /* grids[] (§5.4): the graph, checked (names, upstream names, no cycle, every edge
+     * overlapping by at least 3 cells across a face of the downstream grid); ngrids 0: none */
+    const lq_config_gridspec *grids;
+    int ngrids;
+    const lq_scene_node *at_grids;
+    /* Set by the run, not the scene (lq_config_select_grid): the grid this process runs
+     * (-1: the scene's own grid), the band folder and the scene's identity for band files. */
+    int grid_self;
+    const char *bands_dir;
+    unsigned long long scene_hash;
+    int grid_drains; /* outlets appended to sources[] by lq_config_select_grid */
 } lq_config;
 
 /* Loads, validates and decodes SCENE with the overrides (each "KEY=VALUE"); NULL with
@@ -534,6 +556,12 @@ void lq_config_free(lq_config *c);
  * build partial scenes rely on not making): no liquid or obstacle box is empty, and a 3D
  * scene has liquid inside its grid or a source. LQ_OK or LQ_EINPUT at the item. */
 int lq_config_check_run(const lq_config *c);
+
+/* The process runs grid `name` of grids[]: grid.size and grid.origin become its own,
+ * grid_self its index, and an outlet is appended to sources[] for each face of it that faces
+ * a downstream grid (its last cells beyond that grid's band, up to 2 deep), so liquid leaves
+ * it there as it would flow on. LQ_EINPUT naming the grids when there is none of that name. */
+int lq_config_select_grid(lq_config *c, const char *name);
 
 /* For checks only a solver can make: records "FILE:LINE:COL: message" at `at` (one of
  * the `at_*` fields; NULL: the file) and returns LQ_EINPUT. */

@@ -941,6 +941,34 @@ const lq_key lq_scene_keys[] = {
            "The curve: a CSV of keys `t, x, y, z` (the format of `objects[].path_file`; the "
            "quaternion columns are read and ignored), Catmull-Rom between keys with the key "
            "times as knots."),
+    /* grids: Rasmussen et al. 2004 §5.4 grid sourcing (host/io/band.h, host/cli/run.c) */
+    K_LIST("grids", PLS,
+           "Grid sourcing (§5.4): the scene split into named grids joined in a directed acyclic "
+           "graph by `upstream`. Every grid shares the scene's `grid.cell`, liquid, obstacles, "
+           "sources and settings; `grid.size` and `grid.origin` are replaced by the grid's own. "
+           "Each step an upstream grid writes the band of each downstream grid's cells it covers "
+           "(the three cells nearest the downstream grid's faces that face it, those inside the "
+           "upstream box) to `OUT/bands/UP-DOWN/NNNNNNNN.band`; the downstream grid holds φ and "
+           "the face velocities there fixed (solid to the projection, like an inlet), "
+           "interpolated linearly in time between the two band files that bracket its time, "
+           "and waits (polling with backoff) for its upstream when it catches up. An upstream "
+           "grid drains (an automatic outlet) its last cells beyond the band on each face that "
+           "faces a downstream grid, up to 2 cells deep. `liquidcl run SCENE` runs one process "
+           "per grid (outputs in `OUT/NAME/`); `--grid NAME` runs one. First version: one cell "
+           "size, grid origins a whole number of cells apart, no moving window, no resume."),
+    K_MAP("grids[].grid", KIND, PLS, "One grid of the graph."),
+    K_STRING("grids[].grid.name", REQ, PLS, NULL,
+             "The grid's name (letters, digits, `_`, `-`; unique): its output folder "
+             "`OUT/NAME/` and `--grid NAME`."),
+    K_INTS("grids[].grid.size", REQ, PLS, 3, 3, 1, 65536, NULL, "cells",
+           "Cells per axis `[nx, ny, nz]` (a 2D scene: nz = 1)."),
+    K_FLOATS("grids[].grid.origin", REQ, PLS, 3, 3, -INF, INF, NULL, "m",
+             "World position of the grid's lower corner: a whole number of cells from "
+             "`grid.origin`."),
+    K_STRING("grids[].grid.upstream", 0, PLS, NULL,
+             "The grids it takes its bands from: names separated by spaces or commas (none: a "
+             "grid at the top of the graph). Each must overlap this grid by at least 3 cells "
+             "across a face of this grid."),
     /* pls.window: Rasmussen et al. 2004 §5.3 (host/ops/pls/plswindow.h) */
     K_MAP("pls.window", 0, LQ_SOLVER_PLS,
           "A moving grid window (§5.3), on when this map is present: `grid.origin` and "

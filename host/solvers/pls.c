@@ -122,6 +122,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/band.h"
 #include "io/checkpoint.h"
 #include "io/io.h"
 #include "ops/pls/controls.h"
@@ -198,6 +199,16 @@ typedef struct lq_pls {
     bool sources;
     lq_plssource_set *source_set; /* read before the plan, handed to plssource after */
     lq_plssource_ops plssource;
+    /* grids[] (§5.4, host/io/band.h): the bands this grid writes for its downstream grids
+     * (band_out) and holds from its upstream ones (band_in), through host copies of φ, u,
+     * v, w (band_host); band_solid: the projection's solid field with the held cells */
+    int nband_out, nband_in;
+    lq_band_id band_out_id[LQ_CONFIG_GRIDS_MAX];
+    lq_band_geom band_out[LQ_CONFIG_GRIDS_MAX];
+    lq_band_reader *band_in; /* nband_in readers */
+    float *band_host[4], *band_vals, *band_solid_host;
+    lq_field band_solid;
+    const char *bands_dir;
     /* §4 control particles (host/ops/pls/controls.h, plscontrol.h): made at create, placed
      * and binned each step (once when nothing in them moves or changes) */
     bool control, control_binned;
@@ -312,6 +323,13 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_CONTROL) lq_plscontrol_ops_release(&s->plscontrol);
     if (s->ready & LQ_PLS_R_POCKET) lq_plspocket_ops_release(&s->plspocket);
     if (s->ready & LQ_PLS_R_WINDOW) lq_plswindow_ops_release(&s->plswindow);
+    for (int i = 0; i < s->nband_out; i++) lq_band_geom_free(&s->band_out[i]);
+    for (int i = 0; s->band_in && i < s->nband_in; i++) lq_band_reader_close(&s->band_in[i]);
+    free(s->band_in);
+    for (int i = 0; i < 4; i++) free(s->band_host[i]);
+    free(s->band_vals);
+    free(s->band_solid_host);
+    lq_field_release(&s->band_solid);
     lq_controls_free(&s->controls);
     for (int i = 0; i < LQ_PLS_POOL_FLOATS; i++) lq_field_release(&s->pool_f[i]);
     for (int i = 0; i < LQ_PLS_POOL_BYTES; i++) lq_field_release(&s->pool_b[i]);
@@ -1169,6 +1187,7 @@ static int lq_pls_texture_setup(lq_pls *s, const lq_config *cfg, const float *ph
 }
 
 static int lq_pls_sources_start(lq_pls *s);
+static int lq_pls_bands_start(lq_pls *s, const lq_config *cfg);
 
 static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
 {
@@ -1223,6 +1242,7 @@ static int lq_pls_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     }
     if (!rc) rc = lq_pls_start(s, ctx, sdf0);
     if (!rc && s->sources) rc = lq_pls_sources_start(s); /* after volume0 */
+    if (!rc && cfg->ngrids > 0 && cfg->grid_self >= 0) rc = lq_pls_bands_start(s, cfg); /* §5.4 */
     free(phi0);
     free(sdf0);
     if (rc) {
@@ -1428,6 +1448,7 @@ static int lq_pls_control_velocity(lq_pls *s)
 {
     const lq_field *sdf = lq_pls_sdf(s);
     if (s->sources) sdf = lq_plssource_solid(&s->plssource, sdf);
+    if (s->nband_in) sdf = &s->band_solid;
     return lq_plscontrol_velocity(&s->plscontrol, &s->u, &s->v, &s->w, &s->phi, sdf, (float)s->h,
                                   NULL);
 }
@@ -1520,6 +1541,7 @@ static const lq_field *lq_pls_solid(const lq_pls *s)
 {
     const lq_field *solid = lq_pls_sdf(s);
     if (s->sources) solid = lq_plssource_solid(&s->plssource, solid);
+    if (s->nband_in) solid = &s->band_solid; /* §5.4: built on the two above */
     if (s->control) solid = lq_plscontrol_solid(&s->plscontrol, solid);
     if (s->pockets) solid = lq_plspocket_solid(&s->plspocket, solid);
     return solid;
@@ -1615,6 +1637,123 @@ static int lq_pls_step_done(lq_pls *s, double dt, const lq_poisson_stats *pst, i
     s->dt_prev = dt;
     s->step++;
     return LQ_OK;
+}
+
+/* --- §5.4 grid sourcing (host/io/band.h) --------------------------------------------- */
+
+/* φ, u, v, w to the host copies (band_host). */
+static int lq_pls_bands_download(lq_pls *s)
+{
+    lq_field *f[4] = {&s->phi, &s->u, &s->v, &s->w};
+    int rc = LQ_OK;
+    for (int q = 0; q < 4 && !rc; q++) rc = lq_field_download(f[q], s->band_host[q]);
+    return rc;
+}
+
+/* This grid's bands for each downstream grid, as step s->step at s->t. */
+static int lq_pls_bands_out(lq_pls *s)
+{
+    int rc = lq_pls_bands_download(s);
+    for (int i = 0; i < s->nband_out && !rc; i++)
+        rc = lq_band_write(s->bands_dir, &s->band_out_id[i], &s->band_out[i], s->step, s->t,
+                           s->band_host[0], s->band_host[1], s->band_host[2], s->band_host[3],
+                           s->band_vals);
+    return rc;
+}
+
+/* The bands of every upstream grid at time t into φ, u, v, w (held: the step's
+ * advection has moved them, the projection keeps their faces), and the projection's solid
+ * field: the objects' and open inlets' (as it would be without bands) with the band cells
+ * solid. Host round trips, no kernel: a first version (docs/ARCHITECTURE.md). */
+static int lq_pls_bands_in(lq_pls *s, double t)
+{
+    int rc = lq_pls_bands_download(s);
+    for (int i = 0; i < s->nband_in && !rc; i++) {
+        rc = lq_band_reader_at(&s->band_in[i], t, s->band_vals);
+        if (!rc)
+            lq_band_scatter(&s->band_in[i].g, s->band_vals, s->band_host[0], s->band_host[1],
+                            s->band_host[2], s->band_host[3]);
+    }
+    lq_field *f[4] = {&s->phi, &s->u, &s->v, &s->w};
+    for (int q = 0; q < 4 && !rc; q++) rc = lq_field_upload(f[q], s->band_host[q]);
+    const lq_field *base = lq_pls_sdf(s);
+    if (s->sources) base = lq_plssource_solid(&s->plssource, base);
+    size_t n = (size_t)s->nx * s->ny * s->nz;
+    if (!rc && base) rc = lq_field_download(base, s->band_solid_host);
+    if (!rc && !base)
+        for (size_t c = 0; c < n; c++) s->band_solid_host[c] = LQ_PLSSOURCE_FAR;
+    for (int i = 0; i < s->nband_in && !rc; i++) {
+        const lq_band_geom *g = &s->band_in[i].g;
+        for (int e = 0; e < g->n[0]; e++) s->band_solid_host[g->dst[0][e]] = -(float)s->h;
+    }
+    if (!rc) rc = lq_field_upload(&s->band_solid, s->band_solid_host);
+    return rc;
+}
+
+/* The bands set up: this grid's place in grids[], a band geometry per downstream grid (its
+ * old band files removed, step 0 written) and a reader per upstream grid (the bands at t = 0
+ * held and the velocity projected with them, as lq_pls_sources_start does for inlets). */
+static int lq_pls_bands_start(lq_pls *s, const lq_config *cfg)
+{
+    const lq_config_gridspec *me = &cfg->grids[cfg->grid_self];
+    s->bands_dir = cfg->bands_dir;
+    if (s->window)
+        return lq_config_error(cfg, me->at, "grids: not yet with pls.window (a grid that moves)");
+    if (s->moving) return lq_config_error(cfg, me->at, "grids: not yet with moving obstacles");
+    size_t n = (size_t)s->nx * s->ny * s->nz;
+    size_t fn[4] = {n, (size_t)(s->nx + 1) * s->ny * s->nz, (size_t)s->nx * (s->ny + 1) * s->nz,
+                    (size_t)s->nx * s->ny * (s->nz + 1)};
+    int rc = LQ_OK, most = 0;
+    for (int q = 0; q < 4 && !rc; q++)
+        if (!(s->band_host[q] = lq_alloc(fn[q] * sizeof(float)))) rc = LQ_ESIM;
+    for (int d = 0; d < cfg->ngrids && !rc; d++) { /* downstream: g lists me upstream */
+        const lq_config_gridspec *dn = &cfg->grids[d];
+        for (int k = 0; k < dn->nup && !rc; k++) {
+            if (dn->up[k] != cfg->grid_self) continue;
+            int off[3], i = s->nband_out;
+            for (int a = 0; a < 3; a++) off[a] = dn->off[a] - me->off[a];
+            lq_band_id *id = &s->band_out_id[i];
+            id->scene = cfg->scene_hash;
+            snprintf(id->up, sizeof id->up, "%s", me->name);
+            snprintf(id->down, sizeof id->down, "%s", dn->name);
+            rc = lq_band_geom_make(&s->band_out[i], me->size, dn->size, off);
+            if (rc) break;
+            s->nband_out++;
+            most = LQ_MAX(most, s->band_out[i].total);
+        }
+    }
+    if (!rc && me->nup > 0) {
+        if (!(s->band_in = lq_calloc((size_t)me->nup, sizeof *s->band_in))) rc = LQ_ESIM;
+        for (int k = 0; k < me->nup && !rc; k++) {
+            const lq_config_gridspec *up = &cfg->grids[me->up[k]];
+            int off[3];
+            for (int a = 0; a < 3; a++) off[a] = me->off[a] - up->off[a];
+            lq_band_id id = {cfg->scene_hash, "", ""};
+            snprintf(id.up, sizeof id.up, "%s", up->name);
+            snprintf(id.down, sizeof id.down, "%s", me->name);
+            rc = lq_band_reader_open(&s->band_in[k], s->bands_dir, &id, up->size, me->size, off);
+            if (!rc) {
+                s->nband_in++;
+                most = LQ_MAX(most, s->band_in[k].g.total);
+            }
+        }
+        if (!rc && !(s->band_solid_host = lq_alloc(n * sizeof(float)))) rc = LQ_ESIM;
+        if (!rc)
+            rc = lq_field_alloc(s->ctx, &s->band_solid, "band_solid", s->nx, s->ny, s->nz,
+                                sizeof(float));
+    }
+    if (!rc && !(s->band_vals = lq_alloc(((size_t)most + 1) * sizeof(float)))) rc = LQ_ESIM;
+    for (int i = 0; i < s->nband_out && !rc; i++) lq_band_clear(s->bands_dir, &s->band_out_id[i]);
+    if (!rc && s->nband_in) { /* the held bands at t, then the velocity projected with them */
+        lq_poisson_stats pst;
+        s->poisson_params.dt = (float)(1.0 / s->fps);
+        rc = lq_pls_bands_in(s, s->t);
+        if (!rc) rc = lq_pls_project(s, &pst);
+        if (!rc) rc = lq_pls_extrapolate(s);
+        if (!rc) rc = lq_pls_divfree(s);
+    }
+    if (!rc && s->nband_out) rc = lq_pls_bands_out(s);
+    return rc;
 }
 
 /* --- §5.3 the moving grid window ------------------------------------------------------- */
@@ -1829,6 +1968,8 @@ static int lq_pls_step(lq_pls *s, double dt)
     if (s->viscous) LQ_STAGE(rc, c, "viscosity", lq_pls_viscosity(s, dt));
     /* sources: §5.4's sourced values, held while eq. 1 is solved; sinks: CSG subtraction */
     if (s->sources) LQ_STAGE(rc, c, "sources and sinks", lq_pls_sources(s, dt));
+    /* §5.4: the bands sourced from upstream grids at t + dt, held while eq. 1 is solved */
+    if (s->nband_in) LQ_STAGE(rc, c, "bands sourced (§5.4)", lq_pls_bands_in(s, s->t + dt));
     /* §4.3, eq. 4: velocity control, hard where α > 0.9 */
     if (s->control && LQ_PLS_HAS(s, LQ_PLSCONTROL_VELOCITY))
         LQ_STAGE(rc, c, "velocity control", lq_pls_control_velocity(s));
@@ -1840,7 +1981,10 @@ static int lq_pls_step(lq_pls *s, double dt)
     LQ_STAGE(rc, c, "velocity extrapolated", lq_pls_extrapolate(s));
     LQ_STAGE(rc, c, "divergence-free band", lq_pls_divfree(s));
     if (rc) return rc;
-    return lq_pls_step_done(s, dt, &pst, esc);
+    rc = lq_pls_step_done(s, dt, &pst, esc);
+    /* §5.4: this grid's bands for its downstream grids, at the step's end */
+    if (!rc && s->nband_out) LQ_STAGE(rc, c, "bands written (§5.4)", lq_pls_bands_out(s));
+    return rc;
 }
 
 static int lq_pls_max_speed(lq_pls *s, double *umax)
@@ -1926,6 +2070,11 @@ static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
         lq_stats_extra(st, "pockets", s->plspocket.pockets);
     }
     lq_stats_extra(st, "particles_dropped", (double)s->plsparticles_state.dropped);
+    if (s->nband_in) { /* §5.4: seconds this grid waited for its upstream grids, all time */
+        double wait = 0;
+        for (int i = 0; i < s->nband_in; i++) wait += s->band_in[i].wait_s;
+        lq_stats_extra(st, "band_wait_s", wait);
+    }
     if (s->window) { /* §5.3: where the window is, what it left behind (all time) */
         long long out = 0;
         if ((rc = lq_plswindow_take_out(&s->plswindow, &out)) != LQ_OK) return rc;
