@@ -930,7 +930,7 @@ static int lq_config_grids(const lq_scene *s, lq_config *c)
     if (c->ngrids > LQ_CONFIG_GRIDS_MAX)
         return lq_config_error(c, c->at_grids, "grids: %d grids, at most %d", c->ngrids,
                                LQ_CONFIG_GRIDS_MAX);
-    const char *w;
+    const char *w, *upstream[LQ_CONFIG_GRIDS_MAX];
     for (int g = 0; g < c->ngrids; g++) {
         lq_config_gridspec *q = &gs[g];
         lq_config_kind(s, "grids", g, "grid", &w);
@@ -943,6 +943,7 @@ static int lq_config_grids(const lq_scene *s, lq_config *c)
         lq_config_floats(s, q->origin, 3, "grids.%d.grid.origin", g);
         q->at_origin = lq_config_at(s, "grids.%d.grid.origin", g);
         q->at_upstream = lq_config_at(s, "grids.%d.grid.upstream", g);
+        upstream[g] = lq_config_text(s, "grids.%d.grid.upstream", g);
     }
     double h = c->grid.cell;
     for (int g = 0; g < c->ngrids; g++) {
@@ -979,7 +980,7 @@ static int lq_config_grids(const lq_scene *s, lq_config *c)
     }
     for (int g = 0; g < c->ngrids; g++) { /* upstream names */
         lq_config_gridspec *q = &gs[g];
-        const char *up = lq_config_text(s, "grids.%d.grid.upstream", g);
+        const char *up = upstream[g];
         for (const char *p = up; p && *p;) {
             p += strspn(p, " ,\t");
             size_t len = strcspn(p, " ,\t");

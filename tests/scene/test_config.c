@@ -137,8 +137,11 @@ static void put_value(text *t, const lq_key *k, const char *solver)
     case LQ_KEY_BOOL:
         put(t, "true");
         return;
-    case LQ_KEY_STRING:
-        put(t, "any.png");
+    case LQ_KEY_STRING: /* grids[]: one grid, a folder's name, no upstream (not itself) */
+        put(t, "%s",
+            strcmp(k->path, "grids[].grid.name") == 0       ? "G"
+            : strcmp(k->path, "grids[].grid.upstream") == 0 ? "''"
+                                                            : "any.png");
         return;
     case LQ_KEY_FILE:
         put(t, "any.png");
