@@ -163,6 +163,11 @@ const lq_tolerance lq_tolerances[] = {
     {"plspocket.enslave", 0, 0, 1,
      "means of up to six neighbours in one fixed order times lq_recip6's literals, no "
      "contraction: exact"},
+    {"macpocket.find", 0, 0, 1,
+     "air labels whose final value (the least index of the component) does not depend on the "
+     "order of the atomic hooks, integer tallies: exact"},
+    {"macpocket.apply", 0, 0, 1,
+     "the prep's ghost-fluid lines with the gauge, the same float code, no contraction: exact"},
     {"plscontrol.bin", 0, 0, 1,
      "integer keys and counts, the shared scan, each tile's slice sorted by index: exact"},
     {"plscontrol.apply", 0, 0, 1,

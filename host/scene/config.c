@@ -717,6 +717,8 @@ static void lq_config_read_mac(const lq_scene *s, lq_config *c)
     }
     m->fill_cavities = lq_scene_bool(s, "mac.fill_cavities");
     if (paper && !lq_scene_has(s, "mac.fill_cavities")) m->fill_cavities = false;
+    m->air_pockets_gas = lq_config_word(s, "atmospheric|gas", "mac.air_pockets") == 1;
+    m->at_air_pockets = lq_scene_at(s, "mac.air_pockets");
     m->surface_solve_ghost_fill = lq_config_word(s, "fill|empty", "mac.surface_solve_ghost") == 0;
     m->particles = lq_scene_int(s, "mac.particles");
     m->at_surface = lq_scene_at(s, "mac.surface");

@@ -419,6 +419,8 @@ typedef struct lq_config_mac {
     bool has_surface_solve;     /* written in the scene */
     bool surface_solve;
     bool fill_cavities;
+    bool air_pockets_gas; /* air_pockets: gas (else atmospheric) */
+    const lq_scene_node *at_air_pockets;
     bool surface_solve_ghost_fill; /* surface_solve_ghost: fill (else empty) */
     int particles;
     const lq_scene_node *at_surface, *at_surface_solve;

@@ -712,6 +712,18 @@ const lq_key lq_scene_keys[] = {
            "and pulls its neighbours in. Filling is the default; it makes the pressure "
            "iteration slower (the water jet 224 sweeps a step against 147) and at 4x the jet's "
            "stalls at mac.max_sweeps in 525 of 3023 steps, which false avoids. Markers only."),
+    K_ENUM("mac.air_pockets", 0, MAC, "atmospheric|gas", "atmospheric",
+           "The pressure of air sealed under liquid (a connected region of empty cells that "
+           "does not reach the inside's top layer, the one opposite gravity, or an outlet). "
+           "`atmospheric`: every empty cell is at the atmosphere's pressure, the paper's "
+           "(§3.2.3), so a sealed pocket closes as a void. `gas`: each pocket is an ideal gas "
+           "(γ 1.4, sealed at 101325 Pa, ρ 1000 kg/m³), p = p0 (V0/V)^γ, its volume from its "
+           "empty cells and the air in the surface cells at its wall; pockets that merge pool "
+           "their gas, one that reaches the open air is atmospheric again; a pocket too small "
+           "for the step to follow its ringing (ω·δt > 1) is made softer until it can. Found "
+           "on the device every step. Needs mac.surface_solve and mac.surface: markers. "
+           "stats: air_pockets, air_pocket_cells, air_pocket_max_pressure "
+           "(docs/VALIDATION.md, `mac` air pockets)."),
     K_ENUM("mac.surface_solve_ghost", 0, MAC, "fill|empty", "fill",
            "With mac.surface_solve, where the relaxation puts the air: `fill`, at the height the "
            "marker fill puts an up-facing surface (ghost fluid: the surface cell's +y face moves "

@@ -41,6 +41,7 @@
 #include "ops/mac/machf.h"
 #include "ops/mac/macbc.h"
 #include "ops/mac/macbody.h"
+#include "ops/mac/macpocket.h"
 #include "ops/mac/macspray.h"
 #include "ops/mac/macsurface.h"
 #include "ops/mac/markers.h"
@@ -96,10 +97,22 @@ typedef struct lq_mac {
     bool fill_pressure; /* mac.surface_pressure: fill */
     bool surface_solve; /* mac.surface_solve: SURFACE cells relaxed in step 6 */
     bool fill_cavities; /* mac.fill_cavities: marker-less cells closed in by liquid FULL */
-    lq_field pflags;    /* the flags step 6 reads then (lq_pressure_surface_prep) */
-    lq_field ghost;     /* its table per marker count (lq_pressure_surface_table) */
-    lq_field sw;        /* its surface weights (2 floats per cell) */
-    lq_field ratio;     /* its ratio per marker count m (lq_macsurface_fill_ratio) */
+    bool air_gas;       /* mac.air_pockets: gas (lq_mac_pockets) */
+    lq_macpocket_ops pk;
+    int pk_up;                      /* the face direction toward the top (macpocket_cell.h) */
+    int *pk_lab, *pk_vol;           /* host copies of the last find's labels and tallies */
+    int *pk_prev;                   /* per cell: the pocket it was in last step, −1 */
+    int *pk_idx;                    /* per root: its pocket this step, −1 */
+    float *pk_gauge;                /* per root: its gauge pressure (m²/s²), uploaded */
+    double *pk_P, *pk_V;            /* last step's pockets: absolute p (m²/s²), volume (m³) */
+    int pk_n, pk_cap;               /* their number and room */
+    int pk_cells;                   /* this step's pocket cells (EMPTY) */
+    double pk_max_gauge, pk_volume; /* frame stats: the largest gauge, the last step's volume */
+    int pk_count;                   /* the last step's pockets */
+    lq_field pflags;                /* the flags step 6 reads then (lq_pressure_surface_prep) */
+    lq_field ghost;                 /* its table per marker count (lq_pressure_surface_table) */
+    lq_field sw;                    /* its surface weights (2 floats per cell) */
+    lq_field ratio;                 /* its ratio per marker count m (lq_macsurface_fill_ratio) */
     lq_macspray_ops macspray;
     lq_macspray_state macspray_state;
     lq_macspray_params macspray_params;
@@ -149,6 +162,14 @@ static void lq_mac_destroy(void *state)
     lq_chains_state_release(&s->chains_state);
     lq_chains_ops_release(&s->chains);
     free(s->hcol);
+    lq_macpocket_ops_release(&s->pk);
+    free(s->pk_lab);
+    free(s->pk_vol);
+    free(s->pk_prev);
+    free(s->pk_idx);
+    free(s->pk_gauge);
+    free(s->pk_P);
+    free(s->pk_V);
     lq_field_release(&s->owner);
     lq_field_release(&s->ratio);
     lq_field_release(&s->fl0f);
@@ -694,7 +715,33 @@ static int lq_mac_surface_setup(lq_mac *s, const lq_config *cfg)
                                "(with it the atmosphere is p = 0 in the empty cells)");
     if (s->surface_solve && s->surface != LQ_MAC_MARKERS)
         return lq_config_error(cfg, m->at_surface_solve, "needs mac.surface: markers");
+    s->air_gas = m->air_pockets_gas;
+    if (s->air_gas && (!s->surface_solve || s->surface != LQ_MAC_MARKERS))
+        return lq_config_error(cfg, m->at_air_pockets,
+                               "mac.air_pockets: gas holds a pocket's pressure in its empty cells: "
+                               "it needs mac.surface: markers and mac.surface_solve: true");
     return LQ_OK;
+}
+
+/* mac.air_pockets: gas — the device's labels and the host's pockets (lq_mac_pockets). */
+static int lq_mac_pockets_setup(lq_mac *s, lq_ctx *ctx)
+{
+    if (!s->air_gas) return LQ_OK;
+    int nx = s->nx, ny = s->ny, nz = s->nz;
+    size_t n = (size_t)nx * ny * nz;
+    /* up: opposite gravity's largest component (+y without gravity) */
+    int ax = 1;
+    for (int a = 0; a < 3; a++)
+        if (fabs(s->g[a]) > fabs(s->g[ax])) ax = a;
+    s->pk_up = 2 * ax + (s->g[ax] <= 0 ? 1 : 0);
+    s->pk_lab = lq_alloc(n * sizeof(int));
+    s->pk_vol = lq_alloc(n * sizeof(int));
+    s->pk_prev = lq_alloc(n * sizeof(int));
+    s->pk_idx = lq_alloc(n * sizeof(int));
+    s->pk_gauge = lq_calloc(n, sizeof(float));
+    if (!s->pk_lab || !s->pk_vol || !s->pk_prev || !s->pk_idx || !s->pk_gauge) return LQ_ESIM;
+    for (size_t c = 0; c < n; c++) s->pk_prev[c] = s->pk_idx[c] = -1;
+    return lq_macpocket_ops_init(&s->pk, ctx, nx, ny, nz);
 }
 
 /* Eq. 5–9's iteration: method, β0, ε and the sweep cap from the scene; with
@@ -799,6 +846,7 @@ static int lq_mac_create(lq_ctx *ctx, const lq_config *cfg, void **state)
     if (!rc) rc = lq_mac_setup_spray(s, ctx, cfg);
     if (!rc) rc = lq_mac_surface_setup(s, cfg);
     if (!rc) rc = lq_mac_pressure_setup(s, ctx, cfg);
+    if (!rc) rc = lq_mac_pockets_setup(s, ctx);
     if (!rc) rc = lq_mac_start(s, ctx, ns, shapes, (const double(*)[3])vel0);
     free(bn);
     free(rg);
@@ -1014,6 +1062,145 @@ static int lq_mac_cells(lq_mac *s, double dt)
     return rc;
 }
 
+/* The sealed air pockets' gas (mac.air_pockets: gas; the model: docs/VALIDATION.md, `mac`
+ * air pockets). Air at the atmosphere's absolute pressure p0 sealed in a pocket keeps
+ * P V^γ: each step a pocket's absolute pressure is P = P_ref (V_ref / V)^γ from the gas it
+ * holds, V its volume now (the tally: its EMPTY cells and the air of the surface cells at
+ * its wall). Its gas comes from last step's pockets its cells overlap, each shared out by
+ * the overlapping cells (a pocket that splits gives each part its pressure; pockets that
+ * merge pool their P V, the isothermal amount, at their volumes' sum); a pocket that
+ * overlaps none was open air last step and is sealed at p0. The gauge P − p0 is held in its
+ * cells (lq_macpocket_apply). The coupling is explicit (the pressure is last step's volume's),
+ * so a pocket rings at about ω = sqrt(γ P / ρ) / a (a its size: the cell, or
+ * LQ_MAC_AIR_RING of the cube (2D: square) root of its cells, times δ): where ω δt > 1 the exponent
+ * is lowered to γ/(ω δt)² for the step, a softer gas with the same pressure at the same volume,
+ * which the step can follow. Volume units: a marker's share of a cell. */
+#define LQ_MAC_AIR_P0    101.325 /* the atmosphere's absolute pressure over ρ: 101325 Pa / 1000 */
+#define LQ_MAC_AIR_GAMMA 1.4     /* air's adiabatic exponent */
+/* a in the ringing estimate: this share of the extent of the pocket's cells (the flow
+ * through a narrow mouth rings faster than the pocket's size says; measured on the bell of
+ * tests/solvers/test_mac_pockets.c: 0.3 rings about its volume within ±8 %, 0.6 blew up) */
+#define LQ_MAC_AIR_RING 0.3
+
+static int lq_mac_pockets_grow(lq_mac *s, int need)
+{
+    if (need <= s->pk_cap) return LQ_OK;
+    int cap = LQ_MAX(need, 2 * s->pk_cap);
+    double *P = realloc(s->pk_P, (size_t)cap * sizeof *P);
+    if (!P) return LQ_ESIM;
+    s->pk_P = P;
+    double *V = realloc(s->pk_V, (size_t)cap * sizeof *V);
+    if (!V) return LQ_ESIM;
+    s->pk_V = V;
+    s->pk_cap = cap;
+    return LQ_OK;
+}
+
+static int lq_mac_pockets(lq_mac *s, double dt)
+{
+    int rc = lq_macpocket_find(&s->pk, &s->flags, &s->count, s->per_cell, s->pk_up);
+    if (rc) return rc;
+    int nc = s->nx * s->ny * s->nz, np = 0, old = s->pk_n;
+    s->pk_cells = s->pk.sealed;
+    if (s->pk.sealed == 0) { /* no pocket: nothing to carry */
+        if (old > 0)
+            for (int c = 0; c < nc; c++) s->pk_prev[c] = -1;
+        s->pk_n = 0;
+        s->pk_count = 0;
+        s->pk_volume = 0;
+        return LQ_OK;
+    }
+    rc = lq_field_download(&s->pk.lab, s->pk_lab);
+    if (!rc) rc = lq_field_download(&s->pk.vol, s->pk_vol);
+    if (rc) return rc;
+    const int *lab = s->pk_lab;
+    /* this step's pockets (by root), the cells each shares with last step's */
+    int *roots = lq_alloc((size_t)s->pk.pockets * sizeof(int));
+    double *share = lq_calloc((size_t)s->pk.pockets * (old + 1), sizeof(double));
+    double *otot = lq_calloc((size_t)old + 1, sizeof(double));
+    if (!roots || !share || !otot) rc = LQ_ESIM;
+    for (int c = 0; c < nc && !rc; c++) {
+        int l = lab[c];
+        if (l < 0) continue;
+        int r = l & LQ_PLSPOCKET_MASK;
+        if (lab[r] != r) continue; /* open air */
+        if (s->pk_idx[r] < 0) {
+            if (np == s->pk.pockets) {
+                rc = lq_error(LQ_ESIM, "air pockets: more roots than counted");
+                break;
+            }
+            s->pk_idx[r] = np;
+            roots[np++] = r;
+        }
+        int o = s->pk_prev[c];
+        if (o >= 0) {
+            share[(size_t)s->pk_idx[r] * (old + 1) + o] += 1;
+            otot[o] += 1;
+        }
+    }
+    if (!rc) rc = lq_mac_pockets_grow(s, np);
+    double cellv = s->dx * s->dx * (s->nz == 1 ? 1.0 : s->dx), unit = cellv / s->per_cell;
+    double *P = lq_alloc((size_t)LQ_MAX(np, 1) * sizeof *P),
+           *V = lq_alloc((size_t)LQ_MAX(np, 1) * sizeof *V);
+    if (!P || !V) rc = LQ_ESIM;
+    int *cells = lq_calloc((size_t)LQ_MAX(np, 1), sizeof(int));
+    if (!cells) rc = LQ_ESIM;
+    for (int c = 0; c < nc && !rc; c++)
+        if (lab[c] >= 0 && lab[lab[c] & LQ_PLSPOCKET_MASK] == (lab[c] & LQ_PLSPOCKET_MASK))
+            cells[s->pk_idx[lab[c] & LQ_PLSPOCKET_MASK]]++;
+    s->pk_max_gauge = fmax(s->pk_max_gauge, 0);
+    s->pk_volume = 0;
+    for (int q = 0; q < np && !rc; q++) {
+        int r = roots[q];
+        double v = fmax(s->pk_vol[r], 1) * unit, amount = 0, vref = 0;
+        for (int o = 0; o < old; o++) {
+            double f = share[(size_t)q * (old + 1) + o];
+            if (f <= 0) continue;
+            f /= otot[o];
+            amount += f * s->pk_P[o] * s->pk_V[o];
+            vref += f * s->pk_V[o];
+        }
+        double pref = vref > 0 ? amount / vref : LQ_MAC_AIR_P0;
+        if (!(vref > 0)) vref = v;
+        /* the ringing the step can follow (the header's ω) */
+        double dim = s->nz == 1 ? 2.0 : 3.0,
+               a = s->dx * fmax(1.0, LQ_MAC_AIR_RING * pow(cells[q], 1.0 / dim));
+        double gam = LQ_MAC_AIR_GAMMA, w2 = gam * pref / (a * a);
+        if (w2 * dt * dt > 1) gam /= w2 * dt * dt;
+        P[q] = pref * pow(vref / v, gam);
+        V[q] = v;
+        float gauge = (float)(P[q] - LQ_MAC_AIR_P0);
+        s->pk_gauge[r] = gauge;
+        s->pk_max_gauge = fmax(s->pk_max_gauge, fabs(gauge));
+        s->pk_volume += v;
+    }
+    /* carry: this step's pockets become last step's */
+    for (int c = 0; c < nc && !rc; c++) {
+        int l = lab[c];
+        int r = l >= 0 ? l & LQ_PLSPOCKET_MASK : -1;
+        s->pk_prev[c] = r >= 0 && lab[r] == r ? s->pk_idx[r] : -1;
+    }
+    if (!rc) rc = lq_field_upload(&s->pk.gauge, s->pk_gauge);
+    for (int q = 0; q < np; q++) {
+        s->pk_idx[roots[q]] = -1;
+        if (!rc) {
+            s->pk_P[q] = P[q];
+            s->pk_V[q] = V[q];
+        }
+    }
+    if (!rc) {
+        s->pk_n = np;
+        s->pk_count = np;
+    }
+    free(roots);
+    free(share);
+    free(otot);
+    free(P);
+    free(V);
+    free(cells);
+    return rc;
+}
+
 /* 4, the pressure at the surface: SURFACE cells hold the atmosphere's pressure plus the
  * forcing of §7.2 (eq. 17–19), with mac.surface_pressure: fill placed at the markers'
  * height; with mac.surface_solve (the default) the atmosphere's side is held in the EMPTY
@@ -1025,9 +1212,14 @@ static int lq_mac_surface_pressure(lq_mac *s, double dt)
     lq_macsurface_forcing fo = s->forcing;
     fo.t = s->t;
     fo.dt = (float)dt;
-    if (s->surface_solve)
-        return lq_pressure_surface_prep(&s->pressure, &s->flags, &s->pflags, &s->p, &s->sw,
-                                        &s->count, &s->ghost, s->per_cell);
+    if (s->surface_solve) {
+        int rc = lq_pressure_surface_prep(&s->pressure, &s->flags, &s->pflags, &s->p, &s->sw,
+                                          &s->count, &s->ghost, s->per_cell);
+        if (!rc && s->air_gas)
+            rc = lq_macpocket_apply(&s->pk, &s->flags, &s->pflags, &s->count, &s->ghost,
+                                    s->per_cell, &s->p);
+        return rc;
+    }
     int rc = lq_macsurface_pressure(&s->macsurface, &s->flags, &s->p, hh, org, &fo);
     if (!rc && s->fill_pressure)
         rc = lq_macsurface_fill_pressure(&s->macsurface, &s->flags, &s->mask, &s->p, &s->count,
@@ -1112,6 +1304,7 @@ static int lq_mac_step(lq_mac *s, double dt)
     if (s->twoway) LQ_STAGE(rc, c, "bodies take their cells", lq_mac_mark_bodies(s));
     /* 3. cell contents from the surface tracker (§4) */
     LQ_STAGE(rc, c, "cells classified", lq_mac_cells(s, dt));
+    if (s->air_gas) LQ_STAGE(rc, c, "air pockets", lq_mac_pockets(s, dt));
     /* 4. boundary conditions: surface pressure (eq. 17-19), Gates' surface velocities,
      * inflow and outflow (§3.2.2), obstacle mirrors (§3.2.1) */
     LQ_STAGE(rc, c, "surface pressure", lq_mac_surface_pressure(s, dt));
@@ -1174,6 +1367,12 @@ static int lq_mac_measure(void *state, lq_frame_stats *st)
     st->pressure_residual = s->maxdiv;
     st->dt_min = st->dt_max = s->dt_prev;
     lq_stats_extra(st, "pressure_unconverged", s->unconverged);
+    if (s->air_gas) {
+        lq_stats_extra(st, "air_pockets", s->pk_count);
+        lq_stats_extra(st, "air_pocket_cells", s->pk_cells);
+        lq_stats_extra(st, "air_pocket_volume", s->pk_volume);
+        lq_stats_extra(st, "air_pocket_max_pressure", s->pk_max_gauge);
+    }
     if (s->pressure_params.method == LQ_PRESSURE_MGPCG) /* of pressure_iterations */
         lq_stats_extra(st, "pressure_sweeps_after_pcg", s->rb_after);
     if (s->spray_on) {
@@ -1228,6 +1427,7 @@ static const char *const lq_mac_stage_fields[][2] = {{"time step (CFL)", "u, v, 
                                                      {"inlets", "markers"},
                                                      {"bodies take their cells", "flags"},
                                                      {"cells classified", "flags"},
+                                                     {"air pockets", "p"},
                                                      {"surface pressure", "p"},
                                                      {"boundary conditions", "u, v, w"},
                                                      {"momentum", "u, v, w"},
@@ -1259,6 +1459,7 @@ static int lq_mac_advance(void *state, int frame, double t_end, lq_frame_stats *
     s->unconverged = 0;
     s->rb_after = 0;
     s->spray_emitted = s->spray_foamed = s->spray_dropped = 0;
+    s->pk_max_gauge = 0;
     lq_framesplit fr = lq_framesplit_start(s->t, t_end);
     int rc = LQ_OK;
     while (!rc && lq_framesplit_more(&fr, s->t)) {
