@@ -1694,6 +1694,43 @@ static int lq_mac_ckpt_chains(lq_mac *s, FILE *f, bool save)
     return rc;
 }
 
+/* mac.air_pockets: gas — the last step's pockets (their number, each one's absolute
+ * pressure and volume, the pocket of every cell): the gas a resumed step takes its
+ * pockets' pressure from, so that a resume continues bit for bit. */
+static int lq_mac_ckpt_pockets(lq_mac *s, FILE *f, bool save)
+{
+    const size_t n = (size_t)s->nx * (size_t)s->ny * (size_t)s->nz;
+    int32_t hdr[2] = {save ? s->pk_n : 0, save ? s->pk_count : 0};
+    int rc = save ? lq_checkpoint_put(f, hdr, sizeof hdr) : lq_checkpoint_get(f, hdr, sizeof hdr);
+    if (!save && !rc)
+        rc = lq_checkpoint_count(f, "air pocket count", hdr[0], 0, (int)n, 2 * sizeof(double));
+    if (!save && !rc) rc = lq_checkpoint_count(f, "air pockets", hdr[1], 0, (int)n, 0);
+    if (!save && !rc) rc = lq_mac_pockets_grow(s, hdr[0]);
+    if (rc) return rc;
+    const size_t np = (size_t)hdr[0];
+    if (np) {
+        rc = save ? lq_checkpoint_put(f, s->pk_P, np * sizeof *s->pk_P)
+                  : lq_checkpoint_get(f, s->pk_P, np * sizeof *s->pk_P);
+        if (!rc)
+            rc = save ? lq_checkpoint_put(f, s->pk_V, np * sizeof *s->pk_V)
+                      : lq_checkpoint_get(f, s->pk_V, np * sizeof *s->pk_V);
+    }
+    if (!rc)
+        rc = save ? lq_checkpoint_put(f, s->pk_prev, n * sizeof *s->pk_prev)
+                  : lq_checkpoint_get(f, s->pk_prev, n * sizeof *s->pk_prev);
+    for (size_t c = 0; c < n && !save && !rc; c++)
+        if (s->pk_prev[c] < -1 || s->pk_prev[c] >= hdr[0])
+            rc = lq_error(LQ_EINPUT, "the checkpoint's air pocket of cell %zu is out of range", c);
+    for (size_t q = 0; q < np && !save && !rc; q++)
+        if (!(isfinite(s->pk_P[q]) && isfinite(s->pk_V[q]) && s->pk_V[q] >= 0))
+            rc = lq_error(LQ_EINPUT, "the checkpoint's air pocket %zu is out of range", q);
+    if (!save && !rc) {
+        s->pk_n = hdr[0];
+        s->pk_count = hdr[1];
+    }
+    return rc;
+}
+
 static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
 {
     lq_mac_scalars sc = {s->t,  s->dt_prev, s->step, s->npart, s->nx,
@@ -1726,6 +1763,7 @@ static int lq_mac_ckpt(lq_mac *s, FILE *f, bool save)
                   : lq_macspray_load(&s->macspray_state, f);
     if (!rc && s->bodies_on)
         rc = save ? lq_macbody_save(&s->macbody_set, f) : lq_macbody_load(&s->macbody_set, f);
+    if (!rc && s->air_gas) rc = lq_mac_ckpt_pockets(s, f, save);
     if (!rc && !save) {
         s->t = sc.t;
         s->dt_prev = sc.dt_prev;

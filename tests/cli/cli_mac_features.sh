@@ -177,6 +177,28 @@ resume_check "inlet, spray, body" "$tmp/all.yaml"
 resume_check "chains" "$tmp/chains.yaml"
 resume_check "two-way body" "$tmp/two-way.yaml"
 resume_check "height field" "$tmp/heightfield.yaml"
+# a diving bell (tests/solvers/test_mac_pockets.c) with mac.air_pockets: gas: the pocket's
+# gas is in the checkpoint, so the resumed run keeps its pressure
+cat >"$tmp/bell.yaml" <<YAML
+solver: mac
+grid: {size: [32, 32, 1], cell: 0.03125}
+time: {frames: 10, fps: 30}
+output: {mesh: false, preview: false, checkpoint: 5}
+mac: {air_pockets: gas}
+liquid:
+  - box: {min: [0, 0, 0], max: [1, 0.35, 1]}
+  - box: {min: [0, 0.35, 0], max: [0.34, 0.8, 1]}
+  - box: {min: [0.66, 0.35, 0], max: [1, 0.8, 1]}
+  - box: {min: [0.34, 0.69, 0], max: [0.66, 0.8, 1]}
+obstacles:
+  - box: {min: [0.34, 0.62, 0], max: [0.66, 0.69, 1]}
+  - box: {min: [0.34, 0.25, 0], max: [0.41, 0.69, 1]}
+  - box: {min: [0.59, 0.25, 0], max: [0.66, 0.69, 1]}
+YAML
+resume_check "air pocket (gas)" "$tmp/bell.yaml"
+grep -q '"air_pockets":[1-9]' "$tmp/r2_air pocket (gas)/stats.jsonl" &&
+    pass "air pocket (gas): the bell holds a pocket after the resume" ||
+    fail "air pocket (gas): no pocket in the resumed run's stats"
 
 echo "reference vs OpenCL, whole scenes:"
 check "dam break with spray: every field, the particles and volume bit for bit" \
