@@ -1271,8 +1271,9 @@ static int lq_pls_move_particles(lq_pls *s, lq_field *lab, double dt)
     lq_plsparticles_state *ps = &s->plsparticles_state;
     int rc = LQ_OK;
     if (s->stratify)
-        rc = lq_plsobject_strat_label(&s->plsobject, &ps->part[ps->cur], lab, lq_plsparticles_bound(ps),
-                                      lq_pls_sdf(s), &s->phi, (float)s->h, (float)dt);
+        rc = lq_plsobject_strat_label(&s->plsobject, &ps->part[ps->cur], lab,
+                                      lq_plsparticles_bound(ps), lq_pls_sdf(s), &s->phi,
+                                      (float)s->h, (float)dt);
     if (!rc)
         rc = lq_plsparticles_advect(&s->plsparticles, ps, &s->u, &s->v, &s->w,
                                     &s->plsparticles_params);

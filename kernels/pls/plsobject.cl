@@ -57,10 +57,10 @@ kernel void plsobject_kill_air(global float *part, int n, global const int *cnt,
 }
 
 kernel void plsobject_strat_label(global const float *part, global float *lab, int n,
-                                  global const int *cnt, int use_cnt, global const float *sdf, global const float *phi,
-                                  global const float *uo, global const float *vo,
-                                  global const float *wo, float band, float hdt, float ih, float lx,
-                                  float ly, float lz)
+                                  global const int *cnt, int use_cnt, global const float *sdf,
+                                  global const float *phi, global const float *uo,
+                                  global const float *vo, global const float *wo, float band,
+                                  float hdt, float ih, float lx, float ly, float lz)
 {
     int p = get_global_id(0);
     if (PARTICLE_OUT(p, n, cnt, use_cnt)) return;
@@ -70,9 +70,10 @@ kernel void plsobject_strat_label(global const float *part, global float *lab, i
 }
 
 kernel void plsobject_strat_apply(global float *part, global const float *lab, int n,
-                                  global const int *cnt, int use_cnt, global const float *sdf, global const float *uo,
-                                  global const float *vo, global const float *wo, float hdt,
-                                  float ih, float h, float lx, float ly, float lz)
+                                  global const int *cnt, int use_cnt, global const float *sdf,
+                                  global const float *uo, global const float *vo,
+                                  global const float *wo, float hdt, float ih, float h, float lx,
+                                  float ly, float lz)
 {
     int p = get_global_id(0);
     if (PARTICLE_OUT(p, n, cnt, use_cnt)) return;

@@ -17,7 +17,7 @@
 #define PART(buf, p) ((buf) + (size_t)(p)*LQ_PLSPARTICLES_STRIDE)
 /* p over the live particles, whatever the launch's size */
 #define EACH_LIVE(p, cnt)                                                                          \
-    for (int p = get_global_id(0), n_ = (cnt)[LQ_PLSPARTICLES_CNT_LIVE]; p < n_;                  \
+    for (int p = get_global_id(0), n_ = (cnt)[LQ_PLSPARTICLES_CNT_LIVE]; p < n_;                   \
          p += get_global_size(0))
 
 kernel void plsparticles_advect(global float *part, global const int *cnt, global const float *u,
@@ -51,8 +51,8 @@ kernel void plsparticles_correct_apply(global float *phi, global const int *kp,
     lq_plsparticles_correct_apply_cell(phi, kp, km, q);
 }
 
-kernel void plsparticles_radius(global float *part, global const int *cnt,
-                                global const float *phi, global const float *c)
+kernel void plsparticles_radius(global float *part, global const int *cnt, global const float *phi,
+                                global const float *c)
 {
     EACH_LIVE(p, cnt) lq_plsparticles_radius_one(PART(part, p), phi, c, NX, NY, NZ);
 }
@@ -125,8 +125,8 @@ kernel void plsparticles_emit(global float *part, global const int *ccnt, global
 }
 
 /* The last seeding's particles: [live − added, live). */
-kernel void plsparticles_attract(global float *part, global const int *cnt,
-                                 global const float *phi, global const float *c)
+kernel void plsparticles_attract(global float *part, global const int *cnt, global const float *phi,
+                                 global const float *c)
 {
     int n1 = cnt[LQ_PLSPARTICLES_CNT_LIVE], n0 = n1 - cnt[LQ_PLSPARTICLES_CNT_ADDED];
     for (int p = n0 + (int)get_global_id(0); p < n1; p += get_global_size(0))

@@ -477,8 +477,8 @@ int lq_plsobject_kill_air(lq_plsobject_ops *o, lq_field *part, int n, const lq_f
     }
     float ih = 1.0f / o->h;
     int use = o->count != NULL;
-    lq_arg a[] = {LQ_MEM(part), LQ_VAL(n), LQ_MEM(use ? o->count : sdf), LQ_VAL(use),
-                  LQ_MEM(sdf),  LQ_VAL(d), LQ_VAL(ih)};
+    lq_arg a[] = {LQ_MEM(part), LQ_VAL(n), LQ_MEM(use ? o->count : sdf), LQ_VAL(use), LQ_MEM(sdf),
+                  LQ_VAL(d),    LQ_VAL(ih)};
     return lq_kernel_launch(&o->kill, lq_range_var(&o->kill, n), LQ_ARGS(a));
 }
 
@@ -496,10 +496,10 @@ int lq_plsobject_strat_label(lq_plsobject_ops *o, const lq_field *part, lq_field
     float hdt = 0.5f * dt, ih = 1.0f / o->h, lx = (float)(o->nx * (double)o->h),
           ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
     int use = o->count != NULL;
-    lq_arg a[] = {LQ_MEM(part), LQ_MEM(lab),  LQ_VAL(n),  LQ_MEM(use ? o->count : sdf),
-                  LQ_VAL(use),  LQ_MEM(sdf),  LQ_MEM(phi), LQ_KEEP,
-                  LQ_KEEP,      LQ_KEEP,      LQ_VAL(band), LQ_VAL(hdt),
-                  LQ_VAL(ih),   LQ_VAL(lx),   LQ_VAL(ly), LQ_VAL(lz)};
+    lq_arg a[] = {LQ_MEM(part), LQ_MEM(lab), LQ_VAL(n),    LQ_MEM(use ? o->count : sdf),
+                  LQ_VAL(use),  LQ_MEM(sdf), LQ_MEM(phi),  LQ_KEEP,
+                  LQ_KEEP,      LQ_KEEP,     LQ_VAL(band), LQ_VAL(hdt),
+                  LQ_VAL(ih),   LQ_VAL(lx),  LQ_VAL(ly),   LQ_VAL(lz)};
     return lq_kernel_launch(&o->slabel, lq_range_var(&o->slabel, n), LQ_ARGS(a));
 }
 

@@ -333,8 +333,9 @@ int lq_plsparticles_advect(lq_plsparticles_ops *o, lq_plsparticles_state *st, co
         lq_plsparticles_ref_advect(st, u, v, w, prm);
         return LQ_OK;
     }
-    lq_arg a[] = {LQ_MEM(&st->part[st->cur]), LQ_MEM(&st->counters), LQ_MEM(u), LQ_MEM(v),
-                  LQ_MEM(w), LQ_MEM(&st->coef)};
+    lq_arg a[] = {
+        LQ_MEM(&st->part[st->cur]), LQ_MEM(&st->counters), LQ_MEM(u), LQ_MEM(v), LQ_MEM(w),
+        LQ_MEM(&st->coef)};
     return lq_kernel_launch(&o->advect, lq_plsparticles_range(&o->advect, st), LQ_ARGS(a));
 }
 
@@ -354,8 +355,8 @@ static int lq_plsparticles_correct_into(lq_plsparticles_ops *o, lq_plsparticles_
     return rc;
 }
 
-int lq_plsparticles_correct_tally(lq_plsparticles_ops *o, lq_plsparticles_state *st,
-                                  lq_field *phi, const lq_plsparticles_params *prm)
+int lq_plsparticles_correct_tally(lq_plsparticles_ops *o, lq_plsparticles_state *st, lq_field *phi,
+                                  const lq_plsparticles_params *prm)
 {
     lq_plsparticles_check_cells(o, st, phi);
     int rc = lq_plsparticles_set_coef(st, prm, 0);
@@ -429,11 +430,11 @@ int lq_plsparticles_delete(lq_plsparticles_ops *o, lq_plsparticles_state *st, co
     int n = lq_plsparticles_bound(st), nb = lq_scan_blocks_of(n);
     const lq_field *sd = sdf ? sdf : phi; /* not read without an sdf */
     lq_field *src = &st->part[st->cur], *dst = &st->part[1 - st->cur];
-    lq_arg a[] = {LQ_MEM(src),  LQ_MEM(&st->bsum), LQ_MEM(&st->counters), LQ_VAL(nb),
+    lq_arg a[] = {LQ_MEM(src), LQ_MEM(&st->bsum), LQ_MEM(&st->counters), LQ_VAL(nb),
                   LQ_MEM(phi), LQ_MEM(sd),        LQ_MEM(&st->coef)};
-    lq_arg c[] = {LQ_MEM(src),          LQ_MEM(dst), LQ_MEM(&st->boff), LQ_MEM(&st->bsum),
-                  LQ_VAL(nb),           LQ_VAL(st->capacity), LQ_MEM(phi), LQ_MEM(sd),
-                  LQ_MEM(&st->coef)};
+    lq_arg c[] = {LQ_MEM(src),       LQ_MEM(dst), LQ_MEM(&st->boff),
+                  LQ_MEM(&st->bsum), LQ_VAL(nb),  LQ_VAL(st->capacity),
+                  LQ_MEM(phi),       LQ_MEM(sd),  LQ_MEM(&st->coef)};
     lq_scan_bufs sb = lq_plsparticles_scan_bufs(st);
     rc =
         lq_scan_compact(&o->scan, &sb, n, &o->keep_count, LQ_ARGS(a), &o->keep_scatter, LQ_ARGS(c));

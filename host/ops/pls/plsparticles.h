@@ -39,8 +39,8 @@ int lq_plsparticles_correct(lq_plsparticles_ops *o, lq_plsparticles_state *st, l
                             const lq_plsparticles_params *prm, int *escaped);
 /* lq_plsparticles_correct without the read: the escaped particles add to a tally the
  * device keeps (the reference path: st->tally), which lq_plsparticles_take_tally reads. */
-int lq_plsparticles_correct_tally(lq_plsparticles_ops *o, lq_plsparticles_state *st,
-                                  lq_field *phi, const lq_plsparticles_params *prm);
+int lq_plsparticles_correct_tally(lq_plsparticles_ops *o, lq_plsparticles_state *st, lq_field *phi,
+                                  const lq_plsparticles_params *prm);
 /* The tally's escaped particles since the last take, and the tally to 0; on OpenCL one
  * blocking read, which also syncs as lq_plsparticles_sync does. */
 int lq_plsparticles_take_tally(lq_plsparticles_state *st, long long *escaped);

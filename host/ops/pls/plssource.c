@@ -424,8 +424,10 @@ int lq_plssource_kill(lq_plssource_ops *o, lq_field *part, int np)
         return LQ_OK;
     }
     int n = o->n, use = o->count != NULL;
-    lq_arg a[] = {LQ_MEM(part), LQ_VAL(np), LQ_MEM(use ? o->count : part), LQ_VAL(use), LQ_KEEP,
-                  LQ_KEEP,      LQ_KEEP,    LQ_KEEP,                        LQ_VAL(n),   LQ_KEEP};
+    lq_arg a[] = {LQ_MEM(part), LQ_VAL(np), LQ_MEM(use ? o->count : part),
+                  LQ_VAL(use),  LQ_KEEP,    LQ_KEEP,
+                  LQ_KEEP,      LQ_KEEP,    LQ_VAL(n),
+                  LQ_KEEP};
     return lq_kernel_launch(&o->kill, lq_range_var(&o->kill, np), LQ_ARGS(a));
 }
 
