@@ -1049,10 +1049,17 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
     LQ_PLS_INIT(LQ_PLS_R_OPS, lq_plsparticles_ops_init(&s->plsparticles, ctx, nx, ny, nz));
     LQ_PLS_INIT(LQ_PLS_R_STATE,
                 lq_plsparticles_state_init(&s->plsparticles_state, ctx, nx, ny, nz, (int)cap));
+    /* the live count stays on the device: the particle launches stride over it, the host
+     * reads it only to grow the buffers at a seeding, to move the window, for the frame's
+     * stats and for output (issue 14: no host wait per compaction) */
+    bool held = ctx->backend == LQ_BACKEND_CL;
+    s->plsparticles_state.deferred = held;
+    const lq_field *pcount = held ? &s->plsparticles_state.counters : NULL;
     LQ_PLS_INIT(LQ_PLS_R_FORCE, lq_plsforce_ops_init(&s->plsforce, ctx, nx, ny, nz));
     if (s->objects) {
         LQ_PLS_INIT(LQ_PLS_R_OBJ,
                     lq_plsobject_ops_init(&s->plsobject, ctx, nx, ny, nz, h, (float)(10.0 * s->h)));
+        s->plsobject.count = pcount;
         for (int q = 0; q < nmob; q++) {
             if (!rc) rc = lq_plsobject_add(&s->plsobject, &mob[q]);
             if (rc) lq_plsobject_object_free(&mob[q]);
@@ -1067,6 +1074,7 @@ static int lq_pls_device(lq_pls *s, lq_ctx *ctx, const lq_config *cfg, long long
     if (s->sources) {
         LQ_PLS_INIT(LQ_PLS_R_SRC, lq_plssource_ops_init(&s->plssource, ctx, nx, ny, nz, h,
                                                         s->source_set->inlets));
+        s->plssource.count = pcount;
         if (!rc) rc = lq_plssource_add(&s->plssource, s->source_set);
         lq_plssource_set_free(s->source_set); /* the arrays; the struct stays for the plan */
     }
@@ -1283,8 +1291,9 @@ static int lq_pls_move_particles(lq_pls *s, lq_field *lab, double dt)
     lq_plsparticles_state *ps = &s->plsparticles_state;
     int rc = LQ_OK;
     if (s->stratify)
-        rc = lq_plsobject_strat_label(&s->plsobject, &ps->part[ps->cur], lab, ps->live,
-                                      lq_pls_sdf(s), &s->phi, (float)s->h, (float)dt);
+        rc = lq_plsobject_strat_label(&s->plsobject, &ps->part[ps->cur], lab,
+                                      lq_plsparticles_bound(ps), lq_pls_sdf(s), &s->phi,
+                                      (float)s->h, (float)dt);
     if (!rc)
         rc = lq_plsparticles_advect(&s->plsparticles, ps, &s->u, &s->v, &s->w,
                                     &s->plsparticles_params);
@@ -1317,10 +1326,11 @@ static int lq_pls_move_objects(lq_pls *s, lq_field *lab, double dt)
     const lq_field *sdf = lq_pls_sdf(s);
     int rc = lq_pls_objects_at(s, s->t + dt);
     if (!rc && s->stratify)
-        rc = lq_plsobject_strat_apply(&s->plsobject, &ps->part[ps->cur], lab, ps->live, sdf,
-                                      (float)dt);
+        rc = lq_plsobject_strat_apply(&s->plsobject, &ps->part[ps->cur], lab,
+                                      lq_plsparticles_bound(ps), sdf, (float)dt);
     if (!rc)
-        rc = lq_plsobject_kill_air(&s->plsobject, &ps->part[ps->cur], ps->live, sdf, (float)s->h);
+        rc = lq_plsobject_kill_air(&s->plsobject, &ps->part[ps->cur], lq_plsparticles_bound(ps),
+                                   sdf, (float)s->h);
     if (!rc)
         rc = lq_plsparticles_delete(&s->plsparticles, ps, &s->phi, sdf, &s->plsparticles_params);
     return rc;
@@ -1531,7 +1541,7 @@ static int lq_pls_sources(lq_pls *s, double dt)
 {
     lq_plsparticles_state *ps = &s->plsparticles_state;
     return lq_plssource_step(&s->plssource, s->t, dt, &s->phi, &s->u, &s->v, &s->w,
-                             &ps->part[ps->cur], ps->live, lq_pls_sdf(s));
+                             &ps->part[ps->cur], lq_plsparticles_bound(ps), lq_pls_sdf(s));
 }
 
 /* The solid field the projection takes: the objects' sdf, with the open inlets, with the
@@ -1623,7 +1633,7 @@ static int lq_pls_sources_start(lq_pls *s)
 }
 
 /* The step's counts into the frame's, and the clock on by dt. */
-static int lq_pls_step_done(lq_pls *s, double dt, const lq_poisson_stats *pst, int esc)
+static int lq_pls_step_done(lq_pls *s, double dt, const lq_poisson_stats *pst)
 {
     s->iterations += pst->iterations;
     s->unconverged += !pst->converged;
@@ -1632,7 +1642,6 @@ static int lq_pls_step_done(lq_pls *s, double dt, const lq_poisson_stats *pst, i
                         "simulation blew up at step %d (t = %.6g s): field p is not finite",
                         s->step, s->t);
     s->residual = fmax(s->residual, pst->residual);
-    s->escaped += esc;
     s->t += dt;
     s->dt_prev = dt;
     s->step++;
@@ -1832,6 +1841,7 @@ static int lq_pls_window_move(lq_pls *s, const int d[3], const int box[6])
     if (!rc) rc = lq_pls_window_field(s, &s->p, &s->b, d, LQ_PLSWINDOW_FILL, 0, -1);
     if (!rc && s->viscous && s->nu_regions)
         rc = lq_pls_window_field(s, &s->nu, &s->nun, d, LQ_PLSWINDOW_FILL, (float)s->nu_base, -1);
+    if (!rc) rc = lq_plsparticles_sync(ps); /* the window's move reads the count: rare */
     if (!rc)
         rc = lq_plswindow_particles(&s->plswindow, &ps->part[ps->cur], ps->live,
                                     LQ_PLSPARTICLES_STRIDE, LQ_PLSPARTICLES_R, d, (float)s->h);
@@ -1934,7 +1944,7 @@ static int lq_pls_step(lq_pls *s, double dt)
     lq_ctx *c = s->ctx;
     lq_plsparticles_state *ps = &s->plsparticles_state;
     lq_poisson_stats pst;
-    int esc = 0, rc = LQ_OK;
+    int rc = LQ_OK;
     lq_pls_set_dt(s, dt);
     /* §5.3: the window follows the liquid, by whole cells (before `lab` is taken: its
      * compaction of the particles swaps their buffers) */
@@ -1949,8 +1959,9 @@ static int lq_pls_step(lq_pls *s, double dt)
     LQ_STAGE(rc, c, "phi advected", lq_pls_advect_phi(s));
     if (s->objects) LQ_STAGE(rc, c, "objects move", lq_pls_move_objects(s, lab, dt));
     /* 3. the particle level set's corrections around the reinitialisation ([EMF02]) */
+    /* the escaped ones tallied on the device, read with the frame's stats */
     LQ_STAGE(rc, c, "particles correct phi",
-             lq_plsparticles_correct(&s->plsparticles, ps, &s->phi, &s->plsparticles_params, &esc));
+             lq_plsparticles_correct_tally(&s->plsparticles, ps, &s->phi, &s->plsparticles_params));
     LQ_STAGE(rc, c, "phi reinitialised", lq_pls_reinit(s));
     LQ_STAGE(rc, c, "particles corrected, deleted, reseeded", lq_pls_tidy_particles(s));
     /* §4.3: level-set control and erasers (fig. 2), their region's particles reseeded */
@@ -1981,7 +1992,7 @@ static int lq_pls_step(lq_pls *s, double dt)
     LQ_STAGE(rc, c, "velocity extrapolated", lq_pls_extrapolate(s));
     LQ_STAGE(rc, c, "divergence-free band", lq_pls_divfree(s));
     if (rc) return rc;
-    rc = lq_pls_step_done(s, dt, &pst, esc);
+    rc = lq_pls_step_done(s, dt, &pst);
     /* §5.4: this grid's bands for its downstream grids, at the step's end */
     if (!rc && s->nband_out) LQ_STAGE(rc, c, "bands written (§5.4)", lq_pls_bands_out(s));
     return rc;
@@ -2024,7 +2035,8 @@ static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
     memset(st, 0, sizeof *st);
     double umax = 0, cells = 0, hcells = 0;
     int bad = 0, hbad = 0;
-    int rc = lq_pls_max_speed(s, &umax);
+    int rc = lq_plsparticles_sync(&s->plsparticles_state); /* "particles" (none after a take) */
+    if (!rc) rc = lq_pls_max_speed(s, &umax);
     if (!rc)
         rc = lq_plsforce_volume(&s->plsforce, &s->phi, lq_pls_sdf(s), (float)s->h, &hcells, &hbad);
     if (!rc)
@@ -2089,6 +2101,16 @@ static int lq_pls_measure_frame(lq_pls *s, lq_frame_stats *st)
     lq_stats_extra(st, "pressure_unconverged", s->unconverged);
     lq_stats_extra(st, "device_bytes", (double)s->device_bytes);
     return LQ_OK;
+}
+
+/* The frame's stats after its steps: the escaped particles the device tallied (one read,
+ * which brings the live count with it), then the measures. */
+static int lq_pls_frame_stats(lq_pls *s, lq_frame_stats *st)
+{
+    long long esc = 0;
+    int rc = lq_plsparticles_take_tally(&s->plsparticles_state, &esc);
+    s->escaped = esc;
+    return rc ? rc : lq_pls_measure_frame(s, st);
 }
 
 static int lq_pls_measure(void *state, lq_frame_stats *st)
@@ -2167,7 +2189,7 @@ static int lq_pls_advance(void *state, int frame, double t_end, lq_frame_stats *
                 frame, s->visc_unconverged, s->visc_worst.message,
                 s->viscosity_params.tol > 0 ? s->viscosity_params.tol : 1e-6,
                 s->viscosity_params.max_iter > 0 ? s->viscosity_params.max_iter : 500);
-    LQ_STAGE(rc, s->ctx, "frame stats", lq_pls_measure_frame(s, st));
+    LQ_STAGE(rc, s->ctx, "frame stats", lq_pls_frame_stats(s, st));
     lq_framesplit_report(&fr, st);
     return rc;
 }
@@ -2208,6 +2230,8 @@ static int lq_pls_view(void *state, const char *name, lq_field_view *v)
 static int lq_pls_points(void *state, lq_points_view *pv)
 {
     lq_pls *s = state;
+    int rc0 = lq_plsparticles_sync(&s->plsparticles_state);
+    if (rc0) return rc0;
     int n = LQ_MAX(s->plsparticles_state.live, 1);
     if (n > s->pcap) {
         free(s->pbuf);
@@ -2336,6 +2360,8 @@ typedef struct lq_pls_scalars {
 
 static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
 {
+    int rc0 = lq_plsparticles_sync(&s->plsparticles_state); /* the live count, on the host */
+    if (rc0) return rc0;
     lq_pls_scalars sc = {s->t,
                          s->dt_prev,
                          s->volume0,

@@ -44,34 +44,39 @@ kernel void plsobject_close(global float *phi, global const float *u, global con
     lq_plsobject_close_cell(phi, u, v, w, uo, vo, wo, sdf, i, j, k, NX, NY, NZ);
 }
 
-kernel void plsobject_kill_air(global float *part, int n, global const float *sdf, float d,
-                               float ih)
+/* The particle kernels: p < n, and p < cnt[0] with use_cnt (the live count the device
+ * holds, n then a bound). */
+#define PARTICLE_OUT(p, n, cnt, use_cnt) ((p) >= (n) || ((use_cnt) && (p) >= (cnt)[0]))
+
+kernel void plsobject_kill_air(global float *part, int n, global const int *cnt, int use_cnt,
+                               global const float *sdf, float d, float ih)
 {
     int p = get_global_id(0);
-    if (p >= n) return;
+    if (PARTICLE_OUT(p, n, cnt, use_cnt)) return;
     lq_plsobject_kill_air_one(part + (size_t)p * LQ_PLSPARTICLES_STRIDE, sdf, d, ih, NX, NY, NZ);
 }
 
 kernel void plsobject_strat_label(global const float *part, global float *lab, int n,
-                                  global const float *sdf, global const float *phi,
-                                  global const float *uo, global const float *vo,
-                                  global const float *wo, float band, float hdt, float ih, float lx,
-                                  float ly, float lz)
+                                  global const int *cnt, int use_cnt, global const float *sdf,
+                                  global const float *phi, global const float *uo,
+                                  global const float *vo, global const float *wo, float band,
+                                  float hdt, float ih, float lx, float ly, float lz)
 {
     int p = get_global_id(0);
-    if (p >= n) return;
+    if (PARTICLE_OUT(p, n, cnt, use_cnt)) return;
     lq_plsobject_strat_label_one(part + (size_t)p * LQ_PLSPARTICLES_STRIDE,
                                  lab + (size_t)p * LQ_PLSPARTICLES_STRIDE, sdf, phi, uo, vo, wo,
                                  band, hdt, ih, lx, ly, lz, NX, NY, NZ);
 }
 
 kernel void plsobject_strat_apply(global float *part, global const float *lab, int n,
-                                  global const float *sdf, global const float *uo,
-                                  global const float *vo, global const float *wo, float hdt,
-                                  float ih, float h, float lx, float ly, float lz)
+                                  global const int *cnt, int use_cnt, global const float *sdf,
+                                  global const float *uo, global const float *vo,
+                                  global const float *wo, float hdt, float ih, float h, float lx,
+                                  float ly, float lz)
 {
     int p = get_global_id(0);
-    if (p >= n) return;
+    if (PARTICLE_OUT(p, n, cnt, use_cnt)) return;
     lq_plsobject_strat_apply_one(part + (size_t)p * LQ_PLSPARTICLES_STRIDE,
                                  lab + (size_t)p * LQ_PLSPARTICLES_STRIDE, sdf, uo, vo, wo, hdt, ih,
                                  h, lx, ly, lz, NX, NY, NZ);

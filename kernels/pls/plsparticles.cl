@@ -6,20 +6,24 @@
  * seeding write in the slots of the shared block scan (kernels/common/scan_cell.h,
  * scan.cl).
  *
- * Built with -DNX, -DNY, -DNZ (cells). One work-item per particle (n, or the range
- * [n0, n1), an argument), per cell, or per block of LQ_PLSPARTICLES_BLOCK cells or
- * particles (survivor counts, emission, compaction). `c` is the coefficient buffer
- * (LQ_PLS_C_*), `cnt` the counters (LQ_PLS_CNT_*).
+ * Built with -DNX, -DNY, -DNZ (cells). Per particle, the work-items stride over the live
+ * count the device holds (cnt[LQ_PLSPARTICLES_CNT_LIVE]; the range [n0, n1) of the last
+ * seeding from it and cnt[..._ADDED]), so that no launch needs the host to know it; per
+ * cell, one work-item each; per block of LQ_PLSPARTICLES_BLOCK cells or particles
+ * (survivor counts, emission, compaction), one work-item each. `c` is the coefficient
+ * buffer (LQ_PLS_C_*), `cnt` the counters (LQ_PLS_CNT_*).
  */
 
 #define PART(buf, p) ((buf) + (size_t)(p)*LQ_PLSPARTICLES_STRIDE)
+/* p over the live particles, whatever the launch's size */
+#define EACH_LIVE(p, cnt)                                                                          \
+    for (int p = get_global_id(0), n_ = (cnt)[LQ_PLSPARTICLES_CNT_LIVE]; p < n_;                   \
+         p += get_global_size(0))
 
-kernel void plsparticles_advect(global float *part, int n, global const float *u,
+kernel void plsparticles_advect(global float *part, global const int *cnt, global const float *u,
                                 global const float *v, global const float *w, global const float *c)
 {
-    int p = get_global_id(0);
-    if (p >= n) return;
-    lq_plsparticles_advect_one(PART(part, p), u, v, w, c, NX, NY, NZ);
+    EACH_LIVE(p, cnt) lq_plsparticles_advect_one(PART(part, p), u, v, w, c, NX, NY, NZ);
 }
 
 kernel void plsparticles_correct_init(global const float *phi, global int *kp, global int *km)
@@ -29,14 +33,14 @@ kernel void plsparticles_correct_init(global const float *phi, global int *kp, g
     lq_plsparticles_correct_init_cell(phi, kp, km, q);
 }
 
-kernel void plsparticles_correct_splat(global const float *part, int n, global const float *phi,
+/* The escaped particles count into cnt[tally] (< 0: nowhere). */
+kernel void plsparticles_correct_splat(global const float *part, global const float *phi,
                                        global int *kp, global int *km, global int *cnt,
-                                       global const float *c)
+                                       global const float *c, int tally)
 {
-    int p = get_global_id(0);
-    if (p >= n) return;
-    if (lq_plsparticles_splat_one(PART(part, p), phi, kp, km, c, NX, NY, NZ))
-        atomic_add(&cnt[LQ_PLSPARTICLES_CNT_ESCAPED], 1);
+    EACH_LIVE(p, cnt)
+    if (lq_plsparticles_splat_one(PART(part, p), phi, kp, km, c, NX, NY, NZ) && tally >= 0)
+        atomic_add(&cnt[tally], 1);
 }
 
 kernel void plsparticles_correct_apply(global float *phi, global const int *kp,
@@ -47,39 +51,43 @@ kernel void plsparticles_correct_apply(global float *phi, global const int *kp,
     lq_plsparticles_correct_apply_cell(phi, kp, km, q);
 }
 
-kernel void plsparticles_radius(global float *part, int n, global const float *phi,
+kernel void plsparticles_radius(global float *part, global const int *cnt, global const float *phi,
                                 global const float *c)
 {
-    int p = get_global_id(0);
-    if (p >= n) return;
-    lq_plsparticles_radius_one(PART(part, p), phi, c, NX, NY, NZ);
+    EACH_LIVE(p, cnt) lq_plsparticles_radius_one(PART(part, p), phi, c, NX, NY, NZ);
 }
 
-/* Survivors per block of LQ_PLSPARTICLES_BLOCK particles. */
-kernel void plsparticles_keep_count(global const float *part, global int *bsum, int n,
-                                    global const float *phi, global const float *sdf,
-                                    global const float *c)
+/* Survivors per block of LQ_PLSPARTICLES_BLOCK particles, over the nblocks blocks the
+ * launch covers (the room's, or the live count's when the host knows it): blocks past
+ * the live count hold none (the scan reads them all). */
+kernel void plsparticles_keep_count(global const float *part, global int *bsum,
+                                    global const int *cnt, int nblocks, global const float *phi,
+                                    global const float *sdf, global const float *c)
 {
     int blk = get_global_id(0), p0 = blk * LQ_PLSPARTICLES_BLOCK;
-    if (p0 >= n) return;
+    int n = cnt[LQ_PLSPARTICLES_CNT_LIVE];
+    if (blk >= nblocks) return;
     int sum = 0;
     for (int p = p0; p < p0 + LQ_PLSPARTICLES_BLOCK && p < n; p++)
         sum += lq_plsparticles_keep(PART(part, p), phi, sdf, c, NX, NY, NZ);
     bsum[blk] = sum;
 }
 
-/* Survivors move, in order, to the other buffer. */
+/* Survivors move, in order, to the other buffer: block blk's first bsum[blk] (the scan has
+ * set the live count to the survivors' by now: the block's own count bounds it). */
 kernel void plsparticles_keep_scatter(global const float *src, global float *dst,
-                                      global const int *boff, int n, int capacity,
-                                      global const float *phi, global const float *sdf,
-                                      global const float *c)
+                                      global const int *boff, global const int *bsum, int nblocks,
+                                      int capacity, global const float *phi,
+                                      global const float *sdf, global const float *c)
 {
     int blk = get_global_id(0), p0 = blk * LQ_PLSPARTICLES_BLOCK;
-    if (p0 >= n) return;
-    int slot = boff[blk];
-    for (int p = p0; p < p0 + LQ_PLSPARTICLES_BLOCK && p < n && slot < capacity; p++)
-        if (lq_plsparticles_keep(PART(src, p), phi, sdf, c, NX, NY, NZ))
+    if (blk >= nblocks) return;
+    int slot = boff[blk], left = bsum[blk];
+    for (int p = p0; p < p0 + LQ_PLSPARTICLES_BLOCK && left > 0 && slot < capacity; p++)
+        if (lq_plsparticles_keep(PART(src, p), phi, sdf, c, NX, NY, NZ)) {
             lq_plsparticles_copy(PART(dst, slot++), PART(src, p));
+            left--;
+        }
 }
 
 kernel void plsparticles_cell_clear(global int *ccnt)
@@ -89,12 +97,10 @@ kernel void plsparticles_cell_clear(global int *ccnt)
     ccnt[q] = 0;
 }
 
-kernel void plsparticles_cell_count(global int *ccnt, global const float *part, int n,
-                                    global const float *c)
+kernel void plsparticles_cell_count(global int *ccnt, global const float *part,
+                                    global const int *cnt, global const float *c)
 {
-    int p = get_global_id(0);
-    if (p >= n) return;
-    lq_plsparticles_count_one(ccnt, PART(part, p), c, NX, NY, NZ);
+    EACH_LIVE(p, cnt) lq_plsparticles_count_one(ccnt, PART(part, p), c, NX, NY, NZ);
 }
 
 kernel void plsparticles_cell_need(global int *ccnt, global const float *phi,
@@ -118,10 +124,11 @@ kernel void plsparticles_emit(global float *part, global const int *ccnt, global
             lq_plsparticles_emit_one(PART(part, slot), phi, c, q, m, NX, NY, NZ, seed, step);
 }
 
-kernel void plsparticles_attract(global float *part, int n0, int n1, global const float *phi,
+/* The last seeding's particles: [live − added, live). */
+kernel void plsparticles_attract(global float *part, global const int *cnt, global const float *phi,
                                  global const float *c)
 {
-    int p = n0 + (int)get_global_id(0);
-    if (p >= n1) return;
-    lq_plsparticles_attract_one(PART(part, p), phi, c, NX, NY, NZ);
+    int n1 = cnt[LQ_PLSPARTICLES_CNT_LIVE], n0 = n1 - cnt[LQ_PLSPARTICLES_CNT_ADDED];
+    for (int p = n0 + (int)get_global_id(0); p < n1; p += get_global_size(0))
+        lq_plsparticles_attract_one(PART(part, p), phi, c, NX, NY, NZ);
 }

@@ -63,11 +63,12 @@
 #define LQ_PLSPARTICLES_R      3 /* signed radius s r (m): s = −1 liquid, +1 air; 0 dead */
 
 /* Counters (int). */
-#define LQ_PLSPARTICLES_CNT_LIVE    0
-#define LQ_PLSPARTICLES_CNT_DROPPED 1 /* not written: buffer full (this call) */
-#define LQ_PLSPARTICLES_CNT_ADDED   2 /* written by the last seeding */
-#define LQ_PLSPARTICLES_CNT_ESCAPED 3 /* escaped particles seen by the last correction */
-#define LQ_PLSPARTICLES_CNT_COUNT   4
+#define LQ_PLSPARTICLES_CNT_LIVE      0 /* the live count: held here, the launches read it */
+#define LQ_PLSPARTICLES_CNT_DROPPED   1 /* not written: buffer full (since the host last read) */
+#define LQ_PLSPARTICLES_CNT_ADDED     2 /* written by the last seeding */
+#define LQ_PLSPARTICLES_CNT_ESCAPED   3 /* escaped particles seen by the last correction */
+#define LQ_PLSPARTICLES_CNT_ESC_TALLY 4 /* escaped particles of the tallied corrections */
+#define LQ_PLSPARTICLES_CNT_COUNT     8 /* (a power of two: one fill resets them) */
 
 /* Coefficients (float), computed on the host in double and rounded once. */
 #define LQ_PLSPARTICLES_C_IH       0 /* 1/h */

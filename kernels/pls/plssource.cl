@@ -35,12 +35,13 @@ kernel void plssource_faces(global float *u, global float *v, global float *w,
         w[LQ_MAC_W(i, j, k, NX, NY)] = lq_plssource_face(w, 2, i, j, k, NX, NY, NZ, rid, ed, tab);
 }
 
-kernel void plssource_kill(global float *part, int np, global const int *rid,
-                           global const float *ed, global const float *sd, global const float *tab,
-                           int n, float ih)
+/* p < np, and p < pcnt[0] with use_cnt (the live count the device holds, np a bound). */
+kernel void plssource_kill(global float *part, int np, global const int *pcnt, int use_cnt,
+                           global const int *rid, global const float *ed, global const float *sd,
+                           global const float *tab, int n, float ih)
 {
     int p = get_global_id(0);
-    if (p >= np) return;
+    if (p >= np || (use_cnt && p >= pcnt[0])) return;
     lq_plssource_kill_one(part + (size_t)p * LQ_PLSSOURCE_PSTRIDE, rid, ed, sd, tab, n, ih, NX, NY,
                           NZ);
 }

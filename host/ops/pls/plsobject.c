@@ -55,8 +55,8 @@ static int lq_plsobject_bind(lq_plsobject_ops *o)
         {&o->velk, {[3] = desc, [6] = h, [7] = LQ_VAL(o->band)}},
         {&o->separate, {[4] = v0, [5] = v1, [6] = v2}},
         {&o->close, {[4] = v0, [5] = v1, [6] = v2}},
-        {&o->slabel, {[5] = v0, [6] = v1, [7] = v2}},
-        {&o->sapply, {[4] = v0, [5] = v1, [6] = v2}},
+        {&o->slabel, {[7] = v0, [8] = v1, [9] = v2}},
+        {&o->sapply, {[6] = v0, [7] = v1, [8] = v2}},
         {&o->pinit, {[0] = LQ_MEM(&o->valid[0])}},
         {&o->player, {[3] = h}},
     };
@@ -476,7 +476,9 @@ int lq_plsobject_kill_air(lq_plsobject_ops *o, lq_field *part, int n, const lq_f
         return LQ_OK;
     }
     float ih = 1.0f / o->h;
-    lq_arg a[] = {LQ_MEM(part), LQ_VAL(n), LQ_MEM(sdf), LQ_VAL(d), LQ_VAL(ih)};
+    int use = o->count != NULL;
+    lq_arg a[] = {LQ_MEM(part), LQ_VAL(n), LQ_MEM(use ? o->count : sdf), LQ_VAL(use), LQ_MEM(sdf),
+                  LQ_VAL(d),    LQ_VAL(ih)};
     return lq_kernel_launch(&o->kill, lq_range_var(&o->kill, n), LQ_ARGS(a));
 }
 
@@ -493,9 +495,11 @@ int lq_plsobject_strat_label(lq_plsobject_ops *o, const lq_field *part, lq_field
     /* the domain as lq_plsparticles_coef_of has it (the advection's clamp) */
     float hdt = 0.5f * dt, ih = 1.0f / o->h, lx = (float)(o->nx * (double)o->h),
           ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
-    lq_arg a[] = {LQ_MEM(part), LQ_MEM(lab), LQ_VAL(n),  LQ_MEM(sdf),  LQ_MEM(phi),
-                  LQ_KEEP,      LQ_KEEP,     LQ_KEEP,    LQ_VAL(band), LQ_VAL(hdt),
-                  LQ_VAL(ih),   LQ_VAL(lx),  LQ_VAL(ly), LQ_VAL(lz)};
+    int use = o->count != NULL;
+    lq_arg a[] = {LQ_MEM(part), LQ_MEM(lab), LQ_VAL(n),    LQ_MEM(use ? o->count : sdf),
+                  LQ_VAL(use),  LQ_MEM(sdf), LQ_MEM(phi),  LQ_KEEP,
+                  LQ_KEEP,      LQ_KEEP,     LQ_VAL(band), LQ_VAL(hdt),
+                  LQ_VAL(ih),   LQ_VAL(lx),  LQ_VAL(ly),   LQ_VAL(lz)};
     return lq_kernel_launch(&o->slabel, lq_range_var(&o->slabel, n), LQ_ARGS(a));
 }
 
@@ -511,8 +515,11 @@ int lq_plsobject_strat_apply(lq_plsobject_ops *o, lq_field *part, const lq_field
     }
     float hdt = 0.5f * dt, ih = 1.0f / o->h, h = o->h, lx = (float)(o->nx * (double)o->h),
           ly = (float)(o->ny * (double)o->h), lz = (float)(o->nz * (double)o->h);
-    lq_arg a[] = {LQ_MEM(part), LQ_MEM(lab), LQ_VAL(n), LQ_MEM(sdf), LQ_KEEP,    LQ_KEEP,   LQ_KEEP,
-                  LQ_VAL(hdt),  LQ_VAL(ih),  LQ_VAL(h), LQ_VAL(lx),  LQ_VAL(ly), LQ_VAL(lz)};
+    int use = o->count != NULL;
+    lq_arg a[] = {LQ_MEM(part), LQ_MEM(lab), LQ_VAL(n),  LQ_MEM(use ? o->count : sdf),
+                  LQ_VAL(use),  LQ_MEM(sdf), LQ_KEEP,    LQ_KEEP,
+                  LQ_KEEP,      LQ_VAL(hdt), LQ_VAL(ih), LQ_VAL(h),
+                  LQ_VAL(lx),   LQ_VAL(ly),  LQ_VAL(lz)};
     return lq_kernel_launch(&o->sapply, lq_range_var(&o->sapply, n), LQ_ARGS(a));
 }
 

@@ -67,6 +67,9 @@ typedef struct lq_plsobject_ops {
     lq_ctx *ctx;
     int nx, ny, nz, n;
     float h, far, band; /* cell size; sdf clamp (m); object velocity written within band */
+    /* OpenCL, set by the solver: the particles' live count the device holds (element 0);
+     * the particle launches then stop there too, their n being a bound. NULL: n exact */
+    const lq_field *count;
     lq_plsobject_object obj[LQ_PLSOBJECT_MAX];
     float desc_host[LQ_PLSOBJECT_MAX * LQ_PLSOBJECT_STRIDE];
     lq_field desc;  /* the descriptors at the last lq_plsobject_update's time */

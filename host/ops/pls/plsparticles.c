@@ -95,6 +95,7 @@ int lq_plsparticles_state_init(lq_plsparticles_state *st, lq_ctx *ctx, int nx, i
         rc = lq_field_alloc(ctx, fs[i].f, fs[i].name, fs[i].a, fs[i].b, fs[i].c, 4);
         if (!rc) rc = lq_field_zero(fs[i].f, 0);
     }
+    st->known = 1; /* none, on both sides */
     /* the seeding's per-cell counts live in kp's storage: a correction's keys and a
      * seeding's counts are never needed at the same time (each call starts afresh) */
     st->ccnt = st->kp;
@@ -185,22 +186,88 @@ static int lq_plsparticles_set_coef(lq_plsparticles_state *st, const lq_plsparti
     return lq_field_put(&st->coef, 0, sizeof c, c);
 }
 
-/* Counters to (live, 0, ...). */
+#define IS_REF_ST(st) ((st)->counters.ctx->backend == LQ_BACKEND_REF)
+
+/* The reference path: counters to (live, 0, 0, 0), the tally kept. On OpenCL the device
+ * holds the live count and the dropped ones until a read takes them (read_counters), and
+ * ADDED is set by each seeding: nothing to reset. */
 static int lq_plsparticles_reset_counters(lq_plsparticles_state *st)
 {
-    int cnt[LQ_PLSPARTICLES_CNT_COUNT] = {0};
-    cnt[LQ_PLSPARTICLES_CNT_LIVE] = st->live;
+    if (!IS_REF_ST(st)) return LQ_OK;
+    int cnt[4] = {st->live, 0, 0, 0};
     return lq_field_put(&st->counters, 0, sizeof cnt, cnt); /* no wait */
 }
 
+/* The host's count to the device's (an upload, a seeding from nothing), no wait. */
+static int lq_plsparticles_put_live(lq_plsparticles_state *st)
+{
+    int live = st->live;
+    st->known = 1;
+    return lq_field_put(&st->counters, LQ_PLSPARTICLES_CNT_LIVE * sizeof(int), sizeof live, &live);
+}
+
+/* One blocking read of the counters: the live count known, the dropped ones taken (the
+ * device's set to 0 again, no wait). */
 static int lq_plsparticles_read_counters(lq_plsparticles_state *st,
                                          int cnt[LQ_PLSPARTICLES_CNT_COUNT])
 {
     int rc = lq_field_download(&st->counters, cnt);
     if (rc) return rc;
     st->live = cnt[LQ_PLSPARTICLES_CNT_LIVE];
+    st->known = 1;
+    if (IS_REF_ST(st) || cnt[LQ_PLSPARTICLES_CNT_DROPPED] == 0) return LQ_OK;
     st->dropped += cnt[LQ_PLSPARTICLES_CNT_DROPPED];
-    return LQ_OK;
+    int zero = 0;
+    return lq_field_put(&st->counters, LQ_PLSPARTICLES_CNT_DROPPED * sizeof(int), sizeof zero,
+                        &zero);
+}
+
+/* After a compaction or a seeding on OpenCL: the count read back, or left on the device
+ * (st->deferred). */
+static int lq_plsparticles_settle(lq_plsparticles_state *st)
+{
+    if (st->deferred) {
+        st->known = 0;
+        return LQ_OK;
+    }
+    int cnt[LQ_PLSPARTICLES_CNT_COUNT];
+    return lq_plsparticles_read_counters(st, cnt);
+}
+
+int lq_plsparticles_sync(lq_plsparticles_state *st)
+{
+    if (IS_REF_ST(st) || st->known) return LQ_OK;
+    int cnt[LQ_PLSPARTICLES_CNT_COUNT];
+    return lq_plsparticles_read_counters(st, cnt);
+}
+
+int lq_plsparticles_bound(const lq_plsparticles_state *st)
+{
+    return IS_REF_ST(st) || st->known ? st->live : st->capacity;
+}
+
+int lq_plsparticles_take_tally(lq_plsparticles_state *st, long long *escaped)
+{
+    *escaped = 0;
+    if (IS_REF_ST(st)) {
+        *escaped = st->tally;
+        st->tally = 0;
+        return LQ_OK;
+    }
+    int cnt[LQ_PLSPARTICLES_CNT_COUNT];
+    int rc = lq_field_download(&st->counters, cnt);
+    if (rc) return rc;
+    *escaped = cnt[LQ_PLSPARTICLES_CNT_ESC_TALLY];
+    /* the read is a sync: the live count and the dropped ones with it */
+    st->live = cnt[LQ_PLSPARTICLES_CNT_LIVE];
+    st->known = 1;
+    st->dropped += cnt[LQ_PLSPARTICLES_CNT_DROPPED];
+    int zero[2] = {0, 0}; /* DROPPED (1) alone, ESC_TALLY (4) alone: two fills */
+    rc = lq_field_put(&st->counters, LQ_PLSPARTICLES_CNT_DROPPED * sizeof(int), sizeof(int), zero);
+    if (!rc)
+        rc = lq_field_put(&st->counters, LQ_PLSPARTICLES_CNT_ESC_TALLY * sizeof(int), sizeof(int),
+                          zero);
+    return rc;
 }
 
 /* --- ops ---------------------------------------------------------------------------- */
@@ -245,6 +312,14 @@ static void lq_plsparticles_check_cells(const lq_plsparticles_ops *o,
     assert(q == NULL || (q->elem == 4 && q->count == (size_t)o->nx * o->ny * o->nz));
 }
 
+/* A launch over the live particles, which the kernels stride over from the device's count:
+ * one work-item each when the host knows the count, a fixed grid otherwise. */
+static lq_range lq_plsparticles_range(const lq_kernel *k, const lq_plsparticles_state *st)
+{
+    if (st->known) return lq_range_var(k, st->live);
+    return lq_range_stride(k, (size_t)LQ_MAX(st->capacity, 1));
+}
+
 int lq_plsparticles_advect(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *u,
                            const lq_field *v, const lq_field *w, const lq_plsparticles_params *prm)
 {
@@ -258,10 +333,42 @@ int lq_plsparticles_advect(lq_plsparticles_ops *o, lq_plsparticles_state *st, co
         lq_plsparticles_ref_advect(st, u, v, w, prm);
         return LQ_OK;
     }
-    int n = st->live;
-    lq_arg a[] = {LQ_MEM(&st->part[st->cur]), LQ_VAL(n), LQ_MEM(u), LQ_MEM(v), LQ_MEM(w),
-                  LQ_MEM(&st->coef)};
-    return lq_kernel_launch(&o->advect, lq_range_var(&o->advect, n), LQ_ARGS(a));
+    lq_arg a[] = {
+        LQ_MEM(&st->part[st->cur]), LQ_MEM(&st->counters), LQ_MEM(u), LQ_MEM(v), LQ_MEM(w),
+        LQ_MEM(&st->coef)};
+    return lq_kernel_launch(&o->advect, lq_plsparticles_range(&o->advect, st), LQ_ARGS(a));
+}
+
+/* The correction; escaped particles counted into cnt[tally] (< 0: not counted). */
+static int lq_plsparticles_correct_into(lq_plsparticles_ops *o, lq_plsparticles_state *st,
+                                        lq_field *phi, int tally)
+{
+    size_t cells = phi->count;
+    lq_arg i[] = {LQ_MEM(phi), LQ_MEM(&st->kp), LQ_MEM(&st->km)};
+    lq_arg s[] = {LQ_MEM(&st->part[st->cur]), LQ_MEM(phi),       LQ_MEM(&st->kp), LQ_MEM(&st->km),
+                  LQ_MEM(&st->counters),      LQ_MEM(&st->coef), LQ_VAL(tally)};
+    int rc = lq_kernel_launch(&o->correct_init, lq_range_1d(cells, 0), LQ_ARGS(i));
+    if (!rc)
+        rc = lq_kernel_launch(&o->correct_splat, lq_plsparticles_range(&o->correct_splat, st),
+                              LQ_ARGS(s));
+    if (!rc) rc = lq_kernel_launch(&o->correct_apply, lq_range_1d(cells, 0), LQ_ARGS(i));
+    return rc;
+}
+
+int lq_plsparticles_correct_tally(lq_plsparticles_ops *o, lq_plsparticles_state *st, lq_field *phi,
+                                  const lq_plsparticles_params *prm)
+{
+    lq_plsparticles_check_cells(o, st, phi);
+    int rc = lq_plsparticles_set_coef(st, prm, 0);
+    if (rc) return rc;
+    if (IS_REF(o)) {
+        int e = 0;
+        lq_plsparticles_ref_correct(st, phi, prm, &e);
+        st->escaped = e;
+        st->tally += e;
+        return LQ_OK;
+    }
+    return lq_plsparticles_correct_into(o, st, phi, LQ_PLSPARTICLES_CNT_ESC_TALLY);
 }
 
 int lq_plsparticles_correct(lq_plsparticles_ops *o, lq_plsparticles_state *st, lq_field *phi,
@@ -276,16 +383,13 @@ int lq_plsparticles_correct(lq_plsparticles_ops *o, lq_plsparticles_state *st, l
         if (escaped) st->escaped = *escaped;
         return LQ_OK;
     }
-    int n = st->live;
-    size_t cells = phi->count;
-    lq_arg i[] = {LQ_MEM(phi), LQ_MEM(&st->kp), LQ_MEM(&st->km)};
-    lq_arg s[] = {
-        LQ_MEM(&st->part[st->cur]), LQ_VAL(n),        LQ_MEM(phi), LQ_MEM(&st->kp), LQ_MEM(&st->km),
-        LQ_MEM(&st->counters),      LQ_MEM(&st->coef)};
-    rc = lq_kernel_launch(&o->correct_init, lq_range_1d(cells, 0), LQ_ARGS(i));
+    if (escaped) {
+        int zero = 0;
+        rc = lq_field_put(&st->counters, LQ_PLSPARTICLES_CNT_ESCAPED * sizeof(int), sizeof zero,
+                          &zero);
+    }
     if (!rc)
-        rc = lq_kernel_launch(&o->correct_splat, lq_range_var(&o->correct_splat, n), LQ_ARGS(s));
-    if (!rc) rc = lq_kernel_launch(&o->correct_apply, lq_range_1d(cells, 0), LQ_ARGS(i));
+        rc = lq_plsparticles_correct_into(o, st, phi, escaped ? LQ_PLSPARTICLES_CNT_ESCAPED : -1);
     if (!rc && escaped) {
         int cnt[LQ_PLSPARTICLES_CNT_COUNT];
         rc = lq_field_download(&st->counters, cnt);
@@ -304,9 +408,9 @@ int lq_plsparticles_adjust_radii(lq_plsparticles_ops *o, lq_plsparticles_state *
         lq_plsparticles_ref_adjust_radii(st, phi, prm);
         return LQ_OK;
     }
-    int n = st->live;
-    lq_arg a[] = {LQ_MEM(&st->part[st->cur]), LQ_VAL(n), LQ_MEM(phi), LQ_MEM(&st->coef)};
-    return lq_kernel_launch(&o->radius, lq_range_var(&o->radius, n), LQ_ARGS(a));
+    lq_arg a[] = {LQ_MEM(&st->part[st->cur]), LQ_MEM(&st->counters), LQ_MEM(phi),
+                  LQ_MEM(&st->coef)};
+    return lq_kernel_launch(&o->radius, lq_plsparticles_range(&o->radius, st), LQ_ARGS(a));
 }
 
 int lq_plsparticles_delete(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *phi,
@@ -321,20 +425,22 @@ int lq_plsparticles_delete(lq_plsparticles_ops *o, lq_plsparticles_state *st, co
         lq_plsparticles_ref_delete(st, phi, sdf, prm);
         return LQ_OK;
     }
-    int n = st->live;
+    /* the blocks of the live count when the host knows it, of the room otherwise (those
+     * past the device's count hold no survivors) */
+    int n = lq_plsparticles_bound(st), nb = lq_scan_blocks_of(n);
     const lq_field *sd = sdf ? sdf : phi; /* not read without an sdf */
     lq_field *src = &st->part[st->cur], *dst = &st->part[1 - st->cur];
-    lq_arg a[] = {LQ_MEM(src), LQ_MEM(&st->bsum), LQ_VAL(n),
+    lq_arg a[] = {LQ_MEM(src), LQ_MEM(&st->bsum), LQ_MEM(&st->counters), LQ_VAL(nb),
                   LQ_MEM(phi), LQ_MEM(sd),        LQ_MEM(&st->coef)};
-    lq_arg c[] = {LQ_MEM(src),          LQ_MEM(dst), LQ_MEM(&st->boff), LQ_VAL(n),
-                  LQ_VAL(st->capacity), LQ_MEM(phi), LQ_MEM(sd),        LQ_MEM(&st->coef)};
+    lq_arg c[] = {LQ_MEM(src),       LQ_MEM(dst), LQ_MEM(&st->boff),
+                  LQ_MEM(&st->bsum), LQ_VAL(nb),  LQ_VAL(st->capacity),
+                  LQ_MEM(phi),       LQ_MEM(sd),  LQ_MEM(&st->coef)};
     lq_scan_bufs sb = lq_plsparticles_scan_bufs(st);
     rc =
         lq_scan_compact(&o->scan, &sb, n, &o->keep_count, LQ_ARGS(a), &o->keep_scatter, LQ_ARGS(c));
     if (rc) return rc;
     st->cur = 1 - st->cur;
-    int cnt[LQ_PLSPARTICLES_CNT_COUNT];
-    return lq_plsparticles_read_counters(st, cnt);
+    return lq_plsparticles_settle(st);
 }
 
 /* New particles in the band cells under the target, attracted; st->live updated. */
@@ -353,39 +459,64 @@ static int lq_plsparticles_add(lq_plsparticles_ops *o, lq_plsparticles_state *st
         if (!rc) lq_plsparticles_ref_emit(st, phi, total, prm);
         return rc;
     }
-    int n0 = st->live, cells = (int)phi->count, cblocks = lq_scan_blocks_of(cells);
+    int cells = (int)phi->count, cblocks = lq_scan_blocks_of(cells);
     const lq_field *sd = sdf ? sdf : phi;
     lq_field *part = &st->part[st->cur];
     cl_uint seed = prm->seed, step = prm->step;
     lq_arg z[] = {LQ_MEM(&st->ccnt)};
-    lq_arg cc[] = {LQ_MEM(&st->ccnt), LQ_MEM(part), LQ_VAL(n0), LQ_MEM(&st->coef)};
+    lq_arg cc[] = {LQ_MEM(&st->ccnt), LQ_MEM(part), LQ_MEM(&st->counters), LQ_MEM(&st->coef)};
     lq_arg nd[] = {LQ_MEM(&st->ccnt), LQ_MEM(phi), LQ_MEM(sd), LQ_MEM(&st->coef)};
-    lq_arg em[] = {LQ_MEM(part),      LQ_MEM(&st->ccnt), LQ_MEM(&st->boff), LQ_MEM(phi),
-                   LQ_MEM(&st->coef), LQ_VAL(seed),      LQ_VAL(step),      LQ_VAL(st->capacity)};
     rc = lq_kernel_launch(&o->cell_clear, lq_range_1d((size_t)cells, 0), LQ_ARGS(z));
-    if (!rc) rc = lq_kernel_launch(&o->cell_count, lq_range_var(&o->cell_count, n0), LQ_ARGS(cc));
+    if (!rc)
+        rc = lq_kernel_launch(&o->cell_count, lq_plsparticles_range(&o->cell_count, st),
+                              LQ_ARGS(cc));
     if (!rc) rc = lq_kernel_launch(&o->cell_need, lq_range_1d((size_t)cells, 0), LQ_ARGS(nd));
     lq_scan_bufs sb = lq_plsparticles_scan_bufs(st);
     if (!rc) rc = lq_scan_append(&o->scan, &sb, &st->ccnt, cells);
-    if (!rc && prm->grow) { /* short of room: grow, then the sums and the scan again */
+    if (!rc && prm->grow) {
+        /* short of room: grow, then the sums and the scan again. The one host wait of a
+         * seeding (growing is the host's decision): the counters as the scan left them,
+         * the dropped ones being this seeding's (each read takes them) */
         int cnt[LQ_PLSPARTICLES_CNT_COUNT];
         rc = lq_field_download(&st->counters, cnt);
-        if (!rc && cnt[LQ_PLSPARTICLES_CNT_DROPPED] > 0)
-            rc = lq_plsparticles_grow_for(
-                st, (long long)cnt[LQ_PLSPARTICLES_CNT_LIVE] + cnt[LQ_PLSPARTICLES_CNT_DROPPED],
-                &grew);
-        if (!rc && grew) rc = lq_plsparticles_reset_counters(st);
+        int drop = cnt[LQ_PLSPARTICLES_CNT_DROPPED];
+        if (!rc && drop > 0) {
+            st->live = cnt[LQ_PLSPARTICLES_CNT_LIVE] - cnt[LQ_PLSPARTICLES_CNT_ADDED]; /* n0 */
+            st->known = 1;
+            rc = lq_plsparticles_grow_for(st, (long long)cnt[LQ_PLSPARTICLES_CNT_LIVE] + drop,
+                                          &grew);
+            if (!rc && !grew) { /* dropped for good: taken now, so the next seeding's read
+                                   sees its own */
+                int zero = 0;
+                st->dropped += drop;
+                rc = lq_field_put(&st->counters, LQ_PLSPARTICLES_CNT_DROPPED * sizeof(int),
+                                  sizeof zero, &zero);
+            }
+        }
+        if (!rc && grew) { /* counters to (n0, 0, 0, ...): the scan again from n0 */
+            int fresh[LQ_PLSPARTICLES_CNT_COUNT] = {0};
+            memcpy(fresh, cnt, sizeof fresh);
+            fresh[LQ_PLSPARTICLES_CNT_LIVE] = st->live;
+            fresh[LQ_PLSPARTICLES_CNT_DROPPED] = fresh[LQ_PLSPARTICLES_CNT_ADDED] = 0;
+            rc = lq_field_put(&st->counters, 0, sizeof fresh, fresh);
+        }
         sb = lq_plsparticles_scan_bufs(st); /* the room grew */
         if (!rc && grew) rc = lq_scan_append(&o->scan, &sb, &st->ccnt, cells);
     }
+    lq_arg em[] = {LQ_MEM(part),      LQ_MEM(&st->ccnt), LQ_MEM(&st->boff), LQ_MEM(phi),
+                   LQ_MEM(&st->coef), LQ_VAL(seed),      LQ_VAL(step),      LQ_VAL(st->capacity)};
     if (!rc) rc = lq_kernel_launch(&o->emit, lq_range_1d((size_t)cblocks, 0), LQ_ARGS(em));
-    int cnt[LQ_PLSPARTICLES_CNT_COUNT];
-    if (!rc) rc = lq_plsparticles_read_counters(st, cnt);
+    if (!rc && !st->deferred) {
+        int cnt[LQ_PLSPARTICLES_CNT_COUNT];
+        rc = lq_plsparticles_read_counters(st, cnt);
+        st->added = cnt[LQ_PLSPARTICLES_CNT_ADDED];
+    } else
+        st->known = 0;
     if (rc) return rc;
-    st->added = cnt[LQ_PLSPARTICLES_CNT_ADDED];
-    int n1 = st->live;
-    lq_arg at[] = {LQ_MEM(part), LQ_VAL(n0), LQ_VAL(n1), LQ_MEM(phi), LQ_MEM(&st->coef)};
-    return lq_kernel_launch(&o->attract, lq_range_var(&o->attract, n1 - n0), LQ_ARGS(at));
+    lq_arg at[] = {LQ_MEM(part), LQ_MEM(&st->counters), LQ_MEM(phi), LQ_MEM(&st->coef)};
+    lq_range ar = st->known ? lq_range_var(&o->attract, st->added)
+                            : lq_range_stride(&o->attract, (size_t)LQ_MAX(st->capacity, 1));
+    return lq_kernel_launch(&o->attract, ar, LQ_ARGS(at));
 }
 
 int lq_plsparticles_reseed(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *phi,
@@ -402,13 +533,15 @@ int lq_plsparticles_seed(lq_plsparticles_ops *o, lq_plsparticles_state *st, cons
     lq_plsparticles_check_cells(o, st, phi);
     lq_plsparticles_check_cells(o, st, sdf);
     st->live = 0;
-    return lq_plsparticles_add(o, st, phi, sdf, prm);
+    int rc = IS_REF(o) ? LQ_OK : lq_plsparticles_put_live(st);
+    return rc ? rc : lq_plsparticles_add(o, st, phi, sdf, prm);
 }
 
 /* --- host copies ------------------------------------------------------------------------ */
 
 int lq_plsparticles_download(const lq_plsparticles_state *st, float *out, int max, int *n)
 {
+    assert(IS_REF_ST(st) || st->known); /* lq_plsparticles_sync first */
     *n = st->live;
     int m = LQ_MIN(st->live, max);
     if (m <= 0) return LQ_OK;
@@ -421,7 +554,8 @@ int lq_plsparticles_upload(lq_plsparticles_state *st, const float *in, int n)
     if (n < 0 || n > st->capacity)
         return lq_error(LQ_EINPUT, "pls: %d particles do not fit the room for %d", n, st->capacity);
     st->live = n;
-    if (n == 0) return LQ_OK;
+    int rc = IS_REF_ST(st) ? LQ_OK : lq_plsparticles_put_live(st);
+    if (rc || n == 0) return rc;
     return lq_field_write(&st->part[st->cur], 0, (size_t)n * LQ_PLSPARTICLES_STRIDE * sizeof(float),
                           in);
 }

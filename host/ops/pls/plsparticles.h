@@ -37,6 +37,20 @@ int lq_plsparticles_advect(lq_plsparticles_ops *o, lq_plsparticles_state *st, co
  * the caller asks (stats != NULL reads it back: one small read). */
 int lq_plsparticles_correct(lq_plsparticles_ops *o, lq_plsparticles_state *st, lq_field *phi,
                             const lq_plsparticles_params *prm, int *escaped);
+/* lq_plsparticles_correct without the read: the escaped particles add to a tally the
+ * device keeps (the reference path: st->tally), which lq_plsparticles_take_tally reads. */
+int lq_plsparticles_correct_tally(lq_plsparticles_ops *o, lq_plsparticles_state *st, lq_field *phi,
+                                  const lq_plsparticles_params *prm);
+/* The tally's escaped particles since the last take, and the tally to 0; on OpenCL one
+ * blocking read, which also syncs as lq_plsparticles_sync does. */
+int lq_plsparticles_take_tally(lq_plsparticles_state *st, long long *escaped);
+/* With st->deferred, compaction and seeding leave the live count on the device: this reads
+ * it (one blocking read, none when st->live is known or on the reference path), with the
+ * dropped particles, into st->live and st->dropped. */
+int lq_plsparticles_sync(lq_plsparticles_state *st);
+/* The live count when the host knows it, otherwise the room (its bound): for launches
+ * whose kernels stop at the device's count (st->counters[LQ_PLSPARTICLES_CNT_LIVE]). */
+int lq_plsparticles_bound(const lq_plsparticles_state *st);
 /* r = clamp(s φ(x), r_min, r_max) for the live particles. */
 int lq_plsparticles_adjust_radii(lq_plsparticles_ops *o, lq_plsparticles_state *st,
                                  const lq_field *phi, const lq_plsparticles_params *prm);
@@ -54,7 +68,8 @@ int lq_plsparticles_delete(lq_plsparticles_ops *o, lq_plsparticles_state *st, co
 int lq_plsparticles_reseed(lq_plsparticles_ops *o, lq_plsparticles_state *st, const lq_field *phi,
                            const lq_field *sdf, const lq_plsparticles_params *prm);
 /* The live particles to host memory: LQ_PLSPARTICLES_STRIDE floats each (x, y, z, s r), at most
- * `max` of them; *n gets st->live. For PLY output, checkpoints and tests. */
+ * `max` of them; *n gets st->live (known: lq_plsparticles_sync first). For PLY output,
+ * checkpoints and tests. */
 int lq_plsparticles_download(const lq_plsparticles_state *st, float *out, int max, int *n);
 /* Replaces the particles with n from host memory (tests, checkpoints). */
 int lq_plsparticles_upload(lq_plsparticles_state *st, const float *in, int n);

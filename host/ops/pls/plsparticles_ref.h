@@ -52,10 +52,15 @@ typedef struct lq_plsparticles_params {
 
 typedef struct lq_plsparticles_state {
     int nx, ny, nz, capacity;
-    int live;        /* particles in part[cur] */
+    int live;        /* particles in part[cur]; on OpenCL with `deferred`, the device's count
+                        (counters[LQ_PLSPARTICLES_CNT_LIVE]) only while `known` */
+    int deferred;    /* OpenCL: compaction and seeding leave the live count on the device (no
+                        host wait), `live` then unknown until lq_plsparticles_sync */
+    int known;       /* `live` is the device's count */
     int cur;         /* which buffer holds them */
     int64_t dropped; /* not written for want of room, all time */
     int escaped;     /* escaped particles the last correction used */
+    int64_t tally;   /* reference path: escaped particles of the tallied corrections */
     int added;       /* particles the last seeding added */
     lq_field part[2];
     lq_field kp, km;     /* int per cell: keys of φ+ and φ− */

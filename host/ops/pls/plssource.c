@@ -70,7 +70,7 @@ static int lq_plssource_bind(lq_plssource_ops *o)
           [12] = LQ_VAL(far),
           [13] = LQ_MEM(&o->sink)}},
         {&o->faces, {[3] = rid, [4] = ed, [5] = tab}},
-        {&o->kill, {[2] = rid, [3] = ed, [4] = sd, [5] = tab, [7] = LQ_VAL(ih)}},
+        {&o->kill, {[4] = rid, [5] = ed, [6] = sd, [7] = tab, [9] = LQ_VAL(ih)}},
         {&o->content, {[1] = rid, [2] = ed, [3] = LQ_VAL(ih), [4] = LQ_MEM(&o->red)}},
     };
     return lq_kernels_bind(LQ_ARGS(b));
@@ -423,8 +423,11 @@ int lq_plssource_kill(lq_plssource_ops *o, lq_field *part, int np)
         lq_plssource_ref_kill(o, part, np);
         return LQ_OK;
     }
-    int n = o->n;
-    lq_arg a[] = {LQ_MEM(part), LQ_VAL(np), LQ_KEEP, LQ_KEEP, LQ_KEEP, LQ_KEEP, LQ_VAL(n), LQ_KEEP};
+    int n = o->n, use = o->count != NULL;
+    lq_arg a[] = {LQ_MEM(part), LQ_VAL(np), LQ_MEM(use ? o->count : part),
+                  LQ_VAL(use),  LQ_KEEP,    LQ_KEEP,
+                  LQ_KEEP,      LQ_KEEP,    LQ_VAL(n),
+                  LQ_KEEP};
     return lq_kernel_launch(&o->kill, lq_range_var(&o->kill, np), LQ_ARGS(a));
 }
 

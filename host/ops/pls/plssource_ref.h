@@ -91,6 +91,9 @@ typedef struct lq_plssource_set {
 typedef struct lq_plssource_ops {
     lq_ctx *ctx;
     int nx, ny, nz;
+    /* OpenCL, set by the solver: the particles' live count the device holds (element 0);
+     * lq_plssource_kill then stops there too, its np being a bound. NULL: np exact */
+    const lq_field *count;
     float h;
     double cellv, facea; /* m³ a cell, m² a face (2D: m², m, per metre of depth) */
     int n;
