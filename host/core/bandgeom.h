@@ -29,9 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LQ_BAND_CELLS      3 /* the band's depth (§5.4: "three grid cell deep bands") */
-#define LQ_BAND_DRAIN      2 /* cells an upstream grid drains at each outflow face */
-#define LQ_BAND_SHELL      8 /* the shell's default depth, in the upstream grid's cells */
+#define LQ_BAND_CELLS      3  /* the band's depth (§5.4: "three grid cell deep bands") */
+#define LQ_BAND_DRAIN      2  /* cells an upstream grid drains at each outflow face */
+#define LQ_BAND_SHELL      10 /* the shell's default depth, in the upstream grid's cells */
 #define LQ_BAND_REFINE_MAX 8
 
 typedef struct lq_bandgeom_grid {

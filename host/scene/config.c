@@ -1129,14 +1129,14 @@ static int lq_config_grids(const lq_scene *s, lq_config *c)
             if (bad && drain)
                 return lq_config_error(
                     c, d->at_upstream,
-                    "grids.%d.grid.upstream: grid '%s''s band across its %s face reaches into "
+                    "grids.%d.grid.upstream: grid '%s': its band across its %s face reaches into "
                     "the last %d cells of '%s' that '%s' drains (its outflow); overlap the "
                     "grids by more",
                     g, d->name, lq_config_face_names[bad - 1], LQ_BAND_DRAIN, u->name, u->name);
             if (bad)
                 return lq_config_error(
                     c, d->at_upstream,
-                    "grids.%d.grid.upstream: grid '%s''s band across its %s face needs '%s''s "
+                    "grids.%d.grid.upstream: grid '%s': its band across its %s face needs '%s' "
                     "cells %d deep from its %s face, beyond what '%s' stores (its shell of %d "
                     "cells at its outflow faces: grids[].grid.shell, grids[].grid.outflow)",
                     g, d->name, lq_config_face_names[bad - 1], u->name, deep,

@@ -984,7 +984,7 @@ const lq_key lq_scene_keys[] = {
              "2 cells deep and stored each step (the shell). Default: the faces that face a "
              "downstream grid named in the scene. Name them to add downstream grids later: the "
              "files a grid stored stay valid while its `outflow` is unchanged."),
-    K_INT("grids[].grid.shell", 0, PLS, 2, 64, "8", "cells",
+    K_INT("grids[].grid.shell", 0, PLS, 2, 64, "10", "cells",
           "How deep, in this grid's cells, the stored shell reaches in from each outflow face: "
           "a downstream grid's band must lie within it."),
     /* pls.window: Rasmussen et al. 2004 §5.3 (host/ops/pls/plswindow.h) */

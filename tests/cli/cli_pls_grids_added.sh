@@ -64,7 +64,7 @@ refuse() { # NAME PATTERN SCENE
     if [[ $rc == 2 && $msg == *"$2"* && $(wc -l <<<"$msg") == 1 ]]; then pass "$1: $msg"
     else fail "$1" "exit $rc: $msg"; fi
 }
-sed 's/origin: \[0, 0, 0\]}/origin: [0, 0, 0], shell: 10}/' "$tmp/three.yaml" >"$tmp/changed.yaml"
+sed 's/origin: \[0, 0, 0\]}/origin: [0, 0, 0], shell: 12}/' "$tmp/three.yaml" >"$tmp/changed.yaml"
 refuse "A's block changed (B's identity with it)" "rerun grid B" "$tmp/changed.yaml"
 sed 's/, outflow: x_max//' "$tmp/two.yaml" >"$tmp/closed.yaml"
 "$LQ" run "$tmp/closed.yaml" --out "$tmp/later" --device ref --quiet >/dev/null 2>&1
