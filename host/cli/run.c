@@ -1154,22 +1154,6 @@ static int lq_run_frames(lq_run_writer *w, const lq_run_opts *o, int start_frame
 
 /* --- grid sourcing (§5.4): one grid per process -------------------------------------- */
 
-/* The scene's identity in its band files: the scene file's bytes and the --set overrides,
- * so bands of another scene (or of this one changed) are refused. */
-static int lq_run_scene_hash(const lq_run_opts *o, unsigned long long *h)
-{
-    FILE *f = fopen(o->scene, "rb");
-    if (!f) return lq_error(LQ_EINPUT, "%s: %s", o->scene, strerror(errno));
-    uint64_t x = LQ_BAND_HASH0;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) x = lq_band_hash(x, buf, n);
-    fclose(f);
-    for (int i = 0; i < o->nsets; i++) x = lq_band_hash(x, o->sets[i], strlen(o->sets[i]) + 1);
-    *h = x;
-    return LQ_OK;
-}
-
 /* The folder of a scene's run: --out, or out/NAME. */
 static int lq_run_base_dir(const lq_run_opts *o, const lq_config *cfg, char *dir, size_t n)
 {
@@ -1197,13 +1181,8 @@ static int lq_run_grids(const lq_run_opts *o, const lq_config *cfg)
     if (o->resume) return lq_error(LQ_EINPUT, "--resume: not yet with grids (grid sourcing, §5.4)");
     snprintf(bands, sizeof bands, "%s/bands", base);
     if ((rc = lq_mkdirs(bands)) != LQ_OK) return rc;
-    for (int d = 0; d < cfg->ngrids; d++) /* the old bands go before any grid starts */
-        for (int k = 0; k < cfg->grids[d].nup; k++) {
-            lq_band_id id = {0, "", ""};
-            snprintf(id.up, sizeof id.up, "%s", cfg->grids[cfg->grids[d].up[k]].name);
-            snprintf(id.down, sizeof id.down, "%s", cfg->grids[d].name);
-            lq_band_clear(bands, &id);
-        }
+    for (int g = 0; g < cfg->ngrids; g++) /* the old bands go before any grid starts */
+        lq_band_clear(bands, cfg->grids[g].name);
     char exe[4096];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0) return lq_error(LQ_ESIM, "grids: cannot find this liquidcl (/proc/self/exe)");
@@ -1288,7 +1267,6 @@ static int lq_run_select_grid(const lq_run_opts *o, lq_config *cfg, char *dir, s
     if (!rc) rc = lq_config_select_grid(cfg, o->grid);
     if (!rc && o->resume)
         rc = lq_error(LQ_EINPUT, "--resume: not yet with --grid (grid sourcing, §5.4)");
-    if (!rc) rc = lq_run_scene_hash(o, &cfg->scene_hash);
     if (rc) return rc;
     if (snprintf(dir, n, "%s/%.64s", base, o->grid) >= (int)n ||
         snprintf(bands, nb, "%s/bands", base) >= (int)nb)
@@ -1297,21 +1275,17 @@ static int lq_run_select_grid(const lq_run_opts *o, lq_config *cfg, char *dir, s
     return lq_mkdirs(bands);
 }
 
-/* After the last frame: this grid's done mark for its downstream grids (its last band). */
+/* After the last frame: this grid's done mark (its last band, or -1: it stores none) for
+ * the grids downstream of it, now or added later. */
 static int lq_run_grid_done(const lq_config *cfg)
 {
-    for (int d = 0; d < cfg->ngrids; d++)
-        for (int k = 0; k < cfg->grids[d].nup; k++) {
-            if (cfg->grids[d].up[k] != cfg->grid_self) continue;
-            lq_band_id id = {cfg->scene_hash, "", ""};
-            snprintf(id.up, sizeof id.up, "%s", cfg->grids[cfg->grid_self].name);
-            snprintf(id.down, sizeof id.down, "%s", cfg->grids[d].name);
-            long step;
-            double t;
-            int rc = lq_band_last(cfg->bands_dir, &id, &step, &t);
-            return rc ? rc : lq_band_done(cfg->bands_dir, id.up, step, t);
-        }
-    return LQ_OK;
+    const lq_config_gridspec *me = &cfg->grids[cfg->grid_self];
+    lq_band_id id = {me->ident, ""};
+    snprintf(id.up, sizeof id.up, "%s", me->name);
+    long step = -1;
+    double t = 0;
+    int rc = me->geom.outflow ? lq_band_last(cfg->bands_dir, id.up, &step, &t) : LQ_OK;
+    return rc ? rc : lq_band_done(cfg->bands_dir, &id, step, t);
 }
 
 int lq_run(const lq_run_opts *o)

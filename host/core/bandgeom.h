@@ -1,55 +1,77 @@
 /*
- * bandgeom.h — grid sourcing's band rule (Rasmussen et al. 2004 §5.4) in whole cells,
- * shared by the scene's checks (host/scene/config.c) and the band files (host/io/band.c).
+ * bandgeom.h — grid sourcing's geometry (Rasmussen et al. 2004 §5.4), shared by the scene's
+ * checks (host/scene/config.c) and the band files (host/io/band.c).
  *
- * A downstream grid D (nd cells per axis) and an upstream grid U (nu) on one lattice: D's
- * cell (i, j, k) is U's cell (i + off[0], j + off[1], k + off[2]). D's face f (2a: the
- * min face of axis a, 2a + 1: its max face) faces U when U holds D's cells next to that
- * face and reaches past it, and the two grids overlap on the other axes; an axis of one
- * cell (a 2D scene's z) has no faces. The band is D's cells that U holds and that lie
- * within LQ_BAND_CELLS cells of a face of D facing U: the cells D takes from U.
+ * Every grid lies on the scene's lattice: its lower corner a whole number of scene cells
+ * (grid.cell) from grid.origin (off), its own cell the scene's divided by a whole number r
+ * (r = 2: twice as fine), n of its own cells per axis. Faces: f = 2a is the min face of
+ * axis a, 2a + 1 its max face; an axis of one cell (a 2D scene's z) has none.
+ *
+ * An upstream grid U stores, once per step, its shell: every cell within `shell` of its own
+ * cells of each of its outflow faces, with every face of those cells (φ at the cell
+ * centres, u, v, w on the faces). It drains the LQ_BAND_DRAIN cells next to each outflow
+ * face (an automatic outlet), so liquid leaves as it would flow on. What U stores depends
+ * only on U (and on the scene's physics and U's own upstream grids), never on which
+ * downstream grids exist: a grid added later reads the same files.
+ *
+ * A downstream grid D's band is its cells within LQ_BAND_CELLS of its own cells of each face
+ * of D that faces U (U holds D's cells next to that face and reaches past it) whose box U
+ * holds. D samples every band value from U's shell: trilinearly, φ on U's cell centres and
+ * each velocity component on its own face lattice (clamped to U's box across the other
+ * axes); when both grids have one cell size and a whole number of cells apart the weights
+ * are 1 and 0, so the values are copies. Every node a band value needs must be in U's shell
+ * and outside its drain (lq_bandgeom_check says which band fails).
  */
 #ifndef LQ_CORE_BANDGEOM_H
 #define LQ_CORE_BANDGEOM_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
-#define LQ_BAND_CELLS 3 /* the band's depth (§5.4: "three grid cell deep bands") */
+#define LQ_BAND_CELLS      3  /* the band's depth (§5.4: "three grid cell deep bands") */
+#define LQ_BAND_DRAIN      2  /* cells an upstream grid drains at each outflow face */
+#define LQ_BAND_SHELL      10 /* the shell's default depth, in the upstream grid's cells */
+#define LQ_BAND_REFINE_MAX 8
 
-/* Whether the grids overlap on every axis but `skip` (-1: every axis). */
-static inline bool lq_bandgeom_overlap(const int nu[3], const int nd[3], const int off[3], int skip)
+typedef struct lq_bandgeom_grid {
+    int n[3];    /* its cells */
+    int off[3];  /* its lower corner, in scene cells from grid.origin */
+    int r;       /* its cell is the scene's / r */
+    int outflow; /* bit f: face f is an outflow face (drained, its shell stored) */
+    int shell;   /* the shell's depth in its cells */
+} lq_bandgeom_grid;
+
+/* The lattice of quantity q (0: cells, 1..3: faces normal to axis q - 1) of a grid of n
+ * cells: ln points per axis. */
+static inline void lq_bandgeom_lattice(const int n[3], int q, int ln[3])
 {
-    for (int b = 0; b < 3; b++)
-        if (b != skip && !(off[b] < nu[b] && off[b] + nd[b] > 0)) return false;
-    return true;
+    for (int a = 0; a < 3; a++) ln[a] = n[a] + (q - 1 == a);
 }
 
-/* How many cells deep U holds D across D's face f when it faces U (else 0). */
-static inline int lq_bandgeom_depth(const int nu[3], const int nd[3], const int off[3], int f)
-{
-    int a = f / 2;
-    if (nd[a] < 2 || nu[a] < 2 || !lq_bandgeom_overlap(nu, nd, off, a)) return 0;
-    int depth;
-    if (f % 2 == 0) /* D's min face: U starts below it and holds D's cell 0 */
-        depth = off[a] > 0 && off[a] < nu[a] ? nu[a] - off[a] : 0;
-    else /* D's max face: U holds D's last cell and goes on past it */
-        depth = off[a] + nd[a] < nu[a] && off[a] + nd[a] > 0 ? off[a] + nd[a] : 0;
-    return depth < nd[a] ? depth : nd[a];
-}
+/* How many of D's cells deep U holds D across D's face f when it faces U (else 0). */
+int lq_bandgeom_depth(const lq_bandgeom_grid *u, const lq_bandgeom_grid *d, int f);
 
-/* Whether D's cell (i, j, k) is in the band U sources. */
-static inline bool lq_bandgeom_cell(const int nu[3], const int nd[3], const int off[3], int i,
-                                    int j, int k)
-{
-    int c[3] = {i, j, k};
-    for (int a = 0; a < 3; a++)
-        if (c[a] + off[a] < 0 || c[a] + off[a] >= nu[a]) return false;
-    for (int f = 0; f < 6; f++) {
-        int a = f / 2;
-        if (lq_bandgeom_depth(nu, nd, off, f) == 0) continue;
-        if (f % 2 == 0 ? c[a] < LQ_BAND_CELLS : c[a] >= nd[a] - LQ_BAND_CELLS) return true;
-    }
-    return false;
-}
+/* Whether D's cell c is in the band D takes from U. */
+bool lq_bandgeom_cell(const lq_bandgeom_grid *u, const lq_bandgeom_grid *d, const int c[3]);
+
+/* Whether node c of U's lattice q is in U's shell (and outside its drain: `stored` false;
+ * every node of the shell is stored, `stored` true). */
+bool lq_bandgeom_shell(const lq_bandgeom_grid *u, int q, const int c[3], bool stored);
+
+/* The nodes of U's lattice q (at most 8, their weights > 0, summing to 1) that D's node c of
+ * lattice q is sampled from. */
+int lq_bandgeom_stencil(const lq_bandgeom_grid *u, const lq_bandgeom_grid *d, int q, const int c[3],
+                        int node[8][3], float w[8]);
+
+/* Whether every node D's band from U needs is in U's shell outside its drain: 0, or the
+ * face of D (1 + f) whose band reaches out of U's shell or into its drain (*deep: how many
+ * of U's cells deep from U's outflow face the band then needs, *drain: whether it is the
+ * drain it reaches). */
+int lq_bandgeom_check(const lq_bandgeom_grid *u, const lq_bandgeom_grid *d, int *deep, bool *drain);
+
+/* 64-bit FNV-1a of n bytes, continuing from h (start: LQ_BANDGEOM_HASH0). */
+#define LQ_BANDGEOM_HASH0 1469598103934665603ULL
+uint64_t lq_bandgeom_hash(uint64_t h, const void *p, size_t n);
 
 #endif

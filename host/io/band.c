@@ -16,176 +16,245 @@
 #include "core/common.h"
 #include "io/io.h"
 
-static const char lq_band_magic[8] = {'L', 'Q', 'B', 'A', 'N', 'D', '\0', '\1'};
+static const char lq_band_magic[8] = {'L', 'Q', 'B', 'A', 'N', 'D', '\0', '\2'};
 
 typedef struct lq_band_header {
     char magic[8];
     uint32_t version, header_bytes;
-    uint64_t scene;
-    char up[32], down[32];
+    uint64_t ident;
+    char up[32];
     int64_t step;
     double t;
     int32_t n[4];
-    int32_t nu[3], nd[3], off[3];
+    int32_t size[3], off[3], r, outflow, shell;
 } lq_band_header;
 
-uint64_t lq_band_hash(uint64_t h, const void *p, size_t n)
+/* Linear index of node (i, j, k) on a lattice of n[0] × n[1] × n[2] points. */
+static int lq_band_lin(const int n[3], int i, int j, int k)
 {
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ULL;
+    return i + n[0] * (j + n[1] * k);
+}
+
+void lq_band_shell_free(lq_band_shell *sh)
+{
+    for (int q = 0; q < 4; q++) {
+        free(sh->src[q]);
+        sh->src[q] = NULL;
     }
-    return h;
+}
+
+int lq_band_shell_make(lq_band_shell *sh, const lq_bandgeom_grid *u)
+{
+    memset(sh, 0, sizeof *sh);
+    sh->u = *u;
+    for (int pass = 0; pass < 2; pass++) { /* count, then fill */
+        for (int q = 0; q < 4; q++) {
+            int ln[3], m = 0, c[3];
+            lq_bandgeom_lattice(u->n, q, ln);
+            for (c[2] = 0; c[2] < ln[2]; c[2]++)
+                for (c[1] = 0; c[1] < ln[1]; c[1]++)
+                    for (c[0] = 0; c[0] < ln[0]; c[0]++) {
+                        if (!lq_bandgeom_shell(u, q, c, true)) continue;
+                        if (pass == 1) sh->src[q][m] = lq_band_lin(ln, c[0], c[1], c[2]);
+                        m++;
+                    }
+            sh->n[q] = m;
+            if (pass == 0 && !(sh->src[q] = lq_calloc((size_t)m + 1, sizeof(int)))) {
+                lq_band_shell_free(sh);
+                return LQ_ESIM;
+            }
+        }
+    }
+    sh->total = sh->n[0] + sh->n[1] + sh->n[2] + sh->n[3];
+    return LQ_OK;
 }
 
 void lq_band_geom_free(lq_band_geom *g)
 {
     for (int q = 0; q < 4; q++) {
         free(g->dst[q]);
-        free(g->src[q]);
-        g->dst[q] = g->src[q] = NULL;
+        g->dst[q] = NULL;
     }
+    free(g->idx);
+    free(g->w);
+    g->idx = NULL;
+    g->w = NULL;
 }
 
-/* Linear index of cell or face (i, j, k) on a lattice of n[0] × n[1] × n[2] points. */
-static int lq_band_lin(const int n[3], int i, int j, int k)
+/* Node lin of lattice q in the shell's floats, or -1. */
+static int lq_band_shell_find(const lq_band_shell *sh, int q, int lin)
 {
-    return i + n[0] * (j + n[1] * k);
+    int lo = 0, hi = sh->n[q] - 1, base = 0;
+    for (int p = 0; p < q; p++) base += sh->n[p];
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (sh->src[q][mid] == lin) return base + mid;
+        if (sh->src[q][mid] < lin)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
 }
 
-int lq_band_geom_make(lq_band_geom *g, const int nu[3], const int nd[3], const int off[3])
+int lq_band_geom_make(lq_band_geom *g, const lq_band_shell *sh, const lq_bandgeom_grid *d,
+                      const char *up, const char *down)
 {
     memset(g, 0, sizeof *g);
-    memcpy(g->nu, nu, sizeof g->nu);
-    memcpy(g->nd, nd, sizeof g->nd);
-    memcpy(g->off, off, sizeof g->off);
-    size_t cells = (size_t)nd[0] * nd[1] * nd[2];
+    const lq_bandgeom_grid *u = &sh->u;
+    size_t cells = (size_t)d->n[0] * d->n[1] * d->n[2];
     unsigned char *in = lq_calloc(cells ? cells : 1, 1);
     if (!in) return LQ_ESIM;
-    for (int k = 0; k < nd[2]; k++)
-        for (int j = 0; j < nd[1]; j++)
-            for (int i = 0; i < nd[0]; i++)
-                in[lq_band_lin(nd, i, j, k)] = lq_bandgeom_cell(nu, nd, off, i, j, k);
-    int rc = LQ_OK;
+    int c[3];
+    for (c[2] = 0; c[2] < d->n[2]; c[2]++)
+        for (c[1] = 0; c[1] < d->n[1]; c[1]++)
+            for (c[0] = 0; c[0] < d->n[0]; c[0]++)
+                in[lq_band_lin(d->n, c[0], c[1], c[2])] = lq_bandgeom_cell(u, d, c);
+    int rc = LQ_OK, o = 0;
     for (int pass = 0; pass < 2 && !rc; pass++) { /* count, then fill */
-        for (int q = 0; q < 4; q++) g->n[q] = 0;
-        for (int q = 0; q < 4; q++) {
-            int a = q - 1; /* -1: cells; else the face axis */
-            int ln[3] = {nd[0], nd[1], nd[2]}, lu[3] = {nu[0], nu[1], nu[2]};
-            if (a >= 0) {
-                ln[a]++;
-                lu[a]++;
-            }
-            for (int k = 0; k < ln[2]; k++)
-                for (int j = 0; j < ln[1]; j++)
-                    for (int i = 0; i < ln[0]; i++) {
-                        int c[3] = {i, j, k};
+        o = 0;
+        for (int q = 0; q < 4 && !rc; q++) {
+            int a = q - 1, ln[3], m = 0; /* a: -1 cells; else the face axis */
+            lq_bandgeom_lattice(d->n, q, ln);
+            for (c[2] = 0; c[2] < ln[2] && !rc; c[2]++)
+                for (c[1] = 0; c[1] < ln[1] && !rc; c[1]++)
+                    for (c[0] = 0; c[0] < ln[0] && !rc; c[0]++) {
                         bool take;
                         if (a < 0)
-                            take = in[lq_band_lin(nd, i, j, k)];
+                            take = in[lq_band_lin(d->n, c[0], c[1], c[2])];
                         else { /* a face of a band cell: the cell above it or below */
-                            take = c[a] < nd[a] && in[lq_band_lin(nd, i, j, k)];
+                            take = c[a] < d->n[a] && in[lq_band_lin(d->n, c[0], c[1], c[2])];
                             if (!take && c[a] > 0) {
                                 c[a]--;
-                                take = in[lq_band_lin(nd, c[0], c[1], c[2])];
+                                take = in[lq_band_lin(d->n, c[0], c[1], c[2])];
                                 c[a]++;
                             }
                         }
                         if (!take) continue;
                         if (pass == 1) {
-                            g->dst[q][g->n[q]] = lq_band_lin(ln, i, j, k);
-                            g->src[q][g->n[q]] =
-                                lq_band_lin(lu, i + off[0], j + off[1], k + off[2]);
+                            int node[8][3], ul[3];
+                            float w[8];
+                            int ns = lq_bandgeom_stencil(u, d, q, c, node, w);
+                            lq_bandgeom_lattice(u->n, q, ul);
+                            g->dst[q][m] = lq_band_lin(ln, c[0], c[1], c[2]);
+                            for (int e = 0; e < ns && !rc; e++) {
+                                int at = lq_band_shell_find(
+                                    sh, q, lq_band_lin(ul, node[e][0], node[e][1], node[e][2]));
+                                if (at < 0)
+                                    rc = lq_error(LQ_EINPUT,
+                                                  "grid %s's band needs %s's %s (%d, %d, %d), "
+                                                  "which %s does not store (its shell: "
+                                                  "grids[].grid.outflow, shell)",
+                                                  down, up, q ? "face" : "cell", node[e][0],
+                                                  node[e][1], node[e][2], up);
+                                g->idx[8 * (o + m) + e] = at;
+                                g->w[8 * (o + m) + e] = w[e];
+                            }
                         }
-                        g->n[q]++;
+                        m++;
                     }
+            g->n[q] = m;
+            o += m;
+            if (pass == 0 && !(g->dst[q] = lq_calloc((size_t)m + 1, sizeof(int)))) rc = LQ_ESIM;
         }
-        if (pass == 0)
-            for (int q = 0; q < 4 && !rc; q++)
-                if (!(g->dst[q] = lq_calloc((size_t)g->n[q] + 1, sizeof(int))) ||
-                    !(g->src[q] = lq_calloc((size_t)g->n[q] + 1, sizeof(int))))
-                    rc = LQ_ESIM;
+        if (pass == 0 && !rc &&
+            (!(g->idx = lq_calloc(8 * (size_t)o + 1, sizeof(int))) ||
+             !(g->w = lq_calloc(8 * (size_t)o + 1, sizeof(float)))))
+            rc = LQ_ESIM;
     }
     free(in);
-    g->total = g->n[0] + g->n[1] + g->n[2] + g->n[3];
+    g->total = o;
     if (rc) lq_band_geom_free(g);
     return rc;
 }
 
-static void lq_band_file_path(char *p, size_t n, const char *dir, const lq_band_id *id, long step)
+/* The band from one file's shell floats. */
+static void lq_band_resample(const lq_band_geom *g, const float *shell, float *out)
 {
-    snprintf(p, n, "%s/%s-%s/%08ld.band", dir, id->up, id->down, step);
+    for (int e = 0; e < g->total; e++) {
+        const int *ix = g->idx + 8 * e;
+        const float *w = g->w + 8 * e;
+        float v = w[0] * shell[ix[0]]; /* one term: a copy, exactly */
+        for (int m = 1; m < 8 && w[m] > 0; m++) v += w[m] * shell[ix[m]];
+        out[e] = v;
+    }
 }
 
-static void lq_band_header_of(lq_band_header *h, const lq_band_id *id, const lq_band_geom *g,
+static void lq_band_file_path(char *p, size_t n, const char *dir, const char *up, long step)
+{
+    snprintf(p, n, "%s/%s/%08ld.band", dir, up, step);
+}
+
+static void lq_band_header_of(lq_band_header *h, const lq_band_id *id, const lq_band_shell *sh,
                               long step, double t)
 {
     memset(h, 0, sizeof *h);
     memcpy(h->magic, lq_band_magic, sizeof h->magic);
     h->version = LQ_BAND_VERSION;
     h->header_bytes = sizeof *h;
-    h->scene = id->scene;
+    h->ident = id->ident;
     memcpy(h->up, id->up, sizeof h->up);
-    memcpy(h->down, id->down, sizeof h->down);
     h->step = step;
     h->t = t;
-    for (int q = 0; q < 4; q++) h->n[q] = g->n[q];
+    for (int q = 0; q < 4; q++) h->n[q] = sh->n[q];
     for (int a = 0; a < 3; a++) {
-        h->nu[a] = g->nu[a];
-        h->nd[a] = g->nd[a];
-        h->off[a] = g->off[a];
+        h->size[a] = sh->u.n[a];
+        h->off[a] = sh->u.off[a];
     }
+    h->r = sh->u.r;
+    h->outflow = sh->u.outflow;
+    h->shell = sh->u.shell;
 }
 
-int lq_band_write(const char *dir, const lq_band_id *id, const lq_band_geom *g, long step, double t,
-                  const float *phi, const float *u, const float *v, const float *w, float *scratch)
+int lq_band_write(const char *dir, const lq_band_id *id, const lq_band_shell *sh, long step,
+                  double t, const float *phi, const float *u, const float *v, const float *w,
+                  float *scratch)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s-%s", dir, id->up, id->down);
+    snprintf(path, sizeof path, "%s/%s", dir, id->up);
     int rc = lq_mkdirs(path);
     if (rc) return rc;
-    lq_band_file_path(path, sizeof path, dir, id, step);
+    lq_band_file_path(path, sizeof path, dir, id->up, step);
     const float *f[4] = {phi, u, v, w};
     int o = 0;
     for (int q = 0; q < 4; q++)
-        for (int e = 0; e < g->n[q]; e++) scratch[o++] = f[q][g->src[q][e]];
+        for (int e = 0; e < sh->n[q]; e++) scratch[o++] = f[q][sh->src[q][e]];
     lq_band_header h;
-    lq_band_header_of(&h, id, g, step, t);
+    lq_band_header_of(&h, id, sh, step, t);
     lq_file fw;
     rc = lq_file_open(&fw, path);
     if (rc) return rc;
     if (fwrite(&h, sizeof h, 1, fw.f) != 1 ||
-        fwrite(scratch, sizeof(float), (size_t)g->total, fw.f) != (size_t)g->total) {
+        fwrite(scratch, sizeof(float), (size_t)sh->total, fw.f) != (size_t)sh->total) {
         lq_file_abort(&fw);
         return lq_error(LQ_ESIM, "%s: write failed", path);
     }
     return lq_file_commit(&fw);
 }
 
-int lq_band_done(const char *dir, const char *up, long steps, double t)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.done", dir, up);
-    lq_file fw;
-    int rc = lq_file_open(&fw, path);
-    if (rc) return rc;
-    fprintf(fw.f, "%ld %.17g\n", steps, t);
-    return lq_file_commit(&fw);
-}
-
-void lq_band_clear(const char *dir, const lq_band_id *id)
+int lq_band_done(const char *dir, const lq_band_id *id, long steps, double t)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.done", dir, id->up);
+    lq_file fw;
+    int rc = lq_file_open(&fw, path);
+    if (rc) return rc;
+    fprintf(fw.f, "%ld %.17g %016llx\n", steps, t, (unsigned long long)id->ident);
+    return lq_file_commit(&fw);
+}
+
+void lq_band_clear(const char *dir, const char *up)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.done", dir, up);
     unlink(path);
     for (long s = 0;; s++) {
-        lq_band_file_path(path, sizeof path, dir, id, s);
+        lq_band_file_path(path, sizeof path, dir, up, s);
         if (unlink(path) != 0) break;
     }
 }
 
-int lq_band_read_file(const char *path, const lq_band_id *id, const lq_band_geom *g, float *vals,
+int lq_band_read_file(const char *path, const lq_band_id *id, const lq_band_shell *sh, float *vals,
                       double *t, long *step)
 {
     FILE *f = fopen(path, "rb");
@@ -193,33 +262,36 @@ int lq_band_read_file(const char *path, const lq_band_id *id, const lq_band_geom
     lq_band_header h, want;
     struct stat st;
     int rc = LQ_OK;
-    lq_band_header_of(&want, id, g, 0, 0);
+    lq_band_header_of(&want, id, sh, 0, 0);
     if (fstat(fileno(f), &st) != 0 || fread(&h, sizeof h, 1, f) != 1)
         rc = lq_error(LQ_EINPUT, "band file %s is truncated (%lld bytes, shorter than its header)",
                       path, (long long)st.st_size);
-    else if (memcmp(h.magic, lq_band_magic, sizeof h.magic) != 0)
+    else if (memcmp(h.magic, lq_band_magic, 6) != 0)
         rc = lq_error(LQ_EINPUT, "band file %s is not a liquidcl band file (bad magic)", path);
     else if (h.version != LQ_BAND_VERSION || h.header_bytes != sizeof h)
         rc = lq_error(LQ_EINPUT, "band file %s has version %u, this liquidcl reads %d", path,
                       h.version, LQ_BAND_VERSION);
-    else if (h.scene != id->scene)
+    else if (memcmp(h.up, id->up, sizeof h.up) != 0)
+        rc = lq_error(LQ_EINPUT, "band file %s is grid %.31s's, not %s's", path, h.up, id->up);
+    else if (h.ident != id->ident)
         rc = lq_error(LQ_EINPUT,
-                      "band file %s is from another scene (scene hash %016llx, this run's "
-                      "%016llx): remove OUT/bands or rerun the upstream grid",
-                      path, (unsigned long long)h.scene, (unsigned long long)id->scene);
-    else if (memcmp(h.up, id->up, sizeof h.up) != 0 || memcmp(h.down, id->down, sizeof h.down))
-        rc = lq_error(LQ_EINPUT, "band file %s is for grids %.31s -> %.31s, not %s -> %s", path,
-                      h.up, h.down, id->up, id->down);
-    else if (memcmp(h.n, want.n, sizeof h.n) != 0 || memcmp(h.nu, want.nu, sizeof h.nu) ||
-             memcmp(h.nd, want.nd, sizeof h.nd) || memcmp(h.off, want.off, sizeof h.off))
+                      "band file %s is from another scene or another grid %s (identity %016llx, "
+                      "this scene's %016llx: its physics, %s's grid block or its upstream grids "
+                      "changed): rerun grid %s",
+                      path, id->up, (unsigned long long)h.ident, (unsigned long long)id->ident,
+                      id->up, id->up);
+    else if (memcmp(h.n, want.n, sizeof h.n) != 0 || memcmp(h.size, want.size, sizeof h.size) ||
+             memcmp(h.off, want.off, sizeof h.off) || h.r != want.r || h.outflow != want.outflow ||
+             h.shell != want.shell)
         rc = lq_error(LQ_EINPUT,
-                      "band file %s holds another band (%d cells, %d %d %d faces; this run's "
-                      "grids give %d, %d %d %d)",
-                      path, h.n[0], h.n[1], h.n[2], h.n[3], g->n[0], g->n[1], g->n[2], g->n[3]);
-    else if ((long long)st.st_size != (long long)sizeof h + 4LL * g->total)
+                      "band file %s holds another shell (%d cells, %d %d %d faces; this run's "
+                      "grid %s gives %d, %d %d %d)",
+                      path, h.n[0], h.n[1], h.n[2], h.n[3], id->up, sh->n[0], sh->n[1], sh->n[2],
+                      sh->n[3]);
+    else if ((long long)st.st_size != (long long)sizeof h + 4LL * sh->total)
         rc = lq_error(LQ_EINPUT, "band file %s is truncated (%lld bytes, its header says %lld)",
-                      path, (long long)st.st_size, (long long)sizeof h + 4LL * g->total);
-    else if (fread(vals, sizeof(float), (size_t)g->total, f) != (size_t)g->total)
+                      path, (long long)st.st_size, (long long)sizeof h + 4LL * sh->total);
+    else if (fread(vals, sizeof(float), (size_t)sh->total, f) != (size_t)sh->total)
         rc = lq_error(LQ_EINPUT, "band file %s: read failed", path);
     fclose(f);
     if (!rc) {
@@ -229,13 +301,16 @@ int lq_band_read_file(const char *path, const lq_band_id *id, const lq_band_geom
     return rc;
 }
 
-int lq_band_reader_open(lq_band_reader *r, const char *dir, const lq_band_id *id, const int nu[3],
-                        const int nd[3], const int off[3])
+int lq_band_reader_open(lq_band_reader *r, const char *dir, const lq_band_id *id,
+                        const lq_bandgeom_grid *u, const lq_bandgeom_grid *d, const char *down)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->dir, sizeof r->dir, "%s", dir);
+    snprintf(r->down, sizeof r->down, "%s", down);
     r->id = *id;
-    int rc = lq_band_geom_make(&r->g, nu, nd, off);
+    int rc = lq_band_shell_make(&r->sh, u);
+    if (!rc) rc = lq_band_geom_make(&r->g, &r->sh, d, id->up, down);
+    if (!rc && !(r->shell = lq_calloc((size_t)r->sh.total + 1, sizeof(float)))) rc = LQ_ESIM;
     for (int q = 0; q < 2 && !rc; q++)
         if (!(r->s[q] = lq_calloc((size_t)r->g.total + 1, sizeof(float)))) rc = LQ_ESIM;
     if (rc) lq_band_reader_close(r);
@@ -245,9 +320,11 @@ int lq_band_reader_open(lq_band_reader *r, const char *dir, const lq_band_id *id
 void lq_band_reader_close(lq_band_reader *r)
 {
     lq_band_geom_free(&r->g);
+    lq_band_shell_free(&r->sh);
+    free(r->shell);
     free(r->s[0]);
     free(r->s[1]);
-    r->s[0] = r->s[1] = NULL;
+    r->shell = r->s[0] = r->s[1] = NULL;
 }
 
 static double lq_band_now(void)
@@ -268,15 +345,16 @@ static bool lq_band_exists(const char *path)
 static int lq_band_load(lq_band_reader *r, int q, double t)
 {
     char path[4096], next[4096], done[4096];
-    lq_band_file_path(path, sizeof path, r->dir, &r->id, r->next);
-    lq_band_file_path(next, sizeof next, r->dir, &r->id, r->next + 1);
+    lq_band_file_path(path, sizeof path, r->dir, r->id.up, r->next);
+    lq_band_file_path(next, sizeof next, r->dir, r->id.up, r->next + 1);
     snprintf(done, sizeof done, "%s/%s.done", r->dir, r->id.up);
     double start = lq_band_now(), report = start + 10.0, sleep_s = 0.005;
     for (;;) {
         if (lq_band_exists(path)) {
             long step;
-            int rc = lq_band_read_file(path, &r->id, &r->g, r->s[q], &r->t[q], &step);
+            int rc = lq_band_read_file(path, &r->id, &r->sh, r->shell, &r->t[q], &step);
             if (rc) return rc;
+            lq_band_resample(&r->g, r->shell, r->s[q]);
             r->have[q] = true;
             r->next++;
             r->wait_s += lq_band_now() - start;
@@ -286,7 +364,7 @@ static int lq_band_load(lq_band_reader *r, int q, double t)
             return lq_error(LQ_EINPUT,
                             "band file %s is missing (the next step's exists): grid %s cannot "
                             "source from %s without a gap",
-                            path, r->id.down, r->id.up);
+                            path, r->down, r->id.up);
         FILE *f = fopen(done, "r");
         if (f && lq_band_exists(path)) { /* written just before the mark: read it */
             fclose(f);
@@ -295,24 +373,37 @@ static int lq_band_load(lq_band_reader *r, int q, double t)
         if (f) {
             long steps = -1;
             double tl = 0;
-            int n = fscanf(f, "%ld %lf", &steps, &tl);
+            unsigned long long ident = 0;
+            int n = fscanf(f, "%ld %lf %llx", &steps, &tl, &ident);
             fclose(f);
-            if (n == 2 && r->next <= steps)
+            if (n == 3 && ident != r->id.ident)
+                return lq_error(LQ_EINPUT,
+                                "%s: grid %s ran as another grid %s (identity %016llx, this "
+                                "scene's %016llx: its physics, %s's grid block, outflow included, "
+                                "or its upstream grids changed): rerun grid %s",
+                                done, r->id.up, r->id.up, ident, (unsigned long long)r->id.ident,
+                                r->id.up, r->id.up);
+            if (n == 3 && steps < 0)
+                return lq_error(LQ_EINPUT,
+                                "grid %s stored no bands for %s (it ran without outflow faces; "
+                                "name them in its grids[].grid.outflow and rerun it)",
+                                r->id.up, r->down);
+            if (n >= 2 && r->next <= steps)
                 return lq_error(LQ_EINPUT,
                                 "band file %s is missing (upstream grid %s ran %ld steps)", path,
                                 r->id.up, steps);
-            if (n == 2)
+            if (n >= 2)
                 return lq_error(LQ_EINPUT,
                                 "grid %s needs its upstream %s at t = %.9g s, but %s ended at "
                                 "t = %.9g s (%s)",
-                                r->id.down, r->id.up, t, r->id.up, tl, done);
+                                r->down, r->id.up, t, r->id.up, tl, done);
         }
         double now = lq_band_now();
         if (now >= report) {
             fprintf(stderr,
                     "liquidcl: grid %s: waiting %.0f s for upstream grid %s's step %ld (t = %.6g "
                     "s needed, it has reached t = %.6g s)\n",
-                    r->id.down, now - start, r->id.up, r->next, t, r->have[0] ? r->t[0] : 0.0);
+                    r->down, now - start, r->id.up, r->next, t, r->have[0] ? r->t[0] : 0.0);
             report = now + 10.0;
         }
         struct timespec ts = {(time_t)sleep_s, (long)((sleep_s - (time_t)sleep_s) * 1e9)};
@@ -356,16 +447,16 @@ void lq_band_scatter(const lq_band_geom *g, const float *vals, float *phi, float
         for (int e = 0; e < g->n[q]; e++) f[q][g->dst[q][e]] = vals[o++];
 }
 
-int lq_band_last(const char *dir, const lq_band_id *id, long *step, double *t)
+int lq_band_last(const char *dir, const char *up, long *step, double *t)
 {
     char path[4096];
     long k = 0;
     for (;; k++) {
-        lq_band_file_path(path, sizeof path, dir, id, k);
+        lq_band_file_path(path, sizeof path, dir, up, k);
         if (!lq_band_exists(path)) break;
     }
-    if (k == 0) return lq_error(LQ_ESIM, "no band files for %s -> %s in %s", id->up, id->down, dir);
-    lq_band_file_path(path, sizeof path, dir, id, k - 1);
+    if (k == 0) return lq_error(LQ_ESIM, "no band files of grid %s in %s", up, dir);
+    lq_band_file_path(path, sizeof path, dir, up, k - 1);
     FILE *f = fopen(path, "rb");
     lq_band_header h;
     int ok = f && fread(&h, sizeof h, 1, f) == 1;

@@ -1,24 +1,25 @@
 /*
  * band.h — grid sourcing's band files (Rasmussen et al. 2004 §5.4): what an upstream grid
- * U hands a downstream grid D each step, and how D reads it back.
+ * U stores each step, and how a downstream grid D reads its band from it.
  *
- * The band is D's cells that U holds within LQ_BAND_CELLS cells of a face of D facing U
- * (core/bandgeom.h), with every face of those cells: φ at their centres and u, v, w on
- * their faces, sampled from U's cells and faces on the shared lattice (one cell size: the
- * values are copies). One file per grid pair per step, `DIR/UP-DOWN/NNNNNNNN.band` (the
- * step U completed, 0 its initial state), written whole (a temporary renamed into place),
+ * U stores its shell (core/bandgeom.h): every cell within `shell` of its cells of each of
+ * its outflow faces, φ at their centres and u, v, w on their faces, once per step, for any
+ * downstream grid, named now or added later. D resamples its band from U's shell
+ * (trilinear; copies on one lattice). One file per step, `DIR/UP/NNNNNNNN.band` (the step U
+ * completed, 0 its initial state), written whole (a temporary renamed into place),
  * little-endian:
  *
- *   "LQBAND\0\1"  u32 version (1)  u32 header bytes  u64 scene hash (the scene text and its
- *   --set overrides)  char up[32]  char down[32]  i64 step  f64 t (s)  i32 counts: cells,
- *   u, v, w faces  i32 nu[3], nd[3], off[3]  then the floats: φ per cell, u, v, w per face
- *   in the band's order (D's linear index order).
+ *   "LQBAND\0\2"  u32 version (2)  u32 header bytes  u64 U's identity (the scene's physics,
+ *   U's own grid block and its upstream grids' identities: lq_config_gridspec.ident)
+ *   char up[32]  i64 step  f64 t (s)  i32 counts: cells, u, v, w faces  i32 n[3], off[3],
+ *   r, outflow, shell  then the floats: φ per shell cell, u, v, w per face, in U's linear
+ *   index order.
  *
  * When U's run ends it writes `DIR/UP.done` (its last step and time). A reader refuses,
- * with one line naming the file and exit 2 (LQ_EINPUT): a file of another scene or grid
- * pair or band, a truncated one, a step missing when a later one exists or U is done,
- * and a time past U's last. Files of a finished U stay valid: a grid may be (re)run
- * from them later without U.
+ * with one line naming the file and exit 2 (LQ_EINPUT): a file of another scene or another
+ * U (its identity differs), a truncated one, a step missing when a later one exists or U is
+ * done, and a time past U's last. Files of a finished U stay valid: a downstream grid may
+ * be (re)run, or added, later without rerunning U.
  */
 #ifndef LQ_IO_BAND_H
 #define LQ_IO_BAND_H
@@ -27,63 +28,84 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LQ_BAND_VERSION 1
+#include "core/bandgeom.h"
 
+#define LQ_BAND_VERSION 2
+
+/* U's shell: the nodes it stores, by lattice (0 cells, 1..3 u, v, w faces). */
+typedef struct lq_band_shell {
+    lq_bandgeom_grid u;
+    int n[4];    /* nodes per lattice */
+    int total;   /* their sum: floats per file */
+    int *src[4]; /* their linear indices in U's fields, ascending */
+} lq_band_shell;
+
+/* LQ_ESIM when out of memory; a grid without outflow faces has an empty shell. */
+int lq_band_shell_make(lq_band_shell *sh, const lq_bandgeom_grid *u);
+void lq_band_shell_free(lq_band_shell *sh);
+
+/* D's band from U: its nodes in D's fields and, per node, 8 (shell index, weight) pairs
+ * (weight 0: unused). */
 typedef struct lq_band_geom {
-    int nu[3], nd[3], off[3]; /* U's and D's cells, D's cell 0 in U's cells */
-    int n[4];                 /* the band's cells, u, v, w faces */
-    int total;                /* their sum: floats per band */
-    int *dst[4];              /* their linear indices in D's fields */
-    int *src[4];              /* and in U's */
+    int n[4];    /* band cells, u, v, w faces */
+    int total;   /* their sum */
+    int *dst[4]; /* their linear indices in D's fields */
+    int *idx;    /* total × 8: indices into the shell's floats */
+    float *w;    /* total × 8 */
 } lq_band_geom;
 
-/* The band of D (nd cells) in U (nu cells), D's cell 0 at U's cell off. LQ_ESIM when out
- * of memory. An empty band is no error here (the scene's checks refuse it). */
-int lq_band_geom_make(lq_band_geom *g, const int nu[3], const int nd[3], const int off[3]);
+/* LQ_EINPUT naming the grids when a node the band needs is not in U's shell (the scene's
+ * checks refuse that first); LQ_ESIM when out of memory. */
+int lq_band_geom_make(lq_band_geom *g, const lq_band_shell *sh, const lq_bandgeom_grid *d,
+                      const char *up, const char *down);
 void lq_band_geom_free(lq_band_geom *g);
 
 typedef struct lq_band_id {
-    uint64_t scene;
-    char up[32], down[32];
+    uint64_t ident; /* U's identity */
+    char up[32];
 } lq_band_id;
 
-/* U's side: the band gathered from U's whole fields and written as step `step` at time t. */
-int lq_band_write(const char *dir, const lq_band_id *id, const lq_band_geom *g, long step, double t,
-                  const float *phi, const float *u, const float *v, const float *w, float *scratch);
-/* U's run ended after `steps` steps at t: DIR/UP.done. */
-int lq_band_done(const char *dir, const char *up, long steps, double t);
-/* The last band file U wrote for D (scanning from step 0): its step and time. */
-int lq_band_last(const char *dir, const lq_band_id *id, long *step, double *t);
-/* Removes U's band files for D and U's done mark (a fresh run of U). */
-void lq_band_clear(const char *dir, const lq_band_id *id);
+/* U's side: its shell gathered from its whole fields, written as step `step` at time t
+ * (scratch: sh->total floats). */
+int lq_band_write(const char *dir, const lq_band_id *id, const lq_band_shell *sh, long step,
+                  double t, const float *phi, const float *u, const float *v, const float *w,
+                  float *scratch);
+/* U's run ended after `steps` steps at t (-1: it stored no shell): DIR/UP.done, with U's
+ * identity. */
+int lq_band_done(const char *dir, const lq_band_id *id, long steps, double t);
+/* The last band file U wrote (scanning from step 0): its step and time. */
+int lq_band_last(const char *dir, const char *up, long *step, double *t);
+/* Removes U's band files and its done mark (a fresh run of U). */
+void lq_band_clear(const char *dir, const char *up);
 
 /* D's side. */
 typedef struct lq_band_reader {
     char dir[3072];
     lq_band_id id;
+    char down[32];
+    lq_band_shell sh;
     lq_band_geom g;
-    float *s[2]; /* the two slices that bracket the last time asked */
+    float *shell; /* one file's floats */
+    float *s[2];  /* the band at the two times that bracket the last time asked */
     double t[2];
     bool have[2];
     long next;     /* the step the next slice loads */
     double wait_s; /* seconds spent waiting, all told */
 } lq_band_reader;
 
-int lq_band_reader_open(lq_band_reader *r, const char *dir, const lq_band_id *id, const int nu[3],
-                        const int nd[3], const int off[3]);
+int lq_band_reader_open(lq_band_reader *r, const char *dir, const lq_band_id *id,
+                        const lq_bandgeom_grid *u, const lq_bandgeom_grid *d, const char *down);
 void lq_band_reader_close(lq_band_reader *r);
 /* The band at time t into out (g.total floats), linear in time between the two files whose
  * times bracket t; waits (sleeping, backing off to 0.5 s, a progress line on stderr every
  * 10 s) for files U has not written yet. */
 int lq_band_reader_at(lq_band_reader *r, double t, float *out);
-/* One file read and checked against id and g (its floats into vals, its time and step). */
-int lq_band_read_file(const char *path, const lq_band_id *id, const lq_band_geom *g, float *vals,
+/* One file read and checked against id and the shell (its floats into vals, its time and
+ * step). */
+int lq_band_read_file(const char *path, const lq_band_id *id, const lq_band_shell *sh, float *vals,
                       double *t, long *step);
 /* vals (the band's order) into D's whole fields. */
 void lq_band_scatter(const lq_band_geom *g, const float *vals, float *phi, float *u, float *v,
                      float *w);
-/* 64-bit FNV-1a of n bytes, continuing from h (start: LQ_BAND_HASH0). */
-#define LQ_BAND_HASH0 1469598103934665603ULL
-uint64_t lq_band_hash(uint64_t h, const void *p, size_t n);
 
 #endif

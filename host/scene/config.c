@@ -920,6 +920,50 @@ static bool lq_config_grid_cycle(const lq_config *c, int g, int *state)
     return false;
 }
 
+/* The grids' identities (lq_config_gridspec.ident): the scene's text without the keys that
+ * do not move a grid's liquid (grids, grid.size, output, name), then each grid's block as
+ * resolved and its upstream grids' identities, upstream first. */
+static int lq_config_grid_idents(const lq_scene *s, lq_config *c)
+{
+    char *text;
+    size_t len;
+    int rc = lq_scene_text_of(s, &text, &len);
+    if (rc) return rc;
+    uint64_t base = LQ_BANDGEOM_HASH0;
+    static const char *const skip[] = {"grids.", "grid.size:", "output.", "name:"};
+    for (char *line = text; line < text + len;) {
+        char *end = memchr(line, '\n', (size_t)(text + len - line));
+        size_t n = end ? (size_t)(end - line) + 1 : (size_t)(text + len - line);
+        bool keep = true;
+        for (size_t k = 0; k < sizeof skip / sizeof skip[0]; k++)
+            keep &= strncmp(line, skip[k], strlen(skip[k])) != 0;
+        if (keep) base = lq_bandgeom_hash(base, line, n);
+        line += n;
+    }
+    free(text);
+    lq_config_gridspec *gs = (lq_config_gridspec *)c->grids;
+    bool done[LQ_CONFIG_GRIDS_MAX] = {false};
+    for (int pass = 0; pass < c->ngrids; pass++) /* the graph is acyclic: upstream first */
+        for (int g = 0; g < c->ngrids; g++) {
+            bool ready = !done[g];
+            for (int k = 0; k < gs[g].nup; k++) ready &= done[gs[g].up[k]];
+            if (!ready) continue;
+            char block[256];
+            const lq_bandgeom_grid *q = &gs[g].geom;
+            int n = snprintf(block, sizeof block, "%s|%d %d %d|%.17g %.17g %.17g|%d|%d|%d",
+                             gs[g].name, q->n[0], q->n[1], q->n[2], gs[g].origin[0],
+                             gs[g].origin[1], gs[g].origin[2], q->r, q->outflow, q->shell);
+            uint64_t h = lq_bandgeom_hash(base, block, (size_t)n);
+            for (int k = 0; k < gs[g].nup; k++) {
+                uint64_t up = gs[gs[g].up[k]].ident;
+                h = lq_bandgeom_hash(h, &up, sizeof up);
+            }
+            gs[g].ident = h;
+            done[g] = true;
+        }
+    return LQ_OK;
+}
+
 static int lq_config_grids(const lq_scene *s, lq_config *c)
 {
     c->grid_self = -1;
@@ -932,7 +976,7 @@ static int lq_config_grids(const lq_scene *s, lq_config *c)
     if (c->ngrids > LQ_CONFIG_GRIDS_MAX)
         return lq_config_error(c, c->at_grids, "grids: %d grids, at most %d", c->ngrids,
                                LQ_CONFIG_GRIDS_MAX);
-    const char *w, *upstream[LQ_CONFIG_GRIDS_MAX];
+    const char *w, *upstream[LQ_CONFIG_GRIDS_MAX], *outflow[LQ_CONFIG_GRIDS_MAX];
     for (int g = 0; g < c->ngrids; g++) {
         lq_config_gridspec *q = &gs[g];
         lq_config_kind(s, "grids", g, "grid", &w);
@@ -946,6 +990,13 @@ static int lq_config_grids(const lq_scene *s, lq_config *c)
         q->at_origin = lq_config_at(s, "grids.%d.grid.origin", g);
         q->at_upstream = lq_config_at(s, "grids.%d.grid.upstream", g);
         upstream[g] = lq_config_text(s, "grids.%d.grid.upstream", g);
+        q->cell = lq_config_has(s, "grids.%d.grid.cell", g)
+                      ? lq_config_float(s, "grids.%d.grid.cell", g)
+                      : c->grid.cell;
+        q->at_cell = lq_config_at(s, "grids.%d.grid.cell", g);
+        q->at_outflow = lq_config_at(s, "grids.%d.grid.outflow", g);
+        q->geom.shell = lq_config_int(s, "grids.%d.grid.shell", g);
+        outflow[g] = lq_config_text(s, "grids.%d.grid.outflow", g);
     }
     double h = c->grid.cell;
     for (int g = 0; g < c->ngrids; g++) {
@@ -969,9 +1020,37 @@ static int lq_config_grids(const lq_scene *s, lq_config *c)
                                    "grids.%d.grid.size: a 2D scene (grid.size nz = 1) "
                                    "takes grids with nz = 1",
                                    g);
+        q->geom.outflow = -1; /* none given: resolved below */
+        for (const char *p = outflow[g]; p && *p;) {
+            p += strspn(p, " ,\t");
+            size_t len = strcspn(p, " ,\t");
+            if (!len) break;
+            int f = 0;
+            while (f < 6 && !(strlen(lq_config_face_names[f]) == len &&
+                              strncmp(lq_config_face_names[f], p, len) == 0))
+                f++;
+            if (f == 6)
+                return lq_config_error(c, q->at_outflow,
+                                       "grids.%d.grid.outflow: '%.*s' is no face (x_min, x_max, "
+                                       "y_min, y_max, z_min, z_max)",
+                                       g, (int)len, p);
+            q->geom.outflow = (q->geom.outflow < 0 ? 0 : q->geom.outflow) | 1 << f;
+            p += len;
+        }
+        double r = h / q->cell;
+        q->geom.r = (int)lround(r);
+        if (fabs(r - q->geom.r) > 1e-6 * r || q->geom.r < 1 || q->geom.r > LQ_BAND_REFINE_MAX)
+            return lq_config_error(c, q->at_cell,
+                                   "grids.%d.grid.cell: %g m is grid.cell %g m divided by %.6g; "
+                                   "a grid's cell is grid.cell divided by a whole number from 1 "
+                                   "to %d",
+                                   g, q->cell, h, r, LQ_BAND_REFINE_MAX);
+        q->cell = h / q->geom.r;
         for (int a = 0; a < 3; a++) {
+            q->geom.n[a] = q->size[a];
             double o = (q->origin[a] - c->grid.origin[a]) / h;
             q->off[a] = (int)lround(o);
+            q->geom.off[a] = q->off[a];
             if (fabs(o - q->off[a]) > 1e-6 * fmax(1.0, fabs(o)))
                 return lq_config_error(
                     c, q->at_origin,
@@ -1013,13 +1092,23 @@ static int lq_config_grids(const lq_scene *s, lq_config *c)
                                    "cycle): grid sourcing needs an acyclic graph",
                                    gs[g].name);
     }
+    for (int g = 0; g < c->ngrids; g++) /* outflow: given, or the faces toward downstream */
+        if (gs[g].geom.outflow < 0) {
+            gs[g].geom.outflow = 0;
+            for (int d = 0; d < c->ngrids; d++)
+                for (int k = 0; k < gs[d].nup; k++) {
+                    if (gs[d].up[k] != g) continue;
+                    for (int f = 0; f < 6; f++) /* D's min face on a: U's max face on a */
+                        if (lq_bandgeom_depth(&gs[g].geom, &gs[d].geom, f) > 0)
+                            gs[g].geom.outflow |= 1 << (f ^ 1);
+                }
+        }
     for (int g = 0; g < c->ngrids; g++) /* every edge: a face of g facing its upstream */
         for (int k = 0; k < gs[g].nup; k++) {
             const lq_config_gridspec *d = &gs[g], *u = &gs[d->up[k]];
-            int off[3], faces = 0;
-            for (int a = 0; a < 3; a++) off[a] = d->off[a] - u->off[a];
+            int faces = 0;
             for (int f = 0; f < 6; f++) {
-                int depth = lq_bandgeom_depth(u->size, d->size, off, f);
+                int depth = lq_bandgeom_depth(&u->geom, &d->geom, f);
                 if (depth == 0) continue;
                 faces++;
                 if (depth < LQ_BAND_CELLS)
@@ -1036,8 +1125,26 @@ static int lq_config_grids(const lq_scene *s, lq_config *c)
                                        "upstream '%s' across any face (it must hold at least "
                                        "%d cells of it inside, next to a face of '%s')",
                                        g, d->name, u->name, LQ_BAND_CELLS, d->name);
+            int deep = 0;
+            bool drain = false;
+            int bad = lq_bandgeom_check(&u->geom, &d->geom, &deep, &drain);
+            if (bad && drain)
+                return lq_config_error(
+                    c, d->at_upstream,
+                    "grids.%d.grid.upstream: grid '%s': its band across its %s face reaches into "
+                    "the last %d cells of '%s' that '%s' drains (its outflow); overlap the "
+                    "grids by more",
+                    g, d->name, lq_config_face_names[bad - 1], LQ_BAND_DRAIN, u->name, u->name);
+            if (bad)
+                return lq_config_error(
+                    c, d->at_upstream,
+                    "grids.%d.grid.upstream: grid '%s': its band across its %s face needs '%s' "
+                    "cells %d deep from its %s face, beyond what '%s' stores (its shell of %d "
+                    "cells at its outflow faces: grids[].grid.shell, grids[].grid.outflow)",
+                    g, d->name, lq_config_face_names[bad - 1], u->name, deep,
+                    lq_config_face_names[(bad - 1) ^ 1], u->name, u->geom.shell);
         }
-    return LQ_OK;
+    return lq_config_grid_idents(s, c);
 }
 
 /* Whether a source's region may hold a cell of the box [lo, hi] (a mesh: always). */
@@ -1087,45 +1194,35 @@ int lq_config_select_grid(lq_config *c, const char *name)
         c->grid.size[a] = q->size[a];
         c->grid.origin[a] = q->origin[a];
     }
-    /* the drains: for each downstream grid d, each face of d facing g whose far side g
-     * reaches past d's band by more cells, g's last cells there (up to 2) on d's extent */
-    lq_config_source drains[2 * LQ_CONFIG_GRIDS_MAX * 6];
+    /* the drains: g's last LQ_BAND_DRAIN cells at each of its outflow faces, the whole face
+     * (what g does there cannot depend on which downstream grids exist: bandgeom.h) */
+    lq_config_source drains[6];
     int nd = 0;
-    double h = c->grid.cell;
-    for (int d = 0; d < c->ngrids; d++)
-        for (int k = 0; k < c->grids[d].nup; k++) {
-            if (c->grids[d].up[k] != g) continue;
-            const lq_config_gridspec *dn = &c->grids[d];
-            int off[3];
-            for (int a = 0; a < 3; a++) off[a] = dn->off[a] - q->off[a];
-            for (int f = 0; f < 6; f++) {
-                int depth = lq_bandgeom_depth(q->size, dn->size, off, f), a = f / 2;
-                int dd = depth - LQ_BAND_CELLS < 2 ? depth - LQ_BAND_CELLS : 2;
-                if (depth == 0 || dd <= 0) continue;
-                /* d's min face faces g: the liquid goes on to +a, g's max end drains */
-                bool toward_max = f % 2 == 0;
-                if (toward_max ? off[a] + dn->size[a] <= q->size[a] : off[a] >= 0) continue;
-                lq_config_source *o = &drains[nd++];
-                memset(o, 0, sizeof *o);
-                o->kind = LQ_CONFIG_SOURCE_OUTLET;
-                o->kind_word = "outlet";
-                o->outlet.start = 0;
-                o->outlet.stop = 1e30;
-                lq_config_region *r = &o->outlet.region;
-                r->nshapes = 1;
-                r->has_min = r->has_max = true;
-                r->shape.kind = LQ_CONFIG_OBSTACLE_BOX;
-                r->shape.kind_word = "box";
-                for (int b = 0; b < 3; b++) {
-                    int lo = b == a ? (toward_max ? q->size[a] - dd : 0) : LQ_MAX(0, off[b]);
-                    int hi = b == a ? (toward_max ? q->size[a] : dd)
-                                    : LQ_MIN(q->size[b], off[b] + dn->size[b]);
-                    r->shape.box.min[b] = o->outlet.min[b] = q->origin[b] + lo * h;
-                    r->shape.box.max[b] = o->outlet.max[b] = q->origin[b] + hi * h;
-                }
-                o->outlet.region.shape.box.at_max = NULL;
-            }
+    double h = q->cell;
+    c->grid.cell = h;
+    for (int f = 0; f < 6; f++) {
+        int a = f / 2;
+        if (!(q->geom.outflow >> f & 1) || q->size[a] < 2) continue;
+        bool at_max = f % 2 == 1;
+        lq_config_source *o = &drains[nd++];
+        memset(o, 0, sizeof *o);
+        o->kind = LQ_CONFIG_SOURCE_OUTLET;
+        o->kind_word = "outlet";
+        o->outlet.start = 0;
+        o->outlet.stop = 1e30;
+        lq_config_region *r = &o->outlet.region;
+        r->nshapes = 1;
+        r->has_min = r->has_max = true;
+        r->shape.kind = LQ_CONFIG_OBSTACLE_BOX;
+        r->shape.kind_word = "box";
+        for (int b = 0; b < 3; b++) {
+            int lo = b == a && at_max ? q->size[a] - LQ_BAND_DRAIN : 0;
+            int hi = b == a && !at_max ? LQ_BAND_DRAIN : q->size[b];
+            r->shape.box.min[b] = o->outlet.min[b] = q->origin[b] + lo * h;
+            r->shape.box.max[b] = o->outlet.max[b] = q->origin[b] + hi * h;
         }
+        o->outlet.region.shape.box.at_max = NULL;
+    }
     /* the scene's sources this grid holds (a source of another grid is no error here),
      * then the drains */
     lq_config_source *src = lq_calloc((size_t)(c->nsources + nd + 1), sizeof *src);

@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 
+#include "core/bandgeom.h"
 #include "scene/scene.h"
 
 typedef struct lq_config_grid {
@@ -502,11 +503,20 @@ typedef struct lq_config_output {
 #define LQ_CONFIG_GRIDS_MAX 16
 typedef struct lq_config_gridspec {
     const char *name;
-    int size[3];                      /* cells */
+    int size[3];                      /* its own cells */
     double origin[3];                 /* m */
-    int off[3];                       /* cells from grid.origin (checked whole) */
+    double cell;                      /* m: grid.cell / geom.r */
+    int off[3];                       /* scene cells from grid.origin (checked whole) */
     int up[LQ_CONFIG_GRIDS_MAX], nup; /* upstream grids, by index */
-    const lq_scene_node *at, *at_name, *at_origin, *at_upstream;
+    /* size, off, refinement, outflow faces (given, or those facing a downstream grid) and
+     * shell depth, as core/bandgeom.h takes them */
+    lq_bandgeom_grid geom;
+    /* what its band files depend on, and nothing else (so a grid added downstream later
+     * reads them): the scene's physics (its text without grids, grid.size, output and
+     * name), this grid's block as resolved (name, size, origin, cell, outflow, shell) and
+     * its upstream grids' identities */
+    unsigned long long ident;
+    const lq_scene_node *at, *at_name, *at_origin, *at_upstream, *at_cell, *at_outflow;
 } lq_config_gridspec;
 
 typedef struct lq_config {
@@ -542,10 +552,9 @@ typedef struct lq_config {
     int ngrids;
     const lq_scene_node *at_grids;
     /* Set by the run, not the scene (lq_config_select_grid): the grid this process runs
-     * (-1: the scene's own grid), the band folder and the scene's identity for band files. */
+     * (-1: the scene's own grid) and the band folder. */
     int grid_self;
     const char *bands_dir;
-    unsigned long long scene_hash;
     int grid_drains; /* outlets appended to sources[] by lq_config_select_grid */
 } lq_config;
 

@@ -956,31 +956,49 @@ const lq_key lq_scene_keys[] = {
     /* grids: Rasmussen et al. 2004 §5.4 grid sourcing (host/io/band.h, host/cli/run.c) */
     K_LIST("grids", PLS,
            "Grid sourcing (§5.4): the scene split into named grids joined in a directed acyclic "
-           "graph by `upstream`. Every grid shares the scene's `grid.cell`, liquid, obstacles, "
-           "sources and settings; `grid.size` and `grid.origin` are replaced by the grid's own. "
-           "Each step an upstream grid writes the band of each downstream grid's cells it covers "
-           "(the three cells nearest the downstream grid's faces that face it, those inside the "
-           "upstream box) to `OUT/bands/UP-DOWN/NNNNNNNN.band`; the downstream grid holds φ and "
-           "the face velocities there fixed (solid to the projection, like an inlet), "
-           "interpolated linearly in time between the two band files that bracket its time, "
-           "and waits (polling with backoff) for its upstream when it catches up. An upstream "
-           "grid drains (an automatic outlet) its last cells beyond the band on each face that "
-           "faces a downstream grid, up to 2 cells deep. `liquidcl run SCENE` runs one process "
-           "per grid (outputs in `OUT/NAME/`); `--grid NAME` runs one. First version: one cell "
-           "size, grid origins a whole number of cells apart, no moving window, no resume."),
+           "graph by `upstream`. Every grid shares the scene's liquid, obstacles, sources and "
+           "settings; `grid.size`, `grid.origin` and (with `cell`) `grid.cell` are replaced by "
+           "the grid's own. Each step a grid with outflow faces stores its shell (every cell "
+           "within `shell` cells of each outflow face, φ and the face velocities) to "
+           "`OUT/bands/NAME/NNNNNNNN.band` and drains (an automatic outlet) its last 2 cells "
+           "there, the whole face. A downstream grid takes its band (its cells within 3 of its "
+           "own cells of each face that faces an upstream grid, inside that grid) from the "
+           "upstream shell, resampled trilinearly (copies on one lattice) and interpolated "
+           "linearly in time between the two files that bracket its time; it holds φ and the "
+           "face velocities there (solid to the projection, like an inlet) and waits (polling "
+           "with backoff) when it catches up. The files carry the upstream grid's identity: "
+           "the scene without `grids`, `grid.size`, `output` and `name`, the grid's own block "
+           "and its upstream grids' identities, so a grid added downstream later runs from the "
+           "stored files (`--grid NAME`) as long as the upstream grids' blocks, `outflow` "
+           "included, are unchanged. `liquidcl run SCENE` runs one process per grid (outputs "
+           "in `OUT/NAME/`). Not yet: a moving window, moving obstacles, resume."),
     K_MAP("grids[].grid", KIND, PLS, "One grid of the graph."),
     K_STRING("grids[].grid.name", REQ, PLS, NULL,
              "The grid's name (letters, digits, `_`, `-`; unique): its output folder "
              "`OUT/NAME/` and `--grid NAME`."),
     K_INTS("grids[].grid.size", REQ, PLS, 3, 3, 1, 65536, NULL, "cells",
-           "Cells per axis `[nx, ny, nz]` (a 2D scene: nz = 1)."),
+           "Cells per axis `[nx, ny, nz]`, of this grid's own cell (a 2D scene: nz = 1)."),
     K_FLOATS("grids[].grid.origin", REQ, PLS, 3, 3, -INF, INF, NULL, "m",
-             "World position of the grid's lower corner: a whole number of cells from "
-             "`grid.origin`."),
+             "World position of the grid's lower corner: a whole number of cells of "
+             "`grid.cell` from `grid.origin`."),
+    K_FLOAT("grids[].grid.cell", 0, PLS, 1e-6, 1e4, NULL, "m",
+            "The grid's cell: `grid.cell` divided by a whole number from 1 to 8 (2: twice as "
+            "fine). Default: `grid.cell`. Bands between grids of different cells are resampled "
+            "trilinearly."),
     K_STRING("grids[].grid.upstream", 0, PLS, NULL,
              "The grids it takes its bands from: names separated by spaces or commas (none: a "
-             "grid at the top of the graph). Each must overlap this grid by at least 3 cells "
-             "across a face of this grid."),
+             "grid at the top of the graph). Each must overlap this grid by at least 3 of this "
+             "grid's cells across a face of this grid, and the band (with its interpolation "
+             "stencil) must lie in the upstream grid's shell, outside its 2 drained cells."),
+    K_STRING("grids[].grid.outflow", 0, PLS, NULL,
+             "The faces (`x_min`, `x_max`, `y_min`, `y_max`, `z_min`, `z_max`, separated by "
+             "spaces or commas) where liquid leaves this grid toward downstream grids: drained "
+             "2 cells deep and stored each step (the shell). Default: the faces that face a "
+             "downstream grid named in the scene. Name them to add downstream grids later: the "
+             "files a grid stored stay valid while its `outflow` is unchanged."),
+    K_INT("grids[].grid.shell", 0, PLS, 2, 64, "10", "cells",
+          "How deep, in this grid's cells, the stored shell reaches in from each outflow face: "
+          "a downstream grid's band must lie within it."),
     /* pls.window: Rasmussen et al. 2004 §5.3 (host/ops/pls/plswindow.h) */
     K_MAP("pls.window", 0, LQ_SOLVER_PLS,
           "A moving grid window (§5.3), on when this map is present: `grid.origin` and "

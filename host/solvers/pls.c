@@ -202,9 +202,9 @@ typedef struct lq_pls {
     /* grids[] (§5.4, host/io/band.h): the bands this grid writes for its downstream grids
      * (band_out) and holds from its upstream ones (band_in), through host copies of φ, u,
      * v, w (band_host); band_solid: the projection's solid field with the held cells */
-    int nband_out, nband_in;
-    lq_band_id band_out_id[LQ_CONFIG_GRIDS_MAX];
-    lq_band_geom band_out[LQ_CONFIG_GRIDS_MAX];
+    int nband_out, nband_in; /* nband_out: 1 when this grid stores a shell */
+    lq_band_id band_out_id;
+    lq_band_shell band_out;
     lq_band_reader *band_in; /* nband_in readers */
     float *band_host[4], *band_vals, *band_solid_host;
     lq_field band_solid;
@@ -323,7 +323,7 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_CONTROL) lq_plscontrol_ops_release(&s->plscontrol);
     if (s->ready & LQ_PLS_R_POCKET) lq_plspocket_ops_release(&s->plspocket);
     if (s->ready & LQ_PLS_R_WINDOW) lq_plswindow_ops_release(&s->plswindow);
-    for (int i = 0; i < s->nband_out; i++) lq_band_geom_free(&s->band_out[i]);
+    lq_band_shell_free(&s->band_out);
     for (int i = 0; s->band_in && i < s->nband_in; i++) lq_band_reader_close(&s->band_in[i]);
     free(s->band_in);
     for (int i = 0; i < 4; i++) free(s->band_host[i]);
@@ -1663,8 +1663,8 @@ static int lq_pls_bands_download(lq_pls *s)
 static int lq_pls_bands_out(lq_pls *s)
 {
     int rc = lq_pls_bands_download(s);
-    for (int i = 0; i < s->nband_out && !rc; i++)
-        rc = lq_band_write(s->bands_dir, &s->band_out_id[i], &s->band_out[i], s->step, s->t,
+    if (!rc)
+        rc = lq_band_write(s->bands_dir, &s->band_out_id, &s->band_out, s->step, s->t,
                            s->band_host[0], s->band_host[1], s->band_host[2], s->band_host[3],
                            s->band_vals);
     return rc;
@@ -1699,9 +1699,10 @@ static int lq_pls_bands_in(lq_pls *s, double t)
     return rc;
 }
 
-/* The bands set up: this grid's place in grids[], a band geometry per downstream grid (its
- * old band files removed, step 0 written) and a reader per upstream grid (the bands at t = 0
- * held and the velocity projected with them, as lq_pls_sources_start does for inlets). */
+/* The bands set up: this grid's shell (when it has outflow faces: its old band files
+ * removed, step 0 written, for any downstream grid, named now or added later) and a reader
+ * per upstream grid (the bands at t = 0 held and the velocity projected with them, as
+ * lq_pls_sources_start does for inlets). */
 static int lq_pls_bands_start(lq_pls *s, const lq_config *cfg)
 {
     const lq_config_gridspec *me = &cfg->grids[cfg->grid_self];
@@ -1715,32 +1716,23 @@ static int lq_pls_bands_start(lq_pls *s, const lq_config *cfg)
     int rc = LQ_OK, most = 0;
     for (int q = 0; q < 4 && !rc; q++)
         if (!(s->band_host[q] = lq_alloc(fn[q] * sizeof(float)))) rc = LQ_ESIM;
-    for (int d = 0; d < cfg->ngrids && !rc; d++) { /* downstream: g lists me upstream */
-        const lq_config_gridspec *dn = &cfg->grids[d];
-        for (int k = 0; k < dn->nup && !rc; k++) {
-            if (dn->up[k] != cfg->grid_self) continue;
-            int off[3], i = s->nband_out;
-            for (int a = 0; a < 3; a++) off[a] = dn->off[a] - me->off[a];
-            lq_band_id *id = &s->band_out_id[i];
-            id->scene = cfg->scene_hash;
-            snprintf(id->up, sizeof id->up, "%s", me->name);
-            snprintf(id->down, sizeof id->down, "%s", dn->name);
-            rc = lq_band_geom_make(&s->band_out[i], me->size, dn->size, off);
-            if (rc) break;
-            s->nband_out++;
-            most = LQ_MAX(most, s->band_out[i].total);
+    if (!rc && me->geom.outflow) { /* the shell, for any downstream grid, now or later */
+        s->band_out_id.ident = me->ident;
+        snprintf(s->band_out_id.up, sizeof s->band_out_id.up, "%s", me->name);
+        rc = lq_band_shell_make(&s->band_out, &me->geom);
+        if (!rc) {
+            s->nband_out = 1;
+            most = s->band_out.total;
         }
     }
     if (!rc && me->nup > 0) {
         if (!(s->band_in = lq_calloc((size_t)me->nup, sizeof *s->band_in))) rc = LQ_ESIM;
         for (int k = 0; k < me->nup && !rc; k++) {
             const lq_config_gridspec *up = &cfg->grids[me->up[k]];
-            int off[3];
-            for (int a = 0; a < 3; a++) off[a] = me->off[a] - up->off[a];
-            lq_band_id id = {cfg->scene_hash, "", ""};
+            lq_band_id id = {up->ident, ""};
             snprintf(id.up, sizeof id.up, "%s", up->name);
-            snprintf(id.down, sizeof id.down, "%s", me->name);
-            rc = lq_band_reader_open(&s->band_in[k], s->bands_dir, &id, up->size, me->size, off);
+            rc = lq_band_reader_open(&s->band_in[k], s->bands_dir, &id, &up->geom, &me->geom,
+                                     me->name);
             if (!rc) {
                 s->nband_in++;
                 most = LQ_MAX(most, s->band_in[k].g.total);
@@ -1752,7 +1744,7 @@ static int lq_pls_bands_start(lq_pls *s, const lq_config *cfg)
                                 sizeof(float));
     }
     if (!rc && !(s->band_vals = lq_alloc(((size_t)most + 1) * sizeof(float)))) rc = LQ_ESIM;
-    for (int i = 0; i < s->nband_out && !rc; i++) lq_band_clear(s->bands_dir, &s->band_out_id[i]);
+    if (!rc) lq_band_clear(s->bands_dir, me->name); /* this grid's old files, and its mark */
     if (!rc && s->nband_in) { /* the held bands at t, then the velocity projected with them */
         lq_poisson_stats pst;
         s->poisson_params.dt = (float)(1.0 / s->fps);

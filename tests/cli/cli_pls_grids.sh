@@ -60,8 +60,8 @@ for f in range(6, 21):
         worst_v = max(worst_v, abs(a2 - a1) / a1)
         if abs(a2 - a1) > 0.12 * a1: bad.append('frame %d area %.5f vs %.5f' % (f, a2, a1))
 b1 = os.stat('%s/B/fields/phi_0001.vtk' % two).st_mtime_ns
-last = max(os.stat(os.path.join(two, 'bands/A-B', n)).st_mtime_ns
-           for n in os.listdir(two + '/bands/A-B'))
+last = max(os.stat(os.path.join(two, 'bands/A', n)).st_mtime_ns
+           for n in os.listdir(two + "/bands/A"))
 if not b1 < last: bad.append('not pipelined: B frame 1 %d, A last band %d' % (b1, last))
 print('bad' if bad else 'ok', '; '.join(bad), 'front %.3f m, area %.1f %%, B frame 1 %.3f s before A last band'
       % (worst_f, 100 * worst_v, (last - b1) * 1e-9))
@@ -70,7 +70,7 @@ PY
 [[ $out == ok* ]] && pass "front, area and overlap (${out#ok })" || fail "against one grid" "$out"
 
 echo "band files that are truncated, foreign or missing are refused (exit 2):"
-band="$tmp/two/bands/A-B"
+band="$tmp/two/bands/A"
 refuse() { # NAME PATTERN: grid B run alone against the changed bands
     local name=$1 pat=$2 msg rc
     msg=$("$LQ" run "$tmp/two.yaml" --grid B --out "$tmp/two" --device ref --quiet --frames 2 2>&1)
@@ -85,10 +85,10 @@ refuse "truncated" "is truncated"
 cp "$tmp/keep.band" "$band/00000003.band"
 "$LQ" run "$tmp/two.yaml" --grid A --out "$tmp/other" --device ref --quiet --frames 1 \
     --set time.fps=21 >/dev/null 2>&1
-cp "$tmp/other/bands/A-B/00000002.band" "$band/00000002.band"
+cp "$tmp/other/bands/A/00000002.band" "$band/00000002.band"
 refuse "another scene" "from another scene"
-cp "$tmp/other/bands/A-B/00000002.band" /dev/null
-rm -rf "$tmp/two/bands/A-B" && mkdir -p "$tmp/two/bands/A-B"
+cp "$tmp/other/bands/A/00000002.band" /dev/null
+rm -rf "$tmp/two/bands/A" && mkdir -p "$tmp/two/bands/A"
 cp "$tmp/keep.band" "$band/00000003.band" 2>/dev/null
 echo "0 0" >"$tmp/two/bands/A.done"
 refuse "missing" "is missing"

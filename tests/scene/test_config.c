@@ -137,10 +137,12 @@ static void put_value(text *t, const lq_key *k, const char *solver)
     case LQ_KEY_BOOL:
         put(t, "true");
         return;
-    case LQ_KEY_STRING: /* grids[]: one grid, a folder's name, no upstream (not itself) */
+    case LQ_KEY_STRING: /* grids[]: one grid, a folder's name, no upstream (not itself),
+                           one outflow face */
         put(t, "%s",
             strcmp(k->path, "grids[].grid.name") == 0       ? "G"
             : strcmp(k->path, "grids[].grid.upstream") == 0 ? "''"
+            : strcmp(k->path, "grids[].grid.outflow") == 0  ? "x_max"
                                                             : "any.png");
         return;
     case LQ_KEY_FILE:
