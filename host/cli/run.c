@@ -918,6 +918,37 @@ static int lq_run_open_files(lq_run_writer *w, bool resume, int start_frame)
     return rc;
 }
 
+/* A grid's checkpoint (§5.4) records the scene without its grids[] lines and, in their
+ * place, the grid's own identity (lq_config_gridspec.ident: the physics, its block as
+ * resolved, outflow included, and its upstream grids' identities): a grid added to the
+ * scene, or another grid's block changed, leaves the checkpoints of the grids it does not
+ * move valid; a change that moves this grid (its block, its outflow, an upstream grid)
+ * refuses them. */
+static int lq_run_grid_identity_text(const lq_config *cfg, char **text, size_t *len)
+{
+    const lq_config_gridspec *me = &cfg->grids[cfg->grid_self];
+    char tail[128];
+    int nt = snprintf(tail, sizeof tail, "grid: %.32s %016llx\n", me->name,
+                      (unsigned long long)me->ident);
+    char *out = lq_alloc(*len + (size_t)nt + 1);
+    if (!out) return LQ_ESIM;
+    size_t m = 0;
+    for (char *line = *text; line < *text + *len;) {
+        char *end = memchr(line, '\n', (size_t)(*text + *len - line));
+        size_t n = end ? (size_t)(end - line) + 1 : (size_t)(*text + *len - line);
+        if (strncmp(line, "grids.", 6) != 0) {
+            memcpy(out + m, line, n);
+            m += n;
+        }
+        line += n;
+    }
+    memcpy(out + m, tail, (size_t)nt + 1);
+    free(*text);
+    *text = out;
+    *len = m + (size_t)nt;
+    return LQ_OK;
+}
+
 /* What a checkpoint of this run records of it: the scene after --set as text, and the
  * files the solver read (core/input.h) with their sizes and hashes. */
 static int lq_run_identity(const lq_config *cfg, lq_checkpoint_id *cid)
@@ -926,6 +957,10 @@ static int lq_run_identity(const lq_config *cfg, lq_checkpoint_id *cid)
     size_t len = 0;
     int rc = lq_scene_text_of(cfg->scene, &text, &len);
     if (rc) return rc;
+    if (cfg->grid_self >= 0) { /* §5.4: the grids[] lines out, this grid's identity in */
+        rc = lq_run_grid_identity_text(cfg, &text, &len);
+        if (rc) return rc;
+    }
     int n = lq_input_count();
     const char **paths = lq_calloc((size_t)LQ_MAX(n, 1), sizeof *paths);
     if (!paths) {
@@ -1049,7 +1084,7 @@ static int lq_run_resume_point(const lq_run_opts *o, const char *dir, const char
     if (!rc && o->resume_pick) rc = lq_run_pick_checkpoint(dir, ckpt, o->resume_frame);
     if (!rc) rc = lq_checkpoint_read(ckpt, vt, state, cid, start_frame);
     if (!rc) rc = lq_run_stats_match(dir, *start_frame);
-    if (!rc && *start_frame >= frames)
+    if (!rc && *start_frame >= frames && !o->grid) /* a finished grid: nothing to do */
         rc = lq_error(LQ_EINPUT, "--resume: %s holds frame %d already; ask for more --frames", dir,
                       *start_frame);
     return rc;
@@ -1178,10 +1213,9 @@ static int lq_run_grids(const lq_run_opts *o, const lq_config *cfg)
     char base[3072], bands[3072 + 8];
     int rc = lq_run_base_dir(o, cfg, base, sizeof base);
     if (rc) return rc;
-    if (o->resume) return lq_error(LQ_EINPUT, "--resume: not yet with grids (grid sourcing, §5.4)");
     snprintf(bands, sizeof bands, "%s/bands", base);
     if ((rc = lq_mkdirs(bands)) != LQ_OK) return rc;
-    for (int g = 0; g < cfg->ngrids; g++) /* the old bands go before any grid starts */
+    for (int g = 0; g < cfg->ngrids && !o->resume; g++) /* the old bands go before any starts */
         lq_band_clear(bands, cfg->grids[g].name);
     char exe[4096];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -1211,6 +1245,7 @@ static int lq_run_grids(const lq_run_opts *o, const lq_config *cfg)
             argv[a++] = frames;
         }
         if (o->quiet) argv[a++] = "--quiet";
+        if (o->resume) argv[a++] = "--resume"; /* each grid from its own checkpoint */
         for (int i = 0; i < o->nsets && i < 256; i++) {
             argv[a++] = "--set";
             argv[a++] = o->sets[i];
@@ -1265,9 +1300,8 @@ static int lq_run_select_grid(const lq_run_opts *o, lq_config *cfg, char *dir, s
     char base[3072];
     int rc = lq_run_base_dir(o, cfg, base, sizeof base);
     if (!rc) rc = lq_config_select_grid(cfg, o->grid);
-    if (!rc && o->resume)
-        rc = lq_error(LQ_EINPUT, "--resume: not yet with --grid (grid sourcing, §5.4)");
     if (rc) return rc;
+    cfg->grid_resume = o->resume;
     if (snprintf(dir, n, "%s/%.64s", base, o->grid) >= (int)n ||
         snprintf(bands, nb, "%s/bands", base) >= (int)nb)
         return lq_error(LQ_EINPUT, "--out %s: too long", base);
@@ -1376,6 +1410,13 @@ int lq_run(const lq_run_opts *o)
     w.cfg = cfg;
     w.vt = vt;
     w.state = state;
+    if (o->grid && start_frame >= frames) { /* --resume of a finished grid: its mark again */
+        if (!o->quiet)
+            fprintf(stderr, "liquidcl: %s: grid %s holds frame %d already, nothing to run\n",
+                    o->scene, o->grid, start_frame);
+        rc = lq_run_grid_done(cfg);
+        goto fail;
+    }
     rc = lq_run_open_files(&w, o->resume, start_frame);
     if (!rc) rc = lq_run_writer_start(&w);
     if (rc) goto fail;

@@ -254,6 +254,26 @@ void lq_band_clear(const char *dir, const char *up)
     }
 }
 
+/* A resumed U (its checkpoint of step `step`): its files after that step and its done mark
+ * go, the last first, so a reader never sees a gap with a later file beyond it; the files
+ * up to `step` stay (a reader may be reading them, and they are what U would write again). */
+void lq_band_clear_after(const char *dir, const char *up, long step)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.done", dir, up);
+    unlink(path);
+    long last = step;
+    for (;; last++) {
+        lq_band_file_path(path, sizeof path, dir, up, last + 1);
+        struct stat st;
+        if (stat(path, &st) != 0) break;
+    }
+    for (long k = last; k > step; k--) {
+        lq_band_file_path(path, sizeof path, dir, up, k);
+        unlink(path);
+    }
+}
+
 int lq_band_read_file(const char *path, const lq_band_id *id, const lq_band_shell *sh, float *vals,
                       double *t, long *step)
 {
@@ -315,6 +335,24 @@ int lq_band_reader_open(lq_band_reader *r, const char *dir, const lq_band_id *id
         if (!(r->s[q] = lq_calloc((size_t)r->g.total + 1, sizeof(float)))) rc = LQ_ESIM;
     if (rc) lq_band_reader_close(r);
     return rc;
+}
+
+void lq_band_reader_seek(lq_band_reader *r, double t)
+{
+    double eps = 1e-9 * (t > 1 ? t : 1);
+    long k = 0, best = 0;
+    for (;; k++) {
+        char path[4096];
+        lq_band_file_path(path, sizeof path, r->dir, r->id.up, k);
+        FILE *f = fopen(path, "rb");
+        lq_band_header h;
+        int ok = f && fread(&h, sizeof h, 1, f) == 1;
+        if (f) fclose(f);
+        if (!ok || !(h.t + eps < t)) break;
+        best = k;
+    }
+    r->next = best;
+    r->have[0] = r->have[1] = false;
 }
 
 void lq_band_reader_close(lq_band_reader *r)

@@ -77,6 +77,10 @@ int lq_band_done(const char *dir, const lq_band_id *id, long steps, double t);
 int lq_band_last(const char *dir, const char *up, long *step, double *t);
 /* Removes U's band files and its done mark (a fresh run of U). */
 void lq_band_clear(const char *dir, const char *up);
+/* U resumed from its checkpoint of step `step`: its done mark and its files after `step`
+ * removed (the last first: a reader never sees a gap below a file that exists); the files
+ * up to `step` stay, so a downstream grid reading them goes on without a gap. */
+void lq_band_clear_after(const char *dir, const char *up, long step);
 
 /* D's side. */
 typedef struct lq_band_reader {
@@ -96,6 +100,10 @@ typedef struct lq_band_reader {
 int lq_band_reader_open(lq_band_reader *r, const char *dir, const lq_band_id *id,
                         const lq_bandgeom_grid *u, const lq_bandgeom_grid *d, const char *down);
 void lq_band_reader_close(lq_band_reader *r);
+/* D resumed at its time t: the next slice read is the last stored step whose time is
+ * before t (0 when none is stored yet), so the two slices that bracket D's next time are
+ * the ones an uninterrupted reader holds there (the header of each earlier file read). */
+void lq_band_reader_seek(lq_band_reader *r, double t);
 /* The band at time t into out (g.total floats), linear in time between the two files whose
  * times bracket t; waits (sleeping, backing off to 0.5 s, a progress line on stderr every
  * 10 s) for files U has not written yet. */

@@ -555,7 +555,8 @@ typedef struct lq_config {
      * (-1: the scene's own grid) and the band folder. */
     int grid_self;
     const char *bands_dir;
-    int grid_drains; /* outlets appended to sources[] by lq_config_select_grid */
+    bool grid_resume; /* --resume: the bands kept, the solver's checkpoint loaded after create */
+    int grid_drains;  /* outlets appended to sources[] by lq_config_select_grid */
 } lq_config;
 
 /* Loads, validates and decodes SCENE with the overrides (each "KEY=VALUE"); NULL with

@@ -971,7 +971,10 @@ const lq_key lq_scene_keys[] = {
            "and its upstream grids' identities, so a grid added downstream later runs from the "
            "stored files (`--grid NAME`) as long as the upstream grids' blocks, `outflow` "
            "included, are unchanged. `liquidcl run SCENE` runs one process per grid (outputs "
-           "in `OUT/NAME/`). Not yet: a moving window, moving obstacles, resume."),
+           "in `OUT/NAME/`). `--resume` continues each grid from its own checkpoint, whose "
+           "identity is the grid's (adding a grid keeps the others' checkpoints valid); a "
+           "resumed upstream grid rewrites its files from the checkpoint's step on. Not yet: "
+           "a moving window, moving obstacles."),
     K_MAP("grids[].grid", KIND, PLS, "One grid of the graph."),
     K_STRING("grids[].grid.name", REQ, PLS, NULL,
              "The grid's name (letters, digits, `_`, `-`; unique): its output folder "

@@ -1744,8 +1744,11 @@ static int lq_pls_bands_start(lq_pls *s, const lq_config *cfg)
                                 sizeof(float));
     }
     if (!rc && !(s->band_vals = lq_alloc(((size_t)most + 1) * sizeof(float)))) rc = LQ_ESIM;
-    if (!rc) lq_band_clear(s->bands_dir, me->name); /* this grid's old files, and its mark */
-    if (!rc && s->nband_in) { /* the held bands at t, then the velocity projected with them */
+    /* --resume: the stored files stay and the checkpoint's load (lq_pls_bands_resume) takes
+     * it from there; the start's held bands and projection would be replaced by it */
+    if (rc || cfg->grid_resume) return rc;
+    lq_band_clear(s->bands_dir, me->name); /* this grid's old files, and its mark */
+    if (s->nband_in) { /* the held bands at t, then the velocity projected with them */
         lq_poisson_stats pst;
         s->poisson_params.dt = (float)(1.0 / s->fps);
         rc = lq_pls_bands_in(s, s->t);
@@ -1755,6 +1758,19 @@ static int lq_pls_bands_start(lq_pls *s, const lq_config *cfg)
     }
     if (!rc && s->nband_out) rc = lq_pls_bands_out(s);
     return rc;
+}
+
+/* A checkpoint loaded (--resume, §5.4): this grid's files after the checkpoint's step go
+ * (and its done mark: it runs on), the step's own file is written again (the state it
+ * holds is the one that wrote it), so the files continue without a gap from there, each
+ * as the uninterrupted run writes it; the files before it stay, for the downstream grids
+ * reading them. Each reader starts again at this grid's own time. */
+static int lq_pls_bands_resume(lq_pls *s)
+{
+    for (int i = 0; i < s->nband_in; i++) lq_band_reader_seek(&s->band_in[i], s->t);
+    if (!s->nband_out) return LQ_OK;
+    lq_band_clear_after(s->bands_dir, s->band_out_id.up, s->step);
+    return lq_pls_bands_out(s);
 }
 
 /* --- §5.3 the moving grid window ------------------------------------------------------- */
@@ -2408,6 +2424,7 @@ static int lq_pls_ckpt(lq_pls *s, FILE *f, bool save)
         if (s->moving)
             rc = lq_plsobject_update(&s->plsobject, s->t, s->has_static ? &s->sdf_static : NULL,
                                      &s->sdf);
+        if (!rc && (s->nband_in || s->nband_out)) rc = lq_pls_bands_resume(s);
     }
     return rc;
 }
