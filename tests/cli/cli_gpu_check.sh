@@ -13,12 +13,12 @@ check "bash -n" bash -n "$G"
 out=$(bash "$G" --plan "$tmp/out" 2>&1) || fail "--plan exit" "$out"
 for want in "ctest -R 'ops|line_solve'" "diff-shallow" "diff-splash" "diff-mac" "diff-pls" \
     "diff-mac_mgpcg" "whole-3d-256" "whole-3d-384" "mac_step_red_black" "mac-scenes" \
-    "whole-hf-2048" "whole-hf-4096" "bench-ops" "$tmp/out/report.md" "$tmp/out/logs.tgz"; do
+    "gpu-river" "whole-hf-2048" "whole-hf-4096" "bench-ops" "$tmp/out/report.md" "$tmp/out/logs.tgz"; do
     grep -qF -- "$want" <<< "$out" && pass "plan: $want" || fail "plan lacks $want" "$out"
 done
 out=$(bash "$G" --plan --small --device opencl:0.0 2>&1)
 grep -q "whole-3d-32" <<< "$out" && grep -q "device opencl:0.0" <<< "$out" &&
-    ! grep -q "whole-3d-256" <<< "$out" && pass "--small --device: 32³, the device named" ||
+    ! grep -q "whole-3d-256" <<< "$out" && grep -q "gpu-river.*grid.size" <<< "$out" && pass "--small --device: 32³, the device named" ||
     fail "--small plan" "$out"
 out=$(bash "$G" --plan --3d --tests pressure 2>&1)
 grep -q "ctest -R 'pressure'" <<< "$out" && grep -q "whole-3d-384" <<< "$out" &&
