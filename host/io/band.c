@@ -398,6 +398,10 @@ static int lq_band_load(lq_band_reader *r, int q, double t)
             r->wait_s += lq_band_now() - start;
             return LQ_OK;
         }
+        /* U writes its steps in order, each by a rename: once the next step's file is
+         * there, this one is too unless it is really missing — look again before saying
+         * so (U may have written both since the look above) */
+        if (lq_band_exists(next) && lq_band_exists(path)) continue;
         if (lq_band_exists(next))
             return lq_error(LQ_EINPUT,
                             "band file %s is missing (the next step's exists): grid %s cannot "
