@@ -157,10 +157,8 @@ void lq_viscosity_ref_mg_residual(lq_viscosity_ops *o, int l, const lq_field *b,
                                   lq_field *t)
 {
     const int *m = o->mg_dim[l];
-    for (int c = 0; c < m[0] * m[1] * m[2]; c++)
-        F(t)
-        [c] =
-            lq_vmg_residual_cell(c, m[0], m[1], m[2], CF(&o->mgB[l]), CF(&o->mgL[l]), CF(b), CF(x));
+    for (int c = 0; c < m[0] * m[1] * m[2]; c++) F(t)
+    [c] = lq_vmg_residual_cell(c, m[0], m[1], m[2], CF(&o->mgB[l]), CF(&o->mgL[l]), CF(b), CF(x));
 }
 
 void lq_viscosity_ref_mg_restrict(lq_viscosity_ops *o, int l, const lq_field *t, lq_field *bc)
