@@ -33,7 +33,8 @@
  * LQ_VISCOSITY_CROSS_UNMASKED evaluates the explicit fluxes everywhere (air-blind, the literal
  * reading of eq. 8–10); LQ_VISCOSITY_CROSS_NONE drops them (the constant-ν shortcut).
  * The implicit matrix (I − Δt A_a) on the UNKNOWN faces is symmetric (one ν per shared
- * flux) and strictly diagonally dominant: SPD. Jacobi-preconditioned CG (host).
+ * flux) and strictly diagonally dominant: SPD. CG (host), preconditioned by Jacobi or by
+ * the multigrid V-cycle below.
  * 2D (nz = 1): d < 2 only; w is not solved.
  * Reductions: G groups of LQ_VISCOSITY_LOCAL items over [g S, min((g+1) S, n)), item l sums
  * g S + l + LQ_VISCOSITY_LOCAL t in increasing t, the group adds by a halving binary tree, the

@@ -3,10 +3,13 @@
  * eq. 5–16): the explicit–implicit split. The asymmetric cross terms plus one symmetric
  * term are added explicitly from uⁿ (eq. 8–10), then three symmetric positive definite
  * systems (I − Δt A_a) u_a** = u_a* (eq. 11–16), one per velocity component, are solved
- * with Jacobi-preconditioned CG. Discretisation, face kinds, boundary conditions and the
- * reduction order: kernels/pls/viscosity_cell.h. Launchers host/ops/pls/viscosity.c (the CG loop is
- * written once there on top of the single operations, so it runs on either backend and
- * agrees bit for bit), kernels kernels/pls/viscosity.cl, twins host/ops/pls/viscosity_ref.c.
+ * with preconditioned CG: Jacobi (the default), or one multigrid V-cycle per iteration
+ * (prm->precond, pls.viscosity_precond: mg; viscosity_cell.h's multigrid section), which
+ * keeps the count near the pressure solve's at large νΔt/h² (docs/PERFORMANCE.md, pls).
+ * Discretisation, face kinds, boundary conditions and the reduction order:
+ * kernels/pls/viscosity_cell.h. Launchers host/ops/pls/viscosity.c (the CG loop is written once
+ * there on top of the single operations, so it runs on either backend and agrees bit for bit),
+ * kernels kernels/pls/viscosity.cl, twins host/ops/pls/viscosity_ref.c.
  *
  * Grid: pls conventions (no wall layer, cell size h; u (nx+1)·ny·nz, v nx·(ny+1)·nz,
  * w nx·ny·(nz+1); ν, φ, sdf per cell; sdf may be NULL). 2D: nz = 1, w untouched.
