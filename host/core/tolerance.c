@@ -126,8 +126,11 @@ const lq_tolerance lq_tolerances[] = {
     {"viscosity.cg", 0, 0, 1,
      "axpy without contraction; one correctly rounded divide per face (Jacobi): exact"},
     {"viscosity.step", 0, 0, 1,
-     "whole Jacobi-PCG: fixed-tree group sums added in order in double, the same CG scalars "
-     "on both sides, so the same iterations: exact"},
+     "whole PCG (Jacobi or multigrid): fixed-tree group sums added in order in double, the "
+     "same CG scalars on both sides, so the same iterations: exact"},
+    {"viscosity.mg", 0, 0, 1,
+     "multigrid levels (fixed-order child sums), red-black sweeps reading only the other "
+     "colour, one correctly rounded divide per cell, no contraction: exact"},
     {"extrap.divfree", 0, 0, 1,
      "red-black SOR (a colour's cells share no face), literal reciprocals, no contraction: exact"},
     {"pressure.divergence", 0, 0, 1,

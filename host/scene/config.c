@@ -731,6 +731,7 @@ static int lq_config_read_pls(const lq_scene *s, lq_config *c)
     p->cfl = lq_scene_float(s, "pls.cfl");
     p->pressure = lq_config_word(s, "pcg|sor|jacobi", "pls.pressure");
     p->velocity_advection = lq_config_word(s, "plain|maccormack|bfecc", "pls.velocity_advection");
+    p->viscosity_precond = lq_config_word(s, "jacobi|mg", "pls.viscosity_precond");
     p->tolerance = lq_scene_float(s, "pls.tolerance");
     p->max_iterations = lq_scene_int(s, "pls.max_iterations");
     p->particles_per_cell = lq_scene_int(s, "pls.particles_per_cell");

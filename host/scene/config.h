@@ -466,6 +466,7 @@ typedef struct lq_config_pls {
     bool divfree;
     bool volume_correction; /* opt-in global volume correction */
     double viscosity;
+    int viscosity_precond; /* LQ_VISCOSITY_PRECOND_* order: jacobi, mg */
     lq_config_profile viscosity_change;
     bool reinit_pde;         /* reinit: pde (else fim) */
     double reinit_keep;      /* interface cells with ||∇φ| − 1| ≤ this keep φ */

@@ -781,6 +781,11 @@ const lq_key lq_scene_keys[] = {
     K_FLOAT("pls.viscosity", 0, LQ_SOLVER_PLS, 0, 1e3, "0", "m²/s",
             "Kinematic viscosity ν (0: inviscid). Above 0, §5.1's split: the cross terms "
             "explicit, one implicit CG solve per velocity component (stable at any ν)."),
+    K_ENUM("pls.viscosity_precond", 0, LQ_SOLVER_PLS, "jacobi|mg", "jacobi",
+           "Preconditioner of the viscous CG solves: `jacobi` (the diagonal) or `mg` (one "
+           "multigrid V-cycle per iteration on each velocity component's face lattice, "
+           "Galerkin-coarsened: far fewer iterations at large ν Δt / h², same stopping "
+           "test). docs/PERFORMANCE.md (pls viscosity) measures both."),
     K_MAP("pls.viscosity_change", 0, LQ_SOLVER_PLS,
           "ν over time: `pls.viscosity` times or decaying like the profile (a melting block: "
           "decay or a table of factors)."),

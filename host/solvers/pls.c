@@ -746,6 +746,8 @@ static int lq_pls_plan(const lq_pls *s, int capacity, size_t *plan, const char *
     if (s->viscous)
         LQ_PLS_PART(lq_viscosity_ops_bytes(s->nx, s->ny, s->nz) + C * (s->nu_regions ? 8 : 4),
                     s->nu_regions ? "viscosity solve, nu and nun" : "viscosity solve and nu");
+    if (s->viscous && s->viscosity_params.precond == LQ_VISCOSITY_PRECOND_MG)
+        LQ_PLS_PART(lq_viscosity_mg_bytes(s->nx, s->ny, s->nz), "viscosity multigrid levels");
     if (s->texture)
         LQ_PLS_PART(lq_texparticles_state_bytes(s->texst.capacity), "texture particles (§6)");
     if (s->sources)
@@ -943,8 +945,12 @@ static int lq_pls_viscous(lq_pls *s, const lq_config *cfg)
     if (!s->viscous) return LQ_OK;
     int rc = lq_timefn_init(cfg, &cfg->pls.viscosity_change, nu0, &s->nu_t);
     if (rc) return rc;
-    s->viscosity_params = (lq_viscosity_params){
-        .h = (float)s->h, .noslip = s->noslip, .cross = LQ_VISCOSITY_CROSS_MASKED};
+    s->viscosity_params = (lq_viscosity_params){.h = (float)s->h,
+                                                .noslip = s->noslip,
+                                                .cross = LQ_VISCOSITY_CROSS_MASKED,
+                                                .precond = cfg->pls.viscosity_precond == 1
+                                                               ? LQ_VISCOSITY_PRECOND_MG
+                                                               : LQ_VISCOSITY_PRECOND_JACOBI};
     return LQ_OK;
 }
 

@@ -83,6 +83,60 @@ kernel void viscosity_precond(global const float *r, global float *z, global con
     if (f < n) lq_viscosity_precond_elem(r, z, kind, diag, kk, f);
 }
 
+/* Multigrid preconditioner (viscosity_cell.h): level kernels run one work-item per cell
+ * of an (mx, my, mz) level, 1D. */
+kernel void viscosity_mg_setup(int a, int nx, int ny, int nz, global const float *nu,
+                               global const uchar *kind, int noslip, float kk, global float *B,
+                               global float *L)
+{
+    FACE_IDS(void) f;
+    lq_vmg_setup_face(a, i, j, k, nx, ny, nz, nu, kind, noslip, kk, B, L);
+}
+
+kernel void viscosity_mg_coarsen(int mx, int my, int mz, int cx, int cy, int cz,
+                                 global const float *Bf, global const float *Lf, global float *Bc,
+                                 global float *Lc)
+{
+    int C = get_global_id(0);
+    if (C >= cx * cy * cz) return;
+    int I, J, K;
+    lq_vmg_ijk(C, cx, cy, &I, &J, &K);
+    lq_vmg_coarsen_cell(I, J, K, mx, my, mz, cx, cy, Bf, Lf, Bc, Lc);
+}
+
+kernel void viscosity_mg_smooth(int mx, int my, int mz, global const float *B,
+                                global const float *L, global const float *b, global float *x,
+                                int color, int first)
+{
+    int c = get_global_id(0);
+    if (c < mx * my * mz) lq_vmg_smooth_cell(c, mx, my, mz, B, L, b, x, color, first);
+}
+
+kernel void viscosity_mg_residual(int mx, int my, int mz, global const float *B,
+                                  global const float *L, global const float *b,
+                                  global const float *x, global float *t)
+{
+    int c = get_global_id(0);
+    if (c < mx * my * mz) t[c] = lq_vmg_residual_cell(c, mx, my, mz, B, L, b, x);
+}
+
+kernel void viscosity_mg_restrict(int mx, int my, int mz, int cx, int cy, int cz,
+                                  global const float *t, global float *bc)
+{
+    int C = get_global_id(0);
+    if (C >= cx * cy * cz) return;
+    int I, J, K;
+    lq_vmg_ijk(C, cx, cy, &I, &J, &K);
+    bc[C] = lq_vmg_restrict_cell(I, J, K, mx, my, mz, t);
+}
+
+kernel void viscosity_mg_prolong(int mx, int my, int mz, int cx, int cy, global const float *Bf,
+                                 global const float *xc, global float *xf)
+{
+    int c = get_global_id(0);
+    if (c < mx * my * mz) lq_vmg_prolong_cell(c, mx, my, cx, cy, Bf, xc, xf);
+}
+
 kernel __attribute__((reqd_work_group_size(LQ_VISCOSITY_LOCAL, 1, 1))) void
 viscosity_reduce(global const float *a, global const float *b, int span, int n, global float *out)
 {

@@ -33,7 +33,8 @@
  * LQ_VISCOSITY_CROSS_UNMASKED evaluates the explicit fluxes everywhere (air-blind, the literal
  * reading of eq. 8–10); LQ_VISCOSITY_CROSS_NONE drops them (the constant-ν shortcut).
  * The implicit matrix (I − Δt A_a) on the UNKNOWN faces is symmetric (one ν per shared
- * flux) and strictly diagonally dominant: SPD. Jacobi-preconditioned CG (host).
+ * flux) and strictly diagonally dominant: SPD. CG (host), preconditioned by Jacobi or by
+ * the multigrid V-cycle below.
  * 2D (nz = 1): d < 2 only; w is not solved.
  * Reductions: G groups of LQ_VISCOSITY_LOCAL items over [g S, min((g+1) S, n)), item l sums
  * g S + l + LQ_VISCOSITY_LOCAL t in increasing t, the group adds by a halving binary tree, the
@@ -302,6 +303,169 @@ LQ_INLINE void lq_viscosity_precond_elem(LQ_GLOBAL const float *r, LQ_GLOBAL flo
                                          LQ_GLOBAL const float *diag, float kk, int f)
 {
     z[f] = kind[f] == LQ_VISCOSITY_UNKNOWN ? r[f] / (1.0f + kk * diag[f]) : 0.0f;
+}
+
+/* --- multigrid V-cycle preconditioner (pls.viscosity_precond: mg) ------------------------
+ * One hierarchy per component, built at each setup. Level 0 is the component's face
+ * lattice (fx, fy, fz), every coarser level halves each dimension (rounding up; 2D keeps
+ * z = 1) down to a single cell. Level l's operator is the Galerkin product P^T A P of
+ * level l−1's with the piecewise-constant prolongation P (each cell of level l aggregates
+ * its ≤ 2^d children, the simplest conservative coarsening of the liquid mask: a coarse
+ * cell is active when any child is). Stored per cell: B, the part of the diagonal that is
+ * not a link to an active neighbour (level 0: 1 + kk Σ ν over the Dirichlet and no-slip
+ * wall fluxes; coarser: the sum of the children's B), and L[3 c + d], the link to the
+ * neighbour c + e_d (off-diagonal −L; level 0: kk ν of the shared flux when both faces
+ * are UNKNOWN; coarser: the sum of the children's links across the aggregates' shared
+ * face). The diagonal is B + Σ of the cell's six links, summed in a fixed order, so the
+ * coarse diagonal is built without cancellation (the aggregate-internal links never
+ * enter). Inactive cells: B = 0 (an active cell has B ≥ 1). Smoother: red-black
+ * Gauss-Seidel by the parity of i + j + k (a cell reads only the other colour: the result
+ * is independent of the order of the work-items); pre-smoothing red then black,
+ * post-smoothing black then red, R = P^T: the V-cycle is a symmetric positive definite
+ * preconditioner. The coarsest level (one cell) is solved exactly by one sweep. */
+
+#define LQ_VISCOSITY_MG_LEVELS 12 /* most levels: a lattice of up to 2^11 per side */
+
+LQ_INLINE void lq_vmg_ijk(int c, int mx, int my, int *i, int *j, int *k)
+{
+    *i = c % mx;
+    *j = (c / mx) % my;
+    *k = c / (mx * my);
+}
+
+/* Level 0 of component a at face (i, j, k): B and the three links (setup's kinds). */
+LQ_INLINE void lq_vmg_setup_face(int a, int i, int j, int k, int nx, int ny, int nz,
+                                 LQ_GLOBAL const float *nu, LQ_GLOBAL const unsigned char *kind,
+                                 int noslip, float kk, LQ_GLOBAL float *B, LQ_GLOBAL float *L)
+{
+    int f = lq_viscosity_fidx(a, i, j, k, nx, ny);
+    int fx = nx + (a == 0), fy = ny + (a == 1), fz = nz + (a == 2);
+    L[3 * f] = 0.0f;
+    L[3 * f + 1] = 0.0f;
+    L[3 * f + 2] = 0.0f;
+    if (kind[f] != LQ_VISCOSITY_UNKNOWN) {
+        B[f] = 0.0f;
+        return;
+    }
+    int dims = nz > 1 ? 3 : 2;
+    float w = 0.0f;
+    for (int d = 0; d < dims; d++)
+        for (int s = -1; s <= 1; s += 2) {
+            int ni = i + (d == 0 ? s : 0), nj = j + (d == 1 ? s : 0), nk = k + (d == 2 ? s : 0);
+            float n = lq_viscosity_nu_at(nu, a, d, s, i, j, k, nx, ny, nz);
+            if (ni < 0 || nj < 0 || nk < 0 || ni >= fx || nj >= fy || nk >= fz) {
+                if (lq_viscosity_wall_noslip(noslip, d, s)) w = w + 2.0f * n;
+                continue;
+            }
+            int kn = kind[lq_viscosity_fidx(a, ni, nj, nk, nx, ny)];
+            if (kn == LQ_VISCOSITY_FIXED) w = w + n;
+            if (kn == LQ_VISCOSITY_UNKNOWN && s > 0) L[3 * f + d] = kk * n;
+        }
+    B[f] = 1.0f + kk * w;
+}
+
+/* Level l+1's B and links at coarse cell (I, J, K) from level l's (m*: fine dims). */
+LQ_INLINE void lq_vmg_coarsen_cell(int I, int J, int K, int mx, int my, int mz, int cx, int cy,
+                                   LQ_GLOBAL const float *Bf, LQ_GLOBAL const float *Lf,
+                                   LQ_GLOBAL float *Bc, LQ_GLOBAL float *Lc)
+{
+    int C = I + cx * (J + cy * K);
+    float b = 0.0f, l0 = 0.0f, l1 = 0.0f, l2 = 0.0f;
+    for (int dk = 0; dk < 2; dk++)
+        for (int dj = 0; dj < 2; dj++)
+            for (int di = 0; di < 2; di++) {
+                int i = 2 * I + di, j = 2 * J + dj, k = 2 * K + dk;
+                if (i >= mx || j >= my || k >= mz) continue;
+                int f = i + mx * (j + my * k);
+                b = b + Bf[f];
+                if (di == 1) l0 = l0 + Lf[3 * f];
+                if (dj == 1) l1 = l1 + Lf[3 * f + 1];
+                if (dk == 1) l2 = l2 + Lf[3 * f + 2];
+            }
+    Bc[C] = b;
+    Lc[3 * C] = l0;
+    Lc[3 * C + 1] = l1;
+    Lc[3 * C + 2] = l2;
+}
+
+/* The diagonal D and Σ L x_n of cell (i, j, k) of a level (fixed order d, then −, +). */
+LQ_INLINE float lq_vmg_offsum(int i, int j, int k, int mx, int my, int mz, LQ_GLOBAL const float *B,
+                              LQ_GLOBAL const float *L, LQ_GLOBAL const float *x, float *diag)
+{
+    int c = i + mx * (j + my * k);
+    float dg = B[c], s = 0.0f;
+    for (int d = 0; d < 3; d++) {
+        int st = d == 0 ? 1 : (d == 1 ? mx : mx * my);
+        int cd = d == 0 ? i : (d == 1 ? j : k), md = d == 0 ? mx : (d == 1 ? my : mz);
+        if (cd > 0) {
+            float l = L[3 * (c - st) + d];
+            dg = dg + l;
+            s = s + l * x[c - st];
+        }
+        if (cd + 1 < md) {
+            float l = L[3 * c + d];
+            dg = dg + l;
+            s = s + l * x[c + st];
+        }
+    }
+    *diag = dg;
+    return s;
+}
+
+/* One red-black half-sweep at cell c: cells of parity `color` relax, x = (b + Σ L x_n)/D;
+ * first: x starts at 0 (the colour relaxes to b/D, the other colour is set to 0). */
+LQ_INLINE void lq_vmg_smooth_cell(int c, int mx, int my, int mz, LQ_GLOBAL const float *B,
+                                  LQ_GLOBAL const float *L, LQ_GLOBAL const float *b,
+                                  LQ_GLOBAL float *x, int color, int first)
+{
+    int i, j, k;
+    lq_vmg_ijk(c, mx, my, &i, &j, &k);
+    if (((i + j + k) & 1) != color) {
+        if (first) x[c] = 0.0f;
+        return;
+    }
+    if (!(B[c] > 0.0f)) {
+        x[c] = 0.0f;
+        return;
+    }
+    float dg, s = lq_vmg_offsum(i, j, k, mx, my, mz, B, L, x, &dg);
+    x[c] = first ? b[c] / dg : (b[c] + s) / dg;
+}
+
+/* t = b − A x at cell c of a level (0 on inactive cells). */
+LQ_INLINE float lq_vmg_residual_cell(int c, int mx, int my, int mz, LQ_GLOBAL const float *B,
+                                     LQ_GLOBAL const float *L, LQ_GLOBAL const float *b,
+                                     LQ_GLOBAL const float *x)
+{
+    if (!(B[c] > 0.0f)) return 0.0f;
+    int i, j, k;
+    lq_vmg_ijk(c, mx, my, &i, &j, &k);
+    float dg, s = lq_vmg_offsum(i, j, k, mx, my, mz, B, L, x, &dg);
+    return b[c] - (dg * x[c] - s);
+}
+
+/* R = P^T: the coarse right-hand side at (I, J, K) is the sum of its children's t. */
+LQ_INLINE float lq_vmg_restrict_cell(int I, int J, int K, int mx, int my, int mz,
+                                     LQ_GLOBAL const float *t)
+{
+    float s = 0.0f;
+    for (int dk = 0; dk < 2; dk++)
+        for (int dj = 0; dj < 2; dj++)
+            for (int di = 0; di < 2; di++) {
+                int i = 2 * I + di, j = 2 * J + dj, k = 2 * K + dk;
+                if (i < mx && j < my && k < mz) s = s + t[i + mx * (j + my * k)];
+            }
+    return s;
+}
+
+/* x_f += x_c of the parent on active fine cells (P: piecewise constant). */
+LQ_INLINE void lq_vmg_prolong_cell(int c, int mx, int my, int cx, int cy, LQ_GLOBAL const float *Bf,
+                                   LQ_GLOBAL const float *xc, LQ_GLOBAL float *xf)
+{
+    if (!(Bf[c] > 0.0f)) return;
+    int i, j, k;
+    lq_vmg_ijk(c, mx, my, &i, &j, &k);
+    xf[c] = xf[c] + xc[i / 2 + cx * (j / 2 + cy * (k / 2))];
 }
 
 /* Item l of group g of the dot product a·b (see the header comment). */

@@ -30,6 +30,12 @@ static const lq_kernel_slot lq_viscosity_kernels[] = {
     LQ_KERNEL(lq_viscosity_ops, cg_direction, "viscosity_cg_direction"),
     LQ_KERNEL(lq_viscosity_ops, precond, "viscosity_precond"),
     LQ_KERNEL(lq_viscosity_ops, reduce, "viscosity_reduce"),
+    LQ_KERNEL(lq_viscosity_ops, mg_setup, "viscosity_mg_setup"),
+    LQ_KERNEL(lq_viscosity_ops, mg_coarsen, "viscosity_mg_coarsen"),
+    LQ_KERNEL(lq_viscosity_ops, mg_smooth, "viscosity_mg_smooth"),
+    LQ_KERNEL(lq_viscosity_ops, mg_residual, "viscosity_mg_residual"),
+    LQ_KERNEL(lq_viscosity_ops, mg_restrict, "viscosity_mg_restrict"),
+    LQ_KERNEL(lq_viscosity_ops, mg_prolong, "viscosity_mg_prolong"),
 };
 static const lq_program lq_viscosity_program =
     LQ_PROGRAM("", lq_viscosity_sources, lq_viscosity_kernels);
@@ -43,6 +49,51 @@ size_t lq_viscosity_ops_bytes(int nx, int ny, int nz)
     }
     return n * (1 + 6 * 4) + LQ_VISCOSITY_GROUPS * 4 +
            LQ_VISCOSITY_MAX_BOXES * LQ_VISCOSITY_BOX_FLOATS * 4;
+}
+
+/* The largest level-l cell count over the three components' lattices. */
+static size_t lq_viscosity_mg_count(int nx, int ny, int nz, int l, int *levels)
+{
+    size_t n = 0;
+    int lv = 0;
+    for (int a = 0; a < (nz > 1 ? 3 : 2); a++) {
+        int dims[LQ_VISCOSITY_MG_LEVELS][3];
+        int L = lq_viscosity_mg_dims(nx + (a == 0), ny + (a == 1), nz + (a == 2), dims);
+        lv = L > lv ? L : lv;
+        size_t c = l < L ? (size_t)dims[l][0] * dims[l][1] * dims[l][2] : 0;
+        n = c > n ? c : n;
+    }
+    if (levels) *levels = lv;
+    return n;
+}
+
+size_t lq_viscosity_mg_bytes(int nx, int ny, int nz)
+{
+    int levels;
+    size_t b = lq_viscosity_mg_count(nx, ny, nz, 0, &levels) * 5 * 4;
+    for (int l = 1; l < levels; l++) b += lq_viscosity_mg_count(nx, ny, nz, l, NULL) * 7 * 4;
+    return b;
+}
+
+/* The multigrid levels' buffers (once, on the first setup that asks for them). */
+static int lq_viscosity_mg_alloc(lq_viscosity_ops *o)
+{
+    if (o->mg_alloc) return LQ_OK;
+    int levels, rc = LQ_OK;
+    lq_viscosity_mg_count(o->nx, o->ny, o->nz, 0, &levels);
+    for (int l = 0; l < levels && !rc; l++) {
+        int n = (int)lq_viscosity_mg_count(o->nx, o->ny, o->nz, l, NULL);
+        rc = lq_field_alloc(o->ctx, &o->mgB[l], "visc.mg.B", n, 1, 1, 4);
+        if (!rc) rc = lq_field_alloc(o->ctx, &o->mgL[l], "visc.mg.L", 3 * n, 1, 1, 4);
+        if (!rc) rc = lq_field_alloc(o->ctx, &o->mgt[l], "visc.mg.t", n, 1, 1, 4);
+        if (!rc && l > 0) rc = lq_field_alloc(o->ctx, &o->mgx[l], "visc.mg.x", n, 1, 1, 4);
+        if (!rc && l > 0) rc = lq_field_alloc(o->ctx, &o->mgb[l], "visc.mg.b", n, 1, 1, 4);
+        /* zeroed: the tails beyond a shorter axis' count compare equal in the twin tests */
+        lq_field *zs[5] = {&o->mgB[l], &o->mgL[l], &o->mgt[l], &o->mgx[l], &o->mgb[l]};
+        for (int i = 0; i < (l > 0 ? 5 : 3) && !rc; i++) rc = lq_field_zero(zs[i], 0);
+    }
+    o->mg_alloc = !rc;
+    return rc;
 }
 
 /* Bound once: the grid's size, and the object's face kinds, diagonal, boxes and group
@@ -95,6 +146,11 @@ void lq_viscosity_ops_release(lq_viscosity_ops *o)
     lq_field *fs[9] = {&o->kind, &o->diag, &o->b,       &o->r,    &o->z,
                        &o->d,    &o->q,    &o->partial, &o->boxes};
     for (int i = 0; i < 9; i++) lq_field_release(fs[i]);
+    for (int l = 0; l < LQ_VISCOSITY_MG_LEVELS; l++) {
+        lq_field *ms[5] = {&o->mgB[l], &o->mgL[l], &o->mgx[l], &o->mgb[l], &o->mgt[l]};
+        for (int i = 0; i < 5; i++) lq_field_release(ms[i]);
+    }
+    o->mg_alloc = 0;
     free(o->partial_host);
     o->partial_host = NULL;
 }
@@ -158,6 +214,146 @@ int lq_viscosity_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq_fiel
     return rc;
 }
 
+/* --- multigrid preconditioner (viscosity_cell.h) --------------------------------------- */
+
+static lq_range lq_viscosity_mg_range(const lq_viscosity_ops *o, int l)
+{
+    const int *m = o->mg_dim[l];
+    return lq_range_1d((size_t)m[0] * m[1] * m[2], 0);
+}
+
+int lq_viscosity_mg_setup(lq_viscosity_ops *o)
+{
+    if (IS_REF(o)) {
+        lq_viscosity_ref_mg_setup(o);
+        return LQ_OK;
+    }
+    int a = o->axis, nx = o->nx, ny = o->ny, nz = o->nz, ns = o->noslip;
+    float kk = o->kk;
+    lq_arg av[] = {LQ_VAL(a),          LQ_VAL(nx),        LQ_VAL(ny), LQ_VAL(nz),
+                   LQ_MEM(o->nu),      LQ_MEM(&o->kind),  LQ_VAL(ns), LQ_VAL(kk),
+                   LQ_MEM(&o->mgB[0]), LQ_MEM(&o->mgL[0])};
+    return lq_kernel_launch(&o->mg_setup, lq_range_faces(nx, ny, nz, a), LQ_ARGS(av));
+}
+
+int lq_viscosity_mg_coarsen(lq_viscosity_ops *o, int l)
+{
+    if (IS_REF(o)) {
+        lq_viscosity_ref_mg_coarsen(o, l);
+        return LQ_OK;
+    }
+    const int *m = o->mg_dim[l], *c = o->mg_dim[l + 1];
+    lq_arg av[] = {LQ_VAL(m[0]),          LQ_VAL(m[1]),       LQ_VAL(m[2]),
+                   LQ_VAL(c[0]),          LQ_VAL(c[1]),       LQ_VAL(c[2]),
+                   LQ_MEM(&o->mgB[l]),    LQ_MEM(&o->mgL[l]), LQ_MEM(&o->mgB[l + 1]),
+                   LQ_MEM(&o->mgL[l + 1])};
+    return lq_kernel_launch(&o->mg_coarsen, lq_viscosity_mg_range(o, l + 1), LQ_ARGS(av));
+}
+
+int lq_viscosity_mg_smooth(lq_viscosity_ops *o, int l, const lq_field *b, lq_field *x, int color,
+                           int first)
+{
+    if (IS_REF(o)) {
+        lq_viscosity_ref_mg_smooth(o, l, b, x, color, first);
+        return LQ_OK;
+    }
+    const int *m = o->mg_dim[l];
+    lq_arg av[] = {LQ_VAL(m[0]),       LQ_VAL(m[1]),       LQ_VAL(m[2]),
+                   LQ_MEM(&o->mgB[l]), LQ_MEM(&o->mgL[l]), LQ_MEM(b),
+                   LQ_MEM(x),          LQ_VAL(color),      LQ_VAL(first)};
+    return lq_kernel_launch(&o->mg_smooth, lq_viscosity_mg_range(o, l), LQ_ARGS(av));
+}
+
+int lq_viscosity_mg_residual(lq_viscosity_ops *o, int l, const lq_field *b, const lq_field *x,
+                             lq_field *t)
+{
+    if (IS_REF(o)) {
+        lq_viscosity_ref_mg_residual(o, l, b, x, t);
+        return LQ_OK;
+    }
+    const int *m = o->mg_dim[l];
+    lq_arg av[] = {LQ_VAL(m[0]),       LQ_VAL(m[1]), LQ_VAL(m[2]), LQ_MEM(&o->mgB[l]),
+                   LQ_MEM(&o->mgL[l]), LQ_MEM(b),    LQ_MEM(x),    LQ_MEM(t)};
+    return lq_kernel_launch(&o->mg_residual, lq_viscosity_mg_range(o, l), LQ_ARGS(av));
+}
+
+int lq_viscosity_mg_restrict(lq_viscosity_ops *o, int l, const lq_field *t, lq_field *bc)
+{
+    if (IS_REF(o)) {
+        lq_viscosity_ref_mg_restrict(o, l, t, bc);
+        return LQ_OK;
+    }
+    const int *m = o->mg_dim[l], *c = o->mg_dim[l + 1];
+    lq_arg av[] = {LQ_VAL(m[0]), LQ_VAL(m[1]), LQ_VAL(m[2]), LQ_VAL(c[0]),
+                   LQ_VAL(c[1]), LQ_VAL(c[2]), LQ_MEM(t),    LQ_MEM(bc)};
+    return lq_kernel_launch(&o->mg_restrict, lq_viscosity_mg_range(o, l + 1), LQ_ARGS(av));
+}
+
+int lq_viscosity_mg_prolong(lq_viscosity_ops *o, int l, const lq_field *xc, lq_field *xf)
+{
+    if (IS_REF(o)) {
+        lq_viscosity_ref_mg_prolong(o, l, xc, xf);
+        return LQ_OK;
+    }
+    const int *m = o->mg_dim[l], *c = o->mg_dim[l + 1];
+    lq_arg av[] = {LQ_VAL(m[0]), LQ_VAL(m[1]),       LQ_VAL(m[2]), LQ_VAL(c[0]),
+                   LQ_VAL(c[1]), LQ_MEM(&o->mgB[l]), LQ_MEM(xc),   LQ_MEM(xf)};
+    return lq_kernel_launch(&o->mg_prolong, lq_viscosity_mg_range(o, l), LQ_ARGS(av));
+}
+
+/* The hierarchy of the current axis: level 0 from the setup's kinds, then the Galerkin
+ * coarsening level by level. */
+static int lq_viscosity_mg_build(lq_viscosity_ops *o)
+{
+    int a = o->axis, rc = lq_viscosity_mg_alloc(o);
+    o->mg_levels =
+        lq_viscosity_mg_dims(o->nx + (a == 0), o->ny + (a == 1), o->nz + (a == 2), o->mg_dim);
+    if (!rc) rc = lq_viscosity_mg_setup(o);
+    for (int l = 0; l + 1 < o->mg_levels && !rc; l++) rc = lq_viscosity_mg_coarsen(o, l);
+    return rc;
+}
+
+/* z = V(r): one V-cycle from z = 0, LQ_VISCOSITY_MG_SWEEPS red-black sweeps before (red
+ * first) and after (black first) each coarse correction; the coarsest level (one cell
+ * unless LQ_VISCOSITY_MG_LEVELS cut the hierarchy short) by LQ_VISCOSITY_MG_COARSEST
+ * symmetric sweeps. */
+#define LQ_VISCOSITY_MG_SWEEPS   2
+#define LQ_VISCOSITY_MG_COARSEST 8
+static int lq_viscosity_mg_vcycle(lq_viscosity_ops *o, const lq_field *r, lq_field *z)
+{
+    int L = o->mg_levels, rc = LQ_OK;
+    const lq_field *bl[LQ_VISCOSITY_MG_LEVELS];
+    lq_field *xl[LQ_VISCOSITY_MG_LEVELS];
+    for (int l = 0; l < L; l++) {
+        bl[l] = l ? &o->mgb[l] : r;
+        xl[l] = l ? &o->mgx[l] : z;
+    }
+    for (int l = 0; l + 1 < L && !rc; l++) {
+        for (int s = 0; s < LQ_VISCOSITY_MG_SWEEPS && !rc; s++) {
+            rc = lq_viscosity_mg_smooth(o, l, bl[l], xl[l], 0, s == 0);
+            if (!rc) rc = lq_viscosity_mg_smooth(o, l, bl[l], xl[l], 1, 0);
+        }
+        if (!rc) rc = lq_viscosity_mg_residual(o, l, bl[l], xl[l], &o->mgt[l]);
+        if (!rc) rc = lq_viscosity_mg_restrict(o, l, &o->mgt[l], &o->mgb[l + 1]);
+    }
+    const int *m = o->mg_dim[L - 1];
+    int sweeps = m[0] * m[1] * m[2] == 1 ? 1 : LQ_VISCOSITY_MG_COARSEST;
+    for (int s = 0; s < sweeps && !rc; s++) {
+        rc = lq_viscosity_mg_smooth(o, L - 1, bl[L - 1], xl[L - 1], 0, s == 0);
+        if (!rc) rc = lq_viscosity_mg_smooth(o, L - 1, bl[L - 1], xl[L - 1], 1, 0);
+        if (!rc) rc = lq_viscosity_mg_smooth(o, L - 1, bl[L - 1], xl[L - 1], 1, 0);
+        if (!rc) rc = lq_viscosity_mg_smooth(o, L - 1, bl[L - 1], xl[L - 1], 0, 0);
+    }
+    for (int l = L - 2; l >= 0 && !rc; l--) {
+        rc = lq_viscosity_mg_prolong(o, l, xl[l + 1], xl[l]);
+        for (int s = 0; s < LQ_VISCOSITY_MG_SWEEPS && !rc; s++) {
+            rc = lq_viscosity_mg_smooth(o, l, bl[l], xl[l], 1, 0);
+            if (!rc) rc = lq_viscosity_mg_smooth(o, l, bl[l], xl[l], 0, 0);
+        }
+    }
+    return rc;
+}
+
 int lq_viscosity_setup(lq_viscosity_ops *o, int axis, const lq_field *nu, const lq_field *phi,
                        const lq_field *sdf, const lq_viscosity_params *prm)
 {
@@ -165,15 +361,19 @@ int lq_viscosity_setup(lq_viscosity_ops *o, int axis, const lq_field *nu, const 
     o->noslip = prm->noslip;
     o->kk = lq_viscosity_kk(prm);
     o->nu = nu;
+    o->pc = prm->precond;
+    int rc = LQ_OK;
     if (IS_REF(o)) {
         lq_viscosity_ref_setup(o, axis, nu, phi, sdf, prm);
-        return LQ_OK;
+    } else {
+        int a = axis, has = sdf != NULL, fs = prm->noslip;
+        const lq_field *sd = sdf ? sdf : phi;
+        lq_arg av[] = {LQ_VAL(a),  LQ_KEEP,     LQ_KEEP,    LQ_KEEP, LQ_MEM(nu), LQ_MEM(phi),
+                       LQ_MEM(sd), LQ_VAL(has), LQ_VAL(fs), LQ_KEEP, LQ_KEEP};
+        rc = lq_kernel_launch(&o->setup, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(av));
     }
-    int a = axis, has = sdf != NULL, fs = prm->noslip;
-    const lq_field *sd = sdf ? sdf : phi;
-    lq_arg av[] = {LQ_VAL(a),  LQ_KEEP,     LQ_KEEP,    LQ_KEEP, LQ_MEM(nu), LQ_MEM(phi),
-                   LQ_MEM(sd), LQ_VAL(has), LQ_VAL(fs), LQ_KEEP, LQ_KEEP};
-    return lq_kernel_launch(&o->setup, lq_range_faces(o->nx, o->ny, o->nz, a), LQ_ARGS(av));
+    if (!rc && o->pc == LQ_VISCOSITY_PRECOND_MG) rc = lq_viscosity_mg_build(o);
+    return rc;
 }
 
 int lq_viscosity_rhs(lq_viscosity_ops *o, const lq_field *q, lq_field *b)
@@ -240,6 +440,7 @@ int lq_viscosity_cg_direction(lq_viscosity_ops *o, const lq_field *z, lq_field *
 
 int lq_viscosity_precond(lq_viscosity_ops *o, const lq_field *r, lq_field *z)
 {
+    if (o->pc == LQ_VISCOSITY_PRECOND_MG) return lq_viscosity_mg_vcycle(o, r, z);
     if (IS_REF(o)) {
         lq_viscosity_ref_precond(o, r, z);
         return LQ_OK;
@@ -269,7 +470,8 @@ int lq_viscosity_dot(lq_viscosity_ops *o, const lq_field *a, const lq_field *b, 
     return LQ_OK;
 }
 
-/* Jacobi-PCG on the system of the last setup, x in place (the warm start: u*). */
+/* PCG (Jacobi or multigrid, prm->precond) on the system of the last setup, x in place (the warm
+ * start: u*). */
 static int lq_viscosity_pcg(lq_viscosity_ops *o, const lq_field *b, lq_field *x,
                             const lq_viscosity_params *prm, lq_viscosity_stats *st)
 {

@@ -122,3 +122,58 @@ void lq_viscosity_ref_dot(lq_viscosity_ops *o, const lq_field *a, const lq_field
     }
     *sum = s;
 }
+
+/* --- multigrid (level l's dims in o->mg_dim[l]) ----------------------------------------- */
+
+void lq_viscosity_ref_mg_setup(lq_viscosity_ops *o)
+{
+    int a = o->axis;
+    FACE_LOOP(o, a)
+    lq_vmg_setup_face(a, i, j, k, o->nx, o->ny, o->nz, CF(o->nu), CU(&o->kind), o->noslip, o->kk,
+                      F(&o->mgB[0]), F(&o->mgL[0]));
+}
+
+void lq_viscosity_ref_mg_coarsen(lq_viscosity_ops *o, int l)
+{
+    const int *m = o->mg_dim[l], *c = o->mg_dim[l + 1];
+    for (int C = 0; C < c[0] * c[1] * c[2]; C++) {
+        int I, J, K;
+        lq_vmg_ijk(C, c[0], c[1], &I, &J, &K);
+        lq_vmg_coarsen_cell(I, J, K, m[0], m[1], m[2], c[0], c[1], CF(&o->mgB[l]), CF(&o->mgL[l]),
+                            F(&o->mgB[l + 1]), F(&o->mgL[l + 1]));
+    }
+}
+
+void lq_viscosity_ref_mg_smooth(lq_viscosity_ops *o, int l, const lq_field *b, lq_field *x,
+                                int color, int first)
+{
+    const int *m = o->mg_dim[l];
+    for (int c = 0; c < m[0] * m[1] * m[2]; c++)
+        lq_vmg_smooth_cell(c, m[0], m[1], m[2], CF(&o->mgB[l]), CF(&o->mgL[l]), CF(b), F(x), color,
+                           first);
+}
+
+void lq_viscosity_ref_mg_residual(lq_viscosity_ops *o, int l, const lq_field *b, const lq_field *x,
+                                  lq_field *t)
+{
+    const int *m = o->mg_dim[l];
+    for (int c = 0; c < m[0] * m[1] * m[2]; c++) F(t)
+    [c] = lq_vmg_residual_cell(c, m[0], m[1], m[2], CF(&o->mgB[l]), CF(&o->mgL[l]), CF(b), CF(x));
+}
+
+void lq_viscosity_ref_mg_restrict(lq_viscosity_ops *o, int l, const lq_field *t, lq_field *bc)
+{
+    const int *m = o->mg_dim[l], *c = o->mg_dim[l + 1];
+    for (int C = 0; C < c[0] * c[1] * c[2]; C++) {
+        int I, J, K;
+        lq_vmg_ijk(C, c[0], c[1], &I, &J, &K);
+        F(bc)[C] = lq_vmg_restrict_cell(I, J, K, m[0], m[1], m[2], CF(t));
+    }
+}
+
+void lq_viscosity_ref_mg_prolong(lq_viscosity_ops *o, int l, const lq_field *xc, lq_field *xf)
+{
+    const int *m = o->mg_dim[l], *c = o->mg_dim[l + 1];
+    for (int f = 0; f < m[0] * m[1] * m[2]; f++)
+        lq_vmg_prolong_cell(f, m[0], m[1], c[0], c[1], CF(&o->mgB[l]), CF(xc), F(xf));
+}

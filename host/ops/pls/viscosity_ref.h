@@ -3,10 +3,13 @@
  * eq. 5–16): the explicit–implicit split. The asymmetric cross terms plus one symmetric
  * term are added explicitly from uⁿ (eq. 8–10), then three symmetric positive definite
  * systems (I − Δt A_a) u_a** = u_a* (eq. 11–16), one per velocity component, are solved
- * with Jacobi-preconditioned CG. Discretisation, face kinds, boundary conditions and the
- * reduction order: kernels/pls/viscosity_cell.h. Launchers host/ops/pls/viscosity.c (the CG loop is
- * written once there on top of the single operations, so it runs on either backend and
- * agrees bit for bit), kernels kernels/pls/viscosity.cl, twins host/ops/pls/viscosity_ref.c.
+ * with preconditioned CG: Jacobi (the default), or one multigrid V-cycle per iteration
+ * (prm->precond, pls.viscosity_precond: mg; viscosity_cell.h's multigrid section), which
+ * keeps the count near the pressure solve's at large νΔt/h² (docs/PERFORMANCE.md, pls).
+ * Discretisation, face kinds, boundary conditions and the reduction order:
+ * kernels/pls/viscosity_cell.h. Launchers host/ops/pls/viscosity.c (the CG loop is written once
+ * there on top of the single operations, so it runs on either backend and agrees bit for bit),
+ * kernels kernels/pls/viscosity.cl, twins host/ops/pls/viscosity_ref.c.
  *
  * Grid: pls conventions (no wall layer, cell size h; u (nx+1)·ny·nz, v nx·(ny+1)·nz,
  * w nx·ny·(nz+1); ν, φ, sdf per cell; sdf may be NULL). 2D: nz = 1, w untouched.
@@ -66,7 +69,11 @@ typedef struct lq_viscosity_params {
     int cross;    /* LQ_VISCOSITY_CROSS_MASKED (default), _NONE, _UNMASKED */
     float tol;    /* stop at ‖r‖ ≤ tol ‖b‖ per component (0: 1e-6) */
     int max_iter; /* per component (0: 500) */
+    int precond;  /* LQ_VISCOSITY_PRECOND_JACOBI (0, default) or _MG */
 } lq_viscosity_params;
+
+#define LQ_VISCOSITY_PRECOND_JACOBI 0
+#define LQ_VISCOSITY_PRECOND_MG     1
 
 typedef struct lq_viscosity_stats {
     int unknowns[3];    /* UNKNOWN faces per component */
@@ -89,8 +96,17 @@ typedef struct lq_viscosity_ops {
     int axis, noslip;
     float kk; /* Δt/h² */
     const lq_field *nu;
+    int pc; /* LQ_VISCOSITY_PRECOND_* of the last setup */
+    /* multigrid (viscosity_cell.h), allocated on the first setup that asks for it: per
+     * level B, links, x, b, t; level 0's x and b are the CG's z and r (mgx[0], mgb[0]
+     * unused); the current axis' level count and dimensions */
+    int mg_alloc, mg_levels, mg_dim[LQ_VISCOSITY_MG_LEVELS][3];
+    lq_field mgB[LQ_VISCOSITY_MG_LEVELS], mgL[LQ_VISCOSITY_MG_LEVELS];
+    lq_field mgx[LQ_VISCOSITY_MG_LEVELS], mgb[LQ_VISCOSITY_MG_LEVELS];
+    lq_field mgt[LQ_VISCOSITY_MG_LEVELS];
     cl_program program;
     lq_kernel fill, expl, setup, apply, rhs, residual, cg_update, cg_direction, precond, reduce;
+    lq_kernel mg_setup, mg_coarsen, mg_smooth, mg_residual, mg_restrict, mg_prolong;
 } lq_viscosity_ops;
 
 /* --- single operations (tests diff them) ------------------------------------------------ */
@@ -114,6 +130,19 @@ static inline float lq_viscosity_kk(const lq_viscosity_params *prm)
     return (float)((double)prm->dt / ((double)prm->h * prm->h));
 }
 
+/* The multigrid levels of a face lattice (fx, fy, fz): each halves (rounding up) until a
+ * single cell or LQ_VISCOSITY_MG_LEVELS; dims[l] filled, the count returned. */
+static inline int lq_viscosity_mg_dims(int fx, int fy, int fz, int dims[][3])
+{
+    int l = 0;
+    dims[0][0] = fx, dims[0][1] = fy, dims[0][2] = fz;
+    while (l + 1 < LQ_VISCOSITY_MG_LEVELS && dims[l][0] * dims[l][1] * dims[l][2] > 1) {
+        for (int c = 0; c < 3; c++) dims[l + 1][c] = (dims[l][c] + 1) / 2;
+        l++;
+    }
+    return l + 1;
+}
+
 /* Reference twins (host/ops/pls/viscosity_ref.c): same arguments, host storage. */
 void lq_viscosity_ref_fill(lq_viscosity_ops *o, lq_field *nu, float nu0, int nbox, float h);
 void lq_viscosity_ref_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq_field *v0,
@@ -122,6 +151,14 @@ void lq_viscosity_ref_explicit(lq_viscosity_ops *o, const lq_field *u0, const lq
                                const lq_viscosity_params *prm);
 void lq_viscosity_ref_setup(lq_viscosity_ops *o, int axis, const lq_field *nu, const lq_field *phi,
                             const lq_field *sdf, const lq_viscosity_params *prm);
+void lq_viscosity_ref_mg_setup(lq_viscosity_ops *o);
+void lq_viscosity_ref_mg_coarsen(lq_viscosity_ops *o, int l);
+void lq_viscosity_ref_mg_smooth(lq_viscosity_ops *o, int l, const lq_field *b, lq_field *x,
+                                int color, int first);
+void lq_viscosity_ref_mg_residual(lq_viscosity_ops *o, int l, const lq_field *b, const lq_field *x,
+                                  lq_field *t);
+void lq_viscosity_ref_mg_restrict(lq_viscosity_ops *o, int l, const lq_field *t, lq_field *bc);
+void lq_viscosity_ref_mg_prolong(lq_viscosity_ops *o, int l, const lq_field *xc, lq_field *xf);
 void lq_viscosity_ref_rhs(lq_viscosity_ops *o, const lq_field *q, lq_field *b);
 void lq_viscosity_ref_apply(lq_viscosity_ops *o, const lq_field *x, lq_field *y);
 void lq_viscosity_ref_residual(lq_viscosity_ops *o, const lq_field *b, const lq_field *x,
