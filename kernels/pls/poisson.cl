@@ -186,18 +186,21 @@ kernel void poisson_mg_state_kinds(global const uchar *flags, global const uchar
     lq_poisson_state_kind_cell(flags, mask, state, c);
 }
 
-kernel void poisson_mg_coarsen(global const uchar *fine, int fnx, int fny, int fnz,
-                               global uchar *coarse, int nx, int ny, int nz)
+kernel void poisson_mg_coarsen(global const uchar *fine, global const float *fphi, int from_state,
+                               int fnx, int fny, int fnz, global uchar *coarse, global float *cphi,
+                               int nx, int ny, int nz)
 {
     LEVEL_IDS
-    lq_poisson_coarsen_state(fine, fnx, fny, fnz, coarse, i, j, k, nx, ny);
+    lq_poisson_coarsen_cell(fine, fphi, from_state, fnx, fny, fnz, coarse, cphi, i, j, k, nx, ny);
 }
 
-kernel void poisson_mg_system(global const uchar *state, int wall_dirichlet, int dim3,
-                              global uchar *mask, global float *diag, int nx, int ny, int nz)
+kernel void poisson_mg_system(global const uchar *state, global const float *phi, float theta_min,
+                              int wall_dirichlet, int dim3, global uchar *mask, global float *diag,
+                              int nx, int ny, int nz)
 {
     LEVEL_IDS
-    lq_poisson_coarse_system_cell(state, wall_dirichlet, dim3, i, j, k, nx, ny, nz, mask, diag);
+    lq_poisson_coarse_system_cell(state, phi, theta_min, wall_dirichlet, dim3, i, j, k, nx, ny, nz,
+                                  mask, diag);
 }
 
 /* The same passes over a whole level (levels where most cells are unknowns: a list pass

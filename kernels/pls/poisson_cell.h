@@ -636,11 +636,13 @@ LQ_INLINE void lq_poisson_rhs_cell(LQ_GLOBAL const float *u, LQ_GLOBAL const flo
 /* --- multigrid preconditioner ---------------------------------------------------------
  * Levels l = 0 (the system) … L: each coarse cell has the fine cells 2I, 2I+1 per axis
  * (z stays 1 in 2D), dims ceil(n/2). Cell state: LQ_POISSON_ST_UNKNOWN, LQ_POISSON_ST_AIR, or 0
- * (solid, or no equation); a coarse cell takes the highest state of its children. The
- * coarse system is rediscretised from the states (scaling −(2^l h)²∇²): unknown
- * neighbours couple, an air neighbour is p = 0 at its centre (θ = 1), the domain edge as
+ * (solid, or no equation), and on coarse levels a φ, the mean of the children's
+ * (lq_poisson_coarsen_cell). The coarse system is rediscretised from them (scaling
+ * −(2^l h)²∇²): unknown neighbours couple, an air neighbour is a ghost-fluid term from the
+ * coarse φ (the surface where the fine level has it), the domain edge as
  * on level 0. Prolongation P is trilinear (weights ¾, ¼ per axis toward the child's side,
- * coarse values 0 off the unknowns); restriction is (4/2^dim) Pᵀ, so with red-black
+ * coarse values 0 off the unknowns, the parent's whole weight where the side's coarse cell
+ * lies beyond the domain edge); restriction is (4/2^dim) Pᵀ, so with red-black
  * Gauss–Seidel pre-smoothing (red, black) mirrored by post-smoothing (black, red) the
  * V-cycle is a symmetric preconditioner. */
 #define LQ_POISSON_ST_AIR     1
@@ -677,23 +679,52 @@ LQ_INLINE void lq_poisson_state_kind_cell(LQ_GLOBAL const unsigned char *flags,
     state[c] = s;
 }
 
-LQ_INLINE void lq_poisson_coarsen_state(LQ_GLOBAL const unsigned char *fine, int fnx, int fny,
-                                        int fnz, LQ_GLOBAL unsigned char *coarse, int i, int j,
-                                        int k, int cnx, int cny)
+/* A coarse cell from its children (those with a state: solid cells and cells with no
+ * equation have none and are left out): its φ is the children's mean (the trilinear value
+ * at its centre where φ is a distance), and it is an unknown where that mean is ≤ 0 and a
+ * child is one, air where it has children otherwise, 0 (solid) where it has none. So the
+ * coarse levels see the surface where the fine one does, at sub-cell position (the
+ * ghost-fluid weights of lq_poisson_coarse_system_cell), instead of a liquid cell wherever
+ * any child is liquid with p = 0 only at the next air cell's centre: that put each coarse
+ * level's surface up to 1½ of its cells into the air, thickened thin sheets and films
+ * into liquid they are not, and the V-cycle's iterations grew with the grid (issue 20
+ * item 2). A sheet thinner than a coarse cell drops out of that level: its error, held
+ * by p = 0 on both sides, is local and the smoother's. from_state: level 0's φ from its
+ * states alone (the cell-kind system of `mac`, where p = 0 at the air cell's centre): −¾
+ * for an unknown, +¼ for air, which puts level 1's surface of a flat level-0 surface
+ * where level 0 has it (θ = ¾); else fphi is level 0's φ (a level-0 fine) or the finer
+ * level's mean. */
+LQ_INLINE void lq_poisson_coarsen_cell(LQ_GLOBAL const unsigned char *fine,
+                                       LQ_GLOBAL const float *fphi, int from_state, int fnx,
+                                       int fny, int fnz, LQ_GLOBAL unsigned char *coarse,
+                                       LQ_GLOBAL float *cphi, int i, int j, int k, int cnx, int cny)
 {
-    unsigned char s = 0;
+    int n = 0, unknown = 0;
+    float s = 0.0f;
     for (int c = 0; c < 2; c++)
         for (int b = 0; b < 2; b++)
             for (int a = 0; a < 2; a++) {
                 int fi = 2 * i + a, fj = 2 * j + b, fk = 2 * k + c;
                 if (fi >= fnx || fj >= fny || fk >= fnz) continue;
-                unsigned char t = fine[LQ_MAC_CELL(fi, fj, fk, fnx, fny)];
-                if (t > s) s = t;
+                int f = LQ_MAC_CELL(fi, fj, fk, fnx, fny);
+                unsigned char t = fine[f];
+                if (!t) continue;
+                n++;
+                unknown |= t == LQ_POISSON_ST_UNKNOWN;
+                s = s + (from_state ? (t == LQ_POISSON_ST_UNKNOWN ? -0.75f : 0.25f) : fphi[f]);
             }
-    coarse[LQ_MAC_CELL(i, j, k, cnx, cny)] = s;
+    int cc = LQ_MAC_CELL(i, j, k, cnx, cny);
+    float mean = n ? s / (float)n : 0.0f;
+    coarse[cc] = !n ? 0 : (unknown && mean <= 0.0f ? LQ_POISSON_ST_UNKNOWN : LQ_POISSON_ST_AIR);
+    cphi[cc] = mean;
 }
 
+/* The coarse system from the states and φ of lq_poisson_coarsen_cell (scaling
+ * −(2^l h)²∇²): unknown neighbours couple; an air neighbour is the ghost-fluid term 1/θ,
+ * θ = φ_c/(φ_c − φ_n) clamped to [θ_min, 1] as on level 0 (a child's φ ≤ 0 in an air
+ * coarse cell, or a NaN, clamps); the domain edge as on level 0. */
 LQ_INLINE void lq_poisson_coarse_system_cell(LQ_GLOBAL const unsigned char *state,
+                                             LQ_GLOBAL const float *phi, float theta_min,
                                              int wall_dirichlet, int dim3, int i, int j, int k,
                                              int nx, int ny, int nz, LQ_GLOBAL unsigned char *mask,
                                              LQ_GLOBAL float *diag)
@@ -713,7 +744,7 @@ LQ_INLINE void lq_poisson_coarse_system_cell(LQ_GLOBAL const unsigned char *stat
                 d = d + 1.0f;
                 m |= 1u << n;
             } else if (state[q] == LQ_POISSON_ST_AIR) {
-                d = d + 1.0f;
+                d = d + 1.0f / lq_poisson_theta(phi[c], phi[q], 1, theta_min);
                 m |= LQ_POISSON_DIRICHLET;
             }
         }
@@ -723,14 +754,24 @@ LQ_INLINE void lq_poisson_coarse_system_cell(LQ_GLOBAL const unsigned char *stat
     diag[c] = m & LQ_POISSON_UNKNOWN ? d : 0.0f;
 }
 
-/* b_coarse = scale Σ w r_fine over fine cells 2I−1 … 2I+2 per axis (w ¼ ¾ ¾ ¼). */
+/* The restriction's weight on the axis of fine cell 2I + d (d = −1 … 2) for coarse cell I
+ * of n: ¼ ¾ ¾ ¼, the transpose of lq_poisson_prolong_cell's (a fine cell whose coarse
+ * neighbour lies beyond the domain edge gives its parent the whole weight, 1). */
+LQ_INLINE float lq_poisson_restrict_weight(int d, int I, int n)
+{
+    if (d == 0) return I == 0 ? 1.0f : 0.75f;
+    if (d == 1) return I + 1 >= n ? 1.0f : 0.75f;
+    return 0.25f;
+}
+
+/* b_coarse = scale Σ w r_fine over fine cells 2I−1 … 2I+2 per axis (w ¼ ¾ ¾ ¼, 1 at the
+ * edge: lq_poisson_restrict_weight). */
 LQ_INLINE void lq_poisson_restrict_cell(LQ_GLOBAL const float *r, int fnx, int fny, int fnz,
                                         LQ_GLOBAL const unsigned char *cmask, LQ_GLOBAL float *b,
                                         float scale, int dim3, int i, int j, int k, int cnx,
                                         int cny, int cnz)
 {
     int c = LQ_MAC_CELL(i, j, k, cnx, cny);
-    (void)cnz;
     if (!(cmask[c] & LQ_POISSON_UNKNOWN)) {
         b[c] = 0.0f;
         return;
@@ -740,15 +781,15 @@ LQ_INLINE void lq_poisson_restrict_cell(LQ_GLOBAL const float *r, int fnx, int f
     for (int dc = zlo; dc <= zhi; dc++) {
         int fk = 2 * k + dc;
         if (fk < 0 || fk >= fnz) continue;
-        float wz = dim3 ? ((dc == 0 || dc == 1) ? 0.75f : 0.25f) : 1.0f;
+        float wz = !dim3 ? 1.0f : lq_poisson_restrict_weight(dc, k, cnz);
         for (int db = -1; db <= 2; db++) {
             int fj = 2 * j + db;
             if (fj < 0 || fj >= fny) continue;
-            float wy = (db == 0 || db == 1) ? 0.75f : 0.25f;
+            float wy = lq_poisson_restrict_weight(db, j, cny);
             for (int da = -1; da <= 2; da++) {
                 int fi = 2 * i + da;
                 if (fi < 0 || fi >= fnx) continue;
-                float wx = (da == 0 || da == 1) ? 0.75f : 0.25f;
+                float wx = lq_poisson_restrict_weight(da, i, cnx);
                 s = s + (wx * wy * wz) * r[LQ_MAC_CELL(fi, fj, fk, fnx, fny)];
             }
         }
@@ -756,7 +797,10 @@ LQ_INLINE void lq_poisson_restrict_cell(LQ_GLOBAL const float *r, int fnx, int f
     b[c] = scale * s;
 }
 
-/* x_fine += P e_coarse on the fine unknowns. */
+/* x_fine += P e_coarse on the fine unknowns (trilinear; at the domain edge the parent's
+ * value continues to the wall: with weights ¾ ¼ and 0 beyond the edge, a fine cell at a
+ * wall got ¾ of the correction per axis, a corner 27/64, as if the wall held p = 0, and
+ * the pool on the floor of a tank took most of it). */
 LQ_INLINE void lq_poisson_prolong_cell(LQ_GLOBAL const float *e, int cnx, int cny, int cnz,
                                        LQ_GLOBAL const unsigned char *fmask, LQ_GLOBAL float *x,
                                        int dim3, int i, int j, int k, int fnx, int fny)
@@ -766,18 +810,19 @@ LQ_INLINE void lq_poisson_prolong_cell(LQ_GLOBAL const float *e, int cnx, int cn
     int ci = i >> 1, cj = j >> 1, ck = k >> 1;
     int si = (i & 1) ? 1 : -1, sj = (j & 1) ? 1 : -1, sk = (k & 1) ? 1 : -1;
     float s = 0.0f;
-    for (int c = 0; c < (dim3 ? 2 : 1); c++) {
+    /* at the domain edge the parent takes the whole weight (Neumann: the coarse value
+     * mirrored across the wall, not 0 beyond it) */
+    int ez = ck + sk < 0 || ck + sk >= cnz, ey = cj + sj < 0 || cj + sj >= cny;
+    int ex = ci + si < 0 || ci + si >= cnx;
+    for (int c = 0; c < (dim3 && !ez ? 2 : 1); c++) {
         int kk = ck + c * sk;
-        if (kk < 0 || kk >= cnz) continue;
-        float wz = dim3 ? (c ? 0.25f : 0.75f) : 1.0f;
-        for (int b = 0; b < 2; b++) {
+        float wz = dim3 && !ez ? (c ? 0.25f : 0.75f) : 1.0f;
+        for (int b = 0; b < (ey ? 1 : 2); b++) {
             int jj = cj + b * sj;
-            if (jj < 0 || jj >= cny) continue;
-            float wy = b ? 0.25f : 0.75f;
-            for (int a = 0; a < 2; a++) {
+            float wy = ey ? 1.0f : (b ? 0.25f : 0.75f);
+            for (int a = 0; a < (ex ? 1 : 2); a++) {
                 int ii = ci + a * si;
-                if (ii < 0 || ii >= cnx) continue;
-                float wx = a ? 0.25f : 0.75f;
+                float wx = ex ? 1.0f : (a ? 0.25f : 0.75f);
                 s = s + (wx * wy * wz) * e[LQ_MAC_CELL(ii, jj, kk, cnx, cny)];
             }
         }

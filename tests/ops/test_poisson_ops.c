@@ -763,7 +763,9 @@ static void test_cg_device_scalars(void)
             prm.h = 0.05f;
             prm.precond = pcs[pc];
             prm.tol = cas == 1 ? 1e-7f : 1e-5f; /* 1e-7: at float's floor, restarts */
-            prm.max_iter = cas == 2 ? 5 : 0;
+            /* case 2 stops short of convergence (multigrid converges in 4) */
+            int cap = pc == 0 ? 2 : 5;
+            prm.max_iter = cas == 2 ? cap : 0;
             lq_poisson_stats st[4];
             /* 0: device scalars, first batch 1; 1: first batch 60; 2: host loop; 3: ref */
             for (int v = 0; v < 4; v++) {
@@ -786,7 +788,7 @@ static void test_cg_device_scalars(void)
                           st[0].iterations, st[v].residual, st[0].residual);
             }
             fprintf(stderr, "CG device scalars, precond %d, case %d: %s\n", pc, cas, st[0].message);
-            CHECK(cas != 2 || (!st[0].converged && st[0].iterations == 5));
+            CHECK(cas != 2 || (!st[0].converged && st[0].iterations == cap));
             CHECK(cas == 2 || st[0].converged || pc == 2);
         }
     /* b = 0 with a warm start: p = 0, converged at once, on the device (‖b‖ there) as on

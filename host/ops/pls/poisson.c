@@ -649,7 +649,8 @@ static lq_field *lq_poisson_ldiag(lq_poisson_ops *o, int l)
     return l ? &o->lv[l].diag : &o->diag;
 }
 
-static int lq_poisson_mg_coarsen(lq_poisson_ops *o, const lq_poisson_params *prm);
+static int lq_poisson_mg_coarsen(lq_poisson_ops *o, const lq_field *phi0,
+                                 const lq_poisson_params *prm);
 
 int lq_poisson_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *sdf,
                         const lq_poisson_params *prm)
@@ -663,20 +664,29 @@ int lq_poisson_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_field *
     const lq_field *s = sdf ? sdf : phi;
     lq_arg a[] = {LQ_MEM(phi), LQ_MEM(s), LQ_VAL(has_sdf), LQ_KEEP, LQ_KEEP};
     int rc = lq_kernel_launch(&o->mg_state, lq_range_1d(lq_poisson_count(o), 0), LQ_ARGS(a));
-    return rc ? rc : lq_poisson_mg_coarsen(o, prm);
+    return rc ? rc : lq_poisson_mg_coarsen(o, phi, prm);
 }
 
-/* The coarse levels from level 0's state (both builds). */
-static int lq_poisson_mg_coarsen(lq_poisson_ops *o, const lq_poisson_params *prm)
+/* The coarse levels from level 0's state and φ (both builds; phi0 NULL: the cell kinds';
+ * lq_poisson_ref_mg_coarsen). */
+static int lq_poisson_mg_coarsen(lq_poisson_ops *o, const lq_field *phi0,
+                                 const lq_poisson_params *prm)
 {
     int wall = prm->wall_dirichlet, dim3 = o->nz > 1, rc = LQ_OK;
+    float tmin = lq_poisson_theta_min(prm);
     for (int l = 1; l < o->levels && !rc; l++) {
         lq_poisson_level *f = &o->lv[l - 1], *c = &o->lv[l];
-        lq_arg ca[] = {LQ_MEM(&f->state), LQ_VAL(f->nx), LQ_VAL(f->ny), LQ_VAL(f->nz),
-                       LQ_MEM(&c->state), LQ_VAL(c->nx), LQ_VAL(c->ny), LQ_VAL(c->nz)};
+        /* the fine φ: level 0's, or the finer level's mean in its x (from the states alone:
+         * any buffer, unread) */
+        const lq_field *fphi = l > 1 ? &f->x : (phi0 ? phi0 : &c->x);
+        int from_state = l == 1 && !phi0;
+        lq_arg ca[] = {LQ_MEM(&f->state), LQ_MEM(fphi),  LQ_VAL(from_state), LQ_VAL(f->nx),
+                       LQ_VAL(f->ny),     LQ_VAL(f->nz), LQ_MEM(&c->state),  LQ_MEM(&c->x),
+                       LQ_VAL(c->nx),     LQ_VAL(c->ny), LQ_VAL(c->nz)};
         rc = lq_kernel_launch(&o->mg_coarsen, lq_poisson_level_cells(c, 0), LQ_ARGS(ca));
-        lq_arg sa[] = {LQ_MEM(&c->state), LQ_VAL(wall),  LQ_VAL(dim3),  LQ_MEM(&c->mask),
-                       LQ_MEM(&c->diag),  LQ_VAL(c->nx), LQ_VAL(c->ny), LQ_VAL(c->nz)};
+        lq_arg sa[] = {LQ_MEM(&c->state), LQ_MEM(&c->x),    LQ_VAL(tmin),     LQ_VAL(wall),
+                       LQ_VAL(dim3),      LQ_MEM(&c->mask), LQ_MEM(&c->diag), LQ_VAL(c->nx),
+                       LQ_VAL(c->ny),     LQ_VAL(c->nz)};
         if (!rc) rc = lq_kernel_launch(&o->mg_system, lq_poisson_level_cells(c, 0), LQ_ARGS(sa));
     }
     return rc;
@@ -916,12 +926,12 @@ int lq_poisson_build_kinds(lq_poisson_ops *o, const lq_field *flags, const lq_fi
         o->mg_ready = 1;
         if (IS_REF(o)) {
             lq_poisson_ref_mg_state_kinds(o, flags);
-            lq_poisson_ref_mg_coarsen(o, prm);
+            lq_poisson_ref_mg_coarsen(o, NULL, prm);
         } else {
             lq_arg a[] = {LQ_MEM(flags), LQ_KEEP, LQ_KEEP};
             rc = lq_kernel_launch(&o->mg_state_kinds, lq_range_1d(lq_poisson_count(o), 0),
                                   LQ_ARGS(a));
-            if (!rc) rc = lq_poisson_mg_coarsen(o, prm);
+            if (!rc) rc = lq_poisson_mg_coarsen(o, NULL, prm);
         }
     }
     if (!rc) rc = lq_poisson_lists(o);

@@ -157,7 +157,7 @@ void lq_poisson_ref_mg_build(lq_poisson_ops *o, const lq_field *phi, const lq_fi
                               : prm->object_air ? LQ_POISSON_OBJECT_AIR
                                                 : 1,
                               UC(&o->mask), UC(&o->lv[0].state), c);
-    lq_poisson_ref_mg_coarsen(o, prm);
+    lq_poisson_ref_mg_coarsen(o, phi, prm);
 }
 
 void lq_poisson_ref_mg_state_kinds(lq_poisson_ops *o, const lq_field *flags)
@@ -167,21 +167,26 @@ void lq_poisson_ref_mg_state_kinds(lq_poisson_ops *o, const lq_field *flags)
         lq_poisson_state_kind_cell(CUC(flags), UC(&o->mask), UC(&o->lv[0].state), c);
 }
 
-void lq_poisson_ref_mg_coarsen(lq_poisson_ops *o, const lq_poisson_params *prm)
+void lq_poisson_ref_mg_coarsen(lq_poisson_ops *o, const lq_field *phi0,
+                               const lq_poisson_params *prm)
 {
     int dim3 = o->nz > 1;
+    float tmin = lq_poisson_theta_min(prm);
     for (int l = 1; l < o->levels; l++) {
         lq_poisson_level *f = &o->lv[l - 1], *c = &o->lv[l];
+        const float *fphi = l > 1 ? CF(&f->x) : (phi0 ? CF(phi0) : NULL);
+        int from_state = l == 1 && !phi0;
         for (int k = 0; k < c->nz; k++)
             for (int j = 0; j < c->ny; j++)
                 for (int i = 0; i < c->nx; i++)
-                    lq_poisson_coarsen_state(UC(&f->state), f->nx, f->ny, f->nz, UC(&c->state), i,
-                                             j, k, c->nx, c->ny);
+                    lq_poisson_coarsen_cell(UC(&f->state), fphi, from_state, f->nx, f->ny, f->nz,
+                                            UC(&c->state), F(&c->x), i, j, k, c->nx, c->ny);
         for (int k = 0; k < c->nz; k++)
             for (int j = 0; j < c->ny; j++)
                 for (int i = 0; i < c->nx; i++)
-                    lq_poisson_coarse_system_cell(UC(&c->state), prm->wall_dirichlet, dim3, i, j, k,
-                                                  c->nx, c->ny, c->nz, UC(&c->mask), F(&c->diag));
+                    lq_poisson_coarse_system_cell(UC(&c->state), CF(&c->x), tmin,
+                                                  prm->wall_dirichlet, dim3, i, j, k, c->nx, c->ny,
+                                                  c->nz, UC(&c->mask), F(&c->diag));
     }
 }
 

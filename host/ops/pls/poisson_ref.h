@@ -177,7 +177,11 @@ void lq_poisson_ref_setup(lq_poisson_ops *o, const lq_field *phi, const lq_field
                           const lq_poisson_params *prm);
 void lq_poisson_ref_setup_kinds(lq_poisson_ops *o, const lq_field *flags, const lq_field *sw);
 void lq_poisson_ref_mg_state_kinds(lq_poisson_ops *o, const lq_field *flags);
-void lq_poisson_ref_mg_coarsen(lq_poisson_ops *o, const lq_poisson_params *prm);
+/* The coarse levels from level 0's state and φ (phi0; NULL: from the states alone, the
+ * cell-kind system; poisson_cell.h, lq_poisson_coarsen_cell). Each coarse level's φ is kept
+ * in its x until lq_poisson_lists zeroes it. */
+void lq_poisson_ref_mg_coarsen(lq_poisson_ops *o, const lq_field *phi0,
+                               const lq_poisson_params *prm);
 void lq_poisson_ref_apply(lq_poisson_ops *o, const lq_field *x, lq_field *y);
 void lq_poisson_ref_residual(lq_poisson_ops *o, const lq_field *b, float shift, const lq_field *p,
                              lq_field *r);
