@@ -660,7 +660,9 @@ const lq_key lq_scene_keys[] = {
            "Gates' boundary velocities as boundary data) solved by the multigrid-preconditioned "
            "CG of the pls solver, then red-black sweeps until the same test holds (usually "
            "none). 3-10 iterations a step in every paper scene against red-black's 24-224 "
-           "sweeps, 17-23 at 4x in 3D (not flat, but growing far slower than the sweeps), and "
+           "sweeps, 17-23 at 4x in 3D (not flat, but growing far slower than the sweeps; the "
+           "soda cans' 18 and the sluice gate's 19 became 12 and 16 with the coarse levels' "
+           "surface and wall fix of 2026-11-29, 2 frames each), and "
            "a faster run in all but the smallest (docs/PERFORMANCE.md); the default "
            "(`mac.preset: paper`: red-black). stats: pressure_iterations counts CG's "
            "iterations and the sweeps, pressure_sweeps_after_pcg the sweeps."),
