@@ -1217,6 +1217,10 @@ static int lq_run_grids(const lq_run_opts *o, const lq_config *cfg)
     if ((rc = lq_mkdirs(bands)) != LQ_OK) return rc;
     for (int g = 0; g < cfg->ngrids && !o->resume; g++) /* the old bands go before any starts */
         lq_band_clear(bands, cfg->grids[g].name);
+    /* resumed: the old done marks go before any grid starts, so a downstream grid does not
+     * read that its upstream ended where the cut run stopped (each grid writes its mark
+     * again when it ends; the band files stay, and a resumed grid writes the same bytes) */
+    for (int g = 0; g < cfg->ngrids && o->resume; g++) lq_band_undone(bands, cfg->grids[g].name);
     char exe[4096];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0) return lq_error(LQ_ESIM, "grids: cannot find this liquidcl (/proc/self/exe)");

@@ -254,6 +254,13 @@ void lq_band_clear(const char *dir, const char *up)
     }
 }
 
+void lq_band_undone(const char *dir, const char *up)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.done", dir, up);
+    unlink(path);
+}
+
 /* A resumed U (its checkpoint of step `step`): its files after that step and its done mark
  * go, the last first, so a reader never sees a gap with a later file beyond it; the files
  * up to `step` stay (a reader may be reading them, and they are what U would write again). */

@@ -75,6 +75,8 @@ int lq_band_write(const char *dir, const lq_band_id *id, const lq_band_shell *sh
 int lq_band_done(const char *dir, const lq_band_id *id, long steps, double t);
 /* The last band file U wrote (scanning from step 0): its step and time. */
 int lq_band_last(const char *dir, const char *up, long *step, double *t);
+/* Removes U's done mark only (a run of every grid resumed: before any grid starts). */
+void lq_band_undone(const char *dir, const char *up);
 /* Removes U's band files and its done mark (a fresh run of U). */
 void lq_band_clear(const char *dir, const char *up);
 /* U resumed from its checkpoint of step `step`: its done mark and its files after `step`
