@@ -761,7 +761,7 @@ static int lq_config_read_pls(const lq_scene *s, lq_config *c)
     t->plane = lq_config_word(s, "xy|xz|yz", "pls.texture.plane");
     lq_config_window *wn = &p->window;
     wn->on = lq_scene_has(s, "pls.window");
-    wn->follow = lq_config_word(s, "liquid", "pls.window.follow");
+    wn->follow = lq_config_word(s, "liquid|path", "pls.window.follow");
     wn->margin = lq_scene_int(s, "pls.window.margin");
     wn->every = lq_scene_int(s, "pls.window.every");
     wn->has_domain = lq_scene_has(s, "pls.window.domain");
@@ -770,6 +770,10 @@ static int lq_config_read_pls(const lq_scene *s, lq_config *c)
     wn->at = lq_scene_at(s, "pls.window");
     wn->at_margin = lq_scene_at(s, "pls.window.margin");
     wn->at_domain = lq_scene_at(s, "pls.window.domain");
+    wn->at_follow = lq_scene_at(s, "pls.window.follow");
+    wn->at_path = lq_scene_at(s, "pls.window.path");
+    int rc = lq_config_numbers(s, &wn->path, &wn->npath, "pls.window.path");
+    if (rc) return rc;
     return lq_config_profile_of(s, "pls.viscosity_change", &p->viscosity_change);
 }
 
@@ -1302,6 +1306,7 @@ void lq_config_free(lq_config *c)
         free((void *)c->control[i].strength_keys);
     }
     free((void *)c->pls.viscosity_change.table);
+    free((void *)c->pls.window.path);
     free((void *)c->control);
     free((void *)c->grids);
     free((void *)c->liquid);

@@ -446,13 +446,16 @@ typedef struct lq_config_texture {
 } lq_config_texture;
 
 /* pls.window: the moving grid window (Rasmussen et al. §5.3). */
+enum { LQ_CONFIG_WINDOW_LIQUID, LQ_CONFIG_WINDOW_PATH };
 typedef struct lq_config_window {
     bool on;           /* the map is present */
-    int follow;        /* pls.window.follow: 0 liquid */
+    int follow;        /* pls.window.follow: LQ_CONFIG_WINDOW_* */
     int margin, every; /* cells, steps */
     bool has_domain;
     double domain_min[3], domain_max[3]; /* m */
-    const lq_scene_node *at, *at_margin, *at_domain;
+    const double *path; /* pls.window.path: npath numbers, rows [t, x, y, z] (NULL: none) */
+    int npath;
+    const lq_scene_node *at, *at_margin, *at_domain, *at_follow, *at_path;
 } lq_config_window;
 
 typedef struct lq_config_pls {

@@ -1028,8 +1028,20 @@ const lq_key lq_scene_keys[] = {
           "each placement with the start-up's rasterisers (on the host; inlets and outlets "
           "keep their state, an outlet outside the window acts on nothing). Outputs stay in "
           "world coordinates. Not yet with `pls.texture` (refused)."),
-    K_ENUM("pls.window.follow", 0, LQ_SOLVER_PLS, "liquid", "liquid",
-           "What the window follows: the bounding box of the liquid's cells."),
+    K_ENUM("pls.window.follow", 0, LQ_SOLVER_PLS, "liquid|path", "liquid",
+           "What the window follows: `liquid`, the bounding box of the liquid's cells (`margin`); "
+           "`path`, the keyframed origin `pls.window.path` (`margin` unused): before a step to "
+           "t + dt the window's origin moves to the path at t + dt, rounded to whole cells from "
+           "`grid.origin` and kept inside `domain`."),
+    K_FLOATS(
+        "pls.window.path", 0, LQ_SOLVER_PLS, 8, 4 * 256, -INF, INF, NULL, "",
+        "With `follow: path`: rows `[t, x, y, z, ...]` (s, m; at least two, times "
+        "strictly increasing, e.g. `[0, 0, 1, 0, 0.5, 0, 0.2, 0]`): the window's origin (its low "
+        "corner, as `grid.origin`) at time t, every key's window inside `domain`. Between "
+        "keys a Catmull-Rom curve in time (host/scene/path.h: keys sampled from a parabola, "
+        "such as a free fall, are followed exactly); held before the first key and after "
+        "the last. The window starts at `grid.origin` and jumps to the path at the first "
+        "step. 2D: z is ignored."),
     K_INT("pls.window.margin", 0, LQ_SOLVER_PLS, 0, 1000000, "4", "cells",
           "The window moves when the liquid comes within this many cells of one of its faces "
           "(a face inside the domain is still the solver's closed wall: the margin keeps the "

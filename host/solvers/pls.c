@@ -12,7 +12,10 @@
  *      cells so nothing is interpolated (eq. 2 unchanged: no moving frame). The bounding
  *      box of the φ < 0 cells (a device reduction, one 32-byte read: the step's one added
  *      host wait) within pls.window.margin cells of a face moves the window to centre it on
- *      that axis, clamped to the domain. φ, u v w, p and ν₀ per cell move with it (the
+ *      that axis, clamped to the domain; with pls.window.follow: path the window's origin
+ *      goes instead to the keyframed path (host/scene/path.h) at t + dt, rounded to whole
+ *      cells from grid.origin, clamped to the domain (the box still read: what is cut off is
+ *      counted). φ, u v w, p and ν₀ per cell move with it (the
  *      uncovered cells air at the reinitialisation's cap, their faces the nearest kept
  *      face's velocity, the window's edge faces walls), the particles by −d h (those left
  *      outside deleted, counted), the moving objects' centres and the control particles'
@@ -113,7 +116,7 @@
  *
  * Not yet here: moving obstacles together with static mesh, mask or terrain solids (the
  * scene is refused), moving inlets and outlets; a window (pls.window) with texture particles
- * (refused), resized or keyframed; the window's static fields rebuilt on the device. A liquid with
+ * (refused) or resized; the window's static fields rebuilt on the device. A liquid with
  * no air at all is one closed tank: its pockets are not enslaved (the projection removes b's mean),
  * so two closed tanks in one scene only converge when each one's walls bring no net flux.
  */
@@ -144,6 +147,7 @@
 #include "core/profile.h"
 #include "core/solver_api.h"
 #include "scene/config.h"
+#include "scene/path.h"
 #include "scene/timefn.h"
 #include "ops/pls/viscosity.h"
 #include "world/voxel.h"
@@ -276,6 +280,7 @@ typedef struct lq_pls {
     double origin0[3];                /* grid.origin */
     double win_out_volume;            /* m³ the window left behind, all time */
     long long win_out_particles;      /* particles it left behind, all time */
+    lq_path *win_path;                /* pls.window.follow: path, its origin's keys (else NULL) */
     lq_plswindow_ops plswindow;
     /* the static obstacles and terrain (win_static) and sources[] in the window: rebuilt on
      * the host from the scene (cfg: it outlives the solver in every caller) for each
@@ -323,6 +328,7 @@ static void lq_pls_destroy(void *state)
     if (s->ready & LQ_PLS_R_CONTROL) lq_plscontrol_ops_release(&s->plscontrol);
     if (s->ready & LQ_PLS_R_POCKET) lq_plspocket_ops_release(&s->plspocket);
     if (s->ready & LQ_PLS_R_WINDOW) lq_plswindow_ops_release(&s->plswindow);
+    lq_path_free(s->win_path);
     lq_band_shell_free(&s->band_out);
     for (int i = 0; s->band_in && i < s->nband_in; i++) lq_band_reader_close(&s->band_in[i]);
     free(s->band_in);
@@ -836,14 +842,67 @@ static int lq_pls_config(lq_pls *s, const lq_config *cfg)
     return LQ_OK;
 }
 
+/* follow: path's keys (rows t x y z) checked against the domain and made into s->win_path
+ * (host/scene/path.h's Catmull-Rom; the z of a 2D window ignored). */
+static int lq_pls_window_path(lq_pls *s, const lq_config *cfg)
+{
+    const lq_config_window *w = &cfg->pls.window;
+    const lq_scene_node *at = w->at_path;
+    bool path = w->follow == LQ_CONFIG_WINDOW_PATH;
+    if (!path && w->npath > 0)
+        return lq_config_error(cfg, at, "pls.window.path is for follow: path (follow is liquid)");
+    if (!path) return LQ_OK;
+    if (w->npath < 8 || w->npath % 4)
+        return lq_config_error(cfg, at ? at : w->at_follow,
+                               "follow: path needs pls.window.path, rows [t, x, y, z]: 4 numbers "
+                               "each, at least two rows (%d numbers given)",
+                               w->npath);
+    int n = w->npath / 4, dims[3] = {s->nx, s->ny, s->nz};
+    double *t = lq_alloc((size_t)n * sizeof *t), *p = lq_alloc((size_t)n * 3 * sizeof *p);
+    int rc = t && p ? LQ_OK : LQ_ESIM;
+    for (int k = 0; k < n && !rc; k++) {
+        const double *r = w->path + 4 * k;
+        t[k] = r[0];
+        if (k > 0 && !(r[0] > t[k - 1])) {
+            rc = lq_config_error(cfg, at,
+                                 "pls.window.path row %d: time %g s is not after the row "
+                                 "before's %g s (times must increase strictly)",
+                                 k + 1, r[0], t[k - 1]);
+            break;
+        }
+        for (int a = 0; a < 3 && !rc; a++) {
+            p[3 * k + a] = a == 2 && s->nz == 1 ? s->origin0[2] : r[1 + a];
+            double lo = w->domain_min[a], hi = w->domain_max[a], ext = dims[a] * s->h;
+            double tol = 1e-6 * s->h;
+            if (w->has_domain && !(a == 2 && s->nz == 1) &&
+                (r[1 + a] < lo - tol || r[1 + a] + ext > hi + tol))
+                rc = lq_config_error(cfg, at,
+                                     "pls.window.path row %d: the window at t = %g s (%g .. %g m "
+                                     "along %c) is not inside pls.window.domain (%g .. %g m)",
+                                     k + 1, r[0], r[1 + a], r[1 + a] + ext, "xyz"[a], lo, hi);
+        }
+    }
+    if (!rc) rc = lq_path_from_keys(&s->win_path, n, t, p, NULL);
+    if (rc == LQ_EINPUT) { /* a number not finite: the message copied (the error overwrites it) */
+        char why[256];
+        snprintf(why, sizeof why, "%s", lq_error_message());
+        rc = lq_config_error(cfg, at, "pls.window.path: %s", why);
+    }
+    free(t);
+    free(p);
+    return rc;
+}
+
 /* §5.3: pls.window read and checked (what it cannot carry yet refused): the offsets the
- * domain allows, the margin against the window's size. */
+ * domain allows, the margin against the window's size (follow: liquid), the path. */
 static int lq_pls_window_config(lq_pls *s, const lq_config *cfg)
 {
     const lq_config_window *w = &cfg->pls.window;
     memcpy(s->origin0, s->origin, sizeof s->origin0);
     s->window = w->on;
     if (!w->on) return LQ_OK;
+    int rc = lq_pls_window_path(s, cfg);
+    if (rc) return rc;
     s->win_every = w->every;
     s->win_margin = w->margin;
     /* static obstacles, terrain and sources are world-placed: rebuilt for each placement
@@ -897,7 +956,7 @@ static int lq_pls_window_config(lq_pls *s, const lq_config *cfg)
                                        s->origin0[a], s->origin0[a] + ext, "xyz"[a], lo, hi);
         }
         if (a == 2 && s->nz == 1) s->win_min[a] = s->win_max[a] = 0; /* 2D: the plane stays */
-        if (s->win_min[a] < s->win_max[a] && 2 * w->margin >= n[a])
+        if (!s->win_path && s->win_min[a] < s->win_max[a] && 2 * w->margin >= n[a])
             return lq_config_error(cfg, w->at_margin,
                                    "pls.window.margin (%d cells) must be less than half the "
                                    "window (%d cells along %c)",
@@ -1922,6 +1981,23 @@ static int lq_pls_window(lq_pls *s, double dt)
     int box[LQ_PLSWINDOW_BOX], pin[6] = {1, 0, 0, 0, 0, 0}, n[3] = {s->nx, s->ny, s->nz};
     int d[3] = {0, 0, 0};
     int rc = lq_plswindow_box(&s->plswindow, &s->phi, box);
+    if (!rc && s->win_path) { /* follow: path, the origin at t + dt to the nearest cell */
+        double at[3];
+        bool move = false;
+        lq_path_eval(s->win_path, s->t + dt, at, NULL, NULL, NULL);
+        for (int a = 0; a < 3; a++) {
+            long long off = llround((at[a] - s->origin0[a]) / s->h);
+            off = LQ_MAX(s->win_min[a], LQ_MIN(s->win_max[a], off));
+            d[a] = (int)(off - s->win_off[a]);
+            move = move || d[a] != 0;
+        }
+        if (box[0] > box[3]) /* no liquid: none cut */
+            for (int a = 0; a < 3; a++) {
+                box[a] = n[a];
+                box[a + 3] = -1;
+            }
+        return move ? lq_pls_window_move(s, d, box) : LQ_OK;
+    }
     if (!rc && s->sources) lq_pls_window_pin(s, dt, pin);
     bool pinned = pin[0] <= pin[3], liquid = box[0] <= box[3];
     for (int a = 0; a < 6 && pinned; a++) /* the box with the pinned inlets */

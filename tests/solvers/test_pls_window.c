@@ -40,9 +40,36 @@
 #define FRAMES 7
 #define FPS    20.0
 
-/* With `plate`, a moving obstacle: a plate under the drop sinking at 1 m/s (keyframed). */
-static const char *scene_text(bool window, bool plate, char *buf, size_t cap)
+/* The path case's window origin at t: x 0.08 + 0.2 t (slower than the drop's 0.3 m/s, to
+ * stay in the domain), y 0.88 − 0.5 t − g t²/2 (the drop's fall); keys sampled from it,
+ * which the path's Catmull-Rom follows exactly (quadratics). */
+static double path_x(double t)
 {
+    return 0.08 + 0.2 * t;
+}
+static double path_y(double t)
+{
+    return 0.88 - 0.5 * t - 0.5 * 9.81 * t * t;
+}
+
+/* With `plate`, a moving obstacle: a plate under the drop sinking at 1 m/s (keyframed);
+ * with `path`, the window follows path_x, path_y (pls.window.follow: path). */
+static const char *scene_text(bool window, bool plate, bool path, char *buf, size_t cap)
+{
+    char win[600] = "";
+    if (window && path) {
+        static const double keys[] = {0, 0.1, 0.2, 0.35};
+        int n = snprintf(win, sizeof win, "pls:\n  window:\n    follow: path\n    path: [");
+        for (int k = 0; k < 4; k++)
+            n += snprintf(win + n, sizeof win - (size_t)n, "%s%g, %.6f, %.6f, 0", k ? ", " : "",
+                          keys[k], path_x(keys[k]), path_y(keys[k]));
+        snprintf(win + n, sizeof win - (size_t)n,
+                 "]\n    domain: {min: [0, 0, 0], max: [0.48, 1.28, 0.01]}\n");
+    } else if (window) {
+        snprintf(win, sizeof win,
+                 "pls:\n  window:\n    margin: 6\n    domain: {min: [0, 0, 0], max: "
+                 "[0.48, 1.28, 0.01]}\n");
+    }
     snprintf(buf, cap,
              "solver: pls\n"
              "grid: {size: [%s, 1], cell: 0.01, origin: [%s, 0]}\n"
@@ -55,9 +82,7 @@ static const char *scene_text(bool window, bool plate, char *buf, size_t cap)
              plate ? "obstacles: [{box: {min: [0.14, 0.90, 0], max: [0.40, 0.92, 0.01]}, "
                      "motion: {keys: [0, 0, 0, 0, 0, 0, 0, 1, 0, -1, 0, 0, 0, 0]}}]\n"
                    : "",
-             window ? "pls:\n  window:\n    margin: 6\n    domain: {min: [0, 0, 0], max: "
-                      "[0.48, 1.28, 0.01]}\n"
-                    : "");
+             win);
     return buf;
 }
 
@@ -118,13 +143,16 @@ static double phi_gap(const frame *win, const frame *fix)
     return gap;
 }
 
-static void compare(bool plate)
+static void compare(bool plate, bool path)
 {
-    char ta[1000], tb[1000];
+    char ta[1500], tb[1500];
     run a, b;
-    fprintf(stderr, "%s:\n", plate ? "the drop onto a sinking plate" : "the drop");
-    if (open_scene(&a, scene_text(false, plate, ta, sizeof ta)) ||
-        open_scene(&b, scene_text(true, plate, tb, sizeof tb)))
+    fprintf(stderr, "%s:\n",
+            plate  ? "the drop onto a sinking plate"
+            : path ? "the drop, the window on a keyframed path"
+                   : "the drop");
+    if (open_scene(&a, scene_text(false, plate, false, ta, sizeof ta)) ||
+        open_scene(&b, scene_text(true, plate, path, tb, sizeof tb)))
         return;
     lq_frame_stats sa, sb;
     double vol0 = 0, moved_x = 0, wy0 = 0.88, wy = wy0;
@@ -166,6 +194,11 @@ static void compare(bool plate)
                       fabs(fb.oy - 0.5 * H - wy) < 1e-9,
                   "frame %d: the view's origin is not the window's", f);
         CHECK(extra(&sb, "window_out_volume") == 0);
+        if (path) /* moved to the path at t, rounded to the cell */
+            CHECK_MSG(fabs(extra(&sb, "window_origin_x") - path_x(t)) <= H * (1 + 1e-6) &&
+                          fabs(wy - path_y(t)) <= H * (1 + 1e-6),
+                      "frame %d: the window at (%.4f, %.4f), the path at (%.4f, %.4f)", f,
+                      extra(&sb, "window_origin_x"), wy, path_x(t), path_y(t));
         free(fa.phi);
         free(fb.phi);
     }
@@ -177,7 +210,8 @@ static void compare(bool plate)
 
 int main(void)
 {
-    compare(false);
-    compare(true);
+    compare(false, false);
+    compare(true, false);
+    compare(false, true);
     CHECK_DONE();
 }
