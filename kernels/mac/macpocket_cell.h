@@ -84,27 +84,7 @@ LQ_INLINE void lq_macpocket_local_block(LQ_GLOBAL const unsigned char *flags, in
                 lab[c] = air ? c : -1;
                 n += air;
             }
-    if (n == 0) return;
-    int changed = 1, first = LQ_MAC_CELL(i0, j0, k0, nx, ny);
-    if (n == (i1 - i0) * (j1 - j0) * (k1 - k0)) { /* all air: one component, its corner */
-        for (int k = k0; k < k1; k++)
-            for (int j = j0; j < j1; j++)
-                for (int i = i0; i < i1; i++) lab[LQ_MAC_CELL(i, j, k, nx, ny)] = first;
-        changed = 0;
-    }
-    while (changed) {
-        changed = 0;
-        for (int k = k0; k < k1; k++)
-            for (int j = j0; j < j1; j++)
-                for (int i = i0; i < i1; i++)
-                    lq_plspocket_relax(lab, LQ_MAC_CELL(i, j, k, nx, ny), i, j, k, i0, i1, j0, j1,
-                                       k0, k1, nx, ny);
-        for (int k = k1 - 1; k >= k0; k--)
-            for (int j = j1 - 1; j >= j0; j--)
-                for (int i = i1 - 1; i >= i0; i--)
-                    changed |= lq_plspocket_relax(lab, LQ_MAC_CELL(i, j, k, nx, ny), i, j, k, i0,
-                                                  i1, j0, j1, k0, k1, nx, ny);
-    }
+    lq_plspocket_settle_block(lab, n, i0, i1, j0, j1, k0, k1, nx, ny);
 }
 
 /* Is air cell (i, j, k) open: in the inside's top layer (toward face `up`) or beside an

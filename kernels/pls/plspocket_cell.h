@@ -120,6 +120,35 @@ LQ_INLINE int lq_plspocket_relax(LQ_GLOBAL int *lab, int c, int i, int j, int k,
     return 1;
 }
 
+/* The sweeps of pass 1 on a block [i0, i1) × [j0, j1) × [k0, k1) whose n member cells
+ * hold their own index (the others −1): shared by the liquid here and mac's air
+ * (kernels/mac/macpocket_cell.h). */
+LQ_INLINE void lq_plspocket_settle_block(LQ_GLOBAL int *lab, int n, int i0, int i1, int j0, int j1,
+                                         int k0, int k1, int nx, int ny)
+{
+    if (n == 0) return;
+    int changed = 1, first = LQ_MAC_CELL(i0, j0, k0, nx, ny);
+    if (n == (i1 - i0) * (j1 - j0) * (k1 - k0)) { /* all members: one component, its corner */
+        for (int k = k0; k < k1; k++)
+            for (int j = j0; j < j1; j++)
+                for (int i = i0; i < i1; i++) lab[LQ_MAC_CELL(i, j, k, nx, ny)] = first;
+        changed = 0;
+    }
+    while (changed) {
+        changed = 0;
+        for (int k = k0; k < k1; k++)
+            for (int j = j0; j < j1; j++)
+                for (int i = i0; i < i1; i++)
+                    lq_plspocket_relax(lab, LQ_MAC_CELL(i, j, k, nx, ny), i, j, k, i0, i1, j0, j1,
+                                       k0, k1, nx, ny);
+        for (int k = k1 - 1; k >= k0; k--)
+            for (int j = j1 - 1; j >= j0; j--)
+                for (int i = i1 - 1; i >= i0; i--)
+                    changed |= lq_plspocket_relax(lab, LQ_MAC_CELL(i, j, k, nx, ny), i, j, k, i0,
+                                                  i1, j0, j1, k0, k1, nx, ny);
+    }
+}
+
 /* Pass 1 on block (bi, bj, bk): lab = least index of the local component, −1 off the
  * liquid. Forward and backward sweeps until a backward sweep changes nothing (then the
  * forward one before it left every label at most its lower neighbours' and nothing moved
@@ -142,27 +171,7 @@ LQ_INLINE void lq_plspocket_local_block(LQ_GLOBAL const float *phi, LQ_GLOBAL co
                 lab[c] = liq ? c : -1;
                 n += liq;
             }
-    if (n == 0) return;
-    int changed = 1, first = LQ_MAC_CELL(i0, j0, k0, nx, ny);
-    if (n == (i1 - i0) * (j1 - j0) * (k1 - k0)) { /* all liquid: one component, its corner */
-        for (int k = k0; k < k1; k++)
-            for (int j = j0; j < j1; j++)
-                for (int i = i0; i < i1; i++) lab[LQ_MAC_CELL(i, j, k, nx, ny)] = first;
-        changed = 0;
-    }
-    while (changed) {
-        changed = 0;
-        for (int k = k0; k < k1; k++)
-            for (int j = j0; j < j1; j++)
-                for (int i = i0; i < i1; i++)
-                    lq_plspocket_relax(lab, LQ_MAC_CELL(i, j, k, nx, ny), i, j, k, i0, i1, j0, j1,
-                                       k0, k1, nx, ny);
-        for (int k = k1 - 1; k >= k0; k--)
-            for (int j = j1 - 1; j >= j0; j--)
-                for (int i = i1 - 1; i >= i0; i--)
-                    changed |= lq_plspocket_relax(lab, LQ_MAC_CELL(i, j, k, nx, ny), i, j, k, i0,
-                                                  i1, j0, j1, k0, k1, nx, ny);
-    }
+    lq_plspocket_settle_block(lab, n, i0, i1, j0, j1, k0, k1, nx, ny);
 }
 
 /* The root of c's component as the labels stand (c liquid). */
